@@ -1,0 +1,11 @@
+import { PGlite } from '@electric-sql/pglite';
+let t = performance.now();
+const a = await PGlite.create('memory://');
+console.log('first', performance.now() - t); t = performance.now();
+const b = await PGlite.create('memory://');
+console.log('second', performance.now() - t); t = performance.now();
+const dump = await a.dumpDataDir('none');
+console.log('dump', performance.now() - t, dump.size); t = performance.now();
+const c = await PGlite.create('memory://', { loadDataDir: dump });
+console.log('from dump', performance.now() - t); t = performance.now();
+console.log((await c.query('select 1 as x')).rows);

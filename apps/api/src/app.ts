@@ -1,0 +1,137 @@
+import './types';
+import { randomBytes } from 'node:crypto';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import { constants as zlib } from 'node:zlib';
+import type { AppConfig } from './config';
+import type { Db } from './db/driver';
+import { type Clock, systemClock } from './lib/clock';
+import type { FetchLike } from './lib/discord';
+import { ApiHttpError } from './lib/errors';
+import { injectFetch } from './lib/inject-fetch';
+import { redactUrl } from './lib/log';
+import authPlugin, { cookieNames } from './plugins/app/auth';
+import dbPlugin from './plugins/app/db';
+import errorsPlugin from './plugins/app/errors';
+import { mountSandbox } from './plugins/app/sandbox';
+import securityPlugin, { htmlCsp } from './plugins/app/security';
+import servicesPlugin from './plugins/app/services';
+import staticSite, { type StaticSite } from './plugins/app/static-site';
+import corsPlugin from './plugins/external/cors';
+import rateLimitPlugin from './plugins/external/rate-limit';
+import authRoutes from './routes/auth/index';
+import guildRoutes from './routes/guilds/index';
+import healthRoutes from './routes/health/index';
+import planRoutes from './routes/plans/index';
+import runtimeConfigRoutes from './routes/runtime-config/index';
+import statusRoutes from './routes/status/index';
+
+export interface BuildOptions {
+  /** The clock (tests move time). */
+  clock?: Clock;
+  /** A ready database driver (tests isolate each suite); migrated at start, not closed by the app. */
+  db?: Db;
+  /** Where logs go (tests capture them); defaults to stdout. */
+  logStream?: { write(line: string): void };
+  /** fetch used for Discord (defaults to global fetch; in demo mode, the in-process sandbox). */
+  discordFetch?: FetchLike;
+}
+
+/** Pino settings: secrets (auth headers, cookies, OAuth query values) never reach the logs. */
+export function loggerOptions(config: AppConfig, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    ...(stream ? { stream } : {}),
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-api-key"]',
+        'res.headers["set-cookie"]',
+        'headers.authorization',
+        'headers.cookie',
+        'headers["set-cookie"]',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req(req: { method: string; url: string; hostname?: string; ip?: string; id?: string }) {
+        return { method: req.method, url: redactUrl(req.url), host: req.hostname, remoteAddress: req.ip };
+      },
+    },
+  };
+}
+
+/** Builds the Fastify app: external plugins, app plugins, routes, then (all-in-one) the static site. */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config, options.logStream),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    genReqId: () => randomBytes(6).toString('hex'),
+  });
+  app.decorate('config', config);
+  app.decorate('clock', options.clock ?? systemClock);
+  const names = cookieNames(config.secureCookies);
+
+  // External plugins.
+  await app.register(cookie);
+  await app.register(corsPlugin, { origins: config.dashboardOrigins });
+  let redis: Redis | null = null;
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    redis.on('error', (error) => app.log.warn({ err: error.message }, 'redis error (rate limits fall back to letting requests through)'));
+    app.addHook('onClose', async () => {
+      await redis?.quit().catch(() => redis?.disconnect());
+    });
+  }
+  await app.register(rateLimitPlugin, { max: config.rateLimit.max, windowMs: config.rateLimit.windowMs, redis });
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+
+  // App plugins.
+  const cdnOrigin = new URL(config.discord.cdnBase).origin;
+  await app.register(errorsPlugin, { sessionCookie: names.session });
+  await app.register(securityPlugin, {
+    allowedOrigins: config.dashboardOrigins,
+    secure: config.secureCookies,
+    htmlCsp: htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [new URL(config.publicUrl).origin] }),
+  });
+  await app.register(dbPlugin, { db: options.db });
+  await app.register(servicesPlugin, { discordFetch: options.discordFetch ?? (config.demo ? injectFetch(app) : undefined) });
+  await app.register(authPlugin);
+  if (config.demo) await mountSandbox(app);
+
+  // Routes.
+  await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(guildRoutes, { prefix: '/api/guilds' });
+  await app.register(planRoutes, { prefix: '/api/plans' });
+  await app.register(statusRoutes, { prefix: '/api/status' });
+  await app.register(healthRoutes, { prefix: '/api/health' });
+  await app.register(runtimeConfigRoutes);
+
+  let site: StaticSite | null = null;
+  if (config.allInOne) {
+    await app.register(staticSite, {
+      root: config.staticRoot,
+      onReady: (s: StaticSite) => {
+        site = s;
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const s = site as StaticSite | null;
+    if (s?.wantsShell(req)) return s.sendShell(reply);
+    throw new ApiHttpError('NOT_FOUND', { message: `Nothing at ${req.method} ${(req.url.split('?')[0] ?? '').slice(0, 200)}.` });
+  });
+
+  return app;
+}

@@ -1,0 +1,336 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Plan, PlanCatalogue } from '@tickety/api-contract';
+import { DEMO_APP, DEMO_USERS } from '@tickety/sandbox';
+import { z } from 'zod';
+
+/**
+ * Configuration from the environment, validated once at start (fail fast with a clear message).
+ * Every variable is documented in docs/operations.md.
+ */
+
+/** `apps/` of the repository, resolved from this file (src/config.ts or the bundled dist/server.js). */
+export const APPS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const REPO_DIR = resolve(APPS_DIR, '..');
+export const API_DIR = join(APPS_DIR, 'api');
+
+export const REMOTE_NAMES = ['marketing', 'billing', 'dashboard', 'staff'] as const;
+export type RemoteName = (typeof REMOTE_NAMES)[number];
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** The API's public origin, no trailing slash (e.g. https://api.tickety.gg). */
+  publicUrl: string;
+  allInOne: boolean;
+  /** Folder with `<app>/dist` for each front end (all-in-one mode). */
+  staticRoot: string;
+  /** Exact origins allowed for credentialed CORS and mutations; the first is where the sign-in popup reports. */
+  dashboardOrigins: string[];
+  productName: string;
+  docsUrl: string;
+  supportUrl: string;
+  inviteUrl: string;
+  remotes: Record<RemoteName, string>;
+  paddleToken: string | null;
+  analyticsToken: string | null;
+  /** Discord is the built-in sandbox (no DISCORD_CLIENT_ID). */
+  demo: boolean;
+  discord: {
+    clientId: string;
+    clientSecret: string;
+    botToken: string | null;
+    /** Where the browser goes to authorise (`<origin>/oauth2/authorize`). */
+    origin: string;
+    /** REST base (`.../api/v10`). */
+    apiBase: string;
+    /** CDN base (`https://cdn.discordapp.com`). */
+    cdnBase: string;
+    timeoutMs: number;
+  };
+  tokenEncryptionKey: Buffer;
+  database: { url: string | null; schema: string | null; dataDir: string; poolMax: number };
+  redisUrl: string | null;
+  session: { idleSeconds: number; maxAgeSeconds: number };
+  /** Cookies get `Secure` (and the `__Host-` prefix) unless the API is plain-http localhost. */
+  secureCookies: boolean;
+  staffOwnerIds: string[];
+  plans: Plan[];
+  rateLimit: { max: number; authMax: number; windowMs: number };
+  trustProxy: boolean | string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const bool = z
+  .string()
+  .optional()
+  .transform((v) => v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase()));
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const url = (name: string) =>
+  optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v), `${name} must be an http(s) URL`);
+const int = (min: number, max: number) =>
+  optionalString.transform((v, ctx): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+const snowflakeList = optionalString.refine(
+  (v) => v === undefined || v.split(',').every((id) => /^\d{15,21}$/.test(id.trim())),
+  'must be a comma-separated list of Discord user ids',
+);
+
+const EnvSchema = z.object({
+  NODE_ENV: optionalString,
+  PORT: int(0, 65535),
+  HOST: optionalString,
+  PUBLIC_URL: url('PUBLIC_URL'),
+  ALL_IN_ONE: bool,
+  STATIC_ROOT: optionalString,
+  DASHBOARD_ORIGINS: optionalString,
+  PRODUCT_NAME: optionalString,
+  DOCS_URL: url('DOCS_URL'),
+  SUPPORT_URL: url('SUPPORT_URL'),
+  INVITE_URL: url('INVITE_URL'),
+  REMOTE_MARKETING_URL: optionalString,
+  REMOTE_BILLING_URL: optionalString,
+  REMOTE_DASHBOARD_URL: optionalString,
+  REMOTE_STAFF_URL: optionalString,
+  PADDLE_CLIENT_TOKEN: optionalString,
+  ANALYTICS_TOKEN: optionalString,
+  DISCORD_CLIENT_ID: optionalString.refine((v) => v === undefined || /^\d{15,21}$/.test(v), 'must be a Discord application id'),
+  DISCORD_CLIENT_SECRET: optionalString,
+  DISCORD_BOT_TOKEN: optionalString,
+  DISCORD_ORIGIN: url('DISCORD_ORIGIN'),
+  DISCORD_API_URL: url('DISCORD_API_URL'),
+  DISCORD_CDN_URL: url('DISCORD_CDN_URL'),
+  DISCORD_TIMEOUT_MS: int(100, 120_000),
+  TOKEN_ENCRYPTION_KEY: optionalString,
+  DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL'),
+  DATABASE_SCHEMA: optionalString.refine((v) => v === undefined || /^[a-z_][a-z0-9_]{0,62}$/.test(v), 'must be a plain lower-case identifier'),
+  DATABASE_POOL_MAX: int(1, 500),
+  DATA_DIR: optionalString,
+  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
+  SESSION_IDLE_SECONDS: int(60, 31_536_000),
+  SESSION_MAX_AGE_SECONDS: int(60, 31_536_000),
+  STAFF_OWNER_IDS: snowflakeList,
+  PLANS_FILE: optionalString,
+  RATE_LIMIT_MAX: int(1, 1_000_000),
+  AUTH_RATE_LIMIT_MAX: int(1, 1_000_000),
+  TRUST_PROXY: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+function origin(value: string, name: string): string {
+  try {
+    const u = new URL(value);
+    return u.origin;
+  } catch {
+    throw new ConfigError(`${name}: "${value}" is not a URL.`);
+  }
+}
+
+function trimSlash(value: string): string {
+  return value.replace(/\/+$/, '');
+}
+
+function isLocalHttp(publicUrl: string): boolean {
+  const u = new URL(publicUrl);
+  return u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+}
+
+/** Reads and validates the plan catalogue (config/plans.json or PLANS_FILE). */
+export function loadPlans(file: string): Plan[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`PLANS_FILE: cannot read ${file} as JSON (${(error as Error).message}).`);
+  }
+  const parsed = PlanCatalogue.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`PLANS_FILE: ${file}: ${issue ? `${issue.path.join('.') || 'catalogue'} ${issue.message}` : 'invalid'}.`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The token-encryption key: TOKEN_ENCRYPTION_KEY (32 bytes, base64), or in demo mode one generated
+ * once and kept beside the database (`<data folder>/../token-encryption.key`, mode 0600).
+ */
+function loadKey(value: string | undefined, demo: boolean, dataDir: string): Buffer {
+  if (value !== undefined) {
+    const key = Buffer.from(value, 'base64');
+    if (key.length !== 32) {
+      throw new ConfigError('TOKEN_ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32).');
+    }
+    return key;
+  }
+  if (!demo) {
+    throw new ConfigError(
+      'TOKEN_ENCRYPTION_KEY is required with a real Discord application (32 bytes, base64: openssl rand -base64 32).',
+    );
+  }
+  if (dataDir.startsWith('memory://')) return Buffer.from(randomKeyBase64(), 'base64');
+  const file = resolve(dataDir, '..', 'token-encryption.key');
+  if (existsSync(file)) {
+    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new ConfigError(`${file} does not hold a 32-byte base64 key; delete it to generate a new one.`);
+    return key;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${randomKeyBase64()}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+}
+
+function randomKeyBase64(): string {
+  return randomBytes(32).toString('base64');
+}
+
+/** Parses the environment. Throws ConfigError with one line per problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const nodeEnv = e.NODE_ENV === 'production' ? 'production' : e.NODE_ENV === 'test' ? 'test' : 'development';
+  const port = e.PORT ?? 3000;
+  const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://localhost:${port}`);
+  const publicOrigin = origin(publicUrl, 'PUBLIC_URL');
+  if (publicOrigin !== publicUrl) {
+    throw new ConfigError(`PUBLIC_URL must be an origin (scheme://host[:port]) without a path, not "${publicUrl}".`);
+  }
+  const demo = e.DISCORD_CLIENT_ID === undefined;
+
+  const dataDir = e.DATA_DIR ?? join(REPO_DIR, '.data', 'pglite');
+  const resolvedDataDir = dataDir.startsWith('memory://') || isAbsolute(dataDir) ? dataDir : resolve(dataDir);
+
+  let discord: AppConfig['discord'];
+  if (demo) {
+    const base = `${publicUrl}/sandbox/discord`;
+    discord = {
+      clientId: DEMO_APP.clientId,
+      clientSecret: DEMO_APP.clientSecret,
+      botToken: DEMO_APP.botToken,
+      origin: trimSlash(e.DISCORD_ORIGIN ?? base),
+      apiBase: trimSlash(e.DISCORD_API_URL ?? `${base}/api/v10`),
+      cdnBase: trimSlash(e.DISCORD_CDN_URL ?? `${base}/cdn`),
+      timeoutMs: e.DISCORD_TIMEOUT_MS ?? 10_000,
+    };
+  } else {
+    if (!e.DISCORD_CLIENT_SECRET) {
+      throw new ConfigError('DISCORD_CLIENT_SECRET is required when DISCORD_CLIENT_ID is set.');
+    }
+    const discordOrigin = trimSlash(e.DISCORD_ORIGIN ?? 'https://discord.com');
+    discord = {
+      clientId: e.DISCORD_CLIENT_ID!,
+      clientSecret: e.DISCORD_CLIENT_SECRET,
+      botToken: e.DISCORD_BOT_TOKEN ?? null,
+      origin: discordOrigin,
+      apiBase: trimSlash(e.DISCORD_API_URL ?? `${discordOrigin}/api/v10`),
+      cdnBase: trimSlash(e.DISCORD_CDN_URL ?? 'https://cdn.discordapp.com'),
+      timeoutMs: e.DISCORD_TIMEOUT_MS ?? 10_000,
+    };
+  }
+
+  const dashboardOrigins = (e.DASHBOARD_ORIGINS ?? publicOrigin)
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => {
+      const normal = origin(o, 'DASHBOARD_ORIGINS');
+      if (normal !== trimSlash(o)) throw new ConfigError(`DASHBOARD_ORIGINS: "${o}" must be an origin (scheme://host[:port]), no path.`);
+      return normal;
+    });
+  if (dashboardOrigins.length === 0) throw new ConfigError('DASHBOARD_ORIGINS: at least one origin is required.');
+
+  const idleSeconds = e.SESSION_IDLE_SECONDS ?? 24 * 3600;
+  const maxAgeSeconds = e.SESSION_MAX_AGE_SECONDS ?? 7 * 24 * 3600;
+  if (idleSeconds > maxAgeSeconds) throw new ConfigError('SESSION_IDLE_SECONDS must not exceed SESSION_MAX_AGE_SECONDS.');
+
+  const staffOwnerIds = (e.STAFF_OWNER_IDS ?? (demo ? DEMO_USERS.sam.id : ''))
+    .split(',')
+    .map((id: string) => id.trim())
+    .filter(Boolean);
+
+  const remote = (name: RemoteName, value: string | undefined) =>
+    value ?? `${publicUrl}/remotes/${name}/mf-manifest.json`;
+
+  const dashboardOrigin = dashboardOrigins[0]!;
+  const inviteUrl =
+    e.INVITE_URL ??
+    `${discord.origin}/oauth2/authorize?client_id=${discord.clientId}&scope=bot%20applications.commands&permissions=${BOT_PERMISSIONS}`;
+
+  let trustProxy: boolean | string = false;
+  if (e.TRUST_PROXY !== undefined) {
+    const t = e.TRUST_PROXY.toLowerCase();
+    trustProxy = ['1', 'true', 'yes'].includes(t) ? true : ['0', 'false', 'no'].includes(t) ? false : e.TRUST_PROXY;
+  }
+
+  return {
+    env: nodeEnv,
+    host: e.HOST ?? '127.0.0.1',
+    port,
+    publicUrl,
+    allInOne: e.ALL_IN_ONE,
+    staticRoot: resolve(e.STATIC_ROOT ?? APPS_DIR),
+    dashboardOrigins,
+    productName: e.PRODUCT_NAME ?? 'Tickety',
+    docsUrl: e.DOCS_URL ?? 'https://docs.tickety.gg',
+    supportUrl: e.SUPPORT_URL ?? `${dashboardOrigin}/support`,
+    inviteUrl,
+    remotes: {
+      marketing: remote('marketing', e.REMOTE_MARKETING_URL),
+      billing: remote('billing', e.REMOTE_BILLING_URL),
+      dashboard: remote('dashboard', e.REMOTE_DASHBOARD_URL),
+      staff: remote('staff', e.REMOTE_STAFF_URL),
+    },
+    paddleToken: e.PADDLE_CLIENT_TOKEN ?? null,
+    analyticsToken: e.ANALYTICS_TOKEN ?? null,
+    demo,
+    discord,
+    tokenEncryptionKey: loadKey(e.TOKEN_ENCRYPTION_KEY, demo, resolvedDataDir),
+    database: {
+      url: e.DATABASE_URL ?? null,
+      schema: e.DATABASE_SCHEMA ?? null,
+      dataDir: resolvedDataDir,
+      poolMax: e.DATABASE_POOL_MAX ?? 10,
+    },
+    redisUrl: e.REDIS_URL ?? null,
+    session: { idleSeconds, maxAgeSeconds },
+    secureCookies: !isLocalHttp(publicUrl),
+    staffOwnerIds,
+    plans: loadPlans(e.PLANS_FILE ? resolve(e.PLANS_FILE) : join(API_DIR, 'config', 'plans.json')),
+    rateLimit: { max: e.RATE_LIMIT_MAX ?? 300, authMax: e.AUTH_RATE_LIMIT_MAX ?? 30, windowMs: 60_000 },
+    trustProxy,
+    logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+  };
+}
+
+/**
+ * Permissions the invite link asks for: VIEW_CHANNEL, SEND_MESSAGES, MANAGE_CHANNELS, MANAGE_ROLES,
+ * EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY, MANAGE_MESSAGES, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS.
+ */
+export const BOT_PERMISSIONS = String(
+  (1n << 10n) | (1n << 11n) | (1n << 4n) | (1n << 28n) | (1n << 14n) | (1n << 15n) | (1n << 16n) | (1n << 13n) | (1n << 34n) | (1n << 38n),
+);

@@ -1,0 +1,69 @@
+/**
+ * The tiny database driver interface the API uses (PostgreSQL dialect everywhere). Two
+ * implementations: PGlite (embedded, a data folder or memory) and `pg` (a pool, DATABASE_URL).
+ */
+export interface QueryResult<T> {
+  rows: T[];
+}
+
+export interface Queryable {
+  /** One statement with `$1`-style parameters. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Several statements, no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
+  transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R>;
+  close(): Promise<void>;
+}
+
+/** The database could not be reached (connection refused, timed out, shutting down...): answer 503. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The database is unavailable.', { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+
+/**
+ * True for errors that mean "the database is not reachable right now" rather than "this query is
+ * wrong": network errors, pool/connect timeouts, and PostgreSQL's connection (08), resource (53),
+ * operator-intervention (57, e.g. admin shutdown, statement timeout) classes.
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string') {
+    if (NETWORK_CODES.has(e.code)) return true;
+    if (/^(08|53|57)/.test(e.code)) return true;
+  }
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed/i.test(
+    message,
+  );
+}
+
+/** Wraps a driver call so unreachable-database errors become DatabaseUnavailableError. */
+export async function guard<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isUnavailable(error) && !(error instanceof DatabaseUnavailableError)) throw new DatabaseUnavailableError(error);
+    throw error;
+  }
+}

@@ -1,0 +1,22 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { type Db, type Queryable, guard } from './driver';
+
+/** Embedded PostgreSQL (WASM) in a data folder, or `memory://` for tests. One connection, in process. */
+export async function createPgliteDb(dataDir: string): Promise<Db> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const pg = await PGlite.create(dataDir);
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    query: (sql, params) => guard(async () => ({ rows: (await q.query(sql, params as unknown[] | undefined)).rows as never[] })),
+    exec: (sql) => guard(async () => void (await q.exec(sql))),
+  });
+  const base = wrap(pg);
+  return {
+    kind: 'pglite',
+    ...base,
+    transaction: (fn) => guard(() => pg.transaction((tx) => fn(wrap(tx)))),
+    close: async () => {
+      if (!pg.closed) await pg.close();
+    },
+  };
+}

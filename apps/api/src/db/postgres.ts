@@ -1,0 +1,63 @@
+import pg from 'pg';
+import { type Db, type Queryable, guard } from './driver';
+
+export interface PostgresOptions {
+  url: string;
+  /** Schema to use (search_path); created when missing. Tests isolate each suite this way. */
+  schema?: string | null;
+  max?: number;
+  /** How long to wait for a connection before answering 503 (ms). */
+  connectionTimeoutMs?: number;
+  /** Per-statement limit (ms), so a stuck database never hangs requests. */
+  statementTimeoutMs?: number;
+  onError?: (error: Error) => void;
+}
+
+/** A `pg` pool. Connection errors become DatabaseUnavailableError (503 with Retry-After). */
+export async function createPostgresDb(options: PostgresOptions): Promise<Db> {
+  const schema = options.schema ?? null;
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: options.statementTimeoutMs ?? 15_000,
+    query_timeout: (options.statementTimeoutMs ?? 15_000) + 2_000,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', (error) => options.onError?.(error));
+  if (schema) await guard(() => pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`));
+
+  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
+    query: (sql, params) => guard(async () => ({ rows: (await q.query(sql, params as unknown[] | undefined)).rows })),
+    exec: (sql) => guard(async () => void (await q.query(sql))),
+  });
+  const base = wrap(pool);
+  let closed = false;
+  return {
+    kind: 'postgres',
+    ...base,
+    transaction: (fn) =>
+      guard(async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await fn(wrap(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      }),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * The few Discord calls the API makes (OAuth2 token/revoke, users/@me, users/@me/guilds), with plain
+ * fetch against configurable bases (real Discord, or the sandbox). No retries here: a 429/5xx/timeout
+ * becomes `unavailable` with Discord's retry-after, a 401/403 becomes `unauthorized`; callers decide
+ * (and never retry 401/403 in a loop).
+ */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface DiscordClientOptions {
+  apiBase: string;
+  clientId: string;
+  clientSecret: string;
+  botToken: string | null;
+  redirectUri: string;
+  timeoutMs: number;
+  fetch?: FetchLike;
+  userAgent?: string;
+}
+
+export interface DiscordTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  scope: string;
+}
+
+export interface DiscordUser {
+  id: string;
+  username: string;
+  global_name: string | null;
+  avatar: string | null;
+  discriminator?: string;
+}
+
+export interface DiscordPartialGuild {
+  id: string;
+  name: string;
+  icon: string | null;
+  owner: boolean;
+  permissions: string;
+}
+
+export type DiscordErrorKind = 'unavailable' | 'unauthorized' | 'invalid_grant' | 'failed';
+
+export class DiscordError extends Error {
+  constructor(
+    readonly kind: DiscordErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    /** Seconds Discord asked us to wait (429), or a default for 5xx/timeouts. */
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+    this.name = 'DiscordError';
+  }
+}
+
+const DEFAULT_RETRY_AFTER = 5;
+
+function retryAfterSeconds(res: Response, body: unknown): number {
+  const fromBody =
+    body && typeof body === 'object' && 'retry_after' in body ? Number((body as { retry_after: unknown }).retry_after) : Number.NaN;
+  const fromHeader = Number(res.headers.get('retry-after'));
+  const value = Number.isFinite(fromBody) ? fromBody : Number.isFinite(fromHeader) ? fromHeader : DEFAULT_RETRY_AFTER;
+  return Math.min(Math.max(Math.ceil(value), 1), 3600);
+}
+
+export class DiscordClient {
+  readonly #o: DiscordClientOptions;
+  readonly #fetch: FetchLike;
+
+  constructor(options: DiscordClientOptions) {
+    this.#o = options;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  async #request(path: string, init: RequestInit, what: string): Promise<{ res: Response; body: unknown }> {
+    let res: Response;
+    try {
+      res = await this.#fetch(`${this.#o.apiBase}${path}`, {
+        ...init,
+        headers: { 'user-agent': this.#o.userAgent ?? 'DiscordBot (https://tickety.gg, 1.0) Tickety-Dashboard', ...init.headers },
+        signal: AbortSignal.timeout(this.#o.timeoutMs),
+        redirect: 'error',
+      });
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      throw new DiscordError('unavailable', `Discord ${what}: ${timedOut ? 'timed out' : 'unreachable'}`, null, DEFAULT_RETRY_AFTER);
+    }
+    let body: unknown = null;
+    const text = await res.text().catch(() => '');
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = null;
+      }
+    }
+    if (res.ok) return { res, body };
+    if (res.status === 429 || res.status >= 500) {
+      throw new DiscordError('unavailable', `Discord ${what}: HTTP ${res.status}`, res.status, retryAfterSeconds(res, body));
+    }
+    const oauthError = body && typeof body === 'object' && 'error' in body ? String((body as { error: unknown }).error) : '';
+    if (oauthError === 'invalid_grant') throw new DiscordError('invalid_grant', `Discord ${what}: invalid_grant`, res.status);
+    if (res.status === 401 || res.status === 403) {
+      throw new DiscordError('unauthorized', `Discord ${what}: HTTP ${res.status}`, res.status);
+    }
+    throw new DiscordError('failed', `Discord ${what}: HTTP ${res.status}${oauthError ? ` ${oauthError}` : ''}`, res.status);
+  }
+
+  #basicAuth(): string {
+    return `Basic ${Buffer.from(`${this.#o.clientId}:${this.#o.clientSecret}`).toString('base64')}`;
+  }
+
+  async #token(form: Record<string, string>, what: string): Promise<DiscordTokens> {
+    const { body } = await this.#request(
+      '/oauth2/token',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: this.#basicAuth() },
+        body: new URLSearchParams(form).toString(),
+      },
+      what,
+    );
+    const b = body as Record<string, unknown> | null;
+    if (!b || typeof b.access_token !== 'string' || typeof b.refresh_token !== 'string') {
+      throw new DiscordError('failed', `Discord ${what}: unexpected answer`);
+    }
+    return {
+      accessToken: b.access_token,
+      refreshToken: b.refresh_token,
+      expiresIn: typeof b.expires_in === 'number' && b.expires_in > 0 ? b.expires_in : 604_800,
+      scope: typeof b.scope === 'string' ? b.scope : '',
+    };
+  }
+
+  exchangeCode(code: string, codeVerifier: string): Promise<DiscordTokens> {
+    return this.#token(
+      { grant_type: 'authorization_code', code, redirect_uri: this.#o.redirectUri, code_verifier: codeVerifier },
+      'token exchange',
+    );
+  }
+
+  refresh(refreshToken: string): Promise<DiscordTokens> {
+    return this.#token({ grant_type: 'refresh_token', refresh_token: refreshToken }, 'token refresh');
+  }
+
+  async revoke(token: string, hint: 'access_token' | 'refresh_token'): Promise<void> {
+    await this.#request(
+      '/oauth2/token/revoke',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: this.#basicAuth() },
+        body: new URLSearchParams({ token, token_type_hint: hint }).toString(),
+      },
+      'token revoke',
+    );
+  }
+
+  async getUser(accessToken: string): Promise<DiscordUser> {
+    const { body } = await this.#request('/users/@me', { headers: { authorization: `Bearer ${accessToken}` } }, 'users/@me');
+    const u = body as Record<string, unknown> | null;
+    if (!u || typeof u.id !== 'string' || typeof u.username !== 'string') throw new DiscordError('failed', 'Discord users/@me: unexpected answer');
+    return {
+      id: u.id,
+      username: u.username,
+      global_name: typeof u.global_name === 'string' ? u.global_name : null,
+      avatar: typeof u.avatar === 'string' ? u.avatar : null,
+      ...(typeof u.discriminator === 'string' ? { discriminator: u.discriminator } : {}),
+    };
+  }
+
+  /** The user's guilds (one page of 200 is Discord's maximum per user; pages further if full). */
+  getUserGuilds(accessToken: string): Promise<DiscordPartialGuild[]> {
+    return this.#guilds(`Bearer ${accessToken}`, 'users/@me/guilds', 5);
+  }
+
+  /** The bot's guilds (paged by 200), or null when no bot token is configured. */
+  async getBotGuildIds(maxPages = 50): Promise<Set<string> | null> {
+    if (!this.#o.botToken) return null;
+    const guilds = await this.#guilds(`Bot ${this.#o.botToken}`, 'bot guilds', maxPages);
+    return new Set(guilds.map((g) => g.id));
+  }
+
+  async #guilds(authorization: string, what: string, maxPages: number): Promise<DiscordPartialGuild[]> {
+    const all: DiscordPartialGuild[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < maxPages; page++) {
+      const query = new URLSearchParams({ limit: '200' });
+      if (after) query.set('after', after);
+      const { body } = await this.#request(`/users/@me/guilds?${query}`, { headers: { authorization } }, what);
+      if (!Array.isArray(body)) throw new DiscordError('failed', `Discord ${what}: unexpected answer`);
+      for (const g of body as Record<string, unknown>[]) {
+        if (typeof g.id !== 'string' || typeof g.name !== 'string') continue;
+        all.push({
+          id: g.id,
+          name: g.name,
+          icon: typeof g.icon === 'string' ? g.icon : null,
+          owner: g.owner === true,
+          permissions: typeof g.permissions === 'string' ? g.permissions : '0',
+        });
+      }
+      if (body.length < 200) break;
+      after = all[all.length - 1]?.id ?? null;
+    }
+    return all;
+  }
+}
+
+/** CDN URL of a guild icon, or null. */
+export function guildIconUrl(cdnBase: string, guildId: string, icon: string | null): string | null {
+  return icon ? `${cdnBase}/icons/${guildId}/${icon}.png` : null;
+}
+
+/** CDN URL of a user's avatar, or Discord's default avatar for users without one. */
+export function avatarUrl(cdnBase: string, userId: string, avatar: string | null): string {
+  if (avatar) return `${cdnBase}/avatars/${userId}/${avatar}.png`;
+  let index = 0n;
+  try {
+    index = (BigInt(userId) >> 22n) % 6n;
+  } catch {
+    index = 0n;
+  }
+  return `${cdnBase}/embed/avatars/${index}.png`;
+}

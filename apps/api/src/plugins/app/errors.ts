@@ -1,0 +1,84 @@
+import type { ApiError } from '@tickety/api-contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { DatabaseUnavailableError, isUnavailable } from '../../db/driver';
+import { DiscordError } from '../../lib/discord';
+import { ApiHttpError, isApiHttpError } from '../../lib/errors';
+
+/** Seconds a client should wait after a 503 for the database. */
+export const DB_RETRY_AFTER = 5;
+
+/** Turns anything thrown into an ApiHttpError (unknown errors become 1500, logged, never shown). */
+export function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
+  if (isApiHttpError(error)) return error;
+  if (error instanceof DatabaseUnavailableError || isUnavailable(error)) {
+    req.log.warn({ err: describe(error) }, 'database unavailable');
+    return new ApiHttpError('DATABASE_UNAVAILABLE', { retryAfter: DB_RETRY_AFTER });
+  }
+  if (error instanceof DiscordError && error.kind === 'unavailable') {
+    req.log.warn({ err: error.message }, 'discord unavailable');
+    return new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: error.retryAfter ?? 5 });
+  }
+  const fe = error as Partial<FastifyError> & { statusCode?: number };
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiHttpError('UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiHttpError('VALIDATION_FAILED', { httpStatus: 413, message: 'The request body is too large.' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiHttpError('VALIDATION_FAILED', { message: 'The request body is not valid JSON.' });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiHttpError('VALIDATION_FAILED', { message: 'The request body does not match its Content-Length.' });
+    default:
+      break;
+  }
+  if (fe.statusCode === 429) return new ApiHttpError('RATE_LIMITED');
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new ApiHttpError('VALIDATION_FAILED', { httpStatus: fe.statusCode === 404 ? 400 : fe.statusCode });
+  }
+  req.log.error({ err: error }, 'unhandled error');
+  return new ApiHttpError('INTERNAL');
+}
+
+function describe(error: unknown): string {
+  const cause = error instanceof DatabaseUnavailableError ? error.cause : error;
+  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+}
+
+/**
+ * Whether the caller is signed in, for the body of an error. Never throws: if the session cannot be
+ * checked (database down), a session cookie counts as signed in, so the front end does not show
+ * "Login Required" to someone who is.
+ */
+export async function authStateFor(req: FastifyRequest, sessionCookie: string): Promise<boolean> {
+  try {
+    return (await req.getSession()) !== null;
+  } catch {
+    return Boolean(req.cookies?.[sessionCookie]);
+  }
+}
+
+export async function sendApiError(req: FastifyRequest, reply: FastifyReply, error: ApiHttpError, sessionCookie: string): Promise<void> {
+  const body: ApiError = {
+    code: error.code,
+    message: error.message,
+    isAuthenticated: error.code === 401 ? false : await authStateFor(req, sessionCookie),
+  };
+  if (error.selector !== undefined) body.selector = error.selector;
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  reply.header('cache-control', 'no-store');
+  await reply.code(error.statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+/** The one error handler: every error becomes an `ApiError` body, never a stack or a secret. */
+export default fp(
+  async function errors(app: FastifyInstance, opts: { sessionCookie: string }) {
+    app.setErrorHandler(async (error, req, reply) => {
+      const apiError = toApiError(error, req);
+      await sendApiError(req, reply, apiError, opts.sessionCookie);
+      return reply;
+    });
+  },
+  { name: 'tickety-errors' },
+);

@@ -1,0 +1,241 @@
+import { type AnonymousMe, ERROR_CODES, type LogoutResponse, type MeResponse } from '@tickety/api-contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { pkceChallenge } from '../../lib/crypto';
+import { DiscordError } from '../../lib/discord';
+import { ApiHttpError } from '../../lib/errors';
+import { popupPage } from '../../lib/pages';
+import { clearSessionCookie, cookieNames, setSessionCookie } from '../../plugins/app/auth';
+import { DiscordGrantEndedError } from '../../services/guild-sync';
+import { STATE_TTL_MS } from '../../services/oauth-states';
+
+export const ANONYMOUS: AnonymousMe = {
+  isAuthenticated: false,
+  user: null,
+  guilds: [],
+  team: null,
+  sub: null,
+  guildsRefreshedAt: null,
+};
+
+/** At most one guild refresh per user in this window. */
+export const GUILD_REFRESH_INTERVAL_MS = 10_000;
+
+const CallbackQuery = z.object({
+  code: z.string().min(1).max(512).optional(),
+  state: z.string().min(1).max(256).optional(),
+  error: z.string().max(100).optional(),
+  error_description: z.string().max(1000).optional(),
+});
+
+/** Spec §7: /api/auth/@me, /logout, /login (popup), /callback; plus POST /guilds/refresh. */
+export default async function authRoutes(app: FastifyInstance) {
+  const { config } = app;
+  const names = cookieNames(config.secureCookies);
+  const authLimit = { rateLimit: { max: config.rateLimit.authMax, timeWindow: config.rateLimit.windowMs } };
+
+  app.get('/@me', async (req, reply): Promise<MeResponse> => {
+    reply.header('cache-control', 'no-store');
+    const session = await req.getSession();
+    if (!session) return ANONYMOUS;
+    return (await app.accounts.me(session.userId)) ?? ANONYMOUS;
+  });
+
+  app.get('/logout', async (req, reply): Promise<LogoutResponse> => {
+    reply.header('cache-control', 'no-store');
+    const session = await req.getSession();
+    if (session) {
+      const tokens = await app.sessions.revoke(session.id);
+      req.log.info({ sessionId: session.id, userId: session.userId }, 'signed out');
+      if (tokens) {
+        // Best effort, in the background: revoking the refresh token ends the whole Discord grant.
+        app.background(app.discord.revoke(tokens.refreshToken, 'refresh_token'));
+      }
+    }
+    clearSessionCookie(app, reply);
+    return { isAuthenticated: false };
+  });
+
+  app.get('/login', { config: authLimit }, async (req, reply) => {
+    const returnOrigin = openerOrigin(req, config.dashboardOrigins);
+    const { state, codeVerifier } = await app.oauthStates.start(returnOrigin);
+    reply.setCookie(names.state, app.signer.sign(state), {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.secureCookies,
+      path: '/',
+      maxAge: STATE_TTL_MS / 1000,
+    });
+    const url = new URL(`${config.discord.origin}/oauth2/authorize`);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: config.discord.clientId,
+      scope: 'identify guilds',
+      prompt: 'consent',
+      redirect_uri: `${config.publicUrl}/api/auth/callback`,
+      state,
+      code_challenge: pkceChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+    }).toString();
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    return reply.redirect(url.toString(), 302);
+  });
+
+  app.get('/callback', { config: authLimit }, async (req, reply) => {
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    const fallbackOrigin = config.dashboardOrigins[0]!;
+    const parsed = CallbackQuery.safeParse(req.query);
+    const query = parsed.success ? parsed.data : {};
+
+    // The state must match the signed cookie of this browser and a live server-side record (single use).
+    const cookie = req.cookies[names.state];
+    reply.clearCookie(names.state, { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/' });
+    const cookieState = cookie ? app.signer.unsign(cookie) : null;
+    const stateMatches = Boolean(query.state && cookieState && query.state === cookieState);
+    const consumed = query.state && stateMatches ? await app.oauthStates.consume(query.state) : null;
+    const target = consumed?.returnOrigin ?? fallbackOrigin;
+
+    if (query.error) {
+      const denied = query.error === 'access_denied';
+      req.log.info({ error: query.error.slice(0, 40) }, 'sign-in cancelled or refused at Discord');
+      return sendPage(reply, 200, {
+        title: denied ? 'Login cancelled' : 'Login failed',
+        heading: denied ? 'Login cancelled' : 'Login failed',
+        text: denied ? 'You cancelled the login. You can close this window.' : 'Discord refused the login. Close this window and try again.',
+        message: { auth: false, error: denied ? 'access_denied' : 'oauth_error' },
+        targetOrigin: target,
+        close: denied,
+        fallbackUrl: denied ? `${target}/` : null,
+      });
+    }
+
+    if (!parsed.success || !consumed) {
+      const reason = !parsed.success
+        ? 'malformed query'
+        : !query.state
+          ? 'missing state'
+          : !cookie
+            ? 'missing state cookie'
+            : !cookieState
+              ? 'bad cookie signature'
+              : !stateMatches
+                ? 'state does not match cookie'
+                : 'state unknown, used or expired';
+      req.log.warn({ reason }, 'sign-in refused: invalid state');
+      return errorPage(reply, 'OAUTH_STATE_INVALID', target);
+    }
+    if (!query.code) {
+      return errorPage(reply, 'VALIDATION_FAILED', target, 'Discord did not send an authorization code. Close this window and log in again.');
+    }
+
+    try {
+      const tokens = await app.discord.exchangeCode(query.code, consumed.codeVerifier);
+      const scopes = new Set(tokens.scope.split(/\s+/));
+      if (!scopes.has('identify') || !scopes.has('guilds')) {
+        req.log.warn({ scope: tokens.scope }, 'sign-in refused: missing scopes');
+        app.background(app.discord.revoke(tokens.refreshToken, 'refresh_token'));
+        return errorPage(reply, 'OAUTH_FAILED', target, 'Discord did not grant access to your server list. Close this window and log in again.');
+      }
+      const [user, guilds, botGuilds] = await Promise.all([
+        app.discord.getUser(tokens.accessToken),
+        app.discord.getUserGuilds(tokens.accessToken),
+        app.guildSync.botGuilds(req.log),
+      ]);
+      const previous = await req.getSession().catch(() => null);
+      const created = await app.db.transaction(async (tx) => {
+        await app.accounts.upsertUser(tx, user);
+        await app.accounts.replaceGuilds(tx, user.id, guilds, botGuilds);
+        if (previous) await app.sessions.revoke(previous.id, tx);
+        return app.sessions.create(tx, user.id, tokens, req.headers['user-agent']);
+      });
+      if (Math.random() < 0.05) app.background(app.sessions.purge());
+      setSessionCookie(app, reply, created.token);
+      req.log.info({ userId: user.id, sessionId: created.session.id, guilds: guilds.length }, 'signed in');
+      return sendPage(reply, 200, {
+        title: 'Logged in',
+        heading: 'Logged in',
+        text: 'You are logged in. This window closes by itself.',
+        message: { auth: true },
+        targetOrigin: target,
+        close: true,
+        fallbackUrl: `${target}/dashboard`,
+      });
+    } catch (error) {
+      if (error instanceof DiscordError) {
+        req.log.warn({ err: error.message, kind: error.kind }, 'sign-in failed at Discord');
+        if (error.kind === 'unavailable') {
+          if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
+          return errorPage(reply, 'DISCORD_UNAVAILABLE', target, 'Discord is not answering right now. Close this window and try again shortly.');
+        }
+        return errorPage(reply, 'OAUTH_FAILED', target);
+      }
+      throw error;
+    }
+  });
+
+  app.post('/guilds/refresh', { preHandler: app.requireSession }, async (req, reply): Promise<MeResponse> => {
+    reply.header('cache-control', 'no-store');
+    const session = (await req.getSession())!;
+    const wait = await app.accounts.claimRefresh(session.userId, GUILD_REFRESH_INTERVAL_MS);
+    if (wait > 0) {
+      throw new ApiHttpError('RATE_LIMITED', {
+        retryAfter: wait,
+        message: `Your server list was refreshed moments ago: try again in ${wait} s.`,
+      });
+    }
+    let guilds: Awaited<ReturnType<typeof app.guildSync.userGuilds>>;
+    try {
+      guilds = await app.guildSync.userGuilds(app.sessions, session.id);
+    } catch (error) {
+      if (error instanceof DiscordGrantEndedError) {
+        await app.sessions.revoke(session.id);
+        clearSessionCookie(app, reply);
+        throw new ApiHttpError('UNAUTHENTICATED', {
+          message: 'Your Discord authorization has expired or was revoked: log in again.',
+        });
+      }
+      if (error instanceof DiscordError && error.kind === 'failed') {
+        req.log.warn({ err: error.message }, 'guild refresh failed');
+        throw new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: 30 });
+      }
+      throw error; // unavailable → 503 1008 with Discord's Retry-After (error handler)
+    }
+    const botGuilds = await app.guildSync.botGuilds(req.log);
+    await app.db.transaction((tx) => app.accounts.replaceGuilds(tx, session.userId, guilds, botGuilds));
+    return (await app.accounts.me(session.userId)) ?? ANONYMOUS;
+  });
+
+  function sendPage(reply: FastifyReply, status: number, o: Omit<Parameters<typeof popupPage>[0], 'productName'>) {
+    const page = popupPage({ productName: config.productName, ...o });
+    return reply.code(status).header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
+  }
+
+  function errorPage(reply: FastifyReply, name: keyof typeof ERROR_CODES, target: string, message?: string) {
+    const entry = ERROR_CODES[name];
+    const error = name === 'OAUTH_STATE_INVALID' ? 'invalid_state' : name === 'DISCORD_UNAVAILABLE' ? 'discord_unavailable' : 'oauth_failed';
+    return sendPage(reply, entry.httpStatus, {
+      title: 'Login failed',
+      heading: 'Login failed',
+      text: message ?? entry.message,
+      message: { auth: false, error, code: entry.code },
+      targetOrigin: target,
+      close: false,
+      fallbackUrl: null,
+      detail: `${entry.code} - ${entry.httpStatus}`,
+    });
+  }
+}
+
+/** The dashboard origin that opened the popup (from Referer), if allowed; else the first allowed one. */
+function openerOrigin(req: FastifyRequest, allowed: string[]): string {
+  const referer = req.headers.referer;
+  if (referer) {
+    try {
+      const origin = new URL(referer).origin;
+      if (allowed.includes(origin)) return origin;
+    } catch {
+      // not a URL: use the default
+    }
+  }
+  return allowed[0]!;
+}

@@ -1,0 +1,182 @@
+import {
+  type AuthenticatedMe,
+  type Guild,
+  STAFF_PERMISSIONS,
+  type Sub,
+  type Team,
+  canManageGuild,
+} from '@tickety/api-contract';
+import type { Db, Queryable } from '../db/driver';
+import { type Clock, iso, toMs } from '../lib/clock';
+import { type DiscordPartialGuild, type DiscordUser, avatarUrl, guildIconUrl } from '../lib/discord';
+
+interface GuildRow {
+  id: string;
+  name: string;
+  icon: string | null;
+  bot_in_guild: boolean;
+  owner: boolean;
+  permissions: string;
+  can_manage: boolean;
+}
+
+/** Users, their stored guild lists, staff flags and subscription summary. */
+export class Accounts {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly cdnBase: string,
+    private readonly staffOwnerIds: ReadonlySet<string>,
+  ) {}
+
+  async upsertUser(q: Queryable, user: DiscordUser): Promise<void> {
+    const now = iso(this.clock());
+    await q.query(
+      `INSERT INTO users (id, username, global_name, avatar, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz)
+       ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, global_name = EXCLUDED.global_name,
+         avatar = EXCLUDED.avatar, updated_at = EXCLUDED.updated_at`,
+      [user.id, user.username, user.global_name, user.avatar, now],
+    );
+  }
+
+  /**
+   * Replaces the user's stored guild list with what Discord sent. `botGuilds` null means the bot's
+   * list is unknown right now: keep what is stored for each guild.
+   */
+  async replaceGuilds(q: Queryable, userId: string, guilds: DiscordPartialGuild[], botGuilds: Set<string> | null): Promise<void> {
+    const now = iso(this.clock());
+    const unique = [...new Map(guilds.map((g) => [g.id, g])).values()];
+    if (unique.length > 0) {
+      await q.query(
+        `INSERT INTO guilds (id, name, icon, bot_in_guild, updated_at)
+         SELECT id, name, icon, COALESCE(bot, false), $5::timestamptz
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[]) AS t(id, name, icon, bot)
+         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, icon = EXCLUDED.icon, updated_at = EXCLUDED.updated_at,
+           bot_in_guild = CASE WHEN $6::boolean THEN EXCLUDED.bot_in_guild ELSE guilds.bot_in_guild END`,
+        [
+          unique.map((g) => g.id),
+          unique.map((g) => g.name),
+          unique.map((g) => g.icon),
+          unique.map((g) => (botGuilds ? botGuilds.has(g.id) : null)),
+          now,
+          botGuilds !== null,
+        ],
+      );
+    }
+    await q.query('DELETE FROM user_guilds WHERE user_id = $1', [userId]);
+    if (unique.length > 0) {
+      await q.query(
+        `INSERT INTO user_guilds (user_id, guild_id, position, owner, permissions, can_manage)
+         SELECT $1, guild_id, position, owner, permissions, can_manage
+           FROM unnest($2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[])
+             AS t(guild_id, position, owner, permissions, can_manage)`,
+        [
+          userId,
+          unique.map((g) => g.id),
+          unique.map((_, i) => i),
+          unique.map((g) => g.owner),
+          unique.map((g) => g.permissions),
+          unique.map((g) => canManageGuild(g.owner, g.permissions)),
+        ],
+      );
+    }
+    await q.query('UPDATE users SET guilds_refreshed_at = $2::timestamptz WHERE id = $1', [userId, now]);
+  }
+
+  /**
+   * Claims the user's guild-refresh slot (at most one refresh per `intervalMs`, across instances).
+   * Returns 0 when claimed, else the seconds to wait.
+   */
+  async claimRefresh(userId: string, intervalMs: number): Promise<number> {
+    const now = this.clock();
+    const { rows } = await this.db.query<{ id: string }>(
+      `UPDATE users SET guilds_refresh_attempted_at = $2::timestamptz
+        WHERE id = $1 AND (guilds_refresh_attempted_at IS NULL OR guilds_refresh_attempted_at <= $3::timestamptz
+                           OR guilds_refresh_attempted_at > $2::timestamptz)
+        RETURNING id`,
+      [userId, iso(now), iso(now - intervalMs)],
+    );
+    if (rows.length > 0) return 0;
+    const last = await this.db.query<{ at: unknown }>('SELECT guilds_refresh_attempted_at AS at FROM users WHERE id = $1', [userId]);
+    const at = toMs(last.rows[0]?.at) ?? now;
+    return Math.max(1, Math.ceil((at + intervalMs - now) / 1000));
+  }
+
+  async guilds(userId: string): Promise<Guild[]> {
+    const { rows } = await this.db.query<GuildRow>(
+      `SELECT g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage
+         FROM user_guilds ug JOIN guilds g ON g.id = ug.guild_id
+        WHERE ug.user_id = $1
+        ORDER BY ug.position`,
+      [userId],
+    );
+    return rows.map((r) => this.#guild(r));
+  }
+
+  /** One of the user's stored guilds, or null when it is not in their list. */
+  async guild(userId: string, guildId: string): Promise<Guild | null> {
+    const { rows } = await this.db.query<GuildRow>(
+      `SELECT g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage
+         FROM user_guilds ug JOIN guilds g ON g.id = ug.guild_id
+        WHERE ug.user_id = $1 AND ug.guild_id = $2`,
+      [userId, guildId],
+    );
+    return rows[0] ? this.#guild(rows[0]) : null;
+  }
+
+  #guild(r: GuildRow): Guild {
+    return {
+      id: r.id,
+      name: r.name,
+      icon: r.icon,
+      iconUrl: guildIconUrl(this.cdnBase, r.id, r.icon),
+      owner: r.owner,
+      permissions: r.permissions,
+      canManage: r.can_manage,
+      botInGuild: r.bot_in_guild,
+    };
+  }
+
+  /** Staff flags: STAFF_OWNER_IDS hold every flag; others come from staff_members. */
+  async team(userId: string): Promise<Team> {
+    if (this.staffOwnerIds.has(userId)) return { permissions: [...STAFF_PERMISSIONS], owner: true };
+    const { rows } = await this.db.query<{ permissions: string[] }>('SELECT permissions FROM staff_members WHERE user_id = $1', [userId]);
+    const row = rows[0];
+    if (!row) return null;
+    const permissions = STAFF_PERMISSIONS.filter((p) => row.permissions.includes(p));
+    return permissions.length > 0 ? { permissions, owner: false } : null;
+  }
+
+  /** Subscription summary: null without subscription records. */
+  async sub(userId: string): Promise<Sub> {
+    const { rows } = await this.db.query<{ premium: boolean; servers: string[] }>(
+      'SELECT premium, servers FROM subscriptions WHERE user_id = $1',
+      [userId],
+    );
+    if (rows.length === 0) return null;
+    const premium = rows.some((r) => r.premium);
+    const servers = [...new Set(rows.filter((r) => r.premium).flatMap((r) => r.servers))];
+    return { premium, servers };
+  }
+
+  /** The authenticated /api/auth/@me answer, from stored data only (never calls Discord). */
+  async me(userId: string): Promise<AuthenticatedMe | null> {
+    const { rows } = await this.db.query<{ id: string; username: string; global_name: string | null; avatar: string | null; guilds_refreshed_at: unknown }>(
+      'SELECT id, username, global_name, avatar, guilds_refreshed_at FROM users WHERE id = $1',
+      [userId],
+    );
+    const u = rows[0];
+    if (!u) return null;
+    const [guilds, team, sub] = await Promise.all([this.guilds(userId), this.team(userId), this.sub(userId)]);
+    const refreshed = toMs(u.guilds_refreshed_at);
+    return {
+      isAuthenticated: true,
+      user: { id: u.id, username: u.username, globalName: u.global_name, avatar: u.avatar, avatarUrl: avatarUrl(this.cdnBase, u.id, u.avatar) },
+      guilds,
+      team,
+      sub,
+      guildsRefreshedAt: refreshed === null ? null : iso(refreshed),
+    };
+  }
+}

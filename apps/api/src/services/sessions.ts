@@ -1,0 +1,167 @@
+import type { Db, Queryable } from '../db/driver';
+import { type Clock, iso, toMs } from '../lib/clock';
+import { type SecretBox, randomToken, sha256Hex } from '../lib/crypto';
+import type { DiscordTokens } from '../lib/discord';
+
+/** A live session (the token itself is never kept: only its sha256 is stored). */
+export interface Session {
+  id: string;
+  userId: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+}
+
+export interface StoredDiscordTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: number;
+  scope: string;
+}
+
+interface SessionRow {
+  id: string;
+  user_id: string;
+  created_at: unknown;
+  last_seen_at: unknown;
+  expires_at: unknown;
+  revoked_at: unknown;
+}
+
+/** How often last_seen_at is written at most (ms). */
+export const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Server-side sessions: random 256-bit token in the cookie, its sha256 in the database, idle and
+ * absolute expiry, revocable. Discord tokens live on the session, AES-256-GCM encrypted with the
+ * session id as associated data.
+ */
+export class SessionStore {
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+    private readonly idleMs: number,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  /** Creates a session (a new token on every sign-in). Returns the token for the cookie. */
+  async create(
+    q: Queryable,
+    userId: string,
+    tokens: DiscordTokens,
+    userAgent: string | undefined,
+  ): Promise<{ token: string; session: Session }> {
+    const now = this.clock();
+    const token = randomToken(32);
+    const id = randomToken(16);
+    const expiresAt = now + this.maxAgeMs;
+    await q.query(
+      `INSERT INTO sessions (id, token_hash, user_id, created_at, last_seen_at, expires_at,
+         discord_access_token, discord_refresh_token, discord_token_expires_at, discord_scope, user_agent)
+       VALUES ($1, $2, $3, $4::timestamptz, $4::timestamptz, $5::timestamptz, $6, $7, $8::timestamptz, $9, $10)`,
+      [
+        id,
+        sha256Hex(token),
+        userId,
+        iso(now),
+        iso(expiresAt),
+        this.box.encrypt(tokens.accessToken, id),
+        this.box.encrypt(tokens.refreshToken, id),
+        iso(now + tokens.expiresIn * 1000),
+        tokens.scope,
+        userAgent?.slice(0, 300) ?? null,
+      ],
+    );
+    return { token, session: { id, userId, createdAt: now, lastSeenAt: now, expiresAt } };
+  }
+
+  /** The live session for a cookie token, or null (unknown, revoked, idle or past its absolute expiry). */
+  async resolve(token: string): Promise<Session | null> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+    const { rows } = await this.db.query<SessionRow>(
+      'SELECT id, user_id, created_at, last_seen_at, expires_at, revoked_at FROM sessions WHERE token_hash = $1',
+      [sha256Hex(token)],
+    );
+    const row = rows[0];
+    if (!row || row.revoked_at !== null) return null;
+    const now = this.clock();
+    const session: Session = {
+      id: row.id,
+      userId: row.user_id,
+      createdAt: toMs(row.created_at)!,
+      lastSeenAt: toMs(row.last_seen_at)!,
+      expiresAt: toMs(row.expires_at)!,
+    };
+    if (now >= session.expiresAt || now - session.lastSeenAt >= this.idleMs) return null;
+    if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
+      await this.db.query('UPDATE sessions SET last_seen_at = $2::timestamptz WHERE id = $1 AND revoked_at IS NULL', [
+        session.id,
+        iso(now),
+      ]);
+      session.lastSeenAt = now;
+    }
+    return session;
+  }
+
+  /**
+   * Ends a session server-side: marks it revoked and wipes its Discord tokens. Returns the tokens it
+   * held (decrypted) so the caller can revoke the grant at Discord, or null if it was already ended.
+   */
+  async revoke(sessionId: string, q: Queryable = this.db): Promise<StoredDiscordTokens | null> {
+    const { rows } = await q.query<{ discord_access_token: string | null; discord_refresh_token: string | null; discord_token_expires_at: unknown; discord_scope: string | null }>(
+      `UPDATE sessions s SET revoked_at = $2::timestamptz, discord_access_token = NULL, discord_refresh_token = NULL
+         FROM (SELECT id, discord_access_token, discord_refresh_token, discord_token_expires_at, discord_scope
+                 FROM sessions WHERE id = $1 AND revoked_at IS NULL FOR UPDATE) old
+        WHERE s.id = old.id
+        RETURNING old.discord_access_token, old.discord_refresh_token, old.discord_token_expires_at, old.discord_scope`,
+      [sessionId, iso(this.clock())],
+    );
+    const row = rows[0];
+    if (!row?.discord_access_token || !row.discord_refresh_token) return null;
+    return this.#open(sessionId, row);
+  }
+
+  /** The session's Discord tokens, decrypted. */
+  async tokens(sessionId: string): Promise<StoredDiscordTokens | null> {
+    const { rows } = await this.db.query<{ discord_access_token: string | null; discord_refresh_token: string | null; discord_token_expires_at: unknown; discord_scope: string | null }>(
+      'SELECT discord_access_token, discord_refresh_token, discord_token_expires_at, discord_scope FROM sessions WHERE id = $1 AND revoked_at IS NULL',
+      [sessionId],
+    );
+    const row = rows[0];
+    if (!row?.discord_access_token || !row.discord_refresh_token) return null;
+    return this.#open(sessionId, row);
+  }
+
+  async saveTokens(sessionId: string, tokens: DiscordTokens): Promise<void> {
+    await this.db.query(
+      `UPDATE sessions SET discord_access_token = $2, discord_refresh_token = $3, discord_token_expires_at = $4::timestamptz, discord_scope = $5
+        WHERE id = $1 AND revoked_at IS NULL`,
+      [
+        sessionId,
+        this.box.encrypt(tokens.accessToken, sessionId),
+        this.box.encrypt(tokens.refreshToken, sessionId),
+        iso(this.clock() + tokens.expiresIn * 1000),
+        tokens.scope,
+      ],
+    );
+  }
+
+  /** Removes sessions that ended more than 30 days ago (called now and then on sign-in). */
+  async purge(q: Queryable = this.db): Promise<void> {
+    const cutoff = iso(this.clock() - 30 * 24 * 3600 * 1000);
+    await q.query('DELETE FROM sessions WHERE expires_at < $1::timestamptz OR revoked_at < $1::timestamptz', [cutoff]);
+  }
+
+  #open(
+    sessionId: string,
+    row: { discord_access_token: string | null; discord_refresh_token: string | null; discord_token_expires_at: unknown; discord_scope: string | null },
+  ): StoredDiscordTokens {
+    return {
+      accessToken: this.box.decrypt(row.discord_access_token!, sessionId),
+      refreshToken: this.box.decrypt(row.discord_refresh_token!, sessionId),
+      expiresAt: toMs(row.discord_token_expires_at) ?? 0,
+      scope: row.discord_scope ?? '',
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import type { Guild, StaffPermission } from '@tickety/api-contract';
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { AppConfig } from './config';
+import type { Db } from './db/driver';
+import type { Clock } from './lib/clock';
+import type { SecretBox, Signer } from './lib/crypto';
+import type { DiscordClient } from './lib/discord';
+import type { Accounts } from './services/accounts';
+import type { GuildSync } from './services/guild-sync';
+import type { OAuthStates } from './services/oauth-states';
+import type { Session, SessionStore } from './services/sessions';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    clock: Clock;
+    db: Db;
+    secrets: SecretBox;
+    signer: Signer;
+    discord: DiscordClient;
+    sessions: SessionStore;
+    accounts: Accounts;
+    oauthStates: OAuthStates;
+    guildSync: GuildSync;
+    /** Background work (e.g. revoking a Discord token) that close() waits for. */
+    background(task: Promise<unknown>): void;
+    /** preHandler: a signed-in session is required (401). */
+    requireSession: preHandlerAsyncHookHandler;
+    /** preHandler factory: a staff flag is required (401 / 1004). */
+    requireStaff(permission: StaffPermission): preHandlerAsyncHookHandler;
+    /** preHandler for routes with `:server`: the user manages that server (401 / 403 / 405). */
+    requireGuildAccess: preHandlerAsyncHookHandler;
+  }
+
+  interface FastifyRequest {
+    /** The caller's live session (memoised per request), or null. */
+    getSession(): Promise<Session | null>;
+    sessionPromise: Promise<Session | null> | null;
+    /** Set by requireGuildAccess. */
+    guild: Guild | null;
+  }
+}

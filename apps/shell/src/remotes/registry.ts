@@ -1,0 +1,53 @@
+import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import type { RemoteId, RemoteRoutesModule } from '@tickety/shared';
+
+/**
+ * The one adapter between the shell and Module Federation (tests mock this module, pitfall 8).
+ * Remotes are registered at run time from config.json, so a remote is redeployed or rolled back by
+ * changing config.json, never by rebuilding the shell. A remote is only fetched when one of its
+ * routes is first rendered; the staff remote is only registered for staff (see auth bootstrap).
+ */
+const manifests = new Map<RemoteId, string>();
+const loaded = new Map<RemoteId, Promise<RemoteRoutesModule>>();
+
+export function registerRemote(id: RemoteId, manifestUrl: string): void {
+  if (manifests.get(id) === manifestUrl) return;
+  manifests.set(id, manifestUrl);
+  loaded.delete(id);
+  registerRemotes([{ name: id, entry: manifestUrl }], { force: true });
+}
+
+export function isRemoteRegistered(id: RemoteId): boolean {
+  return manifests.has(id);
+}
+
+export class RemoteLoadError extends Error {
+  constructor(
+    readonly remote: RemoteId,
+    cause: unknown,
+  ) {
+    super(`The ${remote} part of the site could not be loaded.`, { cause });
+    this.name = 'RemoteLoadError';
+  }
+}
+
+/** Loads a remote's `./routes` module once; a failure is not cached, so Retry really retries. */
+export function loadRemoteRoutes<R extends RemoteId>(id: R): Promise<RemoteRoutesModule<R>> {
+  const cached = loaded.get(id);
+  if (cached) return cached as Promise<RemoteRoutesModule<R>>;
+  if (!manifests.has(id)) return Promise.reject(new RemoteLoadError(id, new Error(`remote ${id} is not registered`)));
+  const promise = loadRemote<{ default?: RemoteRoutesModule<R> } & Partial<RemoteRoutesModule<R>>>(`${id}/routes`)
+    .then((mod) => {
+      const routes = mod?.default ?? (mod as RemoteRoutesModule<R> | null);
+      if (!routes || routes.id !== id || typeof routes.routes !== 'object') {
+        throw new Error(`remote ${id} did not export a routes module`);
+      }
+      return routes;
+    })
+    .catch((error: unknown) => {
+      loaded.delete(id);
+      throw error instanceof RemoteLoadError ? error : new RemoteLoadError(id, error);
+    });
+  loaded.set(id, promise);
+  return promise;
+}

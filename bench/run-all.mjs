@@ -1,0 +1,29 @@
+// @ts-check
+/**
+ * `npm run bench` (root) → `pnpm --filter @tickety/bench run bench`: builds the apps (turbo, cached),
+ * then runs every bench script one after the other (never in parallel: 2 cores) and prints figures.
+ * Nothing is asserted; a script that fails is reported and the others still run.
+ */
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REPO_DIR } from './lib.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SCRIPTS = ['bundle-size.mjs', 'singletons.mjs', 'lighthouse.mjs', 'api-me.mjs'];
+
+if (!process.env.BENCH_SKIP_BUILD) {
+  console.log('▸ building the apps (turbo, cached)');
+  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=./apps/*', '--output-logs=errors-only'], { cwd: REPO_DIR, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+const failed = [];
+for (const script of SCRIPTS) {
+  console.log(`\n▸ ${script}  (${new Date().toISOString()})\n`);
+  const r = spawnSync(process.execPath, [join(here, script)], { stdio: 'inherit' });
+  if (r.status !== 0) failed.push(script);
+}
+if (failed.length) {
+  console.log(`\nfailed: ${failed.join(', ')}`);
+  process.exit(1);
+}

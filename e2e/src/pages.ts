@@ -1,0 +1,34 @@
+import type { Page } from 'playwright-core';
+
+/** Locators for what the shell shows everywhere (overlays, guards, 404). */
+
+/** The spec §8 "Login Required" screen with its "Login with discord" button. */
+export function loginRequired(page: Page) {
+  return page.getByText('Login Required', { exact: true }).first();
+}
+
+export function loginWithDiscord(page: Page) {
+  return page.getByRole('button', { name: /login with discord/i });
+}
+
+/** The error overlay of a failed request or remote ("Request Failed" + Retry). */
+export function retryButton(page: Page) {
+  return page.getByRole('button', { name: /^retry$/i });
+}
+
+/** The page's main landmark (layouts render their content in <main>). */
+export function main(page: Page) {
+  return page.getByRole('main');
+}
+
+/** Resolves once `path` is the current location (path + search + hash as given). */
+export async function waitForPath(page: Page, expected: string | RegExp, timeout = 15_000): Promise<string> {
+  const matches = (u: URL) => {
+    const here = `${u.pathname}${u.search}${u.hash}`;
+    return typeof expected === 'string' ? here === expected : expected.test(here);
+  };
+  // waitForURL also sees client-side (history API) redirects.
+  await page.waitForURL(matches, { timeout, waitUntil: 'commit' }).catch(() => undefined);
+  const u = new URL(page.url());
+  return `${u.pathname}${u.search}${u.hash}`;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * The error-code catalogue. Every error the API answers has the body `ApiError` with one of these
+ * `code`s and the given HTTP status. 403 and 405 are the server-access codes of the spec (§8): the
+ * front end shows "You don't have access to this server." for them. Messages are the defaults; a
+ * route may give a more precise one (always safe to show).
+ */
+export const ERROR_CODES = {
+  UNAUTHENTICATED: {
+    code: 401,
+    httpStatus: 401,
+    message: 'You need to log in with Discord to do this.',
+  },
+  NO_SERVER_ACCESS: {
+    code: 403,
+    httpStatus: 403,
+    message:
+      "You don't have access to this server: only its owner and members with the Administrator or Manage Server permission can manage it here.",
+  },
+  SERVER_NOT_FOUND: {
+    code: 405,
+    httpStatus: 404,
+    message:
+      "This server is not one of your servers: you are not a member of it, or your server list is out of date (refresh it and try again).",
+  },
+  VALIDATION_FAILED: { code: 1001, httpStatus: 400, message: 'The request is not valid.' },
+  NOT_FOUND: { code: 1002, httpStatus: 404, message: 'There is nothing at this address.' },
+  RATE_LIMITED: { code: 1003, httpStatus: 429, message: 'Too many requests: wait a moment and try again.' },
+  STAFF_PERMISSION_REQUIRED: {
+    code: 1004,
+    httpStatus: 403,
+    message: 'This needs a Tickety staff permission that your account does not have.',
+  },
+  CSRF_REJECTED: {
+    code: 1005,
+    httpStatus: 403,
+    message: 'The request was refused because it did not come from the Tickety dashboard.',
+  },
+  OAUTH_STATE_INVALID: {
+    code: 1006,
+    httpStatus: 400,
+    message: 'This sign-in link has expired or was already used. Close this window and log in again.',
+  },
+  OAUTH_FAILED: {
+    code: 1007,
+    httpStatus: 502,
+    message: 'Discord did not accept the sign-in. Close this window and log in again.',
+  },
+  DISCORD_UNAVAILABLE: {
+    code: 1008,
+    httpStatus: 503,
+    message: 'Discord is not answering right now; your saved data is unchanged. Try again shortly.',
+  },
+  DATABASE_UNAVAILABLE: {
+    code: 1009,
+    httpStatus: 503,
+    message: 'The service is temporarily unavailable (database). Try again shortly.',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    code: 1010,
+    httpStatus: 415,
+    message: 'The request body must be JSON (content-type: application/json).',
+  },
+  INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
+} as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
+
+export type ErrorCodeName = keyof typeof ERROR_CODES;
+export type ErrorCode = (typeof ERROR_CODES)[ErrorCodeName]['code'];
+
+/** Server-access codes (spec §8): the "You don't have access to this server." screen. */
+export const SERVER_ACCESS_CODES: readonly number[] = [ERROR_CODES.NO_SERVER_ACCESS.code, ERROR_CODES.SERVER_NOT_FOUND.code];
+
+/** Finds a catalogue entry by its numeric code. */
+export function errorByCode(code: number): (typeof ERROR_CODES)[ErrorCodeName] | undefined {
+  return Object.values(ERROR_CODES).find((e) => e.code === code);
+}
+
+/** Every error body. `selector` is set when choosing another server is a sensible way out. */
+export const ApiError = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  isAuthenticated: z.boolean(),
+  selector: z.boolean().optional(),
+});
+export type ApiError = z.infer<typeof ApiError>;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/** `GET /config.json`: what the shell learns at run time (never a secret). */
+export const RuntimeConfig = z.object({
+  productName: z.string(),
+  /** Origin of the API (calls go to `${apiOrigin}/api/...` with credentials). */
+  apiOrigin: z.string(),
+  /** Each remote's `mf-manifest.json` URL. */
+  remotes: z.object({
+    marketing: z.string(),
+    billing: z.string(),
+    dashboard: z.string(),
+    staff: z.string(),
+  }),
+  docsUrl: z.string(),
+  supportUrl: z.string(),
+  inviteUrl: z.string(),
+  discordClientId: z.string(),
+  /** Origin (or base URL in demo mode) of Discord's web pages. */
+  discordOrigin: z.string(),
+  /** Paddle's public client-side token, or null when checkout is not configured. */
+  paddleToken: z.string().nullable(),
+  /** Public token of the subscription-analytics script, or null. */
+  analyticsToken: z.string().nullable(),
+  /** True when Discord is the built-in sandbox (demo users, no real accounts). */
+  demo: z.boolean(),
+});
+export type RuntimeConfig = z.infer<typeof RuntimeConfig>;
+
+/** One entry of `GET /api/plans`. Prices in major units of `currency`; null = not sold that way. */
+export const Plan = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
+  name: z.string().min(1),
+  priceMonthly: z.number().nonnegative().nullable(),
+  priceYearly: z.number().nonnegative().nullable(),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD'),
+  highlight: z.boolean(),
+  features: z.array(z.string().min(1)),
+  limits: z.object({ panels: z.number().int().positive(), servers: z.number().int().positive() }),
+});
+export type Plan = z.infer<typeof Plan>;
+
+export const PlanCatalogue = z
+  .array(Plan)
+  .min(1)
+  .refine((plans) => new Set(plans.map((p) => p.id)).size === plans.length, 'plan ids must be unique');
+export type PlanCatalogue = z.infer<typeof PlanCatalogue>;
+
+export const HealthState = z.enum(['operational', 'degraded', 'down']);
+export type HealthState = z.infer<typeof HealthState>;
+
+/** `GET /api/status`. */
+export const StatusResponse = z.object({
+  status: HealthState,
+  checkedAt: z.string(),
+  services: z.array(
+    z.object({
+      name: z.string(),
+      status: HealthState,
+      latencyMs: z.number().nullable(),
+      detail: z.string().optional(),
+    }),
+  ),
+  shards: z.array(
+    z.object({
+      id: z.number().int(),
+      state: z.string(),
+      latencyMs: z.number().nullable(),
+      guilds: z.number().int(),
+      lastHeartbeat: z.string(),
+    }),
+  ),
+});
+export type StatusResponse = z.infer<typeof StatusResponse>;
+
+/** `GET /api/health` (liveness: the process answers; no dependency is checked). */
+export const HealthResponse = z.object({ status: z.literal('ok'), uptimeSeconds: z.number() });
+export type HealthResponse = z.infer<typeof HealthResponse>;

@@ -1,0 +1,192 @@
+// @ts-check
+/**
+ * The one place that knows how a Tickety front end is built: rspack + Module Federation.
+ * Every app's rspack.config.mjs is a call to `defineHost` or `defineRemote`, so shared singletons,
+ * loaders, ports and output rules can't drift apart between apps.
+ */
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { rspack } from '@rspack/core';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import ReactRefreshPlugin from '@rspack/plugin-react-refresh';
+
+/** Loaders and PostCSS plugins resolve from this package, so apps don't each depend on them. */
+const own = createRequire(import.meta.url);
+
+/** Dev-server ports. The all-in-one server (npm start) serves everything on 3000 instead. */
+export const PORTS = Object.freeze({ api: 3000, shell: 4000, marketing: 4001, billing: 4002, dashboard: 4003, staff: 4004 });
+
+/** Remote names, in the order the shell's config lists them. */
+export const REMOTES = Object.freeze(['marketing', 'billing', 'dashboard', 'staff']);
+
+/**
+ * Packages that must exist once at run time. MF matches exact request keys, or a key ending in '/'
+ * for subpaths (react/jsx-runtime, react-dom/client, @reduxjs/toolkit/query/react).
+ */
+const SINGLETONS = [
+  'react',
+  'react/',
+  'react-dom',
+  'react-dom/',
+  'react-router',
+  'react-router-dom',
+  'react-redux',
+  '@reduxjs/toolkit',
+  '@reduxjs/toolkit/',
+  'redux',
+  '@tickety/shared',
+  '@tickety/ui',
+];
+
+/** Finds an installed package's package.json from an app folder, even when its exports hide it. */
+function readPackageJson(appDir, pkg) {
+  const req = createRequire(join(appDir, 'package.json'));
+  let dir;
+  try {
+    dir = dirname(req.resolve(`${pkg}/package.json`));
+  } catch {
+    dir = dirname(req.resolve(pkg));
+    while (!existsSync(join(dir, 'package.json')) || JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== pkg) {
+      const up = dirname(dir);
+      if (up === dir) throw new Error(`build-config: cannot find package.json of ${pkg} from ${appDir}`);
+      dir = up;
+    }
+  }
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+}
+
+/**
+ * The shared-module table for an app. Versions are read from the installed packages, because
+ * `workspace:*` is not semver (pitfall 3).
+ * @param {string} appDir
+ */
+export function sharedSingletons(appDir) {
+  /** @type {Record<string, object>} */
+  const shared = {};
+  for (const key of SINGLETONS) {
+    const pkg = key.endsWith('/') ? key.slice(0, -1) : key;
+    const { version } = readPackageJson(appDir, pkg);
+    shared[key] = { singleton: true, requiredVersion: `^${version}`, version, strictVersion: false };
+  }
+  return shared;
+}
+
+/** @param {{ appDir: string, mode: 'development'|'production' }} o */
+function baseConfig({ appDir, mode }) {
+  const dev = mode === 'development';
+  return {
+    mode,
+    context: appDir,
+    entry: { main: './src/index.ts' },
+    devtool: dev ? 'eval-cheap-module-source-map' : 'source-map',
+    resolve: { extensions: ['.tsx', '.ts', '.jsx', '.js', '.mjs', '.json'] },
+    module: {
+      rules: [
+        {
+          test: /\.[cm]?[jt]sx?$/,
+          exclude: /node_modules/,
+          loader: 'builtin:swc-loader',
+          options: {
+            jsc: {
+              parser: { syntax: 'typescript', tsx: true },
+              transform: { react: { runtime: 'automatic', development: dev, refresh: dev } },
+              target: 'es2022',
+            },
+          },
+          type: 'javascript/auto',
+        },
+        { test: /\.css$/, use: [{ loader: own.resolve('postcss-loader'), options: { postcssOptions: { plugins: [own('@tailwindcss/postcss')] } } }], type: 'css/auto' },
+        { test: /\.md$/, type: 'asset/source' },
+        { test: /\.(png|svg|jpe?g|webp|woff2?)$/, type: 'asset' },
+      ],
+    },
+    optimization: { minimize: !dev },
+    performance: { hints: false },
+    experiments: { css: true },
+    stats: 'errors-warnings',
+  };
+}
+
+function devServer(port) {
+  return {
+    host: 'localhost',
+    port,
+    hot: true,
+    historyApiFallback: true,
+    headers: { 'Access-Control-Allow-Origin': '*' },
+  };
+}
+
+/**
+ * A remote: exposes exactly `./routes` (typed by the contract in @tickety/shared), publicPath auto,
+ * a manifest for the shell, and a standalone dev harness (src/dev/index.html) when served alone.
+ * @param {{ name: 'marketing'|'billing'|'dashboard'|'staff', appDir: string, mode?: 'development'|'production' }} o
+ */
+export function defineRemote({ name, appDir, mode = process.env.NODE_ENV === 'production' ? 'production' : 'development' }) {
+  const dev = mode === 'development';
+  const base = baseConfig({ appDir, mode });
+  return {
+    ...base,
+    name,
+    output: {
+      path: join(appDir, 'dist'),
+      publicPath: 'auto',
+      uniqueName: `tickety_${name}`,
+      filename: dev ? '[name].js' : '[name].[contenthash:8].js',
+      chunkFilename: dev ? '[name].js' : '[name].[contenthash:8].js',
+      cssFilename: '[name].[contenthash:8].css',
+      clean: true,
+    },
+    plugins: [
+      new ModuleFederationPlugin({
+        name,
+        filename: 'remoteEntry.js',
+        exposes: { './routes': './src/routes.tsx' },
+        shared: sharedSingletons(appDir),
+        manifest: true,
+        dts: false,
+      }),
+      new rspack.HtmlRspackPlugin({ template: join(appDir, 'src/dev/index.html'), chunks: ['main'], filename: 'dev.html' }),
+      dev && new ReactRefreshPlugin(),
+    ].filter(Boolean),
+    devServer: { ...devServer(PORTS[name]), historyApiFallback: { index: '/dev.html' } },
+  };
+}
+
+/**
+ * The host: registers remotes at run time from config.json (none at build time), loaded-first
+ * sharing so one remote down never breaks the shell, publicPath '/' so deep links load chunks.
+ * @param {{ appDir: string, mode?: 'development'|'production', runtimePlugins?: string[] }} o
+ */
+export function defineHost({ appDir, mode = process.env.NODE_ENV === 'production' ? 'production' : 'development', runtimePlugins = [] }) {
+  const dev = mode === 'development';
+  const base = baseConfig({ appDir, mode });
+  return {
+    ...base,
+    name: 'shell',
+    output: {
+      path: join(appDir, 'dist'),
+      publicPath: '/',
+      uniqueName: 'tickety_shell',
+      filename: dev ? '[name].js' : 'assets/[name].[contenthash:8].js',
+      chunkFilename: dev ? '[name].js' : 'assets/[name].[contenthash:8].js',
+      cssFilename: 'assets/[name].[contenthash:8].css',
+      clean: true,
+    },
+    plugins: [
+      new ModuleFederationPlugin({
+        name: 'shell',
+        remotes: {},
+        shared: sharedSingletons(appDir),
+        shareStrategy: 'loaded-first',
+        runtimePlugins,
+        dts: false,
+      }),
+      new rspack.HtmlRspackPlugin({ template: join(appDir, 'src/index.html'), chunks: ['main'] }),
+      new rspack.CopyRspackPlugin({ patterns: [{ from: join(appDir, 'public'), noErrorOnMissing: true }] }),
+      dev && new ReactRefreshPlugin(),
+    ].filter(Boolean),
+    devServer: devServer(PORTS.shell),
+  };
+}

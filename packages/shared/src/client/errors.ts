@@ -1,0 +1,148 @@
+import { ERROR_CODE } from '../constants';
+import type { ApiError } from '../types';
+import type { OverlayButtons, OverlayErrorView } from './overlay-store';
+
+export type ApiRequestErrorKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'retryLimit';
+
+export interface ApiRequestErrorInit {
+  /** HTTP status, 0 when there was no answer. */
+  status?: number;
+  body?: ApiError | null;
+  /** Seconds from the answer's Retry-After header (1003, 1008, 1009), or null. */
+  retryAfter?: number | null;
+  cause?: unknown;
+}
+
+/** Every failure of `request` (and of the thunks built on it). */
+export class ApiRequestError extends Error {
+  readonly kind: ApiRequestErrorKind;
+  /** HTTP status; 0 when there was none (network, timeout, cancelled, retryLimit). */
+  readonly status: number;
+  /** The API's JSON error, or null when the answer was not one. */
+  readonly body: ApiError | null;
+  /** Seconds the API asked to wait (Retry-After), or null. */
+  readonly retryAfter: number | null;
+
+  constructor(kind: ApiRequestErrorKind, message: string, init: ApiRequestErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiRequestError';
+    this.kind = kind;
+    this.status = init.status ?? 0;
+    this.body = init.body ?? null;
+    this.retryAfter = init.retryAfter ?? null;
+  }
+}
+
+/**
+ * The code shown in the overlay's '<code> - <http status>' line: the API's code when it sent one,
+ * else ERROR_CODE.timeout (408) for a timeout, ERROR_CODE.network (0) for a network failure, else the
+ * HTTP status.
+ */
+export function errorCode(e: ApiRequestError): number {
+  if (e.body) return e.body.code;
+  if (e.kind === 'timeout') return ERROR_CODE.timeout;
+  if (e.kind === 'http') return e.status;
+  return ERROR_CODE.network;
+}
+
+/** Narrows an unknown JSON value to the API's error body. */
+export function isApiError(value: unknown): value is ApiError {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.code === 'number' &&
+    typeof v.message === 'string' &&
+    typeof v.isAuthenticated === 'boolean' &&
+    (v.selector === undefined || typeof v.selector === 'boolean')
+  );
+}
+
+/** Retry-After as seconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(header: string | null, now: number = Date.now()): number | null {
+  if (header === null || header.trim() === '') return null;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+export const MESSAGES = {
+  network: 'Could not reach Tickety. Check your internet connection, then try again.',
+  timeout: (ms: number) => `Tickety did not answer within ${Math.round(ms / 1000)} seconds. Try again in a moment.`,
+  notJson: 'Tickety sent an answer that could not be read.',
+  http: (status: number) => `The request failed (HTTP ${status}).`,
+  cancelled: 'The request was cancelled.',
+  retryLimit: 'The request failed too many times; you have been sent back to the home page.',
+} as const;
+
+export const TITLES = {
+  login: 'Login Required',
+  noAccess: "You don't have access to this server.",
+  failed: 'Request Failed',
+} as const;
+
+/** The login screen's one button is 'Login with discord' (not an OverlayButtons flag). */
+export const LOGIN_BUTTON_LABEL = 'Login with discord';
+
+const SERVER_ACCESS_CODES: readonly number[] = [ERROR_CODE.noServerAccess, ERROR_CODE.serverNotFound];
+
+/**
+ * Spec §8, row by row:
+ * - the answer says isAuthenticated false, or HTTP 401: 'login' (only 'Login with discord'; the
+ *   four buttons are off unless the request enables them explicitly);
+ * - signed in and code 403 or 405: 'noAccess', the API's message as the reason; Home, Retry and
+ *   Select Another Server on, Cancel off, each overridable by the request's `buttons`;
+ * - anything else: 'failed' with '<code> - <http status>'; Home and Retry on, Cancel off (overridable);
+ *   Select Another Server only when the answer has `selector: true` (and the request did not turn it off).
+ */
+export function toOverlayErrorView(
+  e: ApiRequestError,
+  buttons: Partial<OverlayButtons> | undefined,
+  attempt: number,
+): OverlayErrorView {
+  const b = buttons ?? {};
+  if (e.body?.isAuthenticated === false || e.status === 401) {
+    return {
+      kind: 'login',
+      title: TITLES.login,
+      message: e.message,
+      detail: null,
+      buttons: {
+        home: b.home ?? false,
+        retry: b.retry ?? false,
+        cancel: b.cancel ?? false,
+        selectServer: b.selectServer ?? false,
+      },
+      attempt,
+    };
+  }
+  if (e.body?.isAuthenticated === true && SERVER_ACCESS_CODES.includes(e.body.code)) {
+    return {
+      kind: 'noAccess',
+      title: TITLES.noAccess,
+      message: e.body.message,
+      detail: null,
+      buttons: {
+        home: b.home ?? true,
+        retry: b.retry ?? true,
+        cancel: b.cancel ?? false,
+        selectServer: b.selectServer ?? true,
+      },
+      attempt,
+    };
+  }
+  return {
+    kind: 'failed',
+    title: TITLES.failed,
+    message: e.message,
+    detail: `${errorCode(e)} - ${e.status}`,
+    buttons: {
+      home: b.home ?? true,
+      retry: b.retry ?? true,
+      cancel: b.cancel ?? false,
+      selectServer: e.body?.selector === true && (b.selectServer ?? true),
+    },
+    attempt,
+  };
+}

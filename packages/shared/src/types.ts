@@ -1,0 +1,14 @@
+/**
+ * The API's answer types, from `@tickety/api-contract` (the one definition shared with the API).
+ * Type-only: the shared singleton never loads zod at run time.
+ */
+export type {
+  ApiError,
+  Guild,
+  MeResponse,
+  RuntimeConfig,
+  StaffPermission,
+  Sub,
+  Team,
+  User,
+} from '@tickety/api-contract';

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm test`: install everything (pnpm, Debian's Chromium for the end-to-end tests), build, run every
+// test of every package (unit, component, API on PGlite and, with TEST_DATABASE_URL, PostgreSQL,
+// end to end in Chromium), then print the totals as the last line:
+//   tests: N passed, N failed, N skipped
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pnpm } from './pnpm.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const step = (title) => console.log(`\n\u001b[32m▸ ${title}\u001b[0m`);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return true;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sudo = isRoot ? [] : ['sudo', '-n'];
+  step("Installing Debian's Chromium for the end-to-end tests");
+  const run = (args) => spawnSync(sudo[0] ?? args[0], [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  const ok = run(['apt-get', 'update', '-qq']) && run(['apt-get', 'install', '-y', '-qq', 'chromium']);
+  if (!ok || !existsSync(CHROMIUM)) {
+    console.error(`Could not install Chromium (apt-get install chromium). Install it, or set CHROMIUM_PATH.`);
+    return false;
+  }
+  return true;
+}
+
+function resultFiles() {
+  const files = [];
+  for (const group of ['apps', 'packages']) {
+    const dir = join(root, group);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) files.push(join(dir, name, '.vitest-results.json'));
+  }
+  files.push(join(root, 'e2e/.vitest-results.json'));
+  return files;
+}
+
+step('Installing dependencies (pnpm, pinned)');
+if (pnpm(['install', '--frozen-lockfile']) !== 0) process.exit(1);
+const haveChromium = ensureChromium();
+
+for (const file of resultFiles()) rmSync(file, { force: true });
+
+step('Building and testing every package (turbo)');
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const status = pnpm(['exec', 'turbo', 'run', 'test', `--concurrency=${concurrency}`, '--continue', '--output-logs=new-only']);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const missing = [];
+for (const file of resultFiles()) {
+  if (!existsSync(file)) {
+    if (existsSync(join(dirname(file), 'package.json'))) missing.push(dirname(file).slice(root.length + 1));
+    continue;
+  }
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  passed += r.numPassedTests ?? 0;
+  failed += r.numFailedTests ?? 0;
+  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  failed += r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0;
+}
+console.log('');
+if (missing.length) console.log(`No test results from: ${missing.join(', ')}`);
+if (!haveChromium) console.log('End-to-end tests could not run: Chromium is missing.');
+if (status !== 0 && failed === 0) failed = 1; // a build or runner failure counts as a failure
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(status === 0 && failed === 0 && haveChromium ? 0 : 1);
