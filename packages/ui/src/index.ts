@@ -1,1 +1,13 @@
-export { Button } from './button';
+/**
+ * @tickety/ui: design tokens (theme.css) and accessible primitives. A Module Federation singleton:
+ * the shell and every remote render the same components. No icons or routing here: pages pass icons
+ * in as nodes, and links that look like buttons use `buttonClasses()`.
+ */
+export { Avatar, initials } from './avatar';
+export { Alert, Badge, type Tone } from './badge';
+export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonClasses } from './button';
+export { Card, EmptyState, PageHeader } from './card';
+export { cx } from './cx';
+export { inputClasses, TextField, type TextFieldProps } from './field';
+export { Skeleton, Spinner } from './spinner';
+export { Tooltip } from './tooltip';
