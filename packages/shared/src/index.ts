@@ -61,5 +61,9 @@ export {
 } from './client/overlay-store';
 export { type RequestMethod, type RequestOptions, request } from './client/request';
 
+// routing helpers for pages
+export { botInviteUrl } from './routing/invite';
+export { useRouteData } from './routing/route-data';
+
 // guards
 export { evaluateGuard, type GuardDecision, hasPermission, isStaff } from './guards/guards';

@@ -72,4 +72,9 @@ export interface RouteHandle {
   page?: RemotePageId;
   /** A page of the server dashboard's sidebar (server layout). */
   sidebar?: { label: string; icon: string };
+  /**
+   * Fixed values a page reads with `useRouteData()` when one page serves several paths (the policy
+   * page's `policy`, a billing page's `provider`). Route params (`:server`) come from `useParams()`.
+   */
+  data?: Record<string, string>;
 }

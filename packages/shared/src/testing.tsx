@@ -1,0 +1,159 @@
+/**
+ * Test helpers for the shell and the remotes (`@tickety/shared/testing`; never part of a bundle):
+ * render a page inside a memory router with the one store and a configured shared package, and
+ * answer the API's paths from a table instead of the network.
+ */
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router-dom';
+import { vi } from 'vitest';
+import { resetLoginPopup } from './auth/login-popup';
+import { api } from './client/api';
+import { resetClientState } from './client/request';
+import { configureShared, resetSharedConfiguration } from './config';
+import type { RouteHandle } from './contracts/remotes';
+import { makeStore, type AppStore, type RootState } from './store';
+import type { ApiError, Guild, MeResponse, RuntimeConfig } from './types';
+
+export const TEST_API_ORIGIN = 'http://api.test';
+
+export const TEST_CONFIG: RuntimeConfig = {
+  productName: 'Tickety',
+  apiOrigin: TEST_API_ORIGIN,
+  remotes: {
+    marketing: `${TEST_API_ORIGIN}/remotes/marketing/mf-manifest.json`,
+    billing: `${TEST_API_ORIGIN}/remotes/billing/mf-manifest.json`,
+    dashboard: `${TEST_API_ORIGIN}/remotes/dashboard/mf-manifest.json`,
+    staff: `${TEST_API_ORIGIN}/remotes/staff/mf-manifest.json`,
+  },
+  docsUrl: 'https://docs.tickety.test',
+  supportUrl: 'https://discord.gg/tickety-test',
+  inviteUrl: 'https://discord.test/oauth2/authorize?client_id=1300000000000000001&scope=bot%20applications.commands&permissions=8',
+  discordClientId: '1300000000000000001',
+  discordOrigin: 'https://discord.test',
+  paddleToken: null,
+  analyticsToken: null,
+  demo: true,
+};
+
+export function testGuild(over: Partial<Guild> & Pick<Guild, 'id' | 'name'>): Guild {
+  return { icon: null, iconUrl: null, owner: false, permissions: '0', canManage: false, botInGuild: false, ...over };
+}
+
+/** A signed-in answer of `@me` (override any field). */
+export function signedInMe(over: Partial<Extract<MeResponse, { isAuthenticated: true }>> = {}): Extract<MeResponse, { isAuthenticated: true }> {
+  return {
+    isAuthenticated: true,
+    user: { id: '1000000000000000001', username: 'ava', globalName: 'Ava', avatar: null, avatarUrl: 'https://cdn.test/embed/avatars/0.png' },
+    guilds: [
+      testGuild({ id: '1100000000000000001', name: "Ava's Arcade", owner: true, permissions: '2251799813685247', canManage: true, botInGuild: true }),
+      testGuild({ id: '1100000000000000003', name: 'Study Hall', permissions: '8', canManage: true, botInGuild: false }),
+      testGuild({ id: '1100000000000000004', name: 'Cozy Corner', permissions: '3072', canManage: false, botInGuild: true }),
+    ],
+    team: null,
+    sub: null,
+    guildsRefreshedAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+export const SIGNED_OUT_ME: MeResponse = { isAuthenticated: false, user: null, guilds: [], team: null, sub: null, guildsRefreshedAt: null };
+
+/** The auth slice's state for a given `@me` answer (as if it had just loaded). */
+export function authStateFor(me: MeResponse, now = Date.now()): RootState['auth'] {
+  return {
+    user: me.user,
+    team: me.team,
+    sub: me.sub,
+    guilds: me.guilds,
+    guildsRefreshedAt: me.guildsRefreshedAt,
+    lastLoaded: now,
+    status: 'loaded',
+    temporaryServer: null,
+    temporaryBilling: null,
+  };
+}
+
+export type ApiAnswer = unknown | ((url: URL, init: RequestInit | undefined) => Response | Promise<Response>);
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+export function apiError(status: number, code: number, message: string, extra: Partial<ApiError> = {}): Response {
+  return json({ code, message, isAuthenticated: true, ...extra } satisfies ApiError, status);
+}
+
+/**
+ * Replaces fetch: `answers` maps 'GET /api/plans' (or just '/api/plans' for any method) to a JSON
+ * body, or to a function returning a Response. Anything else answers 404 with an ApiError and is
+ * recorded in `unexpected`, so a test can assert no stray call was made.
+ */
+export function mockApi(answers: Record<string, ApiAnswer>) {
+  const unexpected: string[] = [];
+  const fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const answer = answers[`${method} ${url.pathname}`] ?? answers[url.pathname];
+    if (answer === undefined) {
+      unexpected.push(`${method} ${url.pathname}${url.search}`);
+      return json({ code: 1002, message: `No mock for ${method} ${url.pathname}`, isAuthenticated: true }, 404);
+    }
+    if (typeof answer === 'function') return (answer as (u: URL, i: RequestInit | undefined) => Response | Promise<Response>)(url, init);
+    return json(answer);
+  });
+  const calls = (path: string) => fetchMock.mock.calls.filter(([input]) => new URL(String(input)).pathname === path);
+  return { fetchMock, unexpected, calls };
+}
+
+export interface RenderPageOptions {
+  /** The URL to start at (default '/'). */
+  url?: string;
+  /** Route pattern the element is mounted at (default: the path of `url`). */
+  path?: string;
+  handle?: RouteHandle;
+  /** Extra routes next to the page (e.g. a target to navigate to). */
+  routes?: RouteObject[];
+  /** The signed-in state (default: signed out, loaded). */
+  me?: MeResponse;
+  config?: Partial<RuntimeConfig>;
+  /** Wraps the routed element (e.g. a layout). */
+  wrap?: (page: ReactNode) => ReactNode;
+}
+
+export interface RenderedPage extends RenderResult {
+  store: AppStore;
+  router: ReturnType<typeof createMemoryRouter>;
+  navigate: ReturnType<typeof vi.fn<(to: string) => void>>;
+}
+
+/** Renders one page as the shell would: one store, the shared package configured, a router. */
+export function renderPage(element: ReactElement, o: RenderPageOptions = {}): RenderedPage {
+  const url = o.url ?? '/';
+  const path = o.path ?? new URL(url, 'http://x').pathname;
+  const store = makeStore({ auth: authStateFor(o.me ?? SIGNED_OUT_ME) });
+  const router = createMemoryRouter(
+    [{ path, handle: o.handle, element: o.wrap ? o.wrap(element) : element }, ...(o.routes ?? []), { path: '*', element: <p>No route in the test</p> }],
+    { initialEntries: [url] },
+  );
+  const navigate = vi.fn<(to: string) => void>((to) => {
+    void router.navigate(to);
+  });
+  configureShared({ config: { ...TEST_CONFIG, ...o.config }, navigate, dispatch: store.dispatch });
+  const result = render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  return { ...result, store, router, navigate };
+}
+
+/** Resets what renderPage and the request client keep between tests (call in afterEach). */
+export function resetShared(store?: AppStore): void {
+  store?.dispatch(api.util.resetApiState());
+  resetClientState();
+  resetLoginPopup();
+  resetSharedConfiguration();
+  vi.restoreAllMocks();
+}
