@@ -1,0 +1,157 @@
+import Check from 'lucide-react/icons/check';
+import type { Plan } from '@tickety/api-contract';
+import { Badge, Card, cx, Skeleton } from '@tickety/ui';
+import { type ReactNode, useId } from 'react';
+import { formatPrice } from '../lib/format';
+
+export type BillingPeriod = 'monthly' | 'yearly';
+
+export const PERIOD_LABEL: Record<BillingPeriod, string> = { monthly: 'Monthly', yearly: 'Yearly' };
+
+export function priceFor(plan: Plan, period: BillingPeriod): number | null {
+  return period === 'monthly' ? plan.priceMonthly : plan.priceYearly;
+}
+
+export function isFreePlan(plan: Plan): boolean {
+  return (plan.priceMonthly ?? 0) === 0 && (plan.priceYearly ?? 0) === 0;
+}
+
+/** The best saving of paying yearly instead of 12 months, in whole percent (null when none). */
+export function yearlySavingPercent(plans: Plan[]): number | null {
+  let best = 0;
+  for (const p of plans) {
+    if (!p.priceMonthly || p.priceYearly === null) continue;
+    const saving = 1 - p.priceYearly / (p.priceMonthly * 12);
+    if (saving > best) best = saving;
+  }
+  const percent = Math.floor(best * 100);
+  return percent >= 1 ? percent : null;
+}
+
+/** Monthly / yearly as a pair of radio buttons that look like a segmented control. */
+export function BillingPeriodToggle({ value, onChange, saving, className }: { value: BillingPeriod; onChange: (p: BillingPeriod) => void; saving: number | null; className?: string }) {
+  const name = useId();
+  return (
+    <fieldset className={cx('inline-flex rounded-full bg-surface-200/70 p-1 ring-1 ring-inset ring-surface-300 dark:bg-surface-800 dark:ring-surface-700', className)}>
+      <legend className="sr-only">Billing period</legend>
+      {(['monthly', 'yearly'] as const).map((p) => (
+        <label
+          key={p}
+          className={cx(
+            'relative inline-flex cursor-pointer items-center gap-2 rounded-full px-4 py-1.5 text-sm font-semibold transition select-none',
+            'has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-primary-500',
+            value === p
+              ? 'bg-white text-surface-900 shadow-sm dark:bg-surface-600 dark:text-white'
+              : 'text-surface-600 hover:text-surface-900 dark:text-surface-300 dark:hover:text-white',
+          )}
+        >
+          <input type="radio" name={name} value={p} checked={value === p} onChange={() => onChange(p)} className="sr-only" />
+          {PERIOD_LABEL[p]}
+          {p === 'yearly' && saving ? (
+            <span className="rounded-full bg-primary-100 px-2 py-0.5 text-xs font-semibold text-primary-800 dark:bg-primary-900 dark:text-primary-200">Save {saving}%</span>
+          ) : null}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function PriceBlock({ plan, period, compact }: { plan: Plan; period: BillingPeriod; compact: boolean }) {
+  const big = compact ? 'text-3xl' : 'text-4xl';
+  if (isFreePlan(plan)) {
+    return (
+      <p className="flex items-baseline gap-1">
+        <span className={cx(big, 'font-bold tracking-tight text-surface-900 dark:text-surface-50')}>{formatPrice(0, plan.currency)}</span>
+        <span className="text-sm text-surface-600 dark:text-surface-400">free forever</span>
+      </p>
+    );
+  }
+  const chosen = priceFor(plan, period);
+  const other: BillingPeriod = period === 'monthly' ? 'yearly' : 'monthly';
+  const shownPeriod = chosen === null ? other : period;
+  const amount = chosen ?? priceFor(plan, other);
+  if (amount === null) return <p className="text-sm text-surface-600 dark:text-surface-400">Price on request</p>;
+  return (
+    <div>
+      <p className="flex items-baseline gap-1">
+        <span className={cx(big, 'font-bold tracking-tight text-surface-900 dark:text-surface-50')}>{formatPrice(amount, plan.currency)}</span>
+        <span className="text-sm text-surface-600 dark:text-surface-400">/{shownPeriod === 'monthly' ? 'month' : 'year'}</span>
+      </p>
+      <p className="mt-1 min-h-5 text-sm text-surface-600 dark:text-surface-400">
+        {chosen === null
+          ? `Only sold ${PERIOD_LABEL[other].toLowerCase()}`
+          : period === 'yearly'
+            ? `${formatPrice(Math.round((amount / 12) * 100) / 100, plan.currency)} a month, billed yearly`
+            : 'Billed monthly, cancel anytime'}
+      </p>
+    </div>
+  );
+}
+
+function limitLines(plan: Plan): string[] {
+  const { panels, servers } = plan.limits;
+  return [`Up to ${panels} ticket ${panels === 1 ? 'panel' : 'panels'}`, `${servers} ${servers === 1 ? 'server' : 'servers'} per subscription`];
+}
+
+/** One plan: name, price for the chosen period, limits, features and a call to action. */
+export function PlanCard({ plan, period, cta, compact = false, headingLevel = 2 }: { plan: Plan; period: BillingPeriod; cta: ReactNode; compact?: boolean; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const headingId = useId();
+  return (
+    <Card
+      aria-labelledby={headingId}
+      role="group"
+      className={cx(
+        'relative flex h-full flex-col',
+        compact ? 'p-5' : 'p-6 sm:p-8',
+        plan.highlight && 'ring-2 ring-primary-500 dark:ring-primary-400',
+      )}
+    >
+      <div className="flex items-center justify-between gap-3">
+        <Heading id={headingId} className={cx('font-semibold text-surface-900 dark:text-surface-50', compact ? 'text-lg' : 'text-xl')}>
+          {plan.name}
+        </Heading>
+        {plan.highlight ? <Badge tone="primary">Most popular</Badge> : null}
+      </div>
+      <div className={compact ? 'mt-3' : 'mt-5'}>
+        <PriceBlock plan={plan} period={period} compact={compact} />
+      </div>
+      <div className={compact ? 'mt-4' : 'mt-6'}>{cta}</div>
+      <ul className={cx('space-y-2.5 text-sm text-surface-700 dark:text-surface-300', compact ? 'mt-4' : 'mt-8')} aria-label={`${plan.name} includes`}>
+        {[...limitLines(plan), ...plan.features].map((f, i) => (
+          <li key={f} className="flex gap-2.5">
+            <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary-600 dark:text-primary-400" />
+            <span className={i < 2 ? 'font-medium text-surface-900 dark:text-surface-100' : undefined}>{f}</span>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+/** Placeholder cards in the plans' layout while they load. */
+export function PlanSkeletons({ count = 2, compact = false }: { count?: number; compact?: boolean }) {
+  return (
+    <div role="status" aria-label="Loading plans" className={cx('grid gap-6', count > 1 && 'md:grid-cols-2')}>
+      {Array.from({ length: count }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
+        <Card key={i} className={compact ? 'p-5' : 'p-6 sm:p-8'}>
+          <Skeleton className="h-6 w-24" />
+          <Skeleton className="mt-5 h-10 w-32" />
+          <Skeleton className="mt-6 h-10 w-full" />
+          <div className="mt-8 space-y-3">
+            <Skeleton className="h-4 w-3/4" />
+            <Skeleton className="h-4 w-2/3" />
+            <Skeleton className="h-4 w-4/5" />
+            <Skeleton className="h-4 w-1/2" />
+          </div>
+        </Card>
+      ))}
+    </div>
+  );
+}
+
+/** Plans in a grid of one, two or three columns. */
+export function planGridClasses(count: number): string {
+  return cx('grid gap-6', count === 2 && 'md:grid-cols-2', count >= 3 && 'md:grid-cols-2 lg:grid-cols-3');
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+import { vitestConfig } from '@tickety/build-config/vitest';
+
+/** The bundler loads `.md` as its source text (asset/source); do the same in tests. */
+const markdownAsSource = {
+  name: 'markdown-as-source',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.endsWith('.md')) return null;
+    return { code: `export default ${JSON.stringify(code)};`, map: null };
+  },
+};
+
+export default defineConfig({
+  ...vitestConfig({ environment: 'happy-dom', setupFiles: ['./src/test/setup.ts'] }),
+  plugins: [markdownAsSource],
+});
