@@ -1,16 +1,23 @@
 import { createRoot } from 'react-dom/client';
-import { Suspense, lazy } from 'react';
-import { registerRemote, loadRemoteRoutes } from './remotes/registry';
-import './styles.css';
+import { loadRuntimeConfig } from './app/config';
+import { startApp } from './app/start';
 
-async function main() {
-  const config = await (await fetch('/config.json', { cache: 'no-cache' })).json();
-  registerRemote('marketing', config.remotes.marketing);
-  const Home = lazy(async () => ({ default: (await loadRemoteRoutes('marketing')).routes.home.Component }));
-  createRoot(document.getElementById('root')!).render(
-    <Suspense fallback={<p>Loading…</p>}>
-      <Home />
-    </Suspense>,
+const root = createRoot(document.getElementById('root')!);
+
+/** Without config.json nothing can run: say so plainly, with a way to try again. */
+function ConfigFailed({ message }: { message: string }) {
+  return (
+    <main className="mx-auto max-w-lg px-4 py-24 text-center">
+      <h1 className="text-2xl font-bold">The dashboard could not start</h1>
+      <p className="mt-3 text-surface-600 dark:text-surface-400">{message}</p>
+      <button type="button" className="mt-6 rounded-lg bg-primary-600 px-4 py-2 font-semibold text-white" onClick={() => window.location.reload()}>
+        Try again
+      </button>
+    </main>
   );
 }
-main();
+
+loadRuntimeConfig().then(
+  (config) => root.render(startApp(config).app),
+  (error: unknown) => root.render(<ConfigFailed message={error instanceof Error ? error.message : String(error)} />),
+);

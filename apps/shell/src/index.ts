@@ -1,2 +1,8 @@
-// Async boundary: shared singletons are negotiated before any app code runs (MF pitfall 5).
+// The theme is applied before anything renders (no flash of the wrong scheme), the CSS is part of the
+// entry (a <link> in index.html), and the app itself starts behind an async boundary so Module
+// Federation negotiates the shared singletons first (MF pitfall 5).
+import './styles.css';
+import { startTheme } from './theme/theme';
+
+startTheme();
 import('./bootstrap');

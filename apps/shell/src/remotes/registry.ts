@@ -1,5 +1,5 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import type { RemoteId, RemoteRoutesModule } from '@tickety/shared';
+import type { AnyRemoteRoutesModule, RemoteId, RemoteRoutesModule } from '@tickety/shared';
 
 /**
  * The one adapter between the shell and Module Federation (tests mock this module, pitfall 8).
@@ -8,12 +8,15 @@ import type { RemoteId, RemoteRoutesModule } from '@tickety/shared';
  * routes is first rendered; the staff remote is only registered for staff (see auth bootstrap).
  */
 const manifests = new Map<RemoteId, string>();
-const loaded = new Map<RemoteId, Promise<RemoteRoutesModule>>();
+const loaded = new Map<RemoteId, Promise<AnyRemoteRoutesModule>>();
+/** Remotes whose routes module has arrived (so a second visit renders at once, without a spinner). */
+const ready = new Map<RemoteId, AnyRemoteRoutesModule>();
 
 export function registerRemote(id: RemoteId, manifestUrl: string): void {
   if (manifests.get(id) === manifestUrl) return;
   manifests.set(id, manifestUrl);
   loaded.delete(id);
+  ready.delete(id);
   registerRemotes([{ name: id, entry: manifestUrl }], { force: true });
 }
 
@@ -34,7 +37,7 @@ export class RemoteLoadError extends Error {
 /** Loads a remote's `./routes` module once; a failure is not cached, so Retry really retries. */
 export function loadRemoteRoutes<R extends RemoteId>(id: R): Promise<RemoteRoutesModule<R>> {
   const cached = loaded.get(id);
-  if (cached) return cached as Promise<RemoteRoutesModule<R>>;
+  if (cached) return cached as unknown as Promise<RemoteRoutesModule<R>>;
   if (!manifests.has(id)) return Promise.reject(new RemoteLoadError(id, new Error(`remote ${id} is not registered`)));
   const promise = loadRemote<{ default?: RemoteRoutesModule<R> } & Partial<RemoteRoutesModule<R>>>(`${id}/routes`)
     .then((mod) => {
@@ -42,12 +45,18 @@ export function loadRemoteRoutes<R extends RemoteId>(id: R): Promise<RemoteRoute
       if (!routes || routes.id !== id || typeof routes.routes !== 'object') {
         throw new Error(`remote ${id} did not export a routes module`);
       }
+      ready.set(id, routes as unknown as AnyRemoteRoutesModule);
       return routes;
     })
     .catch((error: unknown) => {
       loaded.delete(id);
       throw error instanceof RemoteLoadError ? error : new RemoteLoadError(id, error);
     });
-  loaded.set(id, promise);
+  loaded.set(id, promise as unknown as Promise<AnyRemoteRoutesModule>);
   return promise;
+}
+
+/** The remote's routes module if it has already loaded, else undefined. */
+export function peekRemoteRoutes<R extends RemoteId>(id: R): RemoteRoutesModule<R> | undefined {
+  return ready.get(id) as unknown as RemoteRoutesModule<R> | undefined;
 }

@@ -54,6 +54,9 @@ export interface RemoteRoutesModule<R extends RemoteId = RemoteId> {
   requiredPermission?: StaffPermission | 'ANY_STAFF';
 }
 
+/** Any one remote's routes module (a union over the remotes, not a module with every page). */
+export type AnyRemoteRoutesModule = { [R in RemoteId]: RemoteRoutesModule<R> }[RemoteId];
+
 /** Defines a remote's routes module with full type checking against the contract. */
 export function defineRemoteRoutes<R extends RemoteId>(module: RemoteRoutesModule<R>): RemoteRoutesModule<R> {
   return module;

@@ -1,0 +1,46 @@
+import { OVERLAY, type OverlayErrorView, overlayActions, useOverlayState } from '@tickety/shared';
+import { Backdrop, ErrorPanel, type ErrorPanelAction } from './error-panel';
+
+/** The spec §8 buttons, in order, for the error shown. */
+export function actionsFor(error: OverlayErrorView): ErrorPanelAction[] {
+  const actions: ErrorPanelAction[] = [];
+  if (error.kind === 'login') actions.push({ label: 'Login with discord', onClick: () => void overlayActions.login(), primary: true });
+  if (error.buttons.retry) actions.push({ label: 'Retry', onClick: overlayActions.retry, primary: error.kind !== 'login' });
+  if (error.buttons.home) actions.push({ label: 'Home', onClick: overlayActions.home });
+  if (error.buttons.selectServer) actions.push({ label: 'Select Another Server', onClick: overlayActions.selectServer });
+  if (error.buttons.cancel) actions.push({ label: 'Cancel', onClick: overlayActions.cancel });
+  return actions;
+}
+
+/**
+ * The one overlay host (the shell owns it): the loading overlay while a request has been pending
+ * for OVERLAY.loadingDelayMs, and the error overlay of the failed request shown by the request client.
+ */
+export function OverlayHost() {
+  const { loading, error } = useOverlayState();
+  if (error) {
+    return (
+      <Backdrop>
+        <ErrorPanel
+          key={`${error.kind}-${error.attempt}-${error.message}`}
+          title={error.title}
+          message={error.message}
+          detail={error.detail}
+          actions={actionsFor(error)}
+          onEscape={error.buttons.cancel ? overlayActions.cancel : undefined}
+        />
+      </Backdrop>
+    );
+  }
+  if (loading) {
+    return (
+      <div className="fixed inset-0 z-[90] flex cursor-progress items-center justify-center" style={{ backgroundColor: `${OVERLAY.colors.backdrop}66` }}>
+        <div role="status" aria-live="polite" className="flex items-center gap-3 rounded-xl px-5 py-3 text-sm font-medium text-white shadow-xl" style={{ backgroundColor: OVERLAY.colors.backdrop }}>
+          <span aria-hidden="true" className="size-5 animate-spin rounded-full border-2 border-r-transparent" style={{ borderColor: OVERLAY.colors.accent, borderRightColor: 'transparent' }} />
+          Loading…
+        </div>
+      </div>
+    );
+  }
+  return null;
+}

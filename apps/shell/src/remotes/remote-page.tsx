@@ -1,0 +1,104 @@
+import type { AnyRemoteRoutesModule, RemoteId, RemotePageId, RouteHandle } from '@tickety/shared';
+import { Spinner } from '@tickety/ui';
+import { Component, type ErrorInfo, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { useMatches, useNavigate } from 'react-router-dom';
+import { ErrorPanel } from '../overlay/error-panel';
+import { loadRemoteRoutes, peekRemoteRoutes, RemoteLoadError } from './registry';
+
+type State = { status: 'loading' } | { status: 'ready'; module: AnyRemoteRoutesModule } | { status: 'failed'; error: unknown };
+
+/** Loads a remote's routes module on first use; `retry` tries again (the registry never caches a failure). */
+export function useRemoteRoutes(id: RemoteId) {
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<State>(() => {
+    const module = peekRemoteRoutes(id) as AnyRemoteRoutesModule | undefined;
+    return module ? { status: 'ready', module } : { status: 'loading' };
+  });
+  useEffect(() => {
+    const module = peekRemoteRoutes(id) as AnyRemoteRoutesModule | undefined;
+    if (module) {
+      setState({ status: 'ready', module });
+      return;
+    }
+    let alive = true;
+    setState({ status: 'loading' });
+    loadRemoteRoutes(id).then(
+      (m) => alive && setState({ status: 'ready', module: m as AnyRemoteRoutesModule }),
+      (error: unknown) => alive && setState({ status: 'failed', error }),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [id, attempt]);
+  return { state, attempt, retry: () => setAttempt((a) => a + 1) };
+}
+
+export function PageSpinner() {
+  return (
+    <div className="flex justify-center py-24">
+      <Spinner size="lg" label="Loading the page…" />
+    </div>
+  );
+}
+
+/**
+ * The error overlay for a part of the site that could not be loaded, shown on that remote's routes
+ * only. Retry loads it again; if that fails too, Retry reloads the whole page (which also picks up a
+ * remote redeployed under an open tab).
+ */
+export function RemoteFailed({ remote, error, attempt, retry }: { remote: RemoteId; error: unknown; attempt: number; retry: () => void }) {
+  const navigate = useNavigate();
+  const detail = error instanceof RemoteLoadError && error.cause instanceof Error ? error.cause.message : null;
+  return (
+    <div className="flex justify-center px-4 py-16">
+      <ErrorPanel
+        title="Request Failed"
+        message={`This part of the site (${remote}) could not be loaded. Check your connection and try again; the rest of the site still works.`}
+        detail={detail ? `remote ${remote}: ${detail.slice(0, 160)}` : null}
+        actions={[
+          { label: 'Retry', primary: true, onClick: attempt >= 1 ? () => window.location.reload() : retry },
+          { label: 'Home', onClick: () => navigate('/') },
+        ]}
+      />
+    </div>
+  );
+}
+
+/** Catches a page that throws while rendering or whose chunk fails to download. */
+class PageBoundary extends Component<{ remote: RemoteId; children: ReactNode }, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error(`A page of the ${this.props.remote} remote failed`, error, info.componentStack);
+  }
+  override render() {
+    if (this.state.error) return <RemoteFailed remote={this.props.remote} error={this.state.error} attempt={1} retry={() => window.location.reload()} />;
+    return this.props.children;
+  }
+}
+
+/** Renders the page named by the innermost route handle ({ remote, page }) from its remote. */
+export function RemotePage() {
+  const matches = useMatches();
+  const handle = matches[matches.length - 1]?.handle as RouteHandle | undefined;
+  if (!handle?.remote || !handle.page) throw new Error('RemotePage needs a route handle with remote and page');
+  return <LoadedPage key={handle.remote} remote={handle.remote} page={handle.page} />;
+}
+
+function LoadedPage({ remote, page }: { remote: RemoteId; page: RemotePageId }) {
+  const { state, attempt, retry } = useRemoteRoutes(remote);
+  if (state.status === 'loading') return <PageSpinner />;
+  if (state.status === 'failed') return <RemoteFailed remote={remote} error={state.error} attempt={attempt} retry={retry} />;
+  const route = (state.module.routes as Record<string, { Component: React.ComponentType } | undefined>)[page];
+  if (!route) return <RemoteFailed remote={remote} error={new Error(`page ${page} is missing`)} attempt={1} retry={retry} />;
+  const Page = route.Component;
+  return (
+    <PageBoundary key={page} remote={remote}>
+      <Suspense fallback={<PageSpinner />}>
+        <Page />
+      </Suspense>
+    </PageBoundary>
+  );
+}

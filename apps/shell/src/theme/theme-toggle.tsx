@@ -1,0 +1,21 @@
+import { Tooltip } from '@tickety/ui';
+import { Moon, Sun } from 'lucide-react';
+import { setScheme, useScheme } from './theme';
+
+export function ThemeToggle() {
+  const scheme = useScheme();
+  const next = scheme === 'dark' ? 'light' : 'dark';
+  const label = `Switch to ${next} theme`;
+  return (
+    <Tooltip content={label} side="bottom">
+      <button
+        type="button"
+        aria-label={label}
+        onClick={() => setScheme(next)}
+        className="inline-flex size-9 items-center justify-center rounded-lg text-surface-600 transition hover:bg-surface-200 hover:text-surface-900 focus-visible:outline-2 focus-visible:outline-offset-2 dark:text-surface-300 dark:hover:bg-surface-800 dark:hover:text-surface-50"
+      >
+        {scheme === 'dark' ? <Sun aria-hidden="true" className="size-5" /> : <Moon aria-hidden="true" className="size-5" />}
+      </button>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,78 @@
+import { useSyncExternalStore } from 'react';
+
+/**
+ * The colour scheme (spec §1): follows the system setting until the user picks light or dark; the
+ * pick is remembered in localStorage. Applied as the `dark` class on <html> (Tailwind's dark variant).
+ */
+export type Scheme = 'light' | 'dark';
+export const THEME_STORAGE_KEY = 'tickety-theme';
+
+const listeners = new Set<() => void>();
+
+function stored(): Scheme | null {
+  try {
+    const v = localStorage.getItem(THEME_STORAGE_KEY);
+    return v === 'light' || v === 'dark' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function systemScheme(): Scheme {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+/** The scheme in effect: the user's pick, else the system's. */
+export function currentScheme(): Scheme {
+  return stored() ?? systemScheme();
+}
+
+function apply(): void {
+  const scheme = currentScheme();
+  document.documentElement.classList.toggle('dark', scheme === 'dark');
+  document.documentElement.style.colorScheme = scheme;
+  for (const fn of listeners) fn();
+}
+
+let started = false;
+
+/** Applies the scheme now and follows system changes while the user has not picked one. Idempotent. */
+export function startTheme(): void {
+  apply();
+  if (started) return;
+  started = true;
+  if (typeof matchMedia === 'function') {
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+      if (!stored()) apply();
+    });
+  }
+  // Another tab changed the pick.
+  window.addEventListener('storage', (e) => {
+    if (e.key === THEME_STORAGE_KEY) apply();
+  });
+}
+
+/** Remembers the user's pick and applies it. */
+export function setScheme(scheme: Scheme): void {
+  try {
+    localStorage.setItem(THEME_STORAGE_KEY, scheme);
+  } catch {
+    // Storage refused (private mode): the pick lasts for this page only.
+  }
+  document.documentElement.classList.toggle('dark', scheme === 'dark');
+  document.documentElement.style.colorScheme = scheme;
+  for (const fn of listeners) fn();
+}
+
+function subscribe(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => {
+    listeners.delete(fn);
+  };
+}
+
+const readDom = (): Scheme => (document.documentElement.classList.contains('dark') ? 'dark' : 'light');
+
+export function useScheme(): Scheme {
+  return useSyncExternalStore(subscribe, readDom, () => 'light');
+}
