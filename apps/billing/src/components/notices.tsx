@@ -1,0 +1,61 @@
+import { Alert, Card, cx } from '@tickety/ui';
+import Clock from 'lucide-react/icons/clock';
+import Lock from 'lucide-react/icons/lock';
+import type { ReactNode } from 'react';
+import { useRuntimeConfig } from '@tickety/shared';
+
+/** An honest notice of what this page does not do yet (ui has no such component; kept local). */
+export function ComingNext({ title, children }: { title: ReactNode; children: ReactNode }) {
+  return (
+    <Alert tone="info" title={title} icon={<Clock className="size-5" aria-hidden="true" />}>
+      {children}
+    </Alert>
+  );
+}
+
+/**
+ * Whether Paddle checkout can run on this deployment: no client token means no payment can be taken
+ * at all; with a token, the Paddle.js checkout itself arrives with the next version.
+ */
+export function CheckoutAvailability({ purpose }: { purpose: 'purchase' | 'update' }) {
+  const { paddleToken } = useRuntimeConfig();
+  if (!paddleToken) {
+    return (
+      <Alert tone="warning" title="Checkout is not configured on this deployment" icon={<Lock className="size-5" aria-hidden="true" />}>
+        No Paddle client token is set, so this site cannot take payments or change payment methods. An operator enables checkout by setting{' '}
+        <code className="font-mono text-xs">PADDLE_CLIENT_TOKEN</code> on the API.
+      </Alert>
+    );
+  }
+  return purpose === 'purchase' ? (
+    <ComingNext title="Checkout opens in the next version">
+      Paddle is configured on this deployment, but the Paddle checkout is not part of this version yet. Nothing can be bought or charged here today.
+    </ComingNext>
+  ) : (
+    <ComingNext title="Updating the payment method opens in the next version">
+      Paddle is configured on this deployment, but Paddle's update-payment-method checkout is not part of this version yet. Your card on file is unchanged.
+    </ComingNext>
+  );
+}
+
+/** Label/value rows (a description list) in a card. */
+export function DetailsCard({ title, rows, className }: { title: ReactNode; rows: Array<{ label: ReactNode; value: ReactNode }>; className?: string }) {
+  return (
+    <Card className={cx('p-5 sm:p-6', className)}>
+      <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{title}</h2>
+      <dl className="mt-4 divide-y divide-surface-200 dark:divide-surface-800">
+        {rows.map((row, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed rows, never reordered
+          <div key={i} className="grid gap-1 py-3 sm:grid-cols-3 sm:gap-4">
+            <dt className="text-sm font-medium text-surface-600 dark:text-surface-400">{row.label}</dt>
+            <dd className="min-w-0 break-words text-sm text-surface-900 sm:col-span-2 dark:text-surface-100">{row.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+/** Classes of an inline text link. */
+export const linkClasses =
+  'font-medium text-primary-700 underline underline-offset-2 hover:text-primary-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-500 dark:text-primary-400 dark:hover:text-primary-300';

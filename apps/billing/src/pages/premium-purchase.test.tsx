@@ -1,0 +1,91 @@
+import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PLANS } from '../test/fixtures';
+import PremiumPurchasePage from './premium-purchase';
+
+let store: ReturnType<typeof renderPage>['store'] | undefined;
+afterEach(() => {
+  cleanup();
+  resetShared(store);
+});
+
+const URL_ = '/premium-purchase';
+
+describe('premium purchase page', () => {
+  it('shows a card per paid plan from GET /api/plans and switches between monthly and yearly prices', async () => {
+    const { calls, unexpected } = mockApi({ 'GET /api/plans': PLANS });
+    ({ store } = renderPage(<PremiumPurchasePage />, { url: URL_, me: signedInMe() }));
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Premium Purchase' })).toBeInTheDocument();
+    const card = await screen.findByRole('group', { name: 'Premium' });
+    expect(screen.queryByRole('group', { name: 'Free' })).not.toBeInTheDocument();
+    expect(within(card).getByText('$4.99')).toBeInTheDocument();
+    expect(within(card).getByText('per month')).toBeInTheDocument();
+    expect(within(card).getByText('Most popular')).toBeInTheDocument();
+    expect(within(card).getByText('50 ticket panels and multi-panels')).toBeInTheDocument();
+    expect(within(card).queryByText(/Save/)).not.toBeInTheDocument();
+    expect(screen.getByText(/Free needs no purchase/)).toHaveTextContent('up to 3 ticket panels');
+
+    const monthly = screen.getByRole('radio', { name: 'Monthly' });
+    const yearly = screen.getByRole('radio', { name: 'Yearly' });
+    expect(monthly).toBeChecked();
+    await userEvent.click(yearly);
+    expect(yearly).toBeChecked();
+    expect(within(card).getByText('$49.99')).toBeInTheDocument();
+    expect(within(card).getByText('per year')).toBeInTheDocument();
+    expect(within(card).getByText('Save 17%')).toBeInTheDocument();
+
+    expect(calls('/api/plans')).toHaveLength(1);
+    expect(unexpected).toEqual([]);
+  });
+
+  it('moves between the intervals with the keyboard', async () => {
+    mockApi({ 'GET /api/plans': PLANS });
+    ({ store } = renderPage(<PremiumPurchasePage />, { url: URL_, me: signedInMe() }));
+    const card = await screen.findByRole('group', { name: 'Premium' });
+    const user = userEvent.setup();
+    await user.tab();
+    expect(screen.getByRole('radio', { name: 'Monthly' })).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('radio', { name: 'Yearly' })).toBeChecked();
+    expect(within(card).getByText('$49.99')).toBeInTheDocument();
+  });
+
+  it('says checkout is not configured when the deployment has no Paddle token', async () => {
+    mockApi({ 'GET /api/plans': PLANS });
+    ({ store } = renderPage(<PremiumPurchasePage />, { url: URL_, me: signedInMe(), config: { paddleToken: null } }));
+    await screen.findByRole('group', { name: 'Premium' });
+    expect(screen.getByText('Checkout is not configured on this deployment')).toBeInTheDocument();
+    expect(screen.queryByText('Checkout opens in the next version')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /log in/i })).not.toBeInTheDocument();
+  });
+
+  it('says checkout opens in the next version when Paddle is configured and the user is signed in', async () => {
+    mockApi({ 'GET /api/plans': PLANS });
+    ({ store } = renderPage(<PremiumPurchasePage />, { url: URL_, me: signedInMe(), config: { paddleToken: 'live_abc' } }));
+    await screen.findByRole('group', { name: 'Premium' });
+    expect(screen.getByText('Checkout opens in the next version')).toBeInTheDocument();
+    expect(screen.queryByText('Checkout is not configured on this deployment')).not.toBeInTheDocument();
+  });
+
+  it('asks a signed-out visitor to log in to buy, and the button opens the Discord login popup', async () => {
+    mockApi({ 'GET /api/plans': PLANS });
+    const open = vi.spyOn(window, 'open').mockReturnValue({ closed: false, close: vi.fn(), focus: vi.fn() } as unknown as Window);
+    ({ store } = renderPage(<PremiumPurchasePage />, { url: URL_, config: { paddleToken: 'live_abc' } }));
+    await screen.findByRole('group', { name: 'Premium' });
+    expect(screen.getByRole('heading', { name: 'Log in to buy' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Log in with Discord' }));
+    expect(open).toHaveBeenCalledTimes(1);
+    expect(open.mock.calls[0]?.[0]).toBe('http://api.test/api/auth/login');
+  });
+
+  it('points a user who already has premium to the billing page', async () => {
+    mockApi({ 'GET /api/plans': PLANS });
+    ({ store } = renderPage(<PremiumPurchasePage />, { url: URL_, me: signedInMe({ sub: { premium: true, servers: [] } }) }));
+    await screen.findByRole('group', { name: 'Premium' });
+    expect(screen.getByText('Your account already has premium')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Billing' })).toHaveAttribute('href', '/billing');
+  });
+});

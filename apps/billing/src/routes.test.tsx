@@ -1,0 +1,33 @@
+import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
+import { cleanup, screen } from '@testing-library/react';
+import { Suspense } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import routes, { remoteRoutes } from './routes';
+import { PLANS } from './test/fixtures';
+
+let store: ReturnType<typeof renderPage>['store'] | undefined;
+afterEach(() => {
+  cleanup();
+  resetShared(store);
+});
+
+describe('billing routes module', () => {
+  it('provides every billing page id of the contract and needs no staff permission', () => {
+    expect(routes).toBe(remoteRoutes);
+    expect(routes.id).toBe('billing');
+    expect(Object.keys(routes.routes).sort()).toEqual(['billing', 'billingProvider', 'paddleBuy', 'paddleUpdate', 'premiumPurchase']);
+    expect(routes.requiredPermission).toBeUndefined();
+  });
+
+  it('loads a page lazily inside the Suspense boundary the shell provides', async () => {
+    mockApi({ 'GET /api/plans': PLANS });
+    const Page = routes.routes.premiumPurchase.Component;
+    ({ store } = renderPage(
+      <Suspense fallback={<p>Loading page</p>}>
+        <Page />
+      </Suspense>,
+      { url: '/premium-purchase', me: signedInMe() },
+    ));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Premium Purchase' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,19 @@
+import { defineRemoteRoutes } from '@tickety/shared';
+import { lazy } from 'react';
+
+/**
+ * The billing remote's `./routes`: one lazily loaded chunk per page (the shell wraps pages in
+ * Suspense and owns paths, layouts, titles and guards).
+ */
+export const remoteRoutes = defineRemoteRoutes({
+  id: 'billing',
+  routes: {
+    premiumPurchase: { Component: lazy(() => import('./pages/premium-purchase')) },
+    billing: { Component: lazy(() => import('./pages/billing')) },
+    billingProvider: { Component: lazy(() => import('./pages/billing-provider')) },
+    paddleBuy: { Component: lazy(() => import('./pages/paddle-buy')) },
+    paddleUpdate: { Component: lazy(() => import('./pages/paddle-update')) },
+  },
+});
+
+export default remoteRoutes;
