@@ -1,0 +1,348 @@
+import type { SandboxEngine, SandboxTokenResponse } from './engine';
+import type { RateLimitSettings } from './rate-limit';
+import type { EndReason, GrantRecord, TokenRecord } from './store';
+
+/**
+ * Which requests a fault or a latency applies to. Paths are relative to the sandbox mount (no prefix,
+ * no query), e.g. `/api/v10/users/@me/guilds`, `/oauth2/authorize`, `/cdn/icons/1/x.png`.
+ * - `'*'`: every request (the `/_control` routes are never affected);
+ * - `'/api/v10/users/@me'`: that exact path, any method; `'GET /api/v10/users/@me'`: method and path;
+ * - a trailing `*` is a prefix match: `'/api/v10/oauth2/*'`, `'POST /api/v10/*'`;
+ * - a RegExp is tested against the path; a function gets `{ method, path }`.
+ */
+export type RouteMatcher = string | RegExp | ((request: { method: string; path: string }) => boolean);
+
+export interface FaultOptions {
+  /** HTTP status to answer with (400-599), e.g. 429, 500, 502, 503. */
+  status: number;
+  /** Seconds (fractions allowed) for Retry-After / retry_after. Default 1 for 429; none for other statuses. */
+  retryAfter?: number;
+  /** How many matching requests fail (default 1); `Infinity` until `clearFaults()`/`reset()`. */
+  times?: number;
+  /** 429 only: X-RateLimit-Scope (default `user`); `global` also sets X-RateLimit-Global and `global: true`. */
+  scope?: 'user' | 'global' | 'shared';
+  /** JSON body to send instead of Discord's default for the status. */
+  body?: unknown;
+}
+
+export interface SandboxTokenInfo {
+  token: string;
+  kind: 'access' | 'refresh';
+  grantId: string;
+  userId: string;
+  clientId: string;
+  scopes: string[];
+  issuedAt: number;
+  /** Epoch ms, null for refresh tokens (they do not expire unless `refreshTokenTtlSeconds` is set). */
+  expiresAt: number | null;
+  endedAt: number | null;
+  endReason: EndReason | null;
+  /** Usable right now (not ended, not expired, grant alive). */
+  active: boolean;
+}
+
+export interface SandboxGrantInfo {
+  id: string;
+  userId: string;
+  clientId: string;
+  scopes: string[];
+  via: 'authorization_code' | 'control';
+  createdAt: number;
+  endedAt: number | null;
+  endReason: EndReason | null;
+  tokens: SandboxTokenInfo[];
+}
+
+export interface SandboxRequestRecord {
+  method: string;
+  /** Relative to the sandbox mount, without the query. */
+  path: string;
+  query: string;
+  status: number;
+  /** Sandbox time (epoch ms) when the answer was sent. */
+  at: number;
+  auth: 'bearer' | 'bot' | 'basic' | 'none' | 'other';
+  /** Answered by an injected fault. */
+  fault: boolean;
+  /** Answered 429 by the sandbox's own rate limiter. */
+  rateLimited: boolean;
+}
+
+interface FaultRule {
+  match: RouteMatcher;
+  fault: FaultOptions;
+  remaining: number;
+}
+
+interface LatencyRule {
+  match: RouteMatcher;
+  ms: number;
+}
+
+/** Internal view the plugin uses; not part of the public API. */
+export interface ControlInternals {
+  bind(engine: SandboxEngine): void;
+  unbind(engine: SandboxEngine): void;
+  takeFault(method: string, path: string): FaultOptions | null;
+  latencyFor(method: string, path: string): number;
+  record(r: SandboxRequestRecord): void;
+  rateLimit(fallback: RateLimitSettings): RateLimitSettings;
+  offsetMs(): number;
+}
+
+const MAX_REQUESTS = 1000;
+const internals = new WeakMap<SandboxControl, ControlInternals>();
+
+export function internalsOf(control: SandboxControl): ControlInternals {
+  return internals.get(control)!;
+}
+
+export function matches(match: RouteMatcher, method: string, path: string): boolean {
+  if (typeof match === 'function') return match({ method, path });
+  if (match instanceof RegExp) {
+    match.lastIndex = 0;
+    return match.test(path);
+  }
+  let pattern = match.trim();
+  if (pattern === '*') return true;
+  const space = pattern.indexOf(' ');
+  if (space > 0) {
+    if (pattern.slice(0, space).toUpperCase() !== method.toUpperCase()) return false;
+    pattern = pattern.slice(space + 1).trim();
+  }
+  if (pattern.endsWith('*')) return path.startsWith(pattern.slice(0, -1));
+  return path === pattern;
+}
+
+function describe(match: RouteMatcher): string {
+  return typeof match === 'function' ? `[function ${match.name || 'anonymous'}]` : String(match);
+}
+
+/**
+ * Drives one sandbox registration from tests: inject faults and latency, tune the rate limit, move
+ * time, and inspect the codes' grants and tokens and the requests received. Create it with
+ * `createSandboxControl()` and pass it as the plugin option `control`; the same controls are mounted
+ * over HTTP at `<prefix>/_control/...` (see the README in this package's index.ts).
+ */
+export class SandboxControl {
+  #engine: SandboxEngine | null = null;
+  #faults: FaultRule[] = [];
+  #latency = 0;
+  #latencyRules: LatencyRule[] = [];
+  #rateLimit: RateLimitSettings | null = null;
+  #offsetMs = 0;
+  #requests: SandboxRequestRecord[] = [];
+
+  constructor() {
+    internals.set(this, {
+      bind: (engine) => {
+        if (this.#engine && this.#engine !== engine) {
+          throw new Error('This SandboxControl already drives another live sandbox registration: create one control per registration.');
+        }
+        this.#engine = engine;
+      },
+      unbind: (engine) => {
+        if (this.#engine === engine) this.#engine = null;
+      },
+      takeFault: (method, path) => {
+        const rule = this.#faults.find((f) => matches(f.match, method, path));
+        if (!rule) return null;
+        rule.remaining--;
+        if (rule.remaining <= 0) this.#faults.splice(this.#faults.indexOf(rule), 1);
+        return rule.fault;
+      },
+      latencyFor: (method, path) => {
+        for (let i = this.#latencyRules.length - 1; i >= 0; i--) {
+          const rule = this.#latencyRules[i]!;
+          if (matches(rule.match, method, path)) return rule.ms;
+        }
+        return this.#latency;
+      },
+      record: (r) => {
+        this.#requests.push(r);
+        if (this.#requests.length > MAX_REQUESTS) this.#requests.splice(0, this.#requests.length - MAX_REQUESTS);
+      },
+      rateLimit: (fallback) => this.#rateLimit ?? fallback,
+      offsetMs: () => this.#offsetMs,
+    });
+  }
+
+  /** The next `times` (default 1) requests matching `match` are answered with `fault.status`. */
+  failNext(match: RouteMatcher, fault: FaultOptions): this {
+    if (!Number.isInteger(fault.status) || fault.status < 400 || fault.status > 599) {
+      throw new RangeError(`failNext: status must be an HTTP error status (400-599), not ${fault.status}`);
+    }
+    const times = fault.times ?? 1;
+    if (!(times >= 1)) throw new RangeError(`failNext: times must be >= 1, not ${times}`);
+    if (fault.retryAfter !== undefined && !(fault.retryAfter >= 0 && Number.isFinite(fault.retryAfter))) {
+      throw new RangeError(`failNext: retryAfter must be a number of seconds >= 0, not ${fault.retryAfter}`);
+    }
+    this.#faults.push({ match, fault: { ...fault }, remaining: times });
+    return this;
+  }
+
+  clearFaults(): this {
+    this.#faults = [];
+    return this;
+  }
+
+  /** Faults still armed: what they match, their status and how many requests they will still fail. */
+  pendingFaults(): Array<{ match: string; status: number; remaining: number }> {
+    return this.#faults.map((f) => ({ match: describe(f.match), status: f.fault.status, remaining: f.remaining }));
+  }
+
+  /**
+   * Delay (real milliseconds) before answering. Without `match`, for every request; with it, only for
+   * matching requests (the latest matching rule wins). `setLatency(0)` clears the default only.
+   */
+  setLatency(ms: number, match?: RouteMatcher): this {
+    if (!(ms >= 0 && Number.isFinite(ms))) throw new RangeError(`setLatency: ms must be >= 0, not ${ms}`);
+    if (match === undefined) this.#latency = ms;
+    else this.#latencyRules.push({ match, ms });
+    return this;
+  }
+
+  /** Overrides the registration's rate limit (`null`: back to it); also empties every bucket. */
+  setRateLimit(settings: Partial<RateLimitSettings> | null): this {
+    if (settings === null) this.#rateLimit = null;
+    else {
+      const base = this.#engine?.options.rateLimit ?? { limit: 100, windowSeconds: 1 };
+      const next = { limit: settings.limit ?? base.limit, windowSeconds: settings.windowSeconds ?? base.windowSeconds };
+      if (!(Number.isInteger(next.limit) && next.limit >= 1)) throw new RangeError(`setRateLimit: limit must be an integer >= 1`);
+      if (!(next.windowSeconds > 0 && Number.isFinite(next.windowSeconds))) throw new RangeError(`setRateLimit: windowSeconds must be > 0`);
+      this.#rateLimit = next;
+    }
+    this.#engine?.limiter.clear();
+    return this;
+  }
+
+  /** Moves the sandbox's clock forward (on top of the `clock` option): codes, tokens and buckets expire. */
+  advanceTime(ms: number): this {
+    if (!Number.isFinite(ms)) throw new RangeError(`advanceTime: ms must be a finite number`);
+    this.#offsetMs += ms;
+    return this;
+  }
+
+  /** The sandbox's current time (epoch ms). */
+  now(): number {
+    return this.#engine ? this.#engine.now() : Date.now() + this.#offsetMs;
+  }
+
+  /**
+   * Back to the registration's settings: no faults, no latency, the configured rate limit with empty
+   * buckets, no time offset, the bot in its demo guilds, the request log emptied. Codes, grants and
+   * tokens are kept (sessions stay valid); `clearGrants()` drops them.
+   */
+  reset(): this {
+    this.#faults = [];
+    this.#latency = 0;
+    this.#latencyRules = [];
+    this.#rateLimit = null;
+    this.#offsetMs = 0;
+    this.#requests = [];
+    this.#engine?.limiter.clear();
+    this.#engine?.store.resetBotGuilds();
+    return this;
+  }
+
+  /** Forgets every code, grant and token (all tokens stop working). */
+  clearGrants(): this {
+    this.#engine?.store.clear();
+    return this;
+  }
+
+  /** Every grant, oldest first, with its tokens. */
+  grants(): SandboxGrantInfo[] {
+    const engine = this.#engine;
+    if (!engine) return [];
+    const now = engine.now();
+    return [...engine.store.grants.values()].map((g) => grantInfo(g, now));
+  }
+
+  /** Every token issued (access and refresh), oldest first, with whether it still works. */
+  tokens(): SandboxTokenInfo[] {
+    return this.grants().flatMap((g) => g.tokens);
+  }
+
+  isTokenActive(token: string): boolean {
+    const engine = this.#engine;
+    if (!engine) return false;
+    const record = engine.store.tokens.get(token);
+    return Boolean(record && engine.store.live(token, record.kind, engine.now()));
+  }
+
+  /**
+   * Issues a grant for a demo user (id, key like `ava`, or username) without the browser flow, for the
+   * registration's client: the token endpoint's answer.
+   */
+  issueTokens(user: string, options: { scope?: string | string[] } = {}): SandboxTokenResponse {
+    return this.#bound('issueTokens').issueTokens(user, options.scope);
+  }
+
+  /** Ends every live grant of a user ("deauthorised the app"); returns how many ended. */
+  revokeUser(user: string): number {
+    return this.#bound('revokeUser').revokeUser(user);
+  }
+
+  /** Requests received (newest last, at most 1000), optionally only those matching. */
+  requests(match?: RouteMatcher): SandboxRequestRecord[] {
+    return match === undefined ? [...this.#requests] : this.#requests.filter((r) => matches(match, r.method, r.path));
+  }
+
+  clearRequests(): this {
+    this.#requests = [];
+    return this;
+  }
+
+  /** Adds the bot to a demo guild or removes it (what the bot's guild list and GET /guilds/{id} see). */
+  setBotInGuild(guildId: string, present: boolean): this {
+    const store = this.#bound('setBotInGuild').store;
+    if (present) store.botGuilds.add(guildId);
+    else store.botGuilds.delete(guildId);
+    return this;
+  }
+
+  botGuildIds(): string[] {
+    return this.#engine ? [...this.#engine.store.botGuilds].sort() : [];
+  }
+
+  #bound(what: string): SandboxEngine {
+    if (!this.#engine) throw new Error(`SandboxControl.${what}: the control is not attached to a registered sandbox yet (await app.ready()).`);
+    return this.#engine;
+  }
+}
+
+export function createSandboxControl(): SandboxControl {
+  return new SandboxControl();
+}
+
+function tokenInfo(t: TokenRecord, g: GrantRecord, now: number): SandboxTokenInfo {
+  const active = g.endedAt === null && t.endedAt === null && (t.expiresAt === null || t.expiresAt > now);
+  return {
+    token: t.token,
+    kind: t.kind,
+    grantId: g.id,
+    userId: g.userId,
+    clientId: g.clientId,
+    scopes: [...g.scopes],
+    issuedAt: t.issuedAt,
+    expiresAt: t.expiresAt,
+    endedAt: t.endedAt,
+    endReason: t.endReason,
+    active,
+  };
+}
+
+function grantInfo(g: GrantRecord, now: number): SandboxGrantInfo {
+  return {
+    id: g.id,
+    userId: g.userId,
+    clientId: g.clientId,
+    scopes: [...g.scopes],
+    via: g.via,
+    createdAt: g.createdAt,
+    endedAt: g.endedAt,
+    endReason: g.endReason,
+    tokens: g.tokens.map((t) => tokenInfo(t, g, now)),
+  };
+}

@@ -1,0 +1,244 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEMO_APP, type DemoGuild } from './demo-data';
+import type { SandboxEngine } from './engine';
+import type { GrantRecord } from './store';
+import { compareIds, demoGuilds, demoUsers, findGuild, findUser, queryOf, SNOWFLAKE, safeEqual } from './util';
+
+/** What the bot holds in its servers: VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, READ_MESSAGE_HISTORY, MANAGE_CHANNELS, MANAGE_ROLES, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS. */
+export const BOT_PERMISSIONS = String((1n << 10n) | (1n << 11n) | (1n << 14n) | (1n << 16n) | (1n << 4n) | (1n << 28n) | (1n << 34n) | (1n << 38n));
+/** Owner of the demo servers no demo user owns. */
+const OTHER_OWNER_ID = '1000000000000000900';
+
+export type Caller = { kind: 'bot' } | { kind: 'user'; userId: string; grant: GrantRecord } | { kind: 'none' };
+
+export function unauthorized(reply: FastifyReply) {
+  return reply.code(401).header('cache-control', 'no-store').send({ message: '401: Unauthorized', code: 0 });
+}
+
+function invalidForm(reply: FastifyReply, field: string, code: string, message: string) {
+  return reply.code(400).send({ message: 'Invalid Form Body', code: 50035, errors: { [field]: { _errors: [{ code, message }] } } });
+}
+
+/** Who is calling: the bot (`Bot <token>`), a user's live access token (`Bearer <token>`), or nobody valid. */
+export function callerOf(req: FastifyRequest, engine: SandboxEngine): Caller {
+  const header = req.headers.authorization ?? '';
+  const m = /^(Bot|Bearer) +(\S+) *$/i.exec(header);
+  if (!m) return { kind: 'none' };
+  const token = m[2]!;
+  if (m[1]!.toLowerCase() === 'bot') return safeEqual(token, engine.options.botToken) ? { kind: 'bot' } : { kind: 'none' };
+  const live = engine.store.live(token, 'access', engine.now());
+  return live ? { kind: 'user', userId: live.grant.userId, grant: live.grant } : { kind: 'none' };
+}
+
+function approximateCounts(guild: DemoGuild): { approximate_member_count: number; approximate_presence_count: number } {
+  const members = demoUsers().filter((u) => u.memberships.some((m) => m.guildId === guild.id)).length + Number(BigInt(guild.id) % 97n) * 7 + 12;
+  return { approximate_member_count: members, approximate_presence_count: Math.max(1, Math.floor(members / 3)) };
+}
+
+interface PartialGuild {
+  id: string;
+  name: string;
+  icon: string | null;
+  banner: null;
+  owner: boolean;
+  permissions: string;
+  features: string[];
+  approximate_member_count?: number;
+  approximate_presence_count?: number;
+}
+
+function partial(guild: DemoGuild, owner: boolean, permissions: string, withCounts: boolean): PartialGuild {
+  return {
+    id: guild.id,
+    name: guild.name,
+    icon: guild.icon,
+    banner: null,
+    owner,
+    permissions,
+    features: [],
+    ...(withCounts ? approximateCounts(guild) : {}),
+  };
+}
+
+function ownerOf(guild: DemoGuild): string {
+  return demoUsers().find((u) => u.memberships.some((m) => m.guildId === guild.id && m.owner))?.id ?? OTHER_OWNER_ID;
+}
+
+function userObject(userId: string, scopes: readonly string[]) {
+  const u = findUser(userId)!;
+  return {
+    id: u.id,
+    username: u.username,
+    discriminator: '0',
+    global_name: u.globalName,
+    avatar: u.avatar,
+    avatar_decoration_data: null,
+    banner: null,
+    accent_color: null,
+    banner_color: null,
+    bot: false,
+    system: false,
+    mfa_enabled: false,
+    locale: 'en-US',
+    flags: 0,
+    public_flags: 0,
+    premium_type: 0,
+    ...(scopes.includes('email') ? { email: `${u.username}@demo.tickety.invalid`, verified: true } : {}),
+  };
+}
+
+export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
+  const { options, store } = engine;
+  const botUser = {
+    id: options.clientId,
+    username: options.appName
+      .toLowerCase()
+      .replace(/[^a-z0-9_.]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'sandbox-bot',
+    discriminator: '0',
+    global_name: options.appName,
+    avatar: null,
+    bot: true,
+    verified: true,
+    flags: 0,
+    public_flags: 0,
+  };
+
+  app.get('/api/v10/users/@me', { config: { sandboxBucket: 'GET /users/@me' } }, async (req, reply) => {
+    const caller = callerOf(req, engine);
+    if (caller.kind === 'bot') return botUser;
+    if (caller.kind !== 'user' || !caller.grant.scopes.includes('identify')) return unauthorized(reply);
+    return userObject(caller.userId, caller.grant.scopes);
+  });
+
+  app.get('/api/v10/oauth2/@me', { config: { sandboxBucket: 'GET /oauth2/@me' } }, async (req, reply) => {
+    const caller = callerOf(req, engine);
+    if (caller.kind !== 'user') return unauthorized(reply);
+    const expiresAt = caller.grant.tokens.find((t) => t.kind === 'access' && t.token === bearerOf(req))?.expiresAt ?? engine.now();
+    return {
+      application: {
+        id: options.clientId,
+        name: options.appName,
+        icon: null,
+        description: 'The demo application of the Discord sandbox',
+        hook: true,
+        bot_public: true,
+        bot_require_code_grant: false,
+        verify_key: DEMO_APP.publicKey,
+        flags: 0,
+      },
+      scopes: [...caller.grant.scopes],
+      expires: new Date(expiresAt).toISOString(),
+      ...(caller.grant.scopes.includes('identify') ? { user: userObject(caller.userId, caller.grant.scopes) } : {}),
+    };
+  });
+
+  app.get('/api/v10/users/@me/guilds', { config: { sandboxBucket: 'GET /users/@me/guilds' } }, async (req, reply) => {
+    const caller = callerOf(req, engine);
+    if (caller.kind === 'none' || (caller.kind === 'user' && !caller.grant.scopes.includes('guilds'))) return unauthorized(reply);
+    const query = queryOf(req.url);
+    const rawLimit = query.get('limit');
+    let limit = 200;
+    if (rawLimit !== null) {
+      if (!/^-?\d+$/.test(rawLimit)) return invalidForm(reply, 'limit', 'NUMBER_TYPE_COERCE', `Value "${rawLimit}" is not int.`);
+      limit = Number(rawLimit);
+      if (limit < 1) return invalidForm(reply, 'limit', 'NUMBER_TYPE_MIN', 'Int value should be greater than or equal to 1.');
+      if (limit > 200) return invalidForm(reply, 'limit', 'NUMBER_TYPE_MAX', 'Int value should be less than or equal to 200.');
+    }
+    const before = query.get('before');
+    const after = query.get('after');
+    for (const [field, value] of [
+      ['before', before],
+      ['after', after],
+    ] as const) {
+      if (value !== null && !SNOWFLAKE.test(value)) return invalidForm(reply, field, 'NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`);
+    }
+    const withCounts = query.get('with_counts') === 'true';
+
+    let guilds: PartialGuild[];
+    if (caller.kind === 'bot') {
+      guilds = demoGuilds()
+        .filter((g) => store.botGuilds.has(g.id))
+        .map((g) => partial(g, false, BOT_PERMISSIONS, withCounts));
+    } else {
+      const user = findUser(caller.userId)!;
+      guilds = user.memberships.flatMap((m) => {
+        const g = findGuild(m.guildId);
+        return g ? [partial(g, m.owner, m.permissions, withCounts)] : [];
+      });
+    }
+    guilds.sort((a, b) => compareIds(a.id, b.id));
+    if (after !== null) guilds = guilds.filter((g) => compareIds(g.id, after) > 0);
+    if (before !== null) {
+      guilds = guilds.filter((g) => compareIds(g.id, before) < 0);
+      // With only `before`, Discord returns the page closest to it.
+      if (after === null) return guilds.slice(Math.max(0, guilds.length - limit));
+    }
+    return guilds.slice(0, limit);
+  });
+
+  app.get('/api/v10/guilds/:guildId', { config: { sandboxBucket: 'GET /guilds/{guild.id}', sandboxMajor: 'guildId' } }, async (req, reply) => {
+    const caller = callerOf(req, engine);
+    if (caller.kind !== 'bot') return unauthorized(reply);
+    const { guildId } = req.params as { guildId: string };
+    const guild = findGuild(guildId);
+    if (!guild || !store.botGuilds.has(guild.id)) return reply.code(404).send({ message: 'Unknown Guild', code: 10004 });
+    const withCounts = queryOf(req.url).get('with_counts') === 'true';
+    return {
+      id: guild.id,
+      name: guild.name,
+      icon: guild.icon,
+      icon_hash: guild.icon,
+      splash: null,
+      discovery_splash: null,
+      banner: null,
+      description: null,
+      owner_id: ownerOf(guild),
+      afk_channel_id: null,
+      afk_timeout: 300,
+      widget_enabled: false,
+      verification_level: 1,
+      default_message_notifications: 1,
+      explicit_content_filter: 2,
+      roles: [
+        {
+          id: guild.id,
+          name: '@everyone',
+          color: 0,
+          colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+          hoist: false,
+          icon: null,
+          unicode_emoji: null,
+          position: 0,
+          permissions: String((1n << 10n) | (1n << 11n) | (1n << 16n)),
+          managed: false,
+          mentionable: false,
+          flags: 0,
+        },
+      ],
+      emojis: [],
+      stickers: [],
+      features: [],
+      mfa_level: 0,
+      application_id: null,
+      system_channel_id: null,
+      system_channel_flags: 0,
+      rules_channel_id: null,
+      public_updates_channel_id: null,
+      safety_alerts_channel_id: null,
+      max_members: 500000,
+      vanity_url_code: null,
+      premium_tier: 0,
+      premium_subscription_count: 0,
+      preferred_locale: 'en-US',
+      nsfw_level: 0,
+      premium_progress_bar_enabled: false,
+      ...(withCounts ? approximateCounts(guild) : {}),
+    };
+  });
+}
+
+function bearerOf(req: FastifyRequest): string | null {
+  const m = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+  return m ? m[1]! : null;
+}

@@ -1,0 +1,72 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DEMO_GUILDS, DEMO_USERS, type DemoGuild, type DemoUser } from './demo-data';
+
+/** Discord snowflakes are decimal strings (17-20 digits today); accept 1-20 digits like its validator. */
+export const SNOWFLAKE = /^\d{1,20}$/;
+
+/** A random opaque token (Discord's are 30 characters). */
+export function randomToken(length = 30): string {
+  return randomBytes(Math.ceil((length * 3) / 4) + 1)
+    .toString('base64url')
+    .slice(0, length);
+}
+
+export function sha256(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** base64url(SHA-256(ascii)), the PKCE S256 transform (RFC 7636 §4.2). */
+export function s256(verifier: string): string {
+  return sha256(verifier).toString('base64url');
+}
+
+/** Constant-time comparison of two strings (a length mismatch is a plain mismatch). */
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function compareIds(a: string, b: string): number {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The path of a request URL without its query. */
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** The raw query of a request URL, parsed exactly (repeated parameters stay visible). */
+export function queryOf(url: string): URLSearchParams {
+  const q = url.indexOf('?');
+  return new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+}
+
+const USERS: readonly DemoUser[] = Object.values(DEMO_USERS);
+const GUILDS: readonly DemoGuild[] = Object.values(DEMO_GUILDS);
+
+export function demoUsers(): readonly DemoUser[] {
+  return USERS;
+}
+
+export function demoGuilds(): readonly DemoGuild[] {
+  return GUILDS;
+}
+
+/** A demo user by id, key (`ava`) or username. */
+export function findUser(ref: string): DemoUser | undefined {
+  const key = ref.trim();
+  const byKey = Object.hasOwn(DEMO_USERS, key) ? (DEMO_USERS as Record<string, DemoUser>)[key] : undefined;
+  return byKey ?? USERS.find((u) => u.id === key || u.username === key.toLowerCase());
+}
+
+export function findGuild(id: string): DemoGuild | undefined {
+  return GUILDS.find((g) => g.id === id);
+}
