@@ -1,0 +1,31 @@
+import { renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
+import { cleanup, screen } from '@testing-library/react';
+import { Suspense } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import routes, { remoteRoutes } from './routes';
+
+let store: ReturnType<typeof renderPage>['store'] | undefined;
+afterEach(() => {
+  cleanup();
+  resetShared(store);
+});
+
+describe('staff routes module', () => {
+  it('provides every staff page id of the contract and asks the shell to fetch it only for staff', () => {
+    expect(routes).toBe(remoteRoutes);
+    expect(routes.id).toBe('staff');
+    expect(routes.requiredPermission).toBe('ANY_STAFF');
+    expect(Object.keys(routes.routes).sort()).toEqual(['supportTeam', 'system', 'systemUpdate', 'teamManager', 'test']);
+  });
+
+  it('loads a page lazily inside the Suspense boundary the shell provides', async () => {
+    const Page = routes.routes.teamManager.Component;
+    ({ store } = renderPage(
+      <Suspense fallback={<p>Loading page</p>}>
+        <Page />
+      </Suspense>,
+      { url: '/team-manager', me: signedInMe({ team: { owner: true, permissions: [] } }) },
+    ));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Team Manager' })).toBeInTheDocument();
+  });
+});
