@@ -59,9 +59,9 @@ export function ErrorPanel({ title, message, detail, actions, onEscape }: { titl
 }
 
 /** The dimmed full-screen backdrop the panel sits on. */
-export function Backdrop({ children, label }: { children?: React.ReactNode; label?: string }) {
+export function Backdrop({ children }: { children?: React.ReactNode }) {
   return (
-    <div className="fixed inset-0 z-[100] flex items-center justify-center p-4" aria-label={label} style={{ backgroundColor: `${OVERLAY.colors.backdrop}cc` }}>
+    <div className="fixed inset-0 z-[100] flex items-center justify-center p-4" style={{ backgroundColor: `${OVERLAY.colors.backdrop}cc` }}>
       {children}
     </div>
   );

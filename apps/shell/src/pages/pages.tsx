@@ -26,7 +26,7 @@ export function NotFound() {
 
 /** A same-origin path to return to after login, or null (never an open redirect). */
 export function safeNext(next: string | null): string | null {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
   return next;
 }
 

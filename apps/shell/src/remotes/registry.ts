@@ -1,5 +1,8 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { AnyRemoteRoutesModule, RemoteId, RemoteRoutesModule } from '@tickety/shared';
+import { RemoteLoadError } from './errors';
+
+export { RemoteLoadError };
 
 /**
  * The one adapter between the shell and Module Federation (tests mock this module, pitfall 8).
@@ -22,16 +25,6 @@ export function registerRemote(id: RemoteId, manifestUrl: string): void {
 
 export function isRemoteRegistered(id: RemoteId): boolean {
   return manifests.has(id);
-}
-
-export class RemoteLoadError extends Error {
-  constructor(
-    readonly remote: RemoteId,
-    cause: unknown,
-  ) {
-    super(`The ${remote} part of the site could not be loaded.`, { cause });
-    this.name = 'RemoteLoadError';
-  }
 }
 
 /** Loads a remote's `./routes` module once; a failure is not cached, so Retry really retries. */

@@ -3,7 +3,8 @@ import { Spinner } from '@tickety/ui';
 import { Component, type ErrorInfo, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useMatches, useNavigate } from 'react-router-dom';
 import { ErrorPanel } from '../overlay/error-panel';
-import { loadRemoteRoutes, peekRemoteRoutes, RemoteLoadError } from './registry';
+import { RemoteLoadError } from './errors';
+import { loadRemoteRoutes, peekRemoteRoutes } from './registry';
 
 type State = { status: 'loading' } | { status: 'ready'; module: AnyRemoteRoutesModule } | { status: 'failed'; error: unknown };
 
@@ -14,6 +15,8 @@ export function useRemoteRoutes(id: RemoteId) {
     const module = peekRemoteRoutes(id) as AnyRemoteRoutesModule | undefined;
     return module ? { status: 'ready', module } : { status: 'loading' };
   });
+  // `attempt` is a dependency on purpose: bumping it (Retry) runs the load again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   useEffect(() => {
     const module = peekRemoteRoutes(id) as AnyRemoteRoutesModule | undefined;
     if (module) {

@@ -1,0 +1,170 @@
+import { overlayStore } from '@tickety/shared';
+import { apiError, mockApi, resetShared, signedInMe } from '@tickety/shared/testing';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { registry } from './test/registry-mock';
+import { here, renderApp } from './test/render-app';
+
+vi.mock('./remotes/registry', () => import('./test/registry-mock'));
+
+const SAM = signedInMe({
+  user: { id: '1000000000000000004', username: 'sam', globalName: 'Sam', avatar: null, avatarUrl: 'https://cdn.test/a.png' },
+  team: { owner: true, permissions: ['DASHBOARD_SUPPORT_SYSTEM_READ', 'DASHBOARD_SUPPORT_SYSTEM_WRITE', 'DASHBOARD_SUPPORT_SEARCH_READ', 'SPECIAL_TEAM_MANAGER_READ', 'SPECIAL_TEAM_MANAGER_WRITE'] },
+});
+const CLEO = signedInMe({ user: { id: '1000000000000000003', username: 'cleo', globalName: 'Cleo', avatar: null, avatarUrl: 'https://cdn.test/c.png' }, guilds: [] });
+const ARCADE = '1100000000000000001';
+
+let current: ReturnType<typeof renderApp> | undefined;
+function open(url: string, me?: Parameters<typeof renderApp>[1]) {
+  current = renderApp(url, me);
+  return current;
+}
+
+beforeEach(() => {
+  registry.calls.length = 0;
+  registry.failing.clear();
+  registry.registered.clear();
+  for (const id of ['marketing', 'billing', 'dashboard']) registry.registered.add(id);
+});
+afterEach(() => {
+  cleanup();
+  resetShared(current?.store);
+  current = undefined;
+  document.title = '';
+});
+
+describe('titles and the 404 page', () => {
+  it.each([
+    ['/', 'Tickety - The #1 Discord support bot', 'marketing:home'],
+    ['/premium', 'Tickety - Premium', 'marketing:premium'],
+    ['/aup-policy', 'Tickety - Acceptable Use Policy', 'marketing:policy'],
+    ['/clipboard?text=1', 'Tickety - Clipboard', 'marketing:clipboard'],
+    ['/premium-purchase', 'Tickety - Premium Purchase', 'billing:premiumPurchase'],
+  ])('%s is titled "%s" and renders %s', async (url, title, heading) => {
+    open(url);
+    expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe(title));
+  });
+
+  it('an unknown path shows the 404 page in the public layout, with a link home', async () => {
+    open('/nope/really');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Tickety - Not Found'));
+    expect(registry.calls).toEqual([]);
+  });
+});
+
+describe('the guard', () => {
+  it('asks a visitor to log in on /dashboard, without fetching the remote', async () => {
+    open('/dashboard');
+    expect(await screen.findByText('Login Required')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Login with discord' })).toBeInTheDocument();
+    expect(registry.calls).toEqual([]);
+    await waitFor(() => expect(document.title).toBe('Tickety - Manage Servers'));
+  });
+
+  it('renders Manage Servers for a signed-in user', async () => {
+    open('/dashboard', signedInMe());
+    expect(await screen.findByRole('heading', { name: 'dashboard:manageServers' })).toBeInTheDocument();
+    expect(screen.getByRole('banner')).toHaveTextContent('Ava');
+  });
+
+  it('refuses a staff page to a user without the flag and never asks for the staff remote', async () => {
+    open('/system', CLEO);
+    expect(await screen.findByText(/don't have permission/i)).toBeInTheDocument();
+    expect(screen.getByText(/DASHBOARD_SUPPORT_SYSTEM_READ/)).toBeInTheDocument();
+    expect(registry.calls).not.toContain('staff');
+  });
+
+  it('renders a staff page for staff once the staff remote is registered', async () => {
+    registry.registered.add('staff');
+    open('/team-manager', SAM);
+    expect(await screen.findByRole('heading', { name: 'staff:teamManager' })).toBeInTheDocument();
+    expect(registry.calls).toEqual(['staff']);
+  });
+});
+
+describe('redirects', () => {
+  it('/manage-servers goes to /dashboard and /subscriptions to /billing', async () => {
+    const { router } = open('/manage-servers', signedInMe());
+    await waitFor(() => expect(here(router)).toBe('/dashboard'));
+    cleanup();
+    const second = open('/subscriptions', signedInMe());
+    await waitFor(() => expect(here(second.router)).toBe('/billing'));
+    expect(await screen.findByRole('heading', { name: 'billing:billing' })).toBeInTheDocument();
+  });
+
+  it('/subscriptions/:user needs DASHBOARD_SUPPORT_SYSTEM_READ, then goes to /billing/:user', async () => {
+    const { router } = open('/subscriptions/1000000000000000001', CLEO);
+    expect(await screen.findByText(/don't have permission/i)).toBeInTheDocument();
+    expect(here(router)).toBe('/subscriptions/1000000000000000001');
+    cleanup();
+    const staff = open('/subscriptions/1000000000000000001', SAM);
+    await waitFor(() => expect(here(staff.router)).toBe('/billing/1000000000000000001'));
+  });
+
+  it.each([
+    ['/dashboard/server-id/statistics#x', '/dashboard?page=statistics#x'],
+    ['/dashboard/server/logs-web', '/dashboard?page=logs-web'],
+    ['/dashboard/server_id', '/dashboard'],
+  ])('placeholder %s goes to %s', async (from, to) => {
+    const { router } = open(from, signedInMe());
+    await waitFor(() => expect(here(router)).toBe(to));
+  });
+
+  it('/dashboard/:server goes to its configs page after the API grants access', async () => {
+    const guild = signedInMe().guilds[0]!;
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: guild });
+    const { router } = open(`/dashboard/${ARCADE}`, signedInMe());
+    await waitFor(() => expect(here(router)).toBe(`/dashboard/${ARCADE}/configs`));
+    expect(await screen.findByRole('heading', { name: 'dashboard:serverConfigs' })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Server' })).toHaveTextContent('Restore Configs');
+    await waitFor(() => expect(document.title).toBe('Tickety - Panel Menu'));
+  });
+});
+
+describe('the server dashboard frame', () => {
+  it('shows the spec §8 no-access overlay when the API answers 403', async () => {
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: () => apiError(403, 403, "You don't have access to this server: only its owner…", { selector: true }) });
+    open(`/dashboard/${ARCADE}/statistics`, signedInMe());
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent("You don't have access to this server.");
+    for (const name of ['Retry', 'Home', 'Select Another Server']) expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'dashboard:serverStatistics' })).toBeNull();
+  });
+
+  it('offers to invite the bot to a server without it instead of the page', async () => {
+    const study = signedInMe().guilds[1]!;
+    mockApi({ [`GET /api/guilds/${study.id}`]: study });
+    open(`/dashboard/${study.id}/configs`, signedInMe());
+    expect(await screen.findByText("Tickety isn't in Study Hall yet")).toBeInTheDocument();
+    const invite = screen.getByRole('link', { name: 'Invite the bot' });
+    expect(new URL(invite.getAttribute('href')!).searchParams.get('guild_id')).toBe(study.id);
+  });
+});
+
+describe('a remote that fails to load', () => {
+  it('shows the error panel with Retry on its routes only; Retry loads again', async () => {
+    registry.failing.add('billing');
+    const { router } = open('/premium-purchase');
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent('Request Failed');
+    expect(screen.getByRole('alertdialog')).toHaveTextContent('billing');
+    registry.failing.delete('billing');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'billing:premiumPurchase' })).toBeInTheDocument();
+    expect(registry.calls.filter((c) => c === 'billing')).toHaveLength(2);
+    await act(() => router.navigate('/premium'));
+    expect(await screen.findByRole('heading', { name: 'marketing:premium' })).toBeInTheDocument();
+  });
+
+  it('leaves other remotes working', async () => {
+    registry.failing.add('billing');
+    open('/');
+    expect(await screen.findByRole('heading', { name: 'marketing:home' })).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(overlayStore.getSnapshot().error).toBeNull();
+  });
+});
