@@ -1,0 +1,64 @@
+import type { Guild } from '@tickety/shared';
+
+/** Discord permission bits that let a member manage a server here (besides owning it). */
+const ADMINISTRATOR = 0x8n;
+const MANAGE_GUILD = 0x20n;
+
+export type GuildRole = 'Owner' | 'Administrator' | 'Manage Server' | 'Dashboard access';
+
+function permissionBits(permissions: string): bigint {
+  try {
+    return BigInt(permissions);
+  } catch {
+    return 0n;
+  }
+}
+
+/**
+ * Why the user may manage this server, as a label: the owner, a member with Administrator, or with
+ * Manage Server. A manageable server without any of them (access granted by a role on the dashboard)
+ * is 'Dashboard access'; a server the user can't manage has no role (null).
+ */
+export function guildRole(guild: Pick<Guild, 'owner' | 'permissions' | 'canManage'>): GuildRole | null {
+  if (guild.owner) return 'Owner';
+  const bits = permissionBits(guild.permissions);
+  if ((bits & ADMINISTRATOR) !== 0n) return 'Administrator';
+  if ((bits & MANAGE_GUILD) !== 0n) return 'Manage Server';
+  return guild.canManage ? 'Dashboard access' : null;
+}
+
+/** The server dashboard's pages, by their path segment (also the values of Manage Servers' `?page=`). */
+export const SERVER_PAGES = {
+  configs: 'Panel Menu',
+  statistics: 'Statistics',
+  premium: 'Premium',
+  'logs-web': 'Web Logs',
+  'server-configs': 'Restore Configs',
+} as const;
+
+export type ServerPageSlug = keyof typeof SERVER_PAGES;
+
+export function isServerPageSlug(value: string | null | undefined): value is ServerPageSlug {
+  return typeof value === 'string' && Object.hasOwn(SERVER_PAGES, value);
+}
+
+/**
+ * Where a server of the picker leads: `/dashboard/<id>`, or `/dashboard/<id>/<page>` when the picker
+ * was opened with `?page=<page>` (the shell's redirect of the bot's placeholder links), keeping the hash.
+ */
+export function serverHref(guildId: string, page: string | null | undefined, hash = ''): string {
+  const base = `/dashboard/${encodeURIComponent(guildId)}`;
+  const path = isServerPageSlug(page) ? `${base}/${page}` : base;
+  return hash && hash !== '#' ? `${path}${hash.startsWith('#') ? hash : `#${hash}`}` : path;
+}
+
+/** Case-insensitive match on the name, or on the id (digits typed or pasted). */
+export function matchesQuery(guild: Pick<Guild, 'id' | 'name'>, query: string): boolean {
+  const q = query.trim().toLocaleLowerCase();
+  if (!q) return true;
+  return guild.name.toLocaleLowerCase().includes(q) || guild.id.includes(q);
+}
+
+export function byName(a: Pick<Guild, 'name'>, b: Pick<Guild, 'name'>): number {
+  return a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
+}
