@@ -31,6 +31,13 @@ describe('serverHref', () => {
   it('ignores a page that is not a server page', () => {
     expect(serverHref('42', '../../billing')).toBe('/dashboard/42');
     expect(serverHref('42', 'toString')).toBe('/dashboard/42');
+    expect(serverHref('42', '/')).toBe('/dashboard/42');
+  });
+
+  it('keeps plain sub-path segments of a server page, and drops unsafe ones', () => {
+    expect(serverHref('42', 'configs/panel-3')).toBe('/dashboard/42/configs/panel-3');
+    expect(serverHref('42', 'configs/../../billing')).toBe('/dashboard/42/configs');
+    expect(serverHref('42', 'evil/configs')).toBe('/dashboard/42');
   });
 });
 

@@ -43,12 +43,26 @@ export function isServerPageSlug(value: string | null | undefined): value is Ser
 }
 
 /**
+ * The page part of Manage Servers' `?page=` (set by the shell's redirect of the bot's placeholder links,
+ * `/dashboard/server-id/<page>[/<more>]`): a server page, optionally with plain sub-path segments.
+ * Anything else is ignored (null), so the value can never lead outside the server's dashboard.
+ */
+export function serverPagePath(page: string | null | undefined): string | null {
+  if (!page) return null;
+  const [first, ...rest] = page.split('/').filter(Boolean);
+  if (!isServerPageSlug(first)) return null;
+  if (!rest.every((segment) => /^[\w-]+$/.test(segment))) return first;
+  return [first, ...rest].join('/');
+}
+
+/**
  * Where a server of the picker leads: `/dashboard/<id>`, or `/dashboard/<id>/<page>` when the picker
- * was opened with `?page=<page>` (the shell's redirect of the bot's placeholder links), keeping the hash.
+ * was opened with `?page=<page>`, keeping the hash.
  */
 export function serverHref(guildId: string, page: string | null | undefined, hash = ''): string {
   const base = `/dashboard/${encodeURIComponent(guildId)}`;
-  const path = isServerPageSlug(page) ? `${base}/${page}` : base;
+  const pagePath = serverPagePath(page);
+  const path = pagePath ? `${base}/${pagePath}` : base;
   return hash && hash !== '#' ? `${path}${hash.startsWith('#') ? hash : `#${hash}`}` : path;
 }
 

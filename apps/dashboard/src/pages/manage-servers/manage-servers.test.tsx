@@ -73,6 +73,13 @@ describe('Manage Servers: links', () => {
     expect(screen.getByRole('link', { name: /Pixel Guild/ })).toHaveAttribute('href', `/dashboard/${PIXEL.id}/${page}`);
   });
 
+  it('keeps a sub-path of the page, as the shell encodes it', () => {
+    mockApi({});
+    show({ url: '/dashboard?page=configs%2Fpanel-3#edit' });
+    expect(screen.getByRole('link', { name: /Ava's Arcade/ })).toHaveAttribute('href', `/dashboard/${ARCADE.id}/configs/panel-3#edit`);
+    expect(screen.getByText('Panel Menu', { selector: 'strong' })).toBeInTheDocument();
+  });
+
   it('ignores an unknown ?page=', () => {
     mockApi({});
     show({ url: '/dashboard?page=..%2Fbilling' });

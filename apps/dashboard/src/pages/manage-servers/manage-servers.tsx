@@ -16,7 +16,7 @@ import {
 import { Alert, Button, buttonClasses, Card, EmptyState, PageHeader, TextField } from '@tickety/ui';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
-import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref } from '../../lib/guilds';
+import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref, serverPagePath } from '../../lib/guilds';
 import { RefreshControl } from './refresh-control';
 import { InviteServerCard, ManagedServerCard } from './server-cards';
 
@@ -142,6 +142,7 @@ export default function ManageServers() {
   const searchRef = useRef<HTMLInputElement>(null);
 
   const page = searchParams.get('page');
+  const pageSlug = serverPagePath(page)?.split('/')[0];
   const premiumIds = useMemo(() => new Set(sub?.servers ?? []), [sub]);
   const sorted = useMemo(() => [...manageable].sort(byName), [manageable]);
   const matching = useMemo(() => sorted.filter((g) => matchesQuery(g, query)), [sorted, query]);
@@ -165,9 +166,9 @@ export default function ManageServers() {
         actions={sorted.length > 0 ? <RefreshControl /> : undefined}
       />
 
-      {isServerPageSlug(page) && sorted.length > 0 ? (
+      {isServerPageSlug(pageSlug) && sorted.length > 0 ? (
         <Alert tone="info" icon={<Info aria-hidden="true" className="size-4" />} className="mb-6">
-          Choose the server whose <strong>{SERVER_PAGES[page]}</strong> you want to open.
+          Choose the server whose <strong>{SERVER_PAGES[pageSlug]}</strong> you want to open.
         </Alert>
       ) : null}
 

@@ -1,0 +1,59 @@
+import { screen, within } from '@testing-library/react';
+import { mockApi, renderPage, resetShared } from '@tickety/shared/testing';
+import type { ComponentType } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ARCADE, avaMe } from '../../test/fixtures';
+import ServerConfigs from './configs';
+import ServerLogsWeb from './logs-web';
+import ServerPremium from './premium';
+import ServerRestoreConfigs from './restore-configs';
+import ServerStatistics from './statistics';
+
+let store: ReturnType<typeof renderPage>['store'] | undefined;
+afterEach(() => resetShared(store));
+
+const PAGES: Array<[string, string, ComponentType, RegExp]> = [
+  ['configs', 'Panel Menu', ServerConfigs, /ticket panels members of Ava's Arcade press/],
+  ['statistics', 'Statistics', ServerStatistics, /How tickets on Ava's Arcade are going/],
+  ['premium', 'Premium', ServerPremium, /Premium for Ava's Arcade/],
+  ['logs-web', 'Web Logs', ServerLogsWeb, /Every change made to Ava's Arcade on this dashboard/],
+  ['server-configs', 'Restore Configs', ServerRestoreConfigs, /Earlier versions of Ava's Arcade's configuration/],
+];
+
+function show(segment: string, Page: ComponentType, server = ARCADE.id) {
+  const page = renderPage(<Page />, { url: `/dashboard/${server}/${segment}`, path: `/dashboard/:server/${segment}`, me: avaMe() });
+  store = page.store;
+  return page;
+}
+
+describe('server dashboard page frames', () => {
+  it.each(PAGES)('%s: names the page and the server, and says honestly that the content is not available yet', (segment, name, Page, description) => {
+    const { unexpected } = mockApi({});
+    show(segment, Page);
+    expect(screen.getByRole('heading', { level: 1, name })).toBeInTheDocument();
+    expect(screen.getByText(description)).toBeInTheDocument();
+    const notice = screen.getByRole('status');
+    expect(notice).toHaveTextContent(/is not available yet/);
+    expect(notice).toHaveTextContent(/arrives in a later version/);
+    expect(screen.getByRole('heading', { name: 'What this page will hold' })).toBeInTheDocument();
+    // No fake controls and no landmarks of its own (the shell's layout owns <main>, header and footer).
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.queryByRole('main')).not.toBeInTheDocument();
+    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
+    expect(unexpected).toEqual([]);
+  });
+
+  it('falls back to "this server" when the server is not in the list', () => {
+    mockApi({});
+    show('statistics', ServerStatistics, '1199999999999999999');
+    expect(screen.getByText(/How tickets on this server are going/)).toBeInTheDocument();
+  });
+
+  it('premium links to the real plans and billing pages', () => {
+    mockApi({});
+    show('premium', ServerPremium);
+    const card = screen.getByRole('heading', { name: 'What this page will hold' }).parentElement!;
+    expect(within(card).getByRole('link', { name: 'See the premium plans' })).toHaveAttribute('href', '/premium');
+    expect(within(card).getByRole('link', { name: 'Your subscriptions' })).toHaveAttribute('href', '/billing');
+  });
+});

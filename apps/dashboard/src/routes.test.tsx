@@ -1,0 +1,40 @@
+import { screen } from '@testing-library/react';
+import { mockApi, renderPage, resetShared } from '@tickety/shared/testing';
+import { Suspense } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { avaMe } from './test/fixtures';
+import routes, { remoteRoutes } from './routes';
+
+let store: ReturnType<typeof renderPage>['store'] | undefined;
+afterEach(() => resetShared(store));
+
+const LAZY = Symbol.for('react.lazy');
+
+describe('the dashboard remote routes module', () => {
+  it('provides every page of the contract, each as a lazily loaded chunk', () => {
+    expect(routes).toBe(remoteRoutes);
+    expect(routes.id).toBe('dashboard');
+    expect(Object.keys(routes.routes).sort()).toEqual(
+      ['manageServers', 'serverConfigs', 'serverLogsWeb', 'serverPremium', 'serverRestoreConfigs', 'serverStatistics', 'transcriptV1', 'transcriptV2'].sort(),
+    );
+    for (const mod of Object.values(routes.routes)) {
+      expect((mod.Component as unknown as { $$typeof: symbol }).$$typeof).toBe(LAZY);
+    }
+  });
+
+  it.each([
+    ['manageServers', '/dashboard', '/dashboard', 'Manage Servers'],
+    ['serverConfigs', '/dashboard/1100000000000000001/configs', '/dashboard/:server/configs', 'Panel Menu'],
+    ['transcriptV2', '/transcript/v2/1100000000000000001/abc', '/transcript/v2/:server/:fileid', 'Transcript abc'],
+  ] as const)('%s loads and renders inside Suspense', async (id, url, path, heading) => {
+    mockApi({});
+    const Page = routes.routes[id].Component;
+    ({ store } = renderPage(
+      <Suspense fallback={<p>Loading page</p>}>
+        <Page />
+      </Suspense>,
+      { url, path, me: avaMe() },
+    ));
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,22 @@
+import { defineRemoteRoutes } from '@tickety/shared';
+import { lazy } from 'react';
+
+/**
+ * The dashboard remote's pages. Each is its own chunk (`React.lazy`): a visit downloads only the page
+ * shown. The shell wraps pages in Suspense and owns their paths, layouts, titles and guards.
+ */
+export const remoteRoutes = defineRemoteRoutes({
+  id: 'dashboard',
+  routes: {
+    manageServers: { Component: lazy(() => import('./pages/manage-servers/manage-servers')) },
+    serverConfigs: { Component: lazy(() => import('./pages/server/configs')) },
+    serverStatistics: { Component: lazy(() => import('./pages/server/statistics')) },
+    serverPremium: { Component: lazy(() => import('./pages/server/premium')) },
+    serverLogsWeb: { Component: lazy(() => import('./pages/server/logs-web')) },
+    serverRestoreConfigs: { Component: lazy(() => import('./pages/server/restore-configs')) },
+    transcriptV1: { Component: lazy(() => import('./pages/transcript/v1')) },
+    transcriptV2: { Component: lazy(() => import('./pages/transcript/v2')) },
+  },
+});
+
+export default remoteRoutes;
