@@ -1,16 +1,21 @@
 // Standalone development only (`pnpm --filter @tickety/billing dev`): the remote's pages without the shell.
 import { startStandalone } from '@tickety/shared/dev';
 import routes from '../routes';
-import './dev.css';
 
-void startStandalone(routes, [
-  { path: '/premium-purchase', page: 'premiumPurchase' },
-  { path: '/billing', page: 'billing' },
-  { path: '/billing/paddleBuy', page: 'paddleBuy' },
-  { path: '/billing/paddleUpdate', page: 'paddleUpdate' },
-  ...(['paddle', 'fastspring', 'discord', 'chargebee'] as const).flatMap((provider) => [
-    { path: `/billing/${provider}/:id`, page: 'billingProvider' as const, handle: { data: { provider } } },
-    { path: `/billing/:user/${provider}/:id`, page: 'billingProvider' as const, handle: { data: { provider } } },
+// Tailwind for the standalone page, development builds only: a production build must not attach a
+// full stylesheet to the chunk that also holds ./routes (the shell's own stylesheet covers remotes).
+const styles = process.env.NODE_ENV === 'production' ? Promise.resolve() : import('./dev.css');
+
+void styles.then(() =>
+  startStandalone(routes, [
+    { path: '/premium-purchase', page: 'premiumPurchase' },
+    { path: '/billing', page: 'billing' },
+    { path: '/billing/paddleBuy', page: 'paddleBuy' },
+    { path: '/billing/paddleUpdate', page: 'paddleUpdate' },
+    ...(['paddle', 'fastspring', 'discord', 'chargebee'] as const).flatMap((provider) => [
+      { path: `/billing/${provider}/:id`, page: 'billingProvider' as const, handle: { data: { provider } } },
+      { path: `/billing/:user/${provider}/:id`, page: 'billingProvider' as const, handle: { data: { provider } } },
   ]),
   { path: '/billing/:user', page: 'billing' },
-]);
+  ]),
+);

@@ -2,12 +2,17 @@
 // No guards here (they are the shell's): the pages read the signed-in user's own flags, so sign in as the demo staff member.
 import { startStandalone } from '@tickety/shared/dev';
 import routes from '../routes';
-import './dev.css';
 
-void startStandalone(routes, [
-  { path: '/team-manager', page: 'teamManager' },
-  { path: '/test', page: 'test' },
-  { path: '/system', page: 'system' },
-  { path: '/systemUpdate', page: 'systemUpdate' },
-  { path: '/support-team', page: 'supportTeam' },
-]);
+// Tailwind for the standalone page, development builds only: a production build must not attach a
+// full stylesheet to the chunk that also holds ./routes (the shell's own stylesheet covers remotes).
+const styles = process.env.NODE_ENV === 'production' ? Promise.resolve() : import('./dev.css');
+
+void styles.then(() =>
+  startStandalone(routes, [
+    { path: '/team-manager', page: 'teamManager' },
+    { path: '/test', page: 'test' },
+    { path: '/system', page: 'system' },
+    { path: '/systemUpdate', page: 'systemUpdate' },
+    { path: '/support-team', page: 'supportTeam' },
+  ]),
+);
