@@ -1,0 +1,299 @@
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { DEMO_APP, DEMO_USERS } from './demo-data';
+import {
+  API,
+  authorize,
+  basicAuth,
+  exchange,
+  get,
+  type Harness,
+  harness,
+  REDIRECT_URI,
+  signIn,
+  type Tokens,
+  tokenRequest,
+} from './test-helpers';
+
+let h: Harness;
+let app: FastifyInstance;
+
+beforeEach(async () => {
+  h = await harness();
+  app = h.app;
+});
+afterEach(async () => {
+  await app.close();
+});
+
+const me = (token: string) => get(app, '/users/@me', `Bearer ${token}`);
+const revoke = (form: Record<string, string>, authorization: string | null = basicAuth()) =>
+  app.inject({
+    method: 'POST',
+    url: `${API}/oauth2/token/revoke`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) },
+    payload: new URLSearchParams(form).toString(),
+  });
+
+describe('authorization_code exchange', () => {
+  test('answers Discord\'s token response, and the access token reads the user', async () => {
+    const { code, verifier } = await authorize(app, DEMO_USERS.ava.id);
+    const res = await exchange(app, code, verifier);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = res.json<Tokens>();
+    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    expect(body.token_type).toBe('Bearer');
+    expect(body.expires_in).toBe(604800);
+    expect(body.scope).toBe('identify guilds');
+    expect(body.access_token).not.toBe(body.refresh_token);
+    const user = await me(body.access_token);
+    expect(user.statusCode).toBe(200);
+    expect(user.json().id).toBe(DEMO_USERS.ava.id);
+    const [grant] = h.control.grants();
+    expect(grant).toMatchObject({ userId: DEMO_USERS.ava.id, clientId: DEMO_APP.clientId, via: 'authorization_code', endedAt: null });
+    expect(grant!.tokens.map((t) => [t.kind, t.active])).toEqual([
+      ['access', true],
+      ['refresh', true],
+    ]);
+  });
+
+  test('client credentials in the form work as well as HTTP Basic', async () => {
+    const { code, verifier } = await authorize(app, DEMO_USERS.ben.id);
+    const res = await tokenRequest(
+      app,
+      {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+        client_id: DEMO_APP.clientId,
+        client_secret: DEMO_APP.clientSecret,
+      },
+      null,
+    );
+    expect(res.statusCode).toBe(200);
+  });
+
+  test('a JSON body is rejected like Discord does (no grant type read)', async () => {
+    const { code, verifier } = await authorize(app, DEMO_USERS.ava.id);
+    const res = await app.inject({
+      method: 'POST',
+      url: `${API}/oauth2/token`,
+      headers: { authorization: basicAuth(), 'content-type': 'application/json' },
+      payload: JSON.stringify({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'unsupported_grant_type', error_description: 'Grant type None is not supported' });
+    // The code was not consumed by the refused request.
+    expect((await exchange(app, code, verifier)).statusCode).toBe(200);
+  });
+
+  test.each([
+    ['a wrong secret', basicAuth(DEMO_APP.clientId, 'nope')],
+    ['another client', basicAuth('1300000000000000999', DEMO_APP.clientSecret)],
+    ['no client authentication', null],
+    ['a Bearer header', 'Bearer abc'],
+  ])('%s: 401 invalid_client', async (_name, authorization) => {
+    const { code, verifier } = await authorize(app, DEMO_USERS.ava.id);
+    const res = await tokenRequest(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }, authorization);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error).toBe('invalid_client');
+  });
+
+  test('Basic and a form secret together: invalid_request', async () => {
+    const { code, verifier } = await authorize(app, DEMO_USERS.ava.id);
+    const res = await tokenRequest(app, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      client_secret: DEMO_APP.clientSecret,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('invalid_request');
+  });
+
+  test('a wrong PKCE verifier: invalid_grant, and no tokens issued', async () => {
+    const { code } = await authorize(app, DEMO_USERS.ava.id);
+    const other = 'x'.repeat(43);
+    const res = await exchange(app, code, other);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'invalid_grant', error_description: 'Invalid "code_verifier".' });
+    expect(h.control.tokens()).toHaveLength(0);
+  });
+
+  test('a verifier outside 43-128 characters or a missing one: invalid_request', async () => {
+    const { code } = await authorize(app, DEMO_USERS.ava.id);
+    expect((await exchange(app, code, 'short')).json().error).toBe('invalid_request');
+    expect((await exchange(app, code, 'a'.repeat(129))).json().error).toBe('invalid_request');
+    const missing = await tokenRequest(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toBe('invalid_request');
+  });
+
+  test('a code requested without PKCE refuses a verifier and works without one', async () => {
+    const { code, verifier } = await authorize(app, DEMO_USERS.ava.id, { code_challenge: null, code_challenge_method: null });
+    expect((await exchange(app, code, verifier)).json().error).toBe('invalid_request');
+    const res = await tokenRequest(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI });
+    expect(res.statusCode).toBe(200);
+  });
+
+  test('replaying a code: invalid_grant, and the tokens it issued are revoked', async () => {
+    const { code, verifier } = await authorize(app, DEMO_USERS.ava.id);
+    const first = (await exchange(app, code, verifier)).json<Tokens>();
+    expect((await me(first.access_token)).statusCode).toBe(200);
+
+    const replay = await exchange(app, code, verifier);
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().error).toBe('invalid_grant');
+
+    const after = await me(first.access_token);
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual({ message: '401: Unauthorized', code: 0 });
+    const refresh = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(refresh.json().error).toBe('invalid_grant');
+    expect(h.control.tokens().map((t) => [t.kind, t.active, t.endReason])).toEqual([
+      ['access', false, 'code_replay'],
+      ['refresh', false, 'code_replay'],
+    ]);
+  });
+
+  test('redirect_uri must equal the authorize one', async () => {
+    const { code, verifier } = await authorize(app, DEMO_USERS.ava.id);
+    const res = await exchange(app, code, verifier, 'http://localhost:3000/api/auth/other');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'invalid_grant', error_description: 'Invalid "redirect_uri" in request.' });
+    const missing = await tokenRequest(app, { grant_type: 'authorization_code', code, code_verifier: verifier });
+    expect(missing.json().error).toBe('invalid_grant');
+  });
+
+  test('a code expires after 10 minutes', async () => {
+    const { code, verifier } = await authorize(app, DEMO_USERS.ava.id);
+    h.tick(10 * 60 * 1000);
+    const res = await exchange(app, code, verifier);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('expired') });
+  });
+
+  test('an unknown code, a missing code, an unknown grant type', async () => {
+    const unknown = await exchange(app, 'not-a-code', 'v'.repeat(43));
+    expect(unknown.json().error).toBe('invalid_grant');
+    const missing = await tokenRequest(app, { grant_type: 'authorization_code', redirect_uri: REDIRECT_URI });
+    expect(missing.json().error).toBe('invalid_request');
+    const password = await tokenRequest(app, { grant_type: 'password', username: 'ava', password: 'x' });
+    expect(password.statusCode).toBe(400);
+    expect(password.json()).toEqual({ error: 'unsupported_grant_type', error_description: 'Grant type password is not supported' });
+    const none = await tokenRequest(app, {});
+    expect(none.json().error).toBe('unsupported_grant_type');
+  });
+});
+
+describe('refresh_token', () => {
+  test('rotates: a new access and refresh token; the old refresh token stops working', async () => {
+    const first = await signIn(app, DEMO_USERS.ava.id);
+    h.tick(1000);
+    const res = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(res.statusCode).toBe(200);
+    const second = res.json<Tokens>();
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.scope).toBe('identify guilds');
+    expect(second.expires_in).toBe(604800);
+    expect((await me(second.access_token)).json().id).toBe(DEMO_USERS.ava.id);
+
+    const again = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error).toBe('invalid_grant');
+    // The rotated token is recorded as such; the new pair is live.
+    const tokens = h.control.tokens();
+    expect(tokens.find((t) => t.token === first.refresh_token)).toMatchObject({ active: false, endReason: 'rotated' });
+    expect(tokens.find((t) => t.token === second.refresh_token)).toMatchObject({ active: true });
+  });
+
+  test('a refresh token is not an access token and vice versa', async () => {
+    const t = await signIn(app, DEMO_USERS.ava.id);
+    expect((await me(t.refresh_token)).statusCode).toBe(401);
+    const res = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: t.access_token });
+    expect(res.json().error).toBe('invalid_grant');
+  });
+
+  test('tokens expire after tokenTtlSeconds; the refresh token still renews them', async () => {
+    const short = await harness({ tokenTtlSeconds: 60 });
+    try {
+      const t = await signIn(short.app, DEMO_USERS.ben.id);
+      expect(t.expires_in).toBe(60);
+      expect((await get(short.app, '/users/@me', `Bearer ${t.access_token}`)).statusCode).toBe(200);
+      short.tick(60_000);
+      const expired = await get(short.app, '/users/@me', `Bearer ${t.access_token}`);
+      expect(expired.statusCode).toBe(401);
+      expect(expired.json()).toEqual({ message: '401: Unauthorized', code: 0 });
+      const renewed = await tokenRequest(short.app, { grant_type: 'refresh_token', refresh_token: t.refresh_token });
+      expect(renewed.statusCode).toBe(200);
+      expect((await get(short.app, '/users/@me', `Bearer ${renewed.json<Tokens>().access_token}`)).statusCode).toBe(200);
+    } finally {
+      await short.app.close();
+    }
+  });
+
+  test('control.advanceTime expires tokens too', async () => {
+    const t = await signIn(app, DEMO_USERS.ava.id);
+    h.control.advanceTime(604_800_000);
+    expect((await me(t.access_token)).statusCode).toBe(401);
+    expect(h.control.isTokenActive(t.access_token)).toBe(false);
+    expect(h.control.isTokenActive(t.refresh_token)).toBe(true);
+  });
+});
+
+describe('POST /oauth2/token/revoke', () => {
+  test.each(['refresh_token', 'access_token'] as const)('revoking the %s ends the whole grant', async (which) => {
+    const t = await signIn(app, DEMO_USERS.ava.id);
+    const res = await revoke({ token: t[which], token_type_hint: which });
+    expect(res.statusCode).toBe(200);
+    expect((await me(t.access_token)).statusCode).toBe(401);
+    const refresh = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: t.refresh_token });
+    expect(refresh.json().error).toBe('invalid_grant');
+    expect(h.control.grants()[0]).toMatchObject({ endReason: 'revoked' });
+    expect(h.control.tokens().every((x) => !x.active)).toBe(true);
+  });
+
+  test('the hint is only a hint, and other grants are untouched', async () => {
+    const a = await signIn(app, DEMO_USERS.ava.id);
+    const b = await signIn(app, DEMO_USERS.ava.id);
+    expect((await revoke({ token: a.access_token, token_type_hint: 'refresh_token' })).statusCode).toBe(200);
+    expect((await me(a.access_token)).statusCode).toBe(401);
+    expect((await me(b.access_token)).statusCode).toBe(200);
+  });
+
+  test('an unknown or already revoked token answers 200', async () => {
+    expect((await revoke({ token: 'never-issued' })).statusCode).toBe(200);
+    const t = await signIn(app, DEMO_USERS.ava.id);
+    expect((await revoke({ token: t.refresh_token })).statusCode).toBe(200);
+    expect((await revoke({ token: t.refresh_token })).statusCode).toBe(200);
+  });
+
+  test('needs client authentication and a token', async () => {
+    const t = await signIn(app, DEMO_USERS.ava.id);
+    const anonymous = await revoke({ token: t.refresh_token }, null);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().error).toBe('invalid_client');
+    expect((await me(t.access_token)).statusCode).toBe(200);
+    const missing = await revoke({});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toBe('invalid_request');
+  });
+});
+
+describe('GET /oauth2/@me', () => {
+  test('describes the authorization', async () => {
+    const t = await signIn(app, DEMO_USERS.sam.id);
+    const res = await get(app, '/oauth2/@me', `Bearer ${t.access_token}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.application).toMatchObject({ id: DEMO_APP.clientId, name: DEMO_APP.name });
+    expect(body.scopes).toEqual(['identify', 'guilds']);
+    expect(Date.parse(body.expires)).toBe(h.control.now() + 604_800_000);
+    expect(body.user.id).toBe(DEMO_USERS.sam.id);
+    expect((await get(app, '/oauth2/@me', `Bot ${DEMO_APP.botToken}`)).statusCode).toBe(401);
+  });
+});
