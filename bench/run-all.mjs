@@ -14,7 +14,7 @@ const SCRIPTS = ['bundle-size.mjs', 'singletons.mjs', 'lighthouse.mjs', 'api-me.
 
 if (!process.env.BENCH_SKIP_BUILD) {
   console.log('▸ building the apps (turbo, cached)');
-  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=./apps/*', '--output-logs=errors-only'], { cwd: REPO_DIR, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [join(REPO_DIR, 'scripts/pnpm.mjs'), 'exec', 'turbo', 'run', 'build', '--filter=./apps/*', '--output-logs=errors-only'], { cwd: REPO_DIR, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 const failed = [];
