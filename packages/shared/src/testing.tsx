@@ -3,7 +3,7 @@
  * render a page inside a memory router with the one store and a configured shared package, and
  * answer the API's paths from a table instead of the network.
  */
-import { render, type RenderResult } from '@testing-library/react';
+import { cleanup, render, type RenderResult } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router-dom';
@@ -149,8 +149,9 @@ export function renderPage(element: ReactElement, o: RenderPageOptions = {}): Re
   return { ...result, store, router, navigate };
 }
 
-/** Resets what renderPage and the request client keep between tests (call in afterEach). */
+/** Unmounts what was rendered, then resets what renderPage and the request client keep (call in afterEach). */
 export function resetShared(store?: AppStore): void {
+  cleanup();
   store?.dispatch(api.util.resetApiState());
   resetClientState();
   resetLoginPopup();
