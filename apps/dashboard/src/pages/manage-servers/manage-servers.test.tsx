@@ -156,7 +156,7 @@ describe('Manage Servers: empty state', () => {
     const { unexpected } = mockApi({});
     show({ me: signedInMe({ user: { id: '1000000000000000003', username: 'cleo', globalName: 'Cleo', avatar: null, avatarUrl: 'https://cdn.test/0.png' }, guilds: [COZY] }) });
     expect(screen.getByRole('heading', { name: "You don't manage any servers yet" })).toBeInTheDocument();
-    expect(screen.getByText(/You are in 1 server, but in none of them/)).toHaveTextContent(/Administrator or Manage Server/);
+    expect(screen.getByText(/You are in 1 server, but you are not its owner/)).toHaveTextContent(/Administrator or Manage Server/);
     expect(screen.getByText(/Ask one of its admins/)).toBeInTheDocument();
     expect(screen.getByText(/Create your own server/)).toBeInTheDocument();
 
@@ -169,6 +169,12 @@ describe('Manage Servers: empty state', () => {
     expect(document.body).not.toHaveTextContent(/log ?in/i);
     expect(screen.queryByRole('region', { name: /Bot added/ })).not.toBeInTheDocument();
     expect(unexpected).toEqual([]);
+  });
+
+  it('counts the servers a member is in when there are several', () => {
+    mockApi({});
+    show({ me: signedInMe({ guilds: [COZY, { ...COZY, id: '1100000000000000009', name: 'Book Club' }] }) });
+    expect(screen.getByText(/You are in 2 servers, but in none of them/)).toBeInTheDocument();
   });
 
   it('says "no servers" to a user whose Discord account lists none', () => {

@@ -13,7 +13,7 @@ import {
   useAppSelector,
   useRuntimeConfig,
 } from '@tickety/shared';
-import { Alert, Button, buttonClasses, Card, EmptyState, PageHeader, TextField } from '@tickety/ui';
+import { Alert, Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref, serverPagePath } from '../../lib/guilds';
@@ -90,8 +90,10 @@ function NoServers({ memberOf, inviteUrl, supportUrl }: { memberOf: number; invi
         icon={<ServerOff aria-hidden="true" className="size-6" />}
         title="You don't manage any servers yet"
         description={
-          memberOf > 0
-            ? `You are in ${plural(memberOf, 'server')}, but in none of them are you the owner or do you have the Administrator or Manage Server permission, so there are no servers you can set up here.`
+          memberOf > 1
+            ? `You are in ${memberOf} servers, but in none of them are you the owner or do you have the Administrator or Manage Server permission, so there are no servers you can set up here.`
+            : memberOf === 1
+              ? 'You are in 1 server, but you are not its owner and do not have the Administrator or Manage Server permission there, so there are no servers you can set up here.'
             : 'Discord lists no servers for your account where you are the owner or have the Administrator or Manage Server permission, so there are no servers you can set up here.'
         }
       >
@@ -140,6 +142,7 @@ export default function ManageServers() {
   const [query, setQuery] = useState('');
   const [invitedId, setInvitedId] = useState<string | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
+  const searchId = useId();
 
   const page = searchParams.get('page');
   const pageSlug = serverPagePath(page)?.split('/')[0];
@@ -163,7 +166,6 @@ export default function ManageServers() {
       <PageHeader
         title="Manage Servers"
         description={`Choose a server to set up ${config.productName}: ticket panels, statistics, premium and more.`}
-        actions={sorted.length > 0 ? <RefreshControl /> : undefined}
       />
 
       {isServerPageSlug(pageSlug) && sorted.length > 0 ? (
@@ -182,24 +184,32 @@ export default function ManageServers() {
             </Alert>
           ) : null}
 
-          <search className="block max-w-md">
-            <TextField
-              ref={searchRef}
-              type="search"
-              label="Search servers"
-              hideLabel
-              placeholder="Search by server name or ID"
-              autoComplete="off"
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Escape' && query) {
-                  e.preventDefault();
-                  setQuery('');
-                }
-              }}
-            />
-          </search>
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-start sm:justify-between">
+            <search className="relative block w-full max-w-md">
+              <label htmlFor={searchId} className="sr-only">
+                Search servers
+              </label>
+              <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-surface-400" />
+              <input
+                ref={searchRef}
+                id={searchId}
+                type="search"
+                placeholder="Search by server name or ID"
+                autoComplete="off"
+                spellCheck={false}
+                className={cx(inputClasses, 'pl-9')}
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape' && query) {
+                    e.preventDefault();
+                    setQuery('');
+                  }
+                }}
+              />
+            </search>
+            <RefreshControl />
+          </div>
           <p role="status" className="sr-only">
             {searching ? `${plural(matching.length, 'server')} of ${sorted.length} match “${query.trim()}”.` : ''}
           </p>
