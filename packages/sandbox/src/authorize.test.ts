@@ -60,6 +60,19 @@ describe('GET /oauth2/authorize: the chooser', () => {
     expect(html).not.toMatch(/<script/i);
   });
 
+  test('every image on the page loads from the sandbox CDN', async () => {
+    const res = await authorizeGet(authorizeQuery());
+    const sources = [...res.body.matchAll(/<img src="([^"]+)"/g)].map((m) => decode(m[1]!));
+    expect(sources).toHaveLength(4);
+    for (const src of sources) {
+      // Relative to the page (<prefix>/oauth2/authorize), as the browser resolves it.
+      const url = new URL(src, `http://localhost${PREFIX}/oauth2/authorize`);
+      const img = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+      expect(img.statusCode).toBe(200);
+      expect(img.headers['content-type']).toBe('image/svg+xml');
+    }
+  });
+
   test('carries every original parameter into the form and escapes them', async () => {
     const res = await authorizeGet(authorizeQuery({ state: '"><script>alert(1)</script>' }));
     expect(res.statusCode).toBe(200);

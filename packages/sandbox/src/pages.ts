@@ -21,22 +21,24 @@ body{margin:0;min-height:100vh;display:flex;justify-content:center;align-items:f
 font:15px/1.4 "gg sans","Noto Sans","Helvetica Neue",Helvetica,Arial,sans-serif;
 background:radial-gradient(120% 60% at 50% 0%,#5865f238 0%,transparent 70%),var(--bg)}
 main{width:100%;max-width:440px;background:var(--card);border-radius:12px;box-shadow:0 8px 32px #0008;overflow:hidden}
-.head{padding:24px 24px 8px;text-align:center}
+.head{padding:20px 24px 4px;text-align:center}
 .icons{display:flex;justify-content:center;align-items:center;gap:12px}
-.icon{width:64px;height:64px;border-radius:50%;display:grid;place-items:center;font-weight:800;font-size:26px;background:var(--blurple);color:#fff}
+.icon{width:56px;height:56px;border-radius:50%;display:grid;place-items:center;font-weight:800;font-size:23px;background:var(--blurple);color:#fff}
+.icon.warn{background:var(--red)}
+.icon.done{background:var(--green)}
 .icon.discord{background:#fff;color:var(--blurple)}
 .dots{color:var(--muted);letter-spacing:3px}
-.kicker{margin:16px 0 4px;color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.04em}
+.kicker{margin:12px 0 2px;color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.04em}
 h1{margin:0 0 4px;font-size:21px;line-height:1.25}
 .sub{margin:0;color:var(--muted);font-size:14px}
-section{padding:12px 24px}
+section{padding:8px 24px}
 h2{margin:8px 0 10px;font-size:12px;font-weight:700;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 ul{list-style:none;margin:0;padding:0}
 .scopes li{display:flex;gap:10px;align-items:flex-start;padding:6px 0;border-bottom:1px solid var(--line);font-size:14px}
 .scopes li:last-child{border-bottom:0}
 .tick{flex:none;width:20px;height:20px;border-radius:50%;background:var(--green);color:#fff;display:grid;place-items:center;font-size:12px;font-weight:800}
 .choices{display:grid;gap:8px}
-.choice{display:flex;align-items:center;gap:12px;width:100%;padding:10px 12px;border:1px solid var(--line);border-radius:8px;background:var(--panel);
+.choice{display:flex;align-items:center;gap:12px;width:100%;padding:8px 12px;border:1px solid var(--line);border-radius:8px;background:var(--panel);
 color:inherit;font:inherit;text-align:left;cursor:pointer;transition:background .12s,border-color .12s}
 .choice:hover{background:#393c41;border-color:var(--blurple)}
 .choice:active{background:var(--blurple-dark)}
@@ -47,9 +49,9 @@ color:inherit;font:inherit;text-align:left;cursor:pointer;transition:background 
 .choice[disabled]{cursor:default;opacity:.6}
 .choice[disabled]:hover{background:var(--panel);border-color:var(--line)}
 button:focus-visible,a:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
-.fine{margin:0;padding:12px 24px 16px;font-size:12px;color:var(--muted)}
+.fine{margin:0;padding:8px 24px 14px;font-size:12px;color:var(--muted)}
 .fine strong{color:var(--text);word-break:break-all}
-.actions{display:flex;justify-content:flex-end;gap:8px;padding:16px 24px;background:var(--panel)}
+.actions{display:flex;justify-content:flex-end;gap:8px;padding:12px 24px;background:var(--panel)}
 .secondary{min-width:96px;padding:10px 16px;border:0;border-radius:4px;background:transparent;color:var(--text);font:inherit;font-weight:600;cursor:pointer}
 .secondary:hover{text-decoration:underline}
 .error{border-left:4px solid var(--red);background:#f23f4314;padding:12px 14px;border-radius:4px;font-size:14px}
@@ -57,6 +59,7 @@ button:focus-visible,a:focus-visible{outline:3px solid var(--focus);outline-offs
 .ok{border-left:4px solid var(--green);background:#23a55a14;padding:12px 14px;border-radius:4px;font-size:14px}
 .badge{display:inline-block;margin-top:8px;padding:2px 8px;border-radius:999px;background:#f0b2321f;color:#f0b232;font-size:12px;font-weight:700}
 @media (max-width:480px){body{padding:0}main{max-width:none;min-height:100vh;border-radius:0;box-shadow:none}}
+@media (max-height:820px){body{padding-top:8px;padding-bottom:8px}.head{padding-top:14px}.icon{width:44px;height:44px;font-size:19px}.kicker{margin-top:8px}h2{margin:4px 0 6px}.scopes li{padding:4px 0}.choice{padding:6px 12px}.fine{padding-bottom:10px}.actions{padding:10px 24px}}
 @media (prefers-reduced-motion:reduce){.choice{transition:none}}
 `.trim();
 
@@ -108,12 +111,15 @@ function initials(name: string): string {
   return [...letters].slice(0, 2).join('').toUpperCase() || '?';
 }
 
-function header(appName: string, kicker: string, heading: string, sub: string): string {
+function header(appName: string, kicker: string, heading: string, sub: string, mark?: 'warn' | 'done'): string {
+  const icons = mark
+    ? `<span class="icon ${mark}">${mark === 'warn' ? '!' : '✓'}</span>`
+    : `<span class="icon">${h(initials(appName))}</span><span class="dots">•••</span><span class="icon discord">D</span>`;
   return `<div class="head">
-<div class="icons" aria-hidden="true"><span class="icon">${h(initials(appName))}</span><span class="dots">•••</span><span class="icon discord">D</span></div>
+<div class="icons" aria-hidden="true">${icons}</div>
 <p class="kicker">${h(kicker)}</p>
 <h1>${heading}</h1>
-<p class="sub">${sub}</p>
+${sub ? `<p class="sub">${sub}</p>` : ''}
 <span class="badge">Sandbox: no real Discord account is used</span>
 </div>`;
 }
@@ -132,8 +138,8 @@ function scopeList(scopes: string[]): string {
 
 /** Relative to `<base>/oauth2/authorize`, so the page works whatever host or proxy path it is reached at. */
 function avatarSrc(user: DemoUser): string {
-  if (user.avatar) return `../cdn/avatars/${user.id}/${user.avatar}.png?size=80`;
-  return `../cdn/embed/avatars/${(BigInt(user.id) >> 22n) % 6n}.png?size=80`;
+  if (user.avatar) return `../cdn/avatars/${user.id}/${user.avatar}.png?size=64`;
+  return `../cdn/embed/avatars/${(BigInt(user.id) >> 22n) % 6n}.png?size=64`;
 }
 
 /** Discord's consent screen, with one "Sign in as" button per demo user instead of the signed-in account. */
@@ -183,7 +189,7 @@ export function botInvitePage(o: {
   const items = o.guilds
     .map((g) => {
       const added = o.botGuilds.has(g.id);
-      const img = g.icon ? `../cdn/icons/${g.id}/${g.icon}.png?size=80` : `../cdn/icons/${g.id}/default.png?size=80`;
+      const img = g.icon ? `../cdn/icons/${g.id}/${g.icon}.png?size=64` : `../cdn/icons/${g.id}/default.png?size=64`;
       return `<li><button type="submit" class="choice" name="add_guild_id" value="${h(g.id)}"${added ? ' disabled' : ''} aria-label="${
         added ? `${h(g.name)}: already added` : `Add to ${h(g.name)}`
       }">
@@ -208,14 +214,14 @@ ${items}
 
 /** An error screen (the request is never redirected). */
 export function errorPage(title: string, detail: string): Page {
-  const body = `${header('Discord sandbox', 'Authorization failed', h(title), 'The application sent an invalid authorization request.')}
+  const body = `${header('Discord sandbox', 'Authorization failed', h(title), 'The application sent an invalid authorization request.', 'warn')}
 <section><p class="error" role="alert">${h(detail)}</p></section>
 <p class="fine">Nothing was shared with the application. Close this window and try again from the application.</p>`;
   return page({ title: `Discord (sandbox) | ${title}`, body });
 }
 
 export function messagePage(title: string, text: string): Page {
-  const body = `${header('Discord sandbox', 'Discord sandbox', h(title), '')}
+  const body = `${header('Discord sandbox', 'Discord sandbox', h(title), '', 'done')}
 <section><p class="ok" role="status">${h(text)}</p></section>
 <p class="fine">You can close this window.</p>`;
   return page({ title: `Discord (sandbox) | ${title}`, body });
