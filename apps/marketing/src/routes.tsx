@@ -1,11 +1,34 @@
 import { defineRemoteRoutes } from '@tickety/shared';
+import { lazy } from 'react';
 
-function Home() {
-  return <h1 className="text-3xl font-bold text-primary-600">Tickety home</h1>;
-}
+/**
+ * The marketing remote's pages. Each is its own chunk, so a visit to one page downloads only that
+ * page (the shell wraps pages in Suspense). react-markdown lives in the policy chunk only.
+ */
+const HomePage = lazy(() => import(/* webpackChunkName: "page-home" */ './pages/HomePage'));
+const PremiumPage = lazy(() => import(/* webpackChunkName: "page-premium" */ './pages/PremiumPage'));
+const PolicyPage = lazy(() => import(/* webpackChunkName: "page-policy" */ './pages/PolicyPage'));
+const SupportPage = lazy(() => import(/* webpackChunkName: "page-support" */ './pages/SupportPage'));
+const InvitePage = lazy(() => import(/* webpackChunkName: "page-invite" */ './pages/InvitePage'));
+const StatusPage = lazy(() => import(/* webpackChunkName: "page-status" */ './pages/StatusPage'));
+const HomeDisplayPage = lazy(() => import(/* webpackChunkName: "page-home-display" */ './pages/HomeDisplayPage'));
+const PremiumDisplayPage = lazy(() => import(/* webpackChunkName: "page-premium-display" */ './pages/PremiumDisplayPage'));
+const ClipboardPage = lazy(() => import(/* webpackChunkName: "page-clipboard" */ './pages/ClipboardPage'));
 
-export default defineRemoteRoutes({
+const routes = defineRemoteRoutes({
   id: 'marketing',
-  // biome-ignore lint/suspicious/noExplicitAny: bootstrap placeholder, replaced by the real pages
-  routes: { home: { Component: Home } } as any,
+  routes: {
+    home: { Component: HomePage },
+    premium: { Component: PremiumPage },
+    policy: { Component: PolicyPage },
+    support: { Component: SupportPage },
+    invite: { Component: InvitePage },
+    status: { Component: StatusPage },
+    homeDisplay: { Component: HomeDisplayPage },
+    premiumDisplay: { Component: PremiumDisplayPage },
+    clipboard: { Component: ClipboardPage },
+  },
 });
+
+export const remoteRoutes = routes;
+export default routes;

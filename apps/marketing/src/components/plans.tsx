@@ -1,7 +1,8 @@
 import Check from 'lucide-react/icons/check';
 import type { Plan } from '@tickety/api-contract';
-import { Badge, Card, cx, Skeleton } from '@tickety/ui';
-import { type ReactNode, useId } from 'react';
+import { Alert, Badge, Button, Card, cx, EmptyState, Skeleton } from '@tickety/ui';
+import { type ReactNode, useId, useState } from 'react';
+import { useMarketingPlansQuery } from '../lib/api';
 import { formatPrice } from '../lib/format';
 
 export type BillingPeriod = 'monthly' | 'yearly';
@@ -154,4 +155,57 @@ export function PlanSkeletons({ count = 2, compact = false }: { count?: number; 
 /** Plans in a grid of one, two or three columns. */
 export function planGridClasses(count: number): string {
   return cx('grid gap-6', count === 2 && 'md:grid-cols-2', count >= 3 && 'md:grid-cols-2 lg:grid-cols-3');
+}
+
+/**
+ * The plan catalogue from `GET /api/plans` with its period toggle, in every state: skeletons while
+ * loading, a retry after a failed (cancelled) load, a message when nothing is on sale. The overlay
+ * already reported any error; this only keeps the page useful afterwards.
+ */
+export function PlanCatalogue({
+  compact = false,
+  renderCta,
+  footer,
+}: {
+  compact?: boolean;
+  renderCta: (plan: Plan, period: BillingPeriod) => ReactNode;
+  footer?: (plans: Plan[]) => ReactNode;
+}) {
+  const [period, setPeriod] = useState<BillingPeriod>('monthly');
+  const { data: plans, isError, isFetching, refetch } = useMarketingPlansQuery();
+
+  if (plans && plans.length > 0) {
+    return (
+      <div>
+        <div className={cx('flex justify-center', compact ? 'mb-4' : 'mb-8')}>
+          <BillingPeriodToggle value={period} onChange={setPeriod} saving={yearlySavingPercent(plans)} />
+        </div>
+        <div className={planGridClasses(plans.length)}>
+          {plans.map((plan) => (
+            <PlanCard key={plan.id} plan={plan} period={period} compact={compact} cta={renderCta(plan, period)} />
+          ))}
+        </div>
+        {footer?.(plans)}
+      </div>
+    );
+  }
+  if (plans) {
+    return <EmptyState title="No plans are on sale right now" description="Everything on the free plan stays available. Check back soon." />;
+  }
+  if (isError && !isFetching) {
+    return (
+      <Alert
+        tone="warning"
+        title="The plans could not be loaded"
+        actions={
+          <Button variant="secondary" size="sm" onClick={() => void refetch()}>
+            Try again
+          </Button>
+        }
+      >
+        The prices did not arrive. Try again, or come back in a moment.
+      </Alert>
+    );
+  }
+  return <PlanSkeletons compact={compact} />;
 }

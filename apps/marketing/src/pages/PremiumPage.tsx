@@ -4,14 +4,11 @@ import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import type { Plan } from '@tickety/api-contract';
 import { botInviteUrl, useRuntimeConfig } from '@tickety/shared';
-import { Alert, Button, buttonClasses, EmptyState, PageHeader } from '@tickety/ui';
-import { type ReactNode, useState } from 'react';
+import { buttonClasses, PageHeader } from '@tickety/ui';
 import { Link } from 'react-router-dom';
 import { Faq } from '../components/faq';
 import { Container } from '../components/layout';
-import { ExternalLink } from '../components/links';
-import { type BillingPeriod, BillingPeriodToggle, isFreePlan, PlanCard, PlanSkeletons, planGridClasses, yearlySavingPercent } from '../components/plans';
-import { useMarketingPlansQuery } from '../lib/api';
+import { type BillingPeriod, isFreePlan, PlanCatalogue } from '../components/plans';
 import { premiumFaq } from './premium-faq';
 
 const ASSURANCES = [
@@ -23,9 +20,9 @@ const ASSURANCES = [
 function PlanCta({ plan, period, inviteUrl }: { plan: Plan; period: BillingPeriod; inviteUrl: string }) {
   if (isFreePlan(plan)) {
     return (
-      <ExternalLink href={inviteUrl} className={buttonClasses({ variant: 'secondary', size: 'lg', className: 'w-full' })}>
+      <a href={inviteUrl} className={buttonClasses({ variant: 'secondary', size: 'lg', className: 'w-full' })}>
         Add to Discord
-      </ExternalLink>
+      </a>
     );
   }
   return (
@@ -41,49 +38,7 @@ function PlanCta({ plan, period, inviteUrl }: { plan: Plan; period: BillingPerio
 
 export default function PremiumPage() {
   const config = useRuntimeConfig();
-  const [period, setPeriod] = useState<BillingPeriod>('monthly');
-  const { data: plans, isLoading, isError, isFetching, refetch } = useMarketingPlansQuery();
   const inviteUrl = botInviteUrl(config);
-
-  let body: ReactNode;
-  if (plans && plans.length > 0) {
-    body = (
-      <>
-        <div className="mb-8 flex justify-center">
-          <BillingPeriodToggle value={period} onChange={setPeriod} saving={yearlySavingPercent(plans)} />
-        </div>
-        <div className={planGridClasses(plans.length)}>
-          {plans.map((plan) => (
-            <PlanCard key={plan.id} plan={plan} period={period} cta={<PlanCta plan={plan} period={period} inviteUrl={inviteUrl} />} />
-          ))}
-        </div>
-        <p className="mt-6 text-center text-sm text-surface-600 dark:text-surface-400">
-          Prices in {plans[0]!.currency}; taxes are added at checkout where they apply.{' '}
-          <Link to="/billing" className="font-medium text-primary-700 underline underline-offset-2 dark:text-primary-400">
-            Manage an existing subscription
-          </Link>
-        </p>
-      </>
-    );
-  } else if (plans) {
-    body = <EmptyState title="No plans are on sale right now" description={`Every ${config.productName} feature on the free plan stays available. Check back soon.`} />;
-  } else if (isError && !isFetching) {
-    body = (
-      <Alert
-        tone="warning"
-        title="The plans could not be loaded"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void refetch()}>
-            Try again
-          </Button>
-        }
-      >
-        The prices did not arrive. Try again, or come back in a moment.
-      </Alert>
-    );
-  } else {
-    body = <PlanSkeletons />;
-  }
 
   return (
     <Container className="py-12 sm:py-16">
@@ -92,8 +47,18 @@ export default function PremiumPage() {
         title={`${config.productName} Premium`}
         description="Start free and upgrade when your community grows: more panels, longer history, support hours and priority help."
       />
-      <div aria-busy={isLoading || undefined} className="mx-auto max-w-4xl">
-        {body}
+      <div className="mx-auto max-w-4xl">
+        <PlanCatalogue
+          renderCta={(plan, period) => <PlanCta plan={plan} period={period} inviteUrl={inviteUrl} />}
+          footer={(plans) => (
+            <p className="mt-6 text-center text-sm text-surface-600 dark:text-surface-400">
+              Prices in {[...new Set(plans.map((p) => p.currency))].join(', ')}; taxes are added at checkout where they apply.{' '}
+              <Link to="/billing" className="font-medium text-primary-700 underline underline-offset-2 dark:text-primary-400">
+                Manage an existing subscription
+              </Link>
+            </p>
+          )}
+        />
       </div>
 
       <ul className="mx-auto mt-16 grid max-w-4xl gap-6 sm:grid-cols-3">

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { escapeMarkdown, fillPlaceholders, parseFrontMatter, slugify, tableOfContents } from './policy';
+
+describe('policy helpers', () => {
+  it('reads the updated date from the front matter and strips it', () => {
+    expect(parseFrontMatter('---\nupdated: 2026-11-22\n---\n\nHello')).toEqual({ updated: '2026-11-22', body: '\nHello' });
+    expect(parseFrontMatter('No front matter')).toEqual({ updated: null, body: 'No front matter' });
+  });
+
+  it('fills the product name as plain text and URL placeholders as link targets', () => {
+    const out = fillPlaceholders('{product} [server]({supportUrl}) {unknown}', { product: 'Best*Bot_', urls: { supportUrl: 'https://discord.gg/a b' } });
+    expect(out).toBe('Best\\*Bot\\_ [server](https://discord.gg/a%20b) {unknown}');
+    expect(escapeMarkdown('[x](javascript:alert(1))')).toBe('\\[x\\]\\(javascript:alert\\(1\\)\\)');
+  });
+
+  it('builds unique ids for h1/h2 headings outside code fences', () => {
+    const toc = tableOfContents('# Intro\ntext\n## Your **rights**\n```\n## not a heading\n```\n### Deeper\n## Your rights\n');
+    expect(toc).toEqual([
+      { id: 'intro', text: 'Intro', line: 1 },
+      { id: 'your-rights', text: 'Your rights', line: 3 },
+      { id: 'your-rights-1', text: 'Your rights', line: 8 },
+    ]);
+    expect(slugify('Données & sécurité')).toBe('donnees-securite');
+  });
+});

@@ -1,0 +1,102 @@
+/** The five policy documents (src/content/<id>.md), their titles and how each is loaded. */
+export const POLICIES = {
+  'terms-of-service': { title: 'Terms of Service', load: () => import('../content/terms-of-service.md') },
+  'privacy-policy': { title: 'Privacy Policy', load: () => import('../content/privacy-policy.md') },
+  legal: { title: 'Legal', load: () => import('../content/legal.md') },
+  'refund-policy': { title: 'Refund Policy', load: () => import('../content/refund-policy.md') },
+  'aup-policy': { title: 'Acceptable Use Policy', load: () => import('../content/aup-policy.md') },
+} as const satisfies Record<string, { title: string; load: () => Promise<{ default: string }> }>;
+
+export type PolicyId = keyof typeof POLICIES;
+
+export function isPolicyId(id: string | undefined): id is PolicyId {
+  return id !== undefined && Object.hasOwn(POLICIES, id);
+}
+
+export interface PolicyDocument {
+  /** "2026-11-22" from the front matter's `updated:` line, or null. */
+  updated: string | null;
+  /** The Markdown without its front matter. */
+  body: string;
+}
+
+/** Splits a `---`-fenced front matter (only `key: value` lines are read) from the Markdown. */
+export function parseFrontMatter(source: string): PolicyDocument {
+  const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
+  if (!m) return { updated: null, body: source };
+  let updated: string | null = null;
+  for (const line of m[1]!.split(/\r?\n/)) {
+    const kv = /^\s*updated\s*:\s*["']?([^"'\s]+)["']?\s*$/.exec(line);
+    if (kv) updated = kv[1]!;
+  }
+  return { updated, body: source.slice(m[0].length) };
+}
+
+/** Backslash-escapes Markdown punctuation so a configured name can't turn into formatting or a link. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&').replace(/[\r\n]+/g, ' ');
+}
+
+/**
+ * Fills `{product}` (escaped: it is plain text) and URL placeholders such as `{supportUrl}` (used
+ * inside link targets). Unknown placeholders are left as they are.
+ */
+export function fillPlaceholders(body: string, values: { product: string; urls: Record<string, string> }): string {
+  return body.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    if (key === 'product') return escapeMarkdown(values.product);
+    const url = values.urls[key];
+    return url === undefined ? whole : url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  });
+}
+
+export interface TocEntry {
+  id: string;
+  text: string;
+  /** 1-based line of the heading in the filled body (matches react-markdown's node positions). */
+  line: number;
+}
+
+export function slugify(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^a-z0-9\s-]/g, '')
+      .trim()
+      .replace(/[\s-]+/g, '-') || 'section'
+  );
+}
+
+/** Plain text of a heading's inline Markdown (links, emphasis, code and escapes removed). */
+function plainHeading(md: string): string {
+  return md
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\\(.)/g, '$1')
+    .replace(/[*_`~]/g, '')
+    .trim();
+}
+
+/** The table of contents: every level-1 or level-2 ATX heading outside code fences, with unique ids. */
+export function tableOfContents(body: string): TocEntry[] {
+  const entries: TocEntry[] = [];
+  const used = new Map<string, number>();
+  let fence: string | null = null;
+  body.split(/\r?\n/).forEach((line, i) => {
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (fence === null) fence = f[1]!.charAt(0);
+      else if (f[1]!.charAt(0) === fence) fence = null;
+      return;
+    }
+    if (fence !== null) return;
+    const h = /^\s{0,3}#{1,2}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (!h) return;
+    const text = plainHeading(h[1]!);
+    const base = slugify(text);
+    const n = used.get(base) ?? 0;
+    used.set(base, n + 1);
+    entries.push({ id: n === 0 ? base : `${base}-${n}`, text, line: i + 1 });
+  });
+  return entries;
+}
