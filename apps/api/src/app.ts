@@ -2,6 +2,7 @@ import './types';
 import { randomBytes } from 'node:crypto';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
+import type { SandboxControl } from '@tickety/sandbox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { constants as zlib } from 'node:zlib';
@@ -37,6 +38,8 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** fetch used for Discord (defaults to global fetch; in demo mode, the in-process sandbox). */
   discordFetch?: FetchLike;
+  /** Demo mode: drives the mounted Discord sandbox (tests inject faults, read its tokens and requests). */
+  sandboxControl?: SandboxControl;
 }
 
 /** Pino settings: secrets (auth headers, cookies, OAuth query values) never reach the logs. */
@@ -107,7 +110,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(dbPlugin, { db: options.db });
   await app.register(servicesPlugin, { discordFetch: options.discordFetch ?? (config.demo ? injectFetch(app) : undefined) });
   await app.register(authPlugin);
-  if (config.demo) await mountSandbox(app);
+  if (config.demo) await mountSandbox(app, options.sandboxControl);
 
   // Routes.
   await app.register(authRoutes, { prefix: '/api/auth' });

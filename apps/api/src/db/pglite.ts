@@ -5,7 +5,11 @@ import { type Db, type Queryable, guard } from './driver';
 /** Embedded PostgreSQL (WASM) in a data folder, or `memory://` for tests. One connection, in process. */
 export async function createPgliteDb(dataDir: string): Promise<Db> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir);
+  return pgliteDb(await PGlite.create(dataDir));
+}
+
+/** The driver over an open PGlite instance; `close()` closes it. */
+export function pgliteDb(pg: PGlite): Db {
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     query: (sql, params) => guard(async () => ({ rows: (await q.query(sql, params as unknown[] | undefined)).rows as never[] })),
     exec: (sql) => guard(async () => void (await q.exec(sql))),
