@@ -1,0 +1,130 @@
+import { type SandboxControl, createSandboxControl } from '@tickety/sandbox';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../../src/app';
+import { type AppConfig, loadConfig } from '../../src/config';
+import type { FetchLike } from '../../src/lib/discord';
+import { injectFetch } from '../../src/lib/inject-fetch';
+import { type TestClock, testClock } from './clock';
+import { type SuiteDb, type TestDatabase, openSuiteDb } from './db';
+import { LogCapture } from './logs';
+
+export const PUBLIC_URL = 'http://localhost:3000';
+/** The dashboard (shell) origin: a different origin from the API, as in the split deployment. */
+export const DASHBOARD_ORIGIN = 'http://localhost:5173';
+export const SECOND_DASHBOARD_ORIGIN = 'http://127.0.0.1:5173';
+export const FOREIGN_ORIGIN = 'https://evil.example';
+
+/** The environment of a test app: demo mode (no DISCORD_CLIENT_ID), memory data dir, generous rate limits. */
+export function testEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    NODE_ENV: 'test',
+    PUBLIC_URL,
+    DASHBOARD_ORIGINS: `${DASHBOARD_ORIGIN},${SECOND_DASHBOARD_ORIGIN}`,
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'debug',
+    RATE_LIMIT_MAX: '100000',
+    AUTH_RATE_LIMIT_MAX: '100000',
+    ...extra,
+  };
+}
+
+export interface DiscordCall {
+  method: string;
+  url: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: AppConfig;
+  clock: TestClock;
+  logs: LogCapture;
+  db: SuiteDb;
+  /** Drives the mounted Discord sandbox (faults, tokens, requests it received). */
+  sandbox: SandboxControl;
+  /** Every call the API made to "Discord" (through its discordFetch). */
+  discordCalls: DiscordCall[];
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string | undefined>;
+  /** Wraps the fetch the API uses for Discord (default: the in-process sandbox). */
+  wrapFetch?: (inner: FetchLike) => FetchLike;
+}
+
+/** Builds the API through buildApp + loadConfig, on the given database, with a test clock and captured logs. */
+export async function createTestApp(db: SuiteDb, options: TestAppOptions = {}): Promise<TestApp> {
+  const config = loadConfig(testEnv(options.env));
+  const clock = testClock();
+  const logs = new LogCapture();
+  const sandbox = createSandboxControl();
+  const discordCalls: DiscordCall[] = [];
+  let inner: FetchLike | null = null;
+  const counting: FetchLike = (input, init) => {
+    discordCalls.push({ method: (init?.method ?? 'GET').toUpperCase(), url: input });
+    if (!inner) throw new Error('the app is not built yet');
+    return inner(input, init);
+  };
+  const discordFetch = options.wrapFetch ? options.wrapFetch(counting) : counting;
+  const app = await buildApp(config, { db, clock, logStream: logs, discordFetch, sandboxControl: sandbox });
+  inner = injectFetch(app);
+  await app.ready();
+  return {
+    app,
+    config,
+    clock,
+    logs,
+    db,
+    sandbox,
+    discordCalls,
+    close: () => app.close(),
+  };
+}
+
+/**
+ * Registers beforeAll/afterAll in the current describe: a fresh database (schema) and an app on it.
+ * Read the fields inside tests or hooks.
+ */
+export function useTestApp(database: TestDatabase, options: TestAppOptions = {}): TestApp {
+  let current: TestApp | null = null;
+  let drop: (() => Promise<void>) | null = null;
+  beforeAll(async () => {
+    const opened = await openSuiteDb(database);
+    drop = opened.drop;
+    current = await createTestApp(opened.db, options);
+  });
+  afterAll(async () => {
+    await current?.close();
+    await drop?.();
+    current = null;
+  });
+  const get = (): TestApp => {
+    if (!current) throw new Error('The test app is not built (use it inside tests or hooks).');
+    return current;
+  };
+  return {
+    get app() {
+      return get().app;
+    },
+    get config() {
+      return get().config;
+    },
+    get clock() {
+      return get().clock;
+    },
+    get logs() {
+      return get().logs;
+    },
+    get db() {
+      return get().db;
+    },
+    get sandbox() {
+      return get().sandbox;
+    },
+    get discordCalls() {
+      return get().discordCalls;
+    },
+    close: () => get().close(),
+  };
+}
