@@ -1,5 +1,6 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import './styles.css';
 
 /**
  * The dashboard remote's pages. Each is its own chunk (`React.lazy`): a visit downloads only the page

@@ -1,5 +1,6 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import './styles.css';
 
 /**
  * The staff remote's `./routes`: one lazily loaded chunk per page. The shell fetches this remote only

@@ -10,6 +10,9 @@ import { dirname, join } from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { ReactRefreshRspackPlugin as ReactRefreshPlugin } from '@rspack/plugin-react-refresh';
+import { remoteScopeClass, scopeUtilities } from './scope-css.mjs';
+
+export { remoteScopeClass, scopeUtilities };
 
 /** Loaders and PostCSS plugins resolve from this package, so apps don't each depend on them. */
 const own = createRequire(import.meta.url);
@@ -72,8 +75,9 @@ export function sharedSingletons(appDir) {
   return shared;
 }
 
-/** @param {{ appDir: string, mode: 'development'|'production' }} o */
-function baseConfig({ appDir, mode }) {
+/** @param {{ appDir: string, mode: 'development'|'production', cssScope?: string }} o */
+function baseConfig({ appDir, mode, cssScope }) {
+  const postcssPlugins = [own('@tailwindcss/postcss'), ...(cssScope ? [scopeUtilities({ scope: cssScope })] : [])];
   const dev = mode === 'development';
   return {
     mode,
@@ -96,7 +100,7 @@ function baseConfig({ appDir, mode }) {
           },
           type: 'javascript/auto',
         },
-        { test: /\.css$/, use: [{ loader: own.resolve('postcss-loader'), options: { postcssOptions: { plugins: [own('@tailwindcss/postcss')] } } }], type: 'css/auto' },
+        { test: /\.css$/, use: [{ loader: own.resolve('postcss-loader'), options: { postcssOptions: { plugins: postcssPlugins } } }], type: 'css/auto' },
         { test: /\.md$/, type: 'asset/source' },
         { test: /\.(png|svg|jpe?g|webp|woff2?)$/, type: 'asset' },
       ],
@@ -125,7 +129,7 @@ function devServer(port) {
  */
 export function defineRemote({ name, appDir, mode = process.env.NODE_ENV === 'production' ? 'production' : 'development' }) {
   const dev = mode === 'development';
-  const base = baseConfig({ appDir, mode });
+  const base = baseConfig({ appDir, mode, cssScope: remoteScopeClass(name) });
   return {
     ...base,
     name,

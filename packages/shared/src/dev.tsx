@@ -12,7 +12,7 @@ import { loadUser, login } from './auth/auth-slice';
 import { overlayActions } from './client/overlay-actions';
 import { useOverlayState } from './client/overlay-store';
 import { configureShared } from './config';
-import type { RemoteId, RemoteRoutesModule, RouteHandle } from './contracts/remotes';
+import { type RemoteId, type RemoteRoutesModule, type RouteHandle, remoteScopeClass } from './contracts/remotes';
 import { makeStore, useAppDispatch, useAppSelector } from './store';
 import type { RuntimeConfig } from './types';
 
@@ -46,7 +46,7 @@ function DevOverlay() {
   );
 }
 
-function DevFrame({ name, links, children }: { name: string; links: string[]; children: ReactNode }) {
+function DevFrame({ name, links, children }: { name: RemoteId; links: string[]; children: ReactNode }) {
   const user = useAppSelector((s) => s.auth.user);
   const dispatch = useAppDispatch();
   return (
@@ -60,7 +60,9 @@ function DevFrame({ name, links, children }: { name: string; links: string[]; ch
         ))}
         <span className="ml-auto">{user ? user.globalName ?? user.username : <button type="button" onClick={() => void dispatch(login())}>Login</button>}</span>
       </header>
-      <main className="mx-auto max-w-6xl p-6">{children}</main>
+      <main className="mx-auto max-w-6xl p-6">
+        <div className={remoteScopeClass(name)}>{children}</div>
+      </main>
       <DevOverlay />
     </div>
   );

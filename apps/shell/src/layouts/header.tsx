@@ -20,9 +20,16 @@ function NavLinks({ items, onNavigate, vertical = false }: { items: NavItem[]; o
     <ul className={cx('flex gap-1', vertical ? 'flex-col' : 'items-center')}>
       {items.map((item) => (
         <li key={item.to}>
-          <NavLink to={item.to} end={item.to === '/dashboard'} className={navLinkClass} onClick={onNavigate}>
-            {item.label}
-          </NavLink>
+          {item.to.includes('#') ? (
+            // An anchor on a page is never "the current page".
+            <Link to={item.to} className={navLinkClass({ isActive: false })} onClick={onNavigate}>
+              {item.label}
+            </Link>
+          ) : (
+            <NavLink to={item.to} end={item.to === '/dashboard'} className={navLinkClass} onClick={onNavigate}>
+              {item.label}
+            </NavLink>
+          )}
         </li>
       ))}
     </ul>

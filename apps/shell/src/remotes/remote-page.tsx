@@ -1,4 +1,4 @@
-import type { AnyRemoteRoutesModule, RemoteId, RemotePageId, RouteHandle } from '@tickety/shared';
+import { type AnyRemoteRoutesModule, type RemoteId, type RemotePageId, type RouteHandle, remoteScopeClass } from '@tickety/shared';
 import { Spinner } from '@tickety/ui';
 import { Component, type ErrorInfo, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useMatches, useNavigate } from 'react-router-dom';
@@ -100,7 +100,10 @@ function LoadedPage({ remote, page }: { remote: RemoteId; page: RemotePageId }) 
   return (
     <PageBoundary key={page} remote={remote}>
       <Suspense fallback={<PageSpinner />}>
-        <Page />
+        {/* The remote's stylesheet applies inside this element only (display: contents, no box of its own). */}
+        <div className={`${remoteScopeClass(remote)} contents`}>
+          <Page />
+        </div>
       </Suspense>
     </PageBoundary>
   );

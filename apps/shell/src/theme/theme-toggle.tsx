@@ -1,6 +1,7 @@
 import { Tooltip } from '@tickety/ui';
 import { Moon, Sun } from 'lucide-react';
-import { setScheme, useScheme } from './theme';
+import { setScheme } from './theme';
+import { useScheme } from './use-scheme';
 
 export function ThemeToggle() {
   const scheme = useScheme();

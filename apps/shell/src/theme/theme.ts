@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
-
 /**
+ * No React here: the entry imports this before the Module Federation async boundary.
+ *
  * The colour scheme (spec §1): follows the system setting until the user picks light or dark; the
  * pick is remembered in localStorage. Applied as the `dark` class on <html> (Tailwind's dark variant).
  */
@@ -64,15 +64,13 @@ export function setScheme(scheme: Scheme): void {
   for (const fn of listeners) fn();
 }
 
-function subscribe(fn: () => void): () => void {
+/** Calls `fn` when the scheme in effect changes. */
+export function onSchemeChange(fn: () => void): () => void {
   listeners.add(fn);
   return () => {
     listeners.delete(fn);
   };
 }
 
-const readDom = (): Scheme => (document.documentElement.classList.contains('dark') ? 'dark' : 'light');
-
-export function useScheme(): Scheme {
-  return useSyncExternalStore(subscribe, readDom, () => 'light');
-}
+/** The scheme the page shows now (the class on <html>). */
+export const shownScheme = (): Scheme => (document.documentElement.classList.contains('dark') ? 'dark' : 'light');

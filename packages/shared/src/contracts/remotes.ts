@@ -54,6 +54,14 @@ export interface RemoteRoutesModule<R extends RemoteId = RemoteId> {
   requiredPermission?: StaffPermission | 'ANY_STAFF';
 }
 
+/**
+ * The class of the element the shell wraps a remote's pages in. Each remote's stylesheet is scoped to
+ * it at build time (packages/build-config/src/scope-css.mjs keeps the same rule).
+ */
+export function remoteScopeClass(id: RemoteId): string {
+  return `tk-remote-${id}`;
+}
+
 /** Any one remote's routes module (a union over the remotes, not a module with every page). */
 export type AnyRemoteRoutesModule = { [R in RemoteId]: RemoteRoutesModule<R> }[RemoteId];
 

@@ -1,0 +1,6 @@
+import { useSyncExternalStore } from 'react';
+import { onSchemeChange, type Scheme, shownScheme } from './theme';
+
+export function useScheme(): Scheme {
+  return useSyncExternalStore(onSchemeChange, shownScheme, () => 'light');
+}
