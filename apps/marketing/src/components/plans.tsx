@@ -61,10 +61,13 @@ function PriceBlock({ plan, period, compact }: { plan: Plan; period: BillingPeri
   const big = compact ? 'text-3xl' : 'text-4xl';
   if (isFreePlan(plan)) {
     return (
-      <p className="flex items-baseline gap-1">
-        <span className={cx(big, 'font-bold tracking-tight text-surface-900 dark:text-surface-50')}>{formatPrice(0, plan.currency)}</span>
-        <span className="text-sm text-surface-600 dark:text-surface-400">free forever</span>
-      </p>
+      <div>
+        <p className="flex items-baseline gap-1">
+          <span className={cx(big, 'font-bold tracking-tight text-surface-900 dark:text-surface-50')}>{formatPrice(0, plan.currency)}</span>
+          <span className="text-sm text-surface-600 dark:text-surface-400">free forever</span>
+        </p>
+        <p className="mt-1 min-h-5 text-sm text-surface-600 dark:text-surface-400">No card needed</p>
+      </div>
     );
   }
   const chosen = priceFor(plan, period);
@@ -89,9 +92,23 @@ function PriceBlock({ plan, period, compact }: { plan: Plan; period: BillingPeri
   );
 }
 
-function limitLines(plan: Plan): string[] {
+/** The plan's limits as two figures. */
+function Limits({ plan, compact }: { plan: Plan; compact: boolean }) {
   const { panels, servers } = plan.limits;
-  return [`Up to ${panels} ticket ${panels === 1 ? 'panel' : 'panels'}`, `${servers} ${servers === 1 ? 'server' : 'servers'} per subscription`];
+  const items = [
+    { label: panels === 1 ? 'Ticket panel' : 'Ticket panels', value: panels },
+    { label: servers === 1 ? 'Server' : 'Servers', value: servers },
+  ];
+  return (
+    <dl className={cx('grid grid-cols-2 gap-3', compact ? 'mt-4' : 'mt-6')}>
+      {items.map((i) => (
+        <div key={i.label} className="rounded-lg bg-surface-100 px-3 py-2 dark:bg-surface-800">
+          <dt className="text-xs text-surface-600 dark:text-surface-400">{i.label}</dt>
+          <dd className="text-lg font-semibold text-surface-900 tabular-nums dark:text-surface-50">{i.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 /** One plan: name, price for the chosen period, limits, features and a call to action. */
@@ -118,11 +135,12 @@ export function PlanCard({ plan, period, cta, compact = false, headingLevel = 2 
         <PriceBlock plan={plan} period={period} compact={compact} />
       </div>
       <div className={compact ? 'mt-4' : 'mt-6'}>{cta}</div>
-      <ul className={cx('space-y-2.5 text-sm text-surface-700 dark:text-surface-300', compact ? 'mt-4' : 'mt-8')} aria-label={`${plan.name} includes`}>
-        {[...limitLines(plan), ...plan.features].map((f, i) => (
+      <Limits plan={plan} compact={compact} />
+      <ul className={cx('space-y-2.5 text-sm text-surface-700 dark:text-surface-300', compact ? 'mt-4' : 'mt-6')} aria-label={`${plan.name} includes`}>
+        {plan.features.map((f) => (
           <li key={f} className="flex gap-2.5">
             <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary-600 dark:text-primary-400" />
-            <span className={i < 2 ? 'font-medium text-surface-900 dark:text-surface-100' : undefined}>{f}</span>
+            <span>{f}</span>
           </li>
         ))}
       </ul>
@@ -152,8 +170,12 @@ export function PlanSkeletons({ count = 2, compact = false }: { count?: number; 
   );
 }
 
-/** Plans in a grid of one, two or three columns. */
-export function planGridClasses(count: number): string {
+/**
+ * Plans in a grid of one, two or three columns: by viewport on pages, by the container's own width
+ * when compact (a display page lives in a frame of any size).
+ */
+export function planGridClasses(count: number, compact = false): string {
+  if (compact) return cx('grid gap-4', count >= 2 && '@xl:grid-cols-2', count >= 3 && '@4xl:grid-cols-3');
   return cx('grid gap-6', count === 2 && 'md:grid-cols-2', count >= 3 && 'md:grid-cols-2 lg:grid-cols-3');
 }
 
@@ -176,11 +198,11 @@ export function PlanCatalogue({
 
   if (plans && plans.length > 0) {
     return (
-      <div>
+      <div className={compact ? '@container' : undefined}>
         <div className={cx('flex justify-center', compact ? 'mb-4' : 'mb-8')}>
           <BillingPeriodToggle value={period} onChange={setPeriod} saving={yearlySavingPercent(plans)} />
         </div>
-        <div className={planGridClasses(plans.length)}>
+        <div className={planGridClasses(plans.length, compact)}>
           {plans.map((plan) => (
             <PlanCard key={plan.id} plan={plan} period={period} compact={compact} cta={renderCta(plan, period)} />
           ))}

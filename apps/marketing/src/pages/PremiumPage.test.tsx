@@ -19,7 +19,8 @@ describe('PremiumPage', () => {
     const premium = await screen.findByRole('group', { name: 'Premium' });
     expect(within(premium).getByText('Most popular')).toBeInTheDocument();
     expect(within(premium).getByText('$4.99')).toBeInTheDocument();
-    expect(within(premium).getByText('Up to 50 ticket panels')).toBeInTheDocument();
+    expect(within(premium).getByText('Ticket panels').nextElementSibling).toHaveTextContent('50');
+    expect(within(premium).getByText('Server').nextElementSibling).toHaveTextContent('1');
     expect(within(premium).getByText('Support hours with time zones')).toBeInTheDocument();
     expect(within(premium).getByRole('link', { name: /get premium/i })).toHaveAttribute('href', '/premium-purchase?plan=premium&period=monthly');
 

@@ -83,7 +83,7 @@ function Services({ services }: { services: StatusResponse['services'] }) {
           const { label, about } = serviceName(s.name);
           return (
             <li key={s.name} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4">
-              <div className="min-w-0 flex-1">
+              <div className="w-full min-w-0 sm:w-auto sm:flex-1">
                 <p className="font-medium text-surface-900 dark:text-surface-50">{label}</p>
                 <p className="text-sm text-surface-600 dark:text-surface-400">{s.detail ?? about}</p>
               </div>
@@ -117,8 +117,28 @@ function Shards({ shards, now }: { shards: StatusResponse['shards']; now: number
       <p className="border-b border-surface-200 px-5 py-3 text-sm text-surface-600 dark:border-surface-800 dark:text-surface-400">
         {ready} of {shards.length} {shards.length === 1 ? 'shard' : 'shards'} ready, serving {formatNumber(guilds)} {guilds === 1 ? 'server' : 'servers'}.
       </p>
-      <div className="overflow-x-auto">
-        <table className="w-full min-w-[36rem] text-left text-sm">
+      {/* Phones: one card per shard (five columns do not fit in 360 px). */}
+      <ul className="divide-y divide-surface-200 sm:hidden dark:divide-surface-800">
+        {shards.map((s) => {
+          const stale = now - Date.parse(s.lastHeartbeat) >= STALE_HEARTBEAT_MS;
+          return (
+            <li key={s.id} className="px-4 py-3 text-sm">
+              <p className="flex items-center gap-2">
+                <span className="font-medium text-surface-900 tabular-nums dark:text-surface-50">Shard #{s.id}</span>
+                <Badge tone={shardTone(s.state, stale)}>{s.state}</Badge>
+              </p>
+              <p className="mt-1 text-surface-600 dark:text-surface-400">
+                {latency(s.latencyMs)} · {formatNumber(s.guilds)} servers · heartbeat{' '}
+                <time dateTime={s.lastHeartbeat} className={cx(stale && 'font-medium text-red-700 dark:text-red-400')}>
+                  {formatRelative(s.lastHeartbeat, now)}
+                </time>
+              </p>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="hidden overflow-x-auto sm:block">
+        <table className="w-full text-left text-sm">
           <caption className="sr-only">Bot shards</caption>
           <thead className="bg-surface-50 text-xs tracking-wide text-surface-600 uppercase dark:bg-surface-900 dark:text-surface-400">
             <tr>
