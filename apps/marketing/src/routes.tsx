@@ -1,5 +1,6 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import './styles.css';
 
 /**
  * The marketing remote's pages. Each is its own chunk, so a visit to one page downloads only that
