@@ -218,6 +218,8 @@ export default function StatusPage() {
     lastVisible.current = visible;
   }, [visible, fulfilledTimeStamp, refetch]);
 
+  const rawMessage = (error?.message ?? '').trim() || 'The status could not be read.';
+  const errorMessage = error ? (/[.!?]$/.test(rawMessage) ? rawMessage : `${rawMessage}.`) : '';
   const checkedAt = fulfilledTimeStamp ?? (data ? Date.parse(data.checkedAt) : null);
 
   return (
@@ -245,7 +247,7 @@ export default function StatusPage() {
 
       {error && data ? (
         <Alert tone="warning" className="mb-6" title="The last check failed">
-          {error.message} Showing the results from {formatRelative(checkedAt ?? now, now)}; we will try again shortly.
+          {errorMessage} Showing the results from {formatRelative(checkedAt ?? now, now)}; we will try again shortly.
         </Alert>
       ) : null}
 
@@ -271,7 +273,7 @@ export default function StatusPage() {
         <EmptyState
           icon={<WifiOff aria-hidden="true" className="size-6" />}
           title="We could not reach the status service"
-          description={`${error.message} If this keeps happening, the API itself may be down; our support server posts updates.`}
+          description={`${errorMessage} If this keeps happening, the API itself may be down; our support server posts updates.`}
         >
           <Button onClick={() => void refetch()} loading={isFetching}>
             Try again
