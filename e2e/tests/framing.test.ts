@@ -1,4 +1,6 @@
-import { describe, expect, test } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { useBrowser } from '../src/browser';
 
 const b = useBrowser();
@@ -40,17 +42,17 @@ describe('framing', () => {
   });
 
   test('in Chromium, a foreign page can frame /home-display but not /', async () => {
-    // A page on another origin, answered locally (no network), embedding both.
-    const embedder = 'http://embedder.test/';
-    await b.context.route(embedder, (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'text/html',
-        body: `<!doctype html><title>embedder</title>
+    // A real page on another origin (its own loopback server, so Chromium's local-network-access
+    // rules treat both as local), embedding both.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>embedder</title>
           <iframe id="display" src="${b.baseURL}/home-display" width="600" height="400"></iframe>
-          <iframe id="home" src="${b.baseURL}/" width="600" height="400"></iframe>`,
-      }),
-    );
+          <iframe id="home" src="${b.baseURL}/" width="600" height="400"></iframe>`);
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    onTestFinished(() => new Promise<void>((ok) => server.close(() => ok())));
+    const embedder = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const display = b.page.waitForResponse((r) => r.url() === `${b.baseURL}/home-display`);
     const home = b.page.waitForResponse((r) => r.url() === `${b.baseURL}/`);
     await b.page.goto(embedder);

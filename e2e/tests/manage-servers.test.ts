@@ -44,7 +44,7 @@ describe('Manage Servers', () => {
   test('Ben: his server is under not added, with an Invite link for that server', async () => {
     await openDashboard('ben');
     const notAdded = group(b.page, NOT_ADDED);
-    await notAdded.getByText(DEMO_GUILDS.bensWorkshop.name).waitFor();
+    await notAdded.getByText(DEMO_GUILDS.bensWorkshop.name, { exact: true }).waitFor();
     const invite = notAdded.getByRole('link', { name: /invite/i }).first();
     const href = await invite.getAttribute('href');
     expect(href).toBeTruthy();

@@ -14,6 +14,8 @@ const manifests = new Map<RemoteId, string>();
 const loaded = new Map<RemoteId, Promise<AnyRemoteRoutesModule>>();
 /** Remotes whose routes module has arrived (so a second visit renders at once, without a spinner). */
 const ready = new Map<RemoteId, AnyRemoteRoutesModule>();
+/** Remotes whose last load failed (the next load starts from a fresh registration). */
+const failed = new Set<RemoteId>();
 
 export function registerRemote(id: RemoteId, manifestUrl: string): void {
   if (manifests.get(id) === manifestUrl) return;
@@ -31,6 +33,13 @@ export function isRemoteRegistered(id: RemoteId): boolean {
 export function loadRemoteRoutes<R extends RemoteId>(id: R): Promise<RemoteRoutesModule<R>> {
   const cached = loaded.get(id);
   if (cached) return cached as unknown as Promise<RemoteRoutesModule<R>>;
+  const manifest = manifests.get(id);
+  if (manifest && failed.has(id)) {
+    // Module Federation keeps what it fetched for a remote (also a failed manifest): registering the
+    // remote again with force drops that, so a retry really goes back to the network.
+    registerRemotes([{ name: id, entry: manifest }], { force: true });
+    failed.delete(id);
+  }
   if (!manifests.has(id)) return Promise.reject(new RemoteLoadError(id, new Error(`remote ${id} is not registered`)));
   const promise = loadRemote<{ default?: RemoteRoutesModule<R> } & Partial<RemoteRoutesModule<R>>>(`${id}/routes`)
     .then((mod) => {
@@ -43,6 +52,7 @@ export function loadRemoteRoutes<R extends RemoteId>(id: R): Promise<RemoteRoute
     })
     .catch((error: unknown) => {
       loaded.delete(id);
+      failed.add(id);
       throw error instanceof RemoteLoadError ? error : new RemoteLoadError(id, error);
     });
   loaded.set(id, promise as unknown as Promise<AnyRemoteRoutesModule>);

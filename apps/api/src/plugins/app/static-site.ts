@@ -84,7 +84,10 @@ export default fp(
         if (req.method !== 'GET' && req.method !== 'HEAD') return false;
         const path = pathOf(req);
         if (NO_FALLBACK.some((p) => path.startsWith(p))) return false;
-        return String(req.headers.accept ?? '').includes('text/html');
+        // A page address: anything but an explicit non-HTML request (e.g. a JSON client) gets the
+        // shell, also a plain `curl` (Accept: */*) or a crawler without an Accept header.
+        const accept = String(req.headers.accept ?? '*/*');
+        return accept.includes('text/html') || accept.includes('*/*');
       },
       sendShell(reply) {
         const html = shellHtml();
