@@ -24,7 +24,7 @@ describe('SupportPage', () => {
     expect(answer).toBeVisible();
     expect(answer).toHaveTextContent('Administrator');
     expect(answer).toHaveTextContent('Manage Server');
-    expect(answer).toHaveTextContent('Refresh servers');
+    expect(answer).toHaveTextContent('press Refresh on Manage Servers');
     expect(within(answer).getByRole('link', { name: 'dashboard' })).toHaveAttribute('href', '/dashboard');
   });
 

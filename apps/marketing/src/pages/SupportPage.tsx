@@ -46,8 +46,8 @@ function supportFaq(product: string): FaqItem[] {
             <strong>Manage Server</strong> permission. Being a moderator without one of these is not enough.
           </p>
           <p>
-            Discord tells us your servers when you sign in. If you were just given the role, joined the server or created it, press <strong>Refresh servers</strong>{' '}
-            on the <Link to="/dashboard">dashboard</Link> (once every few seconds). Still missing? Sign out and in again, and check that you used the right Discord
+            Discord tells us your servers when you sign in. If you were just given the role, joined the server or created it, press <strong>Refresh</strong> on{' '}
+            <Link to="/dashboard">Manage Servers</Link> (once every few seconds). Still missing? Sign out and in again, and check that you used the right Discord
             account.
           </p>
         </>

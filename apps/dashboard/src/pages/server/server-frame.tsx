@@ -11,7 +11,7 @@ export interface ServerPageInfo {
   icon: LucideIcon;
   /** One line: what the page does for this server. */
   description: (serverName: string) => string;
-  /** What is missing in this version, as the subject of "… is not available yet". */
+  /** What is missing in this version, shown as "<feature>: not available yet". */
   feature: string;
   /** What the page will hold. */
   upcoming: string[];
@@ -44,7 +44,7 @@ export function ServerPageFrame({ info }: { info: ServerPageInfo }) {
         }
         description={info.description(serverName)}
       />
-      <Alert tone="info" icon={<Construction aria-hidden="true" className="size-4" />} title={`${info.feature} is not available yet`}>
+      <Alert tone="info" icon={<Construction aria-hidden="true" className="size-4" />} title={`${info.feature}: not available yet`}>
         This version of the dashboard does not include it; it arrives in a later version. Nothing about {serverName} has been changed here.
       </Alert>
       <Card className="mt-6 p-5">

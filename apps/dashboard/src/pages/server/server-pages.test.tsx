@@ -33,7 +33,7 @@ describe('server dashboard page frames', () => {
     expect(screen.getByRole('heading', { level: 1, name })).toBeInTheDocument();
     expect(screen.getByText(description)).toBeInTheDocument();
     const notice = screen.getByRole('status');
-    expect(notice).toHaveTextContent(/is not available yet/);
+    expect(notice).toHaveTextContent(/: not available yet/);
     expect(notice).toHaveTextContent(/arrives in a later version/);
     expect(screen.getByRole('heading', { name: 'What this page will hold' })).toBeInTheDocument();
     // No fake controls and no landmarks of its own (the shell's layout owns <main>, header and footer).
