@@ -15,7 +15,7 @@ import { injectFetch } from './lib/inject-fetch';
 import { redactUrl } from './lib/log';
 import authPlugin, { cookieNames } from './plugins/app/auth';
 import dbPlugin from './plugins/app/db';
-import errorsPlugin from './plugins/app/errors';
+import errorsPlugin, { frameworkErrors } from './plugins/app/errors';
 import { mountSandbox } from './plugins/app/sandbox';
 import securityPlugin, { htmlCsp } from './plugins/app/security';
 import servicesPlugin from './plugins/app/services';
@@ -69,16 +69,17 @@ export function loggerOptions(config: AppConfig, stream?: { write(line: string):
 
 /** Builds the Fastify app: external plugins, app plugins, routes, then (all-in-one) the static site. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const names = cookieNames(config.secureCookies);
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     genReqId: () => randomBytes(6).toString('hex'),
+    frameworkErrors: frameworkErrors(names.session),
   });
   app.decorate('config', config);
   app.decorate('clock', options.clock ?? systemClock);
-  const names = cookieNames(config.secureCookies);
 
   // External plugins.
   await app.register(cookie);
@@ -101,7 +102,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // App plugins.
   const cdnOrigin = new URL(config.discord.cdnBase).origin;
-  await app.register(errorsPlugin, { sessionCookie: names.session });
+  await app.register(errorsPlugin, { sessionCookie: names.session, productName: config.productName, popupOrigin: config.dashboardOrigins[0]! });
   await app.register(securityPlugin, {
     allowedOrigins: config.dashboardOrigins,
     secure: config.secureCookies,

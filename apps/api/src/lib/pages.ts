@@ -51,3 +51,43 @@ export function popupPage(o: PopupPageOptions): Page {
   ].join('; ');
   return { html, csp };
 }
+
+/** The `error` a failed sign-in popup posts to its opener, by catalogue code. */
+export function popupErrorKind(code: number): string {
+  switch (code) {
+    case 1006:
+      return 'invalid_state';
+    case 1008:
+      return 'discord_unavailable';
+    case 1009:
+      return 'unavailable';
+    case 1003:
+      return 'rate_limited';
+    default:
+      return 'oauth_failed';
+  }
+}
+
+export interface PopupErrorOptions {
+  productName: string;
+  targetOrigin: string;
+  /** Catalogue code and HTTP status (shown as "<code> - <status>", spec §8). */
+  code: number;
+  httpStatus: number;
+  message: string;
+}
+
+/** The sign-in popup's failure page: says what went wrong and posts `{auth:false, error, code}` to the dashboard. */
+export function popupErrorPage(o: PopupErrorOptions): Page {
+  return popupPage({
+    productName: o.productName,
+    title: 'Login failed',
+    heading: 'Login failed',
+    text: o.message,
+    message: { auth: false, error: popupErrorKind(o.code), code: o.code },
+    targetOrigin: o.targetOrigin,
+    close: false,
+    fallbackUrl: null,
+    detail: `${o.code} - ${o.httpStatus}`,
+  });
+}

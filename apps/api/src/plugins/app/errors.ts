@@ -1,9 +1,10 @@
-import type { ApiError } from '@tickety/api-contract';
+import { type ApiError, ERROR_CODES } from '@tickety/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DatabaseUnavailableError, isUnavailable } from '../../db/driver';
 import { DiscordError } from '../../lib/discord';
 import { ApiHttpError, isApiHttpError } from '../../lib/errors';
+import { popupErrorPage } from '../../lib/pages';
 
 /** Seconds a client should wait after a 503 for the database. */
 export const DB_RETRY_AFTER = 5;
@@ -59,24 +60,77 @@ export async function authStateFor(req: FastifyRequest, sessionCookie: string): 
   }
 }
 
-export async function sendApiError(req: FastifyRequest, reply: FastifyReply, error: ApiHttpError, sessionCookie: string): Promise<void> {
+export interface ErrorsOptions {
+  sessionCookie: string;
+  productName: string;
+  /** Where a failed sign-in popup reports (the first dashboard origin). */
+  popupOrigin: string;
+}
+
+/** Routes that run in the sign-in popup (route config `popup: true`): a JSON body would strand it. */
+function isPopupRoute(req: FastifyRequest): boolean {
+  return (req.routeOptions?.config as { popup?: unknown } | undefined)?.popup === true;
+}
+
+export async function sendApiError(req: FastifyRequest, reply: FastifyReply, error: ApiHttpError, opts: ErrorsOptions): Promise<void> {
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  reply.header('cache-control', 'no-store');
+  if (isPopupRoute(req)) {
+    const page = popupErrorPage({
+      productName: opts.productName,
+      targetOrigin: opts.popupOrigin,
+      code: error.code,
+      httpStatus: error.statusCode,
+      message: error.message,
+    });
+    await reply.code(error.statusCode).header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
+    return;
+  }
+  const sessionCookie = opts.sessionCookie;
   const body: ApiError = {
     code: error.code,
     message: error.message,
     isAuthenticated: error.code === 401 ? false : await authStateFor(req, sessionCookie),
   };
   if (error.selector !== undefined) body.selector = error.selector;
-  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
-  reply.header('cache-control', 'no-store');
   await reply.code(error.statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+/** Whether a raw request carries the session cookie (before @fastify/cookie has parsed anything). */
+function hasCookie(header: string | undefined, name: string): boolean {
+  return Boolean(header?.split(';').some((part) => part.trim().startsWith(`${name}=`) && part.trim().length > name.length + 1));
+}
+
+/**
+ * Fastify's `frameworkErrors`: URLs the router refuses before any hook runs (a malformed
+ * percent-encoding, a path parameter over maxParamLength) get the API's error body too, instead of
+ * Fastify's own `{error, code: 'FST_...'}`. No hook ran, so cookies are unparsed: a session cookie
+ * counts as signed in, as when the database is down.
+ */
+export function frameworkErrors(sessionCookie: string) {
+  return (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+    const body: ApiError = {
+      code: ERROR_CODES.VALIDATION_FAILED.code,
+      message: tooLong ? 'A part of the address is too long.' : 'The address is not valid.',
+      isAuthenticated: hasCookie(req.headers.cookie, sessionCookie),
+    };
+    req.log.info({ code: error.code }, 'refused a malformed URL');
+    return reply
+      .code(tooLong ? 414 : 400)
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .type('application/json; charset=utf-8')
+      .send(body);
+  };
 }
 
 /** The one error handler: every error becomes an `ApiError` body, never a stack or a secret. */
 export default fp(
-  async function errors(app: FastifyInstance, opts: { sessionCookie: string }) {
+  async function errors(app: FastifyInstance, opts: ErrorsOptions) {
     app.setErrorHandler(async (error, req, reply) => {
       const apiError = toApiError(error, req);
-      await sendApiError(req, reply, apiError, opts.sessionCookie);
+      await sendApiError(req, reply, apiError, opts);
       return reply;
     });
   },

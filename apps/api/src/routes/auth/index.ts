@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { pkceChallenge } from '../../lib/crypto';
 import { DiscordError } from '../../lib/discord';
 import { ApiHttpError } from '../../lib/errors';
-import { popupPage } from '../../lib/pages';
+import { popupErrorPage, popupPage } from '../../lib/pages';
 import { clearSessionCookie, cookieNames, setSessionCookie } from '../../plugins/app/auth';
 import { DiscordGrantEndedError } from '../../services/guild-sync';
 import { STATE_TTL_MS } from '../../services/oauth-states';
@@ -32,7 +32,9 @@ const CallbackQuery = z.object({
 export default async function authRoutes(app: FastifyInstance) {
   const { config } = app;
   const names = cookieNames(config.secureCookies);
-  const authLimit = { rateLimit: { max: config.rateLimit.authMax, timeWindow: config.rateLimit.windowMs } };
+  // The popup's routes: tighter rate limit, and errors (rate limit, database down...) answered as a
+  // popup page that tells the opener, not as JSON (plugins/app/errors.ts).
+  const popupRoute = { rateLimit: { max: config.rateLimit.authMax, timeWindow: config.rateLimit.windowMs }, popup: true };
 
   app.get('/@me', async (req, reply): Promise<MeResponse> => {
     reply.header('cache-control', 'no-store');
@@ -56,7 +58,7 @@ export default async function authRoutes(app: FastifyInstance) {
     return { isAuthenticated: false };
   });
 
-  app.get('/login', { config: authLimit }, async (req, reply) => {
+  app.get('/login', { config: popupRoute }, async (req, reply) => {
     const returnOrigin = openerOrigin(req, config.dashboardOrigins);
     const { state, codeVerifier } = await app.oauthStates.start(returnOrigin);
     reply.setCookie(names.state, app.signer.sign(state), {
@@ -81,7 +83,7 @@ export default async function authRoutes(app: FastifyInstance) {
     return reply.redirect(url.toString(), 302);
   });
 
-  app.get('/callback', { config: authLimit }, async (req, reply) => {
+  app.get('/callback', { config: popupRoute }, async (req, reply) => {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
     const fallbackOrigin = config.dashboardOrigins[0]!;
     const parsed = CallbackQuery.safeParse(req.query);
@@ -212,17 +214,14 @@ export default async function authRoutes(app: FastifyInstance) {
 
   function errorPage(reply: FastifyReply, name: keyof typeof ERROR_CODES, target: string, message?: string) {
     const entry = ERROR_CODES[name];
-    const error = name === 'OAUTH_STATE_INVALID' ? 'invalid_state' : name === 'DISCORD_UNAVAILABLE' ? 'discord_unavailable' : 'oauth_failed';
-    return sendPage(reply, entry.httpStatus, {
-      title: 'Login failed',
-      heading: 'Login failed',
-      text: message ?? entry.message,
-      message: { auth: false, error, code: entry.code },
+    const page = popupErrorPage({
+      productName: config.productName,
       targetOrigin: target,
-      close: false,
-      fallbackUrl: null,
-      detail: `${entry.code} - ${entry.httpStatus}`,
+      code: entry.code,
+      httpStatus: entry.httpStatus,
+      message: message ?? entry.message,
     });
+    return reply.code(entry.httpStatus).header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
   }
 }
 
