@@ -8,10 +8,13 @@ export default defineConfig({
     ...base.test,
     // Database tests run on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/db.ts).
     globalSetup: ['./test/global-setup.ts'],
-    // PGlite boots a WASM PostgreSQL per test file: give slow, shared machines room. Files run in
-    // parallel processes (each suite has its own schema).
+    // PGlite boots a WASM PostgreSQL in seconds: one per worker process, shared by the files it runs
+    // (isolate: false keeps test/helpers/db.ts's instance between files; every suite has its own
+    // schema). Give slow, shared machines room.
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    isolate: false,
+    maxWorkers: 2,
   },
 });

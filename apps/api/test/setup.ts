@@ -1,8 +1,8 @@
 import { afterAll } from 'vitest';
-import { closeAdminPools, closeSharedPglite } from './helpers/db';
+import { closeAdminPools } from './helpers/db';
 
-// Per test file: close the file's PGlite and the schema-admin pools once all its suites ran.
+// Per test file: close the schema-admin pools once all its suites ran. The PGlite instance is kept
+// for the next file in this worker (files share a worker: vitest.config.mjs, isolate false).
 afterAll(async () => {
-  await closeSharedPglite();
   await closeAdminPools();
 });

@@ -51,6 +51,8 @@ export interface TestAppOptions {
   env?: Record<string, string | undefined>;
   /** Wraps the fetch the API uses for Discord (default: the in-process sandbox). */
   wrapFetch?: (inner: FetchLike) => FetchLike;
+  /** Wraps the suite's database before the app gets it (outages, failing queries). */
+  wrapDb?: (db: SuiteDb) => SuiteDb | Promise<SuiteDb>;
 }
 
 /** Builds the API through buildApp + loadConfig, on the given database, with a test clock and captured logs. */
@@ -92,7 +94,7 @@ export function useTestApp(database: TestDatabase, options: TestAppOptions = {})
   beforeAll(async () => {
     const opened = await openSuiteDb(database);
     drop = opened.drop;
-    current = await createTestApp(opened.db, options);
+    current = await createTestApp(options.wrapDb ? await options.wrapDb(opened.db) : opened.db, options);
   });
   afterAll(async () => {
     await current?.close();

@@ -34,8 +34,9 @@ export function schemaName(): string {
   return `t_${process.pid}_${randomBytes(5).toString('hex')}`;
 }
 
-// One PGlite per test file (it boots slowly): each suite gets its own schema in it. Files run in
-// separate processes, so this module-level instance is per file; test/setup.ts closes it.
+// One PGlite per test worker (it boots slowly): each suite gets its own schema in it, so suites and
+// files never see each other's data. Files in a worker share modules (vitest `isolate: false`), hence
+// this instance; it lives as long as the worker (in memory, nothing to clean up).
 let sharedPglite: Promise<PGlite> | null = null;
 
 function pgliteInstance(): Promise<PGlite> {

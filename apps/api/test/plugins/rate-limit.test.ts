@@ -1,0 +1,49 @@
+import { ApiError, ERROR_CODES } from '@tickety/api-contract';
+import { describe, expect, it } from 'vitest';
+import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
+import { Browser } from '../helpers/browser';
+import { databases } from '../helpers/db';
+import { runPopup } from '../helpers/oauth';
+
+describe.each(databases())('per-IP rate limits on $name', (database) => {
+  const t = useTestApp(database, { env: { RATE_LIMIT_MAX: '3', AUTH_RATE_LIMIT_MAX: '2' } });
+
+  it('limits /api per IP: 429, code 1003, Retry-After and the limit headers', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.1' });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await browser.get('/api/plans'));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 429]);
+    expect(answers[0]!.headers['x-ratelimit-limit']).toBe('3');
+    expect(answers[2]!.headers['x-ratelimit-remaining']).toBe('0');
+    const limited = answers[3]!;
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(ApiError.parse(limited.json())).toEqual({ code: ERROR_CODES.RATE_LIMITED.code, message: ERROR_CODES.RATE_LIMITED.message, isAuthenticated: false });
+    // Another address is not affected; a spoofed X-Forwarded-For does not escape (TRUST_PROXY is off).
+    expect((await new Browser(t.app, { ip: '203.0.113.2' }).get('/api/plans')).statusCode).toBe(200);
+    expect((await browser.get('/api/plans', { headers: { 'x-forwarded-for': '198.51.100.7' } })).statusCode).toBe(429);
+  });
+
+  it('does not count static files, /config.json, health checks or the sandbox', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.3' });
+    for (let i = 0; i < 5; i++) {
+      expect((await browser.get('/config.json')).statusCode).toBe(200);
+      expect((await browser.get('/api/health')).statusCode).toBe(200);
+      expect((await browser.get('/sandbox/discord/cdn/embed/avatars/0.png')).statusCode).toBeLessThan(429);
+    }
+    expect((await browser.get('/api/plans')).statusCode).toBe(200);
+  });
+
+  it('limits sign-in attempts more tightly; the popup shows a page that tells the opener', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.4' });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await browser.get('/api/auth/login'));
+    expect(answers.map((r) => r.statusCode)).toEqual([302, 302, 429]);
+    const limited = answers[2]!;
+    expect(limited.headers['content-type']).toMatch(/^text\/html/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(runPopup(limited.body).posted).toEqual([
+      { message: { auth: false, error: 'rate_limited', code: ERROR_CODES.RATE_LIMITED.code }, targetOrigin: DASHBOARD_ORIGIN },
+    ]);
+  });
+});
