@@ -25,7 +25,7 @@ describe('SupportPage', () => {
     expect(answer).toHaveTextContent('Administrator');
     expect(answer).toHaveTextContent('Manage Server');
     expect(answer).toHaveTextContent('press Refresh on Manage Servers');
-    expect(within(answer).getByRole('link', { name: 'dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(within(answer).getByRole('link', { name: 'Manage Servers' })).toHaveAttribute('href', '/dashboard');
   });
 
   it('does not link to itself when the support server is not configured', () => {
