@@ -60,7 +60,9 @@ const DEFAULT_RETRY_AFTER = 5;
 function retryAfterSeconds(res: Response, body: unknown): number {
   const fromBody =
     body && typeof body === 'object' && 'retry_after' in body ? Number((body as { retry_after: unknown }).retry_after) : Number.NaN;
-  const fromHeader = Number(res.headers.get('retry-after'));
+  // A missing header is null, and Number(null) is 0: only a present header counts.
+  const header = res.headers.get('retry-after');
+  const fromHeader = header === null || header.trim() === '' ? Number.NaN : Number(header);
   const value = Number.isFinite(fromBody) ? fromBody : Number.isFinite(fromHeader) ? fromHeader : DEFAULT_RETRY_AFTER;
   return Math.min(Math.max(Math.ceil(value), 1), 3600);
 }
