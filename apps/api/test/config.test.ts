@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO_APP, DEMO_USERS } from '@tickety/sandbox';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BOT_PERMISSIONS, ConfigError, REPO_DIR, loadConfig } from '../src/config';
+
+const KEY = randomBytes(32).toString('base64');
+const REAL = { DISCORD_CLIENT_ID: '987654321098765432', DISCORD_CLIENT_SECRET: 'secret', TOKEN_ENCRYPTION_KEY: KEY };
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'tickety-config-'));
+  dirs.push(d);
+  return d;
+}
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig({ DATA_DIR: 'memory://', ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
+  const c = loadConfig({ DATA_DIR: 'memory://' });
+
+  it('runs on localhost:3000 in demo mode with the sandbox as Discord', () => {
+    expect(c.env).toBe('development');
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.port).toBe(3000);
+    expect(c.publicUrl).toBe('http://localhost:3000');
+    expect(c.dashboardOrigins).toEqual(['http://localhost:3000']);
+    expect(c.demo).toBe(true);
+    expect(c.allInOne).toBe(false);
+    expect(c.discord).toEqual({
+      clientId: DEMO_APP.clientId,
+      clientSecret: DEMO_APP.clientSecret,
+      botToken: DEMO_APP.botToken,
+      origin: 'http://localhost:3000/sandbox/discord',
+      apiBase: 'http://localhost:3000/sandbox/discord/api/v10',
+      cdnBase: 'http://localhost:3000/sandbox/discord/cdn',
+      timeoutMs: 10_000,
+    });
+    expect(c.staffOwnerIds).toEqual([DEMO_USERS.sam.id]);
+  });
+
+  it('has the documented limits and lifetimes', () => {
+    expect(c.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600 });
+    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, windowMs: 60_000 });
+    expect(c.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10 });
+    expect(c.secureCookies).toBe(false);
+    expect(c.trustProxy).toBe(false);
+    expect(c.redisUrl).toBeNull();
+    expect(c.productName).toBe('Tickety');
+    expect(c.plans.map((p) => p.id)).toEqual(['free', 'premium']);
+    expect(c.tokenEncryptionKey).toHaveLength(32);
+  });
+
+  it('builds the invite link with the bot permissions', () => {
+    expect(c.inviteUrl).toBe(
+      `http://localhost:3000/sandbox/discord/oauth2/authorize?client_id=${DEMO_APP.clientId}&scope=bot%20applications.commands&permissions=${BOT_PERMISSIONS}`,
+    );
+    const bits = BigInt(BOT_PERMISSIONS);
+    for (const bit of [10n, 11n, 14n, 34n, 38n]) expect(bits & (1n << bit)).not.toBe(0n);
+    expect(bits & 8n).toBe(0n); // never ADMINISTRATOR
+  });
+
+  it('defaults the PGlite data folder to <repo>/.data/pglite', () => {
+    expect(loadConfig({ TOKEN_ENCRYPTION_KEY: KEY }).database.dataDir).toBe(join(REPO_DIR, '.data', 'pglite'));
+  });
+});
+
+describe('loadConfig with a real Discord application (split deployment)', () => {
+  it('uses Discord and the given origins', () => {
+    const c = loadConfig({
+      ...REAL,
+      DISCORD_BOT_TOKEN: 'bot',
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://api.tickety.gg/',
+      DASHBOARD_ORIGINS: 'https://tickety.gg, https://beta.tickety.gg',
+      DATABASE_URL: 'postgres://u:p@db:5432/tickety',
+      DATABASE_SCHEMA: 'tickety',
+      DATABASE_POOL_MAX: '20',
+      REDIS_URL: 'redis://redis:6379',
+      TRUST_PROXY: '1',
+      STAFF_OWNER_IDS: '111111111111111111, 222222222222222222',
+    });
+    expect(c.env).toBe('production');
+    expect(c.demo).toBe(false);
+    expect(c.publicUrl).toBe('https://api.tickety.gg');
+    expect(c.secureCookies).toBe(true);
+    expect(c.dashboardOrigins).toEqual(['https://tickety.gg', 'https://beta.tickety.gg']);
+    expect(c.discord).toMatchObject({
+      clientId: '987654321098765432',
+      clientSecret: 'secret',
+      botToken: 'bot',
+      origin: 'https://discord.com',
+      apiBase: 'https://discord.com/api/v10',
+      cdnBase: 'https://cdn.discordapp.com',
+    });
+    expect(c.database).toMatchObject({ url: 'postgres://u:p@db:5432/tickety', schema: 'tickety', poolMax: 20 });
+    expect(c.redisUrl).toBe('redis://redis:6379');
+    expect(c.trustProxy).toBe(true);
+    expect(c.staffOwnerIds).toEqual(['111111111111111111', '222222222222222222']);
+    expect(c.supportUrl).toBe('https://tickety.gg/support');
+    expect(c.tokenEncryptionKey.equals(Buffer.from(KEY, 'base64'))).toBe(true);
+    expect(c.logLevel).toBe('info');
+  });
+
+  it('needs the client secret and a token-encryption key', () => {
+    expect(configError({ DISCORD_CLIENT_ID: '987654321098765432' })).toMatch(/DISCORD_CLIENT_SECRET is required/);
+    expect(configError({ DISCORD_CLIENT_ID: '987654321098765432', DISCORD_CLIENT_SECRET: 's' })).toMatch(/TOKEN_ENCRYPTION_KEY is required/);
+    expect(configError({ ...REAL, TOKEN_ENCRYPTION_KEY: randomBytes(16).toString('base64') })).toMatch(/32 bytes/);
+  });
+
+  it('reads TRUST_PROXY as a boolean or a list of addresses', () => {
+    expect(loadConfig({ ...REAL, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...REAL, TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+  });
+
+  it('sets Secure cookies everywhere except plain-http localhost', () => {
+    for (const [url, secure] of [
+      ['http://localhost:8080', false],
+      ['http://127.0.0.1:3000', false],
+      ['http://[::1]:3000', false],
+      ['https://localhost:3000', true],
+      ['http://api.internal:3000', true],
+    ] as const) {
+      expect(loadConfig({ DATA_DIR: 'memory://', PUBLIC_URL: url }).secureCookies, url).toBe(secure);
+    }
+  });
+});
+
+describe('loadConfig refuses a bad configuration with a clear message', () => {
+  it('reports every invalid variable at once', () => {
+    const message = configError({ PORT: '99999', LOG_LEVEL: 'loud', REDIS_URL: 'http://x', DATABASE_URL: 'mysql://x' });
+    expect(message).toMatch(/^Invalid configuration:/);
+    for (const name of ['PORT', 'LOG_LEVEL', 'REDIS_URL', 'DATABASE_URL']) expect(message).toContain(`${name}:`);
+  });
+
+  it.each([
+    [{ PUBLIC_URL: 'localhost:3000' }, /PUBLIC_URL must be an http\(s\) URL/],
+    [{ PUBLIC_URL: 'https://api.tickety.gg/v1' }, /PUBLIC_URL must be an origin/],
+    [{ DASHBOARD_ORIGINS: 'https://tickety.gg/app' }, /DASHBOARD_ORIGINS: "https:\/\/tickety.gg\/app" must be an origin/],
+    [{ DASHBOARD_ORIGINS: 'not a url' }, /DASHBOARD_ORIGINS: "not a url" is not a URL/],
+    [{ DASHBOARD_ORIGINS: ' , ' }, /at least one origin/],
+    [{ SESSION_IDLE_SECONDS: '7200', SESSION_MAX_AGE_SECONDS: '3600' }, /SESSION_IDLE_SECONDS must not exceed/],
+    [{ SESSION_IDLE_SECONDS: '10' }, /SESSION_IDLE_SECONDS: must be a whole number from 60/],
+    [{ PORT: 'eighty' }, /PORT: must be a whole number/],
+    [{ DISCORD_CLIENT_ID: 'my-app' }, /DISCORD_CLIENT_ID: must be a Discord application id/],
+    [{ DATABASE_SCHEMA: 'Robert"; DROP TABLE' }, /DATABASE_SCHEMA: must be a plain lower-case identifier/],
+    [{ STAFF_OWNER_IDS: '123,abc' }, /STAFF_OWNER_IDS: must be a comma-separated list of Discord user ids/],
+    [{ DISCORD_TIMEOUT_MS: '5' }, /DISCORD_TIMEOUT_MS: must be a whole number from 100/],
+    [{ DOCS_URL: 'javascript:alert(1)' }, /DOCS_URL must be an http\(s\) URL/],
+  ])('%o', (env, message) => {
+    expect(configError(env as Record<string, string>)).toMatch(message);
+  });
+
+  it('validates the plan catalogue', () => {
+    const dir = tempDir();
+    const file = join(dir, 'plans.json');
+    writeFileSync(file, '[{"id":"Free Plan"}]');
+    expect(configError({ PLANS_FILE: file })).toMatch(/^PLANS_FILE: .*plans\.json: 0\.id must be lower-case/);
+    writeFileSync(file, 'not json');
+    expect(configError({ PLANS_FILE: file })).toMatch(/cannot read .* as JSON/);
+    expect(configError({ PLANS_FILE: join(dir, 'missing.json') })).toMatch(/cannot read/);
+  });
+});
+
+describe('the demo token-encryption key', () => {
+  it('is generated once beside the data folder (mode 0600) and reused', () => {
+    const dir = tempDir();
+    const dataDir = join(dir, 'pglite');
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const file = join(dir, 'token-encryption.key');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(first.tokenEncryptionKey)).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir }).tokenEncryptionKey.equals(first.tokenEncryptionKey)).toBe(true);
+  });
+
+  it('refuses a corrupt key file instead of silently replacing it (sessions would stop decrypting)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'token-encryption.key'), 'short\n');
+    expect(configError({ DATA_DIR: join(dir, 'pglite') })).toMatch(/does not hold a 32-byte base64 key/);
+  });
+
+  it('is random per start for memory:// databases', () => {
+    expect(loadConfig({ DATA_DIR: 'memory://' }).tokenEncryptionKey.equals(loadConfig({ DATA_DIR: 'memory://' }).tokenEncryptionKey)).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/migrate';
+import { createPostgresDb } from '../../src/db/postgres';
+import { MIGRATIONS_DIR } from '../../src/plugins/app/db';
+import { databases, useSuiteDb } from '../helpers/db';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function migrationsDir(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tickety-migrations-'));
+  dirs.push(dir);
+  for (const [name, sql] of Object.entries(files)) writeFileSync(join(dir, name), sql);
+  return dir;
+}
+
+async function tables(db: { query: (sql: string) => Promise<{ rows: Array<{ t: string }> }> }): Promise<string[]> {
+  const { rows } = await db.query(
+    `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`,
+  );
+  return rows.map((r) => r.t);
+}
+
+describe.each(databases())('migrations on $name', (database) => {
+  describe('the real migrations', () => {
+    const s = useSuiteDb(database);
+
+    it('apply once, and a second run is a no-op', async () => {
+      const first = await migrate(s.db, MIGRATIONS_DIR);
+      expect(first).toEqual({ applied: ['001_init.sql'], total: 1 });
+      expect(await tables(s.db)).toEqual([
+        'bot_shards',
+        'guilds',
+        'oauth_states',
+        'schema_migrations',
+        'sessions',
+        'staff_members',
+        'subscriptions',
+        'user_guilds',
+        'users',
+      ]);
+      const second = await migrate(s.db, MIGRATIONS_DIR);
+      expect(second).toEqual({ applied: [], total: 1 });
+      const { rows } = await s.db.query<{ version: string; name: string }>('SELECT version, name FROM schema_migrations');
+      expect(rows).toEqual([{ version: '001', name: 'init' }]);
+    });
+  });
+
+  describe('new migrations', () => {
+    const s = useSuiteDb(database);
+
+    it('apply in order, only the new ones, ignoring other files', async () => {
+      const v1 = migrationsDir({ '001_a.sql': 'CREATE TABLE a (id int);', 'README.md': 'not a migration', '01_bad_name.sql': 'nope' });
+      expect((await migrate(s.db, v1)).applied).toEqual(['001_a.sql']);
+      const v2 = migrationsDir({
+        '001_a.sql': 'CREATE TABLE a (id int);',
+        '003_c.sql': 'ALTER TABLE b ADD COLUMN note text;',
+        '002_b.sql': 'CREATE TABLE b (id int); INSERT INTO b VALUES (1);',
+      });
+      expect((await migrate(s.db, v2)).applied).toEqual(['002_b.sql', '003_c.sql']);
+      expect((await s.db.query('SELECT id, note FROM b')).rows).toEqual([{ id: 1, note: null }]);
+    });
+
+    it('roll the whole run back when one fails', async () => {
+      const dir = migrationsDir({
+        '001_a.sql': 'CREATE TABLE a (id int);',
+        '002_b.sql': 'CREATE TABLE b (id int); INSERT INTO b VALUES (1);',
+        '003_c.sql': 'ALTER TABLE b ADD COLUMN note text;',
+        '004_d.sql': 'CREATE TABLE d (id int);',
+        '005_e.sql': 'INSERT INTO missing_table VALUES (1);',
+      });
+      await expect(migrate(s.db, dir)).rejects.toThrow(/missing_table/);
+      expect(await tables(s.db)).not.toContain('d');
+      const { rows } = await s.db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
+      expect(rows.map((r) => r.version)).toEqual(['001', '002', '003']);
+    });
+
+    it('refuse two migrations with the same number', async () => {
+      const dir = migrationsDir({ '006_x.sql': 'SELECT 1;', '006_y.sql': 'SELECT 1;' });
+      await expect(migrate(s.db, dir)).rejects.toThrow(/share a number/);
+    });
+  });
+
+  describe('instances starting at once', () => {
+    const s = useSuiteDb(database);
+
+    it('wait for each other: every migration applies exactly once', async () => {
+      // PostgreSQL: separate pools (as N API instances would have); PGlite: one connection, serialised.
+      const others =
+        database.name === 'postgres'
+          ? await Promise.all([1, 2, 3].map(() => createPostgresDb({ url: database.url!, schema: s.db.schema, max: 1 })))
+          : [s.db, s.db, s.db];
+      try {
+        const results = await Promise.all([s.db, ...others].map((db) => migrate(db, MIGRATIONS_DIR)));
+        expect(results.flatMap((r) => r.applied)).toEqual(['001_init.sql']);
+        const { rows } = await s.db.query<{ n: string | number }>('SELECT count(*) AS n FROM schema_migrations');
+        expect(Number(rows[0]!.n)).toBe(1);
+      } finally {
+        if (database.name === 'postgres') await Promise.all(others.map((db) => db.close()));
+      }
+    });
+  });
+});

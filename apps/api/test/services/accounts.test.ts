@@ -1,0 +1,108 @@
+import { STAFF_PERMISSIONS } from '@tickety/api-contract';
+import { describe, expect, it } from 'vitest';
+import type { DiscordPartialGuild } from '../../src/lib/discord';
+import { Accounts } from '../../src/services/accounts';
+import { SECOND } from '../helpers/clock';
+import { databases } from '../helpers/db';
+import { insertUser, useServiceDeps } from './helpers';
+
+const OWNER = '1000000000000000201';
+const USER = '1000000000000000202';
+const CDN = 'https://cdn.test';
+
+function guild(id: string, owner: boolean, permissions: string, name = `Guild ${id.slice(-2)}`): DiscordPartialGuild {
+  return { id, name, icon: null, owner, permissions };
+}
+
+describe.each(databases())('Accounts on $name', (database) => {
+  const deps = useServiceDeps(database);
+  const accounts = () => new Accounts(deps.db, deps.clock, CDN, new Set([OWNER]));
+
+  it('canManage: the owner, ADMINISTRATOR or MANAGE_GUILD, nobody else', async () => {
+    await accounts().upsertUser(deps.db, { id: USER, username: 'u', global_name: null, avatar: null });
+    const list = [
+      guild('1100000000000000301', true, '0'), // owner, whatever the bits
+      guild('1100000000000000302', false, '8'), // ADMINISTRATOR
+      guild('1100000000000000303', false, '32'), // MANAGE_GUILD
+      guild('1100000000000000304', false, String((1n << 3n) | (1n << 40n))), // ADMINISTRATOR among high bits
+      guild('1100000000000000305', false, String((1n << 10n) | (1n << 11n) | (1n << 16n))), // member
+      guild('1100000000000000306', false, String(1n << 28n)), // MANAGE_ROLES is not enough
+      guild('1100000000000000307', false, 'garbage'),
+      guild('1100000000000000308', false, ''),
+    ];
+    await accounts().replaceGuilds(deps.db, USER, list, new Set(['1100000000000000301']));
+    const stored = await accounts().guilds(USER);
+    expect(stored.map((g) => [g.id.slice(-3), g.canManage])).toEqual([
+      ['301', true],
+      ['302', true],
+      ['303', true],
+      ['304', true],
+      ['305', false],
+      ['306', false],
+      ['307', false],
+      ['308', false],
+    ]);
+    expect(stored.map((g) => g.botInGuild)).toEqual([true, false, false, false, false, false, false, false]);
+  });
+
+  it("replaces the user's list in Discord's order, once per guild, keeping the bot flag when the bot's list is unknown", async () => {
+    const a = guild('1100000000000000311', false, '8', 'A');
+    const b = guild('1100000000000000312', true, '0', 'B');
+    await accounts().replaceGuilds(deps.db, USER, [b, a, b], new Set([a.id]));
+    expect((await accounts().guilds(USER)).map((g) => [g.name, g.botInGuild])).toEqual([
+      ['B', false],
+      ['A', true],
+    ]);
+    // The bot's list could not be fetched (null): names update, the stored bot flag stays.
+    await accounts().replaceGuilds(deps.db, USER, [{ ...a, name: 'A renamed', icon: 'abc' }], null);
+    const after = await accounts().guilds(USER);
+    expect(after).toEqual([
+      { id: a.id, name: 'A renamed', icon: 'abc', iconUrl: `${CDN}/icons/${a.id}/abc.png`, owner: false, permissions: '8', canManage: true, botInGuild: true },
+    ]);
+    expect(await accounts().guild(USER, b.id)).toBeNull();
+    await accounts().replaceGuilds(deps.db, USER, [], null);
+    expect(await accounts().guilds(USER)).toEqual([]);
+  });
+
+  it('claims the guild refresh at most once per interval, across callers', async () => {
+    await insertUser(deps.db, '1000000000000000203');
+    const id = '1000000000000000203';
+    // Several instances claiming at the same moment: exactly one wins.
+    const concurrent = await Promise.all([1, 2, 3, 4].map(() => accounts().claimRefresh(id, 10_000)));
+    expect(concurrent.sort()).toEqual([0, 10, 10, 10]);
+    deps.clock.advance(3_500);
+    expect(await accounts().claimRefresh(id, 10_000)).toBe(7);
+    deps.clock.advance(6_500);
+    expect(await accounts().claimRefresh(id, 10_000)).toBe(0);
+    // A clock that went backwards (another instance ahead of us) does not lock the user out.
+    deps.clock.advance(-60 * SECOND);
+    expect(await accounts().claimRefresh(id, 10_000)).toBe(0);
+  });
+
+  it('team: STAFF_OWNER_IDS hold every flag, granted staff their known flags, others null', async () => {
+    expect(await accounts().team(OWNER)).toEqual({ permissions: [...STAFF_PERMISSIONS], owner: true });
+    expect(await accounts().team(USER)).toBeNull();
+    await deps.db.query('INSERT INTO staff_members (user_id, permissions) VALUES ($1, $2)', [USER, ['DASHBOARD_SUPPORT_SEARCH_READ', 'BOGUS']]);
+    expect(await accounts().team(USER)).toEqual({ permissions: ['DASHBOARD_SUPPORT_SEARCH_READ'], owner: false });
+    await deps.db.query('UPDATE staff_members SET permissions = $2 WHERE user_id = $1', [USER, ['BOGUS']]);
+    expect(await accounts().team(USER)).toBeNull();
+  });
+
+  it('sub: null without records; premium servers of active subscriptions only, once each', async () => {
+    expect(await accounts().sub(USER)).toBeNull();
+    await deps.db.query(
+      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, servers) VALUES
+         ('a', $1, 'paddle', 'p1', 'active', true, '{"1","2"}'),
+         ('b', $1, 'discord', 'd1', 'active', true, '{"2","3"}'),
+         ('c', $1, 'fastspring', 'f1', 'canceled', false, '{"9"}')`,
+      [USER],
+    );
+    expect(await accounts().sub(USER)).toEqual({ premium: true, servers: ['1', '2', '3'] });
+    await deps.db.query(`UPDATE subscriptions SET premium = false WHERE user_id = $1`, [USER]);
+    expect(await accounts().sub(USER)).toEqual({ premium: false, servers: [] });
+  });
+
+  it('me: null for an unknown user', async () => {
+    expect(await accounts().me('1000000000000000999')).toBeNull();
+  });
+});
