@@ -70,7 +70,7 @@ export async function startServer(options = {}) {
     PUBLIC_URL: url,
     DATA_DIR: join(tmp, 'pglite'),
     LOG_LEVEL: 'warn',
-    RATE_LIMIT_MAX: '100000000',
+    RATE_LIMIT_MAX: '1000000',
     AUTH_RATE_LIMIT_MAX: '100000',
     ...options.env,
   });

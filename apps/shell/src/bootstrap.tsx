@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { loadRuntimeConfig } from './app/config';
+import { requestConfigEarly } from './app/early-config';
 import { startApp } from './app/start';
 
 const root = createRoot(document.getElementById('root')!);
@@ -17,7 +17,7 @@ function ConfigFailed({ message }: { message: string }) {
   );
 }
 
-loadRuntimeConfig().then(
+requestConfigEarly().then(
   (config) => root.render(startApp(config).app),
   (error: unknown) => root.render(<ConfigFailed message={error instanceof Error ? error.message : String(error)} />),
 );

@@ -2,7 +2,9 @@
 // entry (a <link> in index.html), and the app itself starts behind an async boundary so Module
 // Federation negotiates the shared singletons first (MF pitfall 5).
 import './styles.css';
+import { requestConfigEarly } from './app/early-config';
 import { startTheme } from './theme/theme';
 
 startTheme();
+requestConfigEarly();
 import('./bootstrap');

@@ -29,7 +29,8 @@ export function PublicLayout() {
     <div className="flex min-h-screen flex-col">
       <SkipLink />
       <Header variant="public" />
-      <Main>
+      {/* At least a screen tall: the footer starts below the fold, so the page arriving never shifts it. */}
+      <Main className="min-h-[calc(100svh-4rem)]">
         <GuardedOutlet />
       </Main>
       <Footer />
