@@ -197,6 +197,9 @@ export function defineHost({ appDir, mode = process.env.NODE_ENV === 'production
       new rspack.CopyRspackPlugin({ patterns: [{ from: join(appDir, 'public'), noErrorOnMissing: true }] }),
       dev && new ReactRefreshPlugin(),
     ].filter(Boolean),
-    devServer: devServer(PORTS.shell),
+    // The shell's dev server gets config.json from the API (run it with
+    // DASHBOARD_ORIGINS=http://localhost:4000 and REMOTE_<NAME>_URL=http://localhost:400x/mf-manifest.json
+    // for remotes served by their own dev servers).
+    devServer: { ...devServer(PORTS.shell), proxy: [{ context: ['/config.json'], target: `http://localhost:${PORTS.api}` }] },
   };
 }
