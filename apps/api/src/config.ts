@@ -39,6 +39,8 @@ export interface AppConfig {
   analyticsToken: string | null;
   /** Discord is the built-in sandbox (no DISCORD_CLIENT_ID). */
   demo: boolean;
+  /** Demo mode: the sandbox's test controls over HTTP (`/sandbox/discord/_control/...`). */
+  sandboxControl: boolean;
   discord: {
     clientId: string;
     clientSecret: string;
@@ -102,6 +104,10 @@ const EnvSchema = z.object({
   HOST: optionalString,
   PUBLIC_URL: url('PUBLIC_URL'),
   ALL_IN_ONE: bool,
+  SANDBOX_CONTROL: optionalString.refine(
+    (v) => v === undefined || ['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off'].includes(v.toLowerCase()),
+    'must be 1/true/yes/on or 0/false/no/off',
+  ),
   STATIC_ROOT: optionalString,
   DASHBOARD_ORIGINS: optionalString,
   PRODUCT_NAME: optionalString,
@@ -308,6 +314,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     paddleToken: e.PADDLE_CLIENT_TOKEN ?? null,
     analyticsToken: e.ANALYTICS_TOKEN ?? null,
     demo,
+    // Anyone reaching a public demo could inject faults for everyone: off in production unless asked.
+    sandboxControl:
+      demo && (e.SANDBOX_CONTROL === undefined ? nodeEnv !== 'production' : ['1', 'true', 'yes', 'on'].includes(e.SANDBOX_CONTROL.toLowerCase())),
     discord,
     tokenEncryptionKey: loadKey(e.TOKEN_ENCRYPTION_KEY, demo, resolvedDataDir),
     database: {

@@ -16,6 +16,7 @@ export async function mountSandbox(app: FastifyInstance, control?: SandboxContro
     ...(config.discord.botToken ? { botToken: config.discord.botToken } : {}),
     // One time source for the API and its Discord: tests that move the clock expire codes and tokens too.
     clock: app.clock,
+    controlRoutes: config.sandboxControl,
     ...(control ? { control } : {}),
   });
   app.log.info({ base: config.discord.origin }, 'demo mode: Discord is the built-in sandbox');
