@@ -67,6 +67,24 @@ export function loggerOptions(config: AppConfig, stream?: { write(line: string):
   };
 }
 
+/** Resolves true once Redis is ready, false on its first error or after `timeoutMs`. */
+function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      redis.off('error', onError);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const onError = () => done(false);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.once('ready', onReady);
+    redis.once('error', onError);
+  });
+}
+
 /** Builds the Fastify app: external plugins, app plugins, routes, then (all-in-one) the static site. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const names = cookieNames(config.secureCookies);
@@ -88,6 +106,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     redis.on('error', (error) => app.log.warn({ err: error.message }, 'redis error (rate limits fall back to letting requests through)'));
+    // Without the offline queue, commands sent before the connection is up fail, and the limiter
+    // lets those requests through: wait for it (or its first error) before serving.
+    if (!(await redisReady(redis, 2_000))) {
+      app.log.warn({ status: redis.status }, 'redis is not reachable: rate limits let requests through until it is');
+    }
     app.addHook('onClose', async () => {
       await redis?.quit().catch(() => redis?.disconnect());
     });
