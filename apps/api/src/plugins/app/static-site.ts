@@ -21,6 +21,9 @@ function setHeaders(reply: FastifyReply, file: string): void {
   reply.header('cache-control', cacheControlFor(file));
 }
 
+/** The last path segment looks like a file name (`main.js`, `logo.png`, `mf-manifest.json`). */
+const FILE_NAME = /\/[^/]*\.[a-z0-9]{1,8}$/i;
+
 /** Paths never answered with the shell's index.html. */
 const NO_FALLBACK = ['/api/', '/sandbox/', '/remotes/'];
 
@@ -85,9 +88,11 @@ export default fp(
         const path = pathOf(req);
         if (NO_FALLBACK.some((p) => path.startsWith(p))) return false;
         // A page address: anything but an explicit non-HTML request (e.g. a JSON client) gets the
-        // shell, also a plain `curl` (Accept: */*) or a crawler without an Accept header.
+        // shell, also a plain `curl` (Accept: */*) or a crawler without an Accept header. A missing
+        // file (`/assets/x.js`: scripts and images are fetched with */*) gets a 404, not the shell.
         const accept = String(req.headers.accept ?? '*/*');
-        return accept.includes('text/html') || accept.includes('*/*');
+        if (accept.includes('text/html')) return true;
+        return accept.includes('*/*') && !FILE_NAME.test(path);
       },
       sendShell(reply) {
         const html = shellHtml();
