@@ -73,6 +73,15 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     expect(bits & 8n).toBe(0n); // never ADMINISTRATOR
   });
 
+  it('offers the sandbox controls outside production, and in production only when asked', () => {
+    expect(c.sandboxControl).toBe(true);
+    expect(loadConfig({ DATA_DIR: 'memory://', NODE_ENV: 'production' }).sandboxControl).toBe(false);
+    expect(loadConfig({ DATA_DIR: 'memory://', NODE_ENV: 'production', SANDBOX_CONTROL: 'yes' }).sandboxControl).toBe(true);
+    expect(loadConfig({ DATA_DIR: 'memory://', SANDBOX_CONTROL: '0' }).sandboxControl).toBe(false);
+    expect(loadConfig({ ...REAL, SANDBOX_CONTROL: '1' }).sandboxControl).toBe(false);
+    expect(configError({ SANDBOX_CONTROL: 'maybe' })).toMatch(/SANDBOX_CONTROL: must be/);
+  });
+
   it('defaults the PGlite data folder to <repo>/.data/pglite', () => {
     expect(loadConfig({ TOKEN_ENCRYPTION_KEY: KEY }).database.dataDir).toBe(join(REPO_DIR, '.data', 'pglite'));
   });

@@ -53,6 +53,8 @@ export interface TestAppOptions {
   wrapFetch?: (inner: FetchLike) => FetchLike;
   /** Wraps the suite's database before the app gets it (outages, failing queries). */
   wrapDb?: (db: SuiteDb) => SuiteDb | Promise<SuiteDb>;
+  /** Adds to the app before it is ready (e.g. a route exercising a guard). */
+  extend?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 /** Builds the API through buildApp + loadConfig, on the given database, with a test clock and captured logs. */
@@ -71,6 +73,7 @@ export async function createTestApp(db: SuiteDb, options: TestAppOptions = {}): 
   const discordFetch = options.wrapFetch ? options.wrapFetch(counting) : counting;
   const app = await buildApp(config, { db, clock, logStream: logs, discordFetch, sandboxControl: sandbox });
   inner = injectFetch(app);
+  await options.extend?.(app);
   await app.ready();
   return {
     app,

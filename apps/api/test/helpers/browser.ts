@@ -31,8 +31,12 @@ export class Browser {
   readonly jar = new Map<string, string>();
   readonly answers: LightMyRequestResponse[] = [];
 
+  /**
+   * `app`: the one server this browser talks to, or a router choosing the server per request by
+   * host (several API instances behind a load balancer, a separate "Discord").
+   */
   constructor(
-    readonly app: FastifyInstance,
+    readonly app: FastifyInstance | ((host: string | null) => FastifyInstance),
     readonly options: { ip?: string; userAgent?: string } = {},
   ) {}
 
@@ -48,7 +52,8 @@ export class Browser {
       ...(this.jar.size > 0 && !o.noCookies ? { cookie: this.cookieHeader() } : {}),
       ...o.headers,
     };
-    const res = await this.app.inject({
+    const server = typeof this.app === 'function' ? this.app(target?.host ?? null) : this.app;
+    const res = await server.inject({
       method,
       url: target ? `${target.pathname}${target.search}` : url,
       headers,

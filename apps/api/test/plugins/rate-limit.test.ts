@@ -47,3 +47,44 @@ describe.each(databases())('per-IP rate limits on $name', (database) => {
     ]);
   });
 });
+
+describe.each(databases())('rate limits behind a trusted proxy on $name', (database) => {
+  const t = useTestApp(database, { env: { RATE_LIMIT_MAX: '2', TRUST_PROXY: '1' } });
+
+  it('counts each client address from X-Forwarded-For', async () => {
+    const proxy = new Browser(t.app, { ip: '10.0.0.2' });
+    const as = (client: string) => proxy.get('/api/plans', { headers: { 'x-forwarded-for': client } });
+    const statuses = [];
+    for (const client of ['198.51.100.1', '198.51.100.1', '198.51.100.1', '198.51.100.2']) statuses.push((await as(client)).statusCode);
+    expect(statuses).toEqual([200, 200, 429, 200]);
+  });
+});
+
+describe.each(databases())('rate limits with an unreachable Redis on $name', (database) => {
+  const t = useTestApp(database, { env: { RATE_LIMIT_MAX: '2', REDIS_URL: 'redis://127.0.0.1:1' } });
+
+  it('let requests through rather than failing them, and say so in the logs', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.9' });
+    for (let i = 0; i < 4; i++) expect((await browser.get('/api/plans')).statusCode).toBe(200);
+    expect(t.logs.messages(/redis error/).length).toBeGreaterThan(0);
+  });
+});
+
+/** Shared limits need a Redis: set TEST_REDIS_URL (e.g. redis://127.0.0.1:6379) to run these. */
+const redisUrls = process.env.TEST_REDIS_URL ? [process.env.TEST_REDIS_URL] : [];
+
+describe.each(databases().flatMap((db) => redisUrls.map((url) => ({ ...db, redis: url }))))(
+  'rate limits shared through Redis on $name',
+  (database) => {
+    const namespace = `203.0.113.${Math.floor(Math.random() * 200) + 20}`;
+    const env = { RATE_LIMIT_MAX: '3', REDIS_URL: database.redis };
+    const a = useTestApp(database, { env });
+    const b = useTestApp(database, { env });
+
+    it('two instances count the same client together', async () => {
+      const statuses = [];
+      for (const instance of [a, b, a, b]) statuses.push((await new Browser(instance.app, { ip: namespace }).get('/api/plans')).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    });
+  },
+);

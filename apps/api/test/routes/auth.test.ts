@@ -728,3 +728,41 @@ describe.each(databases())('auth routes over https on $name', (database) => {
     expect(MeResponse.parse((await plain.get('/api/auth/@me')).json()).isAuthenticated).toBe(false);
   });
 });
+
+describe.each(databases())('auth routes when Discord misbehaves on $name', (database) => {
+  let narrowScope = false;
+  const t = useTestApp(database, {
+    // Discord granting fewer scopes than asked (a user editing the consent URL, say).
+    wrapFetch: (inner) => async (url, init) => {
+      const res = await inner(url, init);
+      if (!narrowScope || !url.endsWith('/oauth2/token') || !res.ok) return res;
+      const body = (await res.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...body, scope: 'identify' }), { status: res.status, headers: res.headers });
+    },
+  });
+
+  it('refuses a sign-in without the guilds scope, and gives the grant back', async () => {
+    const browser = new Browser(t.app);
+    const { authorize } = await startLogin(browser);
+    const callback = await approveAs(browser, authorize, cleo.id);
+    narrowScope = true;
+    const res = await browser.get(callback.toString());
+    narrowScope = false;
+    expect(res.statusCode).toBe(502);
+    expect(footer(res.body)).toBe(`${ERROR_CODES.OAUTH_FAILED.code} - 502`);
+    expect(res.body).toContain('Discord did not grant access to your server list');
+    expect(setCookie(res, SESSION)).toBeUndefined();
+    expect(await sessionRows(t, cleo.id)).toEqual([]);
+    await vi.waitFor(() => expect(t.sandbox.grants().find((g) => g.userId === cleo.id)?.endReason).toBe('revoked'));
+  });
+
+  it('still signs out when revoking at Discord fails (logged, not shown)', async () => {
+    const browser = new Browser(t.app);
+    await signIn(browser, ben.id);
+    t.sandbox.failNext('POST /api/v10/oauth2/token/revoke', { status: 503 });
+    const res = await browser.get('/api/auth/logout');
+    expect(res.json()).toEqual({ isAuthenticated: false });
+    expect(await me(browser)).toEqual(ANONYMOUS);
+    await vi.waitFor(() => expect(t.logs.messages('background task failed')).toHaveLength(1));
+  });
+});
