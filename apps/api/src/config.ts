@@ -11,10 +11,14 @@ import { z } from 'zod';
  * Every variable is documented in docs/operations.md.
  */
 
-/** `apps/` of the repository, resolved from this file (src/config.ts or the bundled dist/server.js). */
-export const APPS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * The API's folder (holding migrations/ and config/), resolved from this file (src/config.ts or the
+ * bundled dist/server.js), whatever the folder is called once deployed; `apps/` and the repository
+ * above it.
+ */
+export const API_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const APPS_DIR = resolve(API_DIR, '..');
 export const REPO_DIR = resolve(APPS_DIR, '..');
-export const API_DIR = join(APPS_DIR, 'api');
 
 export const REMOTE_NAMES = ['marketing', 'billing', 'dashboard', 'staff'] as const;
 export type RemoteName = (typeof REMOTE_NAMES)[number];
