@@ -126,6 +126,8 @@ describe.each(databases())('auth routes on $name', (database) => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
+      // No Cross-Origin-Opener-Policy here: it would sever window.opener and strand the popup.
+      expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
 
       const cookie = setCookie(res, SESSION)!;
       expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -546,6 +548,15 @@ describe.each(databases())('auth routes on $name', (database) => {
       expect(row.discord_refresh_token).toBeNull();
       await vi.waitFor(() => expect(t.sandbox.isTokenActive(refresh)).toBe(false));
       expect(t.sandbox.grants().find((g) => g.userId === ava.id)?.endReason).toBe('revoked');
+    });
+
+    it('a HEAD request (link checker, prefetch) signs nobody out', async () => {
+      const browser = new Browser(t.app);
+      await signIn(browser, cleo.id);
+      const head = await browser.request('HEAD', '/api/auth/logout');
+      expect(head.statusCode).toBe(404);
+      expect((await me(browser)).isAuthenticated).toBe(true);
+      expect((await browser.request('HEAD', '/api/auth/login')).statusCode).toBe(404);
     });
 
     it('answers {isAuthenticated:false} without a session too', async () => {

@@ -43,7 +43,9 @@ export default async function authRoutes(app: FastifyInstance) {
     return (await app.accounts.me(session.userId)) ?? ANONYMOUS;
   });
 
-  app.get('/logout', async (req, reply): Promise<LogoutResponse> => {
+  // The sign-in and sign-out routes change state, so no automatic HEAD twin (HEAD must be safe:
+  // a link checker or prefetcher must not sign anyone out or spend a sign-in state).
+  app.get('/logout', { exposeHeadRoute: false }, async (req, reply): Promise<LogoutResponse> => {
     reply.header('cache-control', 'no-store');
     const session = await req.getSession();
     if (session) {
@@ -58,7 +60,7 @@ export default async function authRoutes(app: FastifyInstance) {
     return { isAuthenticated: false };
   });
 
-  app.get('/login', { config: popupRoute }, async (req, reply) => {
+  app.get('/login', { config: popupRoute, exposeHeadRoute: false }, async (req, reply) => {
     const returnOrigin = openerOrigin(req, config.dashboardOrigins);
     const { state, codeVerifier } = await app.oauthStates.start(returnOrigin);
     reply.setCookie(names.state, app.signer.sign(state), {
@@ -83,7 +85,7 @@ export default async function authRoutes(app: FastifyInstance) {
     return reply.redirect(url.toString(), 302);
   });
 
-  app.get('/callback', { config: popupRoute }, async (req, reply) => {
+  app.get('/callback', { config: popupRoute, exposeHeadRoute: false }, async (req, reply) => {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
     const fallbackOrigin = config.dashboardOrigins[0]!;
     const parsed = CallbackQuery.safeParse(req.query);
