@@ -45,6 +45,21 @@ describe.each(databases())('CORS on $name', (database) => {
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('lets the dashboard read error answers too (401, 403 CSRF, 415, 404)', async () => {
+    const visitor = new Browser(t.app);
+    const answers = [
+      await visitor.post('/api/auth/guilds/refresh'),
+      await visitor.post('/api/auth/guilds/refresh', undefined, { headers: { 'x-requested-with': 'nope' } }),
+      await visitor.request('POST', '/api/auth/guilds/refresh', { headers: { origin: DASHBOARD_ORIGIN } }),
+      await visitor.get('/api/nope', { headers: { origin: DASHBOARD_ORIGIN } }),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([401, 403, 415, 404]);
+    for (const res of answers) {
+      expect(res.headers['access-control-allow-origin']).toBe(DASHBOARD_ORIGIN);
+      expect(res.headers['access-control-allow-credentials']).toBe('true');
+    }
+  });
+
   it('exposes Retry-After to the dashboard (it shows when to retry)', async () => {
     const res = await new Browser(t.app).get('/api/auth/@me', { headers: { origin: DASHBOARD_ORIGIN } });
     expect(String(res.headers['access-control-expose-headers']).toLowerCase()).toContain('retry-after');
