@@ -70,6 +70,9 @@ export interface AppConfig {
   logLevel: string;
 }
 
+/** The product's Discord support server (an invite link); set SUPPORT_URL for another brand. */
+export const DEFAULT_SUPPORT_URL = 'https://discord.gg/tickety';
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -286,7 +289,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const remote = (name: RemoteName, value: string | undefined) =>
     value ?? `${publicUrl}/remotes/${name}/mf-manifest.json`;
 
-  const dashboardOrigin = dashboardOrigins[0]!;
   const inviteUrl =
     e.INVITE_URL ??
     `${discord.origin}/oauth2/authorize?client_id=${discord.clientId}&scope=bot%20applications.commands&permissions=${BOT_PERMISSIONS}`;
@@ -307,7 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dashboardOrigins,
     productName: e.PRODUCT_NAME ?? 'Tickety',
     docsUrl: e.DOCS_URL ?? 'https://docs.tickety.gg',
-    supportUrl: e.SUPPORT_URL ?? `${dashboardOrigin}/support`,
+    supportUrl: e.SUPPORT_URL ?? DEFAULT_SUPPORT_URL,
     inviteUrl,
     remotes: {
       marketing: remote('marketing', e.REMOTE_MARKETING_URL),

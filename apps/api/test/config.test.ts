@@ -119,7 +119,7 @@ describe('loadConfig with a real Discord application (split deployment)', () => 
     expect(c.redisUrl).toBe('redis://redis:6379');
     expect(c.trustProxy).toBe(true);
     expect(c.staffOwnerIds).toEqual(['111111111111111111', '222222222222222222']);
-    expect(c.supportUrl).toBe('https://tickety.gg/support');
+    expect(c.supportUrl).toBe('https://discord.gg/tickety');
     expect(c.tokenEncryptionKey.equals(Buffer.from(KEY, 'base64'))).toBe(true);
     expect(c.logLevel).toBe('info');
   });

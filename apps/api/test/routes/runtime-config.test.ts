@@ -27,7 +27,7 @@ describe.each(databases())('GET /config.json on $name', (database) => {
           staff: `${PUBLIC_URL}/remotes/staff/mf-manifest.json`,
         },
         docsUrl: 'https://docs.tickety.gg',
-        supportUrl: `${DASHBOARD_ORIGIN}/support`,
+        supportUrl: 'https://discord.gg/tickety',
         inviteUrl: expect.stringContaining(`${PUBLIC_URL}/sandbox/discord/oauth2/authorize?client_id=${DEMO_APP.clientId}&scope=bot`),
         discordClientId: DEMO_APP.clientId,
         discordOrigin: `${PUBLIC_URL}/sandbox/discord`,
