@@ -1,5 +1,6 @@
 // Screenshots of pages for looking at them (not a test): node e2e/tools/screenshots.mjs <base url> <ava|ben|cleo|sam|-> <light|dark> <path...>
 // Writes /tmp/shots/<user>-<scheme>-<path>.png; W/H set the viewport (default 1280x800), FULL=1 a full-page shot.
+import { chromium } from 'playwright-core';
 const [base, user, scheme, ...paths] = process.argv.slice(2);
 const ids = { ava: '1000000000000000001', ben: '1000000000000000002', cleo: '1000000000000000003', sam: '1000000000000000004' };
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
