@@ -50,6 +50,8 @@ try {
     dispatchEvent(new PopStateEvent('popstate'));
   });
   await dashboardLoaded;
+  // The dashboard remote has rendered its page (not just fetched its manifest).
+  await page.getByRole('heading', { name: 'Manage Servers' }).waitFor({ timeout: 30_000 });
   await page.waitForLoadState('networkidle');
 
   const runtime = await page.evaluate((packages) => {
