@@ -3,7 +3,7 @@
  * How many copies of the shared singletons exist at run time on a page that has loaded the shell and
  * two remotes (`/` → marketing, then a client-side move to `/dashboard` → dashboard, as Ava).
  * Two views:
- *  1. Module Federation's share scope (`window.__FEDERATION__.__SHARE__`): the versions registered by
+ *  1. Module Federation's share scope (react, react-dom, @tickety/shared, @tickety/ui) (`window.__FEDERATION__.__SHARE__`): the versions registered by
  *     each app and which of them were actually loaded (target: exactly 1 loaded per package).
  *  2. The JS the page downloaded: the distinct chunks whose code *defines* each package, found by a
  *     marker that only the package's own code contains (target: 1 each).
@@ -26,7 +26,12 @@ const MARKERS = {
   // Redux Toolkit's production error formatter.
   '@reduxjs/toolkit': /Minified Redux Toolkit error #/,
 };
-const PACKAGES = ['react', 'react-dom', 'react-router', 'react-router-dom', 'react-redux', '@reduxjs/toolkit', 'redux'];
+/**
+ * What Module Federation shares (build-config's SINGLETONS). The router and the store packages are not
+ * in the share scope on purpose: remotes reach them through @tickety/shared, so they are bundled once,
+ * in the shell; view 2 checks that exactly one copy of each is downloaded.
+ */
+const PACKAGES = ['react', 'react-dom', '@tickety/shared', '@tickety/ui'];
 
 const server = await startServer();
 const browser = await launchChromium(chromium);

@@ -32,12 +32,12 @@ const SINGLETONS = [
   'react/',
   'react-dom',
   'react-dom/',
-  'react-router',
-  'react-router-dom',
-  'react-redux',
-  '@reduxjs/toolkit',
-  '@reduxjs/toolkit/',
-  'redux',
+  // The platform: remotes reach the router, the store (react-redux, Redux Toolkit) and the request
+  // client only through @tickety/shared, which the shell provides. So react-router, react-redux,
+  // @reduxjs/toolkit and redux are bundled once, in the shell, tree-shaken, instead of being shared
+  // whole (MF never tree-shakes a shared module: react-router alone is ~60 KiB gzip shared, ~20
+  // tree-shaken). biome's noRestrictedImports keeps remotes from importing them directly, and
+  // bench/singletons.mjs checks that one copy of each is downloaded.
   '@tickety/shared',
   '@tickety/ui',
 ];

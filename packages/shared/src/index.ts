@@ -9,7 +9,8 @@ export type { ApiError, Guild, MeResponse, RuntimeConfig, StaffPermission, Sub, 
 export { configureShared, getRuntimeConfig, type SharedConfiguration, useRuntimeConfig } from './config';
 export { OVERLAY } from './constants';
 
-// store
+// store (remotes build slices and selectors with these, never by importing Redux Toolkit themselves)
+export { createAsyncThunk, createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 export {
   type AppDispatch,
   type AppStore,
@@ -61,6 +62,10 @@ export {
 } from './client/overlay-store';
 export { type RequestMethod, type RequestOptions, request } from './client/request';
 
+// routing for pages: remotes import the router only from here. react-router is bundled once, in the
+// shell (tree-shaken), and reaches every remote through this singleton, so all pages share one router.
+export { Link, NavLink, Navigate, Outlet, useLocation, useMatches, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+export type { LinkProps, NavLinkProps } from 'react-router-dom';
 // routing helpers for pages
 export { botInviteUrl } from './routing/invite';
 export { useRouteData } from './routing/route-data';

@@ -1,7 +1,6 @@
-import { useRouteData } from '@tickety/shared';
+import { Link, useParams, useRouteData } from '@tickety/shared';
 import { Alert, buttonClasses, PageHeader } from '@tickety/ui';
 import ArrowLeft from 'lucide-react/icons/arrow-left';
-import { Link, useParams } from 'react-router-dom';
 import { ComingNext, DetailsCard } from '../components/notices';
 import { isProviderId, PROVIDERS } from '../providers';
 

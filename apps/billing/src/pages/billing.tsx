@@ -1,8 +1,7 @@
-import { type Guild, selectGuilds, selectSub, selectUser, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { type Guild, Link, selectGuilds, selectSub, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
 import { Avatar, Badge, buttonClasses, Card, EmptyState, PageHeader } from '@tickety/ui';
 import ArrowLeft from 'lucide-react/icons/arrow-left';
 import ReceiptText from 'lucide-react/icons/receipt-text';
-import { Link, useParams } from 'react-router-dom';
 import { ComingNext, DetailsCard, linkClasses } from '../components/notices';
 
 /**

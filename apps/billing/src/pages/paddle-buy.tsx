@@ -1,6 +1,5 @@
-import { useRuntimeConfig } from '@tickety/shared';
+import { Link, useRuntimeConfig } from '@tickety/shared';
 import { buttonClasses, Card, PageHeader } from '@tickety/ui';
-import { Link } from 'react-router-dom';
 import { CheckoutAvailability } from '../components/notices';
 
 /** /billing/paddleBuy: Paddle's checkout for the chosen plan. */

@@ -1,6 +1,6 @@
+import { Link } from '@tickety/shared';
 import { buttonClasses, Card, PageHeader } from '@tickety/ui';
 import ArrowLeft from 'lucide-react/icons/arrow-left';
-import { Link } from 'react-router-dom';
 import { CheckoutAvailability } from '../components/notices';
 
 /** /billing/paddleUpdate: Paddle's update-payment-method checkout. */

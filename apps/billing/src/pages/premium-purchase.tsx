@@ -1,11 +1,10 @@
 import type { Plan } from '@tickety/api-contract';
-import { login, selectSub, selectUser, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { Link, login, selectSub, selectUser, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, PageHeader, Skeleton } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import Crown from 'lucide-react/icons/crown';
 import LogIn from 'lucide-react/icons/log-in';
 import { useId, useState } from 'react';
-import { Link } from 'react-router-dom';
 import { CheckoutAvailability } from '../components/notices';
 import { type BillingInterval, formatPrice, isPaid, priceFor, useBillingPlansQuery, yearlySaving } from '../plans-api';
 

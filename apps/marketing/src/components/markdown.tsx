@@ -1,5 +1,5 @@
+import { Link } from '@tickety/shared';
 import Markdown, { type Components, defaultUrlTransform } from 'react-markdown';
-import { Link } from 'react-router-dom';
 import remarkGfm from 'remark-gfm';
 import type { TocEntry } from '../lib/policy';
 import { isOtherOrigin } from './links';

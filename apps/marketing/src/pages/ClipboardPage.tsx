@@ -1,9 +1,9 @@
+import { useSearchParams } from '@tickety/shared';
 import ClipboardCheck from 'lucide-react/icons/clipboard-check';
 import ClipboardX from 'lucide-react/icons/clipboard-x';
 import Copy from 'lucide-react/icons/copy';
 import { Button, cx, inputClasses } from '@tickety/ui';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 
 type CopyState = 'copying' | 'copied' | 'refused';
 

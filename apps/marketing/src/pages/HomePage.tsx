@@ -1,9 +1,8 @@
 import Check from 'lucide-react/icons/check';
 import Sparkles from 'lucide-react/icons/sparkles';
-import { botInviteUrl, useRuntimeConfig } from '@tickety/shared';
+import { botInviteUrl, Link, useLocation, useRuntimeConfig } from '@tickety/shared';
 import { Card, cx } from '@tickety/ui';
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router-dom';
 import { DiscordMark } from '../components/discord-mark';
 import { HeroActions, HeroGlow, PanelPreview } from '../components/hero';
 import { Container, IconBadge, Section } from '../components/layout';

@@ -1,9 +1,8 @@
 import Check from 'lucide-react/icons/check';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import TriangleAlert from 'lucide-react/icons/triangle-alert';
-import { botInviteUrl, selectGuilds, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { botInviteUrl, Link, selectGuilds, useAppSelector, useRuntimeConfig, useSearchParams } from '@tickety/shared';
 import { Alert, Avatar, buttonClasses, Card, PageHeader } from '@tickety/ui';
-import { Link, useSearchParams } from 'react-router-dom';
 import { DiscordMark } from '../components/discord-mark';
 import { Container } from '../components/layout';
 import { isSnowflake, requestedPermissions, requestedScopes } from '../lib/permissions';

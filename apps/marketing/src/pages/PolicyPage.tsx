@@ -1,8 +1,7 @@
 import FileText from 'lucide-react/icons/file-text';
-import { useRouteData, useRuntimeConfig } from '@tickety/shared';
+import { Link, useRouteData, useRuntimeConfig } from '@tickety/shared';
 import { Alert, Button, cx, EmptyState, Skeleton } from '@tickety/ui';
 import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router-dom';
 import { Container } from '../components/layout';
 import { DocumentMarkdown } from '../components/markdown';
 import { formatDate } from '../lib/format';

@@ -1,3 +1,4 @@
+import { Link } from '@tickety/shared';
 import CircleAlert from 'lucide-react/icons/circle-alert';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import CircleX from 'lucide-react/icons/circle-x';
@@ -7,7 +8,6 @@ import WifiOff from 'lucide-react/icons/wifi-off';
 import type { HealthState, StatusResponse } from '@tickety/api-contract';
 import { Alert, Badge, Button, Card, cx, EmptyState, PageHeader, Skeleton, type Tone } from '@tickety/ui';
 import { useEffect, useRef } from 'react';
-import { Link } from 'react-router-dom';
 import { Container } from '../components/layout';
 import { STATUS_REFRESH_MS, useMarketingStatusQuery } from '../lib/api';
 import { formatDateTime, formatNumber, formatRelative } from '../lib/format';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@tickety/shared';
 import type { FaqItem } from '../components/faq';
 
 export function premiumFaq(product: string): FaqItem[] {

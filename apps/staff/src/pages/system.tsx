@@ -1,5 +1,5 @@
+import { Link } from '@tickety/shared';
 import { Card, PageHeader } from '@tickety/ui';
-import { Link } from 'react-router-dom';
 import { ComingNext, linkClasses } from '../components/notices';
 
 /** /system: the health of the service, for staff. */

@@ -4,18 +4,9 @@ import Info from 'lucide-react/icons/info';
 import LifeBuoy from 'lucide-react/icons/life-buoy';
 import Search from 'lucide-react/icons/search';
 import ServerOff from 'lucide-react/icons/server-off';
-import {
-  botInviteUrl,
-  type Guild,
-  selectGuilds,
-  selectManageableGuilds,
-  selectSub,
-  useAppSelector,
-  useRuntimeConfig,
-} from '@tickety/shared';
+import { botInviteUrl, type Guild, selectGuilds, selectManageableGuilds, selectSub, useAppSelector, useLocation, useRuntimeConfig, useSearchParams } from '@tickety/shared';
 import { Alert, Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router-dom';
 import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref, serverPagePath } from '../../lib/guilds';
 import { RefreshControl } from './refresh-control';
 import { InviteServerCard, ManagedServerCard } from './server-cards';

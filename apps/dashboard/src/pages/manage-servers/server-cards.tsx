@@ -1,9 +1,9 @@
+import { Link } from '@tickety/shared';
 import ChevronRight from 'lucide-react/icons/chevron-right';
 import ExternalLink from 'lucide-react/icons/external-link';
 import Plus from 'lucide-react/icons/plus';
 import type { Guild } from '@tickety/shared';
 import { Avatar, Badge, buttonClasses, type Tone } from '@tickety/ui';
-import { Link } from 'react-router-dom';
 import { type GuildRole, guildRole } from '../../lib/guilds';
 
 const ROLE_TONE: Record<GuildRole, Tone> = {

@@ -1,6 +1,6 @@
+import { Link } from '@tickety/shared';
 import Gem from 'lucide-react/icons/gem';
 import { buttonClasses } from '@tickety/ui';
-import { Link } from 'react-router-dom';
 import { ServerPageFrame } from './server-frame';
 
 /** Server premium (/dashboard/:server/premium). */

@@ -1,9 +1,8 @@
 import Construction from 'lucide-react/icons/construction';
 import type { LucideIcon } from 'lucide-react';
-import { selectGuilds, useAppSelector } from '@tickety/shared';
+import { selectGuilds, useAppSelector, useParams } from '@tickety/shared';
 import { Alert, Card, PageHeader } from '@tickety/ui';
 import type { ReactNode } from 'react';
-import { useParams } from 'react-router-dom';
 
 export interface ServerPageInfo {
   /** The page's name (the sidebar's label). */

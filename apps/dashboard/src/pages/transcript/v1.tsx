@@ -1,5 +1,5 @@
+import { useParams } from '@tickety/shared';
 import { Badge } from '@tickety/ui';
-import { useParams } from 'react-router-dom';
 import { formatDateTime } from '../../lib/time';
 import { decodeHexSeconds } from '../../lib/transcript';
 import { TranscriptFrame } from './transcript-frame';

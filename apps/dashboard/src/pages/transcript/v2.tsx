@@ -1,5 +1,4 @@
-import { selectGuilds, useAppSelector } from '@tickety/shared';
-import { useParams } from 'react-router-dom';
+import { selectGuilds, useAppSelector, useParams } from '@tickety/shared';
 import { TranscriptFrame } from './transcript-frame';
 
 /** A transcript stored by this service (/transcript/v2/:server/:fileid). */
