@@ -27,7 +27,15 @@ try {
       const result = await lighthouse(`${server.url}/`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
       if (!result) throw new Error('lighthouse returned nothing');
       const lhr = result.lhr;
-      const score = lhr.categories.performance?.score ?? 0;
+      const raw = lhr.categories.performance?.score;
+      if (raw === null || raw === undefined) {
+        // Lighthouse could not score this run (an audit errored): say why, and leave it out of the median.
+        const errored = Object.values(lhr.audits).filter((a) => a.scoreDisplayMode === 'error').map((a) => `${a.id}: ${a.errorMessage ?? '?'}`);
+        console.log(`run ${run}: no score (${errored.slice(0, 3).join('; ') || lhr.runtimeError?.message || 'unknown'})`);
+        rows.push([run, 'n/a', '-', '-', '-', '-', '-']);
+        continue;
+      }
+      const score = raw;
       scores.push(score);
       const ms = (/** @type {string} */ id) => {
         const v = lhr.audits[id]?.numericValue;
@@ -41,8 +49,9 @@ try {
     }
   }
   table(['run', 'score', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'SI ms'], rows);
+  if (scores.length === 0) throw new Error('no Lighthouse run produced a score');
   const m = median(scores);
-  console.log(`\nmedian performance score: ${m.toFixed(2)} (target >= 0.90: ${m >= 0.9 ? 'met' : 'NOT met'})`);
+  console.log(`\nmedian performance score of ${scores.length} scored runs: ${m.toFixed(2)} (target >= 0.90: ${m >= 0.9 ? 'met' : 'NOT met'})`);
 } finally {
   await server.stop();
 }

@@ -7,4 +7,4 @@ import { startTheme } from './theme/theme';
 
 startTheme();
 requestConfigEarly();
-import('./bootstrap');
+import(/* webpackChunkName: "bootstrap" */ './bootstrap');

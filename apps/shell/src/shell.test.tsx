@@ -3,6 +3,7 @@ import { apiError, json, mockApi, resetShared, signedInMe, SIGNED_OUT_ME, TEST_C
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigLoadError, loadRuntimeConfig, parseRuntimeConfig } from './app/config';
+import { publicRemoteFor } from './app/early-remote';
 import { watchForStaff } from './app/start';
 import { OverlayHost } from './overlay/overlay-host';
 import { safeNext } from './pages/pages';
@@ -166,6 +167,18 @@ describe('staff remote registration', () => {
     await store.dispatch(loadUser({ force: true }));
     expect(registry.registered.has('staff')).toBe(true);
     stop();
+  });
+});
+
+describe('early remote loading', () => {
+  it('knows the remote of a public page at an exact path, and nothing guarded or with params', () => {
+    expect(publicRemoteFor('/')).toBe('marketing');
+    expect(publicRemoteFor('/premium/')).toBe('marketing');
+    expect(publicRemoteFor('/premium-purchase')).toBe('billing');
+    expect(publicRemoteFor('/dashboard')).toBeNull();
+    expect(publicRemoteFor('/team-manager')).toBeNull();
+    expect(publicRemoteFor('/billing/123')).toBeNull();
+    expect(publicRemoteFor('/nope')).toBeNull();
   });
 });
 

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { ReactRefreshRspackPlugin as ReactRefreshPlugin } from '@rspack/plugin-react-refresh';
+import { PreloadStartupChunks } from './preload-startup.mjs';
 import { remoteScopeClass, scopeUtilities } from './scope-css.mjs';
 
 export { remoteScopeClass, scopeUtilities };
@@ -194,6 +195,11 @@ export function defineHost({ appDir, mode = process.env.NODE_ENV === 'production
         experiments: { provideExternalRuntime: true },
       }),
       new rspack.HtmlRspackPlugin({ template: join(appDir, 'src/index.html'), chunks: ['main'] }),
+      !dev &&
+        new PreloadStartupChunks({
+          chunkGroups: ['bootstrap'],
+          modules: [/react-dom-client\.production/, /[\\/]react-router[\\/]dist[\\/]/, /[\\/]@reduxjs[\\/]toolkit[\\/]dist[\\/]/],
+        }),
       new rspack.CopyRspackPlugin({ patterns: [{ from: join(appDir, 'public'), noErrorOnMissing: true }] }),
       dev && new ReactRefreshPlugin(),
     ].filter(Boolean),

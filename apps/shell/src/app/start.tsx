@@ -1,12 +1,10 @@
-import { configureShared, isStaff, loadUser, makeStore, type RemoteId, type RouteHandle, type RuntimeConfig } from '@tickety/shared';
+import { configureShared, isStaff, loadUser, makeStore, type RuntimeConfig } from '@tickety/shared';
 import { StrictMode } from 'react';
 import { Provider } from 'react-redux';
-import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router-dom';
-import { loadRemoteRoutes, registerRemote } from '../remotes/registry';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { registerRemote } from '../remotes/registry';
 import { buildRoutes } from '../routes/table';
-
-/** Remotes every visitor may fetch. `staff` is registered only for staff (see watchForStaff). */
-const PUBLIC_REMOTES: RemoteId[] = ['marketing', 'billing', 'dashboard'];
+import { registerRemotesEarly } from './early-remote';
 
 /**
  * Registers the staff remote once the signed-in user holds a staff permission. Before that the
@@ -29,14 +27,10 @@ export function startApp(config: RuntimeConfig) {
   const routes = buildRoutes();
   const router = createBrowserRouter(routes);
   configureShared({ config, navigate: (to) => void router.navigate(to), dispatch: store.dispatch });
-  for (const id of PUBLIC_REMOTES) registerRemote(id, config.remotes[id]);
+  // Usually done already by the entry chunk (index.ts); registering again with the same URL is a no-op.
+  registerRemotesEarly(config, window.location.pathname);
   watchForStaff(store, config);
   void store.dispatch(loadUser());
-
-  // Start fetching the first page's remote now, in parallel with the user load (not after render).
-  const first = matchRoutes(routes, window.location)?.at(-1)?.route.handle as RouteHandle | undefined;
-  const remote = first?.remote;
-  if (remote && PUBLIC_REMOTES.includes(remote) && !first.requiresAuth && !first.permission) void loadRemoteRoutes(remote).catch(() => undefined);
 
   const app = (
     <StrictMode>

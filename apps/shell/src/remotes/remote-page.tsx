@@ -1,6 +1,6 @@
 import { type AnyRemoteRoutesModule, type RemoteId, type RemotePageId, type RouteHandle, remoteScopeClass } from '@tickety/shared';
 import { Spinner } from '@tickety/ui';
-import { Component, type ErrorInfo, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { Component, type ErrorInfo, type ReactNode, Suspense, startTransition, useEffect, useState } from 'react';
 import { useMatches, useNavigate } from 'react-router-dom';
 import { ErrorPanel } from '../overlay/error-panel';
 import { RemoteLoadError } from './errors';
@@ -26,7 +26,8 @@ export function useRemoteRoutes(id: RemoteId) {
     let alive = true;
     setState({ status: 'loading' });
     loadRemoteRoutes(id).then(
-      (m) => alive && setState({ status: 'ready', module: m as AnyRemoteRoutesModule }),
+      // Rendering the arrived page is a transition too: sliced, never one long task.
+      (m) => alive && startTransition(() => setState({ status: 'ready', module: m as AnyRemoteRoutesModule })),
       (error: unknown) => alive && setState({ status: 'failed', error }),
     );
     return () => {
