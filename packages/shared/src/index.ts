@@ -70,5 +70,8 @@ export type { LinkProps, NavLinkProps } from 'react-router-dom';
 export { botInviteUrl } from './routing/invite';
 export { useRouteData } from './routing/route-data';
 
+// the plan catalogue and its price helpers
+export { type BillingInterval, isPaid, plansApi, priceFor, usePlansQuery, yearlySaving } from './plans';
+
 // guards
 export { evaluateGuard, type GuardDecision, hasPermission, isStaff } from './guards/guards';

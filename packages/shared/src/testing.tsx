@@ -14,6 +14,7 @@ import { resetClientState } from './client/request';
 import { configureShared, resetSharedConfiguration } from './config';
 import type { RouteHandle } from './contracts/remotes';
 import { makeStore, type AppStore, type RootState } from './store';
+import type { Plan } from '@tickety/api-contract';
 import type { ApiError, Guild, MeResponse, RuntimeConfig } from './types';
 
 export const TEST_API_ORIGIN = 'http://api.test';
@@ -36,6 +37,30 @@ export const TEST_CONFIG: RuntimeConfig = {
   analyticsToken: null,
   demo: true,
 };
+
+/** The plan catalogue as apps/api/config/plans.json ships it (trimmed feature lists). */
+export const TEST_PLANS: Plan[] = [
+  {
+    id: 'free',
+    name: 'Free',
+    priceMonthly: 0,
+    priceYearly: 0,
+    currency: 'USD',
+    highlight: false,
+    features: ['3 ticket panels', 'HTML transcripts'],
+    limits: { panels: 3, servers: 1 },
+  },
+  {
+    id: 'premium',
+    name: 'Premium',
+    priceMonthly: 4.99,
+    priceYearly: 49.99,
+    currency: 'USD',
+    highlight: true,
+    features: ['Everything in Free', '50 ticket panels and multi-panels', 'Support hours with time zones', 'Priority support'],
+    limits: { panels: 50, servers: 1 },
+  },
+];
 
 export function testGuild(over: Partial<Guild> & Pick<Guild, 'id' | 'name'>): Guild {
   return { icon: null, iconUrl: null, owner: false, permissions: '0', canManage: false, botInGuild: false, ...over };

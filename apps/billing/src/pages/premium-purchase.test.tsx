@@ -35,7 +35,7 @@ describe('premium purchase page', () => {
     expect(yearly).toBeChecked();
     expect(within(card).getByText('$49.99')).toBeInTheDocument();
     expect(within(card).getByText('per year')).toBeInTheDocument();
-    expect(within(card).getByText('Save 17%')).toBeInTheDocument();
+    expect(within(card).getByText('Save 16%')).toBeInTheDocument();
 
     expect(calls('/api/plans')).toHaveLength(1);
     expect(unexpected).toEqual([]);

@@ -1,12 +1,12 @@
 import type { Plan } from '@tickety/api-contract';
-import { Link, login, selectSub, selectUser, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { type BillingInterval, isPaid, Link, login, priceFor, selectSub, selectUser, useAppDispatch, useAppSelector, usePlansQuery, useRuntimeConfig, yearlySaving } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, PageHeader, Skeleton } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import Crown from 'lucide-react/icons/crown';
 import LogIn from 'lucide-react/icons/log-in';
 import { useId, useState } from 'react';
 import { CheckoutAvailability } from '../components/notices';
-import { type BillingInterval, formatPrice, isPaid, priceFor, useBillingPlansQuery, yearlySaving } from '../plans-api';
+import { formatPrice } from '../format';
 
 const INTERVALS: Array<{ id: BillingInterval; label: string }> = [
   { id: 'monthly', label: 'Monthly' },
@@ -15,7 +15,7 @@ const INTERVALS: Array<{ id: BillingInterval; label: string }> = [
 
 /** /premium-purchase: the plan catalogue (monthly or yearly) and where checkout stands on this deployment. */
 export default function PremiumPurchasePage() {
-  const { data: plans, isError, refetch } = useBillingPlansQuery();
+  const { data: plans, isError, refetch } = usePlansQuery();
   const [billingInterval, setBillingInterval] = useState<BillingInterval>('monthly');
   const user = useAppSelector(selectUser);
   const sub = useAppSelector(selectSub);

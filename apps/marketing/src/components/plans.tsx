@@ -1,32 +1,24 @@
 import Check from 'lucide-react/icons/check';
 import type { Plan } from '@tickety/api-contract';
+import { type BillingInterval, isPaid, priceFor, usePlansQuery, yearlySaving } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, EmptyState, Skeleton } from '@tickety/ui';
 import { type ReactNode, useId, useState } from 'react';
-import { useMarketingPlansQuery } from '../lib/api';
 import { formatPrice } from '../lib/format';
 
-export type BillingPeriod = 'monthly' | 'yearly';
+export type BillingPeriod = BillingInterval;
 
 export const PERIOD_LABEL: Record<BillingPeriod, string> = { monthly: 'Monthly', yearly: 'Yearly' };
 
-export function priceFor(plan: Plan, period: BillingPeriod): number | null {
-  return period === 'monthly' ? plan.priceMonthly : plan.priceYearly;
-}
+export { priceFor };
 
 export function isFreePlan(plan: Plan): boolean {
-  return (plan.priceMonthly ?? 0) === 0 && (plan.priceYearly ?? 0) === 0;
+  return !isPaid(plan);
 }
 
-/** The best saving of paying yearly instead of 12 months, in whole percent (null when none). */
+/** The best saving of paying yearly instead of 12 months over the plans, in whole percent (null when none). */
 export function yearlySavingPercent(plans: Plan[]): number | null {
-  let best = 0;
-  for (const p of plans) {
-    if (!p.priceMonthly || p.priceYearly === null) continue;
-    const saving = 1 - p.priceYearly / (p.priceMonthly * 12);
-    if (saving > best) best = saving;
-  }
-  const percent = Math.floor(best * 100);
-  return percent >= 1 ? percent : null;
+  const savings = plans.map(yearlySaving).filter((p): p is number => p !== null);
+  return savings.length ? Math.max(...savings) : null;
 }
 
 /** Monthly / yearly as a pair of radio buttons that look like a segmented control. */
@@ -194,7 +186,7 @@ export function PlanCatalogue({
   footer?: (plans: Plan[]) => ReactNode;
 }) {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
-  const { data: plans, isError, isFetching, refetch } = useMarketingPlansQuery();
+  const { data: plans, isError, isFetching, refetch } = usePlansQuery();
 
   if (plans && plans.length > 0) {
     return (

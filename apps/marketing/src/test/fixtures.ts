@@ -1,28 +1,8 @@
-import type { Plan, StatusResponse } from '@tickety/api-contract';
+import type { StatusResponse } from '@tickety/api-contract';
+import { TEST_PLANS } from '@tickety/shared/testing';
 
-/** The plan catalogue as apps/api/config/plans.json ships it (trimmed features). */
-export const PLANS: Plan[] = [
-  {
-    id: 'free',
-    name: 'Free',
-    priceMonthly: 0,
-    priceYearly: 0,
-    currency: 'USD',
-    highlight: false,
-    features: ['3 ticket panels', 'HTML transcripts'],
-    limits: { panels: 3, servers: 1 },
-  },
-  {
-    id: 'premium',
-    name: 'Premium',
-    priceMonthly: 4.99,
-    priceYearly: 49.99,
-    currency: 'USD',
-    highlight: true,
-    features: ['Everything in Free', 'Support hours with time zones'],
-    limits: { panels: 50, servers: 1 },
-  },
-];
+/** The plan catalogue fixture (one definition, in @tickety/shared/testing). */
+export const PLANS = TEST_PLANS;
 
 export function statusFixture(now = Date.now(), over: Partial<StatusResponse> = {}): StatusResponse {
   return {

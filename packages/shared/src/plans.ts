@@ -1,14 +1,17 @@
 import type { Plan } from '@tickety/api-contract';
-import { api } from '@tickety/shared';
+import { api } from './client/api';
 
-/** `GET /api/plans`: the plan catalogue (the API's config/plans.json). Loading and error overlays come from the shared client. */
+/**
+ * The plan catalogue (`GET /api/plans`, the API's configuration), one cache for every page that shows
+ * prices (marketing's premium pages, billing's purchase page), with the price helpers they share.
+ */
 export const plansApi = api.injectEndpoints({
   endpoints: (build) => ({
-    billingPlans: build.query<Plan[], void>({ query: () => '/api/plans', providesTags: ['Plans'] }),
+    plans: build.query<Plan[], void>({ query: () => '/api/plans', providesTags: ['Plans'], keepUnusedDataFor: 300 }),
   }),
 });
 
-export const { useBillingPlansQuery } = plansApi;
+export const { usePlansQuery } = plansApi;
 
 export type BillingInterval = 'monthly' | 'yearly';
 
@@ -22,13 +25,9 @@ export function isPaid(plan: Plan): boolean {
   return (plan.priceMonthly ?? 0) > 0 || (plan.priceYearly ?? 0) > 0;
 }
 
-/** Whole percent saved by paying yearly instead of twelve months; null when there is no saving to state. */
+/** Whole percent saved by paying yearly instead of twelve months, rounded down (never overstated); null when there is none to state. */
 export function yearlySaving(plan: Plan): number | null {
   if (!plan.priceMonthly || plan.priceYearly === null) return null;
-  const pct = Math.round((1 - plan.priceYearly / (plan.priceMonthly * 12)) * 100);
+  const pct = Math.floor((1 - plan.priceYearly / (plan.priceMonthly * 12)) * 100);
   return pct > 0 ? pct : null;
-}
-
-export function formatPrice(amount: number, currency: string): string {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount);
 }
