@@ -1,5 +1,5 @@
 import { overlayStore } from '@tickety/shared';
-import { apiError, mockApi, resetShared, signedInMe } from '@tickety/shared/testing';
+import { apiError, json, mockApi, resetShared, signedInMe } from '@tickety/shared/testing';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registry } from './test/registry-mock';
@@ -143,6 +143,29 @@ describe('the server dashboard frame', () => {
     expect(await screen.findByText("Tickety isn't in Study Hall yet")).toBeInTheDocument();
     const invite = screen.getByRole('link', { name: 'Invite the bot' });
     expect(new URL(invite.getAttribute('href')!).searchParams.get('guild_id')).toBe(study.id);
+  });
+
+  it('after the bot is added, "refresh" refreshes the server list, checks again and opens the page', async () => {
+    const study = signedInMe().guilds[1]!;
+    let added = false;
+    mockApi({
+      [`GET /api/guilds/${study.id}`]: () => json({ ...study, botInGuild: added }),
+      'POST /api/auth/guilds/refresh': () => {
+        added = true;
+        return json(signedInMe({ guilds: signedInMe().guilds.map((g) => (g.id === study.id ? { ...g, botInGuild: true } : g)) }));
+      },
+    });
+    open(`/dashboard/${study.id}/configs`, signedInMe());
+    fireEvent.click(await screen.findByRole('button', { name: "I've added it: refresh" }));
+    expect(await screen.findByRole('heading', { name: 'dashboard:serverConfigs' })).toBeInTheDocument();
+  });
+
+  it('says so when Discord still does not list the bot after a refresh', async () => {
+    const study = signedInMe().guilds[1]!;
+    mockApi({ [`GET /api/guilds/${study.id}`]: study, 'POST /api/auth/guilds/refresh': signedInMe() });
+    open(`/dashboard/${study.id}/configs`, signedInMe());
+    fireEvent.click(await screen.findByRole('button', { name: "I've added it: refresh" }));
+    expect(await screen.findByText(/Discord does not list Tickety in Study Hall yet/)).toBeInTheDocument();
   });
 });
 

@@ -257,6 +257,8 @@ describe('bot invite (scope=bot), as the dashboard\'s "Invite the bot" link send
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`aria-label="Add to Study Hall"`);
     expect(page.body).toContain(`aria-label="Pixel Pals: already added"`);
+    // Its form posts back to itself: the page's CSP must allow that (a browser blocks it otherwise).
+    expect(String(page.headers['content-security-policy'])).toContain("form-action 'self'");
     const form = formFields(page.body);
     form.set('add_guild_id', DEMO_GUILDS.studyHall.id);
     const res = await authorizePost(form);

@@ -70,9 +70,13 @@ export interface Page {
   csp: string;
 }
 
-/** A full page with its strict CSP (no script at all; the one inline stylesheet allowed by hash). */
+/**
+ * A full page with its strict CSP (no script at all; the one inline stylesheet allowed by hash).
+ * `formTargets`: where its forms may post besides itself (a page with a form always may post to
+ * itself); absent, the page has no form and may post nowhere.
+ */
 export function page(o: { title: string; body: string; formTargets?: string[] }): Page {
-  const forms = o.formTargets && o.formTargets.length > 0 ? [...new Set(["'self'", ...o.formTargets])].join(' ') : "'none'";
+  const forms = o.formTargets ? [...new Set(["'self'", ...o.formTargets])].join(' ') : "'none'";
   const csp = [
     "default-src 'none'",
     "img-src 'self' data:",

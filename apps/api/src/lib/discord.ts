@@ -184,6 +184,22 @@ export class DiscordClient {
     return new Set(guilds.map((g) => g.id));
   }
 
+  /**
+   * Whether the bot is in one guild (`GET /guilds/{id}` as the bot): true on 200, false on 403/404
+   * (Discord's answer for a guild the bot is not in). Other failures throw DiscordError; null without
+   * a bot token.
+   */
+  async botInGuild(guildId: string): Promise<boolean | null> {
+    if (!this.#o.botToken) return null;
+    try {
+      await this.#request(`/guilds/${encodeURIComponent(guildId)}`, { headers: { authorization: `Bot ${this.#o.botToken}` } }, 'bot guild');
+      return true;
+    } catch (error) {
+      if (error instanceof DiscordError && (error.status === 403 || error.status === 404)) return false;
+      throw error;
+    }
+  }
+
   async #guilds(authorization: string, what: string, maxPages: number): Promise<DiscordPartialGuild[]> {
     const all: DiscordPartialGuild[] = [];
     let after: string | null = null;

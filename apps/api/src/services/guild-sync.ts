@@ -3,6 +3,9 @@ import type { Clock } from '../lib/clock';
 import { type DiscordClient, DiscordError, type DiscordPartialGuild } from '../lib/discord';
 import type { SessionStore } from './sessions';
 
+/** Guilds a refresh checks one by one for the bot (the ones a user could just have invited it to). */
+export const MAX_DIRECT_CHECKS = 25;
+
 /** Refresh the access token when it expires within this margin. */
 const EXPIRY_MARGIN_MS = 60_000;
 
@@ -46,6 +49,33 @@ export class GuildSync {
         });
     }
     return this.#botPending;
+  }
+
+  /**
+   * The bot's guild ids for a user's refresh: the (cached) list, plus a direct check of each of
+   * `candidates` it does not contain (at most MAX_DIRECT_CHECKS), so a bot the user has just invited
+   * shows at once, without fetching the bot's whole guild list for every refresh. A failed check
+   * keeps what the list says.
+   */
+  async botGuildsFor(log: FastifyBaseLogger, candidates: string[]): Promise<Set<string> | null> {
+    const listed = await this.botGuilds(log);
+    if (!listed) return null;
+    const missing = candidates.filter((id) => !listed.has(id)).slice(0, MAX_DIRECT_CHECKS);
+    if (missing.length === 0) return listed;
+    const found = await Promise.all(
+      missing.map((id) =>
+        this.discord.botInGuild(id).catch((error: unknown) => {
+          log.warn({ err: error instanceof DiscordError ? error.message : String(error), guildId: id }, 'bot guild check failed; keeping the listed value');
+          return null;
+        }),
+      ),
+    );
+    const added = missing.filter((_, i) => found[i] === true);
+    if (added.length === 0) return listed;
+    const ids = new Set([...listed, ...added]);
+    // Later readers within the cache window see the bot there too.
+    if (this.#bot?.ids === listed) this.#bot = { ids, at: this.#bot.at };
+    return ids;
   }
 
   /** The user's guilds for a session. Throws DiscordError (unavailable/failed) or DiscordGrantEndedError. */

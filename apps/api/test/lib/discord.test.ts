@@ -128,6 +128,19 @@ describe('DiscordClient', () => {
   });
 });
 
+describe('DiscordClient.botInGuild', () => {
+  it('asks GET /guilds/{id} as the bot: 200 yes, 404 and 403 no, 5xx an error; null without a bot token', async () => {
+    const { discord, calls } = client([json(200, { id: '1' }), json(404, { message: 'Unknown Guild', code: 10004 }), json(403, { message: 'Missing Access', code: 50001 }), json(503, {})]);
+    expect(await discord.botInGuild('1100000000000000001')).toBe(true);
+    expect(calls[0]!.url).toBe('https://discord.test/api/v10/guilds/1100000000000000001');
+    expect(new Headers(calls[0]!.init.headers).get('authorization')).toBe('Bot bot-token');
+    expect(await discord.botInGuild('2')).toBe(false);
+    expect(await discord.botInGuild('3')).toBe(false);
+    expect((await failure(discord.botInGuild('4'))).kind).toBe('unavailable');
+    expect(await client([], { botToken: null }).discord.botInGuild('1')).toBeNull();
+  });
+});
+
 describe('CDN URLs', () => {
   it('builds guild icons and avatars, with Discord default avatars', () => {
     expect(guildIconUrl('https://cdn.test', '1', 'abc')).toBe('https://cdn.test/icons/1/abc.png');

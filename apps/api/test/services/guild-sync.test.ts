@@ -1,7 +1,7 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { DiscordClient, DiscordError, type DiscordPartialGuild, type DiscordTokens } from '../../src/lib/discord';
-import { DiscordGrantEndedError, GuildSync } from '../../src/services/guild-sync';
+import { DiscordGrantEndedError, GuildSync, MAX_DIRECT_CHECKS } from '../../src/services/guild-sync';
 import type { SessionStore, StoredDiscordTokens } from '../../src/services/sessions';
 import { testClock } from '../helpers/clock';
 import { LogCapture } from '../helpers/logs';
@@ -32,6 +32,15 @@ class FakeDiscord extends DiscordClient {
     if (!next) throw new Error('unexpected refresh');
     if (next instanceof DiscordError) throw next;
     return next;
+  }
+
+  botIn = new Set<string>();
+  guildCheckError: DiscordError | null = null;
+
+  override async botInGuild(guildId: string): Promise<boolean | null> {
+    this.calls.push(`guild:${guildId}`);
+    if (this.guildCheckError) throw this.guildCheckError;
+    return this.botIn.has(guildId);
   }
 
   override async getBotGuildIds(): Promise<Set<string> | null> {
@@ -141,6 +150,30 @@ describe('GuildSync.botGuilds', () => {
     clock.advance(1_000);
     await sync.botGuilds(log);
     expect(discord.calls).toEqual(['bot', 'bot']);
+  });
+
+  it('botGuildsFor checks the listed-as-missing candidates directly and adds those the bot is in', async () => {
+    const discord = new FakeDiscord();
+    discord.botIn.add('7');
+    const logs = new LogCapture();
+    const sync = new GuildSync(discord, testClock());
+    const ids = await sync.botGuildsFor(logger(logs), ['1', '7', '8']);
+    expect(ids).toEqual(new Set(['1', '7']));
+    // '1' was listed: only the two others were checked one by one.
+    expect(discord.calls).toEqual(['bot', 'guild:7', 'guild:8']);
+    // The cached list now has '7' too, for other readers within the minute.
+    expect(await sync.botGuilds(logger())).toEqual(new Set(['1', '7']));
+  });
+
+  it('botGuildsFor keeps the listed value when a direct check fails, and checks at most 25', async () => {
+    const discord = new FakeDiscord();
+    discord.guildCheckError = new DiscordError('unavailable', 'Discord bot guild: HTTP 503', 503, 5);
+    const logs = new LogCapture();
+    const sync = new GuildSync(discord, testClock());
+    const candidates = Array.from({ length: 30 }, (_, i) => String(100 + i));
+    expect(await sync.botGuildsFor(logger(logs), candidates)).toEqual(new Set(['1']));
+    expect(discord.calls.filter((c) => c.startsWith('guild:'))).toHaveLength(MAX_DIRECT_CHECKS);
+    expect(logs.messages(/bot guild check failed/)).toHaveLength(MAX_DIRECT_CHECKS);
   });
 
   it('answers null (keep stored flags) and logs when Discord fails', async () => {

@@ -68,7 +68,7 @@ function Sidebar({ server }: { server: string }) {
   );
 }
 
-function InviteTheBot({ server, name }: { server: string; name: string }) {
+function InviteTheBot({ server, name, recheck }: { server: string; name: string; recheck: () => Promise<boolean> }) {
   const config = useRuntimeConfig();
   const dispatch = useAppDispatch();
   const [message, setMessage] = useState<string | null>(null);
@@ -88,8 +88,14 @@ function InviteTheBot({ server, name }: { server: string; name: string }) {
         onClick={async () => {
           setBusy(true);
           const result = await dispatch(refreshGuilds());
+          if (refreshGuilds.rejected.match(result)) {
+            setBusy(false);
+            setMessage(result.payload?.message ?? 'Could not refresh your server list.');
+            return;
+          }
+          const added = await recheck();
           setBusy(false);
-          setMessage(refreshGuilds.rejected.match(result) ? (result.payload?.message ?? 'Could not refresh your server list.') : null);
+          setMessage(added ? null : `Discord does not list ${config.productName} in ${name} yet. If you have just added it, wait a few seconds and try again.`);
         }}
       >
         I've added it: refresh
@@ -105,7 +111,7 @@ function InviteTheBot({ server, name }: { server: string; name: string }) {
 
 /** Access to one server, decided by the API (`GET /api/guilds/:server`); 403/405 show the spec §8 overlay. */
 function ServerAccess({ server }: { server: string }) {
-  const { data, error, isLoading } = useGetServerQuery(server);
+  const { data, error, isLoading, refetch } = useGetServerQuery(server);
   if (isLoading) {
     return (
       <div className="space-y-4" aria-busy="true">
@@ -127,7 +133,10 @@ function ServerAccess({ server }: { server: string }) {
       </EmptyState>
     );
   }
-  if (!data.botInGuild) return <InviteTheBot server={server} name={data.name} />;
+  if (!data.botInGuild) {
+    const recheck = async () => (await refetch()).data?.botInGuild === true;
+    return <InviteTheBot server={server} name={data.name} recheck={recheck} />;
+  }
   return <Outlet />;
 }
 

@@ -1,4 +1,4 @@
-import { type AnonymousMe, ERROR_CODES, type LogoutResponse, type MeResponse } from '@tickety/api-contract';
+import { type AnonymousMe, canManageGuild, ERROR_CODES, type LogoutResponse, type MeResponse } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { pkceChallenge } from '../../lib/crypto';
@@ -204,7 +204,9 @@ export default async function authRoutes(app: FastifyInstance) {
       }
       throw error; // unavailable → 503 1008 with Discord's Retry-After (error handler)
     }
-    const botGuilds = await app.guildSync.botGuilds(req.log);
+    // A refresh is often "I just added the bot": the servers the user manages are checked directly.
+    const manageable = guilds.filter((g) => canManageGuild(g.owner, g.permissions)).map((g) => g.id);
+    const botGuilds = await app.guildSync.botGuildsFor(req.log, manageable);
     await app.db.transaction((tx) => app.accounts.replaceGuilds(tx, session.userId, guilds, botGuilds));
     return (await app.accounts.me(session.userId)) ?? ANONYMOUS;
   });
