@@ -62,6 +62,20 @@ describe('sign-in through the popup', () => {
   });
 });
 
+describe('Login Required', () => {
+  test("/dashboard asks a visitor to log in; 'Login with discord' signs in through the popup and shows the page", async () => {
+    await b.page.goto('/dashboard');
+    await loginRequired(b.page).waitFor();
+    const popupOpened = b.context.waitForEvent('page');
+    await loginWithDiscord(b.page).click();
+    const popup = await popupOpened;
+    await popup.getByRole('button', { name: 'Sign in as Ava' }).click();
+    await b.page.getByRole('heading', { name: 'Manage Servers' }).waitFor();
+    expect(await loginRequired(b.page).count()).toBe(0);
+    expect(new URL(b.page.url()).pathname).toBe('/dashboard');
+  });
+});
+
 describe('logout', () => {
   test('clears the user and /dashboard asks to log in again', async () => {
     await signInContext(b.context, b.baseURL, 'ava');
