@@ -20,6 +20,22 @@ interface GuildRow {
   can_manage: boolean;
 }
 
+interface MeRow {
+  id: string;
+  username: string;
+  global_name: string | null;
+  avatar: string | null;
+  guilds_refreshed_at: unknown;
+  guilds: unknown;
+  staff_permissions: unknown;
+  subscriptions: unknown;
+}
+
+/** A json column: the drivers hand it over parsed (pg, PGlite), or as text. */
+function json<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
 /** Users, their stored guild lists, staff flags and subscription summary. */
 export class Accounts {
   constructor(
@@ -140,11 +156,15 @@ export class Accounts {
 
   /** Staff flags: STAFF_OWNER_IDS hold every flag; others come from staff_members. */
   async team(userId: string): Promise<Team> {
-    if (this.staffOwnerIds.has(userId)) return { permissions: [...STAFF_PERMISSIONS], owner: true };
+    if (this.staffOwnerIds.has(userId)) return this.#team(userId, null);
     const { rows } = await this.db.query<{ permissions: string[] }>('SELECT permissions FROM staff_members WHERE user_id = $1', [userId]);
-    const row = rows[0];
-    if (!row) return null;
-    const permissions = STAFF_PERMISSIONS.filter((p) => row.permissions.includes(p));
+    return this.#team(userId, rows[0]?.permissions ?? null);
+  }
+
+  #team(userId: string, granted: string[] | null): Team {
+    if (this.staffOwnerIds.has(userId)) return { permissions: [...STAFF_PERMISSIONS], owner: true };
+    if (!granted) return null;
+    const permissions = STAFF_PERMISSIONS.filter((p) => granted.includes(p));
     return permissions.length > 0 ? { permissions, owner: false } : null;
   }
 
@@ -154,28 +174,42 @@ export class Accounts {
       'SELECT premium, servers FROM subscriptions WHERE user_id = $1',
       [userId],
     );
+    return this.#sub(rows);
+  }
+
+  #sub(rows: Array<{ premium: boolean; servers: string[] }>): Sub {
     if (rows.length === 0) return null;
     const premium = rows.some((r) => r.premium);
     const servers = [...new Set(rows.filter((r) => r.premium).flatMap((r) => r.servers))];
     return { premium, servers };
   }
 
-  /** The authenticated /api/auth/@me answer, from stored data only (never calls Discord). */
+  /**
+   * The authenticated /api/auth/@me answer, from stored data only (never calls Discord), in one query
+   * (the user, their guilds in Discord's order, staff flags and subscriptions): the hottest read.
+   */
   async me(userId: string): Promise<AuthenticatedMe | null> {
-    const { rows } = await this.db.query<{ id: string; username: string; global_name: string | null; avatar: string | null; guilds_refreshed_at: unknown }>(
-      'SELECT id, username, global_name, avatar, guilds_refreshed_at FROM users WHERE id = $1',
+    const { rows } = await this.db.query<MeRow>(
+      `SELECT u.id, u.username, u.global_name, u.avatar, u.guilds_refreshed_at,
+              COALESCE((SELECT json_agg(json_build_object('id', g.id, 'name', g.name, 'icon', g.icon, 'bot_in_guild', g.bot_in_guild,
+                                                          'owner', ug.owner, 'permissions', ug.permissions, 'can_manage', ug.can_manage)
+                                        ORDER BY ug.position)
+                          FROM user_guilds ug JOIN guilds g ON g.id = ug.guild_id WHERE ug.user_id = u.id), '[]'::json) AS guilds,
+              (SELECT to_json(sm.permissions) FROM staff_members sm WHERE sm.user_id = u.id) AS staff_permissions,
+              COALESCE((SELECT json_agg(json_build_object('premium', s.premium, 'servers', s.servers))
+                          FROM subscriptions s WHERE s.user_id = u.id), '[]'::json) AS subscriptions
+         FROM users u WHERE u.id = $1`,
       [userId],
     );
     const u = rows[0];
     if (!u) return null;
-    const [guilds, team, sub] = await Promise.all([this.guilds(userId), this.team(userId), this.sub(userId)]);
     const refreshed = toMs(u.guilds_refreshed_at);
     return {
       isAuthenticated: true,
       user: { id: u.id, username: u.username, globalName: u.global_name, avatar: u.avatar, avatarUrl: avatarUrl(this.cdnBase, u.id, u.avatar) },
-      guilds,
-      team,
-      sub,
+      guilds: json<GuildRow[]>(u.guilds).map((r) => this.#guild(r)),
+      team: this.#team(u.id, json<string[] | null>(u.staff_permissions)),
+      sub: this.#sub(json<Array<{ premium: boolean; servers: string[] }>>(u.subscriptions)),
       guildsRefreshedAt: refreshed === null ? null : iso(refreshed),
     };
   }

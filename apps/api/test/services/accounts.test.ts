@@ -102,6 +102,34 @@ describe.each(databases())('Accounts on $name', (database) => {
     expect(await accounts().sub(USER)).toEqual({ premium: false, servers: [] });
   });
 
+  it('me: one query giving the same guilds (in order), team and sub as the separate reads', async () => {
+    const a = guild('1100000000000000321', false, '8', 'A');
+    const b = guild('1100000000000000322', true, '0', 'B');
+    await accounts().replaceGuilds(deps.db, USER, [b, a], new Set([b.id]));
+    // Earlier tests of this suite left rows for USER: start from none.
+    await deps.db.query('DELETE FROM staff_members WHERE user_id = $1', [USER]);
+    await deps.db.query('DELETE FROM subscriptions WHERE user_id = $1', [USER]);
+    await deps.db.query('INSERT INTO staff_members (user_id, permissions) VALUES ($1, $2)', [USER, ['SPECIAL_TEAM_MANAGER_READ', 'BOGUS']]);
+    await deps.db.query(
+      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, servers) VALUES
+         ('m1', $1, 'paddle', 'pm1', 'active', true, '{"1100000000000000321"}'),
+         ('m2', $1, 'chargebee', 'cm1', 'cancelled', false, '{"9"}')`,
+      [USER],
+    );
+    const me = await accounts().me(USER);
+    expect(me?.guilds.map((g) => g.name)).toEqual(['B', 'A']);
+    expect(me?.guilds).toEqual(await accounts().guilds(USER));
+    expect(me?.team).toEqual({ permissions: ['SPECIAL_TEAM_MANAGER_READ'], owner: false });
+    expect(me?.team).toEqual(await accounts().team(USER));
+    expect(me?.sub).toEqual({ premium: true, servers: ['1100000000000000321'] });
+    expect(me?.sub).toEqual(await accounts().sub(USER));
+    // A user with nothing: no guilds, no team, no sub.
+    await accounts().replaceGuilds(deps.db, USER, [], null);
+    await deps.db.query('DELETE FROM staff_members WHERE user_id = $1', [USER]);
+    await deps.db.query('DELETE FROM subscriptions WHERE user_id = $1', [USER]);
+    expect(await accounts().me(USER)).toMatchObject({ guilds: [], team: null, sub: null });
+  });
+
   it('me: null for an unknown user', async () => {
     expect(await accounts().me('1000000000000000999')).toBeNull();
   });
