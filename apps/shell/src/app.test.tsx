@@ -86,6 +86,17 @@ describe('the guard', () => {
   });
 });
 
+describe('navigation', () => {
+  it('moves focus to the main region after a client-side move, not on the first load', async () => {
+    const { router } = open('/');
+    await screen.findByRole('heading', { name: 'marketing:home' });
+    expect(document.activeElement).not.toBe(document.getElementById('content'));
+    await act(() => router.navigate('/premium'));
+    await screen.findByRole('heading', { name: 'marketing:premium' });
+    await waitFor(() => expect(document.activeElement).toBe(document.getElementById('content')));
+  });
+});
+
 describe('redirects', () => {
   it('/manage-servers goes to /dashboard and /subscriptions to /billing', async () => {
     const { router } = open('/manage-servers', signedInMe());

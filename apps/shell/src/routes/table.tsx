@@ -1,5 +1,6 @@
 import type { LayoutId, RouteHandle } from '@tickety/shared';
-import { Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { Navigate, Outlet, type RouteObject, ScrollRestoration, useLocation } from 'react-router-dom';
 import { DisplayLayout, LoginLayout, PublicLayout, SubscriptionLayout, TranscriptLayout } from '../layouts/layouts';
 import { ServerLayout } from '../layouts/server-layout';
 import { OverlayHost } from '../overlay/overlay-host';
@@ -8,9 +9,26 @@ import { RemotePage } from '../remotes/remote-page';
 import { useDocumentTitle } from './title';
 import { PAGE_ROUTES } from './paths';
 
-/** Everything under every layout: the page title, scroll restoration and the overlay host. */
+/**
+ * After a client-side move, focus goes to the page's main region (screen readers announce the new
+ * page; keyboard users start from its top), not the link that was left behind. Not on the first load.
+ */
+function useFocusOnNavigate(): void {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('content')?.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
+/** Everything under every layout: the page title, focus and scroll on navigation, the overlay host. */
 function Root() {
   useDocumentTitle();
+  useFocusOnNavigate();
   return (
     <>
       <Outlet />
