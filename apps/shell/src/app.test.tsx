@@ -138,7 +138,7 @@ describe('redirects', () => {
 
 describe('the server dashboard frame', () => {
   it('shows the spec §8 no-access overlay when the API answers 403', async () => {
-    mockApi({ [`GET /api/guilds/${ARCADE}`]: () => apiError(403, 403, "You don't have access to this server: only its owner…", { selector: true }) });
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: () => apiError(403, 403, "Only this server's owner and members with the Administrator or Manage Server permission can manage it here.", { selector: true }) });
     open(`/dashboard/${ARCADE}/statistics`, signedInMe());
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent("You don't have access to this server.");

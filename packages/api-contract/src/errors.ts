@@ -16,7 +16,7 @@ export const ERROR_CODES = {
     code: 403,
     httpStatus: 403,
     message:
-      "You don't have access to this server: only its owner and members with the Administrator or Manage Server permission can manage it here.",
+      "Only this server's owner and members with the Administrator or Manage Server permission can manage it here. If your role changed recently, refresh your server list.",
   },
   SERVER_NOT_FOUND: {
     code: 405,

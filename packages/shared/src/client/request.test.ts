@@ -172,7 +172,7 @@ describe('error catalogue (spec §8)', () => {
   });
 
   it('signed in, code 403: no access, with the reason and Home, Retry, Select Another Server (Cancel off)', async () => {
-    const reason = "You don't have access to this server: only its owner and members with the Administrator or Manage Server permission can manage it here.";
+    const reason = "Only this server's owner and members with the Administrator or Manage Server permission can manage it here. If your role changed recently, refresh your server list.";
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(403, reason), 403));
     const t = track(request({ path: '/api/guilds/1/config' }));
     await flush();
