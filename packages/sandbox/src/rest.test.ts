@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_APP, DEMO_GUILDS, DEMO_USERS, type DemoUserKey } from './demo-data';
 import { get, type Harness, harness, signIn } from './test-helpers';
+import type { PartialGuild } from './rest';
 
 let h: Harness;
 let app: FastifyInstance;
@@ -17,16 +18,6 @@ afterAll(async () => {
 });
 
 const BOT = `Bot ${DEMO_APP.botToken}`;
-
-interface PartialGuild {
-  id: string;
-  name: string;
-  icon: string | null;
-  banner: null;
-  owner: boolean;
-  permissions: string;
-  features: string[];
-}
 
 /** The dashboard's manage rule: owner, ADMINISTRATOR (1<<3) or MANAGE_GUILD (1<<5). */
 const manages = (g: PartialGuild) => g.owner || (BigInt(g.permissions) & 0x28n) !== 0n;

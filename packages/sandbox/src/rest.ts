@@ -35,7 +35,8 @@ function approximateCounts(guild: DemoGuild): { approximate_member_count: number
   return { approximate_member_count: members, approximate_presence_count: Math.max(1, Math.floor(members / 3)) };
 }
 
-interface PartialGuild {
+/** A guild as `GET /users/@me/guilds` answers it. */
+export interface PartialGuild {
   id: string;
   name: string;
   icon: string | null;
