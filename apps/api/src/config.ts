@@ -56,16 +56,55 @@ export interface AppConfig {
     /** CDN base (`https://cdn.discordapp.com`). */
     cdnBase: string;
     timeoutMs: number;
+    /** Overall limit for reading the bot's whole guild list (all pages). */
+    botGuildsDeadlineMs: number;
   };
   tokenEncryptionKey: Buffer;
-  database: { url: string | null; schema: string | null; dataDir: string; poolMax: number };
+  /** Earlier token-encryption keys, still accepted for decryption (key rotation); never used to encrypt. */
+  previousTokenEncryptionKeys: Buffer[];
+  database: {
+    url: string | null;
+    schema: string | null;
+    dataDir: string;
+    poolMax: number;
+    /** Longest a statement may run (PostgreSQL: server-side statement_timeout plus a client-side read timeout). */
+    statementTimeoutMs: number;
+    /** Database calls waiting or running at once beyond which new ones fail fast (503) instead of piling up. */
+    queueMax: number;
+  };
   redisUrl: string | null;
-  session: { idleSeconds: number; maxAgeSeconds: number };
+  session: {
+    idleSeconds: number;
+    maxAgeSeconds: number;
+    /** Active sessions per user; signing in once more revokes the oldest beyond this. */
+    maxPerUser: number;
+  };
+  /**
+   * How old the stored guild list may be when it decides access to a server: reads, and writes
+   * (shorter). Older lists are fetched again from Discord with the user's token first.
+   */
+  guildAccess: { readMaxAgeSeconds: number; writeMaxAgeSeconds: number };
+  /** Node's HTTP server limits (see docs/operations.md). */
+  http: {
+    /** Time to receive a whole request, headers and body. */
+    requestTimeoutMs: number;
+    /** Time to receive the headers. */
+    headersTimeoutMs: number;
+    /** An idle socket (nothing sent or received) is closed after this. */
+    connectionTimeoutMs: number;
+    /** An idle keep-alive connection is kept this long between requests. */
+    keepAliveTimeoutMs: number;
+    /** Requests served on one keep-alive connection before it is closed. */
+    maxRequestsPerSocket: number;
+  };
+  /** Load shedding: past these, requests answer 503 (code 1011) until the process recovers. 0 turns a check off. */
+  pressure: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; maxRssBytes: number; maxEventLoopUtilization: number };
   /** Cookies get `Secure` (and the `__Host-` prefix) unless the API is plain-http localhost. */
   secureCookies: boolean;
   staffOwnerIds: string[];
   plans: Plan[];
-  rateLimit: { max: number; authMax: number; windowMs: number };
+  /** Per-IP limits per window: /api, the sign-in routes, and (demo mode) /sandbox. */
+  rateLimit: { max: number; authMax: number; sandboxMax: number; windowMs: number };
   trustProxy: boolean | string;
   logLevel: string;
 }
@@ -135,17 +174,37 @@ const EnvSchema = z.object({
   DISCORD_CDN_URL: url('DISCORD_CDN_URL'),
   DISCORD_TIMEOUT_MS: int(100, 120_000),
   TOKEN_ENCRYPTION_KEY: optionalString,
+  TOKEN_ENCRYPTION_PREVIOUS_KEYS: optionalString,
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL'),
   DATABASE_SCHEMA: optionalString.refine((v) => v === undefined || /^[a-z_][a-z0-9_]{0,62}$/.test(v), 'must be a plain lower-case identifier'),
   DATABASE_POOL_MAX: int(1, 500),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(100, 600_000),
+  DATABASE_QUEUE_MAX: int(1, 100_000),
   DATA_DIR: optionalString,
   REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
   SESSION_IDLE_SECONDS: int(60, 31_536_000),
   SESSION_MAX_AGE_SECONDS: int(60, 31_536_000),
+  SESSIONS_PER_USER_MAX: int(1, 1000),
+  GUILD_ACCESS_MAX_AGE_SECONDS: int(0, 86_400),
+  GUILD_WRITE_ACCESS_MAX_AGE_SECONDS: int(0, 86_400),
+  BOT_GUILDS_DEADLINE_MS: int(100, 600_000),
+  REQUEST_TIMEOUT_MS: int(100, 600_000),
+  HEADERS_TIMEOUT_MS: int(100, 600_000),
+  CONNECTION_TIMEOUT_MS: int(100, 3_600_000),
+  KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000),
+  MAX_REQUESTS_PER_SOCKET: int(0, 1_000_000),
+  MAX_EVENT_LOOP_DELAY_MS: int(0, 60_000),
+  MAX_HEAP_USED_BYTES: int(0, Number.MAX_SAFE_INTEGER),
+  MAX_RSS_BYTES: int(0, Number.MAX_SAFE_INTEGER),
+  MAX_EVENT_LOOP_UTILIZATION: optionalString.refine(
+    (v) => v === undefined || (/^\d*\.?\d+$/.test(v) && Number(v) >= 0 && Number(v) <= 1),
+    'must be a number from 0 to 1',
+  ),
   STAFF_OWNER_IDS: snowflakeList,
   PLANS_FILE: optionalString,
   RATE_LIMIT_MAX: int(1, 1_000_000),
   AUTH_RATE_LIMIT_MAX: int(1, 1_000_000),
+  SANDBOX_RATE_LIMIT_MAX: int(1, 1_000_000),
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
@@ -214,6 +273,20 @@ function loadKey(value: string | undefined, demo: boolean, dataDir: string): Buf
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
 }
 
+/** TOKEN_ENCRYPTION_PREVIOUS_KEYS: comma-separated 32-byte base64 keys, accepted for decryption only. */
+function previousKeys(value: string | undefined): Buffer[] {
+  if (value === undefined) return [];
+  return value
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .map((k, i) => {
+      const key = Buffer.from(k, 'base64');
+      if (key.length !== 32) throw new ConfigError(`TOKEN_ENCRYPTION_PREVIOUS_KEYS: key ${i + 1} is not 32 bytes, base64-encoded.`);
+      return key;
+    });
+}
+
 function randomKeyBase64(): string {
   return randomBytes(32).toString('base64');
 }
@@ -249,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       apiBase: trimSlash(e.DISCORD_API_URL ?? `${base}/api/v10`),
       cdnBase: trimSlash(e.DISCORD_CDN_URL ?? `${base}/cdn`),
       timeoutMs: e.DISCORD_TIMEOUT_MS ?? 10_000,
+      botGuildsDeadlineMs: e.BOT_GUILDS_DEADLINE_MS ?? 20_000,
     };
   } else {
     if (!e.DISCORD_CLIENT_SECRET) {
@@ -263,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       apiBase: trimSlash(e.DISCORD_API_URL ?? `${discordOrigin}/api/v10`),
       cdnBase: trimSlash(e.DISCORD_CDN_URL ?? 'https://cdn.discordapp.com'),
       timeoutMs: e.DISCORD_TIMEOUT_MS ?? 10_000,
+      botGuildsDeadlineMs: e.BOT_GUILDS_DEADLINE_MS ?? 20_000,
     };
   }
 
@@ -280,6 +355,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const idleSeconds = e.SESSION_IDLE_SECONDS ?? 24 * 3600;
   const maxAgeSeconds = e.SESSION_MAX_AGE_SECONDS ?? 7 * 24 * 3600;
   if (idleSeconds > maxAgeSeconds) throw new ConfigError('SESSION_IDLE_SECONDS must not exceed SESSION_MAX_AGE_SECONDS.');
+  const requestTimeoutMs = e.REQUEST_TIMEOUT_MS ?? 30_000;
 
   const staffOwnerIds = (e.STAFF_OWNER_IDS ?? (demo ? DEMO_USERS.sam.id : ''))
     .split(',')
@@ -320,23 +396,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     paddleToken: e.PADDLE_CLIENT_TOKEN ?? null,
     analyticsToken: e.ANALYTICS_TOKEN ?? null,
     demo,
-    // Anyone reaching a public demo could inject faults for everyone: off in production unless asked.
-    sandboxControl:
-      demo && (e.SANDBOX_CONTROL === undefined ? nodeEnv !== 'production' : ['1', 'true', 'yes', 'on'].includes(e.SANDBOX_CONTROL.toLowerCase())),
+    // Anyone reaching a demo could inject faults for everyone: off unless explicitly enabled.
+    sandboxControl: demo && e.SANDBOX_CONTROL !== undefined && ['1', 'true', 'yes', 'on'].includes(e.SANDBOX_CONTROL.toLowerCase()),
     discord,
     tokenEncryptionKey: loadKey(e.TOKEN_ENCRYPTION_KEY, demo, resolvedDataDir),
+    previousTokenEncryptionKeys: previousKeys(e.TOKEN_ENCRYPTION_PREVIOUS_KEYS),
     database: {
       url: e.DATABASE_URL ?? null,
       schema: e.DATABASE_SCHEMA ?? null,
       dataDir: resolvedDataDir,
       poolMax: e.DATABASE_POOL_MAX ?? 10,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS ?? 15_000,
+      queueMax: e.DATABASE_QUEUE_MAX ?? 200,
     },
     redisUrl: e.REDIS_URL ?? null,
-    session: { idleSeconds, maxAgeSeconds },
+    session: { idleSeconds, maxAgeSeconds, maxPerUser: e.SESSIONS_PER_USER_MAX ?? 20 },
+    guildAccess: {
+      readMaxAgeSeconds: e.GUILD_ACCESS_MAX_AGE_SECONDS ?? 300,
+      writeMaxAgeSeconds: e.GUILD_WRITE_ACCESS_MAX_AGE_SECONDS ?? 60,
+    },
+    http: {
+      requestTimeoutMs: requestTimeoutMs,
+      headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS ?? 10_000, requestTimeoutMs),
+      connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS ?? 60_000,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS ?? 72_000,
+      maxRequestsPerSocket: e.MAX_REQUESTS_PER_SOCKET ?? 1000,
+    },
+    pressure: {
+      maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS ?? 1_000,
+      maxHeapUsedBytes: e.MAX_HEAP_USED_BYTES ?? 0,
+      maxRssBytes: e.MAX_RSS_BYTES ?? 0,
+      maxEventLoopUtilization: e.MAX_EVENT_LOOP_UTILIZATION === undefined ? 0.98 : Number(e.MAX_EVENT_LOOP_UTILIZATION),
+    },
     secureCookies: !isLocalHttp(publicUrl),
     staffOwnerIds,
     plans: loadPlans(e.PLANS_FILE ? resolve(e.PLANS_FILE) : join(API_DIR, 'config', 'plans.json')),
-    rateLimit: { max: e.RATE_LIMIT_MAX ?? 300, authMax: e.AUTH_RATE_LIMIT_MAX ?? 30, windowMs: 60_000 },
+    rateLimit: {
+      max: e.RATE_LIMIT_MAX ?? 300,
+      authMax: e.AUTH_RATE_LIMIT_MAX ?? 30,
+      sandboxMax: e.SANDBOX_RATE_LIMIT_MAX ?? 600,
+      windowMs: 60_000,
+    },
     trustProxy,
     logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
   };

@@ -73,8 +73,10 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     expect(bits & 8n).toBe(0n); // never ADMINISTRATOR
   });
 
-  it('offers the sandbox controls outside production, and in production only when asked', () => {
-    expect(c.sandboxControl).toBe(true);
+  it('offers the sandbox controls only when SANDBOX_CONTROL enables them, in demo mode', () => {
+    // Off unless explicitly enabled, in every environment.
+    expect(c.sandboxControl).toBe(false);
+    expect(loadConfig({ DATA_DIR: 'memory://', NODE_ENV: 'development' }).sandboxControl).toBe(false);
     expect(loadConfig({ DATA_DIR: 'memory://', NODE_ENV: 'production' }).sandboxControl).toBe(false);
     expect(loadConfig({ DATA_DIR: 'memory://', NODE_ENV: 'production', SANDBOX_CONTROL: 'yes' }).sandboxControl).toBe(true);
     expect(loadConfig({ DATA_DIR: 'memory://', SANDBOX_CONTROL: '0' }).sandboxControl).toBe(false);

@@ -62,6 +62,16 @@ export const ERROR_CODES = {
     httpStatus: 415,
     message: 'The request body must be JSON (content-type: application/json).',
   },
+  OVERLOADED: {
+    code: 1011,
+    httpStatus: 503,
+    message: 'The service is busy right now. Try again in a few seconds.',
+  },
+  REQUEST_TIMEOUT: {
+    code: 1012,
+    httpStatus: 408,
+    message: 'The request took too long to arrive. Try again.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 
