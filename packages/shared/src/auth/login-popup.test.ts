@@ -32,8 +32,11 @@ beforeEach(() => {
 });
 afterEach(teardown);
 
-function post(data: unknown, origin: string = API_ORIGIN): void {
-  window.dispatchEvent(new MessageEvent('message', { data, origin }));
+/** A message as the browser delivers it; `source` is the window that posted it (by default the popup). */
+function post(data: unknown, origin: string = API_ORIGIN, source: unknown = popup): void {
+  const event = new MessageEvent('message', { data, origin });
+  Object.defineProperty(event, 'source', { value: source });
+  window.dispatchEvent(event);
 }
 const meCalls = () => env.fetchMock.mock.calls.filter(([u]) => String(u) === `${API_ORIGIN}/api/auth/@me`).length;
 
@@ -82,9 +85,11 @@ describe('login popup', () => {
     ['null', null, API_ORIGIN],
     ['an array', [{ auth: true }], API_ORIGIN],
     ['an object without auth', { ok: true }, API_ORIGIN],
-  ])('ignores %s', async (_label, data, origin) => {
+    ['another window of the API origin (not the popup)', { auth: true }, API_ORIGIN, { closed: false }],
+    ['a message without a source window', { auth: true }, API_ORIGIN, null],
+  ])('ignores %s', async (_label, data, origin, source: unknown = popup) => {
     const t = track(env.store.dispatch(login()));
-    post(data, origin);
+    post(data, origin, source);
     await vi.advanceTimersByTimeAsync(100);
     expect(t.status).toBe('pending');
     expect(meCalls()).toBe(0);

@@ -31,8 +31,9 @@ let inFlight: { popup: Window; done: Promise<boolean>; abandon: () => void } | n
 /**
  * Opens `<apiOrigin>/api/auth/login` in a centred 500x800 popup and waits for its answer.
  *
- * Resolves true only for a `message` event whose `event.origin` equals `apiOrigin` exactly (a bare
- * origin; no prefix or look-alike matches) and whose data is an object with `auth === true`.
+ * Resolves true only for a `message` event whose `event.source` is the popup it opened, whose
+ * `event.origin` equals `apiOrigin` exactly (a bare origin; no prefix or look-alike matches) and whose
+ * data is an object with `auth === true`.
  * Resolves false when the popup answers `auth: false` or is closed without answering. Every other
  * message is ignored. If the browser blocks the popup, the whole window goes to the login URL instead
  * (resolving false: this page is being left). A second call while a popup is open focuses it and
@@ -68,7 +69,9 @@ export function openLoginPopup(apiOrigin: string, loginPath: string): Promise<bo
     };
 
     function onMessage(event: MessageEvent): void {
-      if (event.origin !== apiOrigin) return;
+      // Only the popup this call opened, at the API's exact origin: another window of the API's
+      // origin (a second tab, a frame) cannot answer for it.
+      if (event.origin !== apiOrigin || event.source !== popup) return;
       const answer = readAnswer(event.data);
       if (answer === null) return;
       finish(answer);
