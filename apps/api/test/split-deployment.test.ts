@@ -108,7 +108,8 @@ describe.each(databases())('split deployment: two API instances on $name', (data
     expect(second.statusCode).toBe(429);
     expect(second.json().code).toBe(1003);
 
-    expect((await b.get(`${API}/api/auth/logout`)).json()).toEqual({ isAuthenticated: false });
+    const fetchHeaders = { origin: DASHBOARD, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' };
+    expect((await b.get(`${API}/api/auth/logout`, { headers: fetchHeaders })).json()).toEqual({ isAuthenticated: false });
     const stolen = new Browser((host) => (host === 'discord.test' ? discord : instances[0]!.app));
     stolen.jar.set(SESSION, callback.cookies.find((c) => c.name === SESSION)!.value);
     const me = MeResponse.parse((await stolen.get(`${API}/api/auth/@me`)).json());

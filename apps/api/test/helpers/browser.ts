@@ -87,6 +87,17 @@ export class Browser {
     });
   }
 
+  /**
+   * GET /api/auth/logout as the dashboard's request client sends it: a `fetch` (CORS mode, empty
+   * destination) from the dashboard origin, same-site with the API.
+   */
+  logout(o: RequestOptions = {}): Promise<LightMyRequestResponse> {
+    return this.get('/api/auth/logout', {
+      ...o,
+      headers: { origin: DASHBOARD_ORIGIN, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', ...o.headers },
+    });
+  }
+
   /** Every body and header this browser was sent, as one string. */
   everythingReceived(): string {
     return this.answers.map((r) => `${JSON.stringify(r.headers)}\n${r.body}`).join('\n');

@@ -42,7 +42,7 @@ describe.each(databases())('the database on $name', (database) => {
         ['POST', '/api/auth/guilds/refresh'],
         ['GET', '/api/auth/logout'],
       ] as const) {
-        const res = method === 'GET' ? await browser.get(url) : await browser.post(url);
+        const res = url === '/api/auth/logout' ? await browser.logout() : method === 'GET' ? await browser.get(url) : await browser.post(url);
         expect(res.statusCode, url).toBe(503);
         expect(res.headers['retry-after'], url).toBe('5');
         expect(res.headers['cache-control'], url).toBe('no-store');

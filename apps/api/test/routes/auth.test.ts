@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AnonymousMe, AuthenticatedMe, ERROR_CODES, MeResponse, STAFF_PERMISSIONS } from '@tickety/api-contract';
+import { AnonymousMe, ApiError, AuthenticatedMe, ERROR_CODES, MeResponse, STAFF_PERMISSIONS } from '@tickety/api-contract';
 import { DEMO_APP, DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it, vi } from 'vitest';
 import { ANONYMOUS } from '../../src/routes/auth/index';
@@ -530,7 +530,7 @@ describe.each(databases())('auth routes on $name', (database) => {
       const oldCookie = browser.jar.get(SESSION)!;
       const refresh = t.sandbox.tokens().find((tk) => tk.userId === ava.id && tk.kind === 'refresh' && tk.active)!.token;
 
-      const res = await browser.get('/api/auth/logout');
+      const res = await browser.logout();
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ isAuthenticated: false });
       expect(res.headers['cache-control']).toBe('no-store');
@@ -559,8 +559,45 @@ describe.each(databases())('auth routes on $name', (database) => {
       expect((await browser.request('HEAD', '/api/auth/login')).statusCode).toBe(404);
     });
 
+    it('acts only for the dashboard\'s own fetch: links, window.open, forms, subresources and prefetches sign nobody out', async () => {
+      const browser = new Browser(t.app);
+      await signIn(browser, ben.id);
+      const navigation = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-user': '?1' };
+      const refused: Array<[string, Record<string, string>]> = [
+        ['a link or window.open from another site', { 'sec-fetch-site': 'cross-site', ...navigation, referer: 'https://evil.example/page' }],
+        ['a GET form from another site', { 'sec-fetch-site': 'cross-site', ...navigation, origin: 'https://evil.example' }],
+        ['a cross-site fetch', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', origin: 'https://evil.example' }],
+        ['typed in the address bar', { 'sec-fetch-site': 'none', ...navigation }],
+        ['a same-site navigation', { 'sec-fetch-site': 'same-site', ...navigation, referer: `${DASHBOARD_ORIGIN}/` }],
+        ['a same-site image', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image', referer: `${DASHBOARD_ORIGIN}/` }],
+        ['a same-origin frame', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' }],
+        ['a same-site fetch from a host that is not the dashboard', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', origin: 'http://blog.localhost:8080' }],
+        ['a prefetch', { 'sec-purpose': 'prefetch', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' }],
+        ['a legacy prefetch', { purpose: 'prefetch', origin: DASHBOARD_ORIGIN }],
+        ['no fetch metadata, no Origin or Referer', {}],
+        ['no fetch metadata, a foreign Referer', { referer: 'https://evil.example/' }],
+      ];
+      for (const [what, headers] of refused) {
+        const res = await browser.get('/api/auth/logout', { headers });
+        expect(res.statusCode, what).toBe(403);
+        expect(ApiError.parse(res.json()), what).toMatchObject({ code: ERROR_CODES.CSRF_REJECTED.code, isAuthenticated: true });
+        expect(setCookie(res, SESSION), what).toBeUndefined();
+        expect((await me(browser)).isAuthenticated, what).toBe(true);
+      }
+      expect(t.sandbox.grants().find((g) => g.userId === ben.id && g.endedAt === null)).toBeDefined();
+
+      // The dashboard's own requests: a same-origin fetch (all-in-one), and a client without fetch metadata from a dashboard origin.
+      const sameOrigin = await browser.get('/api/auth/logout', { headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' } });
+      expect(sameOrigin.json()).toEqual({ isAuthenticated: false });
+      expect((await me(browser)).isAuthenticated).toBe(false);
+      await signIn(browser, ben.id);
+      const legacy = await browser.get('/api/auth/logout', { headers: { origin: SECOND_DASHBOARD_ORIGIN } });
+      expect(legacy.json()).toEqual({ isAuthenticated: false });
+      expect((await me(browser)).isAuthenticated).toBe(false);
+    });
+
     it('answers {isAuthenticated:false} without a session too', async () => {
-      const res = await new Browser(t.app).get('/api/auth/logout');
+      const res = await new Browser(t.app).logout();
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ isAuthenticated: false });
     });
@@ -772,7 +809,7 @@ describe.each(databases())('auth routes when Discord misbehaves on $name', (data
     const browser = new Browser(t.app);
     await signIn(browser, ben.id);
     t.sandbox.failNext('POST /api/v10/oauth2/token/revoke', { status: 503 });
-    const res = await browser.get('/api/auth/logout');
+    const res = await browser.logout();
     expect(res.json()).toEqual({ isAuthenticated: false });
     expect(await me(browser)).toEqual(ANONYMOUS);
     await vi.waitFor(() => expect(t.logs.messages('background task failed')).toHaveLength(1));

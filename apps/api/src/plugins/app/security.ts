@@ -17,6 +17,42 @@ export function isDisplayPage(path: string): boolean {
   return DISPLAY_PAGES.has(path.length > 1 ? path.replace(/\/+$/, '') : path);
 }
 
+function originOf(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    const origin = new URL(value).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a request is not the dashboard's own `fetch` (null when it is), for the one state-changing GET
+ * (`/api/auth/logout`), which a cookie would otherwise let any page trigger:
+ * - prefetches (`Sec-Purpose`/`Purpose: prefetch`) never act;
+ * - with Fetch Metadata: `Sec-Fetch-Site` must be `same-origin`, or `same-site` with an `Origin`
+ *   (or `Referer`) among the dashboard origins, and the request a fetch (`Sec-Fetch-Mode` not a
+ *   navigation, `Sec-Fetch-Dest: empty`), so links, `window.open`, GET forms, images and frames fail;
+ * - without it (older browsers, other clients): `Origin` or `Referer` among the dashboard origins.
+ */
+export function notDashboardFetch(req: FastifyRequest, dashboardOrigins: ReadonlySet<string>): string | null {
+  const h = req.headers;
+  const purpose = [h['sec-purpose'], h.purpose, h['x-purpose']].map((v) => String(v ?? '').toLowerCase()).join(' ');
+  if (purpose.includes('prefetch') || purpose.includes('prerender')) return 'prefetch';
+  const from = originOf(h.origin) ?? originOf(h.referer);
+  const fromDashboard = from !== null && dashboardOrigins.has(from);
+  const site = h['sec-fetch-site'];
+  if (site === undefined) return fromDashboard ? null : 'no dashboard Origin or Referer';
+  if (site !== 'same-origin' && site !== 'same-site') return `Sec-Fetch-Site: ${String(site).slice(0, 20)}`;
+  const mode = h['sec-fetch-mode'];
+  if (mode === 'navigate' || mode === 'nested-navigate') return 'a navigation';
+  const dest = h['sec-fetch-dest'];
+  if (dest !== undefined && dest !== 'empty') return `Sec-Fetch-Dest: ${String(dest).slice(0, 20)}`;
+  if (site === 'same-site' && !fromDashboard) return 'same-site, not from a dashboard origin';
+  return null;
+}
+
 export interface SecurityOptions {
   allowedOrigins: string[];
   secure: boolean;

@@ -6,6 +6,7 @@ import { DiscordError } from '../../lib/discord';
 import { ApiHttpError } from '../../lib/errors';
 import { popupErrorPage, popupPage } from '../../lib/pages';
 import { clearSessionCookie, cookieNames, setSessionCookie } from '../../plugins/app/auth';
+import { notDashboardFetch } from '../../plugins/app/security';
 import { DiscordGrantEndedError } from '../../services/guild-sync';
 import { STATE_TTL_MS } from '../../services/oauth-states';
 
@@ -45,8 +46,18 @@ export default async function authRoutes(app: FastifyInstance) {
 
   // The sign-in and sign-out routes change state, so no automatic HEAD twin (HEAD must be safe:
   // a link checker or prefetcher must not sign anyone out or spend a sign-in state).
+  const dashboardOrigins = new Set(config.dashboardOrigins);
   app.get('/logout', { exposeHeadRoute: false }, async (req, reply): Promise<LogoutResponse> => {
     reply.header('cache-control', 'no-store');
+    // A GET that ends the session: only the dashboard's own fetch may trigger it, never a link,
+    // a form, a frame, an image or a prefetch from another page.
+    const refusal = notDashboardFetch(req, dashboardOrigins);
+    if (refusal) {
+      req.log.info({ reason: refusal }, 'logout refused: not the dashboard');
+      throw new ApiHttpError('CSRF_REJECTED', {
+        message: 'Nobody was signed out: log out from the Tickety dashboard (this request did not come from it).',
+      });
+    }
     const session = await req.getSession();
     if (session) {
       const tokens = await app.sessions.revoke(session.id);
