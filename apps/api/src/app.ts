@@ -115,7 +115,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await redis?.quit().catch(() => redis?.disconnect());
     });
   }
-  await app.register(rateLimitPlugin, { max: config.rateLimit.max, windowMs: config.rateLimit.windowMs, redis });
+  await app.register(rateLimitPlugin, {
+    max: config.rateLimit.max,
+    sandboxMax: config.rateLimit.sandboxMax,
+    windowMs: config.rateLimit.windowMs,
+    redis,
+  });
   await app.register(compress, {
     global: true,
     threshold: 1024,
@@ -154,7 +159,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     });
   }
 
-  app.setNotFoundHandler(async (req, reply) => {
+  // Requests no route matched count against the /api limit too (the handler may read the session).
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (req, reply) => {
     const s = site as StaticSite | null;
     if (s?.wantsShell(req)) return s.sendShell(reply);
     throw new ApiHttpError('NOT_FOUND', { message: `Nothing at ${req.method} ${(req.url.split('?')[0] ?? '').slice(0, 200)}.` });

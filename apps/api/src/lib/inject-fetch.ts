@@ -1,5 +1,18 @@
-import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FetchLike } from './discord';
+
+/**
+ * Marks the API's own in-process requests (a random value per process: it never leaves the
+ * process, so no client can send it), so the per-IP limits do not count the API's calls to the
+ * sandbox against the visitors of 127.0.0.1.
+ */
+const IN_PROCESS_HEADER = 'x-tickety-in-process';
+const IN_PROCESS_TOKEN = randomBytes(18).toString('base64url');
+
+export function isInProcess(req: FastifyRequest): boolean {
+  return req.headers[IN_PROCESS_HEADER] === IN_PROCESS_TOKEN;
+}
 
 /**
  * A fetch that answers from this same Fastify app (app.inject), for demo mode: the API reaches the
@@ -16,7 +29,7 @@ export function injectFetch(app: FastifyInstance): FetchLike {
     const res = await app.inject({
       method,
       url: `${url.pathname}${url.search}`,
-      headers: { ...headers, host: url.host },
+      headers: { ...headers, host: url.host, [IN_PROCESS_HEADER]: IN_PROCESS_TOKEN },
       remoteAddress: '127.0.0.1',
       ...(init.body !== undefined && init.body !== null ? { payload: String(init.body) } : {}),
     });

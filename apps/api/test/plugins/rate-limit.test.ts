@@ -1,9 +1,13 @@
 import { ApiError, ERROR_CODES } from '@tickety/api-contract';
-import { describe, expect, it } from 'vitest';
+import { DEMO_USERS } from '@tickety/sandbox';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
-import { runPopup } from '../helpers/oauth';
+import { runPopup, signIn } from '../helpers/oauth';
 
 describe.each(databases())('per-IP rate limits on $name', (database) => {
   const t = useTestApp(database, { env: { RATE_LIMIT_MAX: '3', AUTH_RATE_LIMIT_MAX: '2' } });
@@ -24,14 +28,40 @@ describe.each(databases())('per-IP rate limits on $name', (database) => {
     expect((await browser.get('/api/plans', { headers: { 'x-forwarded-for': '198.51.100.7' } })).statusCode).toBe(429);
   });
 
-  it('does not count static files, /config.json, health checks or the sandbox', async () => {
+  it('does not count static files, /config.json or health checks', async () => {
     const browser = new Browser(t.app, { ip: '203.0.113.3' });
     for (let i = 0; i < 5; i++) {
       expect((await browser.get('/config.json')).statusCode).toBe(200);
       expect((await browser.get('/api/health')).statusCode).toBe(200);
-      expect((await browser.get('/sandbox/discord/cdn/embed/avatars/0.png')).statusCode).toBeLessThan(429);
     }
     expect((await browser.get('/api/plans')).statusCode).toBe(200);
+  });
+
+  it('decides on the route the router matched: percent-encoded paths count like the plain ones', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.5' });
+    const statuses = [];
+    for (const path of ['/%61pi/plans', '/%61%70%69/plans', '/api/pl%61ns', '/%61pi/plans']) statuses.push((await browser.get(path)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // From an address already limited, the encoded forms are refused too, with the catalogue body.
+    const encoded = await browser.get('/%61pi/status');
+    expect(encoded.statusCode).toBe(429);
+    expect(ApiError.parse(encoded.json()).code).toBe(ERROR_CODES.RATE_LIMITED.code);
+  });
+
+  it('counts requests no route matched (the not-found handler reads the session)', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.6' });
+    const statuses = [];
+    for (const path of ['/api/nothing-here', '/%61pi/nothing', '/api/guilds/1/2/3', '/api/nothing-here']) statuses.push((await browser.get(path)).statusCode);
+    expect(statuses).toEqual([404, 404, 404, 429]);
+  });
+
+  it('the sign-in limit applies to the percent-encoded sign-in routes too', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.7' });
+    const statuses = [];
+    for (const path of ['/%61pi/auth/login', '/api/auth/log%69n', '/%61pi/auth/login']) statuses.push((await browser.get(path)).statusCode);
+    // The callback has its own counter of the same size.
+    for (let i = 0; i < 3; i++) statuses.push((await browser.get('/%61pi/auth/c%61llback?code=x&state=y')).statusCode);
+    expect(statuses).toEqual([302, 302, 429, 400, 400, 429]);
   });
 
   it('limits sign-in attempts more tightly; the popup shows a page that tells the opener', async () => {
@@ -45,6 +75,49 @@ describe.each(databases())('per-IP rate limits on $name', (database) => {
     expect(runPopup(limited.body).posted).toEqual([
       { message: { auth: false, error: 'rate_limited', code: ERROR_CODES.RATE_LIMITED.code }, targetOrigin: DASHBOARD_ORIGIN },
     ]);
+  });
+});
+
+describe.each(databases())('the sandbox\'s own per-IP limit on $name', (database) => {
+  const t = useTestApp(database, { env: { RATE_LIMIT_MAX: '100', SANDBOX_RATE_LIMIT_MAX: '3' } });
+
+  it('limits /sandbox per IP, on its own counter; the API\'s own calls to it are not counted', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.11' });
+    // A whole sign-in: the browser visits the sandbox once, the API calls it four times in process.
+    await signIn(browser, DEMO_USERS.ava.id);
+    expect(t.sandbox.requests().length).toBeGreaterThanOrEqual(5);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await browser.get('/sandbox/discord/cdn/embed/avatars/0.png')).statusCode);
+    expect(statuses).toEqual([200, 200, 429]);
+    const limited = await browser.get('/s%61ndbox/discord/oauth2/authorize?client_id=1');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // /api has its own counter; another address is not limited.
+    expect((await browser.get('/api/plans')).statusCode).toBe(200);
+    expect((await new Browser(t.app, { ip: '203.0.113.12' }).get('/sandbox/discord/cdn/embed/avatars/0.png')).statusCode).toBe(200);
+    // A header copied from nowhere does not exempt a visitor.
+    const spoof = await browser.get('/sandbox/discord/cdn/embed/avatars/1.png', { headers: { 'x-tickety-in-process': 'guess' } });
+    expect(spoof.statusCode).toBe(429);
+  });
+});
+
+describe.each(databases())('rate limits in the all-in-one shape (static site) on $name', (database) => {
+  const root = mkdtempSync(join(tmpdir(), 'tickety-rl-static-'));
+  mkdirSync(join(root, 'shell', 'dist'), { recursive: true });
+  writeFileSync(join(root, 'shell', 'dist', 'index.html'), '<!doctype html><title>Tickety</title>');
+  writeFileSync(join(root, 'shell', 'dist', 'main.js'), 'console.log(1)');
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const t = useTestApp(database, { env: { RATE_LIMIT_MAX: '3', ALL_IN_ONE: '1', STATIC_ROOT: root } });
+
+  it('counts /api requests answered through the static wildcard, not pages or files', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.21' });
+    for (let i = 0; i < 5; i++) {
+      expect((await browser.get('/dashboard', { headers: { accept: 'text/html' } })).statusCode).toBe(200);
+      expect((await browser.get('/main.js')).statusCode).toBe(200);
+    }
+    const statuses = [];
+    for (const path of ['/api/nothing', '/%61pi/nothing', '/%61pi/plans', '/api/plans']) statuses.push((await browser.get(path)).statusCode);
+    expect(statuses).toEqual([404, 404, 200, 429]);
   });
 });
 

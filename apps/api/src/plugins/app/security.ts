@@ -13,6 +13,16 @@ export function pathOf(req: FastifyRequest): string {
   return q === -1 ? req.url : req.url.slice(0, q);
 }
 
+/** The path as the router sees it (percent-decoded); the raw path when it does not decode. */
+export function decodedPathOf(req: FastifyRequest): string {
+  const raw = pathOf(req);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 export function isDisplayPage(path: string): boolean {
   return DISPLAY_PAGES.has(path.length > 1 ? path.replace(/\/+$/, '') : path);
 }

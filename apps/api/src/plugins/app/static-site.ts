@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { REMOTE_NAMES } from '../../config';
-import { pathOf } from './security';
+import { decodedPathOf } from './security';
 
 const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
 const NO_CACHE_FILES = new Set(['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'index.html']);
@@ -85,7 +85,8 @@ export default fp(
     const site: StaticSite = {
       wantsShell(req) {
         if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-        const path = pathOf(req);
+        // Decoded as the router decodes it: `/%61pi/x` is an API address, not a page.
+        const path = decodedPathOf(req);
         if (NO_FALLBACK.some((p) => path.startsWith(p))) return false;
         // A page address: anything but an explicit non-HTML request (e.g. a JSON client) gets the
         // shell, also a plain `curl` (Accept: */*) or a crawler without an Accept header. A missing

@@ -1,22 +1,57 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
+import { isInProcess } from '../../lib/inject-fetch';
 import { ApiHttpError } from '../../lib/errors';
 
+export interface RateLimitOptions {
+  /** Requests per window and IP on /api (and unmatched addresses). */
+  max: number;
+  /** Requests per window and IP on /sandbox (demo mode). */
+  sandboxMax: number;
+  windowMs: number;
+  redis: Redis | null;
+}
+
+/** Which limit a request counts against, or null (static files, config.json, health). */
+export type LimitScope = 'api' | 'sandbox' | null;
+
 /**
- * Per-IP rate limits on /api (static files and the sandbox are not limited). Shared between
- * instances through Redis when REDIS_URL is set (an unreachable Redis lets requests through rather
- * than failing them), in memory otherwise. 429 answers carry Retry-After and a 1003 body.
+ * Decided on the route the router matched (its pattern, on decoded paths), never on the raw URL:
+ * `/%61pi/plans` matches `/api/plans` and counts like it. The all-in-one static wildcard (`/*`) is
+ * judged by the path the router decoded into its parameter, so `/api/<unknown>` answered by the
+ * static site's not-found still counts. Requests no route matched reach the not-found handler, which
+ * may read the session: they count against the /api limit.
+ */
+export function limitScope(req: FastifyRequest): LimitScope {
+  const route = req.routeOptions.url;
+  if (route === undefined) return 'api';
+  const path = route === '/*' ? `/${(req.params as { '*'?: string } | undefined)?.['*'] ?? ''}` : route;
+  if (path === '/api' || path.startsWith('/api/')) return 'api';
+  if (path.startsWith('/sandbox/')) return 'sandbox';
+  return null;
+}
+
+/**
+ * Per-IP rate limits: /api (and anything no route matched) and, in demo mode, /sandbox, each its own
+ * counter; routes may set a tighter limit (the sign-in popup). Static files are not limited. Shared
+ * between instances through Redis when REDIS_URL is set (an unreachable Redis lets requests through
+ * rather than failing them), in memory otherwise. 429 answers carry Retry-After and a 1003 body.
+ * The API's own in-process calls to the sandbox are not a visitor's and are not counted.
  */
 export default fp(
-  async function rateLimitPlugin(app: FastifyInstance, opts: { max: number; windowMs: number; redis: Redis | null }) {
+  async function rateLimitPlugin(app: FastifyInstance, opts: RateLimitOptions) {
     await app.register(rateLimit, {
       global: true,
-      max: opts.max,
+      max: (_req, key) => (key.startsWith('sandbox:') ? opts.sandboxMax : opts.max),
       timeWindow: opts.windowMs,
       ...(opts.redis ? { redis: opts.redis, nameSpace: 'tickety-rl:', skipOnError: true } : {}),
-      allowList: (req) => !req.url.startsWith('/api/'),
+      keyGenerator: (req) => `${limitScope(req) ?? 'none'}:${req.ip}`,
+      allowList: (req) => {
+        const scope = limitScope(req);
+        return scope === null || (scope === 'sandbox' && isInProcess(req));
+      },
       addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
       addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
       errorResponseBuilder: (_req, context) =>
