@@ -12,7 +12,7 @@ import { type Clock, systemClock } from './lib/clock';
 import type { FetchLike } from './lib/discord';
 import { ApiHttpError } from './lib/errors';
 import { injectFetch } from './lib/inject-fetch';
-import { redactUrl } from './lib/log';
+import { redactUrl, serializeError } from './lib/log';
 import authPlugin, { cookieNames } from './plugins/app/auth';
 import dbPlugin from './plugins/app/db';
 import errorsPlugin, { frameworkErrors } from './plugins/app/errors';
@@ -63,6 +63,7 @@ export function loggerOptions(config: AppConfig, stream?: { write(line: string):
       req(req: { method: string; url: string; hostname?: string; ip?: string; id?: string }) {
         return { method: req.method, url: redactUrl(req.url), host: req.hostname, remoteAddress: req.ip };
       },
+      err: serializeError,
     },
   };
 }

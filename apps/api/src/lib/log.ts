@@ -15,3 +15,33 @@ export function redactUrl(url: string): string {
   }
   return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
 }
+
+/** What an error keeps in the logs. */
+export interface LoggedError {
+  type: string;
+  message: string;
+  code?: string | number;
+  stack?: string;
+  cause?: LoggedError;
+}
+
+/**
+ * The `err` serializer: name, message, code and stack (and the same of its cause), nothing else.
+ * Database drivers attach the statement, its parameters and the offending row (`query`, `params`,
+ * `detail`, `where`...): session token hashes, encrypted tokens and ids must not reach the logs.
+ */
+export function serializeError(error: unknown, depth = 0): LoggedError | string {
+  if (!(error instanceof Error)) {
+    if (typeof error === 'string') return error;
+    return { type: typeof error, message: String(error).slice(0, 500) };
+  }
+  const code = (error as { code?: unknown }).code;
+  const out: LoggedError = { type: error.name, message: error.message };
+  if (typeof code === 'string' || typeof code === 'number') out.code = code;
+  if (error.stack) out.stack = error.stack;
+  if (error.cause !== undefined && depth < 3) {
+    const cause = serializeError(error.cause, depth + 1);
+    out.cause = typeof cause === 'string' ? { type: 'string', message: cause } : cause;
+  }
+  return out;
+}

@@ -158,3 +158,42 @@ describe.each(databases())('error answers on $name', (database) => {
     });
   });
 });
+
+describe.each(databases())('the logs of a real database error on $name', (database) => {
+  const SECRET = 'secret-token-hash-5f0c2a9e';
+  const t = useTestApp(database, {
+    extend: (app) => {
+      // A bug-like write: inserting the same primary key twice (a real unique violation, 23505).
+      app.get('/api/test/duplicate', async () => {
+        const insert = `INSERT INTO sessions (id, token_hash, user_id, created_at, last_seen_at, expires_at)
+                        VALUES ($1, $2, $3, now(), now(), now())`;
+        await app.db.query('INSERT INTO users (id, username, created_at, updated_at) VALUES ($1, $2, now(), now()) ON CONFLICT DO NOTHING', [
+          '100000000000000777',
+          'someone',
+        ]);
+        await app.db.query(insert, ['dup-session', SECRET, '100000000000000777']);
+        await app.db.query(insert, ['dup-session', `${SECRET}-2`, '100000000000000777']);
+        return { ok: true };
+      });
+    },
+  });
+
+  it('answers 1500 and logs name, message, code and stack, never the statement, its parameters or the row', async () => {
+    t.logs.clear();
+    const res = await new Browser(t.app).get('/api/test/duplicate');
+    expect(res.statusCode).toBe(500);
+    expect(ApiError.parse(res.json())).toEqual({ code: ERROR_CODES.INTERNAL.code, message: ERROR_CODES.INTERNAL.message, isAuthenticated: false });
+    const [entry] = t.logs.messages('unhandled error');
+    const err = entry?.err as Record<string, unknown>;
+    expect(err.code).toBe('23505');
+    expect(String(err.message)).toMatch(/duplicate key/);
+    expect(String(err.stack)).toMatch(/duplicate key/);
+    expect(typeof err.type).toBe('string');
+    expect(Object.keys(err).sort()).toEqual(expect.arrayContaining(['code', 'message', 'stack', 'type']));
+    for (const key of ['query', 'params', 'detail', 'where', 'schema', 'table', 'constraint', 'internalQuery']) expect(err, key).not.toHaveProperty(key);
+    const text = t.logs.text();
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('INSERT INTO sessions');
+    expect(text).not.toContain('dup-session');
+  });
+});
