@@ -15,13 +15,14 @@ import { injectFetch } from './lib/inject-fetch';
 import { redactUrl, serializeError } from './lib/log';
 import authPlugin, { cookieNames } from './plugins/app/auth';
 import dbPlugin from './plugins/app/db';
-import errorsPlugin, { frameworkErrors } from './plugins/app/errors';
+import errorsPlugin, { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, hasOverlongSegment } from './plugins/app/errors';
 import { mountSandbox } from './plugins/app/sandbox';
-import securityPlugin, { htmlCsp } from './plugins/app/security';
+import securityPlugin, { decodedPathOf, htmlCsp } from './plugins/app/security';
 import servicesPlugin from './plugins/app/services';
 import staticSite, { type StaticSite } from './plugins/app/static-site';
 import corsPlugin from './plugins/external/cors';
 import rateLimitPlugin from './plugins/external/rate-limit';
+import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
 import guildRoutes from './routes/guilds/index';
 import healthRoutes from './routes/health/index';
@@ -63,7 +64,7 @@ export function loggerOptions(config: AppConfig, stream?: { write(line: string):
       req(req: { method: string; url: string; hostname?: string; ip?: string; id?: string }) {
         return { method: req.method, url: redactUrl(req.url), host: req.hostname, remoteAddress: req.ip };
       },
-      err: serializeError,
+      err: (error: unknown) => serializeError(error) as never,
     },
   };
 }
@@ -93,9 +94,22 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     logger: loggerOptions(config, options.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    maxParamLength: MAX_PARAM_LENGTH,
     return503OnClosing: true,
     genReqId: () => randomBytes(6).toString('hex'),
     frameworkErrors: frameworkErrors(names.session),
+    clientErrorHandler: clientErrorHandler(names.session),
+    // Fastify turns Node's own timeouts off by default: a client that sends its headers and then
+    // trickles its body would hold a socket forever (docs/operations.md, "HTTP server limits").
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.connectionTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    maxRequestsPerSocket: config.http.maxRequestsPerSocket,
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      // How often Node checks the two timeouts above (its default, 30 s, would let them overrun).
+      connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs),
+    },
   });
   app.decorate('config', config);
   app.decorate('clock', options.clock ?? systemClock);
@@ -116,6 +130,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await redis?.quit().catch(() => redis?.disconnect());
     });
   }
+  await app.register(underPressurePlugin, config.pressure);
   await app.register(rateLimitPlugin, {
     max: config.rateLimit.max,
     sandboxMax: config.rateLimit.sandboxMax,
@@ -164,6 +179,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (req, reply) => {
     const s = site as StaticSite | null;
     if (s?.wantsShell(req)) return s.sendShell(reply);
+    const path = decodedPathOf(req);
+    if (path.startsWith('/api/') && hasOverlongSegment(path)) {
+      throw new ApiHttpError('VALIDATION_FAILED', { httpStatus: 414, message: 'A part of the address is too long.' });
+    }
     throw new ApiHttpError('NOT_FOUND', { message: `Nothing at ${req.method} ${(req.url.split('?')[0] ?? '').slice(0, 200)}.` });
   });
 

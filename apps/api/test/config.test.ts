@@ -48,14 +48,19 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
       apiBase: 'http://localhost:3000/sandbox/discord/api/v10',
       cdnBase: 'http://localhost:3000/sandbox/discord/cdn',
       timeoutMs: 10_000,
+      botGuildsDeadlineMs: 20_000,
     });
     expect(c.staffOwnerIds).toEqual([DEMO_USERS.sam.id]);
   });
 
   it('has the documented limits and lifetimes', () => {
-    expect(c.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600 });
-    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, windowMs: 60_000 });
-    expect(c.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10 });
+    expect(c.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 20 });
+    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, windowMs: 60_000 });
+    expect(c.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10, statementTimeoutMs: 15_000, queueMax: 200 });
+    expect(c.guildAccess).toEqual({ readMaxAgeSeconds: 300, writeMaxAgeSeconds: 60 });
+    expect(c.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, connectionTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, maxRequestsPerSocket: 1000 });
+    expect(c.pressure).toEqual({ maxEventLoopDelayMs: 1_000, maxHeapUsedBytes: 0, maxRssBytes: 0, maxEventLoopUtilization: 0 });
+    expect(c.previousTokenEncryptionKeys).toEqual([]);
     expect(c.secureCookies).toBe(false);
     expect(c.trustProxy).toBe(false);
     expect(c.redisUrl).toBeNull();
@@ -82,6 +87,25 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     expect(loadConfig({ DATA_DIR: 'memory://', SANDBOX_CONTROL: '0' }).sandboxControl).toBe(false);
     expect(loadConfig({ ...REAL, SANDBOX_CONTROL: '1' }).sandboxControl).toBe(false);
     expect(configError({ SANDBOX_CONTROL: 'maybe' })).toMatch(/SANDBOX_CONTROL: must be/);
+  });
+
+  it('reads the hardening limits, and refuses bad values with a clear line', () => {
+    const custom = loadConfig({
+      DATA_DIR: 'memory://',
+      REQUEST_TIMEOUT_MS: '5000',
+      HEADERS_TIMEOUT_MS: '9000',
+      MAX_EVENT_LOOP_UTILIZATION: '0.9',
+      DATABASE_QUEUE_MAX: '7',
+      TOKEN_ENCRYPTION_PREVIOUS_KEYS: `${Buffer.alloc(32, 1).toString('base64')}, ${Buffer.alloc(32, 2).toString('base64')}`,
+    });
+    // The headers must arrive within the whole request's time.
+    expect(custom.http).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
+    expect(custom.pressure.maxEventLoopUtilization).toBe(0.9);
+    expect(custom.database.queueMax).toBe(7);
+    expect(custom.previousTokenEncryptionKeys.map((k) => k[0])).toEqual([1, 2]);
+    expect(configError({ MAX_EVENT_LOOP_UTILIZATION: '1.5' })).toMatch(/MAX_EVENT_LOOP_UTILIZATION: must be a number from 0 to 1/);
+    expect(configError({ REQUEST_TIMEOUT_MS: '10' })).toMatch(/REQUEST_TIMEOUT_MS: must be a whole number from 100/);
+    expect(configError({ TOKEN_ENCRYPTION_PREVIOUS_KEYS: 'c2hvcnQ=' })).toMatch(/TOKEN_ENCRYPTION_PREVIOUS_KEYS: key 1 is not 32 bytes/);
   });
 
   it('defaults the PGlite data folder to <repo>/.data/pglite', () => {

@@ -76,3 +76,7 @@ export type StatusResponse = z.infer<typeof StatusResponse>;
 /** `GET /api/health` (liveness: the process answers; no dependency is checked). */
 export const HealthResponse = z.object({ status: z.literal('ok'), uptimeSeconds: z.number() });
 export type HealthResponse = z.infer<typeof HealthResponse>;
+
+/** `GET /api/health/ready`: the database answered (its round trip in ms) and the process is not shedding load. */
+export const ReadyResponse = z.object({ status: z.literal('ready'), database: z.object({ latencyMs: z.number() }) });
+export type ReadyResponse = z.infer<typeof ReadyResponse>;

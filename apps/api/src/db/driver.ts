@@ -37,6 +37,12 @@ const NETWORK_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'EPIPE',
+  // The disk under PGlite's data folder (or a socket) failing: not this query's fault.
+  'ENOSPC',
+  'EIO',
+  'EROFS',
+  'EMFILE',
+  'ENFILE',
 ]);
 
 /**
@@ -52,10 +58,40 @@ export function isUnavailable(error: unknown): boolean {
     if (NETWORK_CODES.has(e.code)) return true;
     if (/^(08|53|57)/.test(e.code)) return true;
   }
+  // PGlite is PostgreSQL in WebAssembly: an abort (out of memory, a trap) leaves it unusable.
+  if ((error as { name?: unknown }).name === 'RuntimeError') return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed/i.test(
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed|Query read timeout|Aborted\(|database queue is full/i.test(
     message,
   );
+}
+
+/**
+ * Fails fast instead of piling up: at most `max` database calls (a transaction counts once) wait or
+ * run at once; past that a call fails at once with DatabaseUnavailableError (503, Retry-After), so a
+ * database that stalls (a black-holed server, a wedged PGlite) cannot gather every request.
+ */
+export function boundedDb<T extends Db>(db: T, max: number): T & { readonly pending: number } {
+  let pending = 0;
+  const run = async <R>(fn: () => Promise<R>): Promise<R> => {
+    if (pending >= max) throw new DatabaseUnavailableError(new Error(`The database queue is full (${max} calls waiting or running).`));
+    pending++;
+    try {
+      return await fn();
+    } finally {
+      pending--;
+    }
+  };
+  return {
+    ...db,
+    query: (sql, params) => run(() => db.query(sql, params)),
+    exec: (sql) => run(() => db.exec(sql)),
+    transaction: (fn) => run(() => db.transaction(fn)),
+    close: () => db.close(),
+    get pending() {
+      return pending;
+    },
+  };
 }
 
 /** Wraps a driver call so unreachable-database errors become DatabaseUnavailableError. */

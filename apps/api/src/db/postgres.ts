@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Db, type Queryable, guard } from './driver';
+import { type Db, type Queryable, guard, isUnavailable } from './driver';
 
 export interface PostgresOptions {
   url: string;
@@ -22,8 +22,13 @@ export async function createPostgresDb(options: PostgresOptions): Promise<Db> {
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
+    // Server side: PostgreSQL cancels a statement running longer. Client side: a server that stops
+    // answering (black-holed network) fails the query after a little more, and TCP keep-alive finds
+    // dead idle connections.
     statement_timeout: options.statementTimeoutMs ?? 15_000,
     query_timeout: (options.statementTimeoutMs ?? 15_000) + 2_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -42,16 +47,21 @@ export async function createPostgresDb(options: PostgresOptions): Promise<Db> {
     transaction: (fn) =>
       guard(async () => {
         const client = await pool.connect();
+        let broken = false;
         try {
           await client.query('BEGIN');
           const result = await fn(wrap(client));
           await client.query('COMMIT');
           return result;
         } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
+          // A connection that failed (reset, timed out) is not given back to the pool.
+          broken = isUnavailable(error);
+          if (!broken) await client.query('ROLLBACK').catch(() => {
+            broken = true;
+          });
           throw error;
         } finally {
-          client.release();
+          client.release(broken);
         }
       }),
     close: async () => {

@@ -25,6 +25,9 @@ export function testEnv(extra: Record<string, string | undefined> = {}): Record<
     LOG_LEVEL: 'debug',
     RATE_LIMIT_MAX: '100000',
     AUTH_RATE_LIMIT_MAX: '100000',
+    SANDBOX_RATE_LIMIT_MAX: '100000',
+    // Load shedding off: suites run side by side on a busy machine (test/plugins/http-server.test.ts turns it on).
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     ...extra,
   };
 }

@@ -14,6 +14,12 @@ export interface FaultyDb extends SuiteDb {
   failWhen(rule: ((sql: string) => Error | null) | null): void;
   down(): void;
   up(): void;
+  /**
+   * A database that stops answering without closing anything (a black-holed network): on
+   * PostgreSQL the proxy keeps every connection open but forwards nothing; `up()` ends it. PGlite is
+   * in process and has no network to lose: there this is `down()`.
+   */
+  blackhole(): void;
   /** Closes what the wrapper opened (proxy, pool). */
   dispose(): Promise<void>;
 }
@@ -21,6 +27,7 @@ export interface FaultyDb extends SuiteDb {
 interface Proxy {
   port: number;
   cut(): void;
+  blackhole(): void;
   restore(): void;
   close(): Promise<void>;
 }
@@ -28,9 +35,16 @@ interface Proxy {
 async function tcpProxy(host: string, port: number): Promise<Proxy> {
   const sockets = new Set<Socket>();
   let open = true;
+  let holes = false;
   const server: Server = createServer((client) => {
     if (!open) {
       client.destroy();
+      return;
+    }
+    sockets.add(client);
+    if (holes) {
+      // Accept and never answer.
+      client.on('error', () => client.destroy());
       return;
     }
     const upstream = connect(port, host);
@@ -44,8 +58,12 @@ async function tcpProxy(host: string, port: number): Promise<Proxy> {
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    client.on('data', (chunk) => {
+      if (!holes) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!holes) client.write(chunk);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -55,8 +73,17 @@ async function tcpProxy(host: string, port: number): Promise<Proxy> {
       for (const s of sockets) s.destroy();
       sockets.clear();
     },
+    blackhole: () => {
+      holes = true;
+    },
     restore: () => {
       open = true;
+      if (holes) {
+        // Connections that lost bytes are unusable: drop them, new ones work.
+        holes = false;
+        for (const s of sockets) s.destroy();
+        sockets.clear();
+      }
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -66,7 +93,7 @@ async function tcpProxy(host: string, port: number): Promise<Proxy> {
   };
 }
 
-export async function faultyDb(db: SuiteDb, database: TestDatabase): Promise<FaultyDb> {
+export async function faultyDb(db: SuiteDb, database: TestDatabase, options: { statementTimeoutMs?: number } = {}): Promise<FaultyDb> {
   let rule: ((sql: string) => Error | null) | null = null;
   let isDown = false;
   let inner: SuiteDb = db;
@@ -77,7 +104,13 @@ export async function faultyDb(db: SuiteDb, database: TestDatabase): Promise<Fau
     proxy = await tcpProxy(url.hostname, Number(url.port || 5432));
     url.hostname = '127.0.0.1';
     url.port = String(proxy.port);
-    pool = await createPostgresDb({ url: url.toString(), schema: db.schema, max: 4, connectionTimeoutMs: 2_000 });
+    pool = await createPostgresDb({
+      url: url.toString(),
+      schema: db.schema,
+      max: 4,
+      connectionTimeoutMs: 2_000,
+      ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
+    });
     inner = { ...pool, schema: db.schema, kill: () => pool!.close() };
   }
   const closedPglite = () => guard(() => Promise.reject(new Error('PGlite is closed')));
@@ -112,6 +145,10 @@ export async function faultyDb(db: SuiteDb, database: TestDatabase): Promise<Fau
     down: () => {
       isDown = true;
       proxy?.cut();
+    },
+    blackhole: () => {
+      if (proxy) proxy.blackhole();
+      else isDown = true;
     },
     up: () => {
       isDown = false;

@@ -1,6 +1,8 @@
 import { ERROR_CODES, StatusResponse } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
+import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR } from '../../src/plugins/app/db';
 import { ANONYMOUS } from '../../src/routes/auth/index';
 import { DASHBOARD_ORIGIN, createTestApp, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
@@ -18,7 +20,9 @@ describe.each(databases())('the database on $name', (database) => {
     it('creates the schema on first start and is a no-op on the next starts', async () => {
       const first = await createTestApp(suite.db);
       const { rows } = await suite.db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
-      expect(rows.map((r) => r.version)).toEqual(['001']);
+      const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{3}_.+\.sql$/.test(f)).map((f) => f.slice(0, 3));
+      expect(rows.map((r) => r.version)).toEqual(files.sort());
+      expect(files[0]).toBe('001');
       expect(first.logs.messages('database migrated')).toHaveLength(1);
       await first.close();
       const second = await createTestApp(suite.db);

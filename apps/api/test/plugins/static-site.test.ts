@@ -107,6 +107,17 @@ describe.each(databases())('all-in-one static site on $name', (database) => {
       expect(post.statusCode).toBe(404);
     });
 
+    it('answers an over-long path parameter under /api with the same 414 as the API-only shape, and shapes every error the same', async () => {
+      // The static wildcard catches what a too-long parameter kept from matching its route.
+      for (const path of [`/api/guilds/${'9'.repeat(500)}`, `/%61pi/guilds/${'9'.repeat(101)}`]) {
+        const res = await new Browser(t.app).get(path);
+        expect(res.statusCode, path).toBe(414);
+        expect(res.json(), path).toEqual({ code: 1001, message: 'A part of the address is too long.', isAuthenticated: false });
+      }
+      // A parameter at the limit is fine (a well-formed id that is not one of the user's servers).
+      expect((await new Browser(t.app).get(`/api/guilds/${'9'.repeat(100)}`)).statusCode).toBe(401);
+    });
+
     it('picks up a rebuilt index.html without a restart', async () => {
       const path = join(root, 'shell/dist/index.html');
       writeFileSync(path, `<!doctype html><title>Tickety</title><div id="root" data-build="${database.name}"></div>`);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_DIR } from '../../config';
-import type { Db } from '../../db/driver';
+import { type Db, boundedDb } from '../../db/driver';
 import { migrate } from '../../db/migrate';
 import { createPgliteDb } from '../../db/pglite';
 import { createPostgresDb } from '../../db/postgres';
@@ -16,6 +16,7 @@ export async function openDb(config: FastifyInstance['config'], onError?: (e: Er
       url: config.database.url,
       schema: config.database.schema,
       max: config.database.poolMax,
+      statementTimeoutMs: config.database.statementTimeoutMs,
       ...(onError ? { onError } : {}),
     });
   }
@@ -23,7 +24,7 @@ export async function openDb(config: FastifyInstance['config'], onError?: (e: Er
 }
 
 /**
- * `app.db`: the driver, migrated before the app is ready. A database given by the caller (tests) is
+ * `app.db`: the driver, migrated before the app is ready, with a bounded queue (DATABASE_QUEUE_MAX). A database given by the caller (tests) is
  * migrated but not closed by the app.
  */
 export default fp(
@@ -37,7 +38,7 @@ export default fp(
       if (owned) await instance.close().catch(() => undefined);
       throw error;
     }
-    app.decorate('db', instance);
+    app.decorate('db', boundedDb(instance, app.config.database.queueMax));
     if (owned) app.addHook('onClose', async () => instance.close());
   },
   { name: 'tickety-db' },

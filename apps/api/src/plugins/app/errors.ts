@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { type ApiError, ERROR_CODES } from '@tickety/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -90,7 +92,13 @@ export async function sendApiError(req: FastifyRequest, reply: FastifyReply, err
   const body: ApiError = {
     code: error.code,
     message: error.message,
-    isAuthenticated: error.code === 401 ? false : await authStateFor(req, sessionCookie),
+    isAuthenticated:
+      error.code === 401
+        ? false
+        : // The database just failed: asking it about the session would wait for it again.
+          error.code === ERROR_CODES.DATABASE_UNAVAILABLE.code
+          ? Boolean(req.cookies?.[sessionCookie])
+          : await authStateFor(req, sessionCookie),
   };
   if (error.selector !== undefined) body.selector = error.selector;
   await reply.code(error.statusCode).type('application/json; charset=utf-8').send(body);
@@ -136,3 +144,66 @@ export default fp(
   },
   { name: 'tickety-errors' },
 );
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses before Fastify sees them (an
+ * unknown method such as `FOO`, headers over the 16 KB limit, e.g. a huge cookie, a malformed
+ * request line) and requests that did not arrive in time (REQUEST_TIMEOUT_MS / HEADERS_TIMEOUT_MS)
+ * are answered with the catalogue's body on the raw socket, then the connection is closed.
+ */
+export function clientErrorHandler(sessionCookie: string) {
+  return (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    let status = 400;
+    let body: ApiError;
+    const signedIn = Buffer.isBuffer(error.rawPacket) && error.rawPacket.includes(`${sessionCookie}=`);
+    switch (error.code) {
+      case 'HPE_HEADER_OVERFLOW':
+        status = 431;
+        body = {
+          code: ERROR_CODES.VALIDATION_FAILED.code,
+          message: "The request's headers are too large (often too many cookies): clear this site's cookies and try again.",
+          isAuthenticated: signedIn,
+        };
+        break;
+      case 'ERR_HTTP_REQUEST_TIMEOUT':
+      case 'ERR_HTTP_HEADERS_TIMEOUT':
+        status = 408;
+        body = { code: ERROR_CODES.REQUEST_TIMEOUT.code, message: ERROR_CODES.REQUEST_TIMEOUT.message, isAuthenticated: signedIn };
+        break;
+      case 'HPE_INVALID_METHOD':
+        body = { code: ERROR_CODES.VALIDATION_FAILED.code, message: 'The request method is not supported.', isAuthenticated: signedIn };
+        break;
+      default:
+        body = { code: ERROR_CODES.VALIDATION_FAILED.code, message: 'The request could not be read (malformed HTTP).', isAuthenticated: signedIn };
+    }
+    const json = JSON.stringify(body);
+    socket.end(
+      [
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(json)}`,
+        'Cache-Control: no-store',
+        'X-Content-Type-Options: nosniff',
+        'Connection: close',
+        '',
+        json,
+      ].join('\r\n'),
+    );
+  };
+}
+
+/**
+ * The longest path segment the router takes as a parameter (Fastify's `maxParamLength`). In the
+ * all-in-one shape the static site's wildcard route catches what a too-long parameter kept from
+ * matching, so the not-found handler answers those /api addresses with the same 414 as
+ * `frameworkErrors` does in the API-only shape.
+ */
+export const MAX_PARAM_LENGTH = 100;
+
+export function hasOverlongSegment(path: string): boolean {
+  return path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH);
+}

@@ -1,10 +1,43 @@
-import type { HealthResponse } from '@tickety/api-contract';
+import type { HealthResponse, ReadyResponse } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
+import { DatabaseUnavailableError } from '../../db/driver';
+import { ApiHttpError } from '../../lib/errors';
+import { DB_RETRY_AFTER } from '../../plugins/app/errors';
+import { ANSWERS_UNDER_PRESSURE, OVERLOAD_RETRY_AFTER } from '../../plugins/external/under-pressure';
 
-/** Liveness: the process answers. No dependency is checked (see /api/status for that). */
+/** How long the readiness check waits for the database. */
+export const READY_DB_DEADLINE_MS = 2_000;
+
+/**
+ * Liveness (`/api/health`: the process answers, no dependency checked, answers under load too) and
+ * readiness (`/api/health/ready`: the database answers within 2 s and the process is not shedding
+ * load; a load balancer takes an instance out while it fails).
+ */
 export default async function healthRoutes(app: FastifyInstance) {
-  app.get('/', { config: { rateLimit: false } }, async (_req, reply): Promise<HealthResponse> => {
+  app.get('/', { config: { rateLimit: false, ...ANSWERS_UNDER_PRESSURE } }, async (_req, reply): Promise<HealthResponse> => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok', uptimeSeconds: Math.round(process.uptime()) };
+  });
+
+  app.get('/ready', { config: { rateLimit: false, ...ANSWERS_UNDER_PRESSURE } }, async (req, reply): Promise<ReadyResponse> => {
+    reply.header('cache-control', 'no-store');
+    if (app.isUnderPressure()) throw new ApiHttpError('OVERLOADED', { retryAfter: OVERLOAD_RETRY_AFTER });
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new DatabaseUnavailableError(new Error(`no answer within ${READY_DB_DEADLINE_MS} ms`))),
+        READY_DB_DEADLINE_MS,
+      );
+    });
+    try {
+      await Promise.race([app.db.query('SELECT 1 AS ok'), deadline]);
+    } catch (error) {
+      req.log.warn({ err: error }, 'readiness: database check failed');
+      throw new ApiHttpError('DATABASE_UNAVAILABLE', { retryAfter: DB_RETRY_AFTER });
+    } finally {
+      clearTimeout(timer);
+    }
+    return { status: 'ready', database: { latencyMs: Math.round((performance.now() - started) * 10) / 10 } };
   });
 }
