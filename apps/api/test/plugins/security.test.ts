@@ -6,6 +6,7 @@ import { Browser } from '../helpers/browser';
 import { SECOND } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
+import { CSRF_EXEMPT } from '../../src/plugins/app/security';
 
 const REFRESH = '/api/auth/guilds/refresh';
 
@@ -87,5 +88,53 @@ describe.each(databases())('CSRF and headers on $name', (database) => {
       expect(res.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
       expect(res.headers['strict-transport-security'], url).toBeUndefined();
     }
+  });
+});
+
+describe.each(databases())('the CSRF exemption is a route option on $name', (database) => {
+  const calls: string[] = [];
+  const t = useTestApp(database, {
+    extend: (app) => {
+      // A cookie route a later issue might add under a prefix that used to be exempt wholesale.
+      app.post('/api/bot/v1/settings', async (req) => {
+        calls.push(`cookie route: ${(await req.getSession())?.userId ?? 'anonymous'}`);
+        return { ok: true };
+      });
+      app.post('/api/webhooks/anything', async () => {
+        calls.push('webhook without the option');
+        return { ok: true };
+      });
+      // A route authenticated otherwise (a signature), which reads no cookie, opts out explicitly.
+      app.post('/api/webhooks/signed', { config: CSRF_EXEMPT }, async () => {
+        calls.push('signed webhook');
+        return { ok: true };
+      });
+    },
+  });
+
+  it('checks cookie routes under /api/bot/ and /api/webhooks/ like any other; only the option exempts', async () => {
+    const browser = new Browser(t.app);
+    await signIn(browser, DEMO_USERS.ava.id);
+    const form = { 'content-type': 'application/x-www-form-urlencoded', origin: FOREIGN_ORIGIN };
+    for (const path of ['/api/bot/v1/settings', '/%61pi/bot/v1/settings', '/api/webhooks/anything']) {
+      const res = await browser.request('POST', path, { headers: form, payload: 'a=1' });
+      expect(res.statusCode, path).toBe(415);
+      const json = await browser.request('POST', path, { headers: { 'content-type': 'application/json', origin: FOREIGN_ORIGIN }, payload: '{}' });
+      expect(json.statusCode, path).toBe(403);
+      expect(json.json().code, path).toBe(ERROR_CODES.CSRF_REJECTED.code);
+    }
+    expect(calls).toEqual([]);
+    const signed = await new Browser(t.app).request('POST', '/api/webhooks/signed', { headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(signed.statusCode).toBe(200);
+    expect(calls).toEqual(['signed webhook']);
+  });
+
+  it('the sandbox (Discord\'s stand-in) keeps taking its forms', async () => {
+    const res = await new Browser(t.app).request('POST', '/sandbox/discord/api/v10/oauth2/token', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=client_credentials',
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ error: 'invalid_client' });
   });
 });

@@ -3,8 +3,17 @@ import fp from 'fastify-plugin';
 import { ApiHttpError } from '../../lib/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Routes authenticated otherwise (signatures, bearer keys) and without cookies; the sandbox is Discord's stand-in. */
-const CSRF_EXEMPT = ['/api/webhooks/', '/api/bot/', '/sandbox/'];
+/**
+ * The route option that exempts a route from the CSRF rules: `{ config: { csrf: false } }`, for
+ * routes authenticated otherwise (signatures, bearer keys) that read no cookie, and the sandbox
+ * (Discord's stand-in). Decided per matched route, never by address prefix, so a cookie route
+ * added later under the same prefix is checked like any other.
+ */
+export const CSRF_EXEMPT = { csrf: false } as const;
+
+function isCsrfExempt(req: FastifyRequest): boolean {
+  return (req.routeOptions.config as { csrf?: unknown } | undefined)?.csrf === false;
+}
 /** The only pages that may be framed (spec: embeddable display layout). */
 export const DISPLAY_PAGES = new Set(['/home-display', '/premium-display', '/clipboard']);
 
@@ -72,7 +81,7 @@ export interface SecurityOptions {
 
 /**
  * CSRF for a cookie-authenticated JSON API, JSON body parsing, and the headers on every answer.
- * - Mutations (not GET/HEAD/OPTIONS) outside the exempt prefixes need `content-type: application/json`
+ * - Mutations (not GET/HEAD/OPTIONS) of routes without the CSRF_EXEMPT option need `content-type: application/json`
  *   (else 415 1010), an allowed Origin (or `Sec-Fetch-Site: same-origin`) and `x-requested-with: tickety`
  *   (else 403 1005). Checked before the body is read.
  * - nosniff and Referrer-Policy everywhere, HSTS when Secure; HTML gets a CSP with frame-ancestors
@@ -83,9 +92,8 @@ export default fp(
     const allowed = new Set(opts.allowedOrigins);
 
     app.addHook('onRequest', async (req) => {
-      if (SAFE_METHODS.has(req.method)) return;
-      const path = pathOf(req);
-      if (CSRF_EXEMPT.some((p) => path.startsWith(p))) return;
+      // A request no route matched changes nothing: it gets its 404, not a CSRF refusal.
+      if (SAFE_METHODS.has(req.method) || isCsrfExempt(req) || req.is404) return;
       const type = req.headers['content-type'];
       if (!type || !/^application\/json\s*(;|$)/i.test(type)) throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE');
       const origin = req.headers.origin;
