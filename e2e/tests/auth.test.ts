@@ -1,4 +1,6 @@
-import { describe, expect, test } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { shot, useBrowser } from '../src/browser';
 import { loginRequired, loginWithDiscord } from '../src/pages';
 import { DEMO_USERS, type DemoUserKey, displayName, loginButton, signInContext, userMenu } from '../src/session';
@@ -89,5 +91,51 @@ describe('logout', () => {
     await loginRequired(b.page).waitFor();
     await loginWithDiscord(b.page).waitFor();
     await shot(b.page, 'dashboard-after-logout');
+  });
+});
+
+/** A page served by its own loopback server: `host` 127.0.0.1 is the same site as the product, localhost another site. */
+async function foreignPage(host: '127.0.0.1' | 'localhost', html: string): Promise<string> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  onTestFinished(() => new Promise<void>((ok) => server.close(() => ok())));
+  return `http://${host}:${(server.address() as AddressInfo).port}/`;
+}
+
+describe('logout from anywhere but the dashboard', () => {
+  test('a link or window.open from another site, and an image on a same-site page, sign nobody out', async () => {
+    await signInContext(b.context, b.baseURL, 'ben');
+    const logout = `${b.baseURL}/api/auth/logout`;
+    // Another site: a link the user clicks (a top-level navigation carries the Lax session cookie).
+    const evil = await foreignPage(
+      'localhost',
+      `<!doctype html><title>win a prize</title><a id="go" href="${logout}">Claim your prize</a>
+       <button id="open" onclick="window.open('${logout}')">Open</button>`,
+    );
+    await b.page.goto(evil);
+    const answered = b.page.waitForResponse((r) => r.url() === logout);
+    await b.page.click('#go');
+    expect((await answered).status()).toBe(403);
+    expect((await me()).isAuthenticated).toBe(true);
+    await b.page.goto(evil);
+    const popupOpened = b.context.waitForEvent('page');
+    await b.page.click('#open');
+    const popup = await popupOpened;
+    await popup.waitForLoadState('load');
+    expect(await popup.textContent('body')).toContain('Nobody was signed out');
+    await popup.close();
+    expect((await me()).isAuthenticated).toBe(true);
+    // The same site on another port: an image request carries the cookie, and is refused too.
+    const sameSite = await foreignPage('127.0.0.1', `<!doctype html><title>blog</title><img id="i" src="${logout}">`);
+    await b.page.goto(sameSite, { waitUntil: 'load' }); // the image has loaded or failed by then
+    expect(b.requests.filter((url) => url === logout)).toHaveLength(3);
+    expect((await me()).isAuthenticated).toBe(true);
+    // The dashboard's own Logout still works.
+    await b.page.goto('/logout');
+    await loginButton(b.page).waitFor();
+    expect((await me()).isAuthenticated).toBe(false);
   });
 });
