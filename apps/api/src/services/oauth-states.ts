@@ -1,6 +1,6 @@
 import type { Db } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
-import { type SecretBox, randomToken, sha256Hex } from '../lib/crypto';
+import { type SecretBox, SecretUndecryptableError, randomToken, sha256Hex } from '../lib/crypto';
 
 /** How long a sign-in may take between /api/auth/login and /api/auth/callback. */
 export const STATE_TTL_MS = 10 * 60 * 1000;
@@ -41,7 +41,10 @@ export class OAuthStates {
     return { state, codeVerifier };
   }
 
-  /** Deletes the state and returns what it held; null when unknown, already used or expired. */
+  /**
+   * Deletes the state and returns what it held; null when unknown, already used or expired, or when
+   * its PKCE verifier no longer decrypts (sealed with a key that is not configured any more).
+   */
   async consume(state: string): Promise<ConsumedState | null> {
     const hash = sha256Hex(state);
     const { rows } = await this.db.query<{ code_verifier: string; return_origin: string; expires_at: unknown }>(
@@ -51,6 +54,13 @@ export class OAuthStates {
     const row = rows[0];
     if (!row) return null;
     if ((toMs(row.expires_at) ?? 0) <= this.clock()) return null;
-    return { codeVerifier: this.box.decrypt(row.code_verifier, hash), returnOrigin: row.return_origin };
+    let codeVerifier: string;
+    try {
+      codeVerifier = this.box.decrypt(row.code_verifier, hash);
+    } catch (error) {
+      if (error instanceof SecretUndecryptableError) return null;
+      throw error;
+    }
+    return { codeVerifier, returnOrigin: row.return_origin };
   }
 }

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
-import { type SecretBox, randomToken, sha256Hex } from '../lib/crypto';
+import { type SecretBox, SecretUndecryptableError, randomToken, sha256Hex } from '../lib/crypto';
 import type { DiscordTokens } from '../lib/discord';
 
 /** A live session (the token itself is never kept: only its sha256 is stored). */
@@ -19,6 +19,21 @@ export interface StoredDiscordTokens {
   scope: string;
 }
 
+interface TokenColumns {
+  discord_access_token: string | null;
+  discord_refresh_token: string | null;
+  discord_token_expires_at: unknown;
+  discord_scope: string | null;
+}
+
+/** Where SessionStore reports stored tokens it cannot decrypt (never with the values). */
+export interface SessionLog {
+  warn(obj: Record<string, unknown>, msg: string): void;
+}
+
+/** SESSIONS_PER_USER_MAX's default. */
+export const DEFAULT_SESSIONS_PER_USER = 20;
+
 interface SessionRow {
   id: string;
   user_id: string;
@@ -33,8 +48,9 @@ export const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Server-side sessions: random 256-bit token in the cookie, its sha256 in the database, idle and
- * absolute expiry, revocable. Discord tokens live on the session, AES-256-GCM encrypted with the
- * session id as associated data.
+ * absolute expiry, revocable, at most `maxPerUser` live ones per user. Discord tokens live on the
+ * session, AES-256-GCM encrypted with the session id as associated data; tokens that no configured
+ * key decrypts any more (key changed or lost) count as an ended Discord grant.
  */
 export class SessionStore {
   constructor(
@@ -43,9 +59,16 @@ export class SessionStore {
     private readonly clock: Clock,
     private readonly idleMs: number,
     private readonly maxAgeMs: number,
+    private readonly maxPerUser: number = DEFAULT_SESSIONS_PER_USER,
+    private readonly log: SessionLog | null = null,
   ) {}
 
-  /** Creates a session (a new token on every sign-in). Returns the token for the cookie. */
+  /**
+   * Creates a session (a new token on every sign-in). Returns the token for the cookie. Run it in the
+   * sign-in's transaction: it locks the user's row, so concurrent sign-ins of one user take turns, and
+   * revokes the user's oldest live sessions beyond `maxPerUser` (their Discord tokens wiped; their
+   * grants are not revoked at Discord, they lapse there).
+   */
   async create(
     q: Queryable,
     userId: string,
@@ -56,6 +79,7 @@ export class SessionStore {
     const token = randomToken(32);
     const id = randomToken(16);
     const expiresAt = now + this.maxAgeMs;
+    await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
     await q.query(
       `INSERT INTO sessions (id, token_hash, user_id, created_at, last_seen_at, expires_at,
          discord_access_token, discord_refresh_token, discord_token_expires_at, discord_scope, user_agent)
@@ -72,6 +96,18 @@ export class SessionStore {
         tokens.scope,
         userAgent?.slice(0, 300) ?? null,
       ],
+    );
+    // Live sessions (not revoked, not past either expiry), newest first: all but the newest
+    // maxPerUser - 1 others (plus this one) end now. Dead unrevoked ones are left to purge().
+    await q.query(
+      `UPDATE sessions SET revoked_at = $3::timestamptz, discord_access_token = NULL, discord_refresh_token = NULL
+        WHERE id IN (SELECT id FROM sessions
+                      WHERE user_id = $1 AND revoked_at IS NULL AND id <> $2
+                        AND expires_at > $3::timestamptz AND last_seen_at > $4::timestamptz
+                      ORDER BY created_at DESC, id DESC
+                      OFFSET $5
+                        FOR UPDATE)`,
+      [userId, id, iso(now), iso(now - this.idleMs), Math.max(0, this.maxPerUser - 1)],
     );
     return { token, session: { id, userId, createdAt: now, lastSeenAt: now, expiresAt } };
   }
@@ -106,10 +142,11 @@ export class SessionStore {
 
   /**
    * Ends a session server-side: marks it revoked and wipes its Discord tokens. Returns the tokens it
-   * held (decrypted) so the caller can revoke the grant at Discord, or null if it was already ended.
+   * held (decrypted) so the caller can revoke the grant at Discord, or null if it was already ended
+   * or its tokens no longer decrypt (the session is revoked all the same).
    */
   async revoke(sessionId: string, q: Queryable = this.db): Promise<StoredDiscordTokens | null> {
-    const { rows } = await q.query<{ discord_access_token: string | null; discord_refresh_token: string | null; discord_token_expires_at: unknown; discord_scope: string | null }>(
+    const { rows } = await q.query<TokenColumns>(
       `UPDATE sessions s SET revoked_at = $2::timestamptz, discord_access_token = NULL, discord_refresh_token = NULL
          FROM (SELECT id, discord_access_token, discord_refresh_token, discord_token_expires_at, discord_scope
                  FROM sessions WHERE id = $1 AND revoked_at IS NULL FOR UPDATE) old
@@ -119,18 +156,38 @@ export class SessionStore {
     );
     const row = rows[0];
     if (!row?.discord_access_token || !row.discord_refresh_token) return null;
-    return this.#open(sessionId, row);
+    return this.#open(sessionId, row, 'revoke')?.tokens ?? null;
   }
 
-  /** The session's Discord tokens, decrypted. */
+  /**
+   * The session's Discord tokens, decrypted; null when it has none, is ended, or they no longer
+   * decrypt (an ended grant: the caller signs the user out). Tokens sealed with a previous key are
+   * sealed again with the current one.
+   */
   async tokens(sessionId: string): Promise<StoredDiscordTokens | null> {
-    const { rows } = await this.db.query<{ discord_access_token: string | null; discord_refresh_token: string | null; discord_token_expires_at: unknown; discord_scope: string | null }>(
+    const { rows } = await this.db.query<TokenColumns>(
       'SELECT discord_access_token, discord_refresh_token, discord_token_expires_at, discord_scope FROM sessions WHERE id = $1 AND revoked_at IS NULL',
       [sessionId],
     );
     const row = rows[0];
     if (!row?.discord_access_token || !row.discord_refresh_token) return null;
-    return this.#open(sessionId, row);
+    const opened = this.#open(sessionId, row, 'tokens');
+    if (!opened) return null;
+    if (opened.stale) {
+      // Only if nothing replaced them meanwhile (a concurrent refresh's saveTokens wins).
+      await this.db.query(
+        `UPDATE sessions SET discord_access_token = $4, discord_refresh_token = $5
+          WHERE id = $1 AND revoked_at IS NULL AND discord_access_token = $2 AND discord_refresh_token = $3`,
+        [
+          sessionId,
+          row.discord_access_token,
+          row.discord_refresh_token,
+          this.box.encrypt(opened.tokens.accessToken, sessionId),
+          this.box.encrypt(opened.tokens.refreshToken, sessionId),
+        ],
+      );
+    }
+    return opened.tokens;
   }
 
   async saveTokens(sessionId: string, tokens: DiscordTokens): Promise<void> {
@@ -153,15 +210,27 @@ export class SessionStore {
     await q.query('DELETE FROM sessions WHERE expires_at < $1::timestamptz OR revoked_at < $1::timestamptz', [cutoff]);
   }
 
-  #open(
-    sessionId: string,
-    row: { discord_access_token: string | null; discord_refresh_token: string | null; discord_token_expires_at: unknown; discord_scope: string | null },
-  ): StoredDiscordTokens {
-    return {
-      accessToken: this.box.decrypt(row.discord_access_token!, sessionId),
-      refreshToken: this.box.decrypt(row.discord_refresh_token!, sessionId),
-      expiresAt: toMs(row.discord_token_expires_at) ?? 0,
-      scope: row.discord_scope ?? '',
-    };
+  /** The decrypted tokens (and whether a previous key sealed them), or null when they do not decrypt. */
+  #open(sessionId: string, row: TokenColumns, during: 'tokens' | 'revoke'): { tokens: StoredDiscordTokens; stale: boolean } | null {
+    try {
+      const access = this.box.open(row.discord_access_token!, sessionId);
+      const refresh = this.box.open(row.discord_refresh_token!, sessionId);
+      return {
+        tokens: {
+          accessToken: access.plaintext,
+          refreshToken: refresh.plaintext,
+          expiresAt: toMs(row.discord_token_expires_at) ?? 0,
+          scope: row.discord_scope ?? '',
+        },
+        stale: access.stale || refresh.stale,
+      };
+    } catch (error) {
+      if (!(error instanceof SecretUndecryptableError)) throw error;
+      this.log?.warn(
+        { sessionId, during, reason: error.reason, keyId: error.keyId },
+        'stored Discord tokens do not decrypt (token encryption key changed or lost?): treated as an ended grant',
+      );
+      return null;
+    }
   }
 }

@@ -99,7 +99,7 @@ describe.each(databases())('auth routes on $name', (database) => {
         [sha256(state)],
       );
       expect(rows).toHaveLength(1);
-      expect(rows[0]!.code_verifier).toMatch(/^v1\./);
+      expect(rows[0]!.code_verifier).toMatch(/^v2\.[\w-]{8}\./);
       expect(rows[0]!.return_origin).toBe(DASHBOARD_ORIGIN);
       const all = await t.db.query<Record<string, unknown>>('SELECT * FROM oauth_states');
       expect(JSON.stringify(all.rows)).not.toContain(state);
@@ -458,8 +458,8 @@ describe.each(databases())('auth routes on $name', (database) => {
       const rows = await sessionRows(t, ava.id);
       expect(rows).toHaveLength(1);
       const row = rows[0]!;
-      expect(row.discord_access_token).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
-      expect(row.discord_refresh_token).toMatch(/^v1\./);
+      expect(row.discord_access_token).toMatch(/^v2\.[\w-]{8}\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(row.discord_refresh_token).toMatch(/^v2\./);
       const all = JSON.stringify((await t.db.query('SELECT * FROM sessions')).rows);
       for (const secret of [access, refresh, sessionToken]) expect(all).not.toContain(secret);
       // ...and they decrypt to the live tokens (the session really holds them).

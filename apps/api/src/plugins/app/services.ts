@@ -11,9 +11,11 @@ import { SessionStore } from '../../services/sessions';
 export default fp(
   async function services(app: FastifyInstance, opts: { discordFetch?: FetchLike | undefined }) {
     const { config, clock, db } = app;
-    const box = new SecretBox(config.tokenEncryptionKey);
+    // Seals with TOKEN_ENCRYPTION_KEY; also opens (and verifies cookies with) TOKEN_ENCRYPTION_PREVIOUS_KEYS.
+    const box = new SecretBox(config.tokenEncryptionKey, config.previousTokenEncryptionKeys);
+    app.log.info({ keyId: box.keyId, previousKeyIds: box.previousKeyIds }, 'token encryption keys');
     app.decorate('secrets', box);
-    app.decorate('signer', new Signer(config.tokenEncryptionKey));
+    app.decorate('signer', new Signer(config.tokenEncryptionKey, config.previousTokenEncryptionKeys));
     const discord = new DiscordClient({
       apiBase: config.discord.apiBase,
       clientId: config.discord.clientId,
@@ -24,7 +26,10 @@ export default fp(
       ...(opts.discordFetch ? { fetch: opts.discordFetch } : {}),
     });
     app.decorate('discord', discord);
-    app.decorate('sessions', new SessionStore(db, box, clock, config.session.idleSeconds * 1000, config.session.maxAgeSeconds * 1000));
+    app.decorate(
+      'sessions',
+      new SessionStore(db, box, clock, config.session.idleSeconds * 1000, config.session.maxAgeSeconds * 1000, config.session.maxPerUser, app.log),
+    );
     app.decorate('accounts', new Accounts(db, clock, config.discord.cdnBase, new Set(config.staffOwnerIds)));
     app.decorate('oauthStates', new OAuthStates(db, box, clock));
     app.decorate('guildSync', new GuildSync(discord, clock));
