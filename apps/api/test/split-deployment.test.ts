@@ -31,7 +31,14 @@ describe.each(databases())('split deployment: two API instances on $name', (data
 
   beforeAll(async () => {
     discord = Fastify({ logger: false });
-    await discord.register(discordSandbox, { prefix: '/discord', baseUrl: DISCORD, clock, control: sandbox, controlRoutes: false });
+    await discord.register(discordSandbox, {
+      prefix: '/discord',
+      baseUrl: DISCORD,
+      clock,
+      control: sandbox,
+      controlRoutes: false,
+      redirectUris: [`${API}/api/auth/callback`],
+    });
     await discord.ready();
     const opened = await openSuiteDb(database);
     drop = opened.drop;

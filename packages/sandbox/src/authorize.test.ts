@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DEMO_APP, DEMO_GUILDS, DEMO_USERS } from './demo-data';
-import { authorizeQuery, type Harness, harness, location, PREFIX, REDIRECT_URI } from './test-helpers';
+import { API, authorizeQuery, exchange, type Harness, harness, location, PREFIX, pkcePair, REDIRECT_URI, stored } from './test-helpers';
 
 let h: Harness;
 let app: FastifyInstance;
 
 beforeEach(async () => {
-  h = await harness();
+  // controlRoutes: the tests read how many codes are stored (_control/state).
+  h = await harness({ controlRoutes: true });
   app = h.app;
 });
 afterEach(async () => {
@@ -277,5 +278,173 @@ describe('bot invite (scope=bot), as the dashboard\'s "Invite the bot" link send
     expect(url.searchParams.get('guild_id')).toBe(DEMO_GUILDS.bensWorkshop.id);
     expect(url.searchParams.get('permissions')).toBe('2048');
     expect(url.searchParams.get('state')).toBe('s1');
+  });
+
+  test('its redirect_uri is held to the same allow-list: a foreign one is a 400 page, GET or POST', async () => {
+    const evil = encodeURIComponent('https://evil.example/');
+    const page = await authorizeGet(inviteQuery(`&redirect_uri=${evil}&state=s1`));
+    expect(page.statusCode).toBe(400);
+    expect(page.headers.location).toBeUndefined();
+    expect(page.body).toContain('is not registered');
+
+    const good = formFields((await authorizeGet(inviteQuery(`&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`))).body);
+    good.set('redirect_uri', 'https://evil.example/');
+    good.set('add_guild_id', DEMO_GUILDS.studyHall.id);
+    const posted = await authorizePost(good);
+    expect(posted.statusCode).toBe(400);
+    expect(posted.headers.location).toBeUndefined();
+    expect(h.control.botGuildIds()).not.toContain(DEMO_GUILDS.studyHall.id);
+  });
+});
+
+describe('redirect URIs: loopback only by default, the registered ones otherwise', () => {
+  const evil = (extra: Record<string, string | null> = {}) => {
+    const q = authorizeQuery({ redirect_uri: 'https://evil.example/', ...extra });
+    q.set('login_hint', DEMO_USERS.ava.id);
+    return q;
+  };
+
+  test('login_hint to a foreign site: a 400 page, no redirect, no code stored', async () => {
+    const res = await authorizeGet(evil());
+    expect(res.statusCode).toBe(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.body).toContain('Invalid OAuth2 redirect_uri');
+    expect(res.body).toContain('is not registered');
+    expect((await stored(app)).codes).toBe(0);
+  });
+
+  test('the consent form posted to a foreign site: a 400 page, no redirect, no code stored', async () => {
+    const form = evil();
+    form.delete('login_hint');
+    form.set('user_id', DEMO_USERS.ava.id);
+    const res = await authorizePost(form);
+    expect(res.statusCode).toBe(400);
+    expect(res.headers.location).toBeUndefined();
+    form.set('decision', 'cancel');
+    expect((await authorizePost(form)).headers.location).toBeUndefined();
+    expect((await stored(app)).codes).toBe(0);
+  });
+
+  test('with redirectUris, a loopback URI that is not listed is refused too', async () => {
+    const strict = await harness({ redirectUris: ['https://tickety.example/api/auth/callback'] });
+    try {
+      const q = authorizeQuery();
+      q.set('login_hint', DEMO_USERS.ava.id);
+      expect((await strict.app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${q}` })).statusCode).toBe(400);
+      q.set('redirect_uri', 'https://tickety.example/api/auth/callback');
+      const ok = await strict.app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${q}` });
+      expect(ok.statusCode).toBe(302);
+      expect(location(ok).origin).toBe('https://tickety.example');
+    } finally {
+      await strict.app.close();
+    }
+  });
+});
+
+describe('over-long requests: a 400 page, nothing stored', () => {
+  const long = (n: number) => 'x'.repeat(n);
+  const cases: Array<[string, Record<string, string>, string]> = [
+    ['state over 512', { state: long(513) }, '"state" is too long (512 characters at most)'],
+    ['redirect_uri over 2048', { redirect_uri: `${REDIRECT_URI}?${long(2048)}` }, '"redirect_uri" is too long (2048 characters at most)'],
+    ['scope over 512', { scope: `identify guilds ${long(600)}` }, '"scope" is too long'],
+    ['login_hint over 64', { login_hint: `${DEMO_USERS.ava.id}${long(64)}` }, '"login_hint" is too long'],
+    ['code_challenge over 128', { code_challenge: long(129) }, '"code_challenge" is too long'],
+    ['an unknown parameter over 512', { nonce: long(513) }, '"nonce" is too long'],
+    ['a query over 8 KB', Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, long(500)])), 'too long (8192 characters'],
+    ['too many parameters', Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p${i}`, '1'])), 'too many parameters'],
+  ];
+
+  test.each(cases)('GET: %s', async (_name, extra, message) => {
+    const q = authorizeQuery();
+    q.set('login_hint', DEMO_USERS.ava.id);
+    for (const [k, v] of Object.entries(extra)) q.set(k, v);
+    const res = await authorizeGet(q);
+    expect(res.statusCode).toBe(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('Request too long');
+    expect(res.body).toContain(message.replace(/"/g, '&#34;'));
+    expect((await stored(app)).codes).toBe(0);
+  });
+
+  test.each(cases)('POST: %s', async (_name, extra, message) => {
+    const form = authorizeQuery();
+    form.set('user_id', DEMO_USERS.ava.id);
+    for (const [k, v] of Object.entries(extra)) form.set(k, v);
+    const res = await authorizePost(form);
+    expect(res.statusCode).toBe(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.body).toContain(message.replace(/"/g, '&#34;'));
+    expect((await stored(app)).codes).toBe(0);
+  });
+
+  test('values at the limits are accepted', async () => {
+    const q = authorizeQuery({ state: long(512) });
+    q.set('login_hint', DEMO_USERS.ava.id);
+    const res = await authorizeGet(q);
+    expect(res.statusCode).toBe(302);
+    expect(location(res).searchParams.get('state')).toBe(long(512));
+    expect((await stored(app)).codes).toBe(1);
+  });
+});
+
+describe('stored codes are capped (maxCodes)', () => {
+  let capped: Harness;
+  beforeEach(async () => {
+    capped = await harness({ maxCodes: 5, controlRoutes: true, rateLimit: { limit: 1000 } });
+  });
+  afterEach(async () => {
+    await capped.app.close();
+  });
+
+  async function codeFor(userId: string = DEMO_USERS.ava.id) {
+    const { verifier, challenge } = pkcePair();
+    const q = authorizeQuery({}, challenge);
+    q.set('login_hint', userId);
+    const res = await capped.app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${q}` });
+    expect(res.statusCode).toBe(302);
+    return { code: location(res).searchParams.get('code')!, verifier };
+  }
+
+  test('never more than maxCodes: the oldest unused codes are evicted, the newest still work', async () => {
+    const codes = [];
+    for (let i = 0; i < 12; i++) {
+      codes.push(await codeFor());
+      expect((await stored(capped.app)).codes).toBeLessThanOrEqual(5);
+    }
+    expect((await stored(capped.app)).codes).toBe(5);
+    const oldest = await exchange(capped.app, codes[0]!.code, codes[0]!.verifier);
+    expect(oldest.statusCode).toBe(400);
+    expect(oldest.json().error).toBe('invalid_grant');
+    const newest = await exchange(capped.app, codes[11]!.code, codes[11]!.verifier);
+    expect(newest.statusCode).toBe(200);
+  });
+
+  test('used codes are evicted before unused ones', async () => {
+    const codes = [];
+    for (let i = 0; i < 5; i++) codes.push(await codeFor());
+    expect((await exchange(capped.app, codes[2]!.code, codes[2]!.verifier)).statusCode).toBe(200);
+    await codeFor();
+    expect((await stored(capped.app)).codes).toBe(5);
+    // The oldest, unused, survived: the used one made room.
+    expect((await exchange(capped.app, codes[0]!.code, codes[0]!.verifier)).statusCode).toBe(200);
+  });
+
+  test('expired codes are dropped as soon as a new code is issued (not after a day)', async () => {
+    for (let i = 0; i < 4; i++) await codeFor();
+    expect((await stored(capped.app)).codes).toBe(4);
+    capped.tick(600_000 + 1); // codeTtlSeconds: 600
+    await codeFor();
+    expect((await stored(capped.app)).codes).toBe(1);
+  });
+
+  test('a used code is kept until it expires, so a replay still revokes its grant', async () => {
+    const { code, verifier } = await codeFor();
+    const tokens = (await exchange(capped.app, code, verifier)).json();
+    await codeFor();
+    const replay = await exchange(capped.app, code, verifier);
+    expect(replay.json().error).toBe('invalid_grant');
+    const me = await capped.app.inject({ method: 'GET', url: `${API}/users/@me`, headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(me.statusCode).toBe(401);
   });
 });

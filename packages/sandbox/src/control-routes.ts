@@ -33,18 +33,19 @@ function str(o: Json, key: string, required: boolean): string | undefined {
   return v;
 }
 
-/** `{ "match": "GET /api/v10/users/@me" }` (see RouteMatcher) or `{ "pattern": "^/api/v10/users" }` (a RegExp). */
+const MAX_MATCH = 512;
+
+/**
+ * `{ "match": "GET /api/v10/users/@me" }`: `*`, an exact path or a trailing-`*` prefix, optionally after
+ * a method (see RouteMatcher). No regular expression is ever compiled from a request: `pattern` (the
+ * old RegExp form) is refused; in-process callers can still pass RegExp objects to SandboxControl.
+ */
 function matcherOf(o: Json, fallback: RouteMatcher | undefined): RouteMatcher | undefined {
-  const match = str(o, 'match', false);
-  const pattern = str(o, 'pattern', false);
-  if (match !== undefined && pattern !== undefined) throw new ControlInputError('Give "match" or "pattern", not both.');
-  if (pattern !== undefined) {
-    try {
-      return new RegExp(pattern);
-    } catch {
-      throw new ControlInputError(`"pattern" is not a valid regular expression.`);
-    }
+  if (o.pattern !== undefined) {
+    throw new ControlInputError('"pattern" (a regular expression) is not accepted over HTTP: use "match" with an exact path or a trailing "*" prefix.');
   }
+  const match = str(o, 'match', false);
+  if (match !== undefined && match.length > MAX_MATCH) throw new ControlInputError(`"match" is too long (${MAX_MATCH} characters at most).`);
   return match ?? fallback;
 }
 
@@ -82,6 +83,8 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
     rateLimit: engine.rateLimit(),
     botGuildIds: control.botGuildIds(),
     pendingFaults: control.pendingFaults(),
+    // How much the store holds (bounded by maxCodes and maxGrants).
+    stored: { codes: engine.store.codes.size, grants: engine.store.grants.size, tokens: engine.store.tokens.size },
   }));
 
   route('fail', (o) => {
@@ -101,7 +104,7 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
     if (scope !== undefined) fault.scope = scope;
     if (o.body !== undefined) fault.body = o.body;
     const match = matcherOf(o, undefined);
-    if (match === undefined) throw new ControlInputError('"match" or "pattern" is required (use "*" for every request).');
+    if (match === undefined) throw new ControlInputError('"match" is required (use "*" for every request).');
     control.failNext(match, fault);
     return { ok: true, pendingFaults: control.pendingFaults() };
   });

@@ -9,7 +9,8 @@ let h: Harness;
 let app: FastifyInstance;
 
 beforeEach(async () => {
-  h = await harness();
+  // The HTTP controls are off by default (see "are not mounted by default" below).
+  h = await harness({ controlRoutes: true });
   app = h.app;
 });
 afterEach(async () => {
@@ -190,8 +191,8 @@ describe('the controls over HTTP (POST <prefix>/_control/...)', () => {
     expect((await get(app, '/users/@me', BOT)).statusCode).toBe(200);
   });
 
-  test('"always" faults by pattern, cleared by clear-faults', async () => {
-    await controlPost('fail', { pattern: '^/api/v10/users/@me/guilds$', status: 429, retryAfter: 3, times: 'always', scope: 'global' });
+  test('"always" faults by a prefix match, cleared by clear-faults', async () => {
+    await controlPost('fail', { match: 'GET /api/v10/users/@me/gui*', status: 429, retryAfter: 3, times: 'always', scope: 'global' });
     for (let i = 0; i < 3; i++) expect((await get(app, '/users/@me/guilds', BOT)).headers['x-ratelimit-global']).toBe('true');
     await controlPost('clear-faults');
     expect((await get(app, '/users/@me/guilds', BOT)).statusCode).toBe(200);
@@ -234,7 +235,8 @@ describe('the controls over HTTP (POST <prefix>/_control/...)', () => {
     ['fail', { status: 500 }, 'required'],
     ['fail', { match: '*', status: 'x' }, 'must be a number'],
     ['fail', { match: '*', status: 200 }, 'status'],
-    ['fail', { pattern: '(', status: 500 }, 'regular expression'],
+    ['fail', { pattern: '(', status: 500 }, '"pattern" (a regular expression) is not accepted'],
+    ['fail', { match: `/${'a'.repeat(600)}`, status: 500 }, 'too long'],
     ['fail', { match: '*', status: 429, scope: 'everyone' }, 'scope'],
     ['time', {}, 'required'],
     ['issue-token', { user: 'nobody' }, 'not a demo user'],
@@ -251,6 +253,37 @@ describe('the controls over HTTP (POST <prefix>/_control/...)', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('invalid_request');
     expect((await controlPost('explode', {})).statusCode).toBe(404);
+  });
+
+  test('a "pattern" (regular expression) is refused with 400 on every action and arms nothing', async () => {
+    for (const [action, body] of [
+      ['fail', { pattern: '^/api/v10/users/@me$', status: 500 }],
+      ['fail', { pattern: '^(a+)+$', status: 500, times: 'always' }],
+      ['latency', { ms: 5000, pattern: '.*' }],
+      ['requests', { pattern: '.*' }],
+    ] as const) {
+      const res = await controlPost(action, body);
+      expect(res.statusCode, `${action} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'invalid_request', message: expect.stringContaining('"pattern"') });
+    }
+    // Nothing was armed: the request answers normally.
+    expect(h.control.pendingFaults()).toEqual([]);
+    expect((await get(app, '/users/@me', BOT)).statusCode).toBe(200);
+  });
+
+  test('are not mounted by default: every action answers 404 and changes nothing', async () => {
+    const plain = await harness();
+    try {
+      for (const action of ['state', 'fail', 'time', 'reset', 'issue-token']) {
+        const res = await plain.app.inject({ method: 'POST', url: `${PREFIX}/_control/${action}`, payload: { match: '*', status: 500, advanceMs: 1000, user: 'ava' } });
+        expect(res.statusCode, action).toBe(404);
+      }
+      expect(plain.control.pendingFaults()).toEqual([]);
+      expect(plain.control.grants()).toEqual([]);
+      expect((await get(plain.app, '/users/@me', BOT)).statusCode).toBe(200);
+    } finally {
+      await plain.app.close();
+    }
   });
 
   test('are not mounted with controlRoutes: false', async () => {

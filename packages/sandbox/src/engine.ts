@@ -27,21 +27,26 @@ export interface ResolvedOptions {
   tokenTtlSeconds: number;
   refreshTokenTtlSeconds: number | null;
   codeTtlSeconds: number;
+  /** Registered redirect URIs (exact match), or null: loopback http(s) URLs only. */
   redirectUris: readonly string[] | null;
   rateLimit: RateLimitSettings;
   controlRoutes: boolean;
+  maxCodes: number;
+  maxGrants: number;
 }
 
 /** One registration's state and rules, shared by its routes and its SandboxControl. */
 export class SandboxEngine {
-  readonly store = new SandboxStore();
+  readonly store: SandboxStore;
   readonly limiter = new RateLimiter();
 
   constructor(
     readonly options: ResolvedOptions,
     readonly clock: () => number,
     readonly control: SandboxControl,
-  ) {}
+  ) {
+    this.store = new SandboxStore({ maxCodes: options.maxCodes, maxGrants: options.maxGrants });
+  }
 
   now(): number {
     return this.clock() + internalsOf(this.control).offsetMs();

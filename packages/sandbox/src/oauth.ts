@@ -57,7 +57,61 @@ function invalid(title: string, detail: string): Invalid {
   return { kind: 'error', title, detail };
 }
 
-function checkRedirectUri(raw: string, allowed: readonly string[] | null): string | null {
+/** Where a redirect may go when the registration lists no redirect URIs: this machine only. */
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Longest value accepted per parameter of the authorize and token endpoints (characters). */
+const MAX_PARAM: Readonly<Record<string, number>> = {
+  state: 512,
+  redirect_uri: 2048,
+  scope: 512,
+  client_id: 64,
+  response_type: 32,
+  code_challenge: 128,
+  code_challenge_method: 16,
+  prompt: 16,
+  permissions: 32,
+  guild_id: 32,
+  disable_guild_select: 16,
+  integration_type: 16,
+  login_hint: 64,
+  decision: 16,
+  user_id: 64,
+  add_guild_id: 64,
+  grant_type: 64,
+  code: 128,
+  code_verifier: 128,
+  refresh_token: 128,
+  client_secret: 256,
+  token: 256,
+  token_type_hint: 32,
+};
+/** Any other parameter (ignored, like Discord ignores it). */
+const MAX_OTHER_PARAM = 512;
+const MAX_PARAM_NAME = 64;
+const MAX_PARAMS = 32;
+/** The whole query of the GET, or the whole form of a POST. */
+const MAX_PARAMS_SIZE = 8192;
+
+/**
+ * Refuses over-long requests before anything is looked at or stored: the whole query or form (`size`,
+ * its encoded length), the number of parameters and each value. Returns the problem, or null.
+ */
+export function paramsProblem(params: URLSearchParams, size: number): string | null {
+  if (size > MAX_PARAMS_SIZE) return `The request is too long (${MAX_PARAMS_SIZE} characters of parameters at most).`;
+  let n = 0;
+  for (const [name, value] of params) {
+    if (++n > MAX_PARAMS) return `The request has too many parameters (${MAX_PARAMS} at most).`;
+    if (name.length > MAX_PARAM_NAME) return `A parameter name is too long (${MAX_PARAM_NAME} characters at most).`;
+    const max = Object.hasOwn(MAX_PARAM, name) ? MAX_PARAM[name]! : MAX_OTHER_PARAM;
+    if (value.length > max) return `"${name}" is too long (${max} characters at most).`;
+  }
+  return null;
+}
+
+/** The shape every redirect URI must have (registered or requested); null when it is fine. */
+export function redirectUriProblem(raw: string): string | null {
+  if (raw.length > MAX_PARAM.redirect_uri!) return `redirect_uri is too long (${MAX_PARAM.redirect_uri} characters at most).`;
   let url: URL;
   try {
     url = new URL(raw);
@@ -67,12 +121,24 @@ function checkRedirectUri(raw: string, allowed: readonly string[] | null): strin
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `redirect_uri must use http or https, not "${url.protocol}".`;
   if (raw.includes('#')) return 'redirect_uri must not contain a fragment (#).';
   if (url.username || url.password) return 'redirect_uri must not contain credentials.';
-  if (allowed && !allowed.includes(raw)) return `redirect_uri "${raw}" is not registered for this application.`;
+  return null;
+}
+
+/** `allowed`: the registered URIs (exact match), or null for loopback URLs only. */
+function checkRedirectUri(raw: string, allowed: readonly string[] | null): string | null {
+  const problem = redirectUriProblem(raw);
+  if (problem) return problem;
+  if (allowed ? !allowed.includes(raw) : !LOOPBACK_HOSTS.has(new URL(raw).hostname)) {
+    return `redirect_uri "${raw}" is not registered for this application.`;
+  }
   return null;
 }
 
 /** Validates an authorization request (query of the GET, or the form of the POST) the way Discord does. */
 export function checkAuthorize(params: URLSearchParams, engine: SandboxEngine): LoginRequest | BotRequest | Invalid {
+  // The handlers checked the whole query or form already; any other caller gets the per-value limits.
+  const tooLong = paramsProblem(params, 0);
+  if (tooLong) return invalid('Request too long', tooLong);
   const seen = new Set<string>();
   for (const name of params.keys()) {
     if (seen.has(name)) return invalid('Invalid OAuth2 request', `The parameter "${name}" is repeated.`);
@@ -93,7 +159,6 @@ export function checkAuthorize(params: URLSearchParams, engine: SandboxEngine): 
   const scopes = (get('scope') ?? '').split(/\s+/).filter(Boolean);
   if (scopes.length === 0) return invalid('Invalid OAuth2 scope', 'The request has no scope.');
   const state = get('state') ?? null;
-  if (state !== null && state.length > 2048) return invalid('Invalid OAuth2 request', 'state is too long (2048 characters at most).');
 
   const rawRedirect = get('redirect_uri');
   if (scopes.includes('bot')) {
@@ -237,7 +302,10 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
   };
 
   app.get('/oauth2/authorize', async (req, reply) => {
+    const q = req.url.indexOf('?');
     const params = queryOf(req.url);
+    const tooLong = paramsProblem(params, q === -1 ? 0 : req.url.length - q - 1);
+    if (tooLong) return sendPage(reply, 400, errorPage('Request too long', tooLong));
     const r = checkAuthorize(params, engine);
     if (r.kind === 'error') return sendPage(reply, 400, errorPage(r.title, r.detail));
     if (r.kind === 'bot') return botPage(reply, r);
@@ -258,6 +326,8 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     if (!(req.body instanceof FormBody)) {
       return sendPage(reply, 400, errorPage('Invalid OAuth2 request', 'The consent form must be sent as application/x-www-form-urlencoded.'));
     }
+    const tooLong = paramsProblem(req.body.params, req.body.params.toString().length);
+    if (tooLong) return sendPage(reply, 400, errorPage('Request too long', tooLong));
     const params = new URLSearchParams(req.body.params);
     const decision = params.get('decision');
     const userId = params.get('user_id');
@@ -293,6 +363,8 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     const form = req.body;
     // Discord reads nothing from a JSON (or any non-form) body, so it sees no grant_type.
     if (!(form instanceof FormBody)) return sendOauthError(reply, 400, 'unsupported_grant_type', 'Grant type None is not supported');
+    const tooLong = paramsProblem(form.params, form.params.toString().length);
+    if (tooLong) return sendOauthError(reply, 400, 'invalid_request', tooLong);
     const repeated = form.repeated();
     if (repeated) return sendOauthError(reply, 400, 'invalid_request', `The parameter "${repeated}" is repeated.`);
     const client = authenticateClient(req, form, engine);
@@ -347,6 +419,8 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
   app.post('/api/v10/oauth2/token/revoke', { config: { sandboxBucket: 'POST /oauth2/token/revoke' } }, async (req, reply) => {
     const form = req.body;
     if (!(form instanceof FormBody)) return sendOauthError(reply, 400, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
+    const tooLong = paramsProblem(form.params, form.params.toString().length);
+    if (tooLong) return sendOauthError(reply, 400, 'invalid_request', tooLong);
     const repeated = form.repeated();
     if (repeated) return sendOauthError(reply, 400, 'invalid_request', `The parameter "${repeated}" is repeated.`);
     const client = authenticateClient(req, form, engine);

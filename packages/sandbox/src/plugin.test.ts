@@ -53,6 +53,33 @@ describe('registration', () => {
     }
   });
 
+  test('safe by default: no HTTP controls, and redirects to loopback addresses only', async () => {
+    const app = Fastify();
+    await app.register(discordSandbox, { prefix: PREFIX });
+    await app.ready();
+    try {
+      expect((await app.inject({ method: 'POST', url: `${PREFIX}/_control/state`, payload: {} })).statusCode).toBe(404);
+      const authorizeTo = (redirectUri: string) => {
+        const q = authorizeQuery({ redirect_uri: redirectUri });
+        q.set('login_hint', DEMO_USERS.ava.id);
+        return app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${q}` });
+      };
+      for (const allowed of [REDIRECT_URI, 'http://127.0.0.1:8080/cb', 'http://[::1]:9/x?y=1', 'https://localhost/cb', 'http://localhost/']) {
+        const res = await authorizeTo(allowed);
+        expect(res.statusCode, allowed).toBe(302);
+        expect(String(res.headers.location).startsWith(allowed.split('?')[0]!)).toBe(true);
+      }
+      for (const refused of ['https://evil.example/', 'http://localhost.evil.example/cb', 'http://127.0.0.2/cb', 'http://10.0.0.1:3000/api/auth/callback']) {
+        const res = await authorizeTo(refused);
+        expect(res.statusCode, refused).toBe(400);
+        expect(res.headers.location).toBeUndefined();
+        expect(res.body).toContain('is not registered');
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   test('two registrations share no codes or tokens', async () => {
     const app = Fastify();
     await app.register(discordSandbox, { prefix: '/one' });
@@ -82,7 +109,16 @@ describe('registration', () => {
   });
 
   test('refuses bad options', async () => {
-    for (const options of [{ baseUrl: 'not a url' }, { tokenTtlSeconds: 0 }, { rateLimit: { limit: -1 } }]) {
+    for (const options of [
+      { baseUrl: 'not a url' },
+      { tokenTtlSeconds: 0 },
+      { rateLimit: { limit: -1 } },
+      { redirectUris: ['javascript:alert(1)'] },
+      { redirectUris: ['/api/auth/callback'] },
+      { redirectUris: [`${REDIRECT_URI}#x`] },
+      { maxCodes: 0 },
+      { maxGrants: 1.5 },
+    ]) {
       const app = Fastify();
       const loading = (async () => {
         await app.register(discordSandbox, { prefix: PREFIX, ...options });
@@ -96,7 +132,7 @@ describe('registration', () => {
 
 describe('over real HTTP', () => {
   test('the chooser, a sign-in and the REST calls work over a socket like through inject', async () => {
-    const h = await harness({ clock: Date.now });
+    const h = await harness({ clock: Date.now, controlRoutes: true });
     try {
       const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
       const base = `${address}${PREFIX}`;

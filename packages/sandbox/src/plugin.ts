@@ -6,10 +6,11 @@ import { createSandboxControl, type FaultOptions, internalsOf, type SandboxContr
 import { controlRoutes } from './control-routes';
 import { DEMO_APP } from './demo-data';
 import { type ResolvedOptions, SandboxEngine } from './engine';
-import { oauthRoutes } from './oauth';
+import { oauthRoutes, redirectUriProblem } from './oauth';
 import { errorPage } from './pages';
 import { DEFAULT_RATE_LIMIT, type RateLimitSettings, seconds } from './rate-limit';
 import { restRoutes } from './rest';
+import { DEFAULT_STORE_LIMITS } from './store';
 import { pathOf, sha256 } from './util';
 
 export interface DiscordSandboxOptions {
@@ -32,7 +33,11 @@ export interface DiscordSandboxOptions {
   refreshTokenTtlSeconds?: number | null;
   /** Authorization codes' lifetime. Default 600 (10 minutes). */
   codeTtlSeconds?: number;
-  /** Registered redirect URIs (exact match). Default: any absolute http(s) URL without fragment or credentials. */
+  /**
+   * Registered redirect URIs (exact match): a host that serves the sandbox on a public origin must give
+   * its own callback here, since the consent screen sends a working code wherever the request says.
+   * Default: loopback only, any http(s) URL on `localhost`, `127.0.0.1` or `[::1]` (any port and path).
+   */
   redirectUris?: string[];
   /** Per-token, per-route bucket of the REST routes. Default 100 requests per 1 s window. */
   rateLimit?: Partial<RateLimitSettings>;
@@ -40,8 +45,21 @@ export interface DiscordSandboxOptions {
   clock?: () => number;
   /** Drives this registration from tests (faults, latency, time, tokens). Default: a private one. */
   control?: SandboxControl;
-  /** Mount the controls over HTTP at `<prefix>/_control/...`. Default true. */
+  /**
+   * Mount the controls over HTTP at `<prefix>/_control/...` (anyone who reaches them can fail, slow
+   * down or reset the sandbox for everyone). Default false: enable for end-to-end tests only.
+   */
   controlRoutes?: boolean;
+  /**
+   * Authorization codes held at most (default 1000). Expired codes are dropped on every new code;
+   * when the store is still full, used codes and then the oldest ones are evicted (refused like expired).
+   */
+  maxCodes?: number;
+  /**
+   * Grants held at most (default 1000, each with at most 20 tokens). Grants ended or expired for an
+   * hour are dropped on every new grant; when the store is still full the oldest grant is dropped.
+   */
+  maxGrants?: number;
 }
 
 const BODY_LIMIT = 64 * 1024;
@@ -55,6 +73,21 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   if (value === undefined) return fallback;
   if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`discordSandbox: ${name} must be a number > 0, not ${value}`);
   return value;
+}
+
+function count(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`discordSandbox: ${name} must be an integer >= 1, not ${value}`);
+  return value;
+}
+
+function redirectUrisOf(list: string[] | undefined): string[] | null {
+  if (list === undefined) return null;
+  for (const uri of list) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw new RangeError(`discordSandbox: redirectUris: ${problem}`);
+  }
+  return [...list];
 }
 
 function resolveOptions(o: DiscordSandboxOptions): ResolvedOptions {
@@ -81,9 +114,11 @@ function resolveOptions(o: DiscordSandboxOptions): ResolvedOptions {
     tokenTtlSeconds: positive('tokenTtlSeconds', o.tokenTtlSeconds, 604_800),
     refreshTokenTtlSeconds: o.refreshTokenTtlSeconds == null ? null : positive('refreshTokenTtlSeconds', o.refreshTokenTtlSeconds, 0),
     codeTtlSeconds: positive('codeTtlSeconds', o.codeTtlSeconds, 600),
-    redirectUris: o.redirectUris ? [...o.redirectUris] : null,
+    redirectUris: redirectUrisOf(o.redirectUris),
     rateLimit,
-    controlRoutes: o.controlRoutes ?? true,
+    controlRoutes: o.controlRoutes === true,
+    maxCodes: count('maxCodes', o.maxCodes, DEFAULT_STORE_LIMITS.maxCodes),
+    maxGrants: count('maxGrants', o.maxGrants, DEFAULT_STORE_LIMITS.maxGrants),
   };
 }
 

@@ -56,12 +56,42 @@ export interface IssuedPair {
   refresh: TokenRecord;
 }
 
-/** How long ended grants and used codes are kept for replay detection and assertions. */
-const KEEP_ENDED_MS = 24 * 3600 * 1000;
+/** How long ended or expired grants stay visible (control.grants(), replay detection) before they are dropped. */
+export const KEEP_ENDED_MS = 3600 * 1000;
+/** Tokens kept per grant (refresh-token rotation adds a pair each time): beyond, the oldest go first. */
+export const MAX_TOKENS_PER_GRANT = 20;
+
+export interface StoreLimits {
+  /** Authorization codes kept at most (issued, not yet expired). */
+  maxCodes: number;
+  /** Grants kept at most (each with at most MAX_TOKENS_PER_GRANT tokens). */
+  maxGrants: number;
+}
+
+export const DEFAULT_STORE_LIMITS: StoreLimits = { maxCodes: 1000, maxGrants: 1000 };
+
+/** When a grant stopped mattering: when it ended, else when its last token expires (null: still live). */
+function overAt(g: GrantRecord): number | null {
+  if (g.endedAt !== null) return g.endedAt;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const t of g.tokens) {
+    const end = t.endedAt ?? t.expiresAt;
+    if (end === null) return null;
+    if (end > last) last = end;
+  }
+  return g.tokens.length ? last : null;
+}
 
 /**
  * The sandbox's memory: authorization codes, grants and tokens, and which guilds the bot is in.
  * One instance per plugin registration; nothing is shared or persisted.
+ *
+ * Bounded, since the authorize and token endpoints answer anyone: every new code first drops the
+ * expired ones (used codes are kept until they expire, for replay detection), and when `maxCodes` are
+ * still held the used ones, then the oldest, are evicted (an evicted code is refused like an expired
+ * one). Every new grant drops grants that ended or expired more than KEEP_ENDED_MS ago, and when
+ * `maxGrants` are still held the oldest is dropped (its tokens stop working). A grant keeps at most
+ * MAX_TOKENS_PER_GRANT tokens.
  */
 export class SandboxStore {
   readonly codes = new Map<string, CodeRecord>();
@@ -69,9 +99,10 @@ export class SandboxStore {
   readonly tokens = new Map<string, TokenRecord>();
   /** Guild ids the bot has joined (starts as the demo guilds with botInGuild). */
   readonly botGuilds = new Set<string>();
-  #issued = 0;
+  readonly limits: StoreLimits;
 
-  constructor() {
+  constructor(limits: Partial<StoreLimits> = {}) {
+    this.limits = { ...DEFAULT_STORE_LIMITS, ...limits };
     this.resetBotGuilds();
   }
 
@@ -87,6 +118,18 @@ export class SandboxStore {
   }
 
   createCode(input: Omit<CodeRecord, 'code' | 'usedAt' | 'grantId'>): CodeRecord {
+    this.pruneCodes(input.issuedAt);
+    if (this.codes.size >= this.limits.maxCodes) {
+      for (const [code, c] of this.codes) {
+        if (this.codes.size < this.limits.maxCodes) break;
+        if (c.usedAt !== null) this.codes.delete(code);
+      }
+      // Map order is issue order: the first keys are the oldest.
+      for (const code of this.codes.keys()) {
+        if (this.codes.size < this.limits.maxCodes) break;
+        this.codes.delete(code);
+      }
+    }
     const record: CodeRecord = { ...input, code: randomToken(30), usedAt: null, grantId: null };
     this.codes.set(record.code, record);
     return record;
@@ -99,7 +142,11 @@ export class SandboxStore {
     accessTtlMs: number,
     refreshTtlMs: number | null,
   ): IssuedPair {
-    if (++this.#issued % 200 === 0) this.prune(now);
+    this.pruneGrants(now);
+    for (const oldest of this.grants.values()) {
+      if (this.grants.size < this.limits.maxGrants) break;
+      this.#dropGrant(oldest);
+    }
     const grant: GrantRecord = { ...input, id: randomToken(16), createdAt: now, endedAt: null, endReason: null, tokens: [] };
     this.grants.set(grant.id, grant);
     return { grant, ...this.#pair(grant, now, accessTtlMs, refreshTtlMs) };
@@ -136,17 +183,45 @@ export class SandboxStore {
     return { record, grant };
   }
 
-  /** Drops expired codes and long-ended grants so a long demo run does not grow without bound. */
-  prune(now: number): void {
-    for (const [code, c] of this.codes) if (c.expiresAt + KEEP_ENDED_MS < now) this.codes.delete(code);
-    for (const [id, g] of this.grants) {
-      const lastExpiry = Math.max(...g.tokens.map((t) => t.endedAt ?? t.expiresAt ?? Number.POSITIVE_INFINITY));
-      const over = g.endedAt ?? lastExpiry;
-      if (over + KEEP_ENDED_MS < now) {
-        for (const t of g.tokens) this.tokens.delete(t.token);
-        this.grants.delete(id);
-      }
+  /** Drops expired codes (used or not). Cheap: codes are in issue order, the scan stops at a live one. */
+  pruneCodes(now: number): void {
+    for (const [code, c] of this.codes) {
+      if (c.expiresAt > now) break;
+      this.codes.delete(code);
     }
+  }
+
+  /** Drops grants that ended or expired more than KEEP_ENDED_MS ago. */
+  pruneGrants(now: number): void {
+    for (const g of this.grants.values()) {
+      const over = overAt(g);
+      if (over !== null && over + KEEP_ENDED_MS < now) this.#dropGrant(g);
+    }
+  }
+
+  /** Both of the above (a long demo run does not grow without bound). */
+  prune(now: number): void {
+    this.pruneCodes(now);
+    this.pruneGrants(now);
+  }
+
+  #dropGrant(grant: GrantRecord): void {
+    for (const t of grant.tokens) this.tokens.delete(t.token);
+    this.grants.delete(grant.id);
+  }
+
+  /** Keeps a grant's token list short: ended or expired tokens go first, then the oldest. */
+  #trimTokens(grant: GrantRecord, now: number): void {
+    const over = grant.tokens.length - MAX_TOKENS_PER_GRANT;
+    if (over <= 0) return;
+    const dead = (t: TokenRecord) => t.endedAt !== null || (t.expiresAt !== null && t.expiresAt <= now);
+    const drop = new Set(grant.tokens.filter(dead).slice(0, over));
+    for (const t of grant.tokens) {
+      if (drop.size >= over) break;
+      drop.add(t);
+    }
+    for (const t of drop) this.tokens.delete(t.token);
+    grant.tokens = grant.tokens.filter((t) => !drop.has(t));
   }
 
   #pair(grant: GrantRecord, now: number, accessTtlMs: number, refreshTtlMs: number | null): { access: TokenRecord; refresh: TokenRecord } {
@@ -164,6 +239,8 @@ export class SandboxStore {
       grant.tokens.push(record);
       return record;
     };
-    return { access: make('access', accessTtlMs), refresh: make('refresh', refreshTtlMs) };
+    const pair = { access: make('access', accessTtlMs), refresh: make('refresh', refreshTtlMs) };
+    this.#trimTokens(grant, now);
+    return pair;
   }
 }

@@ -117,3 +117,10 @@ export async function signIn(app: FastifyInstance, userId: string): Promise<Toke
 export function get(app: FastifyInstance, path: string, authorization?: string) {
   return app.inject({ method: 'GET', url: `${API}${path}`, headers: authorization ? { authorization } : {} });
 }
+
+/** How many codes, grants and tokens the registration holds (needs `controlRoutes: true`). */
+export async function stored(app: FastifyInstance): Promise<{ codes: number; grants: number; tokens: number }> {
+  const res = await app.inject({ method: 'POST', url: `${PREFIX}/_control/state`, payload: {} });
+  if (res.statusCode !== 200) throw new Error(`_control/state answered ${res.statusCode}: mount with controlRoutes: true`);
+  return res.json().stored;
+}

@@ -11,6 +11,7 @@ import {
   harness,
   REDIRECT_URI,
   signIn,
+  stored,
   type Tokens,
   tokenRequest,
 } from './test-helpers';
@@ -295,5 +296,75 @@ describe('GET /oauth2/@me', () => {
     expect(Date.parse(body.expires)).toBe(h.control.now() + 604_800_000);
     expect(body.user.id).toBe(DEMO_USERS.sam.id);
     expect((await get(app, '/oauth2/@me', `Bot ${DEMO_APP.botToken}`)).statusCode).toBe(401);
+  });
+});
+
+describe('over-long token requests: 400 invalid_request, nothing looked up or stored', () => {
+  const long = (n: number) => 'x'.repeat(n);
+  test.each([
+    ['code', { grant_type: 'authorization_code', code: long(129), redirect_uri: REDIRECT_URI }, '"code" is too long (128 characters at most)'],
+    ['redirect_uri', { grant_type: 'authorization_code', code: 'c', redirect_uri: `${REDIRECT_URI}?${long(2048)}` }, '"redirect_uri" is too long'],
+    ['code_verifier', { grant_type: 'authorization_code', code: 'c', redirect_uri: REDIRECT_URI, code_verifier: long(129) }, '"code_verifier" is too long'],
+    ['refresh_token', { grant_type: 'refresh_token', refresh_token: long(129) }, '"refresh_token" is too long'],
+    ['grant_type', { grant_type: long(65) }, '"grant_type" is too long'],
+    ['the whole form', Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, long(500)])), 'too long (8192 characters'],
+  ])('%s', async (_name, form, message) => {
+    const res = await tokenRequest(app, form as Record<string, string>);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'invalid_request', error_description: expect.stringContaining(message) });
+  });
+
+  test('revoke: an over-long token', async () => {
+    const t = await signIn(app, DEMO_USERS.ava.id);
+    const res = await revoke({ token: `${t.refresh_token}${long(300)}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('"token" is too long') });
+    expect((await me(t.access_token)).statusCode).toBe(200);
+  });
+});
+
+describe('grants and tokens are bounded', () => {
+  test('never more than maxGrants: the oldest grant is dropped and its tokens stop working', async () => {
+    const capped = await harness({ maxGrants: 3, controlRoutes: true });
+    try {
+      const issued: Tokens[] = [];
+      for (let i = 0; i < 6; i++) {
+        issued.push(await signIn(capped.app, DEMO_USERS.ben.id));
+        expect(capped.control.grants().length).toBeLessThanOrEqual(3);
+      }
+      expect(await stored(capped.app)).toMatchObject({ grants: 3, tokens: 6 });
+      const meOn = (token: string) => get(capped.app, '/users/@me', `Bearer ${token}`);
+      expect((await meOn(issued[0]!.access_token)).statusCode).toBe(401);
+      expect((await meOn(issued[5]!.access_token)).statusCode).toBe(200);
+    } finally {
+      await capped.app.close();
+    }
+  });
+
+  test('ended grants are dropped an hour after they ended, on the next grant (not after a day)', async () => {
+    const t = await signIn(app, DEMO_USERS.ava.id);
+    await revoke({ token: t.refresh_token });
+    h.tick(30 * 60_000);
+    await signIn(app, DEMO_USERS.ben.id);
+    expect(h.control.grants().map((g) => g.userId)).toEqual([DEMO_USERS.ava.id, DEMO_USERS.ben.id]);
+    h.tick(31 * 60_000);
+    await signIn(app, DEMO_USERS.cleo.id);
+    expect(h.control.grants().map((g) => g.userId)).toEqual([DEMO_USERS.ben.id, DEMO_USERS.cleo.id]);
+  });
+
+  test('refresh-token rotation keeps at most 20 tokens per grant, the ended ones go first', async () => {
+    let t = await signIn(app, DEMO_USERS.ava.id);
+    const first = t;
+    for (let i = 0; i < 30; i++) {
+      const res = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: t.refresh_token });
+      expect(res.statusCode).toBe(200);
+      t = res.json<Tokens>();
+    }
+    const [grant] = h.control.grants();
+    expect(grant!.tokens.length).toBeLessThanOrEqual(20);
+    expect(grant!.tokens.filter((x) => x.kind === 'refresh' && x.active)).toHaveLength(1);
+    expect((await me(t.access_token)).statusCode).toBe(200);
+    // The first access token was dropped to make room (the sandbox forgets it: 401).
+    expect((await me(first.access_token)).statusCode).toBe(401);
   });
 });
