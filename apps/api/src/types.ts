@@ -28,15 +28,21 @@ declare module 'fastify' {
     requireSession: preHandlerAsyncHookHandler;
     /** preHandler factory: a staff flag is required (401 / 1004). */
     requireStaff(permission: StaffPermission): preHandlerAsyncHookHandler;
-    /** preHandler for routes with `:server`: the user manages that server (401 / 403 / 405). */
+    /**
+     * preHandler for routes with `:server` that read: the user manages that server (401 / 403 / 405),
+     * on a guild list at most GUILD_ACCESS_MAX_AGE_SECONDS old (else fetched again from Discord first;
+     * 503 1008 with Retry-After when Discord cannot be asked).
+     */
     requireGuildAccess: preHandlerAsyncHookHandler;
+    /** The same for routes that change a server, on a list at most GUILD_WRITE_ACCESS_MAX_AGE_SECONDS old. */
+    requireGuildWriteAccess: preHandlerAsyncHookHandler;
   }
 
   interface FastifyRequest {
     /** The caller's live session (memoised per request), or null. */
     getSession(): Promise<Session | null>;
     sessionPromise: Promise<Session | null> | null;
-    /** Set by requireGuildAccess. */
+    /** Set by requireGuildAccess / requireGuildWriteAccess (from the just-checked list). */
     guild: Guild | null;
   }
 }

@@ -1,6 +1,8 @@
+import { MAX_SYNTHETIC_GUILDS } from './demo-data';
 import type { SandboxEngine, SandboxTokenResponse } from './engine';
 import type { RateLimitSettings } from './rate-limit';
 import type { EndReason, GrantRecord, TokenRecord } from './store';
+import { findUser, guildOf, SNOWFLAKE, syntheticGuildId } from './util';
 
 /**
  * Which requests a fault or a latency applies to. Paths are relative to the sandbox mount (no prefix,
@@ -68,6 +70,13 @@ export interface SandboxRequestRecord {
   rateLimited: boolean;
 }
 
+/** A demo user's membership of a server, as `GET /users/@me/guilds` reports it. */
+export interface SandboxMembership {
+  owner: boolean;
+  /** Discord's decimal permission string, e.g. PERMISSION_MEMBER, PERMISSION_ADMIN. */
+  permissions: string;
+}
+
 interface FaultRule {
   match: RouteMatcher;
   fault: FaultOptions;
@@ -88,6 +97,8 @@ export interface ControlInternals {
   record(r: SandboxRequestRecord): void;
   rateLimit(fallback: RateLimitSettings): RateLimitSettings;
   offsetMs(): number;
+  /** setMembership's changes for a user: guild id → membership, or null (left the server). */
+  membershipChanges(userId: string): ReadonlyMap<string, SandboxMembership | null> | undefined;
 }
 
 const MAX_REQUESTS = 1000;
@@ -132,6 +143,8 @@ export class SandboxControl {
   #rateLimit: RateLimitSettings | null = null;
   #offsetMs = 0;
   #requests: SandboxRequestRecord[] = [];
+  #memberships = new Map<string, Map<string, SandboxMembership | null>>();
+  #synthetic = 0;
 
   constructor() {
     internals.set(this, {
@@ -164,6 +177,7 @@ export class SandboxControl {
       },
       rateLimit: (fallback) => this.#rateLimit ?? fallback,
       offsetMs: () => this.#offsetMs,
+      membershipChanges: (userId) => this.#memberships.get(userId),
     });
   }
 
@@ -230,8 +244,9 @@ export class SandboxControl {
 
   /**
    * Back to the registration's settings: no faults, no latency, the configured rate limit with empty
-   * buckets, no time offset, the bot in its demo guilds, the request log emptied. Codes, grants and
-   * tokens are kept (sessions stay valid); `clearGrants()` drops them.
+   * buckets, no time offset, the bot in its demo guilds only (no synthetic ones), the demo users'
+   * memberships as in demo-data, the request log emptied. Codes, grants and tokens are kept (sessions
+   * stay valid); `clearGrants()` drops them.
    */
   reset(): this {
     this.#faults = [];
@@ -240,6 +255,8 @@ export class SandboxControl {
     this.#rateLimit = null;
     this.#offsetMs = 0;
     this.#requests = [];
+    this.#memberships.clear();
+    this.#synthetic = 0;
     this.#engine?.limiter.clear();
     this.#engine?.store.resetBotGuilds();
     return this;
@@ -306,6 +323,54 @@ export class SandboxControl {
     return this.#engine ? [...this.#engine.store.botGuilds].sort() : [];
   }
 
+  /**
+   * Puts the bot in `count` more synthetic servers (ids SYNTHETIC_GUILD_ID_BASE + n, ordered before the
+   * demo servers), so its guild list spans many pages of 200: `addBotGuilds(10_050)` makes 51 pages with
+   * the demo servers on the last. Returns the new ids. `reset()` takes them away.
+   */
+  addBotGuilds(count: number): string[] {
+    if (!Number.isInteger(count) || count < 1) throw new RangeError(`addBotGuilds: count must be an integer >= 1, not ${count}`);
+    if (this.#synthetic + count > MAX_SYNTHETIC_GUILDS) {
+      throw new RangeError(`addBotGuilds: at most ${MAX_SYNTHETIC_GUILDS} synthetic servers in all`);
+    }
+    const store = this.#bound('addBotGuilds').store;
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const id = syntheticGuildId(++this.#synthetic);
+      store.botGuilds.add(id);
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  /**
+   * Changes a demo user's membership of a server (demo or synthetic), as `GET /users/@me/guilds` with
+   * their token reports it from then on: `{ owner, permissions }` sets it (joins the server if needed),
+   * `null` removes it (the user left or was kicked). `reset()` restores demo-data's memberships.
+   */
+  setMembership(user: string, guildId: string, membership: SandboxMembership | null): this {
+    const u = findUser(user);
+    if (!u) throw new Error(`setMembership: "${user}" is not a demo user (id, key or username)`);
+    if (!SNOWFLAKE.test(guildId) || !guildOf(guildId)) throw new Error(`setMembership: ${guildId} is not a demo or synthetic server`);
+    if (membership !== null) {
+      if (typeof membership.owner !== 'boolean') throw new TypeError('setMembership: owner must be a boolean');
+      if (typeof membership.permissions !== 'string' || !/^\d{1,20}$/.test(membership.permissions)) {
+        throw new TypeError('setMembership: permissions must be a decimal string, as Discord sends it');
+      }
+    }
+    const changes = this.#memberships.get(u.id) ?? new Map<string, SandboxMembership | null>();
+    this.#memberships.set(u.id, changes);
+    changes.set(guildId, membership === null ? null : { owner: membership.owner, permissions: membership.permissions });
+    return this;
+  }
+
+  /** A demo user's memberships as the sandbox answers them now (demo-data plus setMembership's changes). */
+  memberships(user: string): Array<SandboxMembership & { guildId: string }> {
+    const u = findUser(user);
+    if (!u) throw new Error(`memberships: "${user}" is not a demo user (id, key or username)`);
+    return effectiveMemberships(u.memberships, this.#memberships.get(u.id));
+  }
+
   #bound(what: string): SandboxEngine {
     if (!this.#engine) throw new Error(`SandboxControl.${what}: the control is not attached to a registered sandbox yet (await app.ready()).`);
     return this.#engine;
@@ -345,4 +410,23 @@ function grantInfo(g: GrantRecord, now: number): SandboxGrantInfo {
     endReason: g.endReason,
     tokens: g.tokens.map((t) => tokenInfo(t, g, now)),
   };
+}
+
+/** A user's memberships with setMembership's changes applied: changed ones in place, joined ones last. */
+export function effectiveMemberships(
+  base: ReadonlyArray<{ guildId: string; owner: boolean; permissions: string }>,
+  changes: ReadonlyMap<string, SandboxMembership | null> | undefined,
+): Array<SandboxMembership & { guildId: string }> {
+  const list = base.map((m) => ({ guildId: m.guildId, owner: m.owner, permissions: m.permissions }));
+  if (!changes) return list;
+  const out: Array<SandboxMembership & { guildId: string }> = [];
+  for (const m of list) {
+    const change = changes.get(m.guildId);
+    if (change === undefined) out.push(m);
+    else if (change !== null) out.push({ guildId: m.guildId, ...change });
+  }
+  for (const [guildId, change] of changes) {
+    if (change !== null && !list.some((m) => m.guildId === guildId)) out.push({ guildId, ...change });
+  }
+  return out;
 }

@@ -104,6 +104,15 @@ export const DEMO_USERS = {
 
 export type DemoUserKey = keyof typeof DEMO_USERS;
 
+/**
+ * Synthetic servers (`SandboxControl.addBotGuilds`): the bot is in them, no demo user is. Their ids are
+ * `SYNTHETIC_GUILD_ID_BASE + n` (n = 1, 2, ...), all below every demo server's id, so the demo servers
+ * come last in the bot's guild list (after 10,000 synthetic ones, on its 51st page of 200).
+ */
+export const SYNTHETIC_GUILD_ID_BASE = 1_090_000_000_000_000_000n;
+/** At most this many synthetic servers (ids stay below the demo servers'). */
+export const MAX_SYNTHETIC_GUILDS = 1_000_000;
+
 /** The demo Discord application (client id, secret, bot token) used when no real credentials are set. */
 export const DEMO_APP = {
   clientId: '1300000000000000001',

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { effectiveMemberships, internalsOf } from './control';
 import { DEMO_APP, type DemoGuild } from './demo-data';
 import type { SandboxEngine } from './engine';
 import type { GrantRecord } from './store';
-import { compareIds, demoGuilds, demoUsers, findGuild, findUser, queryOf, SNOWFLAKE, safeEqual } from './util';
+import { compareIds, demoUsers, findUser, guildOf, queryOf, SNOWFLAKE, safeEqual } from './util';
 
 /** What the bot holds in its servers: VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, READ_MESSAGE_HISTORY, MANAGE_CHANNELS, MANAGE_ROLES, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS. */
 export const BOT_PERMISSIONS = String((1n << 10n) | (1n << 11n) | (1n << 14n) | (1n << 16n) | (1n << 4n) | (1n << 28n) | (1n << 34n) | (1n << 38n));
@@ -30,8 +31,10 @@ export function callerOf(req: FastifyRequest, engine: SandboxEngine): Caller {
   return live ? { kind: 'user', userId: live.grant.userId, grant: live.grant } : { kind: 'none' };
 }
 
-function approximateCounts(guild: DemoGuild): { approximate_member_count: number; approximate_presence_count: number } {
-  const members = demoUsers().filter((u) => u.memberships.some((m) => m.guildId === guild.id)).length + Number(BigInt(guild.id) % 97n) * 7 + 12;
+type Memberships = (userId: string) => ReturnType<typeof effectiveMemberships>;
+
+function approximateCounts(guild: DemoGuild, membershipsOf: Memberships): { approximate_member_count: number; approximate_presence_count: number } {
+  const members = demoUsers().filter((u) => membershipsOf(u.id).some((m) => m.guildId === guild.id)).length + Number(BigInt(guild.id) % 97n) * 7 + 12;
   return { approximate_member_count: members, approximate_presence_count: Math.max(1, Math.floor(members / 3)) };
 }
 
@@ -48,7 +51,7 @@ export interface PartialGuild {
   approximate_presence_count?: number;
 }
 
-function partial(guild: DemoGuild, owner: boolean, permissions: string, withCounts: boolean): PartialGuild {
+function partial(guild: DemoGuild, owner: boolean, permissions: string, counts: Memberships | null): PartialGuild {
   return {
     id: guild.id,
     name: guild.name,
@@ -57,12 +60,23 @@ function partial(guild: DemoGuild, owner: boolean, permissions: string, withCoun
     owner,
     permissions,
     features: [],
-    ...(withCounts ? approximateCounts(guild) : {}),
+    ...(counts ? approximateCounts(guild, counts) : {}),
   };
 }
 
-function ownerOf(guild: DemoGuild): string {
-  return demoUsers().find((u) => u.memberships.some((m) => m.guildId === guild.id && m.owner))?.id ?? OTHER_OWNER_ID;
+function ownerOf(guild: DemoGuild, membershipsOf: Memberships): string {
+  return demoUsers().find((u) => membershipsOf(u.id).some((m) => m.guildId === guild.id && m.owner))?.id ?? OTHER_OWNER_ID;
+}
+
+/** The page of `ids` (any order) that `limit`, `before` and `after` select, in id order, like Discord. */
+function pageOf(ids: string[], limit: number, before: string | null, after: string | null): string[] {
+  let list = ids;
+  if (after !== null) list = list.filter((id) => compareIds(id, after) > 0);
+  if (before !== null) list = list.filter((id) => compareIds(id, before) < 0);
+  list.sort(compareIds);
+  // With only `before`, Discord returns the page closest to it.
+  if (before !== null && after === null) return list.slice(Math.max(0, list.length - limit));
+  return list.slice(0, limit);
 }
 
 function userObject(userId: string, scopes: readonly string[]) {
@@ -90,6 +104,9 @@ function userObject(userId: string, scopes: readonly string[]) {
 
 export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
   const { options, store } = engine;
+  /** A demo user's memberships now: demo-data plus SandboxControl.setMembership's changes. */
+  const membershipsOf: Memberships = (userId) =>
+    effectiveMemberships(findUser(userId)?.memberships ?? [], internalsOf(engine.control).membershipChanges(userId));
   const botUser = {
     id: options.clientId,
     username: options.appName
@@ -154,35 +171,29 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     ] as const) {
       if (value !== null && !SNOWFLAKE.test(value)) return invalidForm(reply, field, 'NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`);
     }
-    const withCounts = query.get('with_counts') === 'true';
+    const counts = query.get('with_counts') === 'true' ? membershipsOf : null;
 
-    let guilds: PartialGuild[];
+    // Ids first, then only the page is built: the bot may be in 10,000+ (synthetic) servers.
     if (caller.kind === 'bot') {
-      guilds = demoGuilds()
-        .filter((g) => store.botGuilds.has(g.id))
-        .map((g) => partial(g, false, BOT_PERMISSIONS, withCounts));
-    } else {
-      const user = findUser(caller.userId)!;
-      guilds = user.memberships.flatMap((m) => {
-        const g = findGuild(m.guildId);
-        return g ? [partial(g, m.owner, m.permissions, withCounts)] : [];
+      const ids = pageOf([...store.botGuilds], limit, before, after);
+      return ids.flatMap((id) => {
+        const g = guildOf(id);
+        return g ? [partial(g, false, BOT_PERMISSIONS, counts)] : [];
       });
     }
-    guilds.sort((a, b) => compareIds(a.id, b.id));
-    if (after !== null) guilds = guilds.filter((g) => compareIds(g.id, after) > 0);
-    if (before !== null) {
-      guilds = guilds.filter((g) => compareIds(g.id, before) < 0);
-      // With only `before`, Discord returns the page closest to it.
-      if (after === null) return guilds.slice(Math.max(0, guilds.length - limit));
-    }
-    return guilds.slice(0, limit);
+    const memberships = new Map(membershipsOf(caller.userId).map((m) => [m.guildId, m]));
+    return pageOf([...memberships.keys()], limit, before, after).flatMap((id) => {
+      const g = guildOf(id);
+      const m = memberships.get(id)!;
+      return g ? [partial(g, m.owner, m.permissions, counts)] : [];
+    });
   });
 
   app.get('/api/v10/guilds/:guildId', { config: { sandboxBucket: 'GET /guilds/{guild.id}', sandboxMajor: 'guildId' } }, async (req, reply) => {
     const caller = callerOf(req, engine);
     if (caller.kind !== 'bot') return unauthorized(reply);
     const { guildId } = req.params as { guildId: string };
-    const guild = findGuild(guildId);
+    const guild = guildOf(guildId);
     if (!guild || !store.botGuilds.has(guild.id)) return reply.code(404).send({ message: 'Unknown Guild', code: 10004 });
     const withCounts = queryOf(req.url).get('with_counts') === 'true';
     return {
@@ -194,7 +205,7 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
       discovery_splash: null,
       banner: null,
       description: null,
-      owner_id: ownerOf(guild),
+      owner_id: ownerOf(guild, membershipsOf),
       afk_channel_id: null,
       afk_timeout: 300,
       widget_enabled: false,
@@ -234,7 +245,7 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
       preferred_locale: 'en-US',
       nsfw_level: 0,
       premium_progress_bar_enabled: false,
-      ...(withCounts ? approximateCounts(guild) : {}),
+      ...(withCounts ? approximateCounts(guild, membershipsOf) : {}),
     };
   });
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DEMO_GUILDS, DEMO_USERS, type DemoGuild, type DemoUser } from './demo-data';
+import { DEMO_GUILDS, DEMO_USERS, type DemoGuild, type DemoUser, MAX_SYNTHETIC_GUILDS, SYNTHETIC_GUILD_ID_BASE } from './demo-data';
 
 /** Discord snowflakes are decimal strings (17-20 digits today); accept 1-20 digits like its validator. */
 export const SNOWFLAKE = /^\d{1,20}$/;
@@ -31,9 +31,14 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * Numeric order of two decimal ids (snowflakes), without BigInt: leading zeros dropped, then the
+ * shorter is the smaller, then plain string order (fast enough to sort a bot's 10,000+ guilds per page).
+ */
 export function compareIds(a: string, b: string): number {
-  const x = BigInt(a);
-  const y = BigInt(b);
+  const x = a.replace(/^0+(?=\d)/, '');
+  const y = b.replace(/^0+(?=\d)/, '');
+  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -69,4 +74,22 @@ export function findUser(ref: string): DemoUser | undefined {
 
 export function findGuild(id: string): DemoGuild | undefined {
   return GUILDS.find((g) => g.id === id);
+}
+
+/** The id of the n-th synthetic server (n >= 1). */
+export function syntheticGuildId(n: number): string {
+  return String(SYNTHETIC_GUILD_ID_BASE + BigInt(n));
+}
+
+/** A synthetic server by id (see SYNTHETIC_GUILD_ID_BASE), or undefined for any other id. */
+export function syntheticGuild(id: string): DemoGuild | undefined {
+  if (!/^\d{19}$/.test(id)) return undefined;
+  const n = BigInt(id) - SYNTHETIC_GUILD_ID_BASE;
+  if (n < 1n || n > BigInt(MAX_SYNTHETIC_GUILDS)) return undefined;
+  return { id, name: `Synthetic server ${n}`, icon: null, botInGuild: true };
+}
+
+/** A demo or synthetic server by id. */
+export function guildOf(id: string): DemoGuild | undefined {
+  return findGuild(id) ?? syntheticGuild(id);
 }

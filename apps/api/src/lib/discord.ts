@@ -1,8 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * The few Discord calls the API makes (OAuth2 token/revoke, users/@me, users/@me/guilds), with plain
  * fetch against configurable bases (real Discord, or the sandbox). No retries here: a 429/5xx/timeout
  * becomes `unavailable` with Discord's retry-after, a 401/403 becomes `unauthorized`; callers decide
- * (and never retry 401/403 in a loop).
+ * (and never retry 401/403 in a loop). The one exception is the bot's guild list (many pages under one
+ * deadline), which waits out Discord's rate limits between pages; see getBotGuildIds.
  */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -12,10 +15,19 @@ export interface DiscordClientOptions {
   clientSecret: string;
   botToken: string | null;
   redirectUri: string;
+  /** Per request. */
   timeoutMs: number;
+  /** Overall limit for reading the bot's whole guild list, all pages (default 20 s). */
+  botGuildsDeadlineMs?: number;
   fetch?: FetchLike;
   userAgent?: string;
 }
+
+export const DEFAULT_BOT_GUILDS_DEADLINE_MS = 20_000;
+/** Guilds per page of GET /users/@me/guilds (Discord's maximum). */
+const PAGE_SIZE = 200;
+/** Rate-limit waits (429 or an empty bucket) one bot guild list may do before giving up. */
+const MAX_RATE_LIMIT_WAITS = 20;
 
 export interface DiscordTokens {
   accessToken: string;
@@ -76,13 +88,14 @@ export class DiscordClient {
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
   }
 
-  async #request(path: string, init: RequestInit, what: string): Promise<{ res: Response; body: unknown }> {
+  async #request(path: string, init: RequestInit, what: string, stop?: AbortSignal): Promise<{ res: Response; body: unknown }> {
     let res: Response;
     try {
+      const timeout = AbortSignal.timeout(this.#o.timeoutMs);
       res = await this.#fetch(`${this.#o.apiBase}${path}`, {
         ...init,
         headers: { 'user-agent': this.#o.userAgent ?? 'DiscordBot (https://tickety.gg, 1.0) Tickety-Dashboard', ...init.headers },
-        signal: AbortSignal.timeout(this.#o.timeoutMs),
+        signal: stop ? AbortSignal.any([timeout, stop]) : timeout,
         redirect: 'error',
       });
     } catch (error) {
@@ -177,11 +190,78 @@ export class DiscordClient {
     return this.#guilds(`Bearer ${accessToken}`, 'users/@me/guilds', 5);
   }
 
-  /** The bot's guilds (paged by 200), or null when no bot token is configured. */
-  async getBotGuildIds(maxPages = 50): Promise<Set<string> | null> {
+  /**
+   * The ids of every guild the bot is in, or null when no bot token is configured. Reads all pages of
+   * 200 (no page cap: a bot in 10,000+ guilds has 51+ pages) under one overall deadline
+   * (`botGuildsDeadlineMs`), and waits out Discord's rate limits on the way (an empty bucket, or a 429's
+   * Retry-After) when the wait fits before the deadline.
+   *
+   * All or nothing: a list that cannot be read completely (a page failing, the deadline passing,
+   * `signal` aborting) throws DiscordError, never returns part of the list, in which every guild not
+   * yet read would look like "bot not added". Callers then keep the stored values.
+   */
+  async getBotGuildIds(signal?: AbortSignal): Promise<Set<string> | null> {
     if (!this.#o.botToken) return null;
-    const guilds = await this.#guilds(`Bot ${this.#o.botToken}`, 'bot guilds', maxPages);
-    return new Set(guilds.map((g) => g.id));
+    const authorization = `Bot ${this.#o.botToken}`;
+    const deadlineMs = this.#o.botGuildsDeadlineMs ?? DEFAULT_BOT_GUILDS_DEADLINE_MS;
+    const ends = Date.now() + deadlineMs;
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const stop = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    const ids = new Set<string>();
+    let after: string | null = null;
+    let pages = 0;
+    let waits = 0;
+    const incomplete = (why: string, retryAfter = DEFAULT_RETRY_AFTER) =>
+      new DiscordError('unavailable', `Discord bot guilds: ${why} (${pages} page(s) read); the list is incomplete`, null, retryAfter);
+    const interrupted = () =>
+      deadline.aborted ? incomplete(`not read within the deadline of ${deadlineMs} ms`) : incomplete('cancelled');
+    /** Waits `ms` for a rate limit, if that fits before the deadline. */
+    const waitFor = async (ms: number) => {
+      if (++waits > MAX_RATE_LIMIT_WAITS) throw incomplete(`still rate limited after ${MAX_RATE_LIMIT_WAITS} waits`);
+      if (Date.now() + ms >= ends) throw incomplete(`rate limited for ${Math.ceil(ms / 1000)} s, past the deadline`, Math.max(1, Math.ceil(ms / 1000)));
+      try {
+        await sleep(ms, undefined, { signal: stop });
+      } catch {
+        throw interrupted();
+      }
+    };
+
+    for (;;) {
+      if (stop.aborted) throw interrupted();
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+      if (after) query.set('after', after);
+      let answer: { res: Response; body: unknown };
+      try {
+        answer = await this.#request(`/users/@me/guilds?${query}`, { headers: { authorization } }, 'bot guilds', stop);
+      } catch (error) {
+        if (stop.aborted) throw interrupted();
+        if (error instanceof DiscordError && error.status === 429) {
+          await waitFor((error.retryAfter ?? DEFAULT_RETRY_AFTER) * 1000);
+          continue; // the same page again
+        }
+        throw error;
+      }
+      const { res, body } = answer;
+      if (!Array.isArray(body)) throw new DiscordError('failed', 'Discord bot guilds: unexpected answer');
+      pages++;
+      let last: string | null = null;
+      for (const g of body as Array<Record<string, unknown> | null>) {
+        if (g && typeof g.id === 'string' && /^\d{1,20}$/.test(g.id)) {
+          ids.add(g.id);
+          last = g.id;
+        }
+      }
+      if (body.length < PAGE_SIZE) return ids;
+      if (last === null || (after !== null && BigInt(last) <= BigInt(after))) {
+        throw new DiscordError('failed', 'Discord bot guilds: the pages do not move forward');
+      }
+      after = last;
+      // The bucket is empty: wait until Discord refills it rather than run into a 429.
+      if (res.headers.get('x-ratelimit-remaining') === '0') {
+        const resetAfter = Number(res.headers.get('x-ratelimit-reset-after'));
+        if (Number.isFinite(resetAfter) && resetAfter > 0) await waitFor(resetAfter * 1000);
+      }
+    }
   }
 
   /**
@@ -204,7 +284,7 @@ export class DiscordClient {
     const all: DiscordPartialGuild[] = [];
     let after: string | null = null;
     for (let page = 0; page < maxPages; page++) {
-      const query = new URLSearchParams({ limit: '200' });
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
       if (after) query.set('after', after);
       const { body } = await this.#request(`/users/@me/guilds?${query}`, { headers: { authorization } }, what);
       if (!Array.isArray(body)) throw new DiscordError('failed', `Discord ${what}: unexpected answer`);
@@ -218,7 +298,7 @@ export class DiscordClient {
           permissions: typeof g.permissions === 'string' ? g.permissions : '0',
         });
       }
-      if (body.length < 200) break;
+      if (body.length < PAGE_SIZE) break;
       after = all[all.length - 1]?.id ?? null;
     }
     return all;

@@ -62,6 +62,9 @@ export class Accounts {
    */
   async replaceGuilds(q: Queryable, userId: string, guilds: DiscordPartialGuild[], botGuilds: Set<string> | null): Promise<void> {
     const now = iso(this.clock());
+    // One replacement per user at a time (sign-in, refresh and access checks may overlap): the user's
+    // row is locked until the transaction ends, so their delete-then-insert never interleave.
+    await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
     const unique = [...new Map(guilds.map((g) => [g.id, g])).values()];
     if (unique.length > 0) {
       await q.query(
@@ -139,6 +142,25 @@ export class Accounts {
       [userId, guildId],
     );
     return rows[0] ? this.#guild(rows[0]) : null;
+  }
+
+  /**
+   * What an access check needs, in one query: when the user's stored list was fetched from Discord
+   * (epoch ms, null if never) and the guild from it (null when not in the list).
+   */
+  async guildAccess(userId: string, guildId: string): Promise<{ refreshedAt: number | null; guild: Guild | null }> {
+    const { rows } = await this.db.query<GuildRow & { guilds_refreshed_at: unknown; listed: boolean }>(
+      `SELECT u.guilds_refreshed_at, g.id IS NOT NULL AS listed,
+              g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage
+         FROM users u
+         LEFT JOIN user_guilds ug ON ug.user_id = u.id AND ug.guild_id = $2
+         LEFT JOIN guilds g ON g.id = ug.guild_id
+        WHERE u.id = $1`,
+      [userId, guildId],
+    );
+    const r = rows[0];
+    if (!r) return { refreshedAt: null, guild: null };
+    return { refreshedAt: toMs(r.guilds_refreshed_at), guild: r.listed ? this.#guild(r) : null };
   }
 
   #guild(r: GuildRow): Guild {

@@ -1,7 +1,9 @@
-import { Snowflake, type StaffPermission } from '@tickety/api-contract';
+import { type Guild, Snowflake, type StaffPermission } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { DiscordError } from '../../lib/discord';
 import { ApiHttpError } from '../../lib/errors';
+import { DiscordGrantEndedError, FAILED_RETRY_AFTER } from '../../services/guild-sync';
 import type { Session } from '../../services/sessions';
 
 export interface CookieNames {
@@ -35,9 +37,14 @@ export function clearSessionCookie(app: FastifyInstance, reply: FastifyReply): v
   });
 }
 
+/** Times a guard tries again when the shared guild fetch it joined was another session's, whose grant ended. */
+const FOREIGN_GRANT_RETRIES = 2;
+
 /**
  * Sessions on requests (`req.getSession()`, resolved lazily once per request) and the guard
- * preHandlers: requireSession (401), requireStaff(flag) (1004), requireGuildAccess (403 / 405).
+ * preHandlers: requireSession (401), requireStaff(flag) (1004), requireGuildAccess and
+ * requireGuildWriteAccess (403 / 405, on a guild list at most GUILD_ACCESS_MAX_AGE_SECONDS /
+ * GUILD_WRITE_ACCESS_MAX_AGE_SECONDS old: an older one is fetched again from Discord first).
  */
 export default fp(
   async function auth(app: FastifyInstance) {
@@ -74,7 +81,14 @@ export default fp(
       }
     });
 
-    app.decorate('requireGuildAccess', async function requireGuildAccess(req: FastifyRequest) {
+    /**
+     * The user's stored guild list says who manages what, but Discord is the truth: roles change,
+     * people leave. A list older than `maxAgeMs` is fetched again with the user's token (one fetch per
+     * user at a time, within Discord's Retry-After) and stored before deciding; the decision always
+     * uses a list younger than the window. Never falls back to an older list: if Discord cannot be
+     * asked, 503 (1008) with Retry-After; if the user's grant has ended, the session ends (401).
+     */
+    async function guildAccess(req: FastifyRequest, reply: FastifyReply, mode: 'read' | 'write'): Promise<void> {
       const session = await req.getSession();
       if (!session) throw new ApiHttpError('UNAUTHENTICATED');
       const server = (req.params as { server?: unknown } | undefined)?.server;
@@ -82,10 +96,75 @@ export default fp(
       if (!parsed.success) {
         throw new ApiHttpError('VALIDATION_FAILED', { message: 'server: must be a Discord server id (15 to 21 digits).', selector: true });
       }
-      const guild = await app.accounts.guild(session.userId, parsed.data);
+      const { guildAccess: windows } = app.config;
+      const maxAgeMs = (mode === 'write' ? windows.writeMaxAgeSeconds : windows.readMaxAgeSeconds) * 1000;
+      const stored = await app.accounts.guildAccess(session.userId, parsed.data);
+      const age = stored.refreshedAt === null ? Number.POSITIVE_INFINITY : app.clock() - stored.refreshedAt;
+      // A timestamp ahead of this clock (another instance's) counts only within the window.
+      let guild: Guild | null;
+      if (age < maxAgeMs && age > -maxAgeMs) guild = stored.guild;
+      else {
+        await refreshGuilds(req, reply, session, mode);
+        guild = await app.accounts.guild(session.userId, parsed.data);
+      }
       if (!guild) throw new ApiHttpError('SERVER_NOT_FOUND', { selector: true });
       if (!guild.canManage) throw new ApiHttpError('NO_SERVER_ACCESS', { selector: true });
       req.guild = guild;
+    }
+
+    /** Fetches and stores the user's guild list (shared by concurrent checks), or throws the answer. */
+    async function refreshGuilds(req: FastifyRequest, reply: FastifyReply, session: Session, mode: 'read' | 'write'): Promise<void> {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await app.guildSync.shared(session.userId, async () => {
+            try {
+              const guilds = await app.guildSync.userGuildsPaced(app.sessions, session.userId, session.id);
+              // null: the bot's list is not fetched here; each guild keeps its stored bot flag.
+              await app.db.transaction((tx) => app.accounts.replaceGuilds(tx, session.userId, guilds, null));
+              req.log.info({ userId: session.userId, guilds: guilds.length, mode }, 'guild list fetched again for an access check');
+            } catch (error) {
+              if (error instanceof DiscordGrantEndedError) await app.sessions.revoke(error.sessionId ?? session.id);
+              throw error;
+            }
+          });
+          return;
+        } catch (error) {
+          if (error instanceof DiscordGrantEndedError) {
+            const ours = error.sessionId === null || error.sessionId === session.id;
+            // Another session of this user led the fetch and lost its grant: this one asks with its own token.
+            if (!ours && attempt < FOREIGN_GRANT_RETRIES) continue;
+            if (!ours) throw new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: 1, message: unconfirmed(mode) });
+            req.log.info({ sessionId: session.id, userId: session.userId }, 'Discord grant ended: session ended at an access check');
+            clearSessionCookie(app, reply);
+            throw new ApiHttpError('UNAUTHENTICATED', { message: 'Your Discord authorization has expired or was revoked: log in again.' });
+          }
+          if (error instanceof DiscordError && (error.kind === 'unavailable' || error.kind === 'failed')) {
+            req.log.warn({ err: error.message, kind: error.kind, mode }, 'access check: Discord could not be asked for the guild list');
+            const retryAfter = error.kind === 'unavailable' ? (error.retryAfter ?? FAILED_RETRY_AFTER) : FAILED_RETRY_AFTER;
+            throw new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter, message: unconfirmed(mode) });
+          }
+          throw error;
+        }
+      }
+    }
+
+    function unconfirmed(mode: 'read' | 'write'): string {
+      return mode === 'write'
+        ? 'Discord is not answering, so your access to this server could not be confirmed and nothing was changed. Try again shortly.'
+        : 'Discord is not answering, so your access to this server could not be confirmed. Try again shortly.';
+    }
+
+    app.decorate('requireGuildAccess', async function requireGuildAccess(req: FastifyRequest, reply: FastifyReply) {
+      await guildAccess(req, reply, 'read');
+    });
+
+    app.decorate('requireGuildWriteAccess', async function requireGuildWriteAccess(req: FastifyRequest, reply: FastifyReply) {
+      await guildAccess(req, reply, 'write');
+    });
+
+    // A bot guild list still being read in the background (sign-in stopped waiting) ends with the app.
+    app.addHook('preClose', async () => {
+      await app.guildSync.close();
     });
   },
   { name: 'tickety-auth', dependencies: ['tickety-services'] },

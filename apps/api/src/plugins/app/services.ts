@@ -23,6 +23,7 @@ export default fp(
       botToken: config.discord.botToken,
       redirectUri: `${config.publicUrl}/api/auth/callback`,
       timeoutMs: config.discord.timeoutMs,
+      botGuildsDeadlineMs: config.discord.botGuildsDeadlineMs,
       ...(opts.discordFetch ? { fetch: opts.discordFetch } : {}),
     });
     app.decorate('discord', discord);

@@ -7,7 +7,7 @@ import { ApiHttpError } from '../../lib/errors';
 import { popupErrorPage, popupPage } from '../../lib/pages';
 import { clearSessionCookie, cookieNames, setSessionCookie } from '../../plugins/app/auth';
 import { notDashboardFetch } from '../../plugins/app/security';
-import { DiscordGrantEndedError } from '../../services/guild-sync';
+import { DiscordGrantEndedError, SIGN_IN_BOT_WAIT_MS } from '../../services/guild-sync';
 import { STATE_TTL_MS } from '../../services/oauth-states';
 
 export const ANONYMOUS: AnonymousMe = {
@@ -154,7 +154,9 @@ export default async function authRoutes(app: FastifyInstance) {
       const [user, guilds, botGuilds] = await Promise.all([
         app.discord.getUser(tokens.accessToken),
         app.discord.getUserGuilds(tokens.accessToken),
-        app.guildSync.botGuilds(req.log),
+        // Bounded: a big bot list that is not read yet does not hold the sign-in (null = keep the
+        // stored bot flags); it goes on in the background and fills the cache.
+        app.guildSync.botGuildsWithin(req.log, SIGN_IN_BOT_WAIT_MS),
       ]);
       const previous = await req.getSession().catch(() => null);
       const created = await app.db.transaction(async (tx) => {
@@ -200,7 +202,8 @@ export default async function authRoutes(app: FastifyInstance) {
     }
     let guilds: Awaited<ReturnType<typeof app.guildSync.userGuilds>>;
     try {
-      guilds = await app.guildSync.userGuilds(app.sessions, session.id);
+      // Within Discord's Retry-After for this user (shared with the access checks).
+      guilds = await app.guildSync.userGuildsPaced(app.sessions, session.userId, session.id);
     } catch (error) {
       if (error instanceof DiscordGrantEndedError) {
         await app.sessions.revoke(session.id);
