@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DatabaseUnavailableError, guard, isUnavailable } from '../../src/db/driver';
+import { type Db, DatabaseUnavailableError, boundedDb, guard, isUnavailable } from '../../src/db/driver';
 import { createPostgresDb } from '../../src/db/postgres';
 
 describe('isUnavailable', () => {
@@ -16,6 +16,14 @@ describe('isUnavailable', () => {
       new Error('Cannot use a pool after calling end on the pool'),
       new Error('PGlite is closed'),
       new DatabaseUnavailableError(null),
+      // PGlite's WebAssembly aborting (out of memory, a trap): it stays unusable.
+      new WebAssembly.RuntimeError('Aborted(). Build with -sASSERTIONS for more info.'),
+      new WebAssembly.RuntimeError('memory access out of bounds'),
+      // The disk under PGlite's data folder failing.
+      Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }),
+      Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }),
+      // pg's client-side read timeout: a server that stopped answering.
+      new Error('Query read timeout'),
     ];
     for (const e of unavailable) expect(isUnavailable(e), String(e)).toBe(true);
   });
@@ -31,6 +39,35 @@ describe('isUnavailable', () => {
       42,
     ];
     for (const e of errors) expect(isUnavailable(e), String(e)).toBe(false);
+  });
+});
+
+describe('boundedDb', () => {
+  it('fails fast past its limit of calls in flight, counting a transaction once, and frees the slots', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const inner: Db = {
+      kind: 'pglite',
+      query: async () => {
+        await gate;
+        return { rows: [] };
+      },
+      exec: async () => undefined,
+      transaction: async (fn) => fn(inner),
+      close: async () => undefined,
+    };
+    const db = boundedDb(inner, 2);
+    const held = [db.query('SELECT 1'), db.transaction((tx) => tx.query('SELECT 1'))];
+    expect(db.pending).toBe(2);
+    await expect(db.query('SELECT 1')).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    const refused = await db.exec('SELECT 1').catch((error: unknown) => error);
+    expect(((refused as Error).cause as Error).message).toMatch(/queue is full \(2 calls/);
+    release();
+    await Promise.all(held);
+    expect(db.pending).toBe(0);
+    await expect(db.query('SELECT 1')).resolves.toEqual({ rows: [] });
   });
 });
 
