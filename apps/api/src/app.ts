@@ -17,6 +17,7 @@ import authPlugin, { cookieNames } from './plugins/app/auth';
 import dbPlugin from './plugins/app/db';
 import errorsPlugin, { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, hasOverlongSegment } from './plugins/app/errors';
 import { mountSandbox } from './plugins/app/sandbox';
+import lifecyclePlugin from './plugins/app/lifecycle';
 import securityPlugin, { decodedPathOf, htmlCsp } from './plugins/app/security';
 import servicesPlugin from './plugins/app/services';
 import staticSite, { type StaticSite } from './plugins/app/static-site';
@@ -95,7 +96,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     maxParamLength: MAX_PARAM_LENGTH,
-    return503OnClosing: true,
+    // A request arriving during shutdown gets the catalogue's 503 (plugins/app/lifecycle.ts).
+    return503OnClosing: false,
     genReqId: () => randomBytes(6).toString('hex'),
     frameworkErrors: frameworkErrors(names.session),
     clientErrorHandler: clientErrorHandler(names.session),
@@ -147,6 +149,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // App plugins.
   const cdnOrigin = new URL(config.discord.cdnBase).origin;
   await app.register(errorsPlugin, { sessionCookie: names.session, productName: config.productName, popupOrigin: config.dashboardOrigins[0]! });
+  await app.register(lifecyclePlugin);
   await app.register(securityPlugin, {
     allowedOrigins: config.dashboardOrigins,
     secure: config.secureCookies,

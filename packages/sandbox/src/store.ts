@@ -68,7 +68,7 @@ export interface StoreLimits {
   maxGrants: number;
 }
 
-export const DEFAULT_STORE_LIMITS: StoreLimits = { maxCodes: 1000, maxGrants: 1000 };
+export const DEFAULT_STORE_LIMITS: StoreLimits = { maxCodes: 1000, maxGrants: 10_000 };
 
 /** When a grant stopped mattering: when it ended, else when its last token expires (null: still live). */
 function overAt(g: GrantRecord): number | null {
@@ -90,8 +90,9 @@ function overAt(g: GrantRecord): number | null {
  * expired ones (used codes are kept until they expire, for replay detection), and when `maxCodes` are
  * still held the used ones, then the oldest, are evicted (an evicted code is refused like an expired
  * one). Every new grant drops grants that ended or expired more than KEEP_ENDED_MS ago, and when
- * `maxGrants` are still held the oldest is dropped (its tokens stop working). A grant keeps at most
- * MAX_TOKENS_PER_GRANT tokens.
+ * `maxGrants` are still held, ended ones first, then the least recently used (its tokens stop
+ * working): a grant whose token is used moves to the back, so a flood of new sign-ins evicts idle
+ * grants, never the ones people are using. A grant keeps at most MAX_TOKENS_PER_GRANT tokens.
  */
 export class SandboxStore {
   readonly codes = new Map<string, CodeRecord>();
@@ -143,9 +144,16 @@ export class SandboxStore {
     refreshTtlMs: number | null,
   ): IssuedPair {
     this.pruneGrants(now);
-    for (const oldest of this.grants.values()) {
-      if (this.grants.size < this.limits.maxGrants) break;
-      this.#dropGrant(oldest);
+    if (this.grants.size >= this.limits.maxGrants) {
+      for (const g of this.grants.values()) {
+        if (this.grants.size < this.limits.maxGrants) break;
+        if (overAt(g) !== null && (overAt(g) as number) <= now) this.#dropGrant(g);
+      }
+      // Map order is use order (live() moves a used grant to the back): the first is the least recently used.
+      for (const lru of this.grants.values()) {
+        if (this.grants.size < this.limits.maxGrants) break;
+        this.#dropGrant(lru);
+      }
     }
     const grant: GrantRecord = { ...input, id: randomToken(16), createdAt: now, endedAt: null, endReason: null, tokens: [] };
     this.grants.set(grant.id, grant);
@@ -180,6 +188,9 @@ export class SandboxStore {
     if (record.expiresAt !== null && record.expiresAt <= now) return null;
     const grant = this.grants.get(record.grantId);
     if (!grant || grant.endedAt !== null) return null;
+    // Recently used: to the back of the eviction order.
+    this.grants.delete(grant.id);
+    this.grants.set(grant.id, grant);
     return { record, grant };
   }
 

@@ -324,7 +324,7 @@ describe('over-long token requests: 400 invalid_request, nothing looked up or st
 });
 
 describe('grants and tokens are bounded', () => {
-  test('never more than maxGrants: the oldest grant is dropped and its tokens stop working', async () => {
+  test('never more than maxGrants: the least recently used grant is dropped and its tokens stop working', async () => {
     const capped = await harness({ maxGrants: 3, controlRoutes: true });
     try {
       const issued: Tokens[] = [];
@@ -336,6 +336,23 @@ describe('grants and tokens are bounded', () => {
       const meOn = (token: string) => get(capped.app, '/users/@me', `Bearer ${token}`);
       expect((await meOn(issued[0]!.access_token)).statusCode).toBe(401);
       expect((await meOn(issued[5]!.access_token)).statusCode).toBe(200);
+    } finally {
+      await capped.app.close();
+    }
+  });
+
+  test('a flood of new grants evicts idle ones, never a grant whose token is in use', async () => {
+    const capped = await harness({ maxGrants: 3, controlRoutes: true });
+    try {
+      const meOn = (token: string) => get(capped.app, '/users/@me', `Bearer ${token}`);
+      const victim = await signIn(capped.app, DEMO_USERS.ava.id);
+      for (let i = 0; i < 5; i++) {
+        await signIn(capped.app, DEMO_USERS.ben.id);
+        // The victim keeps using the dashboard between the attacker's sign-ins.
+        expect((await meOn(victim.access_token)).statusCode).toBe(200);
+      }
+      expect(capped.control.grants().length).toBe(3);
+      expect((await meOn(victim.access_token)).statusCode).toBe(200);
     } finally {
       await capped.app.close();
     }

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { type Db, DatabaseUnavailableError, boundedDb, guard, isUnavailable } from '../../src/db/driver';
 import { createPostgresDb } from '../../src/db/postgres';
 
+/** WebAssembly's own RuntimeError (what an aborting PGlite throws); its type is not in this project's lib. */
+const WasmRuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: ErrorConstructor } }).WebAssembly.RuntimeError;
+
 describe('isUnavailable', () => {
   it('recognises network errors, connection/resource/operator SQLSTATE classes and pool/PGlite messages', () => {
     const unavailable: unknown[] = [
@@ -17,8 +20,8 @@ describe('isUnavailable', () => {
       new Error('PGlite is closed'),
       new DatabaseUnavailableError(null),
       // PGlite's WebAssembly aborting (out of memory, a trap): it stays unusable.
-      new WebAssembly.RuntimeError('Aborted(). Build with -sASSERTIONS for more info.'),
-      new WebAssembly.RuntimeError('memory access out of bounds'),
+      new WasmRuntimeError('Aborted(). Build with -sASSERTIONS for more info.'),
+      new WasmRuntimeError('memory access out of bounds'),
       // The disk under PGlite's data folder failing.
       Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }),
       Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }),

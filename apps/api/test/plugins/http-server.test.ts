@@ -1,8 +1,8 @@
 import { type Socket, connect } from 'node:net';
 import { ApiError, ERROR_CODES } from '@tickety/api-contract';
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
-import { databases } from '../helpers/db';
+import { DASHBOARD_ORIGIN, createTestApp, useTestApp } from '../helpers/app';
+import { databases, openSuiteDb } from '../helpers/db';
 
 /** The server's limits are the same whatever the database: one run, on PGlite. */
 const [pglite] = databases();
@@ -154,5 +154,41 @@ describe.each([pglite!])('load shedding ($name)', (database) => {
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(503);
     await expect.poll(async () => (await t.app.inject({ method: 'GET', url: '/api/plans' })).statusCode, { timeout: 5_000, interval: 250 }).toBe(200);
+  });
+});
+
+describe.each([pglite!])('answers outside the routes ($name)', (database) => {
+  it('answers CONNECT with the catalogue body instead of a silently closed connection', async () => {
+    const t = await createTestApp((await openSuiteDb(database)).db);
+    try {
+      const port = await listen(t.app);
+      const answer = await rawExchange(port, (socket) => socket.write('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'), 5_000);
+      expect(answer.text).toMatch(/^HTTP\/1\.1 400 /);
+      expect(ApiError.parse(bodyOf(answer.text))).toMatchObject({ code: ERROR_CODES.VALIDATION_FAILED.code, message: expect.stringMatching(/not a proxy/) });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a request that arrives while the server shuts down gets the catalogue 503 with Retry-After', async () => {
+    const t = await createTestApp((await openSuiteDb(database)).db);
+    const port = await listen(t.app);
+    let closed: Promise<void> | undefined;
+    const answer = await rawExchange(
+      port,
+      (socket) => {
+        // Half a request, then the shutdown starts, then the rest of the request.
+        socket.write('GET /api/plans HTTP/1.1\r\nHost: localhost\r\n');
+        setTimeout(() => {
+          closed = t.app.close();
+          setTimeout(() => socket.write('\r\n'), 100);
+        }, 100);
+      },
+      10_000,
+    );
+    await closed;
+    expect(answer.text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answer.text.toLowerCase()).toContain('retry-after: 5');
+    expect(ApiError.parse(bodyOf(answer.text))).toMatchObject({ code: ERROR_CODES.OVERLOADED.code, message: 'This server is restarting: try again in a moment.' });
   });
 });

@@ -103,16 +103,17 @@ describe.each(databases())('the sandbox\'s own per-IP limit on $name', (database
 
 describe.each(databases())('rate limits in the all-in-one shape (static site) on $name', (database) => {
   const root = mkdtempSync(join(tmpdir(), 'tickety-rl-static-'));
-  mkdirSync(join(root, 'shell', 'dist'), { recursive: true });
-  writeFileSync(join(root, 'shell', 'dist', 'index.html'), '<!doctype html><title>Tickety</title>');
-  writeFileSync(join(root, 'shell', 'dist', 'main.js'), 'console.log(1)');
+  // A site with only the shell deployed: its own addresses (/manage-servers) are pages.
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'index.html'), '<!doctype html><title>Tickety</title>');
+  writeFileSync(join(root, 'main.js'), 'console.log(1)');
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const t = useTestApp(database, { env: { RATE_LIMIT_MAX: '3', ALL_IN_ONE: '1', STATIC_ROOT: root } });
 
   it('counts /api requests answered through the static wildcard, not pages or files', async () => {
     const browser = new Browser(t.app, { ip: '203.0.113.21' });
     for (let i = 0; i < 5; i++) {
-      expect((await browser.get('/dashboard', { headers: { accept: 'text/html' } })).statusCode).toBe(200);
+      expect((await browser.get('/manage-servers', { headers: { accept: 'text/html' } })).statusCode).toBe(200);
       expect((await browser.get('/main.js')).statusCode).toBe(200);
     }
     const statuses = [];
@@ -161,3 +162,46 @@ describe.each(databases().flatMap((db) => redisUrls.map((url) => ({ ...db, redis
     });
   },
 );
+
+describe.each(databases())('refused requests cost no database work on $name', (database) => {
+  let sessionLookups = 0;
+  const t = useTestApp(database, {
+    env: { RATE_LIMIT_MAX: '3' },
+    wrapDb: (db) => ({
+      ...db,
+      query: (sql, params) => {
+        if (/FROM sessions WHERE token_hash/.test(sql)) sessionLookups++;
+        return db.query(sql, params);
+      },
+    }),
+  });
+
+  it('a rate-limited answer and an unknown address use the session cookie, not a session lookup', async () => {
+    const browser = new Browser(t.app, { ip: '203.0.113.31' });
+    await signIn(browser, DEMO_USERS.ava.id);
+    for (let i = 0; i < 3; i++) await browser.get('/api/plans');
+    sessionLookups = 0;
+    for (let i = 0; i < 5; i++) {
+      const limited = await browser.get('/api/auth/@me');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ code: ERROR_CODES.RATE_LIMITED.code, isAuthenticated: true });
+    }
+    const anon = await new Browser(t.app, { ip: '203.0.113.31' }).get('/api/auth/@me');
+    expect(anon.json()).toMatchObject({ code: ERROR_CODES.RATE_LIMITED.code, isAuthenticated: false });
+    const other = new Browser(t.app, { ip: '203.0.113.32' });
+    other.jar.set('tickety_session', browser.jar.get('tickety_session')!);
+    expect((await other.get('/api/nothing')).json()).toMatchObject({ code: ERROR_CODES.NOT_FOUND.code, isAuthenticated: true });
+    expect(sessionLookups).toBe(0);
+  });
+});
+
+describe.each(databases())('IPv6 clients on $name', (database) => {
+  const t = useTestApp(database, { env: { RATE_LIMIT_MAX: '3' } });
+
+  it('are counted per /64: rotating addresses in one network does not bring a fresh quota', async () => {
+    const statuses = [];
+    for (let i = 1; i <= 5; i++) statuses.push((await new Browser(t.app, { ip: `2001:db8:1:2::${i}` }).get('/api/plans')).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect((await new Browser(t.app, { ip: '2001:db8:1:3::1' }).get('/api/plans')).statusCode).toBe(200);
+  });
+});

@@ -594,6 +594,12 @@ describe.each(databases())('auth routes on $name', (database) => {
       const legacy = await browser.get('/api/auth/logout', { headers: { origin: SECOND_DASHBOARD_ORIGIN } });
       expect(legacy.json()).toEqual({ isAuthenticated: false });
       expect((await me(browser)).isAuthenticated).toBe(false);
+      // An old browser on the all-in-one origin: a same-origin GET with neither Origin, Referer nor
+      // Fetch Metadata; the request client's own header proves it.
+      await signIn(browser, ben.id);
+      const bare = await browser.get('/api/auth/logout', { headers: { 'x-requested-with': 'tickety' } });
+      expect(bare.json()).toEqual({ isAuthenticated: false });
+      expect((await me(browser)).isAuthenticated).toBe(false);
     });
 
     it('answers {isAuthenticated:false} without a session too', async () => {

@@ -173,6 +173,8 @@ describe('logout', () => {
     const result = await env.store.dispatch(logout());
     expect(result.payload).toEqual({ isAuthenticated: false });
     expect(call(env.fetchMock, 1)).toMatchObject({ url: `${API_ORIGIN}/api/auth/logout`, method: 'GET', credentials: 'include' });
+    // A GET that changes state proves it comes from the dashboard (the API refuses it otherwise).
+    expect(call(env.fetchMock, 1).headers.get('x-requested-with')).toBe('tickety');
     expect(call(env.fetchMock, 2).url).toBe(`${API_ORIGIN}/api/auth/@me`);
     expect(env.store.getState().auth).toMatchObject({
       user: null,

@@ -145,6 +145,7 @@ export const logout = createAsyncThunk<{ isAuthenticated: boolean }, void, { sta
     const answer = await request<{ isAuthenticated: boolean }>({
       path: AUTH_PATHS.logout,
       timeoutMs: OVERLAY.logoutTimeoutMs,
+      fromDashboard: true,
     });
     dispatch(signedOut());
     if (answer.isAuthenticated === false) await dispatch(loadUser({ force: true }));

@@ -21,6 +21,12 @@ export interface RequestOptions {
   buttons?: Partial<OverlayButtons>;
   /** Aborting rejects the request with kind 'cancelled' (and takes it off the overlay). */
   signal?: AbortSignal;
+  /**
+   * A GET that changes state (the spec keeps logout a GET): sends `x-requested-with: tickety`, which
+   * another site's page cannot send (from another origin it needs a CORS preflight only dashboard
+   * origins pass), so the API acts on it even when the browser sends no Origin or Fetch Metadata.
+   */
+  fromDashboard?: boolean;
 }
 
 /** Builds `apiOrigin + path (+ query)`. */
@@ -60,7 +66,7 @@ export async function sendOnce(o: RequestOptions): Promise<unknown> {
     headers['content-type'] = 'application/json';
     headers['x-requested-with'] = 'tickety';
     body = JSON.stringify(o.body ?? {});
-  }
+  } else if (o.fromDashboard) headers['x-requested-with'] = 'tickety';
 
   const controller = new AbortController();
   let timedOut = false;

@@ -50,16 +50,20 @@ function describe(error: unknown): string {
 }
 
 /**
- * Whether the caller is signed in, for the body of an error. Never throws: if the session cannot be
- * checked (database down), a session cookie counts as signed in, so the front end does not show
- * "Login Required" to someone who is.
+ * Whether the caller is signed in, for an error body, without new work: the session this request
+ * already looked up, else whether it sent a session cookie. An error answer never queries the
+ * database (a rate-limited, shed or unknown-address request must cost nothing, and one that failed
+ * because the database did must not wait for it again).
  */
-export async function authStateFor(req: FastifyRequest, sessionCookie: string): Promise<boolean> {
-  try {
-    return (await req.getSession()) !== null;
-  } catch {
-    return Boolean(req.cookies?.[sessionCookie]);
+async function knownAuthState(req: FastifyRequest, sessionCookie: string): Promise<boolean> {
+  if (req.sessionPromise) {
+    try {
+      return (await req.sessionPromise) !== null;
+    } catch {
+      // the lookup itself failed (database down): fall back to the cookie
+    }
   }
+  return Boolean(req.cookies?.[sessionCookie]);
 }
 
 export interface ErrorsOptions {
@@ -92,13 +96,7 @@ export async function sendApiError(req: FastifyRequest, reply: FastifyReply, err
   const body: ApiError = {
     code: error.code,
     message: error.message,
-    isAuthenticated:
-      error.code === 401
-        ? false
-        : // The database just failed: asking it about the session would wait for it again.
-          error.code === ERROR_CODES.DATABASE_UNAVAILABLE.code
-          ? Boolean(req.cookies?.[sessionCookie])
-          : await authStateFor(req, sessionCookie),
+    isAuthenticated: error.code === 401 ? false : await knownAuthState(req, sessionCookie),
   };
   if (error.selector !== undefined) body.selector = error.selector;
   await reply.code(error.statusCode).type('application/json; charset=utf-8').send(body);
@@ -180,20 +178,25 @@ export function clientErrorHandler(sessionCookie: string) {
       default:
         body = { code: ERROR_CODES.VALIDATION_FAILED.code, message: 'The request could not be read (malformed HTTP).', isAuthenticated: signedIn };
     }
-    const json = JSON.stringify(body);
-    socket.end(
-      [
-        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
-        'Content-Type: application/json; charset=utf-8',
-        `Content-Length: ${Buffer.byteLength(json)}`,
-        'Cache-Control: no-store',
-        'X-Content-Type-Options: nosniff',
-        'Connection: close',
-        '',
-        json,
-      ].join('\r\n'),
-    );
+    writeRawError(socket, status, body);
   };
+}
+
+/** Answers on a raw socket (no request object: the parser refused it) with a catalogue body, then closes it. */
+export function writeRawError(socket: Socket, status: number, body: ApiError): void {
+  const json = JSON.stringify(body);
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(json)}`,
+      'Cache-Control: no-store',
+      'X-Content-Type-Options: nosniff',
+      'Connection: close',
+      '',
+      json,
+    ].join('\r\n'),
+  );
 }
 
 /**

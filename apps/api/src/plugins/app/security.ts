@@ -53,12 +53,18 @@ function originOf(value: string | undefined): string | null {
  * - with Fetch Metadata: `Sec-Fetch-Site` must be `same-origin`, or `same-site` with an `Origin`
  *   (or `Referer`) among the dashboard origins, and the request a fetch (`Sec-Fetch-Mode` not a
  *   navigation, `Sec-Fetch-Dest: empty`), so links, `window.open`, GET forms, images and frames fail;
- * - without it (older browsers, other clients): `Origin` or `Referer` among the dashboard origins.
+ * - without it (older browsers, other clients): `Origin` or `Referer` among the dashboard origins,
+ *   or the dashboard client's own `x-requested-with: tickety`.
  */
 export function notDashboardFetch(req: FastifyRequest, dashboardOrigins: ReadonlySet<string>): string | null {
   const h = req.headers;
   const purpose = [h['sec-purpose'], h.purpose, h['x-purpose']].map((v) => String(v ?? '').toLowerCase()).join(' ');
   if (purpose.includes('prefetch') || purpose.includes('prerender')) return 'prefetch';
+  // The dashboard's request client sends x-requested-with: tickety. Another site's page cannot:
+  // links, forms, frames and images set no headers, and a cross-origin fetch with it needs a CORS
+  // preflight that only dashboard origins pass. So it proves the caller even without Origin,
+  // Referer or Fetch Metadata (older browsers, stripped referrers).
+  if (h['x-requested-with'] === 'tickety' && h['sec-fetch-mode'] !== 'navigate') return null;
   const from = originOf(h.origin) ?? originOf(h.referer);
   const fromDashboard = from !== null && dashboardOrigins.has(from);
   const site = h['sec-fetch-site'];

@@ -1,4 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -47,7 +47,9 @@ export default fp(
       max: (_req, key) => (key.startsWith('sandbox:') ? opts.sandboxMax : opts.max),
       timeWindow: opts.windowMs,
       ...(opts.redis ? { redis: opts.redis, nameSpace: 'tickety-rl:', skipOnError: true } : {}),
-      keyGenerator: (req) => `${limitScope(req) ?? 'none'}:${req.ip}`,
+      // IPv6 clients are counted per /64 (a host often holds a whole /64: one address each would be
+      // a fresh quota per request), as the plugin's default key does.
+      keyGenerator: (req) => `${limitScope(req) ?? 'none'}:${normalizeIP(req.ip, 64)}`,
       allowList: (req) => {
         const scope = limitScope(req);
         return scope === null || (scope === 'sandbox' && isInProcess(req));
