@@ -49,6 +49,19 @@ describe.each(databases())('server access decides on a fresh guild list, on $nam
     t.clock.advance(10 * 60 * SECOND);
   });
 
+  it('a manual refresh and an access check at once, with an access token due for renewal, renew it once: nobody is signed out', async () => {
+    const browser = new Browser(t.app);
+    await signIn(browser, ava.id);
+    // Past the read window, with the stored Discord access token due for renewal: both need a new one.
+    t.clock.advance(READ_WINDOW + SECOND);
+    await t.db.query('UPDATE sessions SET discord_token_expires_at = $1::timestamptz WHERE user_id = $2', [new Date(t.clock()).toISOString(), ava.id]);
+    t.sandbox.clearRequests();
+    const [refresh, check] = await Promise.all([browser.post('/api/auth/guilds/refresh'), read(browser, DEMO_GUILDS.avasArcade.id)]);
+    expect([refresh.statusCode, check.statusCode]).toEqual([200, 200]);
+    expect(t.sandbox.requests('POST /api/v10/oauth2/token')).toHaveLength(1);
+    expect((await me(browser)).user.id).toBe(ava.id);
+  });
+
   it('reads: within 5 minutes the stored list answers (no Discord call); past them it is fetched again and decides', async () => {
     const browser = new Browser(t.app);
     await signIn(browser, ava.id);

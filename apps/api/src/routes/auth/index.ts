@@ -200,10 +200,22 @@ export default async function authRoutes(app: FastifyInstance) {
         message: `Your server list was refreshed moments ago: try again in ${wait} s.`,
       });
     }
-    let guilds: Awaited<ReturnType<typeof app.guildSync.userGuilds>>;
-    try {
+    // Fetch and store as one flight per user, shared with the access checks (plugins/app/auth.ts): two
+    // fetches for one session at once would both spend its rotating refresh token, and the second
+    // would look like an ended grant. Joining an access check's flight (which stores without the
+    // bot check) is followed by our own.
+    const refreshTask = async () => {
       // Within Discord's Retry-After for this user (shared with the access checks).
-      guilds = await app.guildSync.userGuildsPaced(app.sessions, session.userId, session.id);
+      const fetched = await app.guildSync.userGuildsPaced(app.sessions, session.userId, session.id);
+      // A refresh is often "I just added the bot": the servers the user manages are checked directly.
+      const manageable = fetched.filter((g) => canManageGuild(g.owner, g.permissions)).map((g) => g.id);
+      const botGuilds = await app.guildSync.botGuildsFor(req.log, manageable);
+      await app.db.transaction((tx) => app.accounts.replaceGuilds(tx, session.userId, fetched, botGuilds));
+      return fetched;
+    };
+    try {
+      let outcome: unknown;
+      for (let attempt = 0; attempt < 2 && !Array.isArray(outcome); attempt++) outcome = await app.guildSync.shared(session.userId, refreshTask);
     } catch (error) {
       if (error instanceof DiscordGrantEndedError) {
         await app.sessions.revoke(session.id);
@@ -218,10 +230,6 @@ export default async function authRoutes(app: FastifyInstance) {
       }
       throw error; // unavailable → 503 1008 with Discord's Retry-After (error handler)
     }
-    // A refresh is often "I just added the bot": the servers the user manages are checked directly.
-    const manageable = guilds.filter((g) => canManageGuild(g.owner, g.permissions)).map((g) => g.id);
-    const botGuilds = await app.guildSync.botGuildsFor(req.log, manageable);
-    await app.db.transaction((tx) => app.accounts.replaceGuilds(tx, session.userId, guilds, botGuilds));
     return (await app.accounts.me(session.userId)) ?? ANONYMOUS;
   });
 
