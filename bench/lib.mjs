@@ -1,6 +1,6 @@
 // @ts-check
 /** What every bench script shares: the built all-in-one server, Debian's Chromium, demo sign-in. */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,16 @@ export const REPO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const APPS_DIR = join(REPO_DIR, 'apps');
 export const SERVER_JS = join(APPS_DIR, 'api', 'dist', 'server.js');
 export const REMOTES = ['marketing', 'billing', 'dashboard', 'staff'];
+export const DEPLOY_JS = join(REPO_DIR, 'scripts', 'deploy.mjs');
+
+/**
+ * Deploys the built front ends (no build) into a site folder: the layout the server serves.
+ * @param {string} dir
+ */
+export function deploySite(dir) {
+  const r = spawnSync(process.execPath, [DEPLOY_JS, ...REMOTES, 'shell', '--site', dir, '--no-build'], { cwd: REPO_DIR, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`deploying the front ends into ${dir} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+}
 
 /** Debian's Chromium (never a downloaded browser) and the flags every run uses. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -47,8 +57,8 @@ export function freePort() {
 }
 
 /**
- * Starts `ALL_IN_ONE=1 node apps/api/dist/server.js` on a free loopback port, demo mode, fresh temp
- * DATA_DIR, production settings (compression on), rate limits raised so the load test measures the
+ * Starts `ALL_IN_ONE=1 node apps/api/dist/server.js` on a free loopback port, demo mode, the built
+ * front ends deployed into a temporary site (STATIC_ROOT), fresh temp DATA_DIR, production settings (compression on), rate limits raised so the load test measures the
  * handler and not the limiter. Resolves once /config.json answers.
  * @param {{ env?: Record<string, string> }} [options]
  */
@@ -59,6 +69,12 @@ export async function startServer(options = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const tmp = mkdtempSync(join(tmpdir(), 'tickety-bench-'));
+  try {
+    deploySite(join(tmp, 'site'));
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw error;
+  }
   /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env };
   for (const name of ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'DASHBOARD_ORIGINS', 'STATIC_ROOT', 'TOKEN_ENCRYPTION_KEY']) delete env[name];
@@ -69,6 +85,7 @@ export async function startServer(options = {}) {
     HOST: '127.0.0.1',
     PUBLIC_URL: url,
     DATA_DIR: join(tmp, 'pglite'),
+    STATIC_ROOT: join(tmp, 'site'),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '1000000',
     AUTH_RATE_LIMIT_MAX: '100000',

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: install, build and serve everything from one process on http://localhost:3000
-// (shell, remotes, API and, without Discord credentials, the Discord sandbox in demo mode, on the
-// embedded PGlite database). Needs only Node 20 and npm.
+// `npm start`: install, build, deploy every front end into the site folder (.data/site, or
+// STATIC_ROOT) and serve everything from one process on http://localhost:3000 (the site, the API
+// and, without Discord credentials, the Discord sandbox in demo mode, on the embedded PGlite
+// database). Needs only Node 20 and npm.
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { APPS, DEFAULT_SITE, deployAll } from './deploy.mjs';
 import { pnpm } from './pnpm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,11 +25,19 @@ if (!existsSync(server)) {
   process.exit(1);
 }
 
+// The same site layout a static host gets (docs/operations.md, "Deploying the front ends"): each
+// build is a content-hashed version; an unchanged build is already there (nothing is copied).
+const site = resolve(process.env.STATIC_ROOT || DEFAULT_SITE);
+step(`Deploying the front ends into ${site}`);
+// A front end that cannot be deployed keeps the version live before (if any); the rest serve.
+for (const { app, error } of await deployAll(APPS, { site, build: false })) console.error(`${app}: not deployed: ${error.message}`);
+
 const env = {
   NODE_ENV: 'production',
   ALL_IN_ONE: '1',
   PORT: process.env.PORT ?? '3000',
   ...process.env,
+  STATIC_ROOT: site,
 };
 step(`Serving Tickety on http://localhost:${env.PORT}${env.DISCORD_CLIENT_ID ? '' : ' (demo mode: Discord is the local sandbox)'}`);
 const child = spawn(process.execPath, [server], { stdio: 'inherit', env, cwd: root });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,17 @@ import { fileURLToPath } from 'node:url';
 export const REPO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const APPS_DIR = join(REPO_DIR, 'apps');
 export const SERVER_JS = join(APPS_DIR, 'api', 'dist', 'server.js');
+export const DEPLOY_JS = join(REPO_DIR, 'scripts', 'deploy.mjs');
+export const FRONT_ENDS = ['marketing', 'billing', 'dashboard', 'staff', 'shell'] as const;
+
+/**
+ * Deploys the built front ends (`apps/<app>/dist`, no build) into a site folder, as
+ * `node scripts/deploy.mjs <app>... --site <dir> --no-build` does: the layout the server serves.
+ */
+export function deploySite(dir: string, apps: readonly string[] = FRONT_ENDS): void {
+  const r = spawnSync(process.execPath, [DEPLOY_JS, ...apps, '--site', dir, '--no-build'], { cwd: REPO_DIR, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`deploying ${apps.join(', ')} into ${dir} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+}
 
 export interface RunningServer {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
@@ -21,7 +32,7 @@ export interface RunningServer {
 }
 
 export interface StartOptions {
-  /** Folder holding `<app>/dist` for each front end (the server's STATIC_ROOT); defaults to apps/. */
+  /** The site folder the server serves (its STATIC_ROOT); by default every built front end deployed into a temporary one. */
   staticRoot?: string;
   /** Extra environment (wins over the defaults below). */
   env?: Record<string, string>;
@@ -41,7 +52,8 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts the built all-in-one server (`ALL_IN_ONE=1 node apps/api/dist/server.js`) on a free port with
+ * Starts the built all-in-one server (`ALL_IN_ONE=1 node apps/api/dist/server.js`) on a free port, on
+ * a site folder (the built front ends deployed into a temporary one unless given), with
  * a fresh temporary DATA_DIR (embedded PGlite), in demo mode (no DISCORD_CLIENT_ID: the Discord sandbox
  * is mounted), and resolves once `/config.json` answers.
  */
@@ -53,6 +65,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://127.0.0.1:${port}`;
   const tmp = mkdtempSync(join(tmpdir(), 'tickety-e2e-'));
   const dataDir = join(tmp, 'pglite');
+  let staticRoot = options.staticRoot;
+  if (!staticRoot) {
+    staticRoot = join(tmp, 'site');
+    try {
+      deploySite(staticRoot);
+    } catch (error) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw error;
+    }
+  }
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Demo mode on the embedded database, whatever the caller's shell has set.
   for (const name of ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_BOT_TOKEN', 'DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'DASHBOARD_ORIGINS', 'STATIC_ROOT', 'DOCS_URL', 'TOKEN_ENCRYPTION_KEY']) {
@@ -69,7 +91,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // The suite signs in dozens of times a minute from one address.
     RATE_LIMIT_MAX: '100000',
     AUTH_RATE_LIMIT_MAX: '100000',
-    ...(options.staticRoot ? { STATIC_ROOT: options.staticRoot } : {}),
+    STATIC_ROOT: staticRoot,
     ...options.env,
   });
 

@@ -1,29 +1,25 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shot, useBrowser } from '../src/browser';
 import { main, retryButton } from '../src/pages';
-import { APPS_DIR, type RunningServer, startServer } from '../src/server';
+import { type RunningServer, deploySite, startServer } from '../src/server';
 import { DEMO_GUILDS, signInContext } from '../src/session';
 
 /**
- * A deployment where the billing remote's bundle is gone: a copy of every app's dist/ in a temporary
- * STATIC_ROOT with billing's files deleted, served by its own all-in-one server.
+ * A deployment where the billing remote's bundle is gone: every app deployed into a temporary site,
+ * then billing's files deleted (config.json still lists billing and its routes, so /billing is a
+ * page whose remote fails), served by its own all-in-one server.
  */
 let server: RunningServer | undefined;
 let staticRoot = '';
 const b = useBrowser({ baseURL: () => server!.url });
 
 beforeAll(async () => {
-  staticRoot = mkdtempSync(join(tmpdir(), 'tickety-e2e-static-'));
-  for (const app of readdirSync(APPS_DIR)) {
-    const dist = join(APPS_DIR, app, 'dist');
-    if (app === 'api' || !existsSync(dist)) continue;
-    cpSync(dist, join(staticRoot, app, 'dist'), { recursive: true });
-  }
-  rmSync(join(staticRoot, 'billing', 'dist'), { recursive: true, force: true });
-  mkdirSync(join(staticRoot, 'billing', 'dist'), { recursive: true });
+  staticRoot = mkdtempSync(join(tmpdir(), 'tickety-e2e-site-'));
+  deploySite(staticRoot);
+  rmSync(join(staticRoot, 'remotes', 'billing'), { recursive: true, force: true });
   server = await startServer({ staticRoot });
 });
 

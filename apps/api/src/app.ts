@@ -20,7 +20,8 @@ import { mountSandbox } from './plugins/app/sandbox';
 import lifecyclePlugin from './plugins/app/lifecycle';
 import securityPlugin, { decodedPathOf, htmlCsp } from './plugins/app/security';
 import servicesPlugin from './plugins/app/services';
-import staticSite, { type StaticSite } from './plugins/app/static-site';
+import { createSiteConfig } from './lib/site-config';
+import staticSite, { type StaticSite, cspWithOrigins } from './plugins/app/static-site';
 import corsPlugin from './plugins/external/cors';
 import rateLimitPlugin from './plugins/external/rate-limit';
 import underPressurePlugin from './plugins/external/under-pressure';
@@ -166,12 +167,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(planRoutes, { prefix: '/api/plans' });
   await app.register(statusRoutes, { prefix: '/api/status' });
   await app.register(healthRoutes, { prefix: '/api/health' });
-  await app.register(runtimeConfigRoutes);
+  // The site's composition (its config.json, REMOTE_<NAME>_URL overrides): GET /config.json and the
+  // status of page addresses read it.
+  const siteConfig = createSiteConfig({ root: config.staticRoot, overrides: config.remotes, log: app.log, required: config.allInOne });
+  await app.register(runtimeConfigRoutes, { site: siteConfig });
 
   let site: StaticSite | null = null;
   if (config.allInOne) {
+    const publicOrigin = new URL(config.publicUrl).origin;
     await app.register(staticSite, {
       root: config.staticRoot,
+      site: siteConfig,
+      origin: publicOrigin,
+      csp: (remoteOrigins: string[]) => cspWithOrigins(htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [publicOrigin] }), remoteOrigins),
       onReady: (s: StaticSite) => {
         site = s;
       },
@@ -181,7 +189,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Requests no route matched count against the /api limit too (the handler may read the session).
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (req, reply) => {
     const s = site as StaticSite | null;
-    if (s?.wantsShell(req)) return s.sendShell(reply);
+    // A page address gets the shell with 200, any other navigation the shell with 404.
+    if (s?.wantsShell(req)) return s.sendShell(req, reply);
     const path = decodedPathOf(req);
     if (path.startsWith('/api/') && hasOverlongSegment(path)) {
       throw new ApiHttpError('VALIDATION_FAILED', { httpStatus: 414, message: 'A part of the address is too long.' });

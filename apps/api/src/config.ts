@@ -30,7 +30,10 @@ export interface AppConfig {
   /** The API's public origin, no trailing slash (e.g. https://api.tickety.gg). */
   publicUrl: string;
   allInOne: boolean;
-  /** Folder with `<app>/dist` for each front end (all-in-one mode). */
+  /**
+   * The site folder `scripts/deploy.mjs` writes (config.json, index.html, assets/, remotes/<name>/<version>/):
+   * served at `/` in all-in-one mode; its config.json gives `GET /config.json` its remotes in any mode.
+   */
   staticRoot: string;
   /** Exact origins allowed for credentialed CORS and mutations; the first is where the sign-in popup reports. */
   dashboardOrigins: string[];
@@ -38,7 +41,8 @@ export interface AppConfig {
   docsUrl: string;
   supportUrl: string;
   inviteUrl: string;
-  remotes: Record<RemoteName, string>;
+  /** REMOTE_<NAME>_URL overrides (development): a remote's manifest URL, its routes.json read beside it. */
+  remotes: Partial<Record<RemoteName, string>>;
   paddleToken: string | null;
   analyticsToken: string | null;
   /** Discord is the built-in sandbox (no DISCORD_CLIENT_ID). */
@@ -160,10 +164,10 @@ const EnvSchema = z.object({
   DOCS_URL: url('DOCS_URL'),
   SUPPORT_URL: url('SUPPORT_URL'),
   INVITE_URL: url('INVITE_URL'),
-  REMOTE_MARKETING_URL: optionalString,
-  REMOTE_BILLING_URL: optionalString,
-  REMOTE_DASHBOARD_URL: optionalString,
-  REMOTE_STAFF_URL: optionalString,
+  REMOTE_MARKETING_URL: url('REMOTE_MARKETING_URL'),
+  REMOTE_BILLING_URL: url('REMOTE_BILLING_URL'),
+  REMOTE_DASHBOARD_URL: url('REMOTE_DASHBOARD_URL'),
+  REMOTE_STAFF_URL: url('REMOTE_STAFF_URL'),
   PADDLE_CLIENT_TOKEN: optionalString,
   ANALYTICS_TOKEN: optionalString,
   DISCORD_CLIENT_ID: optionalString.refine((v) => v === undefined || /^\d{15,21}$/.test(v), 'must be a Discord application id'),
@@ -362,8 +366,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     .map((id: string) => id.trim())
     .filter(Boolean);
 
-  const remote = (name: RemoteName, value: string | undefined) =>
-    value ?? `${publicUrl}/remotes/${name}/mf-manifest.json`;
+  // REMOTE_<NAME>_URL: only the remotes overridden (the others come from the site's config.json).
+  const remotes: Partial<Record<RemoteName, string>> = {};
+  for (const [name, value] of [
+    ['marketing', e.REMOTE_MARKETING_URL],
+    ['billing', e.REMOTE_BILLING_URL],
+    ['dashboard', e.REMOTE_DASHBOARD_URL],
+    ['staff', e.REMOTE_STAFF_URL],
+  ] as const) {
+    if (value !== undefined) remotes[name] = value;
+  }
 
   const inviteUrl =
     e.INVITE_URL ??
@@ -381,18 +393,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     publicUrl,
     allInOne: e.ALL_IN_ONE,
-    staticRoot: resolve(e.STATIC_ROOT ?? APPS_DIR),
+    staticRoot: resolve(e.STATIC_ROOT ?? join(REPO_DIR, '.data', 'site')),
     dashboardOrigins,
     productName: e.PRODUCT_NAME ?? 'Tickety',
     docsUrl: e.DOCS_URL ?? 'https://docs.tickety.gg',
     supportUrl: e.SUPPORT_URL ?? DEFAULT_SUPPORT_URL,
     inviteUrl,
-    remotes: {
-      marketing: remote('marketing', e.REMOTE_MARKETING_URL),
-      billing: remote('billing', e.REMOTE_BILLING_URL),
-      dashboard: remote('dashboard', e.REMOTE_DASHBOARD_URL),
-      staff: remote('staff', e.REMOTE_STAFF_URL),
-    },
+    remotes,
     paddleToken: e.PADDLE_CLIENT_TOKEN ?? null,
     analyticsToken: e.ANALYTICS_TOKEN ?? null,
     demo,

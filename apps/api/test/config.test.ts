@@ -111,6 +111,14 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
   it('defaults the PGlite data folder to <repo>/.data/pglite', () => {
     expect(loadConfig({ TOKEN_ENCRYPTION_KEY: KEY }).database.dataDir).toBe(join(REPO_DIR, '.data', 'pglite'));
   });
+
+  it('defaults the site folder to <repo>/.data/site and overrides no remote', () => {
+    expect(c.staticRoot).toBe(join(REPO_DIR, '.data', 'site'));
+    expect(c.remotes).toEqual({});
+    const o = loadConfig({ DATA_DIR: 'memory://', STATIC_ROOT: '/srv/site', REMOTE_BILLING_URL: 'http://localhost:4002/mf-manifest.json' });
+    expect(o.staticRoot).toBe('/srv/site');
+    expect(o.remotes).toEqual({ billing: 'http://localhost:4002/mf-manifest.json' });
+  });
 });
 
 describe('loadConfig with a real Discord application (split deployment)', () => {
@@ -195,6 +203,7 @@ describe('loadConfig refuses a bad configuration with a clear message', () => {
     [{ STAFF_OWNER_IDS: '123,abc' }, /STAFF_OWNER_IDS: must be a comma-separated list of Discord user ids/],
     [{ DISCORD_TIMEOUT_MS: '5' }, /DISCORD_TIMEOUT_MS: must be a whole number from 100/],
     [{ DOCS_URL: 'javascript:alert(1)' }, /DOCS_URL must be an http\(s\) URL/],
+    [{ REMOTE_STAFF_URL: '/remotes/staff/mf-manifest.json' }, /REMOTE_STAFF_URL must be an http\(s\) URL/],
   ])('%o', (env, message) => {
     expect(configError(env as Record<string, string>)).toMatch(message);
   });

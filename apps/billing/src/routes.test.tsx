@@ -1,4 +1,4 @@
-import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
+import { mockApi, renderPage, resetShared, signedInMe, routesModuleProblems } from '@tickety/shared/testing';
 import { cleanup, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,10 @@ afterEach(() => {
 });
 
 describe('billing routes module', () => {
+  it('declares its pages in its route table (the routes.json its build emits), a component for each', () => {
+    expect(routesModuleProblems(routes)).toEqual([]);
+  });
+
   it('provides every billing page id of the contract and needs no staff permission', () => {
     expect(routes).toBe(remoteRoutes);
     expect(routes.id).toBe('billing');

@@ -1,5 +1,6 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import { routeTable } from './route-table';
 import './styles.css';
 
 /**
@@ -8,6 +9,7 @@ import './styles.css';
  */
 export const remoteRoutes = defineRemoteRoutes({
   id: 'billing',
+  table: routeTable,
   routes: {
     premiumPurchase: { Component: lazy(() => import('./pages/premium-purchase')) },
     billing: { Component: lazy(() => import('./pages/billing')) },

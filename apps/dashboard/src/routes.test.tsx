@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { mockApi, renderPage, resetShared } from '@tickety/shared/testing';
+import { mockApi, renderPage, resetShared, routesModuleProblems } from '@tickety/shared/testing';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { avaMe } from './test/fixtures';
@@ -11,6 +11,10 @@ afterEach(() => resetShared(store));
 const LAZY = Symbol.for('react.lazy');
 
 describe('the dashboard remote routes module', () => {
+  it('declares its pages in its route table (the routes.json its build emits), a component for each', () => {
+    expect(routesModuleProblems(routes)).toEqual([]);
+  });
+
   it('provides every page of the contract, each as a lazily loaded chunk', () => {
     expect(routes).toBe(remoteRoutes);
     expect(routes.id).toBe('dashboard');

@@ -1,5 +1,6 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import { routeTable } from './route-table';
 import './styles.css';
 
 /**
@@ -8,6 +9,7 @@ import './styles.css';
  */
 export const remoteRoutes = defineRemoteRoutes({
   id: 'dashboard',
+  table: routeTable,
   routes: {
     manageServers: { Component: lazy(() => import('./pages/manage-servers/manage-servers')) },
     serverConfigs: { Component: lazy(() => import('./pages/server/configs')) },

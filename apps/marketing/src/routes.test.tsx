@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { REMOTE_IDS, type RouteHandle } from '@tickety/shared';
-import { mockApi, renderPage } from '@tickety/shared/testing';
+import { mockApi, renderPage, routesModuleProblems } from '@tickety/shared/testing';
 import { Suspense } from 'react';
 import { describe, expect, it } from 'vitest';
 import routes from './routes';
@@ -19,6 +19,10 @@ const PAGES: Array<{ page: keyof typeof routes.routes; url: string; handle?: Rou
 ];
 
 describe('marketing routes', () => {
+  it('declares its pages in its route table (the routes.json its build emits), a component for each', () => {
+    expect(routesModuleProblems(routes)).toEqual([]);
+  });
+
   it('provides every page of the contract', () => {
     expect(REMOTE_IDS).toContain(routes.id);
     expect(Object.keys(routes.routes).sort()).toEqual(PAGES.map((p) => p.page).sort());

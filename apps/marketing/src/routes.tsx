@@ -1,6 +1,7 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
 import HomePage from './pages/HomePage';
+import { routeTable } from './route-table';
 import './styles.css';
 
 /**
@@ -19,6 +20,7 @@ const ClipboardPage = lazy(() => import(/* webpackChunkName: "page-clipboard" */
 
 const routes = defineRemoteRoutes({
   id: 'marketing',
+  table: routeTable,
   routes: {
     home: { Component: HomePage },
     premium: { Component: PremiumPage },

@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registry } from './test/registry-mock';
 import { here, renderApp } from './test/render-app';
+import { configWithTables, TEST_ROUTE_TABLES } from './test/route-tables';
 
 vi.mock('./remotes/registry', () => import('./test/registry-mock'));
 
@@ -37,8 +38,8 @@ describe('titles and the 404 page', () => {
   it.each([
     ['/', 'Tickety - The #1 Discord support bot', 'marketing:home'],
     ['/premium', 'Tickety - Premium', 'marketing:premium'],
-    ['/aup-policy', 'Tickety - Acceptable Use Policy', 'marketing:policy'],
-    ['/clipboard?text=1', 'Tickety - Clipboard', 'marketing:clipboard'],
+    ['/privacy-policy', 'Tickety - Privacy Policy', 'marketing:policy'],
+    ['/home-display?text=1', 'Tickety - Home Display', 'marketing:homeDisplay'],
     ['/premium-purchase', 'Tickety - Premium Purchase', 'billing:premiumPurchase'],
   ])('%s is titled "%s" and renders %s', async (url, title, heading) => {
     open(url);
@@ -131,7 +132,9 @@ describe('redirects', () => {
     const { router } = open(`/dashboard/${ARCADE}`, signedInMe());
     await waitFor(() => expect(here(router)).toBe(`/dashboard/${ARCADE}/configs`));
     expect(await screen.findByRole('heading', { name: 'dashboard:serverConfigs' })).toBeInTheDocument();
-    expect(screen.getByRole('navigation', { name: 'Server' })).toHaveTextContent('Restore Configs');
+    // The sidebar lists the table's server pages, in its order.
+    const sidebar = screen.getByRole('navigation', { name: 'Server' });
+    expect([...sidebar.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Panel Menu', 'Statistics']);
     await waitFor(() => expect(document.title).toBe('Tickety - Panel Menu'));
   });
 });
@@ -200,5 +203,88 @@ describe('a remote that fails to load', () => {
     expect(await screen.findByRole('heading', { name: 'marketing:home' })).toBeInTheDocument();
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(overlayStore.getSnapshot().error).toBeNull();
+  });
+});
+
+describe('remotes own their routes (config.json carries their tables)', () => {
+  function openWith(url: string, tables: Parameters<typeof configWithTables>[0], me?: Parameters<typeof renderApp>[1]) {
+    current = renderApp(url, me, configWithTables(tables));
+    return current;
+  }
+  const withFeatures = {
+    ...TEST_ROUTE_TABLES,
+    marketing: {
+      ...TEST_ROUTE_TABLES.marketing,
+      mounts: [...TEST_ROUTE_TABLES.marketing.mounts, '/features'],
+      routes: [...TEST_ROUTE_TABLES.marketing.routes, { path: '/features', layout: 'public', page: 'features', title: 'Features' }],
+    },
+  };
+
+  it('a page a remote adds to its table works with this very shell build; without it, the address is a 404', async () => {
+    openWith('/features', withFeatures);
+    expect(await screen.findByRole('heading', { name: 'marketing:features' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Tickety - Features'));
+    cleanup();
+    open('/features');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(registry.calls).not.toContain('marketing-features');
+  });
+
+  it('a remote adds a nested page and a sidebar entry to the server layout', async () => {
+    const dashboard = TEST_ROUTE_TABLES.dashboard;
+    const server = dashboard.routes[1];
+    const tables = {
+      ...TEST_ROUTE_TABLES,
+      dashboard: {
+        ...dashboard,
+        routes: [dashboard.routes[0], { ...server, children: [...server.children, { path: 'tickets', page: 'serverTickets', title: 'Tickets', requiresAuth: true, sidebar: { label: 'Tickets', icon: 'logs' } }] }, dashboard.routes[2]],
+      },
+    };
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: signedInMe().guilds[0]! });
+    openWith(`/dashboard/${ARCADE}/tickets`, tables, signedInMe());
+    expect(await screen.findByRole('heading', { name: 'dashboard:serverTickets' })).toBeInTheDocument();
+    const sidebar = screen.getByRole('navigation', { name: 'Server' });
+    expect([...sidebar.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Panel Menu', 'Statistics', 'Tickets']);
+    await waitFor(() => expect(document.title).toBe('Tickety - Tickets'));
+  });
+
+  it('a mount two tables claim belongs to neither: a clear console error, and only the routes under it are affected', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const tables = {
+      ...TEST_ROUTE_TABLES,
+      billing: {
+        ...TEST_ROUTE_TABLES.billing,
+        mounts: [...TEST_ROUTE_TABLES.billing.mounts, '/dashboard'],
+        routes: [...TEST_ROUTE_TABLES.billing.routes, { path: '/dashboard', layout: 'subscription', page: 'hijack' }],
+      },
+    };
+    openWith('/dashboard', tables, signedInMe());
+    expect(await screen.findByText(/This part of the site \((billing|dashboard)\) is not available right now/)).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: /hijack|manageServers/ })).toBeNull();
+    expect(errors.mock.calls.flat().join(' ')).toMatch(/billing and dashboard both claim "\/dashboard"/);
+    cleanup();
+    // Their other mounts, and the other remotes, are unaffected.
+    openWith('/premium-purchase', tables);
+    expect(await screen.findByRole('heading', { name: 'billing:premiumPurchase' })).toBeInTheDocument();
+    cleanup();
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: signedInMe().guilds[0]! });
+    openWith(`/dashboard/${ARCADE}/configs`, tables, signedInMe());
+    expect(await screen.findByText(/not available right now/)).toBeInTheDocument();
+    cleanup();
+    openWith('/transcript/v2/1/2', tables, signedInMe());
+    expect(await screen.findByRole('heading', { name: 'dashboard:transcriptV2' })).toBeInTheDocument();
+  });
+
+  it('a malformed table: that remote\'s addresses say it is unavailable, the others work', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const tables = { ...TEST_ROUTE_TABLES, billing: { ...TEST_ROUTE_TABLES.billing, routes: [{ path: 'relative', layout: 'nowhere' }] } };
+    openWith('/billing/paddle/sub_1', tables, signedInMe());
+    expect(await screen.findByRole('heading', { name: 'Request Failed' })).toBeInTheDocument();
+    expect(screen.getByText(/This part of the site \(billing\) is not available right now/)).toBeInTheDocument();
+    expect(errors.mock.calls.flat().join(' ')).toMatch(/The route table of billing is not valid/);
+    expect(registry.calls).not.toContain('billing');
+    cleanup();
+    openWith('/premium', tables);
+    expect(await screen.findByRole('heading', { name: 'marketing:premium' })).toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@ import { apiError, json, mockApi, resetShared, signedInMe, SIGNED_OUT_ME, TEST_C
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigLoadError, loadRuntimeConfig, parseRuntimeConfig } from './app/config';
+import { composeSite } from './app/site';
 import { publicRemoteFor } from './app/early-remote';
 import { watchForStaff } from './app/start';
 import { OverlayHost } from './overlay/overlay-host';
@@ -10,6 +11,7 @@ import { safeNext } from './pages/pages';
 import { pageTitle } from './routes/title';
 import { registry } from './test/registry-mock';
 import { here, renderApp } from './test/render-app';
+import { configWithTables } from './test/route-tables';
 import { currentScheme, setScheme, startTheme, THEME_STORAGE_KEY } from './theme/theme';
 
 vi.mock('./remotes/registry', () => import('./test/registry-mock'));
@@ -145,8 +147,16 @@ describe('runtime config', () => {
     const fetchImpl = vi.fn(async () => json(good));
     await expect(loadRuntimeConfig(fetchImpl as unknown as typeof fetch)).resolves.toEqual(good);
   });
-  it('refuses a config without a remote, or that is not JSON, with a readable message', async () => {
+  it('resolves site-relative manifest URLs against the page, and keeps versions and tables', () => {
+    const parsed = parseRuntimeConfig(
+      { ...good, remotes: { billing: { manifest: '/remotes/billing/abc123/mf-manifest.json', version: 'abc123', routes: { schema: 1 } } } },
+      'https://tickety.example/dashboard',
+    );
+    expect(parsed.remotes).toEqual({ billing: { manifest: 'https://tickety.example/remotes/billing/abc123/mf-manifest.json', version: 'abc123', routes: { schema: 1 } } });
+  });
+  it('refuses a config with a malformed remote, or that is not JSON, with a readable message', async () => {
     expect(() => parseRuntimeConfig({ ...good, remotes: { ...good.remotes, staff: '' } })).toThrow(/remotes\.staff/);
+    expect(() => parseRuntimeConfig({ ...good, remotes: { staff: { manifest: '' } } })).toThrow(/remotes\.staff/);
     expect(() => parseRuntimeConfig('x')).toThrow(ConfigLoadError);
     const notFound = vi.fn(async () => new Response('nope', { status: 404 }));
     await expect(loadRuntimeConfig(notFound as unknown as typeof fetch)).rejects.toThrow(/HTTP 404/);
@@ -172,13 +182,14 @@ describe('staff remote registration', () => {
 
 describe('early remote loading', () => {
   it('knows the remote of a public page at an exact path, and nothing guarded or with params', () => {
-    expect(publicRemoteFor('/')).toBe('marketing');
-    expect(publicRemoteFor('/premium/')).toBe('marketing');
-    expect(publicRemoteFor('/premium-purchase')).toBe('billing');
-    expect(publicRemoteFor('/dashboard')).toBeNull();
-    expect(publicRemoteFor('/team-manager')).toBeNull();
-    expect(publicRemoteFor('/billing/123')).toBeNull();
-    expect(publicRemoteFor('/nope')).toBeNull();
+    const site = composeSite(configWithTables());
+    expect(publicRemoteFor(site, '/')).toBe('marketing');
+    expect(publicRemoteFor(site, '/premium/')).toBe('marketing');
+    expect(publicRemoteFor(site, '/premium-purchase')).toBe('billing');
+    expect(publicRemoteFor(site, '/dashboard')).toBeNull();
+    expect(publicRemoteFor(site, '/team-manager')).toBeNull();
+    expect(publicRemoteFor(site, '/billing/123')).toBeNull();
+    expect(publicRemoteFor(site, '/nope')).toBeNull();
   });
 });
 

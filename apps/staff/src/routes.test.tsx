@@ -1,4 +1,4 @@
-import { renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
+import { renderPage, resetShared, signedInMe, routesModuleProblems } from '@tickety/shared/testing';
 import { cleanup, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,10 @@ afterEach(() => {
 });
 
 describe('staff routes module', () => {
+  it('declares its pages in its route table (the routes.json its build emits), a component for each', () => {
+    expect(routesModuleProblems(routes)).toEqual([]);
+  });
+
   it('provides every staff page id of the contract and asks the shell to fetch it only for staff', () => {
     expect(routes).toBe(remoteRoutes);
     expect(routes.id).toBe('staff');

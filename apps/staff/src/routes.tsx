@@ -1,5 +1,6 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import { routeTable } from './route-table';
 import './styles.css';
 
 /**
@@ -8,6 +9,7 @@ import './styles.css';
  */
 export const remoteRoutes = defineRemoteRoutes({
   id: 'staff',
+  table: routeTable,
   requiredPermission: 'ANY_STAFF',
   routes: {
     teamManager: { Component: lazy(() => import('./pages/team-manager')) },

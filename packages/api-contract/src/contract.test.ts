@@ -92,11 +92,11 @@ describe('helpers', () => {
     expect(PlanCatalogue.safeParse([plan, plan]).success).toBe(false);
   });
 
-  it('RuntimeConfig requires every remote', () => {
+  it('RuntimeConfig lists the deployed remotes: manifest, version and route table each', () => {
     const cfg = {
       productName: 'Tickety',
       apiOrigin: 'http://localhost:3000',
-      remotes: { marketing: 'a', billing: 'b', dashboard: 'c', staff: 'd' },
+      remotes: { marketing: { manifest: '/remotes/marketing/abc/mf-manifest.json', version: 'abc', routes: { schema: 1 } } },
       docsUrl: 'x',
       supportUrl: 'x',
       inviteUrl: 'x',
@@ -107,6 +107,9 @@ describe('helpers', () => {
       demo: false,
     };
     expect(RuntimeConfig.parse(cfg)).toEqual(cfg);
+    expect(RuntimeConfig.parse({ ...cfg, remotes: {} }).remotes).toEqual({});
     expect(RuntimeConfig.safeParse({ ...cfg, remotes: { marketing: 'a' } }).success).toBe(false);
+    expect(RuntimeConfig.safeParse({ ...cfg, remotes: { marketing: { manifest: '', version: null, routes: null } } }).success).toBe(false);
+    expect(RuntimeConfig.safeParse({ ...cfg, remotes: { unknown: { manifest: 'x', version: null, routes: null } } }).success).toBe(false);
   });
 });

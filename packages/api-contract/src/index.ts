@@ -2,3 +2,4 @@ export * from './auth';
 export * from './errors';
 export * from './runtime';
 export * from './staff';
+export * from './route-table';

@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postcss from 'postcss';
 import { describe, expect, it } from 'vitest';
 import { defineHost, defineRemote, remoteScopeClass, scopeUtilities, sharedSingletons } from './index.mjs';
+import { buildRouteTable } from './route-table.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -69,5 +72,32 @@ describe('Module Federation configs', () => {
     expect(mf._options.remotes).toEqual({});
     expect(mf._options.shareStrategy).toBe('loaded-first');
     expect(config.output.publicPath).toBe('/');
+  });
+});
+
+describe('buildRouteTable (routes.json)', () => {
+  const dashboardDir = join(repo, 'apps', 'dashboard');
+
+  it("evaluates a remote's TypeScript table and emits it as checked JSON", async () => {
+    const json = JSON.parse(await buildRouteTable({ appDir: dashboardDir, name: 'dashboard' }));
+    expect(json).toMatchObject({ schema: 1, remote: 'dashboard', mounts: ['/dashboard', '/transcript'] });
+    expect(json.routes.map((r) => r.path)).toContain('/dashboard/:server');
+  });
+
+  it('fails with every problem listed for a table that is not valid', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickety-route-table-'));
+    try {
+      const file = join(dir, 'route-table.ts');
+      writeFileSync(
+        file,
+        "const table: { schema: number; remote: string; mounts: string[]; routes: unknown[] } = { schema: 1, remote: 'dashboard', mounts: ['/login'], routes: [{ path: '/elsewhere', layout: 'nope', page: 'x' }] };\nexport default table;\n",
+      );
+      await expect(buildRouteTable({ appDir: dashboardDir, name: 'dashboard', file })).rejects.toThrow(
+        /overlaps the shell's own address \/login.*outside this remote's mounts.*"layout" must be one of/s,
+      );
+      await expect(buildRouteTable({ appDir: dashboardDir, name: 'billing', file })).rejects.toThrow(/"remote" must be "billing"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -11,6 +11,7 @@ import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { ReactRefreshRspackPlugin as ReactRefreshPlugin } from '@rspack/plugin-react-refresh';
 import { PreloadStartupChunks } from './preload-startup.mjs';
+import { RouteTablePlugin } from './route-table.mjs';
 import { remoteScopeClass, scopeUtilities } from './scope-css.mjs';
 
 export { remoteScopeClass, scopeUtilities };
@@ -157,6 +158,8 @@ export function defineRemote({ name, appDir, mode = process.env.NODE_ENV === 'pr
         ...(dev ? {} : { experiments: { externalRuntime: true } }),
       }),
       new rspack.HtmlRspackPlugin({ template: join(appDir, 'src/dev/index.html'), chunks: ['main'], filename: 'dev.html' }),
+      // routes.json beside mf-manifest.json: the pages this remote owns, as data (config.json carries it).
+      new RouteTablePlugin({ appDir, name }),
       dev && new ReactRefreshPlugin(),
     ].filter(Boolean),
     devServer: { ...devServer(PORTS[name]), historyApiFallback: { index: '/dev.html' } },
@@ -203,9 +206,9 @@ export function defineHost({ appDir, mode = process.env.NODE_ENV === 'production
       new rspack.CopyRspackPlugin({ patterns: [{ from: join(appDir, 'public'), noErrorOnMissing: true }] }),
       dev && new ReactRefreshPlugin(),
     ].filter(Boolean),
-    // The shell's dev server gets config.json from the API (run it with
-    // DASHBOARD_ORIGINS=http://localhost:4000 and REMOTE_<NAME>_URL=http://localhost:400x/mf-manifest.json
+    // The shell's dev server gets config.json, and the deployed remotes it points at, from the API
+    // (run it with DASHBOARD_ORIGINS=http://localhost:4000, and REMOTE_<NAME>_URL=http://localhost:400x/mf-manifest.json
     // for remotes served by their own dev servers).
-    devServer: { ...devServer(PORTS.shell), proxy: [{ context: ['/config.json'], target: `http://localhost:${PORTS.api}` }] },
+    devServer: { ...devServer(PORTS.shell), proxy: [{ context: ['/config.json', '/remotes'], target: `http://localhost:${PORTS.api}` }] },
   };
 }

@@ -2,9 +2,9 @@
  * `@tickety/shared/dev`: runs one remote on its own dev server (`pnpm dev --filter @tickety/<remote>`),
  * without the shell: reads config.json from the API (default http://localhost:3000; the API must list
  * this dev server in DASHBOARD_ORIGINS), creates the store, loads the user and mounts the remote's
- * pages at the paths given. The error overlay is a plain box here; the shell's is the real one.
+ * pages at the paths of its own route table. The error overlay is a plain box here; the shell's is the real one.
  */
-import { StrictMode, type ReactNode } from 'react';
+import { StrictMode, Suspense, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, Link, RouterProvider } from 'react-router-dom';
@@ -12,15 +12,10 @@ import { loadUser, login } from './auth/auth-slice';
 import { overlayActions } from './client/overlay-actions';
 import { useOverlayState } from './client/overlay-store';
 import { configureShared } from './config';
-import { type RemoteId, type RemoteRoutesModule, type RouteHandle, remoteScopeClass } from './contracts/remotes';
+import { leafPaths } from '@tickety/api-contract';
+import { type AnyRemoteRoutesModule, type RemoteId, type RouteHandle, remoteScopeClass } from './contracts/remotes';
 import { makeStore, useAppDispatch, useAppSelector } from './store';
 import type { RuntimeConfig } from './types';
-
-export interface StandalonePage<R extends RemoteId> {
-  path: string;
-  page: RemoteRoutesModule<R>['routes'] extends Record<infer P, unknown> ? P : never;
-  handle?: RouteHandle;
-}
 
 function DevOverlay() {
   const { loading, error } = useOverlayState();
@@ -68,12 +63,24 @@ function DevFrame({ name, links, children }: { name: RemoteId; links: string[]; 
   );
 }
 
-export async function startStandalone<R extends RemoteId>(remote: RemoteRoutesModule<R>, pages: Array<StandalonePage<R>>, apiOrigin = 'http://localhost:3000'): Promise<void> {
+/** Mounts every page of the remote's own route table at its path (the shell's layouts aside). */
+export async function startStandalone(remote: AnyRemoteRoutesModule, apiOrigin = 'http://localhost:3000'): Promise<void> {
   const config = (await (await fetch(`${apiOrigin}/config.json`)).json()) as RuntimeConfig;
   const store = makeStore();
+  const pages = leafPaths(remote.table).filter((p) => p.route.page);
+  const links = pages.map((p) => p.path.replace(/:\w+/g, 'x'));
   const routes = pages.map((p) => {
-    const mod = (remote.routes as Record<string, { Component: React.ComponentType }>)[p.page as string]!;
-    return { path: p.path, handle: p.handle, element: <DevFrame name={remote.id} links={pages.map((x) => x.path.replace(/:\w+/g, 'x'))}><mod.Component /></DevFrame> };
+    const mod = (remote.routes as Record<string, { Component: React.ComponentType }>)[p.route.page!]!;
+    const handle: RouteHandle = { ...(p.route.data ? { data: p.route.data } : {}), ...(p.route.title ? { title: p.route.title } : {}) };
+    // No shell here: each lazy page gets its own Suspense boundary.
+    const element = (
+      <DevFrame key={p.path} name={remote.id} links={links}>
+        <Suspense fallback={<p>Loading…</p>}>
+          <mod.Component />
+        </Suspense>
+      </DevFrame>
+    );
+    return { path: p.path, handle, element };
   });
   const router = createBrowserRouter(routes);
   configureShared({ config, navigate: (to) => void router.navigate(to), dispatch: store.dispatch });

@@ -12,7 +12,7 @@ import { resetLoginPopup } from './auth/login-popup';
 import { api } from './client/api';
 import { resetClientState } from './client/request';
 import { configureShared, resetSharedConfiguration } from './config';
-import type { RouteHandle } from './contracts/remotes';
+import { type AnyRemoteRoutesModule, leafPaths, parseRouteTable, type RouteHandle } from './contracts/remotes';
 import { makeStore, type AppStore, type RootState } from './store';
 import type { Plan } from '@tickety/api-contract';
 import type { ApiError, Guild, MeResponse, RuntimeConfig } from './types';
@@ -23,10 +23,10 @@ export const TEST_CONFIG: RuntimeConfig = {
   productName: 'Tickety',
   apiOrigin: TEST_API_ORIGIN,
   remotes: {
-    marketing: `${TEST_API_ORIGIN}/remotes/marketing/mf-manifest.json`,
-    billing: `${TEST_API_ORIGIN}/remotes/billing/mf-manifest.json`,
-    dashboard: `${TEST_API_ORIGIN}/remotes/dashboard/mf-manifest.json`,
-    staff: `${TEST_API_ORIGIN}/remotes/staff/mf-manifest.json`,
+    marketing: { manifest: `${TEST_API_ORIGIN}/remotes/marketing/mf-manifest.json`, version: null, routes: null },
+    billing: { manifest: `${TEST_API_ORIGIN}/remotes/billing/mf-manifest.json`, version: null, routes: null },
+    dashboard: { manifest: `${TEST_API_ORIGIN}/remotes/dashboard/mf-manifest.json`, version: null, routes: null },
+    staff: { manifest: `${TEST_API_ORIGIN}/remotes/staff/mf-manifest.json`, version: null, routes: null },
   },
   docsUrl: 'https://docs.tickety.test',
   supportUrl: 'https://discord.gg/tickety-test',
@@ -182,4 +182,24 @@ export function resetShared(store?: AppStore): void {
   resetLoginPopup();
   resetSharedConfiguration();
   vi.restoreAllMocks();
+}
+
+/**
+ * What is wrong with a remote's `./routes` module, for its own test: its table does not parse (the
+ * same check its build and the shell run), a page the table names has no component, or a component
+ * no route uses. Empty when all is well.
+ */
+export function routesModuleProblems(module: AnyRemoteRoutesModule): string[] {
+  const problems: string[] = [];
+  try {
+    parseRouteTable(JSON.parse(JSON.stringify(module.table)), module.id);
+  } catch (error) {
+    problems.push(error instanceof Error ? error.message : String(error));
+  }
+  if (module.table.remote !== module.id) problems.push(`the table belongs to ${module.table.remote}, the module to ${module.id}`);
+  const named = new Set(leafPaths(module.table).flatMap((l) => (l.route.page ? [l.route.page] : [])));
+  const provided = new Set(Object.keys(module.routes));
+  for (const page of named) if (!provided.has(page)) problems.push(`page "${page}" has no component`);
+  for (const page of provided) if (!named.has(page)) problems.push(`component "${page}" is not used by any route`);
+  return problems;
 }

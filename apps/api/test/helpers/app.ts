@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type SandboxControl, createSandboxControl } from '@tickety/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
@@ -14,6 +16,8 @@ export const PUBLIC_URL = 'http://localhost:3000';
 export const DASHBOARD_ORIGIN = 'http://localhost:5173';
 export const SECOND_DASHBOARD_ORIGIN = 'http://127.0.0.1:5173';
 export const FOREIGN_ORIGIN = 'https://evil.example';
+/** A site folder that does not exist. */
+export const NO_SITE = join(tmpdir(), `tickety-test-no-site-${process.pid}`);
 
 /** The environment of a test app: demo mode (no DISCORD_CLIENT_ID), memory data dir, generous rate limits. */
 export function testEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
@@ -28,6 +32,8 @@ export function testEnv(extra: Record<string, string | undefined> = {}): Record<
     SANDBOX_RATE_LIMIT_MAX: '100000',
     // Load shedding off: suites run side by side on a busy machine (test/plugins/http-server.test.ts turns it on).
     MAX_EVENT_LOOP_DELAY_MS: '0',
+    // No site unless a test gives one (never the repository's .data/site).
+    STATIC_ROOT: NO_SITE,
     ...extra,
   };
 }

@@ -1,46 +1,77 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cacheControlFor } from '../../src/plugins/app/static-site';
+import { cacheControlFor, cspWithOrigins } from '../../src/plugins/app/static-site';
 import { FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
+import { TABLES, entry, writeFile, writeSite } from '../helpers/site';
 
-const root = mkdtempSync(join(tmpdir(), 'tickety-static-'));
-const empty = mkdtempSync(join(tmpdir(), 'tickety-static-empty-'));
+const V = { marketing: 'aaaaaaaaaaa1', billing: 'bbbbbbbbbbb1', dashboard: 'ddddddddddd1', shell: 'eeeeeeeeeee1' };
+
+const root = mkdtempSync(join(tmpdir(), 'tickety-site-'));
+const empty = mkdtempSync(join(tmpdir(), 'tickety-site-empty-'));
+const foreign = mkdtempSync(join(tmpdir(), 'tickety-site-foreign-'));
 afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-  rmSync(empty, { recursive: true, force: true });
+  for (const d of [root, empty, foreign]) rmSync(d, { recursive: true, force: true });
 });
 
-function file(path: string, content: string) {
-  mkdirSync(join(root, path, '..'), { recursive: true });
-  writeFileSync(join(root, path), content);
-}
+// The layout scripts/deploy.mjs writes. staff's table is malformed (a layout the shell does not
+// have): the composition refuses it whole, and addresses under its mount are still pages (they show
+// the remote's error). billing is deployed but its files are gone.
+writeSite(root, {
+  shell: V.shell,
+  remotes: {
+    marketing: entry('marketing', V.marketing),
+    billing: entry('billing', V.billing),
+    dashboard: entry('dashboard', V.dashboard),
+    staff: { manifest: '/remotes/staff/fffffffffff1/mf-manifest.json', version: 'fffffffffff1', routes: { ...TABLES.staff, routes: [{ path: '/staff/system', layout: 'sidebar', page: 'System' }] } },
+  },
+});
+writeFile(join(root, '404.html'), '<!doctype html><title>Tickety</title><div id="root"></div>');
+writeFile(join(root, 'assets/main-3f9a2c1d7e.js'), 'console.log(1)');
+writeFile(join(root, 'favicon.svg'), '<svg/>');
+writeFile(join(root, 'deployments.json'), '[]');
+writeFile(join(root, `shell/${V.shell}/index.html`), '<!doctype html><title>old shell</title>');
+writeFile(join(root, `remotes/marketing/${V.marketing}/mf-manifest.json`), '{"name":"marketing"}');
+writeFile(join(root, `remotes/marketing/${V.marketing}/remoteEntry.js`), 'var marketing;');
+writeFile(join(root, `remotes/marketing/${V.marketing}/routes.json`), JSON.stringify(TABLES.marketing));
+writeFile(join(root, `remotes/marketing/${V.marketing}/static/js/page.0123abcd.js`), 'x');
+writeFile(join(root, 'remotes/marketing/unversioned/remoteEntry.js'), 'var marketing;');
 
-file('shell/dist/index.html', '<!doctype html><title>Tickety</title><div id="root"></div>');
-file('shell/dist/assets/main-3f9a2c1d7e.js', 'console.log(1)');
-file('shell/dist/favicon.svg', '<svg/>');
-file('marketing/dist/mf-manifest.json', '{"name":"marketing"}');
-file('marketing/dist/remoteEntry.js', 'var marketing;');
-file('marketing/dist/static/js/page.0123abcd.js', 'x');
-// billing, dashboard and staff are not built.
+// A site whose billing remote is served from another origin.
+writeSite(foreign, {
+  remotes: { marketing: entry('marketing', V.marketing), billing: entry('billing', V.billing, TABLES.billing, 'https://cdn.tickety.test') },
+});
 
 const html = { accept: 'text/html,application/xhtml+xml' };
 
 describe('cacheControlFor', () => {
-  it('makes hashed assets immutable and entry points revalidate', () => {
-    expect(cacheControlFor('/x/main-3f9a2c1d7e.js')).toBe('public, max-age=31536000, immutable');
-    expect(cacheControlFor('/x/page.0123abcd.css')).toBe('public, max-age=31536000, immutable');
-    for (const f of ['/x/index.html', '/x/mf-manifest.json', '/x/remoteEntry.js', '/x/favicon.svg', '/x/about.html']) {
+  it('makes version folders and hashed assets immutable, and entry points revalidate', () => {
+    expect(cacheControlFor('/assets/main-3f9a2c1d7e.js')).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('/assets/page.0123abcd.css')).toBe('public, max-age=31536000, immutable');
+    for (const f of ['mf-manifest.json', 'remoteEntry.js', 'routes.json', 'static/js/page.0123abcd.js']) {
+      expect(cacheControlFor(`/remotes/billing/${V.billing}/${f}`), f).toBe('public, max-age=31536000, immutable');
+    }
+    for (const f of ['/index.html', '/404.html', '/mf-manifest.json', '/favicon.svg', `/shell/${V.shell}/index.html`, '/remotes/billing/latest/remoteEntry.js']) {
       expect(cacheControlFor(f), f).toBe('no-cache');
     }
   });
 });
 
-describe.each(databases())('all-in-one static site on $name', (database) => {
-  describe('built front ends', () => {
+describe('cspWithOrigins', () => {
+  it('lets the page load scripts, styles and manifests from the given origins, nothing else', () => {
+    const csp = "default-src 'self'; script-src 'self' https://cdn.paddle.com; frame-src https://*.paddle.com; connect-src 'self'; object-src 'none'";
+    expect(cspWithOrigins(csp, [])).toBe(csp);
+    expect(cspWithOrigins(csp, ['https://cdn.tickety.test'])).toBe(
+      "default-src 'self' https://cdn.tickety.test; script-src 'self' https://cdn.paddle.com https://cdn.tickety.test; frame-src https://*.paddle.com; connect-src 'self' https://cdn.tickety.test; object-src 'none'",
+    );
+  });
+});
+
+describe.each(databases())('all-in-one site on $name', (database) => {
+  describe('a deployed site', () => {
     const t = useTestApp(database, { env: { ALL_IN_ONE: '1', STATIC_ROOT: root } });
 
     it('serves the shell at / with a CSP, no framing and a popup-friendly opener policy', async () => {
@@ -56,17 +87,48 @@ describe.each(databases())('all-in-one static site on $name', (database) => {
       }
     });
 
-    it('answers every page address with the shell (the client renders its routes and 404)', async () => {
-      for (const path of ['/dashboard', '/dashboard/1100000000000000001/configs', '/billing/paddle/sub_1', '/no-such-page']) {
+    it('answers a page address (a deployed route, the shell’s own, a refused table’s mount) with 200 and the shell', async () => {
+      const pages = [
+        '/premium',
+        '/premium/',
+        '/billing',
+        '/billing/1000000000000000001/paddle/sub_1',
+        '/dashboard/1100000000000000001',
+        '/dashboard/1100000000000000001/configs',
+        '/manage-servers',
+        '/login',
+        '/subscriptions/sub_1',
+        '/staff/system',
+        '/staff/anything/below',
+      ];
+      for (const path of pages) {
         // A browser navigation, a plain curl (*/*) and a crawler without Accept.
         for (const headers of [html, { accept: '*/*' }, {}]) {
           const res = await new Browser(t.app).get(path, { headers });
           expect(res.statusCode, path).toBe(200);
           expect(res.body, path).toContain('id="root"');
+          expect(res.headers['cache-control'], path).toBe('no-cache');
+        }
+      }
+    });
+
+    it('answers any other address with 404 and the shell (the client renders its 404 page)', async () => {
+      for (const path of ['/no-such-page', '/dashboard', '/dashboard/1100000000000000001/nope', '/billing-x', '/premium/more', '/%70remium/x', '/shell', '/index.html']) {
+        for (const headers of [html, { accept: '*/*' }, {}]) {
+          if (path === '/index.html' && headers !== html) continue; // a file name: only an HTML navigation gets the shell
+          const res = await new Browser(t.app).get(path, { headers });
+          expect(res.statusCode, path).toBe(404);
+          expect(res.headers['content-type'], path).toMatch(/^text\/html/);
+          expect(res.body, path).toContain('id="root"');
+          expect(res.headers['cache-control'], path).toBe('no-cache');
+          expect(res.headers['cross-origin-opener-policy'], path).toBe('same-origin-allow-popups');
         }
         // An explicit non-HTML client gets the API's 404.
-        expect((await new Browser(t.app).get(path, { headers: { accept: 'application/json' } })).json().code).toBe(1002);
+        expect((await new Browser(t.app).get(path, { headers: { accept: 'application/json' } })).json().code, path).toBe(1002);
       }
+      // HEAD gets the same status.
+      expect((await new Browser(t.app).request('HEAD', '/no-such-page', { headers: html })).statusCode).toBe(404);
+      expect((await new Browser(t.app).request('HEAD', '/premium', { headers: html })).statusCode).toBe(200);
     });
 
     it('lets only the display pages be framed', async () => {
@@ -75,29 +137,50 @@ describe.each(databases())('all-in-one static site on $name', (database) => {
         expect(String(res.headers['content-security-policy']), path).toContain('frame-ancestors *');
         expect(res.headers['x-frame-options'], path).toBeUndefined();
       }
-      const other = await new Browser(t.app).get('/home', { headers: html });
+      const other = await new Browser(t.app).get('/premium', { headers: html });
       expect(String(other.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
     });
 
-    it('serves hashed assets as immutable and remote manifests as public, revalidated files', async () => {
+    it('serves hashed assets and version folders as immutable, public files; other files revalidate', async () => {
       const asset = await new Browser(t.app).get('/assets/main-3f9a2c1d7e.js');
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-      const manifest = await new Browser(t.app).get('/remotes/marketing/mf-manifest.json', { headers: { origin: FOREIGN_ORIGIN } });
+      const manifest = await new Browser(t.app).get(`/remotes/marketing/${V.marketing}/mf-manifest.json`, { headers: { origin: FOREIGN_ORIGIN } });
       expect(manifest.statusCode).toBe(200);
       expect(manifest.json()).toEqual({ name: 'marketing' });
-      expect(manifest.headers['cache-control']).toBe('no-cache');
+      expect(manifest.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(manifest.headers['access-control-allow-origin']).toBe('*');
       expect(manifest.headers['access-control-allow-credentials']).toBeUndefined();
-      const chunk = await new Browser(t.app).get('/remotes/marketing/static/js/page.0123abcd.js');
+      const routes = await new Browser(t.app).get(`/remotes/marketing/${V.marketing}/routes.json`, { headers: { origin: FOREIGN_ORIGIN } });
+      expect(routes.json()).toEqual(TABLES.marketing);
+      expect(routes.headers['access-control-allow-origin']).toBe('*');
+      const chunk = await new Browser(t.app).get(`/remotes/marketing/${V.marketing}/static/js/page.0123abcd.js`);
       expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const loose = await new Browser(t.app).get('/remotes/marketing/unversioned/remoteEntry.js');
+      expect(loose.headers['cache-control']).toBe('no-cache');
+      const favicon = await new Browser(t.app).get('/favicon.svg');
+      expect(favicon.statusCode).toBe(200);
+      expect(favicon.headers['cache-control']).toBe('no-cache');
+    });
+
+    it('keeps the history, the composition file and the shell archive to itself', async () => {
+      for (const path of ['/deployments.json', '/%64eployments.json', `/shell/${V.shell}/index.html`, `/%73hell/${V.shell}/index.html`, '/404.html', '/.deploy.lock']) {
+        const res = await new Browser(t.app).get(path, { headers: { accept: '*/*' } });
+        expect(res.statusCode, path).toBe(404);
+        expect(res.json().code, path).toBe(1002);
+      }
+      // /config.json is the API's answer (runtime settings + the site's remotes), not the file.
+      const config = await new Browser(t.app).get('/config.json');
+      expect(config.json().apiOrigin).toBe('http://localhost:3000');
+      expect(Object.keys(config.json().remotes)).toEqual(['marketing', 'billing', 'dashboard', 'staff']);
     });
 
     it('never answers the shell for the API, the sandbox, remotes or missing files', async () => {
       const api = await new Browser(t.app).get('/api/nope', { headers: html });
       expect(api.statusCode).toBe(404);
       expect(api.json().code).toBe(1002);
-      const remote = await new Browser(t.app).get('/remotes/billing/mf-manifest.json', { headers: html });
+      // billing is in config.json but its files are gone: a plain 404 (its pages show the error overlay).
+      const remote = await new Browser(t.app).get(`/remotes/billing/${V.billing}/mf-manifest.json`, { headers: html });
       expect(remote.statusCode).toBe(404);
       expect(remote.headers['content-type']).toMatch(/^application\/json/);
       const script = await new Browser(t.app).get('/assets/missing.js', { headers: { accept: '*/*' } });
@@ -118,26 +201,55 @@ describe.each(databases())('all-in-one static site on $name', (database) => {
       expect((await new Browser(t.app).get(`/api/guilds/${'9'.repeat(100)}`)).statusCode).toBe(401);
     });
 
-    it('picks up a rebuilt index.html without a restart', async () => {
-      const path = join(root, 'shell/dist/index.html');
+    it('logs the refused table once, with its problem', () => {
+      const refused = t.logs.messages(/^route table refused: /);
+      expect(refused).toHaveLength(1);
+      expect(refused[0]).toMatchObject({ level: 40, remote: 'staff', mounts: ['/staff'] });
+      expect(String(refused[0]!.msg)).toContain('"layout" must be one of');
+    });
+
+    it('picks up a newly deployed index.html without a restart', async () => {
+      const path = join(root, 'index.html');
       writeFileSync(path, `<!doctype html><title>Tickety</title><div id="root" data-build="${database.name}"></div>`);
       const later = new Date(Date.now() + 5_000);
       utimesSync(path, later, later);
-      const res = await new Browser(t.app).get('/settings', { headers: html });
+      const res = await new Browser(t.app).get('/login', { headers: html });
       expect(res.body).toContain(`data-build="${database.name}"`);
     });
   });
 
-  describe('front ends not built yet', () => {
+  describe('a remote on another origin', () => {
+    const t = useTestApp(database, { env: { ALL_IN_ONE: '1', STATIC_ROOT: foreign } });
+
+    it('lets the shell page load it (CSP), and its pages are pages', async () => {
+      const res = await new Browser(t.app).get('/billing', { headers: html });
+      expect(res.statusCode).toBe(200);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self' https://cdn.paddle.com https://cdn.tickety.test");
+      expect(csp).toMatch(/connect-src 'self'[^;]* https:\/\/cdn\.tickety\.test/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      const display = await new Browser(t.app).get('/home-display', { headers: html });
+      expect(String(display.headers['content-security-policy'])).toContain('frame-ancestors *');
+      expect(display.headers['x-frame-options']).toBeUndefined();
+    });
+  });
+
+  describe('nothing deployed yet', () => {
     const t = useTestApp(database, { env: { ALL_IN_ONE: '1', STATIC_ROOT: empty } });
 
     it('says so on pages, warns in the logs, and keeps the API up', async () => {
       const res = await new Browser(t.app).get('/', { headers: html });
       expect(res.statusCode).toBe(503);
-      expect(res.body).toContain('pnpm build');
-      expect(t.logs.messages(/the shell is not built/)).toHaveLength(1);
-      expect(t.logs.messages(/remote \w+ is not built/)).toHaveLength(4);
+      expect(res.body).toContain('deploy');
+      expect(t.logs.messages(/no shell is deployed/)).toHaveLength(1);
+      expect(t.logs.messages(/the site has no config.json/)).toHaveLength(1);
+      expect(t.logs.messages(/remote \w+ is not deployed/)).toHaveLength(4);
       expect((await new Browser(t.app).get('/api/auth/@me')).statusCode).toBe(200);
+      const config = await new Browser(t.app).get('/config.json');
+      expect(config.json().remotes).toEqual({});
+      // Asked again: the missing file is not logged on every request.
+      expect(t.logs.messages(/the site has no config.json/)).toHaveLength(1);
     });
   });
 });

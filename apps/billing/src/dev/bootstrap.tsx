@@ -6,16 +6,4 @@ import routes from '../routes';
 // full stylesheet to the chunk that also holds ./routes (the shell's own stylesheet covers remotes).
 const styles = process.env.NODE_ENV === 'production' ? Promise.resolve() : import('./dev.css');
 
-void styles.then(() =>
-  startStandalone(routes, [
-    { path: '/premium-purchase', page: 'premiumPurchase' },
-    { path: '/billing', page: 'billing' },
-    { path: '/billing/paddleBuy', page: 'paddleBuy' },
-    { path: '/billing/paddleUpdate', page: 'paddleUpdate' },
-    ...(['paddle', 'fastspring', 'discord', 'chargebee'] as const).flatMap((provider) => [
-      { path: `/billing/${provider}/:id`, page: 'billingProvider' as const, handle: { data: { provider } } },
-      { path: `/billing/:user/${provider}/:id`, page: 'billingProvider' as const, handle: { data: { provider } } },
-  ]),
-  { path: '/billing/:user', page: 'billing' },
-  ]),
-);
+void styles.then(() => startStandalone(routes));

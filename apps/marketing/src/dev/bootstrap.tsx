@@ -6,20 +6,4 @@ import routes from '../routes';
 // stylesheet provides it, and a full sheet must not ride along with the chunk holding ./routes.
 const styles = process.env.NODE_ENV === 'production' ? Promise.resolve() : import('./dev.css');
 
-void styles.then(() =>
-  startStandalone(routes, [
-    { path: '/', page: 'home' },
-    { path: '/premium', page: 'premium', handle: { title: 'Premium' } },
-    ...(['terms-of-service', 'privacy-policy', 'legal', 'refund-policy', 'aup-policy'] as const).map((policy) => ({
-      path: `/${policy}`,
-      page: 'policy' as const,
-      handle: { data: { policy } },
-    })),
-    { path: '/support', page: 'support' },
-    { path: '/invite', page: 'invite' },
-    { path: '/status', page: 'status' },
-    { path: '/home-display', page: 'homeDisplay' },
-    { path: '/premium-display', page: 'premiumDisplay' },
-    { path: '/clipboard', page: 'clipboard' },
-  ]),
-);
+void styles.then(() => startStandalone(routes));

@@ -1,23 +1,34 @@
-import type { RuntimeConfig } from '@tickety/shared';
+// Types only: this module runs in the entry chunk, before Module Federation has negotiated the shared
+// singletons (@tickety/shared among them), so it may not import any of their values.
+import type { RemoteId, RuntimeConfig } from '@tickety/shared';
 
 const REQUIRED_STRINGS = ['productName', 'apiOrigin', 'docsUrl', 'supportUrl', 'inviteUrl', 'discordClientId', 'discordOrigin'] as const;
-const REMOTES = ['marketing', 'billing', 'dashboard', 'staff'] as const;
 
 export class ConfigLoadError extends Error {
   override name = 'ConfigLoadError';
 }
 
 /** Checks config.json's shape without zod (the shell stays small); throws a readable error. */
-export function parseRuntimeConfig(value: unknown): RuntimeConfig {
+export function parseRuntimeConfig(value: unknown, base: string = globalThis.location?.href ?? 'http://localhost/'): RuntimeConfig {
   if (typeof value !== 'object' || value === null) throw new ConfigLoadError('config.json is not a JSON object.');
   const v = value as Record<string, unknown>;
   for (const key of REQUIRED_STRINGS) {
     if (typeof v[key] !== 'string' || v[key] === '') throw new ConfigLoadError(`config.json: "${key}" must be a non-empty string.`);
   }
   const remotes = v.remotes as Record<string, unknown> | undefined;
-  if (typeof remotes !== 'object' || remotes === null) throw new ConfigLoadError('config.json: "remotes" must list each remote\'s manifest URL.');
-  for (const r of REMOTES) {
-    if (typeof remotes[r] !== 'string' || remotes[r] === '') throw new ConfigLoadError(`config.json: "remotes.${r}" must be the URL of its mf-manifest.json.`);
+  if (typeof remotes !== 'object' || remotes === null || Array.isArray(remotes)) throw new ConfigLoadError('config.json: "remotes" must list the deployed remotes.');
+  const entries: RuntimeConfig['remotes'] = {};
+  for (const [r, value] of Object.entries(remotes)) {
+    const entry = value as Record<string, unknown> | undefined;
+    if (typeof entry !== 'object' || entry === null || typeof entry.manifest !== 'string' || entry.manifest === '') {
+      throw new ConfigLoadError(`config.json: "remotes.${r}" must be { manifest, version, routes }.`);
+    }
+    entries[r as RemoteId] = {
+      // A site-relative manifest URL (/remotes/<name>/<version>/mf-manifest.json) is resolved here.
+      manifest: new URL(entry.manifest, base).href,
+      version: typeof entry.version === 'string' ? entry.version : null,
+      routes: entry.routes,
+    };
   }
   for (const key of ['paddleToken', 'analyticsToken'] as const) {
     if (v[key] !== null && v[key] !== undefined && typeof v[key] !== 'string') throw new ConfigLoadError(`config.json: "${key}" must be a string or null.`);
@@ -25,7 +36,7 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   return {
     productName: v.productName as string,
     apiOrigin: v.apiOrigin as string,
-    remotes: { marketing: remotes.marketing as string, billing: remotes.billing as string, dashboard: remotes.dashboard as string, staff: remotes.staff as string },
+    remotes: entries,
     docsUrl: v.docsUrl as string,
     supportUrl: v.supportUrl as string,
     inviteUrl: v.inviteUrl as string,
@@ -54,3 +65,4 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
   }
   return parseRuntimeConfig(body);
 }
+

@@ -1,15 +1,19 @@
-import type { RemoteId, RuntimeConfig } from '@tickety/shared';
+import { type Composition, leafPaths, REMOTE_IDS, type RemoteId, type RuntimeConfig } from '@tickety/shared';
 import { loadRemoteRoutes, registerRemote } from '../remotes/registry';
-import { PAGE_ROUTES } from '../routes/paths';
 
 /** Remotes every visitor may fetch. `staff` is registered only for staff (app/start.tsx). */
 export const PUBLIC_REMOTES: RemoteId[] = ['marketing', 'billing', 'dashboard'];
 
 /** The remote of a page anyone may see at this exact path (no params, no guard), if any. */
-export function publicRemoteFor(pathname: string): RemoteId | null {
+export function publicRemoteFor(composition: Composition, pathname: string): RemoteId | null {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const route = PAGE_ROUTES.find((r) => r.path === path && !r.handle.requiresAuth && !r.handle.permission);
-  return route?.handle.remote ?? null;
+  for (const id of REMOTE_IDS) {
+    const table = composition.tables[id];
+    if (!table) continue;
+    const hit = leafPaths(table).find((p) => p.path === path && p.route.page && !p.route.requiresAuth && !p.route.permission);
+    if (hit) return id;
+  }
+  return null;
 }
 
 /**
@@ -18,8 +22,11 @@ export function publicRemoteFor(pathname: string): RemoteId | null {
  * competes with React's own download and delays the first paint by ~0.6 s under Lighthouse's mobile
  * throttling, for no gain in LCP.)
  */
-export function registerRemotesEarly(config: RuntimeConfig, pathname: string): void {
-  for (const id of PUBLIC_REMOTES) registerRemote(id, config.remotes[id]);
-  const remote = publicRemoteFor(pathname);
+export function registerRemotesEarly(config: RuntimeConfig, composition: Composition, pathname: string): void {
+  for (const id of PUBLIC_REMOTES) {
+    const entry = config.remotes[id];
+    if (entry) registerRemote(id, entry.manifest);
+  }
+  const remote = publicRemoteFor(composition, pathname);
   if (remote) void loadRemoteRoutes(remote).catch(() => undefined);
 }

@@ -4,6 +4,7 @@ import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { registerRemote } from '../remotes/registry';
 import { buildRoutes } from '../routes/table';
+import { composeSite } from './site';
 import { registerRemotesEarly } from './early-remote';
 
 /**
@@ -15,7 +16,7 @@ export function watchForStaff(store: ReturnType<typeof makeStore>, config: Runti
   const check = () => {
     if (done || !isStaff(store.getState().auth.team)) return;
     done = true;
-    registerRemote('staff', config.remotes.staff);
+    if (config.remotes.staff) registerRemote('staff', config.remotes.staff.manifest);
   };
   check();
   return store.subscribe(check);
@@ -24,11 +25,12 @@ export function watchForStaff(store: ReturnType<typeof makeStore>, config: Runti
 /** The shell's start: store, shared configuration, remotes, the first user load, the router. */
 export function startApp(config: RuntimeConfig) {
   const store = makeStore();
-  const routes = buildRoutes();
+  const composition = composeSite(config);
+  const routes = buildRoutes(composition);
   const router = createBrowserRouter(routes);
   configureShared({ config, navigate: (to) => void router.navigate(to), dispatch: store.dispatch });
   // Usually done already by the entry chunk (index.ts); registering again with the same URL is a no-op.
-  registerRemotesEarly(config, window.location.pathname);
+  registerRemotesEarly(config, composition, window.location.pathname);
   watchForStaff(store, config);
   void store.dispatch(loadUser());
 
@@ -39,5 +41,5 @@ export function startApp(config: RuntimeConfig) {
       </Provider>
     </StrictMode>
   );
-  return { store, router, app };
+  return { store, router, app, composition };
 }

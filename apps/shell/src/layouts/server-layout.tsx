@@ -1,10 +1,9 @@
-import { botInviteUrl, refreshGuilds, selectGuilds, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { botInviteUrl, PLACEHOLDER_SERVERS, refreshGuilds, type RouteHandle, selectGuilds, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
 import { Avatar, Button, buttonClasses, cx, EmptyState, Skeleton } from '@tickety/ui';
 import { ArrowLeftRight, BarChart3, Bot, Gem, History, LayoutPanelTop, ScrollText, ShieldX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { Link, Navigate, NavLink, Outlet, useLocation, useParams } from 'react-router-dom';
+import { Link, Navigate, NavLink, Outlet, useLocation, useMatches, useParams } from 'react-router-dom';
 import { GuardedOutlet } from '../guards/guarded-outlet';
-import { PAGE_ROUTES, PLACEHOLDER_SERVERS } from '../routes/paths';
 import { useGetServerQuery } from '../server/server-api';
 import { Header } from './header';
 
@@ -16,12 +15,11 @@ const ICONS: Record<string, ReactNode> = {
   restore: <History aria-hidden="true" className="size-4" />,
 };
 
-/** The sidebar's pages, in the route table's order. */
-export const SIDEBAR = PAGE_ROUTES.filter((r) => r.layout === 'server' && r.handle.sidebar).map((r) => ({
-  segment: r.path.split('/').pop()!,
-  label: r.handle.sidebar!.label,
-  icon: r.handle.sidebar!.icon,
-}));
+/** The sidebar's pages, in the route table's order: the server layout route's children with a sidebar entry. */
+function useSidebar(): NonNullable<RouteHandle['sidebarItems']> {
+  const matches = useMatches();
+  return matches.map((m) => (m.handle as RouteHandle | undefined)?.sidebarItems).find(Boolean) ?? [];
+}
 
 /** Where a placeholder link (`/dashboard/server-id/statistics#x`) goes: `/dashboard?page=statistics#x`. */
 export function placeholderTarget(pathname: string, hash: string): string {
@@ -30,6 +28,7 @@ export function placeholderTarget(pathname: string, hash: string): string {
 }
 
 function Sidebar({ server }: { server: string }) {
+  const sidebar = useSidebar();
   const guild = useAppSelector(selectGuilds).find((g) => g.id === server);
   return (
     <aside className="border-b border-surface-200 bg-white lg:w-64 lg:shrink-0 lg:border-r lg:border-b-0 dark:border-surface-800 dark:bg-surface-950">
@@ -44,7 +43,7 @@ function Sidebar({ server }: { server: string }) {
       </div>
       <nav aria-label="Server" className="overflow-x-auto px-2 pb-2 lg:pb-4">
         <ul className="flex gap-1 lg:flex-col">
-          {SIDEBAR.map((item) => (
+          {sidebar.map((item) => (
             <li key={item.segment}>
               <NavLink
                 to={`/dashboard/${server}/${item.segment}`}
@@ -144,7 +143,7 @@ function ServerAccess({ server }: { server: string }) {
 export function ServerLayout() {
   const { server = '' } = useParams();
   const location = useLocation();
-  if (PLACEHOLDER_SERVERS.has(server)) return <Navigate to={placeholderTarget(location.pathname, location.hash)} replace />;
+  if (PLACEHOLDER_SERVERS.includes(server)) return <Navigate to={placeholderTarget(location.pathname, location.hash)} replace />;
   return (
     <div className="flex min-h-screen flex-col">
       <Header variant="app" />

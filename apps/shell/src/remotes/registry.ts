@@ -1,5 +1,5 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import type { AnyRemoteRoutesModule, RemoteId, RemoteRoutesModule } from '@tickety/shared';
+import type { AnyRemoteRoutesModule, RemoteId } from '@tickety/shared';
 import { RemoteLoadError } from './errors';
 
 export { RemoteLoadError };
@@ -30,9 +30,9 @@ export function isRemoteRegistered(id: RemoteId): boolean {
 }
 
 /** Loads a remote's `./routes` module once; a failure is not cached, so Retry really retries. */
-export function loadRemoteRoutes<R extends RemoteId>(id: R): Promise<RemoteRoutesModule<R>> {
+export function loadRemoteRoutes(id: RemoteId): Promise<AnyRemoteRoutesModule> {
   const cached = loaded.get(id);
-  if (cached) return cached as unknown as Promise<RemoteRoutesModule<R>>;
+  if (cached) return cached;
   const manifest = manifests.get(id);
   if (manifest && failed.has(id)) {
     // Module Federation keeps what it fetched for a remote (also a failed manifest): registering the
@@ -41,13 +41,13 @@ export function loadRemoteRoutes<R extends RemoteId>(id: R): Promise<RemoteRoute
     failed.delete(id);
   }
   if (!manifests.has(id)) return Promise.reject(new RemoteLoadError(id, new Error(`remote ${id} is not registered`)));
-  const promise = loadRemote<{ default?: RemoteRoutesModule<R> } & Partial<RemoteRoutesModule<R>>>(`${id}/routes`)
+  const promise = loadRemote<{ default?: AnyRemoteRoutesModule } & Partial<AnyRemoteRoutesModule>>(`${id}/routes`)
     .then((mod) => {
-      const routes = mod?.default ?? (mod as RemoteRoutesModule<R> | null);
+      const routes = mod?.default ?? (mod as AnyRemoteRoutesModule | null);
       if (!routes || routes.id !== id || typeof routes.routes !== 'object') {
         throw new Error(`remote ${id} did not export a routes module`);
       }
-      ready.set(id, routes as unknown as AnyRemoteRoutesModule);
+      ready.set(id, routes);
       return routes;
     })
     .catch((error: unknown) => {
@@ -55,11 +55,11 @@ export function loadRemoteRoutes<R extends RemoteId>(id: R): Promise<RemoteRoute
       failed.add(id);
       throw error instanceof RemoteLoadError ? error : new RemoteLoadError(id, error);
     });
-  loaded.set(id, promise as unknown as Promise<AnyRemoteRoutesModule>);
+  loaded.set(id, promise);
   return promise;
 }
 
 /** The remote's routes module if it has already loaded, else undefined. */
-export function peekRemoteRoutes<R extends RemoteId>(id: R): RemoteRoutesModule<R> | undefined {
-  return ready.get(id) as unknown as RemoteRoutesModule<R> | undefined;
+export function peekRemoteRoutes(id: RemoteId): AnyRemoteRoutesModule | undefined {
+  return ready.get(id);
 }

@@ -1,4 +1,4 @@
-import { type AnyRemoteRoutesModule, type RemoteId, type RemotePageId, type RouteHandle, remoteScopeClass } from '@tickety/shared';
+import { type AnyRemoteRoutesModule, type RemoteId, type RouteHandle, remoteScopeClass } from '@tickety/shared';
 import { Spinner } from '@tickety/ui';
 import { Component, type ErrorInfo, type ReactNode, Suspense, startTransition, useEffect, useState } from 'react';
 import { useMatches, useNavigate } from 'react-router-dom';
@@ -87,11 +87,30 @@ class PageBoundary extends Component<{ remote: RemoteId; children: ReactNode }, 
 export function RemotePage() {
   const matches = useMatches();
   const handle = matches[matches.length - 1]?.handle as RouteHandle | undefined;
+  if (handle?.remote && handle.unavailable) return <Unavailable remote={handle.remote} reason={handle.unavailable} />;
   if (!handle?.remote || !handle.page) throw new Error('RemotePage needs a route handle with remote and page');
   return <LoadedPage key={handle.remote} remote={handle.remote} page={handle.page} />;
 }
 
-function LoadedPage({ remote, page }: { remote: RemoteId; page: RemotePageId }) {
+/** A refused route table: that remote's addresses say so (the reason is in the console too). */
+function Unavailable({ remote, reason }: { remote: RemoteId; reason: string }) {
+  const navigate = useNavigate();
+  return (
+    <div className="flex justify-center px-4 py-16">
+      <ErrorPanel
+        title="Request Failed"
+        message={`This part of the site (${remote}) is not available right now: its latest deployment could not be used. The rest of the site still works.`}
+        detail={reason.slice(0, 200)}
+        actions={[
+          { label: 'Retry', primary: true, onClick: () => window.location.reload() },
+          { label: 'Home', onClick: () => navigate('/') },
+        ]}
+      />
+    </div>
+  );
+}
+
+function LoadedPage({ remote, page }: { remote: RemoteId; page: string }) {
   const { state, attempt, retry } = useRemoteRoutes(remote);
   if (state.status === 'loading') return <PageSpinner />;
   if (state.status === 'failed') return <RemoteFailed remote={remote} error={state.error} attempt={attempt} retry={retry} />;

@@ -1,4 +1,4 @@
-import type { LayoutId, RouteHandle } from '@tickety/shared';
+import { type Composition, type LayoutId, REMOTE_IDS, type RemoteId, type RouteDef, type RouteHandle } from '@tickety/shared';
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, type RouteObject, ScrollRestoration, useLocation } from 'react-router-dom';
 import { DisplayLayout, LoginLayout, PublicLayout, SubscriptionLayout, TranscriptLayout } from '../layouts/layouts';
@@ -7,7 +7,7 @@ import { OverlayHost } from '../overlay/overlay-host';
 import { DocsRedirect, LoginPage, LogoutPage, NotFound, RouteError, SubscriptionsUserRedirect } from '../pages/pages';
 import { RemotePage } from '../remotes/remote-page';
 import { useDocumentTitle } from './title';
-import { PAGE_ROUTES } from './paths';
+import { GuardedOutlet } from '../guards/guarded-outlet';
 
 /**
  * After a client-side move, focus goes to the page's main region (screen readers announce the new
@@ -16,6 +16,8 @@ import { PAGE_ROUTES } from './paths';
 function useFocusOnNavigate(): void {
   const { pathname } = useLocation();
   const first = useRef(true);
+  // `pathname` is the trigger on purpose: the effect runs on every navigation.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   useEffect(() => {
     if (first.current) {
       first.current = false;
@@ -38,21 +40,62 @@ function Root() {
   );
 }
 
-function remoteRoutes(layout: LayoutId, relativeTo?: string): RouteObject[] {
-  return PAGE_ROUTES.filter((r) => r.layout === layout).map((r) => ({
-    path: relativeTo ? r.path.slice(relativeTo.length + 1) : r.path,
-    handle: r.handle,
-    element: <RemotePage />,
-  }));
+/** A route of a remote's table as a react-router route, its handle carrying what the shell reads. */
+function toRouteObject(remote: RemoteId, route: RouteDef, layout: LayoutId): RouteObject {
+  const handle: RouteHandle = {
+    remote,
+    layout,
+    ...(route.page ? { page: route.page } : {}),
+    ...(route.title ? { title: route.title } : {}),
+    ...(route.requiresAuth ? { requiresAuth: true } : {}),
+    ...(route.permission ? { permission: route.permission } : {}),
+    ...(route.sidebar ? { sidebar: { ...route.sidebar } } : {}),
+    ...(route.data ? { data: route.data } : {}),
+  };
+  if (route.index) {
+    return route.redirect ? { index: true, element: <Navigate to={route.redirect} replace /> } : { index: true, handle, element: <RemotePage /> };
+  }
+  if (!route.children) return { path: route.path!, handle, element: <RemotePage /> };
+  const children = route.children.map((c) => toRouteObject(remote, c, layout));
+  const sidebarItems = route.children.flatMap((c) => (c.sidebar && c.path ? [{ segment: c.path, label: c.sidebar.label, icon: c.sidebar.icon }] : []));
+  // A parent route renders its layout's frame (the server layout's sidebar lists its children).
+  const frame = layout === 'server' ? <ServerLayout /> : <GuardedOutlet />;
+  return {
+    path: route.path!,
+    handle: { ...handle, sidebarItems },
+    element: frame,
+    children: layout === 'server' ? [...children, NOT_FOUND] : children,
+  };
+}
+
+/** The routes of every accepted table that render in `layout` (server-layout routes are their own frame). */
+function remoteRoutes(composition: Composition, layout: LayoutId): RouteObject[] {
+  return REMOTE_IDS.flatMap((remote) =>
+    (composition.tables[remote]?.routes ?? []).filter((r) => r.layout === layout).map((r) => toRouteObject(remote, r, layout)),
+  );
+}
+
+/**
+ * The addresses under a refused table's mounts: its pages cannot be known, so every address there
+ * says that part of the site is unavailable (the rest of the site is unaffected).
+ */
+function refusedRoutes(composition: Composition): RouteObject[] {
+  return composition.problems.flatMap((problem) =>
+    problem.mounts.flatMap((mount) => {
+      const handle: RouteHandle = { remote: problem.remote, unavailable: problem.message };
+      const paths = mount === '/' ? ['/'] : [mount, `${mount}/*`];
+      return paths.map((path) => ({ path, handle, element: <RemotePage /> }));
+    }),
+  );
 }
 
 const NOT_FOUND: RouteObject = { path: '*', handle: { title: 'Not Found' } satisfies RouteHandle, element: <NotFound /> };
 
 /**
- * The shell's one route table (spec §2): each layout with its pages (from paths.ts), the shell's own
- * pages (login, logout, 404), the redirects, and the server dashboard with its sidebar pages.
+ * The shell's route table: each layout with the pages the remotes' route tables put in it (from
+ * config.json, checked and composed), the shell's own pages (login, logout, docs, 404) and redirects.
  */
-export function buildRoutes(): RouteObject[] {
+export function buildRoutes(composition: Composition): RouteObject[] {
   return [
     {
       element: <Root />,
@@ -61,19 +104,20 @@ export function buildRoutes(): RouteObject[] {
         {
           element: <PublicLayout />,
           children: [
-            ...remoteRoutes('public'),
+            ...remoteRoutes(composition, 'public'),
+            ...refusedRoutes(composition),
             { path: '/login', handle: { title: 'Login' } satisfies RouteHandle, element: <LoginPage /> },
             { path: '/logout', handle: { title: 'Logout' } satisfies RouteHandle, element: <LogoutPage /> },
             { path: '/docs', handle: { title: 'Docs' } satisfies RouteHandle, element: <DocsRedirect /> },
             NOT_FOUND,
           ],
         },
-        { element: <DisplayLayout />, children: remoteRoutes('display') },
-        { element: <SubscriptionLayout />, children: remoteRoutes('subscription') },
+        { element: <DisplayLayout />, children: remoteRoutes(composition, 'display') },
+        { element: <SubscriptionLayout />, children: remoteRoutes(composition, 'subscription') },
         {
           element: <LoginLayout />,
           children: [
-            ...remoteRoutes('login'),
+            ...remoteRoutes(composition, 'login'),
             { path: '/subscriptions', element: <Navigate to="/billing" replace /> },
             {
               path: '/subscriptions/:user',
@@ -83,13 +127,8 @@ export function buildRoutes(): RouteObject[] {
             { path: '/manage-servers', element: <Navigate to="/dashboard" replace /> },
           ],
         },
-        { element: <TranscriptLayout />, children: remoteRoutes('transcript') },
-        {
-          path: '/dashboard/:server',
-          handle: { requiresAuth: true } satisfies RouteHandle,
-          element: <ServerLayout />,
-          children: [{ index: true, element: <Navigate to="configs" replace /> }, ...remoteRoutes('server', '/dashboard/:server'), NOT_FOUND],
-        },
+        { element: <TranscriptLayout />, children: remoteRoutes(composition, 'transcript') },
+        ...remoteRoutes(composition, 'server'),
       ],
     },
   ];

@@ -1,14 +1,17 @@
-import { configureShared, makeStore, type MeResponse } from '@tickety/shared';
-import { authStateFor, SIGNED_OUT_ME, TEST_CONFIG } from '@tickety/shared/testing';
+import { configureShared, makeStore, type MeResponse, type RuntimeConfig } from '@tickety/shared';
+import { authStateFor, SIGNED_OUT_ME } from '@tickety/shared/testing';
+import { composeSite } from '../app/site';
 import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { buildRoutes } from '../routes/table';
+import { configWithTables } from './route-tables';
 
-export function renderApp(url: string, me: MeResponse = SIGNED_OUT_ME) {
+/** Renders the shell at `url` with the fixture route tables (or `config`'s), signed in as `me`. */
+export function renderApp(url: string, me: MeResponse = SIGNED_OUT_ME, config: RuntimeConfig = configWithTables()) {
   const store = makeStore({ auth: authStateFor(me) });
-  const router = createMemoryRouter(buildRoutes(), { initialEntries: [url] });
-  configureShared({ config: TEST_CONFIG, navigate: (to) => void router.navigate(to), dispatch: store.dispatch });
+  const router = createMemoryRouter(buildRoutes(composeSite(config)), { initialEntries: [url] });
+  configureShared({ config, navigate: (to) => void router.navigate(to), dispatch: store.dispatch });
   const view = render(
     <Provider store={store}>
       <RouterProvider router={router} />

@@ -7,12 +7,4 @@ import routes from '../routes';
 // full stylesheet to the chunk that also holds ./routes (the shell's own stylesheet covers remotes).
 const styles = process.env.NODE_ENV === 'production' ? Promise.resolve() : import('./dev.css');
 
-void styles.then(() =>
-  startStandalone(routes, [
-    { path: '/team-manager', page: 'teamManager' },
-    { path: '/test', page: 'test' },
-    { path: '/system', page: 'system' },
-    { path: '/systemUpdate', page: 'systemUpdate' },
-    { path: '/support-team', page: 'supportTeam' },
-  ]),
-);
+void styles.then(() => startStandalone(routes));

@@ -1,43 +1,30 @@
 import type { ComponentType } from 'react';
-import type { StaffPermission } from '@tickety/api-contract';
+import type { LayoutId, RemoteId, RouteTable, StaffPermission } from '@tickety/api-contract';
 
 /**
  * The contract between the shell and its remotes.
  *
- * The shell owns every path, layout, title and guard (so it can answer a 404, set a title and refuse
- * a guarded page before any remote is fetched). A remote owns its pages: its one exposed module,
- * `./routes`, maps each page id the shell knows to a route module. The shell mounts a remote's
- * routes on the first visit to one of its paths.
+ * A remote owns its URL space: its route table (`src/route-table.ts`, the `RouteTable` of
+ * @tickety/api-contract) declares the paths under the mounts it claims, with their layout, title,
+ * guard, sidebar entry and nesting; its build emits the table as `routes.json`, and `config.json`
+ * carries it, so the shell knows every path, title and guard before fetching any remote's code. Its
+ * one exposed module, `./routes`, holds the same table and a component for every page it names.
+ * The shell owns the layouts, guard evaluation, the overlay and the 404 page.
  */
-export const REMOTE_IDS = ['marketing', 'billing', 'dashboard', 'staff'] as const;
-export type RemoteId = (typeof REMOTE_IDS)[number];
-
-/** Every page each remote must provide. Adding a page starts here, then the remote, then the shell table. */
-export interface RemotePages {
-  marketing:
-    | 'home'
-    | 'premium'
-    | 'policy'
-    | 'support'
-    | 'invite'
-    | 'status'
-    | 'homeDisplay'
-    | 'premiumDisplay'
-    | 'clipboard';
-  billing: 'premiumPurchase' | 'billing' | 'billingProvider' | 'paddleBuy' | 'paddleUpdate';
-  dashboard:
-    | 'manageServers'
-    | 'serverConfigs'
-    | 'serverStatistics'
-    | 'serverPremium'
-    | 'serverLogsWeb'
-    | 'serverRestoreConfigs'
-    | 'transcriptV1'
-    | 'transcriptV2';
-  staff: 'teamManager' | 'test' | 'system' | 'systemUpdate' | 'supportTeam';
-}
-
-export type RemotePageId<R extends RemoteId = RemoteId> = RemotePages[R];
+export {
+  composeRouteTables,
+  insideMount,
+  isPagePath,
+  LAYOUT_IDS,
+  leafPaths,
+  matchesPattern,
+  PLACEHOLDER_SERVERS,
+  parseRouteTable,
+  REMOTE_IDS,
+  RouteTableError,
+  SHELL_PATHS,
+} from '@tickety/api-contract';
+export type { Composition, LayoutId, RemoteId, RouteDef, RouteTable } from '@tickety/api-contract';
 
 /** What a remote gives the shell for one page (a subset of a react-router route object). */
 export interface RemoteRouteModule {
@@ -46,10 +33,19 @@ export interface RemoteRouteModule {
   ErrorBoundary?: ComponentType;
 }
 
+/** The page ids a route table names (`page` of every route, nested ones included). */
+type PagesIn<R> = R extends readonly (infer E)[]
+  ? PagesIn<E>
+  : (R extends { readonly page: infer P extends string } ? P : never) | (R extends { readonly children: infer C } ? PagesIn<C> : never);
+export type TablePages<T extends RouteTable> = PagesIn<T['routes']>;
+
 /** The type of every remote's `./routes` module (its default export and its named `remoteRoutes`). */
-export interface RemoteRoutesModule<R extends RemoteId = RemoteId> {
-  id: R;
-  routes: { [P in RemotePages[R]]: RemoteRouteModule };
+export interface RemoteRoutesModule<T extends RouteTable = RouteTable> {
+  id: T['remote'];
+  /** The remote's route table, as its build emits it in routes.json. */
+  table: T;
+  /** A component for every page the table names (a missing one is a type error). */
+  routes: { [P in TablePages<T>]: RemoteRouteModule };
   /** Set on remotes the shell may only fetch for users holding this permission (staff). */
   requiredPermission?: StaffPermission | 'ANY_STAFF';
 }
@@ -62,15 +58,13 @@ export function remoteScopeClass(id: RemoteId): string {
   return `tk-remote-${id}`;
 }
 
-/** Any one remote's routes module (a union over the remotes, not a module with every page). */
-export type AnyRemoteRoutesModule = { [R in RemoteId]: RemoteRoutesModule<R> }[RemoteId];
+/** Any one remote's routes module. */
+export type AnyRemoteRoutesModule = RemoteRoutesModule<RouteTable>;
 
-/** Defines a remote's routes module with full type checking against the contract. */
-export function defineRemoteRoutes<R extends RemoteId>(module: RemoteRoutesModule<R>): RemoteRoutesModule<R> {
+/** Defines a remote's routes module, checking that every page of its table has a component. */
+export function defineRemoteRoutes<const T extends RouteTable>(module: RemoteRoutesModule<T>): RemoteRoutesModule<T> {
   return module;
 }
-
-export type LayoutId = 'public' | 'subscription' | 'login' | 'display' | 'transcript' | 'server';
 
 /** Route `handle` read by the shell's one guard, its title hook and its layouts. */
 export interface RouteHandle {
@@ -80,12 +74,18 @@ export interface RouteHandle {
   permission?: StaffPermission;
   /** Which remote and page render this route (leaf routes only). */
   remote?: RemoteId;
-  page?: RemotePageId;
-  /** A page of the server dashboard's sidebar (server layout). */
+  page?: string;
+  /** The layout the route renders in. */
+  layout?: LayoutId;
+  /** A page of its layout's sidebar (the server layout has one). */
   sidebar?: { label: string; icon: string };
   /**
    * Fixed values a page reads with `useRouteData()` when one page serves several paths (the policy
    * page's `policy`, a billing page's `provider`). Route params (`:server`) come from `useParams()`.
    */
-  data?: Record<string, string>;
+  data?: Readonly<Record<string, string>>;
+  /** A layout route's sidebar entries (relative paths), from its children (the server layout). */
+  sidebarItems?: Array<{ segment: string; label: string; icon: string }>;
+  /** Why this part of the site cannot be shown (its route table was refused): the page says so. */
+  unavailable?: string;
 }

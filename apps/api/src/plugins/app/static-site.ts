@@ -1,24 +1,29 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { REMOTE_IDS, isPagePath } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { REMOTE_NAMES } from '../../config';
-import { decodedPathOf } from './security';
+import type { SiteConfig, SiteRemotes } from '../../lib/site-config';
+import { decodedPathOf, isDisplayPage, pathOf } from './security';
 
 const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
-const NO_CACHE_FILES = new Set(['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'index.html']);
+/** A deployed version's folder (`scripts/deploy.mjs` never writes into one twice). */
+const VERSIONED = /^\/?(?:remotes\/[a-z]+|shell)\/[0-9a-f]{12}\//;
+const NO_CACHE_FILES = new Set(['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'routes.json', 'index.html']);
 
-/** Cache policy of a built file: hashed assets are immutable, entry points and manifests revalidate. */
+/**
+ * Cache policy of a site file (its path relative to the site): anything in a version folder
+ * (`remotes/<name>/<version>/`) and hashed assets are immutable; entry points and manifests outside
+ * version folders, and every HTML file, revalidate.
+ */
 export function cacheControlFor(file: string): string {
   const name = basename(file);
-  if (NO_CACHE_FILES.has(name) || name.endsWith('.html')) return 'no-cache';
+  if (name.endsWith('.html')) return 'no-cache';
+  if (VERSIONED.test(file)) return 'public, max-age=31536000, immutable';
+  if (NO_CACHE_FILES.has(name)) return 'no-cache';
   if (HASHED.test(name)) return 'public, max-age=31536000, immutable';
   return 'no-cache';
-}
-
-function setHeaders(reply: FastifyReply, file: string): void {
-  reply.header('cache-control', cacheControlFor(file));
 }
 
 /** The last path segment looks like a file name (`main.js`, `logo.png`, `mf-manifest.json`). */
@@ -27,55 +32,95 @@ const FILE_NAME = /\/[^/]*\.[a-z0-9]{1,8}$/i;
 /** Paths never answered with the shell's index.html. */
 const NO_FALLBACK = ['/api/', '/sandbox/', '/remotes/'];
 
+/** Site files that are not served as they are: the composition (GET /config.json answers it), the history, the shell page and its archive. */
+const NOT_SERVED = new Set(['/config.json', '/deployments.json', '/index.html', '/404.html']);
+
 export interface StaticSite {
   /** Whether a not-found request gets the shell (GET/HEAD navigations that accept HTML). */
   wantsShell(req: FastifyRequest): boolean;
-  sendShell(reply: FastifyReply): FastifyReply;
+  /** The shell page: 200 for a page address, 404 for any other (the client renders its 404 page). */
+  sendShell(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+}
+
+export interface StaticSiteOptions {
+  /** The site folder (STATIC_ROOT) as `scripts/deploy.mjs` writes it. */
+  root: string;
+  /** The site's composition (config.json and the REMOTE_<NAME>_URL overrides). */
+  site: SiteConfig;
+  /** The HTML pages' CSP (without frame-ancestors), given the origins remotes are served from besides this one. */
+  csp: (remoteOrigins: string[]) => string;
+  /** This server's own origin (PUBLIC_URL). */
+  origin: string;
+  onReady: (site: StaticSite) => void;
+}
+
+/** Adds origins to the directives that govern what a remote brings (scripts, styles, manifests, images, fonts). */
+export function cspWithOrigins(csp: string, origins: string[]): string {
+  if (origins.length === 0) return csp;
+  const widen = new Set(['default-src', 'script-src', 'style-src', 'connect-src', 'img-src', 'font-src']);
+  return csp
+    .split(/;\s*/)
+    .map((d) => {
+      const name = d.split(/\s+/, 1)[0] ?? '';
+      return widen.has(name) ? [d, ...origins.filter((o) => !d.split(/\s+/).includes(o))].join(' ') : d;
+    })
+    .join('; ');
+}
+
+/** Origins of remotes served from elsewhere than this server (their scripts, styles and manifests). */
+function foreignOrigins(remotes: SiteRemotes, own: string): string[] {
+  const out = new Set<string>();
+  for (const entry of Object.values(remotes)) {
+    if (!entry) continue;
+    try {
+      const origin = new URL(entry.manifest).origin;
+      if (origin !== own && origin !== 'null') out.add(origin);
+    } catch {
+      // site-relative: served here
+    }
+  }
+  return [...out].sort();
 }
 
 /**
- * All-in-one mode: the shell at `/` from `<root>/shell/dist`, each remote at `/remotes/<name>/` from
- * `<root>/<name>/dist` (a missing remote is skipped with a warning: only its pages fail), and any
- * other HTML navigation answered with the shell's index.html (the client renders its 404).
+ * All-in-one mode: serves the site folder `scripts/deploy.mjs` writes at `/` (the live shell's
+ * index.html, its content-hashed `assets/`, each remote's versions under `remotes/<name>/<version>/`),
+ * and answers HTML navigations with the shell: HTTP 200 for an address of a deployed remote's route
+ * table or the shell's own, 404 for any other (the client renders its 404 page either way).
  */
 export default fp(
-  async function staticSite(app: FastifyInstance, opts: { root: string; onReady: (site: StaticSite) => void }) {
-    const shellDir = join(opts.root, 'shell', 'dist');
-    const indexFile = join(shellDir, 'index.html');
-    if (existsSync(shellDir)) {
+  async function staticSite(app: FastifyInstance, opts: StaticSiteOptions) {
+    const indexFile = join(opts.root, 'index.html');
+    if (existsSync(opts.root)) {
       await app.register(fastifyStatic, {
-        root: shellDir,
+        root: opts.root,
         prefix: '/',
         index: false,
         cacheControl: false,
-        setHeaders,
+        setHeaders(res, path) {
+          res.header('cache-control', cacheControlFor(`/${relative(opts.root, path).split(sep).join('/')}`));
+        },
+        allowedPath: (path) => !NOT_SERVED.has(path) && !path.startsWith('/shell/'),
         decorateReply: false,
       });
     } else {
-      app.log.warn({ dir: shellDir }, 'the shell is not built: run `pnpm build` (pages answer 503 until then)');
+      app.log.warn({ dir: opts.root }, 'the site folder does not exist: run `npm start` or `node scripts/deploy.mjs <app>` (pages answer 503 until then)');
     }
-    for (const name of REMOTE_NAMES) {
-      const dir = join(opts.root, name, 'dist');
-      if (!existsSync(dir)) {
-        app.log.warn({ dir }, `remote ${name} is not built: its pages will show the error overlay`);
-        continue;
-      }
-      await app.register(fastifyStatic, {
-        root: dir,
-        prefix: `/remotes/${name}/`,
-        index: false,
-        cacheControl: false,
-        setHeaders,
-        decorateReply: false,
-      });
+    if (existsSync(opts.root) && !existsSync(indexFile)) {
+      app.log.warn({ dir: opts.root }, 'no shell is deployed: run `node scripts/deploy.mjs shell` (pages answer 503 until then)');
+    }
+    const start = await opts.site.current();
+    for (const id of REMOTE_IDS) {
+      if (!start.remotes[id]) app.log.warn({ dir: opts.root }, `remote ${id} is not deployed (node scripts/deploy.mjs ${id}): its addresses answer 404`);
     }
 
-    // index.html is re-read when it changes on disk (a rebuild), not on every request.
-    let cached: { mtimeMs: number; html: string } | null = null;
+    // index.html is re-read when it changes on disk (a deploy or rollback), not on every request.
+    let cached: { key: string; html: string } | null = null;
     function shellHtml(): string | null {
       try {
-        const { mtimeMs } = statSync(indexFile);
-        if (!cached || cached.mtimeMs !== mtimeMs) cached = { mtimeMs, html: readFileSync(indexFile, 'utf8') };
+        const s = statSync(indexFile);
+        const key = `${s.mtimeMs}:${s.size}:${s.ino}`;
+        if (!cached || cached.key !== key) cached = { key, html: readFileSync(indexFile, 'utf8') };
         return cached.html;
       } catch {
         return null;
@@ -95,20 +140,33 @@ export default fp(
         if (accept.includes('text/html')) return true;
         return accept.includes('*/*') && !FILE_NAME.test(path);
       },
-      sendShell(reply) {
+      async sendShell(req, reply) {
         const html = shellHtml();
         reply.header('cache-control', 'no-cache').header('cross-origin-opener-policy', 'same-origin-allow-popups');
         if (html === null) {
           return reply
             .code(503)
             .type('text/html; charset=utf-8')
-            .send('<!doctype html><title>Not built</title><p>The front end is not built yet: run <code>pnpm build</code>.</p>');
+            .send('<!doctype html><title>Not deployed</title><p>The front end is not deployed yet: run <code>npm start</code> or <code>node scripts/deploy.mjs shell</code>.</p>');
         }
-        return reply.code(200).type('text/html; charset=utf-8').send(html);
+        const state = await opts.site.current();
+        // The same route tables the shell gets in config.json decide the status.
+        const page = isPagePath(state.composition, decodedPathOf(req));
+        const extra = foreignOrigins(state.remotes, opts.origin);
+        if (extra.length > 0) {
+          // Remotes on another origin: the page may load their scripts, styles and manifests.
+          const display = isDisplayPage(pathOf(req));
+          reply.header('content-security-policy', `${opts.csp(extra)}; frame-ancestors ${display ? '*' : "'none'"}`);
+          if (!display) reply.header('x-frame-options', 'DENY');
+        }
+        return reply
+          .code(page ? 200 : 404)
+          .type('text/html; charset=utf-8')
+          .send(html);
       },
     };
 
-    app.get('/', (_req, reply) => site.sendShell(reply));
+    app.get('/', (req, reply) => site.sendShell(req, reply));
     opts.onReady(site);
   },
   { name: 'tickety-static-site' },

@@ -1,12 +1,14 @@
 import type { RuntimeConfig } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
+import type { SiteConfig, SiteState } from '../../lib/site-config';
 
-/** What the front end needs to know at run time (never a secret). */
-export function runtimeConfig(config: FastifyInstance['config']): RuntimeConfig {
+/** What the front end needs to know at run time (never a secret): the API's settings, the site's remotes. */
+export function runtimeConfig(config: FastifyInstance['config'], site: Pick<SiteState, 'remotes' | 'shell'>): RuntimeConfig {
   return {
     productName: config.productName,
     apiOrigin: new URL(config.publicUrl).origin,
-    remotes: { ...config.remotes },
+    remotes: site.remotes,
+    ...(site.shell ? { shell: site.shell } : {}),
     docsUrl: config.docsUrl,
     supportUrl: config.supportUrl,
     inviteUrl: config.inviteUrl,
@@ -18,11 +20,15 @@ export function runtimeConfig(config: FastifyInstance['config']): RuntimeConfig 
   };
 }
 
-/** `GET /config.json`: the shell reads it at start (no-cache, so a change takes effect on reload). */
-export default async function runtimeConfigRoutes(app: FastifyInstance) {
-  const body = runtimeConfig(app.config);
+/**
+ * `GET /config.json`: the shell reads it at start (no-cache, so a change takes effect on reload).
+ * `remotes` and `shell` come from the site's config.json (re-read when it changes) and the
+ * REMOTE_<NAME>_URL overrides; everything else from the API's configuration.
+ */
+export default async function runtimeConfigRoutes(app: FastifyInstance, opts: { site: SiteConfig }) {
   app.get('/config.json', { config: { rateLimit: false } }, async (_req, reply) => {
+    const state = await opts.site.current();
     reply.header('cache-control', 'no-cache');
-    return body;
+    return runtimeConfig(app.config, state);
   });
 }

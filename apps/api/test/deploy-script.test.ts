@@ -1,0 +1,230 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers/app';
+import { Browser } from './helpers/browser';
+import { databases } from './helpers/db';
+import { TABLES, deployCli, remoteDist, shellDist, writeFile } from './helpers/site';
+
+/**
+ * scripts/deploy.mjs on fixture builds (--dist): versions are content hashes, never overwritten,
+ * config.json is the one composition file, a table that collides is refused, rollback and list.
+ */
+const work = mkdtempSync(join(tmpdir(), 'tickety-deploy-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const site = join(work, 'site');
+const read = (file: string) => readFileSync(join(site, file), 'utf8');
+const config = () => JSON.parse(read('config.json'));
+const history = () => JSON.parse(read('deployments.json')) as Array<{ app: string; version: string; at: string; previous: string | null; action: string }>;
+const listJson = () => JSON.parse(deployCli(['list', '--site', site, '--json']).stdout);
+
+function ok(args: string[]) {
+  const r = deployCli([...args, '--site', site]);
+  expect(r.stderr, args.join(' ')).toBe('');
+  expect(r.status, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
+function refused(args: string[], message: RegExp) {
+  const before = existsSync(join(site, 'config.json')) ? read('config.json') : null;
+  const r = deployCli([...args, '--site', site]);
+  expect(r.status, r.stdout).toBe(1);
+  expect(r.stderr).toMatch(message);
+  expect(existsSync(join(site, 'config.json')) ? read('config.json') : null).toBe(before);
+  return r.stderr;
+}
+
+describe('scripts/deploy.mjs', () => {
+  const billing1 = remoteDist(join(work, 'billing-1'), 'billing', TABLES.billing);
+  const billing2 = remoteDist(join(work, 'billing-2'), 'billing', TABLES.billing, 'export default 2;');
+  const dashboard = remoteDist(join(work, 'dashboard'), 'dashboard', TABLES.dashboard);
+  const shell1 = shellDist(join(work, 'shell-1'), 'one', 'main.11111111.js');
+  const shell2 = shellDist(join(work, 'shell-2'), 'two', 'main.22222222.js');
+  let v1 = '';
+  let v2 = '';
+
+  it('deploys a remote into a version folder named by its content hash and points config.json at it', () => {
+    const out = ok(['billing', '--dist', billing1]);
+    v1 = config().remotes.billing.version;
+    expect(v1).toMatch(/^[0-9a-f]{12}$/);
+    expect(out).toContain(`billing ${v1}: copied 4 files`);
+    expect(config()).toEqual({ remotes: { billing: { manifest: `/remotes/billing/${v1}/mf-manifest.json`, version: v1, routes: TABLES.billing } } });
+    expect(readdirSync(join(site, 'remotes/billing', v1)).sort()).toEqual(['mf-manifest.json', 'remoteEntry.js', 'routes.json', 'static']);
+    expect(history()).toEqual([{ app: 'billing', version: v1, at: expect.any(String), previous: null, action: 'deploy' }]);
+  });
+
+  it('deploys the same build again as the same version: nothing copied, nothing changed', () => {
+    const stamp = statSync(join(site, 'remotes/billing', v1, 'remoteEntry.js')).mtimeMs;
+    const before = read('config.json');
+    const out = ok(['billing', '--dist', billing1]);
+    expect(out).toContain('already in');
+    expect(out).toContain('already live, nothing changed');
+    expect(statSync(join(site, 'remotes/billing', v1, 'remoteEntry.js')).mtimeMs).toBe(stamp);
+    expect(read('config.json')).toBe(before);
+    expect(history()).toHaveLength(1);
+  });
+
+  it('deploys a changed build as a new version beside the old one', () => {
+    ok(['billing', '--dist', billing2]);
+    v2 = config().remotes.billing.version;
+    expect(v2).not.toBe(v1);
+    expect(config().remotes.billing.manifest).toBe(`/remotes/billing/${v2}/mf-manifest.json`);
+    expect(existsSync(join(site, 'remotes/billing', v1, 'remoteEntry.js'))).toBe(true);
+    expect(readFileSync(join(site, 'remotes/billing', v2, 'static/js/page.0123abcd.js'), 'utf8')).toBe('export default 2;');
+    expect(history().at(-1)).toMatchObject({ app: 'billing', version: v2, previous: v1, action: 'deploy' });
+  });
+
+  it('refuses a table that claims another remote’s address, changing nothing', () => {
+    ok(['dashboard', '--dist', dashboard]);
+    const greedy = remoteDist(join(work, 'billing-greedy'), 'billing', { ...TABLES.billing, mounts: ['/billing', '/dashboard/x'], routes: [...TABLES.billing.routes, { path: '/dashboard/x', layout: 'public', page: 'X' }] });
+    const folders = readdirSync(join(site, 'remotes/billing')).sort();
+    const message = refused(['billing', '--dist', greedy], /does not compose with the remotes in config\.json/);
+    expect(message).toContain('"/dashboard/x"');
+    expect(readdirSync(join(site, 'remotes/billing')).sort()).toEqual(folders);
+    // The later remote (staff) claiming an earlier one's mount: refused too.
+    const staff = remoteDist(join(work, 'staff-greedy'), 'staff', { ...TABLES.staff, mounts: ['/staff', '/billing'], routes: [...TABLES.staff.routes, { path: '/billing/staff', layout: 'public', page: 'Y' }] });
+    refused(['staff', '--dist', staff], /does not compose[\s\S]*"\/billing"/);
+    expect(existsSync(join(site, 'remotes/staff'))).toBe(false);
+  });
+
+  it('refuses a malformed table, a build without routes.json and an unknown app', () => {
+    const bad = remoteDist(join(work, 'staff-bad'), 'staff', { ...TABLES.staff, remote: 'billing' });
+    refused(['staff', '--dist', bad], /routes\.json is refused: .*"remote" must be "staff"/);
+    const none = remoteDist(join(work, 'staff-none'), 'staff', TABLES.staff);
+    rmSync(join(none, 'routes.json'));
+    refused(['staff', '--dist', none], /has no routes\.json/);
+    refused(['checkout', '--no-build'], /Unknown app "checkout"/);
+  });
+
+  it('rolls a remote back to the version before, or to a named one, and refuses an unknown one', () => {
+    ok(['rollback', 'billing']);
+    expect(config().remotes.billing).toEqual({ manifest: `/remotes/billing/${v1}/mf-manifest.json`, version: v1, routes: TABLES.billing });
+    expect(history().at(-1)).toMatchObject({ app: 'billing', version: v1, previous: v2, action: 'rollback' });
+    // v1 was the first version: nothing before it.
+    refused(['rollback', 'billing'], /first version deployed/);
+    ok(['rollback', 'billing', v2]);
+    expect(config().remotes.billing.version).toBe(v2);
+    refused(['rollback', 'billing', '0123456789ab'], /no version "0123456789ab".*versions: /);
+    refused(['rollback', 'staff'], /staff is not deployed/);
+  });
+
+  it('deploys the shell: versions kept, assets added and never replaced, index.html and 404.html live', () => {
+    ok(['shell', '--dist', shell1]);
+    const s1 = config().shell.version;
+    expect(read('index.html')).toContain('data-build="one"');
+    expect(read('404.html')).toBe(read('index.html'));
+    expect(read('assets/main.11111111.js')).toContain('one');
+    expect(read('favicon.svg')).toBe('<svg/>');
+    expect(existsSync(join(site, 'shell', s1, 'index.html'))).toBe(true);
+    ok(['shell', '--dist', shell2]);
+    const s2 = config().shell.version;
+    expect(s2).not.toBe(s1);
+    expect(read('index.html')).toContain('data-build="two"');
+    // An open tab of the old shell still finds its assets.
+    expect(existsSync(join(site, 'assets/main.11111111.js'))).toBe(true);
+    // Rolling back is pointing the live page back.
+    ok(['rollback', 'shell']);
+    expect(config().shell.version).toBe(s1);
+    expect(read('index.html')).toContain('data-build="one"');
+    expect(read('404.html')).toContain('data-build="one"');
+    // The remotes and any other field of config.json are kept.
+    expect(Object.keys(config().remotes)).toEqual(['billing', 'dashboard']);
+    // A build whose asset has the name of a different existing one is refused.
+    const clash = shellDist(join(work, 'shell-clash'), 'three', 'main.11111111.js');
+    refused(['shell', '--dist', clash], /assets are never replaced/);
+  });
+
+  it('lists what is live and every version', () => {
+    const list = listJson();
+    expect(list.site).toBe(site);
+    expect(list.apps.billing.live).toBe(v2);
+    expect(list.apps.billing.versions.map((v: { version: string }) => v.version)).toEqual([v1, v2]);
+    expect(list.apps.shell.versions).toHaveLength(2);
+    expect(list.apps.staff).toEqual({ live: null, manifest: null, versions: [] });
+    const text = deployCli(['list', '--site', site]).stdout;
+    expect(text).toContain(`billing    live: ${v2}`);
+    expect(text).toContain(`* ${v2}`);
+  });
+
+  it('points a remote at another origin with --base-url, and keeps it on rollback', () => {
+    const billing3 = remoteDist(join(work, 'billing-3'), 'billing', TABLES.billing, 'export default 3;');
+    ok(['billing', '--dist', billing3, '--base-url', 'https://cdn.tickety.test/']);
+    const v3 = config().remotes.billing.version;
+    expect(config().remotes.billing.manifest).toBe(`https://cdn.tickety.test/remotes/billing/${v3}/mf-manifest.json`);
+    ok(['rollback', 'billing']);
+    expect(config().remotes.billing.manifest).toBe(`https://cdn.tickety.test/remotes/billing/${v2}/mf-manifest.json`);
+    refused(['shell', '--dist', shell1, '--base-url', 'https://cdn.tickety.test'], /--base-url is for remotes/);
+  });
+
+  it('keeps the other fields of an existing config.json (a split deployment’s runtime settings)', () => {
+    const other = join(work, 'site-with-settings');
+    writeFile(join(other, 'config.json'), JSON.stringify({ apiOrigin: 'https://api.tickety.test', productName: 'Tickety' }));
+    const r = deployCli(['billing', '--dist', billing1, '--site', other]);
+    expect(r.status, r.stderr).toBe(0);
+    const cfg = JSON.parse(readFileSync(join(other, 'config.json'), 'utf8'));
+    expect(cfg).toMatchObject({ apiOrigin: 'https://api.tickety.test', productName: 'Tickety', remotes: { billing: { version: v1 } } });
+  });
+});
+
+describe('deployAll (npm start, `deploy.mjs all`)', () => {
+  it('deploys a mount moved from one remote to another whatever the order', async () => {
+    // @ts-expect-error: plain ESM without types
+    const { deployAll } = await import('../../../scripts/deploy.mjs');
+    const moved = join(work, 'site-moved');
+    const withInvoices = (name: 'billing' | 'marketing', base: { mounts: readonly string[]; routes: readonly unknown[] }) => ({
+      ...base,
+      mounts: [...base.mounts, '/invoices'],
+      routes: [...base.routes, { path: '/invoices', layout: 'public', page: 'Invoices' }],
+      remote: name,
+    });
+    const before = remoteDist(join(work, 'moved-billing-1'), 'billing', withInvoices('billing', TABLES.billing));
+    expect(deployCli(['billing', '--dist', before, '--site', moved]).status).toBe(0);
+    // Now marketing owns /invoices and billing gave it up: marketing is deployed first and collides,
+    // then again once billing is live.
+    const failures = await deployAll(['marketing', 'billing'], {
+      site: moved,
+      build: false,
+      dists: {
+        marketing: remoteDist(join(work, 'moved-marketing'), 'marketing', withInvoices('marketing', TABLES.marketing)),
+        billing: remoteDist(join(work, 'moved-billing-2'), 'billing', TABLES.billing),
+      },
+    });
+    expect(failures).toEqual([]);
+    const cfg = JSON.parse(readFileSync(join(moved, 'config.json'), 'utf8'));
+    expect(cfg.remotes.marketing.routes.mounts).toContain('/invoices');
+    expect(cfg.remotes.billing.routes.mounts).toEqual(['/billing']);
+  });
+});
+
+describe.each(databases())('the all-in-one server on a deployed site on $name', (database) => {
+  const served = join(work, 'served');
+  beforeAll(() => {
+    for (const [app, dist] of [
+      ['billing', remoteDist(join(work, 'served-billing'), 'billing', TABLES.billing)],
+      ['dashboard', remoteDist(join(work, 'served-dashboard'), 'dashboard', TABLES.dashboard)],
+      ['shell', shellDist(join(work, 'served-shell'), 'served', 'main.33333333.js')],
+    ] as const) {
+      const r = deployCli([app, '--dist', dist, '--site', served]);
+      expect(r.status, r.stderr).toBe(0);
+    }
+  });
+  const t = useTestApp(database, { env: { ALL_IN_ONE: '1', STATIC_ROOT: served } });
+
+  it('serves what the script deployed: pages 200, other addresses 404, the remote’s files, the composition', async () => {
+    const html = { accept: 'text/html' };
+    const page = await new Browser(t.app).get('/dashboard/1100000000000000001/configs', { headers: html });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('data-build="served"');
+    expect((await new Browser(t.app).get('/nope', { headers: html })).statusCode).toBe(404);
+    const cfg = (await new Browser(t.app).get('/config.json')).json();
+    const v = cfg.remotes.billing.version;
+    const manifest = await new Browser(t.app).get(cfg.remotes.billing.manifest);
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(cfg.remotes.billing.manifest).toBe(`/remotes/billing/${v}/mf-manifest.json`);
+    expect((await new Browser(t.app).get('/assets/main.33333333.js')).statusCode).toBe(200);
+    expect(cfg.shell.version).toMatch(/^[0-9a-f]{12}$/);
+  });
+});

@@ -1,0 +1,38 @@
+import type { RouteTable } from '@tickety/shared';
+
+/**
+ * The pages the dashboard remote owns: Manage Servers, the server dashboard (the shell's server
+ * layout, with these pages in its sidebar, in this order) and the transcripts. Emitted as
+ * routes.json by its build.
+ */
+export const routeTable = {
+  schema: 1,
+  remote: 'dashboard',
+  mounts: ['/dashboard', '/transcript'],
+  routes: [
+    { path: '/dashboard', layout: 'login', page: 'manageServers', title: 'Manage Servers', requiresAuth: true },
+    {
+      path: '/dashboard/:server',
+      layout: 'server',
+      requiresAuth: true,
+      children: [
+        { index: true, redirect: 'configs' },
+        { path: 'configs', page: 'serverConfigs', title: 'Panel Menu', requiresAuth: true, sidebar: { label: 'Panel Menu', icon: 'panels' } },
+        { path: 'statistics', page: 'serverStatistics', title: 'Statistics', requiresAuth: true, sidebar: { label: 'Statistics', icon: 'statistics' } },
+        { path: 'premium', page: 'serverPremium', title: 'Server Premium', requiresAuth: true, sidebar: { label: 'Premium', icon: 'premium' } },
+        { path: 'logs-web', page: 'serverLogsWeb', title: 'Web Logs', requiresAuth: true, sidebar: { label: 'Web Logs', icon: 'logs' } },
+        {
+          path: 'server-configs',
+          page: 'serverRestoreConfigs',
+          title: 'Restore Configs',
+          requiresAuth: true,
+          sidebar: { label: 'Restore Configs', icon: 'restore' },
+        },
+      ],
+    },
+    { path: '/transcript/v1/:channel/:attachment/:filename/:ex/:is/:hm', layout: 'transcript', page: 'transcriptV1', title: 'Transcript', requiresAuth: true },
+    { path: '/transcript/v2/:server/:fileid', layout: 'transcript', page: 'transcriptV2', title: 'Transcript', requiresAuth: true },
+  ],
+} as const satisfies RouteTable;
+
+export default routeTable;

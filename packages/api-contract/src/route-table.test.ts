@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { composeRouteTables, isPagePath, leafPaths, matchesPattern, parseRouteTable, type RouteTable, RouteTableError } from './route-table';
+
+const billing: RouteTable = {
+  schema: 1,
+  remote: 'billing',
+  mounts: ['/billing', '/premium-purchase'],
+  routes: [
+    { path: '/premium-purchase', layout: 'subscription', page: 'premiumPurchase', title: 'Premium Purchase' },
+    { path: '/billing', layout: 'subscription', page: 'billing', requiresAuth: true },
+    { path: '/billing/:user/paddle/:id', layout: 'subscription', page: 'provider', permission: 'DASHBOARD_SUPPORT_SYSTEM_READ', data: { provider: 'paddle' } },
+  ],
+};
+const dashboard: RouteTable = {
+  schema: 1,
+  remote: 'dashboard',
+  mounts: ['/dashboard'],
+  routes: [
+    { path: '/dashboard', layout: 'login', page: 'manageServers', requiresAuth: true },
+    {
+      path: '/dashboard/:server',
+      layout: 'server',
+      requiresAuth: true,
+      children: [
+        { index: true, redirect: 'configs' },
+        { path: 'configs', page: 'serverConfigs', sidebar: { label: 'Panel Menu', icon: 'panels' } },
+      ],
+    },
+  ],
+};
+const marketing: RouteTable = { schema: 1, remote: 'marketing', mounts: ['/', '/premium'], routes: [{ path: '/', layout: 'public', page: 'home' }, { path: '/premium', layout: 'public', page: 'premium' }] };
+
+function problemsOf(value: unknown, remote: Parameters<typeof parseRouteTable>[1] = 'billing'): string[] {
+  try {
+    parseRouteTable(value, remote);
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(RouteTableError);
+    return (error as RouteTableError).problems;
+  }
+}
+
+describe('parseRouteTable', () => {
+  it('accepts well-formed tables, nested routes and index redirects included', () => {
+    expect(parseRouteTable(structuredClone(billing), 'billing')).toEqual(billing);
+    expect(parseRouteTable(structuredClone(dashboard), 'dashboard')).toEqual(dashboard);
+    expect(parseRouteTable(structuredClone(marketing), 'marketing')).toEqual(marketing);
+  });
+
+  it.each([
+    ['not an object', 'x', /not a JSON object/],
+    ['another remote', { ...billing, remote: 'staff' }, /"remote" must be "billing"/],
+    ['another schema', { ...billing, schema: 2 }, /"schema" must be 1/],
+    ['no mounts', { ...billing, mounts: [] }, /"mounts" must list/],
+    ['a mount with a parameter', { ...billing, mounts: ['/billing/:x'] }, /literal absolute path/],
+    ['a mount over a shell address', { ...billing, mounts: ['/billing', '/login'] }, /overlaps the shell's own address \/login/],
+    ['overlapping mounts', { ...billing, mounts: ['/billing', '/billing/x', '/premium-purchase'] }, /mounts "\/billing" and "\/billing\/x" overlap/],
+    ['a route outside the mounts', { ...billing, routes: [{ path: '/dashboard', layout: 'login', page: 'x' }] }, /outside this remote's mounts/],
+    ['a relative top-level path', { ...billing, routes: [{ path: 'billing', layout: 'login', page: 'x' }] }, /absolute path/],
+    ['an unknown layout', { ...billing, routes: [{ path: '/billing', layout: 'sideways', page: 'x' }] }, /"layout" must be one of/],
+    ['an unknown field', { ...billing, routes: [{ path: '/billing', layout: 'login', page: 'x', loader: 'y' }] }, /unknown field "loader"/],
+    ['a leaf without a page', { ...billing, routes: [{ path: '/billing', layout: 'login' }] }, /needs a "page"/],
+    ['an unknown permission', { ...billing, routes: [{ path: '/billing', layout: 'login', page: 'x', permission: 'ROOT' }] }, /unknown permission/],
+    ['a duplicate path', { ...billing, routes: [billing.routes[1], billing.routes[1]] }, /declared twice/],
+    ['a child with a layout', { ...dashboard, remote: 'billing', mounts: ['/billing'], routes: [{ path: '/billing', layout: 'login', children: [{ path: 'x', page: 'x', layout: 'public' }] }] }, /takes its parent's layout/],
+    ['a path with a dot-dot', { ...billing, routes: [{ path: '/billing/../admin', layout: 'login', page: 'x' }] }, /absolute path/],
+    ['an index route with both', { ...billing, routes: [{ path: '/billing', layout: 'login', children: [{ index: true, page: 'x', redirect: 'y' }] }] }, /a page or a redirect/],
+  ])('refuses %s, naming the problem', (_what, value, problem) => {
+    const problems = problemsOf(value);
+    expect(problems.join('; ')).toMatch(problem);
+  });
+});
+
+describe('leafPaths and matchesPattern', () => {
+  it('lists every page path, an index child at its parent path', () => {
+    expect(leafPaths(dashboard).map((l) => l.path)).toEqual(['/dashboard', '/dashboard/:server', '/dashboard/:server/configs']);
+    expect(matchesPattern('/billing/:user/paddle/:id', '/billing/1/paddle/2')).toBe(true);
+    expect(matchesPattern('/billing/:user/paddle/:id', '/billing/1/paddle')).toBe(false);
+    expect(matchesPattern('/billing/:user/paddle/:id', '/billing/1/fastspring/2')).toBe(false);
+  });
+});
+
+describe('composeRouteTables and isPagePath', () => {
+  it('puts the tables together and knows which addresses are pages', () => {
+    const site = composeRouteTables({ marketing, billing, dashboard });
+    expect(site.problems).toEqual([]);
+    for (const page of ['/', '/premium', '/premium/', '/billing', '/billing/7/paddle/9', '/dashboard/1/configs', '/dashboard/1', '/login', '/subscriptions/7']) {
+      expect(isPagePath(site, page), page).toBe(true);
+    }
+    for (const missing of ['/nope', '/premium/extra', '/billing/7/paddle', '/dashboard/1/configs/x', '/index.html', '/premium-purchase']) {
+      expect(isPagePath(site, missing), missing).toBe(missing === '/premium-purchase');
+    }
+  });
+
+  it('a malformed table is refused whole; its mounts stay pages (they say the remote is unavailable)', () => {
+    const site = composeRouteTables({ marketing, billing: { ...billing, routes: 'nope' } });
+    expect(site.tables.billing).toBeUndefined();
+    expect(site.problems).toEqual([{ remote: 'billing', message: expect.stringMatching(/route table of billing is not valid/), mounts: ['/billing', '/premium-purchase'] }]);
+    expect(isPagePath(site, '/billing/anything')).toBe(true);
+    expect(isPagePath(site, '/premium')).toBe(true);
+  });
+
+  it('a mount two remotes claim belongs to neither; the rest of each table is kept', () => {
+    const hijack: RouteTable = { ...billing, mounts: [...billing.mounts, '/dashboard'], routes: [...billing.routes, { path: '/dashboard', layout: 'login', page: 'x' }] };
+    const site = composeRouteTables({ billing: hijack, dashboard });
+    expect(site.problems.map((p) => [p.remote, p.mounts])).toEqual([
+      ['billing', ['/dashboard']],
+      ['dashboard', ['/dashboard']],
+    ]);
+    expect(site.tables.billing?.mounts).toEqual(['/billing', '/premium-purchase']);
+    expect(site.tables.dashboard).toBeUndefined();
+  });
+});

@@ -1,0 +1,282 @@
+/**
+ * Route tables: how a remote declares the pages it owns, as data.
+ *
+ * Each remote writes its table in `src/route-table.ts` (typed with `RouteTable`); its build emits it
+ * as `routes.json` beside `mf-manifest.json`, and `config.json` (the site's one composition file)
+ * carries every remote's table next to its manifest URL. So the shell knows every path, layout,
+ * title and guard before it fetches any remote's code, and the server knows which addresses are
+ * pages (anything else answers HTTP 404). A remote adds a page by changing its table and its
+ * `./routes` module, then deploying itself: no shell release.
+ *
+ * Plain TypeScript on purpose (no zod): the shell validates tables at run time and stays small; the
+ * build, the deploy script and the API use the same functions.
+ */
+
+export const REMOTE_IDS = ['marketing', 'billing', 'dashboard', 'staff'] as const;
+export type RemoteId = (typeof REMOTE_IDS)[number];
+
+/** The layouts the shell owns; a route names the one it renders in. */
+export const LAYOUT_IDS = ['public', 'subscription', 'login', 'display', 'transcript', 'server'] as const;
+export type LayoutId = (typeof LAYOUT_IDS)[number];
+
+/** Staff flags a route may require (the same list as the API's STAFF_PERMISSIONS). */
+export const ROUTE_PERMISSIONS = ['DASHBOARD_SUPPORT_SYSTEM_READ', 'DASHBOARD_SUPPORT_SEARCH_READ', 'SPECIAL_TEAM_MANAGER_READ'] as const;
+
+/** The version of the table format; a table of another version is refused. */
+export const ROUTE_TABLE_SCHEMA = 1;
+
+/** One route. Top-level paths are absolute; a child's path is relative to its parent. */
+export interface RouteDef {
+  /** `/billing/:id`; a child: `configs`. Segments are literals or `:params` (letters, digits, `-`, `_`). */
+  path?: string;
+  /** A child rendered at the parent's own path (with `redirect` or `page`). */
+  index?: boolean;
+  /** The shell layout this route renders in (top-level routes only; children inherit their parent's). */
+  layout?: LayoutId;
+  /** The page of this remote's `./routes` module that renders it (leaf routes). */
+  page?: string;
+  /** Browser title: '{product} - <title>'; absent, the default title. */
+  title?: string;
+  requiresAuth?: boolean;
+  /** A staff permission the user must hold (implies requiresAuth). */
+  permission?: (typeof ROUTE_PERMISSIONS)[number];
+  /** An entry in the layout's sidebar (the server layout has one). */
+  sidebar?: { readonly label: string; readonly icon: string };
+  /** Fixed values the page reads with useRouteData() when one page serves several paths. */
+  data?: Readonly<Record<string, string>>;
+  /** Index routes only: the relative path to send the browser to. */
+  redirect?: string;
+  children?: readonly RouteDef[];
+}
+
+export interface RouteTable {
+  schema: typeof ROUTE_TABLE_SCHEMA;
+  remote: RemoteId;
+  /**
+   * The URL space this remote claims: each mount covers its path and everything under it by whole
+   * segments (`/billing` covers `/billing/x`, not `/billing-x`); the mount `/` covers the home page
+   * only. Every route of the table lies inside one of them; two remotes never share one.
+   */
+  mounts: readonly string[];
+  routes: readonly RouteDef[];
+}
+
+/**
+ * Addresses the shell serves itself (sign-in, sign-out, docs, redirects): no remote may claim them.
+ */
+export const SHELL_PATHS = ['/login', '/logout', '/docs', '/subscriptions', '/manage-servers'] as const;
+
+/** Placeholder `:server` values the bot's old links carry (sent to Manage Servers by the shell). */
+export const PLACEHOLDER_SERVERS: readonly string[] = ['server', 'server-id', 'server_id'];
+
+const SEGMENT = /^(?::[A-Za-z][A-Za-z0-9_]*|[A-Za-z0-9][A-Za-z0-9._~-]*)$/;
+const KEYS = new Set(['path', 'index', 'layout', 'page', 'title', 'requiresAuth', 'permission', 'sidebar', 'data', 'redirect', 'children']);
+const MAX_ROUTES = 500;
+const MAX_DEPTH = 4;
+
+export class RouteTableError extends Error {
+  constructor(
+    readonly remote: string,
+    readonly problems: string[],
+  ) {
+    super(`The route table of ${remote} is not valid: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`);
+    this.name = 'RouteTableError';
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function shortString(v: unknown, max: number): v is string {
+  return typeof v === 'string' && v.length > 0 && v.length <= max;
+}
+
+/** `/a/:b` → ['a', ':b']; `/` → []. */
+export function segmentsOf(path: string): string[] {
+  return path.split('/').filter(Boolean);
+}
+
+/** Whether `path` lies inside `mount` (by whole segments; the mount `/` holds only `/`). */
+export function insideMount(path: string, mount: string): boolean {
+  if (mount === '/') return path === '/';
+  return path === mount || path.startsWith(`${mount}/`);
+}
+
+function validPath(path: string, absolute: boolean): boolean {
+  if (path.length > 200) return false;
+  if (absolute) {
+    if (path === '/') return true;
+    if (!path.startsWith('/') || path.endsWith('/')) return false;
+    return segmentsOf(path).every((s) => SEGMENT.test(s)) && !path.includes('//');
+  }
+  if (path.startsWith('/') || path.endsWith('/') || path.includes('//')) return false;
+  return segmentsOf(path).length > 0 && segmentsOf(path).every((s) => SEGMENT.test(s));
+}
+
+function join(parent: string, child: string): string {
+  return parent === '/' ? `/${child}` : `${parent}/${child}`;
+}
+
+/**
+ * Checks a table (parsed JSON) and returns it typed, or throws RouteTableError listing every
+ * problem. `expected` is the remote the table must belong to.
+ */
+export function parseRouteTable(value: unknown, expected: RemoteId): RouteTable {
+  const problems: string[] = [];
+  if (!isRecord(value)) throw new RouteTableError(expected, ['the table is not a JSON object']);
+  if (value.schema !== ROUTE_TABLE_SCHEMA) problems.push(`"schema" must be ${ROUTE_TABLE_SCHEMA}`);
+  if (value.remote !== expected) problems.push(`"remote" must be "${expected}", not ${JSON.stringify(value.remote)}`);
+  const mounts = value.mounts;
+  if (!Array.isArray(mounts) || mounts.length === 0 || mounts.length > 50) problems.push('"mounts" must list 1 to 50 paths');
+  const mountList = Array.isArray(mounts) ? mounts.filter((m): m is string => typeof m === 'string') : [];
+  for (const m of Array.isArray(mounts) ? mounts : []) {
+    if (typeof m !== 'string' || !validPath(m, true) || m.includes(':')) problems.push(`mount ${JSON.stringify(m)} must be a literal absolute path`);
+    else if (SHELL_PATHS.some((s) => insideMount(s, m) || insideMount(m, s))) problems.push(`mount "${m}" overlaps the shell's own address ${SHELL_PATHS.find((s) => insideMount(s, m) || insideMount(m, s))}`);
+  }
+  for (const [i, a] of mountList.entries()) {
+    for (const b of mountList.slice(i + 1)) if (a !== '/' && b !== '/' && (insideMount(a, b) || insideMount(b, a))) problems.push(`mounts "${a}" and "${b}" overlap`);
+  }
+  let count = 0;
+  const seen = new Set<string>();
+  const check = (route: unknown, where: string, parent: string | null, depth: number): void => {
+    if (++count > MAX_ROUTES) {
+      if (count === MAX_ROUTES + 1) problems.push(`more than ${MAX_ROUTES} routes`);
+      return;
+    }
+    if (!isRecord(route)) {
+      problems.push(`${where}: not an object`);
+      return;
+    }
+    for (const key of Object.keys(route)) if (!KEYS.has(key)) problems.push(`${where}: unknown field "${key}"`);
+    const r = route as RouteDef;
+    let full = parent ?? '';
+    if (r.index === true) {
+      if (parent === null) problems.push(`${where}: an index route must be a child`);
+      if (r.path !== undefined) problems.push(`${where}: an index route has no path`);
+      if (r.children !== undefined) problems.push(`${where}: an index route has no children`);
+      if (r.redirect !== undefined && (!shortString(r.redirect, 200) || !validPath(r.redirect, false))) problems.push(`${where}: "redirect" must be a relative path`);
+      if ((r.redirect === undefined) === (r.page === undefined)) problems.push(`${where}: an index route has a page or a redirect`);
+    } else {
+      if (r.index !== undefined) problems.push(`${where}: "index" must be true or absent`);
+      if (r.redirect !== undefined) problems.push(`${where}: only index routes redirect`);
+      if (typeof r.path !== 'string' || !validPath(r.path, parent === null)) {
+        problems.push(`${where}: "path" must be ${parent === null ? 'an absolute path such as /billing/:id' : 'a relative path such as configs'}`);
+      } else {
+        full = parent === null ? r.path : join(parent, r.path);
+        if (parent === null && !mountList.some((m) => insideMount(r.path!, m))) problems.push(`${where}: "${r.path}" is outside this remote's mounts`);
+      }
+    }
+    if (parent === null) {
+      if (!(LAYOUT_IDS as readonly unknown[]).includes(r.layout)) problems.push(`${where}: "layout" must be one of ${LAYOUT_IDS.join(', ')}`);
+    } else if (r.layout !== undefined) problems.push(`${where}: a child takes its parent's layout`);
+    if (r.page !== undefined && !(shortString(r.page, 60) && /^[A-Za-z][A-Za-z0-9]*$/.test(r.page))) problems.push(`${where}: "page" must be an identifier`);
+    if (r.title !== undefined && !shortString(r.title, 100)) problems.push(`${where}: "title" must be 1 to 100 characters`);
+    if (r.requiresAuth !== undefined && typeof r.requiresAuth !== 'boolean') problems.push(`${where}: "requiresAuth" must be a boolean`);
+    if (r.permission !== undefined && !(ROUTE_PERMISSIONS as readonly unknown[]).includes(r.permission)) problems.push(`${where}: unknown permission ${JSON.stringify(r.permission)}`);
+    if (r.sidebar !== undefined && !(isRecord(r.sidebar) && shortString(r.sidebar.label, 60) && shortString(r.sidebar.icon, 40) && Object.keys(r.sidebar).length === 2)) {
+      problems.push(`${where}: "sidebar" must be { label, icon }`);
+    }
+    if (r.data !== undefined && !(isRecord(r.data) && Object.keys(r.data).length <= 20 && Object.values(r.data).every((v) => typeof v === 'string' && v.length <= 200))) {
+      problems.push(`${where}: "data" must map names to strings`);
+    }
+    if (r.children !== undefined) {
+      if (!Array.isArray(r.children) || r.children.length === 0) problems.push(`${where}: "children" must be a non-empty list`);
+      else if (depth >= MAX_DEPTH) problems.push(`${where}: routes nest at most ${MAX_DEPTH} deep`);
+      else for (const [i, c] of r.children.entries()) check(c, `${where}.children[${i}]`, full, depth + 1);
+    } else if (r.index !== true && r.page === undefined) problems.push(`${where}: a route without children needs a "page"`);
+    if (r.index !== true && typeof r.path === 'string' && r.page !== undefined) {
+      if (seen.has(full)) problems.push(`${where}: "${full}" is declared twice`);
+      seen.add(full);
+    }
+  };
+  if (!Array.isArray(value.routes) || value.routes.length === 0) problems.push('"routes" must be a non-empty list');
+  else for (const [i, r] of value.routes.entries()) check(r, `routes[${i}]`, null, 1);
+  if (problems.length > 0) throw new RouteTableError(expected, problems);
+  return value as unknown as RouteTable;
+}
+
+/** Every leaf path of a table (`/dashboard/:server/configs`...), with the route that renders it. */
+export function leafPaths(table: RouteTable): Array<{ path: string; route: RouteDef }> {
+  const out: Array<{ path: string; route: RouteDef }> = [];
+  const walk = (routes: readonly RouteDef[], parent: string | null) => {
+    for (const r of routes) {
+      const full = r.index ? (parent ?? '/') : parent === null ? r.path! : join(parent, r.path!);
+      if (r.children) walk(r.children, full);
+      else out.push({ path: full, route: r });
+    }
+  };
+  walk(table.routes, null);
+  return out;
+}
+
+/** Whether `path` (decoded, no query) matches a route pattern such as `/billing/:user/paddle/:id`. */
+export function matchesPattern(pattern: string, path: string): boolean {
+  const want = segmentsOf(pattern);
+  const got = segmentsOf(path);
+  if (want.length !== got.length) return false;
+  return want.every((w, i) => (w.startsWith(':') ? got[i]!.length > 0 : w === got[i]));
+}
+
+export interface Composition {
+  /** The tables accepted (conflicting mounts removed), by remote. */
+  tables: Partial<Record<RemoteId, RouteTable>>;
+  /** Why a table, or part of one, was refused (for the console and the affected routes). */
+  problems: Array<{ remote: RemoteId; message: string; mounts: string[] }>;
+}
+
+function overlaps(a: string, b: string): boolean {
+  return a === b || (a !== '/' && b !== '/' && (insideMount(a, b) || insideMount(b, a)));
+}
+
+/**
+ * Puts the remotes' tables together. A malformed table is refused whole. A mount claimed by two
+ * remotes (the same path, or one inside the other) belongs to neither: it is refused, with every
+ * route under it, for each claimant (the deploy script refuses such a deployment, so only a
+ * hand-edited config.json gets here); the rest of each table is kept.
+ */
+export function composeRouteTables(input: Partial<Record<RemoteId, unknown>>): Composition {
+  const parsed: Array<{ id: RemoteId; table: RouteTable }> = [];
+  const problems: Composition['problems'] = [];
+  for (const id of REMOTE_IDS) {
+    const raw = input[id];
+    if (raw === undefined || raw === null) continue;
+    try {
+      parsed.push({ id, table: parseRouteTable(raw, id) });
+    } catch (error) {
+      const mounts = isRecord(raw) && Array.isArray(raw.mounts) ? raw.mounts.filter((m): m is string => typeof m === 'string' && validPath(m, true)) : [];
+      problems.push({ remote: id, message: error instanceof Error ? error.message : String(error), mounts });
+    }
+  }
+  const tables: Partial<Record<RemoteId, RouteTable>> = {};
+  for (const { id, table } of parsed) {
+    const refused: string[] = [];
+    for (const mount of table.mounts) {
+      const rivals = parsed.filter((p) => p.id !== id && p.table.mounts.some((m) => overlaps(m, mount))).map((p) => p.id);
+      if (rivals.length > 0) {
+        refused.push(mount);
+        problems.push({ remote: id, message: `${id} and ${rivals.join(', ')} both claim "${mount}": its routes there are ignored until one of them gives it up`, mounts: [mount] });
+      }
+    }
+    const mounts = table.mounts.filter((m) => !refused.includes(m));
+    const routes = table.routes.filter((r) => mounts.some((m) => insideMount(r.path!, m)));
+    if (routes.length > 0) tables[id] = { ...table, mounts, routes };
+  }
+  return { tables, problems };
+}
+
+/**
+ * Whether the site serves a page at `path` (decoded, no query): a route of an accepted table, a
+ * shell address, or an address under a refused remote's mount (that page shows the remote's error,
+ * not a 404). The server answers HTTP 404 for anything else.
+ */
+export function isPagePath(composition: Composition, path: string): boolean {
+  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  if ((SHELL_PATHS as readonly string[]).includes(clean)) return true;
+  if (/^\/subscriptions\/[^/]+$/.test(clean)) return true;
+  for (const table of Object.values(composition.tables)) {
+    // An index child makes its parent's own path a page (e.g. /dashboard/:server).
+    for (const { path: pattern } of leafPaths(table!)) if (matchesPattern(pattern, clean)) return true;
+  }
+  return composition.problems.some((p) => p.mounts.some((m) => insideMount(clean, m)));
+}

@@ -1,0 +1,563 @@
+#!/usr/bin/env node
+// Deploys one front end into a site folder, as a content-hashed version that is never overwritten,
+// and points the site's config.json (the one composition file) at it. docs/operations.md, "Deploying".
+//
+//   node scripts/deploy.mjs <app>... [--site <dir>] [--base-url <url>] [--no-build] [--dist <dir>]
+//   node scripts/deploy.mjs rollback <app> [<version>] [--site <dir>]
+//   node scripts/deploy.mjs list [--site <dir>] [--json]
+//
+// <app>: shell, marketing, billing, dashboard, staff, or `all` (the remotes, then the shell).
+// The site (default <repo>/.data/site; what the all-in-one server serves, or what you upload):
+//   config.json            remotes.<name> = { manifest, version, routes } and shell = { version };
+//                          every other field is kept (a split deployment adds its runtime settings)
+//   index.html, 404.html   the live shell page (copies of shell/<version>/index.html)
+//   assets/...             the shell's content-hashed files (same name = same content; never replaced)
+//   favicon.svg, ...       the live shell's other files
+//   shell/<version>/       every shell version deployed (kept for rollback)
+//   remotes/<name>/<version>/  every remote version deployed (mf-manifest.json, routes.json, chunks)
+//   deployments.json       history: [{ app, version, at, previous, action }]
+// A version is the first 12 hex digits of a sha256 over the build's sorted relative paths and
+// contents, every file included (source maps too: what is hashed is exactly what is copied).
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_SITE = join(ROOT, '.data', 'site');
+export const REMOTES = ['marketing', 'billing', 'dashboard', 'staff'];
+export const APPS = ['shell', ...REMOTES];
+const VERSION = /^[0-9a-f]{12}$/;
+/** Names a shell build may not contain at its top level (the site's own files). */
+const RESERVED = ['config.json', 'deployments.json', '404.html', 'shell', 'remotes'];
+
+/** A refusal: printed as it is, exit code 1, nothing changed. */
+export class DeployError extends Error {}
+
+const print = (line) => console.log(line);
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+/** Every regular file under `dir`, as sorted relative `a/b.js` paths. */
+function listFiles(dir, base = dir, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) listFiles(path, base, out);
+    else if (entry.isFile()) out.push(relative(base, path).split(sep).join('/'));
+    else throw new DeployError(`${path}: not a regular file or folder (links are not deployed)`);
+  }
+  return out.sort();
+}
+
+/** The version of a build: sha256 over its sorted relative paths and contents, first 12 hex digits. */
+export function hashDir(dir) {
+  const hash = createHash('sha256');
+  for (const rel of listFiles(dir)) {
+    const data = readFileSync(join(dir, rel));
+    hash.update(`${rel}\0${data.length}\0`);
+    hash.update(data);
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+function sameContent(a, b) {
+  return existsSync(b) && statSync(a).size === statSync(b).size && readFileSync(a).equals(readFileSync(b));
+}
+
+/** Writes through a temporary file and a rename: readers see the old file or the new one. */
+function writeAtomic(file, data) {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
+}
+
+function copyAtomic(from, to) {
+  writeAtomic(to, readFileSync(from));
+}
+
+function readJson(file, fallback) {
+  if (!existsSync(file)) return fallback;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new DeployError(`${file} is not valid JSON (${error.message}): fix or remove it first.`);
+  }
+}
+
+function writeJson(file, value) {
+  writeAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One deploy at a time per site: `<site>/.deploy.lock` holds the owner's pid. */
+function withLock(site, fn) {
+  mkdirSync(site, { recursive: true });
+  const lock = join(site, '.deploy.lock');
+  const take = () => writeFileSync(lock, String(process.pid), { flag: 'wx' });
+  try {
+    take();
+  } catch (error) {
+    if (error.code !== 'EEXIST') throw error;
+    const pid = Number(readFileSync(lock, 'utf8').trim());
+    let alive = false;
+    try {
+      alive = Number.isInteger(pid) && pid > 0 && process.kill(pid, 0);
+    } catch (e) {
+      alive = e.code === 'EPERM';
+    }
+    if (alive) throw new DeployError(`Another deploy (pid ${pid}) is running on ${site}; wait for it (or remove ${lock} if it is gone).`);
+    unlinkSync(lock);
+    take();
+  }
+  const release = () => rmSync(lock, { force: true });
+  try {
+    const result = fn();
+    if (result instanceof Promise) return result.finally(release);
+    release();
+    return result;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The site
+
+function sitePaths(site) {
+  return {
+    config: join(site, 'config.json'),
+    history: join(site, 'deployments.json'),
+    versionDir: (app, version) => (app === 'shell' ? join(site, 'shell', version) : join(site, 'remotes', app, version)),
+    versionsDir: (app) => (app === 'shell' ? join(site, 'shell') : join(site, 'remotes', app)),
+  };
+}
+
+function readConfig(site) {
+  const cfg = readJson(sitePaths(site).config, {});
+  if (!isRecord(cfg)) throw new DeployError(`${sitePaths(site).config} is not a JSON object: fix or remove it first.`);
+  if (cfg.remotes !== undefined && !isRecord(cfg.remotes)) throw new DeployError(`${sitePaths(site).config}: "remotes" is not an object: fix it first.`);
+  return cfg;
+}
+
+function readHistory(site) {
+  const history = readJson(sitePaths(site).history, []);
+  if (!Array.isArray(history)) throw new DeployError(`${sitePaths(site).history} is not a JSON list: fix or remove it first.`);
+  return history;
+}
+
+function liveVersion(cfg, app) {
+  const v = app === 'shell' ? cfg.shell?.version : cfg.remotes?.[app]?.version;
+  return typeof v === 'string' ? v : null;
+}
+
+/** The versions of an app in the site, oldest first (by first deploy, else by folder time). */
+export function versionsOf(site, app, history = readHistory(site)) {
+  const dir = sitePaths(site).versionsDir(app);
+  if (!existsSync(dir)) return [];
+  const found = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && VERSION.test(e.name))
+    .map((e) => {
+      const first = history.find((h) => h.app === app && h.version === e.name && h.action !== 'rollback');
+      return { version: e.name, deployedAt: first?.at ?? statSync(join(dir, e.name)).mtime.toISOString() };
+    });
+  return found.sort((a, b) => a.deployedAt.localeCompare(b.deployedAt) || a.version.localeCompare(b.version));
+}
+
+/** config.json with `remotes` in the usual order, other fields kept. */
+function withRemote(cfg, app, entry) {
+  const remotes = { ...(cfg.remotes ?? {}), [app]: entry };
+  const ordered = {};
+  for (const name of [...REMOTES, ...Object.keys(remotes)]) if (remotes[name] !== undefined && !(name in ordered)) ordered[name] = remotes[name];
+  return { ...cfg, remotes: ordered };
+}
+
+function manifestUrl(baseUrl, app, version) {
+  return `${baseUrl}/remotes/${app}/${version}/mf-manifest.json`;
+}
+
+function record(site, { app, version, previous, action }) {
+  const history = readHistory(site);
+  history.push({ app, version, at: new Date().toISOString(), previous, action });
+  writeJson(sitePaths(site).history, history);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Route tables (the contract's own functions: packages/api-contract/src/route-table.ts, via tsx)
+
+let contract;
+async function routeContract() {
+  if (contract) return contract;
+  // tsx's ESM entry (require.resolve would give its CommonJS one), from a package that depends on it.
+  let api;
+  for (const dir of ['packages/build-config', 'apps/api']) {
+    try {
+      const pkgFile = createRequire(join(ROOT, dir, 'package.json')).resolve('tsx/package.json');
+      const entry = JSON.parse(readFileSync(pkgFile, 'utf8')).exports['./esm/api'].import;
+      api = join(dirname(pkgFile), typeof entry === 'string' ? entry : entry.default);
+      break;
+    } catch {
+      // next
+    }
+  }
+  if (!api) throw new DeployError('tsx is not installed (it loads the route-table checks): run `node scripts/pnpm.mjs install` first.');
+  const { tsImport } = await import(pathToFileURL(api).href);
+  contract = await tsImport(pathToFileURL(join(ROOT, 'packages/api-contract/src/route-table.ts')).href, import.meta.url);
+  return contract;
+}
+
+/**
+ * Checks a remote's table alone and against the other remotes live in config.json: refused when
+ * the table is malformed or the composition reports a problem that it causes.
+ */
+async function checkRoutes(cfg, app, raw, where) {
+  const c = await routeContract();
+  let table;
+  try {
+    table = c.parseRouteTable(raw, app);
+  } catch (error) {
+    throw new DeployError(`${app}: ${where} is refused: ${error.message}`);
+  }
+  const current = {};
+  for (const [name, entry] of Object.entries(cfg.remotes ?? {})) if (REMOTES.includes(name) && isRecord(entry)) current[name] = entry.routes;
+  const before = c.composeRouteTables(current).problems;
+  const after = c.composeRouteTables({ ...current, [app]: table }).problems;
+  const caused = after.filter((p) => p.remote === app || !before.some((q) => q.remote === p.remote && q.message === p.message));
+  if (caused.length > 0) {
+    const error = new DeployError(`${app}: ${where} does not compose with the remotes in config.json, refused:\n  ${caused.map((p) => p.message).join('\n  ')}`);
+    error.collision = true;
+    throw error;
+  }
+  return table;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deploy
+
+function buildApp(app) {
+  // Imported here so `list`, `rollback` and --no-build never need pnpm.
+  return import('./pnpm.mjs').then(({ pnpm }) => {
+    print(`${app}: building (turbo run build --filter=@tickety/${app})`);
+    if (pnpm(['exec', 'turbo', 'run', 'build', `--filter=@tickety/${app}`, '--output-logs=errors-only']) !== 0) {
+      throw new DeployError(`${app}: the build failed; nothing was deployed.`);
+    }
+  });
+}
+
+/** Copies a build into its version folder through a temporary folder and a rename (never into an existing one). */
+function copyVersion(dist, target, version) {
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = join(dirname(target), `.${version}.${process.pid}.tmp`);
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    cpSync(dist, tmp, { recursive: true, errorOnExist: true, force: false });
+    if (hashDir(tmp) !== version) throw new DeployError(`${dist} changed while it was being copied (a build running?); nothing was deployed.`);
+    renameSync(tmp, target);
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The shell's files that would collide with different content already in the site (assets are never replaced). */
+function shellConflicts(site, dir) {
+  return listFiles(dir).filter((rel) => rel.startsWith('assets/') && existsSync(join(site, rel)) && !sameContent(join(dir, rel), join(site, rel)));
+}
+
+/** Makes a shell version live: its assets (added, never replaced), its other files, then index.html and 404.html. */
+function publishShell(site, version) {
+  const dir = sitePaths(site).versionDir('shell', version);
+  let added = 0;
+  for (const rel of listFiles(dir)) {
+    if (rel === 'index.html') continue;
+    const to = join(site, rel);
+    if (rel.startsWith('assets/')) {
+      if (!existsSync(to)) {
+        copyAtomic(join(dir, rel), to);
+        added++;
+      }
+    } else if (!sameContent(join(dir, rel), to)) copyAtomic(join(dir, rel), to);
+  }
+  copyAtomic(join(dir, 'index.html'), join(site, 'index.html'));
+  copyAtomic(join(dir, 'index.html'), join(site, '404.html'));
+  return added;
+}
+
+/**
+ * Deploys one app's build into the site. Returns what it did.
+ * @param {string} app
+ * @param {{ site?: string, baseUrl?: string, build?: boolean, dist?: string }} [options]
+ */
+export async function deploy(app, options = {}) {
+  if (!APPS.includes(app)) throw new DeployError(`Unknown app "${app}": one of ${APPS.join(', ')}.`);
+  const site = resolve(options.site ?? DEFAULT_SITE);
+  const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
+  if (baseUrl && !/^(https?:\/\/[^\s/]+|\/[^\s]*)$/.test(baseUrl)) throw new DeployError(`--base-url must be an http(s) URL or a path starting with /, not "${baseUrl}".`);
+  if (baseUrl && app === 'shell') throw new DeployError('--base-url is for remotes: the shell is served at the site root (its publicPath is /).');
+  const dist = resolve(options.dist ?? join(ROOT, 'apps', app, 'dist'));
+  if (options.build !== false && options.dist === undefined) await buildApp(app);
+  if (!existsSync(dist)) throw new DeployError(`${app}: ${dist} does not exist: build it first (or leave out --no-build).`);
+
+  // Everything is checked before anything is written.
+  const files = listFiles(dist);
+  if (app === 'shell') {
+    if (!files.includes('index.html')) throw new DeployError(`shell: ${dist} has no index.html.`);
+    const reserved = files.filter((f) => RESERVED.includes(f.split('/')[0]));
+    if (reserved.length > 0) throw new DeployError(`shell: ${dist} holds names the site keeps for itself: ${reserved.slice(0, 5).join(', ')}.`);
+  } else {
+    for (const name of ['mf-manifest.json', 'routes.json']) {
+      if (!files.includes(name)) throw new DeployError(`${app}: ${dist} has no ${name}${name === 'routes.json' ? ' (built with an older build-config?)' : ''}.`);
+    }
+  }
+  const version = hashDir(dist);
+  const paths = sitePaths(site);
+
+  return withLock(site, async () => {
+    const cfg = readConfig(site);
+    readHistory(site);
+    const previous = liveVersion(cfg, app);
+    const target = paths.versionDir(app, version);
+    let entry;
+    if (app !== 'shell') {
+      let raw;
+      try {
+        raw = JSON.parse(readFileSync(join(dist, 'routes.json'), 'utf8'));
+      } catch (error) {
+        throw new DeployError(`${app}: routes.json is not valid JSON (${error.message}).`);
+      }
+      const routes = await checkRoutes(cfg, app, raw, 'its routes.json');
+      entry = { manifest: manifestUrl(baseUrl, app, version), version, routes };
+    } else {
+      const conflicts = shellConflicts(site, dist);
+      if (conflicts.length > 0) throw new DeployError(`shell: files in ${join(site, 'assets')} differ from this build under the same name (assets are never replaced): ${conflicts.slice(0, 5).join(', ')}.`);
+    }
+
+    const copied = !existsSync(target);
+    if (copied) {
+      copyVersion(dist, target, version);
+      print(`${app} ${version}: copied ${files.length} files to ${target}`);
+    } else {
+      print(`${app} ${version}: already in ${target} (same content), not copied`);
+    }
+
+    if (app === 'shell') {
+      const live = previous === version && sameContent(join(target, 'index.html'), join(site, 'index.html'));
+      if (live) {
+        print(`shell ${version}: already live, nothing changed`);
+        return { app, version, copied, changed: false, previous };
+      }
+      const added = publishShell(site, version);
+      writeJson(paths.config, { ...cfg, shell: { version } });
+      record(site, { app, version, previous, action: 'deploy' });
+      print(`shell ${version}: live (index.html, 404.html; ${added} new files in assets/)${previous ? `, was ${previous}` : ''}`);
+      return { app, version, copied, changed: true, previous };
+    }
+
+    if (JSON.stringify(cfg.remotes?.[app]) === JSON.stringify(entry)) {
+      print(`${app} ${version}: already live, nothing changed`);
+      return { app, version, copied, changed: false, previous };
+    }
+    writeJson(paths.config, withRemote(cfg, app, entry));
+    record(site, { app, version, previous, action: 'deploy' });
+    print(`${app} ${version}: live (config.json → ${entry.manifest})${previous ? `, was ${previous}` : ''}`);
+    return { app, version, copied, changed: true, previous };
+  });
+}
+
+/**
+ * Deploys several apps, remotes first and the shell last. A remote refused because its table
+ * collides with another remote's live one is tried again after the others (a mount moved from one
+ * remote to another deploys in either order). Returns the failures (each app's last error).
+ * @param {string[]} apps
+ * @param {{ site?: string, baseUrl?: string, build?: boolean, dists?: Record<string, string> }} [options]
+ */
+export async function deployAll(apps, options = {}) {
+  const { dists = {}, ...common } = options;
+  const failures = new Map();
+  const attempt = async (app, opts) => {
+    try {
+      await deploy(app, { ...opts, ...(dists[app] ? { dist: dists[app] } : {}) });
+      failures.delete(app);
+    } catch (error) {
+      if (!(error instanceof DeployError)) throw error;
+      failures.set(app, error);
+    }
+  };
+  for (const app of [...REMOTES, 'shell'].filter((a) => apps.includes(a))) await attempt(app, common);
+  const retry = [...failures].filter(([, error]) => error.collision).map(([app]) => app);
+  if (retry.length > 0) print(`trying ${retry.join(', ')} again now that the others are deployed`);
+  for (const app of retry) await attempt(app, { ...common, build: false });
+  return [...failures].map(([app, error]) => ({ app, error }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rollback
+
+/**
+ * Points the site back at an earlier version of an app: the one live before the current version
+ * was deployed (from deployments.json), or `version`. Refuses a version the site does not hold.
+ * @param {string} app
+ * @param {{ site?: string, version?: string }} [options]
+ */
+export async function rollback(app, options = {}) {
+  if (!APPS.includes(app)) throw new DeployError(`Unknown app "${app}": one of ${APPS.join(', ')}.`);
+  const site = resolve(options.site ?? DEFAULT_SITE);
+  const paths = sitePaths(site);
+  if (!existsSync(site)) throw new DeployError(`${site} does not exist: nothing to roll back.`);
+  return withLock(site, async () => {
+    const cfg = readConfig(site);
+    const history = readHistory(site);
+    const current = liveVersion(cfg, app);
+    const known = versionsOf(site, app, history).map((v) => v.version);
+    let version = options.version;
+    if (version === undefined) {
+      if (current === null) throw new DeployError(`${app} is not deployed in ${site}: nothing to roll back.`);
+      const deployed = history.filter((h) => h.app === app && h.version === current && h.action !== 'rollback').at(-1);
+      if (!deployed) throw new DeployError(`deployments.json does not say what ${app} ${current} replaced: name a version (${known.join(', ') || 'none'}).`);
+      if (!deployed.previous) throw new DeployError(`${app} ${current} is the first version deployed: nothing earlier to roll back to.`);
+      version = deployed.previous;
+    }
+    if (!VERSION.test(version) || !known.includes(version)) {
+      throw new DeployError(`${app} has no version "${version}" in ${site}; versions: ${known.join(', ') || 'none'}.`);
+    }
+    const dir = paths.versionDir(app, version);
+    if (version === current) {
+      if (app !== 'shell' || sameContent(join(dir, 'index.html'), join(site, 'index.html'))) {
+        print(`${app} ${version}: already live, nothing changed`);
+        return { app, version, changed: false, previous: current };
+      }
+    }
+
+    if (app === 'shell') {
+      if (!existsSync(join(dir, 'index.html'))) throw new DeployError(`shell ${version}: ${dir} has no index.html.`);
+      const conflicts = shellConflicts(site, dir);
+      if (conflicts.length > 0) throw new DeployError(`shell ${version}: files in assets/ differ under the same name: ${conflicts.slice(0, 5).join(', ')}.`);
+      publishShell(site, version);
+      writeJson(paths.config, { ...cfg, shell: { version } });
+    } else {
+      let raw;
+      try {
+        raw = JSON.parse(readFileSync(join(dir, 'routes.json'), 'utf8'));
+      } catch (error) {
+        throw new DeployError(`${app} ${version}: ${join(dir, 'routes.json')} cannot be read (${error.message}).`);
+      }
+      if (!existsSync(join(dir, 'mf-manifest.json'))) throw new DeployError(`${app} ${version}: ${dir} has no mf-manifest.json.`);
+      const routes = await checkRoutes(cfg, app, raw, `routes.json of ${version}`);
+      // The same base URL as the version live now (site-relative when there is none).
+      const live = cfg.remotes?.[app]?.manifest;
+      const base = typeof live === 'string' && current && live.endsWith(`/remotes/${app}/${current}/mf-manifest.json`) ? live.slice(0, -`/remotes/${app}/${current}/mf-manifest.json`.length) : '';
+      writeJson(paths.config, withRemote(cfg, app, { manifest: manifestUrl(base, app, version), version, routes }));
+    }
+    record(site, { app, version, previous: current, action: 'rollback' });
+    print(`${app} ${version}: live again (rolled back${current ? ` from ${current}` : ''})`);
+    return { app, version, changed: true, previous: current };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// List
+
+/** What is live and which versions the site holds, per app. */
+export function list(options = {}) {
+  const site = resolve(options.site ?? DEFAULT_SITE);
+  const cfg = existsSync(site) ? readConfig(site) : {};
+  const history = existsSync(site) ? readHistory(site) : [];
+  const apps = {};
+  for (const app of APPS) {
+    apps[app] = {
+      live: liveVersion(cfg, app),
+      ...(app === 'shell' ? {} : { manifest: cfg.remotes?.[app]?.manifest ?? null }),
+      versions: versionsOf(site, app, history),
+    };
+  }
+  return { site, apps };
+}
+
+function printList(result) {
+  print(`site: ${result.site}`);
+  for (const [app, info] of Object.entries(result.apps)) {
+    print(`${app.padEnd(10)} live: ${info.live ?? '(not deployed)'}${info.manifest ? `  ${info.manifest}` : ''}`);
+    for (const v of info.versions) print(`${' '.repeat(11)}${v.version === info.live ? '*' : ' '} ${v.version}  deployed ${v.deployedAt}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+
+const USAGE = `Usage:
+  node scripts/deploy.mjs <app>... [--site <dir>] [--base-url <url>] [--no-build] [--dist <dir>]
+  node scripts/deploy.mjs rollback <app> [<version>] [--site <dir>]
+  node scripts/deploy.mjs list [--site <dir>] [--json]
+<app>: ${APPS.join(', ')} or all (the remotes, then the shell). Default site: ${DEFAULT_SITE}
+  --base-url  where the site's remotes/ is served from, for a remote on another origin
+              (manifest: <base-url>/remotes/<app>/<version>/mf-manifest.json; default: site-relative)
+  --no-build  deploy the existing apps/<app>/dist
+  --dist      deploy this build folder instead of apps/<app>/dist (implies --no-build)`;
+
+function parseArgs(argv) {
+  const out = { positional: [], build: true, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (name) => {
+      if (arg.includes('=')) return arg.slice(arg.indexOf('=') + 1);
+      const v = argv[++i];
+      if (v === undefined) throw new DeployError(`${name} needs a value.\n${USAGE}`);
+      return v;
+    };
+    if (arg === '--help' || arg === '-h') out.help = true;
+    else if (arg === '--no-build') out.build = false;
+    else if (arg === '--json') out.json = true;
+    else if (arg === '--site' || arg.startsWith('--site=')) out.site = value('--site');
+    else if (arg === '--base-url' || arg.startsWith('--base-url=')) out.baseUrl = value('--base-url');
+    else if (arg === '--dist' || arg.startsWith('--dist=')) out.dist = value('--dist');
+    else if (arg.startsWith('-')) throw new DeployError(`Unknown option ${arg}.\n${USAGE}`);
+    else out.positional.push(arg);
+  }
+  return out;
+}
+
+async function main(argv) {
+  const args = parseArgs(argv);
+  const [command, ...rest] = args.positional;
+  if (args.help || command === undefined) {
+    print(USAGE);
+    return args.help ? 0 : 2;
+  }
+  if (command === 'list') {
+    const result = list({ site: args.site });
+    if (args.json) print(JSON.stringify(result, null, 2));
+    else printList(result);
+    return 0;
+  }
+  if (command === 'rollback') {
+    if (rest.length < 1 || rest.length > 2) throw new DeployError(`rollback takes an app and, optionally, a version.\n${USAGE}`);
+    await rollback(rest[0], { site: args.site, version: rest[1] });
+    return 0;
+  }
+  const apps = (command === 'deploy' ? rest : args.positional).flatMap((a) => (a === 'all' ? [...REMOTES, 'shell'] : [a]));
+  if (apps.length === 0) throw new DeployError(`Name an app to deploy.\n${USAGE}`);
+  for (const app of apps) if (!APPS.includes(app)) throw new DeployError(`Unknown app "${app}": one of ${APPS.join(', ')} or all.`);
+  if (args.dist && apps.length > 1) throw new DeployError('--dist deploys one app.');
+  if (apps.length === 1) {
+    await deploy(apps[0], { site: args.site, baseUrl: args.baseUrl, build: args.build, dist: args.dist });
+    return 0;
+  }
+  const failures = await deployAll(apps, { site: args.site, baseUrl: args.baseUrl, build: args.build });
+  for (const f of failures) console.error(`deploy: ${f.error.message}`);
+  return failures.length > 0 ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      if (error instanceof DeployError) console.error(`deploy: ${error.message}`);
+      else console.error(error);
+      process.exit(1);
+    },
+  );
+}
