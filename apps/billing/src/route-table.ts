@@ -8,7 +8,13 @@ export const routeTable = {
   remote: 'billing',
   mounts: ['/premium-purchase', '/billing'],
   routes: [
-    { path: '/premium-purchase', layout: 'subscription', page: 'premiumPurchase', title: 'Premium Purchase' },
+    {
+      path: '/premium-purchase',
+      layout: 'subscription',
+      page: 'premiumPurchase',
+      title: 'Premium Purchase',
+      description: 'Buy Tickety premium for your Discord servers, monthly or yearly.',
+    },
     { path: '/billing', layout: 'subscription', page: 'billing', title: 'Billing', requiresAuth: true },
     { path: '/billing/paddleBuy', layout: 'subscription', page: 'paddleBuy', title: 'Checkout', requiresAuth: true },
     { path: '/billing/paddleUpdate', layout: 'subscription', page: 'paddleUpdate', title: 'Update Payment Method', requiresAuth: true },

@@ -1,11 +1,11 @@
 import type { RouteTable } from '@tickety/shared';
 
 const POLICIES = [
-  ['/terms-of-service', 'Terms of Service', 'terms-of-service'],
-  ['/privacy-policy', 'Privacy Policy', 'privacy-policy'],
-  ['/legal', 'Legal', 'legal'],
-  ['/refund-policy', 'Refund Policy', 'refund-policy'],
-  ['/aup-policy', 'Acceptable Use Policy', 'aup-policy'],
+  ['/terms-of-service', 'Terms of Service', 'terms-of-service', 'The terms that apply when you use the Tickety bot and its dashboard.'],
+  ['/privacy-policy', 'Privacy Policy', 'privacy-policy', 'What Tickety stores about you and your servers, why, for how long, and how to have it deleted.'],
+  ['/legal', 'Legal', 'legal', 'Who runs Tickety and how to reach us.'],
+  ['/refund-policy', 'Refund Policy', 'refund-policy', 'When and how Tickety premium purchases are refunded.'],
+  ['/aup-policy', 'Acceptable Use Policy', 'aup-policy', 'What the Tickety bot may not be used for.'],
 ] as const;
 
 /**
@@ -17,12 +17,17 @@ export const routeTable = {
   remote: 'marketing',
   mounts: ['/', '/support', '/invite', ...POLICIES.map(([path]) => path), '/premium', '/status', '/home-display', '/premium-display', '/clipboard'],
   routes: [
-    { path: '/', layout: 'public', page: 'home' },
-    { path: '/support', layout: 'public', page: 'support', title: 'Support' },
-    { path: '/invite', layout: 'public', page: 'invite', title: 'Invite' },
-    ...POLICIES.map(([path, title, policy]) => ({ path, layout: 'public' as const, page: 'policy' as const, title, data: { policy } })),
-    { path: '/premium', layout: 'public', page: 'premium', title: 'Premium' },
-    { path: '/status', layout: 'public', page: 'status', title: 'Status' },
+    {
+      path: '/',
+      layout: 'public',
+      page: 'home',
+      description: 'Tickety is the ticket-support bot for Discord: ticket panels with forms, claiming, transcripts and statistics, configured from a web dashboard.',
+    },
+    { path: '/support', layout: 'public', page: 'support', title: 'Support', description: 'Get help with Tickety: answers to common questions and our Discord support server.' },
+    { path: '/invite', layout: 'public', page: 'invite', title: 'Invite', description: 'Add the Tickety bot to your Discord server.' },
+    ...POLICIES.map(([path, title, policy, description]) => ({ path, layout: 'public' as const, page: 'policy' as const, title, description, data: { policy } })),
+    { path: '/premium', layout: 'public', page: 'premium', title: 'Premium', description: 'Tickety premium: more ticket panels, support hours, longer statistics and transcript history.' },
+    { path: '/status', layout: 'public', page: 'status', title: 'Status', description: 'Whether the Tickety bot, its dashboard and its API are working right now.' },
     // The only pages other sites may frame.
     { path: '/home-display', layout: 'display', page: 'homeDisplay', title: 'Home Display' },
     { path: '/premium-display', layout: 'display', page: 'premiumDisplay', title: 'Premium Display' },

@@ -3,3 +3,4 @@ export * from './errors';
 export * from './runtime';
 export * from './staff';
 export * from './route-table';
+export * from './page-meta';

@@ -111,3 +111,20 @@ describe('composeRouteTables and isPagePath', () => {
     expect(site.tables.dashboard).toBeUndefined();
   });
 });
+
+describe('page meta from the tables', () => {
+  it('titles, describes and marks pages indexable; sitemap and robots follow the guards', async () => {
+    const { pageMeta, sitemapXml, robotsTxt, withHeadTags, headTags } = await import('./page-meta');
+    const site = composeRouteTables({ marketing: { ...marketing, routes: [marketing.routes[0]!, { ...marketing.routes[1]!, title: 'Premium', description: 'More panels.' }] }, billing, dashboard });
+    expect(pageMeta(site, '/premium/', 'Tickety')).toEqual({ path: '/premium', title: 'Tickety - Premium', description: 'More panels.', indexable: true });
+    expect(pageMeta(site, '/', 'Tickety')).toMatchObject({ title: 'Tickety - The #1 Discord support bot', indexable: true });
+    expect(pageMeta(site, '/billing', 'Tickety')?.indexable).toBe(false);
+    expect(pageMeta(site, '/billing/1/paddle/2', 'Tickety')).toBeNull();
+    expect(sitemapXml(site, 'https://t.gg')).toContain('<loc>https://t.gg/premium-purchase</loc>');
+    expect(sitemapXml(site, 'https://t.gg')).not.toContain('/billing');
+    expect(robotsTxt(site, 'https://t.gg')).toMatch(/Disallow: \/billing\/\nDisallow: \/billing\n|Disallow: \/billing\nDisallow: \/billing\//);
+    const page = withHeadTags('<head><meta name="description" content="x" /><title>old</title></head>', headTags(pageMeta(site, '/premium', 'Tickety')!, { origin: 'https://t.gg', productName: 'Tickety' }));
+    expect(page).not.toContain('content="x"');
+    expect(page.match(/<title>/g)).toHaveLength(1);
+  });
+});

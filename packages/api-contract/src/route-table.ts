@@ -37,6 +37,8 @@ export interface RouteDef {
   page?: string;
   /** Browser title: '{product} - <title>'; absent, the default title. */
   title?: string;
+  /** The page's meta description (search results, link previews); absent, the product's. */
+  description?: string;
   requiresAuth?: boolean;
   /** A staff permission the user must hold (implies requiresAuth). */
   permission?: (typeof ROUTE_PERMISSIONS)[number];
@@ -70,7 +72,7 @@ export const SHELL_PATHS = ['/login', '/logout', '/docs', '/subscriptions', '/ma
 export const PLACEHOLDER_SERVERS: readonly string[] = ['server', 'server-id', 'server_id'];
 
 const SEGMENT = /^(?::[A-Za-z][A-Za-z0-9_]*|[A-Za-z0-9][A-Za-z0-9._~-]*)$/;
-const KEYS = new Set(['path', 'index', 'layout', 'page', 'title', 'requiresAuth', 'permission', 'sidebar', 'data', 'redirect', 'children']);
+const KEYS = new Set(['path', 'index', 'layout', 'page', 'title', 'description', 'requiresAuth', 'permission', 'sidebar', 'data', 'redirect', 'children']);
 const MAX_ROUTES = 500;
 const MAX_DEPTH = 4;
 
@@ -172,6 +174,7 @@ export function parseRouteTable(value: unknown, expected: RemoteId): RouteTable 
     } else if (r.layout !== undefined) problems.push(`${where}: a child takes its parent's layout`);
     if (r.page !== undefined && !(shortString(r.page, 60) && /^[A-Za-z][A-Za-z0-9]*$/.test(r.page))) problems.push(`${where}: "page" must be an identifier`);
     if (r.title !== undefined && !shortString(r.title, 100)) problems.push(`${where}: "title" must be 1 to 100 characters`);
+    if (r.description !== undefined && !shortString(r.description, 300)) problems.push(`${where}: "description" must be 1 to 300 characters`);
     if (r.requiresAuth !== undefined && typeof r.requiresAuth !== 'boolean') problems.push(`${where}: "requiresAuth" must be a boolean`);
     if (r.permission !== undefined && !(ROUTE_PERMISSIONS as readonly unknown[]).includes(r.permission)) problems.push(`${where}: unknown permission ${JSON.stringify(r.permission)}`);
     if (r.sidebar !== undefined && !(isRecord(r.sidebar) && shortString(r.sidebar.label, 60) && shortString(r.sidebar.icon, 40) && Object.keys(r.sidebar).length === 2)) {

@@ -253,3 +253,55 @@ describe.each(databases())('all-in-one site on $name', (database) => {
     });
   });
 });
+
+describe.each(databases())('page heads, sitemap.xml and robots.txt from the route tables on $name', (database) => {
+  const site = mkdtempSync(join(tmpdir(), 'tickety-site-seo-'));
+  afterAll(() => rmSync(site, { recursive: true, force: true }));
+  const marketing = {
+    ...TABLES.marketing,
+    routes: TABLES.marketing.routes.map((r) => (r.path === '/premium' ? { ...r, description: 'Premium & more: <b>50</b> panels.' } : r)),
+  };
+  writeSite(site, {
+    shell: 'eeeeeeeeeee2',
+    html: '<!doctype html><html><head><meta name="description" content="default" /><title>Tickety - The #1 Discord support bot</title></head><body><div id="root"></div></body></html>',
+    remotes: { marketing: entry('marketing', 'aaaaaaaaaaa2', marketing), billing: entry('billing', 'bbbbbbbbbbb2'), dashboard: entry('dashboard', 'ddddddddddd2') },
+  });
+  const t = useTestApp(database, { env: { ALL_IN_ONE: '1', STATIC_ROOT: site } });
+
+  it('each page arrives with its title, description, canonical URL and Open Graph and Twitter tags', async () => {
+    const res = await new Browser(t.app).get('/premium', { headers: html });
+    expect(res.statusCode).toBe(200);
+    const head = res.body.slice(0, res.body.indexOf('</head>'));
+    expect(head).toContain('<title>Tickety - Premium</title>');
+    expect(head).toContain('<meta name="description" content="Premium &amp; more: &lt;b&gt;50&lt;/b&gt; panels." />');
+    expect(head).not.toContain('content="default"');
+    expect(head).toContain('<link rel="canonical" href="http://localhost:3000/premium" />');
+    expect(head).toContain('<meta property="og:title" content="Tickety - Premium" />');
+    expect(head).toContain('<meta property="og:url" content="http://localhost:3000/premium" />');
+    expect(head).toContain('<meta name="twitter:card" content="summary" />');
+    expect(head).not.toContain('noindex');
+    // A signed-in page is not for search engines; an unknown address keeps the plain shell (404).
+    const billing = await new Browser(t.app).get('/billing', { headers: html });
+    expect(billing.body).toContain('<title>Tickety - Billing</title>');
+    expect(billing.body).toContain('<meta name="robots" content="noindex" />');
+    const missing = await new Browser(t.app).get('/nope', { headers: html });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).not.toContain('canonical');
+  });
+
+  it('sitemap.xml lists the public pages; robots.txt keeps crawlers off the signed-in ones and the API', async () => {
+    const sitemap = await new Browser(t.app).get('/sitemap.xml');
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.headers['content-type']).toMatch(/^application\/xml/);
+    const locs = [...sitemap.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(locs).toContain('http://localhost:3000/');
+    expect(locs).toContain('http://localhost:3000/premium');
+    for (const hidden of ['/billing', '/dashboard', '/home-display', '/billing/:user/paddle/:id']) expect(locs, hidden).not.toContain(`http://localhost:3000${hidden}`);
+    const robots = await new Browser(t.app).get('/robots.txt');
+    expect(robots.statusCode).toBe(200);
+    for (const line of ['Disallow: /api/', 'Disallow: /dashboard', 'Disallow: /billing', 'Disallow: /login', 'Sitemap: http://localhost:3000/sitemap.xml']) {
+      expect(robots.body).toContain(line);
+    }
+    expect(robots.body).not.toMatch(/Disallow: \/premium\b/);
+  });
+});

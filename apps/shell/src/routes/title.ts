@@ -1,4 +1,4 @@
-import { type RouteHandle, useRuntimeConfig } from '@tickety/shared';
+import { documentTitle, type RouteHandle, useRuntimeConfig } from '@tickety/shared';
 import { useEffect } from 'react';
 import { useMatches } from 'react-router-dom';
 
@@ -7,9 +7,9 @@ export function pageTitle(product: string, matches: Array<{ handle: unknown; par
   for (let i = matches.length - 1; i >= 0; i--) {
     const m = matches[i]!;
     const title = (m.handle as RouteHandle | undefined)?.title;
-    if (title) return `${product} - ${typeof title === 'function' ? title(m.params) : title}`;
+    if (title) return documentTitle(product, typeof title === 'function' ? title(m.params) : title);
   }
-  return `${product} - The #1 Discord support bot`;
+  return documentTitle(product);
 }
 
 export function useDocumentTitle(): void {

@@ -13,6 +13,7 @@ import type { LayoutId, RemoteId, RouteTable, StaffPermission } from '@tickety/a
  */
 export {
   composeRouteTables,
+  documentTitle,
   insideMount,
   isPagePath,
   LAYOUT_IDS,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { REMOTE_IDS, isPagePath } from '@tickety/api-contract';
+import { REMOTE_IDS, headTags, isPagePath, pageMeta, robotsTxt, sitemapXml, withHeadTags } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SiteConfig, SiteRemotes } from '../../lib/site-config';
@@ -150,8 +150,11 @@ export default fp(
             .send('<!doctype html><title>Not deployed</title><p>The front end is not deployed yet: run <code>npm start</code> or <code>node scripts/deploy.mjs shell</code>.</p>');
         }
         const state = await opts.site.current();
-        // The same route tables the shell gets in config.json decide the status.
-        const page = isPagePath(state.composition, decodedPathOf(req));
+        // The same route tables the shell gets in config.json decide the status and the page's head.
+        const path = decodedPathOf(req);
+        const page = isPagePath(state.composition, path);
+        const meta = page ? pageMeta(state.composition, path, app.config.productName) : null;
+        const body = meta ? withHeadTags(html, headTags(meta, { origin: opts.origin, productName: app.config.productName })) : html;
         const extra = foreignOrigins(state.remotes, opts.origin);
         if (extra.length > 0) {
           // Remotes on another origin: the page may load their scripts, styles and manifests.
@@ -162,11 +165,20 @@ export default fp(
         return reply
           .code(page ? 200 : 404)
           .type('text/html; charset=utf-8')
-          .send(html);
+          .send(body);
       },
     };
 
     app.get('/', (req, reply) => site.sendShell(req, reply));
+    // For search engines, from the same route tables: the public pages, and what not to crawl.
+    app.get('/sitemap.xml', async (_req, reply) => {
+      const { composition } = await opts.site.current();
+      return reply.header('cache-control', 'no-cache').type('application/xml; charset=utf-8').send(sitemapXml(composition, opts.origin));
+    });
+    app.get('/robots.txt', async (_req, reply) => {
+      const { composition } = await opts.site.current();
+      return reply.header('cache-control', 'no-cache').type('text/plain; charset=utf-8').send(robotsTxt(composition, opts.origin));
+    });
     opts.onReady(site);
   },
   { name: 'tickety-static-site' },

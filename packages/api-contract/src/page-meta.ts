@@ -1,0 +1,120 @@
+/**
+ * What a page's HTML says about it before any script runs, from the same route tables the shell
+ * routes with: its title, description, canonical URL and Open Graph / Twitter tags; and the site's
+ * sitemap.xml and robots.txt. The all-in-one server puts these into the shell page it answers; the
+ * deploy script writes them for static hosts.
+ */
+import { type Composition, leafPaths, REMOTE_IDS, type RouteDef, SHELL_PATHS } from './route-table';
+
+/** '{product} - <title>', or the default title (spec §1). */
+export function documentTitle(productName: string, title?: string): string {
+  return title ? `${productName} - ${title}` : `${productName} - The #1 Discord support bot`;
+}
+
+export function defaultDescription(productName: string): string {
+  return `${productName}: the ticket-support bot for Discord. Panels, forms, transcripts and statistics, configured from the web.`;
+}
+
+export interface PageMeta {
+  /** The canonical path (no trailing slash but `/`). */
+  path: string;
+  title: string;
+  description: string;
+  /** A public page search engines should list (no sign-in, no parameters, not an embed). */
+  indexable: boolean;
+}
+
+interface Leaf {
+  path: string;
+  route: RouteDef;
+  layout: RouteDef['layout'];
+  guarded: boolean;
+}
+
+function leaves(composition: Composition): Leaf[] {
+  const out: Leaf[] = [];
+  for (const id of REMOTE_IDS) {
+    const table = composition.tables[id];
+    if (!table) continue;
+    for (const top of table.routes) {
+      const single = { ...table, routes: [top] };
+      const topGuarded = Boolean(top.requiresAuth || top.permission);
+      for (const { path, route } of leafPaths(single)) {
+        if (!route.page) continue;
+        out.push({ path, route, layout: top.layout, guarded: topGuarded || Boolean(route.requiresAuth || route.permission) });
+      }
+    }
+  }
+  return out;
+}
+
+function isIndexable(leaf: Leaf): boolean {
+  return !leaf.guarded && !leaf.path.includes(':') && (leaf.layout === 'public' || leaf.layout === 'subscription');
+}
+
+function clean(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+/** The meta of the page at `path` (decoded), or null when no table names it exactly. */
+export function pageMeta(composition: Composition, path: string, productName: string): PageMeta | null {
+  const want = clean(path);
+  const leaf = leaves(composition).find((l) => l.path === want);
+  if (!leaf) return null;
+  return {
+    path: want,
+    title: documentTitle(productName, leaf.route.title),
+    description: leaf.route.description ?? defaultDescription(productName),
+    indexable: isIndexable(leaf),
+  };
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** The head tags of a page: title, description, canonical, Open Graph and Twitter (noindex when not indexable). */
+export function headTags(meta: PageMeta, site: { origin: string; productName: string }): string {
+  const url = `${site.origin}${meta.path}`;
+  const t = escapeHtml(meta.title);
+  const d = escapeHtml(meta.description);
+  return [
+    `<title>${t}</title>`,
+    `<meta name="description" content="${d}" />`,
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:site_name" content="${escapeHtml(site.productName)}" />`,
+    `<meta property="og:title" content="${t}" />`,
+    `<meta property="og:description" content="${d}" />`,
+    `<meta property="og:url" content="${escapeHtml(url)}" />`,
+    `<meta name="twitter:card" content="summary" />`,
+    `<meta name="twitter:title" content="${t}" />`,
+    `<meta name="twitter:description" content="${d}" />`,
+    ...(meta.indexable ? [] : ['<meta name="robots" content="noindex" />']),
+  ].join('\n    ');
+}
+
+/** The shell page with the page's head tags in place of its default title and description. */
+export function withHeadTags(html: string, tags: string): string {
+  return html.replace(/\s*<meta name="description"[^>]*>/g, '').replace(/<title>[\s\S]*?<\/title>/, () => tags);
+}
+
+/** sitemap.xml: every indexable page of the site. */
+export function sitemapXml(composition: Composition, origin: string): string {
+  const paths = [...new Set(leaves(composition).filter(isIndexable).map((l) => l.path))].sort();
+  const urls = paths.map((p) => `  <url><loc>${escapeHtml(`${origin}${p}`)}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+/** robots.txt: signed-in pages, the API, the sign-in pages and the sandbox are disallowed. */
+export function robotsTxt(composition: Composition, origin: string): string {
+  const guarded = new Set<string>();
+  for (const leaf of leaves(composition)) {
+    if (!leaf.guarded) continue;
+    // The literal part before the first parameter: /billing/:user → /billing/.
+    const i = leaf.path.indexOf('/:');
+    guarded.add(i === -1 ? leaf.path : leaf.path.slice(0, i + 1));
+  }
+  const disallow = ['/api/', '/sandbox/', ...SHELL_PATHS, ...[...guarded].sort()];
+  return `User-agent: *\n${disallow.map((p) => `Disallow: ${p}`).join('\n')}\n\nSitemap: ${origin}/sitemap.xml\n`;
+}
