@@ -115,6 +115,9 @@ export function robotsTxt(composition: Composition, origin: string): string {
     const i = leaf.path.indexOf('/:');
     guarded.add(i === -1 ? leaf.path : leaf.path.slice(0, i + 1));
   }
-  const disallow = ['/api/', '/sandbox/', ...SHELL_PATHS, ...[...guarded].sort()];
+  // Crawlers match by prefix: a path already covered by a shorter one is left out.
+  const sorted = [...guarded].sort();
+  const kept = sorted.filter((p, i) => !sorted.slice(0, i).some((q) => p.startsWith(q)));
+  const disallow = ['/api/', '/sandbox/', ...SHELL_PATHS, ...kept];
   return `User-agent: *\n${disallow.map((p) => `Disallow: ${p}`).join('\n')}\n\nSitemap: ${origin}/sitemap.xml\n`;
 }
