@@ -224,6 +224,20 @@ async function checkRoutes(cfg, app, raw, where) {
   }
   const current = {};
   for (const [name, entry] of Object.entries(cfg.remotes ?? {})) if (REMOTES.includes(name) && isRecord(entry)) current[name] = entry.routes;
+  // A mount belongs to one remote: name the one this table would share.
+  const overlaps = (a, b) => a === b || (a !== '/' && b !== '/' && (c.insideMount(a, b) || c.insideMount(b, a)));
+  for (const [other, raw] of Object.entries(current)) {
+    if (other === app || !isRecord(raw) || !Array.isArray(raw.mounts)) continue;
+    for (const mount of table.mounts) {
+      const theirs = raw.mounts.find((m) => typeof m === 'string' && overlaps(mount, m));
+      if (theirs === undefined) continue;
+      const error = new DeployError(
+        `${app}: refused, nothing was deployed: its mount "${mount}" overlaps ${other}'s mount "${theirs}" (a mount belongs to one remote: move those pages, or deploy ${other} without that mount first).`,
+      );
+      error.collision = true;
+      throw error;
+    }
+  }
   const before = c.composeRouteTables(current).problems;
   const after = c.composeRouteTables({ ...current, [app]: table }).problems;
   const caused = after.filter((p) => p.remote === app || !before.some((q) => q.remote === p.remote && q.message === p.message));
@@ -241,6 +255,9 @@ async function checkRoutes(cfg, app, raw, where) {
 function buildApp(app) {
   // Imported here so `list`, `rollback` and --no-build never need pnpm.
   return import('./pnpm.mjs').then(({ pnpm }) => {
+    // A build restored from turbo's cache lands on top of what dist/ holds (the bundler's own clean
+    // does not run): start empty, so the same build is always the same version.
+    rmSync(join(ROOT, 'apps', app, 'dist'), { recursive: true, force: true });
     print(`${app}: building (turbo run build --filter=@tickety/${app})`);
     if (pnpm(['exec', 'turbo', 'run', 'build', `--filter=@tickety/${app}`, '--output-logs=errors-only']) !== 0) {
       throw new DeployError(`${app}: the build failed; nothing was deployed.`);
@@ -377,6 +394,8 @@ export async function deploy(app, options = {}) {
  */
 export async function deployAll(apps, options = {}) {
   const { dists = {}, ...common } = options;
+  // Refused before anything is deployed (the shell is always served at the site root).
+  if (common.baseUrl && apps.includes('shell')) throw new DeployError('--base-url is for remotes: deploy the shell on its own, without it (nothing was deployed).');
   const failures = new Map();
   const attempt = async (app, opts) => {
     try {
@@ -478,7 +497,7 @@ export function list(options = {}) {
 }
 
 function printList(result) {
-  print(`site: ${result.site}`);
+  print(`site: ${result.site}${existsSync(result.site) ? '' : ' (does not exist yet: nothing is deployed there)'}`);
   for (const [app, info] of Object.entries(result.apps)) {
     print(`${app.padEnd(10)} live: ${info.live ?? '(not deployed)'}${info.manifest ? `  ${info.manifest}` : ''}`);
     for (const v of info.versions) print(`${' '.repeat(11)}${v.version === info.live ? '*' : ' '} ${v.version}  deployed ${v.deployedAt}`);

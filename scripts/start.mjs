@@ -3,7 +3,7 @@
 // STATIC_ROOT) and serve everything from one process on http://localhost:3000 (the site, the API
 // and, without Discord credentials, the Discord sandbox in demo mode, on the embedded PGlite
 // database). Needs only Node 20 and npm.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,9 @@ step('Installing dependencies (pnpm, pinned)');
 if (pnpm(['install', '--frozen-lockfile']) !== 0) process.exit(1);
 
 step('Building the shell, the four remotes and the API');
+// A build restored from turbo's cache lands on top of what dist/ holds (the bundler's own clean does
+// not run then): the front ends start empty, so an unchanged build is the same version, never a new one.
+for (const app of APPS) rmSync(join(root, 'apps', app, 'dist'), { recursive: true, force: true });
 if (pnpm(['exec', 'turbo', 'run', 'build', '--filter=./apps/*', '--output-logs=errors-only']) !== 0) process.exit(1);
 
 const server = join(root, 'apps/api/dist/server.js');

@@ -46,7 +46,7 @@ function buildVariant(): string {
   expect(table).toContain(anchor);
   writeFileSync(
     tableFile,
-    table.replace(anchor, `        { path: 'tickets', page: 'serverTickets', title: 'Tickets', requiresAuth: true, sidebar: { label: 'Tickets', icon: 'logs' } },\n${anchor}`),
+    table.replace(anchor, `        { path: 'tickets', page: 'serverTickets', title: 'Tickets', requiresAuth: true, sidebar: { label: 'Tickets', icon: 'tickets' } },\n${anchor}`),
   );
   const routesFile = join(app, 'src', 'routes.tsx');
   const routes = readFileSync(routesFile, 'utf8');

@@ -96,7 +96,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     logger: loggerOptions(config, options.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A request arriving during shutdown gets the catalogue's 503 (plugins/app/lifecycle.ts).
     return503OnClosing: false,
     genReqId: () => randomBytes(6).toString('hex'),

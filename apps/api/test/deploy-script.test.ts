@@ -80,12 +80,12 @@ describe('scripts/deploy.mjs', () => {
     ok(['dashboard', '--dist', dashboard]);
     const greedy = remoteDist(join(work, 'billing-greedy'), 'billing', { ...TABLES.billing, mounts: ['/billing', '/dashboard/x'], routes: [...TABLES.billing.routes, { path: '/dashboard/x', layout: 'public', page: 'X' }] });
     const folders = readdirSync(join(site, 'remotes/billing')).sort();
-    const message = refused(['billing', '--dist', greedy], /does not compose with the remotes in config\.json/);
+    const message = refused(['billing', '--dist', greedy], /billing: refused, nothing was deployed: its mount "\/dashboard\/x" overlaps dashboard's mount "\/dashboard"/);
     expect(message).toContain('"/dashboard/x"');
     expect(readdirSync(join(site, 'remotes/billing')).sort()).toEqual(folders);
     // The later remote (staff) claiming an earlier one's mount: refused too.
     const staff = remoteDist(join(work, 'staff-greedy'), 'staff', { ...TABLES.staff, mounts: ['/staff', '/billing'], routes: [...TABLES.staff.routes, { path: '/billing/staff', layout: 'public', page: 'Y' }] });
-    refused(['staff', '--dist', staff], /does not compose[\s\S]*"\/billing"/);
+    refused(['staff', '--dist', staff], /staff: refused, nothing was deployed: its mount "\/billing" overlaps billing's mount "\/billing"/);
     expect(existsSync(join(site, 'remotes/staff'))).toBe(false);
   });
 
@@ -169,6 +169,14 @@ describe('scripts/deploy.mjs', () => {
 });
 
 describe('deployAll (npm start, `deploy.mjs all`)', () => {
+  it('refuses `all --base-url` before deploying anything (the shell is always served at the site root)', async () => {
+    // @ts-expect-error: plain ESM without types
+    const { deployAll, DeployError } = await import('../../../scripts/deploy.mjs');
+    const untouched = join(work, 'site-base-url');
+    await expect(deployAll(['marketing', 'shell'], { site: untouched, build: false, baseUrl: 'https://cdn.tickety.test' })).rejects.toBeInstanceOf(DeployError);
+    expect(existsSync(untouched)).toBe(false);
+  });
+
   it('deploys a mount moved from one remote to another whatever the order', async () => {
     // @ts-expect-error: plain ESM without types
     const { deployAll } = await import('../../../scripts/deploy.mjs');

@@ -237,7 +237,7 @@ describe('remotes own their routes (config.json carries their tables)', () => {
       ...TEST_ROUTE_TABLES,
       dashboard: {
         ...dashboard,
-        routes: [dashboard.routes[0], { ...server, children: [...server.children, { path: 'tickets', page: 'serverTickets', title: 'Tickets', requiresAuth: true, sidebar: { label: 'Tickets', icon: 'logs' } }] }, dashboard.routes[2]],
+        routes: [dashboard.routes[0], { ...server, children: [...server.children, { path: 'tickets', page: 'serverTickets', title: 'Tickets', requiresAuth: true, sidebar: { label: 'Tickets', icon: 'tickets' } }] }, dashboard.routes[2]],
       },
     };
     mockApi({ [`GET /api/guilds/${ARCADE}`]: signedInMe().guilds[0]! });

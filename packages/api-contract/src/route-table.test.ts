@@ -132,3 +132,11 @@ describe('page meta from the tables', () => {
     expect(page.match(/<title>/g)).toHaveLength(1);
   });
 });
+
+describe('sidebar icons', () => {
+  it('are one of the contract\'s set (the shell draws them)', () => {
+    const table = structuredClone(dashboard) as unknown as { routes: Array<{ children?: Array<{ sidebar?: { icon: string } }> }> };
+    table.routes[1]!.children![1]!.sidebar!.icon = 'rocket';
+    expect(problemsOf(table, 'dashboard').join('; ')).toMatch(/sidebar icon "rocket" is not one of panels, statistics/);
+  });
+});

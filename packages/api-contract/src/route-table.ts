@@ -19,6 +19,13 @@ export type RemoteId = (typeof REMOTE_IDS)[number];
 export const LAYOUT_IDS = ['public', 'subscription', 'login', 'display', 'transcript', 'server'] as const;
 export type LayoutId = (typeof LAYOUT_IDS)[number];
 
+/**
+ * The icons a sidebar entry may name (the shell draws them; a new one needs a shell release, so the
+ * set is part of the contract and a table naming another is refused).
+ */
+export const SIDEBAR_ICONS = ['panels', 'statistics', 'premium', 'logs', 'restore', 'tickets', 'transcripts', 'settings'] as const;
+export type SidebarIcon = (typeof SIDEBAR_ICONS)[number];
+
 /** Staff flags a route may require (the same list as the API's STAFF_PERMISSIONS). */
 export const ROUTE_PERMISSIONS = ['DASHBOARD_SUPPORT_SYSTEM_READ', 'DASHBOARD_SUPPORT_SEARCH_READ', 'SPECIAL_TEAM_MANAGER_READ'] as const;
 
@@ -43,7 +50,7 @@ export interface RouteDef {
   /** A staff permission the user must hold (implies requiresAuth). */
   permission?: (typeof ROUTE_PERMISSIONS)[number];
   /** An entry in the layout's sidebar (the server layout has one). */
-  sidebar?: { readonly label: string; readonly icon: string };
+  sidebar?: { readonly label: string; readonly icon: SidebarIcon };
   /** Fixed values the page reads with useRouteData() when one page serves several paths. */
   data?: Readonly<Record<string, string>>;
   /** Index routes only: the relative path to send the browser to. */
@@ -177,8 +184,10 @@ export function parseRouteTable(value: unknown, expected: RemoteId): RouteTable 
     if (r.description !== undefined && !shortString(r.description, 300)) problems.push(`${where}: "description" must be 1 to 300 characters`);
     if (r.requiresAuth !== undefined && typeof r.requiresAuth !== 'boolean') problems.push(`${where}: "requiresAuth" must be a boolean`);
     if (r.permission !== undefined && !(ROUTE_PERMISSIONS as readonly unknown[]).includes(r.permission)) problems.push(`${where}: unknown permission ${JSON.stringify(r.permission)}`);
-    if (r.sidebar !== undefined && !(isRecord(r.sidebar) && shortString(r.sidebar.label, 60) && shortString(r.sidebar.icon, 40) && Object.keys(r.sidebar).length === 2)) {
+    if (r.sidebar !== undefined && !(isRecord(r.sidebar) && shortString(r.sidebar.label, 60) && Object.keys(r.sidebar).length === 2)) {
       problems.push(`${where}: "sidebar" must be { label, icon }`);
+    } else if (r.sidebar !== undefined && !(SIDEBAR_ICONS as readonly unknown[]).includes(r.sidebar.icon)) {
+      problems.push(`${where}: sidebar icon ${JSON.stringify(r.sidebar.icon)} is not one of ${SIDEBAR_ICONS.join(', ')}`);
     }
     if (r.data !== undefined && !(isRecord(r.data) && Object.keys(r.data).length <= 20 && Object.values(r.data).every((v) => typeof v === 'string' && v.length <= 200))) {
       problems.push(`${where}: "data" must map names to strings`);

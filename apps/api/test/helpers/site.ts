@@ -38,7 +38,7 @@ export const TABLES = {
         requiresAuth: true,
         children: [
           { index: true, redirect: 'configs' },
-          { path: 'configs', page: 'Configs', title: 'Configs', sidebar: { label: 'Configs', icon: 'gear' } },
+          { path: 'configs', page: 'Configs', title: 'Configs', sidebar: { label: 'Configs', icon: 'settings' } },
         ],
       },
     ],

@@ -1,18 +1,22 @@
-import { botInviteUrl, PLACEHOLDER_SERVERS, refreshGuilds, type RouteHandle, selectGuilds, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { botInviteUrl, PLACEHOLDER_SERVERS, refreshGuilds, type RouteHandle, type SidebarIcon, selectGuilds, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
 import { Avatar, Button, buttonClasses, cx, EmptyState, Skeleton } from '@tickety/ui';
-import { ArrowLeftRight, BarChart3, Bot, Gem, History, LayoutPanelTop, ScrollText, ShieldX } from 'lucide-react';
+import { ArrowLeftRight, BarChart3, Bot, FileText, Gem, History, LayoutPanelTop, ScrollText, Settings, ShieldX, Ticket } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useMatches, useParams } from 'react-router-dom';
 import { GuardedOutlet } from '../guards/guarded-outlet';
 import { useGetServerQuery } from '../server/server-api';
 import { Header } from './header';
 
-const ICONS: Record<string, ReactNode> = {
+/** The sidebar icons of the contract (SIDEBAR_ICONS): a remote's table names one of these. */
+const ICONS: Record<SidebarIcon, ReactNode> = {
   panels: <LayoutPanelTop aria-hidden="true" className="size-4" />,
   statistics: <BarChart3 aria-hidden="true" className="size-4" />,
   premium: <Gem aria-hidden="true" className="size-4" />,
   logs: <ScrollText aria-hidden="true" className="size-4" />,
   restore: <History aria-hidden="true" className="size-4" />,
+  tickets: <Ticket aria-hidden="true" className="size-4" />,
+  transcripts: <FileText aria-hidden="true" className="size-4" />,
+  settings: <Settings aria-hidden="true" className="size-4" />,
 };
 
 /** The sidebar's pages, in the route table's order: the server layout route's children with a sidebar entry. */

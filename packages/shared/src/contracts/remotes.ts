@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { LayoutId, RemoteId, RouteTable, StaffPermission } from '@tickety/api-contract';
+import type { LayoutId, RemoteId, RouteTable, SidebarIcon, StaffPermission } from '@tickety/api-contract';
 
 /**
  * The contract between the shell and its remotes.
@@ -24,8 +24,9 @@ export {
   REMOTE_IDS,
   RouteTableError,
   SHELL_PATHS,
+  SIDEBAR_ICONS,
 } from '@tickety/api-contract';
-export type { Composition, LayoutId, RemoteId, RouteDef, RouteTable } from '@tickety/api-contract';
+export type { Composition, LayoutId, RemoteId, RouteDef, RouteTable, SidebarIcon } from '@tickety/api-contract';
 
 /** What a remote gives the shell for one page (a subset of a react-router route object). */
 export interface RemoteRouteModule {
@@ -79,14 +80,14 @@ export interface RouteHandle {
   /** The layout the route renders in. */
   layout?: LayoutId;
   /** A page of its layout's sidebar (the server layout has one). */
-  sidebar?: { label: string; icon: string };
+  sidebar?: { label: string; icon: SidebarIcon };
   /**
    * Fixed values a page reads with `useRouteData()` when one page serves several paths (the policy
    * page's `policy`, a billing page's `provider`). Route params (`:server`) come from `useParams()`.
    */
   data?: Readonly<Record<string, string>>;
   /** A layout route's sidebar entries (relative paths), from its children (the server layout). */
-  sidebarItems?: Array<{ segment: string; label: string; icon: string }>;
+  sidebarItems?: Array<{ segment: string; label: string; icon: SidebarIcon }>;
   /** Why this part of the site cannot be shown (its route table was refused): the page says so. */
   unavailable?: string;
 }
