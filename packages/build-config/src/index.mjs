@@ -134,6 +134,9 @@ export function defineRemote({ name, appDir, mode = process.env.NODE_ENV === 'pr
   const base = baseConfig({ appDir, mode, cssScope: remoteScopeClass(name) });
   return {
     ...base,
+    // The `main` entry is the standalone development harness (src/dev): production builds ship only
+    // what the shell loads (remoteEntry.js, ./routes and its chunks).
+    entry: dev ? base.entry : {},
     name,
     output: {
       path: join(appDir, 'dist'),
@@ -157,7 +160,7 @@ export function defineRemote({ name, appDir, mode = process.env.NODE_ENV === 'pr
         // (development builds) keeps its own.
         ...(dev ? {} : { experiments: { externalRuntime: true } }),
       }),
-      new rspack.HtmlRspackPlugin({ template: join(appDir, 'src/dev/index.html'), chunks: ['main'], filename: 'dev.html' }),
+      dev && new rspack.HtmlRspackPlugin({ template: join(appDir, 'src/dev/index.html'), chunks: ['main'], filename: 'dev.html' }),
       // routes.json beside mf-manifest.json: the pages this remote owns, as data (config.json carries it).
       new RouteTablePlugin({ appDir, name }),
       dev && new ReactRefreshPlugin(),
