@@ -417,7 +417,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       queueMax: e.DATABASE_QUEUE_MAX ?? 200,
     },
     redisUrl: e.REDIS_URL ?? null,
-    session: { idleSeconds, maxAgeSeconds, maxPerUser: e.SESSIONS_PER_USER_MAX ?? 20 },
+    // Demo users are shared by every visitor of a demo: a small cap would have them sign each other out.
+    session: { idleSeconds, maxAgeSeconds, maxPerUser: e.SESSIONS_PER_USER_MAX ?? (demo ? 1000 : 20) },
     guildAccess: {
       readMaxAgeSeconds: e.GUILD_ACCESS_MAX_AGE_SECONDS ?? 300,
       writeMaxAgeSeconds: e.GUILD_WRITE_ACCESS_MAX_AGE_SECONDS ?? 60,
