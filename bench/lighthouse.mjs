@@ -96,7 +96,7 @@ async function measure(url, label, rows) {
         return v === undefined ? '-' : Math.round(v);
       };
       const tti = lhr.audits.interactive?.numericValue ?? Number.POSITIVE_INFINITY;
-      const requests = /** @type {{ items?: Array<{ resourceType?: string, transferSize?: number, networkEndTime?: number, endTime?: number }> }} */ (lhr.audits['network-requests']?.details ?? {}).items ?? [];
+      const requests = /** @type {{ items?: Array<{ resourceType?: string, transferSize?: number, networkEndTime?: number, endTime?: number }> }} */ (lhr.audits['network-requests']?.details)?.items ?? [];
       // networkEndTime is relative to the navigation (ms), like the metrics.
       const js = requests.filter((r) => r.resourceType === 'Script' && (r.networkEndTime ?? r.endTime ?? 0) <= tti).reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
       const lcp = lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN;
