@@ -140,8 +140,13 @@ export function createSiteConfig(opts: SiteConfigOptions): SiteConfig {
   }
 
   function compose(remotes: SiteRemotes): Composition {
+    // The same object (the file did not change): no work at all; an equal one (overrides refetched): no recomposition.
+    if (lastComposition?.remotes === remotes) return lastComposition.composition;
     const signature = JSON.stringify(remotes);
-    if (lastComposition && (lastComposition.remotes === remotes || lastComposition.signature === signature)) return lastComposition.composition;
+    if (lastComposition?.signature === signature) {
+      lastComposition = { ...lastComposition, remotes };
+      return lastComposition.composition;
+    }
     const composition = composeRouteTables(Object.fromEntries(Object.entries(remotes).map(([id, e]) => [id, e.routes])));
     for (const p of composition.problems) opts.log.warn({ remote: p.remote, mounts: p.mounts }, `route table refused: ${p.message}`);
     lastComposition = { remotes, composition, signature };
