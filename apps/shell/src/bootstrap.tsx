@@ -2,8 +2,10 @@ import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { requestConfigEarly } from './app/early-config';
 import { startApp } from './app/start';
+import { pageShown, prepareRoot } from './app/takeover';
 
-const root = createRoot(document.getElementById('root')!);
+// A prerendered public page stays on screen until the app shows the same page (app/takeover.ts).
+const root = createRoot(prepareRoot());
 
 /** Without config.json nothing can run: say so plainly, with a way to try again. */
 function ConfigFailed({ message }: { message: string }) {
@@ -22,5 +24,8 @@ requestConfigEarly().then(
   // A transition: React renders the first page in slices and yields to the browser between them,
   // instead of one long task (Total Blocking Time on slow phones).
   (config) => startTransition(() => root.render(startApp(config).app)),
-  (error: unknown) => root.render(<ConfigFailed message={error instanceof Error ? error.message : String(error)} />),
+  (error: unknown) => {
+    root.render(<ConfigFailed message={error instanceof Error ? error.message : String(error)} />);
+    pageShown();
+  },
 );

@@ -11,6 +11,7 @@ import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { ReactRefreshRspackPlugin as ReactRefreshPlugin } from '@rspack/plugin-react-refresh';
 import { PreloadStartupChunks } from './preload-startup.mjs';
+import { PrerenderPlugin } from './prerender.mjs';
 import { RouteTablePlugin } from './route-table.mjs';
 import { remoteScopeClass, scopeUtilities } from './scope-css.mjs';
 
@@ -163,6 +164,8 @@ export function defineRemote({ name, appDir, mode = process.env.NODE_ENV === 'pr
       dev && new rspack.HtmlRspackPlugin({ template: join(appDir, 'src/dev/index.html'), chunks: ['main'], filename: 'dev.html' }),
       // routes.json beside mf-manifest.json: the pages this remote owns, as data (config.json carries it).
       new RouteTablePlugin({ appDir, name }),
+      // dist/prerender.mjs: its public pages rendered by the server (first paint without JavaScript).
+      !dev && new PrerenderPlugin({ appDir }),
       dev && new ReactRefreshPlugin(),
     ].filter(Boolean),
     devServer: { ...devServer(PORTS[name]), historyApiFallback: { index: '/dev.html' } },
@@ -207,6 +210,8 @@ export function defineHost({ appDir, mode = process.env.NODE_ENV === 'production
           modules: [/react-dom-client\.production/, /[\\/]react-router[\\/]dist[\\/]/, /[\\/]@reduxjs[\\/]toolkit[\\/]dist[\\/]/],
         }),
       new rspack.CopyRspackPlugin({ patterns: [{ from: join(appDir, 'public'), noErrorOnMissing: true }] }),
+      // dist/prerender.mjs: the public layouts rendered by the server around a remote's prerendered page.
+      !dev && new PrerenderPlugin({ appDir }),
       dev && new ReactRefreshPlugin(),
     ].filter(Boolean),
     // The shell's dev server gets config.json, and the deployed remotes it points at, from the API

@@ -34,6 +34,7 @@ export {
   refreshGuilds,
   setTemporaryBilling,
   setTemporaryServer,
+  visitorAuthState,
 } from './auth/auth-slice';
 export {
   selectAuth,

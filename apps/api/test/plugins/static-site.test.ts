@@ -305,3 +305,47 @@ describe.each(databases())('page heads, sitemap.xml and robots.txt from the rout
     expect(robots.body).not.toMatch(/Disallow: \/premium\b/);
   });
 });
+
+describe.each(databases())('prerendered public pages on $name', (database) => {
+  const site = mkdtempSync(join(tmpdir(), 'tickety-site-prerender-'));
+  afterAll(() => rmSync(site, { recursive: true, force: true }));
+  writeSite(site, {
+    shell: 'eeeeeeeeeee3',
+    html: '<!doctype html><html><head><title>Tickety</title></head><body><div id="root"><div class="outline"></div></div>\n<noscript>JS</noscript></body></html>',
+    remotes: { marketing: entry('marketing', 'aaaaaaaaaaa3'), dashboard: entry('dashboard', 'ddddddddddd3') },
+  });
+  // What the builds emit as dist/prerender.mjs (here: tiny stand-ins), and the manifest naming the stylesheet.
+  writeFile(
+    join(site, 'shell/eeeeeeeeeee3/prerender.mjs'),
+    `export const PAGE_SLOT = '<div data-tk-page=""></div>';
+     export function renderFrame(layout, path, config) { return layout === 'public' ? '<header>' + config.productName + '</header><main>' + PAGE_SLOT + '</main>' : null; }`,
+  );
+  writeFile(
+    join(site, 'remotes/marketing/aaaaaaaaaaa3/prerender.mjs'),
+    `export function renderPage(path) { if (path === '/premium') throw new Error('boom'); return path === '/' ? { html: '<h1>Home</h1>', layout: 'public' } : null; }`,
+  );
+  writeFile(
+    join(site, 'remotes/marketing/aaaaaaaaaaa3/mf-manifest.json'),
+    JSON.stringify({ exposes: [{ name: 'routes', path: './routes', assets: { css: { sync: ['routes.1234abcd.css'], async: [] }, js: { sync: [], async: [] } } }] }),
+  );
+  const t = useTestApp(database, { env: { ALL_IN_ONE: '1', STATIC_ROOT: site, PRODUCT_NAME: 'Ticketo' } });
+
+  it('answers a public page rendered in the shell frame, with the remote stylesheet, marked for the takeover', async () => {
+    const res = await new Browser(t.app).get('/', { headers: html });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root" data-prerendered=""><header>Ticketo</header><main><div class="tk-remote-marketing contents"><h1>Home</h1></div></main></div>');
+    expect(res.body).toContain('<link rel="stylesheet" href="/remotes/marketing/aaaaaaaaaaa3/routes.1234abcd.css" /></head>');
+    expect(res.body).not.toContain('class="outline"');
+    expect(res.body).toContain('<noscript>JS</noscript>');
+  });
+
+  it('serves the plain shell page when a page cannot be prerendered (none, or it throws), and logs why', async () => {
+    for (const path of ['/premium', '/home-display']) {
+      const res = await new Browser(t.app).get(path, { headers: html });
+      expect(res.statusCode, path).toBe(200);
+      expect(res.body, path).not.toContain('data-prerendered');
+      expect(res.body, path).toContain('class="outline"');
+    }
+    expect(t.logs.messages(/could not be prerendered/)).toHaveLength(1);
+  });
+});

@@ -15,7 +15,10 @@ export function ThemeToggle() {
         onClick={() => setScheme(next)}
         className="inline-flex size-9 items-center justify-center rounded-lg text-surface-600 transition hover:bg-surface-200 hover:text-surface-900 focus-visible:outline-2 focus-visible:outline-offset-2 dark:text-surface-300 dark:hover:bg-surface-800 dark:hover:text-surface-50"
       >
-        {scheme === 'dark' ? <Sun aria-hidden="true" className="size-5" /> : <Moon aria-hidden="true" className="size-5" />}
+        {/* Both icons, the scheme class on <html> shows one: the same markup in either theme (the
+            prerendered page and the app that takes it over agree). */}
+        <Sun aria-hidden="true" className="hidden size-5 dark:block" />
+        <Moon aria-hidden="true" className="size-5 dark:hidden" />
       </button>
     </Tooltip>
   );

@@ -36,6 +36,14 @@ export const initialAuthState: AuthState = {
   temporaryBilling: null,
 };
 
+/**
+ * A visitor whose (empty) session has loaded: what a prerendered public page shows, so the app that
+ * takes the page over, once its own user load has answered, renders the same header.
+ */
+export function visitorAuthState(): AuthState {
+  return { ...initialAuthState, status: 'loaded', lastLoaded: 0 };
+}
+
 /** Any store holding this slice. */
 export interface AuthRootState {
   auth: AuthState;

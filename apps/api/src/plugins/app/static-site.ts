@@ -4,7 +4,9 @@ import fastifyStatic from '@fastify/static';
 import { REMOTE_IDS, headTags, isPagePath, pageMeta, robotsTxt, sitemapXml, withHeadTags } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { createPrerenderer, withPrerenderedRoot } from '../../lib/prerender';
 import type { SiteConfig, SiteRemotes } from '../../lib/site-config';
+import { runtimeConfig } from '../../routes/runtime-config/index';
 import { decodedPathOf, isDisplayPage, pathOf } from './security';
 
 const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
@@ -114,6 +116,8 @@ export default fp(
       if (!start.remotes[id]) app.log.warn({ dir: opts.root }, `remote ${id} is not deployed (node scripts/deploy.mjs ${id}): its addresses answer 404`);
     }
 
+    const prerenderer = createPrerenderer({ root: opts.root, log: app.log });
+
     // index.html is re-read when it changes on disk (a deploy or rollback), not on every request.
     let cached: { key: string; html: string } | null = null;
     function shellHtml(): string | null {
@@ -154,7 +158,10 @@ export default fp(
         const path = decodedPathOf(req);
         const page = isPagePath(state.composition, path);
         const meta = page ? pageMeta(state.composition, path, app.config.productName) : null;
-        const body = meta ? withHeadTags(html, headTags(meta, { origin: opts.origin, productName: app.config.productName })) : html;
+        // A public page arrives rendered (no JavaScript needed for its first paint).
+        const prerendered = page ? await prerenderer.page(state, path, runtimeConfig(app.config, state)) : null;
+        const shell = prerendered ? withPrerenderedRoot(html, prerendered) : html;
+        const body = meta ? withHeadTags(shell, headTags(meta, { origin: opts.origin, productName: app.config.productName })) : shell;
         const extra = foreignOrigins(state.remotes, opts.origin);
         if (extra.length > 0) {
           // Remotes on another origin: the page may load their scripts, styles and manifests.

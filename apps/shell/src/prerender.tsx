@@ -1,0 +1,37 @@
+/**
+ * The shell's part of a prerendered public page (built for Node as dist/prerender.mjs, used by the
+ * server, never by the browser): the layout a page renders in, signed out, with PAGE_SLOT where the
+ * remote's page goes. The app then takes the page over in the browser (bootstrap.tsx).
+ */
+import { configureShared, type LayoutId, makeStore, type RuntimeConfig, visitorAuthState } from '@tickety/shared';
+import { renderToString } from 'react-dom/server';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { DisplayLayout, PublicLayout, SubscriptionLayout } from './layouts/layouts';
+
+/** Where the page goes in the rendered frame. */
+export const PAGE_SLOT = '<div data-tk-page=""></div>';
+
+const LAYOUTS: Partial<Record<LayoutId, () => React.JSX.Element>> = {
+  public: PublicLayout,
+  display: DisplayLayout,
+  subscription: SubscriptionLayout,
+};
+
+/** The layouts a page can be prerendered in (the others need a signed-in user). */
+export const PRERENDERED_LAYOUTS = Object.keys(LAYOUTS) as LayoutId[];
+
+/** The frame of `path` in `layout` (null for a layout that is not prerendered). */
+export function renderFrame(layout: LayoutId, path: string, config: RuntimeConfig): string | null {
+  const Layout = LAYOUTS[layout];
+  if (!Layout) return null;
+  // Signed out, as the app shows a visitor once its user load has answered.
+  const store = makeStore({ auth: visitorAuthState() });
+  const router = createMemoryRouter([{ element: <Layout />, children: [{ path: '*', element: <div data-tk-page="" /> }] }], { initialEntries: [path] });
+  configureShared({ config, navigate: () => undefined, dispatch: store.dispatch });
+  return renderToString(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+}

@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest';
+import { shot, useBrowser } from '../src/browser';
+import { main } from '../src/pages';
+
+const b = useBrowser();
+
+/** Layout shifts recorded from the first paint on (the page's own PerformanceObserver, buffered). */
+async function layoutShift(page: import('playwright-core').Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) total += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 300);
+      }),
+  );
+}
+
+describe('public pages arrive as HTML', () => {
+  test.each(['/', '/premium', '/support', '/privacy-policy'])('%s is readable with JavaScript off', async (path) => {
+    const context = await b.browser.newContext({ baseURL: b.baseURL, javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await context.newPage();
+      const res = await page.goto(path);
+      expect(res?.status()).toBe(200);
+      // The header, the page's heading and the footer are in the HTML itself.
+      await page.getByRole('banner').getByRole('link', { name: /Tickety/ }).first().waitFor();
+      await main(page).getByRole('heading', { level: 1 }).first().waitFor();
+      await page.getByRole('contentinfo').waitFor();
+      if (path === '/') await shot(page, 'home-no-javascript');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test.each(['light', 'dark'] as const)('the app takes the page over without a layout shift (%s)', async (scheme) => {
+    await b.page.emulateMedia({ colorScheme: scheme });
+    const res = await b.page.goto('/');
+    expect(await res?.text()).toContain('data-prerendered');
+    // The app is in charge: the prerendered copy is gone and the Login button works.
+    await b.page.waitForFunction(() => !document.querySelector('[data-prerendered]'));
+    await b.page.getByRole('button', { name: 'Login' }).first().waitFor();
+    expect(await b.page.locator('#root').count()).toBe(1);
+    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
+    expect(await layoutShift(b.page)).toBeLessThan(0.01);
+    expect(b.errors).toEqual([]);
+  });
+
+  test('a signed-in page is not prerendered', async () => {
+    const res = await b.page.goto('/dashboard');
+    expect(await res?.text()).not.toContain('data-prerendered');
+  });
+});

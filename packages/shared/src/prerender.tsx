@@ -1,0 +1,48 @@
+/**
+ * `@tickety/shared/prerender`: a remote's public pages rendered to HTML in Node (its dist/prerender.mjs,
+ * built for the server, never loaded by a browser). The server puts the page into the shell's frame,
+ * so a public page's first paint needs no JavaScript; the app takes it over in the browser.
+ */
+import { leafPaths } from '@tickety/api-contract';
+import type { ComponentType } from 'react';
+import { renderToString } from 'react-dom/server';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { visitorAuthState } from './auth/auth-slice';
+import { configureShared } from './config';
+import type { RouteHandle, RouteTable } from './contracts/remotes';
+import { makeStore } from './store';
+import type { RuntimeConfig } from './types';
+
+/** A remote's renderer: the HTML of the page at `path`, or null when it is not one it prerenders. */
+export type PageRenderer = (path: string, config: RuntimeConfig) => { html: string; layout: string } | null;
+
+/**
+ * Prerenders the pages of `table` anyone may see at a fixed address (no parameter, no sign-in, no
+ * staff permission), signed out, with `pages` (eager components: no lazy loading on the server).
+ */
+export function pageRenderer(table: RouteTable, pages: Record<string, ComponentType>): PageRenderer {
+  const prerendered = new Map<string, { page: string; layout: string; handle: RouteHandle }>();
+  for (const top of table.routes) {
+    for (const { path, route } of leafPaths({ ...table, routes: [top] })) {
+      if (!route.page || path.includes(':') || top.requiresAuth || top.permission || route.requiresAuth || route.permission) continue;
+      if (!pages[route.page]) continue;
+      const handle: RouteHandle = { remote: table.remote, page: route.page, ...(route.data ? { data: route.data } : {}), ...(route.title ? { title: route.title } : {}) };
+      prerendered.set(path, { page: route.page, layout: top.layout!, handle });
+    }
+  }
+  return (path, config) => {
+    const entry = prerendered.get(path.length > 1 ? path.replace(/\/+$/, '') : path);
+    if (!entry) return null;
+    const Page = pages[entry.page]!;
+    const store = makeStore({ auth: visitorAuthState() });
+    const router = createMemoryRouter([{ path: '*', handle: entry.handle, element: <Page /> }], { initialEntries: [path] });
+    configureShared({ config, navigate: () => undefined, dispatch: store.dispatch });
+    const html = renderToString(
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>,
+    );
+    return { html, layout: entry.layout };
+  };
+}
