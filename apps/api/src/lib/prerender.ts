@@ -119,7 +119,14 @@ export function createPrerenderer(opts: { root: string; log: FastifyBaseLogger }
  * take it over) and its stylesheets in the head.
  */
 export function withPrerenderedRoot(shell: string, page: Prerendered): string {
-  const html = page.head ? shell.replace('</head>', () => `${page.head}</head>`) : shell;
+  // The page is already there: the stylesheets it needs come before the app's scripts.
+  const head = shell.indexOf('</head>');
+  const stylesheets = [...shell.slice(0, head).matchAll(/<link(?=[^>]*\brel="stylesheet")[^>]*>/g)].map((m) => m[0]);
+  const withoutStylesheets = stylesheets.reduce((h, link) => h.replace(link, ''), shell);
+  const firstScript = withoutStylesheets.search(/<script\b|<link(?=[^>]*\brel="preload")/);
+  const headEnd = withoutStylesheets.indexOf('</head>');
+  const at = firstScript !== -1 && firstScript < headEnd ? firstScript : headEnd;
+  const html = at === -1 ? shell : `${withoutStylesheets.slice(0, at)}${stylesheets.join('')}${page.head}${withoutStylesheets.slice(at)}`;
   const body = page.body;
   const start = html.indexOf('<div id="root">');
   if (start === -1) return html;
