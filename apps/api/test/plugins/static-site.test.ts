@@ -339,6 +339,12 @@ describe.each(databases())('prerendered public pages on $name', (database) => {
     expect(res.body).toContain('<noscript>JS</noscript>');
   });
 
+  it('does not serve the renderers themselves', async () => {
+    for (const path of ['/remotes/marketing/aaaaaaaaaaa3/prerender.mjs', '/shell/eeeeeeeeeee3/prerender.mjs']) {
+      expect((await new Browser(t.app).get(path)).statusCode, path).toBe(404);
+    }
+  });
+
   it('serves the plain shell page when a page cannot be prerendered (none, or it throws), and logs why', async () => {
     for (const path of ['/premium', '/home-display']) {
       const res = await new Browser(t.app).get(path, { headers: html });

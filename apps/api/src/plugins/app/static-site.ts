@@ -102,7 +102,8 @@ export default fp(
         setHeaders(res, path) {
           res.header('cache-control', cacheControlFor(`/${relative(opts.root, path).split(sep).join('/')}`));
         },
-        allowedPath: (path) => !NOT_SERVED.has(path) && !path.startsWith('/shell/'),
+        // The server-side renderers (prerender.mjs) are for this server, not for browsers.
+        allowedPath: (path) => !NOT_SERVED.has(path) && !path.startsWith('/shell/') && !path.endsWith('/prerender.mjs'),
         decorateReply: false,
       });
     } else {
