@@ -1,0 +1,9 @@
+/**
+ * The billing remote's public page prerendered for the server (built for Node as dist/prerender.mjs;
+ * see @tickety/shared/prerender). Its other pages need a signed-in user and are never prerendered.
+ */
+import { pageRenderer } from '@tickety/shared/prerender';
+import PremiumPurchasePage from './pages/premium-purchase';
+import { routeTable } from './route-table';
+
+export const renderPage = pageRenderer(routeTable, { premiumPurchase: PremiumPurchasePage });
