@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pageShown, prepareRoot } from './takeover';
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  vi.useRealTimers();
+});
+
+describe('taking over a prerendered page', () => {
+  it('renders a plain page into #root itself', () => {
+    document.body.innerHTML = '<div id="root"><div class="outline"></div></div>';
+    const root = document.getElementById('root')!;
+    expect(prepareRoot()).toBe(root);
+    pageShown(); // nothing to swap
+    expect(document.getElementById('root')).toBe(root);
+  });
+
+  it('keeps the prerendered page on screen until the app shows its page, then swaps the two at once', () => {
+    document.body.innerHTML = '<div id="root" data-prerendered=""><h1>Home</h1></div><noscript>JS</noscript>';
+    const prerendered = document.getElementById('root')!;
+    const app = prepareRoot();
+    expect(app).not.toBe(prerendered);
+    expect(app.hidden).toBe(true);
+    expect(prerendered.nextElementSibling).toBe(app);
+    app.innerHTML = '<h1>Home</h1>';
+    pageShown();
+    expect(prerendered.isConnected).toBe(false);
+    expect(app.hidden).toBe(false);
+    expect(app.id).toBe('root');
+    expect(document.querySelectorAll('#root')).toHaveLength(1);
+    // Once only.
+    pageShown();
+    expect(document.getElementById('root')).toBe(app);
+  });
+
+  it('gives up waiting (a remote that never arrives) and shows the app anyway', () => {
+    vi.useFakeTimers();
+    document.body.innerHTML = '<div id="root" data-prerendered=""><h1>Home</h1></div>';
+    const app = prepareRoot(document, 1_000);
+    vi.advanceTimersByTime(999);
+    expect(app.hidden).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(app.hidden).toBe(false);
+    expect(document.querySelectorAll('#root')).toHaveLength(1);
+  });
+});
