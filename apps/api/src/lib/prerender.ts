@@ -15,6 +15,7 @@ interface RemoteModule {
 }
 
 const MAX_CACHED_PAGES = 200;
+const SAFE_VERSION = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
  * Public pages as HTML before any script: the live shell's frame (its dist/prerender.mjs) around the
@@ -85,6 +86,9 @@ export function createPrerenderer(opts: { root: string; log: FastifyBaseLogger }
       const entry = remote ? state.remotes[remote] : undefined;
       const remoteVersion = entry?.version;
       if (!remote || !entry || !shellVersion || !remoteVersion) return null;
+      // Versions name folders of the site: plain names only (config.json is the operator's, but a
+      // typo must not load a module from elsewhere).
+      if (!SAFE_VERSION.test(shellVersion) || !SAFE_VERSION.test(remoteVersion)) return null;
       const key = `${shellVersion}|${remote}@${remoteVersion}|${clean}`;
       if (pages.has(key)) return pages.get(key)!;
       const [shell, page] = await Promise.all([
