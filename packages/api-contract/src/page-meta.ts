@@ -4,7 +4,7 @@
  * sitemap.xml and robots.txt. The all-in-one server puts these into the shell page it answers; the
  * deploy script writes them for static hosts.
  */
-import { type Composition, leafPaths, REMOTE_IDS, type RouteDef, SHELL_PATHS } from './route-table';
+import { type Composition, isOpenPage, REMOTE_IDS, SHELL_PATHS, type TablePage, tablePages } from './route-table';
 
 /** '{product} - <title>', or the default title (spec §1). */
 export function documentTitle(productName: string, title?: string): string {
@@ -24,32 +24,16 @@ export interface PageMeta {
   indexable: boolean;
 }
 
-interface Leaf {
-  path: string;
-  route: RouteDef;
-  layout: RouteDef['layout'];
-  guarded: boolean;
-}
-
-function leaves(composition: Composition): Leaf[] {
-  const out: Leaf[] = [];
-  for (const id of REMOTE_IDS) {
+function leaves(composition: Composition): TablePage[] {
+  return REMOTE_IDS.flatMap((id) => {
     const table = composition.tables[id];
-    if (!table) continue;
-    for (const top of table.routes) {
-      const single = { ...table, routes: [top] };
-      const topGuarded = Boolean(top.requiresAuth || top.permission);
-      for (const { path, route } of leafPaths(single)) {
-        if (!route.page) continue;
-        out.push({ path, route, layout: top.layout, guarded: topGuarded || Boolean(route.requiresAuth || route.permission) });
-      }
-    }
-  }
-  return out;
+    return table ? tablePages(table) : [];
+  });
 }
 
-function isIndexable(leaf: Leaf): boolean {
-  return !leaf.guarded && !leaf.path.includes(':') && (leaf.layout === 'public' || leaf.layout === 'subscription');
+/** Listed for search engines: open, and in a layout meant to be visited (not an embed). */
+function isIndexable(leaf: TablePage): boolean {
+  return isOpenPage(leaf) && (leaf.layout === 'public' || leaf.layout === 'subscription');
 }
 
 function clean(path: string): string {

@@ -222,6 +222,32 @@ export function leafPaths(table: RouteTable): Array<{ path: string; route: Route
   return out;
 }
 
+/** A page of a table with what decides who may see it: its top-level layout, and whether it needs a sign-in. */
+export interface TablePage {
+  path: string;
+  route: RouteDef;
+  layout: LayoutId;
+  /** It needs a session or a staff permission (itself or a parent route). */
+  guarded: boolean;
+}
+
+/** Every page (a leaf with a `page`) of a table, with its layout and whether it is guarded. */
+export function tablePages(table: RouteTable): TablePage[] {
+  const out: TablePage[] = [];
+  for (const top of table.routes) {
+    const topGuarded = Boolean(top.requiresAuth || top.permission);
+    for (const { path, route } of leafPaths({ ...table, routes: [top] })) {
+      if (route.page) out.push({ path, route, layout: top.layout!, guarded: topGuarded || Boolean(route.requiresAuth || route.permission) });
+    }
+  }
+  return out;
+}
+
+/** A page anyone may see at a fixed address (no sign-in, no parameter): what is prerendered and indexed. */
+export function isOpenPage(page: TablePage): boolean {
+  return !page.guarded && !page.path.includes(':');
+}
+
 /** Whether `path` (decoded, no query) matches a route pattern such as `/billing/:user/paddle/:id`. */
 export function matchesPattern(pattern: string, path: string): boolean {
   const want = segmentsOf(pattern);

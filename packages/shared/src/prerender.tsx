@@ -3,7 +3,7 @@
  * built for the server, never loaded by a browser). The server puts the page into the shell's frame,
  * so a public page's first paint needs no JavaScript; the app takes it over in the browser.
  */
-import { leafPaths } from '@tickety/api-contract';
+import { isOpenPage, tablePages } from '@tickety/api-contract';
 import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Provider } from 'react-redux';
@@ -23,13 +23,11 @@ export type PageRenderer = (path: string, config: RuntimeConfig) => { html: stri
  */
 export function pageRenderer(table: RouteTable, pages: Record<string, ComponentType>): PageRenderer {
   const prerendered = new Map<string, { page: string; layout: string; handle: RouteHandle }>();
-  for (const top of table.routes) {
-    for (const { path, route } of leafPaths({ ...table, routes: [top] })) {
-      if (!route.page || path.includes(':') || top.requiresAuth || top.permission || route.requiresAuth || route.permission) continue;
-      if (!pages[route.page]) continue;
-      const handle: RouteHandle = { remote: table.remote, page: route.page, ...(route.data ? { data: route.data } : {}), ...(route.title ? { title: route.title } : {}) };
-      prerendered.set(path, { page: route.page, layout: top.layout!, handle });
-    }
+  for (const entry of tablePages(table)) {
+    const { path, route, layout } = entry;
+    if (!isOpenPage(entry) || !route.page || !pages[route.page]) continue;
+    const handle: RouteHandle = { remote: table.remote, page: route.page, ...(route.data ? { data: route.data } : {}), ...(route.title ? { title: route.title } : {}) };
+    prerendered.set(path, { page: route.page, layout, handle });
   }
   return (path, config) => {
     const entry = prerendered.get(path.length > 1 ? path.replace(/\/+$/, '') : path);
