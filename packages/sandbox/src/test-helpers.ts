@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
 import { createSandboxControl, type SandboxControl } from './control';
 import { DEMO_APP } from './demo-data';
 import { type DiscordSandboxOptions, discordSandbox } from './plugin';
@@ -123,4 +124,31 @@ export async function stored(app: FastifyInstance): Promise<{ codes: number; gra
   const res = await app.inject({ method: 'POST', url: `${PREFIX}/_control/state`, payload: {} });
   if (res.statusCode !== 200) throw new Error(`_control/state answered ${res.statusCode}: mount with controlRoutes: true`);
   return res.json().stored;
+}
+
+/**
+ * A fresh sandbox app for every test of the calling file (beforeEach/afterEach): read `h` and `app`
+ * inside tests and hooks.
+ */
+export function useHarness(options: Partial<DiscordSandboxOptions> = {}): { readonly h: Harness; readonly app: FastifyInstance } {
+  let current: Harness | null = null;
+  beforeEach(async () => {
+    current = await harness(options);
+  });
+  afterEach(async () => {
+    await current?.app.close();
+    current = null;
+  });
+  const get = (): Harness => {
+    if (!current) throw new Error('useHarness: use it inside tests or hooks');
+    return current;
+  };
+  return {
+    get h() {
+      return get();
+    },
+    get app() {
+      return get().app;
+    },
+  };
 }
