@@ -48,6 +48,21 @@ describe('public pages arrive as HTML', () => {
     expect(b.errors).toEqual([]);
   });
 
+  test('Login pressed on the prerendered page, before the app has taken over, still opens the sign-in popup', async () => {
+    // Hold the app back: its bootstrap chunk arrives 2 s late.
+    await b.page.route(/\/assets\/bootstrap\.[0-9a-f]+\.js$/, async (route) => {
+      await new Promise((ok) => setTimeout(ok, 2_000));
+      await route.continue();
+    });
+    await b.page.goto('/');
+    expect(await b.page.locator('[data-prerendered]').count()).toBe(1);
+    const popupOpened = b.context.waitForEvent('page');
+    await b.page.getByRole('banner').getByRole('button', { name: 'Login' }).click();
+    const popup = await popupOpened;
+    await popup.getByRole('button', { name: /Sign in as Ava/ }).waitFor();
+    await popup.close();
+  });
+
   test('a signed-in page is not prerendered', async () => {
     const res = await b.page.goto('/dashboard');
     expect(await res?.text()).not.toContain('data-prerendered');

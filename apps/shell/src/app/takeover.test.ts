@@ -33,6 +33,28 @@ describe('taking over a prerendered page', () => {
     expect(document.getElementById('root')).toBe(app);
   });
 
+  it('presses again, on the app, a button pressed on the prerendered copy (never one that differs)', () => {
+    document.body.innerHTML = '<div id="root" data-prerendered=""><header><a href="/x">X</a><button>Login</button><button>Menu</button></header></div>';
+    const prerendered = document.getElementById('root')!;
+    const app = prepareRoot();
+    const login = vi.fn();
+    const menu = vi.fn();
+    app.innerHTML = '<header><a href="/x">X</a><button>Login</button><button>Open</button></header>';
+    const [appLogin, appMenu] = app.querySelectorAll('button');
+    appLogin!.addEventListener('click', login);
+    appMenu!.addEventListener('click', menu);
+    const [preLogin, preMenu] = prerendered.querySelectorAll('button');
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    preLogin!.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    preMenu!.click();
+    expect(login).not.toHaveBeenCalled();
+    pageShown();
+    expect(login).toHaveBeenCalledTimes(1);
+    // "Menu" became "Open": not the same control, not pressed.
+    expect(menu).not.toHaveBeenCalled();
+  });
+
   it('gives up waiting (a remote that never arrives) and shows the app anyway', () => {
     vi.useFakeTimers();
     document.body.innerHTML = '<div id="root" data-prerendered=""><h1>Home</h1></div>';

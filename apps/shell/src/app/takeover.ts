@@ -6,6 +6,24 @@
  */
 let shown: (() => void) | null = null;
 
+/** Controls that need the app (links work without it). */
+const NEEDS_APP = 'button, [role="button"], input, select, textarea, summary, label';
+
+/** Where `el` sits under `root`: the child index at each level. */
+function pathOf(el: Element, root: Element): number[] {
+  const path: number[] = [];
+  for (let node: Element | null = el; node && node !== root; node = node.parentElement) {
+    path.unshift(node.parentElement ? Array.prototype.indexOf.call(node.parentElement.children, node) : 0);
+  }
+  return path;
+}
+
+function at(root: Element, path: number[]): Element | null {
+  let node: Element | null = root;
+  for (const i of path) node = node?.children[i] ?? null;
+  return node;
+}
+
 /** Where the app renders; `swap` runs once (the app's first page is shown, or it gave up waiting). */
 export function prepareRoot(doc: Document = document, giveUpMs = 10_000): HTMLElement {
   const root = doc.getElementById('root')!;
@@ -13,14 +31,29 @@ export function prepareRoot(doc: Document = document, giveUpMs = 10_000): HTMLEl
   const app = doc.createElement('div');
   app.hidden = true;
   root.after(app);
+  // A button pressed on the prerendered copy (Login, the menu...) is pressed again on the app once it
+  // is in place: the same markup, so the same place (and the same tag and text, or it is dropped).
+  const pressed: Array<{ path: number[]; tag: string; text: string }> = [];
+  const onClick = (event: Event) => {
+    const control = (event.target as Element | null)?.closest?.(NEEDS_APP);
+    if (!control || !root.contains(control)) return;
+    event.preventDefault();
+    pressed.push({ path: pathOf(control, root), tag: control.tagName, text: control.textContent ?? '' });
+  };
+  root.addEventListener('click', onClick, true);
   let done = false;
   const swap = () => {
     if (done) return;
     done = true;
     clearTimeout(timer);
+    root.removeEventListener('click', onClick, true);
     root.remove();
     app.id = 'root';
     app.hidden = false;
+    for (const p of pressed) {
+      const same = at(app, p.path);
+      if (same && same.tagName === p.tag && (same.textContent ?? '') === p.text) (same as HTMLElement).click();
+    }
   };
   // A page that never arrives (a remote down) must not leave the app hidden: its error shows instead.
   const timer = setTimeout(swap, giveUpMs);
