@@ -66,6 +66,13 @@ function sameContent(a, b) {
   return existsSync(b) && statSync(a).size === statSync(b).size && readFileSync(a).equals(readFileSync(b));
 }
 
+/** CSP sources of a page's inline scripts (the shell's boot script); the API sends the same (static-site.ts). */
+function inlineScriptHashes(html) {
+  return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)]
+    .filter((m) => !/\ssrc\s*=/i.test(m[1] ?? '') && m[2].length > 0)
+    .map((m) => `'sha256-${createHash('sha256').update(m[2], 'utf8').digest('base64')}'`);
+}
+
 /** Writes through a temporary file and a rename: readers see the old file or the new one. */
 function writeAtomic(file, data) {
   mkdirSync(dirname(file), { recursive: true });
@@ -371,6 +378,8 @@ export async function deploy(app, options = {}) {
       writeJson(paths.config, { ...cfg, shell: { version } });
       record(site, { app, version, previous, action: 'deploy' });
       print(`shell ${version}: live (index.html, 404.html; ${added} new files in assets/)${previous ? `, was ${previous}` : ''}`);
+      const hashes = inlineScriptHashes(readFileSync(join(site, 'index.html'), 'utf8'));
+      if (hashes.length > 0) print(`shell ${version}: a static host's CSP must allow its boot script: script-src 'self' ${hashes.join(' ')}`);
       return { app, version, copied, changed: true, previous };
     }
 

@@ -32,3 +32,13 @@ export async function waitForPath(page: Page, expected: string | RegExp, timeout
   const u = new URL(page.url());
   return `${u.pathname}${u.search}${u.hash}`;
 }
+
+/**
+ * A public page arrives prerendered and fetches the app at the visitor's first interaction
+ * (apps/shell/src/boot): start it (a synthetic pointerdown, no real input) and wait until it has
+ * taken the page over.
+ */
+export async function startApp(page: Page): Promise<void> {
+  await page.evaluate(() => window.dispatchEvent(new Event('pointerdown')));
+  await page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
+}

@@ -6,7 +6,7 @@ import { extname, join, normalize } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shot, useBrowser } from '../src/browser';
-import { main } from '../src/pages';
+import { main, startApp } from '../src/pages';
 import { DEPLOY_JS, FRONT_ENDS, REPO_DIR, type RunningServer, deploySite, startServer } from '../src/server';
 
 /**
@@ -66,6 +66,8 @@ describe('a remote served from another origin', () => {
       }
     });
     await b.page.goto('/premium-purchase');
+    await main(b.page).getByRole('heading', { level: 1 }).first().waitFor();
+    await startApp(b.page);
     await main(b.page).getByRole('heading', { level: 1 }).first().waitFor();
     await shot(b.page, 'premium-purchase-from-another-origin');
     expect(fromCdn.some((r) => r.url.endsWith('/mf-manifest.json'))).toBe(true);

@@ -35,10 +35,21 @@ describe('public pages arrive as HTML', () => {
     }
   });
 
-  test.each(['light', 'dark'] as const)('the app takes the page over without a layout shift (%s)', async (scheme) => {
+  test.each(['light', 'dark'] as const)('the app takes the page over, at the first interaction, without a layout shift (%s)', async (scheme) => {
     await b.page.emulateMedia({ colorScheme: scheme });
-    const res = await b.page.goto('/');
-    expect(await res?.text()).toContain('data-prerendered');
+    const scripts: string[] = [];
+    b.page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url());
+    });
+    const res = await b.page.goto('/', { waitUntil: 'networkidle' });
+    expect(await res?.text()).toContain('<div id="root" data-prerendered="">');
+    // HTML first: in the right scheme from the first paint, and no script fetched while the visitor reads.
+    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
+    await b.page.waitForTimeout(500);
+    expect(scripts).toEqual([]);
+    // The visitor reaches for the page (a synthetic event: a real one would exempt the shifts that
+    // follow it from the count below, and none may happen either way).
+    await b.page.evaluate(() => window.dispatchEvent(new Event('pointerdown')));
     // The app is in charge: the prerendered copy is gone and the Login button works.
     await b.page.waitForFunction(() => !document.querySelector('[data-prerendered]'));
     await b.page.getByRole('button', { name: 'Login' }).first().waitFor();
@@ -65,6 +76,20 @@ describe('public pages arrive as HTML', () => {
 
   test('a signed-in page is not prerendered', async () => {
     const res = await b.page.goto('/dashboard');
-    expect(await res?.text()).not.toContain('data-prerendered');
+    expect(await res?.text()).not.toContain('<div id="root" data-prerendered');
+  });
+
+  test('the theme toggle works on the prerendered page before the app is in, and the app keeps the pick', async () => {
+    await b.page.emulateMedia({ colorScheme: 'light' });
+    await b.page.goto('/premium', { waitUntil: 'networkidle' });
+    // No interaction has started the app; a click on the toggle does (and toggles at once).
+    await b.page.getByRole('banner').getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await b.page.waitForFunction(() => !document.querySelector('[data-prerendered]'));
+    await b.page.getByRole('banner').getByRole('button', { name: 'Switch to light theme' }).waitFor();
+    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await b.page.reload();
+    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    expect(b.errors).toEqual([]);
   });
 });

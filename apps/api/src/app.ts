@@ -179,7 +179,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       root: config.staticRoot,
       site: siteConfig,
       origin: publicOrigin,
-      csp: (remoteOrigins: string[]) => cspWithOrigins(htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [publicOrigin] }), remoteOrigins),
+      sessionCookie: names.session,
+      csp: (remoteOrigins: string[], scriptHashes: string[]) =>
+        cspWithOrigins(htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [publicOrigin], scriptSources: scriptHashes }), remoteOrigins),
       onReady: (s: StaticSite) => {
         site = s;
       },

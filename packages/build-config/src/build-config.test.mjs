@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import postcss from 'postcss';
 import { describe, expect, it } from 'vitest';
 import { defineHost, defineRemote, remoteScopeClass, scopeUtilities, sharedSingletons } from './index.mjs';
+import { bootScript } from './boot-script.mjs';
 import { buildRouteTable } from './route-table.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -97,6 +98,24 @@ describe('buildRouteTable (routes.json)', () => {
       );
       await expect(buildRouteTable({ appDir: dashboardDir, name: 'billing', file })).rejects.toThrow(/"remote" must be "billing"/);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bootScript', () => {
+  it("inlines the entry's boot() called with the app's URLs, one statement, never a closing script tag", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickety-boot-'));
+    try {
+      const entry = join(dir, 'boot.ts');
+      writeFileSync(entry, 'export function boot(o: { scripts: string[]; preload: string[] }): void { (globalThis as any).__booted = o; }\n');
+      const options = { scripts: ['/assets/main.1.js'], preload: ['/assets/a.2.js', '/x</script><b>.js'] };
+      const code = await bootScript(entry, options);
+      expect(code).not.toMatch(/<\/script/i);
+      new Function(code)();
+      expect(globalThis.__booted).toEqual(options);
+    } finally {
+      delete globalThis.__booted;
       rmSync(dir, { recursive: true, force: true });
     }
   });

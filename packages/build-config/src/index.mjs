@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { ReactRefreshRspackPlugin as ReactRefreshPlugin } from '@rspack/plugin-react-refresh';
+import { BootScriptPlugin } from './boot-script.mjs';
 import { PreloadStartupChunks } from './preload-startup.mjs';
 import { PrerenderPlugin } from './prerender.mjs';
 import { RouteTablePlugin } from './route-table.mjs';
@@ -159,7 +160,7 @@ export function defineRemote({ name, appDir, mode = process.env.NODE_ENV === 'pr
         // In production a remote runs on the shell's Module Federation runtime instead of shipping
         // its own copy in remoteEntry.js (about 30 KiB gzip per remote). The standalone dev harness
         // (development builds) keeps its own.
-        ...(dev ? {} : { experiments: { externalRuntime: true } }),
+        ...(dev ? {} : { experiments: { externalRuntime: true, optimization: { target: 'web' } } }),
       }),
       dev && new rspack.HtmlRspackPlugin({ template: join(appDir, 'src/dev/index.html'), chunks: ['main'], filename: 'dev.html' }),
       // routes.json beside mf-manifest.json: the pages this remote owns, as data (config.json carries it).
@@ -201,7 +202,7 @@ export function defineHost({ appDir, mode = process.env.NODE_ENV === 'production
         runtimePlugins,
         dts: false,
         // The runtime the remotes' production entries use (see defineRemote).
-        experiments: { provideExternalRuntime: true },
+        experiments: { provideExternalRuntime: true, optimization: { target: 'web' } },
       }),
       new rspack.HtmlRspackPlugin({ template: join(appDir, 'src/index.html'), chunks: ['main'] }),
       !dev &&
@@ -209,6 +210,9 @@ export function defineHost({ appDir, mode = process.env.NODE_ENV === 'production
           chunkGroups: ['bootstrap'],
           modules: [/react-dom-client\.production/, /[\\/]react-router[\\/]dist[\\/]/, /[\\/]@reduxjs[\\/]toolkit[\\/]dist[\\/]/],
         }),
+      // index.html's scripts become one inline boot script (src/boot/boot.ts): the scheme before the
+      // first paint, and the app started at once, or on a prerendered page when the visitor reaches for it.
+      existsSync(join(appDir, 'src/boot/boot.ts')) && new BootScriptPlugin({ entry: join(appDir, 'src/boot/boot.ts') }),
       new rspack.CopyRspackPlugin({ patterns: [{ from: join(appDir, 'public'), noErrorOnMissing: true }] }),
       // dist/prerender.mjs: the public layouts rendered by the server around a remote's prerendered page.
       !dev && new PrerenderPlugin({ appDir }),

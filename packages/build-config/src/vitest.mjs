@@ -7,6 +7,8 @@ export function vitestConfig(o = {}) {
   return {
     test: {
       environment: o.environment ?? 'node',
+      // Scripts a component adds are not run in happy-dom: they count as loaded (no error printed).
+      environmentOptions: { happyDOM: { settings: { disableJavaScriptFileLoading: true, handleDisabledFileLoadingAsSuccess: true } } },
       setupFiles: o.setupFiles ?? [],
       include: o.include ?? ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
       reporters,

@@ -122,20 +122,20 @@ export function createPrerenderer(opts: { root: string; log: FastifyBaseLogger }
  * The shell page with the prerendered page as the content of its #root (marked, so the app knows to
  * take it over) and its stylesheets in the head.
  */
-export function withPrerenderedRoot(shell: string, page: Prerendered): string {
-  // The page is already there: the stylesheets it needs come before the app's scripts.
-  const head = shell.indexOf('</head>');
-  const stylesheets = [...shell.slice(0, head).matchAll(/<link(?=[^>]*\brel="stylesheet")[^>]*>/g)].map((m) => m[0]);
-  const withoutStylesheets = stylesheets.reduce((h, link) => h.replace(link, ''), shell);
-  const firstScript = withoutStylesheets.search(/<script\b|<link(?=[^>]*\brel="preload")/);
-  const headEnd = withoutStylesheets.indexOf('</head>');
-  const at = firstScript !== -1 && firstScript < headEnd ? firstScript : headEnd;
-  const html = at === -1 ? shell : `${withoutStylesheets.slice(0, at)}${stylesheets.join('')}${page.head}${withoutStylesheets.slice(at)}`;
+export function withPrerenderedRoot(shell: string, page: Prerendered, opts: { startNow?: boolean } = {}): string {
+  // The page's stylesheets go after the shell's (the boot script stays first: it needs none).
+  const headEnd = shell.indexOf('</head>');
+  const links = [...shell.slice(0, headEnd === -1 ? 0 : headEnd).matchAll(/<link(?=[^>]*\brel="stylesheet")[^>]*>/g)];
+  const last = links.at(-1);
+  const at = last?.index !== undefined ? last.index + last[0].length : headEnd;
+  const html = at === -1 ? shell : `${shell.slice(0, at)}${page.head}${shell.slice(at)}`;
   const body = page.body;
   const start = html.indexOf('<div id="root">');
   if (start === -1) return html;
   const noscript = html.indexOf('<noscript>', start);
   const end = html.lastIndexOf('</div>', noscript === -1 ? html.length : noscript);
   if (end <= start) return html;
-  return `${html.slice(0, start)}<div id="root" data-prerendered="">${body}</div>${html.slice(end + '</div>'.length)}`;
+  // data-start: the shell's boot script starts the app at once (a signed-in user's request), instead
+  // of at the visitor's first interaction.
+  return `${html.slice(0, start)}<div id="root" data-prerendered=""${opts.startNow ? ' data-start=""' : ''}>${body}</div>${html.slice(end + '</div>'.length)}`;
 }

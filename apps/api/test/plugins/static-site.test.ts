@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cacheControlFor, cspWithOrigins } from '../../src/plugins/app/static-site';
+import { cacheControlFor, cspWithOrigins, inlineScriptHashes } from '../../src/plugins/app/static-site';
 import { FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
@@ -306,12 +307,23 @@ describe.each(databases())('page heads, sitemap.xml and robots.txt from the rout
   });
 });
 
+// The shell's inline boot script (apps/shell/src/boot): allowed by its hash, nothing else inline.
+const BOOT = '(()=>{document.documentElement.dataset.booted="1"})()';
+const BOOT_HASH = `'sha256-${createHash('sha256').update(BOOT).digest('base64')}'`;
+
+describe('inlineScriptHashes', () => {
+  it('hashes the inline scripts of a page, never one with a src or an empty one', () => {
+    expect(inlineScriptHashes(`<head><script>${BOOT}</script><script src="/a.js"></script><script></script><script type="module">${BOOT}</script></head>`)).toEqual([BOOT_HASH]);
+    expect(inlineScriptHashes('<head><script defer src="/main.js"></script></head>')).toEqual([]);
+  });
+});
+
 describe.each(databases())('prerendered public pages on $name', (database) => {
   const site = mkdtempSync(join(tmpdir(), 'tickety-site-prerender-'));
   afterAll(() => rmSync(site, { recursive: true, force: true }));
   writeSite(site, {
     shell: 'eeeeeeeeeee3',
-    html: '<!doctype html><html><head><title>Tickety</title></head><body><div id="root"><div class="outline"></div></div>\n<noscript>JS</noscript></body></html>',
+    html: `<!doctype html><html><head><title>Tickety</title><script>${BOOT}</script><link href="/assets/main.css" rel="stylesheet"></head><body><div id="root"><div class="outline"></div></div>\n<noscript>JS</noscript></body></html>`,
     remotes: { marketing: entry('marketing', 'aaaaaaaaaaa3'), dashboard: entry('dashboard', 'ddddddddddd3') },
   });
   // What the builds emit as dist/prerender.mjs (here: tiny stand-ins), and the manifest naming the stylesheet.
@@ -334,9 +346,33 @@ describe.each(databases())('prerendered public pages on $name', (database) => {
     const res = await new Browser(t.app).get('/', { headers: html });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<div id="root" data-prerendered=""><header>Ticketo</header><main><div class="tk-remote-marketing contents"><h1>Home</h1></div></main></div>');
-    expect(res.body).toContain('<link rel="stylesheet" href="/remotes/marketing/aaaaaaaaaaa3/routes.1234abcd.css" /></head>');
+    // The boot script stays first; the page's stylesheet follows the shell's.
+    expect(res.body).toContain(`<script>${BOOT}</script><link href="/assets/main.css" rel="stylesheet"><link rel="stylesheet" href="/remotes/marketing/aaaaaaaaaaa3/routes.1234abcd.css" /></head>`);
     expect(res.body).not.toContain('class="outline"');
     expect(res.body).toContain('<noscript>JS</noscript>');
+  });
+
+  it('allows the shell page\'s inline boot script by its hash, and no other inline script', async () => {
+    for (const path of ['/', '/premium', '/no-such-page']) {
+      const csp = String((await new Browser(t.app).get(path, { headers: html })).headers['content-security-policy']);
+      const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src '));
+      expect(scriptSrc, path).toBe(`script-src 'self' ${BOOT_HASH} https://cdn.paddle.com`);
+    }
+  });
+
+  it('leaves a visitor\'s prerendered page out of the opener policy and marks a signed-in user\'s to start the app at once', async () => {
+    const visitor = await new Browser(t.app).get('/', { headers: html });
+    expect(visitor.body).toContain('data-prerendered');
+    expect(visitor.headers['cross-origin-opener-policy']).toBeUndefined();
+    expect(String(visitor.headers.vary)).toMatch(/cookie/i);
+    expect(visitor.body).not.toContain('data-start');
+    const withSession = await new Browser(t.app).get('/', { headers: { ...html, cookie: 'tickety_session=anything' } });
+    expect(withSession.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
+    // The app starts at once for them (apps/shell/src/boot).
+    expect(withSession.body).toContain('<div id="root" data-prerendered="" data-start="">');
+    for (const path of ['/premium', '/dashboard/1100000000000000001', '/no-such-page']) {
+      expect((await new Browser(t.app).get(path, { headers: html })).headers['cross-origin-opener-policy'], path).toBe('same-origin-allow-popups');
+    }
   });
 
   it('does not serve the renderers themselves', async () => {

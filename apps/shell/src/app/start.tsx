@@ -2,6 +2,7 @@ import { configureShared, isStaff, loadUser, makeStore, type RuntimeConfig } fro
 import { StrictMode } from 'react';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { SIGNED_IN_HINT_KEY } from '../boot/boot';
 import { registerRemote } from '../remotes/registry';
 import { buildRoutes } from '../routes/table';
 import { composeSite } from './site';
@@ -22,6 +23,29 @@ export function watchForStaff(store: ReturnType<typeof makeStore>, config: Runti
   return store.subscribe(check);
 }
 
+/**
+ * Keeps the boot script's hint (boot/boot.ts) true: set while a user is signed in, removed once the
+ * API says nobody is, so a public page starts the app at once for a signed-in user.
+ */
+export function keepSignedInHint(store: ReturnType<typeof makeStore>): () => void {
+  let last: boolean | null = null;
+  const sync = () => {
+    const auth = store.getState().auth;
+    if (auth.status !== 'loaded') return;
+    const signedIn = auth.user !== null;
+    if (signedIn === last) return;
+    last = signedIn;
+    try {
+      if (signedIn) localStorage.setItem(SIGNED_IN_HINT_KEY, '1');
+      else localStorage.removeItem(SIGNED_IN_HINT_KEY);
+    } catch {
+      // Storage refused: public pages start the app on the first interaction instead.
+    }
+  };
+  sync();
+  return store.subscribe(sync);
+}
+
 /** The shell's start: store, shared configuration, remotes, the first user load, the router. */
 export function startApp(config: RuntimeConfig) {
   const store = makeStore();
@@ -32,6 +56,7 @@ export function startApp(config: RuntimeConfig) {
   // Usually done already by the entry chunk (index.ts); registering again with the same URL is a no-op.
   registerRemotesEarly(config, composition, window.location.pathname);
   watchForStaff(store, config);
+  keepSignedInHint(store);
   void store.dispatch(loadUser());
 
   const app = (

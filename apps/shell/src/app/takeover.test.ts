@@ -55,6 +55,22 @@ describe('taking over a prerendered page', () => {
     expect(menu).not.toHaveBeenCalled();
   });
 
+  it('replays the presses the boot script kept before the app was in', () => {
+    document.body.innerHTML = '<div id="root" data-prerendered=""><header><button>Login</button></header></div>';
+    const preLogin = document.querySelector('button')!;
+    window.__tickety = { started: true, pressed: [preLogin] };
+    try {
+      const app = prepareRoot();
+      app.innerHTML = '<header><button>Login</button></header>';
+      const login = vi.fn();
+      app.querySelector('button')!.addEventListener('click', login);
+      pageShown();
+      expect(login).toHaveBeenCalledTimes(1);
+    } finally {
+      delete window.__tickety;
+    }
+  });
+
   it('gives up waiting (a remote that never arrives) and shows the app anyway', () => {
     vi.useFakeTimers();
     document.body.innerHTML = '<div id="root" data-prerendered=""><h1>Home</h1></div>';

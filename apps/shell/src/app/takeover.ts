@@ -4,10 +4,9 @@
  * swapped in one go once the app shows the same page, so nothing moves or flashes. Any other page
  * renders into #root directly.
  */
-let shown: (() => void) | null = null;
+import { keepPresses } from '../boot/boot';
 
-/** Controls that need the app (links work without it). */
-const NEEDS_APP = 'button, [role="button"], input, select, textarea, summary, label';
+let shown: (() => void) | null = null;
 
 /** Where `el` sits under `root`: the child index at each level. */
 function pathOf(el: Element, root: Element): number[] {
@@ -33,24 +32,22 @@ export function prepareRoot(doc: Document = document, giveUpMs = 10_000): HTMLEl
   root.after(app);
   // A button pressed on the prerendered copy (Login, the menu...) is pressed again on the app once it
   // is in place: the same markup, so the same place (and the same tag and text, or it is dropped).
-  const pressed: Array<{ path: number[]; tag: string; text: string }> = [];
-  const onClick = (event: Event) => {
-    const control = (event.target as Element | null)?.closest?.(NEEDS_APP);
-    if (!control || !root.contains(control)) return;
-    event.preventDefault();
-    pressed.push({ path: pathOf(control, root), tag: control.tagName, text: control.textContent ?? '' });
-  };
-  root.addEventListener('click', onClick, true);
+  // The boot script keeps them from the first paint (boot/boot.ts); without it, from now.
+  const win = doc.defaultView ?? window;
+  const boot = win.__tickety;
+  const pressed = boot?.pressed ?? [];
+  const stopKeeping = boot ? () => undefined : keepPresses(root, pressed, doc, win);
   let done = false;
   const swap = () => {
     if (done) return;
     done = true;
     clearTimeout(timer);
-    root.removeEventListener('click', onClick, true);
+    stopKeeping();
+    const replay = pressed.splice(0).map((control) => ({ path: pathOf(control, root), tag: control.tagName, text: control.textContent ?? '' }));
     root.remove();
     app.id = 'root';
     app.hidden = false;
-    for (const p of pressed) {
+    for (const p of replay) {
       const same = at(app, p.path);
       if (same && same.tagName === p.tag && (same.textContent ?? '') === p.text) (same as HTMLElement).click();
     }

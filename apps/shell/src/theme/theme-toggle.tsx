@@ -1,5 +1,6 @@
 import { Tooltip } from '@tickety/ui';
 import { Moon, Sun } from 'lucide-react';
+import { THEME_TOGGLE_ATTR } from '../boot/boot';
 import { setScheme } from './theme';
 import { useScheme } from './use-scheme';
 
@@ -12,6 +13,8 @@ export function ThemeToggle() {
       <button
         type="button"
         aria-label={label}
+        // Works on a prerendered page before the app is in (boot/boot.ts).
+        {...{ [THEME_TOGGLE_ATTR]: '' }}
         onClick={() => setScheme(next)}
         className="inline-flex size-9 items-center justify-center rounded-lg text-surface-600 transition hover:bg-surface-200 hover:text-surface-900 focus-visible:outline-2 focus-visible:outline-offset-2 dark:text-surface-300 dark:hover:bg-surface-800 dark:hover:text-surface-50"
       >

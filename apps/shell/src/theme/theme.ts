@@ -6,6 +6,8 @@
  */
 export type Scheme = 'light' | 'dark';
 export const THEME_STORAGE_KEY = 'tickety-theme';
+/** Fired on window when the boot script (boot/boot.ts) changed the scheme before the app was in. */
+export const SCHEME_EVENT = 'tickety:scheme';
 
 const listeners = new Set<() => void>();
 
@@ -50,6 +52,8 @@ export function startTheme(): void {
   window.addEventListener('storage', (e) => {
     if (e.key === THEME_STORAGE_KEY) apply();
   });
+  // The boot script's toggle on a prerendered page (boot/boot.ts, SCHEME_EVENT).
+  window.addEventListener(SCHEME_EVENT, apply);
 }
 
 /** Remembers the user's pick and applies it. */

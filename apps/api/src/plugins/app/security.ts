@@ -148,11 +148,11 @@ export default fp(
 );
 
 /** The CSP of the front end's HTML (without frame-ancestors). */
-export function htmlCsp(extra: { imgOrigins: string[]; connectOrigins: string[] }): string {
+export function htmlCsp(extra: { imgOrigins: string[]; connectOrigins: string[]; scriptSources?: string[] }): string {
   const unique = (xs: string[]) => [...new Set(xs)].join(' ');
   return [
     "default-src 'self'",
-    "script-src 'self' https://cdn.paddle.com",
+    `script-src ${unique(["'self'", ...(extra.scriptSources ?? []), 'https://cdn.paddle.com'])}`,
     'frame-src https://*.paddle.com',
     `img-src ${unique(["'self'", 'data:', 'https://cdn.discordapp.com', ...extra.imgOrigins])}`,
     "style-src 'self' 'unsafe-inline'",

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -49,11 +50,26 @@ export interface StaticSiteOptions {
   root: string;
   /** The site's composition (config.json and the REMOTE_<NAME>_URL overrides). */
   site: SiteConfig;
-  /** The HTML pages' CSP (without frame-ancestors), given the origins remotes are served from besides this one. */
-  csp: (remoteOrigins: string[]) => string;
+  /**
+   * The HTML pages' CSP (without frame-ancestors), given the origins remotes are served from besides
+   * this one and the hashes of the shell page's inline scripts (its boot script).
+   */
+  csp: (remoteOrigins: string[], scriptHashes: string[]) => string;
   /** This server's own origin (PUBLIC_URL). */
   origin: string;
+  /** The session cookie's name: a prerendered page asked for without one is a visitor's. */
+  sessionCookie: string;
   onReady: (site: StaticSite) => void;
+}
+
+/** CSP sources (`'sha256-…'`) of the inline scripts of an HTML page (those without a src). */
+export function inlineScriptHashes(html: string): string[] {
+  const out: string[] = [];
+  for (const m of html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)) {
+    if (/\ssrc\s*=/i.test(m[1] ?? '') || (m[2] ?? '').length === 0) continue;
+    out.push(`'sha256-${createHash('sha256').update(m[2]!, 'utf8').digest('base64')}'`);
+  }
+  return [...new Set(out)];
 }
 
 /** Adds origins to the directives that govern what a remote brings (scripts, styles, manifests, images, fonts). */
@@ -120,13 +136,16 @@ export default fp(
     const prerenderer = createPrerenderer({ root: opts.root, log: app.log });
 
     // index.html is re-read when it changes on disk (a deploy or rollback), not on every request.
-    let cached: { key: string; html: string } | null = null;
-    function shellHtml(): string | null {
+    let cached: { key: string; html: string; scriptHashes: string[] } | null = null;
+    function shellPage(): { html: string; scriptHashes: string[] } | null {
       try {
         const s = statSync(indexFile);
         const key = `${s.mtimeMs}:${s.size}:${s.ino}`;
-        if (!cached || cached.key !== key) cached = { key, html: readFileSync(indexFile, 'utf8') };
-        return cached.html;
+        if (!cached || cached.key !== key) {
+          const html = readFileSync(indexFile, 'utf8');
+          cached = { key, html, scriptHashes: inlineScriptHashes(html) };
+        }
+        return cached;
       } catch {
         return null;
       }
@@ -146,8 +165,9 @@ export default fp(
         return accept.includes('*/*') && !FILE_NAME.test(path);
       },
       async sendShell(req, reply) {
-        const html = shellHtml();
-        reply.header('cache-control', 'no-cache').header('cross-origin-opener-policy', 'same-origin-allow-popups');
+        const shellFile = shellPage();
+        const html = shellFile?.html ?? null;
+        reply.header('cache-control', 'no-cache');
         if (html === null) {
           return reply
             .code(503)
@@ -161,15 +181,23 @@ export default fp(
         const meta = page ? pageMeta(state.composition, path, app.config.productName) : null;
         // A public page arrives rendered (no JavaScript needed for its first paint).
         const prerendered = page ? await prerenderer.page(state, path, runtimeConfig(app.config, state)) : null;
-        const shell = prerendered ? withPrerenderedRoot(html, prerendered) : html;
+        // A request with a session cookie is (likely) a signed-in user's: the app starts at once to show
+        // them, where a visitor's page waits for a first interaction (apps/shell/src/boot).
+        const visitor = req.cookies[opts.sessionCookie] === undefined;
+        const shell = prerendered ? withPrerenderedRoot(html, prerendered, { startNow: !visitor }) : html;
+        // Cut off from a cross-origin opener (the sign-in popup it opens still reports back). Not on
+        // a prerendered public page a visitor asks for: it shows nobody's data, and the header costs a
+        // browsing-context-group switch before its first paint (~100-200 ms of main thread on a
+        // throttled phone, bench/lighthouse.mjs). docs/api.md, "Pages".
+        if (!(visitor && prerendered)) reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
+        const vary = reply.getHeader('vary');
+        reply.header('vary', vary ? `${String(vary)}, Cookie` : 'Cookie');
         const body = meta ? withHeadTags(shell, headTags(meta, { origin: opts.origin, productName: app.config.productName })) : shell;
-        const extra = foreignOrigins(state.remotes, opts.origin);
-        if (extra.length > 0) {
-          // Remotes on another origin: the page may load their scripts, styles and manifests.
-          const display = isDisplayPage(pathOf(req));
-          reply.header('content-security-policy', `${opts.csp(extra)}; frame-ancestors ${display ? '*' : "'none'"}`);
-          if (!display) reply.header('x-frame-options', 'DENY');
-        }
+        // The shell's inline boot script by its hash; remotes on another origin: the page may load
+        // their scripts, styles and manifests.
+        const display = isDisplayPage(pathOf(req));
+        reply.header('content-security-policy', `${opts.csp(foreignOrigins(state.remotes, opts.origin), shellFile?.scriptHashes ?? [])}; frame-ancestors ${display ? '*' : "'none'"}`);
+        if (!display) reply.header('x-frame-options', 'DENY');
         return reply
           .code(page ? 200 : 404)
           .type('text/html; charset=utf-8')

@@ -1,0 +1,141 @@
+/**
+ * The shell's first script: inlined at the top of index.html by the build (build-config's
+ * BootScriptPlugin), before any stylesheet, so it runs before the first paint. No React, no imports
+ * that bring code (it is a few hundred bytes once minified).
+ *
+ * 1. The colour scheme: the user's pick, else the system's, on <html> before anything is painted
+ *    (no flash of the wrong theme, with or without a prerendered page).
+ * 2. When the app starts. A page that arrived prerendered (a public page: #root is marked
+ *    data-prerendered) is complete HTML: its links work, it reads and scrolls without JavaScript. The
+ *    app (React, the router, the store, Module Federation: ~200 KB gzip) is then fetched when the
+ *    visitor first reaches for the page (pointer, touch, key or focus), or at once for someone who
+ *    is signed in (the server saw a session: #root has data-start; or, on a static host, this browser
+ *    had a signed-in user last time), whose header must show them, not "Login". Any other page starts
+ *    the app at once.
+ * 3. Until the app is in, a press on a control that needs it (Login, the menu) is kept for it: the
+ *    takeover (app/takeover.ts) presses it again on the app. The theme toggle works at once.
+ */
+import { SCHEME_EVENT, THEME_STORAGE_KEY } from '../theme/theme';
+
+/** localStorage: set while this browser has a signed-in user (app/start.tsx keeps it), so a public page starts the app at once. */
+export const SIGNED_IN_HINT_KEY = 'tickety-signed-in';
+
+/** Controls that need the app (links work without it). */
+export const NEEDS_APP = 'button, [role="button"], input, select, textarea, summary, label';
+
+/** Marks the theme toggle, which works before the app is in. */
+export const THEME_TOGGLE_ATTR = 'data-theme-toggle';
+
+/** What the visitor does that starts the app on a prerendered page. */
+export const START_EVENTS = ['pointerdown', 'touchstart', 'keydown', 'focusin'] as const;
+
+export interface BootOptions {
+  /** The app's entry scripts, in order. */
+  scripts: string[];
+  /** Chunks every start needs: preloaded with the entry, so they download in parallel with it. */
+  preload: string[];
+}
+
+/** The presses kept for the app, shared with app/takeover.ts. */
+export interface BootState {
+  started: boolean;
+  pressed: Element[];
+}
+
+declare global {
+  interface Window {
+    __tickety?: BootState;
+  }
+}
+
+function stored(win: Window): string | null {
+  try {
+    return win.localStorage.getItem(THEME_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function setScheme(doc: Document, dark: boolean): void {
+  doc.documentElement.classList.toggle('dark', dark);
+  doc.documentElement.style.colorScheme = dark ? 'dark' : 'light';
+}
+
+/** A signed-in user was here last time (a hint only: the app asks the API). */
+function wasSignedIn(win: Window): boolean {
+  try {
+    return win.localStorage.getItem(SIGNED_IN_HINT_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Keeps presses on `root`'s controls that need the app in `pressed` (the default action is
+ * prevented: the app performs it). The theme toggle is handled here instead.
+ */
+export function keepPresses(root: Element, pressed: Element[], doc: Document = document, win: Window = window): () => void {
+  const onClick = (event: Event) => {
+    const target = event.target as Element | null;
+    const toggle = target?.closest?.(`[${THEME_TOGGLE_ATTR}]`);
+    if (toggle && root.contains(toggle)) {
+      event.preventDefault();
+      const dark = !doc.documentElement.classList.contains('dark');
+      try {
+        win.localStorage.setItem(THEME_STORAGE_KEY, dark ? 'dark' : 'light');
+      } catch {
+        // Storage refused (private mode): the pick lasts for this page.
+      }
+      setScheme(doc, dark);
+      // The app, if it is rendering beside this page already, follows (theme/theme.ts).
+      win.dispatchEvent(new Event(SCHEME_EVENT));
+      return;
+    }
+    const control = target?.closest?.(NEEDS_APP);
+    if (!control || !root.contains(control)) return;
+    event.preventDefault();
+    pressed.push(control);
+  };
+  root.addEventListener('click', onClick, true);
+  return () => root.removeEventListener('click', onClick, true);
+}
+
+export function boot(options: BootOptions, doc: Document = document, win: Window = window): BootState {
+  const pick = stored(win);
+  setScheme(doc, pick === 'dark' || (pick !== 'light' && typeof win.matchMedia === 'function' && win.matchMedia('(prefers-color-scheme: dark)').matches));
+
+  const state: BootState = { started: false, pressed: [] };
+  win.__tickety = state;
+
+  const start = () => {
+    if (state.started) return;
+    state.started = true;
+    for (const type of START_EVENTS) win.removeEventListener(type, start, true);
+    for (const href of options.preload) {
+      const link = doc.createElement('link');
+      link.rel = 'preload';
+      link.as = 'script';
+      link.href = href;
+      doc.head.appendChild(link);
+    }
+    for (const src of options.scripts) {
+      const script = doc.createElement('script');
+      script.src = src;
+      // In order, like the deferred scripts they replace.
+      script.async = false;
+      doc.head.appendChild(script);
+    }
+  };
+
+  const decide = () => {
+    const root = doc.getElementById('root');
+    if (!root?.hasAttribute('data-prerendered')) return start();
+    keepPresses(root, state.pressed, doc, win);
+    // The server saw a session (data-start), or this browser had a signed-in user last time.
+    if (root.hasAttribute('data-start') || wasSignedIn(win)) return start();
+    for (const type of START_EVENTS) win.addEventListener(type, start, { capture: true, passive: true });
+  };
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', decide, { once: true });
+  else decide();
+  return state;
+}
