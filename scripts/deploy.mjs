@@ -2,15 +2,19 @@
 // Deploys one front end into a site folder, as a content-hashed version that is never overwritten,
 // and points the site's config.json (the one composition file) at it. docs/operations.md, "Deploying".
 //
-//   node scripts/deploy.mjs <app>... [--site <dir>] [--base-url <url>] [--no-build] [--dist <dir>]
+//   node scripts/deploy.mjs <app>... [--site <dir>] [--base-url <url>] [--public-url <origin>] [--no-build] [--dist <dir>]
 //   node scripts/deploy.mjs rollback <app> [<version>] [--site <dir>]
+//   node scripts/deploy.mjs pages --public-url <origin> [--site <dir>]
 //   node scripts/deploy.mjs list [--site <dir>] [--json]
 //
 // <app>: shell, marketing, billing, dashboard, staff, or `all` (the remotes, then the shell).
 // The site (default <repo>/.data/site; what the all-in-one server serves, or what you upload):
 //   config.json            remotes.<name> = { manifest, version, routes } and shell = { version };
 //                          every other field is kept (a split deployment adds its runtime settings)
-//   index.html, 404.html   the live shell page (copies of shell/<version>/index.html)
+//   app.html               the live shell page (a copy of shell/<version>/index.html)
+//   index.html, 404.html   the same; for a static host (--public-url, pages.json) the prerendered
+//                          home and 404 pages instead, beside <path>/index.html for every other
+//                          public page, sitemap.xml and robots.txt
 //   assets/...             the shell's content-hashed files (same name = same content; never replaced)
 //   favicon.svg, ...       the live shell's other files
 //   shell/<version>/       every shell version deployed (kept for rollback)
@@ -30,7 +34,7 @@ export const REMOTES = ['marketing', 'billing', 'dashboard', 'staff'];
 export const APPS = ['shell', ...REMOTES];
 const VERSION = /^[0-9a-f]{12}$/;
 /** Names a shell build may not contain at its top level (the site's own files). */
-const RESERVED = ['config.json', 'deployments.json', '404.html', 'shell', 'remotes'];
+const RESERVED = ['config.json', 'deployments.json', 'pages.json', '404.html', 'app.html', 'sitemap.xml', 'robots.txt', 'shell', 'remotes'];
 
 /** A refusal: printed as it is, exit code 1, nothing changed. */
 export class DeployError extends Error {}
@@ -194,7 +198,7 @@ function record(site, { app, version, previous, action }) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Route tables (the contract's own functions: packages/api-contract/src/route-table.ts, via tsx)
+// Route tables and pages (the contract's own functions: packages/api-contract/src, via tsx)
 
 let contract;
 async function routeContract() {
@@ -213,7 +217,7 @@ async function routeContract() {
   }
   if (!api) throw new DeployError('tsx is not installed (it loads the route-table checks): run `node scripts/pnpm.mjs install` first.');
   const { tsImport } = await import(pathToFileURL(api).href);
-  contract = await tsImport(pathToFileURL(join(ROOT, 'packages/api-contract/src/route-table.ts')).href, import.meta.url);
+  contract = await tsImport(pathToFileURL(join(ROOT, 'packages/api-contract/src/index.ts')).href, import.meta.url);
   return contract;
 }
 
@@ -306,15 +310,19 @@ function publishShell(site, version) {
       }
     } else if (!sameContent(join(dir, rel), to)) copyAtomic(join(dir, rel), to);
   }
+  // app.html: the shell page itself (what the all-in-one server answers with; a static host's
+  // fallback). index.html and 404.html: the same until pages are written (publishPages).
+  copyAtomic(join(dir, 'index.html'), join(site, 'app.html'));
   copyAtomic(join(dir, 'index.html'), join(site, 'index.html'));
   copyAtomic(join(dir, 'index.html'), join(site, '404.html'));
   return added;
 }
 
 /**
- * Deploys one app's build into the site. Returns what it did.
+ * Deploys one app's build into the site, then writes the static host's pages again when the site has
+ * them (publishPages; `publicUrl` starts them). Returns what it did.
  * @param {string} app
- * @param {{ site?: string, baseUrl?: string, build?: boolean, dist?: string }} [options]
+ * @param {{ site?: string, baseUrl?: string, build?: boolean, dist?: string, publicUrl?: string, pages?: boolean }} [options]
  */
 export async function deploy(app, options = {}) {
   if (!APPS.includes(app)) throw new DeployError(`Unknown app "${app}": one of ${APPS.join(', ')}.`);
@@ -369,9 +377,10 @@ export async function deploy(app, options = {}) {
     }
 
     if (app === 'shell') {
-      const live = previous === version && sameContent(join(target, 'index.html'), join(site, 'index.html'));
+      const live = previous === version && sameContent(join(target, 'index.html'), join(site, 'app.html'));
       if (live) {
         print(`shell ${version}: already live, nothing changed`);
+        if (options.publicUrl && options.pages !== false) await publishPages(site, options);
         return { app, version, copied, changed: false, previous };
       }
       const added = publishShell(site, version);
@@ -380,16 +389,19 @@ export async function deploy(app, options = {}) {
       print(`shell ${version}: live (index.html, 404.html; ${added} new files in assets/)${previous ? `, was ${previous}` : ''}`);
       const hashes = inlineScriptHashes(readFileSync(join(site, 'index.html'), 'utf8'));
       if (hashes.length > 0) print(`shell ${version}: a static host's CSP must allow its boot script: script-src 'self' ${hashes.join(' ')}`);
+      if (options.pages !== false) await publishPages(site, options);
       return { app, version, copied, changed: true, previous };
     }
 
     if (JSON.stringify(cfg.remotes?.[app]) === JSON.stringify(entry)) {
       print(`${app} ${version}: already live, nothing changed`);
+      if (options.publicUrl && options.pages !== false) await publishPages(site, options);
       return { app, version, copied, changed: false, previous };
     }
     writeJson(paths.config, withRemote(cfg, app, entry));
     record(site, { app, version, previous, action: 'deploy' });
     print(`${app} ${version}: live (config.json → ${entry.manifest})${previous ? `, was ${previous}` : ''}`);
+    if (options.pages !== false) await publishPages(site, options);
     return { app, version, copied, changed: true, previous };
   });
 }
@@ -399,7 +411,7 @@ export async function deploy(app, options = {}) {
  * collides with another remote's live one is tried again after the others (a mount moved from one
  * remote to another deploys in either order). Returns the failures (each app's last error).
  * @param {string[]} apps
- * @param {{ site?: string, baseUrl?: string, build?: boolean, dists?: Record<string, string> }} [options]
+ * @param {{ site?: string, baseUrl?: string, build?: boolean, dists?: Record<string, string>, publicUrl?: string }} [options]
  */
 export async function deployAll(apps, options = {}) {
   const { dists = {}, ...common } = options;
@@ -415,11 +427,105 @@ export async function deployAll(apps, options = {}) {
       failures.set(app, error);
     }
   };
-  for (const app of [...REMOTES, 'shell'].filter((a) => apps.includes(a))) await attempt(app, common);
+  for (const app of [...REMOTES, 'shell'].filter((a) => apps.includes(a))) await attempt(app, { ...common, pages: false });
   const retry = [...failures].filter(([, error]) => error.collision).map(([app]) => app);
   if (retry.length > 0) print(`trying ${retry.join(', ')} again now that the others are deployed`);
-  for (const app of retry) await attempt(app, { ...common, build: false });
+  for (const app of retry) await attempt(app, { ...common, build: false, pages: false });
+  // The static host's pages once, for what is live now.
+  const site = resolve(common.site ?? DEFAULT_SITE);
+  try {
+    await withLock(site, () => publishPages(site, { publicUrl: common.publicUrl }));
+  } catch (error) {
+    if (!(error instanceof DeployError)) throw error;
+    failures.set('pages', error);
+  }
   return [...failures].map(([app, error]) => ({ app, error }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pages for a static host
+
+/** A page path that can be a folder of the site: plain segments, none of the site's own names. */
+function pageFile(path) {
+  if (path === '/') return 'index.html';
+  const segments = path.slice(1).split('/');
+  if (segments.some((seg) => !/^[A-Za-z0-9][A-Za-z0-9._~-]*$/.test(seg)) || RESERVED.includes(segments[0]) || segments[0] === 'assets') return null;
+  return `${segments.join('/')}/index.html`;
+}
+
+/**
+ * Writes the site's public pages as HTML for a static host (what the all-in-one server renders per
+ * request): `<path>/index.html` for each open page and index.html for `/`, 404.html (the 404 page,
+ * for any address the host does not know), sitemap.xml and robots.txt, from the live versions'
+ * renderers (their prerender.mjs) and the runtime settings in config.json. Pages a previous run wrote
+ * that are gone from the composition are removed. `pages.json` remembers the public URL, so every
+ * later deploy or rollback writes them again. Returns what it wrote, or null when it cannot.
+ * @param {string} site
+ * @param {{ publicUrl?: string }} [options]
+ */
+export async function publishPages(site, options = {}) {
+  const paths = sitePaths(site);
+  const state = readJson(join(site, 'pages.json'), {});
+  const publicUrl = (options.publicUrl ?? state.publicUrl ?? '').replace(/\/+$/, '');
+  if (!publicUrl) return null;
+  if (!/^https?:\/\/[^\s/]+$/.test(publicUrl)) throw new DeployError(`--public-url must be the site's origin (https://host), not "${publicUrl}".`);
+  const c = await routeContract();
+  const cfg = readConfig(site);
+  const shellVersion = liveVersion(cfg, 'shell');
+  if (!shellVersion || !existsSync(join(site, 'app.html'))) {
+    print('pages: no shell is live yet: nothing written');
+    return null;
+  }
+  const runtime = c.RuntimeConfig.safeParse(cfg);
+  if (!runtime.success) {
+    const missing = [...new Set(runtime.error.issues.map((i) => i.path.join('.')))].join(', ');
+    throw new DeployError(`pages: config.json lacks the runtime settings a static host's pages are rendered with (${missing}): add them (docs/operations.md, "A static host").`);
+  }
+  const config = runtime.data;
+  const composition = c.composeRouteTables(Object.fromEntries(Object.entries(config.remotes).map(([id, e]) => [id, e?.routes])));
+  const load = async (file) => (existsSync(file) ? import(pathToFileURL(file).href) : null);
+  const shell = await load(join(paths.versionDir('shell', shellVersion), 'prerender.mjs'));
+  if (!shell) throw new DeployError(`pages: shell ${shellVersion} has no prerender.mjs (built without it?): nothing written.`);
+  const shellHtml = readFileSync(join(site, 'app.html'), 'utf8');
+  const page = (path, prerendered, notFound = false) =>
+    c.pageHtml({ shell: shellHtml, composition, path, page: prerendered, notFound, origin: publicUrl, productName: config.productName });
+
+  const written = [];
+  for (const path of c.openPagePaths(composition)) {
+    const file = pageFile(path);
+    const remote = c.pageOwner(composition, path);
+    const entry = remote ? config.remotes[remote] : undefined;
+    if (!file || !remote || !entry?.version || !VERSION.test(entry.version)) {
+      print(`pages: ${path} skipped (not a plain address of a deployed version)`);
+      continue;
+    }
+    const dir = paths.versionDir(remote, entry.version);
+    const renderer = await load(join(dir, 'prerender.mjs'));
+    let prerendered = null;
+    try {
+      prerendered = renderer
+        ? c.renderPage({ shell, remote: renderer, remoteId: remote, path, config, stylesheets: c.manifestStylesheets(readJson(join(dir, 'mf-manifest.json'), null), entry.manifest) })
+        : null;
+    } catch (error) {
+      print(`pages: ${path} could not be prerendered (${error.message}): written as the plain shell page`);
+    }
+    writeAtomic(join(site, file), page(path, prerendered));
+    written.push(file);
+  }
+  writeAtomic(join(site, '404.html'), page(c.ANY_ADDRESS, c.renderNotFound(shell, config), true));
+  writeAtomic(join(site, 'sitemap.xml'), c.sitemapXml(composition, publicUrl));
+  writeAtomic(join(site, 'robots.txt'), c.robotsTxt(composition, publicUrl));
+  // A page no longer in the composition must not stay reachable. `/`: back to the shell page.
+  for (const file of Array.isArray(state.pages) ? state.pages : []) {
+    if (typeof file !== 'string' || written.includes(file)) continue;
+    if (file === 'index.html') copyAtomic(join(site, 'app.html'), join(site, 'index.html'));
+    else if (file.endsWith('/index.html') && pageFile(`/${file.slice(0, -'/index.html'.length)}`) === file) rmSync(join(site, file), { force: true });
+  }
+  writeJson(join(site, 'pages.json'), { publicUrl, pages: written });
+  print(`pages: ${written.length} public pages, 404.html, sitemap.xml and robots.txt written for ${publicUrl}`);
+  const hashes = inlineScriptHashes(shellHtml);
+  if (hashes.length > 0) print(`pages: the host's CSP must allow the shell's boot script: script-src 'self' ${hashes.join(' ')}`);
+  return { publicUrl, pages: written };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -454,7 +560,7 @@ export async function rollback(app, options = {}) {
     }
     const dir = paths.versionDir(app, version);
     if (version === current) {
-      if (app !== 'shell' || sameContent(join(dir, 'index.html'), join(site, 'index.html'))) {
+      if (app !== 'shell' || sameContent(join(dir, 'index.html'), join(site, 'app.html'))) {
         print(`${app} ${version}: already live, nothing changed`);
         return { app, version, changed: false, previous: current };
       }
@@ -482,6 +588,7 @@ export async function rollback(app, options = {}) {
     }
     record(site, { app, version, previous: current, action: 'rollback' });
     print(`${app} ${version}: live again (rolled back${current ? ` from ${current}` : ''})`);
+    await publishPages(site);
     return { app, version, changed: true, previous: current };
   });
 }
@@ -517,12 +624,16 @@ function printList(result) {
 // Command line
 
 const USAGE = `Usage:
-  node scripts/deploy.mjs <app>... [--site <dir>] [--base-url <url>] [--no-build] [--dist <dir>]
+  node scripts/deploy.mjs <app>... [--site <dir>] [--base-url <url>] [--public-url <origin>] [--no-build] [--dist <dir>]
   node scripts/deploy.mjs rollback <app> [<version>] [--site <dir>]
+  node scripts/deploy.mjs pages --public-url <origin> [--site <dir>]
   node scripts/deploy.mjs list [--site <dir>] [--json]
 <app>: ${APPS.join(', ')} or all (the remotes, then the shell). Default site: ${DEFAULT_SITE}
   --base-url  where the site's remotes/ is served from, for a remote on another origin
               (manifest: <base-url>/remotes/<app>/<version>/mf-manifest.json; default: site-relative)
+  --public-url  for a static host: the site's origin (https://host); the public pages, 404.html,
+              sitemap.xml and robots.txt are written as files, and again on every later deploy
+              or rollback of that site (\`pages\` writes them now)
   --no-build  deploy the existing apps/<app>/dist
   --dist      deploy this build folder instead of apps/<app>/dist (implies --no-build)`;
 
@@ -542,6 +653,7 @@ function parseArgs(argv) {
     else if (arg === '--site' || arg.startsWith('--site=')) out.site = value('--site');
     else if (arg === '--base-url' || arg.startsWith('--base-url=')) out.baseUrl = value('--base-url');
     else if (arg === '--dist' || arg.startsWith('--dist=')) out.dist = value('--dist');
+    else if (arg === '--public-url' || arg.startsWith('--public-url=')) out.publicUrl = value('--public-url');
     else if (arg.startsWith('-')) throw new DeployError(`Unknown option ${arg}.\n${USAGE}`);
     else out.positional.push(arg);
   }
@@ -561,6 +673,13 @@ async function main(argv) {
     else printList(result);
     return 0;
   }
+  if (command === 'pages') {
+    if (rest.length > 0) throw new DeployError(`pages takes no app.\n${USAGE}`);
+    const site = resolve(args.site ?? DEFAULT_SITE);
+    const done = await withLock(site, () => publishPages(site, { publicUrl: args.publicUrl }));
+    if (!done) throw new DeployError('pages: name the site\'s origin with --public-url (nothing written).');
+    return 0;
+  }
   if (command === 'rollback') {
     if (rest.length < 1 || rest.length > 2) throw new DeployError(`rollback takes an app and, optionally, a version.\n${USAGE}`);
     await rollback(rest[0], { site: args.site, version: rest[1] });
@@ -571,10 +690,10 @@ async function main(argv) {
   for (const app of apps) if (!APPS.includes(app)) throw new DeployError(`Unknown app "${app}": one of ${APPS.join(', ')} or all.`);
   if (args.dist && apps.length > 1) throw new DeployError('--dist deploys one app.');
   if (apps.length === 1) {
-    await deploy(apps[0], { site: args.site, baseUrl: args.baseUrl, build: args.build, dist: args.dist });
+    await deploy(apps[0], { site: args.site, baseUrl: args.baseUrl, build: args.build, dist: args.dist, publicUrl: args.publicUrl });
     return 0;
   }
-  const failures = await deployAll(apps, { site: args.site, baseUrl: args.baseUrl, build: args.build });
+  const failures = await deployAll(apps, { site: args.site, baseUrl: args.baseUrl, build: args.build, publicUrl: args.publicUrl });
   for (const f of failures) console.error(`deploy: ${f.error.message}`);
   return failures.length > 0 ? 1 : 0;
 }

@@ -42,7 +42,7 @@ describe('public pages arrive as HTML', () => {
       if (r.resourceType() === 'script') scripts.push(r.url());
     });
     const res = await b.page.goto('/', { waitUntil: 'networkidle' });
-    expect(await res?.text()).toContain('<div id="root" data-prerendered="">');
+    expect(await res?.text()).toContain('<div id="root" data-prerendered="/">');
     // HTML first: in the right scheme from the first paint, and no script fetched while the visitor reads.
     expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
     await b.page.waitForTimeout(500);

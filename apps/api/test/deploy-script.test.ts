@@ -114,6 +114,7 @@ describe('scripts/deploy.mjs', () => {
     ok(['shell', '--dist', shell1]);
     const s1 = config().shell.version;
     expect(read('index.html')).toContain('data-build="one"');
+    expect(read('app.html')).toBe(read('index.html'));
     expect(read('404.html')).toBe(read('index.html'));
     expect(read('assets/main.11111111.js')).toContain('one');
     expect(read('favicon.svg')).toBe('<svg/>');
@@ -165,6 +166,83 @@ describe('scripts/deploy.mjs', () => {
     expect(r.status, r.stderr).toBe(0);
     const cfg = JSON.parse(readFileSync(join(other, 'config.json'), 'utf8'));
     expect(cfg).toMatchObject({ apiOrigin: 'https://api.tickety.test', productName: 'Tickety', remotes: { billing: { version: v1 } } });
+  });
+});
+
+describe('pages for a static host (--public-url, `pages`)', () => {
+  const pagesSite = join(work, 'pages-site');
+  const run = (args: string[]) => deployCli([...args, '--site', pagesSite]);
+  const file = (f: string) => join(pagesSite, f);
+  const text = (f: string) => readFileSync(file(f), 'utf8');
+  const SETTINGS = {
+    productName: 'Ticketo',
+    apiOrigin: 'https://api.ticketo.test',
+    docsUrl: 'https://docs.ticketo.test',
+    supportUrl: 'https://support.ticketo.test',
+    inviteUrl: 'https://ticketo.test/invite',
+    discordClientId: '123456789012345678',
+    discordOrigin: 'https://discord.com',
+    paddleToken: null,
+    analyticsToken: null,
+    demo: false,
+  };
+  // Builds with renderers (tiny stand-ins for what the builds emit as prerender.mjs).
+  const shellBuild = shellDist(join(work, 'pages-shell'), 'pages', 'main.44444444.js');
+  writeFile(join(shellBuild, 'index.html'), '<!doctype html><html><head><title>Tickety</title><script>boot()</script><link href="/assets/main.css" rel="stylesheet"></head><body><div id="root"></div></body></html>');
+  writeFile(
+    join(shellBuild, 'prerender.mjs'),
+    `export const PAGE_SLOT = '<slot></slot>';
+     export function renderFrame(layout, path, config) { return layout === 'public' ? '<header>' + config.productName + '</header>' + PAGE_SLOT : null; }
+     export function renderNotFound() { return '<h1>Page not found</h1>'; }`,
+  );
+  const marketingTable = (withPremium: boolean) => ({
+    ...TABLES.marketing,
+    routes: TABLES.marketing.routes.filter((r) => withPremium || r.path !== '/premium'),
+  });
+  const marketingBuild = (dir: string, withPremium: boolean) => {
+    const d = remoteDist(join(work, dir), 'marketing', marketingTable(withPremium), `export default ${withPremium};`);
+    writeFile(join(d, 'prerender.mjs'), `export function renderPage(path) { return { html: '<h1>' + path + '</h1>', layout: path.endsWith('display') ? 'display' : 'public' }; }`);
+    return d;
+  };
+  const withPremium = marketingBuild('pages-marketing-1', true);
+  const withoutPremium = marketingBuild('pages-marketing-2', false);
+
+  it('refuses to write pages without the runtime settings in config.json, or with a public URL that is not an origin', () => {
+    for (const [app, dist] of [['marketing', withPremium], ['shell', shellBuild]] as const) expect(run([app, '--dist', dist]).status).toBe(0);
+    const bad = run(['pages', '--public-url', 'https://ticketo.test/site']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/must be the site's origin/);
+    const missing = run(['pages', '--public-url', 'https://ticketo.test']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/config.json lacks the runtime settings .*productName/);
+    expect(existsSync(file('pages.json'))).toBe(false);
+    expect(existsSync(file('premium/index.html'))).toBe(false);
+  });
+
+  it('writes every public page, 404.html, sitemap.xml and robots.txt, and prints the CSP the boot script needs', () => {
+    const cfg = JSON.parse(text('config.json'));
+    writeFile(file('config.json'), JSON.stringify({ ...cfg, ...SETTINGS }));
+    const r = run(['pages', '--public-url', 'https://ticketo.test/']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("script-src 'self' 'sha256-");
+    expect(text('index.html')).toContain('<div id="root" data-prerendered="/"><header>Ticketo</header><div class="tk-remote-marketing contents"><h1>/</h1></div></div>');
+    expect(text('premium/index.html')).toContain('data-prerendered="/premium"');
+    expect(text('premium/index.html')).toContain('<link rel="canonical" href="https://ticketo.test/premium" />');
+    // The shell page itself stays for everything else (and for the all-in-one server).
+    expect(text('app.html')).toContain('<div id="root"></div>');
+    expect(text('404.html')).toContain('<div id="root" data-prerendered="*"><h1>Page not found</h1></div>');
+    expect(text('404.html')).toContain('<title>Ticketo - Not Found</title>');
+    expect(text('sitemap.xml')).toContain('<loc>https://ticketo.test/premium</loc>');
+    expect(text('robots.txt')).toContain('Sitemap: https://ticketo.test/sitemap.xml');
+    expect(JSON.parse(text('pages.json'))).toEqual({ publicUrl: 'https://ticketo.test', pages: ['index.html', 'home-display/index.html', 'premium/index.html'] });
+  });
+
+  it('writes them again on every later deploy and rollback, and removes a page that is gone', () => {
+    expect(run(['marketing', '--dist', withoutPremium]).status).toBe(0);
+    expect(existsSync(file('premium/index.html'))).toBe(false);
+    expect(text('sitemap.xml')).not.toContain('/premium');
+    expect(run(['rollback', 'marketing']).status).toBe(0);
+    expect(text('premium/index.html')).toContain('data-prerendered="/premium"');
   });
 });
 

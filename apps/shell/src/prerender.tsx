@@ -8,6 +8,7 @@ import { renderToString } from 'react-dom/server';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { DisplayLayout, PublicLayout, SubscriptionLayout } from './layouts/layouts';
+import { NotFound } from './pages/pages';
 
 /** Where the page goes in the rendered frame. */
 export const PAGE_SLOT = '<div data-tk-page=""></div>';
@@ -21,17 +22,25 @@ const LAYOUTS: Partial<Record<LayoutId, () => React.JSX.Element>> = {
 /** The layouts a page can be prerendered in (the others need a signed-in user). */
 export const PRERENDERED_LAYOUTS = Object.keys(LAYOUTS) as LayoutId[];
 
-/** The frame of `path` in `layout` (null for a layout that is not prerendered). */
-export function renderFrame(layout: LayoutId, path: string, config: RuntimeConfig): string | null {
-  const Layout = LAYOUTS[layout];
-  if (!Layout) return null;
+function render(Layout: () => React.JSX.Element, page: React.JSX.Element, path: string, config: RuntimeConfig): string {
   // Signed out, as the app shows a visitor once its user load has answered.
   const store = makeStore({ auth: visitorAuthState() });
-  const router = createMemoryRouter([{ element: <Layout />, children: [{ path: '*', element: <div data-tk-page="" /> }] }], { initialEntries: [path] });
+  const router = createMemoryRouter([{ element: <Layout />, children: [{ path: '*', element: page }] }], { initialEntries: [path] });
   configureShared({ config, navigate: () => undefined, dispatch: store.dispatch });
   return renderToString(
     <Provider store={store}>
       <RouterProvider router={router} />
     </Provider>,
   );
+}
+
+/** The frame of `path` in `layout` (null for a layout that is not prerendered). */
+export function renderFrame(layout: LayoutId, path: string, config: RuntimeConfig): string | null {
+  const Layout = LAYOUTS[layout];
+  return Layout ? render(Layout, <div data-tk-page="" />, path, config) : null;
+}
+
+/** The 404 page in the public layout (the same markup at any address). */
+export function renderNotFound(config: RuntimeConfig): string {
+  return render(PublicLayout, <NotFound />, '/404', config);
 }

@@ -4,3 +4,4 @@ export * from './runtime';
 export * from './staff';
 export * from './route-table';
 export * from './page-meta';
+export * from './site-pages';

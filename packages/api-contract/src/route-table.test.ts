@@ -133,6 +133,32 @@ describe('page meta from the tables', () => {
   });
 });
 
+describe('site pages (prerendered HTML)', () => {
+  it('names the open pages and their owners, and takes only plain stylesheet names from a manifest', async () => {
+    const { openPagePaths, pageOwner, manifestStylesheets } = await import('./site-pages');
+    const site = composeRouteTables({ billing, dashboard, marketing });
+    expect(openPagePaths(site)).toEqual(['/', '/premium', '/premium-purchase']);
+    expect(pageOwner(site, '/premium-purchase/')).toBe('billing');
+    // A page named exactly (a pattern's address is not one page).
+    expect(pageOwner(site, '/billing')).toBe('billing');
+    expect(pageOwner(site, '/billing/1/paddle/2')).toBeNull();
+    expect(pageOwner(site, '/nope')).toBeNull();
+    const manifest = { exposes: [{ name: 'routes', path: './routes', assets: { css: { sync: ['a.1234.css', '../x.css', '/abs.css', 'b.js', 42] } } }] };
+    expect(manifestStylesheets(manifest, 'https://cdn.t.gg/remotes/billing/abc/mf-manifest.json')).toEqual(['https://cdn.t.gg/remotes/billing/abc/a.1234.css']);
+    expect(manifestStylesheets(null, '/x/mf-manifest.json')).toEqual([]);
+  });
+
+  it('marks the root with the address the page was rendered for, escaped, and the page stylesheets after the shell\'s', async () => {
+    const { withPrerenderedRoot } = await import('./site-pages');
+    const shell = '<head><script>b()</script><link href="/m.css" rel="stylesheet"></head><body><div id="root"><i></i></div><noscript>x</noscript></body>';
+    const page = { body: '<h1>Hi</h1>', head: '<link rel="stylesheet" href="/p.css" />' };
+    expect(withPrerenderedRoot(shell, page, { path: '/premium/' })).toBe(
+      '<head><script>b()</script><link href="/m.css" rel="stylesheet"><link rel="stylesheet" href="/p.css" /></head><body><div id="root" data-prerendered="/premium"><h1>Hi</h1></div><noscript>x</noscript></body>',
+    );
+    expect(withPrerenderedRoot(shell, page, { path: '/a"b', startNow: true })).toContain('<div id="root" data-prerendered="/a&quot;b" data-start="">');
+  });
+});
+
 describe('sidebar icons', () => {
   it('are one of the contract\'s set (the shell draws them)', () => {
     const table = structuredClone(dashboard) as unknown as { routes: Array<{ children?: Array<{ sidebar?: { icon: string } }> }> };

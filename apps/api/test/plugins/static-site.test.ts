@@ -330,7 +330,8 @@ describe.each(databases())('prerendered public pages on $name', (database) => {
   writeFile(
     join(site, 'shell/eeeeeeeeeee3/prerender.mjs'),
     `export const PAGE_SLOT = '<div data-tk-page=""></div>';
-     export function renderFrame(layout, path, config) { return layout === 'public' ? '<header>' + config.productName + '</header><main>' + PAGE_SLOT + '</main>' : null; }`,
+     export function renderFrame(layout, path, config) { return layout === 'public' ? '<header>' + config.productName + '</header><main>' + PAGE_SLOT + '</main>' : null; }
+     export function renderNotFound(config) { return '<header>' + config.productName + '</header><main><h1>Page not found</h1></main>'; }`,
   );
   writeFile(
     join(site, 'remotes/marketing/aaaaaaaaaaa3/prerender.mjs'),
@@ -345,7 +346,7 @@ describe.each(databases())('prerendered public pages on $name', (database) => {
   it('answers a public page rendered in the shell frame, with the remote stylesheet, marked for the takeover', async () => {
     const res = await new Browser(t.app).get('/', { headers: html });
     expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('<div id="root" data-prerendered=""><header>Ticketo</header><main><div class="tk-remote-marketing contents"><h1>Home</h1></div></main></div>');
+    expect(res.body).toContain('<div id="root" data-prerendered="/"><header>Ticketo</header><main><div class="tk-remote-marketing contents"><h1>Home</h1></div></main></div>');
     // The boot script stays first; the page's stylesheet follows the shell's.
     expect(res.body).toContain(`<script>${BOOT}</script><link href="/assets/main.css" rel="stylesheet"><link rel="stylesheet" href="/remotes/marketing/aaaaaaaaaaa3/routes.1234abcd.css" /></head>`);
     expect(res.body).not.toContain('class="outline"');
@@ -369,10 +370,20 @@ describe.each(databases())('prerendered public pages on $name', (database) => {
     const withSession = await new Browser(t.app).get('/', { headers: { ...html, cookie: 'tickety_session=anything' } });
     expect(withSession.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
     // The app starts at once for them (apps/shell/src/boot).
-    expect(withSession.body).toContain('<div id="root" data-prerendered="" data-start="">');
-    for (const path of ['/premium', '/dashboard/1100000000000000001', '/no-such-page']) {
+    expect(withSession.body).toContain('<div id="root" data-prerendered="/" data-start="">');
+    // Pages that are not prerendered (/premium's renderer throws here) have it.
+    for (const path of ['/premium', '/dashboard/1100000000000000001']) {
       expect((await new Browser(t.app).get(path, { headers: html })).headers['cross-origin-opener-policy'], path).toBe('same-origin-allow-popups');
     }
+  });
+
+  it('answers an unknown address with 404 and the 404 page prerendered for that address, not to be indexed', async () => {
+    const res = await new Browser(t.app).get('/no-such-page/', { headers: html });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toContain('<div id="root" data-prerendered="/no-such-page"><header>Ticketo</header><main><h1>Page not found</h1></main></div>');
+    expect(res.body).toContain('<title>Ticketo - Not Found</title>');
+    expect(res.body).toContain('<meta name="robots" content="noindex" />');
+    expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
   });
 
   it('does not serve the renderers themselves', async () => {

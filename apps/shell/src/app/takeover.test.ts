@@ -71,6 +71,13 @@ describe('taking over a prerendered page', () => {
     }
   });
 
+  it('renders straight over a page prerendered for another address (a stand-in)', () => {
+    document.body.innerHTML = '<div id="root" data-prerendered="*"><h1>Page not found</h1></div>';
+    const root = document.getElementById('root')!;
+    expect(prepareRoot()).toBe(root);
+    expect(root.hasAttribute('data-prerendered')).toBe(false);
+  });
+
   it('gives up waiting (a remote that never arrives) and shows the app anyway', () => {
     vi.useFakeTimers();
     document.body.innerHTML = '<div id="root" data-prerendered=""><h1>Home</h1></div>';

@@ -4,7 +4,7 @@
  * swapped in one go once the app shows the same page, so nothing moves or flashes. Any other page
  * renders into #root directly.
  */
-import { keepPresses } from '../boot/boot';
+import { isPrerenderedHere, keepPresses } from '../boot/boot';
 
 let shown: (() => void) | null = null;
 
@@ -26,7 +26,11 @@ function at(root: Element, path: number[]): Element | null {
 /** Where the app renders; `swap` runs once (the app's first page is shown, or it gave up waiting). */
 export function prepareRoot(doc: Document = document, giveUpMs = 10_000): HTMLElement {
   const root = doc.getElementById('root')!;
-  if (!root.hasAttribute('data-prerendered')) return root;
+  // Not a page prerendered for this address (or none): the app renders over it.
+  if (!isPrerenderedHere(root, (doc.defaultView ?? window).location)) {
+    root.removeAttribute('data-prerendered');
+    return root;
+  }
   const app = doc.createElement('div');
   app.hidden = true;
   root.after(app);

@@ -68,6 +68,23 @@ describe('the boot script', () => {
     expect(boot(OPTIONS).started).toBe(true);
   });
 
+  it('starts at once when the prerendered page is a stand-in for another address (a static host\'s 404.html)', () => {
+    window.history.replaceState(null, '', '/dashboard/123');
+    try {
+      for (const at of ['*', '/premium']) {
+        document.head.innerHTML = '';
+        document.body.innerHTML = `<div id="root" data-prerendered="${at}"><h1>Page not found</h1></div>`;
+        expect(boot(OPTIONS).started, at).toBe(true);
+      }
+      // The same address, however it is written.
+      document.body.innerHTML = '<div id="root" data-prerendered="/dashboard/123"></div>';
+      window.history.replaceState(null, '', '/dashboard/123/');
+      expect(boot(OPTIONS).started).toBe(false);
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it('starts at once on a prerendered page the server marked (it saw a session)', () => {
     document.body.innerHTML = '<div id="root" data-prerendered="" data-start=""></div>';
     expect(boot(OPTIONS).started).toBe(true);

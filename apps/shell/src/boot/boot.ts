@@ -48,6 +48,27 @@ declare global {
   }
 }
 
+function clean(path: string): string {
+  let p = path;
+  try {
+    p = decodeURI(path);
+  } catch {
+    // as it is
+  }
+  return p.length > 1 ? p.replace(/\/+$/, '') : p;
+}
+
+/**
+ * Whether #root holds a page prerendered for this very address (`data-prerendered` names it). A page
+ * served for another address or for any (a static host's 404.html for an address it does not know,
+ * marked "*") is only a stand-in: the app starts at once and renders over it.
+ */
+export function isPrerenderedHere(root: Element | null, location: Location): boolean {
+  const at = root?.getAttribute('data-prerendered');
+  if (at === null || at === undefined) return false;
+  return at === '' || clean(at) === clean(location.pathname);
+}
+
 function stored(win: Window): string | null {
   try {
     return win.localStorage.getItem(THEME_STORAGE_KEY);
@@ -129,7 +150,7 @@ export function boot(options: BootOptions, doc: Document = document, win: Window
 
   const decide = () => {
     const root = doc.getElementById('root');
-    if (!root?.hasAttribute('data-prerendered')) return start();
+    if (!root || !isPrerenderedHere(root, win.location)) return start();
     keepPresses(root, state.pressed, doc, win);
     // The server saw a session (data-start), or this browser had a signed-in user last time.
     if (root.hasAttribute('data-start') || wasSignedIn(win)) return start();

@@ -3,6 +3,7 @@ import { Button, buttonClasses, Card, Spinner } from '@tickety/ui';
 import { Compass, LogIn, LogOut as LogOutIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useRouteError, useSearchParams } from 'react-router-dom';
+import { PageShown } from '../app/page-shown';
 
 /** The 404 page (title 'Not Found'), inside the public layout. */
 export function NotFound() {
@@ -20,6 +21,8 @@ export function NotFound() {
           Your servers
         </Link>
       </div>
+      {/* It arrives prerendered too (prerender.tsx). */}
+      <PageShown />
     </section>
   );
 }

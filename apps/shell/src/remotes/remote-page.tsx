@@ -1,7 +1,8 @@
-import { type AnyRemoteRoutesModule, type RemoteId, type RouteHandle, remoteScopeClass, selectAuthStatus, useAppSelector } from '@tickety/shared';
+import { type AnyRemoteRoutesModule, type RemoteId, type RouteHandle, remoteScopeClass } from '@tickety/shared';
 import { Spinner } from '@tickety/ui';
 import { Component, type ErrorInfo, type ReactNode, Suspense, startTransition, useEffect, useLayoutEffect, useState } from 'react';
 import { useMatches, useNavigate } from 'react-router-dom';
+import { PageShown } from '../app/page-shown';
 import { pageShown } from '../app/takeover';
 import { ErrorPanel } from '../overlay/error-panel';
 import { RemoteLoadError } from './errors';
@@ -111,19 +112,6 @@ function Unavailable({ remote, reason }: { remote: RemoteId; reason: string }) {
   );
 }
 
-/**
- * Rendered with a page (in its Suspense boundary, so once the page itself is there): tells the
- * takeover, once the user load has answered too (the header then matches the prerendered one).
- */
-function Shown() {
-  const status = useAppSelector(selectAuthStatus);
-  const settled = status === 'loaded' || status === 'failed';
-  useLayoutEffect(() => {
-    if (settled) pageShown();
-  }, [settled]);
-  return null;
-}
-
 function LoadedPage({ remote, page }: { remote: RemoteId; page: string }) {
   const { state, attempt, retry } = useRemoteRoutes(remote);
   const failed = state.status === 'failed';
@@ -143,7 +131,7 @@ function LoadedPage({ remote, page }: { remote: RemoteId; page: string }) {
         <div className={`${remoteScopeClass(remote)} contents`}>
           <Page />
         </div>
-        <Shown />
+        <PageShown />
       </Suspense>
     </PageBoundary>
   );

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { REMOTE_IDS, headTags, isPagePath, pageMeta, robotsTxt, sitemapXml, withHeadTags } from '@tickety/api-contract';
+import { REMOTE_IDS, isPagePath, pageHtml, robotsTxt, sitemapXml } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createPrerenderer, withPrerenderedRoot } from '../../lib/prerender';
+import { createPrerenderer } from '../../lib/prerender';
 import type { SiteConfig, SiteRemotes } from '../../lib/site-config';
 import { runtimeConfig } from '../../routes/runtime-config/index';
 import { decodedPathOf, isDisplayPage, pathOf } from './security';
@@ -109,6 +109,7 @@ function foreignOrigins(remotes: SiteRemotes, own: string): string[] {
 export default fp(
   async function staticSite(app: FastifyInstance, opts: StaticSiteOptions) {
     const indexFile = join(opts.root, 'index.html');
+    const appFile = join(opts.root, 'app.html');
     if (existsSync(opts.root)) {
       await app.register(fastifyStatic, {
         root: opts.root,
@@ -119,13 +120,14 @@ export default fp(
           res.header('cache-control', cacheControlFor(`/${relative(opts.root, path).split(sep).join('/')}`));
         },
         // The server-side renderers (prerender.mjs) are for this server, not for browsers.
-        allowedPath: (path) => !NOT_SERVED.has(path) && !path.startsWith('/shell/') && !path.endsWith('/prerender.mjs'),
+        // HTML is answered by sendShell, never as a file (pages a static-host deploy wrote are its own).
+        allowedPath: (path) => !NOT_SERVED.has(path) && !path.startsWith('/shell/') && !path.endsWith('/prerender.mjs') && !path.endsWith('.html'),
         decorateReply: false,
       });
     } else {
       app.log.warn({ dir: opts.root }, 'the site folder does not exist: run `npm start` or `node scripts/deploy.mjs <app>` (pages answer 503 until then)');
     }
-    if (existsSync(opts.root) && !existsSync(indexFile)) {
+    if (existsSync(opts.root) && !existsSync(indexFile) && !existsSync(appFile)) {
       app.log.warn({ dir: opts.root }, 'no shell is deployed: run `node scripts/deploy.mjs shell` (pages answer 503 until then)');
     }
     const start = await opts.site.current();
@@ -135,20 +137,24 @@ export default fp(
 
     const prerenderer = createPrerenderer({ root: opts.root, log: app.log });
 
-    // index.html is re-read when it changes on disk (a deploy or rollback), not on every request.
+    // The shell page (app.html; index.html in a site deployed before there was one) is re-read when it
+    // changes on disk (a deploy or rollback), not on every request.
     let cached: { key: string; html: string; scriptHashes: string[] } | null = null;
     function shellPage(): { html: string; scriptHashes: string[] } | null {
-      try {
-        const s = statSync(indexFile);
-        const key = `${s.mtimeMs}:${s.size}:${s.ino}`;
-        if (!cached || cached.key !== key) {
-          const html = readFileSync(indexFile, 'utf8');
-          cached = { key, html, scriptHashes: inlineScriptHashes(html) };
+      for (const file of [appFile, indexFile]) {
+        try {
+          const s = statSync(file);
+          const key = `${file}:${s.mtimeMs}:${s.size}:${s.ino}`;
+          if (!cached || cached.key !== key) {
+            const html = readFileSync(file, 'utf8');
+            cached = { key, html, scriptHashes: inlineScriptHashes(html) };
+          }
+          return cached;
+        } catch {
+          // the next
         }
-        return cached;
-      } catch {
-        return null;
       }
+      return null;
     }
 
     const site: StaticSite = {
@@ -178,13 +184,22 @@ export default fp(
         // The same route tables the shell gets in config.json decide the status and the page's head.
         const path = decodedPathOf(req);
         const page = isPagePath(state.composition, path);
-        const meta = page ? pageMeta(state.composition, path, app.config.productName) : null;
-        // A public page arrives rendered (no JavaScript needed for its first paint).
-        const prerendered = page ? await prerenderer.page(state, path, runtimeConfig(app.config, state)) : null;
+        // A public page, and the 404 page, arrive rendered (no JavaScript needed for the first paint).
+        const config = runtimeConfig(app.config, state);
+        const prerendered = page ? await prerenderer.page(state, path, config) : await prerenderer.notFound(state, config);
         // A request with a session cookie is (likely) a signed-in user's: the app starts at once to show
         // them, where a visitor's page waits for a first interaction (apps/shell/src/boot).
         const visitor = req.cookies[opts.sessionCookie] === undefined;
-        const shell = prerendered ? withPrerenderedRoot(html, prerendered, { startNow: !visitor }) : html;
+        const body = pageHtml({
+          shell: html,
+          composition: state.composition,
+          path,
+          page: prerendered,
+          notFound: !page,
+          origin: opts.origin,
+          productName: app.config.productName,
+          startNow: !visitor,
+        });
         // Cut off from a cross-origin opener (the sign-in popup it opens still reports back). Not on
         // a prerendered public page a visitor asks for: it shows nobody's data, and the header costs a
         // browsing-context-group switch before its first paint (~100-200 ms of main thread on a
@@ -192,7 +207,6 @@ export default fp(
         if (!(visitor && prerendered)) reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
         const vary = reply.getHeader('vary');
         reply.header('vary', vary ? `${String(vary)}, Cookie` : 'Cookie');
-        const body = meta ? withHeadTags(shell, headTags(meta, { origin: opts.origin, productName: app.config.productName })) : shell;
         // The shell's inline boot script by its hash; remotes on another origin: the page may load
         // their scripts, styles and manifests.
         const display = isDisplayPage(pathOf(req));

@@ -1,0 +1,140 @@
+/**
+ * Public pages as HTML, assembled from the site's own builds: the live shell's frame (its
+ * dist/prerender.mjs) around the owning remote's page (its dist/prerender.mjs), in the shell page
+ * (its index.html), with the page's stylesheets and head tags. The all-in-one server answers with
+ * these (apps/api static-site); `scripts/deploy.mjs --public-url` writes them for a static host. How
+ * the renderer modules are loaded is the caller's (both load them from the site folder).
+ */
+import { type Composition, isOpenPage, leafPaths, REMOTE_IDS, type RemoteId, tablePages } from './route-table';
+import { documentTitle, headTags, pageMeta, withHeadTags } from './page-meta';
+import type { RuntimeConfig } from './runtime';
+
+/** What the shell's dist/prerender.mjs exports. */
+export interface ShellRenderer {
+  /** Where the page goes in a rendered frame. */
+  PAGE_SLOT: string;
+  renderFrame(layout: string, path: string, config: RuntimeConfig): string | null;
+  /** The 404 page in the public layout (the shell owns it). */
+  renderNotFound?(config: RuntimeConfig): string | null;
+}
+
+/** What a remote's dist/prerender.mjs exports. */
+export interface RemoteRenderer {
+  renderPage(path: string, config: RuntimeConfig): { html: string; layout: string } | null;
+}
+
+/** A prerendered page: the content of #root, and the <link> tags its stylesheets need. */
+export interface PrerenderedPage {
+  body: string;
+  head: string;
+}
+
+/** `data-prerendered` of a page served for any address (a static host's 404.html). */
+export const ANY_ADDRESS = '*';
+
+function clean(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+function escapeAttr(value: string): string {
+  return value.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}
+
+/** The remote that owns the page at `path` (decoded), if a deployed table names it exactly. */
+export function pageOwner(composition: Composition, path: string): RemoteId | null {
+  const want = clean(path);
+  for (const id of REMOTE_IDS) {
+    const table = composition.tables[id];
+    if (table && leafPaths(table).some((l) => l.path === want && l.route.page)) return id;
+  }
+  return null;
+}
+
+/** The paths of the pages anyone may open (no sign-in, no parameters): the ones prerendered. */
+export function openPagePaths(composition: Composition): string[] {
+  const paths = REMOTE_IDS.flatMap((id) => {
+    const table = composition.tables[id];
+    return table ? tablePages(table).filter(isOpenPage).map((p) => p.path) : [];
+  });
+  return [...new Set(paths)].sort();
+}
+
+/**
+ * The stylesheets the remote's ./routes module loads (its mf-manifest.json), as URLs beside its
+ * manifest URL. Only plain relative file names are taken.
+ */
+export function manifestStylesheets(manifest: unknown, manifestUrl: string): string[] {
+  const exposes = (manifest as { exposes?: Array<{ name?: string; path?: string; assets?: { css?: { sync?: unknown } } }> } | null)?.exposes;
+  const routes = Array.isArray(exposes) ? exposes.find((e) => e?.path === './routes' || e?.name === 'routes') : undefined;
+  const sync = routes?.assets?.css?.sync;
+  const base = manifestUrl.slice(0, manifestUrl.lastIndexOf('/') + 1);
+  return (Array.isArray(sync) ? sync : []).filter((f): f is string => typeof f === 'string' && /^[\w-][\w./-]*\.css$/.test(f) && !f.includes('..')).map((f) => `${base}${f}`);
+}
+
+/** A remote's page in the shell's frame (null when either renderer has nothing for it; throws what they throw). */
+export function renderPage(o: {
+  shell: ShellRenderer;
+  remote: RemoteRenderer;
+  remoteId: RemoteId;
+  path: string;
+  config: RuntimeConfig;
+  stylesheets: string[];
+}): PrerenderedPage | null {
+  const rendered = o.remote.renderPage(clean(o.path), o.config);
+  const frame = rendered ? o.shell.renderFrame(rendered.layout, clean(o.path), o.config) : null;
+  if (!rendered || !frame?.includes(o.shell.PAGE_SLOT)) return null;
+  return {
+    body: frame.replace(o.shell.PAGE_SLOT, () => `<div class="tk-remote-${o.remoteId} contents">${rendered.html}</div>`),
+    head: o.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}" />`).join(''),
+  };
+}
+
+/** The shell's 404 page, prerendered (null when the shell's renderer has none). */
+export function renderNotFound(shell: ShellRenderer, config: RuntimeConfig): PrerenderedPage | null {
+  const body = shell.renderNotFound?.(config) ?? null;
+  return body === null ? null : { body, head: '' };
+}
+
+/**
+ * The shell page with `page` as the content of its #root, marked `data-prerendered` with the address
+ * it was rendered for (ANY_ADDRESS for a page served at any address), so the shell's boot script and
+ * takeover know what they have; its stylesheets after the shell's. `startNow` marks a signed-in
+ * user's page: the app starts at once (apps/shell/src/boot).
+ */
+export function withPrerenderedRoot(shell: string, page: PrerenderedPage, o: { path: string; startNow?: boolean }): string {
+  // The page's stylesheets go after the shell's (the boot script stays first: it needs none).
+  const headEnd = shell.indexOf('</head>');
+  const links = [...shell.slice(0, headEnd === -1 ? 0 : headEnd).matchAll(/<link(?=[^>]*\brel="stylesheet")[^>]*>/g)];
+  const last = links.at(-1);
+  const at = last?.index !== undefined ? last.index + last[0].length : headEnd;
+  const html = at === -1 ? shell : `${shell.slice(0, at)}${page.head}${shell.slice(at)}`;
+  const start = html.indexOf('<div id="root">');
+  if (start === -1) return html;
+  const noscript = html.indexOf('<noscript>', start);
+  const end = html.lastIndexOf('</div>', noscript === -1 ? html.length : noscript);
+  if (end <= start) return html;
+  const marks = `data-prerendered="${escapeAttr(o.path === ANY_ADDRESS ? o.path : clean(o.path))}"${o.startNow ? ' data-start=""' : ''}`;
+  return `${html.slice(0, start)}<div id="root" ${marks}>${page.body}</div>${html.slice(end + '</div>'.length)}`;
+}
+
+/** The head of the 404 page: its title, and not to be indexed. */
+export function notFoundHeadTags(productName: string): string {
+  return [`<title>${escapeAttr(documentTitle(productName, 'Not Found'))}</title>`, '<meta name="robots" content="noindex" />'].join('\n    ');
+}
+
+/** The full HTML of a page: prerendered root (when there is one) and head tags, in the shell page. */
+export function pageHtml(o: {
+  shell: string;
+  composition: Composition;
+  path: string;
+  page: PrerenderedPage | null;
+  notFound?: boolean;
+  origin: string;
+  productName: string;
+  startNow?: boolean;
+}): string {
+  const body = o.page ? withPrerenderedRoot(o.shell, o.page, { path: o.path, startNow: o.startNow }) : o.shell;
+  if (o.notFound) return withHeadTags(body, notFoundHeadTags(o.productName));
+  const meta = pageMeta(o.composition, o.path, o.productName);
+  return meta ? withHeadTags(body, headTags(meta, { origin: o.origin, productName: o.productName })) : body;
+}
