@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Plan, PlanCatalogue } from '@tickety/api-contract';
+import { isSnowflake, type Plan, PlanCatalogue } from '@tickety/api-contract';
 import { DEMO_APP, DEMO_USERS } from '@tickety/sandbox';
 import { z } from 'zod';
 
@@ -144,7 +144,7 @@ const int = (min: number, max: number) =>
     return n;
   });
 const snowflakeList = optionalString.refine(
-  (v) => v === undefined || v.split(',').every((id) => /^\d{15,21}$/.test(id.trim())),
+  (v) => v === undefined || v.split(',').every((id) => isSnowflake(id.trim())),
   'must be a comma-separated list of Discord user ids',
 );
 
@@ -170,7 +170,7 @@ const EnvSchema = z.object({
   REMOTE_STAFF_URL: url('REMOTE_STAFF_URL'),
   PADDLE_CLIENT_TOKEN: optionalString,
   ANALYTICS_TOKEN: optionalString,
-  DISCORD_CLIENT_ID: optionalString.refine((v) => v === undefined || /^\d{15,21}$/.test(v), 'must be a Discord application id'),
+  DISCORD_CLIENT_ID: optionalString.refine((v) => v === undefined || isSnowflake(v), 'must be a Discord application id'),
   DISCORD_CLIENT_SECRET: optionalString,
   DISCORD_BOT_TOKEN: optionalString,
   DISCORD_ORIGIN: url('DISCORD_ORIGIN'),

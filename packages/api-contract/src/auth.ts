@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { SNOWFLAKE_PATTERN } from './ids';
 import { StaffPermission } from './staff';
 
-/** A Discord snowflake id (decimal string). */
-export const Snowflake = z.string().regex(/^\d{15,21}$/, 'must be a Discord id (15 to 21 digits)');
+/** A Discord snowflake id, the one check of a Discord id (ids.ts: the API, the pages, the configuration). */
+export const Snowflake = z.string().regex(SNOWFLAKE_PATTERN, 'must be a Discord id (17 to 20 digits)');
 
 /** One of the signed-in user's servers, as stored at the last refresh. */
 export const Guild = z.object({

@@ -113,3 +113,21 @@ describe('helpers', () => {
     expect(RuntimeConfig.safeParse({ ...cfg, remotes: { unknown: { manifest: 'x', version: null, routes: null } } }).success).toBe(false);
   });
 });
+
+describe('Discord ids', () => {
+  it('are 17 to 20 digits, the same in the schema and the plain check (the API took 15-21, the invite page 17-20)', async () => {
+    const { Snowflake, isSnowflake } = await import('./index');
+    for (const [id, ok] of [
+      ['1'.repeat(16), false],
+      ['1'.repeat(17), true],
+      ['1'.repeat(20), true],
+      ['1'.repeat(21), false],
+      ['1234567890123456a', false],
+      [' 12345678901234567', false],
+    ] as const) {
+      expect(isSnowflake(id), id).toBe(ok);
+      expect(Snowflake.safeParse(id).success, id).toBe(ok);
+    }
+    expect(isSnowflake(null)).toBe(false);
+  });
+});

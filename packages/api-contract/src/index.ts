@@ -1,3 +1,4 @@
+export * from './ids';
 export * from './auth';
 export * from './errors';
 export * from './runtime';

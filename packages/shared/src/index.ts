@@ -5,6 +5,9 @@
 export * from './contracts/remotes';
 export type { ApiError, Guild, MeResponse, RuntimeConfig, StaffPermission, Sub, Team, User } from './types';
 
+// Discord ids (the one check, from the contract)
+export { isSnowflake, SNOWFLAKE_PATTERN } from '@tickety/api-contract';
+
 // configuration
 export { configureShared, getRuntimeConfig, type SharedConfiguration, useRuntimeConfig } from './config';
 export { OVERLAY } from './constants';

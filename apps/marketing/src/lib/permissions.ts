@@ -94,7 +94,3 @@ export function requestedScopes(inviteUrl: string): string[] {
   }
 }
 
-/** A Discord id (snowflake): 17 to 20 digits. */
-export function isSnowflake(value: string | null | undefined): value is string {
-  return typeof value === 'string' && /^\d{17,20}$/.test(value);
-}

@@ -1,11 +1,11 @@
 import Check from 'lucide-react/icons/check';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import TriangleAlert from 'lucide-react/icons/triangle-alert';
-import { botInviteUrl, Link, selectGuilds, useAppSelector, useRuntimeConfig, useSearchParams } from '@tickety/shared';
+import { botInviteUrl, isSnowflake, Link, selectGuilds, useAppSelector, useRuntimeConfig, useSearchParams } from '@tickety/shared';
 import { Alert, Avatar, buttonClasses, Card, PageHeader } from '@tickety/ui';
 import { DiscordMark } from '../components/discord-mark';
 import { Container } from '../components/layout';
-import { isSnowflake, requestedPermissions, requestedScopes } from '../lib/permissions';
+import { requestedPermissions, requestedScopes } from '../lib/permissions';
 
 const SCOPES: Record<string, (product: string) => string> = {
   bot: (p) => `Adds ${p}'s bot user to the server, with the permissions below.`,

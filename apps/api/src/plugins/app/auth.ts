@@ -94,7 +94,7 @@ export default fp(
       const server = (req.params as { server?: unknown } | undefined)?.server;
       const parsed = Snowflake.safeParse(server);
       if (!parsed.success) {
-        throw new ApiHttpError('VALIDATION_FAILED', { message: 'server: must be a Discord server id (15 to 21 digits).', selector: true });
+        throw new ApiHttpError('VALIDATION_FAILED', { message: 'server: must be a Discord server id (17 to 20 digits).', selector: true });
       }
       const { guildAccess: windows } = app.config;
       const maxAgeMs = (mode === 'write' ? windows.writeMaxAgeSeconds : windows.readMaxAgeSeconds) * 1000;
