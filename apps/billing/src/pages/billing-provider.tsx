@@ -1,6 +1,6 @@
-import { Link, useParams, useRouteData } from '@tickety/shared';
-import { Alert, buttonClasses, PageHeader } from '@tickety/ui';
-import ArrowLeft from 'lucide-react/icons/arrow-left';
+import { useParams, useRouteData } from '@tickety/shared';
+import { Alert, PageHeader } from '@tickety/ui';
+import { BackLink } from '../components/back-link';
 import { ComingNext, DetailsCard } from '../components/notices';
 import { isProviderId, PROVIDERS } from '../providers';
 
@@ -9,12 +9,7 @@ export default function BillingProviderPage() {
   const { provider } = useRouteData();
   const { id, user } = useParams();
   const back = user ? `/billing/${user}` : '/billing';
-  const backLink = (
-    <Link to={back} className={buttonClasses({ variant: 'secondary' })}>
-      <ArrowLeft className="size-4" aria-hidden="true" />
-      Back to billing
-    </Link>
-  );
+  const backLink = <BackLink to={back} />;
 
   if (!isProviderId(provider)) {
     return (

@@ -1,7 +1,7 @@
 import { type Guild, Link, selectGuilds, selectSub, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
 import { Avatar, Badge, buttonClasses, Card, EmptyState, PageHeader } from '@tickety/ui';
-import ArrowLeft from 'lucide-react/icons/arrow-left';
 import ReceiptText from 'lucide-react/icons/receipt-text';
+import { BackLink } from '../components/back-link';
 import { ComingNext, DetailsCard, linkClasses } from '../components/notices';
 
 /**
@@ -98,12 +98,7 @@ function StaffBillingView({ userId }: { userId: string }) {
       <PageHeader
         title="Billing"
         description="A user's premium and subscriptions, as staff see them."
-        actions={
-          <Link to="/billing" className={buttonClasses({ variant: 'secondary' })}>
-            <ArrowLeft className="size-4" aria-hidden="true" />
-            Your own billing
-          </Link>
-        }
+        actions={<BackLink to="/billing">Your own billing</BackLink>}
       />
       <div className="space-y-6">
         <DetailsCard

@@ -1,6 +1,6 @@
 import { Link } from '@tickety/shared';
 import { buttonClasses, Card, PageHeader } from '@tickety/ui';
-import ArrowLeft from 'lucide-react/icons/arrow-left';
+import { BackLink } from '../components/back-link';
 import { CheckoutAvailability } from '../components/notices';
 
 /** /billing/paddleUpdate: Paddle's update-payment-method checkout. */
@@ -10,12 +10,7 @@ export default function PaddleUpdatePage() {
       <PageHeader
         title="Update Payment Method"
         description="Change the card your Paddle subscription is charged to."
-        actions={
-          <Link to="/billing" className={buttonClasses({ variant: 'secondary' })}>
-            <ArrowLeft className="size-4" aria-hidden="true" />
-            Back to billing
-          </Link>
-        }
+        actions={<BackLink to="/billing" />}
       />
       <div className="space-y-6">
         <Card className="p-5 text-sm text-surface-700 sm:p-6 dark:text-surface-300">

@@ -1,4 +1,5 @@
 import { type Guild, Snowflake, type StaffPermission } from '@tickety/api-contract';
+import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DiscordError } from '../../lib/discord';
@@ -18,23 +19,17 @@ export function cookieNames(secure: boolean): CookieNames {
     : { session: 'tickety_session', state: 'tickety_oauth' };
 }
 
+/** The one set of cookie options (HttpOnly, SameSite=Lax, Secure but on http localhost, Path=/): every cookie the API sets. */
+export function cookieOptions(app: FastifyInstance, maxAgeSeconds?: number): CookieSerializeOptions {
+  return { httpOnly: true, sameSite: 'lax', secure: app.config.secureCookies, path: '/', ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }) };
+}
+
 export function setSessionCookie(app: FastifyInstance, reply: FastifyReply, token: string): void {
-  reply.setCookie(cookieNames(app.config.secureCookies).session, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: app.config.secureCookies,
-    path: '/',
-    maxAge: app.config.session.maxAgeSeconds,
-  });
+  reply.setCookie(cookieNames(app.config.secureCookies).session, token, cookieOptions(app, app.config.session.maxAgeSeconds));
 }
 
 export function clearSessionCookie(app: FastifyInstance, reply: FastifyReply): void {
-  reply.clearCookie(cookieNames(app.config.secureCookies).session, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: app.config.secureCookies,
-    path: '/',
-  });
+  reply.clearCookie(cookieNames(app.config.secureCookies).session, cookieOptions(app));
 }
 
 /** Times a guard tries again when the shared guild fetch it joined was another session's, whose grant ended. */

@@ -5,7 +5,7 @@ import { pkceChallenge } from '../../lib/crypto';
 import { DiscordError } from '../../lib/discord';
 import { ApiHttpError } from '../../lib/errors';
 import { popupErrorPage, popupPage } from '../../lib/pages';
-import { clearSessionCookie, cookieNames, setSessionCookie } from '../../plugins/app/auth';
+import { clearSessionCookie, cookieNames, cookieOptions, setSessionCookie } from '../../plugins/app/auth';
 import { notDashboardFetch } from '../../plugins/app/security';
 import { DiscordGrantEndedError, SIGN_IN_BOT_WAIT_MS } from '../../services/guild-sync';
 import { STATE_TTL_MS } from '../../services/oauth-states';
@@ -74,13 +74,7 @@ export default async function authRoutes(app: FastifyInstance) {
   app.get('/login', { config: popupRoute, exposeHeadRoute: false }, async (req, reply) => {
     const returnOrigin = openerOrigin(req, config.dashboardOrigins);
     const { state, codeVerifier } = await app.oauthStates.start(returnOrigin);
-    reply.setCookie(names.state, app.signer.sign(state), {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.secureCookies,
-      path: '/',
-      maxAge: STATE_TTL_MS / 1000,
-    });
+    reply.setCookie(names.state, app.signer.sign(state), cookieOptions(app, STATE_TTL_MS / 1000));
     const url = new URL(`${config.discord.origin}/oauth2/authorize`);
     url.search = new URLSearchParams({
       response_type: 'code',
@@ -104,7 +98,7 @@ export default async function authRoutes(app: FastifyInstance) {
 
     // The state must match the signed cookie of this browser and a live server-side record (single use).
     const cookie = req.cookies[names.state];
-    reply.clearCookie(names.state, { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/' });
+    reply.clearCookie(names.state, cookieOptions(app));
     const cookieState = cookie ? app.signer.unsign(cookie) : null;
     const stateMatches = Boolean(query.state && cookieState && query.state === cookieState);
     const consumed = query.state && stateMatches ? await app.oauthStates.consume(query.state) : null;
