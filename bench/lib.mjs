@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 export const REPO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const APPS_DIR = join(REPO_DIR, 'apps');
 export const SERVER_JS = join(APPS_DIR, 'api', 'dist', 'server.js');
-export const REMOTES = ['marketing', 'billing', 'dashboard', 'staff'];
 export const DEPLOY_JS = join(REPO_DIR, 'scripts', 'deploy.mjs');
 
 /**
@@ -18,7 +17,7 @@ export const DEPLOY_JS = join(REPO_DIR, 'scripts', 'deploy.mjs');
  * @param {string} dir
  */
 export function deploySite(dir) {
-  const r = spawnSync(process.execPath, [DEPLOY_JS, ...REMOTES, 'shell', '--site', dir, '--no-build'], { cwd: REPO_DIR, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [DEPLOY_JS, 'all', '--site', dir, '--no-build'], { cwd: REPO_DIR, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`deploying the front ends into ${dir} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
 }
 

@@ -27,10 +27,12 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, r
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { REMOTE_IDS } from '../packages/api-contract/src/remote-ids.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_SITE = join(ROOT, '.data', 'site');
-export const REMOTES = ['marketing', 'billing', 'dashboard', 'staff'];
+/** The remotes: the contract's one list (packages/api-contract/src/remote-ids.mjs). */
+export const REMOTES = [...REMOTE_IDS];
 export const APPS = ['shell', ...REMOTES];
 const VERSION = /^[0-9a-f]{12}$/;
 /** Names a shell build may not contain at its top level (the site's own files). */

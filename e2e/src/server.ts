@@ -4,13 +4,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REMOTE_IDS } from '@tickety/api-contract/remote-ids';
 
 /** The repository root and its `apps/` folder (the built front ends and the API live there). */
 export const REPO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const APPS_DIR = join(REPO_DIR, 'apps');
 export const SERVER_JS = join(APPS_DIR, 'api', 'dist', 'server.js');
 export const DEPLOY_JS = join(REPO_DIR, 'scripts', 'deploy.mjs');
-export const FRONT_ENDS = ['marketing', 'billing', 'dashboard', 'staff', 'shell'] as const;
+/** Every front end: the remotes (the contract's list), then the shell. */
+export const FRONT_ENDS = [...REMOTE_IDS, 'shell'] as const;
 
 /**
  * Deploys the built front ends (`apps/<app>/dist`, no build) into a site folder, as

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isSnowflake, type Plan, PlanCatalogue } from '@tickety/api-contract';
+import { isSnowflake, type Plan, PlanCatalogue, REMOTE_IDS, type RemoteId } from '@tickety/api-contract';
 import { DEMO_APP, DEMO_USERS } from '@tickety/sandbox';
 import { z } from 'zod';
 
@@ -20,8 +20,6 @@ export const API_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const APPS_DIR = resolve(API_DIR, '..');
 export const REPO_DIR = resolve(APPS_DIR, '..');
 
-export const REMOTE_NAMES = ['marketing', 'billing', 'dashboard', 'staff'] as const;
-export type RemoteName = (typeof REMOTE_NAMES)[number];
 
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
@@ -42,7 +40,7 @@ export interface AppConfig {
   supportUrl: string;
   inviteUrl: string;
   /** REMOTE_<NAME>_URL overrides (development): a remote's manifest URL, its routes.json read beside it. */
-  remotes: Partial<Record<RemoteName, string>>;
+  remotes: Partial<Record<RemoteId, string>>;
   paddleToken: string | null;
   analyticsToken: string | null;
   /** Discord is the built-in sandbox (no DISCORD_CLIENT_ID). */
@@ -148,6 +146,13 @@ const snowflakeList = optionalString.refine(
   'must be a comma-separated list of Discord user ids',
 );
 
+/** REMOTE_<NAME>_URL of a remote (one per remote of the contract's list). */
+type RemoteUrlVariable = `REMOTE_${Uppercase<RemoteId>}_URL`;
+const remoteUrlVariable = (id: RemoteId) => `REMOTE_${id.toUpperCase()}_URL` as RemoteUrlVariable;
+function remoteUrlVariables(): Record<RemoteUrlVariable, ReturnType<typeof url>> {
+  return Object.fromEntries(REMOTE_IDS.map((id) => [remoteUrlVariable(id), url(remoteUrlVariable(id))])) as Record<RemoteUrlVariable, ReturnType<typeof url>>;
+}
+
 const EnvSchema = z.object({
   NODE_ENV: optionalString,
   PORT: int(0, 65535),
@@ -164,10 +169,7 @@ const EnvSchema = z.object({
   DOCS_URL: url('DOCS_URL'),
   SUPPORT_URL: url('SUPPORT_URL'),
   INVITE_URL: url('INVITE_URL'),
-  REMOTE_MARKETING_URL: url('REMOTE_MARKETING_URL'),
-  REMOTE_BILLING_URL: url('REMOTE_BILLING_URL'),
-  REMOTE_DASHBOARD_URL: url('REMOTE_DASHBOARD_URL'),
-  REMOTE_STAFF_URL: url('REMOTE_STAFF_URL'),
+  ...remoteUrlVariables(),
   PADDLE_CLIENT_TOKEN: optionalString,
   ANALYTICS_TOKEN: optionalString,
   DISCORD_CLIENT_ID: optionalString.refine((v) => v === undefined || isSnowflake(v), 'must be a Discord application id'),
@@ -367,13 +369,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     .filter(Boolean);
 
   // REMOTE_<NAME>_URL: only the remotes overridden (the others come from the site's config.json).
-  const remotes: Partial<Record<RemoteName, string>> = {};
-  for (const [name, value] of [
-    ['marketing', e.REMOTE_MARKETING_URL],
-    ['billing', e.REMOTE_BILLING_URL],
-    ['dashboard', e.REMOTE_DASHBOARD_URL],
-    ['staff', e.REMOTE_STAFF_URL],
-  ] as const) {
+  const remotes: Partial<Record<RemoteId, string>> = {};
+  for (const name of REMOTE_IDS) {
+    const value = e[remoteUrlVariable(name)];
     if (value !== undefined) remotes[name] = value;
   }
 

@@ -12,7 +12,9 @@
  * build, the deploy script and the API use the same functions.
  */
 
-export const REMOTE_IDS = ['marketing', 'billing', 'dashboard', 'staff'] as const;
+import { REMOTE_IDS } from './remote-ids.mjs';
+
+export { REMOTE_IDS, STAFF_REMOTE } from './remote-ids.mjs';
 export type RemoteId = (typeof REMOTE_IDS)[number];
 
 /** The layouts the shell owns; a route names the one it renders in. */

@@ -24,9 +24,6 @@ const own = createRequire(import.meta.url);
 /** Dev-server ports. The all-in-one server (npm start) serves everything on 3000 instead. */
 export const PORTS = Object.freeze({ api: 3000, shell: 4000, marketing: 4001, billing: 4002, dashboard: 4003, staff: 4004 });
 
-/** Remote names, in the order the shell's config lists them. */
-export const REMOTES = Object.freeze(['marketing', 'billing', 'dashboard', 'staff']);
-
 /**
  * Packages that must exist once at run time. MF matches exact request keys, or a key ending in '/'
  * for subpaths (react/jsx-runtime, react-dom/client, @reduxjs/toolkit/query/react).

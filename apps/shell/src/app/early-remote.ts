@@ -1,8 +1,8 @@
-import { type Composition, leafPaths, REMOTE_IDS, type RemoteId, type RuntimeConfig } from '@tickety/shared';
+import { type Composition, leafPaths, REMOTE_IDS, type RemoteId, type RuntimeConfig, STAFF_REMOTE } from '@tickety/shared';
 import { loadRemoteRoutes, registerRemote } from '../remotes/registry';
 
-/** Remotes every visitor may fetch. `staff` is registered only for staff (app/start.tsx). */
-export const PUBLIC_REMOTES: RemoteId[] = ['marketing', 'billing', 'dashboard'];
+/** Remotes every visitor may fetch: all but the staff remote, registered only for staff (app/start.tsx). */
+export const PUBLIC_REMOTES: RemoteId[] = REMOTE_IDS.filter((id) => id !== STAFF_REMOTE);
 
 /** The remote of a page anyone may see at this exact path (no params, no guard), if any. */
 export function publicRemoteFor(composition: Composition, pathname: string): RemoteId | null {

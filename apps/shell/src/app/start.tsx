@@ -1,4 +1,4 @@
-import { configureShared, isStaff, loadUser, makeStore, type RuntimeConfig } from '@tickety/shared';
+import { configureShared, isStaff, loadUser, makeStore, type RuntimeConfig, STAFF_REMOTE } from '@tickety/shared';
 import { StrictMode } from 'react';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
@@ -17,7 +17,8 @@ export function watchForStaff(store: ReturnType<typeof makeStore>, config: Runti
   const check = () => {
     if (done || !isStaff(store.getState().auth.team)) return;
     done = true;
-    if (config.remotes.staff) registerRemote('staff', config.remotes.staff.manifest);
+    const entry = config.remotes[STAFF_REMOTE];
+    if (entry) registerRemote(STAFF_REMOTE, entry.manifest);
   };
   check();
   return store.subscribe(check);

@@ -25,6 +25,7 @@ export {
   RouteTableError,
   SHELL_PATHS,
   SIDEBAR_ICONS,
+  STAFF_REMOTE,
 } from '@tickety/api-contract';
 export type { Composition, LayoutId, RemoteId, RouteDef, RouteTable, SidebarIcon } from '@tickety/api-contract';
 
