@@ -158,6 +158,11 @@ describe('runtime config', () => {
     expect(() => parseRuntimeConfig({ ...good, remotes: { ...good.remotes, staff: '' } })).toThrow(/remotes\.staff/);
     expect(() => parseRuntimeConfig({ ...good, remotes: { staff: { manifest: '' } } })).toThrow(/remotes\.staff/);
     expect(() => parseRuntimeConfig('x')).toThrow(ConfigLoadError);
+    // The contract's schema, not a second hand-written check: every field is checked, none dropped
+    // (the hand check kept no `shell` and took any `demo`).
+    expect(() => parseRuntimeConfig({ ...good, demo: 'yes' })).toThrow(/"demo"/);
+    expect(() => parseRuntimeConfig({ ...good, productName: '' })).toThrow(/"productName" must be a non-empty string/);
+    expect(parseRuntimeConfig({ ...good, shell: { version: 'abcdefabcdef' } }).shell).toEqual({ version: 'abcdefabcdef' });
     const notFound = vi.fn(async () => new Response('nope', { status: 404 }));
     await expect(loadRuntimeConfig(notFound as unknown as typeof fetch)).rejects.toThrow(/HTTP 404/);
   });

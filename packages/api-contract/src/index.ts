@@ -2,6 +2,7 @@ export * from './ids';
 export * from './auth';
 export * from './errors';
 export * from './runtime';
+export * from './runtime-config';
 export * from './staff';
 export * from './route-table';
 export * from './page-meta';

@@ -1,42 +1,4 @@
 import { z } from 'zod';
-import { REMOTE_IDS } from './route-table';
-
-/** One remote in `config.json`. */
-export const RemoteEntry = z.object({
-  manifest: z.string().min(1),
-  /** The deployed version (the content hash of its build), or null for an unversioned build. */
-  version: z.string().nullable(),
-  /** Its route table as its build emitted it (validated by composeRouteTables where it is used). */
-  routes: z.unknown(),
-});
-export type RemoteEntry = z.infer<typeof RemoteEntry>;
-
-/** `GET /config.json`: what the shell learns at run time (never a secret). */
-export const RuntimeConfig = z.object({
-  productName: z.string(),
-  /** Origin of the API (calls go to `${apiOrigin}/api/...` with credentials). */
-  apiOrigin: z.string(),
-  /**
-   * Each deployed remote: its `mf-manifest.json` URL, the version deployed and its route table (the
-   * remote's `routes.json`; checked by `composeRouteTables`). A remote not listed is not deployed.
-   */
-  remotes: z.partialRecord(z.enum(REMOTE_IDS), RemoteEntry),
-  /** The shell's deployed version (written by the deploy script), when known. */
-  shell: z.object({ version: z.string() }).optional(),
-  docsUrl: z.string(),
-  supportUrl: z.string(),
-  inviteUrl: z.string(),
-  discordClientId: z.string(),
-  /** Origin (or base URL in demo mode) of Discord's web pages. */
-  discordOrigin: z.string(),
-  /** Paddle's public client-side token, or null when checkout is not configured. */
-  paddleToken: z.string().nullable(),
-  /** Public token of the subscription-analytics script, or null. */
-  analyticsToken: z.string().nullable(),
-  /** True when Discord is the built-in sandbox (demo users, no real accounts). */
-  demo: z.boolean(),
-});
-export type RuntimeConfig = z.infer<typeof RuntimeConfig>;
 
 /** One entry of `GET /api/plans`. Prices in major units of `currency`; null = not sold that way. */
 export const Plan = z.object({

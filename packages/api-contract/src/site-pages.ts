@@ -7,7 +7,7 @@
  */
 import { type Composition, isOpenPage, leafPaths, REMOTE_IDS, type RemoteId, tablePages } from './route-table';
 import { documentTitle, headTags, pageMeta, withHeadTags } from './page-meta';
-import type { RuntimeConfig } from './runtime';
+import type { RuntimeConfig } from './runtime-config';
 
 /** What the shell's dist/prerender.mjs exports. */
 export interface ShellRenderer {

@@ -1,51 +1,24 @@
-// Types only: this module runs in the entry chunk, before Module Federation has negotiated the shared
-// singletons (@tickety/shared among them), so it may not import any of their values.
+// The entry chunk runs this before Module Federation has negotiated the shared singletons
+// (@tickety/shared among them): types only from there. The check itself is the contract's one
+// definition of config.json (zod/mini, bundled into the entry).
+import { RuntimeConfig as RuntimeConfigSchema, runtimeConfigProblem } from '@tickety/api-contract';
 import type { RemoteId, RuntimeConfig } from '@tickety/shared';
-
-const REQUIRED_STRINGS = ['productName', 'apiOrigin', 'docsUrl', 'supportUrl', 'inviteUrl', 'discordClientId', 'discordOrigin'] as const;
 
 export class ConfigLoadError extends Error {
   override name = 'ConfigLoadError';
 }
 
-/** Checks config.json's shape without zod (the shell stays small); throws a readable error. */
+/** Checks config.json against the contract; throws a readable error. Site-relative manifest URLs are resolved. */
 export function parseRuntimeConfig(value: unknown, base: string = globalThis.location?.href ?? 'http://localhost/'): RuntimeConfig {
-  if (typeof value !== 'object' || value === null) throw new ConfigLoadError('config.json is not a JSON object.');
-  const v = value as Record<string, unknown>;
-  for (const key of REQUIRED_STRINGS) {
-    if (typeof v[key] !== 'string' || v[key] === '') throw new ConfigLoadError(`config.json: "${key}" must be a non-empty string.`);
+  const problem = runtimeConfigProblem(value);
+  if (problem !== null) throw new ConfigLoadError(problem);
+  const config = RuntimeConfigSchema.parse(value);
+  const remotes: RuntimeConfig['remotes'] = {};
+  for (const [id, entry] of Object.entries(config.remotes)) {
+    // A site-relative manifest URL (/remotes/<name>/<version>/mf-manifest.json) is resolved here.
+    if (entry) remotes[id as RemoteId] = { ...entry, manifest: new URL(entry.manifest, base).href };
   }
-  const remotes = v.remotes as Record<string, unknown> | undefined;
-  if (typeof remotes !== 'object' || remotes === null || Array.isArray(remotes)) throw new ConfigLoadError('config.json: "remotes" must list the deployed remotes.');
-  const entries: RuntimeConfig['remotes'] = {};
-  for (const [r, value] of Object.entries(remotes)) {
-    const entry = value as Record<string, unknown> | undefined;
-    if (typeof entry !== 'object' || entry === null || typeof entry.manifest !== 'string' || entry.manifest === '') {
-      throw new ConfigLoadError(`config.json: "remotes.${r}" must be { manifest, version, routes }.`);
-    }
-    entries[r as RemoteId] = {
-      // A site-relative manifest URL (/remotes/<name>/<version>/mf-manifest.json) is resolved here.
-      manifest: new URL(entry.manifest, base).href,
-      version: typeof entry.version === 'string' ? entry.version : null,
-      routes: entry.routes,
-    };
-  }
-  for (const key of ['paddleToken', 'analyticsToken'] as const) {
-    if (v[key] !== null && v[key] !== undefined && typeof v[key] !== 'string') throw new ConfigLoadError(`config.json: "${key}" must be a string or null.`);
-  }
-  return {
-    productName: v.productName as string,
-    apiOrigin: v.apiOrigin as string,
-    remotes: entries,
-    docsUrl: v.docsUrl as string,
-    supportUrl: v.supportUrl as string,
-    inviteUrl: v.inviteUrl as string,
-    discordClientId: v.discordClientId as string,
-    discordOrigin: v.discordOrigin as string,
-    paddleToken: (v.paddleToken as string | null | undefined) ?? null,
-    analyticsToken: (v.analyticsToken as string | null | undefined) ?? null,
-    demo: v.demo === true,
-  };
+  return { ...config, remotes };
 }
 
 /** Reads /config.json next to the shell (no-cache: a changed remote URL takes effect on reload). */
