@@ -8,6 +8,10 @@ export type { ApiError, Guild, MeResponse, RuntimeConfig, StaffPermission, Sub, 
 // Discord ids (the one check, from the contract)
 export { isSnowflake, SNOWFLAKE_PATTERN } from '@tickety/api-contract';
 
+// formatters (prices, numbers, dates, relative times) and the ticking clock
+export { formatDate, formatDateTime, formatNumber, formatPrice, formatRelative, type Instant, userLocale } from './format/format';
+export { useNow } from './format/use-now';
+
 // configuration
 export { configureShared, getRuntimeConfig, type SharedConfiguration, useRuntimeConfig } from './config';
 export { OVERLAY } from './constants';

@@ -1,12 +1,11 @@
 import type { Plan } from '@tickety/api-contract';
-import { type BillingInterval, isPaid, Link, login, priceFor, selectSub, selectUser, useAppDispatch, useAppSelector, usePlansQuery, useRuntimeConfig, yearlySaving } from '@tickety/shared';
+import { type BillingInterval, formatPrice, isPaid, Link, login, priceFor, selectSub, selectUser, useAppDispatch, useAppSelector, usePlansQuery, useRuntimeConfig, yearlySaving } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, PageHeader, Skeleton } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import Crown from 'lucide-react/icons/crown';
 import LogIn from 'lucide-react/icons/log-in';
 import { useId, useState } from 'react';
 import { CheckoutAvailability } from '../components/notices';
-import { formatPrice } from '../format';
 
 const INTERVALS: Array<{ id: BillingInterval; label: string }> = [
   { id: 'monthly', label: 'Monthly' },

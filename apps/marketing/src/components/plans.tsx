@@ -1,9 +1,8 @@
 import Check from 'lucide-react/icons/check';
 import type { Plan } from '@tickety/api-contract';
-import { type BillingInterval, isPaid, priceFor, usePlansQuery, yearlySaving } from '@tickety/shared';
+import { type BillingInterval, formatPrice, isPaid, priceFor, usePlansQuery, yearlySaving } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, EmptyState, Skeleton } from '@tickety/ui';
 import { type ReactNode, useId, useState } from 'react';
-import { formatPrice } from '../lib/format';
 
 export type BillingPeriod = BillingInterval;
 

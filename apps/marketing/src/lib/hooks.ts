@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 
 function subscribeVisibility(fn: () => void): () => void {
   document.addEventListener('visibilitychange', fn);
@@ -12,14 +12,4 @@ export function useDocumentVisible(): boolean {
     () => document.visibilityState !== 'hidden',
     () => true,
   );
-}
-
-/** The current time, ticking every `everyMs` (for "12 seconds ago" labels). */
-export function useNow(everyMs = 1_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(t);
-  }, [everyMs]);
-  return now;
 }

@@ -1,10 +1,9 @@
 import FileText from 'lucide-react/icons/file-text';
-import { Link, useRouteData, useRuntimeConfig } from '@tickety/shared';
+import { formatDate, Link, useRouteData, useRuntimeConfig } from '@tickety/shared';
 import { Alert, Button, cx, EmptyState, Skeleton } from '@tickety/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { Container } from '../components/layout';
 import { DocumentMarkdown } from '../components/markdown';
-import { formatDate } from '../lib/format';
 import { fillPlaceholders, isPolicyId, POLICIES, type PolicyId, parseFrontMatter, tableOfContents } from '../lib/policy';
 
 const cache = new Map<PolicyId, Promise<string>>();

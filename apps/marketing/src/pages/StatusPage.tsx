@@ -1,4 +1,4 @@
-import { Link } from '@tickety/shared';
+import { formatDateTime, formatNumber, formatRelative, Link, useNow } from '@tickety/shared';
 import CircleAlert from 'lucide-react/icons/circle-alert';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import CircleX from 'lucide-react/icons/circle-x';
@@ -10,8 +10,7 @@ import { Alert, Badge, Button, Card, cx, EmptyState, PageHeader, Skeleton, type 
 import { useEffect, useRef } from 'react';
 import { Container } from '../components/layout';
 import { STATUS_REFRESH_MS, useMarketingStatusQuery } from '../lib/api';
-import { formatDateTime, formatNumber, formatRelative } from '../lib/format';
-import { useDocumentVisible, useNow } from '../lib/hooks';
+import { useDocumentVisible } from '../lib/hooks';
 
 /** A shard without a heartbeat for this long is shown as stale (the API stops counting it as healthy). */
 const STALE_HEARTBEAT_MS = 120_000;
@@ -173,7 +172,7 @@ function Shards({ shards, now }: { shards: StatusResponse['shards']; now: number
                   <td className="px-5 py-3 text-right tabular-nums">{latency(s.latencyMs)}</td>
                   <td className="px-5 py-3 text-right tabular-nums">{formatNumber(s.guilds)}</td>
                   <td className="px-5 py-3">
-                    <time dateTime={s.lastHeartbeat} title={formatDateTime(s.lastHeartbeat)} className={cx(stale && 'font-medium text-red-700 dark:text-red-400')}>
+                    <time dateTime={s.lastHeartbeat} title={formatDateTime(s.lastHeartbeat, { seconds: true })} className={cx(stale && 'font-medium text-red-700 dark:text-red-400')}>
                       {formatRelative(s.lastHeartbeat, now)}
                     </time>
                   </td>
@@ -232,7 +231,7 @@ export default function StatusPage() {
             {checkedAt ? (
               <p className="text-sm text-surface-600 dark:text-surface-400">
                 Last checked{' '}
-                <time dateTime={new Date(checkedAt).toISOString()} title={formatDateTime(checkedAt)}>
+                <time dateTime={new Date(checkedAt).toISOString()} title={formatDateTime(checkedAt, { seconds: true })}>
                   {formatRelative(checkedAt, now)}
                 </time>
               </p>

@@ -1,8 +1,7 @@
 import RefreshCw from 'lucide-react/icons/refresh-cw';
-import { type RefreshGuildsError, loadUser, refreshGuilds, useAppDispatch, useAppSelector } from '@tickety/shared';
+import { formatDateTime, formatRelative, type RefreshGuildsError, loadUser, refreshGuilds, useAppDispatch, useAppSelector, useNow } from '@tickety/shared';
 import { Button, cx } from '@tickety/ui';
 import { useId, useState } from 'react';
-import { formatDateTime, timeAgo, useNow } from '../../lib/time';
 
 /** The API allows one guild refresh per user every 10 s; used when a 1003 answer gives no Retry-After. */
 const DEFAULT_WAIT_SECONDS = 10;
@@ -69,8 +68,8 @@ export function RefreshControl({ align = 'end', className }: { align?: 'start' |
           ) : (
             <>
               Updated{' '}
-              <time dateTime={refreshedAt ?? undefined} title={formatDateTime(new Date(refreshedTime))}>
-                {timeAgo(refreshedTime, Math.max(now, refreshedTime))}
+              <time dateTime={refreshedAt ?? undefined} title={formatDateTime(refreshedTime)}>
+                {formatRelative(refreshedTime, Math.max(now, refreshedTime), { precision: 'minutes' })}
               </time>
             </>
           )}

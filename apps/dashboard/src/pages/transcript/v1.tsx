@@ -1,6 +1,5 @@
-import { useParams } from '@tickety/shared';
+import { formatDateTime, useParams } from '@tickety/shared';
 import { Badge } from '@tickety/ui';
-import { formatDateTime } from '../../lib/time';
 import { decodeHexSeconds } from '../../lib/transcript';
 import { TranscriptFrame } from './transcript-frame';
 

@@ -1,0 +1,71 @@
+/**
+ * The one set of formatters every front end uses: prices, numbers, dates and relative times, on
+ * `Intl`, in the reader's locale (the language layer will set it; today the browser's).
+ */
+
+/** The reader's locale: the browser's language (en-US without one). */
+export function userLocale(): string {
+  return (typeof navigator !== 'undefined' && navigator.language) || 'en-US';
+}
+
+/**
+ * A price in its currency: "$4.99", "€49.99"; a whole amount without cents ("$5", "$0") unless
+ * `cents: 'always'` (an invoice line: "$5.00").
+ */
+export function formatPrice(amount: number, currency: string, o: { cents?: 'auto' | 'always'; locale?: string } = {}): string {
+  const digits = o.cents === 'always' || !Number.isInteger(amount) ? 2 : 0;
+  return new Intl.NumberFormat(o.locale ?? userLocale(), { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+}
+
+export function formatNumber(n: number, locale = userLocale()): string {
+  return new Intl.NumberFormat(locale).format(n);
+}
+
+/** A point in time: a Date, epoch milliseconds or an ISO string. */
+export type Instant = Date | number | string;
+
+function timeOf(at: Instant): number {
+  return at instanceof Date ? at.getTime() : typeof at === 'number' ? at : Date.parse(at);
+}
+
+/** A date and time for a label or tooltip ("Mar 1, 2026, 12:00 PM"); with `seconds`, to the second. */
+export function formatDateTime(at: Instant, o: { seconds?: boolean; locale?: string } = {}): string {
+  const t = timeOf(at);
+  if (Number.isNaN(t)) return 'unknown';
+  return new Intl.DateTimeFormat(o.locale ?? userLocale(), { dateStyle: 'medium', timeStyle: o.seconds ? 'medium' : 'short' }).format(t);
+}
+
+/** A calendar date ("January 15, 2026") from "2026-01-15", read as a date without a time zone. */
+export function formatDate(isoDate: string, locale = userLocale()): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate.trim());
+  if (!m) return isoDate;
+  const at = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
+}
+
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/**
+ * How long ago (or, for a clock slightly ahead, in how long) `at` was: "12 seconds ago", "5 minutes
+ * ago", "2 days ago". "just now" within 5 seconds, or within 45 seconds with `precision: 'minutes'`
+ * (a label that ticks every half minute, not every second).
+ */
+export function formatRelative(at: Instant, now: number = Date.now(), o: { precision?: 'seconds' | 'minutes'; locale?: string } = {}): string {
+  const t = timeOf(at);
+  if (Number.isNaN(t)) return 'unknown';
+  const seconds = Math.round((t - now) / 1000);
+  if (Math.abs(seconds) < (o.precision === 'minutes' ? 45 : 5)) return 'just now';
+  const rtf = new Intl.RelativeTimeFormat(o.locale ?? userLocale(), { numeric: 'always' });
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size || unit === 'second') return rtf.format(Math.round(seconds / size), unit);
+  }
+  return rtf.format(seconds, 'second');
+}
