@@ -8,7 +8,6 @@
  * `/remotes/<name>/` is that remote, anything else on the origin is the shell.
  */
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { appOf, kb, launchChromium, signInContext, startServer, table } from './lib.mjs';
 
 /**
@@ -54,7 +53,7 @@ async function measure(browser, baseURL, path, user, tap = false) {
 }
 
 const server = await startServer();
-const browser = await launchChromium(chromium);
+const browser = await launchChromium();
 try {
   console.log(`bundle sizes (JS only; gzip -9 of the response bodies; server ${server.url})\n`);
   for (const [path, user, tap] of /** @type {const} */ ([['/', null, false], ['/', null, true], ['/dashboard', 'ava', false]])) {

@@ -13,7 +13,6 @@
 import { createServer } from 'node:http';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, kb, launchChromium, median, startServer, table } from './lib.mjs';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
@@ -25,7 +24,7 @@ process.env.CHROME_PATH = CHROMIUM_PATH;
  * @param {string} url
  */
 async function staticSnapshot(url) {
-  const browser = await launchChromium(chromium);
+  const browser = await launchChromium();
   try {
     const page = await (await browser.newContext({ viewport: { width: 412, height: 823 } })).newPage();
     await page.goto(url, { waitUntil: 'networkidle' });

@@ -8,7 +8,6 @@
  *  2. The JS the page downloaded: the distinct chunks whose code *defines* each package, found by a
  *     marker that only the package's own code contains (target: 1 each).
  */
-import { chromium } from 'playwright-core';
 import { appOf, launchChromium, signInContext, startServer, table } from './lib.mjs';
 
 /** A definition marker per package (strings that only the package's own production code contains). */
@@ -34,7 +33,7 @@ const MARKERS = {
 const PACKAGES = ['react', 'react-dom', '@tickety/shared', '@tickety/ui'];
 
 const server = await startServer();
-const browser = await launchChromium(chromium);
+const browser = await launchChromium();
 try {
   const context = await browser.newContext({ baseURL: server.url });
   await signInContext(context, server.url, 'ava');

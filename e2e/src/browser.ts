@@ -2,27 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { launchChromium } from './chromium';
 import { REPO_DIR } from './server';
 
-/** Debian's Chromium; never a downloaded browser. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from './chromium';
 
 /** Screenshots (taken on failure and at chosen steps) and failure logs; gitignored. */
 export const ARTIFACTS_DIR = resolve(REPO_DIR, 'e2e', '.e2e-artifacts');
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-}
 
 function slug(text: string): string {
   return text
