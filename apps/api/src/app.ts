@@ -1,11 +1,8 @@
 import './types';
 import { randomBytes } from 'node:crypto';
-import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import type { SandboxControl } from '@tickety/sandbox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { Redis } from 'ioredis';
-import { constants as zlib } from 'node:zlib';
 import type { AppConfig } from './config';
 import type { Db } from './db/driver';
 import { type Clock, systemClock } from './lib/clock';
@@ -22,8 +19,11 @@ import securityPlugin, { decodedPathOf, htmlCsp } from './plugins/app/security';
 import servicesPlugin from './plugins/app/services';
 import { createSiteConfig } from './lib/site-config';
 import staticSite, { type StaticSite, cspWithOrigins } from './plugins/app/static-site';
+import compressionPlugin from './plugins/external/compression';
 import corsPlugin from './plugins/external/cors';
+import openapiPlugin from './plugins/external/openapi';
 import rateLimitPlugin from './plugins/external/rate-limit';
+import redisPlugin from './plugins/external/redis';
 import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
 import guildRoutes from './routes/guilds/index';
@@ -71,24 +71,6 @@ export function loggerOptions(config: AppConfig, stream?: { write(line: string):
   };
 }
 
-/** Resolves true once Redis is ready, false on its first error or after `timeoutMs`. */
-function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
-  if (redis.status === 'ready') return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const done = (ok: boolean) => {
-      clearTimeout(timer);
-      redis.off('ready', onReady);
-      redis.off('error', onError);
-      resolve(ok);
-    };
-    const onReady = () => done(true);
-    const onError = () => done(false);
-    const timer = setTimeout(() => done(false), timeoutMs);
-    redis.once('ready', onReady);
-    redis.once('error', onError);
-  });
-}
-
 /** Builds the Fastify app: external plugins, app plugins, routes, then (all-in-one) the static site. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const names = cookieNames(config.secureCookies);
@@ -120,32 +102,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // External plugins.
   await app.register(cookie);
   await app.register(corsPlugin, { origins: config.dashboardOrigins });
-  let redis: Redis | null = null;
-  if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-    redis.on('error', (error) => app.log.warn({ err: error.message }, 'redis error (rate limits fall back to letting requests through)'));
-    // Without the offline queue, commands sent before the connection is up fail, and the limiter
-    // lets those requests through: wait for it (or its first error) before serving.
-    if (!(await redisReady(redis, 2_000))) {
-      app.log.warn({ status: redis.status }, 'redis is not reachable: rate limits let requests through until it is');
-    }
-    app.addHook('onClose', async () => {
-      await redis?.quit().catch(() => redis?.disconnect());
-    });
-  }
+  await app.register(redisPlugin, { url: config.redisUrl ?? null });
   await app.register(underPressurePlugin, config.pressure);
   await app.register(rateLimitPlugin, {
     max: config.rateLimit.max,
     sandboxMax: config.rateLimit.sandboxMax,
     windowMs: config.rateLimit.windowMs,
-    redis,
+    redis: app.redis,
   });
-  await app.register(compress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-  });
+  await app.register(compressionPlugin);
+  await app.register(openapiPlugin, { title: `${config.productName} API` });
 
   // App plugins.
   const cdnOrigin = new URL(config.discord.cdnBase).origin;

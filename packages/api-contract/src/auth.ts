@@ -104,3 +104,18 @@ export function canManageGuild(owner: boolean, permissions: string): boolean {
   }
   return (bits & (DISCORD_PERMISSION_ADMINISTRATOR | DISCORD_PERMISSION_MANAGE_GUILD)) !== 0n;
 }
+
+/** `GET /api/auth/login` (the popup's first address) takes no parameters; any it is given are ignored. */
+export const AuthLoginQuery = z.object({});
+
+/** `GET /api/auth/callback`'s query, as Discord sends it back (a code and the state, or an error). */
+export const AuthCallbackQuery = z.object({
+  code: z.string().min(1).max(512).optional(),
+  state: z.string().min(1).max(256).optional(),
+  error: z.string().max(100).optional(),
+  error_description: z.string().max(1000).optional(),
+});
+export type AuthCallbackQuery = z.infer<typeof AuthCallbackQuery>;
+
+/** The address of one of the user's servers: `/api/guilds/:server`. */
+export const GuildParams = z.object({ server: Snowflake });

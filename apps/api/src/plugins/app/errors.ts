@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { type ApiError, ERROR_CODES } from '@tickety/api-contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { DatabaseUnavailableError, isUnavailable } from '../../db/driver';
 import { DiscordError } from '../../lib/discord';
 import { ApiHttpError, isApiHttpError } from '../../lib/errors';
@@ -23,6 +24,18 @@ export function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
     return new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: error.retryAfter ?? 5 });
   }
   const fe = error as Partial<FastifyError> & { statusCode?: number };
+  if (isResponseSerializationError(error)) {
+    // An answer that does not match its own response schema: a bug here, never sent as it is.
+    req.log.error({ err: error, route: req.routeOptions.url }, 'answer does not match its response schema');
+    return new ApiHttpError('INTERNAL');
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    // The route's schema (packages/api-contract) refused the params, query or body.
+    const issue = error.validation[0];
+    const field = issue?.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const where = `${error.validationContext ?? 'request'}${field ? ` "${field}"` : ''}`;
+    return new ApiHttpError('VALIDATION_FAILED', { message: `The request's ${where} is not valid: ${issue?.message ?? 'it does not match'}.` });
+  }
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiHttpError('UNSUPPORTED_MEDIA_TYPE');

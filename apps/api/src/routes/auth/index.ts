@@ -1,6 +1,6 @@
-import { type AnonymousMe, canManageGuild, ERROR_CODES, type LogoutResponse, type MeResponse } from '@tickety/api-contract';
+import { type AnonymousMe, AuthCallbackQuery, AuthLoginQuery, canManageGuild, ERROR_CODES, LogoutResponse, MeResponse } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pkceChallenge } from '../../lib/crypto';
 import { DiscordError } from '../../lib/discord';
 import { ApiHttpError } from '../../lib/errors';
@@ -22,22 +22,16 @@ export const ANONYMOUS: AnonymousMe = {
 /** At most one guild refresh per user in this window. */
 export const GUILD_REFRESH_INTERVAL_MS = 10_000;
 
-const CallbackQuery = z.object({
-  code: z.string().min(1).max(512).optional(),
-  state: z.string().min(1).max(256).optional(),
-  error: z.string().max(100).optional(),
-  error_description: z.string().max(1000).optional(),
-});
-
 /** Spec §7: /api/auth/@me, /logout, /login (popup), /callback; plus POST /guilds/refresh. */
-export default async function authRoutes(app: FastifyInstance) {
+export default async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
   const names = cookieNames(config.secureCookies);
   // The popup's routes: tighter rate limit, and errors (rate limit, database down...) answered as a
   // popup page that tells the opener, not as JSON (plugins/app/errors.ts).
   const popupRoute = { rateLimit: { max: config.rateLimit.authMax, timeWindow: config.rateLimit.windowMs }, popup: true };
 
-  app.get('/@me', async (req, reply): Promise<MeResponse> => {
+  app.get('/@me', { schema: { response: { 200: MeResponse } } }, async (req, reply): Promise<MeResponse> => {
     reply.header('cache-control', 'no-store');
     const session = await req.getSession();
     if (!session) return ANONYMOUS;
@@ -47,7 +41,7 @@ export default async function authRoutes(app: FastifyInstance) {
   // The sign-in and sign-out routes change state, so no automatic HEAD twin (HEAD must be safe:
   // a link checker or prefetcher must not sign anyone out or spend a sign-in state).
   const dashboardOrigins = new Set(config.dashboardOrigins);
-  app.get('/logout', { exposeHeadRoute: false }, async (req, reply): Promise<LogoutResponse> => {
+  app.get('/logout', { exposeHeadRoute: false, schema: { response: { 200: LogoutResponse } } }, async (req, reply): Promise<LogoutResponse> => {
     reply.header('cache-control', 'no-store');
     // A GET that ends the session: only the dashboard's own fetch may trigger it, never a link,
     // a form, a frame, an image or a prefetch from another page.
@@ -71,7 +65,7 @@ export default async function authRoutes(app: FastifyInstance) {
     return { isAuthenticated: false };
   });
 
-  app.get('/login', { config: popupRoute, exposeHeadRoute: false }, async (req, reply) => {
+  app.get('/login', { config: popupRoute, exposeHeadRoute: false, schema: { querystring: AuthLoginQuery } }, async (req, reply) => {
     const returnOrigin = openerOrigin(req, config.dashboardOrigins);
     const { state, codeVerifier } = await app.oauthStates.start(returnOrigin);
     reply.setCookie(names.state, app.signer.sign(state), cookieOptions(app, STATE_TTL_MS / 1000));
@@ -90,11 +84,12 @@ export default async function authRoutes(app: FastifyInstance) {
     return reply.redirect(url.toString(), 302);
   });
 
-  app.get('/callback', { config: popupRoute, exposeHeadRoute: false }, async (req, reply) => {
+  // A malformed query (a repeated or overlong parameter) is refused by its schema before this runs:
+  // the popup's VALIDATION_FAILED page (plugins/app/errors.ts).
+  app.get('/callback', { config: popupRoute, exposeHeadRoute: false, schema: { querystring: AuthCallbackQuery } }, async (req, reply) => {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
     const fallbackOrigin = config.dashboardOrigins[0]!;
-    const parsed = CallbackQuery.safeParse(req.query);
-    const query = parsed.success ? parsed.data : {};
+    const query = req.query;
 
     // The state must match the signed cookie of this browser and a live server-side record (single use).
     const cookie = req.cookies[names.state];
@@ -118,18 +113,16 @@ export default async function authRoutes(app: FastifyInstance) {
       });
     }
 
-    if (!parsed.success || !consumed) {
-      const reason = !parsed.success
-        ? 'malformed query'
-        : !query.state
-          ? 'missing state'
-          : !cookie
-            ? 'missing state cookie'
-            : !cookieState
-              ? 'bad cookie signature'
-              : !stateMatches
-                ? 'state does not match cookie'
-                : 'state unknown, used or expired';
+    if (!consumed) {
+      const reason = !query.state
+        ? 'missing state'
+        : !cookie
+          ? 'missing state cookie'
+          : !cookieState
+            ? 'bad cookie signature'
+            : !stateMatches
+              ? 'state does not match cookie'
+              : 'state unknown, used or expired';
       req.log.warn({ reason }, 'sign-in refused: invalid state');
       return errorPage(reply, 'OAUTH_STATE_INVALID', target);
     }
@@ -184,7 +177,7 @@ export default async function authRoutes(app: FastifyInstance) {
     }
   });
 
-  app.post('/guilds/refresh', { preHandler: app.requireSession }, async (req, reply): Promise<MeResponse> => {
+  app.post('/guilds/refresh', { preHandler: app.requireSession, schema: { response: { 200: MeResponse } } }, async (req, reply): Promise<MeResponse> => {
     reply.header('cache-control', 'no-store');
     const session = (await req.getSession())!;
     const wait = await app.accounts.claimRefresh(session.userId, GUILD_REFRESH_INTERVAL_MS);

@@ -1,5 +1,6 @@
-import type { HealthResponse, ReadyResponse } from '@tickety/api-contract';
+import { HealthResponse, ReadyResponse } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DatabaseUnavailableError } from '../../db/driver';
 import { ApiHttpError } from '../../lib/errors';
 import { DB_RETRY_AFTER } from '../../plugins/app/errors';
@@ -13,13 +14,14 @@ export const READY_DB_DEADLINE_MS = 2_000;
  * readiness (`/api/health/ready`: the database answers within 2 s and the process is not shedding
  * load; a load balancer takes an instance out while it fails).
  */
-export default async function healthRoutes(app: FastifyInstance) {
-  app.get('/', { config: { rateLimit: false, ...ANSWERS_UNDER_PRESSURE } }, async (_req, reply): Promise<HealthResponse> => {
+export default async function healthRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get('/', { config: { rateLimit: false, ...ANSWERS_UNDER_PRESSURE }, schema: { response: { 200: HealthResponse } } }, async (_req, reply): Promise<HealthResponse> => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok', uptimeSeconds: Math.round(process.uptime()) };
   });
 
-  app.get('/ready', { config: { rateLimit: false, ...ANSWERS_UNDER_PRESSURE } }, async (req, reply): Promise<ReadyResponse> => {
+  app.get('/ready', { config: { rateLimit: false, ...ANSWERS_UNDER_PRESSURE }, schema: { response: { 200: ReadyResponse } } }, async (req, reply): Promise<ReadyResponse> => {
     reply.header('cache-control', 'no-store');
     if (app.isUnderPressure()) throw new ApiHttpError('OVERLOADED', { retryAfter: OVERLOAD_RETRY_AFTER });
     const started = performance.now();

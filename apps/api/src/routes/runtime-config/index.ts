@@ -1,5 +1,6 @@
-import type { RuntimeConfig } from '@tickety/api-contract';
+import { RuntimeConfig } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SiteConfig, SiteState } from '../../lib/site-config';
 
 /** What the front end needs to know at run time (never a secret): the API's settings, the site's remotes. */
@@ -25,8 +26,9 @@ export function runtimeConfig(config: FastifyInstance['config'], site: Pick<Site
  * `remotes` and `shell` come from the site's config.json (re-read when it changes) and the
  * REMOTE_<NAME>_URL overrides; everything else from the API's configuration.
  */
-export default async function runtimeConfigRoutes(app: FastifyInstance, opts: { site: SiteConfig }) {
-  app.get('/config.json', { config: { rateLimit: false } }, async (_req, reply) => {
+export default async function runtimeConfigRoutes(fastify: FastifyInstance, opts: { site: SiteConfig }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get('/config.json', { config: { rateLimit: false }, schema: { response: { 200: RuntimeConfig } } }, async (_req, reply): Promise<RuntimeConfig> => {
     const state = await opts.site.current();
     reply.header('cache-control', 'no-cache');
     return runtimeConfig(app.config, state);

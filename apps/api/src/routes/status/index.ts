@@ -1,5 +1,6 @@
-import type { HealthState, StatusResponse } from '@tickety/api-contract';
+import { type HealthState, StatusResponse } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { iso, toMs } from '../../lib/clock';
 
 /** A database check slower than this is "degraded"; one that does not finish in time is "down". */
@@ -11,8 +12,9 @@ export const SHARD_STALE_MS = 120_000;
 const rank: Record<HealthState, number> = { operational: 0, degraded: 1, down: 2 };
 
 /** Public service status: the API, the database (with latency) and the bot's shards. */
-export default async function statusRoutes(app: FastifyInstance) {
-  app.get('/', async (req, reply): Promise<StatusResponse> => {
+export default async function statusRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get('/', { schema: { response: { 200: StatusResponse } } }, async (req, reply): Promise<StatusResponse> => {
     reply.header('cache-control', 'no-cache');
     const services: StatusResponse['services'] = [{ name: 'api', status: 'operational', latencyMs: 0 }];
     let shards: StatusResponse['shards'] = [];

@@ -1,0 +1,17 @@
+import compress from '@fastify/compress';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { constants as zlib } from 'node:zlib';
+
+/** Every answer over 1 KB compressed (brotli at quality 4, else gzip): the pages, bundles and JSON. */
+export default fp(
+  async function compression(app: FastifyInstance) {
+    await app.register(compress, {
+      global: true,
+      threshold: 1024,
+      encodings: ['br', 'gzip'],
+      brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+    });
+  },
+  { name: 'tickety-compression' },
+);

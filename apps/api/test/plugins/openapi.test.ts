@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/app';
+import { Browser } from '../helpers/browser';
+import { databases } from '../helpers/db';
+
+describe.each(databases())('route schemas and GET /api/openapi.json on $name', (database) => {
+  const t = useTestApp(database);
+
+  it('describes every API route from its schemas, and nothing of the sandbox', async () => {
+    const res = await new Browser(t.app).get('/api/openapi.json');
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { openapi: string; info: { title: string }; paths: Record<string, Record<string, { responses?: Record<string, unknown>; parameters?: Array<{ name: string; in: string; schema?: { pattern?: string } }> }>> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.title).toBe('Tickety API');
+    for (const path of ['/api/auth/@me', '/api/auth/logout', '/api/auth/login', '/api/auth/callback', '/api/auth/guilds/refresh', '/api/guilds/{server}', '/api/plans/', '/api/status/', '/api/health/', '/api/health/ready', '/config.json']) {
+      expect(Object.keys(doc.paths), path).toContain(path);
+    }
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/sandbox') || p === '/api/openapi.json')).toEqual([]);
+    // The answer's shape and the parameters come from the contract's zod schemas.
+    expect(doc.paths['/api/auth/@me']?.get?.responses?.['200']).toBeDefined();
+    const server = doc.paths['/api/guilds/{server}']?.get?.parameters?.find((p) => p.name === 'server');
+    expect(server).toMatchObject({ in: 'path', schema: { pattern: '^\\d{17,20}$' } });
+    const callback = doc.paths['/api/auth/callback']?.get?.parameters?.map((p) => p.name).sort();
+    expect(callback).toEqual(['code', 'error', 'error_description', 'state']);
+  });
+
+  it('names no route without a schema at start', () => {
+    expect(t.logs.messages(/route without a schema/)).toEqual([]);
+  });
+
+  it('refuses what a route schema refuses with the catalogue\'s VALIDATION_FAILED, from the one error plugin', async () => {
+    const res = await new Browser(t.app).get('/api/auth/callback?state=a&state=b&code=c');
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('1001 - 400');
+  });
+});
