@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { accessibilityProblems } from './a11y';
 import { launchChromium } from './chromium';
 import { REPO_DIR } from './server';
 
@@ -44,7 +45,7 @@ export interface BrowserState {
  * every request URL recorded, and on failure a screenshot of every open page plus the page errors
  * in e2e/.e2e-artifacts/.
  */
-export function useBrowser(options: { baseURL?: () => string } = {}): BrowserState {
+export function useBrowser(options: { baseURL?: () => string; accessibility?: boolean } = {}): BrowserState {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let page: Page | undefined;
@@ -72,7 +73,18 @@ export function useBrowser(options: { baseURL?: () => string } = {}): BrowserSta
     page = await context.newPage();
   });
   afterEach(async (ctx) => {
-    const failed = ctx.task.result?.state === 'fail' || (ctx.task.result?.errors?.length ?? 0) > 0;
+    // Every page a test leaves open is checked with axe (WCAG 2.2 A/AA) in both themes: a serious or
+    // critical violation fails the test, so every new page inherits the check.
+    let a11y: string[] = [];
+    const passed = !(ctx.task.result?.state === 'fail' || (ctx.task.result?.errors?.length ?? 0) > 0);
+    if (passed && context && options.accessibility !== false) {
+      // The product's pages (not the stand-in sites a test serves itself).
+      const own = new URL(state.baseURL).origin;
+      const pages = context.pages().filter((p) => p.url().startsWith(`${own}/`));
+      for (const p of pages) a11y.push(...(await accessibilityProblems(p).catch((error: Error) => [`axe could not run on ${p.url()}: ${error.message}`])));
+      a11y = [...new Set(a11y)];
+    }
+    const failed = !passed || a11y.length > 0;
     if (failed && context) {
       const name = `${ctx.task.file?.name.replace(/^.*\//, '') ?? ''}-${ctx.task.name}`;
       mkdirSync(ARTIFACTS_DIR, { recursive: true });
@@ -82,12 +94,13 @@ export function useBrowser(options: { baseURL?: () => string } = {}): BrowserSta
       }
       writeFileSync(
         join(ARTIFACTS_DIR, `FAILED-${slug(name)}.log`),
-        [`pages: ${pages.map((p) => p.url()).join(' ')}`, '', 'errors:', ...errors, '', 'requests:', ...requests].join('\n'),
+        [`pages: ${pages.map((p) => p.url()).join(' ')}`, '', 'errors:', ...errors, ...a11y, '', 'requests:', ...requests].join('\n'),
       );
     }
     await context?.close().catch(() => undefined);
     context = undefined;
     page = undefined;
+    if (a11y.length > 0) throw new Error(`accessibility (axe, WCAG 2.2 A/AA), serious or critical:\n${a11y.join('\n')}`);
   });
 
   const state: BrowserState = {

@@ -6,7 +6,7 @@ export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'disc
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const VARIANTS: Record<ButtonVariant, string> = {
-  primary: 'bg-primary-600 text-white shadow-sm hover:bg-primary-500 active:bg-primary-700 focus-visible:outline-primary-500',
+  primary: 'bg-primary-600 text-white shadow-sm hover:bg-primary-700 active:bg-primary-800 focus-visible:outline-primary-500',
   secondary:
     'bg-surface-100 text-surface-900 ring-1 ring-inset ring-surface-300 hover:bg-surface-200 dark:bg-surface-800 dark:text-surface-50 dark:ring-surface-700 dark:hover:bg-surface-700 focus-visible:outline-primary-500',
   ghost: 'text-surface-700 hover:bg-surface-200 dark:text-surface-200 dark:hover:bg-surface-800 focus-visible:outline-primary-500',
