@@ -31,7 +31,6 @@ export interface DemoUser {
   memberships: DemoMembership[];
 }
 
-export const PERMISSION_NONE = '0';
 /** VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY: a plain member. */
 export const PERMISSION_MEMBER = String((1n << 10n) | (1n << 11n) | (1n << 16n));
 /** A member with ADMINISTRATOR. */

@@ -6,7 +6,7 @@ export * from './contracts/remotes';
 export type { ApiError, Guild, MeResponse, RuntimeConfig, StaffPermission, Sub, Team, User } from './types';
 
 // Discord ids (the one check, from the contract)
-export { isSnowflake, SNOWFLAKE_PATTERN } from '@tickety/api-contract';
+export { isSnowflake } from '@tickety/api-contract';
 
 // formatters (prices, numbers, dates, relative times) and the ticking clock
 export { formatDate, formatDateTime, formatNumber, formatPrice, formatRelative, type Instant, userLocale } from './format/format';
@@ -59,7 +59,7 @@ export {
 // request / overlay client
 export { api } from './client/api';
 export { type OverlayBaseQueryError, overlayBaseQuery } from './client/base-query';
-export { ApiRequestError, type ApiRequestErrorKind } from './client/errors';
+export { ApiRequestError, type ApiRequestErrorKind, LOGIN_BUTTON_LABEL } from './client/errors';
 export { overlayActions } from './client/overlay-actions';
 export {
   type OverlayButtons,
@@ -73,7 +73,6 @@ export { type RequestMethod, type RequestOptions, request } from './client/reque
 // routing for pages: remotes import the router only from here. react-router is bundled once, in the
 // shell (tree-shaken), and reaches every remote through this singleton, so all pages share one router.
 export { Link, NavLink, Navigate, Outlet, useLocation, useMatches, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-export type { LinkProps, NavLinkProps } from 'react-router-dom';
 // routing helpers for pages
 export { botInviteUrl } from './routing/invite';
 export { useRouteData } from './routing/route-data';

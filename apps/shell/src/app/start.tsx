@@ -1,4 +1,4 @@
-import { configureShared, isStaff, loadUser, makeStore, type RuntimeConfig, STAFF_REMOTE } from '@tickety/shared';
+import { configureShared, loadUser, makeStore, type RuntimeConfig, STAFF_REMOTE, selectIsStaff } from '@tickety/shared';
 import { StrictMode } from 'react';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
@@ -15,7 +15,7 @@ import { registerRemotesEarly } from './early-remote';
 export function watchForStaff(store: ReturnType<typeof makeStore>, config: RuntimeConfig): () => void {
   let done = false;
   const check = () => {
-    if (done || !isStaff(store.getState().auth.team)) return;
+    if (done || !selectIsStaff(store.getState())) return;
     done = true;
     const entry = config.remotes[STAFF_REMOTE];
     if (entry) registerRemote(STAFF_REMOTE, entry.manifest);

@@ -1,4 +1,4 @@
-import { evaluateGuard, login, type RouteHandle, selectAuth, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { evaluateGuard, LOGIN_BUTTON_LABEL, login, type RouteHandle, selectAuth, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
 import type { ReactNode } from 'react';
 import { Button, buttonClasses, EmptyState, Spinner } from '@tickety/ui';
 import { LockKeyhole, ShieldAlert } from 'lucide-react';
@@ -15,7 +15,7 @@ export function LoginRequired() {
   return (
     <EmptyState icon={<LockKeyhole aria-hidden="true" className="size-6" />} title="Login Required" description="Log in with your Discord account to see this page. We only ask Discord for your name, avatar and server list.">
       <Button variant="discord" onClick={() => void dispatch(login())}>
-        Login with discord
+        {LOGIN_BUTTON_LABEL}
       </Button>
     </EmptyState>
   );

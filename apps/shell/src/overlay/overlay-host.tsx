@@ -1,10 +1,10 @@
-import { OVERLAY, type OverlayErrorView, overlayActions, useOverlayState } from '@tickety/shared';
+import { LOGIN_BUTTON_LABEL, OVERLAY, type OverlayErrorView, overlayActions, useOverlayState } from '@tickety/shared';
 import { Backdrop, ErrorPanel, type ErrorPanelAction } from './error-panel';
 
 /** The spec §8 buttons, in order, for the error shown. */
 export function actionsFor(error: OverlayErrorView): ErrorPanelAction[] {
   const actions: ErrorPanelAction[] = [];
-  if (error.kind === 'login') actions.push({ label: 'Login with discord', onClick: () => void overlayActions.login(), primary: true });
+  if (error.kind === 'login') actions.push({ label: LOGIN_BUTTON_LABEL, onClick: () => void overlayActions.login(), primary: true });
   if (error.buttons.retry) actions.push({ label: 'Retry', onClick: overlayActions.retry, primary: error.kind !== 'login' });
   if (error.buttons.home) actions.push({ label: 'Home', onClick: overlayActions.home });
   if (error.buttons.selectServer) actions.push({ label: 'Select Another Server', onClick: overlayActions.selectServer });

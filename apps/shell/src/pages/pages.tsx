@@ -1,4 +1,4 @@
-import { login, logout, selectAuth, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { LOGIN_BUTTON_LABEL, login, logout, selectAuth, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
 import { Button, buttonClasses, Card, Spinner } from '@tickety/ui';
 import { Compass, LogIn, LogOut as LogOutIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
@@ -78,7 +78,7 @@ export function LoginPage() {
             else setCancelled(true);
           }}
         >
-          Login with discord
+          {LOGIN_BUTTON_LABEL}
         </Button>
         {cancelled ? (
           <p role="status" className="mt-4 text-sm text-surface-600 dark:text-surface-400">

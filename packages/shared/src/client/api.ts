@@ -5,6 +5,7 @@ import { overlayBaseQuery } from './base-query';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: overlayBaseQuery,
-  tagTypes: ['Me', 'Guilds', 'Plans', 'Status'],
+  // The cache tags endpoints provide and invalidate (the user and their servers live in the auth slice).
+  tagTypes: ['Plans', 'Status'],
   endpoints: () => ({}),
 });
