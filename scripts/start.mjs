@@ -22,7 +22,8 @@ step('Building the shell, the four remotes and the API');
 for (const app of APPS) rmSync(join(root, 'apps', app, 'dist'), { recursive: true, force: true });
 if (pnpm(['exec', 'turbo', 'run', 'build', '--filter=./apps/*', '--output-logs=errors-only']) !== 0) process.exit(1);
 
-const server = join(root, 'apps/api/dist/server.js');
+// The all-in-one launcher's server: the API and the site, and the Discord sandbox beside them in demo mode.
+const server = join(root, 'apps/api/dist/all-in-one.js');
 if (!existsSync(server)) {
   console.error(`The API build did not produce ${server}.`);
   process.exit(1);

@@ -9,7 +9,8 @@ import { REMOTE_IDS } from '@tickety/api-contract/remote-ids';
 /** The repository root and its `apps/` folder (the built front ends and the API live there). */
 export const REPO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const APPS_DIR = join(REPO_DIR, 'apps');
-export const SERVER_JS = join(APPS_DIR, 'api', 'dist', 'server.js');
+/** The all-in-one launcher's server (apps/api/demo/all-in-one.ts): the API, the site and, in demo mode, the sandbox. */
+export const SERVER_JS = join(APPS_DIR, 'api', 'dist', 'all-in-one.js');
 export const DEPLOY_JS = join(REPO_DIR, 'scripts', 'deploy.mjs');
 /** Every front end: the remotes (the contract's list), then the shell. */
 export const FRONT_ENDS = [...REMOTE_IDS, 'shell'] as const;
@@ -54,7 +55,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts the built all-in-one server (`ALL_IN_ONE=1 node apps/api/dist/server.js`) on a free port, on
+ * Starts the built all-in-one server (`ALL_IN_ONE=1 node apps/api/dist/all-in-one.js`) on a free port, on
  * a site folder (the built front ends deployed into a temporary one unless given), with
  * a fresh temporary DATA_DIR (embedded PGlite), in demo mode (no DISCORD_CLIENT_ID: the Discord sandbox
  * is mounted), and resolves once `/config.json` answers.

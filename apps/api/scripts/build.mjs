@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Bundles src/server.ts into dist/server.js (ESM, Node 20). Workspace packages (@tickety/*) are
+// Bundles the API: src/server.ts into dist/server.js (production, no sandbox) and demo/all-in-one.ts
+// into dist/all-in-one.js (the all-in-one launcher: npm start). ESM, Node 20. Workspace packages (@tickety/*) are
 // inlined (they export TypeScript source); every other package stays external and is loaded from
 // node_modules at run time. Migrations and config/plans.json are read from apps/api at run time.
 import { readFileSync, rmSync } from 'node:fs';
@@ -30,20 +31,42 @@ const externals = {
   },
 };
 
-rmSync(join(root, 'dist'), { recursive: true, force: true });
-const result = await build({
-  entryPoints: [join(root, 'src/server.ts')],
-  outfile: join(root, 'dist/server.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  legalComments: 'none',
-  plugins: [externals],
-  banner: { js: `// ${pkg.name} ${pkg.version}: built by scripts/build.mjs` },
-  metafile: true,
-  logLevel: 'warning',
-});
-const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules')).length;
-console.log(`api: dist/server.js (${inputs} source files bundled)`);
+/**
+ * Bundles one entry (paths relative to apps/api). `write: false` answers the bundle without writing
+ * it (the test that checks what the production build contains).
+ * @param {string} entry
+ * @param {string} outfile
+ * @param {{ write?: boolean }} [o]
+ */
+export function bundle(entry, outfile, o = {}) {
+  return build({
+    entryPoints: [join(root, entry)],
+    outfile: join(root, outfile),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    legalComments: 'none',
+    plugins: [externals],
+    banner: { js: `// ${pkg.name} ${pkg.version}: built by scripts/build.mjs` },
+    metafile: true,
+    logLevel: 'warning',
+    write: o.write ?? true,
+  });
+}
+
+/** The two entries: the production server (no sandbox in it), and the all-in-one launcher's (demo/). */
+export const ENTRIES = [
+  ['src/server.ts', 'dist/server.js'],
+  ['demo/all-in-one.ts', 'dist/all-in-one.js'],
+];
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  for (const [entry, outfile] of ENTRIES) {
+    const result = await bundle(entry, outfile);
+    const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules')).length;
+    console.log(`api: ${outfile} (${inputs} source files bundled)`);
+  }
+}

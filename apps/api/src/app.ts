@@ -1,7 +1,6 @@
 import './types';
 import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import type { SandboxControl } from '@tickety/sandbox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config';
 import type { Db } from './db/driver';
@@ -13,7 +12,6 @@ import { redactUrl, serializeError } from './lib/log';
 import authPlugin, { cookieNames } from './plugins/app/auth';
 import dbPlugin from './plugins/app/db';
 import errorsPlugin, { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, hasOverlongSegment } from './plugins/app/errors';
-import { mountSandbox } from './plugins/app/sandbox';
 import lifecyclePlugin from './plugins/app/lifecycle';
 import securityPlugin, { decodedPathOf, htmlCsp } from './plugins/app/security';
 import servicesPlugin from './plugins/app/services';
@@ -41,8 +39,11 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** fetch used for Discord (defaults to global fetch; in demo mode, the in-process sandbox). */
   discordFetch?: FetchLike;
-  /** Demo mode: drives the mounted Discord sandbox (tests inject faults, read its tokens and requests). */
-  sandboxControl?: SandboxControl;
+  /**
+   * Plugins mounted beside the API before its routes: in demo mode, the Discord sandbox (the
+   * all-in-one launcher and the tests add it, apps/api/demo/; the API's own code never imports it).
+   */
+  extensions?: Array<(app: FastifyInstance) => Promise<void>>;
 }
 
 /** Pino settings: secrets (auth headers, cookies, OAuth query values) never reach the logs. */
@@ -125,7 +126,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(dbPlugin, { db: options.db });
   await app.register(servicesPlugin, { discordFetch: options.discordFetch ?? (config.demo ? injectFetch(app) : undefined) });
   await app.register(authPlugin);
-  if (config.demo) await mountSandbox(app, options.sandboxControl);
+  for (const extend of options.extensions ?? []) await extend(app);
 
   // Routes.
   await app.register(authRoutes, { prefix: '/api/auth' });

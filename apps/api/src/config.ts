@@ -3,7 +3,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSnowflake, type Plan, PlanCatalogue, REMOTE_IDS, type RemoteId } from '@tickety/api-contract';
-import { DEMO_APP, DEMO_USERS } from '@tickety/sandbox';
 import { z } from 'zod';
 
 /**
@@ -297,8 +296,23 @@ function randomKeyBase64(): string {
   return randomBytes(32).toString('base64');
 }
 
-/** Parses the environment. Throws ConfigError with one line per problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+/**
+ * The stand-in Discord application of demo mode, given by whoever composes the API with the sandbox
+ * (the all-in-one launcher, `apps/api/demo/`; the tests): its credentials and the staff owners the
+ * demo data has. The API itself knows no sandbox.
+ */
+export interface DemoDiscord {
+  clientId: string;
+  clientSecret: string;
+  botToken: string;
+  staffOwnerIds: string[];
+}
+
+/**
+ * Parses the environment. Throws ConfigError with one line per problem. Without DISCORD_CLIENT_ID it
+ * is demo mode, which needs `demo` (the sandbox's application): the production entry has none.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: DemoDiscord): AppConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -319,11 +333,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   let discord: AppConfig['discord'];
   if (demo) {
+    if (!demoDiscord) {
+      throw new ConfigError(
+        'DISCORD_CLIENT_ID is not set: set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET (docs/operations.md). The demo, with a stand-in Discord, runs with `npm start`.',
+      );
+    }
     const base = `${publicUrl}/sandbox/discord`;
     discord = {
-      clientId: DEMO_APP.clientId,
-      clientSecret: DEMO_APP.clientSecret,
-      botToken: DEMO_APP.botToken,
+      clientId: demoDiscord.clientId,
+      clientSecret: demoDiscord.clientSecret,
+      botToken: demoDiscord.botToken,
       origin: trimSlash(e.DISCORD_ORIGIN ?? base),
       apiBase: trimSlash(e.DISCORD_API_URL ?? `${base}/api/v10`),
       cdnBase: trimSlash(e.DISCORD_CDN_URL ?? `${base}/cdn`),
@@ -363,7 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (idleSeconds > maxAgeSeconds) throw new ConfigError('SESSION_IDLE_SECONDS must not exceed SESSION_MAX_AGE_SECONDS.');
   const requestTimeoutMs = e.REQUEST_TIMEOUT_MS ?? 30_000;
 
-  const staffOwnerIds = (e.STAFF_OWNER_IDS ?? (demo ? DEMO_USERS.sam.id : ''))
+  const staffOwnerIds = (e.STAFF_OWNER_IDS ?? (demo ? (demoDiscord?.staffOwnerIds ?? []).join(',') : ''))
     .split(',')
     .map((id: string) => id.trim())
     .filter(Boolean);

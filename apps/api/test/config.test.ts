@@ -3,8 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_APP, DEMO_USERS } from '@tickety/sandbox';
+import { DEMO_DISCORD } from '../demo/demo';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOT_PERMISSIONS, ConfigError, REPO_DIR, loadConfig } from '../src/config';
+import { BOT_PERMISSIONS, ConfigError, REPO_DIR, loadConfig as loadApiConfig } from '../src/config';
+
+/** As the all-in-one launcher loads it: the sandbox's application for demo mode (apps/api/demo). */
+const loadConfig = (env: NodeJS.ProcessEnv) => loadApiConfig(env, DEMO_DISCORD);
 
 const KEY = randomBytes(32).toString('base64');
 const REAL = { DISCORD_CLIENT_ID: '987654321098765432', DISCORD_CLIENT_SECRET: 'secret', TOKEN_ENCRYPTION_KEY: KEY };
@@ -28,6 +32,13 @@ function configError(env: Record<string, string>): string {
   }
   throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
 }
+
+describe('the production entry (no demo application given)', () => {
+  it('refuses to start without a Discord application, and says how to run the demo', () => {
+    expect(() => loadApiConfig({ DATA_DIR: 'memory://' })).toThrow(/DISCORD_CLIENT_ID is not set: .*npm start/);
+    expect(loadApiConfig({ DATA_DIR: 'memory://', ...REAL }).demo).toBe(false);
+  });
+});
 
 describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
   const c = loadConfig({ DATA_DIR: 'memory://' });

@@ -37,7 +37,8 @@ describe('marketing routes', () => {
       </Suspense>,
       { url, handle },
     );
-    expect(await screen.findByRole('heading', { level: 1, name: h1 })).toBeInTheDocument();
+    // A page's chunk can take a while to load on a busy machine: wait longer than the default second.
+    expect(await screen.findByRole('heading', { level: 1, name: h1 }, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(container.querySelector('main, header, footer, [role="main"], [role="banner"], [role="contentinfo"]')).toBeNull();
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type SandboxControl, createSandboxControl } from '@tickety/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
+import { DEMO_DISCORD, mountSandbox } from '../../demo/demo';
 import { buildApp } from '../../src/app';
 import { type AppConfig, loadConfig } from '../../src/config';
 import type { FetchLike } from '../../src/lib/discord';
@@ -68,7 +69,7 @@ export interface TestAppOptions {
 
 /** Builds the API through buildApp + loadConfig, on the given database, with a test clock and captured logs. */
 export async function createTestApp(db: SuiteDb, options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig(testEnv(options.env));
+  const config = loadConfig(testEnv(options.env), DEMO_DISCORD);
   const clock = testClock();
   const logs = new LogCapture();
   const sandbox = createSandboxControl();
@@ -80,7 +81,9 @@ export async function createTestApp(db: SuiteDb, options: TestAppOptions = {}): 
     return inner(input, init);
   };
   const discordFetch = options.wrapFetch ? options.wrapFetch(counting) : counting;
-  const app = await buildApp(config, { db, clock, logStream: logs, discordFetch, sandboxControl: sandbox });
+  // Demo mode as the all-in-one launcher composes it: the sandbox mounted beside the API (apps/api/demo).
+  const extensions = config.demo ? [mountSandbox(sandbox)] : [];
+  const app = await buildApp(config, { db, clock, logStream: logs, discordFetch, extensions });
   inner = injectFetch(app);
   await options.extend?.(app);
   await app.ready();

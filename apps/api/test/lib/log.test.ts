@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { DEMO_DISCORD } from '../../demo/demo';
 import { redactUrl } from '../../src/lib/log';
 import { testEnv } from '../helpers/app';
 import { LogCapture } from '../helpers/logs';
@@ -29,7 +30,7 @@ describe('redactUrl', () => {
 describe('loggerOptions', () => {
   it('logs requests with redacted URLs and no headers or cookies', async () => {
     const logs = new LogCapture();
-    const config = loadConfig(testEnv({ LOG_LEVEL: 'info' }));
+    const config = loadConfig(testEnv({ LOG_LEVEL: 'info' }), DEMO_DISCORD);
     const app = Fastify({ logger: loggerOptions(config, logs) });
     app.get('/cb', async (req) => {
       req.log.info({ headers: req.headers }, 'headers logged by mistake');
@@ -48,12 +49,12 @@ describe('loggerOptions', () => {
   });
 
   it('is silent in tests unless asked, info elsewhere', () => {
-    expect(loadConfig(testEnv({ LOG_LEVEL: undefined })).logLevel).toBe('silent');
-    expect(loadConfig({ DATA_DIR: 'memory://' }).logLevel).toBe('info');
+    expect(loadConfig(testEnv({ LOG_LEVEL: undefined }), DEMO_DISCORD).logLevel).toBe('silent');
+    expect(loadConfig({ DATA_DIR: 'memory://' }, DEMO_DISCORD).logLevel).toBe('info');
   });
 
   it('writes to stdout when no stream is given', () => {
-    const options = loggerOptions(loadConfig(testEnv()), undefined) as { stream?: Writable };
+    const options = loggerOptions(loadConfig(testEnv(), DEMO_DISCORD), undefined) as { stream?: Writable };
     expect(options.stream).toBeUndefined();
   });
 });
