@@ -99,7 +99,7 @@ export default fp(
       let guild: Guild | null;
       if (age < maxAgeMs && age > -maxAgeMs) guild = stored.guild;
       else {
-        await refreshGuilds(req, reply, session, mode);
+        await refreshGuilds(req, reply, session, mode, { server: parsed.data, seen: stored.refreshedAt, maxAgeMs });
         guild = await app.accounts.guild(session.userId, parsed.data);
       }
       if (!guild) throw new ApiHttpError('SERVER_NOT_FOUND', { selector: true });
@@ -108,10 +108,23 @@ export default fp(
     }
 
     /** Fetches and stores the user's guild list (shared by concurrent checks), or throws the answer. */
-    async function refreshGuilds(req: FastifyRequest, reply: FastifyReply, session: Session, mode: 'read' | 'write'): Promise<void> {
+    async function refreshGuilds(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      session: Session,
+      mode: 'read' | 'write',
+      check?: { server: string; seen: number | null; maxAgeMs: number },
+    ): Promise<void> {
       for (let attempt = 0; ; attempt++) {
         try {
           await app.guildSync.shared(session.userId, async () => {
+            // Another check may have fetched the list between our read and this flight (it ended just
+            // before we joined): fresh now, nothing to ask Discord.
+            if (check) {
+              const now = await app.accounts.guildAccess(session.userId, check.server);
+              const age = now.refreshedAt === null ? Number.POSITIVE_INFINITY : app.clock() - now.refreshedAt;
+              if (now.refreshedAt !== check.seen && age < check.maxAgeMs && age > -check.maxAgeMs) return;
+            }
             try {
               const guilds = await app.guildSync.userGuildsPaced(app.sessions, session.userId, session.id);
               // null: the bot's list is not fetched here; each guild keeps its stored bot flag.
