@@ -451,7 +451,9 @@ export async function deployAll(apps, options = {}) {
 function pageFile(path) {
   if (path === '/') return 'index.html';
   const segments = path.slice(1).split('/');
-  if (segments.some((seg) => !/^[A-Za-z0-9][A-Za-z0-9._~-]*$/.test(seg)) || RESERVED.includes(segments[0]) || segments[0] === 'assets') return null;
+  // The site's own names, however they are written (a deploy machine's disk may ignore case).
+  const first = segments[0].toLowerCase();
+  if (segments.some((seg) => !/^[A-Za-z0-9][A-Za-z0-9._~-]*$/.test(seg)) || RESERVED.includes(first) || first === 'assets') return null;
   return `${segments.join('/')}/index.html`;
 }
 
@@ -474,6 +476,7 @@ export async function publishPages(site, options = {}) {
   const c = await routeContract();
   const cfg = readConfig(site);
   const shellVersion = liveVersion(cfg, 'shell');
+  if (shellVersion && !VERSION.test(shellVersion)) throw new DeployError(`pages: config.json's shell version "${shellVersion}" is not a version of this site: nothing written.`);
   if (!shellVersion || !existsSync(join(site, 'app.html'))) {
     print('pages: no shell is live yet: nothing written');
     return null;
@@ -486,8 +489,18 @@ export async function publishPages(site, options = {}) {
   const config = runtime.data;
   const composition = c.composeRouteTables(Object.fromEntries(Object.entries(config.remotes).map(([id, e]) => [id, e?.routes])));
   const load = async (file) => (existsSync(file) ? import(pathToFileURL(file).href) : null);
-  const shell = await load(join(paths.versionDir('shell', shellVersion), 'prerender.mjs'));
+  let shell;
+  try {
+    shell = await load(join(paths.versionDir('shell', shellVersion), 'prerender.mjs'));
+  } catch (error) {
+    throw new DeployError(`pages: shell ${shellVersion}'s prerender.mjs cannot be loaded (${error.message}): nothing written.`);
+  }
   if (!shell) throw new DeployError(`pages: shell ${shellVersion} has no prerender.mjs (built without it?): nothing written.`);
+  // What is written is recorded before it is written: a run that stops half-way leaves no page
+  // that a later run would not know to remove.
+  const previous = Array.isArray(state.pages) ? state.pages.filter((f) => typeof f === 'string') : [];
+  const planned = c.openPagePaths(composition).map(pageFile).filter(Boolean);
+  writeJson(join(site, 'pages.json'), { publicUrl, pages: [...new Set([...previous, ...planned])] });
   const shellHtml = readFileSync(join(site, 'app.html'), 'utf8');
   const page = (path, prerendered, notFound = false) =>
     c.pageHtml({ shell: shellHtml, composition, path, page: prerendered, notFound, origin: publicUrl, productName: config.productName });
@@ -502,9 +515,9 @@ export async function publishPages(site, options = {}) {
       continue;
     }
     const dir = paths.versionDir(remote, entry.version);
-    const renderer = await load(join(dir, 'prerender.mjs'));
     let prerendered = null;
     try {
+      const renderer = await load(join(dir, 'prerender.mjs'));
       prerendered = renderer
         ? c.renderPage({ shell, remote: renderer, remoteId: remote, path, config, stylesheets: c.manifestStylesheets(readJson(join(dir, 'mf-manifest.json'), null), entry.manifest) })
         : null;
@@ -518,8 +531,8 @@ export async function publishPages(site, options = {}) {
   writeAtomic(join(site, 'sitemap.xml'), c.sitemapXml(composition, publicUrl));
   writeAtomic(join(site, 'robots.txt'), c.robotsTxt(composition, publicUrl));
   // A page no longer in the composition must not stay reachable. `/`: back to the shell page.
-  for (const file of Array.isArray(state.pages) ? state.pages : []) {
-    if (typeof file !== 'string' || written.includes(file)) continue;
+  for (const file of previous) {
+    if (written.includes(file)) continue;
     if (file === 'index.html') copyAtomic(join(site, 'app.html'), join(site, 'index.html'));
     else if (file.endsWith('/index.html') && pageFile(`/${file.slice(0, -'/index.html'.length)}`) === file) rmSync(join(site, file), { force: true });
   }

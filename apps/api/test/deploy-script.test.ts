@@ -237,6 +237,18 @@ describe('pages for a static host (--public-url, `pages`)', () => {
     expect(JSON.parse(text('pages.json'))).toEqual({ publicUrl: 'https://ticketo.test', pages: ['index.html', 'home-display/index.html', 'premium/index.html'] });
   });
 
+  it('writes a page whose renderer cannot even be loaded as the plain shell page, and goes on', () => {
+    const broken = remoteDist(join(work, 'pages-marketing-broken'), 'marketing', marketingTable(true), 'export default "broken";');
+    writeFile(join(broken, 'prerender.mjs'), 'export function renderPage( {');
+    const r = run(['marketing', '--dist', broken]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/pages: \/premium could not be prerendered/);
+    expect(text('premium/index.html')).not.toContain('data-prerendered');
+    expect(text('premium/index.html')).toContain('<link rel="canonical" href="https://ticketo.test/premium" />');
+    expect(run(['rollback', 'marketing']).status).toBe(0);
+    expect(text('premium/index.html')).toContain('data-prerendered="/premium"');
+  });
+
   it('writes them again on every later deploy and rollback, and removes a page that is gone', () => {
     expect(run(['marketing', '--dist', withoutPremium]).status).toBe(0);
     expect(existsSync(file('premium/index.html'))).toBe(false);

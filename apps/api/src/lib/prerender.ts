@@ -68,7 +68,9 @@ export function createPrerenderer(opts: { root: string; log: FastifyBaseLogger }
 
   return {
     /** The page at `path` (decoded) rendered, or null. */
-    async page(state: SiteState, path: string, config: RuntimeConfig): Promise<PrerenderedPage | null> {
+    async page(state: SiteState, address: string, config: RuntimeConfig): Promise<PrerenderedPage | null> {
+      // One cache entry per page, however its address is written (`/premium`, `/premium//`).
+      const path = address.length > 1 ? address.replace(/\/+$/, '') : address;
       const remote = pageOwner(state.composition, path);
       const entry = remote ? state.remotes[remote] : undefined;
       const version = entry?.version;

@@ -91,6 +91,8 @@ export default fp(
       if (!parsed.success) {
         throw new ApiHttpError('VALIDATION_FAILED', { message: 'server: must be a Discord server id (17 to 20 digits).', selector: true });
       }
+      // A route that attaches its schema's verdict (to decide access first) is refused here, never run.
+      if (req.validationError) throw new ApiHttpError('VALIDATION_FAILED', { message: `The request is not valid: ${req.validationError.message}.` });
       const { guildAccess: windows } = app.config;
       const maxAgeMs = (mode === 'write' ? windows.writeMaxAgeSeconds : windows.readMaxAgeSeconds) * 1000;
       const stored = await app.accounts.guildAccess(session.userId, parsed.data);

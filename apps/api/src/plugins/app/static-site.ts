@@ -36,7 +36,7 @@ const FILE_NAME = /\/[^/]*\.[a-z0-9]{1,8}$/i;
 const NO_FALLBACK = ['/api/', '/sandbox/', '/remotes/'];
 
 /** Site files that are not served as they are: the composition (GET /config.json answers it), the history, the shell page and its archive. */
-const NOT_SERVED = new Set(['/config.json', '/deployments.json', '/index.html', '/404.html']);
+const NOT_SERVED = new Set(['/config.json', '/deployments.json', '/pages.json', '/index.html', '/404.html']);
 
 export interface StaticSite {
   /** Whether a not-found request gets the shell (GET/HEAD navigations that accept HTML). */
@@ -200,11 +200,10 @@ export default fp(
           productName: app.config.productName,
           startNow: !visitor,
         });
-        // Cut off from a cross-origin opener (the sign-in popup it opens still reports back). Not on
-        // a prerendered public page a visitor asks for: it shows nobody's data, and the header costs a
-        // browsing-context-group switch before its first paint (~100-200 ms of main thread on a
-        // throttled phone, bench/lighthouse.mjs). docs/api.md, "Pages".
-        if (!(visitor && prerendered)) reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
+        // Cut off from a cross-origin opener (the sign-in popup it opens still reports back), on every
+        // page alike: a header that depended on the session cookie would tell an opener whether its
+        // visitor is signed in (its handle closes or not), and a public page signs in in place.
+        reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
         const vary = reply.getHeader('vary');
         reply.header('vary', vary ? `${String(vary)}, Cookie` : 'Cookie');
         // The shell's inline boot script by its hash; remotes on another origin: the page may load
