@@ -74,6 +74,19 @@ describe('public pages arrive as HTML', () => {
     await popup.close();
   });
 
+  test.each([
+    ['/status', /Last checked/],
+    ['/premium-display', /\$4\.99/],
+    ['/premium', /\$4\.99/],
+  ] as const)('%s, prerendered while its data loads, fills in without any interaction', async (path, data) => {
+    const res = await b.page.goto(path);
+    expect(await res?.text()).toContain('aria-busy="true"');
+    // Nobody touches the page: the app starts on its own (the boot script sees the loading region).
+    await b.page.getByText(data).first().waitFor();
+    expect(await b.page.locator('[aria-busy="true"]').count()).toBe(0);
+    expect(b.errors).toEqual([]);
+  });
+
   test('a signed-in page is not prerendered', async () => {
     const res = await b.page.goto('/dashboard');
     expect(await res?.text()).not.toContain('<div id="root" data-prerendered');

@@ -142,7 +142,7 @@ export function PlanCard({ plan, period, cta, compact = false, headingLevel = 2 
 /** Placeholder cards in the plans' layout while they load. */
 export function PlanSkeletons({ count = 2, compact = false }: { count?: number; compact?: boolean }) {
   return (
-    <div role="status" aria-label="Loading plans" className={cx('grid gap-6', count > 1 && 'md:grid-cols-2')}>
+    <div role="status" aria-busy="true" aria-label="Loading plans" className={cx('grid gap-6', count > 1 && 'md:grid-cols-2')}>
       {Array.from({ length: count }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
         <Card key={i} className={compact ? 'p-5' : 'p-6 sm:p-8'}>

@@ -64,7 +64,7 @@ function OtherPolicies({ current }: { current: PolicyId | null }) {
 
 function DocumentSkeleton() {
   return (
-    <div role="status" aria-label="Loading the document" className="max-w-[72ch] space-y-3">
+    <div role="status" aria-busy="true" aria-label="Loading the document" className="max-w-[72ch] space-y-3">
       {['w-full', 'w-11/12', 'w-4/5', 'w-full', 'w-2/3'].map((w, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
         <Skeleton key={i} className={cx('h-4', w)} />

@@ -188,7 +188,7 @@ function Shards({ shards, now }: { shards: StatusResponse['shards']; now: number
 
 function StatusSkeleton() {
   return (
-    <div role="status" aria-label="Loading the status" className="space-y-8">
+    <div role="status" aria-busy="true" aria-label="Loading the status" className="space-y-8">
       <Skeleton className="h-20 w-full rounded-xl" />
       <div className="space-y-3">
         <Skeleton className="h-6 w-32" />

@@ -85,6 +85,14 @@ describe('the boot script', () => {
     }
   });
 
+  it('starts at once on a prerendered page that is still loading data (aria-busy), not on a complete one', () => {
+    document.body.innerHTML = '<div id="root" data-prerendered=""><h1>Status</h1><div role="status" aria-busy="true" aria-label="Loading the status"></div></div>';
+    expect(boot(OPTIONS).started).toBe(true);
+    document.head.innerHTML = '';
+    document.body.innerHTML = '<div id="root" data-prerendered=""><h1>Status</h1><button aria-busy="false">Refresh</button></div>';
+    expect(boot(OPTIONS).started).toBe(false);
+  });
+
   it('starts at once on a prerendered page the server marked (it saw a session)', () => {
     document.body.innerHTML = '<div id="root" data-prerendered="" data-start=""></div>';
     expect(boot(OPTIONS).started).toBe(true);

@@ -10,8 +10,9 @@
  *    app (React, the router, the store, Module Federation: ~200 KB gzip) is then fetched when the
  *    visitor first reaches for the page (pointer, touch, key or focus), or at once for someone who
  *    is signed in (the server saw a session: #root has data-start; or, on a static host, this browser
- *    had a signed-in user last time), whose header must show them, not "Login". Any other page starts
- *    the app at once.
+ *    had a signed-in user last time), whose header must show them, not "Login", and at once on a
+ *    page that is still loading data (a region marked aria-busy: the plans, the status). Any other
+ *    page starts the app at once.
  * 3. Until the app is in, a press on a control that needs it (Login, the menu) is kept for it: the
  *    takeover (app/takeover.ts) presses it again on the app. The theme toggle works at once.
  */
@@ -152,8 +153,10 @@ export function boot(options: BootOptions, doc: Document = document, win: Window
     const root = doc.getElementById('root');
     if (!root || !isPrerenderedHere(root, win.location)) return start();
     keepPresses(root, state.pressed, doc, win);
-    // The server saw a session (data-start), or this browser had a signed-in user last time.
-    if (root.hasAttribute('data-start') || wasSignedIn(win)) return start();
+    // The server saw a session (data-start), or this browser had a signed-in user last time; or the
+    // page is still loading something (its plans, the status, a document: aria-busy) that only the
+    // app can fetch.
+    if (root.hasAttribute('data-start') || wasSignedIn(win) || root.querySelector('[aria-busy="true"]')) return start();
     for (const type of START_EVENTS) win.addEventListener(type, start, { capture: true, passive: true });
   };
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', decide, { once: true });
