@@ -295,8 +295,14 @@ function copyVersion(dist, target, version) {
 
 /** The shell's files that would collide with different content already in the site (assets are never replaced). */
 function shellConflicts(site, dir) {
-  return listFiles(dir).filter((rel) => rel.startsWith('assets/') && existsSync(join(site, rel)) && !sameContent(join(dir, rel), join(site, rel)));
+  return listFiles(dir).filter((rel) => rel.startsWith('assets/') && !isSourceMap(rel) && existsSync(join(site, rel)) && !sameContent(join(dir, rel), join(site, rel)));
 }
+
+/**
+ * A source map is named after its chunk, not after its own content: a change to a comment leaves the
+ * chunk (and its name) the same and changes only the map. Maps never run, so the newest one is kept.
+ */
+const isSourceMap = (rel) => rel.endsWith('.map');
 
 /** Makes a shell version live: its assets (added, never replaced), its other files, then index.html and 404.html. */
 function publishShell(site, version) {
@@ -309,7 +315,7 @@ function publishShell(site, version) {
       if (!existsSync(to)) {
         copyAtomic(join(dir, rel), to);
         added++;
-      }
+      } else if (isSourceMap(rel) && !sameContent(join(dir, rel), to)) copyAtomic(join(dir, rel), to);
     } else if (!sameContent(join(dir, rel), to)) copyAtomic(join(dir, rel), to);
   }
   // app.html: the shell page itself (what the all-in-one server answers with; a static host's

@@ -135,6 +135,22 @@ describe('scripts/deploy.mjs', () => {
     // A build whose asset has the name of a different existing one is refused.
     const clash = shellDist(join(work, 'shell-clash'), 'three', 'main.11111111.js');
     refused(['shell', '--dist', clash], /assets are never replaced/);
+
+  });
+
+  it('deploys a shell whose chunk is the same and only its source map differs (a comment changed), keeping the newest map', () => {
+    const other = join(work, 'map-site');
+    const first = shellDist(join(work, 'shell-map-1'), 'one', 'main.55555555.js');
+    writeFile(join(first, 'assets/main.55555555.js.map'), '{"version":3,"sources":["old"]}');
+    const second = shellDist(join(work, 'shell-map-2'), 'two', 'main.55555555.js');
+    writeFile(join(second, 'assets/main.55555555.js'), readFileSync(join(first, 'assets/main.55555555.js'), 'utf8'));
+    writeFile(join(second, 'assets/main.55555555.js.map'), '{"version":3,"sources":["new"]}');
+    for (const dist of [first, second]) {
+      const r = deployCli(['shell', '--dist', dist, '--site', other]);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    expect(readFileSync(join(other, 'assets/main.55555555.js.map'), 'utf8')).toContain('new');
+    expect(readFileSync(join(other, 'app.html'), 'utf8')).toContain('data-build="two"');
   });
 
   it('lists what is live and every version', () => {
