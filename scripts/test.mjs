@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: install everything (pnpm, Debian's Chromium for the end-to-end tests), build, run every
-// test of every package (unit, component, API on PGlite and, with TEST_DATABASE_URL, PostgreSQL,
+// `npm test`: install everything (pnpm, Debian's Chromium for the end-to-end tests), lint, type-check,
+// build, run every test of every package (unit, component, API on PGlite and, with TEST_DATABASE_URL, PostgreSQL,
 // end to end in Chromium), then print the totals as the last line:
 //   tests: N passed, N failed, N skipped
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -44,9 +44,10 @@ const haveChromium = ensureChromium();
 
 for (const file of resultFiles()) rmSync(file, { force: true });
 
-step('Building and testing every package (turbo)');
+step('Linting, type-checking, building and testing every package (turbo)');
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const status = pnpm(['exec', 'turbo', 'run', 'test', `--concurrency=${concurrency}`, '--continue', '--output-logs=new-only']);
+// The linter (file names, imports, accessibility rules) and the type checker fail the run like a test.
+const status = pnpm(['exec', 'turbo', 'run', 'lint', 'typecheck', 'test', `--concurrency=${concurrency}`, '--continue', '--output-logs=new-only']);
 
 let passed = 0;
 let failed = 0;

@@ -11,7 +11,5 @@ const markdownAsSource = {
   },
 };
 
-export default defineConfig({
-  ...vitestConfig({ environment: 'happy-dom', setupFiles: ['./src/test/setup.ts'] }),
-  plugins: [markdownAsSource],
-});
+const base = vitestConfig({ environment: 'happy-dom', setupFiles: ['./src/test/setup.ts'] });
+export default defineConfig({ ...base, plugins: [...base.plugins, markdownAsSource] });

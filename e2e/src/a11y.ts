@@ -38,7 +38,7 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
       document.documentElement.style.colorScheme = d ? 'dark' : 'light';
     }, dark);
     const violations = (await page.evaluate(
-      (tags) => (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: unknown[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }).then((r) => r.violations),
+      (tags) => (window as unknown as { axe: { run(ctx: Document, options: unknown): Promise<{ violations: unknown[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }).then((r) => r.violations),
       WCAG_TAGS,
     )) as AxeViolation[];
     for (const v of violations) {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 
 /** Locators for what the shell shows everywhere (overlays, guards, 404). */
 
-/** The spec §8 "Login Required" screen with its "Login with discord" button. */
+/** The docs/behaviour.md#request-overlay-and-error-catalogue "Login Required" screen with its "Login with discord" button. */
 export function loginRequired(page: Page) {
   return page.getByText('Login Required', { exact: true }).first();
 }

@@ -4,7 +4,7 @@ import { main } from '../src/pages';
 
 const b = useBrowser();
 
-/** Every public route (spec §2, public + display layouts) and the title the shell's route table gives it. */
+/** Every public route (docs/behaviour.md#screens-and-providers, public + display layouts) and the title the shell's route table gives it. */
 const PUBLIC_ROUTES: Array<[path: string, title: string]> = [
   ['/', 'Tickety - The #1 Discord support bot'],
   ['/login', 'Tickety - Login'],

@@ -1,14 +1,13 @@
 // Screenshots of pages for looking at them (not a test): node e2e/tools/screenshots.mjs <base url> <ava|ben|cleo|sam|-> <light|dark> <path...>
-// Writes /tmp/shots/<user>-<scheme>-<path>.png; W/H set the viewport (default 1280x800), FULL=1 a full-page shot.
+// Writes /tmp/shots/<user>-<scheme>-<path>.png; W/H set the viewport (default 1280x800), FULL=1 a full-page shot,
+// LOCALE=de-DE the browser's language.
 import { chromium } from 'playwright-core';
 const [base, user, scheme, ...paths] = process.argv.slice(2);
-const ids = { ava: '1000000000000000001', ben: '1000000000000000002', cleo: '1000000000000000003', sam: '1000000000000000004' };
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-const ctx = await browser.newContext({ baseURL: base, viewport: { width: Number(process.env.W ?? 1280), height: Number(process.env.H ?? 800) }, colorScheme: scheme });
+const ctx = await browser.newContext({ baseURL: base, viewport: { width: Number(process.env.W ?? 1280), height: Number(process.env.H ?? 800) }, colorScheme: scheme, ...(process.env.LOCALE ? { locale: process.env.LOCALE } : {}) });
 if (user !== '-') {
   const page = await ctx.newPage();
-  let url = `${base}/api/auth/login`;
-  await page.goto(url);
+  await page.goto(`${base}/api/auth/login`);
   await page.getByRole('button', { name: new RegExp(`Sign in as ${user}`, 'i') }).click();
   await page.waitForLoadState('networkidle');
   await page.close();

@@ -24,6 +24,9 @@ import rateLimitPlugin from './plugins/external/rate-limit';
 import redisPlugin from './plugins/external/redis';
 import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
+import serverConfigRoutes from './routes/guilds/config';
+import panelPostRoutes from './routes/guilds/posts';
+import serverResourcesRoutes from './routes/guilds/resources';
 import guildRoutes from './routes/guilds/index';
 import healthRoutes from './routes/health/index';
 import planRoutes from './routes/plans/index';
@@ -131,6 +134,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Routes.
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(guildRoutes, { prefix: '/api/guilds' });
+  await app.register(serverConfigRoutes, { prefix: '/api/guilds' });
+  await app.register(serverResourcesRoutes, { prefix: '/api/guilds' });
+  await app.register(panelPostRoutes, { prefix: '/api/guilds' });
   await app.register(planRoutes, { prefix: '/api/plans' });
   await app.register(statusRoutes, { prefix: '/api/status' });
   await app.register(healthRoutes, { prefix: '/api/health' });

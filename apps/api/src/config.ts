@@ -368,11 +368,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
 
   const dashboardOrigins = (e.DASHBOARD_ORIGINS ?? publicOrigin)
     .split(',')
-    .map((o) => o.trim())
+    .map((options) => options.trim())
     .filter(Boolean)
-    .map((o) => {
-      const normal = origin(o, 'DASHBOARD_ORIGINS');
-      if (normal !== trimSlash(o)) throw new ConfigError(`DASHBOARD_ORIGINS: "${o}" must be an origin (scheme://host[:port]), no path.`);
+    .map((value) => {
+      const normal = origin(value, 'DASHBOARD_ORIGINS');
+      if (normal !== trimSlash(value)) throw new ConfigError(`DASHBOARD_ORIGINS: "${value}" must be an origin (scheme://host[:port]), no path.`);
       return normal;
     });
   if (dashboardOrigins.length === 0) throw new ConfigError('DASHBOARD_ORIGINS: at least one origin is required.');

@@ -1,3 +1,6 @@
+import type { PanelPosts } from './services/panel-posts';
+import type { ServerConfigs } from './services/server-config';
+import type { ServerResourcesCache } from './services/server-resources';
 import type { Guild, StaffPermission } from '@tickety/api-contract';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { AppConfig } from './config';
@@ -5,6 +8,7 @@ import type { Db } from './db/driver';
 import type { Clock } from './lib/clock';
 import type { SecretBox, Signer } from './lib/crypto';
 import type { DiscordClient } from './lib/discord';
+import type { DiscordBot } from './lib/discord-bot';
 import type { Accounts } from './services/accounts';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
@@ -22,6 +26,12 @@ declare module 'fastify' {
     accounts: Accounts;
     oauthStates: OAuthStates;
     guildSync: GuildSync;
+    serverConfigs: ServerConfigs;
+    /** The bot's REST client (@discordjs/rest): server resources, panel messages. */
+    discordBot: DiscordBot;
+    /** A server's channels, roles and emojis as the bot sees them, cached a minute. */
+    serverResources: ServerResourcesCache;
+    panelPosts: PanelPosts;
     /** Background work (e.g. revoking a Discord token) that close() waits for. */
     background(task: Promise<unknown>): void;
     /** preHandler: a signed-in session is required (401). */

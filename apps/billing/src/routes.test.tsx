@@ -31,6 +31,7 @@ describe('billing routes module', () => {
       </Suspense>,
       { url: '/premium-purchase', me: signedInMe() },
     ));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Premium Purchase' })).toBeInTheDocument();
+    // The page's chunk is imported for the first time here: generous on a loaded machine.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Premium Purchase' }, { timeout: 10_000 })).toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import { catalog } from './lib/i18n';
 import { routeTable } from './route-table';
 import './styles.css';
 
@@ -10,6 +11,7 @@ import './styles.css';
 export const remoteRoutes = defineRemoteRoutes({
   id: 'billing',
   table: routeTable,
+  catalog,
   routes: {
     premiumPurchase: { Component: lazy(() => import('./pages/premium-purchase')) },
     billing: { Component: lazy(() => import('./pages/billing')) },

@@ -36,6 +36,6 @@ describe('the dashboard remote routes module', () => {
       </Suspense>,
       { url, path, me: avaMe() },
     ));
-    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 10_000 })).toBeInTheDocument();
   });
 });

@@ -1,15 +1,18 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import { catalog } from './lib/i18n';
 import { routeTable } from './route-table';
 import './styles.css';
 
 /**
  * The dashboard remote's pages. Each is its own chunk (`React.lazy`): a visit downloads only the page
- * shown. The shell wraps pages in Suspense and owns their paths, layouts, titles and guards.
+ * shown. The shell wraps pages in Suspense and owns their paths, layouts, titles and guards; it loads
+ * the catalogue in the reader's language before showing a page.
  */
 export const remoteRoutes = defineRemoteRoutes({
   id: 'dashboard',
   table: routeTable,
+  catalog,
   routes: {
     manageServers: { Component: lazy(() => import('./pages/manage-servers/manage-servers')) },
     serverConfigs: { Component: lazy(() => import('./pages/server/configs')) },

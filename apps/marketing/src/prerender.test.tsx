@@ -1,6 +1,15 @@
+// @vitest-environment node
+// The server renders these pages in Node: no window, no document (a browser-only call would throw there).
+import { changeLocale } from '@tickety/shared';
 import { TEST_CONFIG } from '@tickety/shared/testing';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import privacyPolicyDe from './content/de/privacy-policy.md';
 import { renderPage } from './prerender';
+
+/** The first `## ` heading of a Markdown document. */
+function firstSection(markdown: string): string {
+  return /^## (.+)$/m.exec(markdown)![1]!.trim();
+}
 
 describe('prerendered pages (dist/prerender.mjs, rendered by the server)', () => {
   it.each([
@@ -19,5 +28,54 @@ describe('prerendered pages (dist/prerender.mjs, rendered by the server)', () =>
   it('renders nothing it does not own, and no address with a parameter', () => {
     expect(renderPage('/nope', TEST_CONFIG)).toBeNull();
     expect(renderPage('/dashboard', TEST_CONFIG)).toBeNull();
+  });
+
+  describe('in the requested language', () => {
+    // Rendering activates the requested locale in the one language layer: give the other tests English back.
+    afterEach(async () => {
+      await changeLocale('en');
+    });
+
+    it.each(['/', '/support', '/invite', '/terms-of-service', '/privacy-policy', '/legal', '/refund-policy', '/aup-policy', '/premium', '/status', '/home-display', '/premium-display', '/clipboard'])(
+      'renders %s in English and in German, each with one h1',
+      (path) => {
+        for (const locale of ['en', 'de'] as const) {
+          const html = renderPage(path, TEST_CONFIG, locale)?.html ?? '';
+          expect(html.match(/<h1[\s>]/g), `${path} in ${locale}`).toHaveLength(1);
+        }
+      },
+    );
+
+    it('renders the support page with its support server link (no browser to compare addresses with)', () => {
+      const page = renderPage('/support', TEST_CONFIG, 'de')?.html ?? '';
+      expect(page).toMatch(/<h1[^>]*>Support<\/h1>/);
+      expect(page).toContain('href="https://discord.gg/tickety-test"');
+      expect(page).toContain('Dem Support-Server beitreten');
+      expect(page).toContain('(öffnet in einem neuen Tab)');
+    });
+
+    it('renders a page in German', () => {
+      const page = renderPage('/', TEST_CONFIG, 'de');
+      expect(page?.html).toMatch(/<h1[^>]*>[\s\S]*Support-Tickets, die deine Mitglieder/);
+      expect(page?.html).toContain('Zu Discord hinzufügen');
+    });
+
+    it('renders the policy document itself, in the requested language, not a placeholder', () => {
+      const english = renderPage('/privacy-policy', TEST_CONFIG, 'en')?.html ?? '';
+      expect(english).toMatch(/<h1[^>]*>Privacy Policy<\/h1>/);
+      expect(english).toContain('This policy explains what personal data Tickety collects');
+      expect(english).toMatch(/Last updated <time[^>]*>November 22, 2026<\/time>/);
+      expect(english).not.toContain('aria-busy');
+      // Links to other origins open a new tab on the server too (it has no page origin to compare with).
+      expect(english).toMatch(/<a href="https:\/\/discord\.gg\/tickety-test" target="_blank" rel="noopener noreferrer">/);
+
+      const german = renderPage('/privacy-policy', TEST_CONFIG, 'de')?.html ?? '';
+      expect(german).toMatch(/<h1[^>]*>Datenschutzerklärung<\/h1>/);
+      expect(german).toContain(`>${firstSection(privacyPolicyDe)}</h2>`);
+      expect(german).toMatch(/Zuletzt aktualisiert am <time[^>]*>22\. November 2026<\/time>/);
+      expect(german).toContain('Weitere Dokumente');
+      expect(german).not.toContain('This policy explains');
+      expect(german).not.toContain('{product}');
+    });
   });
 });

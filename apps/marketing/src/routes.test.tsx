@@ -9,7 +9,11 @@ import { PLANS, statusFixture } from './test/fixtures';
 const PAGES: Array<{ page: keyof typeof routes.routes; url: string; handle?: RouteHandle; h1: RegExp }> = [
   { page: 'home', url: '/', h1: /support tickets your members/i },
   { page: 'premium', url: '/premium', h1: /tickety premium/i },
-  { page: 'policy', url: '/refund-policy', handle: { data: { policy: 'refund-policy' } }, h1: /refund policy/i },
+  { page: 'termsOfService', url: '/terms-of-service', handle: { data: { policy: 'terms-of-service' } }, h1: /terms of service/i },
+  { page: 'privacyPolicy', url: '/privacy-policy', handle: { data: { policy: 'privacy-policy' } }, h1: /privacy policy/i },
+  { page: 'legal', url: '/legal', handle: { data: { policy: 'legal' } }, h1: /legal/i },
+  { page: 'refundPolicy', url: '/refund-policy', handle: { data: { policy: 'refund-policy' } }, h1: /refund policy/i },
+  { page: 'aupPolicy', url: '/aup-policy', handle: { data: { policy: 'aup-policy' } }, h1: /acceptable use policy/i },
   { page: 'support', url: '/support', h1: /support/i },
   { page: 'invite', url: '/invite', h1: /add tickety/i },
   { page: 'status', url: '/status', h1: /status/i },

@@ -1,6 +1,8 @@
-import { defineRemoteRoutes } from '@tickety/shared';
+import { activeLocale, defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
-import HomePage from './pages/HomePage';
+import HomePage from './pages/home-page';
+import { catalog } from './lib/i18n';
+import { preloadPolicyAt } from './lib/policy-documents';
 import { routeTable } from './route-table';
 import './styles.css';
 
@@ -9,22 +11,35 @@ import './styles.css';
  * page (the shell wraps pages in Suspense), except the home page: it is the landing page, so it comes
  * with this module and paints one round trip sooner. react-markdown lives in the policy chunk only.
  */
-const PremiumPage = lazy(() => import(/* webpackChunkName: "page-premium" */ './pages/PremiumPage'));
-const PolicyPage = lazy(() => import(/* webpackChunkName: "page-policy" */ './pages/PolicyPage'));
-const SupportPage = lazy(() => import(/* webpackChunkName: "page-support" */ './pages/SupportPage'));
-const InvitePage = lazy(() => import(/* webpackChunkName: "page-invite" */ './pages/InvitePage'));
-const StatusPage = lazy(() => import(/* webpackChunkName: "page-status" */ './pages/StatusPage'));
-const HomeDisplayPage = lazy(() => import(/* webpackChunkName: "page-home-display" */ './pages/HomeDisplayPage'));
-const PremiumDisplayPage = lazy(() => import(/* webpackChunkName: "page-premium-display" */ './pages/PremiumDisplayPage'));
-const ClipboardPage = lazy(() => import(/* webpackChunkName: "page-clipboard" */ './pages/ClipboardPage'));
+const PremiumPage = lazy(() => import(/* webpackChunkName: "page-premium" */ './pages/premium-page'));
+// The document opened on comes with the page's chunk (both in parallel), so the page's first render
+// shows it: a prerendered document is then replaced by the same text, never by a skeleton.
+const PolicyPage = lazy(() =>
+  Promise.all([
+    import(/* webpackChunkName: "page-policy" */ './pages/policy-page'),
+    typeof window === 'undefined' ? undefined : preloadPolicyAt(window.location.pathname, activeLocale()),
+  ]).then(([page]) => page),
+);
+const SupportPage = lazy(() => import(/* webpackChunkName: "page-support" */ './pages/support-page'));
+const InvitePage = lazy(() => import(/* webpackChunkName: "page-invite" */ './pages/invite-page'));
+const StatusPage = lazy(() => import(/* webpackChunkName: "page-status" */ './pages/status-page'));
+const HomeDisplayPage = lazy(() => import(/* webpackChunkName: "page-home-display" */ './pages/home-display-page'));
+const PremiumDisplayPage = lazy(() => import(/* webpackChunkName: "page-premium-display" */ './pages/premium-display-page'));
+const ClipboardPage = lazy(() => import(/* webpackChunkName: "page-clipboard" */ './pages/clipboard-page'));
 
 const routes = defineRemoteRoutes({
   id: 'marketing',
   table: routeTable,
+  catalog,
   routes: {
     home: { Component: HomePage },
     premium: { Component: PremiumPage },
-    policy: { Component: PolicyPage },
+    // One component for the five documents; each has its own page id (its own title and description).
+    termsOfService: { Component: PolicyPage },
+    privacyPolicy: { Component: PolicyPage },
+    legal: { Component: PolicyPage },
+    refundPolicy: { Component: PolicyPage },
+    aupPolicy: { Component: PolicyPage },
     support: { Component: SupportPage },
     invite: { Component: InvitePage },
     status: { Component: StatusPage },

@@ -1,5 +1,4 @@
-import { overlayStore } from '@tickety/shared';
-import { apiError, json, mockApi, resetShared, signedInMe } from '@tickety/shared/testing';
+import { apiError, json, mockApi, overlayStore, resetShared, signedInMe } from '@tickety/shared/testing';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registry } from './test/registry-mock';
@@ -140,7 +139,7 @@ describe('redirects', () => {
 });
 
 describe('the server dashboard frame', () => {
-  it('shows the spec §8 no-access overlay when the API answers 403', async () => {
+  it('shows the docs/behaviour.md#request-overlay-and-error-catalogue no-access overlay when the API answers 403', async () => {
     mockApi({ [`GET /api/guilds/${ARCADE}`]: () => apiError(403, 403, "Only this server's owner and members with the Administrator or Manage Server permission can manage it here.", { selector: true }) });
     open(`/dashboard/${ARCADE}/statistics`, signedInMe());
     const dialog = await screen.findByRole('alertdialog');

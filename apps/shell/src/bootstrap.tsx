@@ -1,31 +1,26 @@
 import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
+import { startI18n } from '@tickety/shared';
 import { requestConfigEarly } from './app/early-config';
+import './lib/i18n';
+import { ConfigFailed } from './app/config-failed';
 import { startApp } from './app/start';
 import { pageShown, prepareRoot } from './app/takeover';
 
 // A prerendered public page stays on screen until the app shows the same page (app/takeover.ts).
 const root = createRoot(prepareRoot());
 
-/** Without config.json nothing can run: say so plainly, with a way to try again. */
-function ConfigFailed({ message }: { message: string }) {
-  return (
-    <main className="mx-auto max-w-lg px-4 py-24 text-center">
-      <h1 className="text-2xl font-bold">The dashboard could not start</h1>
-      <p className="mt-3 text-surface-600 dark:text-surface-400">{message}</p>
-      <button type="button" className="mt-6 rounded-lg bg-primary-600 px-4 py-2 font-semibold text-white" onClick={() => window.location.reload()}>
-        Try again
-      </button>
-    </main>
-  );
-}
-
-requestConfigEarly().then(
+// The reader's language (the shared and shell catalogues in it) arrives beside config.json.
+// Should the reader's language fail to download, the app starts in English rather than not at all.
+const language = startI18n().catch(() => startI18n('en'));
+Promise.all([requestConfigEarly(), language]).then(
   // A transition: React renders the first page in slices and yields to the browser between them,
   // instead of one long task (Total Blocking Time on slow phones).
-  (config) => startTransition(() => root.render(startApp(config).app)),
-  (error: unknown) => {
-    root.render(<ConfigFailed message={error instanceof Error ? error.message : String(error)} />);
+  ([config]) => startTransition(() => root.render(startApp(config).app)),
+  async (error: unknown) => {
+    // Said in the reader's language once their catalogue is in (in English if it failed too).
+    await language.catch(() => undefined);
+    root.render(<ConfigFailed error={error} />);
     pageShown();
   },
 );

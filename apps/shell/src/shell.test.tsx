@@ -1,5 +1,5 @@
-import { configureShared, makeStore, OVERLAY, overlayStore, request } from '@tickety/shared';
-import { apiError, json, mockApi, resetShared, signedInMe, SIGNED_OUT_ME, TEST_CONFIG } from '@tickety/shared/testing';
+import { configureShared, makeStore, OVERLAY, request } from '@tickety/shared';
+import { apiError, json, mockApi, overlayStore, resetShared, SIGNED_OUT_ME, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigLoadError, loadRuntimeConfig, parseRuntimeConfig } from './app/config';
@@ -201,7 +201,8 @@ describe('early remote loading', () => {
 describe('helpers', () => {
   it('safeNext allows only same-origin paths', () => {
     expect(safeNext('/dashboard')).toBe('/dashboard');
-    for (const bad of ['https://evil.test', '//evil.test', '/\\evil.test', 'dashboard', null]) expect(safeNext(bad)).toBeNull();
+    expect(safeNext('/dashboard/1?x=1#y')).toBe('/dashboard/1?x=1#y');
+    for (const bad of ['https://evil.test', '//evil.test', '/\\evil.test', '/\t/evil.test', '/\n/evil.test', '/\\/evil.test', 'dashboard', null]) expect(safeNext(bad), String(bad)).toBeNull();
   });
   it('pageTitle uses the innermost title and a function title gets the params', () => {
     expect(pageTitle('Tickety', [{ handle: { title: 'A' }, params: {} }, { handle: undefined, params: {} }])).toBe('Tickety - A');

@@ -29,6 +29,7 @@ describe('staff routes module', () => {
       </Suspense>,
       { url: '/team-manager', me: signedInMe({ team: { owner: true, permissions: [] } }) },
     ));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Team Manager' })).toBeInTheDocument();
+    // The page's chunk is imported for the first time here: generous on a loaded machine.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Team Manager' }, { timeout: 10_000 })).toBeInTheDocument();
   });
 });

@@ -34,31 +34,31 @@ export const User = z.object({
 export type User = z.infer<typeof User>;
 
 /** Staff info; null for everyone who is not staff. */
-export const Team = z
+export const StaffInfo = z
   .object({
     permissions: z.array(StaffPermission),
     /** Listed in STAFF_OWNER_IDS: holds every flag. */
     owner: z.boolean(),
   })
   .nullable();
-export type Team = z.infer<typeof Team>;
+export type StaffInfo = z.infer<typeof StaffInfo>;
 
 /** Subscription summary; null when the user has no subscription records. */
-export const Sub = z
+export const SubscriptionSummary = z
   .object({
     premium: z.boolean(),
     /** Ids of the servers the user's premium covers. */
     servers: z.array(z.string()),
   })
   .nullable();
-export type Sub = z.infer<typeof Sub>;
+export type SubscriptionSummary = z.infer<typeof SubscriptionSummary>;
 
 export const AuthenticatedMe = z.object({
   isAuthenticated: z.literal(true),
   user: User,
   guilds: z.array(Guild),
-  team: Team,
-  sub: Sub,
+  team: StaffInfo,
+  sub: SubscriptionSummary,
   /** When the guild list was last fetched from Discord (ISO 8601), or null. */
   guildsRefreshedAt: z.string().nullable(),
 });

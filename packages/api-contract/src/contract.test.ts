@@ -23,7 +23,7 @@ describe('ERROR_CODES', () => {
     }
   });
 
-  it('keeps the spec §8 server-access codes and explains why', () => {
+  it('keeps the docs/behaviour.md#request-overlay-and-error-catalogue server-access codes and explains why', () => {
     expect(SERVER_ACCESS_CODES).toEqual([403, 405]);
     expect(ERROR_CODES.NO_SERVER_ACCESS.message).toMatch(/Administrator or Manage Server/);
     expect(ERROR_CODES.SERVER_NOT_FOUND.message).toMatch(/not one of your servers/);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The error-code catalogue. Every error the API answers has the body `ApiError` with one of these
- * `code`s and the given HTTP status. 403 and 405 are the server-access codes of the spec (§8): the
+ * `code`s and the given HTTP status. 403 and 405 are the server-access codes of docs/behaviour.md#request-overlay-and-error-catalogue: the
  * front end shows "You don't have access to this server." for them. Messages are the defaults; a
  * route may give a more precise one (always safe to show).
  */
@@ -72,13 +72,23 @@ export const ERROR_CODES = {
     httpStatus: 408,
     message: 'The request took too long to arrive. Try again.',
   },
+  CONFIG_CONFLICT: {
+    code: 1013,
+    httpStatus: 409,
+    message: 'Someone saved this configuration while you were editing it. Your changes were not saved: reload to see theirs, then make yours again.',
+  },
+  DISCORD_REFUSED: {
+    code: 1014,
+    httpStatus: 422,
+    message: 'Discord refused what the bot tried to do. Check the bot’s permissions in that channel, then try again.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
 export type ErrorCode = (typeof ERROR_CODES)[ErrorCodeName]['code'];
 
-/** Server-access codes (spec §8): the "You don't have access to this server." screen. */
+/** Server-access codes (docs/behaviour.md#request-overlay-and-error-catalogue): the "You don't have access to this server." screen. */
 export const SERVER_ACCESS_CODES: readonly number[] = [ERROR_CODES.NO_SERVER_ACCESS.code, ERROR_CODES.SERVER_NOT_FOUND.code];
 
 /** Finds a catalogue entry by its numeric code. */

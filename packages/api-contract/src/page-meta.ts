@@ -6,7 +6,7 @@
  */
 import { type Composition, isOpenPage, REMOTE_IDS, SHELL_PATHS, type TablePage, tablePages } from './route-table';
 
-/** '{product} - <title>', or the default title (spec §1). */
+/** '{product} - <title>', or the default title (docs/behaviour.md#look-and-titles). */
 export function documentTitle(productName: string, title?: string): string {
   return title ? `${productName} - ${title}` : `${productName} - The #1 Discord support bot`;
 }

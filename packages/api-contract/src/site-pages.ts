@@ -7,20 +7,21 @@
  */
 import { type Composition, isOpenPage, leafPaths, REMOTE_IDS, type RemoteId, tablePages } from './route-table';
 import { documentTitle, headTags, pageMeta, withHeadTags } from './page-meta';
+import { DEFAULT_LOCALE, type Locale } from './locales';
 import type { RuntimeConfig } from './runtime-config';
 
 /** What the shell's dist/prerender.mjs exports. */
 export interface ShellRenderer {
   /** Where the page goes in a rendered frame. */
   PAGE_SLOT: string;
-  renderFrame(layout: string, path: string, config: RuntimeConfig): string | null;
+  renderFrame(layout: string, path: string, config: RuntimeConfig, locale?: Locale): string | null;
   /** The 404 page in the public layout (the shell owns it). */
-  renderNotFound?(config: RuntimeConfig): string | null;
+  renderNotFound?(config: RuntimeConfig, locale?: Locale): string | null;
 }
 
 /** What a remote's dist/prerender.mjs exports. */
 export interface RemoteRenderer {
-  renderPage(path: string, config: RuntimeConfig): { html: string; layout: string } | null;
+  renderPage(path: string, config: RuntimeConfig, locale?: Locale): { html: string; layout: string } | null;
 }
 
 /** A prerendered page: the content of #root, and the <link> tags its stylesheets need. */
@@ -72,26 +73,28 @@ export function manifestStylesheets(manifest: unknown, manifestUrl: string): str
 }
 
 /** A remote's page in the shell's frame (null when either renderer has nothing for it; throws what they throw). */
-export function renderPage(o: {
+export function renderPage(options: {
   shell: ShellRenderer;
   remote: RemoteRenderer;
   remoteId: RemoteId;
   path: string;
   config: RuntimeConfig;
   stylesheets: string[];
+  locale?: Locale;
 }): PrerenderedPage | null {
-  const rendered = o.remote.renderPage(clean(o.path), o.config);
-  const frame = rendered ? o.shell.renderFrame(rendered.layout, clean(o.path), o.config) : null;
-  if (!rendered || !frame?.includes(o.shell.PAGE_SLOT)) return null;
+  const locale = options.locale ?? DEFAULT_LOCALE;
+  const rendered = options.remote.renderPage(clean(options.path), options.config, locale);
+  const frame = rendered ? options.shell.renderFrame(rendered.layout, clean(options.path), options.config, locale) : null;
+  if (!rendered || !frame?.includes(options.shell.PAGE_SLOT)) return null;
   return {
-    body: frame.replace(o.shell.PAGE_SLOT, () => `<div class="tk-remote-${o.remoteId} contents">${rendered.html}</div>`),
-    head: o.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}" />`).join(''),
+    body: frame.replace(options.shell.PAGE_SLOT, () => `<div class="tk-remote-${options.remoteId} contents">${rendered.html}</div>`),
+    head: options.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}" />`).join(''),
   };
 }
 
 /** The shell's 404 page, prerendered (null when the shell's renderer has none). */
-export function renderNotFound(shell: ShellRenderer, config: RuntimeConfig): PrerenderedPage | null {
-  const body = shell.renderNotFound?.(config) ?? null;
+export function renderNotFound(shell: ShellRenderer, config: RuntimeConfig, locale: Locale = DEFAULT_LOCALE): PrerenderedPage | null {
+  const body = shell.renderNotFound?.(config, locale) ?? null;
   return body === null ? null : { body, head: '' };
 }
 
@@ -101,7 +104,7 @@ export function renderNotFound(shell: ShellRenderer, config: RuntimeConfig): Pre
  * takeover know what they have; its stylesheets after the shell's. `startNow` marks a signed-in
  * user's page: the app starts at once (apps/shell/src/boot).
  */
-export function withPrerenderedRoot(shell: string, page: PrerenderedPage, o: { path: string; startNow?: boolean }): string {
+export function withPrerenderedRoot(shell: string, page: PrerenderedPage, options: { path: string; startNow?: boolean }): string {
   // The page's stylesheets go after the shell's (the boot script stays first: it needs none).
   const headEnd = shell.indexOf('</head>');
   const links = [...shell.slice(0, headEnd === -1 ? 0 : headEnd).matchAll(/<link(?=[^>]*\brel="stylesheet")[^>]*>/g)];
@@ -113,8 +116,13 @@ export function withPrerenderedRoot(shell: string, page: PrerenderedPage, o: { p
   const noscript = html.indexOf('<noscript>', start);
   const end = html.lastIndexOf('</div>', noscript === -1 ? html.length : noscript);
   if (end <= start) return html;
-  const marks = `data-prerendered="${escapeAttr(o.path === ANY_ADDRESS ? o.path : clean(o.path))}"${o.startNow ? ' data-start=""' : ''}`;
+  const marks = `data-prerendered="${escapeAttr(options.path === ANY_ADDRESS ? options.path : clean(options.path))}"${options.startNow ? ' data-start=""' : ''}`;
   return `${html.slice(0, start)}<div id="root" ${marks}>${page.body}</div>${html.slice(end + '</div>'.length)}`;
+}
+
+/** The page with `<html lang="…">` set to `locale`. */
+export function withLang(html: string, locale: Locale): string {
+  return html.replace(/<html\b([^>]*)>/i, (_, attrs: string) => `<html${attrs.replace(/\s+lang="[^"]*"/i, '')} lang="${locale}">`);
 }
 
 /** The head of the 404 page: its title, and not to be indexed. */
@@ -123,7 +131,7 @@ export function notFoundHeadTags(productName: string): string {
 }
 
 /** The full HTML of a page: prerendered root (when there is one) and head tags, in the shell page. */
-export function pageHtml(o: {
+export function pageHtml(options: {
   shell: string;
   composition: Composition;
   path: string;
@@ -132,9 +140,12 @@ export function pageHtml(o: {
   origin: string;
   productName: string;
   startNow?: boolean;
+  /** The language the page is rendered in (`<html lang>`; the boot script compares it with the reader's). */
+  locale?: Locale;
 }): string {
-  const body = o.page ? withPrerenderedRoot(o.shell, o.page, { path: o.path, startNow: o.startNow }) : o.shell;
-  if (o.notFound) return withHeadTags(body, notFoundHeadTags(o.productName));
-  const meta = pageMeta(o.composition, o.path, o.productName);
-  return meta ? withHeadTags(body, headTags(meta, { origin: o.origin, productName: o.productName })) : body;
+  const rooted = options.page ? withPrerenderedRoot(options.shell, options.page, { path: options.path, startNow: options.startNow }) : options.shell;
+  const body = withLang(rooted, options.locale ?? DEFAULT_LOCALE);
+  if (options.notFound) return withHeadTags(body, notFoundHeadTags(options.productName));
+  const meta = pageMeta(options.composition, options.path, options.productName);
+  return meta ? withHeadTags(body, headTags(meta, { origin: options.origin, productName: options.productName })) : body;
 }

@@ -34,9 +34,9 @@ export async function bootScript(entry, options) {
 }
 
 export class BootScriptPlugin {
-  /** @param {{ entry: string }} o */
-  constructor(o) {
-    this.o = o;
+  /** @param {{ entry: string }} options */
+  constructor(options) {
+    this.options = options;
   }
 
   /** @param {import('@rspack/core').Compiler} compiler */
@@ -58,7 +58,7 @@ export class BootScriptPlugin {
           else rest.push(tag);
         }
         if (scripts.length === 0) return data;
-        const code = await bootScript(this.o.entry, { scripts, preload });
+        const code = await bootScript(this.options.entry, { scripts, preload });
         data.assetTags.scripts = [{ tagName: 'script', voidTag: false, innerHTML: code, attributes: {}, meta: { plugin: 'BootScriptPlugin' } }, ...rest];
         return data;
       });

@@ -108,7 +108,7 @@ describe('bootScript', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tickety-boot-'));
     try {
       const entry = join(dir, 'boot.ts');
-      writeFileSync(entry, 'export function boot(o: { scripts: string[]; preload: string[] }): void { (globalThis as any).__booted = o; }\n');
+      writeFileSync(entry, 'export function boot(options: { scripts: string[]; preload: string[] }): void { (globalThis as any).__booted = options; }\n');
       const options = { scripts: ['/assets/main.1.js'], preload: ['/assets/a.2.js', '/x</script><b>.js'] };
       const code = await bootScript(entry, options);
       expect(code).not.toMatch(/<\/script/i);

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { ReactRefreshRspackPlugin as ReactRefreshPlugin } from '@rspack/plugin-react-refresh';
+import { CATALOG_FILE } from './catalog.mjs';
 import { BootScriptPlugin } from './boot-script.mjs';
 import { PreloadStartupChunks } from './preload-startup.mjs';
 import { PrerenderPlugin } from './prerender.mjs';
@@ -62,7 +63,7 @@ function readPackageJson(appDir, pkg) {
 
 /**
  * The shared-module table for an app. Versions are read from the installed packages, because
- * `workspace:*` is not semver (pitfall 3).
+ * `workspace:*` is not semver (docs/behaviour.md#module-federation-rules).
  * @param {string} appDir
  */
 export function sharedSingletons(appDir) {
@@ -102,6 +103,8 @@ function baseConfig({ appDir, mode, cssScope }) {
           type: 'javascript/auto',
         },
         { test: /\.css$/, use: [{ loader: own.resolve('postcss-loader'), options: { postcssOptions: { plugins: postcssPlugins } } }], type: 'css/auto' },
+        // Message catalogues, compiled (catalog.mjs); each locale is its own chunk, loaded on demand.
+        { test: CATALOG_FILE, type: 'json', loader: own.resolve('./catalog-loader.cjs') },
         { test: /\.md$/, type: 'asset/source' },
         { test: /\.(png|svg|jpe?g|webp|woff2?)$/, type: 'asset' },
       ],

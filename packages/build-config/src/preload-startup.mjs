@@ -6,9 +6,9 @@
  * from there): one more round trip on the way to the first paint.
  */
 export class PreloadStartupChunks {
-  /** @param {{ modules: RegExp[], chunkGroups?: string[] }} o */
-  constructor(o) {
-    this.o = o;
+  /** @param {{ modules: RegExp[], chunkGroups?: string[] }} options */
+  constructor(options) {
+    this.options = options;
   }
 
   /** @param {import('@rspack/core').Compiler} compiler */
@@ -19,7 +19,7 @@ export class PreloadStartupChunks {
         const publicPath = typeof compilation.outputOptions.publicPath === 'string' ? compilation.outputOptions.publicPath : '/';
         /** @type {Set<string>} */
         const files = new Set();
-        for (const name of this.o.chunkGroups ?? []) {
+        for (const name of this.options.chunkGroups ?? []) {
           const group = compilation.namedChunkGroups.get(name);
           for (const chunk of group?.chunks ?? []) for (const f of chunk.files) if (f.endsWith('.js')) files.add(f);
         }
@@ -28,7 +28,7 @@ export class PreloadStartupChunks {
           const modules = compilation.chunkGraph.getChunkModules(chunk);
           const wanted = modules.some((m) => {
             const id = /** @type {{ resource?: string }} */ (m).resource ?? m.identifier();
-            return this.o.modules.some((re) => re.test(id));
+            return this.options.modules.some((re) => re.test(id));
           });
           if (wanted) for (const f of chunk.files) if (f.endsWith('.js')) files.add(f);
         }

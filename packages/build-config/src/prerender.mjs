@@ -6,7 +6,9 @@
  * come with the page's own <link>), never loaded by a browser.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CATALOG_FILE, compileCatalog } from './catalog.mjs';
 
 /** @param {{ appDir: string }} o */
 export async function buildPrerender({ appDir }) {
@@ -26,10 +28,22 @@ export async function buildPrerender({ appDir }) {
     loader: { '.css': 'empty', '.md': 'text', '.svg': 'text', '.png': 'empty' },
     // Some dependencies still call require(): give the module one.
     banner: { js: "import { createRequire as __tkRequire } from 'node:module'; const require = __tkRequire(import.meta.url);" },
+    plugins: [catalogEsbuildPlugin()],
     logLevel: 'error',
     legalComments: 'none',
   });
   return true;
+}
+
+/** Message catalogues compiled as the browser build compiles them (catalog.mjs). */
+function catalogEsbuildPlugin() {
+  return {
+    name: 'tickety-catalogs',
+    /** @param {import('esbuild').PluginBuild} b */
+    setup(b) {
+      b.onLoad({ filter: CATALOG_FILE }, async (args) => ({ contents: compileCatalog(await readFile(args.path, 'utf8'), args.path), loader: 'json' }));
+    },
+  };
 }
 
 export class PrerenderPlugin {

@@ -15,9 +15,9 @@ export function remoteScopeClass(/** @type {string} */ name) {
   return `tk-remote-${name}`;
 }
 
-/** @param {{ scope: string }} o */
-export function scopeUtilities(o) {
-  const prefix = `.${o.scope}`;
+/** @param {{ scope: string }} options */
+export function scopeUtilities(options) {
+  const prefix = `.${options.scope}`;
   return {
     postcssPlugin: 'tickety-scope-utilities',
     /** @param {import('postcss').Root} root */

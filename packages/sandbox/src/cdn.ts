@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEMO_GUILD_DATA, type DemoEmoji } from './demo-data';
 import { escapeHtml, findGuild, findUser, SNOWFLAKE, sha256 } from './util';
+
+const EMOJIS = new Map<string, DemoEmoji>(Object.values(DEMO_GUILD_DATA).flatMap((d) => d.emojis.map((e) => [e.id, e] as const)));
+const EMOJI_FILE = /^(?<id>\d{1,20})\.(?<ext>png|jpg|jpeg|webp|gif)$/;
 
 /** Discord's default avatar colours (embed/avatars/0-5.png). */
 const DEFAULT_AVATAR_COLOURS = ['#5865f2', '#757e8a', '#3ba55c', '#faa61a', '#ed4245', '#eb459e'] as const;
@@ -103,6 +107,17 @@ export function cdnRoutes(app: FastifyInstance): void {
       return sendImage(reply, initialsSvg(size, colourOf(known.id), initialsOf(known.globalName)));
     }
     return sendImage(reply, defaultAvatarSvg(size, Number((BigInt(user) >> 22n) % 6n)));
+  });
+
+  app.get('/cdn/emojis/:file', async (req, reply) => {
+    const { file } = req.params as { file: string };
+    const match = EMOJI_FILE.exec(file);
+    if (!match) return notFound(reply);
+    const size = sizeOf(req);
+    if (size === null) return badSize(reply);
+    const known = EMOJIS.get(match.groups!.id!);
+    // A custom emoji: its name's initials on a colour from its id (unknown ids: a neutral one).
+    return sendImage(reply, initialsSvg(size, known ? colourOf(known.id) : '#4e5058', known ? initialsOf(known.name.replace(/_/g, ' ')) : '?'));
   });
 
   app.get('/cdn/embed/avatars/:file', async (req, reply) => {

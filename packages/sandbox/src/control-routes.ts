@@ -13,8 +13,8 @@ function objectBody(body: unknown): Json {
   return body as Json;
 }
 
-function num(o: Json, key: string, required: boolean): number | undefined {
-  const v = o[key];
+function num(body: Json, key: string, required: boolean): number | undefined {
+  const v = body[key];
   if (v === undefined || v === null) {
     if (required) throw new ControlInputError(`"${key}" is required.`);
     return undefined;
@@ -23,8 +23,8 @@ function num(o: Json, key: string, required: boolean): number | undefined {
   return v;
 }
 
-function str(o: Json, key: string, required: boolean): string | undefined {
-  const v = o[key];
+function str(body: Json, key: string, required: boolean): string | undefined {
+  const v = body[key];
   if (v === undefined || v === null) {
     if (required) throw new ControlInputError(`"${key}" is required.`);
     return undefined;
@@ -40,11 +40,11 @@ const MAX_MATCH = 512;
  * a method (see RouteMatcher). No regular expression is ever compiled from a request: `pattern` (the
  * old RegExp form) is refused; in-process callers can still pass RegExp objects to SandboxControl.
  */
-function matcherOf(o: Json, fallback: RouteMatcher | undefined): RouteMatcher | undefined {
-  if (o.pattern !== undefined) {
+function matcherOf(options: Json, fallback: RouteMatcher | undefined): RouteMatcher | undefined {
+  if (options.pattern !== undefined) {
     throw new ControlInputError('"pattern" (a regular expression) is not accepted over HTTP: use "match" with an exact path or a trailing "*" prefix.');
   }
-  const match = str(o, 'match', false);
+  const match = str(options, 'match', false);
   if (match !== undefined && match.length > MAX_MATCH) throw new ControlInputError(`"match" is too long (${MAX_MATCH} characters at most).`);
   return match ?? fallback;
 }
@@ -83,27 +83,31 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
     rateLimit: engine.rateLimit(),
     botGuildIds: control.botGuildIds(),
     pendingFaults: control.pendingFaults(),
-    // How much the store holds (bounded by maxCodes and maxGrants).
-    stored: { codes: engine.store.codes.size, grants: engine.store.grants.size, tokens: engine.store.tokens.size },
+    pendingDelays: control.pendingDelays(),
+    messageRateLimit: engine.messageRateLimit(),
+    // How much the store holds (bounded by maxCodes, maxGrants and the message caps).
+    stored: { codes: engine.store.codes.size, grants: engine.store.grants.size, tokens: engine.store.tokens.size, messages: engine.guilds.size },
   }));
 
-  route('fail', (o) => {
-    const status = num(o, 'status', true)!;
-    const rawTimes = o.times;
+  route('fail', (options) => {
+    const status = num(options, 'status', true)!;
+    const rawTimes = options.times;
     let times: number | undefined;
     if (rawTimes === 'always') times = Number.POSITIVE_INFINITY;
-    else times = num(o, 'times', false);
-    const scope = str(o, 'scope', false);
+    else times = num(options, 'times', false);
+    const scope = str(options, 'scope', false);
     if (scope !== undefined && scope !== 'user' && scope !== 'global' && scope !== 'shared') {
       throw new ControlInputError('"scope" must be user, global or shared.');
     }
     const fault: FaultOptions = { status };
-    const retryAfter = num(o, 'retryAfter', false);
+    const retryAfter = num(options, 'retryAfter', false);
     if (retryAfter !== undefined) fault.retryAfter = retryAfter;
     if (times !== undefined) fault.times = times;
     if (scope !== undefined) fault.scope = scope;
-    if (o.body !== undefined) fault.body = o.body;
-    const match = matcherOf(o, undefined);
+    if (options.body !== undefined) fault.body = options.body;
+    const delayMs = num(options, 'delayMs', false);
+    if (delayMs !== undefined) fault.delayMs = delayMs;
+    const match = matcherOf(options, undefined);
     if (match === undefined) throw new ControlInputError('"match" is required (use "*" for every request).');
     control.failNext(match, fault);
     return { ok: true, pendingFaults: control.pendingFaults() };
@@ -113,55 +117,81 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
     control.clearFaults();
   });
 
-  route('latency', (o) => {
-    const ms = num(o, 'ms', true)!;
-    control.setLatency(ms, matcherOf(o, undefined));
+  route('delay', (options) => {
+    const ms = num(options, 'ms', true)!;
+    const rawTimes = options.times;
+    const times = rawTimes === 'always' ? Number.POSITIVE_INFINITY : num(options, 'times', false);
+    const match = matcherOf(options, undefined);
+    if (match === undefined) throw new ControlInputError('"match" is required (use "*" for every request).');
+    control.delayNext(match, { ms, ...(times !== undefined ? { times } : {}) });
+    return { ok: true, pendingDelays: control.pendingDelays() };
   });
 
-  route('rate-limit', (o) => {
-    if (o.reset === true) control.setRateLimit(null);
+  route('messages', (options) => {
+    const channelId = str(options, 'channelId', false);
+    return { messages: control.messages(channelId) };
+  });
+
+  route('channel-overwrites', (options) => {
+    const channelId = str(options, 'channelId', true)!;
+    const overwrites = options.overwrites;
+    if (overwrites !== null && !Array.isArray(overwrites)) throw new ControlInputError('"overwrites" must be an array, or null to restore the demo data\'s.');
+    try {
+      control.setChannelOverwrites(channelId, overwrites as Parameters<typeof control.setChannelOverwrites>[1]);
+    } catch (error) {
+      throw new ControlInputError(error instanceof Error ? error.message : String(error));
+    }
+  });
+
+  route('latency', (options) => {
+    const ms = num(options, 'ms', true)!;
+    control.setLatency(ms, matcherOf(options, undefined));
+  });
+
+  route('rate-limit', (options) => {
+    if (options.reset === true) control.setRateLimit(null);
     else {
-      const limit = num(o, 'limit', false);
-      const windowSeconds = num(o, 'windowSeconds', false);
+      const limit = num(options, 'limit', false);
+      const windowSeconds = num(options, 'windowSeconds', false);
       control.setRateLimit({ ...(limit !== undefined ? { limit } : {}), ...(windowSeconds !== undefined ? { windowSeconds } : {}) });
     }
     return { ok: true, rateLimit: engine.rateLimit() };
   });
 
-  route('time', (o) => {
-    control.advanceTime(num(o, 'advanceMs', true)!);
+  route('time', (options) => {
+    control.advanceTime(num(options, 'advanceMs', true)!);
     return { ok: true, now: engine.now() };
   });
 
-  route('reset', (o) => {
+  route('reset', (options) => {
     control.reset();
-    if (o.grants === true) control.clearGrants();
+    if (options.grants === true) control.clearGrants();
   });
 
-  route('grants', (o) => {
-    const userId = str(o, 'userId', false);
+  route('grants', (options) => {
+    const userId = str(options, 'userId', false);
     const grants = control.grants().filter((g) => userId === undefined || g.userId === userId);
     return { grants: grants.map((g) => ({ ...g, tokens: g.tokens.map(publicToken) })) };
   });
 
-  route('requests', (o) => ({ requests: control.requests(matcherOf(o, undefined)) }));
+  route('requests', (options) => ({ requests: control.requests(matcherOf(options, undefined)) }));
 
   route('clear-requests', () => {
     control.clearRequests();
   });
 
-  route('issue-token', (o) => {
-    const user = str(o, 'user', true)!;
-    const scope = str(o, 'scope', false);
+  route('issue-token', (options) => {
+    const user = str(options, 'user', true)!;
+    const scope = str(options, 'scope', false);
     return control.issueTokens(user, scope === undefined ? {} : { scope });
   });
 
-  route('revoke-user', (o) => ({ ok: true, revoked: control.revokeUser(str(o, 'user', true)!) }));
+  route('revoke-user', (options) => ({ ok: true, revoked: control.revokeUser(str(options, 'user', true)!) }));
 
-  route('bot-guild', (o) => {
-    const guildId = str(o, 'guildId', true)!;
-    if (typeof o.present !== 'boolean') throw new ControlInputError('"present" must be true or false.');
-    control.setBotInGuild(guildId, o.present);
+  route('bot-guild', (options) => {
+    const guildId = str(options, 'guildId', true)!;
+    if (typeof options.present !== 'boolean') throw new ControlInputError('"present" must be true or false.');
+    control.setBotInGuild(guildId, options.present);
     return { ok: true, botGuildIds: control.botGuildIds() };
   });
 }

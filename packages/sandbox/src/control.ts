@@ -1,5 +1,7 @@
 import { MAX_SYNTHETIC_GUILDS } from './demo-data';
 import type { SandboxEngine, SandboxTokenResponse } from './engine';
+import type { ActionRowOut, EmbedOut } from './message-validation';
+import type { PermissionOverwrite } from './permissions';
 import type { RateLimitSettings } from './rate-limit';
 import type { EndReason, GrantRecord, TokenRecord } from './store';
 import { findUser, guildOf, SNOWFLAKE, syntheticGuildId } from './util';
@@ -25,6 +27,23 @@ export interface FaultOptions {
   scope?: 'user' | 'global' | 'shared';
   /** JSON body to send instead of Discord's default for the status. */
   body?: unknown;
+  /** Real milliseconds to wait before answering (a slow failure, e.g. a gateway timeout). */
+  delayMs?: number;
+}
+
+/** A message in a sandbox channel (SandboxControl.messages). */
+export interface SandboxMessageInfo {
+  id: string;
+  channelId: string;
+  guildId: string;
+  authorId: string;
+  content: string;
+  embeds: EmbedOut[];
+  components: ActionRowOut[];
+  flags: number;
+  /** Epoch ms. */
+  createdAt: number;
+  editedAt: number | null;
 }
 
 export interface SandboxTokenInfo {
@@ -88,12 +107,20 @@ interface LatencyRule {
   ms: number;
 }
 
+interface DelayRule {
+  match: RouteMatcher;
+  ms: number;
+  remaining: number;
+}
+
 /** Internal view the plugin uses; not part of the public API. */
 export interface ControlInternals {
   bind(engine: SandboxEngine): void;
   unbind(engine: SandboxEngine): void;
   takeFault(method: string, path: string): FaultOptions | null;
   latencyFor(method: string, path: string): number;
+  /** delayNext's delay for this request (consumes one of its `times`), or 0. */
+  takeDelay(method: string, path: string): number;
   record(r: SandboxRequestRecord): void;
   rateLimit(fallback: RateLimitSettings): RateLimitSettings;
   offsetMs(): number;
@@ -140,6 +167,7 @@ export class SandboxControl {
   #faults: FaultRule[] = [];
   #latency = 0;
   #latencyRules: LatencyRule[] = [];
+  #delays: DelayRule[] = [];
   #rateLimit: RateLimitSettings | null = null;
   #offsetMs = 0;
   #requests: SandboxRequestRecord[] = [];
@@ -171,6 +199,13 @@ export class SandboxControl {
         }
         return this.#latency;
       },
+      takeDelay: (method, path) => {
+        const rule = this.#delays.find((d) => matches(d.match, method, path));
+        if (!rule) return 0;
+        rule.remaining--;
+        if (rule.remaining <= 0) this.#delays.splice(this.#delays.indexOf(rule), 1);
+        return rule.ms;
+      },
       record: (r) => {
         this.#requests.push(r);
         if (this.#requests.length > MAX_REQUESTS) this.#requests.splice(0, this.#requests.length - MAX_REQUESTS);
@@ -191,18 +226,41 @@ export class SandboxControl {
     if (fault.retryAfter !== undefined && !(fault.retryAfter >= 0 && Number.isFinite(fault.retryAfter))) {
       throw new RangeError(`failNext: retryAfter must be a number of seconds >= 0, not ${fault.retryAfter}`);
     }
+    if (fault.delayMs !== undefined && !(fault.delayMs >= 0 && Number.isFinite(fault.delayMs))) {
+      throw new RangeError(`failNext: delayMs must be a number of milliseconds >= 0, not ${fault.delayMs}`);
+    }
     this.#faults.push({ match, fault: { ...fault }, remaining: times });
     return this;
   }
 
+  /**
+   * The next `times` (default 1) requests matching `match` wait `ms` real milliseconds (global
+   * setTimeout: fake timers work), then are answered normally; on top of setLatency. Cleared by
+   * clearFaults() and reset().
+   */
+  delayNext(match: RouteMatcher, options: { ms: number; times?: number }): this {
+    if (!(options.ms >= 0 && Number.isFinite(options.ms))) throw new RangeError(`delayNext: ms must be >= 0, not ${options.ms}`);
+    const times = options.times ?? 1;
+    if (!(times >= 1)) throw new RangeError(`delayNext: times must be >= 1, not ${times}`);
+    this.#delays.push({ match, ms: options.ms, remaining: times });
+    return this;
+  }
+
+  /** Forgets the armed faults and delays (failNext, delayNext). */
   clearFaults(): this {
     this.#faults = [];
+    this.#delays = [];
     return this;
   }
 
   /** Faults still armed: what they match, their status and how many requests they will still fail. */
   pendingFaults(): Array<{ match: string; status: number; remaining: number }> {
     return this.#faults.map((f) => ({ match: describe(f.match), status: f.fault.status, remaining: f.remaining }));
+  }
+
+  /** Delays still armed (delayNext). */
+  pendingDelays(): Array<{ match: string; ms: number; remaining: number }> {
+    return this.#delays.map((d) => ({ match: describe(d.match), ms: d.ms, remaining: d.remaining }));
   }
 
   /**
@@ -250,6 +308,7 @@ export class SandboxControl {
    */
   reset(): this {
     this.#faults = [];
+    this.#delays = [];
     this.#latency = 0;
     this.#latencyRules = [];
     this.#rateLimit = null;
@@ -259,6 +318,51 @@ export class SandboxControl {
     this.#synthetic = 0;
     this.#engine?.limiter.clear();
     this.#engine?.store.resetBotGuilds();
+    this.#engine?.guilds.reset();
+    return this;
+  }
+
+  /** The messages in the sandbox's channels (one channel's, or all), oldest first. */
+  messages(channelId?: string): SandboxMessageInfo[] {
+    const engine = this.#engine;
+    if (!engine) return [];
+    return engine.guilds.all(channelId).map((m) => ({
+      id: m.id,
+      channelId: m.channelId,
+      guildId: m.guildId,
+      authorId: m.authorId,
+      content: m.content,
+      embeds: structuredClone(m.embeds),
+      components: structuredClone(m.components),
+      flags: m.flags,
+      createdAt: m.createdAt,
+      editedAt: m.editedAt,
+    }));
+  }
+
+  /**
+   * Replaces a demo channel's permission overwrites (what GET /guilds/{id}/channels answers and what
+   * the bot may do there), e.g. to deny the bot SEND_MESSAGES; `null` restores the demo data's. `reset()`
+   * restores every channel's.
+   */
+  setChannelOverwrites(channelId: string, overwrites: PermissionOverwrite[] | null): this {
+    if (overwrites !== null) {
+      if (!Array.isArray(overwrites) || overwrites.length > 100) throw new TypeError('setChannelOverwrites: overwrites must be an array of at most 100');
+      for (const o of overwrites) {
+        const ok =
+          o !== null &&
+          typeof o === 'object' &&
+          typeof o.id === 'string' &&
+          SNOWFLAKE.test(o.id) &&
+          (o.type === 0 || o.type === 1) &&
+          typeof o.allow === 'string' &&
+          /^\d{1,20}$/.test(o.allow) &&
+          typeof o.deny === 'string' &&
+          /^\d{1,20}$/.test(o.deny);
+        if (!ok) throw new TypeError('setChannelOverwrites: each overwrite is { id: snowflake, type: 0 | 1, allow: decimal string, deny: decimal string }');
+      }
+    }
+    this.#bound('setChannelOverwrites').guilds.setOverwrites(channelId, overwrites);
     return this;
   }
 

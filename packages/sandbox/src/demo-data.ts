@@ -5,6 +5,9 @@
  * Permissions are Discord's decimal strings (role-based guild permissions of the member).
  * ADMINISTRATOR = 1<<3 (8), MANAGE_GUILD = 1<<5 (32).
  */
+import { type PermissionName, type PermissionOverwrite, permissionBits } from './permissions';
+import { snowflakeAt } from './snowflake';
+
 export interface DemoGuild {
   id: string;
   name: string;
@@ -120,3 +123,451 @@ export const DEMO_APP = {
   publicKey: 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
   name: 'Tickety (sandbox)',
 } as const;
+
+// ---------------------------------------------------------------------------------------------------
+// Inside the servers: people, roles, channels, emojis, members and a few messages, for the bot's REST
+// routes (GET /guilds/{id}/channels, /roles, /emojis, /members/{user}, the channel messages) and the
+// sandbox's channel pages. Role ids are 14…, channel ids 12…, emoji ids 15… (19-digit snowflakes); each
+// server's @everyone role has the server's id, as on Discord.
+//
+// Every demo user's membership above matches the member's roles here: the decimal `permissions` string
+// of GET /users/@me/guilds is @everyone's permissions OR the member's roles' (every bit for an owner).
+// ---------------------------------------------------------------------------------------------------
+
+/** Someone in the demo servers who cannot sign in to the sandbox (owners, moderators, helpers). */
+export interface DemoPerson {
+  id: string;
+  username: string;
+  globalName: string;
+  avatar: string | null;
+}
+
+export const DEMO_PEOPLE = {
+  /** Owns the demo servers no demo user owns (Study Hall, Cozy Corner, Ben's Workshop, Retro Modders). */
+  orion: { id: '1000000000000000900', username: 'orion', globalName: 'Orion', avatar: null },
+  mika: { id: '1000000000000000901', username: 'mika', globalName: 'Mika', avatar: null },
+  jules: { id: '1000000000000000902', username: 'jules', globalName: 'Jules', avatar: null },
+  rin: { id: '1000000000000000903', username: 'rin', globalName: 'Rin', avatar: null },
+} as const satisfies Record<string, DemoPerson>;
+
+export interface DemoRole {
+  id: string;
+  name: string;
+  /** RGB integer; 0 = no colour. */
+  color: number;
+  /** Higher is more senior; @everyone is 0. */
+  position: number;
+  /** Decimal string. */
+  permissions: string;
+  hoist?: boolean;
+  mentionable?: boolean;
+  /** The bot's own managed role (Discord creates it when the bot joins; `tags.bot_id` is the application). */
+  bot?: boolean;
+}
+
+export interface DemoChannel {
+  id: string;
+  /** 0 text, 4 category. */
+  type: 0 | 4;
+  name: string;
+  /** Order among the server's channels of the same kind (categories apart). */
+  position: number;
+  parentId: string | null;
+  topic?: string;
+  overwrites: PermissionOverwrite[];
+}
+
+export interface DemoEmoji {
+  id: string;
+  name: string;
+  animated: boolean;
+}
+
+export interface DemoMember {
+  /** A demo user's or a demo person's id (the bot's member comes from the roles marked `bot`). */
+  userId: string;
+  /** Role ids, @everyone excluded. */
+  roles: string[];
+  nick?: string;
+  joinedAt: string;
+}
+
+export interface DemoMessage {
+  id: string;
+  channelId: string;
+  authorId: string;
+  content: string;
+}
+
+export interface DemoGuildData {
+  roles: DemoRole[];
+  channels: DemoChannel[];
+  emojis: DemoEmoji[];
+  members: DemoMember[];
+  systemChannelId: string | null;
+}
+
+/** What the bot's managed role grants: VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, READ_MESSAGE_HISTORY, MANAGE_CHANNELS, MANAGE_ROLES, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS. */
+export const PERMISSION_BOT = String(
+  permissionBits(
+    'VIEW_CHANNEL',
+    'SEND_MESSAGES',
+    'EMBED_LINKS',
+    'READ_MESSAGE_HISTORY',
+    'MANAGE_CHANNELS',
+    'MANAGE_ROLES',
+    'MANAGE_THREADS',
+    'SEND_MESSAGES_IN_THREADS',
+  ),
+);
+
+const p = (...names: PermissionName[]): string => String(permissionBits(...names));
+/** A role (type 0) overwrite. */
+const roleOw = (id: string, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({
+  id,
+  type: 0,
+  allow: p(...allow),
+  deny: p(...deny),
+});
+/** A member (type 1) overwrite. */
+const memberOw = (id: string, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({
+  id,
+  type: 1,
+  allow: p(...allow),
+  deny: p(...deny),
+});
+const everyoneRole = (guildId: string, permissions: string): DemoRole => ({ id: guildId, name: '@everyone', color: 0, position: 0, permissions });
+const VIEW_SEND = p('VIEW_CHANNEL', 'SEND_MESSAGES');
+
+/** Role ids by server, for tests and the product's fixtures. */
+export const DEMO_ROLES = {
+  avasArcade: {
+    member: '1400000000000001001',
+    supportTeam: '1400000000000001002',
+    moderator: '1400000000000001003',
+    tickety: '1400000000000001004',
+    admin: '1400000000000001005',
+  },
+  pixelPals: { pixelPal: '1400000000000002001', helper: '1400000000000002002', tickety: '1400000000000002003', admin: '1400000000000002004' },
+  studyHall: { student: '1400000000000003001', tickety: '1400000000000003002', headTutor: '1400000000000003003' },
+  cozyCorner: { regular: '1400000000000004001', tickety: '1400000000000004002', host: '1400000000000004003' },
+  bensWorkshop: { tickety: '1400000000000005001', foreman: '1400000000000005002' },
+  ticketyHq: { staff: '1400000000000006001', tickety: '1400000000000006002' },
+  modGuild: {
+    modder: '1400000000000007001',
+    dashboardReaders: '1400000000000007002',
+    moderator: '1400000000000007003',
+    tickety: '1400000000000007004',
+    founder: '1400000000000007005',
+  },
+} as const satisfies Record<keyof typeof DEMO_GUILDS, Record<string, string>>;
+
+/** Channel ids by server. The comments say what the bot can do there (see DEMO_GUILD_DATA's overwrites). */
+export const DEMO_CHANNELS = {
+  avasArcade: {
+    /** Read-only for members; the bot's role may post (and embed). */
+    welcome: '1200000000000001001',
+    /** Category. */
+    supportCategory: '1200000000000001002',
+    /** No overwrites: the bot can post panels. */
+    support: '1200000000000001003',
+    /** The bot sees it but lacks SEND_MESSAGES. */
+    staffOnly: '1200000000000001004',
+    /** The bot can post text but lacks EMBED_LINKS. */
+    faq: '1200000000000001005',
+    /** Category (read-only for @everyone). */
+    archiveCategory: '1200000000000001006',
+    /** Staff and the bot only: the bot can post transcripts. */
+    transcripts: '1200000000000001007',
+    /** The bot lacks VIEW_CHANNEL. */
+    modLog: '1200000000000001008',
+  },
+  pixelPals: {
+    general: '1200000000000002001',
+    helpDeskCategory: '1200000000000002002',
+    help: '1200000000000002003',
+    /** The bot lacks VIEW_CHANNEL. */
+    ticketLogs: '1200000000000002004',
+    galleryCategory: '1200000000000002005',
+    /** The bot lacks SEND_MESSAGES. */
+    showcase: '1200000000000002006',
+  },
+  studyHall: { general: '1200000000000003001', studyCategory: '1200000000000003002', homeworkHelp: '1200000000000003003' },
+  cozyCorner: { lounge: '1200000000000004001', helpCategory: '1200000000000004002', askHere: '1200000000000004003' },
+  bensWorkshop: { general: '1200000000000005001', projectsCategory: '1200000000000005002', workbench: '1200000000000005003' },
+  ticketyHq: {
+    announcements: '1200000000000006001',
+    supportCategory: '1200000000000006002',
+    supportQueue: '1200000000000006003',
+    transcripts: '1200000000000006004',
+  },
+  modGuild: {
+    /** The bot lacks SEND_MESSAGES. */
+    announcements: '1200000000000007001',
+    moddingCategory: '1200000000000007002',
+    modHelp: '1200000000000007003',
+    /** The bot can post text but lacks EMBED_LINKS. */
+    releases: '1200000000000007004',
+    /** Category hidden from @everyone. */
+    staffCategory: '1200000000000007005',
+    /** The bot lacks VIEW_CHANNEL. */
+    modQueue: '1200000000000007006',
+  },
+} as const satisfies Record<keyof typeof DEMO_GUILDS, Record<string, string>>;
+
+const R = DEMO_ROLES;
+const C = DEMO_CHANNELS;
+const G = DEMO_GUILDS;
+const U = DEMO_USERS;
+const P = DEMO_PEOPLE;
+const JOINED = '2025-06-01T12:00:00.000000+00:00';
+
+const text = (id: string, name: string, position: number, parentId: string | null, overwrites: PermissionOverwrite[] = [], topic?: string): DemoChannel => ({
+  id,
+  type: 0,
+  name,
+  position,
+  parentId,
+  overwrites,
+  ...(topic ? { topic } : {}),
+});
+const category = (id: string, name: string, position: number, overwrites: PermissionOverwrite[] = []): DemoChannel => ({
+  id,
+  type: 4,
+  name,
+  position,
+  parentId: null,
+  overwrites,
+});
+const member = (userId: string, roles: string[], nick?: string): DemoMember => ({ userId, roles, joinedAt: JOINED, ...(nick ? { nick } : {}) });
+
+/** Channels, roles, emojis and members of every demo server, by server id. */
+export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
+  [G.avasArcade.id]: {
+    roles: [
+      everyoneRole(G.avasArcade.id, PERMISSION_MEMBER),
+      { id: R.avasArcade.member, name: 'Member', color: 0x3ba55c, position: 1, permissions: PERMISSION_MEMBER },
+      {
+        id: R.avasArcade.supportTeam,
+        name: 'Support Team',
+        color: 0x1abc9c,
+        position: 2,
+        permissions: p('VIEW_CHANNEL', 'SEND_MESSAGES', 'READ_MESSAGE_HISTORY', 'MANAGE_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES', 'MANAGE_THREADS'),
+        hoist: true,
+        mentionable: true,
+      },
+      {
+        id: R.avasArcade.moderator,
+        name: 'Moderator',
+        color: 0xe67e22,
+        position: 3,
+        permissions: p('KICK_MEMBERS', 'BAN_MEMBERS', 'MANAGE_MESSAGES', 'MODERATE_MEMBERS', 'VIEW_AUDIT_LOG', 'MANAGE_NICKNAMES', 'MANAGE_THREADS'),
+        hoist: true,
+      },
+      { id: R.avasArcade.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
+      { id: R.avasArcade.admin, name: 'Admin', color: 0xe74c3c, position: 5, permissions: p('ADMINISTRATOR'), hoist: true },
+    ],
+    channels: [
+      text(C.avasArcade.welcome, 'welcome', 0, null, [roleOw(G.avasArcade.id, [], ['SEND_MESSAGES']), roleOw(R.avasArcade.tickety, ['SEND_MESSAGES', 'EMBED_LINKS'], [])], 'Start here: the rules and how to get help'),
+      category(C.avasArcade.supportCategory, 'Support', 0),
+      text(C.avasArcade.support, 'support', 1, C.avasArcade.supportCategory, [], 'Open a ticket with the button below'),
+      text(
+        C.avasArcade.staffOnly,
+        'staff-only',
+        2,
+        C.avasArcade.supportCategory,
+        [
+          roleOw(G.avasArcade.id, [], ['VIEW_CHANNEL']),
+          roleOw(R.avasArcade.supportTeam, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
+          roleOw(R.avasArcade.moderator, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
+          roleOw(R.avasArcade.tickety, ['VIEW_CHANNEL'], ['SEND_MESSAGES']),
+          memberOw(P.mika.id, [], ['SEND_MESSAGES']),
+        ],
+        'Staff chat: the bot may read, not post',
+      ),
+      text(C.avasArcade.faq, 'faq', 3, C.avasArcade.supportCategory, [roleOw(R.avasArcade.tickety, [], ['EMBED_LINKS'])], 'Answers to common questions (no embeds here)'),
+      category(C.avasArcade.archiveCategory, 'Archive', 1, [roleOw(G.avasArcade.id, [], ['SEND_MESSAGES'])]),
+      text(
+        C.avasArcade.transcripts,
+        'transcripts',
+        4,
+        C.avasArcade.archiveCategory,
+        [
+          roleOw(G.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
+          roleOw(R.avasArcade.supportTeam, ['VIEW_CHANNEL'], []),
+          roleOw(R.avasArcade.tickety, ['VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES'], []),
+        ],
+        'Closed tickets',
+      ),
+      text(C.avasArcade.modLog, 'mod-log', 5, C.avasArcade.archiveCategory, [
+        roleOw(G.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
+        roleOw(R.avasArcade.moderator, ['VIEW_CHANNEL'], []),
+      ]),
+    ],
+    emojis: [
+      { id: '1500000000000001001', name: 'ticket', animated: false },
+      { id: '1500000000000001002', name: 'arcade_coin', animated: true },
+      { id: '1500000000000001003', name: 'gg', animated: false },
+    ],
+    members: [
+      member(U.ava.id, [R.avasArcade.admin]),
+      member(U.ben.id, [R.avasArcade.member]),
+      member(P.mika.id, [R.avasArcade.moderator, R.avasArcade.member]),
+      member(P.jules.id, [R.avasArcade.supportTeam, R.avasArcade.member], 'Jules | Support'),
+    ],
+    systemChannelId: C.avasArcade.welcome,
+  },
+  [G.pixelPals.id]: {
+    roles: [
+      everyoneRole(G.pixelPals.id, PERMISSION_MEMBER),
+      { id: R.pixelPals.pixelPal, name: 'Pixel Pal', color: 0xeb459e, position: 1, permissions: '0' },
+      { id: R.pixelPals.helper, name: 'Helper', color: 0x57f287, position: 2, permissions: p('MANAGE_MESSAGES', 'MANAGE_THREADS'), hoist: true },
+      { id: R.pixelPals.tickety, name: 'Tickety', color: 0, position: 3, permissions: PERMISSION_BOT, bot: true },
+      { id: R.pixelPals.admin, name: 'Admin', color: 0xfee75c, position: 4, permissions: p('ADMINISTRATOR'), hoist: true },
+    ],
+    channels: [
+      text(C.pixelPals.general, 'general', 0, null),
+      category(C.pixelPals.helpDeskCategory, 'Help Desk', 0),
+      text(C.pixelPals.help, 'help', 1, C.pixelPals.helpDeskCategory, [], 'Stuck? Open a ticket'),
+      text(C.pixelPals.ticketLogs, 'ticket-logs', 2, C.pixelPals.helpDeskCategory, [
+        roleOw(G.pixelPals.id, [], ['VIEW_CHANNEL']),
+        roleOw(R.pixelPals.helper, ['VIEW_CHANNEL'], []),
+      ]),
+      category(C.pixelPals.galleryCategory, 'Gallery', 1),
+      text(C.pixelPals.showcase, 'showcase', 3, C.pixelPals.galleryCategory, [
+        roleOw(G.pixelPals.id, [], ['SEND_MESSAGES']),
+        roleOw(R.pixelPals.pixelPal, ['SEND_MESSAGES'], []),
+      ]),
+    ],
+    emojis: [
+      { id: '1500000000000002001', name: 'pixel_heart', animated: false },
+      { id: '1500000000000002002', name: 'pixel_star', animated: true },
+    ],
+    members: [
+      member(U.ava.id, [R.pixelPals.admin]),
+      member(U.cleo.id, [R.pixelPals.pixelPal]),
+      member(P.rin.id, [R.pixelPals.helper, R.pixelPals.pixelPal]),
+    ],
+    systemChannelId: C.pixelPals.general,
+  },
+  [G.studyHall.id]: {
+    roles: [
+      everyoneRole(G.studyHall.id, VIEW_SEND),
+      { id: R.studyHall.student, name: 'Student', color: 0x3498db, position: 1, permissions: '0' },
+      { id: R.studyHall.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
+      { id: R.studyHall.headTutor, name: 'Head Tutor', color: 0x9b59b6, position: 3, permissions: p('ADMINISTRATOR'), hoist: true },
+    ],
+    channels: [
+      text(C.studyHall.general, 'general', 0, null),
+      category(C.studyHall.studyCategory, 'Study Rooms', 0),
+      text(C.studyHall.homeworkHelp, 'homework-help', 1, C.studyHall.studyCategory),
+    ],
+    emojis: [],
+    members: [member(P.orion.id, []), member(U.ava.id, [R.studyHall.headTutor])],
+    systemChannelId: C.studyHall.general,
+  },
+  [G.cozyCorner.id]: {
+    roles: [
+      everyoneRole(G.cozyCorner.id, PERMISSION_MEMBER),
+      { id: R.cozyCorner.regular, name: 'Regular', color: 0xc27c0e, position: 1, permissions: '0' },
+      { id: R.cozyCorner.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
+      { id: R.cozyCorner.host, name: 'Host', color: 0xe91e63, position: 3, permissions: p('ADMINISTRATOR'), hoist: true },
+    ],
+    channels: [
+      text(C.cozyCorner.lounge, 'lounge', 0, null),
+      category(C.cozyCorner.helpCategory, 'Help', 0),
+      text(C.cozyCorner.askHere, 'ask-here', 1, C.cozyCorner.helpCategory),
+    ],
+    emojis: [{ id: '1500000000000004001', name: 'cozy_tea', animated: false }],
+    members: [member(P.orion.id, [R.cozyCorner.host]), member(U.ava.id, [R.cozyCorner.regular]), member(U.cleo.id, [R.cozyCorner.regular])],
+    systemChannelId: C.cozyCorner.lounge,
+  },
+  [G.bensWorkshop.id]: {
+    roles: [
+      everyoneRole(G.bensWorkshop.id, VIEW_SEND),
+      { id: R.bensWorkshop.tickety, name: 'Tickety', color: 0, position: 1, permissions: PERMISSION_BOT, bot: true },
+      { id: R.bensWorkshop.foreman, name: 'Foreman', color: 0xf1c40f, position: 2, permissions: p('ADMINISTRATOR'), hoist: true },
+    ],
+    channels: [
+      text(C.bensWorkshop.general, 'general', 0, null),
+      category(C.bensWorkshop.projectsCategory, 'Projects', 0),
+      text(C.bensWorkshop.workbench, 'workbench', 1, C.bensWorkshop.projectsCategory),
+    ],
+    emojis: [],
+    members: [member(P.orion.id, []), member(U.ben.id, [R.bensWorkshop.foreman])],
+    systemChannelId: C.bensWorkshop.general,
+  },
+  [G.ticketyHq.id]: {
+    roles: [
+      everyoneRole(G.ticketyHq.id, PERMISSION_MEMBER),
+      { id: R.ticketyHq.staff, name: 'Staff', color: 0x5865f2, position: 1, permissions: p('MANAGE_MESSAGES', 'MANAGE_THREADS', 'EMBED_LINKS'), hoist: true },
+      { id: R.ticketyHq.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
+    ],
+    channels: [
+      text(C.ticketyHq.announcements, 'announcements', 0, null, [roleOw(G.ticketyHq.id, [], ['SEND_MESSAGES']), roleOw(R.ticketyHq.tickety, ['SEND_MESSAGES'], [])]),
+      category(C.ticketyHq.supportCategory, 'Support', 0),
+      text(C.ticketyHq.supportQueue, 'support-queue', 1, C.ticketyHq.supportCategory),
+      text(C.ticketyHq.transcripts, 'transcripts', 2, C.ticketyHq.supportCategory, [
+        roleOw(G.ticketyHq.id, [], ['VIEW_CHANNEL']),
+        roleOw(R.ticketyHq.staff, ['VIEW_CHANNEL'], []),
+        roleOw(R.ticketyHq.tickety, ['VIEW_CHANNEL'], []),
+      ]),
+    ],
+    emojis: [{ id: '1500000000000006001', name: 'tickety', animated: false }],
+    members: [member(U.sam.id, [R.ticketyHq.staff])],
+    systemChannelId: C.ticketyHq.announcements,
+  },
+  [G.modGuild.id]: {
+    roles: [
+      everyoneRole(G.modGuild.id, VIEW_SEND),
+      { id: R.modGuild.modder, name: 'Modder', color: 0x2ecc71, position: 1, permissions: '0' },
+      { id: R.modGuild.dashboardReaders, name: 'Dashboard Readers', color: 0x9b59b6, position: 2, permissions: '0', mentionable: true },
+      { id: R.modGuild.moderator, name: 'Moderator', color: 0xe67e22, position: 3, permissions: p('MANAGE_GUILD'), hoist: true },
+      { id: R.modGuild.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
+      { id: R.modGuild.founder, name: 'Founder', color: 0xe74c3c, position: 5, permissions: p('ADMINISTRATOR'), hoist: true },
+    ],
+    channels: [
+      text(C.modGuild.announcements, 'announcements', 0, null, [roleOw(G.modGuild.id, [], ['SEND_MESSAGES'])], 'Releases and news (staff only)'),
+      category(C.modGuild.moddingCategory, 'Modding', 0),
+      text(C.modGuild.modHelp, 'mod-help', 1, C.modGuild.moddingCategory),
+      text(C.modGuild.releases, 'releases', 2, C.modGuild.moddingCategory, [roleOw(R.modGuild.tickety, [], ['EMBED_LINKS'])]),
+      category(C.modGuild.staffCategory, 'Staff', 1, [roleOw(G.modGuild.id, [], ['VIEW_CHANNEL']), roleOw(R.modGuild.moderator, ['VIEW_CHANNEL'], [])]),
+      text(C.modGuild.modQueue, 'mod-queue', 3, C.modGuild.staffCategory, [
+        roleOw(G.modGuild.id, [], ['VIEW_CHANNEL']),
+        roleOw(R.modGuild.moderator, ['VIEW_CHANNEL'], []),
+      ]),
+    ],
+    emojis: [
+      { id: '1500000000000007001', name: 'floppy', animated: false },
+      { id: '1500000000000007002', name: 'pixel_sword', animated: true },
+    ],
+    members: [
+      member(P.orion.id, [R.modGuild.founder]),
+      member(U.ava.id, [R.modGuild.moderator]),
+      // Ben holds Dashboard Readers here, yet his GET /users/@me/guilds does not list Retro Modders
+      // (his memberships above are unchanged so existing flows stay as they are): the bot sees him as
+      // a member; `control.setMembership('ben', DEMO_GUILDS.modGuild.id, {...})` makes his own list agree.
+      member(U.ben.id, [R.modGuild.dashboardReaders, R.modGuild.modder]),
+    ],
+    systemChannelId: C.modGuild.announcements,
+  },
+};
+
+/** When the seeded messages were posted (before any sandbox clock a test uses). */
+const SEEDED_AT = Date.UTC(2026, 0, 1, 9, 0, 0);
+
+/** Messages already in the demo channels when the sandbox starts (and after `control.reset()`). */
+export const DEMO_MESSAGES: readonly DemoMessage[] = [
+  {
+    id: snowflakeAt(SEEDED_AT, 1),
+    channelId: C.avasArcade.welcome,
+    authorId: U.ava.id,
+    content: `Welcome to **Ava's Arcade**! 🎮\nRead the rules, be kind, and if you need help head to <#${C.avasArcade.support}>.`,
+  },
+  {
+    id: snowflakeAt(SEEDED_AT + 60_000, 2),
+    channelId: C.pixelPals.general,
+    authorId: P.rin.id,
+    content: `Post your pixel art in <#${C.pixelPals.showcase}> and ask for help in <#${C.pixelPals.help}> :)`,
+  },
+];

@@ -1,4 +1,5 @@
 import { internalsOf, type SandboxControl } from './control';
+import { GuildState } from './guild-state';
 import type { RateLimitSettings } from './rate-limit';
 import { RateLimiter } from './rate-limit';
 import { type GrantRecord, type IssuedPair, SandboxStore } from './store';
@@ -30,6 +31,8 @@ export interface ResolvedOptions {
   /** Registered redirect URIs (exact match), or null: loopback http(s) URLs only. */
   redirectUris: readonly string[] | null;
   rateLimit: RateLimitSettings;
+  /** The bucket of POST /channels/{id}/messages (per channel and token). */
+  messageRateLimit: RateLimitSettings;
   controlRoutes: boolean;
   maxCodes: number;
   maxGrants: number;
@@ -39,6 +42,8 @@ export interface ResolvedOptions {
 export class SandboxEngine {
   readonly store: SandboxStore;
   readonly limiter = new RateLimiter();
+  /** Channels' overwrites and messages (the servers' demo data is read-only). */
+  readonly guilds = new GuildState();
 
   constructor(
     readonly options: ResolvedOptions,
@@ -54,6 +59,11 @@ export class SandboxEngine {
 
   rateLimit(): RateLimitSettings {
     return internalsOf(this.control).rateLimit(this.options.rateLimit);
+  }
+
+  /** Message creation's own bucket, unless SandboxControl.setRateLimit overrides every bucket. */
+  messageRateLimit(): RateLimitSettings {
+    return internalsOf(this.control).rateLimit(this.options.messageRateLimit);
   }
 
   get accessTtlMs(): number {

@@ -1,7 +1,9 @@
 /**
  * @tickety/sandbox: a local stand-in for Discord (OAuth2 consent screen, token/revoke, users/@me,
- * users/@me/guilds, guilds/{id}, rate-limit headers, CDN), for demo mode and tests. Production never
- * mounts it. Options, the SandboxControl API and the HTTP controls are described in ../README.md.
+ * users/@me/guilds, guilds/{id} with its channels, roles, emojis and members, channel messages with
+ * Discord's limits and permission checks, rate-limit headers and buckets, CDN, and pages showing the
+ * channels as Discord would), for demo mode and tests. Production never mounts it. Options, the
+ * SandboxControl API and the HTTP controls are described in ../README.md.
  *
  *   const control = createSandboxControl();
  *   await app.register(discordSandbox, { prefix: '/sandbox/discord', control });
@@ -14,10 +16,13 @@ export {
   type RouteMatcher,
   SandboxControl,
   type SandboxGrantInfo,
+  type SandboxMessageInfo,
   type SandboxRequestRecord,
   type SandboxTokenInfo,
 } from './control';
 export type { SandboxTokenResponse } from './engine';
+export { charCount, MESSAGE_LIMITS } from './message-validation';
+export * from './permissions';
 export { type DiscordSandboxOptions, discordSandbox } from './plugin';
 export type { RateLimitSettings } from './rate-limit';
 export type { EndReason } from './store';

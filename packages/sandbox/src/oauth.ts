@@ -207,7 +207,8 @@ export function checkAuthorize(params: URLSearchParams, engine: SandboxEngine): 
   return { kind: 'login', clientId, redirectUri: rawRedirect, scopes: [...new Set(scopes)], state, challenge: challenge ?? null, carried };
 }
 
-function sendPage(reply: FastifyReply, status: number, p: Page) {
+/** Sends a sandbox page with its CSP and the headers every page carries. */
+export function sendPage(reply: FastifyReply, status: number, p: Page) {
   return reply
     .code(status)
     .header('content-security-policy', p.csp)

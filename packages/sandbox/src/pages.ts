@@ -48,6 +48,7 @@ color:inherit;font:inherit;text-align:left;cursor:pointer;transition:background 
 .choice .blurb{display:block;font-size:13px;color:var(--muted)}
 .choice[disabled]{cursor:default;opacity:.6}
 .choice[disabled]:hover{background:var(--panel);border-color:var(--line)}
+.view{display:block;margin:4px 0 2px 12px;font-size:13px;color:var(--focus)}
 button:focus-visible,a:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .fine{margin:0;padding:8px 24px 14px;font-size:12px;color:var(--muted)}
 .fine strong{color:var(--text);word-break:break-all}
@@ -75,8 +76,8 @@ export interface Page {
  * `formTargets`: where its forms may post besides itself (a page with a form always may post to
  * itself); absent, the page has no form and may post nowhere.
  */
-export function page(o: { title: string; body: string; formTargets?: string[] }): Page {
-  const forms = o.formTargets ? [...new Set(["'self'", ...o.formTargets])].join(' ') : "'none'";
+export function page(options: { title: string; body: string; formTargets?: string[] }): Page {
+  const forms = options.formTargets ? [...new Set(["'self'", ...options.formTargets])].join(' ') : "'none'";
   const csp = [
     "default-src 'none'",
     "img-src 'self' data:",
@@ -92,12 +93,12 @@ export function page(o: { title: string; body: string; formTargets?: string[] })
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
-<title>${h(o.title)}</title>
+<title>${h(options.title)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <main>
-${o.body}
+${options.body}
 </main>
 </body>
 </html>
@@ -147,15 +148,15 @@ function avatarSrc(user: DemoUser): string {
 }
 
 /** Discord's consent screen, with one "Sign in as" button per demo user instead of the signed-in account. */
-export function chooserPage(o: {
+export function chooserPage(options: {
   appName: string;
   scopes: string[];
   redirectUri: string;
   users: readonly DemoUser[];
   params: Record<string, string>;
 }): Page {
-  const redirectOrigin = new URL(o.redirectUri).origin;
-  const users = o.users
+  const redirectOrigin = new URL(options.redirectUri).origin;
+  const users = options.users
     .map(
       (u) => `<li><button type="submit" class="choice" name="user_id" value="${h(u.id)}" aria-label="Sign in as ${h(u.globalName)}" aria-describedby="blurb-${h(u.id)}">
 <img src="${h(avatarSrc(u))}" alt="" width="40" height="40">
@@ -164,11 +165,11 @@ export function chooserPage(o: {
     )
     .join('\n');
   const body = `<form method="post" action="authorize">
-${hiddenFields(o.params)}
-${header(o.appName, 'An external application', h(o.appName), 'wants to access your Discord account')}
+${hiddenFields(options.params)}
+${header(options.appName, 'An external application', h(options.appName), 'wants to access your Discord account')}
 <section aria-labelledby="scopes-h">
-<h2 id="scopes-h">This will allow the developer of ${h(o.appName)} to:</h2>
-${scopeList(o.scopes)}
+<h2 id="scopes-h">This will allow the developer of ${h(options.appName)} to:</h2>
+${scopeList(options.scopes)}
 </section>
 <section aria-labelledby="users-h">
 <h2 id="users-h">Choose a demo account</h2>
@@ -183,28 +184,28 @@ ${users}
 }
 
 /** Discord's "add a bot to a server" screen: one button per demo server the bot is not in yet. */
-export function botInvitePage(o: {
+export function botInvitePage(options: {
   appName: string;
   guilds: readonly DemoGuild[];
   botGuilds: ReadonlySet<string>;
   params: Record<string, string>;
   redirectOrigin: string | null;
 }): Page {
-  const items = o.guilds
+  const items = options.guilds
     .map((g) => {
-      const added = o.botGuilds.has(g.id);
+      const added = options.botGuilds.has(g.id);
       const img = g.icon ? `../cdn/icons/${g.id}/${g.icon}.png?size=64` : `../cdn/icons/${g.id}/default.png?size=64`;
       return `<li><button type="submit" class="choice" name="add_guild_id" value="${h(g.id)}"${added ? ' disabled' : ''} aria-label="${
         added ? `${h(g.name)}: already added` : `Add to ${h(g.name)}`
       }">
 <img src="${h(img)}" alt="" width="40" height="40">
 <span class="text"><span class="name">${added ? h(g.name) : `Add to ${h(g.name)}`}</span><span class="blurb">${added ? 'The bot is already in this server' : 'The bot joins this demo server'}</span></span>
-</button></li>`;
+</button>${added ? `<a class="view" href="../guilds/${h(g.id)}">See ${h(g.name)}'s channels and what the bot posted</a>` : ''}</li>`;
     })
     .join('\n');
   const body = `<form method="post" action="authorize">
-${hiddenFields(o.params)}
-${header(o.appName, 'Add a bot', `Add ${h(o.appName)} to a server`, 'The sandbox adds the bot to a demo server')}
+${hiddenFields(options.params)}
+${header(options.appName, 'Add a bot', `Add ${h(options.appName)} to a server`, 'The sandbox adds the bot to a demo server')}
 <section aria-labelledby="guilds-h">
 <h2 id="guilds-h">Choose a server</h2>
 <ul class="choices">
@@ -213,7 +214,7 @@ ${items}
 </section>
 <div class="actions"><button type="submit" class="secondary" name="decision" value="cancel">Cancel</button></div>
 </form>`;
-  return page({ title: 'Discord (sandbox) | Add to server', body, formTargets: o.redirectOrigin ? [o.redirectOrigin] : [] });
+  return page({ title: 'Discord (sandbox) | Add to server', body, formTargets: options.redirectOrigin ? [options.redirectOrigin] : [] });
 }
 
 /** An error screen (the request is never redirected). */

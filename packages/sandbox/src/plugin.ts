@@ -8,8 +8,11 @@ import { DEMO_APP } from './demo-data';
 import { type ResolvedOptions, SandboxEngine } from './engine';
 import { oauthRoutes, redirectUriProblem } from './oauth';
 import { errorPage } from './pages';
-import { DEFAULT_RATE_LIMIT, type RateLimitSettings, seconds } from './rate-limit';
+import { guildRoutes } from './guild-routes';
+import { messageRoutes } from './message-routes';
+import { DEFAULT_MESSAGE_RATE_LIMIT, DEFAULT_RATE_LIMIT, type RateLimitSettings, seconds } from './rate-limit';
 import { restRoutes } from './rest';
+import { sandboxPages } from './sandbox-pages';
 import { DEFAULT_STORE_LIMITS } from './store';
 import { pathOf, sha256 } from './util';
 
@@ -41,6 +44,11 @@ export interface DiscordSandboxOptions {
   redirectUris?: string[];
   /** Per-token, per-route bucket of the REST routes. Default 100 requests per 1 s window. */
   rateLimit?: Partial<RateLimitSettings>;
+  /**
+   * The bucket of `POST /channels/{id}/messages`, per channel and token. Default 5 messages per 5 s.
+   * `SandboxControl.setRateLimit` overrides it with every other bucket while set.
+   */
+  messageRateLimit?: Partial<RateLimitSettings>;
   /** The sandbox's time source (epoch ms). Default Date.now. */
   clock?: () => number;
   /** Drives this registration from tests (faults, latency, time, tokens). Default: a private one. */
@@ -90,35 +98,40 @@ function redirectUrisOf(list: string[] | undefined): string[] | null {
   return [...list];
 }
 
-function resolveOptions(o: DiscordSandboxOptions): ResolvedOptions {
-  if (o.baseUrl !== undefined) {
+function resolveOptions(options: DiscordSandboxOptions): ResolvedOptions {
+  if (options.baseUrl !== undefined) {
     let ok = false;
     try {
-      const u = new URL(o.baseUrl);
+      const u = new URL(options.baseUrl);
       ok = u.protocol === 'http:' || u.protocol === 'https:';
     } catch {
       ok = false;
     }
-    if (!ok) throw new RangeError(`discordSandbox: baseUrl must be an absolute http(s) URL, not "${o.baseUrl}"`);
+    if (!ok) throw new RangeError(`discordSandbox: baseUrl must be an absolute http(s) URL, not "${options.baseUrl}"`);
   }
   const rateLimit = {
-    limit: Math.floor(positive('rateLimit.limit', o.rateLimit?.limit, DEFAULT_RATE_LIMIT.limit)),
-    windowSeconds: positive('rateLimit.windowSeconds', o.rateLimit?.windowSeconds, DEFAULT_RATE_LIMIT.windowSeconds),
+    limit: Math.floor(positive('rateLimit.limit', options.rateLimit?.limit, DEFAULT_RATE_LIMIT.limit)),
+    windowSeconds: positive('rateLimit.windowSeconds', options.rateLimit?.windowSeconds, DEFAULT_RATE_LIMIT.windowSeconds),
+  };
+  const messageRateLimit = {
+    limit: Math.floor(positive('messageRateLimit.limit', options.messageRateLimit?.limit, DEFAULT_MESSAGE_RATE_LIMIT.limit)),
+    windowSeconds: positive('messageRateLimit.windowSeconds', options.messageRateLimit?.windowSeconds, DEFAULT_MESSAGE_RATE_LIMIT.windowSeconds),
   };
   return {
-    clientId: o.clientId || DEMO_APP.clientId,
-    clientSecret: o.clientSecret || DEMO_APP.clientSecret,
-    botToken: o.botToken || DEMO_APP.botToken,
-    appName: o.appName || DEMO_APP.name,
-    baseUrl: o.baseUrl ? o.baseUrl.replace(/\/+$/, '') : null,
-    tokenTtlSeconds: positive('tokenTtlSeconds', o.tokenTtlSeconds, 604_800),
-    refreshTokenTtlSeconds: o.refreshTokenTtlSeconds == null ? null : positive('refreshTokenTtlSeconds', o.refreshTokenTtlSeconds, 0),
-    codeTtlSeconds: positive('codeTtlSeconds', o.codeTtlSeconds, 600),
-    redirectUris: redirectUrisOf(o.redirectUris),
+    clientId: options.clientId || DEMO_APP.clientId,
+    clientSecret: options.clientSecret || DEMO_APP.clientSecret,
+    botToken: options.botToken || DEMO_APP.botToken,
+    appName: options.appName || DEMO_APP.name,
+    baseUrl: options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : null,
+    tokenTtlSeconds: positive('tokenTtlSeconds', options.tokenTtlSeconds, 604_800),
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds == null ? null : positive('refreshTokenTtlSeconds', options.refreshTokenTtlSeconds, 0),
+    codeTtlSeconds: positive('codeTtlSeconds', options.codeTtlSeconds, 600),
+    redirectUris: redirectUrisOf(options.redirectUris),
     rateLimit,
-    controlRoutes: o.controlRoutes === true,
-    maxCodes: count('maxCodes', o.maxCodes, DEFAULT_STORE_LIMITS.maxCodes),
-    maxGrants: count('maxGrants', o.maxGrants, DEFAULT_STORE_LIMITS.maxGrants),
+    messageRateLimit,
+    controlRoutes: options.controlRoutes === true,
+    maxCodes: count('maxCodes', options.maxCodes, DEFAULT_STORE_LIMITS.maxCodes),
+    maxGrants: count('maxGrants', options.maxGrants, DEFAULT_STORE_LIMITS.maxGrants),
   };
 }
 
@@ -212,20 +225,22 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
     const path = relative(req.url);
     if (path.startsWith('/_control/')) return;
     const method = req.method;
-    const latency = internals.latencyFor(method, path);
+    const latency = internals.latencyFor(method, path) + internals.takeDelay(method, path);
     if (latency > 0) await sleep(latency);
     const fault = internals.takeFault(method, path);
     if (fault) {
+      if (fault.delayMs) await sleep(fault.delayMs);
       faulted.add(req);
       sendFault(reply, fault, engine.now());
       return reply;
     }
-    const config = req.routeOptions.config as { sandboxBucket?: string; sandboxMajor?: string } | undefined;
+    const config = req.routeOptions.config as { sandboxBucket?: string; sandboxMajor?: string; sandboxLimit?: 'message' } | undefined;
     if (!config?.sandboxBucket) return;
     const params = req.params as Record<string, string | undefined>;
     const major = config.sandboxMajor ? (params[config.sandboxMajor] ?? '') : '';
     const now = engine.now();
-    const outcome = engine.limiter.take(config.sandboxBucket, `${major}:${callerKey(req)}`, now, engine.rateLimit());
+    const settings = config.sandboxLimit === 'message' ? engine.messageRateLimit() : engine.rateLimit();
+    const outcome = engine.limiter.take(config.sandboxBucket, `${major}:${callerKey(req)}`, now, settings);
     reply
       .header('x-ratelimit-limit', String(outcome.limit))
       .header('x-ratelimit-remaining', String(outcome.remaining))
@@ -273,6 +288,8 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
     }
     if (path.startsWith('/api/v10/oauth2/token')) return reply.send({ error: 'invalid_request', error_description: message });
     if (path.startsWith('/_control/')) return reply.send({ error: 'invalid_request', message });
+    // Discord's 40005 for a body over the limit (a message body here: 64 KiB).
+    if (status === 413) return reply.send({ message: 'Request entity too large', code: 40005 });
     return reply.send({ message: `${status}: ${STATUS_CODES[status] ?? 'Error'}`, code: 0 });
   });
 
@@ -280,6 +297,9 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
 
   oauthRoutes(app, engine);
   restRoutes(app, engine);
+  guildRoutes(app, engine);
+  messageRoutes(app, engine);
+  sandboxPages(app, engine);
   cdnRoutes(app);
   if (options.controlRoutes) controlRoutes(app, engine);
 };

@@ -10,6 +10,9 @@ export interface RateLimitSettings {
 /** Generous enough that the API, its tests and the benches never meet it unless they ask to. */
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: 100, windowSeconds: 1 };
 
+/** POST /channels/{id}/messages: 5 messages per 5 s per channel, as Discord's bucket for it typically is. */
+export const DEFAULT_MESSAGE_RATE_LIMIT: RateLimitSettings = { limit: 5, windowSeconds: 5 };
+
 export interface RateLimitOutcome {
   limited: boolean;
   limit: number;
@@ -32,7 +35,7 @@ export function bucketId(route: string): string {
  * Discord documents per-route limits. State lives per plugin registration.
  */
 export class RateLimiter {
-  readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #windows = new Map<string, { start: number; end: number; count: number }>();
 
   take(route: string, key: string, now: number, settings: RateLimitSettings): RateLimitOutcome {
     const bucket = bucketId(route);
@@ -40,11 +43,12 @@ export class RateLimiter {
     const id = `${bucket}:${key}`;
     let w = this.#windows.get(id);
     if (!w || now >= w.start + windowMs) {
-      if (this.#windows.size > 10_000) this.#sweep(now, windowMs);
-      w = { start: now, count: 0 };
+      if (this.#windows.size > 10_000) this.#sweep(now);
+      w = { start: now, end: now + windowMs, count: 0 };
       this.#windows.set(id, w);
     }
-    const resetMs = w.start + windowMs;
+    w.end = w.start + windowMs;
+    const resetMs = w.end;
     const limited = w.count >= settings.limit;
     if (!limited) w.count++;
     return {
@@ -61,8 +65,9 @@ export class RateLimiter {
     this.#windows.clear();
   }
 
-  #sweep(now: number, windowMs: number): void {
-    for (const [id, w] of this.#windows) if (now >= w.start + windowMs) this.#windows.delete(id);
+  /** Drops ended windows (each by its own length: buckets differ). */
+  #sweep(now: number): void {
+    for (const [id, w] of this.#windows) if (now >= w.end) this.#windows.delete(id);
   }
 }
 

@@ -207,7 +207,8 @@ describe('GET /guilds/{id} (bot)', () => {
 
 describe('unknown routes', () => {
   test('404 in Discord\'s shape', async () => {
-    const res = await get(app, '/channels/1/messages', BOT);
+    // (The channel routes exist now: see messages.test.ts for their 10003 Unknown Channel.)
+    const res = await get(app, '/applications/1/commands', BOT);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ message: '404: Not Found', code: 0 });
   });

@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { effectiveMemberships, internalsOf } from './control';
-import { DEMO_APP, type DemoGuild } from './demo-data';
+import { DEMO_APP, DEMO_PEOPLE, type DemoGuild, PERMISSION_BOT } from './demo-data';
+import { botUserObject, emojiObject, roleObject } from './discord-objects';
 import type { SandboxEngine } from './engine';
+import { sortedRoles } from './guild-state';
 import type { GrantRecord } from './store';
 import { compareIds, demoUsers, findUser, guildOf, queryOf, SNOWFLAKE, safeEqual } from './util';
 
-/** What the bot holds in its servers: VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, READ_MESSAGE_HISTORY, MANAGE_CHANNELS, MANAGE_ROLES, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS. */
-export const BOT_PERMISSIONS = String((1n << 10n) | (1n << 11n) | (1n << 14n) | (1n << 16n) | (1n << 4n) | (1n << 28n) | (1n << 34n) | (1n << 38n));
+/** What the bot holds in its servers (its managed role's permissions): VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, READ_MESSAGE_HISTORY, MANAGE_CHANNELS, MANAGE_ROLES, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS. */
+export const BOT_PERMISSIONS = PERMISSION_BOT;
 /** Owner of the demo servers no demo user owns. */
-const OTHER_OWNER_ID = '1000000000000000900';
+const OTHER_OWNER_ID = DEMO_PEOPLE.orion.id;
 
 export type Caller = { kind: 'bot' } | { kind: 'user'; userId: string; grant: GrantRecord } | { kind: 'none' };
 
@@ -31,7 +33,12 @@ export function callerOf(req: FastifyRequest, engine: SandboxEngine): Caller {
   return live ? { kind: 'user', userId: live.grant.userId, grant: live.grant } : { kind: 'none' };
 }
 
-type Memberships = (userId: string) => ReturnType<typeof effectiveMemberships>;
+export type Memberships = (userId: string) => ReturnType<typeof effectiveMemberships>;
+
+/** A demo user's memberships now: demo-data plus SandboxControl.setMembership's changes. */
+export function membershipsOf(engine: SandboxEngine): Memberships {
+  return (userId) => effectiveMemberships(findUser(userId)?.memberships ?? [], internalsOf(engine.control).membershipChanges(userId));
+}
 
 function approximateCounts(guild: DemoGuild, membershipsOf: Memberships): { approximate_member_count: number; approximate_presence_count: number } {
   const members = demoUsers().filter((u) => membershipsOf(u.id).some((m) => m.guildId === guild.id)).length + Number(BigInt(guild.id) % 97n) * 7 + 12;
@@ -64,7 +71,8 @@ function partial(guild: DemoGuild, owner: boolean, permissions: string, counts: 
   };
 }
 
-function ownerOf(guild: DemoGuild, membershipsOf: Memberships): string {
+/** The demo user who owns the server now (setMembership can change it), else the demo person Orion. */
+export function ownerOf(guild: DemoGuild, membershipsOf: Memberships): string {
   return demoUsers().find((u) => membershipsOf(u.id).some((m) => m.guildId === guild.id && m.owner))?.id ?? OTHER_OWNER_ID;
 }
 
@@ -104,23 +112,8 @@ function userObject(userId: string, scopes: readonly string[]) {
 
 export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
   const { options, store } = engine;
-  /** A demo user's memberships now: demo-data plus SandboxControl.setMembership's changes. */
-  const membershipsOf: Memberships = (userId) =>
-    effectiveMemberships(findUser(userId)?.memberships ?? [], internalsOf(engine.control).membershipChanges(userId));
-  const botUser = {
-    id: options.clientId,
-    username: options.appName
-      .toLowerCase()
-      .replace(/[^a-z0-9_.]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'sandbox-bot',
-    discriminator: '0',
-    global_name: options.appName,
-    avatar: null,
-    bot: true,
-    verified: true,
-    flags: 0,
-    public_flags: 0,
-  };
+  const memberships = membershipsOf(engine);
+  const botUser = { ...botUserObject(options), verified: true };
 
   app.get('/api/v10/users/@me', { config: { sandboxBucket: 'GET /users/@me' } }, async (req, reply) => {
     const caller = callerOf(req, engine);
@@ -171,7 +164,7 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     ] as const) {
       if (value !== null && !SNOWFLAKE.test(value)) return invalidForm(reply, field, 'NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`);
     }
-    const counts = query.get('with_counts') === 'true' ? membershipsOf : null;
+    const counts = query.get('with_counts') === 'true' ? memberships : null;
 
     // Ids first, then only the page is built: the bot may be in 10,000+ (synthetic) servers.
     if (caller.kind === 'bot') {
@@ -181,10 +174,10 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
         return g ? [partial(g, false, BOT_PERMISSIONS, counts)] : [];
       });
     }
-    const memberships = new Map(membershipsOf(caller.userId).map((m) => [m.guildId, m]));
-    return pageOf([...memberships.keys()], limit, before, after).flatMap((id) => {
+    const mine = new Map(memberships(caller.userId).map((m) => [m.guildId, m]));
+    return pageOf([...mine.keys()], limit, before, after).flatMap((id) => {
       const g = guildOf(id);
-      const m = memberships.get(id)!;
+      const m = mine.get(id)!;
       return g ? [partial(g, m.owner, m.permissions, counts)] : [];
     });
   });
@@ -196,6 +189,7 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     const guild = guildOf(guildId);
     if (!guild || !store.botGuilds.has(guild.id)) return reply.code(404).send({ message: 'Unknown Guild', code: 10004 });
     const withCounts = queryOf(req.url).get('with_counts') === 'true';
+    const data = engine.guilds.data(guild.id, true)!;
     return {
       id: guild.id,
       name: guild.name,
@@ -205,35 +199,20 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
       discovery_splash: null,
       banner: null,
       description: null,
-      owner_id: ownerOf(guild, membershipsOf),
+      owner_id: ownerOf(guild, memberships),
       afk_channel_id: null,
       afk_timeout: 300,
       widget_enabled: false,
       verification_level: 1,
       default_message_notifications: 1,
       explicit_content_filter: 2,
-      roles: [
-        {
-          id: guild.id,
-          name: '@everyone',
-          color: 0,
-          colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
-          hoist: false,
-          icon: null,
-          unicode_emoji: null,
-          position: 0,
-          permissions: String((1n << 10n) | (1n << 11n) | (1n << 16n)),
-          managed: false,
-          mentionable: false,
-          flags: 0,
-        },
-      ],
-      emojis: [],
+      roles: sortedRoles(data.roles).map((r) => roleObject(r, options.clientId)),
+      emojis: data.emojis.map(emojiObject),
       stickers: [],
       features: [],
       mfa_level: 0,
       application_id: null,
-      system_channel_id: null,
+      system_channel_id: data.systemChannelId,
       system_channel_flags: 0,
       rules_channel_id: null,
       public_updates_channel_id: null,
@@ -245,7 +224,7 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
       preferred_locale: 'en-US',
       nsfw_level: 0,
       premium_progress_bar_enabled: false,
-      ...(withCounts ? approximateCounts(guild, membershipsOf) : {}),
+      ...(withCounts ? approximateCounts(guild, memberships) : {}),
     };
   });
 }

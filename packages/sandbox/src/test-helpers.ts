@@ -152,3 +152,21 @@ export function useHarness(options: Partial<DiscordSandboxOptions> = {}): { read
     },
   };
 }
+
+/** `Authorization` of the demo bot. */
+export const BOT_AUTH = `Bot ${DEMO_APP.botToken}`;
+
+/** A JSON request to the REST API (`payload` is sent as JSON unless it is a string). */
+export function send(app: FastifyInstance, method: 'POST' | 'PATCH' | 'DELETE' | 'GET', path: string, payload?: unknown, authorization: string | null = BOT_AUTH) {
+  return app.inject({
+    method,
+    url: `${API}${path}`,
+    headers: { ...(authorization ? { authorization } : {}), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(payload !== undefined ? { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) } : {}),
+  });
+}
+
+/** POST /channels/{id}/messages as the bot. */
+export function postMessage(app: FastifyInstance, channelId: string, body: unknown, authorization: string | null = BOT_AUTH) {
+  return send(app, 'POST', `/channels/${channelId}/messages`, body, authorization);
+}

@@ -37,8 +37,8 @@ function normaliseOrigin(apiOrigin: string): string {
 }
 
 /** Called once by the shell before rendering (again on hot reload; the last call wins). */
-export function configureShared(o: SharedConfiguration): void {
-  configured = { ...o, apiOrigin: normaliseOrigin(o.config.apiOrigin) };
+export function configureShared(options: SharedConfiguration): void {
+  configured = { ...options, apiOrigin: normaliseOrigin(options.config.apiOrigin) };
   for (const fn of listeners) fn();
 }
 

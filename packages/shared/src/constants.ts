@@ -1,6 +1,6 @@
 import type { StaffPermission } from './types';
 
-/** Spec §8/§9: the request overlay's timings, limits and colours. */
+/** docs/behaviour.md#request-overlay-and-error-catalogue: the request overlay's timings, limits and colours. */
 export const OVERLAY = {
   /** The loading overlay is only shown for requests still pending after this long (no flash on fast answers). */
   loadingDelayMs: 250,
@@ -18,7 +18,7 @@ export const OVERLAY = {
   popup: { width: 500, height: 800 },
 } as const;
 
-/** Spec §4/§9: the user-load cache windows. */
+/** docs/behaviour.md#sign-in-sign-out-and-the-user-cache: the user-load cache windows. */
 export const AUTH_CACHE = {
   /** A repeated load within this long of the last one returns the cached answer (signed in or not). */
   repeatMs: 50,

@@ -9,7 +9,7 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, Link, RouterProvider } from 'react-router-dom';
 import { loadUser, login } from './auth/auth-slice';
-import { LOGIN_BUTTON_LABEL } from './client/errors';
+import { loginButtonLabel } from './client/errors';
 import { overlayActions } from './client/overlay-actions';
 import { useOverlayState } from './client/overlay-store';
 import { configureShared } from './config';
@@ -29,7 +29,7 @@ function DevOverlay() {
           <p>{error.message}</p>
           {error.detail ? <small>{error.detail}</small> : null}
           <div style={{ display: 'flex', gap: 8, marginTop: 8 }}>
-            {error.kind === 'login' ? <button type="button" onClick={() => void overlayActions.login()}>{LOGIN_BUTTON_LABEL}</button> : null}
+            {error.kind === 'login' ? <button type="button" onClick={() => void overlayActions.login()}>{loginButtonLabel()}</button> : null}
             {error.buttons.retry ? <button type="button" onClick={overlayActions.retry}>Retry</button> : null}
             {error.buttons.home ? <button type="button" onClick={overlayActions.home}>Home</button> : null}
             {error.buttons.cancel ? <button type="button" onClick={overlayActions.cancel}>Cancel</button> : null}

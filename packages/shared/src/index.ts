@@ -3,17 +3,31 @@
  * Auth slice, request/overlay client, permission guards, remote contracts, the store's root reducer.
  */
 export * from './contracts/remotes';
-export type { ApiError, Guild, MeResponse, RuntimeConfig, StaffPermission, Sub, Team, User } from './types';
+export type { ApiError, Guild, MeResponse, RuntimeConfig, StaffPermission, SubscriptionSummary, StaffInfo, User } from './types';
 
 // Discord ids (the one check, from the contract)
 export { isSnowflake } from '@tickety/api-contract';
 
 // formatters (prices, numbers, dates, relative times) and the ticking clock
-export { formatDate, formatDateTime, formatNumber, formatPrice, formatRelative, type Instant, userLocale } from './format/format';
+export { formatDate, formatDateTime, formatNumber, formatPrice, formatRelative, type Instant } from './format/format';
 export { useNow } from './format/use-now';
 
+// the language layer: one @lingui/core instance, each front end's catalogue under its namespace
+export { type Catalog, type CatalogLoaders, defineCatalog, type Translate, useI18nRevision, useLocale } from './i18n/catalog';
+export { sharedCatalog } from './i18n/catalog-shared';
+export { activeLocale, type CatalogModule, changeLocale, i18n, type MessageValues, routeText, startI18n } from './i18n/i18n';
+export {
+  DEFAULT_LOCALE,
+  isLocale,
+  LOCALE_NAMES,
+  LOCALE_STORAGE_KEY,
+  LOCALES,
+  type Locale,
+  localeFromAcceptLanguage,
+  } from './i18n/locales';
+
 // configuration
-export { configureShared, getRuntimeConfig, type SharedConfiguration, useRuntimeConfig } from './config';
+export { configureShared, type SharedConfiguration, useRuntimeConfig } from './config';
 export { OVERLAY } from './constants';
 
 // store (remotes build slices and selectors with these, never by importing Redux Toolkit themselves)
@@ -24,7 +38,6 @@ export {
   type LazyLoadedSlices,
   makeStore,
   type RootState,
-  rootReducer,
   useAppDispatch,
   useAppSelector,
 } from './store';
@@ -32,17 +45,16 @@ export {
 // auth
 export {
   type AuthState,
-  authSlice,
   type LoadUserMeta,
   loadUser,
   login,
   logout,
   type RefreshGuildsError,
+  type OpenBillingRecord,
   refreshGuilds,
-  setTemporaryBilling,
-  setTemporaryServer,
   visitorAuthState,
 } from './auth/auth-slice';
+export { selectOpenBilling, selectOpenServer, useOpenBilling, useOpenServer } from './auth/open-records';
 export {
   selectAuth,
   selectAuthStatus,
@@ -58,14 +70,12 @@ export {
 
 // request / overlay client
 export { api } from './client/api';
-export { type OverlayBaseQueryError, overlayBaseQuery } from './client/base-query';
-export { ApiRequestError, type ApiRequestErrorKind, LOGIN_BUTTON_LABEL } from './client/errors';
+export { ApiRequestError, type ApiRequestErrorKind, errorText, loginButtonLabel } from './client/errors';
 export { overlayActions } from './client/overlay-actions';
 export {
   type OverlayButtons,
   type OverlayErrorView,
   type OverlayState,
-  overlayStore,
   useOverlayState,
 } from './client/overlay-store';
 export { type RequestMethod, type RequestOptions, request } from './client/request';
@@ -75,10 +85,11 @@ export { type RequestMethod, type RequestOptions, request } from './client/reque
 export { Link, NavLink, Navigate, Outlet, useLocation, useMatches, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 // routing helpers for pages
 export { botInviteUrl } from './routing/invite';
+export { type HrefQuery, hrefs, type PathParams, SITE_PATHS, type SitePath, siteHref, type TablePaths } from '@tickety/api-contract';
 export { useRouteData } from './routing/route-data';
 
 // the plan catalogue and its price helpers
-export { type BillingInterval, isPaid, plansApi, priceFor, usePlansQuery, yearlySaving } from './plans';
+export { type BillingInterval, isPaid, priceFor, usePlansQuery, yearlySaving } from './plans';
 
 // guards
-export { evaluateGuard, type GuardDecision, hasPermission, isStaff } from './guards/guards';
+export { evaluateGuard, type GuardDecision, hasPermission } from './guards/guards';

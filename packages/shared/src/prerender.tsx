@@ -11,17 +11,43 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { visitorAuthState } from './auth/auth-slice';
 import { configureShared } from './config';
 import type { RouteHandle, RouteTable } from './contracts/remotes';
+import { addMessages, type CatalogModule, i18n } from './i18n/i18n';
+import { DEFAULT_LOCALE, type Locale, LOCALES } from './i18n/locales';
+import sharedDe from './locales/de.json';
+import sharedEn from './locales/en.json';
 import { makeStore } from './store';
 import type { RuntimeConfig } from './types';
 
-/** A remote's renderer: the HTML of the page at `path`, or null when it is not one it prerenders. */
-export type PageRenderer = (path: string, config: RuntimeConfig) => { html: string; layout: string } | null;
+/** A remote's renderer: the HTML of the page at `path` in `locale`, or null when it is not one it prerenders. */
+export type PageRenderer = (path: string, config: RuntimeConfig, locale?: Locale) => { html: string; layout: string } | null;
+
+/** A front end's catalogue for the server: its namespace and its messages in every locale (static imports). */
+export interface PrerenderCatalog {
+  namespace: string;
+  messages: Record<Locale, CatalogModule>;
+}
+
+/**
+ * Loads catalogues into this (server-side, one per bundle) language layer, with the shared package's
+ * own. Rendering is synchronous, so activating a locale right before `renderToString` is safe.
+ */
+export function loadPrerenderCatalogs(...catalogs: PrerenderCatalog[]): void {
+  for (const { namespace, messages } of [{ namespace: 'shared', messages: { en: sharedEn, de: sharedDe } }, ...catalogs]) {
+    for (const locale of LOCALES) addMessages(namespace, locale, messages[locale]);
+  }
+}
+
+/** Activates `locale` for the synchronous render that follows. */
+export function activateForRender(locale: Locale = DEFAULT_LOCALE): void {
+  if (i18n.locale !== locale) i18n.activate(locale);
+}
 
 /**
  * Prerenders the pages of `table` anyone may see at a fixed address (no parameter, no sign-in, no
  * staff permission), signed out, with `pages` (eager components: no lazy loading on the server).
  */
-export function pageRenderer(table: RouteTable, pages: Record<string, ComponentType>): PageRenderer {
+export function pageRenderer(table: RouteTable, pages: Record<string, ComponentType>, catalog: PrerenderCatalog): PageRenderer {
+  loadPrerenderCatalogs(catalog);
   const prerendered = new Map<string, { page: string; layout: string; handle: RouteHandle }>();
   for (const entry of tablePages(table)) {
     const { path, route, layout } = entry;
@@ -29,13 +55,14 @@ export function pageRenderer(table: RouteTable, pages: Record<string, ComponentT
     const handle: RouteHandle = { remote: table.remote, page: route.page, ...(route.data ? { data: route.data } : {}), ...(route.title ? { title: route.title } : {}) };
     prerendered.set(path, { page: route.page, layout, handle });
   }
-  return (path, config) => {
+  return (path, config, locale) => {
     const entry = prerendered.get(path.length > 1 ? path.replace(/\/+$/, '') : path);
     if (!entry) return null;
     const Page = pages[entry.page]!;
     const store = makeStore({ auth: visitorAuthState() });
     const router = createMemoryRouter([{ path: '*', handle: entry.handle, element: <Page /> }], { initialEntries: [path] });
     configureShared({ config, navigate: () => undefined, dispatch: store.dispatch });
+    activateForRender(locale);
     const html = renderToString(
       <Provider store={store}>
         <RouterProvider router={router} />

@@ -7,12 +7,14 @@ import { cleanup, render, type RenderResult } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router-dom';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { resetLoginPopup } from './auth/login-popup';
 import { api } from './client/api';
 import { resetClientState } from './client/request';
 import { configureShared, resetSharedConfiguration } from './config';
 import { type AnyRemoteRoutesModule, leafPaths, parseRouteTable, type RouteHandle } from './contracts/remotes';
+import { changeLocale, i18n } from './i18n/i18n';
+import type { Locale } from './i18n/locales';
 import { makeStore, type AppStore, type RootState } from './store';
 import type { Plan } from '@tickety/api-contract';
 import type { ApiError, Guild, MeResponse, RuntimeConfig } from './types';
@@ -154,18 +156,18 @@ export interface RenderedPage extends RenderResult {
 }
 
 /** Renders one page as the shell would: one store, the shared package configured, a router. */
-export function renderPage(element: ReactElement, o: RenderPageOptions = {}): RenderedPage {
-  const url = o.url ?? '/';
-  const path = o.path ?? new URL(url, 'http://x').pathname;
-  const store = makeStore({ auth: authStateFor(o.me ?? SIGNED_OUT_ME) });
+export function renderPage(element: ReactElement, options: RenderPageOptions = {}): RenderedPage {
+  const url = options.url ?? '/';
+  const path = options.path ?? new URL(url, 'http://x').pathname;
+  const store = makeStore({ auth: authStateFor(options.me ?? SIGNED_OUT_ME) });
   const router = createMemoryRouter(
-    [{ path, handle: o.handle, element: o.wrap ? o.wrap(element) : element }, ...(o.routes ?? []), { path: '*', element: <p>No route in the test</p> }],
+    [{ path, handle: options.handle, element: options.wrap ? options.wrap(element) : element }, ...(options.routes ?? []), { path: '*', element: <p>No route in the test</p> }],
     { initialEntries: [url] },
   );
   const navigate = vi.fn<(to: string) => void>((to) => {
     void router.navigate(to);
   });
-  configureShared({ config: { ...TEST_CONFIG, ...o.config }, navigate, dispatch: store.dispatch });
+  configureShared({ config: { ...TEST_CONFIG, ...options.config }, navigate, dispatch: store.dispatch });
   const result = render(
     <Provider store={store}>
       <RouterProvider router={router} />
@@ -201,5 +203,30 @@ export function routesModuleProblems(module: AnyRemoteRoutesModule): string[] {
   const provided = new Set(Object.keys(module.routes));
   for (const page of named) if (!provided.has(page)) problems.push(`page "${page}" has no component`);
   for (const page of provided) if (!named.has(page)) problems.push(`component "${page}" is not used by any route`);
+  // Titles and sidebar labels are translated through the remote's catalogue (title.<page>, description.<page>, sidebar.<page>),
+  // whose English must say what the table says (the shell shows the table's text until it has loaded).
+  const english = i18n.messages as Record<string, unknown>;
+  if (i18n.locale !== 'en') problems.push('load the English catalogues (startI18n("en")) before checking a routes module');
+  for (const { route } of leafPaths(module.table)) {
+    if (!route.page) continue;
+    for (const [kind, text] of [['title', route.title], ['description', route.description], ['sidebar', route.sidebar?.label]] as const) {
+      if (!text) continue;
+      const key = `${module.id}.${kind}.${route.page}`;
+      if (english[key] === undefined) problems.push(`the catalogue has no "${kind}.${route.page}" for "${text}"`);
+      else if (i18n._(key) !== text) problems.push(`the catalogue's "${kind}.${route.page}" is "${i18n._(key)}", the table says "${text}"`);
+    }
+  }
   return problems;
 }
+
+/**
+ * Runs every test of the file (or `describe` block) in `locale`, back to English after each (the
+ * language every other test expects).
+ */
+export function inLocale(locale: Locale): void {
+  beforeEach(() => changeLocale(locale));
+  afterEach(() => changeLocale('en'));
+}
+
+// For tests only: what the overlay shows (the shell's overlay host reads it through useOverlayState).
+export { overlayStore } from './client/overlay-store';

@@ -8,7 +8,7 @@ export type {
   MeResponse,
   RuntimeConfig,
   StaffPermission,
-  Sub,
-  Team,
+  SubscriptionSummary,
+  StaffInfo,
   User,
 } from '@tickety/api-contract';

@@ -21,13 +21,13 @@ const SIZES: Record<ButtonSize, string> = {
 };
 
 /** The classes of a button, for links that look like buttons (`<Link className={buttonClasses()}>`). */
-export function buttonClasses(o: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {}): string {
+export function buttonClasses(options: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {}): string {
   return cx(
     'inline-flex shrink-0 items-center justify-center rounded-lg font-semibold whitespace-nowrap transition select-none',
     'focus-visible:outline-2 focus-visible:outline-offset-2 disabled:pointer-events-none disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50',
-    VARIANTS[o.variant ?? 'primary'],
-    SIZES[o.size ?? 'md'],
-    o.className,
+    VARIANTS[options.variant ?? 'primary'],
+    SIZES[options.size ?? 'md'],
+    options.className,
   );
 }
 

@@ -10,4 +10,6 @@ export { Card, EmptyState, PageHeader } from './card';
 export { cx } from './cx';
 export { inputClasses, TextField, type TextFieldProps } from './field';
 export { Skeleton, Spinner } from './spinner';
+export { type SortDirection, Table, type TableColumn, type TableProps, type TableSort } from './table';
 export { Tooltip } from './tooltip';
+export { ENGLISH_UI_TEXT, type UiText, UiTextProvider, useUiText } from './ui-text';

@@ -2,7 +2,7 @@ import { cloneElement, type ReactElement, type ReactNode, useId, useState } from
 import { cx } from './cx';
 
 /**
- * A tooltip on hover and keyboard focus (spec §1: it fades in over 250 ms). The trigger gets
+ * A tooltip on hover and keyboard focus (docs/behaviour.md#look-and-titles: it fades in over 250 ms). The trigger gets
  * `aria-describedby`; Escape hides it. The child must accept a ref-less `aria-describedby` and the
  * focus/hover handlers (any DOM element or a component forwarding them).
  */

@@ -32,14 +32,14 @@ export interface PopupPageOptions {
   detail?: string;
 }
 
-export function popupPage(o: PopupPageOptions): Page {
-  const script = `(function(){var m=${scriptJson(o.message)},t=${scriptJson(o.targetOrigin)},f=${scriptJson(o.fallbackUrl)},c=${o.close ? 'true' : 'false'};var w=window.opener;if(w&&!w.closed){try{w.postMessage(m,t)}catch(e){}if(c){window.close();if(f){setTimeout(function(){location.replace(f)},800)}}}else if(f){location.replace(f)}})();`;
+export function popupPage(options: PopupPageOptions): Page {
+  const script = `(function(){var m=${scriptJson(options.message)},t=${scriptJson(options.targetOrigin)},f=${scriptJson(options.fallbackUrl)},c=${options.close ? 'true' : 'false'};var w=window.opener;if(w&&!w.closed){try{w.postMessage(m,t)}catch(e){}if(c){window.close();if(f){setTimeout(function(){location.replace(f)},800)}}}else if(f){location.replace(f)}})();`;
   const hash = createHash('sha256').update(script).digest('base64');
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escapeHtml(`${o.productName} - ${o.title}`)}</title>
+<meta name="referrer" content="no-referrer"><title>${escapeHtml(`${options.productName} - ${options.title}`)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#0f172a;color:#e2e8f0}main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.25rem;color:#34d399}small{color:#94a3b8}</style>
-</head><body><main><h1>${escapeHtml(o.heading)}</h1><p>${escapeHtml(o.text)}</p>${o.detail ? `<p><small>${escapeHtml(o.detail)}</small></p>` : ''}</main>
+</head><body><main><h1>${escapeHtml(options.heading)}</h1><p>${escapeHtml(options.text)}</p>${options.detail ? `<p><small>${escapeHtml(options.detail)}</small></p>` : ''}</main>
 <script>${script}</script></body></html>`;
   const csp = [
     "default-src 'none'",
@@ -71,23 +71,23 @@ export function popupErrorKind(code: number): string {
 export interface PopupErrorOptions {
   productName: string;
   targetOrigin: string;
-  /** Catalogue code and HTTP status (shown as "<code> - <status>", spec §8). */
+  /** Catalogue code and HTTP status (shown as "<code> - <status>", docs/behaviour.md#request-overlay-and-error-catalogue). */
   code: number;
   httpStatus: number;
   message: string;
 }
 
 /** The sign-in popup's failure page: says what went wrong and posts `{auth:false, error, code}` to the dashboard. */
-export function popupErrorPage(o: PopupErrorOptions): Page {
+export function popupErrorPage(options: PopupErrorOptions): Page {
   return popupPage({
-    productName: o.productName,
+    productName: options.productName,
     title: 'Login failed',
     heading: 'Login failed',
-    text: o.message,
-    message: { auth: false, error: popupErrorKind(o.code), code: o.code },
-    targetOrigin: o.targetOrigin,
+    text: options.message,
+    message: { auth: false, error: popupErrorKind(options.code), code: options.code },
+    targetOrigin: options.targetOrigin,
     close: false,
     fallbackUrl: null,
-    detail: `${o.code} - ${o.httpStatus}`,
+    detail: `${options.code} - ${options.httpStatus}`,
   });
 }

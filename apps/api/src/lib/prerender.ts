@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  DEFAULT_LOCALE,
+  type Locale,
   manifestStylesheets,
   type PrerenderedPage,
   pageOwner,
@@ -68,20 +70,20 @@ export function createPrerenderer(opts: { root: string; log: FastifyBaseLogger }
 
   return {
     /** The page at `path` (decoded) rendered, or null. */
-    async page(state: SiteState, address: string, config: RuntimeConfig): Promise<PrerenderedPage | null> {
+    async page(state: SiteState, address: string, config: RuntimeConfig, locale: Locale = DEFAULT_LOCALE): Promise<PrerenderedPage | null> {
       // One cache entry per page, however its address is written (`/premium`, `/premium//`).
       const path = address.length > 1 ? address.replace(/\/+$/, '') : address;
       const remote = pageOwner(state.composition, path);
       const entry = remote ? state.remotes[remote] : undefined;
       const version = entry?.version;
       if (!remote || !entry || !version || !SAFE_VERSION.test(version)) return null;
-      const key = `${state.shell?.version}|${remote}@${version}|${path}`;
+      const key = `${state.shell?.version}|${remote}@${version}|${locale}|${path}`;
       if (pages.has(key)) return pages.get(key)!;
       const [shell, page] = await Promise.all([shellOf(state), load<RemoteRenderer>(join(opts.root, 'remotes', remote, version, 'prerender.mjs'))]);
       if (!shell || !page) return remember(key, null);
       try {
         const versionDir = join(opts.root, 'remotes', remote, version);
-        return remember(key, renderPage({ shell, remote: page, remoteId: remote, path, config, stylesheets: stylesheets(versionDir, entry.manifest) }));
+        return remember(key, renderPage({ shell, remote: page, remoteId: remote, path, config, locale, stylesheets: stylesheets(versionDir, entry.manifest) }));
       } catch (error) {
         opts.log.warn({ path, remote, err: error }, 'a page could not be prerendered: served as the plain shell page');
         return remember(key, null);
@@ -89,13 +91,13 @@ export function createPrerenderer(opts: { root: string; log: FastifyBaseLogger }
     },
 
     /** The shell's 404 page rendered, or null. */
-    async notFound(state: SiteState, config: RuntimeConfig): Promise<PrerenderedPage | null> {
-      const key = `${state.shell?.version}|404`;
+    async notFound(state: SiteState, config: RuntimeConfig, locale: Locale = DEFAULT_LOCALE): Promise<PrerenderedPage | null> {
+      const key = `${state.shell?.version}|${locale}|404`;
       if (pages.has(key)) return pages.get(key)!;
       const shell = await shellOf(state);
       if (!shell) return remember(key, null);
       try {
-        return remember(key, renderNotFound(shell, config));
+        return remember(key, renderNotFound(shell, config, locale));
       } catch (error) {
         opts.log.warn({ err: error }, 'the 404 page could not be prerendered: served as the plain shell page');
         return remember(key, null);

@@ -162,9 +162,9 @@ export function createSiteConfig(opts: SiteConfigOptions): SiteConfig {
         const entries = await Promise.all(ids.map(async (id) => [id, await override(id, opts.overrides[id]!)] as const));
         remotes = {};
         for (const id of REMOTE_IDS) {
-          const o = entries.find(([k]) => k === id);
-          if (o) {
-            if (o[1]) remotes[id] = o[1];
+          const entry = entries.find(([k]) => k === id);
+          if (entry) {
+            if (entry[1]) remotes[id] = entry[1];
           } else if (state.remotes[id]) remotes[id] = state.remotes[id];
         }
       }

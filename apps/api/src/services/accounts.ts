@@ -2,8 +2,8 @@ import {
   type AuthenticatedMe,
   type Guild,
   STAFF_PERMISSIONS,
-  type Sub,
-  type Team,
+  type SubscriptionSummary,
+  type StaffInfo,
   canManageGuild,
 } from '@tickety/api-contract';
 import type { Db, Queryable } from '../db/driver';
@@ -177,13 +177,13 @@ export class Accounts {
   }
 
   /** Staff flags: STAFF_OWNER_IDS hold every flag; others come from staff_members. */
-  async team(userId: string): Promise<Team> {
+  async team(userId: string): Promise<StaffInfo> {
     if (this.staffOwnerIds.has(userId)) return this.#team(userId, null);
     const { rows } = await this.db.query<{ permissions: string[] }>('SELECT permissions FROM staff_members WHERE user_id = $1', [userId]);
     return this.#team(userId, rows[0]?.permissions ?? null);
   }
 
-  #team(userId: string, granted: string[] | null): Team {
+  #team(userId: string, granted: string[] | null): StaffInfo {
     if (this.staffOwnerIds.has(userId)) return { permissions: [...STAFF_PERMISSIONS], owner: true };
     if (!granted) return null;
     const permissions = STAFF_PERMISSIONS.filter((p) => granted.includes(p));
@@ -191,7 +191,7 @@ export class Accounts {
   }
 
   /** Subscription summary: null without subscription records. */
-  async sub(userId: string): Promise<Sub> {
+  async sub(userId: string): Promise<SubscriptionSummary> {
     const { rows } = await this.db.query<{ premium: boolean; servers: string[] }>(
       'SELECT premium, servers FROM subscriptions WHERE user_id = $1',
       [userId],
@@ -199,7 +199,7 @@ export class Accounts {
     return this.#sub(rows);
   }
 
-  #sub(rows: Array<{ premium: boolean; servers: string[] }>): Sub {
+  #sub(rows: Array<{ premium: boolean; servers: string[] }>): SubscriptionSummary {
     if (rows.length === 0) return null;
     const premium = rows.some((r) => r.premium);
     const servers = [...new Set(rows.filter((r) => r.premium).flatMap((r) => r.servers))];

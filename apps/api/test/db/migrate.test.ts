@@ -43,12 +43,15 @@ describe.each(databases())('migrations on $name', (database) => {
         'bot_shards',
         'guilds',
         'oauth_states',
+        'panel_posts',
         'schema_migrations',
+        'server_config_versions',
         'sessions',
         'staff_members',
         'subscriptions',
         'user_guilds',
         'users',
+        'web_logs',
       ]);
       const second = await migrate(s.db, MIGRATIONS_DIR);
       expect(second).toEqual({ applied: [], total: ALL.length });

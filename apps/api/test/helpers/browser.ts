@@ -44,13 +44,13 @@ export class Browser {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(method: Method, url: string, o: RequestOptions = {}): Promise<LightMyRequestResponse> {
+  async request(method: Method, url: string, options: RequestOptions = {}): Promise<LightMyRequestResponse> {
     const target = url.startsWith('http') ? new URL(url) : null;
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent ?? 'vitest-browser',
       ...(target ? { host: target.host } : {}),
-      ...(this.jar.size > 0 && !o.noCookies ? { cookie: this.cookieHeader() } : {}),
-      ...o.headers,
+      ...(this.jar.size > 0 && !options.noCookies ? { cookie: this.cookieHeader() } : {}),
+      ...options.headers,
     };
     const server = typeof this.app === 'function' ? this.app(target?.host ?? null) : this.app;
     const res = await server.inject({
@@ -58,7 +58,7 @@ export class Browser {
       url: target ? `${target.pathname}${target.search}` : url,
       headers,
       remoteAddress: this.options.ip ?? '127.0.0.1',
-      ...(o.payload !== undefined ? { payload: typeof o.payload === 'string' ? o.payload : JSON.stringify(o.payload) } : {}),
+      ...(options.payload !== undefined ? { payload: typeof options.payload === 'string' ? options.payload : JSON.stringify(options.payload) } : {}),
     });
     this.answers.push(res);
     for (const c of res.cookies as SetCookie[]) {
@@ -69,19 +69,19 @@ export class Browser {
     return res;
   }
 
-  get(url: string, o: RequestOptions = {}): Promise<LightMyRequestResponse> {
-    return this.request('GET', url, o);
+  get(url: string, options: RequestOptions = {}): Promise<LightMyRequestResponse> {
+    return this.request('GET', url, options);
   }
 
   /** A mutation as the dashboard sends it: JSON, the custom header, its Origin. */
-  post(url: string, body?: unknown, o: RequestOptions = {}): Promise<LightMyRequestResponse> {
+  post(url: string, body?: unknown, options: RequestOptions = {}): Promise<LightMyRequestResponse> {
     return this.request('POST', url, {
-      ...o,
+      ...options,
       headers: {
         'content-type': 'application/json',
         'x-requested-with': 'tickety',
         origin: DASHBOARD_ORIGIN,
-        ...o.headers,
+        ...options.headers,
       },
       ...(body !== undefined ? { payload: body } : {}),
     });
@@ -91,10 +91,10 @@ export class Browser {
    * GET /api/auth/logout as the dashboard's request client sends it: a `fetch` (CORS mode, empty
    * destination) from the dashboard origin, same-site with the API.
    */
-  logout(o: RequestOptions = {}): Promise<LightMyRequestResponse> {
+  logout(options: RequestOptions = {}): Promise<LightMyRequestResponse> {
     return this.get('/api/auth/logout', {
-      ...o,
-      headers: { origin: DASHBOARD_ORIGIN, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', ...o.headers },
+      ...options,
+      headers: { origin: DASHBOARD_ORIGIN, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', ...options.headers },
     });
   }
 

@@ -44,7 +44,7 @@ function bodyOf(text: string): unknown {
   return JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
 }
 
-async function listen(app: { listen(o: { port: number; host: string }): Promise<string>; server: { address(): unknown } }): Promise<number> {
+async function listen(app: { listen(options: { port: number; host: string }): Promise<string>; server: { address(): unknown } }): Promise<number> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as { port: number }).port;
 }

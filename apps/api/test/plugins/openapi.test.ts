@@ -12,7 +12,7 @@ describe.each(databases())('route schemas and GET /api/openapi.json on $name', (
     const doc = res.json() as { openapi: string; info: { title: string }; paths: Record<string, Record<string, { responses?: Record<string, unknown>; parameters?: Array<{ name: string; in: string; schema?: { pattern?: string } }> }>> };
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.title).toBe('Tickety API');
-    for (const path of ['/api/auth/@me', '/api/auth/logout', '/api/auth/login', '/api/auth/callback', '/api/auth/guilds/refresh', '/api/guilds/{server}', '/api/plans/', '/api/status/', '/api/health/', '/api/health/ready', '/config.json']) {
+    for (const path of ['/api/auth/@me', '/api/auth/logout', '/api/auth/login', '/api/auth/callback', '/api/auth/guilds/refresh', '/api/guilds/{server}', '/api/guilds/{server}/resources', '/api/guilds/{server}/posts', '/api/guilds/{server}/posts/{kind}/{id}/update', '/api/plans/', '/api/status/', '/api/health/', '/api/health/ready', '/config.json']) {
       expect(Object.keys(doc.paths), path).toContain(path);
     }
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/sandbox') || p === '/api/openapi.json')).toEqual([]);
@@ -20,6 +20,12 @@ describe.each(databases())('route schemas and GET /api/openapi.json on $name', (
     expect(doc.paths['/api/auth/@me']?.get?.responses?.['200']).toBeDefined();
     const server = doc.paths['/api/guilds/{server}']?.get?.parameters?.find((p) => p.name === 'server');
     expect(server).toMatchObject({ in: 'path', schema: { pattern: '^\\d{17,20}$' } });
+    // The server's resources and posted panels: answers and bodies from the contract.
+    expect(doc.paths['/api/guilds/{server}/resources']?.get?.responses?.['200']).toBeDefined();
+    expect(doc.paths['/api/guilds/{server}/resources']?.get?.responses?.['422']).toBeDefined();
+    expect(doc.paths['/api/guilds/{server}/resources']?.get?.parameters?.map((p) => p.name).sort()).toEqual(['refresh', 'server']);
+    expect(doc.paths['/api/guilds/{server}/posts']?.post?.responses?.['200']).toBeDefined();
+    expect(doc.paths['/api/guilds/{server}/posts/{kind}/{id}/update']?.post?.parameters?.map((p) => p.name).sort()).toEqual(['id', 'kind', 'server']);
     const callback = doc.paths['/api/auth/callback']?.get?.parameters?.map((p) => p.name).sort();
     expect(callback).toEqual(['code', 'error', 'error_description', 'state']);
   });

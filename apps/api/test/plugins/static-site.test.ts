@@ -331,11 +331,11 @@ describe.each(databases())('prerendered public pages on $name', (database) => {
     join(site, 'shell/eeeeeeeeeee3/prerender.mjs'),
     `export const PAGE_SLOT = '<div data-tk-page=""></div>';
      export function renderFrame(layout, path, config) { return layout === 'public' ? '<header>' + config.productName + '</header><main>' + PAGE_SLOT + '</main>' : null; }
-     export function renderNotFound(config) { return '<header>' + config.productName + '</header><main><h1>Page not found</h1></main>'; }`,
+     export function renderNotFound(config, locale) { return '<header>' + config.productName + '</header><main><h1>' + (locale === 'de' ? 'Seite nicht gefunden' : 'Page not found') + '</h1></main>'; }`,
   );
   writeFile(
     join(site, 'remotes/marketing/aaaaaaaaaaa3/prerender.mjs'),
-    `export function renderPage(path) { if (path === '/premium') throw new Error('boom'); return path === '/' ? { html: '<h1>Home</h1>', layout: 'public' } : null; }`,
+    `export function renderPage(path, config, locale) { if (path === '/premium') throw new Error('boom'); return path === '/' ? { html: locale === 'de' ? '<h1>Startseite</h1>' : '<h1>Home</h1>', layout: 'public' } : null; }`,
   );
   writeFile(
     join(site, 'remotes/marketing/aaaaaaaaaaa3/mf-manifest.json'),
@@ -383,6 +383,25 @@ describe.each(databases())('prerendered public pages on $name', (database) => {
     expect(res.body).toContain('<div id="root" data-prerendered="/no-such-page"><header>Ticketo</header><main><h1>Page not found</h1></main></div>');
     expect(res.body).toContain('<title>Ticketo - Not Found</title>');
     expect(res.body).toContain('<meta name="robots" content="noindex" />');
+  });
+
+  it("renders a page in the reader's language: their pick (cookie), else Accept-Language, else English", async () => {
+    const english = await new Browser(t.app).get('/', { headers: html });
+    expect(english.body).toContain('<html lang="en">');
+    expect(english.body).toContain('<h1>Home</h1>');
+    expect(String(english.headers.vary)).toMatch(/accept-language/i);
+    const german = await new Browser(t.app).get('/', { headers: { ...html, 'accept-language': 'fr-FR, de-AT;q=0.8, en;q=0.5' } });
+    expect(german.body).toContain('<html lang="de">');
+    expect(german.body).toContain('<h1>Startseite</h1>');
+    // the reader's pick wins over their browser's languages, and a bad cookie is ignored
+    const picked = await new Browser(t.app).get('/', { headers: { ...html, 'accept-language': 'de', cookie: 'tickety-locale=en' } });
+    expect(picked.body).toContain('<h1>Home</h1>');
+    const bad = await new Browser(t.app).get('/', { headers: { ...html, 'accept-language': 'de', cookie: 'tickety-locale=<script>' } });
+    expect(bad.body).toContain('<h1>Startseite</h1>');
+    const missing = await new Browser(t.app).get('/nowhere', { headers: { ...html, 'accept-language': 'de' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('<h1>Seite nicht gefunden</h1>');
+    expect(missing.body).toContain('<html lang="de">');
   });
 
   it('does not serve the renderers themselves', async () => {

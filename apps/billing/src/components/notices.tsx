@@ -3,6 +3,7 @@ import Clock from 'lucide-react/icons/clock';
 import Lock from 'lucide-react/icons/lock';
 import type { ReactNode } from 'react';
 import { useRuntimeConfig } from '@tickety/shared';
+import { T, useT } from '../lib/i18n';
 
 /** An honest notice of what this page does not do yet (ui has no such component; kept local). */
 export function ComingNext({ title, children }: { title: ReactNode; children: ReactNode }) {
@@ -19,22 +20,18 @@ export function ComingNext({ title, children }: { title: ReactNode; children: Re
  */
 export function CheckoutAvailability({ purpose }: { purpose: 'purchase' | 'update' }) {
   const { paddleToken } = useRuntimeConfig();
+  const t = useT();
   if (!paddleToken) {
     return (
-      <Alert tone="warning" title="Checkout is not configured on this deployment" icon={<Lock className="size-5" aria-hidden="true" />}>
-        No Paddle client token is set, so this site cannot take payments or change payment methods. An operator enables checkout by setting{' '}
-        <code className="font-mono text-xs">PADDLE_CLIENT_TOKEN</code> on the API.
+      <Alert tone="warning" title={t('checkout.notConfigured.title')} icon={<Lock className="size-5" aria-hidden="true" />}>
+        <T k="checkout.notConfigured.body" components={{ code: <code className="font-mono text-xs" /> }} />
       </Alert>
     );
   }
   return purpose === 'purchase' ? (
-    <ComingNext title="Checkout opens in the next version">
-      Paddle is configured on this deployment, but the Paddle checkout is not part of this version yet. Nothing can be bought or charged here today.
-    </ComingNext>
+    <ComingNext title={t('checkout.purchaseNext.title')}>{t('checkout.purchaseNext.body')}</ComingNext>
   ) : (
-    <ComingNext title="Updating the payment method opens in the next version">
-      Paddle is configured on this deployment, but Paddle's update-payment-method checkout is not part of this version yet. Your card on file is unchanged.
-    </ComingNext>
+    <ComingNext title={t('checkout.updateNext.title')}>{t('checkout.updateNext.body')}</ComingNext>
   );
 }
 

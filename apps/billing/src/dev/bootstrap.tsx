@@ -1,4 +1,5 @@
 // Standalone development only (`pnpm --filter @tickety/billing dev`): the remote's pages without the shell.
+import { startI18n } from '@tickety/shared';
 import { startStandalone } from '@tickety/shared/dev';
 import routes from '../routes';
 
@@ -6,4 +7,5 @@ import routes from '../routes';
 // full stylesheet to the chunk that also holds ./routes (the shell's own stylesheet covers remotes).
 const styles = process.env.NODE_ENV === 'production' ? Promise.resolve() : import('./dev.css');
 
-void styles.then(() => startStandalone(routes));
+// The reader's language: the shared and this remote's catalogues (the shell does this when it hosts the pages).
+void Promise.all([styles, startI18n()]).then(() => startStandalone(routes));

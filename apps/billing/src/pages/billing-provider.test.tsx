@@ -29,6 +29,14 @@ describe('billing provider page', () => {
     expect(screen.getByRole('link', { name: 'Back to billing' })).toHaveAttribute('href', '/billing');
   });
 
+  it('marks the subscription it shows as open while it shows it (the shell names it in the billing tabs)', () => {
+    const page = renderPage(<BillingProviderPage />, { url: '/billing/paddle/sub_9', path: '/billing/paddle/:id', handle: { data: { provider: 'paddle' } }, me: signedInMe() });
+    store = page.store;
+    expect(store.getState().auth.temporaryBilling).toEqual({ provider: 'paddle', id: 'sub_9' });
+    page.unmount();
+    expect(store.getState().auth.temporaryBilling).toBeNull();
+  });
+
   it('shows staff whose subscription it is and links back to that user', () => {
     ({ store } = renderPage(<BillingProviderPage />, {
       url: '/billing/1000000000000000777/chargebee/AzZlGkU',

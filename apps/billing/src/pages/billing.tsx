@@ -1,8 +1,10 @@
-import { type Guild, Link, selectGuilds, selectSub, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
+import { formatNumber, type Guild, Link, selectGuilds, selectSub, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
 import { Avatar, Badge, buttonClasses, Card, EmptyState, PageHeader } from '@tickety/ui';
 import ReceiptText from 'lucide-react/icons/receipt-text';
 import { BackLink } from '../components/back-link';
 import { ComingNext, DetailsCard, linkClasses } from '../components/notices';
+import { href } from '../lib/hrefs';
+import { useT } from '../lib/i18n';
 
 /**
  * /billing: the signed-in user's premium summary. /billing/:user (staff with
@@ -16,38 +18,41 @@ export default function BillingPage() {
 }
 
 function OwnBilling() {
+  const t = useT();
   const sub = useAppSelector(selectSub);
   const guilds = useAppSelector(selectGuilds);
   const { productName } = useRuntimeConfig();
   return (
     <div>
       <PageHeader
-        title="Billing"
-        description="Your premium, the servers it covers and your subscriptions."
+        title={t('title.billing')}
+        description={t('billing.description')}
         actions={
-          <Link to="/premium-purchase" className={buttonClasses({ variant: 'secondary' })}>
-            See plans
+          <Link to={href('/premium-purchase')} className={buttonClasses({ variant: 'secondary' })}>
+            {t('billing.seePlans')}
           </Link>
         }
       />
       {sub === null ? (
         <EmptyState
           icon={<ReceiptText className="size-6" aria-hidden="true" />}
-          title="No subscriptions yet"
-          description={`Your Discord account has no ${productName} subscription. Premium gives a server more ticket panels, longer statistics and more.`}
+          title={t('billing.empty.title')}
+          description={t('billing.empty.description', { product: productName })}
         >
-          <Link to="/premium-purchase" className={buttonClasses()}>
-            See premium plans
+          <Link to={href('/premium-purchase')} className={buttonClasses()}>
+            {t('billing.seePremiumPlans')}
           </Link>
         </EmptyState>
       ) : (
         <div className="space-y-6">
           <Card className="p-5 sm:p-6">
             <div className="flex flex-wrap items-center gap-3">
-              <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">Your premium</h2>
-              {sub.premium ? <Badge tone="primary">Premium active</Badge> : <Badge>No active premium</Badge>}
+              <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('billing.yourPremium')}</h2>
+              {sub.premium ? <Badge tone="primary">{t('billing.premiumActive')}</Badge> : <Badge>{t('billing.noActivePremium')}</Badge>}
             </div>
-            <h3 className="mt-5 text-sm font-medium text-surface-600 dark:text-surface-400">Covered servers ({sub.servers.length})</h3>
+            <h3 className="mt-5 text-sm font-medium text-surface-600 dark:text-surface-400">
+              {t('billing.coveredServers', { count: formatNumber(sub.servers.length) })}
+            </h3>
             {sub.servers.length > 0 ? (
               <ul className="mt-2 divide-y divide-surface-200 dark:divide-surface-800">
                 {sub.servers.map((id) => (
@@ -56,18 +61,16 @@ function OwnBilling() {
               </ul>
             ) : (
               <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">
-                {sub.premium ? 'Your premium is not attached to a server yet.' : 'No server is covered.'}{' '}
+                {sub.premium ? t('billing.notAttached') : t('billing.noServerCovered')}{' '}
                 {sub.premium ? null : (
-                  <Link to="/premium-purchase" className={linkClasses}>
-                    See premium plans
+                  <Link to={href('/premium-purchase')} className={linkClasses}>
+                    {t('billing.seePremiumPlans')}
                   </Link>
                 )}
               </p>
             )}
           </Card>
-          <ComingNext title="Subscription details arrive in the next version">
-            Your subscriptions from Paddle, FastSpring, Discord and Chargebee, with plan, status, renewal date and their actions, will be listed here.
-          </ComingNext>
+          <ComingNext title={t('billing.detailsNext.title')}>{t('billing.detailsNext.body')}</ComingNext>
         </div>
       )}
     </div>
@@ -75,7 +78,8 @@ function OwnBilling() {
 }
 
 function CoveredServer({ id, guild }: { id: string; guild: Guild | undefined }) {
-  const name = guild?.name ?? 'Server not in your list';
+  const t = useT();
+  const name = guild?.name ?? t('billing.server.notInList');
   return (
     <li className="flex flex-wrap items-center gap-3 py-3">
       <Avatar src={guild?.iconUrl} name={guild?.name ?? '?'} size="sm" shape="square" />
@@ -84,8 +88,12 @@ function CoveredServer({ id, guild }: { id: string; guild: Guild | undefined }) 
         <p className="font-mono text-xs text-surface-500 dark:text-surface-400">{id}</p>
       </div>
       {guild?.canManage ? (
-        <Link to={`/dashboard/${id}/premium`} className={buttonClasses({ variant: 'ghost', size: 'sm' })} aria-label={`Server premium of ${guild.name}`}>
-          Server premium
+        <Link
+          to={href('/dashboard/:server/premium', { server: id })}
+          className={buttonClasses({ variant: 'ghost', size: 'sm' })}
+          aria-label={t('billing.server.premiumOf', { name: guild.name })}
+        >
+          {t('billing.server.premium')}
         </Link>
       ) : null}
     </li>
@@ -93,21 +101,20 @@ function CoveredServer({ id, guild }: { id: string; guild: Guild | undefined }) 
 }
 
 function StaffBillingView({ userId }: { userId: string }) {
+  const t = useT();
   return (
     <div>
       <PageHeader
-        title="Billing"
-        description="A user's premium and subscriptions, as staff see them."
-        actions={<BackLink to="/billing">Your own billing</BackLink>}
+        title={t('title.billing')}
+        description={t('billing.staff.description')}
+        actions={<BackLink to={href('/billing')}>{t('billing.staff.ownBilling')}</BackLink>}
       />
       <div className="space-y-6">
         <DetailsCard
-          title="Viewing another user's billing"
-          rows={[{ label: 'Discord user id', value: <code className="font-mono">{userId}</code> }]}
+          title={t('billing.staff.viewing')}
+          rows={[{ label: t('billing.staff.userId'), value: <code className="font-mono">{userId}</code> }]}
         />
-        <ComingNext title="Looking up another user's subscriptions comes with the staff tools">
-          This version cannot read another user's premium, covered servers or subscriptions, so none are shown here.
-        </ComingNext>
+        <ComingNext title={t('billing.staff.next.title')}>{t('billing.staff.next.body')}</ComingNext>
       </div>
     </div>
   );

@@ -1,19 +1,22 @@
 import type { Plan } from '@tickety/api-contract';
-import { type BillingInterval, formatPrice, isPaid, Link, login, priceFor, selectSub, selectUser, useAppDispatch, useAppSelector, usePlansQuery, useRuntimeConfig, yearlySaving } from '@tickety/shared';
+import { type BillingInterval, formatNumber, formatPrice, isPaid, Link, login, priceFor, selectSub, selectUser, useAppDispatch, useAppSelector, usePlansQuery, useRuntimeConfig, yearlySaving } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, PageHeader, Skeleton } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import Crown from 'lucide-react/icons/crown';
 import LogIn from 'lucide-react/icons/log-in';
 import { useId, useState } from 'react';
 import { CheckoutAvailability } from '../components/notices';
+import { href } from '../lib/hrefs';
+import { T, useT } from '../lib/i18n';
 
-const INTERVALS: Array<{ id: BillingInterval; label: string }> = [
-  { id: 'monthly', label: 'Monthly' },
-  { id: 'yearly', label: 'Yearly' },
-];
+const INTERVALS = [
+  { id: 'monthly', label: 'premium.interval.monthly' },
+  { id: 'yearly', label: 'premium.interval.yearly' },
+] as const satisfies ReadonlyArray<{ id: BillingInterval; label: string }>;
 
 /** /premium-purchase: the plan catalogue (monthly or yearly) and where checkout stands on this deployment. */
 export default function PremiumPurchasePage() {
+  const t = useT();
   const { data: plans, isError, refetch } = usePlansQuery();
   const [billingInterval, setBillingInterval] = useState<BillingInterval>('monthly');
   const user = useAppSelector(selectUser);
@@ -25,21 +28,17 @@ export default function PremiumPurchasePage() {
 
   return (
     <div>
-      <PageHeader title="Premium Purchase" description="Choose a premium plan for your servers, billed monthly or yearly." />
+      <PageHeader title={t('title.premiumPurchase')} description={t('premium.description')} />
 
       {sub?.premium ? (
-        <Alert tone="primary" title="Your account already has premium" className="mb-6">
-          See which servers it covers on your{' '}
-          <Link to="/billing" className="font-medium underline underline-offset-2">
-            Billing
-          </Link>{' '}
-          page.
+        <Alert tone="primary" title={t('premium.alreadyPremium.title')} className="mb-6">
+          <T k="premium.alreadyPremium.body" components={{ link: <Link to={href('/billing')} className="font-medium underline underline-offset-2" /> }} />
         </Alert>
       ) : null}
 
       <IntervalPicker value={billingInterval} onChange={setBillingInterval} />
 
-      <section aria-label="Plans" aria-busy={!plans && !isError} className="mt-6">
+      <section aria-label={t('premium.plans.label')} aria-busy={!plans && !isError} className="mt-6">
         {plans ? (
           paid.length > 0 ? (
             <ul className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
@@ -50,11 +49,19 @@ export default function PremiumPurchasePage() {
               ))}
             </ul>
           ) : (
-            <p className="text-sm text-surface-600 dark:text-surface-400">This deployment's catalogue has no paid plan.</p>
+            <p className="text-sm text-surface-600 dark:text-surface-400">{t('premium.plans.noPaid')}</p>
           )
         ) : isError ? (
-          <Alert tone="danger" title="The plan catalogue could not be loaded" actions={<Button variant="secondary" size="sm" onClick={() => void refetch()}>Try again</Button>}>
-            Prices are shown once the catalogue loads.
+          <Alert
+            tone="danger"
+            title={t('premium.plans.loadFailed')}
+            actions={
+              <Button variant="secondary" size="sm" onClick={() => void refetch()}>
+                {t('premium.plans.retry')}
+              </Button>
+            }
+          >
+            {t('premium.plans.loadFailedBody')}
           </Alert>
         ) : (
           <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
@@ -64,14 +71,14 @@ export default function PremiumPurchasePage() {
         )}
         {free ? (
           <p className="mt-4 text-sm text-surface-600 dark:text-surface-400">
-            {free.name} needs no purchase: every server starts on it, with up to {free.limits.panels} ticket panels.
+            {t('premium.free', { name: free.name, panels: free.limits.panels })}
           </p>
         ) : null}
       </section>
 
       <section aria-labelledby="checkout-heading" className="mt-10">
         <h2 id="checkout-heading" className="mb-3 text-lg font-semibold text-surface-900 dark:text-surface-50">
-          Checkout
+          {t('premium.checkout.heading')}
         </h2>
         {paddleToken && !user ? <LoginToBuy /> : <CheckoutAvailability purpose="purchase" />}
       </section>
@@ -80,10 +87,11 @@ export default function PremiumPurchasePage() {
 }
 
 function IntervalPicker({ value, onChange }: { value: BillingInterval; onChange: (v: BillingInterval) => void }) {
+  const t = useT();
   const name = useId();
   return (
     <fieldset>
-      <legend className="sr-only">Billing interval</legend>
+      <legend className="sr-only">{t('premium.interval.legend')}</legend>
       <div className="inline-flex rounded-lg bg-surface-100 p-1 ring-1 ring-inset ring-surface-200 dark:bg-surface-900 dark:ring-surface-800">
         {INTERVALS.map((option) => (
           <label key={option.id} className="relative">
@@ -102,7 +110,7 @@ function IntervalPicker({ value, onChange }: { value: BillingInterval; onChange:
                 'peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-primary-500',
               )}
             >
-              {option.label}
+              {t(option.label)}
             </span>
           </label>
         ))}
@@ -112,6 +120,7 @@ function IntervalPicker({ value, onChange }: { value: BillingInterval; onChange:
 }
 
 function PlanCard({ plan, interval }: { plan: Plan; interval: BillingInterval }) {
+  const t = useT();
   const headingId = useId();
   const price = priceFor(plan, interval);
   const saving = interval === 'yearly' ? yearlySaving(plan) : null;
@@ -126,25 +135,27 @@ function PlanCard({ plan, interval }: { plan: Plan; interval: BillingInterval })
         <h2 id={headingId} className="text-lg font-semibold text-surface-900 dark:text-surface-50">
           {plan.name}
         </h2>
-        {plan.highlight ? <Badge tone="primary">Most popular</Badge> : null}
+        {plan.highlight ? <Badge tone="primary">{t('premium.plan.mostPopular')}</Badge> : null}
       </div>
       <p className="mt-4 flex flex-wrap items-baseline gap-x-1">
         {price === null ? (
-          <span className="text-sm text-surface-600 dark:text-surface-400">Not sold {interval}</span>
+          <span className="text-sm text-surface-600 dark:text-surface-400">
+            {interval === 'monthly' ? t('premium.plan.notSoldMonthly') : t('premium.plan.notSoldYearly')}
+          </span>
         ) : (
           <>
             <span className="text-3xl font-bold tracking-tight text-surface-900 dark:text-surface-50">{formatPrice(price, plan.currency)}</span>
-            <span className="text-sm text-surface-600 dark:text-surface-400">{interval === 'monthly' ? 'per month' : 'per year'}</span>
+            <span className="text-sm text-surface-600 dark:text-surface-400">{interval === 'monthly' ? t('premium.plan.perMonth') : t('premium.plan.perYear')}</span>
           </>
         )}
         {saving ? (
           <Badge tone="info" className="ml-2">
-            Save {saving}%
+            {t('premium.plan.save', { percent: formatNumber(saving) })}
           </Badge>
         ) : null}
       </p>
       <p className="mt-2 text-sm text-surface-600 dark:text-surface-400">
-        Up to {plan.limits.panels} ticket panels · covers {plan.limits.servers} {plan.limits.servers === 1 ? 'server' : 'servers'}
+        {t('premium.plan.limits', { panels: plan.limits.panels, servers: plan.limits.servers })}
       </p>
       <ul className="mt-5 space-y-2 text-sm text-surface-700 dark:text-surface-300">
         {plan.features.map((feature) => (
@@ -159,18 +170,17 @@ function PlanCard({ plan, interval }: { plan: Plan; interval: BillingInterval })
 }
 
 function LoginToBuy() {
+  const t = useT();
   const dispatch = useAppDispatch();
   return (
     <Card className="flex flex-col gap-4 p-6 sm:flex-row sm:items-center sm:justify-between">
       <div>
-        <h3 className="font-semibold text-surface-900 dark:text-surface-50">Log in to buy</h3>
-        <p className="mt-1 text-sm text-surface-600 dark:text-surface-400">
-          Premium belongs to your Discord account and is then attached to your servers. Log in with Discord to continue.
-        </p>
+        <h3 className="font-semibold text-surface-900 dark:text-surface-50">{t('premium.login.title')}</h3>
+        <p className="mt-1 text-sm text-surface-600 dark:text-surface-400">{t('premium.login.body')}</p>
       </div>
       <Button variant="discord" onClick={() => void dispatch(login())}>
         <LogIn className="size-4" aria-hidden="true" />
-        Log in with Discord
+        {t('premium.login.button')}
       </Button>
     </Card>
   );

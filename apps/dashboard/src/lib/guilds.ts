@@ -1,9 +1,11 @@
 import type { Guild } from '@tickety/shared';
+import { href } from './hrefs';
 
 /** Discord permission bits that let a member manage a server here (besides owning it). */
 const ADMINISTRATOR = 0x8n;
 const MANAGE_GUILD = 0x20n;
 
+/** Why the user may manage a server (an identifier: the label shown is the catalogue's `cards.role.*`). */
 export type GuildRole = 'Owner' | 'Administrator' | 'Manage Server' | 'Dashboard access';
 
 function permissionBits(permissions: string): bigint {
@@ -15,7 +17,7 @@ function permissionBits(permissions: string): bigint {
 }
 
 /**
- * Why the user may manage this server, as a label: the owner, a member with Administrator, or with
+ * Why the user may manage this server: the owner, a member with Administrator, or with
  * Manage Server. A manageable server without any of them (access granted by a role on the dashboard)
  * is 'Dashboard access'; a server the user can't manage has no role (null).
  */
@@ -27,13 +29,16 @@ export function guildRole(guild: Pick<Guild, 'owner' | 'permissions' | 'canManag
   return guild.canManage ? 'Dashboard access' : null;
 }
 
-/** The server dashboard's pages, by their path segment (also the values of Manage Servers' `?page=`). */
+/**
+ * The server dashboard's pages, by their path segment (also the values of Manage Servers' `?page=`):
+ * the route's page id (its name is the catalogue's `sidebar.<page>`) and its path.
+ */
 export const SERVER_PAGES = {
-  configs: 'Panel Menu',
-  statistics: 'Statistics',
-  premium: 'Premium',
-  'logs-web': 'Web Logs',
-  'server-configs': 'Restore Configs',
+  configs: { page: 'serverConfigs', path: '/dashboard/:server/configs' },
+  statistics: { page: 'serverStatistics', path: '/dashboard/:server/statistics' },
+  premium: { page: 'serverPremium', path: '/dashboard/:server/premium' },
+  'logs-web': { page: 'serverLogsWeb', path: '/dashboard/:server/logs-web' },
+  'server-configs': { page: 'serverRestoreConfigs', path: '/dashboard/:server/server-configs' },
 } as const;
 
 export type ServerPageSlug = keyof typeof SERVER_PAGES;
@@ -60,9 +65,10 @@ export function serverPagePath(page: string | null | undefined): string | null {
  * was opened with `?page=<page>`, keeping the hash.
  */
 export function serverHref(guildId: string, page: string | null | undefined, hash = ''): string {
-  const base = `/dashboard/${encodeURIComponent(guildId)}`;
-  const pagePath = serverPagePath(page);
-  const path = pagePath ? `${base}/${pagePath}` : base;
+  const [slug, ...more] = serverPagePath(page)?.split('/') ?? [];
+  const base = isServerPageSlug(slug) ? href(SERVER_PAGES[slug].path, { server: guildId }) : href('/dashboard/:server', { server: guildId });
+  // A sub-path of the page (plain segments, checked by serverPagePath) is kept as the bot's link had it.
+  const path = more.length > 0 ? `${base}/${more.join('/')}` : base;
   return hash && hash !== '#' ? `${path}${hash.startsWith('#') ? hash : `#${hash}`}` : path;
 }
 

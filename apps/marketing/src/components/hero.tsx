@@ -4,6 +4,8 @@ import Check from 'lucide-react/icons/check';
 import FileText from 'lucide-react/icons/file-text';
 import Ticket from 'lucide-react/icons/ticket';
 import { buttonClasses, cx } from '@tickety/ui';
+import { href } from '../lib/hrefs';
+import { useT } from '../lib/i18n';
 import { DiscordMark } from './discord-mark';
 
 /**
@@ -11,24 +13,25 @@ import { DiscordMark } from './discord-mark';
  * every link leaves the frame, so it opens a new tab (rel="noopener").
  */
 export function HeroActions({ inviteUrl, newTab = false, size = 'lg', className }: { inviteUrl: string; newTab?: boolean; size?: 'md' | 'lg'; className?: string }) {
+  const t = useT();
   const tab = newTab ? { target: '_blank', rel: 'noopener' } : {};
-  const hint = newTab ? <span className="sr-only"> (opens in a new tab)</span> : null;
+  const hint = newTab ? <span className="sr-only"> {t('common.newTab')}</span> : null;
   return (
     <div className={cx('flex flex-col gap-3 sm:flex-row sm:flex-wrap', className)}>
       <a href={inviteUrl} {...tab} className={buttonClasses({ variant: 'discord', size })}>
         <DiscordMark className="size-5" />
-        Add to Discord
+        {t('common.addToDiscord')}
         {hint}
       </a>
       {newTab ? (
-        <a href="/dashboard" {...tab} className={buttonClasses({ variant: 'secondary', size })}>
-          Open dashboard
+        <a href={href('/dashboard')} {...tab} className={buttonClasses({ variant: 'secondary', size })}>
+          {t('hero.openDashboard')}
           <ArrowRight aria-hidden="true" className="size-4" />
           {hint}
         </a>
       ) : (
-        <Link to="/dashboard" className={buttonClasses({ variant: 'secondary', size })}>
-          Open dashboard
+        <Link to={href('/dashboard')} className={buttonClasses({ variant: 'secondary', size })}>
+          {t('hero.openDashboard')}
           <ArrowRight aria-hidden="true" className="size-4" />
         </Link>
       )}
@@ -38,12 +41,13 @@ export function HeroActions({ inviteUrl, newTab = false, size = 'lg', className 
 
 /** A picture of a ticket panel as Discord shows it (decorative: the text around it says the same). */
 export function PanelPreview({ productName, compact = false }: { productName: string; compact?: boolean }) {
+  const t = useT();
   return (
     <div aria-hidden="true" className={cx('relative mx-auto w-full', compact ? 'max-w-sm' : 'max-w-md')}>
       <div className="overflow-hidden rounded-2xl bg-[#313338] text-[#dbdee1] shadow-2xl ring-1 ring-black/10 dark:ring-white/10">
         <div className="flex items-center gap-2 border-b border-black/25 px-4 py-3 text-sm font-semibold text-white">
           <span className="text-lg leading-none text-[#80848e]">#</span>
-          support
+          {t('hero.preview.channel')}
         </div>
         <div className="flex gap-3 p-4">
           <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary-600 text-white">
@@ -53,17 +57,17 @@ export function PanelPreview({ productName, compact = false }: { productName: st
             <p className="flex flex-wrap items-center gap-x-2 text-sm">
               <span className="font-semibold text-white">{productName}</span>
               <span className="rounded bg-[#5865F2] px-1 text-[10px] leading-4 font-semibold text-white">APP</span>
-              <span className="text-xs text-[#949ba4]">Today at 14:02</span>
+              <span className="text-xs text-[#949ba4]">{t('hero.preview.time')}</span>
             </p>
             <div className="mt-2 rounded border-l-4 border-primary-500 bg-[#2b2d31] p-3">
-              <p className="text-sm font-semibold text-white">Need a hand?</p>
-              <p className="mt-1 text-xs leading-relaxed text-[#dbdee1]">Press a button to open a private ticket. A few quick questions first, then our team takes it from there.</p>
+              <p className="text-sm font-semibold text-white">{t('hero.preview.title')}</p>
+              <p className="mt-1 text-xs leading-relaxed text-[#dbdee1]">{t('hero.preview.text')}</p>
             </div>
             <div className="mt-3 flex flex-wrap gap-2">
               <span className="inline-flex items-center gap-1.5 rounded bg-[#248046] px-3 py-1.5 text-xs font-medium text-white">
-                <Ticket className="size-3.5" /> Open a ticket
+                <Ticket className="size-3.5" /> {t('hero.preview.openTicket')}
               </span>
-              <span className="inline-flex items-center rounded bg-[#4e5058] px-3 py-1.5 text-xs font-medium text-white">Billing question</span>
+              <span className="inline-flex items-center rounded bg-[#4e5058] px-3 py-1.5 text-xs font-medium text-white">{t('hero.preview.billingQuestion')}</span>
             </div>
           </div>
         </div>
@@ -71,20 +75,20 @@ export function PanelPreview({ productName, compact = false }: { productName: st
           <div className="mx-4 mb-4 rounded-lg bg-[#2b2d31] p-3 text-xs">
             <p className="flex items-center justify-between gap-2">
               <span className="font-semibold text-white"># ticket-0042</span>
-              <span className="rounded-full bg-primary-500/20 px-2 py-0.5 font-medium text-primary-300">Claimed by Mia</span>
+              <span className="rounded-full bg-primary-500/20 px-2 py-0.5 font-medium text-primary-300">{t('hero.preview.claimedBy', { name: 'Mia' })}</span>
             </p>
-            <p className="mt-2 text-[#b5bac1]">“My role didn&apos;t sync after I boosted the server.”</p>
-            <p className="mt-1 text-[#949ba4]">First response in 2 minutes</p>
+            <p className="mt-2 text-[#b5bac1]">{t('hero.preview.message')}</p>
+            <p className="mt-1 text-[#949ba4]">{t('hero.preview.firstResponse')}</p>
           </div>
         )}
       </div>
       {compact ? null : (
         <>
           <div className="absolute -bottom-5 -left-6 hidden items-center gap-2 rounded-xl bg-white px-3 py-2 text-xs font-medium text-surface-800 shadow-lg ring-1 ring-surface-200 sm:flex dark:bg-surface-800 dark:text-surface-100 dark:ring-surface-700">
-            <FileText className="size-4 text-primary-600 dark:text-primary-400" /> Transcript saved, searchable
+            <FileText className="size-4 text-primary-600 dark:text-primary-400" /> {t('hero.preview.transcriptSaved')}
           </div>
           <div className="absolute -top-4 -right-4 hidden items-center gap-2 rounded-xl bg-white px-3 py-2 text-xs font-medium text-surface-800 shadow-lg ring-1 ring-surface-200 sm:flex dark:bg-surface-800 dark:text-surface-100 dark:ring-surface-700">
-            <Check className="size-4 text-primary-600 dark:text-primary-400" /> Config v12 saved
+            <Check className="size-4 text-primary-600 dark:text-primary-400" /> {t('hero.preview.configSaved')}
           </div>
         </>
       )}

@@ -1,12 +1,14 @@
 import Check from 'lucide-react/icons/check';
 import type { Plan } from '@tickety/api-contract';
-import { type BillingInterval, formatPrice, isPaid, priceFor, usePlansQuery, yearlySaving } from '@tickety/shared';
+import { type BillingInterval, formatNumber, formatPrice, isPaid, priceFor, usePlansQuery, yearlySaving } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, EmptyState, Skeleton } from '@tickety/ui';
 import { type ReactNode, useId, useState } from 'react';
+import { type MessageKey, useT } from '../lib/i18n';
 
 export type BillingPeriod = BillingInterval;
 
-export const PERIOD_LABEL: Record<BillingPeriod, string> = { monthly: 'Monthly', yearly: 'Yearly' };
+/** The catalogue keys of the period names ("Monthly", "Yearly"). */
+export const PERIOD_LABEL: Record<BillingPeriod, MessageKey> = { monthly: 'plans.period.monthly', yearly: 'plans.period.yearly' };
 
 export { priceFor };
 
@@ -23,9 +25,10 @@ export function yearlySavingPercent(plans: Plan[]): number | null {
 /** Monthly / yearly as a pair of radio buttons that look like a segmented control. */
 export function BillingPeriodToggle({ value, onChange, saving, className }: { value: BillingPeriod; onChange: (p: BillingPeriod) => void; saving: number | null; className?: string }) {
   const name = useId();
+  const t = useT();
   return (
     <fieldset className={cx('inline-flex rounded-full bg-surface-200/70 p-1 ring-1 ring-inset ring-surface-300 dark:bg-surface-800 dark:ring-surface-700', className)}>
-      <legend className="sr-only">Billing period</legend>
+      <legend className="sr-only">{t('plans.period.legend')}</legend>
       {(['monthly', 'yearly'] as const).map((p) => (
         <label
           key={p}
@@ -38,9 +41,11 @@ export function BillingPeriodToggle({ value, onChange, saving, className }: { va
           )}
         >
           <input type="radio" name={name} value={p} checked={value === p} onChange={() => onChange(p)} className="sr-only" />
-          {PERIOD_LABEL[p]}
+          {t(PERIOD_LABEL[p])}
           {p === 'yearly' && saving ? (
-            <span className="rounded-full bg-primary-100 px-2 py-0.5 text-xs font-semibold text-primary-800 dark:bg-primary-900 dark:text-primary-200">Save {saving}%</span>
+            <span className="rounded-full bg-primary-100 px-2 py-0.5 text-xs font-semibold text-primary-800 dark:bg-primary-900 dark:text-primary-200">
+              {t('plans.save', { percent: formatNumber(saving) })}
+            </span>
           ) : null}
         </label>
       ))}
@@ -49,15 +54,16 @@ export function BillingPeriodToggle({ value, onChange, saving, className }: { va
 }
 
 function PriceBlock({ plan, period, compact }: { plan: Plan; period: BillingPeriod; compact: boolean }) {
+  const t = useT();
   const big = compact ? 'text-3xl' : 'text-4xl';
   if (isFreePlan(plan)) {
     return (
       <div>
-        <p className="flex items-baseline gap-1">
+        <p className="flex flex-wrap items-baseline gap-x-1">
           <span className={cx(big, 'font-bold tracking-tight text-surface-900 dark:text-surface-50')}>{formatPrice(0, plan.currency)}</span>
-          <span className="text-sm text-surface-600 dark:text-surface-400">free forever</span>
+          <span className="text-sm text-surface-600 dark:text-surface-400">{t('plans.freeForever')}</span>
         </p>
-        <p className="mt-1 min-h-5 text-sm text-surface-600 dark:text-surface-400">No card needed</p>
+        <p className="mt-1 min-h-5 text-sm text-surface-600 dark:text-surface-400">{t('plans.noCard')}</p>
       </div>
     );
   }
@@ -65,19 +71,19 @@ function PriceBlock({ plan, period, compact }: { plan: Plan; period: BillingPeri
   const other: BillingPeriod = period === 'monthly' ? 'yearly' : 'monthly';
   const shownPeriod = chosen === null ? other : period;
   const amount = chosen ?? priceFor(plan, other);
-  if (amount === null) return <p className="text-sm text-surface-600 dark:text-surface-400">Price on request</p>;
+  if (amount === null) return <p className="text-sm text-surface-600 dark:text-surface-400">{t('plans.priceOnRequest')}</p>;
   return (
     <div>
-      <p className="flex items-baseline gap-1">
+      <p className="flex flex-wrap items-baseline gap-x-1">
         <span className={cx(big, 'font-bold tracking-tight text-surface-900 dark:text-surface-50')}>{formatPrice(amount, plan.currency)}</span>
-        <span className="text-sm text-surface-600 dark:text-surface-400">/{shownPeriod === 'monthly' ? 'month' : 'year'}</span>
+        <span className="text-sm text-surface-600 dark:text-surface-400">{t(shownPeriod === 'monthly' ? 'plans.perMonth' : 'plans.perYear')}</span>
       </p>
       <p className="mt-1 min-h-5 text-sm text-surface-600 dark:text-surface-400">
         {chosen === null
-          ? `Only sold ${PERIOD_LABEL[other].toLowerCase()}`
+          ? t(other === 'monthly' ? 'plans.onlyMonthly' : 'plans.onlyYearly')
           : period === 'yearly'
-            ? `${formatPrice(Math.round((amount / 12) * 100) / 100, plan.currency)} a month, billed yearly`
-            : 'Billed monthly, cancel anytime'}
+            ? t('plans.monthlyEquivalent', { price: formatPrice(Math.round((amount / 12) * 100) / 100, plan.currency) })
+            : t('plans.billedMonthly')}
       </p>
     </div>
   );
@@ -85,17 +91,18 @@ function PriceBlock({ plan, period, compact }: { plan: Plan; period: BillingPeri
 
 /** The plan's limits as two figures. */
 function Limits({ plan, compact }: { plan: Plan; compact: boolean }) {
+  const t = useT();
   const { panels, servers } = plan.limits;
   const items = [
-    { label: panels === 1 ? 'Ticket panel' : 'Ticket panels', value: panels },
-    { label: servers === 1 ? 'Server' : 'Servers', value: servers },
+    { id: 'panels', label: t('plans.limit.panels', { count: panels }), value: panels },
+    { id: 'servers', label: t(servers === 1 ? 'plans.limit.server' : 'plans.limit.servers'), value: servers },
   ];
   return (
     <dl className={cx('grid grid-cols-2 gap-3', compact ? 'mt-4' : 'mt-6')}>
       {items.map((i) => (
-        <div key={i.label} className="rounded-lg bg-surface-100 px-3 py-2 dark:bg-surface-800">
+        <div key={i.id} className="rounded-lg bg-surface-100 px-3 py-2 dark:bg-surface-800">
           <dt className="text-xs text-surface-600 dark:text-surface-400">{i.label}</dt>
-          <dd className="text-lg font-semibold text-surface-900 tabular-nums dark:text-surface-50">{i.value}</dd>
+          <dd className="text-lg font-semibold text-surface-900 tabular-nums dark:text-surface-50">{formatNumber(i.value)}</dd>
         </div>
       ))}
     </dl>
@@ -104,6 +111,7 @@ function Limits({ plan, compact }: { plan: Plan; compact: boolean }) {
 
 /** One plan: name, price for the chosen period, limits, features and a call to action. */
 export function PlanCard({ plan, period, cta, compact = false, headingLevel = 2 }: { plan: Plan; period: BillingPeriod; cta: ReactNode; compact?: boolean; headingLevel?: 2 | 3 }) {
+  const t = useT();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const headingId = useId();
   return (
@@ -116,18 +124,18 @@ export function PlanCard({ plan, period, cta, compact = false, headingLevel = 2 
         plan.highlight && 'ring-2 ring-primary-500 dark:ring-primary-400',
       )}
     >
-      <div className="flex items-center justify-between gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <Heading id={headingId} className={cx('font-semibold text-surface-900 dark:text-surface-50', compact ? 'text-lg' : 'text-xl')}>
           {plan.name}
         </Heading>
-        {plan.highlight ? <Badge tone="primary">Most popular</Badge> : null}
+        {plan.highlight ? <Badge tone="primary">{t('plans.mostPopular')}</Badge> : null}
       </div>
       <div className={compact ? 'mt-3' : 'mt-5'}>
         <PriceBlock plan={plan} period={period} compact={compact} />
       </div>
       <div className={compact ? 'mt-4' : 'mt-6'}>{cta}</div>
       <Limits plan={plan} compact={compact} />
-      <ul className={cx('space-y-2.5 text-sm text-surface-700 dark:text-surface-300', compact ? 'mt-4' : 'mt-6')} aria-label={`${plan.name} includes`}>
+      <ul className={cx('space-y-2.5 text-sm text-surface-700 dark:text-surface-300', compact ? 'mt-4' : 'mt-6')} aria-label={t('plans.includes', { plan: plan.name })}>
         {plan.features.map((f) => (
           <li key={f} className="flex gap-2.5">
             <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary-600 dark:text-primary-400" />
@@ -141,8 +149,9 @@ export function PlanCard({ plan, period, cta, compact = false, headingLevel = 2 
 
 /** Placeholder cards in the plans' layout while they load. */
 export function PlanSkeletons({ count = 2, compact = false }: { count?: number; compact?: boolean }) {
+  const t = useT();
   return (
-    <div role="status" aria-busy="true" aria-label="Loading plans" className={cx('grid gap-6', count > 1 && 'md:grid-cols-2')}>
+    <div role="status" aria-busy="true" aria-label={t('plans.loading')} className={cx('grid gap-6', count > 1 && 'md:grid-cols-2')}>
       {Array.from({ length: count }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
         <Card key={i} className={compact ? 'p-5' : 'p-6 sm:p-8'}>
@@ -184,6 +193,7 @@ export function PlanCatalogue({
   renderCta: (plan: Plan, period: BillingPeriod) => ReactNode;
   footer?: (plans: Plan[]) => ReactNode;
 }) {
+  const t = useT();
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
   const { data: plans, isError, isFetching, refetch } = usePlansQuery();
 
@@ -203,20 +213,20 @@ export function PlanCatalogue({
     );
   }
   if (plans) {
-    return <EmptyState title="No plans are on sale right now" description="Everything on the free plan stays available. Check back soon." />;
+    return <EmptyState title={t('plans.empty.title')} description={t('plans.empty.text')} />;
   }
   if (isError && !isFetching) {
     return (
       <Alert
         tone="warning"
-        title="The plans could not be loaded"
+        title={t('plans.error.title')}
         actions={
           <Button variant="secondary" size="sm" onClick={() => void refetch()}>
-            Try again
+            {t('common.tryAgain')}
           </Button>
         }
       >
-        The prices did not arrive. Try again, or come back in a moment.
+        {t('plans.error.text')}
       </Alert>
     );
   }

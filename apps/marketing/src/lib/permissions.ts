@@ -1,3 +1,6 @@
+import type { Translate } from '@tickety/shared';
+import { type MessageKey, t as translate } from './i18n';
+
 /** Discord permission bits the invite may ask for, with why the bot needs each (for the invite page). */
 export interface PermissionInfo {
   bit: number;
@@ -5,68 +8,64 @@ export interface PermissionInfo {
   why: string;
 }
 
-const NOT_NEEDED = 'Not used for tickets; you can untick it on Discord’s screen.';
-
-const KNOWN: Record<number, Omit<PermissionInfo, 'bit'>> = {
-  0: { name: 'Create Invite', why: 'Create an invite link when a ticket needs to bring someone back to the server.' },
-  1: { name: 'Kick Members', why: NOT_NEEDED },
-  2: { name: 'Ban Members', why: NOT_NEEDED },
-  3: {
-    name: 'Administrator',
-    why: 'Every permission, overriding channel settings. The bot does not need it: you can untick it on Discord’s screen as long as the permissions below are granted.',
-  },
-  4: { name: 'Manage Channels', why: 'Create a private channel for each new ticket in the category you chose, and remove it once the ticket is closed.' },
-  5: { name: 'Manage Server', why: 'Read server settings that ticket features depend on.' },
-  6: { name: 'Add Reactions', why: 'React to messages, for example to ask for a rating when a ticket closes.' },
-  7: { name: 'View Audit Log', why: 'Tell who changed a ticket channel outside the bot.' },
-  8: { name: 'Priority Speaker', why: NOT_NEEDED },
-  9: { name: 'Video', why: NOT_NEEDED },
-  10: { name: 'View Channels', why: 'See the ticket category, the channels with your panels and the ticket channels it manages.' },
-  11: { name: 'Send Messages', why: 'Post panels, welcome messages, reminders and close confirmations.' },
-  12: { name: 'Send Text-to-Speech Messages', why: NOT_NEEDED },
-  13: { name: 'Manage Messages', why: 'Pin the welcome message in each ticket and update the panels it has posted.' },
-  14: { name: 'Embed Links', why: 'Show panels and ticket messages as rich embeds with titles, colours and images.' },
-  15: { name: 'Attach Files', why: 'Attach a ticket’s transcript and files to its messages.' },
-  16: { name: 'Read Message History', why: 'Read a ticket’s messages so its transcript is complete when it closes.' },
-  17: { name: 'Mention Everyone', why: 'Ping the support roles you choose when a ticket opens, even if they are not mentionable.' },
-  18: { name: 'Use External Emojis', why: 'Show custom emojis on panel buttons.' },
-  19: { name: 'View Server Insights', why: NOT_NEEDED },
-  20: { name: 'Connect', why: NOT_NEEDED },
-  21: { name: 'Speak', why: NOT_NEEDED },
-  22: { name: 'Mute Members', why: NOT_NEEDED },
-  23: { name: 'Deafen Members', why: NOT_NEEDED },
-  24: { name: 'Move Members', why: NOT_NEEDED },
-  25: { name: 'Use Voice Activity', why: NOT_NEEDED },
-  26: { name: 'Change Nickname', why: NOT_NEEDED },
-  27: { name: 'Manage Nicknames', why: NOT_NEEDED },
-  28: {
-    name: 'Manage Roles',
-    why: 'Set each ticket channel’s permissions so only the person who opened it, your support roles and the bot can see it.',
-  },
-  29: { name: 'Manage Webhooks', why: 'Send messages with a custom name and avatar.' },
-  30: { name: 'Manage Expressions', why: NOT_NEEDED },
-  31: { name: 'Use Application Commands', why: 'Use slash commands in channels where the bot works.' },
-  32: { name: 'Request to Speak', why: NOT_NEEDED },
-  33: { name: 'Manage Events', why: NOT_NEEDED },
-  34: { name: 'Manage Threads', why: 'Archive and lock ticket threads for panels that use threads instead of channels.' },
-  35: { name: 'Create Public Threads', why: 'Open public threads for panels configured that way.' },
-  36: { name: 'Create Private Threads', why: 'Open private ticket threads for panels that use threads instead of channels.' },
-  37: { name: 'Use External Stickers', why: NOT_NEEDED },
-  38: { name: 'Send Messages in Threads', why: 'Reply inside ticket threads.' },
-  39: { name: 'Use Activities', why: NOT_NEEDED },
-  40: { name: 'Timeout Members', why: NOT_NEEDED },
-  41: { name: 'View Creator Monetization Analytics', why: NOT_NEEDED },
-  42: { name: 'Use Soundboard', why: NOT_NEEDED },
-  43: { name: 'Create Expressions', why: NOT_NEEDED },
-  44: { name: 'Create Events', why: NOT_NEEDED },
-  45: { name: 'Use External Sounds', why: NOT_NEEDED },
-  46: { name: 'Send Voice Messages', why: NOT_NEEDED },
-  49: { name: 'Create Polls', why: NOT_NEEDED },
-  50: { name: 'Use External Apps', why: NOT_NEEDED },
+/** Catalogue keys of each known bit's name (Discord's own wording) and why the bot asks for it. */
+const KNOWN: Record<number, { name: MessageKey; why: MessageKey }> = {
+  0: { name: 'permission.createInvite.name', why: 'permission.createInvite.why' },
+  1: { name: 'permission.kickMembers.name', why: 'permission.notNeeded' },
+  2: { name: 'permission.banMembers.name', why: 'permission.notNeeded' },
+  3: { name: 'permission.administrator.name', why: 'permission.administrator.why' },
+  4: { name: 'permission.manageChannels.name', why: 'permission.manageChannels.why' },
+  5: { name: 'permission.manageServer.name', why: 'permission.manageServer.why' },
+  6: { name: 'permission.addReactions.name', why: 'permission.addReactions.why' },
+  7: { name: 'permission.viewAuditLog.name', why: 'permission.viewAuditLog.why' },
+  8: { name: 'permission.prioritySpeaker.name', why: 'permission.notNeeded' },
+  9: { name: 'permission.video.name', why: 'permission.notNeeded' },
+  10: { name: 'permission.viewChannels.name', why: 'permission.viewChannels.why' },
+  11: { name: 'permission.sendMessages.name', why: 'permission.sendMessages.why' },
+  12: { name: 'permission.sendTextToSpeechMessages.name', why: 'permission.notNeeded' },
+  13: { name: 'permission.manageMessages.name', why: 'permission.manageMessages.why' },
+  14: { name: 'permission.embedLinks.name', why: 'permission.embedLinks.why' },
+  15: { name: 'permission.attachFiles.name', why: 'permission.attachFiles.why' },
+  16: { name: 'permission.readMessageHistory.name', why: 'permission.readMessageHistory.why' },
+  17: { name: 'permission.mentionEveryone.name', why: 'permission.mentionEveryone.why' },
+  18: { name: 'permission.useExternalEmojis.name', why: 'permission.useExternalEmojis.why' },
+  19: { name: 'permission.viewServerInsights.name', why: 'permission.notNeeded' },
+  20: { name: 'permission.connect.name', why: 'permission.notNeeded' },
+  21: { name: 'permission.speak.name', why: 'permission.notNeeded' },
+  22: { name: 'permission.muteMembers.name', why: 'permission.notNeeded' },
+  23: { name: 'permission.deafenMembers.name', why: 'permission.notNeeded' },
+  24: { name: 'permission.moveMembers.name', why: 'permission.notNeeded' },
+  25: { name: 'permission.useVoiceActivity.name', why: 'permission.notNeeded' },
+  26: { name: 'permission.changeNickname.name', why: 'permission.notNeeded' },
+  27: { name: 'permission.manageNicknames.name', why: 'permission.notNeeded' },
+  28: { name: 'permission.manageRoles.name', why: 'permission.manageRoles.why' },
+  29: { name: 'permission.manageWebhooks.name', why: 'permission.manageWebhooks.why' },
+  30: { name: 'permission.manageExpressions.name', why: 'permission.notNeeded' },
+  31: { name: 'permission.useApplicationCommands.name', why: 'permission.useApplicationCommands.why' },
+  32: { name: 'permission.requestToSpeak.name', why: 'permission.notNeeded' },
+  33: { name: 'permission.manageEvents.name', why: 'permission.notNeeded' },
+  34: { name: 'permission.manageThreads.name', why: 'permission.manageThreads.why' },
+  35: { name: 'permission.createPublicThreads.name', why: 'permission.createPublicThreads.why' },
+  36: { name: 'permission.createPrivateThreads.name', why: 'permission.createPrivateThreads.why' },
+  37: { name: 'permission.useExternalStickers.name', why: 'permission.notNeeded' },
+  38: { name: 'permission.sendMessagesInThreads.name', why: 'permission.sendMessagesInThreads.why' },
+  39: { name: 'permission.useActivities.name', why: 'permission.notNeeded' },
+  40: { name: 'permission.timeoutMembers.name', why: 'permission.notNeeded' },
+  41: { name: 'permission.viewCreatorMonetizationAnalytics.name', why: 'permission.notNeeded' },
+  42: { name: 'permission.useSoundboard.name', why: 'permission.notNeeded' },
+  43: { name: 'permission.createExpressions.name', why: 'permission.notNeeded' },
+  44: { name: 'permission.createEvents.name', why: 'permission.notNeeded' },
+  45: { name: 'permission.useExternalSounds.name', why: 'permission.notNeeded' },
+  46: { name: 'permission.sendVoiceMessages.name', why: 'permission.notNeeded' },
+  49: { name: 'permission.createPolls.name', why: 'permission.notNeeded' },
+  50: { name: 'permission.useExternalApps.name', why: 'permission.notNeeded' },
 };
 
-/** The permissions an authorise URL asks for (its `permissions` bit field), in bit order. */
-export function requestedPermissions(inviteUrl: string): PermissionInfo[] {
+/**
+ * The permissions an authorise URL asks for (its `permissions` bit field), in bit order, named in the
+ * active language (pass the page's `useT()` so it follows a change of language).
+ */
+export function requestedPermissions(inviteUrl: string, t: Translate<MessageKey> = translate): PermissionInfo[] {
   let raw: string | null = null;
   try {
     raw = new URL(inviteUrl).searchParams.get('permissions');
@@ -79,7 +78,11 @@ export function requestedPermissions(inviteUrl: string): PermissionInfo[] {
   for (let bit = 0; bit < 64; bit++) {
     if ((value >> BigInt(bit)) & 1n) {
       const known = KNOWN[bit];
-      out.push({ bit, name: known?.name ?? `Permission ${bit}`, why: known?.why ?? 'A Discord permission the bot asks for.' });
+      out.push(
+        known
+          ? { bit, name: t(known.name), why: t(known.why) }
+          : { bit, name: t('permission.unknown.name', { bit }), why: t('permission.unknown.why') },
+      );
     }
   }
   return out;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMarkdown, fillPlaceholders, parseFrontMatter, slugify, tableOfContents } from './policy';
+import { escapeMarkdown, fillPlaceholders, POLICY_IDS, parseFrontMatter, slugify, tableOfContents } from './policy';
+import { loadedPolicy, loadPolicy, preloadPolicyAt } from './policy-documents';
 
 describe('policy helpers', () => {
   it('reads the updated date from the front matter and strips it', () => {
@@ -21,5 +22,29 @@ describe('policy helpers', () => {
       { id: 'your-rights-1', text: 'Your rights', line: 8 },
     ]);
     expect(slugify('Données & sécurité')).toBe('donnees-securite');
+    expect(slugify('Maßnahmen für Übergänge')).toBe('massnahmen-fur-ubergange');
+  });
+});
+
+describe('policy documents', () => {
+  it('loads each document per language, and preloads the one an address opens on', async () => {
+    const { default: legalDe } = await import('../content/de/legal.md');
+    const { default: legalEn } = await import('../content/legal.md');
+    expect(loadedPolicy('legal', 'de')).toBeUndefined();
+    await preloadPolicyAt('/legal', 'de');
+    expect(loadedPolicy('legal', 'de')?.source).toBe(legalDe);
+    expect(loadedPolicy('legal', 'en')).toBeUndefined();
+    expect((await loadPolicy('legal', 'en')).source).toBe(legalEn);
+    expect(loadedPolicy('legal', 'en')).toBe(loadedPolicy('legal', 'en'));
+    await expect(preloadPolicyAt('/premium', 'de')).resolves.toBeUndefined();
+    await expect(preloadPolicyAt('/constructor', 'de')).resolves.toBeUndefined();
+  });
+
+  it('has a German and an English version of every document', async () => {
+    for (const id of POLICY_IDS) {
+      const [en, de] = await Promise.all([loadPolicy(id, 'en'), loadPolicy(id, 'de')]);
+      expect(parseFrontMatter(de.source).body.trim(), `content/de/${id}.md`).not.toBe('');
+      expect(de.source, `content/de/${id}.md`).not.toBe(en.source);
+    }
   });
 });

@@ -1,13 +1,20 @@
-/** The five policy documents (src/content/<id>.md), their titles and how each is loaded. */
+import type { MessageKey } from './i18n';
+
+/**
+ * The five policy documents: where each is served and its title (the catalogue's `title.<page>` of
+ * its route, whose English is the route table's). Their text: lib/policy-documents.ts.
+ */
 export const POLICIES = {
-  'terms-of-service': { title: 'Terms of Service', load: () => import('../content/terms-of-service.md') },
-  'privacy-policy': { title: 'Privacy Policy', load: () => import('../content/privacy-policy.md') },
-  legal: { title: 'Legal', load: () => import('../content/legal.md') },
-  'refund-policy': { title: 'Refund Policy', load: () => import('../content/refund-policy.md') },
-  'aup-policy': { title: 'Acceptable Use Policy', load: () => import('../content/aup-policy.md') },
-} as const satisfies Record<string, { title: string; load: () => Promise<{ default: string }> }>;
+  'terms-of-service': { path: '/terms-of-service', title: 'title.termsOfService' },
+  'privacy-policy': { path: '/privacy-policy', title: 'title.privacyPolicy' },
+  legal: { path: '/legal', title: 'title.legal' },
+  'refund-policy': { path: '/refund-policy', title: 'title.refundPolicy' },
+  'aup-policy': { path: '/aup-policy', title: 'title.aupPolicy' },
+} as const satisfies Record<string, { path: string; title: MessageKey }>;
 
 export type PolicyId = keyof typeof POLICIES;
+
+export const POLICY_IDS = Object.keys(POLICIES) as PolicyId[];
 
 export function isPolicyId(id: string | undefined): id is PolicyId {
   return id !== undefined && Object.hasOwn(POLICIES, id);
@@ -60,6 +67,7 @@ export function slugify(text: string): string {
   return (
     text
       .toLowerCase()
+      .replace(/ß/g, 'ss')
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
       .replace(/[^a-z0-9\s-]/g, '')

@@ -4,8 +4,18 @@
 import { RuntimeConfig as RuntimeConfigSchema, runtimeConfigProblem } from '@tickety/api-contract';
 import type { RemoteId, RuntimeConfig } from '@tickety/shared';
 
+/** Why config.json could not be used: the start screen says so in the reader's language (bootstrap.tsx). */
+export type ConfigFailure = { kind: 'unreachable' } | { kind: 'http'; status: number } | { kind: 'json' } | { kind: 'invalid' };
+
+/** config.json could not be used. `message` is English, for the console; `failure` says why. */
 export class ConfigLoadError extends Error {
   override name = 'ConfigLoadError';
+  constructor(
+    message: string,
+    readonly failure: ConfigFailure = { kind: 'invalid' },
+  ) {
+    super(message);
+  }
 }
 
 /** Checks config.json against the contract; throws a readable error. Site-relative manifest URLs are resolved. */
@@ -27,14 +37,14 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
   try {
     res = await fetchImpl('/config.json', { cache: 'no-cache', headers: { accept: 'application/json' } });
   } catch {
-    throw new ConfigLoadError('Could not reach the server to read its configuration. Check your connection.');
+    throw new ConfigLoadError('Could not reach the server to read its configuration. Check your connection.', { kind: 'unreachable' });
   }
-  if (!res.ok) throw new ConfigLoadError(`The server's configuration could not be read (HTTP ${res.status}).`);
+  if (!res.ok) throw new ConfigLoadError(`The server's configuration could not be read (HTTP ${res.status}).`, { kind: 'http', status: res.status });
   let body: unknown;
   try {
     body = await res.json();
   } catch {
-    throw new ConfigLoadError('config.json is not valid JSON.');
+    throw new ConfigLoadError('config.json is not valid JSON.', { kind: 'json' });
   }
   return parseRuntimeConfig(body);
 }

@@ -4,6 +4,7 @@ import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { SIGNED_IN_HINT_KEY } from '../boot/boot';
 import { registerRemote } from '../remotes/registry';
+import { ShellUiText } from '../lib/ui-text';
 import { buildRoutes } from '../routes/table';
 import { composeSite } from './site';
 import { registerRemotesEarly } from './early-remote';
@@ -63,7 +64,9 @@ export function startApp(config: RuntimeConfig) {
   const app = (
     <StrictMode>
       <Provider store={store}>
-        <RouterProvider router={router} />
+        <ShellUiText>
+          <RouterProvider router={router} />
+        </ShellUiText>
       </Provider>
     </StrictMode>
   );

@@ -93,6 +93,24 @@ describe('the boot script', () => {
     expect(boot(OPTIONS).started).toBe(false);
   });
 
+  it("starts at once on a prerendered page in another language than the reader's, not on one in theirs", () => {
+    const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-DE', 'en']);
+    try {
+      document.body.innerHTML = '<div id="root" data-prerendered=""><h1>Tickety</h1></div>';
+      document.documentElement.lang = 'en';
+      expect(boot(OPTIONS).started, 'English page, German browser').toBe(true);
+      document.head.innerHTML = '';
+      document.documentElement.lang = 'de';
+      expect(boot(OPTIONS).started, 'German page, German browser').toBe(false);
+      document.head.innerHTML = '';
+      localStorage.setItem('tickety-locale', 'en');
+      expect(boot(OPTIONS).started, 'German page, English picked').toBe(true);
+    } finally {
+      languages.mockRestore();
+      document.documentElement.lang = '';
+    }
+  });
+
   it('starts at once on a prerendered page the server marked (it saw a session)', () => {
     document.body.innerHTML = '<div id="root" data-prerendered="" data-start=""></div>';
     expect(boot(OPTIONS).started).toBe(true);

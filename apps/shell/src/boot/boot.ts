@@ -11,11 +11,13 @@
  *    visitor first reaches for the page (pointer, touch, key or focus), or at once for someone who
  *    is signed in (the server saw a session: #root has data-start; or, on a static host, this browser
  *    had a signed-in user last time), whose header must show them, not "Login", and at once on a
- *    page that is still loading data (a region marked aria-busy: the plans, the status). Any other
- *    page starts the app at once.
+ *    page that is still loading data (a region marked aria-busy: the plans, the status) or written in
+ *    another language than the reader's (`<html lang>` against their pick or browser languages). Any
+ *    other page starts the app at once.
  * 3. Until the app is in, a press on a control that needs it (Login, the menu) is kept for it: the
  *    takeover (app/takeover.ts) presses it again on the app. The theme toggle works at once.
  */
+import { DEFAULT_LOCALE, LOCALE_STORAGE_KEY, pickLocale } from '@tickety/api-contract/locales';
 import { SCHEME_EVENT, THEME_STORAGE_KEY } from '../theme/theme';
 
 /** localStorage: set while this browser has a signed-in user (app/start.tsx keeps it), so a public page starts the app at once. */
@@ -81,6 +83,22 @@ function stored(win: Window): string | null {
 function setScheme(doc: Document, dark: boolean): void {
   doc.documentElement.classList.toggle('dark', dark);
   doc.documentElement.style.colorScheme = dark ? 'dark' : 'light';
+}
+
+/**
+ * Whether the prerendered page is in another language than the reader's (a static host serves
+ * English; the server's guess from Accept-Language can differ from a pick made in this browser).
+ */
+export function inOtherLanguage(doc: Document, win: Window): boolean {
+  let picked: string | null = null;
+  try {
+    picked = win.localStorage.getItem(LOCALE_STORAGE_KEY);
+  } catch {
+    // no storage: the browser's languages decide
+  }
+  const nav = win.navigator;
+  const wanted = pickLocale(picked, [...(nav?.languages ?? []), nav?.language ?? ''].filter(Boolean));
+  return wanted !== (doc.documentElement.lang || DEFAULT_LOCALE);
 }
 
 /** A signed-in user was here last time (a hint only: the app asks the API). */
@@ -155,8 +173,8 @@ export function boot(options: BootOptions, doc: Document = document, win: Window
     keepPresses(root, state.pressed, doc, win);
     // The server saw a session (data-start), or this browser had a signed-in user last time; or the
     // page is still loading something (its plans, the status, a document: aria-busy) that only the
-    // app can fetch.
-    if (root.hasAttribute('data-start') || wasSignedIn(win) || root.querySelector('[aria-busy="true"]')) return start();
+    // app can fetch; or it is in another language than the reader's (the app renders theirs).
+    if (root.hasAttribute('data-start') || wasSignedIn(win) || root.querySelector('[aria-busy="true"]') || inOtherLanguage(doc, win)) return start();
     for (const type of START_EVENTS) win.addEventListener(type, start, { capture: true, passive: true });
   };
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', decide, { once: true });

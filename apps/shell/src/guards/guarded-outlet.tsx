@@ -1,21 +1,23 @@
-import { evaluateGuard, LOGIN_BUTTON_LABEL, login, type RouteHandle, selectAuth, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { evaluateGuard, login, loginButtonLabel, type RouteHandle, selectAuth, siteHref, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
 import type { ReactNode } from 'react';
 import { Button, buttonClasses, EmptyState, Spinner } from '@tickety/ui';
 import { LockKeyhole, ShieldAlert } from 'lucide-react';
 import { Link, Outlet, useMatches } from 'react-router-dom';
+import { useT } from '../lib/i18n';
 
 /** The handles of every matched route, outer to inner. */
 export function useHandles(): Array<RouteHandle | undefined> {
   return useMatches().map((m) => m.handle as RouteHandle | undefined);
 }
 
-/** Spec §8 'Login Required' with its 'Login with discord' button, in the page (not an overlay). */
+/** docs/behaviour.md#request-overlay-and-error-catalogue 'Login Required' with its 'Login with discord' button, in the page (not an overlay). */
 export function LoginRequired() {
   const dispatch = useAppDispatch();
+  const t = useT();
   return (
-    <EmptyState icon={<LockKeyhole aria-hidden="true" className="size-6" />} title="Login Required" description="Log in with your Discord account to see this page. We only ask Discord for your name, avatar and server list.">
+    <EmptyState icon={<LockKeyhole aria-hidden="true" className="size-6" />} title={t('guard.loginRequired.title')} description={t('guard.loginRequired.description')}>
       <Button variant="discord" onClick={() => void dispatch(login())}>
-        {LOGIN_BUTTON_LABEL}
+        {loginButtonLabel()}
       </Button>
     </EmptyState>
   );
@@ -23,33 +25,36 @@ export function LoginRequired() {
 
 export function Forbidden({ permissions }: { permissions: string[] }) {
   const { productName } = useRuntimeConfig();
+  const t = useT();
   return (
     <EmptyState
       icon={<ShieldAlert aria-hidden="true" className="size-6" />}
-      title="You don't have permission to view this page"
-      description={`This page is for ${productName} staff holding the permission ${permissions.join(' and ')}. If you think you should have access, ask a team manager.`}
+      title={t('guard.forbidden.title')}
+      // The permissions are code identifiers: listed as they are, in any language.
+      description={t('guard.forbidden.description', { product: productName, count: permissions.length, permissions: permissions.join(', ') })}
     >
-      <Link to="/dashboard" className={buttonClasses({ variant: 'secondary' })}>
-        Go to your servers
+      <Link to={siteHref('/dashboard')} className={buttonClasses({ variant: 'secondary' })}>
+        {t('guard.forbidden.back')}
       </Link>
     </EmptyState>
   );
 }
 
 /**
- * The one guard (spec §6): reads `requiresAuth` and `permission` from the matched routes' handles
+ * The one guard (docs/behaviour.md#roles-and-guards): reads `requiresAuth` and `permission` from the matched routes' handles
  * (evaluateGuard in @tickety/shared) and renders the page, a spinner while the first user load runs,
  * 'Login Required', or a no-permission screen. Pages never re-check; the API checks again anyway.
  */
 export function GuardedOutlet({ children }: { children?: ReactNode }) {
   const handles = useHandles();
   const auth = useAppSelector(selectAuth);
+  const t = useT();
   const decision = evaluateGuard(handles, auth);
   if (decision === 'allow') return children ?? <Outlet />;
   if (decision === 'pending') {
     return (
       <div className="flex justify-center py-24">
-        <Spinner size="lg" label="Checking your session…" />
+        <Spinner size="lg" label={t('guard.checking')} />
       </div>
     );
   }

@@ -1,54 +1,57 @@
-import { useRuntimeConfig } from '@tickety/shared';
+import { siteHref, useRuntimeConfig } from '@tickety/shared';
 import { Link } from 'react-router-dom';
+import { type ShellKey, useT } from '../lib/i18n';
+import { LanguagePicker } from './language-picker';
 import { Logo } from './logo';
 
-const COLUMNS: Array<{ title: string; links: Array<{ label: string; to: string }> }> = [
+const COLUMNS: Array<{ title: ShellKey; links: Array<{ label: ShellKey; to: string }> }> = [
   {
-    title: 'Product',
+    title: 'footer.product',
     links: [
-      { label: 'Features', to: '/#features' },
-      { label: 'Premium', to: '/premium' },
-      { label: 'Add to Discord', to: '/invite' },
-      { label: 'Dashboard', to: '/dashboard' },
+      { label: 'nav.features', to: `${siteHref('/')}#features` },
+      { label: 'nav.premium', to: siteHref('/premium') },
+      { label: 'footer.invite', to: siteHref('/invite') },
+      { label: 'footer.dashboard', to: siteHref('/dashboard') },
     ],
   },
   {
-    title: 'Help',
+    title: 'footer.help',
     links: [
-      { label: 'Documentation', to: '/docs' },
-      { label: 'Support', to: '/support' },
-      { label: 'Status', to: '/status' },
+      { label: 'footer.docs', to: siteHref('/docs') },
+      { label: 'nav.support', to: siteHref('/support') },
+      { label: 'nav.status', to: siteHref('/status') },
     ],
   },
   {
-    title: 'Legal',
+    title: 'footer.legal',
     links: [
-      { label: 'Terms of Service', to: '/terms-of-service' },
-      { label: 'Privacy Policy', to: '/privacy-policy' },
-      { label: 'Refund Policy', to: '/refund-policy' },
-      { label: 'Acceptable Use', to: '/aup-policy' },
-      { label: 'Legal', to: '/legal' },
+      { label: 'footer.terms', to: siteHref('/terms-of-service') },
+      { label: 'footer.privacy', to: siteHref('/privacy-policy') },
+      { label: 'footer.refund', to: siteHref('/refund-policy') },
+      { label: 'footer.aup', to: siteHref('/aup-policy') },
+      { label: 'footer.legalNotice', to: siteHref('/legal') },
     ],
   },
 ];
 
 export function Footer() {
   const { productName } = useRuntimeConfig();
+  const t = useT();
   return (
     <footer className="border-t border-surface-200 bg-white dark:border-surface-800 dark:bg-surface-950">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:px-6 md:grid-cols-4">
         <div>
           <Logo />
-          <p className="mt-3 max-w-xs text-sm text-surface-600 dark:text-surface-400">Ticket support for Discord communities, configured from the web.</p>
+          <p className="mt-3 max-w-xs text-sm text-surface-600 dark:text-surface-400">{t('footer.tagline')}</p>
         </div>
         {COLUMNS.map((col) => (
-          <nav key={col.title} aria-label={col.title}>
-            <h2 className="text-sm font-semibold text-surface-900 dark:text-surface-100">{col.title}</h2>
+          <nav key={col.title} aria-label={t(col.title)}>
+            <h2 className="text-sm font-semibold text-surface-900 dark:text-surface-100">{t(col.title)}</h2>
             <ul className="mt-3 space-y-2">
               {col.links.map((l) => (
                 <li key={l.to}>
                   <Link to={l.to} className="text-sm text-surface-600 hover:text-primary-700 dark:text-surface-400 dark:hover:text-primary-400">
-                    {l.label}
+                    {t(l.label)}
                   </Link>
                 </li>
               ))}
@@ -56,9 +59,11 @@ export function Footer() {
           </nav>
         ))}
       </div>
-      <p className="border-t border-surface-200 py-6 text-center text-xs text-surface-500 dark:border-surface-800">
-        © {new Date().getFullYear()} {productName}. Not affiliated with Discord Inc.
-      </p>
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-6 gap-y-3 border-t border-surface-200 px-4 py-6 sm:px-6 dark:border-surface-800">
+        <p className="text-xs text-surface-500">{t('footer.copyright', { year: String(new Date().getFullYear()), product: productName })}</p>
+        {/* Visitors have no account menu: the language is picked here (signed-in users have it in both). */}
+        <LanguagePicker />
+      </div>
     </footer>
   );
 }

@@ -1,33 +1,37 @@
-import { login, selectAuth, selectTeam, useAppDispatch, useAppSelector } from '@tickety/shared';
+import { login, selectAuth, selectTeam, siteHref, useAppDispatch, useAppSelector } from '@tickety/shared';
 import { Avatar, Button, cx, Skeleton } from '@tickety/ui';
 import { ChevronDown, LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
+import { T, useT } from '../lib/i18n';
 import { ThemeToggle } from '../theme/theme-toggle';
+import { LanguagePicker } from './language-picker';
 import { Logo } from './logo';
 import { APP_NAV, type NavItem, PUBLIC_NAV, staffNavFor } from './nav';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   cx(
-    'rounded-lg px-3 py-2 text-sm font-medium transition focus-visible:outline-2 focus-visible:outline-offset-2',
+    'rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition focus-visible:outline-2 focus-visible:outline-offset-2',
     isActive
       ? 'bg-primary-50 text-primary-700 dark:bg-primary-950 dark:text-primary-300'
       : 'text-surface-600 hover:bg-surface-100 hover:text-surface-900 dark:text-surface-300 dark:hover:bg-surface-800 dark:hover:text-surface-50',
   );
 
 function NavLinks({ items, onNavigate, vertical = false }: { items: NavItem[]; onNavigate?: () => void; vertical?: boolean }) {
+  const t = useT();
   return (
-    <ul className={cx('flex gap-1', vertical ? 'flex-col' : 'items-center')}>
+    // Horizontal, a long list (staff pages, longer German labels) scrolls rather than overlapping the controls.
+    <ul className={cx('flex gap-1', vertical ? 'flex-col' : 'items-center overflow-x-auto p-1')}>
       {items.map((item) => (
         <li key={item.to}>
           {item.to.includes('#') ? (
             // An anchor on a page is never "the current page".
             <Link to={item.to} className={navLinkClass({ isActive: false })} onClick={onNavigate}>
-              {item.label}
+              {t(item.label)}
             </Link>
           ) : (
-            <NavLink to={item.to} end={item.to === '/dashboard'} className={navLinkClass} onClick={onNavigate}>
-              {item.label}
+            <NavLink to={item.to} end={item.to === siteHref('/dashboard')} className={navLinkClass} onClick={onNavigate}>
+              {t(item.label)}
             </NavLink>
           )}
         </li>
@@ -61,6 +65,7 @@ function useDismiss(open: boolean, close: () => void, ref: React.RefObject<HTMLE
 function UserMenu() {
   const auth = useAppSelector(selectAuth);
   const team = useAppSelector(selectTeam);
+  const t = useT();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const id = useId();
@@ -68,7 +73,7 @@ function UserMenu() {
   useDismiss(open, close, ref);
   const user = auth.user!;
   const name = user.globalName ?? user.username;
-  const items: NavItem[] = [{ label: 'Manage Servers', to: '/dashboard' }, { label: 'Billing', to: '/billing' }, ...staffNavFor(team)];
+  const items: NavItem[] = [{ label: 'account.manageServers', to: siteHref('/dashboard') }, { label: 'nav.billing', to: siteHref('/billing') }, ...staffNavFor(team)];
   return (
     <div ref={ref} className="relative">
       <button
@@ -81,24 +86,27 @@ function UserMenu() {
         <Avatar src={user.avatarUrl} name={name} size="sm" />
         <span className="max-w-40 truncate">{name}</span>
         <ChevronDown aria-hidden="true" className="size-4 opacity-60" />
-        <span className="sr-only">account menu</span>
+        <span className="sr-only">{t('account.menu')}</span>
       </button>
       {open ? (
-        <div id={id} className="absolute right-0 z-50 mt-2 w-64 rounded-xl border border-surface-200 bg-white p-2 shadow-xl dark:border-surface-800 dark:bg-surface-900">
+        <div id={id} className="absolute right-0 z-50 mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-xl border border-surface-200 bg-white p-2 shadow-xl dark:border-surface-800 dark:bg-surface-900">
           <p className="truncate px-3 py-2 text-xs text-surface-500 dark:text-surface-400">
-            Signed in as <span className="font-semibold text-surface-800 dark:text-surface-100">@{user.username}</span>
+            <T k="account.signedInAs" values={{ username: user.username }} components={{ name: <span className="font-semibold text-surface-800 dark:text-surface-100" /> }} />
           </p>
           <ul className="flex flex-col">
             {items.map((item) => (
               <li key={item.to}>
                 <Link to={item.to} className="block rounded-lg px-3 py-2 text-sm text-surface-700 hover:bg-surface-100 dark:text-surface-200 dark:hover:bg-surface-800" onClick={close}>
-                  {item.label}
+                  {t(item.label)}
                 </Link>
               </li>
             ))}
+            <li className="mt-1 border-t border-surface-200 px-3 pt-2 pb-1 dark:border-surface-800">
+              <LanguagePicker />
+            </li>
             <li className="mt-1 border-t border-surface-200 pt-1 dark:border-surface-800">
-              <Link to="/logout" className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950" onClick={close}>
-                <LogOut aria-hidden="true" className="size-4" /> Log out
+              <Link to={siteHref('/logout')} className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950" onClick={close}>
+                <LogOut aria-hidden="true" className="size-4" /> {t('account.logout')}
               </Link>
             </li>
           </ul>
@@ -112,11 +120,12 @@ function UserMenu() {
 export function AuthControls() {
   const auth = useAppSelector(selectAuth);
   const dispatch = useAppDispatch();
+  const t = useT();
   if (auth.user) return <UserMenu />;
   if (auth.status === 'idle' || auth.status === 'loading') return <Skeleton className="h-9 w-24 rounded-lg" />;
   return (
     <Button variant="discord" size="sm" onClick={() => void dispatch(login())}>
-      Login
+      {t('header.login')}
     </Button>
   );
 }
@@ -124,6 +133,7 @@ export function AuthControls() {
 /** The site header (the page's banner): logo, navigation, theme toggle, login or the user menu. */
 export function Header({ variant }: { variant: 'public' | 'app' }) {
   const team = useAppSelector(selectTeam);
+  const t = useT();
   const items = variant === 'public' ? PUBLIC_NAV : [...APP_NAV, ...staffNavFor(team)];
   const [open, setOpen] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
@@ -133,7 +143,7 @@ export function Header({ variant }: { variant: 'public' | 'app' }) {
     <header className="sticky top-0 z-40 border-b border-surface-200 bg-white/85 backdrop-blur dark:border-surface-800 dark:bg-surface-950/85">
       <div ref={panel} className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6">
         <Logo />
-        <nav aria-label="Main" className="hidden flex-1 lg:block">
+        <nav aria-label={t('nav.main')} className="hidden min-w-0 flex-1 lg:block">
           <NavLinks items={items} />
         </nav>
         <div className="ml-auto flex items-center gap-2">
@@ -144,14 +154,14 @@ export function Header({ variant }: { variant: 'public' | 'app' }) {
             className="inline-flex size-9 items-center justify-center rounded-lg text-surface-700 hover:bg-surface-100 focus-visible:outline-2 lg:hidden dark:text-surface-200 dark:hover:bg-surface-800"
             aria-expanded={open}
             aria-controls={id}
-            aria-label={open ? 'Close navigation' : 'Open navigation'}
+            aria-label={t(open ? 'nav.close' : 'nav.open')}
             onClick={() => setOpen((o) => !o)}
           >
             {open ? <X aria-hidden="true" className="size-5" /> : <Menu aria-hidden="true" className="size-5" />}
           </button>
         </div>
         {open ? (
-          <nav id={id} aria-label="Main" className="absolute inset-x-0 top-16 border-b border-surface-200 bg-white p-4 shadow-lg lg:hidden dark:border-surface-800 dark:bg-surface-950">
+          <nav id={id} aria-label={t('nav.main')} className="absolute inset-x-0 top-16 border-b border-surface-200 bg-white p-4 shadow-lg lg:hidden dark:border-surface-800 dark:bg-surface-950">
             <NavLinks items={items} vertical onNavigate={() => setOpen(false)} />
           </nav>
         ) : null}

@@ -1,9 +1,26 @@
-import { botInviteUrl, PLACEHOLDER_SERVERS, refreshGuilds, type RouteHandle, type SidebarIcon, selectGuilds, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import {
+  botInviteUrl,
+  PLACEHOLDER_SERVERS,
+  type RemoteId,
+  type RouteHandle,
+  refreshGuilds,
+  routeText,
+  type SidebarIcon,
+  selectGuilds,
+  siteHref,
+  useAppDispatch,
+  errorText,
+  useAppSelector,
+  useI18nRevision,
+  useOpenServer,
+  useRuntimeConfig,
+} from '@tickety/shared';
 import { Avatar, Button, buttonClasses, cx, EmptyState, Skeleton } from '@tickety/ui';
 import { ArrowLeftRight, BarChart3, Bot, FileText, Gem, History, LayoutPanelTop, ScrollText, Settings, ShieldX, Ticket } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useMatches, useParams } from 'react-router-dom';
 import { GuardedOutlet } from '../guards/guarded-outlet';
+import { useT } from '../lib/i18n';
 import { useGetServerQuery } from '../server/server-api';
 import { Header } from './header';
 
@@ -19,49 +36,56 @@ const ICONS: Record<SidebarIcon, ReactNode> = {
   settings: <Settings aria-hidden="true" className="size-4" />,
 };
 
+/** A sidebar entry as routes/table.tsx builds it: the contract's, with the page it opens (for its translated label). */
+export type SidebarItem = NonNullable<RouteHandle['sidebarItems']>[number];
+
 /** The sidebar's pages, in the route table's order: the server layout route's children with a sidebar entry. */
-function useSidebar(): NonNullable<RouteHandle['sidebarItems']> {
+function useSidebar(): { remote: RemoteId | undefined; items: SidebarItem[] } {
   const matches = useMatches();
-  return matches.map((m) => (m.handle as RouteHandle | undefined)?.sidebarItems).find(Boolean) ?? [];
+  const handle = matches.map((m) => m.handle as RouteHandle | undefined).find((h) => h?.sidebarItems);
+  return { remote: handle?.remote, items: handle?.sidebarItems ?? [] };
 }
 
 /** Where a placeholder link (`/dashboard/server-id/statistics#x`) goes: `/dashboard?page=statistics#x`. */
 export function placeholderTarget(pathname: string, hash: string): string {
   const rest = pathname.split('/').slice(3).filter(Boolean).join('/');
-  return `/dashboard${rest ? `?page=${encodeURIComponent(rest)}` : ''}${hash}`;
+  return `${siteHref('/dashboard', {}, { page: rest || undefined })}${hash}`;
 }
 
 function Sidebar({ server }: { server: string }) {
-  const sidebar = useSidebar();
+  const { remote, items } = useSidebar();
+  const t = useT();
+  // The labels come from the remote's catalogue once it has loaded (the table's English until then).
+  useI18nRevision();
   const guild = useAppSelector(selectGuilds).find((g) => g.id === server);
   return (
     <aside className="border-b border-surface-200 bg-white lg:w-64 lg:shrink-0 lg:border-r lg:border-b-0 dark:border-surface-800 dark:bg-surface-950">
       <div className="flex items-center gap-3 p-4">
         {guild ? <Avatar src={guild.iconUrl} name={guild.name} shape="square" /> : <Skeleton className="size-10 rounded-xl" />}
         <div className="min-w-0">
-          <p className="truncate font-semibold text-surface-900 dark:text-surface-50">{guild?.name ?? 'Server'}</p>
-          <Link to="/dashboard" className="inline-flex items-center gap-1 text-xs text-surface-500 hover:text-primary-700 dark:hover:text-primary-400">
-            <ArrowLeftRight aria-hidden="true" className="size-3" /> Switch server
+          <p className="truncate font-semibold text-surface-900 dark:text-surface-50">{guild?.name ?? t('server.fallbackName')}</p>
+          <Link to={siteHref('/dashboard')} className="inline-flex items-center gap-1 text-xs text-surface-500 hover:text-primary-700 dark:hover:text-primary-400">
+            <ArrowLeftRight aria-hidden="true" className="size-3" /> {t('server.switch')}
           </Link>
         </div>
       </div>
-      <nav aria-label="Server" className="overflow-x-auto px-2 pb-2 lg:pb-4">
+      <nav aria-label={t('server.nav')} className="overflow-x-auto px-2 pb-2 lg:pb-4">
         <ul className="flex gap-1 lg:flex-col">
-          {sidebar.map((item) => (
+          {items.map((item) => (
             <li key={item.segment}>
               <NavLink
-                to={`/dashboard/${server}/${item.segment}`}
+                to={`${siteHref('/dashboard/:server', { server })}/${item.segment}`}
                 className={({ isActive }) =>
                   cx(
-                    'flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition',
+                    'flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition lg:whitespace-normal',
                     isActive
                       ? 'bg-primary-50 text-primary-700 dark:bg-primary-950 dark:text-primary-300'
                       : 'text-surface-600 hover:bg-surface-100 hover:text-surface-900 dark:text-surface-300 dark:hover:bg-surface-800 dark:hover:text-surface-50',
                   )
                 }
               >
-                {ICONS[item.icon]}
-                {item.label}
+                <span className="flex shrink-0">{ICONS[item.icon]}</span>
+                {remote && item.page ? routeText(remote, 'sidebar', item.page, item.label) : item.label}
               </NavLink>
             </li>
           ))}
@@ -74,16 +98,18 @@ function Sidebar({ server }: { server: string }) {
 function InviteTheBot({ server, name, recheck }: { server: string; name: string; recheck: () => Promise<boolean> }) {
   const config = useRuntimeConfig();
   const dispatch = useAppDispatch();
-  const [message, setMessage] = useState<string | null>(null);
+  const t = useT();
+  // What the last refresh found: kept as what to say, so it is said in the language shown.
+  const [problem, setProblem] = useState<null | { notYet: true } | { failed: string | undefined }>(null);
   const [busy, setBusy] = useState(false);
   return (
     <EmptyState
       icon={<Bot aria-hidden="true" className="size-6" />}
-      title={`${config.productName} isn't in ${name} yet`}
-      description={`Add the bot to ${name} to set up ticket panels, statistics and transcripts. When you have added it, refresh your server list.`}
+      title={t('server.invite.title', { product: config.productName, server: name })}
+      description={t('server.invite.description', { server: name })}
     >
       <a href={botInviteUrl(config, server)} target="_blank" rel="noopener noreferrer" className={buttonClasses({ variant: 'discord' })}>
-        Invite the bot
+        {t('server.invite.button')}
       </a>
       <Button
         variant="secondary"
@@ -93,28 +119,29 @@ function InviteTheBot({ server, name, recheck }: { server: string; name: string;
           const result = await dispatch(refreshGuilds());
           if (refreshGuilds.rejected.match(result)) {
             setBusy(false);
-            setMessage(result.payload?.message ?? 'Could not refresh your server list.');
+            setProblem({ failed: result.payload ? errorText(result.payload) : undefined });
             return;
           }
           const added = await recheck();
           setBusy(false);
-          setMessage(added ? null : `Discord does not list ${config.productName} in ${name} yet. If you have just added it, wait a few seconds and try again.`);
+          setProblem(added ? null : { notYet: true });
         }}
       >
-        I've added it: refresh
+        {t('server.invite.refresh')}
       </Button>
-      {message ? (
+      {problem ? (
         <p role="status" className="w-full text-sm text-amber-700 dark:text-amber-400">
-          {message}
+          {'notYet' in problem ? t('server.invite.notYet', { product: config.productName, server: name }) : (problem.failed ?? t('server.invite.refreshFailed'))}
         </p>
       ) : null}
     </EmptyState>
   );
 }
 
-/** Access to one server, decided by the API (`GET /api/guilds/:server`); 403/405 show the spec §8 overlay. */
+/** Access to one server, decided by the API (`GET /api/guilds/:server`); 403/405 show the docs/behaviour.md#request-overlay-and-error-catalogue overlay. */
 function ServerAccess({ server }: { server: string }) {
   const { data, error, isLoading, refetch } = useGetServerQuery(server);
+  const t = useT();
   if (isLoading) {
     return (
       <div className="space-y-4" aria-busy="true">
@@ -127,11 +154,11 @@ function ServerAccess({ server }: { server: string }) {
     return (
       <EmptyState
         icon={<ShieldX aria-hidden="true" className="size-6" />}
-        title="You don't have access to this server."
-        description="Only the server's owner and members with the Administrator or Manage Server permission can manage it here. If your role changed recently, refresh your server list on Manage Servers."
+        title={t('server.noAccess.title')}
+        description={t('server.noAccess.description')}
       >
-        <Link to="/dashboard" className={buttonClasses({ variant: 'secondary' })}>
-          Select Another Server
+        <Link to={siteHref('/dashboard')} className={buttonClasses({ variant: 'secondary' })}>
+          {t('actions.selectServer')}
         </Link>
       </EmptyState>
     );
@@ -140,6 +167,12 @@ function ServerAccess({ server }: { server: string }) {
     const recheck = async () => (await refetch()).data?.botInGuild === true;
     return <InviteTheBot server={server} name={data.name} recheck={recheck} />;
   }
+  return <OpenServer server={server} />;
+}
+
+/** The server's pages, with the server marked open for them (`selectOpenServer`) while they show. */
+function OpenServer({ server }: { server: string }) {
+  useOpenServer(server);
   return <Outlet />;
 }
 

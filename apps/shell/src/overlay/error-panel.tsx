@@ -8,8 +8,8 @@ export interface ErrorPanelAction {
 }
 
 /**
- * The error overlay's panel (spec §8): a title, the message, the '<code> - <http status>' line and
- * the buttons enabled for this error. Colours #35B8E0 (accent) on #171E29 (spec §1/§9). Used by the
+ * The error overlay's panel (docs/behaviour.md#request-overlay-and-error-catalogue): a title, the message, the '<code> - <http status>' line and
+ * the buttons enabled for this error. Colours #35B8E0 (accent) on #171E29 (docs/behaviour.md#look-and-titles). Used by the
  * overlay host for failed requests and by a remote's routes when the remote cannot be loaded.
  */
 export function ErrorPanel({ title, message, detail, actions, onEscape }: { title: string; message: string; detail?: string | null; actions: ErrorPanelAction[]; onEscape?: () => void }) {

@@ -5,7 +5,7 @@ import { RemoteLoadError } from './errors';
 export { RemoteLoadError };
 
 /**
- * The one adapter between the shell and Module Federation (tests mock this module, pitfall 8).
+ * The one adapter between the shell and Module Federation (tests mock this module, docs/behaviour.md#module-federation-rules).
  * Remotes are registered at run time from config.json, so a remote is redeployed or rolled back by
  * changing config.json, never by rebuilding the shell. A remote is only fetched when one of its
  * routes is first rendered; the staff remote is only registered for staff (see auth bootstrap).
@@ -44,11 +44,14 @@ export function loadRemoteRoutes(id: RemoteId): Promise<AnyRemoteRoutesModule> {
   const promise = loadRemote<{ default?: AnyRemoteRoutesModule } & Partial<AnyRemoteRoutesModule>>(`${id}/routes`)
     .then((mod) => {
       const routes = mod?.default ?? (mod as AnyRemoteRoutesModule | null);
-      if (!routes || routes.id !== id || typeof routes.routes !== 'object') {
+      if (!routes || routes.id !== id || typeof routes.routes !== 'object' || typeof routes.catalog?.ready !== 'function') {
         throw new Error(`remote ${id} did not export a routes module`);
       }
-      ready.set(id, routes);
-      return routes;
+      // Its messages in the reader's language arrive before its first page renders.
+      return routes.catalog.ready().then(() => {
+        ready.set(id, routes);
+        return routes;
+      });
     })
     .catch((error: unknown) => {
       loaded.delete(id);

@@ -1,9 +1,10 @@
-import { type AnyRemoteRoutesModule, type RemoteId, type RouteHandle, remoteScopeClass } from '@tickety/shared';
+import { type AnyRemoteRoutesModule, type RemoteId, type RouteHandle, remoteScopeClass, siteHref } from '@tickety/shared';
 import { Spinner } from '@tickety/ui';
 import { Component, type ErrorInfo, type ReactNode, Suspense, startTransition, useEffect, useLayoutEffect, useState } from 'react';
 import { useMatches, useNavigate } from 'react-router-dom';
 import { PageShown } from '../app/page-shown';
 import { pageShown } from '../app/takeover';
+import { useT } from '../lib/i18n';
 import { ErrorPanel } from '../overlay/error-panel';
 import { RemoteLoadError } from './errors';
 import { loadRemoteRoutes, peekRemoteRoutes } from './registry';
@@ -40,9 +41,10 @@ export function useRemoteRoutes(id: RemoteId) {
 }
 
 export function PageSpinner() {
+  const t = useT();
   return (
     <div className="flex justify-center py-24">
-      <Spinner size="lg" label="Loading the page…" />
+      <Spinner size="lg" label={t('remote.loading')} />
     </div>
   );
 }
@@ -54,16 +56,18 @@ export function PageSpinner() {
  */
 export function RemoteFailed({ remote, error, attempt, retry }: { remote: RemoteId; error: unknown; attempt: number; retry: () => void }) {
   const navigate = useNavigate();
+  const t = useT();
+  // The detail is technical (the loader's own words), for a bug report: not translated.
   const detail = error instanceof RemoteLoadError && error.cause instanceof Error ? error.cause.message : null;
   return (
     <div className="flex justify-center px-4 py-16">
       <ErrorPanel
-        title="Request Failed"
-        message={`This part of the site (${remote}) could not be loaded. Check your connection and try again; the rest of the site still works.`}
+        title={t('remote.failed.title')}
+        message={t('remote.failed.message', { remote })}
         detail={detail ? `remote ${remote}: ${detail.slice(0, 160)}` : null}
         actions={[
-          { label: 'Retry', primary: true, onClick: attempt >= 1 ? () => window.location.reload() : retry },
-          { label: 'Home', onClick: () => navigate('/') },
+          { label: t('actions.retry'), primary: true, onClick: attempt >= 1 ? () => window.location.reload() : retry },
+          { label: t('actions.home'), onClick: () => navigate(siteHref('/')) },
         ]}
       />
     </div>
@@ -97,15 +101,16 @@ export function RemotePage() {
 /** A refused route table: that remote's addresses say so (the reason is in the console too). */
 function Unavailable({ remote, reason }: { remote: RemoteId; reason: string }) {
   const navigate = useNavigate();
+  const t = useT();
   return (
     <div className="flex justify-center px-4 py-16">
       <ErrorPanel
-        title="Request Failed"
-        message={`This part of the site (${remote}) is not available right now: its latest deployment could not be used. The rest of the site still works.`}
+        title={t('remote.failed.title')}
+        message={t('remote.unavailable.message', { remote })}
         detail={reason.slice(0, 200)}
         actions={[
-          { label: 'Retry', primary: true, onClick: () => window.location.reload() },
-          { label: 'Home', onClick: () => navigate('/') },
+          { label: t('actions.retry'), primary: true, onClick: () => window.location.reload() },
+          { label: t('actions.home'), onClick: () => navigate(siteHref('/')) },
         ]}
       />
     </div>

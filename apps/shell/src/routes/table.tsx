@@ -1,8 +1,9 @@
-import { type Composition, type LayoutId, REMOTE_IDS, type RemoteId, type RouteDef, type RouteHandle } from '@tickety/shared';
+import { type Composition, type LayoutId, REMOTE_IDS, type RemoteId, type RouteDef, type RouteHandle, siteHref } from '@tickety/shared';
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, type RouteObject, ScrollRestoration, useLocation } from 'react-router-dom';
 import { DisplayLayout, LoginLayout, PublicLayout, SubscriptionLayout, TranscriptLayout } from '../layouts/layouts';
-import { ServerLayout } from '../layouts/server-layout';
+import { type SidebarItem, ServerLayout } from '../layouts/server-layout';
+import { t } from '../lib/i18n';
 import { OverlayHost } from '../overlay/overlay-host';
 import { DocsRedirect, LoginPage, LogoutPage, NotFound, RouteError, SubscriptionsUserRedirect } from '../pages/pages';
 import { RemotePage } from '../remotes/remote-page';
@@ -57,7 +58,10 @@ function toRouteObject(remote: RemoteId, route: RouteDef, layout: LayoutId): Rou
   }
   if (!route.children) return { path: route.path!, handle, element: <RemotePage /> };
   const children = route.children.map((c) => toRouteObject(remote, c, layout));
-  const sidebarItems = route.children.flatMap((c) => (c.sidebar && c.path ? [{ segment: c.path, label: c.sidebar.label, icon: c.sidebar.icon }] : []));
+  // Each entry names its page: the sidebar shows the remote's translation of it (`sidebar.<page>`).
+  const sidebarItems = route.children.flatMap((c): SidebarItem[] =>
+    c.sidebar && c.path ? [{ segment: c.path, label: c.sidebar.label, icon: c.sidebar.icon, ...(c.page ? { page: c.page } : {}) }] : [],
+  );
   // A parent route renders its layout's frame (the server layout's sidebar lists its children).
   const frame = layout === 'server' ? <ServerLayout /> : <GuardedOutlet />;
   return {
@@ -89,7 +93,8 @@ function refusedRoutes(composition: Composition): RouteObject[] {
   );
 }
 
-const NOT_FOUND: RouteObject = { path: '*', handle: { title: 'Not Found' } satisfies RouteHandle, element: <NotFound /> };
+// The shell's own titles are functions: read in the active language each time the title is set.
+const NOT_FOUND: RouteObject = { path: '*', handle: { title: () => t('title.notFound') } satisfies RouteHandle, element: <NotFound /> };
 
 /**
  * The shell's route table: each layout with the pages the remotes' route tables put in it (from
@@ -106,9 +111,9 @@ export function buildRoutes(composition: Composition): RouteObject[] {
           children: [
             ...remoteRoutes(composition, 'public'),
             ...refusedRoutes(composition),
-            { path: '/login', handle: { title: 'Login' } satisfies RouteHandle, element: <LoginPage /> },
-            { path: '/logout', handle: { title: 'Logout' } satisfies RouteHandle, element: <LogoutPage /> },
-            { path: '/docs', handle: { title: 'Docs' } satisfies RouteHandle, element: <DocsRedirect /> },
+            { path: siteHref('/login'), handle: { title: () => t('title.login') } satisfies RouteHandle, element: <LoginPage /> },
+            { path: siteHref('/logout'), handle: { title: () => t('title.logout') } satisfies RouteHandle, element: <LogoutPage /> },
+            { path: siteHref('/docs'), handle: { title: () => t('title.docs') } satisfies RouteHandle, element: <DocsRedirect /> },
             NOT_FOUND,
           ],
         },
@@ -118,13 +123,13 @@ export function buildRoutes(composition: Composition): RouteObject[] {
           element: <LoginLayout />,
           children: [
             ...remoteRoutes(composition, 'login'),
-            { path: '/subscriptions', element: <Navigate to="/billing" replace /> },
+            { path: '/subscriptions', element: <Navigate to={siteHref('/billing')} replace /> },
             {
               path: '/subscriptions/:user',
               handle: { permission: 'DASHBOARD_SUPPORT_SYSTEM_READ' } satisfies RouteHandle,
               element: <SubscriptionsUserRedirect />,
             },
-            { path: '/manage-servers', element: <Navigate to="/dashboard" replace /> },
+            { path: '/manage-servers', element: <Navigate to={siteHref('/dashboard')} replace /> },
           ],
         },
         { element: <TranscriptLayout />, children: remoteRoutes(composition, 'transcript') },

@@ -1,13 +1,17 @@
-import { documentTitle, type RouteHandle, useRuntimeConfig } from '@tickety/shared';
+import { documentTitle, type RouteHandle, routeText, useI18nRevision, useRuntimeConfig } from '@tickety/shared';
 import { useEffect } from 'react';
 import { useMatches } from 'react-router-dom';
 
-/** '{product} - <name>' from the innermost route title; the default title otherwise (spec §1). */
+/** '{product} - <name>' from the innermost route title; the default title otherwise (docs/behaviour.md#look-and-titles). */
 export function pageTitle(product: string, matches: Array<{ handle: unknown; params: Record<string, string | undefined> }>): string {
   for (let i = matches.length - 1; i >= 0; i--) {
     const m = matches[i]!;
-    const title = (m.handle as RouteHandle | undefined)?.title;
-    if (title) return documentTitle(product, typeof title === 'function' ? title(m.params) : title);
+    const handle = m.handle as RouteHandle | undefined;
+    const title = handle?.title;
+    if (!title) continue;
+    const text = typeof title === 'function' ? title(m.params) : title;
+    // A remote's page is titled in the reader's language once that remote's catalogue has loaded.
+    return documentTitle(product, handle.remote && handle.page && typeof title === 'string' ? routeText(handle.remote, 'title', handle.page, text) : text);
   }
   return documentTitle(product);
 }
@@ -15,6 +19,7 @@ export function pageTitle(product: string, matches: Array<{ handle: unknown; par
 export function useDocumentTitle(): void {
   const { productName } = useRuntimeConfig();
   const matches = useMatches();
+  useI18nRevision();
   const title = pageTitle(productName, matches);
   useEffect(() => {
     document.title = title;

@@ -1,13 +1,15 @@
 import { Tooltip } from '@tickety/ui';
 import { Moon, Sun } from 'lucide-react';
 import { THEME_TOGGLE_ATTR } from '../boot/boot';
+import { useT } from '../lib/i18n';
 import { setScheme } from './theme';
 import { useScheme } from './use-scheme';
 
 export function ThemeToggle() {
   const scheme = useScheme();
+  const t = useT();
   const next = scheme === 'dark' ? 'light' : 'dark';
-  const label = `Switch to ${next} theme`;
+  const label = t(next === 'dark' ? 'theme.toDark' : 'theme.toLight');
   return (
     <Tooltip content={label} side="bottom">
       <button

@@ -1,7 +1,7 @@
 /**
  * No React here: the entry imports this before the Module Federation async boundary.
  *
- * The colour scheme (spec §1): follows the system setting until the user picks light or dark; the
+ * The colour scheme (docs/behaviour.md#look-and-titles): follows the system setting until the user picks light or dark; the
  * pick is remembered in localStorage. Applied as the `dark` class on <html> (Tailwind's dark variant).
  */
 export type Scheme = 'light' | 'dark';

@@ -4,6 +4,7 @@ import Check from 'lucide-react/icons/check';
 import Clock from 'lucide-react/icons/clock';
 import Minus from 'lucide-react/icons/minus';
 import type { ReactNode } from 'react';
+import { useT } from '../lib/i18n';
 
 /** An honest notice of what this page does not do yet (ui has no such component; kept local). */
 export function ComingNext({ title, children }: { title: ReactNode; children: ReactNode }) {
@@ -21,15 +22,16 @@ export function useHoldsFlag(flag: StaffPermission): boolean {
 
 /** "Granted" / "Not granted" with an icon; the words carry the meaning, the colour only repeats it. */
 export function GrantBadge({ granted }: { granted: boolean }) {
+  const t = useT();
   return granted ? (
     <Badge tone="primary">
       <Check className="size-3.5" aria-hidden="true" />
-      Granted
+      {t('grant.granted')}
     </Badge>
   ) : (
     <Badge>
       <Minus className="size-3.5" aria-hidden="true" />
-      Not granted
+      {t('grant.notGranted')}
     </Badge>
   );
 }

@@ -1,63 +1,63 @@
-import { selectStaffPermissions, selectTeam, useAppSelector } from '@tickety/shared';
-import { Badge, Card, PageHeader } from '@tickety/ui';
+import { formatNumber, type StaffPermission, selectStaffPermissions, selectTeam, useAppSelector } from '@tickety/shared';
+import { Badge, Card, PageHeader, Table, type TableColumn } from '@tickety/ui';
 import { ComingNext, flagCode, GrantBadge } from '../components/notices';
-import { FLAG_ORDER, STAFF_FLAGS } from '../flags';
+import { FLAG_ORDER, STAFF_FLAGS } from '../lib/flags';
+import { useT } from '../lib/i18n';
 
 /** /team-manager: the signed-in staff member's own flags, with what each allows. */
 export default function TeamManagerPage() {
+  const t = useT();
   const team = useAppSelector(selectTeam);
   const held = useAppSelector(selectStaffPermissions);
   const canWrite = held.includes('SPECIAL_TEAM_MANAGER_WRITE');
+  const columns: TableColumn<StaffPermission>[] = [
+    {
+      key: 'flag',
+      header: t('teamManager.table.flag'),
+      label: t('teamManager.table.flag'),
+      rowHeader: true,
+      sortValue: (flag) => t(STAFF_FLAGS[flag].label),
+      cell: (flag) => (
+        <span>
+          <span className="block font-medium text-surface-900 dark:text-surface-50">{t(STAFF_FLAGS[flag].label)}</span>
+          <code className={`${flagCode} text-surface-500 dark:text-surface-400`}>{flag}</code>
+        </span>
+      ),
+    },
+    { key: 'allows', header: t('teamManager.table.allows'), label: t('teamManager.table.allows'), cell: (flag) => t(STAFF_FLAGS[flag].allows), className: 'text-surface-700 dark:text-surface-300' },
+    {
+      key: 'you',
+      header: t('teamManager.table.you'),
+      label: t('teamManager.table.you'),
+      sortValue: (flag) => (held.includes(flag) ? 0 : 1),
+      cell: (flag) => <GrantBadge granted={held.includes(flag)} />,
+    },
+  ];
   return (
     <div>
-      <PageHeader title="Team Manager" description="Staff members and the permission flags each one holds." />
+      <PageHeader title={t('title.teamManager')} description={t('teamManager.description')} />
       <div className="space-y-6">
         <Card className="p-5 sm:p-6">
           <div className="flex flex-wrap items-center gap-3">
-            <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">Your flags</h2>
-            {team?.owner ? <Badge tone="primary">Owner</Badge> : null}
+            <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('teamManager.yourFlags')}</h2>
+            {team?.owner ? <Badge tone="primary">{t('teamManager.owner')}</Badge> : null}
           </div>
           <p className="mt-1 text-sm text-surface-600 dark:text-surface-400">
             {team?.owner
-              ? 'You are an owner (listed in STAFF_OWNER_IDS): owners hold every flag.'
-              : `You hold ${held.length} of the ${FLAG_ORDER.length} flags.`}
+              ? t('teamManager.ownerNote')
+              : t('teamManager.heldCount', { held: formatNumber(held.length), total: formatNumber(FLAG_ORDER.length) })}
           </p>
-          <div className="mt-4 overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <caption className="sr-only">Your staff permission flags and what each allows</caption>
-              <thead className="border-b border-surface-200 text-xs uppercase tracking-wide text-surface-500 dark:border-surface-800 dark:text-surface-400">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Flag
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    What it allows
-                  </th>
-                  <th scope="col" className="py-2 font-medium">
-                    You
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-surface-200 dark:divide-surface-800">
-                {FLAG_ORDER.map((flag) => (
-                  <tr key={flag} className="align-top">
-                    <th scope="row" className="py-3 pr-4 font-normal">
-                      <span className="block font-medium text-surface-900 dark:text-surface-50">{STAFF_FLAGS[flag].label}</span>
-                      <code className={`${flagCode} text-surface-500 dark:text-surface-400`}>{flag}</code>
-                    </th>
-                    <td className="py-3 pr-4 text-surface-700 dark:text-surface-300">{STAFF_FLAGS[flag].allows}</td>
-                    <td className="py-3">
-                      <GrantBadge granted={held.includes(flag)} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            className="mt-4"
+            caption={t('teamManager.table.caption')}
+            columns={columns}
+            rows={FLAG_ORDER}
+            rowKey={(flag) => flag}
+            empty={null}
+          />
         </Card>
-        <ComingNext title="The staff list and granting flags come with the staff tools">
-          This version shows only your own flags. Listing every staff member and granting or revoking flags will need the Team manager (write) flag,
-          which you {canWrite ? 'hold' : 'do not hold'}.
+        <ComingNext title={t('teamManager.next.title')}>
+          {t(canWrite ? 'teamManager.next.bodyHeld' : 'teamManager.next.bodyNotHeld', { flag: t(STAFF_FLAGS.SPECIAL_TEAM_MANAGER_WRITE.label) })}
         </ComingNext>
       </div>
     </div>

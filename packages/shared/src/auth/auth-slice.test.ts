@@ -187,16 +187,17 @@ describe('logout', () => {
     });
   });
 
-  it('clears even if the reload is still pending, and keeps the temporary values', async () => {
+  it('clears even if the reload is still pending, the open server and billing record included', async () => {
     answerMe(SIGNED_IN);
     await env.store.dispatch(loadUser());
     env.store.dispatch(setTemporaryServer('200000000000000001'));
+    env.store.dispatch(setTemporaryBilling({ provider: 'paddle', id: 'sub_1' }));
     env.fetchMock.mockImplementation(async (input) =>
       String(input).endsWith('/api/auth/logout') ? jsonResponse({ isAuthenticated: false }) : hangingFetch(input),
     );
     void env.store.dispatch(logout());
     await flush();
-    expect(env.store.getState().auth).toMatchObject({ user: null, team: null, sub: null, guilds: [], temporaryServer: '200000000000000001' });
+    expect(env.store.getState().auth).toMatchObject({ user: null, team: null, sub: null, guilds: [], temporaryServer: null, temporaryBilling: null });
   });
 
   it('does not reload when the answer does not say isAuthenticated false', async () => {
@@ -267,9 +268,9 @@ describe('refreshGuilds', () => {
 describe('temporary values', () => {
   it('setTemporaryServer and setTemporaryBilling', () => {
     env.store.dispatch(setTemporaryServer('200000000000000002'));
-    env.store.dispatch(setTemporaryBilling({ plan: 'pro', period: 'monthly' }));
+    env.store.dispatch(setTemporaryBilling({ provider: 'paddle', id: 'sub_2' }));
     expect(env.store.getState().auth.temporaryServer).toBe('200000000000000002');
-    expect(env.store.getState().auth.temporaryBilling).toEqual({ plan: 'pro', period: 'monthly' });
+    expect(env.store.getState().auth.temporaryBilling).toEqual({ provider: 'paddle', id: 'sub_2' });
     env.store.dispatch(setTemporaryServer(null));
     expect(env.store.getState().auth.temporaryServer).toBeNull();
   });

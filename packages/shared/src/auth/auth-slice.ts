@@ -3,14 +3,14 @@ import { ApiRequestError, errorCode } from '../client/errors';
 import { request } from '../client/request';
 import { getApiOrigin } from '../config';
 import { AUTH_CACHE, AUTH_PATHS, OVERLAY } from '../constants';
-import type { Guild, MeResponse, Sub, Team, User } from '../types';
+import type { Guild, MeResponse, SubscriptionSummary, StaffInfo, User } from '../types';
 import { openLoginPopup } from './login-popup';
 
-/** Spec §3: the client-side auth state. */
+/** docs/behaviour.md#auth-state: the client-side auth state. */
 export interface AuthState {
   user: User | null;
-  team: Team;
-  sub: Sub;
+  team: StaffInfo;
+  sub: SubscriptionSummary;
   guilds: Guild[];
   guildsRefreshedAt: string | null;
   /** When the last answer of `@me` (or guild refresh) arrived, in ms since the epoch; null before the first. */
@@ -20,8 +20,23 @@ export interface AuthState {
    * answer arrives, so guards don't fall back to 'pending' on every reload.
    */
   status: 'idle' | 'loading' | 'loaded' | 'failed';
+  /**
+   * The server the open page shows (its id): set by the page that opens it (the dashboard's server
+   * pages, through `useOpenServer`), cleared when the reader leaves it and on sign-out. The shell's
+   * server layout names the server from it.
+   */
   temporaryServer: string | null;
-  temporaryBilling: unknown | null;
+  /**
+   * The billing record the open page shows (a subscription: its provider and id): set by the page
+   * that opens it (`useOpenBilling`), cleared when the reader leaves it and on sign-out.
+   */
+  temporaryBilling: OpenBillingRecord | null;
+}
+
+/** A billing record a page has open. */
+export interface OpenBillingRecord {
+  provider: string;
+  id: string;
 }
 
 export const initialAuthState: AuthState = {
@@ -73,7 +88,7 @@ function meFromState(s: AuthState): MeResponse {
   return { isAuthenticated: false, user: null, guilds: [], team: null, sub: null, guildsRefreshedAt: null };
 }
 
-/** Spec §4: the cache answers within 50 ms of the last load, or within 5 s while a user is signed in. */
+/** docs/behaviour.md#sign-in-sign-out-and-the-user-cache: the cache answers within 50 ms of the last load, or within 5 s while a user is signed in. */
 export function isCacheFresh(s: AuthState, now: number): boolean {
   if (s.lastLoaded === null) return false;
   const age = now - s.lastLoaded;
@@ -92,6 +107,13 @@ interface Load {
 }
 
 /**
+ * Why not an RTK Query endpoint: RTK Query joins every call to a request in flight, even one with
+ * `forceRefetch`. A reload forced by a sign-in or sign-out must not join a request sent before it
+ * (that one carried the old session: its answer is the previous user), so it sends its own, and
+ * every caller ends with the newest answer ("an older answer never overwrites a forced reload" in
+ * auth-slice.test.ts fails with an RTK Query endpoint). The cache windows also depend on whether a
+ * user is signed in, which RTK Query's age rules cannot say.
+ *
  * The newest `@me` request per store (keyed by the store's getState, which redux-thunk passes
  * unchanged). Calls made while it is in flight join it. A call whose request was superseded (by a
  * forced reload, e.g. after login or logout) ends with the newest answer instead of its own, even if
@@ -216,7 +238,7 @@ export const authSlice = createSlice({
     setTemporaryServer(state, action: PayloadAction<string | null>) {
       state.temporaryServer = action.payload;
     },
-    setTemporaryBilling(state, action: PayloadAction<unknown | null>) {
+    setTemporaryBilling(state, action: PayloadAction<OpenBillingRecord | null>) {
       state.temporaryBilling = action.payload;
     },
   },
@@ -242,6 +264,9 @@ export const authSlice = createSlice({
         state.guilds = [];
         state.guildsRefreshedAt = null;
         state.lastLoaded = null;
+        // What a page had open belonged to the signed-in user.
+        state.temporaryServer = null;
+        state.temporaryBilling = null;
       })
       .addCase(refreshGuilds.fulfilled, (state, action) => {
         applyMe(state, action.payload, action.meta.loadedAt);

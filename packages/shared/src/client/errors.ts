@@ -1,4 +1,6 @@
 import { ERROR_CODE } from '../constants';
+import { sharedCatalog } from '../i18n/catalog-shared';
+import { activeLocale, i18n } from '../i18n/i18n';
 import type { ApiError } from '../types';
 import type { OverlayButtons, OverlayErrorView } from './overlay-store';
 
@@ -67,28 +69,44 @@ export function parseRetryAfter(header: string | null, now: number = Date.now())
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** The client's own failure messages, in the reader's language (read when the failure happens). */
 export const MESSAGES = {
-  network: 'Could not reach Tickety. Check your internet connection, then try again.',
-  timeout: (ms: number) => `Tickety did not answer within ${Math.round(ms / 1000)} seconds. Try again in a moment.`,
-  notJson: 'Tickety sent an answer that could not be read.',
-  http: (status: number) => `The request failed (HTTP ${status}).`,
-  cancelled: 'The request was cancelled.',
-  retryLimit: 'The request failed too many times; you have been sent back to the home page.',
-} as const;
+  network: () => t('request.network'),
+  timeout: (ms: number) => t('request.timeout', { seconds: Math.round(ms / 1000) }),
+  notJson: () => t('request.notJson'),
+  http: (status: number) => t('request.http', { status }),
+  cancelled: () => t('request.cancelled'),
+  retryLimit: () => t('request.retryLimit'),
+};
 
-export const TITLES = {
-  login: 'Login Required',
-  noAccess: "You don't have access to this server.",
-  failed: 'Request Failed',
-} as const;
+/**
+ * What to tell the reader about a failure, in their language: for an API error (an ApiRequestError
+ * with the API's body, or a `{ code, message }` a thunk rejected with), the catalogue's message for
+ * its code (in English the API's own message, which may be more precise); otherwise the error's
+ * message.
+ */
+export function errorText(error: unknown): string {
+  const answer = error instanceof ApiRequestError ? error.body : error;
+  if (answer && typeof answer === 'object' && typeof (answer as { code?: unknown }).code === 'number' && typeof (answer as { message?: unknown }).message === 'string') {
+    const { code, message } = answer as { code: number; message: string };
+    const key = `error.${code}`;
+    if (activeLocale() !== 'en' && i18n.messages[`shared.${key}`] !== undefined) return t(key as Parameters<typeof t>[0]);
+    return message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
 
-/** The login screen's one button is 'Login with discord' (not an OverlayButtons flag). */
-export const LOGIN_BUTTON_LABEL = 'Login with discord';
+const { t } = sharedCatalog;
+
+/** The login screen's one button, 'Login with discord' in English (not an OverlayButtons flag). */
+export function loginButtonLabel(): string {
+  return t('login.button');
+}
 
 const SERVER_ACCESS_CODES: readonly number[] = [ERROR_CODE.noServerAccess, ERROR_CODE.serverNotFound];
 
 /**
- * Spec §8, row by row:
+ * docs/behaviour.md#request-overlay-and-error-catalogue, row by row:
  * - the answer says isAuthenticated false, or HTTP 401: 'login' (only 'Login with discord'; the
  *   four buttons are off unless the request enables them explicitly);
  * - signed in and code 403 or 405: 'noAccess', the API's message as the reason; Home, Retry and
@@ -105,8 +123,8 @@ export function toOverlayErrorView(
   if (e.body?.isAuthenticated === false || e.status === 401) {
     return {
       kind: 'login',
-      title: TITLES.login,
-      message: e.message,
+      title: t('overlay.title.login'),
+      message: errorText(e),
       detail: null,
       buttons: {
         home: b.home ?? false,
@@ -120,8 +138,8 @@ export function toOverlayErrorView(
   if (e.body?.isAuthenticated === true && SERVER_ACCESS_CODES.includes(e.body.code)) {
     return {
       kind: 'noAccess',
-      title: TITLES.noAccess,
-      message: e.body.message,
+      title: t('overlay.title.noAccess'),
+      message: errorText(e),
       detail: null,
       buttons: {
         home: b.home ?? true,
@@ -134,8 +152,8 @@ export function toOverlayErrorView(
   }
   return {
     kind: 'failed',
-    title: TITLES.failed,
-    message: e.message,
+    title: t('overlay.title.failed'),
+    message: errorText(e),
     detail: `${errorCode(e)} - ${e.status}`,
     buttons: {
       home: b.home ?? true,

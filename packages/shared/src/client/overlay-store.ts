@@ -8,7 +8,7 @@ export interface OverlayButtons {
   selectServer: boolean;
 }
 
-/** What the shell's overlay host renders for the error shown (spec §8). */
+/** What the shell's overlay host renders for the error shown (docs/behaviour.md#request-overlay-and-error-catalogue). */
 export interface OverlayErrorView {
   kind: 'login' | 'noAccess' | 'failed';
   title: string;

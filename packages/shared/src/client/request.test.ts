@@ -144,7 +144,7 @@ describe('loading overlay', () => {
   });
 });
 
-describe('error catalogue (spec §8)', () => {
+describe('error catalogue (docs/behaviour.md#request-overlay-and-error-catalogue)', () => {
   it('not signed in (401, isAuthenticated false): Login Required with only the login button; the promise waits', async () => {
     env.fetchMock.mockImplementation(async () =>
       jsonResponse({ code: 401, message: 'You need to log in with Discord to do this.', isAuthenticated: false }, 401),

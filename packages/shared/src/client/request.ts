@@ -17,7 +17,7 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Default true. False: a silent background request; no overlay, errors are simply thrown. */
   overlay?: boolean;
-  /** Which error-overlay buttons to show (defaults per row of spec §8, see toOverlayErrorView). */
+  /** Which error-overlay buttons to show (defaults per row of docs/behaviour.md#request-overlay-and-error-catalogue, see toOverlayErrorView). */
   buttons?: Partial<OverlayButtons>;
   /** Aborting rejects the request with kind 'cancelled' (and takes it off the overlay). */
   signal?: AbortSignal;
@@ -45,7 +45,7 @@ export function buildUrl(path: string, query?: RequestOptions['query']): string 
 }
 
 function cancelledError(cause?: unknown): ApiRequestError {
-  return new ApiRequestError('cancelled', MESSAGES.cancelled, { cause });
+  return new ApiRequestError('cancelled', MESSAGES.cancelled(), { cause });
 }
 
 /**
@@ -54,19 +54,19 @@ function cancelledError(cause?: unknown): ApiRequestError {
  * aborts the fetch and the body read. Resolves with the parsed JSON (undefined for an empty body);
  * rejects with ApiRequestError only (or a plain Error for a programming mistake such as no configuration).
  */
-export async function sendOnce(o: RequestOptions): Promise<unknown> {
-  const method = o.method ?? 'GET';
-  const timeoutMs = o.timeoutMs ?? OVERLAY.timeoutMs;
-  const url = buildUrl(o.path, o.query);
-  if (o.signal?.aborted) throw cancelledError(o.signal.reason);
+export async function sendOnce(options: RequestOptions): Promise<unknown> {
+  const method = options.method ?? 'GET';
+  const timeoutMs = options.timeoutMs ?? OVERLAY.timeoutMs;
+  const url = buildUrl(options.path, options.query);
+  if (options.signal?.aborted) throw cancelledError(options.signal.reason);
 
   const headers: Record<string, string> = { accept: 'application/json' };
   let body: string | undefined;
   if (method !== 'GET') {
     headers['content-type'] = 'application/json';
     headers['x-requested-with'] = 'tickety';
-    body = JSON.stringify(o.body ?? {});
-  } else if (o.fromDashboard) headers['x-requested-with'] = 'tickety';
+    body = JSON.stringify(options.body ?? {});
+  } else if (options.fromDashboard) headers['x-requested-with'] = 'tickety';
 
   const controller = new AbortController();
   let timedOut = false;
@@ -75,12 +75,12 @@ export async function sendOnce(o: RequestOptions): Promise<unknown> {
     controller.abort();
   }, timeoutMs);
   const onAbort = (): void => controller.abort();
-  o.signal?.addEventListener('abort', onAbort, { once: true });
+  options.signal?.addEventListener('abort', onAbort, { once: true });
 
   const failure = (cause: unknown): ApiRequestError => {
     if (timedOut) return new ApiRequestError('timeout', MESSAGES.timeout(timeoutMs), { cause });
-    if (o.signal?.aborted) return cancelledError(cause);
-    return new ApiRequestError('network', MESSAGES.network, { cause });
+    if (options.signal?.aborted) return cancelledError(cause);
+    return new ApiRequestError('network', MESSAGES.network(), { cause });
   };
 
   try {
@@ -102,7 +102,7 @@ export async function sendOnce(o: RequestOptions): Promise<unknown> {
       }
     }
     if (res.ok) {
-      if (!readable) throw new ApiRequestError('http', MESSAGES.notJson, { status: res.status });
+      if (!readable) throw new ApiRequestError('http', MESSAGES.notJson(), { status: res.status });
       return data;
     }
     const apiBody = readable && isApiError(data) ? data : null;
@@ -113,7 +113,7 @@ export async function sendOnce(o: RequestOptions): Promise<unknown> {
     });
   } finally {
     clearTimeout(timer);
-    o.signal?.removeEventListener('abort', onAbort);
+    options.signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -147,7 +147,7 @@ let visibleLoads = 0;
 let generation = 0;
 const timers = new Set<ReturnType<typeof setTimeout>>();
 
-function later(ms: number, fn: () => void): void {
+function afterDelayUnlessReset(ms: number, fn: () => void): void {
   const gen = generation;
   const t = setTimeout(() => {
     timers.delete(t);
@@ -220,11 +220,11 @@ function send(entry: Entry): void {
  * The one way to call the API. With the overlay (default) the promise stays pending while the error
  * overlay waits for the user, and settles with the outcome of the last attempt or the user's choice.
  */
-export function request<T>(o: RequestOptions): Promise<T> {
-  if (o.overlay === false) return sendOnce(o) as Promise<T>;
+export function request<T>(options: RequestOptions): Promise<T> {
+  if (options.overlay === false) return sendOnce(options) as Promise<T>;
   return new Promise<T>((resolve, reject) => {
     const entry: Entry = {
-      options: o,
+      options: options,
       attempt: 0,
       view: null,
       done: false,
@@ -232,7 +232,7 @@ export function request<T>(o: RequestOptions): Promise<T> {
       reject,
       detach: () => {},
     };
-    const signal = o.signal;
+    const signal = options.signal;
     if (signal) {
       if (signal.aborted) {
         reject(cancelledError(signal.reason));
@@ -254,11 +254,11 @@ function shownEntry(): Entry | undefined {
 }
 
 /** Closes the overlay now, runs `effect` after `delay`, then shows the next queued error. */
-function act(entry: Entry, delay: number, effect: () => void): void {
+function closeThenAfterDelay(entry: Entry, delay: number, effect: () => void): void {
   removeFromQueue(entry);
   transitioning = true;
   publishError();
-  later(delay, () => {
+  afterDelayUnlessReset(delay, () => {
     transitioning = false;
     effect();
     publishError();
@@ -277,14 +277,14 @@ export function retryShown(): void {
   if (!entry?.view?.buttons.retry) return;
   if (entry.attempt >= OVERLAY.retryLimit) {
     removeFromQueue(entry);
-    settle(entry, { error: new ApiRequestError('retryLimit', MESSAGES.retryLimit) });
-    act(entry, OVERLAY.retryLimitDelayMs, () => {
+    settle(entry, { error: new ApiRequestError('retryLimit', MESSAGES.retryLimit()) });
+    closeThenAfterDelay(entry, OVERLAY.retryLimitDelayMs, () => {
       getNavigate()('/');
       cancelQueued();
     });
     return;
   }
-  act(entry, OVERLAY.actionDelayMs, () => {
+  closeThenAfterDelay(entry, OVERLAY.actionDelayMs, () => {
     entry.attempt += 1;
     send(entry);
   });
@@ -293,7 +293,7 @@ export function retryShown(): void {
 function leaveTo(path: string, button: 'home' | 'selectServer'): void {
   const entry = shownEntry();
   if (!entry?.view?.buttons[button]) return;
-  act(entry, OVERLAY.actionDelayMs, () => {
+  closeThenAfterDelay(entry, OVERLAY.actionDelayMs, () => {
     getNavigate()(path);
     settle(entry, { error: cancelledError() });
     cancelQueued();
@@ -314,7 +314,7 @@ export function selectServerShown(): void {
 export function cancelShown(): void {
   const entry = shownEntry();
   if (!entry?.view?.buttons.cancel) return;
-  act(entry, OVERLAY.actionDelayMs, () => {
+  closeThenAfterDelay(entry, OVERLAY.actionDelayMs, () => {
     settle(entry, { error: cancelledError() });
   });
 }

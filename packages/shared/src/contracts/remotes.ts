@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { Catalog } from '../i18n/catalog';
 import type { LayoutId, RemoteId, RouteTable, SidebarIcon, StaffPermission } from '@tickety/api-contract';
 
 /**
@@ -49,6 +50,12 @@ export interface RemoteRoutesModule<T extends RouteTable = RouteTable> {
   table: T;
   /** A component for every page the table names (a missing one is a type error). */
   routes: { [P in TablePages<T>]: RemoteRouteModule };
+  /**
+   * The remote's message catalogue (`src/lib/i18n.ts`): the shell loads it in the reader's language
+   * before showing a page, and titles pages and sidebar entries with its `title.<page>` and
+   * `sidebar.<page>` messages (the table's English ones until it has loaded).
+   */
+  catalog: Pick<Catalog, 'namespace' | 'ready'>;
   /** Set on remotes the shell may only fetch for users holding this permission (staff). */
   requiredPermission?: StaffPermission | 'ANY_STAFF';
 }
@@ -88,7 +95,7 @@ export interface RouteHandle {
    */
   data?: Readonly<Record<string, string>>;
   /** A layout route's sidebar entries (relative paths), from its children (the server layout). */
-  sidebarItems?: Array<{ segment: string; label: string; icon: SidebarIcon }>;
+  sidebarItems?: Array<{ segment: string; label: string; icon: SidebarIcon; page?: string }>;
   /** Why this part of the site cannot be shown (its route table was refused): the page says so. */
   unavailable?: string;
 }

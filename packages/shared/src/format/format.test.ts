@@ -13,12 +13,12 @@ describe('formatRelative', () => {
   });
 
   it('to the minute: just now within 45 seconds (the dashboard\'s "updated" label)', () => {
-    const o = { precision: 'minutes', locale: 'en-US' } as const;
-    expect(formatRelative(now - 10_000, now, o)).toBe('just now');
-    expect(formatRelative(now - 5 * 60_000, now, o)).toBe('5 minutes ago');
-    expect(formatRelative(now - 60_000, now, o)).toBe('1 minute ago');
-    expect(formatRelative(now - 3 * 3_600_000, now, o)).toBe('3 hours ago');
-    expect(formatRelative(now - 2 * 86_400_000, now, o)).toBe('2 days ago');
+    const options = { precision: 'minutes', locale: 'en-US' } as const;
+    expect(formatRelative(now - 10_000, now, options)).toBe('just now');
+    expect(formatRelative(now - 5 * 60_000, now, options)).toBe('5 minutes ago');
+    expect(formatRelative(now - 60_000, now, options)).toBe('1 minute ago');
+    expect(formatRelative(now - 3 * 3_600_000, now, options)).toBe('3 hours ago');
+    expect(formatRelative(now - 2 * 86_400_000, now, options)).toBe('2 days ago');
   });
 });
 

@@ -1,20 +1,27 @@
 /**
  * The one set of formatters every front end uses: prices, numbers, dates and relative times, on
- * `Intl`, in the reader's locale (the language layer will set it; today the browser's).
+ * `Intl`, in the reader's locale (the language the pages are shown in).
  */
+import { sharedCatalog } from '../i18n/catalog-shared';
+import { activeLocale } from '../i18n/i18n';
 
-/** The reader's locale: the browser's language (en-US without one). */
+/**
+ * The locale to format in: the language the pages are shown in, with the browser's region when the
+ * browser speaks that language ("en-GB" dates for a British reader of the English pages).
+ */
 export function userLocale(): string {
-  return (typeof navigator !== 'undefined' && navigator.language) || 'en-US';
+  const language = activeLocale();
+  const browser = typeof navigator !== 'undefined' ? navigator.language : '';
+  return browser && browser.toLowerCase().split('-')[0] === language ? browser : language;
 }
 
 /**
  * A price in its currency: "$4.99", "€49.99"; a whole amount without cents ("$5", "$0") unless
  * `cents: 'always'` (an invoice line: "$5.00").
  */
-export function formatPrice(amount: number, currency: string, o: { cents?: 'auto' | 'always'; locale?: string } = {}): string {
-  const digits = o.cents === 'always' || !Number.isInteger(amount) ? 2 : 0;
-  return new Intl.NumberFormat(o.locale ?? userLocale(), { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+export function formatPrice(amount: number, currency: string, options: { cents?: 'auto' | 'always'; locale?: string } = {}): string {
+  const digits = options.cents === 'always' || !Number.isInteger(amount) ? 2 : 0;
+  return new Intl.NumberFormat(options.locale ?? userLocale(), { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
 }
 
 export function formatNumber(n: number, locale = userLocale()): string {
@@ -29,10 +36,10 @@ function timeOf(at: Instant): number {
 }
 
 /** A date and time for a label or tooltip ("Mar 1, 2026, 12:00 PM"); with `seconds`, to the second. */
-export function formatDateTime(at: Instant, o: { seconds?: boolean; locale?: string } = {}): string {
+export function formatDateTime(at: Instant, options: { seconds?: boolean; locale?: string } = {}): string {
   const t = timeOf(at);
-  if (Number.isNaN(t)) return 'unknown';
-  return new Intl.DateTimeFormat(o.locale ?? userLocale(), { dateStyle: 'medium', timeStyle: o.seconds ? 'medium' : 'short' }).format(t);
+  if (Number.isNaN(t)) return sharedCatalog.t('format.unknown');
+  return new Intl.DateTimeFormat(options.locale ?? userLocale(), { dateStyle: 'medium', timeStyle: options.seconds ? 'medium' : 'short' }).format(t);
 }
 
 /** A calendar date ("January 15, 2026") from "2026-01-15", read as a date without a time zone. */
@@ -58,12 +65,12 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
  * ago", "2 days ago". "just now" within 5 seconds, or within 45 seconds with `precision: 'minutes'`
  * (a label that ticks every half minute, not every second).
  */
-export function formatRelative(at: Instant, now: number = Date.now(), o: { precision?: 'seconds' | 'minutes'; locale?: string } = {}): string {
+export function formatRelative(at: Instant, now: number = Date.now(), options: { precision?: 'seconds' | 'minutes'; locale?: string } = {}): string {
   const t = timeOf(at);
-  if (Number.isNaN(t)) return 'unknown';
+  if (Number.isNaN(t)) return sharedCatalog.t('format.unknown');
   const seconds = Math.round((t - now) / 1000);
-  if (Math.abs(seconds) < (o.precision === 'minutes' ? 45 : 5)) return 'just now';
-  const rtf = new Intl.RelativeTimeFormat(o.locale ?? userLocale(), { numeric: 'always' });
+  if (Math.abs(seconds) < (options.precision === 'minutes' ? 45 : 5)) return sharedCatalog.t('format.justNow');
+  const rtf = new Intl.RelativeTimeFormat(options.locale ?? userLocale(), { numeric: 'always' });
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size || unit === 'second') return rtf.format(Math.round(seconds / size), unit);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type AuthState, initialAuthState } from '../auth/auth-slice';
 import type { RouteHandle } from '../contracts/remotes';
 import { SIGNED_IN } from '../test/helpers';
-import type { Team } from '../types';
+import type { StaffInfo } from '../types';
 import { evaluateGuard, hasPermission, isStaff } from './guards';
 
 const loading: AuthState = { ...initialAuthState, status: 'loading' };
@@ -63,7 +63,7 @@ describe('evaluateGuard', () => {
 });
 
 describe('hasPermission / isStaff', () => {
-  const reader: Team = { permissions: ['DASHBOARD_SUPPORT_SEARCH_READ'], owner: false };
+  const reader: StaffInfo = { permissions: ['DASHBOARD_SUPPORT_SEARCH_READ'], owner: false };
   it('hasPermission', () => {
     expect(hasPermission(null, 'DASHBOARD_SUPPORT_SEARCH_READ')).toBe(false);
     expect(hasPermission(reader, 'DASHBOARD_SUPPORT_SEARCH_READ')).toBe(true);

@@ -1,6 +1,6 @@
 import type { AuthState } from '../auth/auth-slice';
 import type { RouteHandle } from '../contracts/remotes';
-import type { StaffPermission, Team } from '../types';
+import type { StaffPermission, StaffInfo } from '../types';
 
 /**
  * - 'allow': render the page;
@@ -11,19 +11,19 @@ import type { StaffPermission, Team } from '../types';
 export type GuardDecision = 'allow' | 'pending' | 'login' | 'forbidden';
 
 /** A team owner holds every flag; otherwise the flag must be listed. Null team: no flags. */
-export function hasPermission(team: Team, p: StaffPermission): boolean {
+export function hasPermission(team: StaffInfo, p: StaffPermission): boolean {
   if (!team) return false;
   return team.owner || team.permissions.includes(p);
 }
 
 /** Staff: a team owner or a holder of at least one flag. */
-export function isStaff(team: Team): boolean {
+export function isStaff(team: StaffInfo): boolean {
   if (!team) return false;
   return team.owner || team.permissions.length > 0;
 }
 
 /**
- * The one guard (spec §6), over the `handle`s of every matched route (outer to inner). A handle
+ * The one guard (docs/behaviour.md#roles-and-guards), over the `handle`s of every matched route (outer to inner). A handle
  * with `permission` implies `requiresAuth`. Pages without requirements are allowed at once, even
  * before the user has loaded. A failed first load counts as signed out; a user already in the state
  * (preloaded, or kept during a reload) is judged at once.

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { DatabaseUnavailableError, isUnavailable } from '../../db/driver';
 import { DiscordError } from '../../lib/discord';
+import { DiscordBotError } from '../../lib/discord-bot';
 import { ApiHttpError, isApiHttpError } from '../../lib/errors';
 import { popupErrorPage } from '../../lib/pages';
 
@@ -19,7 +20,7 @@ export function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
     req.log.warn({ err: describe(error) }, 'database unavailable');
     return new ApiHttpError('DATABASE_UNAVAILABLE', { retryAfter: DB_RETRY_AFTER });
   }
-  if (error instanceof DiscordError && error.kind === 'unavailable') {
+  if ((error instanceof DiscordError || error instanceof DiscordBotError) && error.kind === 'unavailable') {
     req.log.warn({ err: error.message }, 'discord unavailable');
     return new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: error.retryAfter ?? 5 });
   }

@@ -1,13 +1,17 @@
+import { PanelPosts } from '../../services/panel-posts';
+import { ServerConfigs } from '../../services/server-config';
+import { ServerResourcesCache } from '../../services/server-resources';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SecretBox, Signer } from '../../lib/crypto';
 import { DiscordClient, type FetchLike } from '../../lib/discord';
+import { DiscordBot } from '../../lib/discord-bot';
 import { Accounts } from '../../services/accounts';
 import { GuildSync } from '../../services/guild-sync';
 import { OAuthStates } from '../../services/oauth-states';
 import { SessionStore } from '../../services/sessions';
 
-/** The services routes use: crypto, the Discord client, sessions, accounts, OAuth states. */
+/** The services routes use: crypto, the Discord clients (OAuth/user, bot), sessions, accounts, OAuth states, server configuration, resources and posts. */
 export default fp(
   async function services(app: FastifyInstance, opts: { discordFetch?: FetchLike | undefined }) {
     const { config, clock, db } = app;
@@ -34,6 +38,22 @@ export default fp(
     app.decorate('accounts', new Accounts(db, clock, config.discord.cdnBase, new Set(config.staffOwnerIds)));
     app.decorate('oauthStates', new OAuthStates(db, box, clock));
     app.decorate('guildSync', new GuildSync(discord, clock));
+    const serverConfigs = new ServerConfigs(db, clock, config.plans);
+    app.decorate('serverConfigs', serverConfigs);
+    // The bot's own client (@discordjs/rest: route buckets, the global limit, 429 Retry-After), over
+    // the same injectable fetch: Discord, or the sandbox in demo mode and tests.
+    const bot = new DiscordBot({
+      apiBase: config.discord.apiBase,
+      botToken: config.discord.botToken,
+      timeoutMs: config.discord.timeoutMs,
+      log: app.log,
+      ...(opts.discordFetch ? { fetch: opts.discordFetch } : {}),
+    });
+    app.decorate('discordBot', bot);
+    app.addHook('onClose', async () => bot.close());
+    const serverResources = new ServerResourcesCache(bot, clock);
+    app.decorate('serverResources', serverResources);
+    app.decorate('panelPosts', new PanelPosts(db, clock, bot, serverConfigs, serverResources));
 
     const pending = new Set<Promise<unknown>>();
     app.decorate('background', (task: Promise<unknown>) => {

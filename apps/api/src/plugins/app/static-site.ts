@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { REMOTE_IDS, isPagePath, pageHtml, robotsTxt, sitemapXml } from '@tickety/api-contract';
+import { DEFAULT_LOCALE, isLocale, LOCALE_STORAGE_KEY, type Locale, localeFromAcceptLanguage, REMOTE_IDS, isPagePath, pageHtml, robotsTxt, sitemapXml } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createPrerenderer } from '../../lib/prerender';
@@ -80,12 +80,19 @@ export function cspWithOrigins(csp: string, origins: string[]): string {
     .split(/;\s*/)
     .map((d) => {
       const name = d.split(/\s+/, 1)[0] ?? '';
-      return widen.has(name) ? [d, ...origins.filter((o) => !d.split(/\s+/).includes(o))].join(' ') : d;
+      return widen.has(name) ? [d, ...origins.filter((options) => !d.split(/\s+/).includes(options))].join(' ') : d;
     })
     .join('; ');
 }
 
 /** Origins of remotes served from elsewhere than this server (their scripts, styles and manifests). */
+/** The language a page is rendered in: the reader's pick (its cookie), else their Accept-Language, else English. */
+export function readerLocale(req: FastifyRequest): Locale {
+  const picked = req.cookies[LOCALE_STORAGE_KEY];
+  if (isLocale(picked)) return picked;
+  return localeFromAcceptLanguage(req.headers['accept-language']) ?? DEFAULT_LOCALE;
+}
+
 function foreignOrigins(remotes: SiteRemotes, own: string): string[] {
   const out = new Set<string>();
   for (const entry of Object.values(remotes)) {
@@ -186,7 +193,9 @@ export default fp(
         const page = isPagePath(state.composition, path);
         // A public page, and the 404 page, arrive rendered (no JavaScript needed for the first paint).
         const config = runtimeConfig(app.config, state);
-        const prerendered = page ? await prerenderer.page(state, path, config) : await prerenderer.notFound(state, config);
+        // In the reader's language: the one they picked (its cookie), else their Accept-Language.
+        const locale = readerLocale(req);
+        const prerendered = page ? await prerenderer.page(state, path, config, locale) : await prerenderer.notFound(state, config, locale);
         // A request with a session cookie is (likely) a signed-in user's: the app starts at once to show
         // them, where a visitor's page waits for a first interaction (apps/shell/src/boot).
         const visitor = req.cookies[opts.sessionCookie] === undefined;
@@ -199,13 +208,14 @@ export default fp(
           origin: opts.origin,
           productName: app.config.productName,
           startNow: !visitor,
+          locale,
         });
         // Cut off from a cross-origin opener (the sign-in popup it opens still reports back), on every
         // page alike: a header that depended on the session cookie would tell an opener whether its
         // visitor is signed in (its handle closes or not), and a public page signs in in place.
         reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
         const vary = reply.getHeader('vary');
-        reply.header('vary', vary ? `${String(vary)}, Cookie` : 'Cookie');
+        reply.header('vary', vary ? `${String(vary)}, Cookie, Accept-Language` : 'Cookie, Accept-Language');
         // The shell's inline boot script by its hash; remotes on another origin: the page may load
         // their scripts, styles and manifests.
         const display = isDisplayPage(pathOf(req));

@@ -22,7 +22,7 @@ export const ANONYMOUS: AnonymousMe = {
 /** At most one guild refresh per user in this window. */
 export const GUILD_REFRESH_INTERVAL_MS = 10_000;
 
-/** Spec §7: /api/auth/@me, /logout, /login (popup), /callback; plus POST /guilds/refresh. */
+/** docs/behaviour.md#sign-in-sign-out-and-the-user-cache: /api/auth/@me, /logout, /login (popup), /callback; plus POST /guilds/refresh. */
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
@@ -220,8 +220,8 @@ export default async function authRoutes(fastify: FastifyInstance) {
     return (await app.accounts.me(session.userId)) ?? ANONYMOUS;
   });
 
-  function sendPage(reply: FastifyReply, status: number, o: Omit<Parameters<typeof popupPage>[0], 'productName'>) {
-    const page = popupPage({ productName: config.productName, ...o });
+  function sendPage(reply: FastifyReply, status: number, options: Omit<Parameters<typeof popupPage>[0], 'productName'>) {
+    const page = popupPage({ productName: config.productName, ...options });
     return reply.code(status).header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
   }
 

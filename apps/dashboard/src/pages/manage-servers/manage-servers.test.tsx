@@ -1,16 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { overlayStore } from '@tickety/shared';
-import { json, mockApi, renderPage, resetShared, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { changeLocale } from '@tickety/shared';
+import { json, mockApi, overlayStore, renderPage, resetShared, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ARCADE, avaMe, COZY, PIXEL, STUDY } from '../../test/fixtures';
 import ManageServers from './manage-servers';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
 afterEach(() => resetShared(store));
 
-function show(o: Parameters<typeof renderPage>[1] = {}) {
-  const page = renderPage(<ManageServers />, { url: '/dashboard', path: '/dashboard', me: avaMe(), ...o });
+function show(options: Parameters<typeof renderPage>[1] = {}) {
+  const page = renderPage(<ManageServers />, { url: '/dashboard', path: '/dashboard', me: avaMe(), ...options });
   store = page.store;
   return page;
 }
@@ -251,5 +251,48 @@ describe('Manage Servers: refresh', () => {
     expect(await screen.findByText(/Discord is not answering right now/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Refresh' })).toBeEnabled();
     expect(overlayStore.getSnapshot().error).toBeNull();
+  });
+});
+
+describe('Manage Servers in German', () => {
+  beforeEach(() => changeLocale('de'));
+  afterEach(() => changeLocale('en'));
+
+  it('shows the page, the groups, the roles and a German relative time', () => {
+    const { unexpected } = mockApi({});
+    show();
+    expect(screen.getByRole('heading', { level: 1, name: 'Server verwalten' })).toBeInTheDocument();
+    expect(screen.getByText(/^Aktualisiert/)).toHaveTextContent('Aktualisiert vor 5 Minuten');
+    const added = screen.getByRole('region', { name: /Bot hinzugefügt/ });
+    expect(within(added).getByRole('link', { name: /Ava's Arcade/ })).toHaveTextContent('Eigentümer');
+    expect(within(added).getByRole('link', { name: /Pixel Guild/ })).toHaveTextContent('Server verwalten');
+    const notYet = screen.getByRole('region', { name: /Noch nicht hinzugefügt/ });
+    expect(within(notYet).getByRole('link', { name: 'Tickety zu Study Hall einladen (öffnet sich in einem neuen Tab)' })).toHaveTextContent('Einladen');
+    expect(screen.getByRole('searchbox', { name: 'Server durchsuchen' })).toHaveAttribute('placeholder', 'Nach Servername oder ID suchen');
+    expect(screen.getByRole('heading', { name: 'Dein Server fehlt?' })).toBeInTheDocument();
+    expect(unexpected).toEqual([]);
+  });
+
+  it('names the page of ?page= in German', () => {
+    mockApi({});
+    show({ url: '/dashboard?page=statistics' });
+    expect(screen.getByText('Statistiken', { selector: 'strong' }).parentElement).toHaveTextContent('Wähle den Server, für den du Statistiken öffnen möchtest.');
+  });
+
+  it('says in German, with plurals, how long to wait after a rate-limited refresh', async () => {
+    mockApi({ 'POST /api/auth/guilds/refresh': () => json({ code: 1003, message: 'Too many requests', isAuthenticated: true }, 429, { 'retry-after': '7' }) });
+    show();
+    const button = screen.getByRole('button', { name: 'Aktualisieren' });
+    await userEvent.click(button);
+    expect(await screen.findByText('Deine Serverliste wurde gerade erst aktualisiert. Du kannst sie in 7 Sekunden wieder aktualisieren.')).toBeInTheDocument();
+    expect(button).toBeDisabled();
+  });
+
+  it('explains the empty state in German', () => {
+    mockApi({});
+    show({ me: signedInMe({ guilds: [COZY, { ...COZY, id: '1100000000000000009', name: 'Book Club' }] }) });
+    expect(screen.getByRole('heading', { name: 'Du verwaltest noch keine Server' })).toBeInTheDocument();
+    expect(screen.getByText(/Du bist auf 2 Servern, bist aber auf keinem davon Eigentümer/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Bot einladen (öffnet sich in einem neuen Tab)' })).toHaveAttribute('href', TEST_CONFIG.inviteUrl);
   });
 });

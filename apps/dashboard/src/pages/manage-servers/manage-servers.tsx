@@ -4,36 +4,36 @@ import Info from 'lucide-react/icons/info';
 import LifeBuoy from 'lucide-react/icons/life-buoy';
 import Search from 'lucide-react/icons/search';
 import ServerOff from 'lucide-react/icons/server-off';
-import { botInviteUrl, type Guild, selectGuilds, selectManageableGuilds, selectSub, useAppSelector, useLocation, useRuntimeConfig, useSearchParams } from '@tickety/shared';
+import { botInviteUrl, formatNumber, type Guild, selectGuilds, selectManageableGuilds, selectSub, useAppSelector, useLocation, useRuntimeConfig, useSearchParams } from '@tickety/shared';
 import { Alert, Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref, serverPagePath } from '../../lib/guilds';
+import { T, useT } from '../../lib/i18n';
 import { RefreshControl } from './refresh-control';
 import { InviteServerCard, ManagedServerCard } from './server-cards';
 
 const GRID = 'grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3';
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** An external link (new tab), said so to screen readers. */
-function ExternalAnchor({ href, className, children }: { href: string; className?: string; children: ReactNode }) {
+function ExternalAnchor({ href, className, children }: { href: string; className?: string; children?: ReactNode }) {
+  const t = useT();
   return (
     <a href={href} target="_blank" rel="noopener noreferrer" className={className}>
       {children}
-      <span className="sr-only"> (opens in a new tab)</span>
+      <span className="sr-only"> {t('common.opensInNewTab')}</span>
     </a>
   );
 }
+
+const strong = <strong />;
 
 function ServerSection({ title, count, hint, children }: { title: string; count: number; hint: ReactNode; children: ReactNode }) {
   const id = useId();
   return (
     <section aria-labelledby={id} className="mt-8">
-      <h2 id={id} className="flex items-baseline gap-2 text-lg font-semibold text-surface-900 dark:text-surface-50">
+      <h2 id={id} className="flex flex-wrap items-baseline gap-x-2 text-lg font-semibold text-surface-900 dark:text-surface-50">
         {title}
-        <span className="text-sm font-normal text-surface-500 dark:text-surface-400">({count})</span>
+        <span className="text-sm font-normal text-surface-500 dark:text-surface-400">({formatNumber(count)})</span>
       </h2>
       <p className="mt-1 mb-3 text-sm text-surface-600 dark:text-surface-400">{hint}</p>
       {children}
@@ -47,26 +47,27 @@ function SectionNote({ children }: { children: ReactNode }) {
 
 /** Why a server may be missing: the first question of every ticket bot's support server. */
 function MissingServerHelp({ supportUrl, otherCount }: { supportUrl: string; otherCount: number }) {
+  const t = useT();
   return (
     <Card className="mt-10 p-5">
       <h2 className="flex items-center gap-2 font-semibold text-surface-900 dark:text-surface-50">
         <CircleHelp aria-hidden="true" className="size-5 text-primary-600 dark:text-primary-400" />
-        Don't see your server?
+        {t('servers.help.title')}
       </h2>
       <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-surface-700 dark:text-surface-300">
         <li>
-          Only servers you can manage are listed: you must be the <strong>owner</strong>, or have a role with the <strong>Administrator</strong> or{' '}
-          <strong>Manage Server</strong> permission.
-          {otherCount > 0 ? ` You are in ${plural(otherCount, 'other server')} where you are a member only.` : null}
+          <T k="servers.help.manageable" components={{ strong }} />
+          {otherCount > 0 ? ` ${t('servers.help.memberOnly', { count: otherCount })}` : null}
         </li>
-        <li>The list is what Discord told us at the last update: joined a server or got a new role since? Press Refresh.</li>
-        <li>It shows the servers of the Discord account you signed in with; check it is the right account.</li>
+        <li>{t('servers.help.refresh')}</li>
+        <li>{t('servers.help.account')}</li>
         <li>
-          Still missing?{' '}
-          <ExternalAnchor href={supportUrl} className="font-medium text-primary-700 underline underline-offset-2 hover:text-primary-600 dark:text-primary-400">
-            Ask us in the support server
-          </ExternalAnchor>
-          .
+          <T
+            k="servers.help.support"
+            components={{
+              link: <ExternalAnchor href={supportUrl} className="font-medium text-primary-700 underline underline-offset-2 hover:text-primary-600 dark:text-primary-400" />,
+            }}
+          />
         </li>
       </ul>
     </Card>
@@ -75,40 +76,34 @@ function MissingServerHelp({ supportUrl, otherCount }: { supportUrl: string; oth
 
 /** The user manages no server: say why and how to get one, never a sign-in prompt (they are signed in). */
 function NoServers({ memberOf, inviteUrl, supportUrl }: { memberOf: number; inviteUrl: string; supportUrl: string }) {
+  const t = useT();
   return (
     <>
       <EmptyState
         icon={<ServerOff aria-hidden="true" className="size-6" />}
-        title="You don't manage any servers yet"
-        description={
-          memberOf > 1
-            ? `You are in ${memberOf} servers, but in none of them are you the owner or do you have the Administrator or Manage Server permission, so there are no servers you can set up here.`
-            : memberOf === 1
-              ? 'You are in 1 server, but you are not its owner and do not have the Administrator or Manage Server permission there, so there are no servers you can set up here.'
-            : 'Discord lists no servers for your account where you are the owner or have the Administrator or Manage Server permission, so there are no servers you can set up here.'
-        }
+        title={t('servers.none.title')}
+        description={t('servers.none.description', { count: memberOf })}
       >
         <ExternalAnchor href={inviteUrl} className={buttonClasses()}>
           <Bot aria-hidden="true" className="size-4" />
-          Invite the bot
+          {t('servers.none.invite')}
         </ExternalAnchor>
         <ExternalAnchor href={supportUrl} className={buttonClasses({ variant: 'secondary' })}>
           <LifeBuoy aria-hidden="true" className="size-4" />
-          Support server
+          {t('servers.none.support')}
         </ExternalAnchor>
       </EmptyState>
       <Card className="mt-6 p-5">
-        <h2 className="font-semibold text-surface-900 dark:text-surface-50">How to get a server here</h2>
+        <h2 className="font-semibold text-surface-900 dark:text-surface-50">{t('servers.none.howTo.title')}</h2>
         <ol className="mt-3 list-decimal space-y-1.5 pl-5 text-sm text-surface-700 dark:text-surface-300">
           <li>
-            <strong>Help run someone else's server?</strong> Ask one of its admins for a role with the <strong>Manage Server</strong> (or Administrator)
-            permission.
+            <T k="servers.none.howTo.help" components={{ strong }} />
           </li>
           <li>
-            <strong>Starting out?</strong> Create your own server in Discord (you are its owner), then invite the bot to it.
+            <T k="servers.none.howTo.create" components={{ strong }} />
           </li>
           <li>
-            <strong>Just got the permission or created the server?</strong> Refresh your server list:
+            <T k="servers.none.howTo.refresh" components={{ strong }} />
           </li>
         </ol>
         <RefreshControl align="start" className="mt-3" />
@@ -124,6 +119,7 @@ function NoServers({ memberOf, inviteUrl, supportUrl }: { memberOf: number; invi
  * then lead straight to that page.
  */
 export default function ManageServers() {
+  const t = useT();
   const config = useRuntimeConfig();
   const guilds = useAppSelector(selectGuilds);
   const manageable = useAppSelector(selectManageableGuilds);
@@ -154,14 +150,11 @@ export default function ManageServers() {
 
   return (
     <div>
-      <PageHeader
-        title="Manage Servers"
-        description={`Choose a server to set up ${config.productName}: ticket panels, statistics, premium and more.`}
-      />
+      <PageHeader title={t('title.manageServers')} description={t('servers.description', { product: config.productName })} />
 
       {isServerPageSlug(pageSlug) && sorted.length > 0 ? (
         <Alert tone="info" icon={<Info aria-hidden="true" className="size-4" />} className="mb-6">
-          Choose the server whose <strong>{SERVER_PAGES[pageSlug]}</strong> you want to open.
+          <T k="servers.pageHint" values={{ page: t(`sidebar.${SERVER_PAGES[pageSlug].page}`) }} components={{ strong }} />
         </Alert>
       ) : null}
 
@@ -170,22 +163,22 @@ export default function ManageServers() {
       ) : (
         <>
           {invited ? (
-            <Alert tone="primary" title={`Adding ${config.productName} to ${invited.name}?`} className="mb-6">
-              Finish in the Discord tab that opened, then come back and press Refresh: the server moves to “Bot added”.
+            <Alert tone="primary" title={t('servers.invited.title', { product: config.productName, server: invited.name })} className="mb-6">
+              {t('servers.invited.body')}
             </Alert>
           ) : null}
 
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-start sm:justify-between">
             <search className="relative block w-full max-w-md">
               <label htmlFor={searchId} className="sr-only">
-                Search servers
+                {t('servers.search.label')}
               </label>
               <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-surface-400" />
               <input
                 ref={searchRef}
                 id={searchId}
                 type="search"
-                placeholder="Search by server name or ID"
+                placeholder={t('servers.search.placeholder')}
                 autoComplete="off"
                 spellCheck={false}
                 className={cx(inputClasses, 'pl-9')}
@@ -202,23 +195,23 @@ export default function ManageServers() {
             <RefreshControl />
           </div>
           <p role="status" className="sr-only">
-            {searching ? `${plural(matching.length, 'server')} of ${sorted.length} match “${query.trim()}”.` : ''}
+            {searching ? t('servers.search.status', { count: matching.length, total: sorted.length, query: query.trim() }) : ''}
           </p>
 
           {searching && matching.length === 0 ? (
             <EmptyState
               className="mt-8"
               icon={<Search aria-hidden="true" className="size-6" />}
-              title={`No servers match “${query.trim()}”`}
-              description="Search by a part of the server's name or by its ID. Only servers you can manage are listed."
+              title={t('servers.search.noMatch.title', { query: query.trim() })}
+              description={t('servers.search.noMatch.description')}
             >
               <Button variant="secondary" onClick={clearSearch}>
-                Clear search
+                {t('servers.search.clear')}
               </Button>
             </EmptyState>
           ) : (
             <>
-              <ServerSection title="Bot added" count={added.length} hint={`${config.productName} is in these servers: open one to manage it.`}>
+              <ServerSection title={t('servers.added.title')} count={added.length} hint={t('servers.added.hint', { product: config.productName })}>
                 {added.length > 0 ? (
                   <ul className={GRID}>
                     {added.map((g) => (
@@ -228,16 +221,16 @@ export default function ManageServers() {
                 ) : (
                   <SectionNote>
                     {searching && totalAdded > 0
-                      ? `No servers with ${config.productName} match “${query.trim()}”.`
-                      : `${config.productName} isn't in any of your servers yet: invite it to one below to get started.`}
+                      ? t('servers.added.noMatch', { product: config.productName, query: query.trim() })
+                      : t('servers.added.none', { product: config.productName })}
                   </SectionNote>
                 )}
               </ServerSection>
 
               <ServerSection
-                title="Not added yet"
+                title={t('servers.notAdded.title')}
                 count={notAdded.length}
-                hint="Invite opens Discord in a new tab with the server already chosen. After adding the bot, come back here and press Refresh."
+                hint={t('servers.notAdded.hint')}
               >
                 {notAdded.length > 0 ? (
                   <ul className={GRID}>
@@ -254,8 +247,8 @@ export default function ManageServers() {
                 ) : (
                   <SectionNote>
                     {searching && totalNotAdded > 0
-                      ? `No servers without ${config.productName} match “${query.trim()}”.`
-                      : `${config.productName} is in every server you manage.`}
+                      ? t('servers.notAdded.noMatch', { product: config.productName, query: query.trim() })
+                      : t('servers.notAdded.none', { product: config.productName })}
                   </SectionNote>
                 )}
               </ServerSection>

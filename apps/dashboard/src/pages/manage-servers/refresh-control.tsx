@@ -1,14 +1,18 @@
 import RefreshCw from 'lucide-react/icons/refresh-cw';
-import { formatDateTime, formatRelative, type RefreshGuildsError, loadUser, refreshGuilds, useAppDispatch, useAppSelector, useNow } from '@tickety/shared';
+import { errorText, formatDateTime, formatRelative, type RefreshGuildsError, loadUser, refreshGuilds, useAppDispatch, useAppSelector, useNow } from '@tickety/shared';
 import { Button, cx } from '@tickety/ui';
 import { useId, useState } from 'react';
+import { T, useT } from '../../lib/i18n';
 
 /** The API allows one guild refresh per user every 10 s; used when a 1003 answer gives no Retry-After. */
 const DEFAULT_WAIT_SECONDS = 10;
 
+/** Within this many seconds the label says "just now" (as `formatRelative` with minute precision). */
+
 interface Failure {
   code: number;
-  message: string;
+  /** The API's message; null when the request failed without one (the catalogue's `refresh.failed` is shown). */
+  message: string | null;
   /** Until when (ms since the epoch) the button stays disabled; null when there is nothing to wait for. */
   until: number | null;
   /** The wait in seconds when the failure arrived (announced once). */
@@ -16,9 +20,9 @@ interface Failure {
 }
 
 function failureFrom(error: RefreshGuildsError | undefined, now: number): Failure {
-  if (!error) return { code: 0, message: 'Refreshing failed. Check your connection and try again.', until: null, seconds: 0 };
+  if (!error) return { code: 0, message: null, until: null, seconds: 0 };
   const wait = error.code === 1003 ? (error.retryAfter ?? DEFAULT_WAIT_SECONDS) : error.retryAfter;
-  return { code: error.code, message: error.message, until: wait !== null && wait > 0 ? now + wait * 1000 : null, seconds: wait ?? 0 };
+  return { code: error.code, message: error.message ? errorText(error) : null, until: wait !== null && wait > 0 ? now + wait * 1000 : null, seconds: wait ?? 0 };
 }
 
 /**
@@ -27,11 +31,13 @@ function failureFrom(error: RefreshGuildsError | undefined, now: number): Failur
  * button stays disabled until then. Other failures are shown here too, never as a blocking overlay.
  */
 export function RefreshControl({ align = 'end', className }: { align?: 'start' | 'end'; className?: string }) {
+  const t = useT();
   const dispatch = useAppDispatch();
   const refreshedAt = useAppSelector((s) => s.auth.guildsRefreshedAt);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  /** The number of manageable servers after a successful refresh (null: nothing to announce). */
+  const [success, setSuccess] = useState<number | null>(null);
   const now = useNow(failure?.until ? 1000 : 30_000);
   const messageId = useId();
 
@@ -47,8 +53,7 @@ export function RefreshControl({ align = 'end', className }: { align?: 'start' |
     const result = await dispatch(refreshGuilds());
     setPending(false);
     if (refreshGuilds.fulfilled.match(result)) {
-      const count = result.payload.guilds.filter((g) => g.canManage).length;
-      setSuccess(`Server list updated: ${count === 1 ? '1 server' : `${count} servers`} you can manage.`);
+      setSuccess(result.payload.guilds.filter((g) => g.canManage).length);
       return;
     }
     const error = refreshGuilds.rejected.match(result) ? result.payload : undefined;
@@ -58,44 +63,42 @@ export function RefreshControl({ align = 'end', className }: { align?: 'start' |
   }
 
   const refreshedTime = refreshedAt ? Date.parse(refreshedAt) : Number.NaN;
+  const shownNow = Math.max(now, refreshedTime);
+  const ago = formatRelative(refreshedTime, shownNow, { precision: 'minutes' });
 
   return (
     <div className={cx('flex flex-col gap-2', align === 'end' ? 'sm:items-end' : 'items-start', className)}>
       <div className="flex flex-wrap items-center gap-3">
         <p className="text-sm text-surface-600 dark:text-surface-400">
           {Number.isNaN(refreshedTime) ? (
-            'Server list not refreshed yet'
+            t('refresh.notYet')
           ) : (
-            <>
-              Updated{' '}
-              <time dateTime={refreshedAt ?? undefined} title={formatDateTime(refreshedTime)}>
-                {formatRelative(refreshedTime, Math.max(now, refreshedTime), { precision: 'minutes' })}
-              </time>
-            </>
+            <T k="refresh.updated" values={{ when: ago }} components={{ time: <time dateTime={refreshedAt ?? undefined} title={formatDateTime(refreshedTime)} /> }} />
           )}
         </p>
         <Button variant="secondary" loading={pending} disabled={waiting} onClick={() => void refresh()} aria-describedby={shown?.code === 1003 ? messageId : undefined}>
           {pending ? null : <RefreshCw aria-hidden="true" className="size-4" />}
-          Refresh
+          {t('refresh.button')}
         </Button>
       </div>
       {shown?.code === 1003 ? (
         // The countdown is visual; the live region below announces the wait once, not every second.
         <p id={messageId} aria-hidden="true" className="max-w-sm text-sm text-amber-700 dark:text-amber-300">
-          Your server list was refreshed moments ago. You can refresh again in <span className="font-semibold tabular-nums">{secondsLeft}</span>{' '}
-          {secondsLeft === 1 ? 'second' : 'seconds'}.
+          <T k="refresh.rateLimited" values={{ count: secondsLeft }} components={{ num: <span className="font-semibold tabular-nums" /> }} />
         </p>
       ) : null}
       <div role="status" className="text-sm empty:hidden">
         {shown?.code === 1003 ? (
-          <span className="sr-only">{`Your server list was refreshed moments ago. You can refresh again in ${shown.seconds} ${shown.seconds === 1 ? 'second' : 'seconds'}.`}</span>
+          <span className="sr-only">
+            <T k="refresh.rateLimited" values={{ count: shown.seconds }} />
+          </span>
         ) : shown ? (
           <p className="max-w-sm text-red-700 dark:text-red-300">
-            {shown.message}
-            {waiting ? ` You can try again in ${secondsLeft} s.` : null}
+            {shown.message ?? t('refresh.failed')}
+            {waiting ? ` ${t('refresh.tryAgainIn', { count: secondsLeft })}` : null}
           </p>
-        ) : success ? (
-          <p className="text-primary-700 dark:text-primary-300">{success}</p>
+        ) : success !== null ? (
+          <p className="text-primary-700 dark:text-primary-300">{t('refresh.success', { count: success })}</p>
         ) : null}
       </div>
     </div>

@@ -5,21 +5,23 @@ import Plus from 'lucide-react/icons/plus';
 import type { Guild } from '@tickety/shared';
 import { Avatar, Badge, buttonClasses, type Tone } from '@tickety/ui';
 import { type GuildRole, guildRole } from '../../lib/guilds';
+import { type MessageKey, useT } from '../../lib/i18n';
 
-const ROLE_TONE: Record<GuildRole, Tone> = {
-  Owner: 'primary',
-  Administrator: 'info',
-  'Manage Server': 'neutral',
-  'Dashboard access': 'neutral',
+const ROLE: Record<GuildRole, { tone: Tone; label: MessageKey }> = {
+  Owner: { tone: 'primary', label: 'cards.role.owner' },
+  Administrator: { tone: 'info', label: 'cards.role.administrator' },
+  'Manage Server': { tone: 'neutral', label: 'cards.role.manageServer' },
+  'Dashboard access': { tone: 'neutral', label: 'cards.role.dashboardAccess' },
 };
 
 function RoleBadge({ guild }: { guild: Guild }) {
+  const t = useT();
   const role = guildRole(guild);
   if (!role) return null;
   return (
-    <Badge tone={ROLE_TONE[role]}>
-      <span className="sr-only">Your role: </span>
-      {role}
+    <Badge tone={ROLE[role].tone}>
+      <span className="sr-only">{t('cards.yourRole')} </span>
+      {t(ROLE[role].label)}
     </Badge>
   );
 }
@@ -29,6 +31,7 @@ const CARD =
 
 /** A server with the bot: the whole card opens its dashboard. */
 export function ManagedServerCard({ guild, href, premium }: { guild: Guild; href: string; premium: boolean }) {
+  const t = useT();
   return (
     <li>
       <Link
@@ -42,7 +45,7 @@ export function ManagedServerCard({ guild, href, premium }: { guild: Guild; href
           </span>
           <span className="mt-1.5 flex flex-wrap gap-1.5">
             <RoleBadge guild={guild} />
-            {premium ? <Badge tone="warning">Premium</Badge> : null}
+            {premium ? <Badge tone="warning">{t('cards.premium')}</Badge> : null}
           </span>
         </span>
         <ChevronRight aria-hidden="true" className="size-5 shrink-0 text-surface-400 transition group-hover:translate-x-0.5 group-hover:text-primary-600" />
@@ -53,6 +56,7 @@ export function ManagedServerCard({ guild, href, premium }: { guild: Guild; href
 
 /** A server without the bot: an Invite link that opens Discord's authorise page with the server preselected. */
 export function InviteServerCard({ guild, inviteHref, productName, onInvite }: { guild: Guild; inviteHref: string; productName: string; onInvite: (guild: Guild) => void }) {
+  const t = useT();
   return (
     <li className={`${CARD} flex-wrap`}>
       <Avatar src={guild.iconUrl} name={guild.name} shape="square" size="lg" className="opacity-80" />
@@ -64,13 +68,17 @@ export function InviteServerCard({ guild, inviteHref, productName, onInvite }: {
           <RoleBadge guild={guild} />
         </span>
       </span>
-      <a href={inviteHref} target="_blank" rel="noopener noreferrer" className={buttonClasses({ size: 'sm' })} onClick={() => onInvite(guild)}>
+      {/* The visible word alone says too little to a screen reader; the label names the bot, the server and the new tab. */}
+      <a
+        href={inviteHref}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label={t('cards.inviteLabel', { product: productName, server: guild.name })}
+        className={buttonClasses({ size: 'sm' })}
+        onClick={() => onInvite(guild)}
+      >
         <Plus aria-hidden="true" className="size-4" />
-        Invite
-        <span className="sr-only">
-          {' '}
-          {productName} to {guild.name} (opens in a new tab)
-        </span>
+        {t('cards.invite')}
         <ExternalLink aria-hidden="true" className="size-3.5 opacity-80" />
       </a>
     </li>

@@ -6,15 +6,11 @@ export default function ServerLogsWeb() {
   return (
     <ServerPageFrame
       info={{
-        name: 'Web Logs',
+        name: 'sidebar.serverLogsWeb',
         icon: ScrollText,
-        description: (server) => `Every change made to ${server} on this dashboard: who made it, when, and what changed.`,
-        feature: 'The web log',
-        upcoming: [
-          'Each change made through the dashboard, with who made it and when.',
-          'What changed, as before and after values.',
-          'Filters by user, action and date, and the ticket events of this server.',
-        ],
+        description: 'server.logsWeb.description',
+        feature: 'server.logsWeb.feature',
+        upcoming: ['server.logsWeb.upcoming.changes', 'server.logsWeb.upcoming.values', 'server.logsWeb.upcoming.filters'],
       }}
     />
   );

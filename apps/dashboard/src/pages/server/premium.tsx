@@ -1,28 +1,28 @@
 import { Link } from '@tickety/shared';
 import Gem from 'lucide-react/icons/gem';
 import { buttonClasses } from '@tickety/ui';
+import { href } from '../../lib/hrefs';
+import { useT } from '../../lib/i18n';
 import { ServerPageFrame } from './server-frame';
 
 /** Server premium (/dashboard/:server/premium). */
 export default function ServerPremium() {
+  const t = useT();
   return (
     <ServerPageFrame
       info={{
-        name: 'Premium',
+        name: 'sidebar.serverPremium',
         icon: Gem,
-        description: (server) => `Premium for ${server}: whether it has it, which subscription covers it, and moving a premium slot here.`,
-        feature: 'Managing premium per server',
-        upcoming: [
-          "This server's premium state and the subscription that covers it.",
-          'Assigning one of your premium slots to this server, or moving one here from another server (with a short cooldown).',
-        ],
+        description: 'server.premium.description',
+        feature: 'server.premium.feature',
+        upcoming: ['server.premium.upcoming.state', 'server.premium.upcoming.slots'],
         links: (
           <>
-            <Link to="/premium" className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
-              See the premium plans
+            <Link to={href('/premium')} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+              {t('server.premium.plans')}
             </Link>
-            <Link to="/billing" className={buttonClasses({ variant: 'ghost', size: 'sm' })}>
-              Your subscriptions
+            <Link to={href('/billing')} className={buttonClasses({ variant: 'ghost', size: 'sm' })}>
+              {t('server.premium.subscriptions')}
             </Link>
           </>
         ),

@@ -6,15 +6,15 @@ export default function ServerRestoreConfigs() {
   return (
     <ServerPageFrame
       info={{
-        name: 'Restore Configs',
+        name: 'sidebar.serverRestoreConfigs',
         icon: History,
-        description: (server) => `Earlier versions of ${server}'s configuration, to compare with the current one and restore.`,
-        feature: 'Configuration versions',
+        description: 'server.restore.description',
+        feature: 'server.restore.feature',
         upcoming: [
-          'Every saved configuration as a version you can open.',
-          'A comparison of any version with the current configuration.',
-          'One-click restore (which itself becomes a new version, so nothing is lost).',
-          'Export as a signed file, and import one with its signature and contents checked before anything changes.',
+          'server.restore.upcoming.versions',
+          'server.restore.upcoming.compare',
+          'server.restore.upcoming.restore',
+          'server.restore.upcoming.export',
         ],
       }}
     />

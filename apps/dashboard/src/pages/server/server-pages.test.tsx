@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
+import { changeLocale, useOpenServer } from '@tickety/shared';
 import { mockApi, renderPage, resetShared } from '@tickety/shared/testing';
 import type { ComponentType } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
-import ServerConfigs from './configs';
 import ServerLogsWeb from './logs-web';
 import ServerPremium from './premium';
 import ServerRestoreConfigs from './restore-configs';
@@ -13,15 +13,20 @@ let store: ReturnType<typeof renderPage>['store'] | undefined;
 afterEach(() => resetShared(store));
 
 const PAGES: Array<[string, string, ComponentType, RegExp]> = [
-  ['configs', 'Panel Menu', ServerConfigs, /ticket panels members of Ava's Arcade press/],
   ['statistics', 'Statistics', ServerStatistics, /How tickets on Ava's Arcade are going/],
   ['premium', 'Premium', ServerPremium, /Premium for Ava's Arcade/],
   ['logs-web', 'Web Logs', ServerLogsWeb, /Every change made to Ava's Arcade on this dashboard/],
   ['server-configs', 'Restore Configs', ServerRestoreConfigs, /Earlier versions of Ava's Arcade's configuration/],
 ];
 
+/** What the shell's server layout does around these pages: marks the server it checked access to as open. */
+function OpenedByLayout({ server, Page }: { server: string; Page: ComponentType }) {
+  useOpenServer(server);
+  return <Page />;
+}
+
 function show(segment: string, Page: ComponentType, server = ARCADE.id) {
-  const page = renderPage(<Page />, { url: `/dashboard/${server}/${segment}`, path: `/dashboard/:server/${segment}`, me: avaMe() });
+  const page = renderPage(<OpenedByLayout server={server} Page={Page} />, { url: `/dashboard/${server}/${segment}`, path: `/dashboard/:server/${segment}`, me: avaMe() });
   store = page.store;
   return page;
 }
@@ -55,5 +60,26 @@ describe('server dashboard page frames', () => {
     const card = screen.getByRole('heading', { name: 'What this page will hold' }).parentElement!;
     expect(within(card).getByRole('link', { name: 'See the premium plans' })).toHaveAttribute('href', '/premium');
     expect(within(card).getByRole('link', { name: 'Your subscriptions' })).toHaveAttribute('href', '/billing');
+  });
+});
+
+describe('server dashboard page frames in German', () => {
+  beforeEach(() => changeLocale('de'));
+  afterEach(() => changeLocale('en'));
+
+  it('names the page and the server in German', () => {
+    mockApi({});
+    show('server-configs', ServerRestoreConfigs);
+    expect(screen.getByRole('heading', { level: 1, name: 'Konfiguration wiederherstellen' })).toBeInTheDocument();
+    expect(screen.getByText(/Frühere Versionen der Konfiguration von Ava's Arcade/)).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Konfigurationsversionen: noch nicht verfügbar');
+    expect(screen.getByRole('heading', { name: 'Was diese Seite enthalten wird' })).toBeInTheDocument();
+  });
+
+  it('says "diesem Server" in the right case when the server is not in the list', () => {
+    mockApi({});
+    show('statistics', ServerStatistics, '1199999999999999999');
+    expect(screen.getByText(/Wie es um die Tickets auf diesem Server steht/)).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('An diesem Server wurde hier nichts geändert.');
   });
 });

@@ -6,15 +6,15 @@ export default function ServerStatistics() {
   return (
     <ServerPageFrame
       info={{
-        name: 'Statistics',
+        name: 'sidebar.serverStatistics',
         icon: ChartColumn,
-        description: (server) => `How tickets on ${server} are going: volume, backlog and how fast your team answers.`,
-        feature: 'Ticket statistics',
+        description: 'server.statistics.description',
+        feature: 'server.statistics.feature',
         upcoming: [
-          'Tickets opened and closed over time, and the open backlog.',
-          'First-response and resolution times (median and 90th percentile).',
-          'Tables per panel and per staff member, and ticket ratings.',
-          'Ranges of 7, 30 or 90 days or your own, and a CSV export.',
+          'server.statistics.upcoming.volume',
+          'server.statistics.upcoming.times',
+          'server.statistics.upcoming.tables',
+          'server.statistics.upcoming.ranges',
         ],
       }}
     />

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
+import { changeLocale } from '@tickety/shared';
 import { mockApi, renderPage, resetShared } from '@tickety/shared/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import TranscriptV1 from './v1';
 import TranscriptV2 from './v2';
@@ -60,5 +61,28 @@ describe('transcript v2', () => {
     mockApi({});
     ({ store } = renderPage(<TranscriptV2 />, { url: '/transcript/v2/1999/abc', path: '/transcript/v2/:server/:fileid', me: avaMe() }));
     expect(screen.getByText('1999')).toBeInTheDocument();
+  });
+});
+
+describe('transcripts in German', () => {
+  beforeEach(() => changeLocale('de'));
+  afterEach(() => changeLocale('en'));
+
+  it('labels a legacy transcript in German, with German dates', () => {
+    mockApi({});
+    ({ store } = renderPage(<TranscriptV1 />, { url: '/transcript/v1/1/2/a.html/6790f0a0/nothex/x', path: V1, me: avaMe() }));
+    expect(screen.getByText('Ticket-Transkript · älteres Format (v1)')).toBeInTheDocument();
+    const expiry = screen.getByText('Discord-Link abgelaufen').nextElementSibling!;
+    expect(expiry.querySelector('time')).toHaveTextContent(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+    expect(expiry).toHaveTextContent('Abgelaufen');
+    expect(screen.getByText('Link ausgestellt').nextElementSibling).toHaveTextContent('Unbekannt (kein gültiger Zeitstempel)');
+    expect(screen.getByRole('status')).toHaveTextContent(/deren Link abgelaufen ist/);
+  });
+
+  it('titles a transcript in German', () => {
+    mockApi({});
+    ({ store } = renderPage(<TranscriptV2 />, { url: `/transcript/v2/${ARCADE.id}/tr_8f2a`, path: '/transcript/v2/:server/:fileid', me: avaMe() }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Transkript tr_8f2a' })).toBeInTheDocument();
+    expect(screen.getByText('Transkript-ID')).toBeInTheDocument();
   });
 });

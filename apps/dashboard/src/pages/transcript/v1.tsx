@@ -1,10 +1,12 @@
 import { formatDateTime, useParams } from '@tickety/shared';
 import { Badge } from '@tickety/ui';
+import { useT } from '../../lib/i18n';
 import { decodeHexSeconds } from '../../lib/transcript';
 import { TranscriptFrame } from './transcript-frame';
 
 function When({ date }: { date: Date | null }) {
-  if (!date) return <span className="text-surface-500">Unknown (not a valid timestamp)</span>;
+  const t = useT();
+  if (!date) return <span className="text-surface-500">{t('transcript.v1.invalidTime')}</span>;
   return <time dateTime={date.toISOString()}>{formatDateTime(date)}</time>;
 }
 
@@ -14,32 +16,31 @@ function When({ date }: { date: Date | null }) {
  * hex Unix seconds, `hm` the signature).
  */
 export default function TranscriptV1() {
+  const t = useT();
   const { channel = '', attachment = '', filename = '', ex, is } = useParams();
   const expires = decodeHexSeconds(ex);
   const expired = expires !== null && expires.getTime() <= Date.now();
   return (
     <TranscriptFrame
-      title={filename || 'Transcript'}
-      version="legacy (v1)"
+      title={filename || t('title.transcriptV1')}
+      version={t('transcript.v1.version')}
       details={[
-        { label: 'File', value: filename },
-        { label: 'Channel ID', value: channel },
-        { label: 'Attachment ID', value: attachment },
-        { label: 'Link issued', value: <When date={decodeHexSeconds(is)} /> },
+        { label: t('transcript.v1.file'), value: filename },
+        { label: t('transcript.v1.channel'), value: channel },
+        { label: t('transcript.v1.attachment'), value: attachment },
+        { label: t('transcript.v1.issued'), value: <When date={decodeHexSeconds(is)} /> },
         {
-          label: expired ? 'Discord link expired' : 'Discord link expires',
+          label: expired ? t('transcript.v1.expired') : t('transcript.v1.expires'),
           value: (
             <span className="inline-flex flex-wrap items-center gap-2">
               <When date={expires} />
-              {expired ? <Badge tone="warning">Expired</Badge> : null}
+              {expired ? <Badge tone="warning">{t('transcript.v1.expiredBadge')}</Badge> : null}
             </span>
           ),
         },
       ]}
     >
-      This version of the dashboard cannot show transcripts yet; the viewer arrives in a later version. This legacy transcript is a file kept by
-      Discord, whose link {expired ? 'has expired' : 'expires on the date above'}: the viewer will fetch it for you through the bot, refreshing an
-      expired link, and show it here.
+      {t('transcript.v1.notice', { expired: expired ? 'yes' : 'no' })}
     </TranscriptFrame>
   );
 }

@@ -1,0 +1,23 @@
+import { ApiError, GuildParams, ServerResources, ServerResourcesQuery } from '@tickety/api-contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 422: ApiError, 503: ApiError };
+
+/**
+ * `GET /api/guilds/:server/resources`: the server's channels (with where the bot can post a panel),
+ * roles and custom emojis, read from Discord with the bot's token and kept a minute in memory
+ * (`?refresh=1` reads Discord again). A server the bot is not in: 1014.
+ */
+export default async function serverResourcesRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/:server/resources',
+    { attachValidation: true, preHandler: app.requireGuildAccess, schema: { params: GuildParams, querystring: ServerResourcesQuery, response: { 200: ServerResources, ...errors } } },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      reply.header('cache-control', 'no-store');
+      return app.serverResources.get(req.guild!.id, { refresh: req.query.refresh === '1' });
+    },
+  );
+}

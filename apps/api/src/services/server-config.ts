@@ -1,0 +1,229 @@
+import {
+  type ConfigActor,
+  type ConfigFieldChange,
+  defaultServerConfig,
+  diffConfig,
+  type Plan,
+  type ServerConfig,
+  serverConfigSchema,
+  type WebLogEntry,
+} from '@tickety/api-contract';
+import type { Clock } from '../lib/clock';
+import { ApiHttpError } from '../lib/errors';
+import type { Db, Queryable } from '../db/driver';
+
+/** What a server may have: whether it has premium and how many panels that allows. */
+export interface ServerLimits {
+  premium: boolean;
+  panelLimit: number;
+}
+
+export interface LiveConfig {
+  version: number;
+  config: ServerConfig;
+  savedAt: string | null;
+  savedBy: ConfigActor | null;
+}
+
+interface VersionRow {
+  version: number;
+  config: ServerConfig;
+  summary: string;
+  actor_id: string;
+  actor_name: string;
+  actor_avatar_url: string | null;
+  restored_from: number | null;
+  created_at: Date | string;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+const actorOf = (row: { actor_id: string; actor_name: string; actor_avatar_url: string | null }): ConfigActor => ({
+  id: row.actor_id,
+  name: row.actor_name,
+  avatarUrl: row.actor_avatar_url,
+});
+
+/** The unique-key violation a second save of the same version meets (PostgreSQL and PGlite). */
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+/** Writes one Web Logs entry (inside the transaction of the change it describes). */
+export async function insertWebLog(
+  q: Queryable,
+  entry: { guildId: string; at: string; actor: ConfigActor; action: WebLogEntry['action']; target: string; version: number | null; changes: ConfigFieldChange[] },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO web_logs (guild_id, at, actor_id, actor_name, actor_avatar_url, action, target, version, changes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [entry.guildId, entry.at, entry.actor.id, entry.actor.name, entry.actor.avatarUrl, entry.action, entry.target, entry.version, JSON.stringify(entry.changes)],
+  );
+}
+
+/** "Panel “Support” and 2 more", from the changes' paths: what the save was about, for lists. */
+export function describeChanges(before: ServerConfig, after: ServerConfig, changes: ConfigFieldChange[]): string {
+  const names = new Map<string, string>();
+  for (const panel of [...before.panels, ...after.panels]) names.set(`panels[${panel.id}]`, `Panel “${panel.name}”`);
+  for (const multi of [...before.multiPanels, ...after.multiPanels]) names.set(`multiPanels[${multi.id}]`, `Multi-panel “${multi.name}”`);
+  const targets = [
+    ...new Set(
+      changes.map((change) => {
+        const head = /^(panels|multiPanels)\[[^\]]+\]/.exec(change.path)?.[0];
+        if (head) return names.get(head) ?? head;
+        if (change.path.startsWith('panels.order') || change.path.startsWith('multiPanels.order')) return 'Panel order';
+        if (change.path.startsWith('general')) return 'General settings';
+        if (change.path.startsWith('access')) return 'Dashboard access';
+        return 'Configuration';
+      }),
+    ),
+  ];
+  if (targets.length === 0) return 'No changes';
+  return targets.length === 1 ? targets[0]! : `${targets[0]} and ${targets.length - 1} more`;
+}
+
+/**
+ * A server's configuration: read the live version, save a new one (validated, against the version
+ * the editor started from, with its Web Logs entry, in one transaction), list and restore versions,
+ * read the Web Logs. The one write path of the server dashboard.
+ */
+export class ServerConfigs {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly plans: Plan[],
+  ) {}
+
+  /** Whether the server has premium (a subscription that grants it covers the server) and its panel limit. */
+  async limits(guildId: string, q: Queryable = this.db): Promise<ServerLimits> {
+    const { rows } = await q.query<{ premium: boolean }>('SELECT EXISTS (SELECT 1 FROM subscriptions WHERE premium AND $1 = ANY (servers)) AS premium', [guildId]);
+    const premium = rows[0]?.premium === true;
+    const plan = this.plans.find((p) => p.id === (premium ? 'premium' : 'free')) ?? this.plans.find((p) => !premium || p.limits.panels > 3);
+    return { premium, panelLimit: plan?.limits.panels ?? 3 };
+  }
+
+  /** The schema a save must pass on this server. */
+  schemaFor(limits: ServerLimits) {
+    const premiumPlan = this.plans.find((p) => p.id === 'premium');
+    return serverConfigSchema({ panelLimit: limits.panelLimit, premium: limits.premium, ...(premiumPlan ? { premiumPanelLimit: premiumPlan.limits.panels } : {}) });
+  }
+
+  async live(guildId: string, q: Queryable = this.db): Promise<LiveConfig> {
+    const { rows } = await q.query<VersionRow>(
+      'SELECT version, config, summary, actor_id, actor_name, actor_avatar_url, restored_from, created_at FROM server_config_versions WHERE guild_id = $1 ORDER BY version DESC LIMIT 1',
+      [guildId],
+    );
+    const row = rows[0];
+    if (!row) return { version: 0, config: defaultServerConfig(), savedAt: null, savedBy: null };
+    return { version: row.version, config: row.config, savedAt: iso(row.created_at), savedBy: actorOf(row) };
+  }
+
+  /**
+   * Saves `config` as the version after `expectedVersion`: refused with 1013 when the live version is
+   * newer (someone else saved), with 1001 when it does not pass the server's schema. Writes the version
+   * and its Web Logs entry in one transaction; a failure leaves neither.
+   */
+  async save(options: {
+    guildId: string;
+    expectedVersion: number;
+    config: unknown;
+    actor: ConfigActor;
+    action?: WebLogEntry['action'];
+    restoredFrom?: number;
+  }): Promise<LiveConfig> {
+    return this.db.transaction(async (tx) => {
+      const limits = await this.limits(options.guildId, tx);
+      const parsed = this.schemaFor(limits).safeParse(options.config);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new ApiHttpError('VALIDATION_FAILED', { message: `${issue.path.join('.') || 'config'}: ${issue.message}` });
+      }
+      const live = await this.live(options.guildId, tx);
+      if (live.version !== options.expectedVersion) throw this.conflict(live);
+      const next = parsed.data;
+      const changes = diffConfig(live.config, next);
+      const target = describeChanges(live.config, next, changes);
+      const version = live.version + 1;
+      const at = new Date(this.clock()).toISOString();
+      try {
+        await tx.query(
+          `INSERT INTO server_config_versions (guild_id, version, config, summary, actor_id, actor_name, actor_avatar_url, restored_from, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [options.guildId, version, JSON.stringify(next), target, options.actor.id, options.actor.name, options.actor.avatarUrl, options.restoredFrom ?? null, at],
+        );
+      } catch (error) {
+        // Another save of the same version committed between our read and our write.
+        if (isUniqueViolation(error)) throw this.conflict(null);
+        throw error;
+      }
+      await insertWebLog(tx, { guildId: options.guildId, at, actor: options.actor, action: options.action ?? 'config.update', target, version, changes });
+      return { version, config: next, savedAt: at, savedBy: options.actor };
+    });
+  }
+
+  private conflict(live: LiveConfig | null): ApiHttpError {
+    const who = live?.savedBy ? `${live.savedBy.name} saved version ${live.version}` : 'Someone saved a newer version';
+    return new ApiHttpError('CONFIG_CONFLICT', {
+      message: `${who} while you were editing. Your changes were not saved: reload to see theirs, then make yours again.`,
+    });
+  }
+
+  /** The versions, newest first, `limit` at a time (`cursor`: the last version of the previous page). */
+  async versions(guildId: string, options: { cursor?: number; limit: number }) {
+    const { rows } = await this.db.query<VersionRow>(
+      `SELECT version, summary, actor_id, actor_name, actor_avatar_url, restored_from, created_at
+         FROM server_config_versions WHERE guild_id = $1 AND ($2::integer IS NULL OR version < $2) ORDER BY version DESC LIMIT $3`,
+      [guildId, options.cursor ?? null, options.limit + 1],
+    );
+    const page = rows.slice(0, options.limit);
+    return {
+      versions: page.map((row) => ({ version: row.version, savedAt: iso(row.created_at), savedBy: actorOf(row), summary: row.summary, restoredFrom: row.restored_from })),
+      nextCursor: rows.length > options.limit ? String(page.at(-1)!.version) : null,
+    };
+  }
+
+  /** One version with what it changes against the live configuration; null when there is none. */
+  async version(guildId: string, version: number) {
+    const { rows } = await this.db.query<VersionRow>(
+      'SELECT version, config, summary, actor_id, actor_name, actor_avatar_url, restored_from, created_at FROM server_config_versions WHERE guild_id = $1 AND version = $2',
+      [guildId, version],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const live = await this.live(guildId);
+    return {
+      version: row.version,
+      savedAt: iso(row.created_at),
+      savedBy: actorOf(row),
+      summary: row.summary,
+      restoredFrom: row.restored_from,
+      config: row.config,
+      changes: diffConfig(live.config, row.config),
+    };
+  }
+
+  /** Web Logs, newest first, filtered, `limit` at a time (`cursor`: the last id of the previous page). */
+  async logs(guildId: string, options: { cursor?: string; actor?: string; action?: string; from?: string; to?: string; limit: number }) {
+    const { rows } = await this.db.query<{
+      id: string;
+      at: Date | string;
+      actor_id: string;
+      actor_name: string;
+      actor_avatar_url: string | null;
+      action: WebLogEntry['action'];
+      target: string;
+      version: number | null;
+      changes: ConfigFieldChange[];
+    }>(
+      `SELECT id::text AS id, at, actor_id, actor_name, actor_avatar_url, action, target, version, changes FROM web_logs
+        WHERE guild_id = $1 AND ($2::bigint IS NULL OR id < $2) AND ($3::text IS NULL OR actor_id = $3) AND ($4::text IS NULL OR action = $4)
+          AND ($5::timestamptz IS NULL OR at >= $5) AND ($6::timestamptz IS NULL OR at <= $6)
+        ORDER BY id DESC LIMIT $7`,
+      [guildId, options.cursor ?? null, options.actor ?? null, options.action ?? null, options.from ?? null, options.to ?? null, options.limit + 1],
+    );
+    const page = rows.slice(0, options.limit);
+    return {
+      entries: page.map((row) => ({ id: row.id, at: iso(row.at), actor: actorOf(row), action: row.action, target: row.target, version: row.version, changes: row.changes })),
+      nextCursor: rows.length > options.limit ? page.at(-1)!.id : null,
+    };
+  }
+}

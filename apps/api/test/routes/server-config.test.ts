@@ -1,0 +1,145 @@
+import { ApiError, ConfigVersionList, defaultServerConfig, ERROR_CODES, newPanel, ServerConfigAnswer, WebLogPage } from '@tickety/api-contract';
+import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/app';
+import { DASHBOARD_ORIGIN } from '../helpers/app';
+import { Browser } from '../helpers/browser';
+import { databases } from '../helpers/db';
+import { signIn } from '../helpers/oauth';
+
+const { ava, cleo } = DEMO_USERS;
+const ARCADE = DEMO_GUILDS.avasArcade.id;
+
+function panel(id: string, name: string) {
+  const item = newPanel(id, { name, title: name, description: 'Press the button to open a ticket.', button: 'Open a ticket' });
+  return { ...item, embed: { ...item.embed, colour: 0x10b981 }, namingScheme: 'ticket-{count}' };
+}
+
+function withPanels(...panels: ReturnType<typeof panel>[]) {
+  return { ...defaultServerConfig(), panels };
+}
+
+/** A save as the dashboard sends it. */
+function put(browser: Browser, path: string, body: unknown) {
+  return browser.request('PUT', path, { headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN }, payload: body as object });
+}
+
+describe.each(databases())('server configuration on $name', (database) => {
+  const t = useTestApp(database);
+  const base = `/api/guilds/${ARCADE}`;
+
+  async function as(userId: string) {
+    const browser = new Browser(t.app);
+    await signIn(browser, userId);
+    return browser;
+  }
+
+  it('refuses a visitor (401) and a user who cannot manage the server (403/405), reads and writes alike', async () => {
+    expect((await new Browser(t.app).get(`${base}/config`)).statusCode).toBe(401);
+    const browser = await as(cleo.id);
+    for (const res of [await browser.get(`${base}/config`), await put(browser, `${base}/config`, { expectedVersion: 0, config: defaultServerConfig() }), await browser.get(`${base}/logs`)]) {
+      expect([403, 404]).toContain(res.statusCode);
+      expect(ApiError.parse(res.json()).code).toBeOneOf([403, 405]);
+    }
+  });
+
+  it('starts at version 0 with the defaults and a free server’s limit', async () => {
+    const browser = await as(ava.id);
+    const res = await browser.get(`${base}/config`);
+    expect(res.statusCode).toBe(200);
+    const body = ServerConfigAnswer.parse(res.json());
+    expect(body).toMatchObject({ version: 0, savedAt: null, savedBy: null, premium: false, panelLimit: 3 });
+    expect(body.config).toEqual(defaultServerConfig());
+  });
+
+  it('saves a version with its Web Logs entry (who, what, a field-level diff), and lists it', async () => {
+    const browser = await as(ava.id);
+    const first = await put(browser, `${base}/config`, { expectedVersion: 0, config: withPanels(panel('support', 'Support')) });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(ServerConfigAnswer.parse(first.json())).toMatchObject({ version: 1, savedBy: { id: ava.id } });
+
+    const renamed = panel('support', 'Support');
+    renamed.button.label = 'Get help';
+    const second = await put(browser, `${base}/config`, { expectedVersion: 1, config: withPanels(renamed) });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().version).toBe(2);
+
+    const logs = WebLogPage.parse((await browser.get(`${base}/logs`)).json());
+    expect(logs.entries).toHaveLength(2);
+    expect(logs.entries[0]).toMatchObject({ action: 'config.update', target: 'Panel “Support”', version: 2, actor: { id: ava.id } });
+    expect(logs.entries[0]!.changes).toEqual([{ path: 'panels[support].button.label', before: 'Open a ticket', after: 'Get help' }]);
+    expect(logs.entries[1]!.changes).toEqual([{ path: 'panels[support]', after: panel('support', 'Support') }]);
+
+    const versions = ConfigVersionList.parse((await browser.get(`${base}/config/versions`)).json());
+    expect(versions.versions.map((v) => [v.version, v.summary])).toEqual([
+      [2, 'Panel “Support”'],
+      [1, 'Panel “Support”'],
+    ]);
+    // Web Logs filter by action and page with a cursor.
+    const page = WebLogPage.parse((await browser.get(`${base}/logs?limit=1`)).json());
+    expect(page.entries).toHaveLength(1);
+    const next = WebLogPage.parse((await browser.get(`${base}/logs?limit=1&cursor=${page.nextCursor}`)).json());
+    expect(next.entries[0]!.version).toBe(1);
+    expect(WebLogPage.parse((await browser.get(`${base}/logs?action=config.restore`)).json()).entries).toEqual([]);
+  });
+
+  it('refuses a save over a newer version (1013, naming who saved it) and writes nothing', async () => {
+    const browser = await as(ava.id);
+    const res = await put(browser, `${base}/config`, { expectedVersion: 0, config: withPanels(panel('other', 'Other')) });
+    expect(res.statusCode).toBe(409);
+    const body = ApiError.parse(res.json());
+    expect(body.code).toBe(ERROR_CODES.CONFIG_CONFLICT.code);
+    expect(body.message).toMatch(/saved version 2 while you were editing/);
+    expect(ServerConfigAnswer.parse((await browser.get(`${base}/config`)).json()).version).toBe(2);
+  });
+
+  it('lets exactly one of two saves of the same version through (the database decides)', async () => {
+    const browser = await as(ava.id);
+    const results = await Promise.all(
+      ['a', 'b'].map((id) => put(browser, `${base}/config`, { expectedVersion: 2, config: withPanels(panel('support', 'Support'), panel(id, `Panel ${id}`)) })),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const live = ServerConfigAnswer.parse((await browser.get(`${base}/config`)).json());
+    expect(live.version).toBe(3);
+    expect(WebLogPage.parse((await browser.get(`${base}/logs`)).json()).entries).toHaveLength(3);
+  });
+
+  it('refuses a configuration over the free panel limit, or breaking a Discord limit, with the field, and writes nothing', async () => {
+    const browser = await as(ava.id);
+    const four = await put(browser, `${base}/config`, { expectedVersion: 3, config: withPanels(panel('a', 'A'), panel('b', 'B'), panel('c', 'C'), panel('d', 'D')) });
+    expect(four.statusCode).toBe(400);
+    expect(ApiError.parse(four.json())).toMatchObject({ code: 1001 });
+    expect(four.json().message).toMatch(/at most 3 panels/);
+    const long = panel('a', 'A');
+    long.button.label = '😀'.repeat(81);
+    const tooLong = await put(browser, `${base}/config`, { expectedVersion: 3, config: withPanels(long) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().message).toMatch(/^panels\.0\.button\.label: /);
+    expect(ServerConfigAnswer.parse((await browser.get(`${base}/config`)).json()).version).toBe(3);
+  });
+
+  it('restores an earlier version as a new one, logged as a restore', async () => {
+    const browser = await as(ava.id);
+    const res = await browser.post(`${base}/config/versions/1/restore`, { expectedVersion: 3 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ version: 4 });
+    const version = (await browser.get(`${base}/config/versions/4`)).json();
+    expect(version).toMatchObject({ version: 4, restoredFrom: 1, changes: [] });
+    const logs = WebLogPage.parse((await browser.get(`${base}/logs?action=config.restore`)).json());
+    expect(logs.entries[0]).toMatchObject({ action: 'config.restore', version: 4 });
+    expect((await browser.get(`${base}/config/versions/99`)).statusCode).toBe(404);
+  });
+
+  it('leaves nothing half-written when the Web Logs write fails (a real database error)', async () => {
+    const browser = await as(ava.id);
+    await t.db.query('ALTER TABLE web_logs RENAME TO web_logs_away');
+    try {
+      const res = await put(browser, `${base}/config`, { expectedVersion: 4, config: withPanels(panel('x', 'X')) });
+      expect(res.statusCode).toBe(500);
+      expect(ApiError.parse(res.json()).code).toBe(1500);
+    } finally {
+      await t.db.query('ALTER TABLE web_logs_away RENAME TO web_logs');
+    }
+    expect(ServerConfigAnswer.parse((await browser.get(`${base}/config`)).json()).version).toBe(4);
+  });
+});

@@ -1,0 +1,22 @@
+import type { t } from './i18n';
+
+/** A message of this remote's catalogue. */
+type MessageKey = Parameters<typeof t>[0];
+
+/**
+ * The four billing providers (docs/behaviour.md#screens-and-providers), by the path segment the shell's route data carries. `name` is
+ * the product name (never translated); `kind` is the catalogue key of what the provider bills, shown
+ * with `t(kind)` when the page renders (the language can change while it is open).
+ */
+export const PROVIDERS = {
+  paddle: { name: 'Paddle', kind: 'providers.paddle.kind' },
+  fastspring: { name: 'FastSpring', kind: 'providers.fastspring.kind' },
+  discord: { name: 'Discord', kind: 'providers.discord.kind' },
+  chargebee: { name: 'Chargebee', kind: 'providers.chargebee.kind' },
+} as const satisfies Record<string, { name: string; kind: MessageKey }>;
+
+export type ProviderId = keyof typeof PROVIDERS;
+
+export function isProviderId(value: string | undefined): value is ProviderId {
+  return value !== undefined && Object.hasOwn(PROVIDERS, value);
+}

@@ -1,0 +1,46 @@
+/** Renders the Panel Menu as the shell would, with the API's answers (tests only). */
+import { Link, useOpenServer } from '@tickety/shared';
+import { type ApiAnswer, apiError, mockApi, renderPage } from '@tickety/shared/testing';
+import { ARCADE, avaMe } from './fixtures';
+import { live, posts, resources } from './config-fixtures';
+import ServerConfigs from '../pages/server/configs';
+
+export const SERVER = ARCADE.id;
+export const BASE = `/api/guilds/${SERVER}`;
+
+/** The answer of a route that does not exist yet (404, code 1002), as the API gives it today. */
+export const missing = (path: string) => () => apiError(404, 1002, `Nothing at GET ${path}`);
+
+function Page() {
+  useOpenServer(SERVER);
+  return <ServerConfigs />;
+}
+
+export function showMenu(query = '', answers: Record<string, ApiAnswer> = {}) {
+  const api = mockApi({
+    [`GET ${BASE}/config`]: live(),
+    [`GET ${BASE}/resources`]: resources(),
+    [`GET ${BASE}/posts`]: posts(),
+    ...answers,
+  });
+  const page = renderPage(<Page />, {
+    url: `/dashboard/${SERVER}/configs${query}`,
+    path: '/dashboard/:server/configs',
+    me: avaMe(),
+    routes: [{ path: '/elsewhere', element: <p>Somewhere else</p> }],
+    wrap: (element) => (
+      <>
+        <Link to="/elsewhere">Elsewhere</Link>
+        {element}
+      </>
+    ),
+  });
+  return { ...page, ...api };
+}
+
+/** The JSON bodies sent to `method path`. */
+export function bodies(fetchMock: ReturnType<typeof mockApi>['fetchMock'], method: string, path: string): unknown[] {
+  return fetchMock.mock.calls
+    .filter(([input, init]) => new URL(String(input)).pathname === path && (init?.method ?? 'GET') === method)
+    .map(([, init]) => JSON.parse(String(init?.body)));
+}

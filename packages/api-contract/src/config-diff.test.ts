@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { diffConfig } from './config-diff';
+
+describe('diffConfig', () => {
+  it('names changed, added and removed fields by path', () => {
+    expect(diffConfig({ a: 1, b: { c: 'x', d: true } }, { a: 1, b: { c: 'y' }, e: [1] })).toEqual([
+      { path: 'b.c', before: 'x', after: 'y' },
+      { path: 'b.d', before: true },
+      { path: 'e', after: [1] },
+    ]);
+    expect(diffConfig({ a: 1 }, { a: 1 })).toEqual([]);
+  });
+
+  it('matches list items by id: an edit is a field change, a reorder is one change, not every item', () => {
+    const a = { id: 'a', name: 'A' };
+    const b = { id: 'b', name: 'B' };
+    expect(diffConfig({ panels: [a, b] }, { panels: [b, { ...a, name: 'Alpha' }] })).toEqual([
+      { path: 'panels[a].name', before: 'A', after: 'Alpha' },
+      { path: 'panels.order', before: ['a', 'b'], after: ['b', 'a'] },
+    ]);
+    expect(diffConfig({ panels: [a] }, { panels: [b] })).toEqual([
+      { path: 'panels[a]', before: a },
+      { path: 'panels[b]', after: b },
+    ]);
+  });
+
+  it('compares lists without ids whole', () => {
+    expect(diffConfig({ roles: ['1', '2'] }, { roles: ['2'] })).toEqual([{ path: 'roles', before: ['1', '2'], after: ['2'] }]);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The server configuration routes' bodies and answers (`/api/guilds/:server/config`, its versions and
+ * the server's Web Logs), shared by the API (route schemas, OpenAPI) and the dashboard.
+ * The configuration itself is checked by `serverConfigSchema` with the server's own limits.
+ */
+import { z } from 'zod';
+import { Snowflake } from './auth';
+
+/** Who made a change, as Web Logs and the version list show them. */
+export const ConfigActor = z.object({ id: Snowflake, name: z.string(), avatarUrl: z.string().nullable() });
+export type ConfigActor = z.infer<typeof ConfigActor>;
+
+export const ConfigChange = z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() });
+
+/** The live configuration: its version (0 before the first save), the server's limits. */
+export const ServerConfigAnswer = z.object({
+  version: z.number().int().nonnegative(),
+  config: z.record(z.string(), z.unknown()),
+  /** When and by whom the live version was saved (null for the defaults, version 0). */
+  savedAt: z.string().nullable(),
+  savedBy: ConfigActor.nullable(),
+  premium: z.boolean(),
+  panelLimit: z.number().int().positive(),
+});
+export type ServerConfigAnswer = z.infer<typeof ServerConfigAnswer>;
+
+/** A save: the version the editor started from (a newer one means someone else saved: 1013). */
+export const SaveServerConfigBody = z.object({
+  expectedVersion: z.number().int().nonnegative(),
+  config: z.record(z.string(), z.unknown()),
+});
+
+export const ConfigVersionParams = z.object({ server: Snowflake, version: z.coerce.number().int().positive() });
+
+export const ConfigVersionSummary = z.object({
+  version: z.number().int().positive(),
+  savedAt: z.string(),
+  savedBy: ConfigActor,
+  summary: z.string(),
+  /** The version this one restored, when it was a restore. */
+  restoredFrom: z.number().int().positive().nullable(),
+});
+export const ConfigVersionList = z.object({ versions: z.array(ConfigVersionSummary), nextCursor: z.string().nullable() });
+export const ConfigVersionAnswer = ConfigVersionSummary.extend({ config: z.record(z.string(), z.unknown()), changes: z.array(ConfigChange) });
+
+export const RestoreConfigBody = z.object({ expectedVersion: z.number().int().nonnegative() });
+
+export const WEB_LOG_ACTIONS = ['config.update', 'config.restore', 'config.import', 'panel.send', 'panel.update'] as const;
+export const WebLogEntry = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor: ConfigActor,
+  action: z.enum(WEB_LOG_ACTIONS),
+  /** What the change was about, in a few words ("Panel “Support”", "General settings"). */
+  target: z.string(),
+  version: z.number().int().positive().nullable(),
+  changes: z.array(ConfigChange),
+});
+export type WebLogEntry = z.infer<typeof WebLogEntry>;
+export const WebLogQuery = z.object({
+  cursor: z.string().regex(/^\d{1,19}$/).optional(),
+  actor: Snowflake.optional(),
+  action: z.enum(WEB_LOG_ACTIONS).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export const WebLogPage = z.object({ entries: z.array(WebLogEntry), nextCursor: z.string().nullable() });
