@@ -82,6 +82,21 @@ export const ERROR_CODES = {
     httpStatus: 422,
     message: 'Discord refused what the bot tried to do. Check the bot’s permissions in that channel, then try again.',
   },
+  CONFIG_FILE_REJECTED: {
+    code: 1015,
+    httpStatus: 422,
+    message: 'This configuration file cannot be imported: it is damaged, was changed after export, or was not made by Tickety.',
+  },
+  PAYLOAD_TOO_LARGE: {
+    code: 1016,
+    httpStatus: 413,
+    message: 'What you sent is too large.',
+  },
+  AREA_ACCESS_REQUIRED: {
+    code: 1017,
+    httpStatus: 403,
+    message: 'Your roles do not give you access to this part of the server’s dashboard. Ask the server’s owner or an administrator to grant it.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

@@ -13,3 +13,5 @@ export * from './server-config';
 export * from './config-diff';
 export * from './server-config-api';
 export * from './server-resources-api';
+export * from './config-file-api';
+export * from './server-access';

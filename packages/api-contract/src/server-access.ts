@@ -1,0 +1,38 @@
+/**
+ * What the signed-in user may do on one server's dashboard, by area (`GET /api/guilds/:server`
+ * answers it; every route under `/api/guilds/:server` decides with the same rules on the server).
+ * Full access: the owner, and members with Administrator or Manage Server. Otherwise the server's
+ * access rules (the configuration's `access`) grant each of the member's roles read or write per area;
+ * the highest level any of the member's roles grants wins.
+ */
+import { z } from 'zod';
+import { Guild } from './auth';
+import { ACCESS_AREAS, ACCESS_LEVELS, type AccessArea, type AccessLevel } from './server-config/schemas';
+
+export const AreaAccess = z.enum(ACCESS_LEVELS).nullable();
+
+export const ServerAccess = z.object({
+  /** 'full': owner, Administrator or Manage Server (everything, write); 'roles': the server's access rules. */
+  via: z.enum(['full', 'roles']),
+  /** Per area: 'write' (see and change), 'read' (see only) or null (no access). */
+  areas: z.object(Object.fromEntries(ACCESS_AREAS.map((area) => [area, AreaAccess])) as Record<AccessArea, typeof AreaAccess>),
+  /** The names of the member's roles that grant the access (empty with full access). */
+  grantedBy: z.array(z.string()),
+});
+export type ServerAccess = z.infer<typeof ServerAccess>;
+
+/** `GET /api/guilds/:server`: the server and what the user may do on it. */
+export const GuildWithAccess = Guild.extend({ access: ServerAccess });
+export type GuildWithAccess = z.infer<typeof GuildWithAccess>;
+
+export const FULL_ACCESS: ServerAccess = {
+  via: 'full',
+  areas: Object.fromEntries(ACCESS_AREAS.map((area) => [area, 'write'])) as Record<AccessArea, AccessLevel>,
+  grantedBy: [],
+};
+
+/** Whether `access` allows `level` in `area` ('write' includes 'read'). */
+export function allows(access: ServerAccess, area: AccessArea, level: AccessLevel): boolean {
+  const granted = access.areas[area];
+  return granted === 'write' || (granted === 'read' && level === 'read');
+}
