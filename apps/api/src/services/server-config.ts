@@ -96,7 +96,10 @@ export class ServerConfigs {
   /** Whether the server has premium (a subscription that grants it covers the server) and its panel limit. */
   async limits(guildId: string, q: Queryable = this.db): Promise<ServerLimits> {
     const { rows } = await q.query<{ premium: boolean }>('SELECT EXISTS (SELECT 1 FROM subscriptions WHERE premium AND $1 = ANY (servers)) AS premium', [guildId]);
-    const premium = rows[0]?.premium === true;
+    return this.limitsFor(rows[0]?.premium === true);
+  }
+
+  private limitsFor(premium: boolean): ServerLimits {
     const plan = this.plans.find((p) => p.id === (premium ? 'premium' : 'free')) ?? this.plans.find((p) => !premium || p.limits.panels > 3);
     return { premium, panelLimit: plan?.limits.panels ?? 3 };
   }
@@ -105,6 +108,27 @@ export class ServerConfigs {
   schemaFor(limits: ServerLimits) {
     const premiumPlan = this.plans.find((p) => p.id === 'premium');
     return serverConfigSchema({ panelLimit: limits.panelLimit, premium: limits.premium, ...(premiumPlan ? { premiumPanelLimit: premiumPlan.limits.panels } : {}) });
+  }
+
+  /**
+   * The live configuration and the server's limits together, in one query (what `GET /config`
+   * answers: the Panel Menu opens on it).
+   */
+  async read(guildId: string, q: Queryable = this.db): Promise<LiveConfig & ServerLimits> {
+    const { rows } = await q.query<Partial<VersionRow> & { premium: boolean }>(
+      `SELECT v.version, v.config, v.summary, v.actor_id, v.actor_name, v.actor_avatar_url, v.restored_from, v.created_at,
+              EXISTS (SELECT 1 FROM subscriptions WHERE premium AND $1 = ANY (servers)) AS premium
+         FROM (SELECT 1) AS one
+         LEFT JOIN LATERAL (
+           SELECT * FROM server_config_versions WHERE guild_id = $1 ORDER BY version DESC LIMIT 1
+         ) AS v ON true`,
+      [guildId],
+    );
+    const row = rows[0];
+    const limits = this.limitsFor(row?.premium === true);
+    if (!row || row.version === null || row.version === undefined) return { version: 0, config: defaultServerConfig(), savedAt: null, savedBy: null, ...limits };
+    const saved = row as VersionRow;
+    return { version: saved.version, config: saved.config, savedAt: iso(saved.created_at), savedBy: actorOf(saved), ...limits };
   }
 
   async live(guildId: string, q: Queryable = this.db): Promise<LiveConfig> {

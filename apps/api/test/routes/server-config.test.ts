@@ -1,6 +1,6 @@
 import { ApiError, ConfigVersionList, defaultServerConfig, ERROR_CODES, newPanel, ServerConfigAnswer, WebLogPage } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../helpers/app';
 import { DASHBOARD_ORIGIN } from '../helpers/app';
 import { Browser } from '../helpers/browser';
@@ -50,6 +50,20 @@ describe.each(databases())('server configuration on $name', (database) => {
     const body = ServerConfigAnswer.parse(res.json());
     expect(body).toMatchObject({ version: 0, savedAt: null, savedBy: null, premium: false, panelLimit: 3 });
     expect(body.config).toEqual(defaultServerConfig());
+  });
+
+  it('reads the configuration and the server’s limits in one query', async () => {
+    const browser = await as(ava.id);
+    await browser.get(`${base}/config`); // the session and the guild list are warm: only the read is left
+    const spy = vi.spyOn(t.app.db, 'query');
+    try {
+      const res = await browser.get(`${base}/config`);
+      expect(res.statusCode).toBe(200);
+      const configQueries = spy.mock.calls.filter(([sql]) => /server_config_versions|subscriptions/.test(String(sql)));
+      expect(configQueries).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('saves a version with its Web Logs entry (who, what, a field-level diff), and lists it', async () => {

@@ -39,9 +39,7 @@ export default async function serverConfigRoutes(fastify: FastifyInstance) {
 
   app.get('/:server/config', { ...read, schema: { params: GuildParams, response: { 200: ServerConfigAnswer, ...errors } } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    const guildId = req.guild!.id;
-    const [live, limits] = await Promise.all([app.serverConfigs.live(guildId), app.serverConfigs.limits(guildId)]);
-    return { ...live, ...limits };
+    return app.serverConfigs.read(req.guild!.id);
   });
 
   app.put('/:server/config', { ...write, schema: { params: GuildParams, body: SaveServerConfigBody, response: { 200: ServerConfigAnswer, ...errors } } }, async (req) => {
