@@ -105,9 +105,14 @@ export class ServerConfigs {
   }
 
   /** The schema a save must pass on this server. */
-  schemaFor(limits: ServerLimits) {
+  schemaFor(limits: ServerLimits, savedPanels?: number) {
     const premiumPlan = this.plans.find((p) => p.id === 'premium');
-    return serverConfigSchema({ panelLimit: limits.panelLimit, premium: limits.premium, ...(premiumPlan ? { premiumPanelLimit: premiumPlan.limits.panels } : {}) });
+    return serverConfigSchema({
+      panelLimit: limits.panelLimit,
+      premium: limits.premium,
+      ...(savedPanels === undefined ? {} : { savedPanels }),
+      ...(premiumPlan ? { premiumPanelLimit: premiumPlan.limits.panels } : {}),
+    });
   }
 
   /**
@@ -156,12 +161,12 @@ export class ServerConfigs {
   }): Promise<LiveConfig> {
     return this.db.transaction(async (tx) => {
       const limits = await this.limits(options.guildId, tx);
-      const parsed = this.schemaFor(limits).safeParse(options.config);
+      const live = await this.live(options.guildId, tx);
+      const parsed = this.schemaFor(limits, live.config.panels.length).safeParse(options.config);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         throw new ApiHttpError('VALIDATION_FAILED', { message: `${issue.path.join('.') || 'config'}: ${issue.message}` });
       }
-      const live = await this.live(options.guildId, tx);
       if (live.version !== options.expectedVersion) throw this.conflict(live);
       const next = parsed.data;
       const changes = diffConfig(live.config, next);

@@ -156,4 +156,32 @@ describe.each(databases())('server configuration on $name', (database) => {
     }
     expect(ServerConfigAnswer.parse((await browser.get(`${base}/config`)).json()).version).toBe(4);
   });
+  it('lets a server whose premium ended keep and edit its panels over the free limit, but not add one', async () => {
+    const browser = await as(ava.id);
+    const live = () => browser.get(`${base}/config`).then((res) => ServerConfigAnswer.parse(res.json()));
+    await t.db.query(
+      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, servers) VALUES ('sub-ended', $1, 'paddle', 'sub_ended', 'active', true, ARRAY[$2])`,
+      [ava.id, ARCADE],
+    );
+    try {
+      const five = ['a', 'b', 'c', 'd', 'e'].map((id) => panel(id, id.toUpperCase()));
+      const start = await live();
+      expect(start).toMatchObject({ premium: true });
+      const saved = await put(browser, `${base}/config`, { expectedVersion: start.version, config: withPanels(...five) });
+      expect(saved.statusCode, saved.body).toBe(200);
+      await t.db.query(`UPDATE subscriptions SET premium = false, status = 'canceled' WHERE id = 'sub-ended'`);
+      const ended = await live();
+      expect(ended).toMatchObject({ premium: false, panelLimit: 3 });
+      const edited = await put(browser, `${base}/config`, { expectedVersion: ended.version, config: withPanels(...five.slice(0, 4), panel('e', 'Renamed')) });
+      expect(edited.statusCode, edited.body).toBe(200);
+      const added = await put(browser, `${base}/config`, { expectedVersion: ended.version + 1, config: withPanels(...five, panel('f', 'F')) });
+      expect(added.statusCode).toBe(400);
+      expect(ApiError.parse(added.json()).message).toContain('It already had 5');
+      expect((await live()).version).toBe(ended.version + 1);
+      const fewer = await put(browser, `${base}/config`, { expectedVersion: ended.version + 1, config: withPanels(...five.slice(0, 2)) });
+      expect(fewer.statusCode, fewer.body).toBe(200);
+    } finally {
+      await t.db.query(`DELETE FROM subscriptions WHERE id = 'sub-ended'`);
+    }
+  });
 });

@@ -117,6 +117,22 @@ describe('panel limit', () => {
     ]);
   });
 
+  it('lets a server over its limit (premium ended) keep, edit and remove its panels, never add one', () => {
+    const downgraded = serverConfigSchema({ panelLimit: 3, premium: false, savedPanels: 5 });
+    expect(issuesOf(downgraded, config(5))).toEqual([]);
+    expect(issuesOf(downgraded, config(4))).toEqual([]);
+    expect(issuesOf(downgraded, config(6))).toEqual([
+      {
+        path: 'panels',
+        code: 'too_big',
+        message:
+          'This server can have at most 3 panels (this configuration has 6). It already had 5: you can edit or remove those, but not add more. Remove a panel, or get premium to raise the limit.',
+      },
+    ]);
+    // Within the limit the saved count changes nothing.
+    expect(issuesOf(serverConfigSchema({ panelLimit: 3, savedPanels: 2 }), config(4))).toHaveLength(1);
+  });
+
   it('reads a stored version without the limit when given Infinity', () => {
     expect(issuesOf(serverConfigSchema({ panelLimit: Number.POSITIVE_INFINITY }), config(60))).toEqual([]);
   });

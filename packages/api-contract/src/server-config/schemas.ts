@@ -81,6 +81,11 @@ export interface ServerConfigSchemaOptions {
    */
   panelLimit: number;
   /**
+   * How many panels the saved configuration already has. A server over its limit (premium ended)
+   * may still save a configuration with no more panels than that: edit them, remove some, never add.
+   */
+  savedPanels?: number;
+  /**
    * Whether the server has premium. `false` (a free server): support hours, a premium feature, are
    * refused, and the panel-limit error says premium raises the limit. `true`: no such hint.
    * Left out: premium features are not checked and the limit error mentions premium.
@@ -101,7 +106,8 @@ const configShape = {
 };
 
 function panelLimitMessage(count: number, options: ServerConfigSchemaOptions): string {
-  const base = `This server can have at most ${options.panelLimit} panels (this configuration has ${count}).`;
+  const kept = options.savedPanels !== undefined && options.savedPanels > options.panelLimit ? ` It already had ${options.savedPanels}: you can edit or remove those, but not add more.` : '';
+  const base = `This server can have at most ${options.panelLimit} panels (this configuration has ${count}).${kept}`;
   if (options.premium === true) return `${base} Remove a panel to save.`;
   const to =
     options.premiumPanelLimit !== undefined && options.premiumPanelLimit > options.panelLimit
@@ -115,7 +121,7 @@ export function serverConfigSchema(options: ServerConfigSchemaOptions) {
   return z.object(configShape).superRefine((config, ctx) => {
     const { panels, multiPanels, access } = config;
 
-    if (panels.length > options.panelLimit) {
+    if (panels.length > options.panelLimit && panels.length > (options.savedPanels ?? 0)) {
       ctx.addIssue({
         code: 'too_big',
         origin: 'array',

@@ -90,7 +90,8 @@ export function useConfigEditor<D>({ server, base: startBase, initial, pristine,
   const targetRef = useRef(target);
   targetRef.current = target;
 
-  const limits = useMemo(() => ({ panelLimit: base.panelLimit, premium: base.premium }), [base.panelLimit, base.premium]);
+  const savedPanels = base.config.panels.length;
+  const limits = useMemo(() => ({ panelLimit: base.panelLimit, premium: base.premium, savedPanels }), [base.panelLimit, base.premium, savedPanels]);
   const schema = useMemo(() => serverConfigSchema(limits), [limits]);
 
   const check = useCallback(
