@@ -1,0 +1,97 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { shot, titleOf, useBrowser } from '../src/browser';
+import { main } from '../src/pages';
+import { type RunningServer, startServer } from '../src/server';
+import { DEMO_GUILDS, signInContext } from '../src/session';
+
+/**
+ * The server dashboard, as an admin uses it (issue 8): Ava builds a panel with a form on Ava's
+ * Arcade, sends it to a channel, finds it there in the sandbox's Discord, edits it and updates the
+ * message in place. Its own server: the flow changes the demo configuration other files read.
+ */
+let server: RunningServer | undefined;
+const b = useBrowser({ baseURL: () => server!.url });
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const ARCADE = DEMO_GUILDS.avasArcade;
+/** The sandbox's #support on Ava's Arcade: the bot may post there. */
+const SUPPORT_CHANNEL = '1200000000000001003';
+const NAME = 'Bug reports';
+
+function preview(page: Page): Locator {
+  return page.getByRole('complementary', { name: 'Live preview' });
+}
+
+/** The panel list's row of a panel. */
+function row(page: Page, name: string): Locator {
+  return main(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(name) }) });
+}
+
+describe('the server dashboard, end to end', () => {
+  test('Ava builds a panel with a form, sends it, finds it in the channel, edits it and updates it in place', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto(`/dashboard/${ARCADE.id}/configs`);
+    expect(await titleOf(b.page, 'Tickety - Panel Menu')).toBe('Tickety - Panel Menu');
+    await main(b.page).getByRole('heading', { name: 'Panel Menu' }).waitFor();
+
+    // A new panel, with the preview following the typing.
+    await main(b.page).getByRole('link', { name: /^Create (your first )?panel$/ }).first().click();
+    await main(b.page).getByRole('heading', { level: 2, name: 'New panel' }).waitFor({ timeout: 20_000 });
+    await b.page.getByRole('textbox', { name: 'Panel name' }).fill(NAME);
+    const title = b.page.getByRole('textbox', { name: 'Title', exact: true });
+    await title.fill('');
+    await title.pressSequentially('Found a **bug**?');
+    await preview(b.page).locator('strong', { hasText: 'bug' }).waitFor();
+    await b.page.getByRole('button', { name: 'Add a question' }).click();
+    await b.page.getByRole('textbox', { name: /^Question/ }).first().fill('What happened?');
+    await shot(b.page, 'panel-editor-new-panel');
+    await b.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await b.page.getByText(/Saved: this is version \d+ of the configuration\./).waitFor();
+
+    // Send it to #support.
+    await b.page.getByRole('link', { name: 'Back to the panels' }).click();
+    const panelRow = row(b.page, NAME);
+    await panelRow.getByText('Not sent').waitFor();
+    await panelRow.getByRole('button', { name: `Send “${NAME}”` }).click();
+    const dialog = b.page.getByRole('dialog', { name: `Send “${NAME}” to a channel` });
+    const picker = dialog.getByRole('combobox', { name: 'Channel' });
+    await picker.click();
+    await picker.pressSequentially('support');
+    await dialog.getByRole('option', { name: /^#support/ }).first().click();
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+    await b.page.getByText(`Sent “${NAME}” to #support.`).waitFor();
+    await panelRow.getByText('#support').waitFor();
+
+    // In "Discord" (the sandbox's channel page): the message with its embed and button.
+    const discord = await b.context.newPage();
+    await discord.goto(`/sandbox/discord/channels/${SUPPORT_CHANNEL}`);
+    await discord.getByText('Found a bug?').first().waitFor();
+    expect(await discord.getByText('Open a ticket').count()).toBeGreaterThan(0);
+    await shot(discord, 'sandbox-channel-panel-sent');
+
+    // Edit the title; the row says the message needs an update; Update edits it in place.
+    await panelRow.getByRole('link', { name: `Edit “${NAME}”` }).click();
+    await main(b.page).getByRole('heading', { level: 2, name: `Edit panel “${NAME}”` }).waitFor({ timeout: 20_000 });
+    await title.fill('Found a bug? Tell us');
+    await preview(b.page).getByText('Found a bug? Tell us').waitFor();
+    await b.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await b.page.getByText(/Saved: this is version \d+ of the configuration\./).waitFor();
+    await b.page.getByRole('link', { name: 'Back to the panels' }).click();
+    await panelRow.getByText('Update needed').waitFor();
+    await panelRow.getByRole('button', { name: `Update “${NAME}”` }).click();
+    await b.page.getByText(`Updated the message of “${NAME}” in #support.`).waitFor();
+    await shot(b.page, 'panel-menu-after-update');
+
+    await discord.reload();
+    await discord.getByText('Found a bug? Tell us').first().waitFor();
+    expect(await discord.getByText('Found a bug?', { exact: true }).count()).toBe(0);
+    await discord.close();
+  });
+});
