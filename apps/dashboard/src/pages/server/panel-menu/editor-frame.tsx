@@ -15,6 +15,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import type { MenuView } from '../../../lib/config-draft';
 import { useT } from '../../../lib/i18n';
 import { useLeaveGuard } from '../../../lib/leave-guard';
+import { useAreaWrite } from '../../../lib/server-access';
 import { FieldContext, type FieldScope, focusField } from './fields';
 import { fieldId } from './field-id';
 import { parsePath } from './issues';
@@ -70,6 +71,9 @@ export function EditorFrame<D>({ editor, title, label, backHref, backLabel, view
   // The warning when leaving with changes; a draft left without it (Back) is kept by the page.
   const discarded = useRef(false);
   useLeaveGuard(editor.dirty, setLeavingTo);
+  // A member whose roles give read access to panels sees the editor with every field off.
+  const write = useAreaWrite('panels');
+  const readOnlyId = useId();
   const latest = useRef({ dirty: editor.dirty, draft: editor.draft, base, label, onLeftDirty, stashKey, view });
   latest.current = { dirty: editor.dirty, draft: editor.draft, base, label, onLeftDirty, stashKey, view };
   // Only when the editor goes away (its key and view are its identity, fixed for its life).
@@ -138,6 +142,11 @@ export function EditorFrame<D>({ editor, title, label, backHref, backLabel, view
         </div>
 
         <div className="space-y-3">
+          {write.reason ? (
+            <Alert tone="info">
+              <p id={readOnlyId}>{write.reason}</p>
+            </Alert>
+          ) : null}
           {flash ? <Alert tone="primary">{flash}</Alert> : null}
           {restored ? <Alert tone="info">{t('editor.restored', { name: label })}</Alert> : null}
           {editor.conflict ? (
@@ -208,7 +217,9 @@ export function EditorFrame<D>({ editor, title, label, backHref, backLabel, view
         </div>
 
         <div className="mt-4 grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,27rem)]">
-          <div className="min-w-0 space-y-5">{children}</div>
+          <fieldset disabled={!write.canWrite} aria-describedby={write.reason ? readOnlyId : undefined} className="m-0 min-w-0 space-y-5 border-0 p-0">
+            {children}
+          </fieldset>
           <aside id={previewId} tabIndex={-1} aria-label={t('preview.label')} className="min-w-0 outline-none xl:sticky xl:top-4">
             {preview}
           </aside>
@@ -219,7 +230,7 @@ export function EditorFrame<D>({ editor, title, label, backHref, backLabel, view
             {editor.dirty ? t('editor.status.unsaved') : t('editor.status.clean')}
             {validation.count > 0 ? <span className="ml-2 font-semibold text-red-700 dark:text-red-400">{t('editor.status.problems', { count: validation.count })}</span> : null}
           </p>
-          <div className="flex flex-wrap gap-2">
+          <div className={write.canWrite ? 'flex flex-wrap gap-2' : 'hidden'}>
             {editor.dirty ? (
               <Button variant="ghost" onClick={() => setConfirmDiscard(true)} disabled={editor.saving}>
                 {t('editor.discard')}

@@ -25,6 +25,7 @@ import {
 import { offeredBy, withoutMultiPanel, withoutPanel } from '../../../lib/config-draft';
 import { href } from '../../../lib/hrefs';
 import { useT } from '../../../lib/i18n';
+import { useAreaWrite } from '../../../lib/server-access';
 import { MiniPreview } from './mini-preview';
 
 // The send dialog (with the searchable channel picker) is fetched when Send is pressed.
@@ -86,6 +87,10 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
   const t = useT();
   const limitId = useId();
   const sendNoteId = useId();
+  const readOnlyId = useId();
+  // Read access only (a role's grant): every change is off and says why; the API refuses it anyway.
+  const write = useAreaWrite('panels');
+  const locked = write.canWrite ? undefined : readOnlyId;
   const { config, panelLimit, premium } = live;
   // Where panels are posted changes with every save (an update may be needed): read it anew.
   const posts = usePanelPostsQuery(server, { refetchOnMountOrArgChange: true });
@@ -143,9 +148,9 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
   /** Send, and Update when the message is in Discord; both off, saying why, while posts cannot be read. */
   const postActions = (kind: PostKind, id: string, name: string) => {
     const named = <span className="sr-only"> {t('list.action.named', { name })}</span>;
-    if (!posts.data) {
+    if (!posts.data || locked) {
       return (
-        <Button size="sm" variant="ghost" aria-disabled="true" aria-describedby={sendNoteId} onClick={(e) => e.preventDefault()} className="cursor-not-allowed opacity-50">
+        <Button size="sm" variant="ghost" aria-disabled="true" aria-describedby={locked ?? sendNoteId} onClick={(e) => e.preventDefault()} className="cursor-not-allowed opacity-50">
           <Send aria-hidden="true" className="size-3.5" />
           {t('list.action.send')}
           {named}
@@ -197,15 +202,22 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
       cell: (p) => (
         <span className="flex flex-wrap gap-1 sm:justify-end">
           <ActionLink to={editHref('panel', { id: p.id })} icon={<Pencil aria-hidden="true" className="size-3.5" />}>
-            {t('list.action.edit')}
+            {locked ? t('list.action.view') : t('list.action.edit')}
             <span className="sr-only"> {t('list.action.named', { name: p.name })}</span>
           </ActionLink>
-          <ActionLink to={editHref('panel', { copy: p.id })} icon={<Copy aria-hidden="true" className="size-3.5" />} disabledReasonId={atLimit ? limitId : undefined}>
+          <ActionLink to={editHref('panel', { copy: p.id })} icon={<Copy aria-hidden="true" className="size-3.5" />} disabledReasonId={locked ?? (atLimit ? limitId : undefined)}>
             {t('list.action.duplicate')}
             <span className="sr-only"> {t('list.action.named', { name: p.name })}</span>
           </ActionLink>
           {postActions('panel', p.id, p.name)}
-          <Button size="sm" variant="ghost" className="text-red-700 dark:text-red-400" onClick={() => setPending({ kind: 'panel', id: p.id, name: p.name })}>
+          <Button
+            size="sm"
+            variant="ghost"
+            className={cx('text-red-700 dark:text-red-400', locked && 'cursor-not-allowed opacity-50')}
+            aria-disabled={locked ? 'true' : undefined}
+            aria-describedby={locked}
+            onClick={() => (locked ? undefined : setPending({ kind: 'panel', id: p.id, name: p.name }))}
+          >
             <Trash2 aria-hidden="true" className="size-3.5" />
             {t('list.action.delete')}
             <span className="sr-only"> {t('list.action.named', { name: p.name })}</span>
@@ -252,15 +264,22 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
       cell: (m) => (
         <span className="flex flex-wrap gap-1 sm:justify-end">
           <ActionLink to={editHref('multi', { id: m.id })} icon={<Pencil aria-hidden="true" className="size-3.5" />}>
-            {t('list.action.edit')}
+            {locked ? t('list.action.view') : t('list.action.edit')}
             <span className="sr-only"> {t('list.action.named', { name: m.name })}</span>
           </ActionLink>
-          <ActionLink to={editHref('multi', { copy: m.id })} icon={<Copy aria-hidden="true" className="size-3.5" />}>
+          <ActionLink to={editHref('multi', { copy: m.id })} icon={<Copy aria-hidden="true" className="size-3.5" />} disabledReasonId={locked}>
             {t('list.action.duplicate')}
             <span className="sr-only"> {t('list.action.named', { name: m.name })}</span>
           </ActionLink>
           {postActions('multiPanel', m.id, m.name)}
-          <Button size="sm" variant="ghost" className="text-red-700 dark:text-red-400" onClick={() => setPending({ kind: 'multi', id: m.id, name: m.name })}>
+          <Button
+            size="sm"
+            variant="ghost"
+            className={cx('text-red-700 dark:text-red-400', locked && 'cursor-not-allowed opacity-50')}
+            aria-disabled={locked ? 'true' : undefined}
+            aria-describedby={locked}
+            onClick={() => (locked ? undefined : setPending({ kind: 'multi', id: m.id, name: m.name }))}
+          >
             <Trash2 aria-hidden="true" className="size-3.5" />
             {t('list.action.delete')}
             <span className="sr-only"> {t('list.action.named', { name: m.name })}</span>
@@ -279,6 +298,11 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
 
   return (
     <div className="space-y-8">
+      {write.reason ? (
+        <Alert tone="info">
+          <p id={readOnlyId}>{write.reason}</p>
+        </Alert>
+      ) : null}
       {failure ? (
         <Alert
           tone="danger"
@@ -322,7 +346,7 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
             </p>
           </div>
           {config.panels.length > 0 ? (
-            <ActionLinkPrimary to={editHref('panel', {})} disabledReasonId={atLimit ? limitId : undefined}>
+            <ActionLinkPrimary to={editHref('panel', {})} disabledReasonId={locked ?? (atLimit ? limitId : undefined)}>
               {t('list.panels.create')}
             </ActionLinkPrimary>
           ) : null}
@@ -353,10 +377,12 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
           rowKey={(p) => p.id}
           empty={
             <EmptyState icon={<LayoutPanelTop aria-hidden="true" className="size-6" />} title={t('list.empty.title')} description={t('list.empty.description')}>
-              <Link to={editHref('panel', {})} className={buttonClasses()}>
-                <Plus aria-hidden="true" className="size-4" />
-                {t('list.empty.create')}
-              </Link>
+              {locked ? null : (
+                <Link to={editHref('panel', {})} className={buttonClasses()}>
+                  <Plus aria-hidden="true" className="size-4" />
+                  {t('list.empty.create')}
+                </Link>
+              )}
             </EmptyState>
           }
         />
@@ -372,7 +398,7 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
               {config.panels.length === 0 ? t('list.multi.needPanels') : t('list.multi.hint')}
             </p>
           </div>
-          <ActionLinkPrimary to={editHref('multi', {})} variant="secondary" disabledReasonId={config.panels.length === 0 ? `${limitId}-multi-hint` : undefined}>
+          <ActionLinkPrimary to={editHref('multi', {})} variant="secondary" disabledReasonId={locked ?? (config.panels.length === 0 ? `${limitId}-multi-hint` : undefined)}>
             {t('list.multi.create')}
           </ActionLinkPrimary>
         </div>

@@ -1,0 +1,35 @@
+/**
+ * What the signed-in user may do on the open server's dashboard, as the shell's server layout read it
+ * from `GET /api/guilds/:server` (the API decides on every request; pages only mirror it, so a
+ * read-only member sees the page with its actions off and the reason, instead of a refusal after
+ * trying).
+ */
+import { type AccessArea, allows, type ServerAccess } from '@tickety/api-contract';
+import { selectOpenServer, useAppSelector } from '@tickety/shared';
+import { useT } from './i18n';
+
+export interface AreaWrite {
+  /** Whether saving and the bot's actions are allowed (true while unknown: the API still decides). */
+  canWrite: boolean;
+  /** Why not, for the page's note (null when allowed). */
+  reason: string | null;
+  /** Whether the user has full access (owner, Administrator or Manage Server). */
+  full: boolean;
+}
+
+export function useServerAccess(): ServerAccess | null {
+  const server = useAppSelector(selectOpenServer) as { access?: ServerAccess } | null;
+  return server?.access ?? null;
+}
+
+export function useAreaWrite(area: AccessArea): AreaWrite {
+  const t = useT();
+  const access = useServerAccess();
+  if (!access) return { canWrite: true, reason: null, full: true };
+  if (allows(access, area, 'write')) return { canWrite: true, reason: null, full: access.via === 'full' };
+  return {
+    canWrite: false,
+    full: false,
+    reason: t('access.readOnly', { area: t(`access.area.${area}`), roles: access.grantedBy.join(', ') || '—' }),
+  };
+}
