@@ -11,7 +11,7 @@ export default defineConfig({
     // PGlite boots a WASM PostgreSQL in seconds: one per worker process, shared by the files it runs
     // (isolate: false keeps test/helpers/db.ts's instance between files; every suite has its own
     // schema). Give slow, shared machines room.
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     isolate: false,

@@ -1,15 +1,30 @@
+import { createSandboxControl } from '@tickety/sandbox';
 import { loadConfig } from '../src/config';
 import { serve } from '../src/serve';
 import { DEMO_DISCORD, mountSandbox } from './demo';
+import { seedDemo } from './seed';
 
 /**
  * The all-in-one launcher's server (`node dist/all-in-one.js`, what `npm start` runs): the API, the
- * site and, while no Discord application is configured, the Discord sandbox beside it (demo mode).
- * With DISCORD_CLIENT_ID set it is the production server with the site.
+ * site and, while no Discord application is configured, the Discord sandbox beside it (demo mode),
+ * with the demo's seed data (demo/seed.ts) written before it takes requests. With DISCORD_CLIENT_ID
+ * set it is the production server with the site.
  */
+const sandbox = createSandboxControl();
 serve(
   () => loadConfig(process.env, DEMO_DISCORD),
-  { extensions: [async (app) => (app.config.demo ? mountSandbox()(app) : undefined)] },
+  { extensions: [async (app) => (app.config.demo ? mountSandbox(sandbox)(app) : undefined)] },
+  {
+    beforeListen: async (app) => {
+      if (!app.config.demo) return;
+      // The demo's data is a courtesy: a failure is logged and the next start finishes what is missing.
+      try {
+        await seedDemo(app, sandbox);
+      } catch (error) {
+        app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'demo: the seed data could not be written completely (tried again at the next start)');
+      }
+    },
+  },
 ).catch((error: unknown) => {
   console.error('Tickety failed to start:', error);
   process.exit(1);

@@ -25,6 +25,7 @@ import redisPlugin from './plugins/external/redis';
 import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
 import serverConfigRoutes from './routes/guilds/config';
+import configFileRoutes from './routes/guilds/config-files';
 import panelPostRoutes from './routes/guilds/posts';
 import serverResourcesRoutes from './routes/guilds/resources';
 import guildRoutes from './routes/guilds/index';
@@ -135,6 +136,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(guildRoutes, { prefix: '/api/guilds' });
   await app.register(serverConfigRoutes, { prefix: '/api/guilds' });
+  await app.register(configFileRoutes, { prefix: '/api/guilds' });
   await app.register(serverResourcesRoutes, { prefix: '/api/guilds' });
   await app.register(panelPostRoutes, { prefix: '/api/guilds' });
   await app.register(planRoutes, { prefix: '/api/plans' });

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSnowflake, type Plan, PlanCatalogue, REMOTE_IDS, type RemoteId } from '@tickety/api-contract';
 import { z } from 'zod';
+import { deriveKey } from './lib/crypto';
 
 /**
  * Configuration from the environment, validated once at start (fail fast with a clear message).
@@ -63,6 +64,12 @@ export interface AppConfig {
   tokenEncryptionKey: Buffer;
   /** Earlier token-encryption keys, still accepted for decryption (key rotation); never used to encrypt. */
   previousTokenEncryptionKeys: Buffer[];
+  /**
+   * The keys of exported configuration files (HMAC-SHA256): the first signs new exports, every one
+   * verifies imports (key rotation). CONFIG_FILE_KEYS, then keys derived from the token-encryption
+   * keys (verify only); `derived`: CONFIG_FILE_KEYS is unset, the current token key's derived key signs.
+   */
+  configFiles: { keys: ConfigFileKey[]; derived: boolean };
   database: {
     url: string | null;
     schema: string | null;
@@ -108,6 +115,12 @@ export interface AppConfig {
   rateLimit: { max: number; authMax: number; sandboxMax: number; windowMs: number };
   trustProxy: boolean | string;
   logLevel: string;
+}
+
+/** A configuration-file signing key: its public id (written into every file it signs) and its secret. */
+export interface ConfigFileKey {
+  id: string;
+  secret: Buffer;
 }
 
 /** The product's Discord support server (an invite link); set SUPPORT_URL for another brand. */
@@ -180,6 +193,7 @@ const EnvSchema = z.object({
   DISCORD_TIMEOUT_MS: int(100, 120_000),
   TOKEN_ENCRYPTION_KEY: optionalString,
   TOKEN_ENCRYPTION_PREVIOUS_KEYS: optionalString,
+  CONFIG_FILE_KEYS: optionalString,
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL'),
   DATABASE_SCHEMA: optionalString.refine((v) => v === undefined || /^[a-z_][a-z0-9_]{0,62}$/.test(v), 'must be a plain lower-case identifier'),
   DATABASE_POOL_MAX: int(1, 500),
@@ -290,6 +304,47 @@ function previousKeys(value: string | undefined): Buffer[] {
       if (key.length !== 32) throw new ConfigError(`TOKEN_ENCRYPTION_PREVIOUS_KEYS: key ${i + 1} is not 32 bytes, base64-encoded.`);
       return key;
     });
+}
+
+/** The shortest configuration-file secret accepted (bytes): HMAC-SHA256 gains nothing from a longer one. */
+export const CONFIG_FILE_KEY_MIN_BYTES = 32;
+const CONFIG_FILE_KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * CONFIG_FILE_KEYS: `id:secret` pairs, comma-separated; the secret at least 32 random bytes, base64
+ * or base64url (`openssl rand -base64 32`). The first signs exports, all verify imports. Besides,
+ * one key per token-encryption key, derived from it (HKDF, purpose `config-file-signing`), named
+ * `tk-` and a public id derived apart: unset, the current one of those signs (demo, development and
+ * tests need no setting, the same key after a restart); set, they still verify (files exported
+ * before CONFIG_FILE_KEYS was set keep importing). Errors never show a secret.
+ */
+export function configFileKeys(value: string | undefined, tokenKeys: readonly Buffer[]): AppConfig['configFiles'] {
+  const derivedKeys: ConfigFileKey[] = tokenKeys.map((master) => ({
+    id: `tk-${deriveKey(master, 'config-file-key-id', 6).toString('base64url')}`,
+    secret: deriveKey(master, 'config-file-signing'),
+  }));
+  if (value === undefined) return { derived: true, keys: derivedKeys };
+  const keys: ConfigFileKey[] = [];
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .forEach((entry, index) => {
+      const colon = entry.indexOf(':');
+      const id = colon === -1 ? '' : entry.slice(0, colon).trim();
+      const secret = colon === -1 ? '' : entry.slice(colon + 1).trim();
+      const where = `CONFIG_FILE_KEYS: key ${index + 1}`;
+      if (colon === -1) throw new ConfigError(`${where} must be written id:secret (e.g. 2025-06:<openssl rand -base64 32>).`);
+      if (!CONFIG_FILE_KEY_ID.test(id)) throw new ConfigError(`${where}: its id must be 1 to 64 letters, digits, '.', '_' or '-'.`);
+      if (keys.some((key) => key.id === id)) throw new ConfigError(`${where}: the id "${id}" is used twice; each key needs its own id.`);
+      const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(secret) ? Buffer.from(secret, 'base64') : Buffer.alloc(0);
+      if (bytes.length < CONFIG_FILE_KEY_MIN_BYTES) {
+        throw new ConfigError(`${where} ("${id}"): the secret must be at least ${CONFIG_FILE_KEY_MIN_BYTES} random bytes, base64-encoded (openssl rand -base64 32).`);
+      }
+      keys.push({ id, secret: bytes });
+    });
+  if (keys.length === 0) throw new ConfigError('CONFIG_FILE_KEYS: name at least one key (id:secret), or leave it unset.');
+  return { derived: false, keys: [...keys, ...derivedKeys.filter((derived) => !keys.some((key) => key.id === derived.id))] };
 }
 
 function randomKeyBase64(): string {
@@ -404,6 +459,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
     trustProxy = ['1', 'true', 'yes'].includes(t) ? true : ['0', 'false', 'no'].includes(t) ? false : e.TRUST_PROXY;
   }
 
+  const tokenEncryptionKey = loadKey(e.TOKEN_ENCRYPTION_KEY, demo, resolvedDataDir);
+  const previousTokenEncryptionKeys = previousKeys(e.TOKEN_ENCRYPTION_PREVIOUS_KEYS);
+
   return {
     env: nodeEnv,
     host: e.HOST ?? '127.0.0.1',
@@ -423,8 +481,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
     // Anyone reaching a demo could inject faults for everyone: off unless explicitly enabled.
     sandboxControl: demo && e.SANDBOX_CONTROL !== undefined && ['1', 'true', 'yes', 'on'].includes(e.SANDBOX_CONTROL.toLowerCase()),
     discord,
-    tokenEncryptionKey: loadKey(e.TOKEN_ENCRYPTION_KEY, demo, resolvedDataDir),
-    previousTokenEncryptionKeys: previousKeys(e.TOKEN_ENCRYPTION_PREVIOUS_KEYS),
+    tokenEncryptionKey,
+    previousTokenEncryptionKeys,
+    configFiles: configFileKeys(e.CONFIG_FILE_KEYS, [tokenEncryptionKey, ...previousTokenEncryptionKeys]),
     database: {
       url: e.DATABASE_URL ?? null,
       schema: e.DATABASE_SCHEMA ?? null,

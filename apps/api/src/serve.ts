@@ -1,11 +1,17 @@
+import type { FastifyInstance } from 'fastify';
 import { type BuildOptions, buildApp } from './app';
 import { type AppConfig, ConfigError } from './config';
 
 /**
  * Starts the API from a configuration (read by the entry point): listens, logs that it is up, and
  * closes cleanly on SIGINT/SIGTERM. The entries: server.ts (production) and demo/all-in-one.ts (`npm start`).
+ * `beforeListen` runs once the app is ready and before it takes requests (the demo's seed data).
  */
-export async function serve(load: () => AppConfig, options: BuildOptions = {}): Promise<void> {
+export async function serve(
+  load: () => AppConfig,
+  options: BuildOptions = {},
+  hooks: { beforeListen?: (app: FastifyInstance) => Promise<void> } = {},
+): Promise<void> {
   let config: AppConfig;
   try {
     config = load();
@@ -34,6 +40,10 @@ export async function serve(load: () => AppConfig, options: BuildOptions = {}): 
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  if (hooks.beforeListen) {
+    await app.ready();
+    await hooks.beforeListen(app);
+  }
   await app.listen({ host: config.host, port: config.port });
   app.log.info(
     { url: config.publicUrl, allInOne: config.allInOne, demo: config.demo, database: config.database.url ? 'postgres' : 'pglite' },

@@ -1,7 +1,8 @@
 import type { PanelPosts } from './services/panel-posts';
+import type { ServerAccessService } from './services/server-access';
 import type { ServerConfigs } from './services/server-config';
 import type { ServerResourcesCache } from './services/server-resources';
-import type { Guild, StaffPermission } from '@tickety/api-contract';
+import type { AccessArea, AccessLevel, Guild, ServerAccess, StaffPermission } from '@tickety/api-contract';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { AppConfig } from './config';
 import type { Db } from './db/driver';
@@ -32,6 +33,8 @@ declare module 'fastify' {
     /** A server's channels, roles and emojis as the bot sees them, cached a minute. */
     serverResources: ServerResourcesCache;
     panelPosts: PanelPosts;
+    /** Who may do what on a server: full access, or the server's access rules for the member's roles. */
+    serverAccess: ServerAccessService;
     /** Background work (e.g. revoking a Discord token) that close() waits for. */
     background(task: Promise<unknown>): void;
     /** preHandler: a signed-in session is required (401). */
@@ -39,20 +42,33 @@ declare module 'fastify' {
     /** preHandler factory: a staff flag is required (401 / 1004). */
     requireStaff(permission: StaffPermission): preHandlerAsyncHookHandler;
     /**
-     * preHandler for routes with `:server` that read: the user manages that server (401 / 403 / 405),
+     * preHandler for routes with `:server` that read: the user may open that server (full access or a
+     * role the server's access rules name; 401 / 403 / 405),
      * on a guild list at most GUILD_ACCESS_MAX_AGE_SECONDS old (else fetched again from Discord first;
      * 503 1008 with Retry-After when Discord cannot be asked).
      */
     requireGuildAccess: preHandlerAsyncHookHandler;
     /** The same for routes that change a server, on a list at most GUILD_WRITE_ACCESS_MAX_AGE_SECONDS old. */
     requireGuildWriteAccess: preHandlerAsyncHookHandler;
+    /**
+     * preHandler factory for routes under `/api/guilds/:server`: the user may open the server (full
+     * access, or a role the server's access rules name) and their access allows `level` in `area` (in
+     * any of them, given a list). 'read' decides on the read window (guild list at most
+     * GUILD_ACCESS_MAX_AGE_SECONDS old, the member's roles cached a minute); 'write' on the write
+     * window and the member read again from Discord. Refuses with 401, 400 1001, 404/405,
+     * 403/403 (no access at all, saying why), 403/1017 (the area or level is missing: what the roles
+     * give and who can grant more), 503/1008. Sets `req.guild` and `req.serverAccess`.
+     */
+    requireArea(area: AccessArea | readonly AccessArea[], level: AccessLevel): preHandlerAsyncHookHandler;
   }
 
   interface FastifyRequest {
     /** The caller's live session (memoised per request), or null. */
     getSession(): Promise<Session | null>;
     sessionPromise: Promise<Session | null> | null;
-    /** Set by requireGuildAccess / requireGuildWriteAccess (from the just-checked list). */
+    /** Set by requireGuildAccess / requireGuildWriteAccess / requireArea (from the just-checked list). */
     guild: Guild | null;
+    /** What the user may do on `req.guild`, set with it. */
+    serverAccess: ServerAccess | null;
   }
 }

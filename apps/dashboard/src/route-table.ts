@@ -2,8 +2,9 @@ import type { RouteTable } from '@tickety/shared';
 
 /**
  * The pages the dashboard remote owns: Manage Servers, the server dashboard (the shell's server
- * layout, with these pages in its sidebar, in this order) and the transcripts. Emitted as
- * routes.json by its build.
+ * layout, with these pages in its sidebar, in this order) and the transcripts. Each server page
+ * names its dashboard area: the shell shows it only where the user's access to the server reads that
+ * area (the API checks the same areas). Emitted as routes.json by its build.
  */
 export const routeTable = {
   schema: 1,
@@ -17,16 +18,17 @@ export const routeTable = {
       requiresAuth: true,
       children: [
         { index: true, redirect: 'configs' },
-        { path: 'configs', page: 'serverConfigs', title: 'Panel Menu', requiresAuth: true, sidebar: { label: 'Panel Menu', icon: 'panels' } },
-        { path: 'statistics', page: 'serverStatistics', title: 'Statistics', requiresAuth: true, sidebar: { label: 'Statistics', icon: 'statistics' } },
-        { path: 'premium', page: 'serverPremium', title: 'Server Premium', requiresAuth: true, sidebar: { label: 'Premium', icon: 'premium' } },
-        { path: 'logs-web', page: 'serverLogsWeb', title: 'Web Logs', requiresAuth: true, sidebar: { label: 'Web Logs', icon: 'logs' } },
+        { path: 'configs', page: 'serverConfigs', title: 'Panel Menu', requiresAuth: true, sidebar: { label: 'Panel Menu', icon: 'panels' }, area: 'panels' },
+        { path: 'statistics', page: 'serverStatistics', title: 'Statistics', requiresAuth: true, sidebar: { label: 'Statistics', icon: 'statistics' }, area: 'statistics' },
+        { path: 'premium', page: 'serverPremium', title: 'Server Premium', requiresAuth: true, sidebar: { label: 'Premium', icon: 'premium' }, area: 'premium' },
+        { path: 'logs-web', page: 'serverLogsWeb', title: 'Web Logs', requiresAuth: true, sidebar: { label: 'Web Logs', icon: 'logs' }, area: 'logs' },
         {
           path: 'server-configs',
           page: 'serverRestoreConfigs',
           title: 'Restore Configs',
           requiresAuth: true,
           sidebar: { label: 'Restore Configs', icon: 'restore' },
+          area: 'configs',
         },
       ],
     },

@@ -1,3 +1,4 @@
+import { selectOpenServer } from '@tickety/shared';
 import { apiError, json, mockApi, overlayStore, resetShared, signedInMe } from '@tickety/shared/testing';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -179,6 +180,62 @@ describe('the server dashboard frame', () => {
     open(`/dashboard/${study.id}/configs`, signedInMe());
     fireEvent.click(await screen.findByRole('button', { name: "I've added it: refresh" }));
     expect(await screen.findByText(/Discord does not list Tickety in Study Hall yet/)).toBeInTheDocument();
+  });
+});
+
+describe('server access by role (the API\'s `access`, mirrored)', () => {
+  const arcade = () => signedInMe().guilds[0]!;
+  const READER = {
+    via: 'roles',
+    areas: { panels: 'read', statistics: null, logs: 'read', configs: null, premium: null },
+    grantedBy: ['Dashboard Readers'],
+  } as const;
+
+  it('a page the roles do not open: the refusal names the area, what the roles give and who can grant it; no page is loaded', async () => {
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: { ...arcade(), access: READER } });
+    open(`/dashboard/${ARCADE}/statistics`, signedInMe());
+    expect(await screen.findByRole('heading', { name: "Your roles don't give you access to Statistics" })).toBeInTheDocument();
+    const main = screen.getByRole('main');
+    expect(main).toHaveTextContent("On Ava's Arcade, your role Dashboard Readers gives you: Panel Menu (read only), Web Logs (read only).");
+    expect(main).toHaveTextContent(
+      "The server's owner, or a member with the Administrator or Manage Server permission, can give one of your roles access to Statistics under Panel Menu › Settings and access.",
+    );
+    expect(screen.getByRole('link', { name: 'Open Panel Menu' })).toHaveAttribute('href', `/dashboard/${ARCADE}/configs`);
+    expect(screen.getByRole('link', { name: 'Select Another Server' })).toHaveAttribute('href', '/dashboard');
+    expect(screen.queryByRole('heading', { name: 'dashboard:serverStatistics' })).toBeNull();
+    expect(registry.calls).not.toContain('dashboard');
+  });
+
+  it('the sidebar marks what the roles read only and what they do not open, as links a keyboard reaches', async () => {
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: { ...arcade(), access: READER } });
+    open(`/dashboard/${ARCADE}/configs`, signedInMe());
+    await screen.findByRole('heading', { name: 'dashboard:serverConfigs' });
+    const sidebar = screen.getByRole('navigation', { name: 'Server' });
+    await waitFor(() => expect([...sidebar.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Panel Menu (read only)', 'Statistics (no access)']));
+    expect(screen.getByRole('link', { name: 'Statistics (no access)' })).toHaveAttribute('href', `/dashboard/${ARCADE}/statistics`);
+  });
+
+  it('a page the roles read: the page renders, and the open server record carries the access for it to mirror', async () => {
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: { ...arcade(), access: READER } });
+    const { store } = open(`/dashboard/${ARCADE}/configs`, signedInMe());
+    expect(await screen.findByRole('heading', { name: 'dashboard:serverConfigs' })).toBeInTheDocument();
+    await waitFor(() => expect(selectOpenServer(store.getState())).toMatchObject({ id: ARCADE, name: "Ava's Arcade", access: READER }));
+  });
+
+  it('full access: nothing marked; an answer without access (an older API) counts as full', async () => {
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: arcade() });
+    const { store } = open(`/dashboard/${ARCADE}/statistics`, signedInMe());
+    expect(await screen.findByRole('heading', { name: 'dashboard:serverStatistics' })).toBeInTheDocument();
+    const sidebar = screen.getByRole('navigation', { name: 'Server' });
+    expect([...sidebar.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Panel Menu', 'Statistics']);
+    expect(selectOpenServer(store.getState())?.access).toBeNull();
+  });
+
+  it('no access at all: the no-access screen gives the API\'s reason', async () => {
+    const reason = 'You are not the owner of Cozy Corner and have neither the Administrator nor the Manage Server permission there, and the server gives no role dashboard access.';
+    mockApi({ [`GET /api/guilds/${ARCADE}`]: () => apiError(403, 403, reason, { selector: true }) });
+    open(`/dashboard/${ARCADE}/configs`, signedInMe());
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent(reason);
   });
 });
 

@@ -20,6 +20,12 @@ export const Guild = z.object({
   canManage: z.boolean(),
   /** Whether the bot has joined the server (false: show "Invite the bot"). */
   botInGuild: z.boolean(),
+  /**
+   * Not a manager (`canManage` false), but the server's access rules give one of the user's roles
+   * dashboard access to some area (checked with the bot when the list was fetched; `GET
+   * /api/guilds/:server` decides afresh and says which areas). Absent: false.
+   */
+  roleAccess: z.boolean().optional(),
 });
 export type Guild = z.infer<typeof Guild>;
 

@@ -27,4 +27,11 @@ describe('diffConfig', () => {
   it('compares lists without ids whole', () => {
     expect(diffConfig({ roles: ['1', '2'] }, { roles: ['2'] })).toEqual([{ path: 'roles', before: ['1', '2'], after: ['2'] }]);
   });
+
+  it('sees no change when only the order of an object’s keys differs (as the database gives them back)', () => {
+    const saved = { access: [{ roleId: '1', areas: { panels: 'read', logs: 'write' } }], hours: [{ from: '09:00', to: '17:00' }] };
+    const stored = { hours: [{ to: '17:00', from: '09:00' }], access: [{ areas: { logs: 'write', panels: 'read' }, roleId: '1' }] };
+    expect(diffConfig(saved, stored)).toEqual([]);
+    expect(diffConfig(saved, { ...stored, hours: [{ to: '18:00', from: '09:00' }] })).toEqual([{ path: 'hours', before: saved.hours, after: [{ to: '18:00', from: '09:00' }] }]);
+  });
 });

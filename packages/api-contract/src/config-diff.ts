@@ -1,3 +1,5 @@
+import { canonicalJson } from './canonical-json';
+
 /**
  * A field-level diff of two JSON values (server configurations), readable in Web Logs and Restore
  * Configs: each change names its path ("panels[support].button.label", "general.claiming"), the value
@@ -20,8 +22,9 @@ function keyedById(value: unknown): value is Array<{ id: string }> {
   return Array.isArray(value) && value.every((item) => isObject(item) && typeof item.id === 'string');
 }
 
+/** Equal as values: key order does not count (PostgreSQL's jsonb gives keys back in its own order). */
 function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 function join(path: string, key: string): string {

@@ -16,7 +16,7 @@ export const ERROR_CODES = {
     code: 403,
     httpStatus: 403,
     message:
-      "Only this server's owner and members with the Administrator or Manage Server permission can manage it here. If your role changed recently, refresh your server list.",
+      "Only this server's owner, members with the Administrator or Manage Server permission and members of roles the server gives dashboard access can open it here. If your roles changed recently, refresh your server list.",
   },
   SERVER_NOT_FOUND: {
     code: 405,

@@ -166,3 +166,13 @@ describe('sidebar icons', () => {
     expect(problemsOf(table, 'dashboard').join('; ')).toMatch(/sidebar icon "rocket" is not one of panels, statistics/);
   });
 });
+
+describe('server page areas', () => {
+  it('a server page may name its dashboard area; another name is refused', () => {
+    const table = structuredClone(dashboard) as unknown as { routes: Array<{ children?: Array<{ area?: string }> }> };
+    table.routes[1]!.children![1]!.area = 'panels';
+    expect(problemsOf(table, 'dashboard')).toEqual([]);
+    table.routes[1]!.children![1]!.area = 'tickets';
+    expect(problemsOf(table, 'dashboard').join('; ')).toMatch(/area "tickets" is not one of panels, statistics, logs, configs, premium/);
+  });
+});

@@ -12,6 +12,7 @@
  * build, the deploy script and the API use the same functions.
  */
 
+import { ACCESS_AREAS, type AccessArea } from './access-areas';
 import { REMOTE_IDS } from './remote-ids.mjs';
 
 export { REMOTE_IDS, STAFF_REMOTE } from './remote-ids.mjs';
@@ -53,6 +54,13 @@ export interface RouteDef {
   permission?: (typeof ROUTE_PERMISSIONS)[number];
   /** An entry in the layout's sidebar (the server layout has one). */
   sidebar?: { readonly label: string; readonly icon: SidebarIcon };
+  /**
+   * A server page's part of the dashboard (children of a `server` layout route): the shell shows the
+   * page only to a user whose access to the open server can read that area (the owner and members with
+   * Administrator or Manage Server always can; others by the server's access rules), and says who can
+   * grant it otherwise. The API checks the same areas on every route.
+   */
+  area?: AccessArea;
   /** Fixed values the page reads with useRouteData() when one page serves several paths. */
   data?: Readonly<Record<string, string>>;
   /** Index routes only: the relative path to send the browser to. */
@@ -81,7 +89,7 @@ export const SHELL_PATHS = ['/login', '/logout', '/docs', '/subscriptions', '/ma
 export const PLACEHOLDER_SERVERS: readonly string[] = ['server', 'server-id', 'server_id'];
 
 const SEGMENT = /^(?::[A-Za-z][A-Za-z0-9_]*|[A-Za-z0-9][A-Za-z0-9._~-]*)$/;
-const KEYS = new Set(['path', 'index', 'layout', 'page', 'title', 'description', 'requiresAuth', 'permission', 'sidebar', 'data', 'redirect', 'children']);
+const KEYS = new Set(['path', 'index', 'layout', 'page', 'title', 'description', 'requiresAuth', 'permission', 'sidebar', 'area', 'data', 'redirect', 'children']);
 const MAX_ROUTES = 500;
 const MAX_DEPTH = 4;
 
@@ -190,6 +198,9 @@ export function parseRouteTable(value: unknown, expected: RemoteId): RouteTable 
       problems.push(`${where}: "sidebar" must be { label, icon }`);
     } else if (r.sidebar !== undefined && !(SIDEBAR_ICONS as readonly unknown[]).includes(r.sidebar.icon)) {
       problems.push(`${where}: sidebar icon ${JSON.stringify(r.sidebar.icon)} is not one of ${SIDEBAR_ICONS.join(', ')}`);
+    }
+    if (r.area !== undefined && !(ACCESS_AREAS as readonly unknown[]).includes(r.area)) {
+      problems.push(`${where}: area ${JSON.stringify(r.area)} is not one of ${ACCESS_AREAS.join(', ')}`);
     }
     if (r.data !== undefined && !(isRecord(r.data) && Object.keys(r.data).length <= 20 && Object.values(r.data).every((v) => typeof v === 'string' && v.length <= 200))) {
       problems.push(`${where}: "data" must map names to strings`);

@@ -3,11 +3,12 @@
  * answers it; every route under `/api/guilds/:server` decides with the same rules on the server).
  * Full access: the owner, and members with Administrator or Manage Server. Otherwise the server's
  * access rules (the configuration's `access`) grant each of the member's roles read or write per area;
- * the highest level any of the member's roles grants wins.
+ * the highest level any of the member's roles grants wins (`accessFromRules`, access-areas.ts).
+ * The helpers (`allows`, `FULL_ACCESS`, ...) live in the zod-free access-areas.ts.
  */
 import { z } from 'zod';
+import { ACCESS_AREAS, ACCESS_LEVELS, type AccessArea, type ServerAccessShape } from './access-areas';
 import { Guild } from './auth';
-import { ACCESS_AREAS, ACCESS_LEVELS, type AccessArea, type AccessLevel } from './server-config/schemas';
 
 export const AreaAccess = z.enum(ACCESS_LEVELS).nullable();
 
@@ -21,18 +22,10 @@ export const ServerAccess = z.object({
 });
 export type ServerAccess = z.infer<typeof ServerAccess>;
 
+// The schema and the zod-free shape describe the same object.
+const _sameShape: ServerAccessShape = {} as ServerAccess;
+void _sameShape;
+
 /** `GET /api/guilds/:server`: the server and what the user may do on it. */
 export const GuildWithAccess = Guild.extend({ access: ServerAccess });
 export type GuildWithAccess = z.infer<typeof GuildWithAccess>;
-
-export const FULL_ACCESS: ServerAccess = {
-  via: 'full',
-  areas: Object.fromEntries(ACCESS_AREAS.map((area) => [area, 'write'])) as Record<AccessArea, AccessLevel>,
-  grantedBy: [],
-};
-
-/** Whether `access` allows `level` in `area` ('write' includes 'read'). */
-export function allows(access: ServerAccess, area: AccessArea, level: AccessLevel): boolean {
-  const granted = access.areas[area];
-  return granted === 'write' || (granted === 'read' && level === 'read');
-}

@@ -66,3 +66,5 @@ export const WebLogQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 export const WebLogPage = z.object({ entries: z.array(WebLogEntry), nextCursor: z.string().nullable() });
+/** `GET /api/guilds/:server/logs/actors`: everyone who appears in the server's Web Logs (their latest name and avatar), by name. */
+export const WebLogActors = z.object({ actors: z.array(ConfigActor) });

@@ -49,7 +49,7 @@ describe('GET /oauth2/authorize: the chooser', () => {
     expect(html).toContain('Know what servers you&#39;re in');
 
     const buttons = [...html.matchAll(/<button type="submit" class="choice" name="user_id" value="(\d+)" aria-label="([^"]+)" aria-describedby="([^"]+)">/g)];
-    expect(buttons.map((b) => b[2])).toEqual(['Sign in as Ava', 'Sign in as Ben', 'Sign in as Cleo', 'Sign in as Sam']);
+    expect(buttons.map((b) => b[2])).toEqual(['Sign in as Ava', 'Sign in as Ben', 'Sign in as Cleo', 'Sign in as Sam', 'Sign in as Nico']);
     expect(buttons.map((b) => b[1])).toEqual(Object.values(DEMO_USERS).map((u) => u.id));
     // The blurb is the button's description (secondary text), not part of its name.
     for (const user of Object.values(DEMO_USERS)) {
@@ -64,7 +64,7 @@ describe('GET /oauth2/authorize: the chooser', () => {
   test('every image on the page loads from the sandbox CDN', async () => {
     const res = await authorizeGet(authorizeQuery());
     const sources = [...res.body.matchAll(/<img src="([^"]+)"/g)].map((m) => decode(m[1]!));
-    expect(sources).toHaveLength(4);
+    expect(sources).toHaveLength(Object.keys(DEMO_USERS).length);
     for (const src of sources) {
       // Relative to the page (<prefix>/oauth2/authorize), as the browser resolves it.
       const url = new URL(src, `http://localhost${PREFIX}/oauth2/authorize`);

@@ -1,6 +1,7 @@
 import { MAX_SYNTHETIC_GUILDS } from './demo-data';
 import type { SandboxEngine, SandboxTokenResponse } from './engine';
-import type { ActionRowOut, EmbedOut } from './message-validation';
+import { type ActionRowOut, type EmbedOut, isEmptyMessage, validateMessage } from './message-validation';
+import { timestampOf } from './snowflake';
 import type { PermissionOverwrite } from './permissions';
 import type { RateLimitSettings } from './rate-limit';
 import type { EndReason, GrantRecord, TokenRecord } from './store';
@@ -338,6 +339,36 @@ export class SandboxControl {
       createdAt: m.createdAt,
       editedAt: m.editedAt,
     }));
+  }
+
+  /**
+   * Puts a message back into a demo channel with its own id, as the bot (or `authorId`) posted it: a
+   * restarted demo does this for the panels its database says the bot posted, since the sandbox keeps
+   * messages in memory only. The body is checked as the create route checks it (an invalid one
+   * throws); the message's time is its id's. Returns false when a message with that id is there already.
+   */
+  restoreMessage(message: { id: string; channelId: string; body: unknown; authorId?: string; editedAt?: number | null }): boolean {
+    const engine = this.#bound('restoreMessage');
+    if (!SNOWFLAKE.test(message.id)) throw new TypeError('restoreMessage: id must be a snowflake');
+    const found = SNOWFLAKE.test(message.channelId) ? engine.guilds.channel(message.channelId) : undefined;
+    if (!found || found.channel.type === 4) throw new Error(`restoreMessage: ${message.channelId} is not a demo text channel`);
+    const result = validateMessage(message.body, 'create');
+    if (!result.ok) throw new Error(`restoreMessage: the body is not a valid message: ${JSON.stringify(result.body).slice(0, 300)}`);
+    const v = result.value;
+    const draft = { content: v.content ?? '', embeds: v.embeds ?? [], components: v.components ?? [] };
+    if (isEmptyMessage(draft)) throw new Error('restoreMessage: the message is empty');
+    return engine.guilds.restore({
+      id: message.id,
+      channelId: message.channelId,
+      guildId: found.guildId,
+      authorId: message.authorId ?? engine.options.clientId,
+      ...draft,
+      flags: v.flags ?? 0,
+      tts: false,
+      nonce: null,
+      createdAt: timestampOf(message.id),
+      editedAt: message.editedAt ?? null,
+    });
   }
 
   /**

@@ -42,6 +42,10 @@ export const PERMISSION_ADMIN = String(8n | (1n << 10n) | (1n << 11n));
 export const PERMISSION_MANAGE_GUILD = String(32n | (1n << 10n) | (1n << 11n));
 /** What an owner is sent: every permission bit Discord defines today. */
 export const PERMISSION_OWNER = '2251799813685247';
+/** VIEW_CHANNEL | SEND_MESSAGES: @everyone's permissions where members may talk (Retro Modders, Study Hall). */
+export const PERMISSION_VIEW_SEND = String((1n << 10n) | (1n << 11n));
+/** A plain member's permissions (PERMISSION_MEMBER) plus ADMINISTRATOR: the Admin role of Ava's Arcade. */
+export const PERMISSION_MEMBER_ADMIN = String(BigInt(PERMISSION_MEMBER) | 8n);
 
 export const DEMO_GUILDS = {
   avasArcade: { id: '1100000000000000001', name: "Ava's Arcade", icon: 'a1c0ffee00000000000000000000001', botInGuild: true },
@@ -69,16 +73,21 @@ export const DEMO_USERS = {
       { guildId: DEMO_GUILDS.modGuild.id, owner: false, permissions: PERMISSION_MANAGE_GUILD },
     ],
   },
-  /** Administrator of a server without the bot; a plain member where the bot is. */
+  /**
+   * Administrator of a server without the bot; a plain member of Ava's Arcade; in Retro Modders he
+   * holds the "Dashboard Readers" role (no manage permission), which that server's configuration (the
+   * API's demo seed) gives read access to its dashboard.
+   */
   ben: {
     id: '1000000000000000002',
     username: 'ben',
     globalName: 'Ben',
     avatar: null,
-    blurb: 'Administrator of a server without the bot',
+    blurb: 'Administrator of a server without the bot; reads Retro Modders through a role',
     memberships: [
       { guildId: DEMO_GUILDS.bensWorkshop.id, owner: false, permissions: PERMISSION_ADMIN },
       { guildId: DEMO_GUILDS.avasArcade.id, owner: false, permissions: PERMISSION_MEMBER },
+      { guildId: DEMO_GUILDS.modGuild.id, owner: false, permissions: PERMISSION_VIEW_SEND },
     ],
   },
   /** Member of servers but manages none: must see a helpful empty state, never a login loop. */
@@ -101,6 +110,15 @@ export const DEMO_USERS = {
     avatar: 'f4a0000000000000000000000000a004',
     blurb: 'Tickety staff, every staff permission',
     memberships: [{ guildId: DEMO_GUILDS.ticketyHq.id, owner: true, permissions: PERMISSION_OWNER }],
+  },
+  /** Ava's co-admin on Ava's Arcade (its Admin role: Administrator), who saved some of its configuration versions. */
+  nico: {
+    id: '1000000000000000005',
+    username: 'nico',
+    globalName: 'Nico',
+    avatar: 'f5a0000000000000000000000000a005',
+    blurb: "Co-admin of Ava's Arcade (Administrator)",
+    memberships: [{ guildId: DEMO_GUILDS.avasArcade.id, owner: false, permissions: PERMISSION_MEMBER_ADMIN }],
   },
 } as const satisfies Record<string, DemoUser>;
 
@@ -237,7 +255,7 @@ const memberOw = (id: string, allow: PermissionName[], deny: PermissionName[]): 
   deny: p(...deny),
 });
 const everyoneRole = (guildId: string, permissions: string): DemoRole => ({ id: guildId, name: '@everyone', color: 0, position: 0, permissions });
-const VIEW_SEND = p('VIEW_CHANNEL', 'SEND_MESSAGES');
+const VIEW_SEND = PERMISSION_VIEW_SEND;
 
 /** Role ids by server, for tests and the product's fixtures. */
 export const DEMO_ROLES = {
@@ -414,6 +432,7 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       member(U.ben.id, [R.avasArcade.member]),
       member(P.mika.id, [R.avasArcade.moderator, R.avasArcade.member]),
       member(P.jules.id, [R.avasArcade.supportTeam, R.avasArcade.member], 'Jules | Support'),
+      member(U.nico.id, [R.avasArcade.admin, R.avasArcade.member], 'Nico | Co-Admin'),
     ],
     systemChannelId: C.avasArcade.welcome,
   },
@@ -544,9 +563,8 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
     members: [
       member(P.orion.id, [R.modGuild.founder]),
       member(U.ava.id, [R.modGuild.moderator]),
-      // Ben holds Dashboard Readers here, yet his GET /users/@me/guilds does not list Retro Modders
-      // (his memberships above are unchanged so existing flows stay as they are): the bot sees him as
-      // a member; `control.setMembership('ben', DEMO_GUILDS.modGuild.id, {...})` makes his own list agree.
+      // Ben holds Dashboard Readers (no manage permission): the API's demo seed gives that role read
+      // access to Retro Modders' dashboard.
       member(U.ben.id, [R.modGuild.dashboardReaders, R.modGuild.modder]),
     ],
     systemChannelId: C.modGuild.announcements,

@@ -70,11 +70,22 @@ describe('the demo servers\' data', () => {
     expect(data.roles.find((r) => r.name === 'Tickety')?.bot).toBe(true);
   });
 
-  test('Retro Modders: Ben holds Dashboard Readers (his OAuth guild list is unchanged)', () => {
+  test('Retro Modders: Ben is a member holding Dashboard Readers, without a manage permission', () => {
     const data = DEMO_GUILD_DATA[G.modGuild.id]!;
     expect(data.members.find((m) => m.userId === DEMO_USERS.ben.id)?.roles).toContain(DEMO_ROLES.modGuild.dashboardReaders);
     expect(data.roles.find((r) => r.id === DEMO_ROLES.modGuild.dashboardReaders)).toMatchObject({ name: 'Dashboard Readers', permissions: '0' });
-    expect(DEMO_USERS.ben.memberships.map((m) => m.guildId)).not.toContain(G.modGuild.id);
+    const membership = DEMO_USERS.ben.memberships.find((m) => m.guildId === G.modGuild.id);
+    expect(membership).toMatchObject({ owner: false });
+    // Neither ADMINISTRATOR (1<<3) nor MANAGE_GUILD (1<<5).
+    expect(BigInt(membership!.permissions) & 0x28n).toBe(0n);
+  });
+
+  test("Ava's Arcade: Nico is Ava's co-admin (the Admin role: Administrator), with an avatar", () => {
+    const data = DEMO_GUILD_DATA[G.avasArcade.id]!;
+    expect(data.members.find((m) => m.userId === DEMO_USERS.nico.id)?.roles).toContain(DEMO_ROLES.avasArcade.admin);
+    expect(DEMO_USERS.nico.memberships).toEqual([{ guildId: G.avasArcade.id, owner: false, permissions: expect.any(String) }]);
+    expect(BigInt(DEMO_USERS.nico.memberships[0]!.permissions) & 8n).toBe(8n);
+    expect(DEMO_USERS.nico.avatar).toMatch(/^[0-9a-f]{32}$/);
   });
 
   test('members are demo users or demo people; servers no demo user owns have Orion', () => {

@@ -144,6 +144,15 @@ export class GuildState {
     return message;
   }
 
+  /** Puts back a message with its own id, in id order among the channel's; false when the id is taken. */
+  restore(message: StoredMessage): boolean {
+    if (this.#byId.has(message.id)) return false;
+    this.#insert(message);
+    this.#messages.get(message.channelId)!.sort((a, b) => compareIds(a.id, b.id));
+    this.#trim(message.channelId);
+    return true;
+  }
+
   get(channelId: string, messageId: string): StoredMessage | undefined {
     const m = this.#byId.get(messageId);
     return m && m.channelId === channelId ? m : undefined;

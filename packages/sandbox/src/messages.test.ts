@@ -424,3 +424,36 @@ describe('fault injection on the message routes', () => {
     expect(state.stored.messages).toBe(DEMO_MESSAGES.length + 1);
   });
 });
+
+describe('SandboxControl.restoreMessage', () => {
+  test('puts a message back with its own id, in id order, readable and editable by the bot; once', async () => {
+    await start();
+    const first = (await postMessage(h.app, C.avasArcade.support, PANEL)).json();
+    const second = (await postMessage(h.app, C.avasArcade.support, { content: 'later' })).json();
+    // The first message is gone (a restart of the demo): put back with its id, before the second.
+    await h.app.close();
+    h = await harness();
+    expect(h.control.messages(C.avasArcade.support)).toEqual([]);
+    expect(h.control.restoreMessage({ id: second.id, channelId: C.avasArcade.support, body: { content: 'later' } })).toBe(true);
+    expect(h.control.restoreMessage({ id: first.id, channelId: C.avasArcade.support, body: PANEL })).toBe(true);
+    expect(h.control.restoreMessage({ id: first.id, channelId: C.avasArcade.support, body: PANEL })).toBe(false);
+    expect(h.control.messages(C.avasArcade.support).map((m) => m.id)).toEqual([first.id, second.id]);
+    const read = await get(h.app, `/channels/${C.avasArcade.support}/messages/${first.id}`, BOT_AUTH);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toMatchObject({ id: first.id, author: { id: DEMO_APP.clientId }, embeds: [{ title: 'Support' }], timestamp: first.timestamp });
+    const edit = await send(h.app, 'PATCH', `/channels/${C.avasArcade.support}/messages/${first.id}`, { content: 'edited' });
+    expect(edit.statusCode).toBe(200);
+    // A new message still gets a later id than every restored one.
+    const third = (await postMessage(h.app, C.avasArcade.support, { content: 'new' })).json();
+    expect(BigInt(third.id) > BigInt(second.id)).toBe(true);
+  });
+
+  test('refuses an unknown channel, a category and a body Discord would refuse', async () => {
+    await start();
+    const id = '1460000000000000001';
+    expect(() => h.control.restoreMessage({ id, channelId: '1200000000000009999', body: { content: 'x' } })).toThrow(/not a demo text channel/);
+    expect(() => h.control.restoreMessage({ id, channelId: C.avasArcade.supportCategory, body: { content: 'x' } })).toThrow(/not a demo text channel/);
+    expect(() => h.control.restoreMessage({ id, channelId: C.avasArcade.support, body: { content: 'x'.repeat(2001) } })).toThrow(/not a valid message/);
+    expect(() => h.control.restoreMessage({ id, channelId: C.avasArcade.support, body: {} })).toThrow(/empty/);
+  });
+});

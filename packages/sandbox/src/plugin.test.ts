@@ -10,7 +10,7 @@ describe('registration', () => {
     expect(typeof sandbox.discordSandbox).toBe('function');
     expect(typeof sandbox.createSandboxControl).toBe('function');
     expect(sandbox.DEMO_APP).toBe(DEMO_APP);
-    expect(Object.keys(sandbox.DEMO_USERS)).toEqual(['ava', 'ben', 'cleo', 'sam']);
+    expect(Object.keys(sandbox.DEMO_USERS)).toEqual(['ava', 'ben', 'cleo', 'sam', 'nico']);
     // Not wrapped in fastify-plugin: it stays encapsulated.
     expect((discordSandbox as unknown as Record<symbol, unknown>)[Symbol.for('skip-override')]).toBeUndefined();
   });

@@ -3,7 +3,20 @@
  * Auth slice, request/overlay client, permission guards, remote contracts, the store's root reducer.
  */
 export * from './contracts/remotes';
-export type { ApiError, Guild, MeResponse, RuntimeConfig, StaffPermission, SubscriptionSummary, StaffInfo, User } from './types';
+export type {
+  AccessArea,
+  AccessLevel,
+  ApiError,
+  Guild,
+  GuildWithAccess,
+  MeResponse,
+  RuntimeConfig,
+  ServerAccess,
+  StaffPermission,
+  SubscriptionSummary,
+  StaffInfo,
+  User,
+} from './types';
 
 // Discord ids (the one check, from the contract)
 export { isSnowflake } from '@tickety/api-contract';
@@ -54,10 +67,11 @@ export {
   refreshGuilds,
   visitorAuthState,
 } from './auth/auth-slice';
-export { selectOpenBilling, selectOpenServer, useOpenBilling, useOpenServer } from './auth/open-records';
+export { type OpenServer, selectOpenBilling, selectOpenServer, selectOpenServerAccess, useOpenBilling, useOpenServer } from './auth/open-records';
 export {
   selectAuth,
   selectAuthStatus,
+  selectDashboardGuilds,
   selectGuilds,
   selectIsAuthenticated,
   selectIsStaff,
@@ -93,3 +107,4 @@ export { type BillingInterval, isPaid, priceFor, usePlansQuery, yearlySaving } f
 
 // guards
 export { evaluateGuard, type GuardDecision, hasPermission } from './guards/guards';
+export { type AreaDecision, evaluateServerArea, serverAreaOf } from './guards/server-area';

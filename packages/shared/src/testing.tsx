@@ -98,6 +98,7 @@ export function authStateFor(me: MeResponse, now = Date.now()): RootState['auth'
     lastLoaded: now,
     status: 'loaded',
     temporaryServer: null,
+    temporaryServerAccess: null,
     temporaryBilling: null,
   };
 }

@@ -3,8 +3,12 @@
  * Type-only: the shared singleton never loads zod at run time.
  */
 export type {
+  AccessArea,
+  AccessLevel,
   ApiError,
   Guild,
+  GuildWithAccess,
+  ServerAccess,
   MeResponse,
   RuntimeConfig,
   StaffPermission,

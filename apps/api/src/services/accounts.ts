@@ -18,6 +18,7 @@ interface GuildRow {
   owner: boolean;
   permissions: string;
   can_manage: boolean;
+  role_access: boolean;
 }
 
 interface MeRow {
@@ -83,20 +84,26 @@ export class Accounts {
         ],
       );
     }
+    // Role access is the bot's finding (services/server-access.ts), not Discord's list: kept for the
+    // servers still listed (as non-manager) until it is checked again.
+    const kept = await q.query<{ guild_id: string }>('SELECT guild_id FROM user_guilds WHERE user_id = $1 AND role_access', [userId]);
+    const roleAccess = new Set(kept.rows.map((r) => r.guild_id));
     await q.query('DELETE FROM user_guilds WHERE user_id = $1', [userId]);
     if (unique.length > 0) {
+      const manages = unique.map((g) => canManageGuild(g.owner, g.permissions));
       await q.query(
-        `INSERT INTO user_guilds (user_id, guild_id, position, owner, permissions, can_manage)
-         SELECT $1, guild_id, position, owner, permissions, can_manage
-           FROM unnest($2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[])
-             AS t(guild_id, position, owner, permissions, can_manage)`,
+        `INSERT INTO user_guilds (user_id, guild_id, position, owner, permissions, can_manage, role_access)
+         SELECT $1, guild_id, position, owner, permissions, can_manage, role_access
+           FROM unnest($2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[], $7::boolean[])
+             AS t(guild_id, position, owner, permissions, can_manage, role_access)`,
         [
           userId,
           unique.map((g) => g.id),
           unique.map((_, i) => i),
           unique.map((g) => g.owner),
           unique.map((g) => g.permissions),
-          unique.map((g) => canManageGuild(g.owner, g.permissions)),
+          manages,
+          unique.map((g, i) => !manages[i] && roleAccess.has(g.id)),
         ],
       );
     }
@@ -124,7 +131,7 @@ export class Accounts {
 
   async guilds(userId: string): Promise<Guild[]> {
     const { rows } = await this.db.query<GuildRow>(
-      `SELECT g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage
+      `SELECT g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage, ug.role_access
          FROM user_guilds ug JOIN guilds g ON g.id = ug.guild_id
         WHERE ug.user_id = $1
         ORDER BY ug.position`,
@@ -136,7 +143,7 @@ export class Accounts {
   /** One of the user's stored guilds, or null when it is not in their list. */
   async guild(userId: string, guildId: string): Promise<Guild | null> {
     const { rows } = await this.db.query<GuildRow>(
-      `SELECT g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage
+      `SELECT g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage, ug.role_access
          FROM user_guilds ug JOIN guilds g ON g.id = ug.guild_id
         WHERE ug.user_id = $1 AND ug.guild_id = $2`,
       [userId, guildId],
@@ -151,7 +158,7 @@ export class Accounts {
   async guildAccess(userId: string, guildId: string): Promise<{ refreshedAt: number | null; guild: Guild | null }> {
     const { rows } = await this.db.query<GuildRow & { guilds_refreshed_at: unknown; listed: boolean }>(
       `SELECT u.guilds_refreshed_at, g.id IS NOT NULL AS listed,
-              g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage
+              g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage, ug.role_access
          FROM users u
          LEFT JOIN user_guilds ug ON ug.user_id = u.id AND ug.guild_id = $2
          LEFT JOIN guilds g ON g.id = ug.guild_id
@@ -173,7 +180,50 @@ export class Accounts {
       permissions: r.permissions,
       canManage: r.can_manage,
       botInGuild: r.bot_in_guild,
+      roleAccess: !r.can_manage && r.role_access === true,
     };
+  }
+
+  /**
+   * Records what the bot found about the user's role access (services/server-access.ts): `granted`
+   * servers get it, the other `checked` ones lose it; servers not in either keep their stored value.
+   * Returns whether anything changed.
+   */
+  async setRoleAccess(userId: string, checked: readonly string[], granted: readonly string[]): Promise<boolean> {
+    if (checked.length === 0) return false;
+    const { rows } = await this.db.query<{ guild_id: string }>(
+      `UPDATE user_guilds SET role_access = (guild_id = ANY($3::text[]) AND NOT can_manage)
+        WHERE user_id = $1 AND guild_id = ANY($2::text[]) AND role_access IS DISTINCT FROM (guild_id = ANY($3::text[]) AND NOT can_manage)
+        RETURNING guild_id`,
+      [userId, [...checked], [...granted]],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The user's servers the bot is in that they do not manage, with the access rules of each one's
+   * live configuration (only those that have rules): the servers where a role may give access.
+   */
+  async roleAccessCandidates(userId: string): Promise<{ withRules: Array<{ guildId: string; rules: unknown }>; without: string[] }> {
+    const { rows } = await this.db.query<{ guild_id: string; rules: unknown }>(
+      `SELECT ug.guild_id, v.config->'access' AS rules
+         FROM user_guilds ug
+         JOIN guilds g ON g.id = ug.guild_id
+         LEFT JOIN LATERAL (
+           SELECT config FROM server_config_versions WHERE guild_id = ug.guild_id ORDER BY version DESC LIMIT 1
+         ) AS v ON true
+        WHERE ug.user_id = $1 AND NOT ug.can_manage AND g.bot_in_guild
+        ORDER BY ug.position`,
+      [userId],
+    );
+    const withRules: Array<{ guildId: string; rules: unknown }> = [];
+    const without: string[] = [];
+    for (const row of rows) {
+      const rules = json<unknown>(row.rules);
+      if (Array.isArray(rules) && rules.length > 0) withRules.push({ guildId: row.guild_id, rules });
+      else without.push(row.guild_id);
+    }
+    return { withRules, without };
   }
 
   /** Staff flags: STAFF_OWNER_IDS hold every flag; others come from staff_members. */
@@ -214,7 +264,8 @@ export class Accounts {
     const { rows } = await this.db.query<MeRow>(
       `SELECT u.id, u.username, u.global_name, u.avatar, u.guilds_refreshed_at,
               COALESCE((SELECT json_agg(json_build_object('id', g.id, 'name', g.name, 'icon', g.icon, 'bot_in_guild', g.bot_in_guild,
-                                                          'owner', ug.owner, 'permissions', ug.permissions, 'can_manage', ug.can_manage)
+                                                          'owner', ug.owner, 'permissions', ug.permissions, 'can_manage', ug.can_manage,
+                                                          'role_access', ug.role_access)
                                         ORDER BY ug.position)
                           FROM user_guilds ug JOIN guilds g ON g.id = ug.guild_id WHERE ug.user_id = u.id), '[]'::json) AS guilds,
               (SELECT to_json(sm.permissions) FROM staff_members sm WHERE sm.user_id = u.id) AS staff_permissions,

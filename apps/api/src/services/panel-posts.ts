@@ -1,6 +1,7 @@
 import {
   buildMultiPanelMessage,
   buildPanelMessage,
+  canonicalJson,
   type ConfigActor,
   type ConfigFieldChange,
   type DiscordMessagePayload,
@@ -19,6 +20,7 @@ import { describePermissions, PANEL_POST_PERMISSIONS, type PermissionName } from
 import { insertWebLog, type ServerConfigs } from './server-config';
 import { canHoldPanel, discordAnswer, type ServerResourcesCache } from './server-resources';
 
+
 interface PostRow {
   kind: PostKind;
   item_id: string;
@@ -32,13 +34,6 @@ interface PostRow {
 export const MESSAGE_DELETED = 'The message was deleted in Discord: send the panel again.';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
-
-/** JSON with object keys sorted: the same message compares equal however its config was stored (jsonb reorders keys). */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
-}
 
 /** The item of a configuration a post shows, with the message it posts; null when there is no such item. */
 export function itemMessage(config: ServerConfig, kind: PostKind, id: string): { name: string; payload: DiscordMessagePayload } | null {

@@ -246,7 +246,7 @@ export class ServerConfigs {
       `SELECT id::text AS id, at, actor_id, actor_name, actor_avatar_url, action, target, version, changes FROM web_logs
         WHERE guild_id = $1 AND ($2::bigint IS NULL OR id < $2) AND ($3::text IS NULL OR actor_id = $3) AND ($4::text IS NULL OR action = $4)
           AND ($5::timestamptz IS NULL OR at >= $5) AND ($6::timestamptz IS NULL OR at <= $6)
-        ORDER BY id DESC LIMIT $7`,
+        ORDER BY web_logs.id DESC LIMIT $7`,
       [guildId, options.cursor ?? null, options.actor ?? null, options.action ?? null, options.from ?? null, options.to ?? null, options.limit + 1],
     );
     const page = rows.slice(0, options.limit);
@@ -254,5 +254,16 @@ export class ServerConfigs {
       entries: page.map((row) => ({ id: row.id, at: iso(row.at), actor: actorOf(row), action: row.action, target: row.target, version: row.version, changes: row.changes })),
       nextCursor: rows.length > options.limit ? page.at(-1)!.id : null,
     };
+  }
+
+  /** Everyone who appears in the server's Web Logs, with the name and avatar of their latest entry, by name. */
+  async logActors(guildId: string): Promise<ConfigActor[]> {
+    const { rows } = await this.db.query<{ actor_id: string; actor_name: string; actor_avatar_url: string | null }>(
+      `SELECT * FROM (
+         SELECT DISTINCT ON (actor_id) actor_id, actor_name, actor_avatar_url FROM web_logs WHERE guild_id = $1 ORDER BY actor_id, id DESC
+       ) AS latest ORDER BY lower(actor_name), actor_id`,
+      [guildId],
+    );
+    return rows.map(actorOf);
   }
 }

@@ -78,7 +78,12 @@ describe.each(databases())('server access decides on a fresh guild list, on $nam
     t.clock.advance(2 * SECOND);
     const res = await read(browser, DEMO_GUILDS.modGuild.id);
     expect(res.statusCode).toBe(403);
-    expect(ApiError.parse(res.json())).toEqual({ code: 403, message: ERROR_CODES.NO_SERVER_ACCESS.message, isAuthenticated: true, selector: true });
+    expect(ApiError.parse(res.json())).toEqual({
+      code: 403,
+      message: expect.stringMatching(/^You are not the owner of Retro Modders and have neither the Administrator nor the Manage Server permission there, and the server gives no role dashboard access\. The server's owner and members with the Administrator or Manage Server permission can give a role access/),
+      isAuthenticated: true,
+      selector: true,
+    });
     // One call with Ava's token; the bot's list is not fetched (stored bot flags are kept).
     expect(guildListCalls(t)).toEqual({ user: 1, bot: 0 });
 

@@ -377,14 +377,16 @@ describe.each(databases())('auth routes on $name', (database) => {
       expect(body.guildsRefreshedAt).toBe(new Date(t.clock.now).toISOString());
     });
 
-    it('Ben: admin of a server without the bot, plain member where the bot is', async () => {
+    it('Ben: admin of a server without the bot, plain member where the bot is, a Dashboard Readers member of Retro Modders', async () => {
       const browser = new Browser(t.app);
       await signIn(browser, ben.id);
       const body = AuthenticatedMe.parse((await browser.get('/api/auth/@me')).json());
       expect(body.user.avatarUrl).toMatch(/\/embed\/avatars\/[0-5]\.png$/);
-      expect(body.guilds.map((g) => [g.id, g.canManage, g.botInGuild])).toEqual([
-        [DEMO_GUILDS.avasArcade.id, false, true],
-        [DEMO_GUILDS.bensWorkshop.id, true, false],
+      // Retro Modders gives no role access in this suite (its configuration is not saved): no roleAccess.
+      expect(body.guilds.map((g) => [g.id, g.canManage, g.botInGuild, g.roleAccess])).toEqual([
+        [DEMO_GUILDS.avasArcade.id, false, true, false],
+        [DEMO_GUILDS.bensWorkshop.id, true, false, false],
+        [DEMO_GUILDS.modGuild.id, false, true, false],
       ]);
     });
 

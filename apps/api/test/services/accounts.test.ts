@@ -57,11 +57,48 @@ describe.each(databases())('Accounts on $name', (database) => {
     await accounts().replaceGuilds(deps.db, USER, [{ ...a, name: 'A renamed', icon: 'abc' }], null);
     const after = await accounts().guilds(USER);
     expect(after).toEqual([
-      { id: a.id, name: 'A renamed', icon: 'abc', iconUrl: `${CDN}/icons/${a.id}/abc.png`, owner: false, permissions: '8', canManage: true, botInGuild: true },
+      { id: a.id, name: 'A renamed', icon: 'abc', iconUrl: `${CDN}/icons/${a.id}/abc.png`, owner: false, permissions: '8', canManage: true, botInGuild: true, roleAccess: false },
     ]);
     expect(await accounts().guild(USER, b.id)).toBeNull();
     await accounts().replaceGuilds(deps.db, USER, [], null);
     expect(await accounts().guilds(USER)).toEqual([]);
+  });
+
+  it('role access: set for the servers checked, kept across a list replacement, never for a manager; candidates are servers with access rules', async () => {
+    const member = guild('1100000000000000321', false, '3072', 'Member here');
+    const admin = guild('1100000000000000322', false, '8', 'Admin here');
+    const plain = guild('1100000000000000323', false, '3072', 'No rules here');
+    await accounts().replaceGuilds(deps.db, USER, [member, admin, plain], new Set([member.id, admin.id, plain.id]));
+    const saved = (guildId: string, access: unknown[]) =>
+      deps.db.query(
+        `INSERT INTO server_config_versions (guild_id, version, config, summary, actor_id, actor_name, created_at) VALUES ($1, 1, $2, 's', $3, 'x', now())`,
+        [guildId, JSON.stringify({ access }), OWNER],
+      );
+    await saved(member.id, [{ roleId: '1400000000000000001', areas: { logs: 'read' } }]);
+    await saved(admin.id, [{ roleId: '1400000000000000001', areas: { logs: 'read' } }]);
+    await saved(plain.id, []);
+    // Managers are never candidates; a server with no rules needs no lookup.
+    expect(await accounts().roleAccessCandidates(USER)).toEqual({
+      withRules: [{ guildId: member.id, rules: [{ roleId: '1400000000000000001', areas: { logs: 'read' } }] }],
+      without: [plain.id],
+    });
+    expect(await accounts().setRoleAccess(USER, [member.id, admin.id, plain.id], [member.id, admin.id])).toBe(true);
+    const flags = async () => (await accounts().guilds(USER)).map((g) => [g.name, g.canManage, g.roleAccess]);
+    expect(await flags()).toEqual([
+      ['Member here', false, true],
+      ['Admin here', true, false],
+      ['No rules here', false, false],
+    ]);
+    expect(await accounts().setRoleAccess(USER, [member.id], [member.id])).toBe(false);
+    // Discord sends the list again: the flag stays until checked again; a server that left the list loses it.
+    await accounts().replaceGuilds(deps.db, USER, [plain, member], null);
+    expect(await flags()).toEqual([
+      ['No rules here', false, false],
+      ['Member here', false, true],
+    ]);
+    expect((await accounts().me(USER))?.guilds.map((g) => g.roleAccess)).toEqual([false, true]);
+    await accounts().setRoleAccess(USER, [member.id], []);
+    expect((await accounts().guild(USER, member.id))?.roleAccess).toBe(false);
   });
 
   it('claims the guild refresh at most once per interval, across callers', async () => {

@@ -18,6 +18,8 @@ describe('guildRole', () => {
     expect(guildRole({ owner: false, permissions: '3072', canManage: false })).toBeNull();
     expect(guildRole({ owner: false, permissions: 'not-a-number', canManage: false })).toBeNull();
     expect(guildRole({ owner: false, permissions: '1024', canManage: true })).toBe('Dashboard access');
+    expect(guildRole({ owner: false, permissions: '3072', canManage: false, roleAccess: true })).toBe('Dashboard access');
+    expect(guildRole({ owner: false, permissions: '3072', canManage: false, roleAccess: false })).toBeNull();
   });
 });
 

@@ -17,16 +17,16 @@ function permissionBits(permissions: string): bigint {
 }
 
 /**
- * Why the user may manage this server: the owner, a member with Administrator, or with
- * Manage Server. A manageable server without any of them (access granted by a role on the dashboard)
- * is 'Dashboard access'; a server the user can't manage has no role (null).
+ * Why the user may open this server: the owner, a member with Administrator, or with Manage Server.
+ * A server one of their roles opens (the server's access rules: `roleAccess`), or a manageable one
+ * without any of the above, is 'Dashboard access'; a server the user can't open has no role (null).
  */
-export function guildRole(guild: Pick<Guild, 'owner' | 'permissions' | 'canManage'>): GuildRole | null {
+export function guildRole(guild: Pick<Guild, 'owner' | 'permissions' | 'canManage' | 'roleAccess'>): GuildRole | null {
   if (guild.owner) return 'Owner';
   const bits = permissionBits(guild.permissions);
   if ((bits & ADMINISTRATOR) !== 0n) return 'Administrator';
   if ((bits & MANAGE_GUILD) !== 0n) return 'Manage Server';
-  return guild.canManage ? 'Dashboard access' : null;
+  return guild.canManage || guild.roleAccess === true ? 'Dashboard access' : null;
 }
 
 /**

@@ -5,7 +5,7 @@
  * trying).
  */
 import { type AccessArea, allows, type ServerAccess } from '@tickety/api-contract';
-import { selectOpenServer, useAppSelector } from '@tickety/shared';
+import { selectOpenServerAccess, useAppSelector } from '@tickety/shared';
 import { useT } from './i18n';
 
 export interface AreaWrite {
@@ -18,8 +18,7 @@ export interface AreaWrite {
 }
 
 export function useServerAccess(): ServerAccess | null {
-  const server = useAppSelector(selectOpenServer) as { access?: ServerAccess } | null;
-  return server?.access ?? null;
+  return useAppSelector(selectOpenServerAccess);
 }
 
 export function useAreaWrite(area: AccessArea): AreaWrite {

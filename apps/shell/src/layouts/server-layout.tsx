@@ -1,10 +1,14 @@
+import { ACCESS_AREAS, type AccessArea } from '@tickety/api-contract';
 import {
   botInviteUrl,
+  evaluateServerArea,
   PLACEHOLDER_SERVERS,
   type RemoteId,
   type RouteHandle,
   refreshGuilds,
   routeText,
+  type ServerAccess as Access,
+  serverAreaOf,
   type SidebarIcon,
   selectGuilds,
   siteHref,
@@ -16,10 +20,10 @@ import {
   useRuntimeConfig,
 } from '@tickety/shared';
 import { Avatar, Button, buttonClasses, cx, EmptyState, Skeleton } from '@tickety/ui';
-import { ArrowLeftRight, BarChart3, Bot, FileText, Gem, History, LayoutPanelTop, ScrollText, Settings, ShieldX, Ticket } from 'lucide-react';
+import { ArrowLeftRight, BarChart3, Bot, Eye, FileText, Gem, History, LayoutPanelTop, Lock, ScrollText, Settings, ShieldX, Ticket } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useMatches, useParams } from 'react-router-dom';
-import { GuardedOutlet } from '../guards/guarded-outlet';
+import { GuardedOutlet, useHandles } from '../guards/guarded-outlet';
 import { useT } from '../lib/i18n';
 import { useGetServerQuery } from '../server/server-api';
 import { Header } from './header';
@@ -52,12 +56,24 @@ export function placeholderTarget(pathname: string, hash: string): string {
   return `${siteHref('/dashboard', {}, { page: rest || undefined })}${hash}`;
 }
 
+/** A sidebar entry's label: the remote's translation of its page's name (the table's English until it has loaded). */
+function itemLabel(remote: RemoteId | undefined, item: SidebarItem): string {
+  return remote && item.page ? routeText(remote, 'sidebar', item.page, item.label) : item.label;
+}
+
+/**
+ * The server's sidebar. Where the API's answer says what the user may do (`access`), a page their
+ * access only reads is marked "read only" (an eye) and one it does not open "no access" (a lock):
+ * both stay links, so the page itself says why and who can grant it.
+ */
 function Sidebar({ server }: { server: string }) {
   const { remote, items } = useSidebar();
   const t = useT();
   // The labels come from the remote's catalogue once it has loaded (the table's English until then).
   useI18nRevision();
   const guild = useAppSelector(selectGuilds).find((g) => g.id === server);
+  const { data } = useGetServerQuery(server);
+  const access = data?.access ?? null;
   return (
     <aside className="border-b border-surface-200 bg-white lg:w-64 lg:shrink-0 lg:border-r lg:border-b-0 dark:border-surface-800 dark:bg-surface-950">
       <div className="flex items-center gap-3 p-4">
@@ -71,24 +87,36 @@ function Sidebar({ server }: { server: string }) {
       </div>
       <nav aria-label={t('server.nav')} className="overflow-x-auto px-2 pb-2 lg:pb-4">
         <ul className="flex gap-1 lg:flex-col">
-          {items.map((item) => (
-            <li key={item.segment}>
-              <NavLink
-                to={`${siteHref('/dashboard/:server', { server })}/${item.segment}`}
-                className={({ isActive }) =>
-                  cx(
-                    'flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition lg:whitespace-normal',
-                    isActive
-                      ? 'bg-primary-50 text-primary-700 dark:bg-primary-950 dark:text-primary-300'
-                      : 'text-surface-600 hover:bg-surface-100 hover:text-surface-900 dark:text-surface-300 dark:hover:bg-surface-800 dark:hover:text-surface-50',
-                  )
-                }
-              >
-                <span className="flex shrink-0">{ICONS[item.icon]}</span>
-                {remote && item.page ? routeText(remote, 'sidebar', item.page, item.label) : item.label}
-              </NavLink>
-            </li>
-          ))}
+          {items.map((item) => {
+            const level = evaluateServerArea(item.area, access).level;
+            return (
+              <li key={item.segment}>
+                <NavLink
+                  to={`${siteHref('/dashboard/:server', { server })}/${item.segment}`}
+                  data-access={level}
+                  className={({ isActive }) =>
+                    cx(
+                      'flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition lg:whitespace-normal',
+                      isActive
+                        ? 'bg-primary-50 text-primary-700 dark:bg-primary-950 dark:text-primary-300'
+                        : level === 'refused'
+                          ? 'text-surface-500 hover:bg-surface-100 hover:text-surface-700 dark:text-surface-400 dark:hover:bg-surface-800 dark:hover:text-surface-200'
+                          : 'text-surface-600 hover:bg-surface-100 hover:text-surface-900 dark:text-surface-300 dark:hover:bg-surface-800 dark:hover:text-surface-50',
+                    )
+                  }
+                >
+                  <span className="flex shrink-0">{ICONS[item.icon]}</span>
+                  <span>{itemLabel(remote, item)}</span>
+                  {level === 'write' ? null : (
+                    <span className="ml-auto flex shrink-0 items-center pl-1" title={t(level === 'read' ? 'server.sidebar.readOnly' : 'server.sidebar.noAccess')}>
+                      {level === 'read' ? <Eye aria-hidden="true" className="size-3.5" /> : <Lock aria-hidden="true" className="size-3.5" />}
+                      <span className="sr-only">{` (${t(level === 'read' ? 'server.sidebar.readOnly' : 'server.sidebar.noAccess')})`}</span>
+                    </span>
+                  )}
+                </NavLink>
+              </li>
+            );
+          })}
         </ul>
       </nav>
     </aside>
@@ -151,11 +179,12 @@ function ServerAccess({ server }: { server: string }) {
     );
   }
   if (error || !data) {
+    // The API's reason (why, and who can grant access) when it gave one; the overlay shows it too.
     return (
       <EmptyState
         icon={<ShieldX aria-hidden="true" className="size-6" />}
         title={t('server.noAccess.title')}
-        description={t('server.noAccess.description')}
+        description={error ? errorText(error) : t('server.noAccess.description')}
       >
         <Link to={siteHref('/dashboard')} className={buttonClasses({ variant: 'secondary' })}>
           {t('actions.selectServer')}
@@ -167,13 +196,58 @@ function ServerAccess({ server }: { server: string }) {
     const recheck = async () => (await refetch()).data?.botInGuild === true;
     return <InviteTheBot server={server} name={data.name} recheck={recheck} />;
   }
-  return <OpenServer server={server} />;
+  // An answer without `access` (an API older than role access) decided on managers only: full access.
+  return <OpenServer server={server} name={data.name} access={data.access ?? null} />;
 }
 
-/** The server's pages, with the server marked open for them (`selectOpenServer`) while they show. */
-function OpenServer({ server }: { server: string }) {
-  useOpenServer(server);
+/**
+ * The server's pages, with the server marked open for them (`selectOpenServer`, with the access the
+ * API answered, so pages mirror it) while they show. A page whose area (the route table's `area`) the
+ * user's access does not read is not shown: the refusal says which area, what their roles give, and
+ * who can grant it. The API refuses the page's calls anyway (1017).
+ */
+function OpenServer({ server, name, access }: { server: string; name: string; access: Access | null }) {
+  useOpenServer(server, access);
+  const decision = evaluateServerArea(serverAreaOf(useHandles()), access);
+  if (decision.level === 'refused' && access) return <AreaRefused server={server} name={name} area={decision.area} access={access} />;
   return <Outlet />;
+}
+
+/** The refusal of a server page the user's roles do not open (see OpenServer). */
+export function AreaRefused({ server, name, area, access }: { server: string; name: string; area: AccessArea; access: Access }) {
+  const t = useT();
+  const { remote, items } = useSidebar();
+  useI18nRevision();
+  const areaName = t(`server.area.${area}`);
+  const granted = ACCESS_AREAS.flatMap((a) => {
+    const level = access.areas[a];
+    return level ? [t(`server.areaLevel.${level}`, { area: t(`server.area.${a}`) })] : [];
+  }).join(', ');
+  // Where to go instead: the first page of the sidebar the user can open.
+  const open = items.find((item) => evaluateServerArea(item.area, access).level !== 'refused');
+  return (
+    <EmptyState
+      icon={<ShieldX aria-hidden="true" className="size-6" />}
+      title={t('server.areaRefused.title', { area: areaName })}
+      description={
+        <>
+          {access.grantedBy.length > 0 ? (
+            <span className="block">{t('server.areaRefused.granted', { server: name, count: access.grantedBy.length, roles: access.grantedBy.join(', '), granted })}</span>
+          ) : null}
+          <span className="mt-2 block">{t('server.areaRefused.who', { area: areaName })}</span>
+        </>
+      }
+    >
+      {open ? (
+        <Link to={`${siteHref('/dashboard/:server', { server })}/${open.segment}`} className={buttonClasses()}>
+          {t('server.areaRefused.open', { page: itemLabel(remote, open) })}
+        </Link>
+      ) : null}
+      <Link to={siteHref('/dashboard')} className={buttonClasses({ variant: 'secondary' })}>
+        {t('actions.selectServer')}
+      </Link>
+    </EmptyState>
+  );
 }
 
 /** Server dashboard frame (/dashboard/:server/*): app header, the server sidebar, the guarded page. */

@@ -51,6 +51,7 @@ function toRouteObject(remote: RemoteId, route: RouteDef, layout: LayoutId): Rou
     ...(route.requiresAuth ? { requiresAuth: true } : {}),
     ...(route.permission ? { permission: route.permission } : {}),
     ...(route.sidebar ? { sidebar: { ...route.sidebar } } : {}),
+    ...(route.area ? { area: route.area } : {}),
     ...(route.data ? { data: route.data } : {}),
   };
   if (route.index) {
@@ -60,7 +61,7 @@ function toRouteObject(remote: RemoteId, route: RouteDef, layout: LayoutId): Rou
   const children = route.children.map((c) => toRouteObject(remote, c, layout));
   // Each entry names its page: the sidebar shows the remote's translation of it (`sidebar.<page>`).
   const sidebarItems = route.children.flatMap((c): SidebarItem[] =>
-    c.sidebar && c.path ? [{ segment: c.path, label: c.sidebar.label, icon: c.sidebar.icon, ...(c.page ? { page: c.page } : {}) }] : [],
+    c.sidebar && c.path ? [{ segment: c.path, label: c.sidebar.label, icon: c.sidebar.icon, ...(c.page ? { page: c.page } : {}), ...(c.area ? { area: c.area } : {}) }] : [],
   );
   // A parent route renders its layout's frame (the server layout's sidebar lists its children).
   const frame = layout === 'server' ? <ServerLayout /> : <GuardedOutlet />;

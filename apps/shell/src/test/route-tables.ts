@@ -44,8 +44,8 @@ export const TEST_ROUTE_TABLES = {
         requiresAuth: true,
         children: [
           { index: true, redirect: 'configs' },
-          { path: 'configs', page: 'serverConfigs', title: 'Panel Menu', requiresAuth: true, sidebar: { label: 'Panel Menu', icon: 'panels' } },
-          { path: 'statistics', page: 'serverStatistics', title: 'Statistics', requiresAuth: true, sidebar: { label: 'Statistics', icon: 'statistics' } },
+          { path: 'configs', page: 'serverConfigs', title: 'Panel Menu', requiresAuth: true, sidebar: { label: 'Panel Menu', icon: 'panels' }, area: 'panels' },
+          { path: 'statistics', page: 'serverStatistics', title: 'Statistics', requiresAuth: true, sidebar: { label: 'Statistics', icon: 'statistics' }, area: 'statistics' },
         ],
       },
       { path: '/transcript/v2/:server/:fileid', layout: 'transcript', page: 'transcriptV2', title: 'Transcript', requiresAuth: true },

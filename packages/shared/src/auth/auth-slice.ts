@@ -3,7 +3,7 @@ import { ApiRequestError, errorCode } from '../client/errors';
 import { request } from '../client/request';
 import { getApiOrigin } from '../config';
 import { AUTH_CACHE, AUTH_PATHS, OVERLAY } from '../constants';
-import type { Guild, MeResponse, SubscriptionSummary, StaffInfo, User } from '../types';
+import type { Guild, MeResponse, ServerAccess, SubscriptionSummary, StaffInfo, User } from '../types';
 import { openLoginPopup } from './login-popup';
 
 /** docs/behaviour.md#auth-state: the client-side auth state. */
@@ -27,6 +27,11 @@ export interface AuthState {
    */
   temporaryServer: string | null;
   /**
+   * What the user may do on the open server (`GET /api/guilds/:server`'s `access`, kept by the shell's
+   * server layout so pages can mirror it); null while unknown. Set and cleared with `temporaryServer`.
+   */
+  temporaryServerAccess: ServerAccess | null;
+  /**
    * The billing record the open page shows (a subscription: its provider and id): set by the page
    * that opens it (`useOpenBilling`), cleared when the reader leaves it and on sign-out.
    */
@@ -48,6 +53,7 @@ export const initialAuthState: AuthState = {
   lastLoaded: null,
   status: 'idle',
   temporaryServer: null,
+  temporaryServerAccess: null,
   temporaryBilling: null,
 };
 
@@ -235,8 +241,11 @@ export const authSlice = createSlice({
   name: 'auth',
   initialState: initialAuthState,
   reducers: {
-    setTemporaryServer(state, action: PayloadAction<string | null>) {
-      state.temporaryServer = action.payload;
+    /** The open server: its id, or its id with the access the API answered; null when none is open. */
+    setTemporaryServer(state, action: PayloadAction<string | { id: string; access: ServerAccess | null } | null>) {
+      const open = action.payload;
+      state.temporaryServer = typeof open === 'string' ? open : (open?.id ?? null);
+      state.temporaryServerAccess = open !== null && typeof open === 'object' ? open.access : null;
     },
     setTemporaryBilling(state, action: PayloadAction<OpenBillingRecord | null>) {
       state.temporaryBilling = action.payload;
@@ -266,6 +275,7 @@ export const authSlice = createSlice({
         state.lastLoaded = null;
         // What a page had open belonged to the signed-in user.
         state.temporaryServer = null;
+        state.temporaryServerAccess = null;
         state.temporaryBilling = null;
       })
       .addCase(refreshGuilds.fulfilled, (state, action) => {

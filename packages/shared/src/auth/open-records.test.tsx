@@ -3,10 +3,15 @@ import { Provider } from 'react-redux';
 import { describe, expect, it } from 'vitest';
 import { makeStore } from '../store';
 import { authStateFor, signedInMe, testGuild } from '../testing';
-import { selectOpenBilling, selectOpenServer, useOpenBilling, useOpenServer } from './open-records';
+import type { ServerAccess } from '../types';
+import { selectOpenBilling, selectOpenServer, selectOpenServerAccess, useOpenBilling, useOpenServer } from './open-records';
 
 function ServerPage({ id }: { id: string }) {
   useOpenServer(id);
+  return null;
+}
+function ServerFrame({ id, access }: { id: string; access: ServerAccess | null }) {
+  useOpenServer(id, access);
   return null;
 }
 function SubscriptionPage({ id }: { id: string }) {
@@ -35,6 +40,42 @@ describe('the open server and billing record', () => {
     expect(selectOpenServer(s.getState()), 'not one of the user servers').toBeNull();
     view.unmount();
     expect(s.getState().auth.temporaryServer).toBeNull();
+  });
+
+  it('keeps the access the API answered on the open server record (what pages mirror), and forgets it with the server', () => {
+    const s = store();
+    const read: ServerAccess = { via: 'roles', areas: { panels: 'read', statistics: null, logs: 'read', configs: null, premium: null }, grantedBy: ['Dashboard Readers'] };
+    const view = render(
+      <Provider store={s}>
+        <ServerFrame id={guild.id} access={read} />
+      </Provider>,
+    );
+    const open = selectOpenServer(s.getState());
+    expect(open).toMatchObject({ id: guild.id, name: 'Lobby', access: read });
+    expect(selectOpenServer(s.getState()), 'memoised').toBe(open);
+    expect(selectOpenServerAccess(s.getState())).toEqual(read);
+    // A refetch with other access replaces it.
+    const write: ServerAccess = { ...read, areas: { ...read.areas, panels: 'write' } };
+    view.rerender(
+      <Provider store={s}>
+        <ServerFrame id={guild.id} access={write} />
+      </Provider>,
+    );
+    expect(selectOpenServer(s.getState())?.access?.areas.panels).toBe('write');
+    view.unmount();
+    expect(selectOpenServer(s.getState())).toBeNull();
+    expect(selectOpenServerAccess(s.getState())).toBeNull();
+    expect(s.getState().auth.temporaryServerAccess).toBeNull();
+  });
+
+  it('a page that opens a server without access: the record says null (unknown), never made up', () => {
+    const s = store();
+    render(
+      <Provider store={s}>
+        <ServerPage id={guild.id} />
+      </Provider>,
+    );
+    expect(selectOpenServer(s.getState())?.access).toBeNull();
   });
 
   it('works the same for a billing record', () => {

@@ -1,21 +1,24 @@
+import { createSelector } from '@reduxjs/toolkit';
 import { useEffect } from 'react';
 import type { RootState } from '../store';
 import { useAppDispatch } from '../store';
+import type { Guild, ServerAccess } from '../types';
 import { type OpenBillingRecord, setTemporaryBilling, setTemporaryServer } from './auth-slice';
 
 /**
  * A page that shows one server calls this with its id: the server is "open" (the shell's server
- * layout names it) while the page is, and no longer once the reader leaves it.
+ * layout names it) while the page is, and no longer once the reader leaves it. The shell's server
+ * layout passes the access the API answered (`GET /api/guilds/:server`), so pages can mirror it.
  */
-export function useOpenServer(serverId: string | undefined): void {
+export function useOpenServer(serverId: string | undefined, access?: ServerAccess | null): void {
   const dispatch = useAppDispatch();
   useEffect(() => {
     if (!serverId) return;
-    dispatch(setTemporaryServer(serverId));
+    dispatch(setTemporaryServer(access === undefined ? serverId : { id: serverId, access }));
     return () => {
       dispatch(setTemporaryServer(null));
     };
-  }, [dispatch, serverId]);
+  }, [dispatch, serverId, access]);
 }
 
 /** A page that shows one billing record (a subscription) calls this with it, like `useOpenServer`. */
@@ -32,11 +35,24 @@ export function useOpenBilling(record: OpenBillingRecord | null): void {
   }, [dispatch, provider, id]);
 }
 
-/** The open server among the user's servers (null when none is open or it is not one of theirs). */
-export function selectOpenServer(state: RootState) {
-  const id = state.auth.temporaryServer;
-  return id === null ? null : (state.auth.guilds.find((g) => g.id === id) ?? null);
-}
+/** An open server: one of the user's servers, with what they may do there (null while unknown). */
+export type OpenServer = Guild & { access: ServerAccess | null };
+
+/**
+ * The open server among the user's servers, with the access the shell's server layout kept for it
+ * (`access`: `via` 'full' or 'roles', per area 'write' / 'read' / null, the granting roles' names;
+ * null while unknown). Null when none is open or it is not one of theirs. Memoised.
+ */
+export const selectOpenServer = createSelector(
+  [(state: RootState) => state.auth.temporaryServer, (state: RootState) => state.auth.temporaryServerAccess, (state: RootState) => state.auth.guilds],
+  (id, access, guilds): OpenServer | null => {
+    const guild = id === null ? undefined : guilds.find((g) => g.id === id);
+    return guild ? { ...guild, access } : null;
+  },
+);
+
+/** What the user may do on the open server (null while unknown or when none is open). */
+export const selectOpenServerAccess = (state: RootState): ServerAccess | null => (state.auth.temporaryServer === null ? null : state.auth.temporaryServerAccess);
 
 /** The billing record a page has open. */
 export const selectOpenBilling = (state: RootState): OpenBillingRecord | null => state.auth.temporaryBilling;

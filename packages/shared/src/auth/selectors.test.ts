@@ -3,6 +3,7 @@ import { GUILD_MANAGED, SIGNED_IN } from '../test/helpers';
 import { type AuthRootState, initialAuthState } from './auth-slice';
 import {
   selectAuthStatus,
+  selectDashboardGuilds,
   selectGuilds,
   selectIsAuthenticated,
   selectIsStaff,
@@ -33,6 +34,14 @@ describe('auth selectors', () => {
     const a = selectManageableGuilds(signedIn);
     expect(a.map((g) => g.id)).toEqual([GUILD_MANAGED.id]);
     expect(selectManageableGuilds(signedIn)).toBe(a);
+  });
+
+  it('selectDashboardGuilds adds the servers a role opens (roleAccess), memoised', () => {
+    const roleOnly = { ...SIGNED_IN.guilds[1]!, id: '1100000000000000099', canManage: false, roleAccess: true };
+    const state: AuthRootState = { auth: { ...signedIn.auth, guilds: [...SIGNED_IN.guilds, roleOnly] } };
+    const a = selectDashboardGuilds(state);
+    expect(a.map((g) => g.id)).toEqual([GUILD_MANAGED.id, roleOnly.id]);
+    expect(selectDashboardGuilds(state)).toBe(a);
   });
 
   it('selectStaffPermissions: none for non-staff, the flags for staff, all five for a team owner', () => {

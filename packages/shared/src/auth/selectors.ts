@@ -17,6 +17,12 @@ export const selectSub = (state: AuthRootState) => state.auth.sub;
 /** Servers the user may manage here (owner, Administrator or Manage Server, as the API computed). */
 export const selectManageableGuilds = createSelector([selectGuilds], (guilds) => guilds.filter((g) => g.canManage));
 
+/**
+ * Servers whose dashboard the user can open: those they manage, and those where the server's access
+ * rules give one of their roles some access (`roleAccess`, as the API found when the list was fetched).
+ */
+export const selectDashboardGuilds = createSelector([selectGuilds], (guilds) => guilds.filter((g) => g.canManage || g.roleAccess === true));
+
 /** The user's staff flags; a team owner holds every flag. Empty for non-staff. */
 export const selectStaffPermissions = createSelector([selectTeam], (team): readonly StaffPermission[] => {
   if (!team) return NO_PERMISSIONS;

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { Catalog } from '../i18n/catalog';
-import type { LayoutId, RemoteId, RouteTable, SidebarIcon, StaffPermission } from '@tickety/api-contract';
+import type { AccessArea, LayoutId, RemoteId, RouteTable, SidebarIcon, StaffPermission } from '@tickety/api-contract';
 
 /**
  * The contract between the shell and its remotes.
@@ -89,13 +89,15 @@ export interface RouteHandle {
   layout?: LayoutId;
   /** A page of its layout's sidebar (the server layout has one). */
   sidebar?: { label: string; icon: SidebarIcon };
+  /** A server page's dashboard area (the route table's `area`): the shell shows it only where the user's access reads it. */
+  area?: AccessArea;
   /**
    * Fixed values a page reads with `useRouteData()` when one page serves several paths (the policy
    * page's `policy`, a billing page's `provider`). Route params (`:server`) come from `useParams()`.
    */
   data?: Readonly<Record<string, string>>;
   /** A layout route's sidebar entries (relative paths), from its children (the server layout). */
-  sidebarItems?: Array<{ segment: string; label: string; icon: SidebarIcon; page?: string }>;
+  sidebarItems?: Array<{ segment: string; label: string; icon: SidebarIcon; page?: string; area?: AccessArea }>;
   /** Why this part of the site cannot be shown (its route table was refused): the page says so. */
   unavailable?: string;
 }

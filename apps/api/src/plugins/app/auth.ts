@@ -1,10 +1,11 @@
-import { type Guild, Snowflake, type StaffPermission } from '@tickety/api-contract';
+import { type AccessArea, type AccessLevel, allowsAny, type Guild, Snowflake, type StaffPermission } from '@tickety/api-contract';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DiscordError } from '../../lib/discord';
 import { ApiHttpError } from '../../lib/errors';
 import { DiscordGrantEndedError, FAILED_RETRY_AFTER } from '../../services/guild-sync';
+import { areaRefusal } from '../../services/server-access';
 import type { Session } from '../../services/sessions';
 
 export interface CookieNames {
@@ -39,7 +40,8 @@ const FOREIGN_GRANT_RETRIES = 2;
  * Sessions on requests (`req.getSession()`, resolved lazily once per request) and the guard
  * preHandlers: requireSession (401), requireStaff(flag) (1004), requireGuildAccess and
  * requireGuildWriteAccess (403 / 405, on a guild list at most GUILD_ACCESS_MAX_AGE_SECONDS /
- * GUILD_WRITE_ACCESS_MAX_AGE_SECONDS old: an older one is fetched again from Discord first).
+ * GUILD_WRITE_ACCESS_MAX_AGE_SECONDS old: an older one is fetched again from Discord first), and
+ * requireArea(area, level) (the same, plus the dashboard area the route belongs to: 1017).
  */
 export default fp(
   async function auth(app: FastifyInstance) {
@@ -47,6 +49,7 @@ export default fp(
 
     app.decorateRequest('sessionPromise', null);
     app.decorateRequest('guild', null);
+    app.decorateRequest('serverAccess', null);
     app.decorateRequest('getSession', function getSession(this: FastifyRequest): Promise<Session | null> {
       if (!this.sessionPromise) {
         const token = this.cookies?.[names.session];
@@ -82,8 +85,16 @@ export default fp(
      * user at a time, within Discord's Retry-After) and stored before deciding; the decision always
      * uses a list younger than the window. Never falls back to an older list: if Discord cannot be
      * asked, 503 (1008) with Retry-After; if the user's grant has ended, the session ends (401).
+     * Then what the user may do there (services/server-access.ts): full access for a manager, else the
+     * server's access rules for the member's roles (read again from Discord for a write); with a
+     * `need`, that access must allow its level in one of its areas (1017 otherwise).
      */
-    async function guildAccess(req: FastifyRequest, reply: FastifyReply, mode: 'read' | 'write'): Promise<void> {
+    async function guildAccess(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      mode: 'read' | 'write',
+      need?: { areas: readonly AccessArea[]; level: AccessLevel },
+    ): Promise<void> {
       const session = await req.getSession();
       if (!session) throw new ApiHttpError('UNAUTHENTICATED');
       const server = (req.params as { server?: unknown } | undefined)?.server;
@@ -105,8 +116,11 @@ export default fp(
         guild = await app.accounts.guild(session.userId, parsed.data);
       }
       if (!guild) throw new ApiHttpError('SERVER_NOT_FOUND', { selector: true });
-      if (!guild.canManage) throw new ApiHttpError('NO_SERVER_ACCESS', { selector: true });
+      // Staff flags give no server access: only the owner, managers and the server's access rules do.
+      const access = await app.serverAccess.decide(guild, session.userId, { fresh: mode === 'write' });
+      if (need && !allowsAny(access, need.areas, need.level)) throw areaRefusal(guild, access, need.areas, need.level);
       req.guild = guild;
+      req.serverAccess = access;
     }
 
     /** Fetches and stores the user's guild list (shared by concurrent checks), or throws the answer. */
@@ -170,6 +184,14 @@ export default fp(
 
     app.decorate('requireGuildWriteAccess', async function requireGuildWriteAccess(req: FastifyRequest, reply: FastifyReply) {
       await guildAccess(req, reply, 'write');
+    });
+
+    app.decorate('requireArea', (area: AccessArea | readonly AccessArea[], level: AccessLevel) => {
+      const areas: readonly AccessArea[] = typeof area === 'string' ? [area] : area;
+      if (areas.length === 0) throw new Error('requireArea: name at least one area');
+      return async function requireArea(req: FastifyRequest, reply: FastifyReply) {
+        await guildAccess(req, reply, level, { areas, level });
+      };
     });
 
     // A bot guild list still being read in the background (sign-in stopped waiting) ends with the app.

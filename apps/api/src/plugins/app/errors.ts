@@ -10,6 +10,13 @@ import { DiscordBotError } from '../../lib/discord-bot';
 import { ApiHttpError, isApiHttpError } from '../../lib/errors';
 import { popupErrorPage } from '../../lib/pages';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What a body over this route's `bodyLimit` is told (1016), instead of the generic sentence with the limit. */
+    bodyTooLarge?: string;
+  }
+}
+
 /** Seconds a client should wait after a 503 for the database. */
 export const DB_RETRY_AFTER = 5;
 
@@ -41,7 +48,7 @@ export function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiHttpError('UNSUPPORTED_MEDIA_TYPE');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiHttpError('VALIDATION_FAILED', { httpStatus: 413, message: 'The request body is too large.' });
+      return new ApiHttpError('PAYLOAD_TOO_LARGE', { message: bodyTooLargeMessage(req) });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiHttpError('VALIDATION_FAILED', { message: 'The request body is not valid JSON.' });
@@ -56,6 +63,26 @@ export function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
   }
   req.log.error({ err: error }, 'unhandled error');
   return new ApiHttpError('INTERNAL');
+}
+
+/** "512 KB", "1 MB": a byte limit as people read it. */
+export function formatBytes(bytes: number): string {
+  const mb = 1024 * 1024;
+  if (bytes >= mb && bytes % mb === 0) return `${bytes / mb} MB`;
+  if (bytes >= 1024) return `${Math.floor(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * A body over the route's `bodyLimit` (Fastify refuses it before any handler): what was too large and
+ * the limit. A route may say it in its own words (route config `bodyTooLarge`, e.g. the configuration
+ * file import).
+ */
+function bodyTooLargeMessage(req: FastifyRequest): string {
+  const own = req.routeOptions?.config?.bodyTooLarge;
+  if (typeof own === 'string') return own;
+  const limit = req.routeOptions?.bodyLimit;
+  return typeof limit === 'number' && limit > 0 ? `The request body is too large: at most ${formatBytes(limit)} is accepted here.` : 'The request body is too large.';
 }
 
 function describe(error: unknown): string {

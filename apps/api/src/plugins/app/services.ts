@@ -1,4 +1,5 @@
 import { PanelPosts } from '../../services/panel-posts';
+import { ServerAccessService } from '../../services/server-access';
 import { ServerConfigs } from '../../services/server-config';
 import { ServerResourcesCache } from '../../services/server-resources';
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +12,7 @@ import { GuildSync } from '../../services/guild-sync';
 import { OAuthStates } from '../../services/oauth-states';
 import { SessionStore } from '../../services/sessions';
 
-/** The services routes use: crypto, the Discord clients (OAuth/user, bot), sessions, accounts, OAuth states, server configuration, resources and posts. */
+/** The services routes use: crypto, the Discord clients (OAuth/user, bot), sessions, accounts, OAuth states, server configuration, resources, posts and access. */
 export default fp(
   async function services(app: FastifyInstance, opts: { discordFetch?: FetchLike | undefined }) {
     const { config, clock, db } = app;
@@ -54,6 +55,7 @@ export default fp(
     const serverResources = new ServerResourcesCache(bot, clock);
     app.decorate('serverResources', serverResources);
     app.decorate('panelPosts', new PanelPosts(db, clock, bot, serverConfigs, serverResources));
+    app.decorate('serverAccess', new ServerAccessService(bot, serverConfigs, serverResources, app.accounts, clock));
 
     const pending = new Set<Promise<unknown>>();
     app.decorate('background', (task: Promise<unknown>) => {

@@ -21,6 +21,8 @@ export const ANONYMOUS: AnonymousMe = {
 
 /** At most one guild refresh per user in this window. */
 export const GUILD_REFRESH_INTERVAL_MS = 10_000;
+/** How long sign-in and a refresh wait for the role-access lookups (they go on in the background). */
+export const ROLE_ACCESS_WAIT_MS = 3_000;
 
 /** docs/behaviour.md#sign-in-sign-out-and-the-user-cache: /api/auth/@me, /logout, /login (popup), /callback; plus POST /guilds/refresh. */
 export default async function authRoutes(fastify: FastifyInstance) {
@@ -30,6 +32,22 @@ export default async function authRoutes(fastify: FastifyInstance) {
   // The popup's routes: tighter rate limit, and errors (rate limit, database down...) answered as a
   // popup page that tells the opener, not as JSON (plugins/app/errors.ts).
   const popupRoute = { rateLimit: { max: config.rateLimit.authMax, timeWindow: config.rateLimit.windowMs }, popup: true };
+
+  /**
+   * After the user's list was stored: the servers they can open through a role the server's access
+   * rules name (services/server-access.ts), so /@me lists them. Waited for a moment, then finished in
+   * the background; a failure leaves the stored flags (logged, never the sign-in's problem).
+   */
+  async function checkRoleAccess(req: FastifyRequest, userId: string): Promise<void> {
+    const task = app.serverAccess.refreshList(userId, req.log);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ROLE_ACCESS_WAIT_MS);
+    });
+    app.background(task);
+    await Promise.race([task.catch(() => undefined), waited]);
+    clearTimeout(timer);
+  }
 
   app.get('/@me', { schema: { response: { 200: MeResponse } } }, async (req, reply): Promise<MeResponse> => {
     reply.header('cache-control', 'no-store');
@@ -153,6 +171,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
         return app.sessions.create(tx, user.id, tokens, req.headers['user-agent']);
       });
       if (Math.random() < 0.05) app.background(app.sessions.purge());
+      await checkRoleAccess(req, user.id);
       setSessionCookie(app, reply, created.token);
       req.log.info({ userId: user.id, sessionId: created.session.id, guilds: guilds.length }, 'signed in');
       return sendPage(reply, 200, {
@@ -217,6 +236,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       }
       throw error; // unavailable → 503 1008 with Discord's Retry-After (error handler)
     }
+    await checkRoleAccess(req, session.userId);
     return (await app.accounts.me(session.userId)) ?? ANONYMOUS;
   });
 

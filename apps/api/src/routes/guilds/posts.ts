@@ -8,13 +8,14 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 422
 /**
  * The panels the bot has posted (`/api/guilds/:server/posts`): the list with each post's state, a send
  * (the bot posts the item's message, built from the live configuration, in a channel) and an update
- * (the bot edits the posted message in place). Changes need requireGuildWriteAccess and the
+ * (the bot edits the posted message in place). Changes need write access to the Panel Menu and the
  * dashboard's CSRF headers, and are written to Web Logs.
  */
 export default async function panelPostRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const read = { attachValidation: true, preHandler: app.requireGuildAccess } as const;
-  const write = { attachValidation: true, preHandler: app.requireGuildWriteAccess } as const;
+  // The Panel Menu's: reading posts needs `panels` read; sending and updating `panels` write.
+  const read = { attachValidation: true, preHandler: app.requireArea('panels', 'read') } as const;
+  const write = { attachValidation: true, preHandler: app.requireArea('panels', 'write') } as const;
 
   app.get('/:server/posts', { ...read, schema: { params: GuildParams, response: { 200: PanelPostList, ...errors } } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { changeLocale } from '@tickety/shared';
-import { json, mockApi, overlayStore, renderPage, resetShared, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
+import { json, mockApi, overlayStore, renderPage, resetShared, signedInMe, TEST_CONFIG, testGuild } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ARCADE, avaMe, COZY, PIXEL, STUDY } from '../../test/fixtures';
 import ManageServers from './manage-servers';
@@ -41,6 +41,19 @@ describe('Manage Servers: grouping', () => {
     expect(pixel).toHaveTextContent('Manage Server');
     expect(pixel).not.toHaveTextContent('Premium');
     expect(within(notAdded()).getByText('Administrator')).toBeInTheDocument();
+  });
+
+  it('lists a server one of the user\'s roles opens (roleAccess) with the bot-added ones, labelled "Dashboard access"', () => {
+    mockApi({});
+    const mods = testGuild({ id: '1100000000000000007', name: 'Retro Modders', permissions: '3072', canManage: false, roleAccess: true, botInGuild: true });
+    show({ me: avaMe({ guilds: [ARCADE, STUDY, PIXEL, COZY, mods] }) });
+    const added = within(botAdded()).getAllByRole('listitem');
+    expect(added.map((li) => li.querySelector('.truncate')?.textContent)).toEqual(["Ava's Arcade", 'Pixel Guild', 'Retro Modders']);
+    const link = screen.getByRole('link', { name: /Retro Modders/ });
+    expect(link).toHaveTextContent('Dashboard access');
+    expect(link).toHaveAttribute('href', `/dashboard/${mods.id}`);
+    // A plain member's server (no role access) is still left out.
+    expect(screen.queryByText(COZY.name)).not.toBeInTheDocument();
   });
 
   it('shows the server icon, and the initials when there is none', () => {
@@ -197,7 +210,7 @@ describe('Manage Servers: refresh', () => {
     const { calls, unexpected } = mockApi({ 'POST /api/auth/guilds/refresh': refreshed });
     show();
     await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
-    expect(await screen.findByText('Server list updated: 3 servers you can manage.')).toBeInTheDocument();
+    expect(await screen.findByText('Server list updated: 3 servers you can open.')).toBeInTheDocument();
     expect(within(botAdded()).getByRole('link', { name: /Study Hall/ })).toHaveAttribute('href', `/dashboard/${STUDY.id}`);
     expect(within(notAdded()).queryByRole('listitem')).not.toBeInTheDocument();
     expect(notAdded()).toHaveTextContent('Tickety is in every server you manage.');

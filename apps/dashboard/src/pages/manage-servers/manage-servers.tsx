@@ -4,7 +4,7 @@ import Info from 'lucide-react/icons/info';
 import LifeBuoy from 'lucide-react/icons/life-buoy';
 import Search from 'lucide-react/icons/search';
 import ServerOff from 'lucide-react/icons/server-off';
-import { botInviteUrl, formatNumber, type Guild, selectGuilds, selectManageableGuilds, selectSub, useAppSelector, useLocation, useRuntimeConfig, useSearchParams } from '@tickety/shared';
+import { botInviteUrl, formatNumber, type Guild, selectDashboardGuilds, selectGuilds, selectSub, useAppSelector, useLocation, useRuntimeConfig, useSearchParams } from '@tickety/shared';
 import { Alert, Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref, serverPagePath } from '../../lib/guilds';
@@ -113,8 +113,9 @@ function NoServers({ memberOf, inviteUrl, supportUrl }: { memberOf: number; invi
 }
 
 /**
- * Manage Servers (/dashboard): the servers the user can manage, split into those with the bot (open
- * their dashboard) and those without (invite it), searchable, with a rate-limited refresh. The shell's
+ * Manage Servers (/dashboard): the servers the user can open (they manage it, or one of their roles has
+ * dashboard access there: 'Dashboard access'), split into those with the bot (open their dashboard) and
+ * those without (invite it), searchable, with a rate-limited refresh. The shell's
  * redirect of the bot's placeholder links adds `?page=<page>` (and keeps the hash): the server links
  * then lead straight to that page.
  */
@@ -122,7 +123,8 @@ export default function ManageServers() {
   const t = useT();
   const config = useRuntimeConfig();
   const guilds = useAppSelector(selectGuilds);
-  const manageable = useAppSelector(selectManageableGuilds);
+  // The servers the user manages, and those a role the server gives dashboard access opens.
+  const manageable = useAppSelector(selectDashboardGuilds);
   const sub = useAppSelector(selectSub);
   const [searchParams] = useSearchParams();
   const { hash } = useLocation();

@@ -53,7 +53,7 @@ export function RefreshControl({ align = 'end', className }: { align?: 'start' |
     const result = await dispatch(refreshGuilds());
     setPending(false);
     if (refreshGuilds.fulfilled.match(result)) {
-      setSuccess(result.payload.guilds.filter((g) => g.canManage).length);
+      setSuccess(result.payload.guilds.filter((g) => g.canManage || g.roleAccess === true).length);
       return;
     }
     const error = refreshGuilds.rejected.match(result) ? result.payload : undefined;

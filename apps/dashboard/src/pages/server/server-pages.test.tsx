@@ -4,9 +4,7 @@ import { mockApi, renderPage, resetShared } from '@tickety/shared/testing';
 import type { ComponentType } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
-import ServerLogsWeb from './logs-web';
 import ServerPremium from './premium';
-import ServerRestoreConfigs from './restore-configs';
 import ServerStatistics from './statistics';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
@@ -15,8 +13,6 @@ afterEach(() => resetShared(store));
 const PAGES: Array<[string, string, ComponentType, RegExp]> = [
   ['statistics', 'Statistics', ServerStatistics, /How tickets on Ava's Arcade are going/],
   ['premium', 'Premium', ServerPremium, /Premium for Ava's Arcade/],
-  ['logs-web', 'Web Logs', ServerLogsWeb, /Every change made to Ava's Arcade on this dashboard/],
-  ['server-configs', 'Restore Configs', ServerRestoreConfigs, /Earlier versions of Ava's Arcade's configuration/],
 ];
 
 /** What the shell's server layout does around these pages: marks the server it checked access to as open. */
@@ -69,10 +65,10 @@ describe('server dashboard page frames in German', () => {
 
   it('names the page and the server in German', () => {
     mockApi({});
-    show('server-configs', ServerRestoreConfigs);
-    expect(screen.getByRole('heading', { level: 1, name: 'Konfiguration wiederherstellen' })).toBeInTheDocument();
-    expect(screen.getByText(/Frühere Versionen der Konfiguration von Ava's Arcade/)).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('Konfigurationsversionen: noch nicht verfügbar');
+    show('statistics', ServerStatistics);
+    expect(screen.getByRole('heading', { level: 1, name: 'Statistiken' })).toBeInTheDocument();
+    expect(screen.getByText(/Wie es um die Tickets auf Ava's Arcade steht/)).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Ticket-Statistiken: noch nicht verfügbar');
     expect(screen.getByRole('heading', { name: 'Was diese Seite enthalten wird' })).toBeInTheDocument();
   });
 
