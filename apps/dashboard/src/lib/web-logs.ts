@@ -3,7 +3,7 @@
  * viewer's time zone, sent to the API as ISO instants), the paged read of
  * `GET /api/guilds/:server/logs`, the whole-log read of the CSV export, and the CSV itself.
  */
-import type { WebLogEntry } from '@tickety/api-contract';
+import type { ConfigActor, WebLogEntry } from '@tickety/api-contract';
 import { api, ApiRequestError, type HrefQuery, isSnowflake, request, type Translate } from '@tickety/shared';
 import { changesText } from './config-change-text';
 import type { MessageKey } from './i18n';
@@ -139,6 +139,11 @@ export const webLogsApi = api.injectEndpoints({
      * background read: without it (a failure, no access to the Panel Menu) the changes name them by
      * what they carry, else by id.
      */
+    /** Everyone who appears in the server's Web Logs (the member filter's choices). */
+    webLogActors: build.query<{ actors: ConfigActor[] }, string>({
+      query: (server) => ({ path: `${logsPath(server)}/actors`, overlay: false }),
+      keepUnusedDataFor: 30,
+    }),
     webLogNames: build.query<{ config: Record<string, unknown> }, string>({
       query: (server) => ({ path: `/api/guilds/${encodeURIComponent(server)}/config`, overlay: false }),
       keepUnusedDataFor: 60,
@@ -146,7 +151,7 @@ export const webLogsApi = api.injectEndpoints({
   }),
 });
 
-export const { useWebLogInfiniteQuery, useWebLogNamesQuery } = webLogsApi;
+export const { useWebLogActorsQuery, useWebLogInfiniteQuery, useWebLogNamesQuery } = webLogsApi;
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -20,6 +20,7 @@ import {
   filtersOf,
   hasFilters,
   isEmptyRange,
+  useWebLogActorsQuery,
   useWebLogInfiniteQuery,
   useWebLogNamesQuery,
   WEB_LOG_ACTIONS,
@@ -298,7 +299,17 @@ function ExportStatus({ status, onCancel }: { status: ExportState; onCancel: () 
   return <div aria-live="polite">{body}</div>;
 }
 
-/** Members seen in the entries so far (the API has no list of them): the member filter offers these. */
+/**
+ * The member filter's choices: everyone in the server's Web Logs (`GET logs/actors`), and members seen
+ * in the entries so far while that list is loading or could not be read.
+ */
+function useActors(server: string, entries: readonly WebLogEntry[]): ConfigActor[] {
+  const listed = useWebLogActorsQuery(server, { skip: server === '', refetchOnMountOrArgChange: true }).data?.actors;
+  const seen = useSeenActors(entries);
+  return listed ?? seen;
+}
+
+/** Members seen in the entries so far. */
 function useSeenActors(entries: readonly WebLogEntry[]): ConfigActor[] {
   const [seen, setSeen] = useState<ReadonlyMap<string, ConfigActor>>(() => new Map());
   useEffect(() => {
@@ -344,7 +355,7 @@ export default function ServerLogsWeb() {
         return true;
       });
   }, [pages]);
-  const actors = useSeenActors(entries);
+  const actors = useActors(server, entries);
 
   // After "Load more", focus moves to the first new entry (keyboard and screen-reader users continue there).
   const focusFrom = useRef<number | null>(null);

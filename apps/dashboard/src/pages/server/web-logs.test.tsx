@@ -14,6 +14,8 @@ const SERVER = ARCADE.id;
 const LOGS = `/api/guilds/${SERVER}/logs`;
 const AVA = { id: '1000000000000000001', name: 'Ava', avatarUrl: 'https://cdn.test/avatars/ava.png' };
 const BEN = { id: '1000000000000000002', name: 'Ben', avatarUrl: null };
+/** In the log, but not on its first page. */
+const NICO = { id: '1000000000000000005', name: 'Nico', avatarUrl: null };
 
 function entry(id: number, over: Partial<WebLogEntry> = {}): WebLogEntry {
   return {
@@ -75,7 +77,7 @@ function Page() {
 }
 
 function show(logs: ReturnType<typeof fakeLogs>, query = '', answers: Record<string, unknown> = {}) {
-  const api = mockApi({ [`GET ${LOGS}`]: logs.handler, [`GET /api/guilds/${SERVER}/config`]: live(), ...answers });
+  const api = mockApi({ [`GET ${LOGS}`]: logs.handler, [`GET ${LOGS}/actors`]: { actors: [AVA, BEN, NICO] }, [`GET /api/guilds/${SERVER}/config`]: live(), ...answers });
   const page = renderPage(<Page />, {
     url: `/dashboard/${SERVER}/logs-web${query}`,
     path: '/dashboard/:server/logs-web',
@@ -160,15 +162,15 @@ describe('Web Logs', () => {
     const { router } = show(logs);
     await screen.findByRole('list', { name: /newest first/ });
 
-    // The member filter offers the members seen.
+    // The member filter offers everyone in the log (the API's list), not only the members on this page.
     const member = screen.getByLabelText('Member');
-    expect(within(member).getAllByRole('option').map((o) => o.textContent)).toEqual(['Everyone', 'Ava', 'Ben']);
+    await waitFor(() => expect(within(member).getAllByRole('option').map((o) => o.textContent)).toEqual(['Everyone', 'Ava', 'Ben', 'Nico']));
     await user.selectOptions(member, 'Ben');
     expect(search(router)).toEqual({ actor: BEN.id });
     await waitFor(() => expect(logs.queries.at(-1)!.get('actor')).toBe(BEN.id));
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1));
     // Ava is still offered, though no entry of hers is shown now.
-    expect(within(screen.getByLabelText('Member')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Everyone', 'Ava', 'Ben']);
+    expect(within(screen.getByLabelText('Member')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Everyone', 'Ava', 'Ben', 'Nico']);
 
     await user.selectOptions(screen.getByLabelText('Action'), 'Sent a panel');
     expect(search(router)).toEqual({ actor: BEN.id, action: 'panel.send' });
