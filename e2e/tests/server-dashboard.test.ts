@@ -93,5 +93,48 @@ describe('the server dashboard, end to end', () => {
     await discord.getByText('Found a bug? Tell us').first().waitFor();
     expect(await discord.getByText('Found a bug?', { exact: true }).count()).toBe(0);
     await discord.close();
+
+    // Web Logs: the edit (the newest save of the panel), with the title before and after.
+    await b.page.getByRole('navigation').getByRole('link', { name: /Web Logs/ }).first().click();
+    const log = main(b.page).getByRole('list', { name: /newest first/ });
+    const edit = log.getByRole('listitem').filter({ hasText: `Panel “${NAME}”` }).filter({ hasText: 'Saved the configuration' }).first();
+    await edit.waitFor();
+    await edit.getByRole('button', { name: /^Show \d+ changes?$/ }).click();
+    const diff = edit.getByRole('region');
+    await diff.getByText(/Found a bug\?/).first().waitFor();
+    await expect.poll(() => diff.textContent()).toContain('Found a bug? Tell us');
+    await shot(b.page, 'web-logs-after-edit');
+  });
+
+  test('Ben reads Retro Modders (his role gives read access) but cannot change anything, and is told why', async () => {
+    await signInContext(b.context, b.baseURL, 'ben');
+    await b.page.goto(`/dashboard/${DEMO_GUILDS.modGuild.id}/configs`);
+    await main(b.page).getByRole('heading', { name: 'Panel Menu' }).waitFor();
+    await main(b.page).getByText(/You can look at the Panel Menu but not change anything: your roles \(Dashboard Readers\) give read access only\./).first().waitFor();
+    const create = main(b.page).getByRole('button', { name: /Create (your first )?panel/ });
+    if ((await create.count()) > 0) expect(await create.first().getAttribute('aria-disabled')).toBe('true');
+    await shot(b.page, 'panel-menu-ben-read-only');
+    // A page his roles do not open: the shell says which area and who can grant it.
+    await b.page.goto(`/dashboard/${DEMO_GUILDS.modGuild.id}/premium`);
+    await main(b.page).getByRole('heading', { name: /Your roles don't give you access to Premium/ }).waitFor();
+    // The API refuses a save whatever the page shows.
+    const saved = await b.page.evaluate(async (server) => {
+      const res = await fetch(`/api/guilds/${server}/config`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety' },
+        body: JSON.stringify({ expectedVersion: 1, config: {} }),
+      });
+      return { status: res.status, body: await res.json() };
+    }, DEMO_GUILDS.modGuild.id);
+    expect(saved.status).toBe(403);
+    expect(saved.body.code).toBe(1017);
+  });
+
+  test('Cleo has no access to Pixel Pals and is told why', async () => {
+    await signInContext(b.context, b.baseURL, 'cleo');
+    await b.page.goto(`/dashboard/${DEMO_GUILDS.pixelPals.id}/configs`);
+    await b.page.getByText("You don't have access to this server.").first().waitFor();
+    await b.page.getByText(/neither the Administrator nor the Manage Server permission/).first().waitFor();
+    await shot(b.page, 'cleo-no-access');
   });
 });

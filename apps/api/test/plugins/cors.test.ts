@@ -60,8 +60,9 @@ describe.each(databases())('CORS on $name', (database) => {
     }
   });
 
-  it('exposes Retry-After to the dashboard (it shows when to retry)', async () => {
+  it('exposes Retry-After (the dashboard shows when to retry) and Content-Disposition (an export\'s file name)', async () => {
     const res = await new Browser(t.app).get('/api/auth/@me', { headers: { origin: DASHBOARD_ORIGIN } });
     expect(String(res.headers['access-control-expose-headers']).toLowerCase()).toContain('retry-after');
+    expect(String(res.headers['access-control-expose-headers']).toLowerCase()).toContain('content-disposition');
   });
 });

@@ -1,3 +1,4 @@
+import type { ServerAccess } from '@tickety/api-contract';
 /** Renders the Panel Menu as the shell would, with the API's answers (tests only). */
 import { Link, useOpenServer } from '@tickety/shared';
 import { type ApiAnswer, apiError, mockApi, renderPage } from '@tickety/shared/testing';
@@ -11,19 +12,20 @@ export const BASE = `/api/guilds/${SERVER}`;
 /** The answer of a route that does not exist yet (404, code 1002), as the API gives it today. */
 export const missing = (path: string) => () => apiError(404, 1002, `Nothing at GET ${path}`);
 
-function Page() {
-  useOpenServer(SERVER);
+function Page({ access }: { access?: ServerAccess }) {
+  useOpenServer(SERVER, access);
   return <ServerConfigs />;
 }
 
-export function showMenu(query = '', answers: Record<string, ApiAnswer> = {}) {
+/** The Panel Menu of Ava's Arcade; `access`: what the shell read from `GET /api/guilds/:server` (full when left out). */
+export function showMenu(query = '', answers: Record<string, ApiAnswer> = {}, access?: ServerAccess) {
   const api = mockApi({
     [`GET ${BASE}/config`]: live(),
     [`GET ${BASE}/resources`]: resources(),
     [`GET ${BASE}/posts`]: posts(),
     ...answers,
   });
-  const page = renderPage(<Page />, {
+  const page = renderPage(<Page access={access} />, {
     url: `/dashboard/${SERVER}/configs${query}`,
     path: '/dashboard/:server/configs',
     me: avaMe(),

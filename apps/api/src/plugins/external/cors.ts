@@ -19,7 +19,8 @@ export default fp(
       credentials: true,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: ['content-type', 'x-requested-with'],
-      exposedHeaders: ['retry-after'],
+      // content-disposition: an export's file name, read by a dashboard on another origin.
+      exposedHeaders: ['retry-after', 'content-disposition'],
       maxAge: 600,
       strictPreflight: false,
     };

@@ -113,7 +113,7 @@ describe('Web Logs', () => {
     expect(time.getAttribute('title')).toMatch(/2026/);
     expect(time).toHaveTextContent(/ago/);
 
-    const version = within(save).getByRole('link', { name: 'Version 30 in Restore Configs' });
+    const version = within(save).getByRole('link', { name: 'v30 (Version 30 in Restore Configs)' });
     expect(version).toHaveAttribute('href', `/dashboard/${SERVER}/server-configs?version=30`);
     expect(version).toHaveTextContent('v30');
     expect(logs.queries[0]!.get('limit')).toBe('50');

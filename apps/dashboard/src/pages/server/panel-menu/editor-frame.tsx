@@ -230,17 +230,19 @@ export function EditorFrame<D>({ editor, title, label, backHref, backLabel, view
             {editor.dirty ? t('editor.status.unsaved') : t('editor.status.clean')}
             {validation.count > 0 ? <span className="ml-2 font-semibold text-red-700 dark:text-red-400">{t('editor.status.problems', { count: validation.count })}</span> : null}
           </p>
-          <div className={write.canWrite ? 'flex flex-wrap gap-2' : 'hidden'}>
-            {editor.dirty ? (
-              <Button variant="ghost" onClick={() => setConfirmDiscard(true)} disabled={editor.saving}>
-                {t('editor.discard')}
+          {write.canWrite ? (
+            <div className="flex flex-wrap gap-2">
+              {editor.dirty ? (
+                <Button variant="ghost" onClick={() => setConfirmDiscard(true)} disabled={editor.saving}>
+                  {t('editor.discard')}
+                </Button>
+              ) : null}
+              <Button type="submit" loading={editor.saving}>
+                {editor.saving ? null : <Save aria-hidden="true" className="size-4" />}
+                {t('editor.save')}
               </Button>
-            ) : null}
-            <Button type="submit" loading={editor.saving}>
-              {editor.saving ? null : <Save aria-hidden="true" className="size-4" />}
-              {t('editor.save')}
-            </Button>
-          </div>
+            </div>
+          ) : null}
         </div>
       </form>
 

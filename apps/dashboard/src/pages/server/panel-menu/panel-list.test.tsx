@@ -154,4 +154,34 @@ describe('Panel Menu: the list', () => {
     expect(alert).toHaveTextContent('The message was deleted in Discord: send the panel again.');
     await waitFor(() => expect(page.calls(`${BASE}/posts`).filter(([, init]) => (init?.method ?? 'GET') === 'GET')).toHaveLength(2));
   });
+
+  it('with read access only (a role’s grant): View instead of Edit, every change off, saying why and who can grant more', async () => {
+    const readOnly = {
+      via: 'roles' as const,
+      areas: { panels: 'read' as const, statistics: null, logs: 'read' as const, configs: null, premium: null },
+      grantedBy: ['Dashboard Readers'],
+    };
+    show('', {}, readOnly);
+    const note = await screen.findByText(/^You can look at the Panel Menu but not change anything: your roles \(Dashboard Readers\) give read access only\./);
+    const row = (await screen.findByRole('rowheader', { name: /Support/ })).closest('tr')!;
+    expect(within(row).getByRole('link', { name: 'View “Support”' })).toBeInTheDocument();
+    expect(within(row).queryByRole('link', { name: /Edit/ })).toBeNull();
+    for (const name of ['Duplicate “Support”', 'Delete “Support”', 'Send “Support”']) {
+      const action = within(row).getByRole('button', { name });
+      expect(action, name).toHaveAttribute('aria-disabled', 'true');
+      expect(action.getAttribute('aria-describedby'), name).toBe(note.id);
+    }
+    expect(screen.getByRole('button', { name: 'Create panel' })).toHaveAttribute('aria-disabled', 'true');
+    // Pressing a disabled action does nothing: no dialog, no request.
+    await userEvent.setup().click(within(row).getByRole('button', { name: 'Delete “Support”' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('in the editor, read access shows every field disabled and no Save', async () => {
+    show('?edit=panel&id=support', {}, { via: 'roles', areas: { panels: 'read', statistics: null, logs: null, configs: null, premium: null }, grantedBy: ['Dashboard Readers'] });
+    const title = await screen.findByRole('textbox', { name: 'Title' }, { timeout: 10_000 });
+    expect(title).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.getAllByText(/You can look at the Panel Menu but not change anything/).length).toBeGreaterThan(0);
+  });
 });
