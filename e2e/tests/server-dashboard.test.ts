@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shot, titleOf, useBrowser } from '../src/browser';
@@ -104,6 +105,53 @@ describe('the server dashboard, end to end', () => {
     await diff.getByText(/Found a bug\?/).first().waitFor();
     await expect.poll(() => diff.textContent()).toContain('Found a bug? Tell us');
     await shot(b.page, 'web-logs-after-edit');
+  });
+
+  test('Ava restores the previous version, then exports the configuration and imports the file back', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto(`/dashboard/${ARCADE.id}/server-configs`);
+    await main(b.page).getByRole('heading', { name: 'Restore Configs' }).first().waitFor();
+    const liveVersion = () =>
+      b.page.evaluate(async (server) => ((await (await fetch(`/api/guilds/${server}/config`)).json()) as { version: number }).version, ARCADE.id);
+    const start = await liveVersion();
+    const previous = start - 1;
+
+    // Restore the version before the current one: confirmed, saved as a new version.
+    await b.page.goto(`/dashboard/${ARCADE.id}/server-configs?version=${previous}`);
+    await main(b.page).getByRole('button', { name: `Restore version ${previous}` }).click();
+    const confirm = b.page.getByRole('dialog', { name: `Restore version ${previous}?` });
+    await confirm.getByRole('button', { name: `Restore version ${previous}` }).click();
+    await main(b.page).getByText(`Version ${previous} was restored as version ${start + 1}, now the current configuration.`).waitFor();
+    await shot(b.page, 'restore-configs-restored');
+    expect(await liveVersion()).toBe(start + 1);
+
+    // Export the current configuration (a signed file) ...
+    const download = b.page.waitForEvent('download');
+    await main(b.page).getByRole('button', { name: `Export current (v${start + 1})` }).or(main(b.page).getByRole('link', { name: `Export current (v${start + 1})` })).first().click();
+    const file = await (await download).path();
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'tickety.server-config', serverId: ARCADE.id, version: start + 1 });
+
+    // ... restore another version so the file differs from the live one, then import the file back.
+    await b.page.goto(`/dashboard/${ARCADE.id}/server-configs?version=${start}`);
+    await main(b.page).getByRole('button', { name: `Restore version ${start}` }).click();
+    await b.page.getByRole('dialog', { name: `Restore version ${start}?` }).getByRole('button', { name: `Restore version ${start}` }).click();
+    await main(b.page).getByText(`Version ${start} was restored as version ${start + 2}, now the current configuration.`).waitFor();
+
+    await main(b.page).getByLabel(/Choose a file/).first().setInputFiles(file);
+    await main(b.page).getByText(/“Before” is the current version/).first().waitFor();
+    await shot(b.page, 'restore-configs-import-preview');
+    await main(b.page).getByRole('button', { name: 'Apply', exact: true }).click();
+    await b.page.getByRole('dialog', { name: /Apply the file from Ava's Arcade/ }).getByRole('button', { name: 'Apply the file' }).click();
+    await main(b.page).getByText(`The file from Ava's Arcade (version ${start + 1}) was imported as version ${start + 3}, now the current configuration.`).waitFor();
+    expect(await liveVersion()).toBe(start + 3);
+    const [imported, exported] = await b.page.evaluate(
+      async ({ server, a, c }) => {
+        const read = async (v: number) => ((await (await fetch(`/api/guilds/${server}/config/versions/${v}`)).json()) as { config: unknown }).config;
+        return [await read(c), await read(a)];
+      },
+      { server: ARCADE.id, a: start + 1, c: start + 3 },
+    );
+    expect(imported).toEqual(exported);
   });
 
   test('Ben reads Retro Modders (his role gives read access) but cannot change anything, and is told why', async () => {
