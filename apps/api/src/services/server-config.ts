@@ -167,7 +167,7 @@ export class ServerConfigs {
         const issue = parsed.error.issues[0]!;
         throw new ApiHttpError('VALIDATION_FAILED', { message: `${issue.path.join('.') || 'config'}: ${issue.message}` });
       }
-      if (live.version !== options.expectedVersion) throw this.conflict(live);
+      if (live.version !== options.expectedVersion) throw this.conflict(live, await this.savedSince(options.guildId, options.expectedVersion, tx));
       const next = parsed.data;
       const changes = diffConfig(live.config, next);
       const target = describeChanges(live.config, next, changes);
@@ -189,10 +189,21 @@ export class ServerConfigs {
     });
   }
 
-  private conflict(live: LiveConfig | null): ApiHttpError {
+  /** What the versions after `version` were about ("Panel “Support”"), oldest first, at most five. */
+  private async savedSince(guildId: string, version: number, q: Queryable): Promise<string[]> {
+    const { rows } = await q.query<{ summary: string }>(
+      'SELECT summary FROM server_config_versions WHERE guild_id = $1 AND version > $2 ORDER BY version LIMIT 5',
+      [guildId, version],
+    );
+    return [...new Set(rows.map((row) => row.summary))];
+  }
+
+  /** 1013, naming who saved the live version and what the newer versions changed. */
+  private conflict(live: LiveConfig | null, changed: string[] = []): ApiHttpError {
     const who = live?.savedBy ? `${live.savedBy.name} saved version ${live.version}` : 'Someone saved a newer version';
+    const what = changed.length > 0 ? ` (changed: ${changed.join('; ')})` : '';
     return new ApiHttpError('CONFIG_CONFLICT', {
-      message: `${who} while you were editing. Your changes were not saved: reload to see theirs, then make yours again.`,
+      message: `${who} while you were editing${what}. Your changes were not saved: reload to see theirs, then make yours again.`,
     });
   }
 

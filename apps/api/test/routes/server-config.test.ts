@@ -97,13 +97,13 @@ describe.each(databases())('server configuration on $name', (database) => {
     expect(WebLogPage.parse((await browser.get(`${base}/logs?action=config.restore`)).json()).entries).toEqual([]);
   });
 
-  it('refuses a save over a newer version (1013, naming who saved it) and writes nothing', async () => {
+  it('refuses a save over a newer version (1013, naming who saved it and what the newer versions changed) and writes nothing', async () => {
     const browser = await as(ava.id);
     const res = await put(browser, `${base}/config`, { expectedVersion: 0, config: withPanels(panel('other', 'Other')) });
     expect(res.statusCode).toBe(409);
     const body = ApiError.parse(res.json());
     expect(body.code).toBe(ERROR_CODES.CONFIG_CONFLICT.code);
-    expect(body.message).toMatch(/saved version 2 while you were editing/);
+    expect(body.message).toMatch(/^Ava saved version 2 while you were editing \(changed: Panel “Support”(; [^)]+)?\)\. Your changes were not saved/);
     expect(ServerConfigAnswer.parse((await browser.get(`${base}/config`)).json()).version).toBe(2);
   });
 
