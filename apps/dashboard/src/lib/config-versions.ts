@@ -11,6 +11,7 @@ import { api, ApiRequestError, type AppDispatch } from '@tickety/shared';
 import { type ConfigChangeInput, describeChanges } from './config-change-text';
 import { configApi, type LiveConfig } from './config-api';
 import type { MessageKey } from './i18n';
+import { saveBlob } from './save-file';
 
 /**
  * The contract's CONFIG_FILE_MAX_BYTES and CONFIG_FILE_FORMAT (config-file-api.ts), repeated here: that
@@ -176,20 +177,6 @@ export function fallbackFileName(server: string, version?: number, serverName?: 
   return `${name || `tickety-${server}`}-config${version === undefined ? '' : `-v${version}`}.json`;
 }
 
-/** Hands the browser a file to save. */
-export function saveBlob(name: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the URL after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * Downloads the configuration file of the live version (or `version`) from the API with the

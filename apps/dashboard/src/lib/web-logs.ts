@@ -6,6 +6,7 @@
 import type { ConfigActor, WebLogEntry } from '@tickety/api-contract';
 import { api, ApiRequestError, type HrefQuery, isSnowflake, request, type Translate } from '@tickety/shared';
 import { changesText } from './config-change-text';
+import { saveBlob } from './save-file';
 import type { MessageKey } from './i18n';
 
 export type WebLogAction = WebLogEntry['action'];
@@ -256,16 +257,5 @@ export function csvFileName(server: string, now = new Date()): string {
 
 /** Hands the browser a file to save (a byte-order mark first, so spreadsheet programs read UTF-8). */
 export function downloadText(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const blob = new Blob(['\uFEFF', text], { type });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the URL after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(name, new Blob(['\uFEFF', text], { type }));
 }

@@ -177,6 +177,22 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
     );
   };
 
+  /** Delete (confirmed), or off with the reason when the member may only read. */
+  const deleteButton = (kind: Kind, id: string, name: string) => (
+    <Button
+      size="sm"
+      variant="ghost"
+      className={cx('text-red-700 dark:text-red-400', locked && 'cursor-not-allowed opacity-50')}
+      aria-disabled={locked ? 'true' : undefined}
+      aria-describedby={locked}
+      onClick={() => (locked ? undefined : setPending({ kind, id, name }))}
+    >
+      <Trash2 aria-hidden="true" className="size-3.5" />
+      {t('list.action.delete')}
+      <span className="sr-only"> {t('list.action.named', { name })}</span>
+    </Button>
+  );
+
   const panelColumns: TableColumn<Panel>[] = [
     { key: 'preview', header: t('list.column.preview'), label: t('list.column.preview'), cell: (p) => <MiniPreview embed={p.embed} buttons={[p.button]} /> },
     {
@@ -210,18 +226,7 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
             <span className="sr-only"> {t('list.action.named', { name: p.name })}</span>
           </ActionLink>
           {postActions('panel', p.id, p.name)}
-          <Button
-            size="sm"
-            variant="ghost"
-            className={cx('text-red-700 dark:text-red-400', locked && 'cursor-not-allowed opacity-50')}
-            aria-disabled={locked ? 'true' : undefined}
-            aria-describedby={locked}
-            onClick={() => (locked ? undefined : setPending({ kind: 'panel', id: p.id, name: p.name }))}
-          >
-            <Trash2 aria-hidden="true" className="size-3.5" />
-            {t('list.action.delete')}
-            <span className="sr-only"> {t('list.action.named', { name: p.name })}</span>
-          </Button>
+          {deleteButton('panel', p.id, p.name)}
         </span>
       ),
     },
@@ -272,18 +277,7 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
             <span className="sr-only"> {t('list.action.named', { name: m.name })}</span>
           </ActionLink>
           {postActions('multiPanel', m.id, m.name)}
-          <Button
-            size="sm"
-            variant="ghost"
-            className={cx('text-red-700 dark:text-red-400', locked && 'cursor-not-allowed opacity-50')}
-            aria-disabled={locked ? 'true' : undefined}
-            aria-describedby={locked}
-            onClick={() => (locked ? undefined : setPending({ kind: 'multi', id: m.id, name: m.name }))}
-          >
-            <Trash2 aria-hidden="true" className="size-3.5" />
-            {t('list.action.delete')}
-            <span className="sr-only"> {t('list.action.named', { name: m.name })}</span>
-          </Button>
+          {deleteButton('multi', m.id, m.name)}
         </span>
       ),
     },
