@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { Snowflake } from './auth';
-import { ConfigChange } from './server-config-api';
+import { ConfigChange, VERSION_MAX } from './server-config-api';
 
 /** The `format` every configuration file carries. */
 export const CONFIG_FILE_FORMAT = 'tickety.server-config';
@@ -35,7 +35,7 @@ export const ConfigFile = z.object({
 export type ConfigFile = z.infer<typeof ConfigFile>;
 
 /** `GET /api/guilds/:server/config/export?version=N` (the live version without one): the file, as a download. */
-export const ConfigExportQuery = z.object({ version: z.coerce.number().int().positive().optional() });
+export const ConfigExportQuery = z.object({ version: z.coerce.number().int().positive().max(VERSION_MAX).optional() });
 
 /** A channel or role of the file that has no counterpart (by name) on this server. */
 export const UnmappedReference = z.object({

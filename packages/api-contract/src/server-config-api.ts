@@ -30,7 +30,9 @@ export const SaveServerConfigBody = z.object({
   config: z.record(z.string(), z.unknown()),
 });
 
-export const ConfigVersionParams = z.object({ server: Snowflake, version: z.coerce.number().int().positive() });
+/** A version number as PostgreSQL's integer holds it (larger ones are refused as invalid, never a 500). */
+export const VERSION_MAX = 2_147_483_647;
+export const ConfigVersionParams = z.object({ server: Snowflake, version: z.coerce.number().int().positive().max(VERSION_MAX) });
 
 export const ConfigVersionSummary = z.object({
   version: z.number().int().positive(),
@@ -57,12 +59,22 @@ export const WebLogEntry = z.object({
   changes: z.array(ConfigChange),
 });
 export type WebLogEntry = z.infer<typeof WebLogEntry>;
+/** A time filter: an ISO date-time between the years 1970 and 9999 (PostgreSQL's range, no surprises). */
+const LogTime = z.iso.datetime({ offset: true }).refine((value) => {
+  const time = Date.parse(value);
+  return time >= 0 && time < Date.UTC(10000, 0, 1);
+}, 'Must be a time between 1970 and 9999.');
 export const WebLogQuery = z.object({
-  cursor: z.string().regex(/^\d{1,19}$/).optional(),
+  // A Web Logs id: a bigint (at most 2^63 - 1).
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}$/)
+    .refine((value) => BigInt(value) <= 9_223_372_036_854_775_807n, 'Not a Web Logs cursor.')
+    .optional(),
   actor: Snowflake.optional(),
   action: z.enum(WEB_LOG_ACTIONS).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: LogTime.optional(),
+  to: LogTime.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 export const WebLogPage = z.object({ entries: z.array(WebLogEntry), nextCursor: z.string().nullable() });

@@ -190,10 +190,14 @@ function fits(channel: Pick<ServerChannel, 'kind'>, fit: Fit): boolean {
 
 const fold = (name: string) => name.normalize('NFC').toLowerCase();
 
-/** The first of `items` named `name` (an exact match before a case-insensitive one), or null. */
-function byName<T extends { id: string; name: string }>(items: readonly T[], name: string, accept: (item: T) => boolean): T | null {
+/**
+ * The one item of `items` named `name` (case-insensitive), or null: none, or several (ambiguous: a
+ * member who may create channels or roles could otherwise put one of theirs first and receive what
+ * the file meant for another; the preview lists it as not mapped instead).
+ */
+export function byName<T extends { id: string; name: string }>(items: readonly T[], name: string, accept: (item: T) => boolean): T | null {
   const candidates = items.filter((item) => accept(item) && fold(item.name) === fold(name));
-  return candidates.find((item) => item.name === name) ?? candidates[0] ?? null;
+  return candidates.length === 1 ? candidates[0]! : null;
 }
 
 /** A file's configuration prepared for this server: as it would be saved, and what it would change. */
@@ -372,6 +376,9 @@ export class ConfigFiles {
       return name === undefined ? null : (byName(resources.channels, name, (c) => fits(c, ref.fit))?.id ?? null);
     }
     if (sameServer) return resources.roles.some((r) => r.id === ref.id) ? ref.id : null;
+    // Dashboard access is never carried to another server by a role's name: anyone who may create
+    // roles there could name one to match. The rule is listed as not mapped; the owner grants it again.
+    if (ref.path.startsWith('access.')) return null;
     // @everyone has the server's id on every server.
     if (ref.id === file.serverId) return resources.roles.some((r) => r.id === guildId) ? guildId : null;
     const name = file.names.roles[ref.id];

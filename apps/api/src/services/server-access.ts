@@ -1,8 +1,10 @@
 import {
   ACCESS_AREA_NAMES,
+  ACCESS_RULES_MAX,
   type AccessArea,
   type AccessLevel,
   type AccessRuleShape,
+  AccessRule,
   accessFromRules,
   allowsAny,
   canonicalJson,
@@ -14,12 +16,15 @@ import {
   type ServerConfig,
 } from '@tickety/api-contract';
 import { RESTJSONErrorCodes } from 'discord-api-types/v10';
+import { z } from 'zod';
 import type { Clock } from '../lib/clock';
 import { type DiscordBot, DiscordBotError } from '../lib/discord-bot';
 import { ApiHttpError } from '../lib/errors';
 import type { Accounts } from './accounts';
 import type { ServerConfigs } from './server-config';
 import type { ServerResourcesCache } from './server-resources';
+
+const AccessRules = z.array(AccessRule).max(ACCESS_RULES_MAX);
 
 /** How long a member's roles are reused for reads (writes always read them again). */
 export const MEMBER_TTL_MS = 60_000;
@@ -102,9 +107,8 @@ export class ServerAccessService {
   async memberRoles(guildId: string, userId: string, options: { fresh?: boolean } = {}): Promise<Member> {
     const key = `${guildId}:${userId}`;
     if (!options.fresh) {
-      const entry = this.#members.get(key);
-      const age = entry ? this.clock() - entry.at : Number.POSITIVE_INFINITY;
-      if (entry && age < this.ttlMs && age >= 0) return entry.member;
+      const young = this.#young(key);
+      if (young !== undefined) return young;
       const flying = this.#flights.get(key);
       if (flying) return flying;
     }
@@ -128,6 +132,13 @@ export class ServerAccessService {
       });
     this.#flights.set(key, flight);
     return flight;
+  }
+
+  /** The member's roles read within the cache window, or undefined. */
+  #young(key: string): Member | undefined {
+    const entry = this.#members.get(key);
+    const age = entry ? this.clock() - entry.at : Number.POSITIVE_INFINITY;
+    return entry && age < this.ttlMs && age >= 0 ? entry.member : undefined;
   }
 
   /** Forgets a member's roles (tests; a role change seen elsewhere). */
@@ -159,9 +170,14 @@ export class ServerAccessService {
     if (rules.length === 0) {
       throw noAccess(`${notManager}, and the server gives no role dashboard access. ${WHO_GRANTS} If your roles changed recently, refresh your server list.`);
     }
+    // A write reads the roles from Discord again before granting anything; a refusal may rest on the
+    // roles read within the minute, so a member without access cannot make the bot ask Discord on
+    // every request ("try again in a minute" says the refusal).
+    const cached = fresh ? this.#young(`${guild.id}:${userId}`) : undefined;
+    const refusedAlready = cached !== undefined && (cached === null || !hasAnyAccess({ areas: accessFromRules(rules, cached, guild.id).areas }));
     let roles: Member;
     try {
-      roles = await this.memberRoles(guild.id, userId, { fresh });
+      roles = refusedAlready ? (cached ?? null) : await this.memberRoles(guild.id, userId, { fresh });
     } catch (error) {
       if (botNotInServer(error)) {
         throw noAccess(`${notManager}, and the bot is not in the server any more, so your roles cannot be checked. The owner or a member with Manage Server can invite it again.`);
@@ -258,8 +274,12 @@ export function assertMayChangeAccessRules(
   next: unknown,
 ): void {
   if (access.via === 'full') return;
-  const rules = next !== null && typeof next === 'object' ? (next as { access?: unknown }).access : undefined;
-  if (canonicalJson(rules ?? null) === canonicalJson(before.access)) return;
+  const given = next !== null && typeof next === 'object' ? (next as { access?: unknown }).access : undefined;
+  // Rules the schema would refuse are left to it (1001, as for anyone): compared only once they are
+  // rules, never walked as sent (a body nested 200 000 levels deep would overflow the stack).
+  const rules = AccessRules.safeParse(given ?? []);
+  if (!rules.success) return;
+  if (canonicalJson(rules.data) === canonicalJson(before.access)) return;
   throw new ApiHttpError('AREA_ACCESS_REQUIRED', {
     message: `Only the owner of ${guild.name} and members with the Administrator or Manage Server permission can change who has dashboard access; your roles (${roleList(access.grantedBy)}) cannot. Your other changes were not saved either: undo the change to the access rules and save again.`,
     selector: true,

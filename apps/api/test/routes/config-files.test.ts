@@ -19,6 +19,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { DEMO_DISCORD } from '../../demo/demo';
 import { ConfigError, loadConfig } from '../../src/config';
+import { byName } from '../../src/services/config-files';
 import { createTestApp, testEnv, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
@@ -278,15 +279,17 @@ describe.each(databases())('configuration files on $name', (database) => {
     expect(panel.embed.description).toBe(`Ask in <#${C.pixelPals.help}>.`);
     expect(panel.supportRoleIds).toEqual([R.pixelPals.helper]);
     expect(panel.pingRoleIds).toEqual([PALS]); // @everyone is the server's id
-    expect(mapped.access).toEqual([{ roleId: R.pixelPals.helper, areas: { panels: 'read' } }]);
+    // Dashboard access is never carried over by a role's name: the rule is listed, the owner grants it again.
+    expect(mapped.access).toEqual([]);
     expect(mapped.general.logChannelId).toBeNull(); // "Gallery" is a category on Pixel Pals, not a channel to post in
     expect(mapped.general.defaultCategoryId).toBeNull();
     expect(preview.unmapped).toEqual([
       { kind: 'channel', id: F.gone, name: '', paths: ['general.defaultCategoryId'] },
       { kind: 'channel', id: F.gallery, name: 'Gallery', paths: ['general.logChannelId'] },
+      { kind: 'role', id: F.helper, name: 'helper', paths: ['access.0.roleId'] },
       { kind: 'role', id: F.nobody, name: 'Nobody', paths: ['panels.0.supportRoleIds.1'] },
     ]);
-    expect(preview.changes.map((c) => c.path)).toEqual(expect.arrayContaining(['access', 'panels[help]']));
+    expect(preview.changes.map((c) => c.path)).toEqual(expect.arrayContaining(['panels[help]']));
     expect(await written()).toBe(before);
 
     const applied = await browser.post(`${pals}/config/import`, { file: foreignFile(), expectedVersion: 0 });
@@ -428,10 +431,29 @@ describe.each(databases())('configuration files on $name', (database) => {
     });
   });
 
-  it('a role with Restore Configs write may import, but not change the access rules (1017)', async () => {
+  it('a role with Restore Configs and Panel Menu write may import, but not change the access rules; Restore Configs write alone is not enough (1017)', async () => {
     const browser = await as(ava.id);
+    const configsOnly = arcadeConfig();
+    configsOnly.access = [{ roleId: R.avasArcade.member, areas: { configs: 'write', panels: 'read' } }];
+    const before0 = await live(browser, arcade);
+    const first = await browser.request('PUT', `${arcade}/config`, {
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety', origin: 'http://localhost:5173' },
+      payload: { expectedVersion: before0.version, config: configsOnly },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    const { file: own } = await exported(browser, arcade);
+    const bensFirst = await as(ben.id);
+    const untouched = await written();
+    expectError(
+      await bensFirst.post(`${arcade}/config/import/preview`, { file: own }),
+      403,
+      ERROR_CODES.AREA_ACCESS_REQUIRED.code,
+      /needs write access to the Panel Menu as well as to Restore Configs/,
+    );
+    expect(await written()).toBe(untouched);
+
     const granted = arcadeConfig();
-    granted.access = [{ roleId: R.avasArcade.member, areas: { configs: 'write' } }];
+    granted.access = [{ roleId: R.avasArcade.member, areas: { configs: 'write', panels: 'write' } }];
     const current = await live(browser, arcade);
     const put = await browser.request('PUT', `${arcade}/config`, {
       headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety', origin: 'http://localhost:5173' },
@@ -440,7 +462,7 @@ describe.each(databases())('configuration files on $name', (database) => {
     expect(put.statusCode, put.body).toBe(200);
     const { file: same } = await exported(browser, arcade);
     const version = (await live(browser, arcade)).version;
-    const widened = sign({ ...unsigned(same), config: { ...granted, access: [{ roleId: R.avasArcade.member, areas: { configs: 'write', panels: 'write' } }] } });
+    const widened = sign({ ...unsigned(same), config: { ...granted, access: [{ roleId: R.avasArcade.member, areas: { configs: 'write', panels: 'write', logs: 'read' } }] } });
 
     const bens = await as(ben.id);
     const before = await written();
@@ -547,5 +569,19 @@ describe('CONFIG_FILE_KEYS', () => {
     const set = load({ TOKEN_ENCRYPTION_KEY: token, CONFIG_FILE_KEYS: `new:${KEY_2026}` });
     expect(set.configFiles.derived).toBe(false);
     expect(set.configFiles.keys.map((k) => k.id)).toEqual(['new', a.configFiles.keys[0]!.id]);
+  });
+});
+
+describe('mapping by name', () => {
+  it('maps a name only when exactly one channel or role has it (case-insensitive): two are ambiguous, not mapped', () => {
+    const roles = [
+      { id: '1', name: 'Support' },
+      { id: '2', name: 'Admins' },
+      { id: '3', name: 'admins' },
+    ];
+    expect(byName(roles, 'support', () => true)?.id).toBe('1');
+    expect(byName(roles, 'Admins', () => true)).toBeNull();
+    expect(byName(roles, 'Nobody', () => true)).toBeNull();
+    expect(byName(roles, 'Admins', (role) => role.id !== '3')?.id).toBe('2');
   });
 });

@@ -168,6 +168,18 @@ describe.each(databases())('server access by role, every guilds route, on $name'
     expect(t.sandbox.messages(DEMO_CHANNELS.modGuild.modHelp)).toEqual([]);
   });
 
+  it('a member without access cannot make the bot ask Discord on every write: a refusal rests on roles read within the minute', async () => {
+    const browser = await as(ben.id);
+    const lookups = () => t.sandbox.requests(`GET /api/v10/guilds/${ARCADE}/members/${ben.id}`).length;
+    t.clock.advance(61 * SECOND);
+    t.sandbox.clearRequests(); // its log keeps the latest requests only
+    for (let i = 0; i < 5; i++) {
+      const res = await post(browser, `/api/guilds/${ARCADE}/config/import/preview`, { file: {} });
+      expect(res.statusCode, res.body).toBe(403);
+    }
+    expect(lookups()).toBeLessThanOrEqual(1); // five without the rule above
+  });
+
   it('the @me list shows the servers a role opens (roleAccess), from stored data', async () => {
     const me = AuthenticatedMe.parse((await (await as(ben.id)).get('/api/auth/@me')).json());
     expect(me.guilds.map((g) => [g.name, g.canManage, g.roleAccess]).sort()).toEqual([
@@ -253,6 +265,17 @@ describe.each(databases())('server access by role, every guilds route, on $name'
       // The same rules in another key order are no change.
       const reordered: ServerConfig = { ...structuredClone(ctx.config), access: ctx.config.access.map((rule) => ({ areas: Object.fromEntries(Object.entries(rule.areas).reverse()), roleId: rule.roleId })) };
       expect((await put(browser, `/api/guilds/${MODS}/config`, { expectedVersion: ctx.version, config: reordered })).statusCode).toBe(200);
+    });
+
+    it('access rules nested absurdly deep get the schema’s 400 (1001), as anyone would, never a 500', async () => {
+      const browser = await as(ben.id);
+      const ctx = await live(MODS);
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      const body = `{"expectedVersion":${ctx.version},"config":${JSON.stringify({ ...ctx.config, access: '__DEEP__' }).replace('"__DEEP__"', deep)}}`;
+      const res = await browser.request('PUT', `/api/guilds/${MODS}/config`, { headers: mutation, payload: body });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(ApiError.parse(res.json()).code).toBe(ERROR_CODES.VALIDATION_FAILED.code);
+      expect(await live(MODS)).toEqual(ctx);
     });
 
     it('a restore that would change the access rules needs full access; one that keeps them is allowed', async () => {

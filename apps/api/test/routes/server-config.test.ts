@@ -203,4 +203,23 @@ describe.each(databases())('server configuration on $name', (database) => {
     expect(actors).toEqual({ actors: [{ id: ava.id, name: 'Ava', avatarUrl: expect.any(String) }] });
   });
 
+  it('refuses out-of-range cursors, versions and times with 400 (1001), never a database error', async () => {
+    const browser = await as(ava.id);
+    for (const path of [
+      `${base}/logs?cursor=9999999999999999999`,
+      `${base}/logs?from=0000-01-01T00:00:00Z`,
+      `${base}/logs?to=9999-12-31T23:59:59-23:59`, // past the year 9999 in UTC
+      `${base}/config/versions?cursor=99999999999`,
+      `${base}/config/versions/99999999999`,
+      `${base}/config/export?version=99999999999`,
+    ]) {
+      const res = await browser.get(path);
+      expect(res.statusCode, `${path}: ${res.body}`).toBe(400);
+      expect(ApiError.parse(res.json()).code, path).toBe(ERROR_CODES.VALIDATION_FAILED.code);
+    }
+    expect((await browser.get(`${base}/logs?cursor=9223372036854775807&from=1970-01-01T00:00:00Z`)).statusCode).toBe(200);
+    // An offset PostgreSQL would refuse (+23:59) is read as the UTC time it means.
+    expect((await browser.get(`${base}/logs?to=9999-12-31T23:59:59%2B23:59`)).statusCode).toBe(200);
+  });
+
 });

@@ -1,4 +1,5 @@
 import {
+  allows,
   ApiError,
   ApplyImportBody,
   CONFIG_FILE_MAX_BYTES,
@@ -33,6 +34,13 @@ async function checkAccessRules(app: FastifyInstance, req: FastifyRequest, next:
   const access = req.serverAccess!;
   if (access.via === 'full') return;
   const guild = req.guild!;
+  // An import replaces the panels and settings as well: with a role's grant it needs the Panel Menu's
+  // write access too, not only Restore Configs' (restoring this server's own versions needs only that).
+  if (!allows(access, 'panels', 'write')) {
+    throw new ApiHttpError('AREA_ACCESS_REQUIRED', {
+      message: `Importing a file replaces ${guild.name}'s panels and settings, so it needs write access to the Panel Menu as well as to Restore Configs; your roles (${access.grantedBy.join(', ') || 'none'}) do not give the Panel Menu's. The server's owner and members with the Administrator or Manage Server permission can give it under Panel Menu › Settings and access.`,
+    });
+  }
   const live = await app.serverConfigs.live(guild.id);
   if (expectedVersion !== undefined && live.version !== expectedVersion) {
     const who = live.savedBy ? `${live.savedBy.name} saved version ${live.version}` : 'Someone saved a newer version';

@@ -8,6 +8,7 @@ import {
   RestoreConfigBody,
   SaveServerConfigBody,
   ServerConfigAnswer,
+  VERSION_MAX,
   WebLogActors,
   WebLogPage,
   WebLogQuery,
@@ -18,7 +19,7 @@ import { z } from 'zod';
 import { ApiHttpError } from '../../lib/errors';
 import { assertMayChangeAccessRules } from '../../services/server-access';
 
-const VersionListQuery = z.object({ cursor: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(100).default(25) });
+const VersionListQuery = z.object({ cursor: z.coerce.number().int().positive().max(VERSION_MAX).optional(), limit: z.coerce.number().int().min(1).max(100).default(25) });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 503: ApiError };
 
 /** The signed-in user as Web Logs and the version list name them. */
@@ -120,6 +121,8 @@ export default async function serverConfigRoutes(fastify: FastifyInstance) {
     if (req.validationError) throw req.validationError;
     reply.header('cache-control', 'no-store');
     const { cursor, actor, action, from, to, limit } = req.query;
-    return app.serverConfigs.logs(req.guild!.id, { cursor, actor, action, from, to, limit });
+    // As UTC: PostgreSQL refuses some offsets an ISO time may carry (beyond ±15:59).
+    const utc = (time: string | undefined) => (time === undefined ? undefined : new Date(time).toISOString());
+    return app.serverConfigs.logs(req.guild!.id, { cursor, actor, action, from: utc(from), to: utc(to), limit });
   });
 }
