@@ -291,6 +291,14 @@ describe('Restore Configs: restoring', () => {
     expect(screen.getByLabelText(/Choose a file/)).toBeDisabled();
     expect(screen.getByRole('link', { name: 'Export version 3' })).toBeInTheDocument();
   });
+
+  it('Restore Configs write without the Panel Menu’s: restore is on, import is off saying it needs the Panel Menu too', async () => {
+    show('?version=3', {}, { access: { via: 'roles', areas: { panels: 'read', statistics: null, logs: null, configs: 'write', premium: null }, grantedBy: ['Helpers'] } });
+    const restore = await screen.findByRole('button', { name: 'Restore version 3' });
+    expect(restore).not.toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByLabelText(/Choose a file/)).toBeDisabled();
+    expect(screen.getByText(/Importing a file replaces the panels and settings too/)).toBeInTheDocument();
+  });
 });
 
 describe('Restore Configs: export', () => {

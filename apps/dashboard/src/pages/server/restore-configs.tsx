@@ -163,6 +163,11 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
   const write = useAreaWrite('configs');
   const canWrite = props.canWrite ?? write.canWrite;
   const readOnlyReason = props.readOnlyReason ?? write.reason;
+  // An import replaces panels and settings too: with a role's grant the API wants the Panel Menu's
+  // write access as well (a restore of this server's own versions needs only Restore Configs').
+  const panelsWrite = useAreaWrite('panels');
+  const canImport = canWrite && panelsWrite.canWrite;
+  const importReason = canWrite ? (panelsWrite.canWrite ? null : t('restore.import.needsPanels')) : readOnlyReason;
   const { server = '' } = useParams();
   const serverName = useServerName();
   const [params] = useSearchParams();
@@ -345,8 +350,8 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
       <div ref={importRef} className="mt-8 scroll-mt-4">
         <ImportFile
           server={server}
-          canWrite={canWrite}
-          readOnlyReason={readOnlyReason}
+          canWrite={canImport}
+          readOnlyReason={importReason}
           onImported={(answer: ServerConfigAnswer, preview: ImportPreview) => afterApply(answer, { kind: 'import', from: { version: preview.from.version, server: preview.from.serverName } })}
         />
       </div>
