@@ -83,7 +83,13 @@ try {
     const results = [];
     /** @type {number | null} */
     let start = null;
-    document.addEventListener('keydown', (event) => void (start = event.timeStamp), { capture: true });
+    document.addEventListener(
+      'keydown',
+      (event) => {
+        start = event.timeStamp;
+      },
+      { capture: true },
+    );
     new MutationObserver(() => {
       if (start === null) return;
       const began = start;
