@@ -6,6 +6,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { failureText, type LiveConfig, useServerConfigQuery } from '../../lib/config-api';
 import { type MenuView, queryOf, viewKey, viewOf } from '../../lib/config-draft';
 import { href } from '../../lib/hrefs';
+import { ListSkeleton } from '../../components/list-skeleton';
 import { useT } from '../../lib/i18n';
 import { PanelList } from './panel-menu/panel-list';
 import type { DraftStash } from './panel-menu/stash';
@@ -14,29 +15,6 @@ import { useServerName } from './server-frame';
 // The editors, the live preview, the shared schema (zod) and the markdown parser: one chunk, fetched
 // when an editor opens, so the list stays small.
 const MenuEditor = lazy(() => import('./panel-menu/editor'));
-
-function ListSkeleton() {
-  const t = useT();
-  return (
-    <div aria-busy="true">
-      <span role="status" className="sr-only">
-        {t('menu.loading')}
-      </span>
-      <Skeleton className="mb-4 h-6 w-48" />
-      <div className="space-y-3">
-        {[0, 1, 2].map((i) => (
-          <div key={i} className="flex items-center gap-4 rounded-xl border border-surface-200 p-4 dark:border-surface-800">
-            <Skeleton className="h-14 w-32 shrink-0" />
-            <div className="flex-1 space-y-2">
-              <Skeleton className="h-4 w-1/3" />
-              <Skeleton className="h-3 w-1/4" />
-            </div>
-          </div>
-        ))}
-      </div>
-    </div>
-  );
-}
 
 export function EditorSkeleton() {
   const t = useT();
@@ -138,7 +116,7 @@ export default function ServerConfigs() {
             {failureText(config.error)}
           </Alert>
         ) : (
-          <ListSkeleton />
+          <ListSkeleton label={t('menu.loading')} rows={3} lead="preview" heading />
         )
       ) : view.kind === 'list' ? (
         <>

@@ -10,6 +10,7 @@ import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useStat
 import { ConfigChanges } from '../../components/config-changes';
 import { failureDetail, failureText } from '../../lib/config-api';
 import { href } from '../../lib/hrefs';
+import { ListSkeleton } from '../../components/list-skeleton';
 import { useT } from '../../lib/i18n';
 import {
   ACTION_LABEL,
@@ -39,28 +40,6 @@ const ACTION_TONE: Record<WebLogAction, Tone> = {
 };
 
 type Names = Record<string, unknown> | null | undefined;
-
-function ListSkeleton() {
-  const t = useT();
-  return (
-    <div aria-busy="true">
-      <span role="status" className="sr-only">
-        {t('logs.loading')}
-      </span>
-      <div className="space-y-3">
-        {[0, 1, 2, 3].map((i) => (
-          <div key={i} className="flex items-center gap-4 rounded-xl border border-surface-200 p-4 dark:border-surface-800">
-            <Skeleton className="size-8 shrink-0 rounded-full" />
-            <div className="flex-1 space-y-2">
-              <Skeleton className="h-4 w-1/3" />
-              <Skeleton className="h-3 w-1/4" />
-            </div>
-          </div>
-        ))}
-      </div>
-    </div>
-  );
-}
 
 /** The filters: member, action and a range of days, each kept in the address. */
 function Filters({
@@ -110,32 +89,23 @@ function Filters({
           ))}
         </select>
       </div>
-      <div>
-        <label htmlFor={`${id}-from`} className={field}>
-          {t('logs.filter.from')}
-        </label>
-        <input
-          id={`${id}-from`}
-          type="date"
-          className={cx(inputClasses, 'mt-1 dark:[color-scheme:dark]')}
-          value={filters.from ?? ''}
-          max={filters.to}
-          onChange={(e) => onChange({ ...filters, from: e.target.value || undefined })}
-        />
-      </div>
-      <div>
-        <label htmlFor={`${id}-to`} className={field}>
-          {t('logs.filter.to')}
-        </label>
-        <input
-          id={`${id}-to`}
-          type="date"
-          className={cx(inputClasses, 'mt-1 dark:[color-scheme:dark]')}
-          value={filters.to ?? ''}
-          min={filters.from}
-          onChange={(e) => onChange({ ...filters, to: e.target.value || undefined })}
-        />
-      </div>
+      {(['from', 'to'] as const).map((end) => (
+        <div key={end}>
+          <label htmlFor={`${id}-${end}`} className={field}>
+            {t(end === 'from' ? 'logs.filter.from' : 'logs.filter.to')}
+          </label>
+          <input
+            id={`${id}-${end}`}
+            type="date"
+            className={cx(inputClasses, 'mt-1 dark:[color-scheme:dark]')}
+            value={filters[end] ?? ''}
+            // The range cannot be turned inside out from the pickers.
+            min={end === 'to' ? filters.from : undefined}
+            max={end === 'from' ? filters.to : undefined}
+            onChange={(e) => onChange({ ...filters, [end]: e.target.value || undefined })}
+          />
+        </div>
+      ))}
       <div className="flex items-end">
         {hasFilters(filters) ? (
           <Button variant="ghost" onClick={() => onChange({})}>
@@ -406,7 +376,7 @@ export default function ServerLogsWeb() {
         {failureDetail(log.error) ? <span className="mt-1 block">{failureDetail(log.error)}</span> : null}
       </Alert>
     ) : (
-      <ListSkeleton />
+      <ListSkeleton label={t('logs.loading')} rows={4} lead="avatar" />
     );
   } else if (entries.length === 0) {
     content = filtered ? (
