@@ -17,3 +17,4 @@ export * from './server-resources-api';
 export * from './config-file-api';
 export * from './access-areas';
 export * from './server-access';
+export * from './bot-api';
