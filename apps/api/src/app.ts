@@ -24,6 +24,8 @@ import rateLimitPlugin from './plugins/external/rate-limit';
 import redisPlugin from './plugins/external/redis';
 import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
+import botRoutes from './routes/bot/index';
+import transcriptV2Routes, { serverTranscriptRoutes } from './routes/transcripts/v2';
 import serverConfigRoutes from './routes/guilds/config';
 import configFileRoutes from './routes/guilds/config-files';
 import panelPostRoutes from './routes/guilds/posts';
@@ -112,6 +114,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(rateLimitPlugin, {
     max: config.rateLimit.max,
     sandboxMax: config.rateLimit.sandboxMax,
+    botMax: config.rateLimit.botMax,
     windowMs: config.rateLimit.windowMs,
     redis: app.redis,
   });
@@ -139,6 +142,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(configFileRoutes, { prefix: '/api/guilds' });
   await app.register(serverResourcesRoutes, { prefix: '/api/guilds' });
   await app.register(panelPostRoutes, { prefix: '/api/guilds' });
+  await app.register(serverTranscriptRoutes, { prefix: '/api/guilds' });
+  await app.register(transcriptV2Routes, { prefix: '/api/transcripts' });
+  await app.register(botRoutes, { prefix: '/api/bot/v1' });
   await app.register(planRoutes, { prefix: '/api/plans' });
   await app.register(statusRoutes, { prefix: '/api/status' });
   await app.register(healthRoutes, { prefix: '/api/health' });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isSnowflake, type Plan, PlanCatalogue, REMOTE_IDS, type RemoteId } from '@tickety/api-contract';
+import { BOT_KEY_OVERLAP_DEFAULT_S, BOT_KEY_PATTERN, isSnowflake, type Plan, PlanCatalogue, REMOTE_IDS, type RemoteId } from '@tickety/api-contract';
 import { z } from 'zod';
 import { deriveKey } from './lib/crypto';
 
@@ -112,7 +112,12 @@ export interface AppConfig {
   staffOwnerIds: string[];
   plans: Plan[];
   /** Per-IP limits per window: /api, the sign-in routes, and (demo mode) /sandbox. */
-  rateLimit: { max: number; authMax: number; sandboxMax: number; windowMs: number };
+  rateLimit: { max: number; authMax: number; sandboxMax: number; botMax: number; windowMs: number };
+  /**
+   * The bot API: the key configuration gives (BOT_API_KEY; in demo mode the demo bot's), stored hashed
+   * at start for the Discord application; and how long a rotated key keeps working.
+   */
+  bot: { apiKey: string | null; keyOverlapSeconds: number };
   trustProxy: boolean | string;
   logLevel: string;
 }
@@ -224,6 +229,12 @@ const EnvSchema = z.object({
   RATE_LIMIT_MAX: int(1, 1_000_000),
   AUTH_RATE_LIMIT_MAX: int(1, 1_000_000),
   SANDBOX_RATE_LIMIT_MAX: int(1, 1_000_000),
+  BOT_RATE_LIMIT_MAX: int(1, 1_000_000),
+  BOT_API_KEY: z
+    .string()
+    .regex(BOT_KEY_PATTERN, 'must be tk_bot_<8-32 lowercase letters or digits>_<32-128 letters, digits, - or _> (docs/operations.md, "Bot API keys")')
+    .optional(),
+  BOT_KEY_OVERLAP_SECONDS: int(0, 7 * 24 * 3600),
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
@@ -361,6 +372,8 @@ export interface DemoDiscord {
   clientSecret: string;
   botToken: string;
   staffOwnerIds: string[];
+  /** The demo bot's key to the bot API (used unless BOT_API_KEY is set). */
+  botApiKey?: string;
 }
 
 /**
@@ -520,7 +533,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       max: e.RATE_LIMIT_MAX ?? 300,
       authMax: e.AUTH_RATE_LIMIT_MAX ?? 30,
       sandboxMax: e.SANDBOX_RATE_LIMIT_MAX ?? 600,
+      botMax: e.BOT_RATE_LIMIT_MAX ?? 1200,
       windowMs: 60_000,
+    },
+    bot: {
+      apiKey: e.BOT_API_KEY ?? (demo ? (demoDiscord?.botApiKey ?? null) : null),
+      keyOverlapSeconds: e.BOT_KEY_OVERLAP_SECONDS ?? BOT_KEY_OVERLAP_DEFAULT_S,
     },
     trustProxy,
     logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),

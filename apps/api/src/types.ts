@@ -11,6 +11,9 @@ import type { SecretBox, Signer } from './lib/crypto';
 import type { DiscordClient } from './lib/discord';
 import type { DiscordBot } from './lib/discord-bot';
 import type { Accounts } from './services/accounts';
+import type { BotKeys } from './services/bot-keys';
+import type { Tickets } from './services/tickets';
+import type { Transcripts } from './services/transcripts';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
 import type { Session, SessionStore } from './services/sessions';
@@ -35,6 +38,10 @@ declare module 'fastify' {
     panelPosts: PanelPosts;
     /** Who may do what on a server: full access, or the server's access rules for the member's roles. */
     serverAccess: ServerAccessService;
+    /** Bot API keys (hashed), ticket events and the tickets they make, transcripts (v2). */
+    botKeys: BotKeys;
+    tickets: Tickets;
+    transcripts: Transcripts;
     /** Background work (e.g. revoking a Discord token) that close() waits for. */
     background(task: Promise<unknown>): void;
     /** preHandler: a signed-in session is required (401). */

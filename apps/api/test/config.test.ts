@@ -68,7 +68,8 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     expect(c.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 1000 });
     // With a real Discord application, 20 sessions per user.
     expect(loadConfig({ ...REAL }).session.maxPerUser).toBe(20);
-    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, windowMs: 60_000 });
+    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, windowMs: 60_000 });
+    expect(c.bot).toEqual({ apiKey: null, keyOverlapSeconds: 86_400 });
     expect(c.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10, statementTimeoutMs: 15_000, queueMax: 200 });
     expect(c.guildAccess).toEqual({ readMaxAgeSeconds: 300, writeMaxAgeSeconds: 60 });
     expect(c.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, connectionTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, maxRequestsPerSocket: 1000 });

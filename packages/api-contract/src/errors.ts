@@ -97,6 +97,16 @@ export const ERROR_CODES = {
     httpStatus: 403,
     message: 'Your roles do not give you access to this part of the server’s dashboard. Ask the server’s owner or an administrator to grant it.',
   },
+  BOT_KEY_INVALID: {
+    code: 1018,
+    httpStatus: 401,
+    message: 'The bot key is missing, wrong, expired or revoked. Send it as "Authorization: Bearer <key>".',
+  },
+  TRANSCRIPT_CONFLICT: {
+    code: 1019,
+    httpStatus: 409,
+    message: 'Another bot stored a transcript with this id in this server: choose another id.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

@@ -47,7 +47,20 @@ export const ConfigVersionAnswer = ConfigVersionSummary.extend({ config: z.recor
 
 export const RestoreConfigBody = z.object({ expectedVersion: z.number().int().nonnegative() });
 
-export const WEB_LOG_ACTIONS = ['config.update', 'config.restore', 'config.import', 'panel.send', 'panel.update'] as const;
+export const WEB_LOG_ACTIONS = [
+  'config.update',
+  'config.restore',
+  'config.import',
+  'panel.send',
+  'panel.update',
+  // From the bot's ticket events (what members did in tickets) and transcript reads.
+  'ticket.opened',
+  'ticket.claimed',
+  'ticket.closed',
+  'ticket.reopened',
+  'ticket.rated',
+  'transcript.view',
+] as const;
 export const WebLogEntry = z.object({
   id: z.string(),
   at: z.string(),

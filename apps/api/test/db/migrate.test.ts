@@ -40,6 +40,7 @@ describe.each(databases())('migrations on $name', (database) => {
       expect(first).toEqual({ applied: ALL, total: ALL.length });
       expect(ALL.slice(0, 2)).toEqual(['001_init.sql', '002_sessions_hardening.sql']);
       expect(await tables(s.db)).toEqual([
+        'bot_keys',
         'bot_shards',
         'guilds',
         'oauth_states',
@@ -49,6 +50,10 @@ describe.each(databases())('migrations on $name', (database) => {
         'sessions',
         'staff_members',
         'subscriptions',
+        'ticket_events',
+        'tickets',
+        'transcript_attachments',
+        'transcripts',
         'user_guilds',
         'users',
         'web_logs',

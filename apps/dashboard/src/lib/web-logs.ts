@@ -34,6 +34,12 @@ export const ACTION_LABEL: Record<WebLogAction, MessageKey> = {
   'config.import': 'logs.action.config.import',
   'panel.send': 'logs.action.panel.send',
   'panel.update': 'logs.action.panel.update',
+  'ticket.opened': 'logs.action.ticket.opened',
+  'ticket.claimed': 'logs.action.ticket.claimed',
+  'ticket.closed': 'logs.action.ticket.closed',
+  'ticket.reopened': 'logs.action.ticket.reopened',
+  'ticket.rated': 'logs.action.ticket.rated',
+  'transcript.view': 'logs.action.transcript.view',
 };
 /** The actions, in the contract's order. */
 export const WEB_LOG_ACTIONS = Object.keys(ACTION_LABEL) as WebLogAction[];

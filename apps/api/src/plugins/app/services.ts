@@ -11,6 +11,9 @@ import { Accounts } from '../../services/accounts';
 import { GuildSync } from '../../services/guild-sync';
 import { OAuthStates } from '../../services/oauth-states';
 import { SessionStore } from '../../services/sessions';
+import { BotKeys } from '../../services/bot-keys';
+import { Tickets } from '../../services/tickets';
+import { Transcripts } from '../../services/transcripts';
 
 /** The services routes use: crypto, the Discord clients (OAuth/user, bot), sessions, accounts, OAuth states, server configuration, resources, posts and access. */
 export default fp(
@@ -56,6 +59,19 @@ export default fp(
     app.decorate('serverResources', serverResources);
     app.decorate('panelPosts', new PanelPosts(db, clock, bot, serverConfigs, serverResources));
     app.decorate('serverAccess', new ServerAccessService(bot, serverConfigs, serverResources, app.accounts, clock));
+
+    // The bot API: keys (the configured one stored at start, for the Discord application), ticket
+    // events and transcripts (attachments copied from Discord's CDN over the same injectable fetch).
+    const botKeys = new BotKeys(db, clock);
+    app.decorate('botKeys', botKeys);
+    if (config.bot.apiKey) {
+      const key = config.bot.apiKey;
+      app.addHook('onReady', async () => {
+        await botKeys.ensure(key, config.discord.clientId, config.demo ? 'demo bot (configuration)' : 'BOT_API_KEY (configuration)');
+      });
+    }
+    app.decorate('tickets', new Tickets(db, clock));
+    app.decorate('transcripts', new Transcripts(db, clock, config.discord.cdnBase, opts.discordFetch ?? ((input, init) => fetch(input, init))));
 
     const pending = new Set<Promise<unknown>>();
     app.decorate('background', (task: Promise<unknown>) => {

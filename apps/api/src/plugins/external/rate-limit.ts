@@ -4,18 +4,21 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { isInProcess } from '../../lib/inject-fetch';
 import { ApiHttpError } from '../../lib/errors';
+import { bearerKey, botKeyId } from '../../services/bot-keys';
 
 export interface RateLimitOptions {
   /** Requests per window and IP on /api (and unmatched addresses). */
   max: number;
   /** Requests per window and IP on /sandbox (demo mode). */
   sandboxMax: number;
+  /** Requests per window and bot key on the bot API (/api/bot/). */
+  botMax: number;
   windowMs: number;
   redis: Redis | null;
 }
 
 /** Which limit a request counts against, or null (static files, config.json, health). */
-export type LimitScope = 'api' | 'sandbox' | null;
+export type LimitScope = 'api' | 'bot' | 'sandbox' | null;
 
 /**
  * Decided on the route the router matched (its pattern, on decoded paths), never on the raw URL:
@@ -28,6 +31,7 @@ export function limitScope(req: FastifyRequest): LimitScope {
   const route = req.routeOptions.url;
   if (route === undefined) return 'api';
   const path = route === '/*' ? `/${(req.params as { '*'?: string } | undefined)?.['*'] ?? ''}` : route;
+  if (path.startsWith('/api/bot/')) return 'bot';
   if (path === '/api' || path.startsWith('/api/')) return 'api';
   if (path.startsWith('/sandbox/')) return 'sandbox';
   return null;
@@ -44,12 +48,18 @@ export default fp(
   async function rateLimitPlugin(app: FastifyInstance, opts: RateLimitOptions) {
     await app.register(rateLimit, {
       global: true,
-      max: (_req, key) => (key.startsWith('sandbox:') ? opts.sandboxMax : opts.max),
+      max: (_req, key) => (key.startsWith('sandbox:') ? opts.sandboxMax : key.startsWith('bot:') ? opts.botMax : opts.max),
       timeWindow: opts.windowMs,
       ...(opts.redis ? { redis: opts.redis, nameSpace: 'tickety-rl:', skipOnError: true } : {}),
       // IPv6 clients are counted per /64 (a host often holds a whole /64: one address each would be
       // a fresh quota per request), as the plugin's default key does.
-      keyGenerator: (req) => `${limitScope(req) ?? 'none'}:${normalizeIP(req.ip, 64)}`,
+      // The bot API counts per key (its id, read from the header before the key is checked: a request
+      // with a made-up key is refused by the key check, which the limit does not replace).
+      keyGenerator: (req) => {
+        const scope = limitScope(req);
+        const keyId = scope === 'bot' ? botKeyId(bearerKey(req) ?? '') : null;
+        return keyId ? `bot:${keyId}` : `${scope ?? 'none'}:${normalizeIP(req.ip, 64)}`;
+      },
       allowList: (req) => {
         const scope = limitScope(req);
         return scope === null || (scope === 'sandbox' && isInProcess(req));

@@ -37,6 +37,12 @@ const ACTION_TONE: Record<WebLogAction, Tone> = {
   'config.import': 'info',
   'panel.send': 'neutral',
   'panel.update': 'neutral',
+  'ticket.opened': 'info',
+  'ticket.claimed': 'neutral',
+  'ticket.closed': 'neutral',
+  'ticket.reopened': 'warning',
+  'ticket.rated': 'primary',
+  'transcript.view': 'neutral',
 };
 
 type Names = Record<string, unknown> | null | undefined;

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCb } from 'node:zlib';
+import {
+  ApiError,
+  BotIdentity,
+  BotKeyRotateRequest,
+  BotKeyRotateResponse,
+  canonicalJson,
+  GuildParams,
+  ServerConfigAnswer,
+  ShardHeartbeatBatch,
+  Snowflake,
+  TicketEventBatch,
+  TicketEventBatchResult,
+  TRANSCRIPT_JSON_MAX_BYTES,
+  TRANSCRIPT_UPLOAD_MAX_BYTES,
+  TranscriptFileId,
+  TranscriptStored,
+  TranscriptV2,
+} from '@tickety/api-contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { iso } from '../../lib/clock';
+import { ApiHttpError } from '../../lib/errors';
+import { CSRF_EXEMPT } from '../../plugins/app/security';
+import { type BotCaller, bearerKey } from '../../services/bot-keys';
+
+const gunzip = promisify(gunzipCb);
+
+/** Raw (possibly gzipped) body limits: a batch of events, a transcript. */
+export const EVENTS_BODY_MAX = 4 * 1024 * 1024;
+const EVENTS_JSON_MAX = 16 * 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The bot whose key the request carries (bot API routes). */
+    bot: BotCaller | null;
+  }
+}
+
+const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 413: ApiError, 415: ApiError, 429: ApiError, 503: ApiError };
+const TranscriptParams = z.object({ server: Snowflake, fileid: TranscriptFileId });
+
+/** A weak ETag of a configuration as a bot reads it: its version and a hash of its canonical JSON. */
+export function configEtag(version: number, config: unknown): string {
+  return `W/"${version}-${createHash('sha256').update(canonicalJson(config)).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * The bot API (`/api/bot/v1`): a bot process reads configurations and writes ticket events,
+ * transcripts and shard heartbeats, with its key (`Authorization: Bearer tk_bot_...`; no cookies, no
+ * CSRF rules). The key is checked before the body is read. Bodies may be gzipped
+ * (`content-encoding: gzip`). Its data is its own: events, tickets and transcripts carry its bot id.
+ */
+export default async function botRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.decorateRequest('bot', null);
+
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config ?? {}), ...CSRF_EXEMPT };
+  });
+  // Bodies are inflated by the parser below, within each route's own limits (not by @fastify/compress).
+  const raw = { decompress: false } as const;
+
+  app.addHook('onRequest', async (req) => {
+    const key = bearerKey(req);
+    const caller = key ? await app.botKeys.authenticate(key) : null;
+    if (!caller) throw new ApiHttpError('BOT_KEY_INVALID');
+    req.bot = caller;
+  });
+
+  // JSON, plain or gzipped, inflated up to the route's limit (config.inflatedMax).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, body: Buffer) => {
+    const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const max = (req.routeOptions.config as { inflatedMax?: number }).inflatedMax ?? EVENTS_JSON_MAX;
+    let raw = body;
+    if (encoding === 'gzip') {
+      try {
+        raw = await gunzip(body, { maxOutputLength: max });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
+          throw new ApiHttpError('PAYLOAD_TOO_LARGE', { message: `The body inflates to more than ${max / 1024 / 1024} MiB: nothing was stored.` });
+        }
+        throw new ApiHttpError('VALIDATION_FAILED', { message: 'The body is not valid gzip.' });
+      }
+    } else if (encoding !== 'identity') {
+      throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE', { message: `content-encoding ${encoding} is not accepted: send gzip or nothing.` });
+    }
+    if (raw.length > max) throw new ApiHttpError('PAYLOAD_TOO_LARGE', { message: `The body is larger than ${max / 1024 / 1024} MiB: nothing was stored.` });
+    try {
+      return JSON.parse(raw.toString('utf8'), (k, v) => (k === '__proto__' || k === 'constructor' ? undefined : v));
+    } catch {
+      throw new ApiHttpError('VALIDATION_FAILED', { message: 'The request body is not valid JSON.' });
+    }
+  });
+
+  app.get('/me', { schema: { response: { 200: BotIdentity, ...errors } } }, async (req) => {
+    const bot = req.bot!;
+    return { botId: bot.botId, keyId: bot.keyId, keyName: bot.keyName, expiresAt: bot.expiresAt };
+  });
+
+  app.post('/keys/rotate', { ...raw, schema: { body: BotKeyRotateRequest.optional(), response: { 200: BotKeyRotateResponse, ...errors } } }, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    const overlap = req.body?.overlapSeconds ?? app.config.bot.keyOverlapSeconds;
+    const rotated = await app.botKeys.rotate(req.bot!, overlap);
+    req.log.info({ botId: req.bot!.botId, keyId: req.bot!.keyId, newKeyId: rotated.keyId }, 'bot key rotated');
+    return rotated;
+  });
+
+  app.get('/servers/:server/config', { schema: { params: GuildParams, response: { 200: ServerConfigAnswer.pick({ version: true, config: true }), 304: z.null(), ...errors } } }, async (req, reply) => {
+    const live = await app.serverConfigs.live(req.params.server);
+    const etag = configEtag(live.version, live.config);
+    reply.header('etag', etag).header('cache-control', 'no-cache');
+    const match = req.headers['if-none-match'];
+    if (typeof match === 'string' && match.split(',').some((m) => m.trim() === etag)) return reply.code(304).send(null);
+    return { version: live.version, config: live.config };
+  });
+
+  app.post(
+    '/events',
+    {
+      ...raw,
+      bodyLimit: EVENTS_BODY_MAX,
+      config: { inflatedMax: EVENTS_JSON_MAX, bodyTooLarge: `A batch of events may be at most ${EVENTS_BODY_MAX / 1024 / 1024} MB as sent: split it.` },
+      schema: { body: TicketEventBatch, response: { 200: TicketEventBatchResult, ...errors } },
+    },
+    async (req) => {
+      const result = await app.tickets.ingest(req.bot!.botId, req.body.events);
+      req.log.info({ botId: req.bot!.botId, ...result }, 'ticket events stored');
+      return result;
+    },
+  );
+
+  app.put('/shards', { ...raw, schema: { body: ShardHeartbeatBatch, response: { 204: z.null(), ...errors } } }, async (req, reply) => {
+    const now = iso(app.clock());
+    const { shards } = req.body;
+    await app.db.query(
+      `INSERT INTO bot_shards (id, state, latency_ms, guilds, last_heartbeat)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS s(id, state, latency_ms, guilds), (SELECT $5::timestamptz) AS t
+       ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, latency_ms = EXCLUDED.latency_ms, guilds = EXCLUDED.guilds, last_heartbeat = EXCLUDED.last_heartbeat`,
+      [shards.map((s) => s.id), shards.map((s) => s.state), shards.map((s) => s.latencyMs), shards.map((s) => s.guilds), now],
+    );
+    return reply.code(204).send(null);
+  });
+
+  app.put(
+    '/servers/:server/transcripts/:fileid',
+    {
+      ...raw,
+      bodyLimit: TRANSCRIPT_UPLOAD_MAX_BYTES,
+      config: {
+        inflatedMax: TRANSCRIPT_JSON_MAX_BYTES,
+        bodyTooLarge: `A transcript may be at most ${TRANSCRIPT_UPLOAD_MAX_BYTES / 1024 / 1024} MB as sent (send it gzipped) and ${TRANSCRIPT_JSON_MAX_BYTES / 1024 / 1024} MB as JSON.`,
+      },
+      schema: { params: TranscriptParams, body: TranscriptV2, response: { 200: TranscriptStored, ...errors } },
+    },
+    async (req) => {
+      const stored = await app.transcripts.store(req.bot!.botId, req.params.server, req.params.fileid, req.body);
+      req.log.info({ botId: req.bot!.botId, server: req.params.server, fileId: stored.fileId, messages: stored.messages, storedBytes: stored.storedBytes }, 'transcript stored');
+      return stored;
+    },
+  );
+}

@@ -1,0 +1,345 @@
+import { promisify } from 'node:util';
+import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
+import {
+  TRANSCRIPT_ATTACHMENT_MAX_BYTES,
+  TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES,
+  TRANSCRIPT_LIST_PAGE,
+  type TranscriptList,
+  type TranscriptListQuery,
+  type TranscriptStored,
+  type TranscriptSummary,
+  type TranscriptV2,
+} from '@tickety/api-contract';
+import type { Db } from '../db/driver';
+import { type Clock, iso, toMs } from '../lib/clock';
+import type { FetchLike } from '../lib/discord';
+import { ApiHttpError } from '../lib/errors';
+
+const gzip = promisify(gzipCb);
+const gunzip = promisify(gunzipCb);
+
+/** The list's text filter reads at most this much of a transcript's text. */
+export const SEARCH_TEXT_MAX = 1024 * 1024;
+/** Attachments copied at once during an upload. */
+const COPY_CONCURRENCY = 4;
+
+/** A stored transcript's row as the access check needs it. */
+export interface TranscriptRow {
+  guildId: string;
+  fileId: string;
+  botId: string;
+  openerId: string;
+  panelId: string | null;
+  number: number;
+  closedAt: string;
+}
+
+/** A copied attachment. */
+export interface StoredAttachment {
+  filename: string;
+  contentType: string;
+  size: number;
+  content: Buffer;
+}
+
+/** The API's address of a copied attachment (the viewer and the downloaded HTML load it from here). */
+export function attachmentPath(guildId: string, fileId: string, attachmentId: string): string {
+  return `/api/transcripts/v2/${guildId}/${fileId}/attachments/${attachmentId}`;
+}
+
+/** A content type we store and serve for an attachment: a plain `type/subtype`, else octet-stream. */
+function safeContentType(value: string | null): string {
+  const type = value?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return /^[a-z0-9][a-z0-9.+-]{0,63}\/[a-z0-9][a-z0-9.+-]{0,63}$/.test(type) ? type : 'application/octet-stream';
+}
+
+interface ListRow {
+  guild_id: string;
+  guild_name: string | null;
+  file_id: string;
+  ticket_id: string;
+  number: number;
+  panel_id: string | null;
+  opener_id: string;
+  opener_name: string;
+  closed_by: string | null;
+  closer_name: string | null;
+  opened_at: unknown;
+  closed_at: unknown;
+  message_count: number;
+  rating: number | null;
+}
+
+function isoOf(value: unknown): string | null {
+  const ms = toMs(value);
+  return ms === null ? null : iso(ms);
+}
+
+function toSummary(row: ListRow): TranscriptSummary {
+  return {
+    serverId: row.guild_id,
+    serverName: row.guild_name ?? row.guild_id,
+    fileId: row.file_id,
+    ticketId: row.ticket_id,
+    number: Number(row.number),
+    panelId: row.panel_id,
+    opener: { id: row.opener_id, name: row.opener_name },
+    closedBy: row.closed_by ? { id: row.closed_by, name: row.closer_name ?? row.closed_by } : null,
+    openedAt: isoOf(row.opened_at),
+    closedAt: isoOf(row.closed_at),
+    messages: Number(row.message_count),
+    rating: row.rating === null ? null : Number(row.rating),
+  };
+}
+
+/** Cursor of the lists: the last row's close time and file id (newest first). */
+function encodeCursor(row: ListRow): string {
+  const at = isoOf(row.closed_at) ?? '';
+  return Buffer.from(`${at}|${row.guild_id}|${row.file_id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { at: string; guildId: string; fileId: string } {
+  const [at, guildId, fileId] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!at || !guildId || !fileId || Number.isNaN(Date.parse(at)) || !/^\d{17,20}$/.test(guildId) || !/^[A-Za-z0-9_-]{1,64}$/.test(fileId)) {
+    throw new ApiHttpError('VALIDATION_FAILED', { message: 'cursor: not a cursor this list gave out.' });
+  }
+  return { at: new Date(at).toISOString(), guildId, fileId };
+}
+
+const LIST_COLUMNS = `t.guild_id, g.name AS guild_name, t.file_id, t.ticket_id, t.number, t.panel_id, t.opener_id, t.opener_name,
+  t.closed_by, t.closer_name, t.opened_at, t.closed_at, t.message_count, k.rating`;
+const LIST_FROM = `transcripts t
+  LEFT JOIN guilds g ON g.id = t.guild_id
+  LEFT JOIN tickets k ON k.bot_id = t.bot_id AND k.guild_id = t.guild_id AND k.ticket_id = t.ticket_id`;
+
+/** Transcripts (v2): stored compressed with their attachments copied; read, listed, and every view logged. */
+export class Transcripts {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly cdnBase: string,
+    private readonly fetchCdn: FetchLike,
+  ) {}
+
+  /**
+   * Stores a validated transcript for `botId` (a second upload of the same id by the same bot
+   * replaces it). Every attachment on Discord's CDN is copied first; one that cannot be copied refuses
+   * the upload (nothing stored) so the bot sends it again while its links work.
+   */
+  async store(botId: string, guildId: string, fileId: string, transcript: TranscriptV2): Promise<TranscriptStored> {
+    if (transcript.server.id !== guildId) {
+      throw new ApiHttpError('VALIDATION_FAILED', { message: `server.id (${transcript.server.id}) is not the server in the address (${guildId}).` });
+    }
+    const owner = await this.db.query<{ bot_id: string }>('SELECT bot_id FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
+    if (owner.rows[0] && owner.rows[0].bot_id !== botId) throw new ApiHttpError('TRANSCRIPT_CONFLICT');
+
+    const copies = await this.copyAttachments(guildId, fileId, transcript);
+    const json = JSON.stringify(transcript);
+    const content = await gzip(Buffer.from(json));
+    const users = new Map(transcript.users.map((u) => [u.id, u.displayName ?? u.username]));
+    const ticket = transcript.ticket;
+    let searchText = '';
+    for (const m of transcript.messages) {
+      if (searchText.length >= SEARCH_TEXT_MAX) break;
+      searchText += `${m.content}\n`;
+      for (const e of m.embeds) searchText += `${e.title ?? ''} ${e.description ?? ''}\n`;
+    }
+    const row = [
+      guildId,
+      fileId,
+      botId,
+      ticket.id,
+      ticket.number,
+      ticket.panelId,
+      ticket.openerId,
+      users.get(ticket.openerId) ?? ticket.openerId,
+      ticket.closedBy,
+      ticket.closedBy ? (users.get(ticket.closedBy) ?? ticket.closedBy) : null,
+      new Date(ticket.openedAt).toISOString(),
+      new Date(ticket.closedAt).toISOString(),
+      transcript.messages.length,
+      searchText.slice(0, SEARCH_TEXT_MAX).toLowerCase(),
+      Buffer.byteLength(json),
+      content,
+      iso(this.clock()),
+    ];
+    await this.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
+      await tx.query(
+        `INSERT INTO transcripts (guild_id, file_id, bot_id, ticket_id, number, panel_id, opener_id, opener_name, closed_by, closer_name,
+           opened_at, closed_at, message_count, search_text, json_bytes, content, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+        row,
+      );
+      for (const [id, a] of copies) {
+        await tx.query(
+          'INSERT INTO transcript_attachments (guild_id, file_id, attachment_id, filename, content_type, size, content) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [guildId, fileId, id, a.filename, a.contentType, a.size, a.content],
+        );
+      }
+    });
+    return {
+      fileId,
+      messages: transcript.messages.length,
+      attachmentsCopied: copies.size,
+      bytes: Buffer.byteLength(json),
+      storedBytes: content.length,
+      url: `/transcript/v2/${guildId}/${fileId}`,
+    };
+  }
+
+  /**
+   * Copies the attachments on Discord's CDN (only that origin: the API fetches nothing else) and
+   * points the transcript at the copies. Limits: TRANSCRIPT_ATTACHMENT_MAX_BYTES each,
+   * TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES together.
+   */
+  private async copyAttachments(guildId: string, fileId: string, transcript: TranscriptV2): Promise<Map<string, StoredAttachment>> {
+    const prefix = `${this.cdnBase}/attachments/`;
+    const wanted = transcript.messages.flatMap((m) => m.attachments).filter((a) => a.url.startsWith(prefix));
+    const copies = new Map<string, StoredAttachment>();
+    let total = 0;
+    let next = 0;
+    const copyOne = async () => {
+      while (next < wanted.length) {
+        const attachment = wanted[next++]!;
+        if (copies.has(attachment.id)) continue;
+        const content = await this.download(attachment.url, attachment.filename);
+        total += content.length;
+        if (total > TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES) {
+          throw new ApiHttpError('PAYLOAD_TOO_LARGE', {
+            message: `The transcript's attachments come to more than ${TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES / 1024 / 1024} MiB: nothing was stored.`,
+          });
+        }
+        copies.set(attachment.id, { filename: attachment.filename, contentType: safeContentType(attachment.contentType), size: content.length, content });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, wanted.length) }, copyOne));
+    for (const m of transcript.messages) {
+      for (const a of m.attachments) {
+        if (copies.has(a.id)) {
+          a.url = attachmentPath(guildId, fileId, a.id);
+          a.size = copies.get(a.id)!.size;
+        }
+      }
+    }
+    return copies;
+  }
+
+  private async download(url: string, filename: string): Promise<Buffer> {
+    let res: Response;
+    try {
+      res = await this.fetchCdn(url, { redirect: 'error', signal: AbortSignal.timeout(15_000) });
+    } catch (error) {
+      throw new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: 5, message: `The attachment ${filename} could not be fetched from Discord's CDN: nothing was stored. Try again.`, cause: error });
+    }
+    if (!res.ok) {
+      throw new ApiHttpError('VALIDATION_FAILED', {
+        message: `The attachment ${filename} could not be copied: Discord's CDN answered ${res.status} (an expired link?). Nothing was stored: send the transcript again with fresh links.`,
+      });
+    }
+    const declared = Number(res.headers.get('content-length') ?? '0');
+    if (declared > TRANSCRIPT_ATTACHMENT_MAX_BYTES) throw this.tooLarge(filename);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const reader = res.body?.getReader();
+    if (reader) {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.length;
+        if (size > TRANSCRIPT_ATTACHMENT_MAX_BYTES) {
+          await reader.cancel();
+          throw this.tooLarge(filename);
+        }
+        chunks.push(Buffer.from(value));
+      }
+    }
+    return Buffer.concat(chunks);
+  }
+
+  private tooLarge(filename: string): ApiHttpError {
+    return new ApiHttpError('PAYLOAD_TOO_LARGE', {
+      message: `The attachment ${filename} is larger than ${TRANSCRIPT_ATTACHMENT_MAX_BYTES / 1024 / 1024} MiB: nothing was stored.`,
+    });
+  }
+
+  /** The transcript's row (for the access check), or null. */
+  async find(guildId: string, fileId: string): Promise<TranscriptRow | null> {
+    const { rows } = await this.db.query<{ bot_id: string; opener_id: string; panel_id: string | null; number: number; closed_at: unknown }>(
+      'SELECT bot_id, opener_id, panel_id, number, closed_at FROM transcripts WHERE guild_id = $1 AND file_id = $2',
+      [guildId, fileId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { guildId, fileId, botId: row.bot_id, openerId: row.opener_id, panelId: row.panel_id, number: Number(row.number), closedAt: isoOf(row.closed_at) ?? '' };
+  }
+
+  /** The stored gzip of the transcript's JSON. */
+  async content(guildId: string, fileId: string): Promise<Buffer | null> {
+    const { rows } = await this.db.query<{ content: Uint8Array }>('SELECT content FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
+    return rows[0] ? Buffer.from(rows[0].content) : null;
+  }
+
+  /** The transcript as JSON (tests, clients that do not take gzip). */
+  async json(guildId: string, fileId: string): Promise<TranscriptV2 | null> {
+    const content = await this.content(guildId, fileId);
+    return content ? (JSON.parse((await gunzip(content)).toString('utf8')) as TranscriptV2) : null;
+  }
+
+  async attachment(guildId: string, fileId: string, attachmentId: string): Promise<StoredAttachment | null> {
+    const { rows } = await this.db.query<{ filename: string; content_type: string; size: number; content: Uint8Array }>(
+      'SELECT filename, content_type, size, content FROM transcript_attachments WHERE guild_id = $1 AND file_id = $2 AND attachment_id = $3',
+      [guildId, fileId, attachmentId],
+    );
+    const row = rows[0];
+    return row ? { filename: row.filename, contentType: row.content_type, size: Number(row.size), content: Buffer.from(row.content) } : null;
+  }
+
+  /** A server's transcripts, newest first, filtered. */
+  async list(guildId: string, query: TranscriptListQuery): Promise<TranscriptList> {
+    const where = ['t.guild_id = $1'];
+    const params: unknown[] = [guildId];
+    const add = (sql: (n: number) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(params.length));
+    };
+    if (query.opener) add((n) => `t.opener_id = $${n}`, query.opener);
+    if (query.closer) add((n) => `t.closed_by = $${n}`, query.closer);
+    if (query.panel) add((n) => `t.panel_id = $${n}`, query.panel);
+    if (query.rating) add((n) => `k.rating = $${n}`, query.rating);
+    if (query.from) add((n) => `t.closed_at >= $${n}`, new Date(query.from).toISOString());
+    if (query.to) add((n) => `t.closed_at < $${n}`, new Date(query.to).toISOString());
+    if (query.q) add((n) => `strpos(t.search_text, $${n}) > 0`, query.q.toLowerCase());
+    return this.page(where, params, query.cursor);
+  }
+
+  /** "Your tickets": transcripts of tickets the user opened, in every server, newest first. */
+  async mine(userId: string, cursor?: string): Promise<TranscriptList> {
+    return this.page(['t.opener_id = $1'], [userId], cursor);
+  }
+
+  private async page(where: string[], params: unknown[], cursor: string | undefined): Promise<TranscriptList> {
+    if (cursor) {
+      const c = decodeCursor(cursor);
+      params.push(c.at, c.guildId, c.fileId);
+      const n = params.length;
+      where.push(`(t.closed_at, t.guild_id, t.file_id) < ($${n - 2}::timestamptz, $${n - 1}, $${n})`);
+    }
+    const { rows } = await this.db.query<ListRow>(
+      `SELECT ${LIST_COLUMNS} FROM ${LIST_FROM} WHERE ${where.join(' AND ')}
+       ORDER BY t.closed_at DESC, t.guild_id DESC, t.file_id DESC LIMIT ${TRANSCRIPT_LIST_PAGE + 1}`,
+      params,
+    );
+    const items = rows.slice(0, TRANSCRIPT_LIST_PAGE);
+    return { items: items.map(toSummary), nextCursor: rows.length > TRANSCRIPT_LIST_PAGE ? encodeCursor(items[items.length - 1]!) : null };
+  }
+
+  /** Web Logs: who read which transcript, and why they could. */
+  async logView(row: TranscriptRow, viewer: { id: string; name: string; avatarUrl: string | null }, reason: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO web_logs (guild_id, at, actor_id, actor_name, actor_avatar_url, action, target, version, changes)
+       VALUES ($1, $2, $3, $4, $5, 'transcript.view', $6, NULL, '[]'::jsonb)`,
+      [row.guildId, iso(this.clock()), viewer.id, viewer.name, viewer.avatarUrl, `Transcript of ticket #${row.number} (${reason})`],
+    );
+  }
+}

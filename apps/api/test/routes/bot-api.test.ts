@@ -1,0 +1,358 @@
+import { gzipSync } from 'node:zlib';
+import {
+  ApiError,
+  BotKeyRotateResponse,
+  defaultServerConfig,
+  newPanel,
+  ServerConfigAnswer,
+  StatusResponse,
+  type TicketEvent,
+  TicketEventBatchResult,
+  TranscriptList,
+  type TranscriptV2,
+  WebLogPage,
+} from '@tickety/api-contract';
+import { DEMO_APP, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
+import { Browser } from '../helpers/browser';
+import { HOUR, MINUTE } from '../helpers/clock';
+import { databases } from '../helpers/db';
+import { signIn } from '../helpers/oauth';
+
+const { ava, ben, cleo, nico } = DEMO_USERS;
+const ARCADE = DEMO_GUILDS.avasArcade.id;
+const PIXEL = DEMO_GUILDS.pixelPals.id;
+const KEY = `tk_bot_testkey1_${'k'.repeat(43)}`;
+const OTHER_KEY = `tk_bot_otherbot1_${'o'.repeat(43)}`;
+const FROM_DASHBOARD = { 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN };
+
+const at = (minutes: number) => new Date(Date.UTC(2026, 2, 1, 9, 0, 0) + minutes * MINUTE).toISOString();
+
+function opened(id: string, ticketId: string, minutes: number, openerId: string = cleo.id, serverId = ARCADE): TicketEvent {
+  return { id, serverId, ticketId, at: at(minutes), type: 'opened', panelId: 'support', openerId, number: Number(ticketId.replace(/\D/g, '')) || 1, answers: [{ question: 'What happened?', answer: 'It broke.' }] };
+}
+
+function transcript(overrides: Partial<TranscriptV2['ticket']> = {}, serverId = ARCADE): TranscriptV2 {
+  return {
+    version: 2,
+    server: { id: serverId, name: 'Ava’s Arcade', iconUrl: null },
+    channel: { id: '1200000000000009001', name: 'ticket-0007' },
+    ticket: { id: 't7', number: 7, panelId: 'support', openerId: cleo.id, openedAt: at(0), closedAt: at(90), closedBy: ava.id, reason: 'Solved', ...overrides },
+    users: [
+      { id: cleo.id, username: 'cleo', displayName: 'Cleo', avatarUrl: null, bot: false, staff: false, colour: null },
+      { id: ava.id, username: 'ava', displayName: 'Ava', avatarUrl: null, bot: false, staff: true, colour: 0x10b981 },
+    ],
+    roles: [],
+    channels: [],
+    messages: [
+      { id: '1300000000000009001', authorId: cleo.id, content: `Hello <@${ava.id}>, **help**`, createdAt: at(1), editedAt: null, system: null, replyTo: null, embeds: [], attachments: [], reactions: [], stickers: [] },
+      { id: '1300000000000009002', authorId: ava.id, content: 'On it.', createdAt: at(5), editedAt: null, system: null, replyTo: '1300000000000009001', embeds: [], attachments: [], reactions: [{ emoji: { name: '👍' }, count: 1 }], stickers: [] },
+    ],
+  };
+}
+
+describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
+  const t = useTestApp(database, { env: { BOT_API_KEY: KEY } });
+
+  const bot = (method: 'GET' | 'POST' | 'PUT', url: string, options: { key?: string | null; body?: unknown; gzip?: boolean; headers?: Record<string, string> } = {}) => {
+    const key = options.key === undefined ? KEY : options.key;
+    const json = options.body === undefined ? undefined : JSON.stringify(options.body);
+    return t.app.inject({
+      method,
+      url: `/api/bot/v1${url}`,
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(options.gzip ? { 'content-encoding': 'gzip' } : {}),
+        ...options.headers,
+      },
+      ...(json !== undefined ? { payload: options.gzip ? gzipSync(json) : json } : {}),
+    });
+  };
+  const events = (list: TicketEvent[], key?: string) => bot('POST', '/events', { body: { events: list }, ...(key ? { key } : {}) });
+  const ticket = async (ticketId: string, botId: string = DEMO_APP.clientId) =>
+    (await t.db.query<Record<string, unknown>>('SELECT * FROM tickets WHERE bot_id = $1 AND guild_id = $2 AND ticket_id = $3', [botId, ARCADE, ticketId])).rows[0];
+  const count = async (table: string) => Number((await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`)).rows[0]!.n);
+
+  async function as(userId: string) {
+    const b = new Browser(t.app);
+    await signIn(b, userId);
+    return b;
+  }
+
+  beforeAll(async () => {
+    // A second bot application with its own key (another bot's data must stay its own).
+    await t.app.botKeys.ensure(OTHER_KEY, '999000000000000001', 'other bot');
+  });
+
+  describe('keys', () => {
+    it('refuses a missing, malformed, unknown or wrong key with 401 1018, before reading the body', async () => {
+      for (const key of [null, 'nope', `tk_bot_unknown1_${'x'.repeat(43)}`, `tk_bot_testkey1_${'y'.repeat(43)}`]) {
+        const res = await bot('POST', '/events', { key, body: { events: [opened('k1', 'k1', 0)] } });
+        expect(res.statusCode, `${key}: ${res.body}`).toBe(401);
+        expect(ApiError.parse(res.json()).code).toBe(1018);
+      }
+      expect(await count('ticket_events')).toBe(0);
+    });
+
+    it('names the caller, and a rotated key keeps working for the overlap window only', async () => {
+      const me = await bot('GET', '/me');
+      expect(me.json()).toMatchObject({ botId: DEMO_APP.clientId, keyId: 'testkey1', expiresAt: null });
+
+      const rotated = await bot('POST', '/keys/rotate', { body: { overlapSeconds: 3600 } });
+      expect(rotated.statusCode, rotated.body).toBe(200);
+      const fresh = BotKeyRotateResponse.parse(rotated.json());
+      expect(fresh.key).not.toBe(KEY);
+      expect((await t.db.query<{ key_hash: string }>('SELECT key_hash FROM bot_keys WHERE id = $1', [fresh.keyId])).rows[0]!.key_hash).not.toContain(fresh.key);
+
+      // Both work during the overlap; the new one names the same bot.
+      expect((await bot('GET', '/me')).statusCode).toBe(200);
+      expect((await bot('GET', '/me', { key: fresh.key })).json()).toMatchObject({ botId: DEMO_APP.clientId, expiresAt: null });
+      t.clock.advance(HOUR + 1000);
+      expect((await bot('GET', '/me')).statusCode).toBe(401);
+      expect((await bot('GET', '/me', { key: fresh.key })).statusCode).toBe(200);
+      // The configured key, written again at a restart, does not come back to life.
+      await t.app.botKeys.ensure(KEY, DEMO_APP.clientId, 'again');
+      expect((await bot('GET', '/me')).statusCode).toBe(401);
+      // The rest of the suite goes on with KEY.
+      await t.db.query('UPDATE bot_keys SET expires_at = NULL WHERE id = $1', ['testkey1']);
+    });
+  });
+
+  describe('configuration', () => {
+    it('reads what the Panel Menu saved, with an ETag; 304 while unchanged', async () => {
+      const first = await bot('GET', `/servers/${ARCADE}/config`);
+      expect(first.statusCode, first.body).toBe(200);
+      const etag = String(first.headers.etag);
+      expect(etag).toMatch(/^W\/"0-/);
+      expect(first.json()).toMatchObject({ version: 0 });
+
+      const again = await bot('GET', `/servers/${ARCADE}/config`, { headers: { 'if-none-match': etag } });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+
+      const browser = await as(ava.id);
+      const config = { ...defaultServerConfig(), panels: [{ ...newPanel('support', { name: 'Support', title: 'Support', description: 'Ask us.', button: 'Open' }), supportRoleIds: [DEMO_ROLES.avasArcade.member] }] };
+      const saved = await browser.request('PUT', `/api/guilds/${ARCADE}/config`, {
+        headers: { 'content-type': 'application/json', ...FROM_DASHBOARD },
+        payload: { expectedVersion: 0, config },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(ServerConfigAnswer.parse(saved.json()).version).toBe(1);
+
+      const changed = await bot('GET', `/servers/${ARCADE}/config`, { headers: { 'if-none-match': etag } });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.headers.etag).not.toBe(etag);
+      expect(changed.json().config.panels[0].name).toBe('Support');
+    });
+  });
+
+  describe('ticket events', () => {
+    it('stores a batch; the same batch again has no second effect', async () => {
+      const batch = [opened('e1', 'tk1', 0), { id: 'e2', serverId: ARCADE, ticketId: 'tk1', at: at(12), type: 'first_response', staffId: ava.id } as TicketEvent];
+      const first = TicketEventBatchResult.parse((await events(batch)).json());
+      expect(first).toEqual({ accepted: 2, duplicates: 0, tickets: 1 });
+      const second = TicketEventBatchResult.parse((await events(batch)).json());
+      expect(second).toEqual({ accepted: 0, duplicates: 2, tickets: 0 });
+      expect(await count("ticket_events WHERE event_id IN ('e1', 'e2')")).toBe(2);
+      const row = await ticket('tk1');
+      expect(row).toMatchObject({ opener_id: cleo.id, panel_id: 'support', first_response_by: ava.id, closed_at: null });
+      expect(new Date(String(row!.first_response_at)).getTime() - new Date(String(row!.opened_at)).getTime()).toBe(12 * MINUTE);
+    });
+
+    it('applies events arriving out of order as if in order (close before open, reopen, claims)', async () => {
+      const E = (id: string, minutes: number, rest: Record<string, unknown>) => ({ id, serverId: ARCADE, ticketId: 'tk2', at: at(minutes), ...rest }) as TicketEvent;
+      const all = [
+        opened('o1', 'tk2', 0),
+        E('o2', 5, { type: 'claimed', staffId: ava.id }),
+        E('o3', 6, { type: 'first_response', staffId: ava.id }),
+        E('o4', 30, { type: 'closed', closedBy: ava.id, reason: 'first' }),
+        E('o5', 40, { type: 'reopened', by: cleo.id }),
+        E('o6', 41, { type: 'unclaimed', staffId: ava.id }),
+        E('o7', 42, { type: 'claimed', staffId: nico.id }),
+        E('o8', 60, { type: 'messages', total: 14, staff: 6 }),
+        E('o9', 50, { type: 'messages', total: 9, staff: 4 }),
+        E('o10', 90, { type: 'closed', closedBy: nico.id, reason: 'done' }),
+        E('o11', 95, { type: 'rated', rating: 4, feedback: 'Quick!' }),
+      ];
+      // Newest first, in two batches.
+      const reversed = [...all].reverse();
+      await events(reversed.slice(0, 5));
+      const partial = await ticket('tk2');
+      expect(partial).toMatchObject({ opened_at: null, closed_by: nico.id, rating: 4 });
+      await events(reversed.slice(5));
+      const row = await ticket('tk2');
+      expect(row).toMatchObject({ opener_id: cleo.id, claimed_by: nico.id, first_response_by: ava.id, closed_by: nico.id, close_reason: 'done', reopen_count: 1, messages: 14, staff_messages: 6, rating: 4, feedback: 'Quick!' });
+      expect(new Date(String(row!.closed_at)).toISOString()).toBe(at(90));
+
+      // A reopen arriving last (the newest event): open again.
+      await events([E('o12', 120, { type: 'reopened', by: cleo.id })]);
+      expect(await ticket('tk2')).toMatchObject({ closed_at: null, closed_by: null, reopen_count: 2 });
+    });
+
+    it('refuses a bad batch whole with a clear error, storing nothing', async () => {
+      const before = await count('ticket_events');
+      const bad = [opened('b1', 'tk3', 0), { id: 'b2', serverId: ARCADE, ticketId: 'tk3', at: at(3), type: 'rated', rating: 9, feedback: null }];
+      const res = await bot('POST', '/events', { body: { events: bad } });
+      expect(res.statusCode).toBe(400);
+      const body = ApiError.parse(res.json());
+      expect(body.code).toBe(1001);
+      expect(body.message).toMatch(/events\.1\.rating/);
+      for (const body of [
+        { events: [] },
+        { events: [opened('d1', 'tk3', 0), opened('d1', 'tk3', 1)] },
+        { events: [{ ...opened('x1', 'tk3', 0), at: 'yesterday' }] },
+        { events: [{ ...opened('x2', 'tk3', 0), type: 'exploded' }] },
+        { events: [{ ...opened('x3', 'tk3', 0), extra: true }] },
+        { events: Array.from({ length: 1001 }, (_, i) => opened(`m${i}`, 'tk3', i)) },
+      ]) {
+        const r = await bot('POST', '/events', { body });
+        expect(r.statusCode, r.body).toBe(400);
+        expect(ApiError.parse(r.json()).code).toBe(1001);
+      }
+      expect(await count('ticket_events')).toBe(before);
+    });
+
+    it('takes gzip, refuses an oversized body (413 1016) and a gzip bomb', async () => {
+      const zipped = await bot('POST', '/events', { body: { events: [opened('g1', 'tk4', 0)] }, gzip: true });
+      expect(zipped.statusCode, zipped.body).toBe(200);
+      const huge = await t.app.inject({
+        method: 'POST',
+        url: '/api/bot/v1/events',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ events: [], pad: 'x'.repeat(5 * 1024 * 1024) }),
+      });
+      expect(huge.statusCode).toBe(413);
+      expect(ApiError.parse(huge.json()).code).toBe(1016);
+      const bomb = await t.app.inject({
+        method: 'POST',
+        url: '/api/bot/v1/events',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: gzipSync(Buffer.alloc(40 * 1024 * 1024, 32)),
+      });
+      expect(bomb.statusCode).toBe(413);
+      const wrong = await bot('POST', '/events', { body: { events: [] }, headers: { 'content-encoding': 'br' } });
+      expect(wrong.statusCode).toBe(415);
+    });
+
+    it('keeps another bot’s tickets apart: the same ids are a different ticket', async () => {
+      await events([opened('e1', 'tk1', 0, ben.id)], OTHER_KEY);
+      expect((await ticket('tk1', '999000000000000001'))?.opener_id).toBe(ben.id);
+      expect((await ticket('tk1'))?.opener_id).toBe(cleo.id);
+    });
+
+    it('lists what members did in Web Logs', async () => {
+      const browser = await as(ava.id);
+      const res = await browser.get(`/api/guilds/${ARCADE}/logs?action=ticket.opened`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = WebLogPage.parse(res.json());
+      expect(page.entries.length).toBeGreaterThan(0);
+      expect(page.entries.every((e) => e.action === 'ticket.opened')).toBe(true);
+      expect(page.entries.some((e) => e.actor.id === cleo.id && e.target === 'Ticket #1')).toBe(true);
+    });
+  });
+
+  describe('shard heartbeats', () => {
+    it('show on the public status', async () => {
+      const res = await bot('PUT', '/shards', {
+        body: {
+          shards: [
+            { id: 0, state: 'ready', latencyMs: 42, guilds: 1200 },
+            { id: 1, state: 'resuming', latencyMs: 900, guilds: 1100 },
+          ],
+        },
+      });
+      expect(res.statusCode, res.body).toBe(204);
+      const status = StatusResponse.parse((await t.app.inject({ method: 'GET', url: '/api/status' })).json());
+      expect(status.shards.map((s) => [s.id, s.state, s.latencyMs, s.guilds])).toEqual([
+        [0, 'ready', 42, 1200],
+        [1, 'resuming', 900, 1100],
+      ]);
+      expect(status.services.find((s) => s.name === 'bot')?.status).toBe('degraded');
+      const dup = await bot('PUT', '/shards', { body: { shards: [{ id: 0, state: 'ready', latencyMs: 1, guilds: 1 }, { id: 0, state: 'ready', latencyMs: 1, guilds: 1 }] } });
+      expect(dup.statusCode).toBe(400);
+    });
+  });
+
+  describe('transcripts', () => {
+    it('stores a gzipped upload compressed; the opener, managers and support roles read it, others get 403', async () => {
+      const put = await bot('PUT', `/servers/${ARCADE}/transcripts/file7`, { body: transcript(), gzip: true });
+      expect(put.statusCode, put.body).toBe(200);
+      expect(put.json()).toMatchObject({ fileId: 'file7', messages: 2, url: `/transcript/v2/${ARCADE}/file7` });
+      const stored = (await t.db.query<{ content: Uint8Array; json_bytes: number }>('SELECT content, json_bytes FROM transcripts WHERE file_id = $1', ['file7'])).rows[0]!;
+      expect(Buffer.from(stored.content).subarray(0, 2).toString('hex')).toBe('1f8b');
+
+      const read = async (userId: string) => (await as(userId)).get(`/api/transcripts/v2/${ARCADE}/file7`, { headers: FROM_DASHBOARD });
+      const opener = await read(cleo.id);
+      expect(opener.statusCode, opener.body).toBe(200);
+      expect(opener.headers['x-transcript-access']).toBe('opener');
+      expect(opener.json().messages[0].content).toContain('**help**');
+      expect((await read(ava.id)).headers['x-transcript-access']).toBe('manager');
+      // Ben holds the member role, which the saved configuration made the panel's support role.
+      expect((await read(ben.id)).headers['x-transcript-access']).toBe('support');
+
+      const browser = await as(ava.id);
+      const stranger = await (await as(DEMO_USERS.sam.id)).get(`/api/transcripts/v2/${ARCADE}/file7`, { headers: FROM_DASHBOARD });
+      expect(stranger.statusCode).toBe(403);
+      expect(ApiError.parse(stranger.json()).code).toBe(403);
+
+      // From another site (no dashboard header): refused, no view logged.
+      const views = async () => WebLogPage.parse((await browser.get(`/api/guilds/${ARCADE}/logs?action=transcript.view`)).json()).entries.length;
+      const before = await views();
+      const foreign = await (await as(cleo.id)).get(`/api/transcripts/v2/${ARCADE}/file7`, { headers: { origin: FOREIGN_ORIGIN } });
+      expect(foreign.statusCode).toBe(403);
+      expect(ApiError.parse(foreign.json()).code).toBe(1005);
+      expect(await views()).toBe(before);
+      expect(before).toBe(3);
+    });
+
+    it('refuses a non-member of the panel’s support team with the reason (403 code 403)', async () => {
+      // Make the panel's support role one Ben does not hold.
+      const browser = await as(ava.id);
+      const live = ServerConfigAnswer.parse((await browser.get(`/api/guilds/${ARCADE}/config`)).json());
+      const config = live.config as ReturnType<typeof defaultServerConfig>;
+      const next = { ...config, panels: config.panels.map((p) => ({ ...p, supportRoleIds: [DEMO_ROLES.avasArcade.supportTeam] })) };
+      const saved = await browser.request('PUT', `/api/guilds/${ARCADE}/config`, { headers: { 'content-type': 'application/json', ...FROM_DASHBOARD }, payload: { expectedVersion: live.version, config: next } });
+      expect(saved.statusCode, saved.body).toBe(200);
+      t.app.serverAccess.forget(ARCADE, ben.id);
+      const res = await (await as(ben.id)).get(`/api/transcripts/v2/${ARCADE}/file7`, { headers: FROM_DASHBOARD });
+      expect(res.statusCode).toBe(403);
+      const body = ApiError.parse(res.json());
+      expect(body.code).toBe(403);
+      expect(body.message).toMatch(/opener.*managers.*support team of the panel “Support”/);
+    });
+
+    it('lists transcripts for managers (filters) and "Your tickets" for the opener', async () => {
+      await bot('PUT', `/servers/${ARCADE}/transcripts/file8`, { body: { ...transcript({ id: 't8', number: 8, openerId: ava.id, closedAt: at(200) }) } });
+      const ava_ = await as(ava.id);
+      const all = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts`)).json());
+      expect(all.items.map((i) => i.fileId)).toEqual(['file8', 'file7']);
+      const byOpener = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts?opener=${cleo.id}`)).json());
+      expect(byOpener.items.map((i) => i.fileId)).toEqual(['file7']);
+      const byText = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts?q=HELP`)).json());
+      expect(byText.items).toHaveLength(2);
+      const none = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts?q=nothing-like-this`)).json());
+      expect(none.items).toHaveLength(0);
+      expect((await ava_.get(`/api/guilds/${ARCADE}/transcripts?cursor=bad!`)).statusCode).toBe(400);
+      // Cleo has no Web Logs access on Ava's Arcade.
+      expect((await (await as(cleo.id)).get(`/api/guilds/${ARCADE}/transcripts`)).statusCode).toBeGreaterThanOrEqual(403);
+      const mine = TranscriptList.parse((await (await as(cleo.id)).get('/api/transcripts/mine')).json());
+      expect(mine.items.map((i) => [i.fileId, i.serverName])).toEqual([['file7', DEMO_GUILDS.avasArcade.name]]);
+    });
+
+    it('refuses another bot’s transcript id, a mismatched server and a bad transcript, storing nothing', async () => {
+      const taken = await bot('PUT', `/servers/${ARCADE}/transcripts/file7`, { body: transcript(), key: OTHER_KEY });
+      expect(taken.statusCode).toBe(409);
+      expect(ApiError.parse(taken.json()).code).toBe(1019);
+      const mismatch = await bot('PUT', `/servers/${PIXEL}/transcripts/fileX`, { body: transcript() });
+      expect(mismatch.statusCode).toBe(400);
+      const stranger = transcript();
+      stranger.messages[0]!.authorId = ben.id;
+      const bad = await bot('PUT', `/servers/${ARCADE}/transcripts/fileY`, { body: stranger });
+      expect(bad.statusCode).toBe(400);
+      expect(ApiError.parse(bad.json()).message).toMatch(/author/);
+      expect(await count("transcripts WHERE file_id IN ('fileX', 'fileY')")).toBe(0);
+    });
+  });
+});
