@@ -38,7 +38,13 @@ export default fp(
         info: {
           title: opts.title,
           version,
-          description: 'Every answer, errors included, follows the error catalogue (docs/api.md). Cookie-authenticated: the session cookie the sign-in sets.',
+          description:
+            'Every answer, errors included, follows the error catalogue (docs/api.md). Cookie-authenticated (the session cookie the sign-in sets), except the bot API (tag "bot"), which takes a bot key as a bearer token.',
+        },
+        components: {
+          securitySchemes: {
+            botKey: { type: 'http', scheme: 'bearer', description: 'A bot key, tk_bot_<id>_<secret> (docs/api.md, "Bot API").' },
+          },
         },
       },
       transform: (input) => {

@@ -60,6 +60,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
 
   app.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), ...CSRF_EXEMPT };
+    if (route.schema) route.schema = { ...route.schema, tags: ['bot'], security: [{ botKey: [] }] };
   });
   // Bodies are inflated by the parser below, within each route's own limits (not by @fastify/compress).
   const raw = { decompress: false } as const;
