@@ -95,6 +95,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     RATE_LIMIT_MAX: '100000',
     AUTH_RATE_LIMIT_MAX: '100000',
     STATIC_ROOT: staticRoot,
+    // The demo bot (ticket history, live events, transcripts) only where a test asks for it.
+    DEMO_BOT: 'off',
     ...options.env,
   });
 

@@ -41,7 +41,9 @@ describe('StatusPage', () => {
     expect(rows[1]).toHaveTextContent('42 ms');
     expect(rows[1]).toHaveTextContent('1,520');
     expect(rows[1]).toHaveTextContent('12 seconds ago');
-    expect(rows[2]).toHaveTextContent('reconnecting');
+    // Silent for 5 minutes: down, whatever it reported last (reconnecting).
+    expect(rows[2]).toHaveTextContent('down');
+    expect(rows[2]).not.toHaveTextContent('reconnecting');
     expect(rows[2]).toHaveTextContent('—');
     expect(rows[2]).toHaveTextContent('5 minutes ago');
     expect(screen.getByText(/1 of 2 shards ready, serving 2,918 servers/)).toBeInTheDocument();
@@ -123,7 +125,7 @@ describe('StatusPage in German', () => {
     expect(rows[1]).toHaveTextContent('bereit');
     expect(rows[1]).toHaveTextContent('1.520');
     expect(rows[1]).toHaveTextContent('vor 12 Sekunden');
-    expect(rows[2]).toHaveTextContent('verbindet neu');
+    expect(rows[2]).toHaveTextContent('ausgefallen');
     expect(rows[2]).toHaveTextContent('vor 5 Minuten');
     expect(screen.getByText('1 von 2 Shards bereit, zusammen für 2.918 Server zuständig.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Aktualisieren' })).toBeInTheDocument();

@@ -78,10 +78,12 @@ const SHARD_STATES: Record<string, MessageKey> = {
   dead: 'status.shard.state.dead',
 };
 
+/** A shard's state; one silent for too long is down, whatever it said last. */
 function ShardState({ state, stale }: { state: string; stale: boolean }) {
   const t = useT();
-  const key = Object.hasOwn(SHARD_STATES, state) ? SHARD_STATES[state] : undefined;
-  return <Badge tone={shardTone(state, stale)}>{key ? t(key) : state}</Badge>;
+  const shown = stale ? 'down' : state;
+  const key = Object.hasOwn(SHARD_STATES, shown) ? SHARD_STATES[shown] : undefined;
+  return <Badge tone={shardTone(state, stale)}>{key ? t(key) : shown}</Badge>;
 }
 
 function Overall({ status }: { status: HealthState }) {
