@@ -56,7 +56,8 @@ const TEMPLATES: readonly string[] = [
   '<noscript><p title="</noscript><img src=x onerror=$>">',
   '<template><script>$</script></template><img src=x onerror=$>',
   '{{constructor.constructor("$")()}}',
-  '${$}',
+  // A template literal's placeholder, in case any layer evaluates one.
+  `$${'{'}$}`,
   '[click](javascript:$)',
   '[click](JAVASCRIPT:$)',
   '[click](javascript&#58;$)',
