@@ -1,4 +1,4 @@
-import { createSandboxControl } from '@tickety/sandbox';
+import { createSandboxControl, startDemoBot } from '@tickety/sandbox';
 import { loadConfig } from '../src/config';
 import { serve } from '../src/serve';
 import { DEMO_DISCORD, mountSandbox } from './demo';
@@ -7,8 +7,10 @@ import { seedDemo } from './seed';
 /**
  * The all-in-one launcher's server (`node dist/all-in-one.js`, what `npm start` runs): the API, the
  * site and, while no Discord application is configured, the Discord sandbox beside it (demo mode),
- * with the demo's seed data (demo/seed.ts) written before it takes requests. With DISCORD_CLIENT_ID
- * set it is the production server with the site.
+ * with the demo's seed data (demo/seed.ts) written before it takes requests, and the demo bot
+ * (@tickety/sandbox's startDemoBot: ticket history, live events, shard heartbeats, transcripts) talking
+ * to it over HTTP once it listens (DEMO_BOT=off leaves it out). With DISCORD_CLIENT_ID set it is the
+ * production server with the site.
  */
 const sandbox = createSandboxControl();
 serve(
@@ -23,6 +25,15 @@ serve(
       } catch (error) {
         app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'demo: the seed data could not be written completely (tried again at the next start)');
       }
+    },
+    afterListen: (app, address) => {
+      const key = app.config.bot.apiKey;
+      if (!app.config.demo || !key || process.env.DEMO_BOT === 'off') return;
+      // The bot calls the API like any client, on the address it listens on (0.0.0.0: this host).
+      const url = new URL(address);
+      if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
+      // Its timers do not keep the process alive; a shutdown simply ends it.
+      startDemoBot({ apiBase: url.origin, key, cdnBase: app.config.discord.cdnBase, log: app.log });
     },
   },
 ).catch((error: unknown) => {

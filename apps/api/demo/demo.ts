@@ -4,7 +4,7 @@
  * (all-in-one.ts, what `npm start` runs) and by the API's tests. A production build of the API
  * (dist/server.js) contains none of this.
  */
-import { DEMO_APP, DEMO_USERS, type SandboxControl, discordSandbox } from '@tickety/sandbox';
+import { DEMO_APP, DEMO_BOT_API_KEY, DEMO_USERS, type SandboxControl, discordSandbox } from '@tickety/sandbox';
 import type { FastifyInstance } from 'fastify';
 import type { DemoDiscord } from '../src/config';
 import { CSRF_EXEMPT } from '../src/plugins/app/security';
@@ -15,6 +15,7 @@ export const DEMO_DISCORD: DemoDiscord = {
   clientSecret: DEMO_APP.clientSecret,
   botToken: DEMO_APP.botToken,
   staffOwnerIds: [DEMO_USERS.sam.id],
+  botApiKey: DEMO_BOT_API_KEY,
 };
 
 /**

@@ -5,12 +5,13 @@ import { type AppConfig, ConfigError } from './config';
 /**
  * Starts the API from a configuration (read by the entry point): listens, logs that it is up, and
  * closes cleanly on SIGINT/SIGTERM. The entries: server.ts (production) and demo/all-in-one.ts (`npm start`).
- * `beforeListen` runs once the app is ready and before it takes requests (the demo's seed data).
+ * `beforeListen` runs once the app is ready and before it takes requests (the demo's seed data);
+ * `afterListen` once it listens, with the address it listens on (the demo bot, a client over HTTP).
  */
 export async function serve(
   load: () => AppConfig,
   options: BuildOptions = {},
-  hooks: { beforeListen?: (app: FastifyInstance) => Promise<void> } = {},
+  hooks: { beforeListen?: (app: FastifyInstance) => Promise<void>; afterListen?: (app: FastifyInstance, address: string) => void } = {},
 ): Promise<void> {
   let config: AppConfig;
   try {
@@ -44,9 +45,10 @@ export async function serve(
     await app.ready();
     await hooks.beforeListen(app);
   }
-  await app.listen({ host: config.host, port: config.port });
+  const address = await app.listen({ host: config.host, port: config.port });
   app.log.info(
     { url: config.publicUrl, allInOne: config.allInOne, demo: config.demo, database: config.database.url ? 'postgres' : 'pglite' },
     config.demo ? 'Tickety is up (demo mode: Discord is the local sandbox)' : 'Tickety is up',
   );
+  hooks.afterListen?.(app, address);
 }

@@ -26,3 +26,4 @@ export * from './permissions';
 export { type DiscordSandboxOptions, discordSandbox } from './plugin';
 export type { RateLimitSettings } from './rate-limit';
 export type { EndReason } from './store';
+export { DEMO_BOT_API_KEY, type DemoBot, type DemoBotOptions, demoServer, demoTranscript, dueEvents, history, type SeedReport, startDemoBot } from './demo-bot';

@@ -130,7 +130,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
     },
     async (req) => {
       const result = await app.tickets.ingest(req.bot!.botId, req.body.events);
-      req.log.info({ botId: req.bot!.botId, ...result }, 'ticket events stored');
+      req.log.debug({ botId: req.bot!.botId, ...result }, 'ticket events stored');
       return result;
     },
   );

@@ -1,0 +1,243 @@
+/**
+ * The demo bot: a simulated bot process that uses the product's bot API over HTTP exactly as a real
+ * one would (`/api/bot/v1`, docs/api.md "Bot API"). Started by the all-in-one launcher in demo mode.
+ * - reads each demo server's configuration (its panels and support roles) through the bot API;
+ * - seeds a deterministic 90-day ticket history from them (history.ts), in batches of 1,000;
+ * - keeps going: every few seconds it sends what has become due (new tickets, answers, closes,
+ *   ratings) and the message counts of open tickets;
+ * - heartbeats four shards every 15 s (shard 2 is resuming with a high latency: degraded);
+ * - uploads transcripts of recent closed tickets (gzipped), a 5,000-message one and a 50,000-message
+ *   one, each followed by its `transcript_stored` event.
+ * It retries 429 and 5xx with back-off (honouring Retry-After) and never throws into the product.
+ */
+import { gzipSync } from 'node:zlib';
+import { DEMO_GUILDS } from '../demo-data';
+import { dayOf, type DemoEvent, type DemoServer, type DemoTicket, demoServer, dueEvents, history, ticketsOfDay } from './history';
+import { demoTranscript, transcriptFileId } from './transcripts';
+
+export { DEMO_OPENERS, dueEvents, eventsOf, history, prng, ticketsOfDay, type DemoEvent, type DemoServer, type DemoTicket, demoServer } from './history';
+export { demoTranscript, transcriptFileId } from './transcripts';
+
+/** The demo bot's key to the bot API (demo mode only: public, like every demo credential). */
+export const DEMO_BOT_API_KEY = 'tk_bot_demobot01_Tickety-demo-bot-key-not-a-secret-0001';
+
+type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface DemoBotOptions {
+  /** The API's public URL (`http://localhost:3000`). */
+  apiBase: string;
+  key: string;
+  /** The sandbox CDN's base, for avatars in transcripts. */
+  cdnBase: string;
+  clock?: () => number;
+  fetch?: FetchLike;
+  /** Days of history (default 90). */
+  days?: number;
+  /** How often live events are sent (default 5 s) and shards heartbeat (default 15 s). */
+  liveIntervalMs?: number;
+  heartbeatMs?: number;
+  /** Transcripts per server for recent closed tickets (default 12), and the two long ones (default on). */
+  transcriptsPerServer?: number;
+  longTranscripts?: boolean;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+export interface SeedReport {
+  servers: number;
+  tickets: number;
+  events: number;
+  accepted: number;
+  transcripts: number;
+  ms: number;
+}
+
+export interface DemoBot {
+  /** Resolves when the history, heartbeats and short transcripts are in (long ones follow). */
+  ready: Promise<SeedReport>;
+  /** Resolves when the long transcripts are in too. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const SHARDS = [
+  { id: 0, state: 'ready', latency: 38, guilds: 1412 },
+  { id: 1, state: 'ready', latency: 45, guilds: 1388 },
+  { id: 2, state: 'resuming', latency: 912, guilds: 1297 },
+  { id: 3, state: 'ready', latency: 41, guilds: 1430 },
+] as const;
+
+const BATCH = 1000;
+
+/** Starts the demo bot. */
+export function startDemoBot(options: DemoBotOptions): DemoBot {
+  const clock = options.clock ?? Date.now;
+  const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const days = options.days ?? 90;
+  const log = options.log ?? { info: () => undefined, warn: () => undefined };
+  const timers: NodeJS.Timeout[] = [];
+  let stopped = false;
+  let servers: DemoServer[] = [];
+  let lastLive = 0;
+
+  async function call(method: string, path: string, body?: unknown, gzip = false): Promise<Response> {
+    const json = body === undefined ? undefined : JSON.stringify(body);
+    for (let attempt = 0; ; attempt++) {
+      if (stopped) throw new Error('the demo bot stopped');
+      let res: Response | null = null;
+      try {
+        res = await doFetch(`${options.apiBase}/api/bot/v1${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${options.key}`,
+            ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+          },
+          ...(json !== undefined ? { body: gzip ? gzipSync(json) : json } : {}),
+        });
+      } catch (error) {
+        if (attempt >= 5) throw error;
+      }
+      if (res && res.status !== 429 && res.status < 500) return res;
+      if (attempt >= 5) return res!;
+      const retryAfter = Number(res?.headers.get('retry-after') ?? '0');
+      await new Promise((ok) => setTimeout(ok, Math.max(retryAfter * 1000, 250 * 2 ** attempt)));
+    }
+  }
+
+  async function send(events: DemoEvent[]): Promise<number> {
+    let accepted = 0;
+    for (let i = 0; i < events.length; i += BATCH) {
+      const res = await call('POST', '/events', { events: events.slice(i, i + BATCH) });
+      const body = (await res.json()) as { accepted?: number; message?: string };
+      if (res.status !== 200) throw new Error(`the bot API refused events: ${res.status} ${body.message ?? ''}`);
+      accepted += body.accepted ?? 0;
+    }
+    return accepted;
+  }
+
+  async function heartbeat(): Promise<void> {
+    const t = clock();
+    const shards = SHARDS.map((s) => ({ id: s.id, state: s.state, latencyMs: s.latency + Math.round(((t / 1000) % 7) - 3), guilds: s.guilds }));
+    const res = await call('PUT', '/shards', { shards });
+    if (res.status !== 204) throw new Error(`the bot API refused the heartbeat: ${res.status}`);
+  }
+
+  async function loadServers(): Promise<DemoServer[]> {
+    const found: DemoServer[] = [];
+    for (const guild of Object.values(DEMO_GUILDS).filter((g) => g.botInGuild)) {
+      const res = await call('GET', `/servers/${guild.id}/config`);
+      if (res.status !== 200) continue;
+      const { config } = (await res.json()) as { config: { panels?: Array<{ id: string; name: string; supportRoleIds?: string[]; form?: Array<{ label: string }> }> } };
+      const panels = (config.panels ?? []).map((p) => ({ id: p.id, name: p.name, supportRoleIds: p.supportRoleIds ?? [], question: p.form?.[0]?.label ?? null }));
+      if (panels.length > 0) found.push(demoServer(guild.id, guild.name, panels));
+    }
+    return found;
+  }
+
+  async function upload(server: DemoServer, ticket: DemoTicket, fileId: string, messages?: number): Promise<boolean> {
+    const transcript = demoTranscript(server, ticket, { cdnBase: options.cdnBase, ...(messages ? { messages } : {}) });
+    const res = await call('PUT', `/servers/${server.id}/transcripts/${fileId}`, transcript, true);
+    if (res.status !== 200) {
+      log.warn({ server: server.id, fileId, status: res.status, body: (await res.text()).slice(0, 300) }, 'demo bot: a transcript was refused');
+      return false;
+    }
+    const at = new Date(Math.max(Date.parse(transcript.ticket.closedAt), clock() - 1000)).toISOString();
+    await send([{ id: `${server.id}:${ticket.ticketId}:t:${fileId}`, serverId: server.id, ticketId: ticket.ticketId, at, type: 'transcript_stored', fileId }]);
+    return true;
+  }
+
+  /** Closed tickets of the last two weeks, newest first, at most `count`; the demo users' first. */
+  function recentClosed(tickets: DemoTicket[], count: number): DemoTicket[] {
+    const now = clock();
+    const closed = tickets.filter((t) => t.finalClosedAt !== null && t.finalClosedAt <= now && t.openedAt > now - 14 * 86_400_000).reverse();
+    const byDemoUser = closed.filter((t) => t.openerId.length === 19 && t.openerId.startsWith('10000000000000000'));
+    return [...new Set([...byDemoUser.slice(0, 3), ...closed])].slice(0, count);
+  }
+
+  async function live(): Promise<void> {
+    const now = clock();
+    const events: DemoEvent[] = [];
+    const tick = Math.floor(now / (options.liveIntervalMs ?? 5000));
+    for (const server of servers) {
+      const today = [...ticketsOfDay(server, dayOf(now) - 86_400_000), ...ticketsOfDay(server, dayOf(now))];
+      events.push(...dueEvents(today, now).filter((e) => Date.parse(e.at) > lastLive));
+      // The message counts of open tickets move while people talk.
+      for (const t of today.filter((x) => x.openedAt <= now && (x.closedAt === null || x.closedAt > now)).slice(0, 5)) {
+        const total = 2 + Math.floor((now - t.openedAt) / 120_000);
+        events.push({ id: `${server.id}:${t.ticketId}:live:${tick}`, serverId: server.id, ticketId: t.ticketId, at: new Date(now).toISOString(), type: 'messages', total, staff: t.firstResponseAt !== null && t.firstResponseAt <= now ? Math.floor(total / 2) : 0 });
+      }
+    }
+    lastLive = now;
+    if (events.length > 0) await send(events);
+  }
+
+  const guard = (what: string, task: () => Promise<unknown>) => () => {
+    if (stopped) return;
+    task().catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, `demo bot: ${what} failed (tried again later)`));
+  };
+
+  let long: Promise<void> = Promise.resolve();
+
+  const ready = (async (): Promise<SeedReport> => {
+    const started = Date.now();
+    await heartbeat();
+    timers.push(setInterval(guard('heartbeat', heartbeat), options.heartbeatMs ?? 15_000).unref());
+    servers = await loadServers();
+    const now = clock();
+    let tickets = 0;
+    let events = 0;
+    let accepted = 0;
+    let transcripts = 0;
+    const all = new Map<string, DemoTicket[]>();
+    for (const server of servers) {
+      const list = history(server, now, days);
+      all.set(server.id, list);
+      const due = dueEvents(list, now);
+      tickets += list.length;
+      events += due.length;
+      accepted += await send(due);
+    }
+    lastLive = now;
+    for (const server of servers) {
+      for (const ticket of recentClosed(all.get(server.id) ?? [], options.transcriptsPerServer ?? 12)) {
+        if (await upload(server, ticket, transcriptFileId(ticket))) transcripts++;
+      }
+    }
+    timers.push(setInterval(guard('live events', live), options.liveIntervalMs ?? 5000).unref());
+    const report = { servers: servers.length, tickets, events, accepted, transcripts, ms: Date.now() - started };
+    log.info(report, 'demo bot: history and transcripts sent');
+    // The long tickets, after the rest: the first server's two oldest closed tickets.
+    const first = servers[0];
+    const closed = (all.get(first?.id ?? '') ?? []).filter((t) => t.finalClosedAt !== null && t.finalClosedAt <= now);
+    if (first && (options.longTranscripts ?? true) && closed.length >= 2) {
+      long = (async () => {
+        try {
+          await upload(first, closed[0]!, transcriptFileId(closed[0]!, '-long'), 5_000);
+          await upload(first, closed[1]!, transcriptFileId(closed[1]!, '-very-long'), 50_000);
+          log.info({ server: first.id }, 'demo bot: the 5,000- and 50,000-message transcripts are in');
+        } catch (error) {
+          if (!stopped) log.warn({ err: error instanceof Error ? error.message : String(error) }, 'demo bot: the long transcripts failed');
+        }
+      })();
+    }
+    return report;
+  })();
+  ready.then(
+    () => undefined,
+    (error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'demo bot: seeding failed'),
+  );
+  const done = ready.then(
+    () => long,
+    () => undefined,
+  );
+
+  return {
+    ready,
+    done,
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      await done.catch(() => undefined);
+    },
+  };
+}
