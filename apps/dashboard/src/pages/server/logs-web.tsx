@@ -140,6 +140,8 @@ function Entry({ entry, server, now, names, focusRef }: { entry: WebLogEntry; se
   const [open, setOpen] = useState(false);
   const id = useId();
   const count = entry.changes.length;
+  // Ticket events and transcript reads change no configuration: no version, no changes to show.
+  const configEntry = !entry.action.startsWith('ticket.') && !entry.action.startsWith('transcript.');
   return (
     <li ref={focusRef} tabIndex={focusRef ? -1 : undefined} className="px-4 py-3 outline-none focus-visible:ring-2 focus-visible:ring-primary-500">
       <div className="flex flex-col gap-2 sm:grid sm:grid-cols-[minmax(0,11rem)_minmax(0,11rem)_minmax(0,1fr)_auto] sm:items-start sm:gap-4">
@@ -159,7 +161,7 @@ function Entry({ entry, server, now, names, focusRef }: { entry: WebLogEntry; se
           </h2>
         </div>
         <div className="flex flex-wrap items-center gap-2 sm:justify-end">
-          {entry.version !== null ? (
+          {!configEntry ? null : entry.version !== null ? (
             <Link
               to={href('/dashboard/:server/server-configs', { server }, { version: entry.version })}
               title={t('logs.versionLink', { version: entry.version })}
@@ -172,7 +174,7 @@ function Entry({ entry, server, now, names, focusRef }: { entry: WebLogEntry; se
           ) : (
             <span className="text-xs text-surface-500 dark:text-surface-400">{t('logs.noVersion')}</span>
           )}
-          {count > 0 ? (
+          {!configEntry ? null : count > 0 ? (
             <Button variant="secondary" size="sm" aria-expanded={open} aria-controls={`${id}-changes`} aria-describedby={`${id}-target`} onClick={() => setOpen((v) => !v)}>
               {open ? t('logs.hideChanges') : t('logs.showChanges', { count })}
               <ChevronDown aria-hidden="true" className={cx('size-3.5 transition-transform', open && 'rotate-180')} />

@@ -122,6 +122,22 @@ describe('Web Logs', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it('lists ticket events and transcript reads the bot reported, without versions or changes', async () => {
+    const opened = entry(40, { action: 'ticket.opened', actor: BEN, target: 'Ticket #12', version: null, changes: [] });
+    const viewed = entry(41, { action: 'transcript.view', target: 'Transcript of ticket #12 (manager)', version: null, changes: [] });
+    show(fakeLogs([viewed, opened]));
+    const list = await screen.findByRole('list', { name: 'Changes made on the dashboard, newest first' });
+    const [view, open] = within(list).getAllByRole('listitem') as [HTMLElement, HTMLElement];
+    expect(within(open).getByText('Opened a ticket')).toBeInTheDocument();
+    expect(within(open).getByRole('heading', { name: 'Ticket #12' })).toBeInTheDocument();
+    expect(within(view).getByText('Read a transcript')).toBeInTheDocument();
+    for (const item of [view, open]) {
+      expect(within(item).queryByText('No new version')).toBeNull();
+      expect(within(item).queryByText('No field changes')).toBeNull();
+      expect(within(item).queryByRole('button')).toBeNull();
+    }
+  });
+
   it('expands an entry into a readable field-level before and after', async () => {
     const user = userEvent.setup();
     show(fakeLogs([SAVE, SEND, RESTORE]));
