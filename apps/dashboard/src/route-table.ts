@@ -9,7 +9,7 @@ import type { RouteTable } from '@tickety/shared';
 export const routeTable = {
   schema: 1,
   remote: 'dashboard',
-  mounts: ['/dashboard', '/transcript'],
+  mounts: ['/dashboard', '/transcript', '/transcripts'],
   routes: [
     { path: '/dashboard', layout: 'login', page: 'manageServers', title: 'Manage Servers', requiresAuth: true },
     {
@@ -22,6 +22,8 @@ export const routeTable = {
         { path: 'statistics', page: 'serverStatistics', title: 'Statistics', requiresAuth: true, sidebar: { label: 'Statistics', icon: 'statistics' }, area: 'statistics' },
         { path: 'premium', page: 'serverPremium', title: 'Server Premium', requiresAuth: true, sidebar: { label: 'Premium', icon: 'premium' }, area: 'premium' },
         { path: 'logs-web', page: 'serverLogsWeb', title: 'Web Logs', requiresAuth: true, sidebar: { label: 'Web Logs', icon: 'logs' }, area: 'logs' },
+        // The server's transcripts: part of Web Logs (the spec fixes the sidebar's five pages).
+        { path: 'logs-web/transcripts', page: 'serverTranscripts', title: 'Transcripts', requiresAuth: true, area: 'logs' },
         {
           path: 'server-configs',
           page: 'serverRestoreConfigs',
@@ -34,6 +36,7 @@ export const routeTable = {
     },
     { path: '/transcript/v1/:channel/:attachment/:filename/:ex/:is/:hm', layout: 'transcript', page: 'transcriptV1', title: 'Transcript', requiresAuth: true },
     { path: '/transcript/v2/:server/:fileid', layout: 'transcript', page: 'transcriptV2', title: 'Transcript', requiresAuth: true },
+    { path: '/transcripts', layout: 'login', page: 'yourTickets', title: 'Your tickets', requiresAuth: true },
   ],
 } as const satisfies RouteTable;
 

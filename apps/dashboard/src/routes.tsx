@@ -20,6 +20,8 @@ export const remoteRoutes = defineRemoteRoutes({
     serverPremium: { Component: lazy(() => import('./pages/server/premium')) },
     serverLogsWeb: { Component: lazy(() => import('./pages/server/logs-web')) },
     serverRestoreConfigs: { Component: lazy(() => import('./pages/server/restore-configs')) },
+    serverTranscripts: { Component: lazy(() => import('./pages/server/transcripts')) },
+    yourTickets: { Component: lazy(() => import('./pages/transcripts/your-tickets')) },
     transcriptV1: { Component: lazy(() => import('./pages/transcript/v1')) },
     transcriptV2: { Component: lazy(() => import('./pages/transcript/v2')) },
   },

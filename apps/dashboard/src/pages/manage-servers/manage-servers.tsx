@@ -1,13 +1,15 @@
 import Bot from 'lucide-react/icons/bot';
 import CircleHelp from 'lucide-react/icons/circle-help';
+import Inbox from 'lucide-react/icons/inbox';
 import Info from 'lucide-react/icons/info';
 import LifeBuoy from 'lucide-react/icons/life-buoy';
 import Search from 'lucide-react/icons/search';
 import ServerOff from 'lucide-react/icons/server-off';
-import { botInviteUrl, formatNumber, type Guild, selectDashboardGuilds, selectGuilds, selectSub, useAppSelector, useLocation, useRuntimeConfig, useSearchParams } from '@tickety/shared';
+import { botInviteUrl, formatNumber, type Guild, Link, selectDashboardGuilds, selectGuilds, selectSub, useAppSelector, useLocation, useRuntimeConfig, useSearchParams } from '@tickety/shared';
 import { Alert, Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref, serverPagePath } from '../../lib/guilds';
+import { href } from '../../lib/hrefs';
 import { T, useT } from '../../lib/i18n';
 import { RefreshControl } from './refresh-control';
 import { InviteServerCard, ManagedServerCard } from './server-cards';
@@ -152,7 +154,16 @@ export default function ManageServers() {
 
   return (
     <div>
-      <PageHeader title={t('title.manageServers')} description={t('servers.description', { product: config.productName })} />
+      <PageHeader
+        title={t('title.manageServers')}
+        description={t('servers.description', { product: config.productName })}
+        actions={
+          <Link to={href('/transcripts')} className={buttonClasses({ variant: 'secondary' })}>
+            <Inbox aria-hidden="true" className="size-4" />
+            {t('servers.yourTickets')}
+          </Link>
+        }
+      />
 
       {isServerPageSlug(pageSlug) && sorted.length > 0 ? (
         <Alert tone="info" icon={<Info aria-hidden="true" className="size-4" />} className="mb-6">

@@ -1,4 +1,5 @@
 import ScrollText from 'lucide-react/icons/scroll-text';
+import FileText from 'lucide-react/icons/file-text';
 import Download from 'lucide-react/icons/download';
 import ChevronDown from 'lucide-react/icons/chevron-down';
 import FilterX from 'lucide-react/icons/filter-x';
@@ -459,10 +460,16 @@ export default function ServerLogsWeb() {
         }
         description={description}
         actions={
+          <>
+          <Link to={href('/dashboard/:server/logs-web/transcripts', { server })} className={buttonClasses({ variant: 'secondary' })}>
+            <FileText aria-hidden="true" className="size-4" />
+            {t('transcripts.server.link')}
+          </Link>
           <Button variant="secondary" onClick={() => void exporter.start()} disabled={exporter.status.state === 'running' || emptyRange || server === ''} title={t('logs.export.hint')}>
             <Download aria-hidden="true" className="size-4" />
             {t('logs.export')}
           </Button>
+          </>
         }
       />
       <Filters filters={filters} actors={actors} onChange={setFilters} />
