@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { shot, titleOf, useBrowser } from '../src/browser';
+import { main } from '../src/pages';
+import { type RunningServer, startServer } from '../src/server';
+import { DEMO_GUILDS, signInContext } from '../src/session';
+
+/**
+ * Tickets flow in (issue 9): the demo bot, a client of the bot API over HTTP, fills the demo with a
+ * ticket history, shard heartbeats and transcripts; people find them on the status page, in "Your
+ * tickets", in a server's transcripts and in Web Logs. Its own server, with the demo bot on.
+ */
+let server: RunningServer | undefined;
+const b = useBrowser({ baseURL: () => server!.url });
+
+beforeAll(async () => {
+  server = await startServer({ env: { DEMO_BOT: 'on' } });
+  // The bot starts once the server listens: wait for its heartbeats (its history follows in seconds).
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const status = (await (await fetch(`${server.url}/api/status`)).json()) as { shards: unknown[] };
+    if (status.shards.length >= 4) break;
+    if (Date.now() > until) throw new Error('the demo bot did not report its shards within a minute');
+    await new Promise((ok) => setTimeout(ok, 500));
+  }
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const ARCADE = DEMO_GUILDS.avasArcade;
+const PIXEL = DEMO_GUILDS.pixelPals;
+
+describe('tickets flow in from the bot', () => {
+  test('/status lists the four shards the bot heartbeats, one of them resuming', async () => {
+    await b.page.goto('/status');
+    const table = b.page.getByRole('table', { name: 'Bot shards' });
+    await table.waitFor();
+    const rows = table.getByRole('row');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(5);
+    for (const id of ['#0', '#1', '#2', '#3']) expect(await table.getByText(id, { exact: true }).count(), id).toBe(1);
+    expect(await table.getByText('resuming').count()).toBe(1);
+    await shot(b.page, 'status-shards');
+  });
+
+  test('Cleo finds her tickets in Pixel Pals under Your tickets', async () => {
+    await signInContext(b.context, b.baseURL, 'cleo');
+    await b.page.goto('/dashboard');
+    await main(b.page).getByRole('link', { name: 'Your tickets' }).click();
+    expect(await titleOf(b.page, 'Tickety - Your tickets')).toBe('Tickety - Your tickets');
+    const table = b.page.getByRole('table', { name: /tickets you opened/ });
+    await expect.poll(async () => {
+      await table.waitFor({ timeout: 10_000 }).catch(() => b.page.reload());
+      return table.getByRole('row').count();
+    }, { timeout: 30_000 }).toBeGreaterThan(1);
+    expect(await table.getByText(PIXEL.name).count()).toBeGreaterThan(0);
+    expect(await table.getByText(ARCADE.name).count()).toBe(0);
+    const link = table.getByRole('link', { name: /^Ticket #\d+$/ }).first();
+    expect(await link.getAttribute('href')).toMatch(new RegExp(`^/transcript/v2/${PIXEL.id}/t-`));
+    await shot(b.page, 'your-tickets-cleo');
+  });
+
+  test('Ava reads her server’s transcripts and the ticket events in Web Logs', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto(`/dashboard/${ARCADE.id}/logs-web`);
+    await main(b.page).getByRole('link', { name: 'Transcripts' }).click();
+    const table = b.page.getByRole('table', { name: /Transcripts of/ });
+    await table.waitFor();
+    expect(await table.getByRole('link', { name: /^Ticket #\d+$/ }).count()).toBeGreaterThan(3);
+    await shot(b.page, 'server-transcripts-ava');
+
+    // Only five-star tickets: every row shows five stars.
+    await b.page.getByLabel('Rating').selectOption('5');
+    await b.page.getByRole('button', { name: 'Apply filters' }).click();
+    await b.page.waitForURL(/rating=5/);
+    await expect.poll(() => table.getByText('4 of 5 stars').count()).toBe(0);
+
+    await b.page.goto(`/dashboard/${ARCADE.id}/logs-web?action=ticket.opened`);
+    const log = b.page.getByRole('list', { name: 'Changes made on the dashboard, newest first' });
+    await log.waitFor();
+    expect(await log.getByText('Opened a ticket').count()).toBeGreaterThan(3);
+    expect(await log.getByText(/^Ticket #\d+$/).count()).toBeGreaterThan(3);
+  });
+});
