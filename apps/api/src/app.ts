@@ -25,6 +25,7 @@ import redisPlugin from './plugins/external/redis';
 import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
 import botRoutes from './routes/bot/index';
+import transcriptV1Routes from './routes/transcripts/v1';
 import transcriptV2Routes, { serverTranscriptRoutes } from './routes/transcripts/v2';
 import serverConfigRoutes from './routes/guilds/config';
 import configFileRoutes from './routes/guilds/config-files';
@@ -131,7 +132,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     htmlCsp: htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [new URL(config.publicUrl).origin] }),
   });
   await app.register(dbPlugin, { db: options.db });
-  await app.register(servicesPlugin, { discordFetch: options.discordFetch ?? (config.demo ? injectFetch(app) : undefined) });
+  // Discord (REST and CDN): the given fetch, the in-process sandbox in demo mode, else the network.
+  const discordFetch = options.discordFetch ?? (config.demo ? injectFetch(app) : undefined);
+  await app.register(servicesPlugin, { discordFetch });
   await app.register(authPlugin);
   for (const extend of options.extensions ?? []) await extend(app);
 
@@ -144,6 +147,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(panelPostRoutes, { prefix: '/api/guilds' });
   await app.register(serverTranscriptRoutes, { prefix: '/api/guilds' });
   await app.register(transcriptV2Routes, { prefix: '/api/transcripts' });
+  await app.register(transcriptV1Routes, { prefix: '/api/transcripts', fetch: discordFetch ?? ((input, init) => fetch(input, init)) });
   await app.register(botRoutes, { prefix: '/api/bot/v1' });
   await app.register(planRoutes, { prefix: '/api/plans' });
   await app.register(statusRoutes, { prefix: '/api/status' });

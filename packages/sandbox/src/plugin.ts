@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { FormBody, RawBody } from './body';
+import { AttachmentStore, attachmentRoutes } from './attachments';
 import { cdnRoutes } from './cdn';
 import { createSandboxControl, type FaultOptions, internalsOf, type SandboxControl, type SandboxRequestRecord } from './control';
 import { controlRoutes } from './control-routes';
@@ -301,5 +302,7 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
   messageRoutes(app, engine);
   sandboxPages(app, engine);
   cdnRoutes(app);
+  // Signed attachment links (the demo's legacy transcripts) and the bot's refresh of them.
+  attachmentRoutes(app, engine, new AttachmentStore(), `${engine.options.baseUrl ?? ''}/cdn`);
   if (options.controlRoutes) controlRoutes(app, engine);
 };

@@ -92,7 +92,7 @@ export {
   type OverlayState,
   useOverlayState,
 } from './client/overlay-store';
-export { type RequestMethod, type RequestOptions, request } from './client/request';
+export { buildUrl, type RequestMethod, type RequestOptions, request } from './client/request';
 
 // routing for pages: remotes import the router only from here. react-router is bundled once, in the
 // shell (tree-shaken), and reaches every remote through this singleton, so all pages share one router.

@@ -239,6 +239,14 @@ export class DiscordBot {
     return this.#call<APIGuildMember>('GET', Routes.guildMember(guildId, userId));
   }
 
+  /** Fresh signed links for expired attachment links (Discord's `POST /attachments/refresh-urls`). */
+  async refreshAttachmentUrls(urls: string[]): Promise<Array<{ original: string; refreshed: string }>> {
+    const answer = await this.#call<{ refreshed_urls?: Array<{ original: string; refreshed: string }> }>('POST', '/attachments/refresh-urls', {
+      attachment_urls: urls,
+    } as unknown as MessageBody);
+    return answer.refreshed_urls ?? [];
+  }
+
   createMessage(channelId: string, body: MessageBody): Promise<APIMessage> {
     return this.#call<APIMessage>('POST', Routes.channelMessages(channelId), body);
   }

@@ -153,7 +153,8 @@ export function htmlCsp(extra: { imgOrigins: string[]; connectOrigins: string[];
   return [
     "default-src 'self'",
     `script-src ${unique(["'self'", ...(extra.scriptSources ?? []), 'https://cdn.paddle.com'])}`,
-    'frame-src https://*.paddle.com',
+    // Paddle's checkout, and the API's own documents (legacy transcripts in a sandboxed frame).
+    `frame-src ${unique(["'self'", ...extra.connectOrigins, 'https://*.paddle.com'])}`,
     `img-src ${unique(["'self'", 'data:', 'https://cdn.discordapp.com', ...extra.imgOrigins])}`,
     "style-src 'self' 'unsafe-inline'",
     `connect-src ${unique(["'self'", ...extra.connectOrigins])}`,

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { ApiError, Snowflake } from '@tickety/api-contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import sanitizeHtml from 'sanitize-html';
+import { z } from 'zod';
+import type { FetchLike } from '../../lib/discord';
+import { DiscordBotError } from '../../lib/discord-bot';
+import { ApiHttpError } from '../../lib/errors';
+
+/** The largest legacy transcript the API reads. */
+export const LEGACY_TRANSCRIPT_MAX_BYTES = 5 * 1024 * 1024;
+
+const Hex = (max: number) => z.string().regex(new RegExp(`^[0-9a-f]{1,${max}}$`), 'must be lower-case hex');
+export const LegacyParams = z.object({
+  channel: Snowflake,
+  attachment: Snowflake,
+  filename: z.string().regex(/^[A-Za-z0-9._-]{1,200}\.(html?|txt)$/, 'must be the name of an .html or .txt file'),
+  ex: Hex(12),
+  is: Hex(12),
+  hm: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex digits'),
+});
+type LegacyParams = z.infer<typeof LegacyParams>;
+
+/** The page around a sanitised transcript: fixed, its hash is the only style the CSP allows. */
+const STYLE =
+  'body{margin:0;padding:16px;font:14px/1.45 system-ui,sans-serif;background:#fff;color:#1e293b;overflow-wrap:anywhere}' +
+  '@media (prefers-color-scheme:dark){body{background:#18181b;color:#e4e4e7}a{color:#6ee7b7}}' +
+  'img{max-width:100%;height:auto}table{border-collapse:collapse}td,th{border:1px solid #94a3b8;padding:2px 6px}pre{white-space:pre-wrap}';
+const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
+
+/**
+ * The allow-list: text structure, links (http, https, mailto; opened apart, without referrer) and
+ * images (https and data: images only). No script, style, frame, form, object, meta, link, base or
+ * SVG; no event handler or style attribute; anything else is dropped (its text kept, except in
+ * script, style and similar elements, dropped whole).
+ */
+export function sanitizeLegacyTranscript(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'div', 'span', 'br', 'hr', 'b', 'strong', 'i', 'em', 'u', 's', 'small', 'sub', 'sup', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a', 'img', 'time'],
+    allowedAttributes: { a: ['href', 'title', 'rel', 'target'], img: ['src', 'alt', 'width', 'height'], td: ['colspan', 'rowspan'], th: ['colspan', 'rowspan'], time: ['datetime'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['https', 'data'] },
+    allowedSchemesAppliedToAttributes: ['href', 'src'],
+    allowProtocolRelative: false,
+    disallowedTagsMode: 'discard',
+    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'template', 'iframe', 'object', 'embed', 'svg', 'math', 'head'],
+    transformTags: {
+      a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'noopener noreferrer nofollow', target: '_blank' } }),
+      img: (tagName, attribs) => ({ tagName, attribs: attribs.src?.startsWith('data:') && !/^data:image\/(png|jpe?g|gif|webp);/i.test(attribs.src) ? { alt: attribs.alt ?? '' } : attribs }),
+    },
+  });
+}
+
+function gone(): ApiHttpError {
+  return new ApiHttpError('NOT_FOUND', { message: 'This transcript is no longer available on Discord: the message or its attachment was deleted.' });
+}
+
+/**
+ * Legacy transcripts (v1): `GET /api/transcripts/v1/:channel/:attachment/:filename/:ex/:is/:hm`, the
+ * address of `/transcript/v1/...` with the CDN's signed parameters. Signed-in users only. The API
+ * fetches the file from Discord's CDN (only there: the host is fixed, the path is built from checked
+ * parts), asks the bot for a fresh link when the signed one has expired, sanitises the HTML
+ * (allow-list) and answers it as a document of its own with a restrictive CSP (`sandbox`, no script,
+ * only its fixed style), framed only by the dashboard: the viewer shows it in a sandboxed frame.
+ */
+export default async function transcriptV1Routes(fastify: FastifyInstance, opts: { fetch: FetchLike }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { cdnBase } = app.config.discord;
+  const ancestors = ["'self'", ...app.config.dashboardOrigins].join(' ');
+
+  async function download(url: string): Promise<{ status: number; text: string | null }> {
+    let res: Response;
+    try {
+      res = await opts.fetch(url, { redirect: 'error', signal: AbortSignal.timeout(app.config.discord.timeoutMs) });
+    } catch (error) {
+      throw new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: 5, message: 'Discord’s CDN is not answering, so the transcript could not be loaded. Try again shortly.', cause: error });
+    }
+    if (!res.ok) return { status: res.status, text: null };
+    const type = res.headers.get('content-type') ?? '';
+    if (!/^text\/(html|plain)\b/i.test(type)) throw new ApiHttpError('NOT_FOUND', { message: 'This attachment is not a transcript (not an HTML or text file).' });
+    if (Number(res.headers.get('content-length') ?? '0') > LEGACY_TRANSCRIPT_MAX_BYTES) throw new ApiHttpError('PAYLOAD_TOO_LARGE', { message: 'This transcript is larger than 5 MB and cannot be shown.' });
+    const body = Buffer.from(await res.arrayBuffer());
+    if (body.length > LEGACY_TRANSCRIPT_MAX_BYTES) throw new ApiHttpError('PAYLOAD_TOO_LARGE', { message: 'This transcript is larger than 5 MB and cannot be shown.' });
+    return { status: res.status, text: body.toString('utf8') };
+  }
+
+  async function fetchTranscript(p: LegacyParams): Promise<string> {
+    const path = `${cdnBase}/attachments/${p.channel}/${p.attachment}/${p.filename}`;
+    const signed = `${path}?ex=${p.ex}&is=${p.is}&hm=${p.hm}&`;
+    const first = await download(signed);
+    if (first.text !== null) return first.text;
+    if (first.status !== 404 && first.status !== 403) throw new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: 5, message: `Discord’s CDN answered ${first.status}. Try again shortly.` });
+    // Expired (or Discord no longer honours the signature): ask for a fresh link as the bot.
+    let refreshed: Array<{ original: string; refreshed: string }>;
+    try {
+      refreshed = await app.discordBot.refreshAttachmentUrls([signed]);
+    } catch (error) {
+      if (error instanceof DiscordBotError && error.kind === 'unavailable') throw new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: error.retryAfter ?? 5, cause: error });
+      throw gone();
+    }
+    const fresh = refreshed.find((r) => r.original === signed)?.refreshed;
+    // The fresh link must be the same file on the same CDN, whatever Discord answered.
+    if (!fresh || !fresh.startsWith(`${path}?`)) throw gone();
+    const second = await download(fresh);
+    if (second.text === null) throw gone();
+    return second.text;
+  }
+
+  app.get(
+    '/v1/:channel/:attachment/:filename/:ex/:is/:hm',
+    { preHandler: app.requireSession, schema: { params: LegacyParams, response: { 400: ApiError, 401: ApiError, 404: ApiError, 413: ApiError, 503: ApiError } } },
+    async (req, reply) => {
+      const html = sanitizeLegacyTranscript(await fetchTranscript(req.params));
+      const title = req.params.filename.replace(/[^A-Za-z0-9._-]/g, '');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'private, no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header('content-security-policy', `default-src 'none'; img-src https: data:; style-src '${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}; sandbox`)
+        .send(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title><style>${STYLE}</style></head><body>${html}</body></html>` as never);
+    },
+  );
+}
