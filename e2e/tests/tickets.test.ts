@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shot, titleOf, useBrowser } from '../src/browser';
 import { main } from '../src/pages';
 import { type RunningServer, startServer } from '../src/server';
+import { legacyTranscriptPath } from '../../packages/sandbox/src/attachments';
 import { DEMO_GUILDS, signInContext } from '../src/session';
 
 /**
@@ -79,5 +80,29 @@ describe('tickets flow in from the bot', () => {
     await log.waitFor();
     expect(await log.getByText('Opened a ticket').count()).toBeGreaterThan(3);
     expect(await log.getByText(/^Ticket #\d+$/).count()).toBeGreaterThan(3);
+  });
+
+  test('a legacy (v1) transcript whose link expired opens, refreshed through the bot, and nothing in it runs', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    const dialogs: string[] = [];
+    b.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const path = legacyTranscriptPath(0);
+    await b.page.goto(path);
+    expect(await titleOf(b.page, 'Tickety - Transcript')).toBe('Tickety - Transcript');
+    await b.page.getByText('Discord link expired').waitFor();
+    const frame = b.page.frameLocator('iframe[title^="Legacy transcript"]');
+    await frame.getByText('season pass').waitFor();
+    expect(await b.page.locator('iframe[title^="Legacy transcript"]').getAttribute('sandbox')).toBe('');
+    // The hostile parts are gone or inert: no script ran anywhere, the page stayed where it was.
+    expect(await frame.locator('script, iframe, form, svg, object, embed').count()).toBe(0);
+    expect(await frame.locator('[onerror], [onload], [onclick], [onmouseover]').count()).toBe(0);
+    expect(await frame.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await b.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(new URL(b.page.url()).pathname).toBe(path);
+    await shot(b.page, 'transcript-v1');
   });
 });
