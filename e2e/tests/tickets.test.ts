@@ -3,6 +3,7 @@ import { shot, titleOf, useBrowser } from '../src/browser';
 import { main } from '../src/pages';
 import { type RunningServer, startServer } from '../src/server';
 import { legacyTranscriptPath } from '../../packages/sandbox/src/attachments';
+import { vectors as xssVectors } from '../../packages/sandbox/src/xss-vectors';
 import { DEMO_GUILDS, signInContext } from '../src/session';
 
 /**
@@ -104,5 +105,28 @@ describe('tickets flow in from the bot', () => {
     expect(dialogs).toEqual([]);
     expect(new URL(b.page.url()).pathname).toBe(path);
     await shot(b.page, 'transcript-v1');
+  });
+
+  test(`the XSS corpus (${xssVectors().length} vectors) in a legacy transcript: nothing runs, nothing hostile is left`, async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    const dialogs: string[] = [];
+    b.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const path = legacyTranscriptPath(2);
+    await b.page.goto(path);
+    const frame = b.page.frameLocator('iframe[title^="Legacy transcript"]');
+    await frame.getByText(`vector ${xssVectors().length}`, { exact: true }).waitFor();
+    // The document's own <meta charset> and fixed <style> are in its head; nothing of the transcript may add any.
+    expect(await frame.locator('script, iframe, svg, math, object, embed, link, base').count()).toBe(0);
+    expect(await frame.locator('head > style, head > meta').count()).toBe(2);
+    expect(await frame.locator('body').locator('form, style, meta, input, textarea, select, details, video, audio, marquee').count()).toBe(0);
+    expect(await frame.locator('[onerror], [onload], [onclick], [onmouseover], [onfocus], [ontoggle], [onbegin], [style]').count()).toBe(0);
+    expect(await frame.locator('a[href^="javascript" i], a[href^="data" i], img[src^="javascript" i]').count()).toBe(0);
+    await b.page.waitForTimeout(500);
+    expect(await b.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(new URL(b.page.url()).pathname).toBe(path);
   });
 });

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { RawBody } from './body';
 import { DEMO_GUILDS } from './demo-data';
 import type { SandboxEngine } from './engine';
+import { vectors } from './xss-vectors';
 import { callerOf, unauthorized } from './rest';
 import { safeEqual } from './util';
 
@@ -77,6 +78,13 @@ export const DEMO_LEGACY_TRANSCRIPTS = [
       ['Jules', 'Banned them, thanks for the report. <div style="position:fixed;inset:0" onmouseover="top.__xss=109">x</div>'],
       ['Mika', '<object data="javascript:top.__xss=110"></object><embed src="javascript:top.__xss=111"> 👍'],
     ]),
+  },
+  {
+    // Every vector of the corpus (xss-vectors.ts), for the tests that open it in a browser.
+    channelId: LEGACY_CHANNEL,
+    id: '1900000000000000103',
+    filename: 'transcript-xss-corpus.html',
+    html: legacyHtml('XSS corpus', vectors().map((v) => [`vector ${v.n}`, v.payload] as [string, string])),
   },
 ] as const;
 

@@ -1,5 +1,5 @@
 import { ApiError } from '@tickety/api-contract';
-import { DEMO_LEGACY_TRANSCRIPTS, DEMO_USERS, LEGACY_ISSUED_MS, legacyTranscriptPath, signAttachment } from '@tickety/sandbox';
+import { DEMO_LEGACY_TRANSCRIPTS, DEMO_USERS, LEGACY_ISSUED_MS, legacyTranscriptPath, signAttachment, xssVectors } from '@tickety/sandbox';
 import { describe, expect, it } from 'vitest';
 import { sanitizeLegacyTranscript } from '../../src/routes/transcripts/v1';
 import { useTestApp } from '../helpers/app';
@@ -30,6 +30,18 @@ describe('sanitizeLegacyTranscript', () => {
     for (const bad of ['<script', 'alert(1)</script', '<style', '<iframe', 'javascript:', 'onerror', 'onclick', 'onload', '<form', 'style=', '<svg', '<meta', '<object', 'data:text/html']) {
       expect(out.toLowerCase(), bad).not.toContain(bad.toLowerCase());
     }
+  });
+});
+
+describe('sanitizeLegacyTranscript over the XSS corpus', () => {
+  it.each(xssVectors())('vector $n leaves no script, handler, frame, style or javascript: behind', ({ payload }) => {
+    const out = sanitizeLegacyTranscript(`<div>${payload}</div>`).toLowerCase();
+    // What is left as text is inert; the tags and their attributes are what must be clean.
+    const tags = (out.match(/<[^>]*>/g) ?? []).join(' ');
+    for (const bad of ['<script', '<iframe', '<object', '<embed', '<svg', '<math', '<style', '<link', '<meta', '<base', '<form', '<input', '<textarea', '<select', '<details', '<video', '<audio', '<marquee', 'javascript:', 'data:text', 'style=']) {
+      expect(tags, bad).not.toContain(bad);
+    }
+    expect(tags).not.toMatch(/\son[a-z]+\s*=/);
   });
 });
 
@@ -73,7 +85,7 @@ describe.each(databases())('legacy transcripts (/api/transcripts/v1) on $name', 
     expect(legacyTranscriptPath(0)).toBe(apiPath(LEGACY_ISSUED_MS).replace('/api/transcripts/', '/transcript/'));
   });
 
-  it('refreshes a link whose signature Discord refuses (as Discord's refresh does), 404 for an unknown file, 400 for a malformed address', async () => {
+  it('refreshes a link whose signature Discord refuses (as Discord’s refresh does), 404 for an unknown file, 400 for a malformed address', async () => {
     const browser = await ava();
     // Discord refreshes any link to an attachment the bot can see: the signature is the CDN's, not an access check.
     const tampered = await browser.get(apiPath(t.clock.now, { hm: 'a'.repeat(64) }));
