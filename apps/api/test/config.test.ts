@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_APP, DEMO_USERS } from '@tickety/sandbox';
+import { DEMO_APP, DEMO_BOT_API_KEY, DEMO_USERS } from '@tickety/sandbox';
 import { DEMO_DISCORD } from '../demo/demo';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOT_PERMISSIONS, ConfigError, REPO_DIR, loadConfig as loadApiConfig } from '../src/config';
@@ -69,7 +69,8 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     // With a real Discord application, 20 sessions per user.
     expect(loadConfig({ ...REAL }).session.maxPerUser).toBe(20);
     expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, windowMs: 60_000 });
-    expect(c.bot).toEqual({ apiKey: null, keyOverlapSeconds: 86_400 });
+    // Demo mode: the demo bot's key, unless BOT_API_KEY is set.
+    expect(c.bot).toEqual({ apiKey: DEMO_BOT_API_KEY, keyOverlapSeconds: 86_400 });
     expect(c.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10, statementTimeoutMs: 15_000, queueMax: 200 });
     expect(c.guildAccess).toEqual({ readMaxAgeSeconds: 300, writeMaxAgeSeconds: 60 });
     expect(c.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, connectionTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, maxRequestsPerSocket: 1000 });
@@ -90,6 +91,15 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     const bits = BigInt(BOT_PERMISSIONS);
     for (const bit of [10n, 11n, 14n, 34n, 38n]) expect(bits & (1n << bit)).not.toBe(0n);
     expect(bits & 8n).toBe(0n); // never ADMINISTRATOR
+  });
+
+  it('takes a bot API key from BOT_API_KEY (none with a real application unless set), refusing a malformed one', () => {
+    const key = `tk_bot_prodkey01_${'p'.repeat(43)}`;
+    expect(loadConfig({ DATA_DIR: 'memory://', BOT_API_KEY: key }).bot.apiKey).toBe(key);
+    expect(loadConfig({ ...REAL }).bot.apiKey).toBeNull();
+    expect(loadConfig({ ...REAL, BOT_API_KEY: key, BOT_KEY_OVERLAP_SECONDS: '60', BOT_RATE_LIMIT_MAX: '50' })).toMatchObject({ bot: { apiKey: key, keyOverlapSeconds: 60 }, rateLimit: { botMax: 50 } });
+    expect(configError({ BOT_API_KEY: 'hunter2' })).toMatch(/BOT_API_KEY: must be tk_bot_/);
+    expect(configError({ BOT_KEY_OVERLAP_SECONDS: '9999999' })).toMatch(/BOT_KEY_OVERLAP_SECONDS/);
   });
 
   it('offers the sandbox controls only when SANDBOX_CONTROL enables them, in demo mode', () => {
