@@ -35,7 +35,8 @@ export default function TranscriptV1() {
     const controller = new AbortController();
     setProbe({ state: 'loading' });
     setFrameLoaded(false);
-    fetch(src, { credentials: 'include', signal: controller.signal })
+    // A retry asks the network again, never a cached answer.
+    fetch(src, { credentials: 'include', signal: controller.signal, cache: attempt > 0 ? 'reload' : 'default' })
       .then(async (res) => {
         if (res.ok) return setProbe({ state: 'ready' });
         const body = (await res.json().catch(() => null)) as { code?: number; message?: string } | null;

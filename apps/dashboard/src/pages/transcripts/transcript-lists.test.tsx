@@ -72,12 +72,12 @@ describe('Your tickets', () => {
   });
 });
 
-describe('A server’s transcripts', () => {
-  function Page() {
-    useOpenServer(SERVER);
-    return <ServerTranscripts />;
-  }
+function ServerPage() {
+  useOpenServer(SERVER);
+  return <ServerTranscripts />;
+}
 
+describe('A server’s transcripts', () => {
   it('sends the filters from the address and the form, and refuses a malformed user id', async () => {
     const asked: URLSearchParams[] = [];
     mockApi({
@@ -87,7 +87,7 @@ describe('A server’s transcripts', () => {
       },
       [`GET /api/guilds/${SERVER}/config`]: live(),
     });
-    const page = renderPage(<Page />, { url: `/dashboard/${SERVER}/logs-web/transcripts?rating=5&panel=support`, path: '/dashboard/:server/logs-web/transcripts', me: avaMe() });
+    const page = renderPage(<ServerPage />, { url: `/dashboard/${SERVER}/logs-web/transcripts?rating=5&panel=support`, path: '/dashboard/:server/logs-web/transcripts', me: avaMe() });
     store = page.store;
     await screen.findByRole('link', { name: 'Ticket #4' });
     expect(asked[0]!.get('rating')).toBe('5');
