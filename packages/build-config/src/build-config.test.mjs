@@ -81,7 +81,7 @@ describe('buildRouteTable (routes.json)', () => {
 
   it("evaluates a remote's TypeScript table and emits it as checked JSON", async () => {
     const json = JSON.parse(await buildRouteTable({ appDir: dashboardDir, name: 'dashboard' }));
-    expect(json).toMatchObject({ schema: 1, remote: 'dashboard', mounts: ['/dashboard', '/transcript'] });
+    expect(json).toMatchObject({ schema: 1, remote: 'dashboard', mounts: ['/dashboard', '/transcript', '/transcripts'] });
     expect(json.routes.map((r) => r.path)).toContain('/dashboard/:server');
   });
 
