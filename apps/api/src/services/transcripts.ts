@@ -47,6 +47,23 @@ export function attachmentPath(guildId: string, fileId: string, attachmentId: st
   return `/api/transcripts/v2/${guildId}/${fileId}/attachments/${attachmentId}`;
 }
 
+/**
+ * Whether `url` is an attachment on Discord's CDN: same origin as `cdnBase` and, once normalised (no
+ * `..` escaping it), under its `/attachments/` path. Nothing else is ever fetched.
+ */
+export function isCdnAttachment(url: string, cdnBase: string): boolean {
+  let parsed: URL;
+  let base: URL;
+  try {
+    parsed = new URL(url);
+    base = new URL(cdnBase);
+  } catch {
+    return false;
+  }
+  const prefix = `${base.pathname.replace(/\/+$/, '')}/attachments/`;
+  return parsed.origin === base.origin && parsed.pathname.startsWith(prefix) && !/%2e|%2f|%5c/i.test(parsed.pathname) && parsed.username === '' && parsed.password === '';
+}
+
 /** A content type we store and serve for an attachment: a plain `type/subtype`, else octet-stream. */
 function safeContentType(value: string | null): string {
   const type = value?.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -194,8 +211,7 @@ export class Transcripts {
    * TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES together.
    */
   private async copyAttachments(guildId: string, fileId: string, transcript: TranscriptV2): Promise<Map<string, StoredAttachment>> {
-    const prefix = `${this.cdnBase}/attachments/`;
-    const wanted = transcript.messages.flatMap((m) => m.attachments).filter((a) => a.url.startsWith(prefix));
+    const wanted = transcript.messages.flatMap((m) => m.attachments).filter((a) => isCdnAttachment(a.url, this.cdnBase));
     const copies = new Map<string, StoredAttachment>();
     let total = 0;
     let next = 0;

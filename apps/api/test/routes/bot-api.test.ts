@@ -12,7 +12,8 @@ import {
   type TranscriptV2,
   WebLogPage,
 } from '@tickety/api-contract';
-import { DEMO_APP, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox';
+import { DEMO_APP, DEMO_GUILDS, DEMO_LEGACY_TRANSCRIPTS, DEMO_ROLES, DEMO_USERS, signAttachment } from '@tickety/sandbox';
+import { isCdnAttachment } from '../../src/services/transcripts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
@@ -339,6 +340,43 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect((await (await as(cleo.id)).get(`/api/guilds/${ARCADE}/transcripts`)).statusCode).toBeGreaterThanOrEqual(403);
       const mine = TranscriptList.parse((await (await as(cleo.id)).get('/api/transcripts/mine')).json());
       expect(mine.items.map((i) => [i.fileId, i.serverName])).toEqual([['file7', DEMO_GUILDS.avasArcade.name]]);
+    });
+
+    it('copies attachments from Discord’s CDN (and nothing else), serving the copy to readers only', async () => {
+      const file = DEMO_LEGACY_TRANSCRIPTS[0];
+      const s = signAttachment(file.channelId, file.id, file.filename, t.clock.now);
+      const cdn = t.config.discord.cdnBase;
+      const url = `${cdn}/attachments/${file.channelId}/${file.id}/${file.filename}?ex=${s.ex}&is=${s.is}&hm=${s.hm}&`;
+      const sneaky = `${cdn}/attachments/../../../api/health`;
+      const body = transcript({ id: 't9', number: 9 });
+      body.messages[0]!.attachments = [
+        { id: '1900000000000000901', filename: 'log.html', contentType: 'text/html', size: 1, url, width: null, height: null },
+        { id: '1900000000000000902', filename: 'x.txt', contentType: 'text/plain', size: 1, url: sneaky, width: null, height: null },
+      ];
+      const put = await bot('PUT', `/servers/${ARCADE}/transcripts/file9`, { body, gzip: true });
+      expect(put.statusCode, put.body).toBe(200);
+      expect(put.json().attachmentsCopied).toBe(1);
+      const cleo_ = await as(cleo.id);
+      const stored = (await cleo_.get(`/api/transcripts/v2/${ARCADE}/file9`, { headers: FROM_DASHBOARD })).json();
+      const [copied, left] = stored.messages[0].attachments;
+      expect(copied.url).toBe(`/api/transcripts/v2/${ARCADE}/file9/attachments/1900000000000000901`);
+      expect(left.url).toBe(sneaky);
+      const res = await cleo_.get(copied.url);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('season pass');
+      // HTML is never shown inline: a download, sandboxed.
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename\*=UTF-8''log.html$/);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+      expect((await (await as(DEMO_USERS.sam.id)).get(copied.url)).statusCode).toBe(403);
+    });
+
+    it('knows Discord’s CDN from anything else', () => {
+      const cdn = 'https://cdn.discordapp.com';
+      expect(isCdnAttachment(`${cdn}/attachments/1/2/a.png?ex=1`, cdn)).toBe(true);
+      for (const url of [`${cdn}/attachments/../avatars/1.png`, `${cdn}/attachments/%2e%2e/x`, 'https://cdn.discordapp.com.evil.example/attachments/1/2/a', 'https://evil.example/attachments/1/2/a', `https://u:p@cdn.discordapp.com/attachments/1/2/a`, 'javascript:alert(1)', 'not a url']) {
+        expect(isCdnAttachment(url, cdn), url).toBe(false);
+      }
     });
 
     it('refuses another bot’s transcript id, a mismatched server and a bad transcript, storing nothing', async () => {
