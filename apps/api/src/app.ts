@@ -31,6 +31,7 @@ import serverConfigRoutes from './routes/guilds/config';
 import configFileRoutes from './routes/guilds/config-files';
 import panelPostRoutes from './routes/guilds/posts';
 import serverResourcesRoutes from './routes/guilds/resources';
+import statisticsRoutes from './routes/guilds/statistics';
 import guildRoutes from './routes/guilds/index';
 import healthRoutes from './routes/health/index';
 import planRoutes from './routes/plans/index';
@@ -146,6 +147,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(serverResourcesRoutes, { prefix: '/api/guilds' });
   await app.register(panelPostRoutes, { prefix: '/api/guilds' });
   await app.register(serverTranscriptRoutes, { prefix: '/api/guilds' });
+  await app.register(statisticsRoutes, { prefix: '/api/guilds' });
   await app.register(transcriptV2Routes, { prefix: '/api/transcripts' });
   await app.register(transcriptV1Routes, { prefix: '/api/transcripts', fetch: discordFetch ?? ((input, init) => fetch(input, init)) });
   await app.register(botRoutes, { prefix: '/api/bot/v1' });

@@ -18,3 +18,4 @@ export * from './config-file-api';
 export * from './access-areas';
 export * from './server-access';
 export * from './bot-api';
+export * from './statistics-api';

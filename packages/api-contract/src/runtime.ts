@@ -9,7 +9,14 @@ export const Plan = z.object({
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD'),
   highlight: z.boolean(),
   features: z.array(z.string().min(1)),
-  limits: z.object({ panels: z.number().int().positive(), servers: z.number().int().positive() }),
+  limits: z.object({
+    panels: z.number().int().positive(),
+    servers: z.number().int().positive(),
+    /** The longest Statistics range, in days (a plan without it: 7). */
+    statisticsDays: z.number().int().min(1).max(366).default(7),
+    /** Whether Statistics offers custom ranges and CSV export. */
+    statisticsExport: z.boolean().default(false),
+  }),
 });
 export type Plan = z.infer<typeof Plan>;
 

@@ -50,7 +50,7 @@ export const TEST_PLANS: Plan[] = [
     currency: 'USD',
     highlight: false,
     features: ['3 ticket panels', 'HTML transcripts'],
-    limits: { panels: 3, servers: 1 },
+    limits: { panels: 3, servers: 1, statisticsDays: 7, statisticsExport: false },
   },
   {
     id: 'premium',
@@ -60,7 +60,7 @@ export const TEST_PLANS: Plan[] = [
     currency: 'USD',
     highlight: true,
     features: ['Everything in Free', '50 ticket panels and multi-panels', 'Support hours with time zones', 'Priority support'],
-    limits: { panels: 50, servers: 1 },
+    limits: { panels: 50, servers: 1, statisticsDays: 366, statisticsExport: true },
   },
 ];
 

@@ -1,0 +1,28 @@
+import { ApiError, GuildParams, StatisticsAnswer, StatisticsQuery } from '@tickety/api-contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Statistics } from '../../services/statistics';
+
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 503: ApiError };
+
+/**
+ * A server's Statistics (`GET /api/guilds/:server/statistics`): read access to Statistics. The range
+ * the server's plan allows (the plan catalogue's `statisticsDays`, `statisticsExport`) is checked here.
+ */
+export default async function statisticsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const statistics = new Statistics(app.db, app.clock, app.config.plans);
+  app.get(
+    '/:server/statistics',
+    {
+      attachValidation: true,
+      preHandler: app.requireArea('statistics', 'read'),
+      schema: { params: GuildParams, querystring: StatisticsQuery, response: { 200: StatisticsAnswer, ...errors } },
+    },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      reply.header('cache-control', 'no-store');
+      return statistics.read(req.guild!.id, req.query);
+    },
+  );
+}

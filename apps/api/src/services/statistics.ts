@@ -1,0 +1,193 @@
+import type { Plan, StatisticsAnswer, StatisticsQuery, StatisticsTotals } from '@tickety/api-contract';
+import type { Db } from '../db/driver';
+import type { Clock } from '../lib/clock';
+import { ApiHttpError } from '../lib/errors';
+
+const DAY_MS = 86_400_000;
+
+/** `day` ± `n` days (YYYY-MM-DD). */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The calendar day of `ms` in `tz` (YYYY-MM-DD). */
+export function dayIn(ms: number, tz: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+/** A local midnight as SQL: `$n` is a date, `$tz` the zone. */
+const midnight = (day: string, tz: string) => `((${day})::date::timestamp AT TIME ZONE ${tz})`;
+
+/** A duration in whole seconds, or an average to two decimals; null stays null. */
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
+const secs = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v)));
+
+/**
+ * Statistics of a server's tickets, in SQL over `tickets` (one row per ticket, kept by the bot API):
+ * a range of calendar days in a time zone and the range before it. A ticket counts as opened on the
+ * day it opened, closed on the day of its last close; first-response time is first staff answer −
+ * opened, resolution is last close − opened; the backlog at a moment is what was opened and not yet
+ * closed then. Who handled a ticket: who claimed it, else who answered first.
+ */
+export class Statistics {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly plans: Plan[],
+  ) {}
+
+  /** What the server's plan allows: the longest range and custom ranges with export. */
+  async limits(guildId: string): Promise<StatisticsAnswer['limits']> {
+    const { rows } = await this.db.query<{ premium: boolean }>('SELECT EXISTS (SELECT 1 FROM subscriptions WHERE premium AND $1 = ANY (servers)) AS premium', [guildId]);
+    const premium = rows[0]?.premium === true;
+    const plan = this.plans.find((p) => p.id === (premium ? 'premium' : 'free'));
+    return { premium, days: plan?.limits.statisticsDays ?? 7, export: plan?.limits.statisticsExport ?? false };
+  }
+
+  async read(guildId: string, query: StatisticsQuery): Promise<StatisticsAnswer> {
+    const limits = await this.limits(guildId);
+    const tz = query.tz;
+    const today = dayIn(this.clock(), tz);
+    const length = query.range === 'custom' ? daysBetween(query.from!, query.to!) : Number.parseInt(query.range, 10);
+    const to = query.range === 'custom' ? query.to! : today;
+    const from = query.range === 'custom' ? query.from! : addDays(today, -(length - 1));
+    if (length > limits.days || (query.range === 'custom' && !limits.export)) {
+      throw new ApiHttpError('VALIDATION_FAILED', {
+        message: limits.premium
+          ? `Statistics cover at most ${limits.days} days at a time: choose a shorter range.`
+          : `This server's plan shows statistics for the last ${limits.days} days. Longer and custom ranges, with CSV export, come with Premium.`,
+      });
+    }
+    const previousTo = addDays(from, -1);
+    const previousFrom = addDays(from, -length);
+    const [totals, previous, daily, panels, staff, ratings, hours] = await Promise.all([
+      this.totals(guildId, from, to, tz),
+      this.totals(guildId, previousFrom, previousTo, tz),
+      this.daily(guildId, from, to, tz),
+      this.panels(guildId, from, to, tz),
+      this.staff(guildId, from, to, tz),
+      this.ratings(guildId, from, to, tz),
+      this.hours(guildId, from, to, tz),
+    ]);
+    return { range: query.range, tz, from, to, previousFrom, previousTo, totals, previous, daily, panels, staff, ratings, hours, limits };
+  }
+
+  private async totals(guildId: string, from: string, to: string, tz: string): Promise<StatisticsTotals> {
+    const { rows } = await this.db.query<Record<string, unknown>>(
+      `WITH r AS (SELECT ${midnight('$2', '$4')} AS s, ${midnight('$3', '$4')} + interval '1 day' AS e)
+       SELECT
+         count(*) FILTER (WHERE t.opened_at >= r.s AND t.opened_at < r.e) AS opened,
+         count(*) FILTER (WHERE t.closed_at >= r.s AND t.closed_at < r.e) AS closed,
+         count(*) FILTER (WHERE t.opened_at < r.e AND (t.closed_at IS NULL OR t.closed_at >= r.e)) AS backlog,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM t.first_response_at - t.opened_at))
+           FILTER (WHERE t.opened_at >= r.s AND t.opened_at < r.e AND t.first_response_at IS NOT NULL) AS fr_median,
+         percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM t.first_response_at - t.opened_at))
+           FILTER (WHERE t.opened_at >= r.s AND t.opened_at < r.e AND t.first_response_at IS NOT NULL) AS fr_p90,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM t.closed_at - t.opened_at)) FILTER (WHERE t.closed_at >= r.s AND t.closed_at < r.e) AS res_median,
+         percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM t.closed_at - t.opened_at)) FILTER (WHERE t.closed_at >= r.s AND t.closed_at < r.e) AS res_p90,
+         avg(t.rating) FILTER (WHERE t.closed_at >= r.s AND t.closed_at < r.e AND t.rating IS NOT NULL) AS rating_avg,
+         count(t.rating) FILTER (WHERE t.closed_at >= r.s AND t.closed_at < r.e) AS rated
+       FROM r LEFT JOIN tickets t ON t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.opened_at < r.e
+       GROUP BY r.s, r.e`,
+      [guildId, from, to, tz],
+    );
+    const row = rows[0] ?? {};
+    return {
+      opened: Number(row.opened ?? 0),
+      closed: Number(row.closed ?? 0),
+      backlog: Number(row.backlog ?? 0),
+      firstResponseMedian: secs(row.fr_median),
+      firstResponseP90: secs(row.fr_p90),
+      resolutionMedian: secs(row.res_median),
+      resolutionP90: secs(row.res_p90),
+      ratingAverage: num(row.rating_avg),
+      rated: Number(row.rated ?? 0),
+    };
+  }
+
+  /** Opened and closed per day, and the backlog at each day's end (open before the range, plus opened, minus closed). */
+  private async daily(guildId: string, from: string, to: string, tz: string): Promise<StatisticsAnswer['daily']> {
+    const { rows } = await this.db.query<{ day: string; opened: string; closed: string; start_backlog: string }>(
+      `WITH r AS (SELECT ${midnight('$2', '$4')} AS s, ${midnight('$3', '$4')} + interval '1 day' AS e),
+       days AS (SELECT to_char(d, 'YYYY-MM-DD') AS day FROM generate_series($2::date, $3::date, interval '1 day') AS d),
+       o AS (SELECT to_char(t.opened_at AT TIME ZONE $4, 'YYYY-MM-DD') AS day, count(*) AS n FROM tickets t, r
+             WHERE t.guild_id = $1 AND t.opened_at >= r.s AND t.opened_at < r.e GROUP BY 1),
+       c AS (SELECT to_char(t.closed_at AT TIME ZONE $4, 'YYYY-MM-DD') AS day, count(*) AS n FROM tickets t, r
+             WHERE t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.closed_at >= r.s AND t.closed_at < r.e GROUP BY 1),
+       b AS (SELECT count(*) AS n FROM tickets t, r WHERE t.guild_id = $1 AND t.opened_at < r.s AND (t.closed_at IS NULL OR t.closed_at >= r.s))
+       SELECT days.day, coalesce(o.n, 0) AS opened, coalesce(c.n, 0) AS closed, (SELECT n FROM b) AS start_backlog
+       FROM days LEFT JOIN o ON o.day = days.day LEFT JOIN c ON c.day = days.day ORDER BY days.day`,
+      [guildId, from, to, tz],
+    );
+    let backlog = Number(rows[0]?.start_backlog ?? 0);
+    return rows.map((r) => {
+      backlog += Number(r.opened) - Number(r.closed);
+      return { date: r.day, opened: Number(r.opened), closed: Number(r.closed), backlog };
+    });
+  }
+
+  private async panels(guildId: string, from: string, to: string, tz: string): Promise<StatisticsAnswer['panels']> {
+    const { rows } = await this.db.query<Record<string, unknown>>(
+      `WITH r AS (SELECT ${midnight('$2', '$4')} AS s, ${midnight('$3', '$4')} + interval '1 day' AS e)
+       SELECT coalesce(t.panel_id, '') AS panel_id, count(*) AS opened, count(t.closed_at) AS closed,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM t.first_response_at - t.opened_at)) FILTER (WHERE t.first_response_at IS NOT NULL) AS fr,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM t.closed_at - t.opened_at)) FILTER (WHERE t.closed_at IS NOT NULL) AS res,
+         avg(t.rating) AS rating
+       FROM tickets t, r WHERE t.guild_id = $1 AND t.opened_at >= r.s AND t.opened_at < r.e
+       GROUP BY 1 ORDER BY opened DESC, panel_id`,
+      [guildId, from, to, tz],
+    );
+    return rows.map((r) => ({ panelId: String(r.panel_id), opened: Number(r.opened), closed: Number(r.closed), firstResponseMedian: secs(r.fr), resolutionMedian: secs(r.res), ratingAverage: num(r.rating) }));
+  }
+
+  private async staff(guildId: string, from: string, to: string, tz: string): Promise<StatisticsAnswer['staff']> {
+    const { rows } = await this.db.query<Record<string, unknown>>(
+      `WITH r AS (SELECT ${midnight('$2', '$4')} AS s, ${midnight('$3', '$4')} + interval '1 day' AS e),
+       h AS (SELECT coalesce(t.claimed_by, t.first_response_by) AS user_id, t.* FROM tickets t, r
+             WHERE t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.closed_at >= r.s AND t.closed_at < r.e)
+       SELECT h.user_id, max(coalesce(u.global_name, u.username)) AS name, count(*) AS handled,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM h.first_response_at - h.opened_at)) FILTER (WHERE h.first_response_at IS NOT NULL) AS fr,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM h.closed_at - h.opened_at)) AS res,
+         avg(h.rating) AS rating
+       FROM h LEFT JOIN users u ON u.id = h.user_id WHERE h.user_id IS NOT NULL
+       GROUP BY h.user_id ORDER BY handled DESC, h.user_id`,
+      [guildId, from, to, tz],
+    );
+    return rows.map((r) => ({
+      userId: String(r.user_id),
+      name: r.name === null || r.name === undefined ? null : String(r.name),
+      handled: Number(r.handled),
+      firstResponseMedian: secs(r.fr),
+      resolutionMedian: secs(r.res),
+      ratingAverage: num(r.rating),
+    }));
+  }
+
+  private async ratings(guildId: string, from: string, to: string, tz: string): Promise<number[]> {
+    const { rows } = await this.db.query<{ rating: number; n: string }>(
+      `WITH r AS (SELECT ${midnight('$2', '$4')} AS s, ${midnight('$3', '$4')} + interval '1 day' AS e)
+       SELECT t.rating, count(*) AS n FROM tickets t, r
+       WHERE t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.rating IS NOT NULL AND t.closed_at >= r.s AND t.closed_at < r.e GROUP BY 1`,
+      [guildId, from, to, tz],
+    );
+    const counts = [0, 0, 0, 0, 0];
+    for (const r of rows) if (r.rating >= 1 && r.rating <= 5) counts[Number(r.rating) - 1] = Number(r.n);
+    return counts;
+  }
+
+  private async hours(guildId: string, from: string, to: string, tz: string): Promise<number[]> {
+    const { rows } = await this.db.query<{ h: number; n: string }>(
+      `WITH r AS (SELECT ${midnight('$2', '$4')} AS s, ${midnight('$3', '$4')} + interval '1 day' AS e)
+       SELECT extract(hour FROM t.opened_at AT TIME ZONE $4)::int AS h, count(*) AS n FROM tickets t, r
+       WHERE t.guild_id = $1 AND t.opened_at >= r.s AND t.opened_at < r.e GROUP BY 1`,
+      [guildId, from, to, tz],
+    );
+    const counts = Array.from({ length: 24 }, () => 0);
+    for (const r of rows) counts[Number(r.h)] = Number(r.n);
+    return counts;
+  }
+}

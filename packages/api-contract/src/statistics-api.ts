@@ -1,0 +1,85 @@
+/**
+ * Statistics (`GET /api/guilds/:server/statistics`): a server's tickets over a range of calendar days
+ * in a time zone, with the previous range of the same length to compare. Computed by the API in SQL
+ * from the tickets the bot reported.
+ */
+import { z } from 'zod';
+import { isTimeZone } from './server-config/support-hours';
+
+export const STATISTICS_RANGES = ['7d', '30d', '90d', 'custom'] as const;
+export type StatisticsRange = (typeof STATISTICS_RANGES)[number];
+/** The longest custom range any plan may have. */
+export const STATISTICS_DAYS_MAX = 366;
+
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD');
+
+export const StatisticsQuery = z
+  .object({
+    range: z.enum(STATISTICS_RANGES).default('7d'),
+    /** Custom ranges: the first and last day (both included). */
+    from: Day.optional(),
+    to: Day.optional(),
+    /** The days' time zone (IANA); default UTC. */
+    tz: z
+      .string()
+      .max(64)
+      .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
+      .default('UTC'),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.range === 'custom') {
+      if (!q.from || !q.to) ctx.addIssue({ code: 'custom', path: ['from'], input: q.from, message: 'a custom range needs from and to' });
+      else if (Number.isNaN(Date.parse(`${q.from}T00:00:00Z`)) || Number.isNaN(Date.parse(`${q.to}T00:00:00Z`))) ctx.addIssue({ code: 'custom', path: ['from'], input: q.from, message: 'from and to must be real dates' });
+      else if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['to'], input: q.to, message: 'to must not be before from' });
+      else if ((Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 + 1 > STATISTICS_DAYS_MAX) {
+        ctx.addIssue({ code: 'custom', path: ['to'], input: q.to, message: `a range is at most ${STATISTICS_DAYS_MAX} days` });
+      }
+    } else if (q.from || q.to) {
+      ctx.addIssue({ code: 'custom', path: ['from'], input: q.from, message: 'from and to go with range=custom only' });
+    }
+  });
+export type StatisticsQuery = z.infer<typeof StatisticsQuery>;
+
+/** Durations are seconds; null where no ticket counts. */
+export const StatisticsTotals = z.object({
+  opened: z.int(),
+  closed: z.int(),
+  /** Tickets open at the end of the range. */
+  backlog: z.int(),
+  firstResponseMedian: z.number().nullable(),
+  firstResponseP90: z.number().nullable(),
+  resolutionMedian: z.number().nullable(),
+  resolutionP90: z.number().nullable(),
+  ratingAverage: z.number().nullable(),
+  rated: z.int(),
+});
+export type StatisticsTotals = z.infer<typeof StatisticsTotals>;
+
+export const StatisticsAnswer = z.object({
+  range: z.enum(STATISTICS_RANGES),
+  tz: z.string(),
+  /** The days shown (both included) and the previous range's. */
+  from: z.string(),
+  to: z.string(),
+  previousFrom: z.string(),
+  previousTo: z.string(),
+  totals: StatisticsTotals,
+  previous: StatisticsTotals,
+  daily: z.array(z.object({ date: z.string(), opened: z.int(), closed: z.int(), backlog: z.int() })),
+  /** Tickets opened in the range, by panel. */
+  panels: z.array(
+    z.object({ panelId: z.string(), opened: z.int(), closed: z.int(), firstResponseMedian: z.number().nullable(), resolutionMedian: z.number().nullable(), ratingAverage: z.number().nullable() }),
+  ),
+  /** Tickets closed in the range, by who handled them (claimed, else first answered). */
+  staff: z.array(
+    z.object({ userId: z.string(), name: z.string().nullable(), handled: z.int(), firstResponseMedian: z.number().nullable(), resolutionMedian: z.number().nullable(), ratingAverage: z.number().nullable() }),
+  ),
+  /** Ratings given to tickets closed in the range: counts of 1 to 5 stars. */
+  ratings: z.array(z.int()).length(5),
+  /** Tickets opened in the range by hour of day (0-23, in the time zone). */
+  hours: z.array(z.int()).length(24),
+  /** What the server's plan allows (the plan catalogue). */
+  limits: z.object({ days: z.int(), export: z.boolean(), premium: z.boolean() }),
+});
+export type StatisticsAnswer = z.infer<typeof StatisticsAnswer>;
