@@ -1,17 +1,15 @@
 import { screen, within } from '@testing-library/react';
-import { changeLocale, useOpenServer } from '@tickety/shared';
+import { useOpenServer } from '@tickety/shared';
 import { mockApi, renderPage, resetShared } from '@tickety/shared/testing';
 import type { ComponentType } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import ServerPremium from './premium';
-import ServerStatistics from './statistics';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
 afterEach(() => resetShared(store));
 
 const PAGES: Array<[string, string, ComponentType, RegExp]> = [
-  ['statistics', 'Statistics', ServerStatistics, /How tickets on Ava's Arcade are going/],
   ['premium', 'Premium', ServerPremium, /Premium for Ava's Arcade/],
 ];
 
@@ -44,38 +42,11 @@ describe('server dashboard page frames', () => {
     expect(unexpected).toEqual([]);
   });
 
-  it('falls back to "this server" when the server is not in the list', () => {
-    mockApi({});
-    show('statistics', ServerStatistics, '1199999999999999999');
-    expect(screen.getByText(/How tickets on this server are going/)).toBeInTheDocument();
-  });
-
   it('premium links to the real plans and billing pages', () => {
     mockApi({});
     show('premium', ServerPremium);
     const card = screen.getByRole('heading', { name: 'What this page will hold' }).parentElement!;
     expect(within(card).getByRole('link', { name: 'See the premium plans' })).toHaveAttribute('href', '/premium');
     expect(within(card).getByRole('link', { name: 'Your subscriptions' })).toHaveAttribute('href', '/billing');
-  });
-});
-
-describe('server dashboard page frames in German', () => {
-  beforeEach(() => changeLocale('de'));
-  afterEach(() => changeLocale('en'));
-
-  it('names the page and the server in German', () => {
-    mockApi({});
-    show('statistics', ServerStatistics);
-    expect(screen.getByRole('heading', { level: 1, name: 'Statistiken' })).toBeInTheDocument();
-    expect(screen.getByText(/Wie es um die Tickets auf Ava's Arcade steht/)).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('Ticket-Statistiken: noch nicht verfügbar');
-    expect(screen.getByRole('heading', { name: 'Was diese Seite enthalten wird' })).toBeInTheDocument();
-  });
-
-  it('says "diesem Server" in the right case when the server is not in the list', () => {
-    mockApi({});
-    show('statistics', ServerStatistics, '1199999999999999999');
-    expect(screen.getByText(/Wie es um die Tickets auf diesem Server steht/)).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('An diesem Server wurde hier nichts geändert.');
   });
 });
