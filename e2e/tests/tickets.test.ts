@@ -44,6 +44,25 @@ describe('tickets flow in from the bot', () => {
     await shot(b.page, 'status-shards');
   });
 
+  test('Ava reads Statistics of the demo history, switches to 30 days and exports the staff table', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto(`/dashboard/${ARCADE.id}/statistics`);
+    expect(await titleOf(b.page, 'Tickety - Statistics')).toBe('Tickety - Statistics');
+    const opened = main(b.page).getByText('Opened', { exact: true }).first();
+    await opened.waitFor();
+    await b.page.getByRole('table', { name: 'By staff member' }).waitFor();
+    expect(await b.page.getByRole('table', { name: 'By panel' }).getByRole('row').count()).toBeGreaterThan(1);
+    await b.page.locator('canvas').first().waitFor();
+    await shot(b.page, 'statistics-ava');
+    await b.page.getByRole('button', { name: '30 days' }).click();
+    await b.page.waitForURL(/range=30d/);
+    await b.page.getByText(/Tickets per day \(30 days\)/).waitFor();
+    const download = b.page.waitForEvent('download');
+    await b.page.getByRole('region', { name: 'By staff member' }).getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^statistics-staff-1100000000000000001-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+  });
+
   test('Cleo finds her tickets in Pixel Pals under Your tickets', async () => {
     await signInContext(b.context, b.baseURL, 'cleo');
     await b.page.goto('/dashboard');

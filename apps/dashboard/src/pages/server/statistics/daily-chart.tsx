@@ -1,6 +1,7 @@
 import type { StatisticsAnswer } from '@tickety/api-contract';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
 import { SERIES_COLOURS } from './colours';
 
 export interface DailyChartProps {
