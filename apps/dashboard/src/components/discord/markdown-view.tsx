@@ -16,6 +16,8 @@ export interface DiscordNames {
   roles: ReadonlyMap<string, Pick<ServerRole, 'name' | 'color'>>;
   channels: ReadonlyMap<string, Pick<ServerChannel, 'name'>>;
   emojiUrl(id: string, animated: boolean): string;
+  /** Members' names by id (a transcript knows them; the panel preview does not). */
+  users?: ReadonlyMap<string, string>;
 }
 
 export const DiscordNamesContext = createContext<DiscordNames>({ loaded: false, roles: new Map(), channels: new Map(), emojiUrl: () => '' });
@@ -144,7 +146,7 @@ function Inline({ nodes }: { nodes: InlineNode[] }) {
           case 'user':
             return (
               <span key={key} className={PILL} title={node.id}>
-                @{t('preview.user')}
+                @{names.users?.get(node.id) ?? t('preview.user')}
               </span>
             );
           case 'role': {

@@ -1,38 +1,131 @@
-import { screen } from '@testing-library/react';
-import { changeLocale } from '@tickety/shared';
-import { mockApi, renderPage, resetShared } from '@tickety/shared/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { TranscriptV2 } from '@tickety/api-contract';
+import { json, mockApi, renderPage, resetShared } from '@tickety/shared/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
-import TranscriptV2 from './v2';
+import { type DiscordNames, DiscordNamesContext } from '../../components/discord/markdown-view';
+import { DiscordSurface } from '../../components/discord/message-preview';
+import TranscriptV2Page from './v2';
+import { Message } from './v2/message';
+import { buildIndex, search } from './v2/model';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
 afterEach(() => resetShared(store));
 
+const OPENER = '1000000000000000003';
+const STAFF = '1000000000000000001';
+const HOSTILE = '<img src=x onerror="top.__xss=1"><script>top.__xss=2</script>';
+
+function fixture(): TranscriptV2 {
+  const msg = (n: number, authorId: string, content: string, over: Partial<TranscriptV2['messages'][number]> = {}) => ({
+    id: String(1600000000000000000n + BigInt(n)),
+    authorId,
+    content,
+    createdAt: `2026-03-01T10:0${n}:00.000Z`,
+    editedAt: null,
+    system: null,
+    replyTo: null,
+    embeds: [],
+    attachments: [],
+    reactions: [],
+    stickers: [],
+    ...over,
+  });
+  return {
+    version: 2,
+    server: { id: ARCADE.id, name: "Ava's Arcade", iconUrl: null },
+    channel: { id: '1200000000000009001', name: 'ticket-0007' },
+    ticket: { id: 't7', number: 7, panelId: 'support', openerId: OPENER, openedAt: '2026-03-01T10:00:00.000Z', closedAt: '2026-03-01T11:00:00.000Z', closedBy: STAFF, reason: 'Solved' },
+    users: [
+      { id: OPENER, username: 'cleo', displayName: `Cleo ${HOSTILE}`, avatarUrl: null, bot: false, staff: false, colour: null },
+      { id: STAFF, username: 'ava', displayName: 'Ava', avatarUrl: null, bot: false, staff: true, colour: 0x10b981 },
+    ],
+    roles: [{ id: '1400000000000001002', name: 'Support Team', colour: null }],
+    channels: [],
+    messages: [
+      msg(0, STAFF, '', { system: 'ticket_opened' }),
+      msg(1, OPENER, `My **season pass** is gone ${HOSTILE} [click](javascript:top.__xss=3)`),
+      msg(2, STAFF, `Hi <@${OPENER}>, <@&1400000000000001002> is on it.`, {
+        replyTo: String(1600000000000000001n),
+        reactions: [{ emoji: { name: '👍' }, count: 2 }],
+        embeds: [{ title: `Order ${HOSTILE}`, description: 'Refund *issued*', url: 'javascript:top.__xss=4', colour: 0x10b981, author: null, fields: [{ name: 'Order', value: 'AA-1', inline: false }], footer: null, imageUrl: null, thumbnailUrl: null, timestamp: null }],
+        attachments: [{ id: '1900000000000000001', filename: `log${HOSTILE}.txt`, contentType: 'text/plain', size: 2048, url: 'javascript:top.__xss=5', width: null, height: null }],
+      }),
+      msg(3, OPENER, 'Thanks, the season pass is back!'),
+    ],
+  };
+}
+
+const PATH = `/transcript/v2/${ARCADE.id}/t7`;
+const show = () => renderPage(<TranscriptV2Page />, { url: PATH, path: '/transcript/v2/:server/:fileid', me: avaMe() });
+
 describe('transcript v2', () => {
-  it('shows the server by name and the transcript id, and the honest notice', () => {
-    const { unexpected } = mockApi({});
-    ({ store } = renderPage(<TranscriptV2 />, { url: `/transcript/v2/${ARCADE.id}/tr_8f2a`, path: '/transcript/v2/:server/:fileid', me: avaMe() }));
-    expect(screen.getByRole('heading', { level: 1, name: 'Transcript tr_8f2a' })).toBeInTheDocument();
-    expect(screen.getByText(`Ava's Arcade (${ARCADE.id})`)).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent(/arrives in a later version/);
+  it('renders messages like Discord, with names for mentions, and hostile text as text only', () => {
+    const t = fixture();
+    const users = new Map(t.users.map((u) => [u.id, u]));
+    const byId = new Map(t.messages.map((m) => [m.id, m]));
+    const names: DiscordNames = {
+      loaded: true,
+      roles: new Map(t.roles.map((r) => [r.id, { name: r.name, color: 0 }])),
+      channels: new Map(),
+      users: new Map(t.users.map((u) => [u.id, u.displayName ?? u.username])),
+      emojiUrl: () => '',
+    };
+    const { container } = render(
+      <DiscordNamesContext.Provider value={names}>
+        <DiscordSurface theme="dark">
+          {t.messages.map((m, i) => (
+            <Message key={m.id} m={m} grouped={i === 3} users={users} byId={byId} current={false} hit={false} onJump={() => undefined} />
+          ))}
+        </DiscordSurface>
+      </DiscordNamesContext.Provider>,
+    );
+    const page = within(container);
+    expect(page.getByText('The ticket was opened.')).toBeInTheDocument();
+    expect(page.getByText('season pass')).toBeInTheDocument();
+    expect(page.getByText(`@Cleo ${HOSTILE}`)).toBeInTheDocument();
+    expect(page.getByText('@Support Team')).toBeInTheDocument();
+    expect(page.getByText('STAFF')).toBeInTheDocument();
+    expect(page.getByText('👍 2')).toBeInTheDocument();
+    expect(page.getByText(`log${HOSTILE}.txt`)).toBeInTheDocument();
+    // The reply quotes what it answers.
+    expect(page.getByRole('button', { name: /My \*\*season pass/ })).toBeInTheDocument();
+    // Nothing of the hostile strings became an element or a live link.
+    expect(container.querySelector('script, img, [onerror]')).toBeNull();
+    for (const a of container.querySelectorAll('a')) expect(a.getAttribute('href') ?? '').not.toMatch(/^javascript:/i);
+    expect((window as unknown as { __xss?: number }).__xss).toBeUndefined();
+  });
+
+  it('loads the transcript from the API and shows its header', async () => {
+    const { unexpected } = mockApi({ [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: () => json(fixture()) });
+    ({ store } = show());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ticket #7 · #ticket-0007' })).toBeInTheDocument();
+    expect(screen.getByText('Solved', { exact: false })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download JSON' })).toBeInTheDocument();
     expect(unexpected).toEqual([]);
   });
 
-  it('shows the server id when the server is not one of the user’s', () => {
-    mockApi({});
-    ({ store } = renderPage(<TranscriptV2 />, { url: '/transcript/v2/1999/abc', path: '/transcript/v2/:server/:fileid', me: avaMe() }));
-    expect(screen.getByText('1999')).toBeInTheDocument();
+  it('searches the messages, with a count and next and previous', async () => {
+    mockApi({ [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: () => json(fixture()) });
+    ({ store } = show());
+    const input = await screen.findByRole('searchbox', { name: 'Search this transcript' });
+    await userEvent.type(input, 'SEASON PASS');
+    expect(screen.getByRole('status')).toHaveTextContent('1 of 2');
+    await userEvent.type(input, '{Enter}');
+    expect(screen.getByRole('status')).toHaveTextContent('1 of 2');
+    await userEvent.click(screen.getByRole('button', { name: 'Next match' }));
+    expect(screen.getByRole('status')).toHaveTextContent('2 of 2');
+    await userEvent.clear(input);
+    await userEvent.type(input, 'nothing like it');
+    expect(screen.getByRole('status')).toHaveTextContent('No match');
   });
-});
 
-describe('transcripts in German', () => {
-  beforeEach(() => changeLocale('de'));
-  afterEach(() => changeLocale('en'));
-
-  it('titles a transcript in German', () => {
-    mockApi({});
-    ({ store } = renderPage(<TranscriptV2 />, { url: `/transcript/v2/${ARCADE.id}/tr_8f2a`, path: '/transcript/v2/:server/:fileid', me: avaMe() }));
-    expect(screen.getByRole('heading', { level: 1, name: 'Transkript tr_8f2a' })).toBeInTheDocument();
-    expect(screen.getByText('Transkript-ID')).toBeInTheDocument();
+  it('indexes and searches 50,000 messages', () => {
+    const big = fixture();
+    big.messages = Array.from({ length: 50_000 }, (_, i) => ({ ...big.messages[1]!, id: String(1700000000000000000n + BigInt(i)), content: i % 1000 === 0 ? 'needle here' : `message ${i}` }));
+    const index = buildIndex(big);
+    expect(search(index, 'NEEDLE')).toHaveLength(50);
+    expect(search(index, '  ')).toEqual([]);
   });
 });

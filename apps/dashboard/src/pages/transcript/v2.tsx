@@ -1,22 +1,187 @@
-import { selectGuilds, useAppSelector, useParams } from '@tickety/shared';
+import ChevronDown from 'lucide-react/icons/chevron-down';
+import ChevronUp from 'lucide-react/icons/chevron-up';
+import Download from 'lucide-react/icons/download';
+import FileText from 'lucide-react/icons/file-text';
+import type { TranscriptV2 } from '@tickety/api-contract';
+import { formatDateTime, request, useParams } from '@tickety/shared';
+import { Alert, Button, cx, inputClasses, Skeleton } from '@tickety/ui';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { type DiscordNames, DiscordNamesContext } from '../../components/discord/markdown-view';
+import { DiscordSurface } from '../../components/discord/message-preview';
+import { failureText } from '../../lib/config-api';
 import { useT } from '../../lib/i18n';
-import { TranscriptFrame } from './transcript-frame';
+import { downloadText } from '../../lib/web-logs';
+import { Message, type Users } from './v2/message';
+import { buildIndex, search, startsGroup } from './v2/model';
 
-/** A transcript stored by this service (/transcript/v2/:server/:fileid). */
-export default function TranscriptV2() {
+/**
+ * A transcript stored by this service (/transcript/v2/:server/:fileid), rendered like Discord from
+ * its JSON: grouped messages with names, BOT and STAFF tags, markdown with mentions by name, embeds,
+ * replies, files (only the service's own copies load; nothing from another host), reactions,
+ * stickers and system lines, dates in the viewer's zone. Long transcripts are virtualised. In-page
+ * search with a count, next and previous; `#m-<id>` jumps to a message; download as JSON. The API
+ * decides who may read it (opener, managers, the panel's support roles); a refusal is the request
+ * client's no-access screen.
+ */
+export default function TranscriptV2Page() {
   const t = useT();
   const { server = '', fileid = '' } = useParams();
-  const guild = useAppSelector(selectGuilds).find((g) => g.id === server);
+  const [transcript, setTranscript] = useState<TranscriptV2 | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [query, setQuery] = useState('');
+  const [at, setAt] = useState(0);
+  const scroller = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    request<TranscriptV2>({ path: `/api/transcripts/v2/${encodeURIComponent(server)}/${encodeURIComponent(fileid)}`, fromDashboard: true })
+      .then((data) => live && setTranscript(data))
+      .catch((e: unknown) => live && setError(e));
+    return () => {
+      live = false;
+    };
+  }, [server, fileid]);
+
+  const messages = transcript?.messages ?? [];
+  const users = useMemo<Users>(() => new Map((transcript?.users ?? []).map((u) => [u.id, u])), [transcript]);
+  const byId = useMemo(() => new Map(messages.map((m) => [m.id, m])), [messages]);
+  const names = useMemo<DiscordNames>(
+    () => ({
+      loaded: transcript !== null,
+      roles: new Map((transcript?.roles ?? []).map((r) => [r.id, { name: r.name, color: r.colour ?? 0 }])),
+      channels: new Map((transcript?.channels ?? []).map((c) => [c.id, { name: c.name }])),
+      users: new Map((transcript?.users ?? []).map((u) => [u.id, u.displayName ?? u.username])),
+      emojiUrl: () => '',
+    }),
+    [transcript],
+  );
+  const index = useMemo(() => (transcript ? buildIndex(transcript) : []), [transcript]);
+  const hits = useMemo(() => search(index, query), [index, query]);
+  const hitSet = useMemo(() => new Set(hits), [hits]);
+  const virtual = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 56,
+    overscan: 8,
+    // Until the box is measured (and where nothing measures, as in tests): a screenful.
+    initialRect: { width: 800, height: 800 },
+  });
+
+  const jumpTo = (i: number) => virtual.scrollToIndex(i, { align: 'center' });
+  const jumpToId = (id: string) => {
+    const i = messages.findIndex((m) => m.id === id);
+    if (i >= 0) jumpTo(i);
+  };
+  // #m-<id> in the address: jump there once the transcript is in.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per loaded transcript
+  useEffect(() => {
+    const id = location.hash.startsWith('#m-') ? location.hash.slice(3) : null;
+    if (id && transcript) jumpToId(id);
+  }, [transcript]);
+  const go = (step: number) => {
+    if (hits.length === 0) return;
+    const next = (at + step + hits.length) % hits.length;
+    setAt(next);
+    jumpTo(hits[next]!);
+  };
+
+  if (error) return <Alert tone="danger" title={t('transcript.v2.loadFailed')}>{failureText(error)}</Alert>;
+  if (!transcript) {
+    return (
+      <div role="status" aria-label={t('transcript.v2.loading')} className="mx-auto w-full max-w-5xl space-y-3">
+        <Skeleton className="h-10 w-1/2" />
+        <Skeleton className="h-[60vh]" />
+      </div>
+    );
+  }
+  const opener = users.get(transcript.ticket.openerId);
+  const closer = transcript.ticket.closedBy ? users.get(transcript.ticket.closedBy) : undefined;
+  const nameOf = (u: typeof opener, id: string | null) => u?.displayName ?? u?.username ?? id ?? '—';
   return (
-    <TranscriptFrame
-      title={t('transcript.v2.title', { id: fileid })}
-      version="v2"
-      details={[
-        { label: t('transcript.v2.server'), value: guild ? `${guild.name} (${server})` : server },
-        { label: t('transcript.v2.id'), value: fileid },
-      ]}
-    >
-      {t('transcript.v2.notice')}
-    </TranscriptFrame>
+    <div className="mx-auto w-full max-w-5xl">
+      <div className="flex items-start gap-3 border-b border-surface-200 pb-4 dark:border-surface-800">
+        <FileText aria-hidden="true" className="mt-1 size-6 shrink-0 text-primary-600 dark:text-primary-400" />
+        <div className="min-w-0 flex-1">
+          <p className="text-xs font-medium tracking-wide text-surface-500 uppercase dark:text-surface-400">{t('transcript.frame.kicker', { version: 'v2' })} · {transcript.server.name}</p>
+          <h1 className="text-xl font-bold break-all text-surface-900 sm:text-2xl dark:text-surface-50">{t('transcript.v2.heading', { number: transcript.ticket.number, channel: transcript.channel.name })}</h1>
+        </div>
+        <Button variant="secondary" size="sm" onClick={() => downloadText(`transcript-${transcript.server.id}-${fileid}.json`, JSON.stringify(transcript, null, 2), 'application/json')}>
+          <Download aria-hidden="true" className="size-4" />
+          {t('transcript.v2.downloadJson')}
+        </Button>
+      </div>
+      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 text-sm lg:grid-cols-4">
+        {[
+          [t('transcript.v2.opener'), nameOf(opener, transcript.ticket.openerId)],
+          [t('transcript.v2.opened'), formatDateTime(transcript.ticket.openedAt)],
+          [t('transcript.v2.closed'), `${formatDateTime(transcript.ticket.closedAt)} · ${nameOf(closer, transcript.ticket.closedBy)}`],
+          [t('transcript.v2.messages'), `${messages.length}${transcript.ticket.reason ? ` · ${transcript.ticket.reason}` : ''}`],
+        ].map(([k, v]) => (
+          <div key={k} className="min-w-0">
+            <dt className="text-surface-500 dark:text-surface-400">{k}</dt>
+            <dd className="font-medium break-words text-surface-900 dark:text-surface-100">{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <form
+        className="mt-4 flex flex-wrap items-center gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go(1);
+        }}
+      >
+        <label htmlFor="transcript-search" className="sr-only">
+          {t('transcript.v2.search')}
+        </label>
+        <input
+          id="transcript-search"
+          type="search"
+          className={cx(inputClasses, 'max-w-xs')}
+          placeholder={t('transcript.v2.search')}
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setAt(-1);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && e.shiftKey) {
+              e.preventDefault();
+              go(-1);
+            }
+          }}
+        />
+        <span role="status" className="text-sm text-surface-600 dark:text-surface-400">
+          {query.trim() ? (hits.length ? t('transcript.v2.matchOf', { at: Math.max(at, 0) + 1, total: hits.length }) : t('transcript.v2.noMatch')) : ''}
+        </span>
+        <Button variant="ghost" size="sm" aria-label={t('transcript.v2.previous')} disabled={!hits.length} onClick={() => go(-1)}>
+          <ChevronUp aria-hidden="true" className="size-4" />
+        </Button>
+        <Button variant="ghost" size="sm" aria-label={t('transcript.v2.next')} disabled={!hits.length} onClick={() => go(1)}>
+          <ChevronDown aria-hidden="true" className="size-4" />
+        </Button>
+      </form>
+      <DiscordNamesContext.Provider value={names}>
+        <DiscordSurface theme="dark" className="mt-4">
+          <section ref={scroller} className="h-[70vh] overflow-auto" aria-label={t('transcript.v2.conversation')}>
+            <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+              {virtual.getVirtualItems().map((row) => (
+                <div key={row.key} data-index={row.index} ref={virtual.measureElement} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}>
+                  <Message
+                    m={messages[row.index]!}
+                    grouped={!startsGroup(messages, row.index)}
+                    users={users}
+                    byId={byId}
+                    hit={hitSet.has(row.index)}
+                    current={at >= 0 && hits[at] === row.index}
+                    onJump={jumpToId}
+                  />
+                </div>
+              ))}
+            </div>
+          </section>
+        </DiscordSurface>
+      </DiscordNamesContext.Provider>
+    </div>
   );
 }

@@ -1,0 +1,130 @@
+import LinkIcon from 'lucide-react/icons/link';
+import Paperclip from 'lucide-react/icons/paperclip';
+import type { TranscriptMessage, TranscriptV2 } from '@tickety/api-contract';
+import { buildUrl, formatDateTime } from '@tickety/shared';
+import { cx } from '@tickety/ui';
+import { MarkdownView } from '../../../components/discord/markdown-view';
+import { Embed } from '../../../components/discord/message-preview';
+import { useT } from '../../../lib/i18n';
+import { formatBytes, isOwnFile } from './model';
+
+export type Users = ReadonlyMap<string, TranscriptV2['users'][number]>;
+
+function colourOf(n: number | null): string | undefined {
+  return n === null ? undefined : `#${n.toString(16).padStart(6, '0')}`;
+}
+
+/** One message as Discord shows it (or a system line); hostile text stays text. */
+export function Message({ m, grouped, users, byId, current, hit, onJump }: { m: TranscriptMessage; grouped: boolean; users: Users; byId: ReadonlyMap<string, TranscriptMessage>; current: boolean; hit: boolean; onJump: (id: string) => void }) {
+  const t = useT();
+  const author = users.get(m.authorId);
+  const name = author?.displayName ?? author?.username ?? m.authorId;
+  const when = formatDateTime(m.createdAt);
+  if (m.system) {
+    return (
+      <div id={`m-${m.id}`} className="flex items-center gap-2 px-4 py-1 text-sm text-(--d-muted)">
+        <span aria-hidden="true">→</span>
+        <span>{t(`transcript.v2.system.${m.system}`, { name })}</span>
+        <time dateTime={m.createdAt} className="text-xs">
+          {when}
+        </time>
+      </div>
+    );
+  }
+  const reply = m.replyTo ? byId.get(m.replyTo) : undefined;
+  return (
+    <article
+      id={`m-${m.id}`}
+      aria-label={t('transcript.v2.messageBy', { name, when })}
+      className={cx('group relative px-4', grouped ? 'py-0.5' : 'pt-3 pb-0.5', hit && 'bg-amber-400/10', current && 'bg-amber-400/25 ring-2 ring-amber-400 ring-inset')}
+    >
+      {reply ? (
+        <button type="button" onClick={() => onJump(reply.id)} className="mb-1 ml-12 flex max-w-full items-center gap-1 truncate text-left text-xs text-(--d-muted) hover:underline">
+          ↱ <span className="font-semibold">{users.get(reply.authorId)?.displayName ?? users.get(reply.authorId)?.username ?? reply.authorId}</span>{' '}
+          <span className="truncate">{reply.content.slice(0, 100)}</span>
+        </button>
+      ) : null}
+      <div className="flex gap-3">
+        <div className="w-9 shrink-0">
+          {grouped ? null : (
+            <span aria-hidden="true" className="flex size-9 items-center justify-center rounded-full bg-[#5865f2] text-sm font-semibold text-white">
+              {name.slice(0, 1).toUpperCase()}
+            </span>
+          )}
+        </div>
+        <div className="min-w-0 flex-1">
+          {grouped ? null : (
+            <div className="flex flex-wrap items-baseline gap-x-2">
+              <span className="font-medium" style={{ color: colourOf(author?.colour ?? null) ?? 'var(--d-header)' }}>
+                {name}
+              </span>
+              {author?.bot ? <span className="rounded bg-[#5865f2] px-1 text-[10px] font-semibold text-white">{t('transcript.v2.bot')}</span> : null}
+              {author?.staff ? <span className="rounded bg-emerald-600 px-1 text-[10px] font-semibold text-white">{t('transcript.v2.staff')}</span> : null}
+              <time dateTime={m.createdAt} className="text-xs text-(--d-muted)">
+                {when}
+              </time>
+            </div>
+          )}
+          {m.content ? (
+            <div className="break-words">
+              <MarkdownView text={m.content} />
+              {m.editedAt ? <span className="ml-1 text-[10px] text-(--d-muted)">{t('transcript.v2.edited')}</span> : null}
+            </div>
+          ) : null}
+          {m.embeds.map((e, i) => (
+            <Embed
+              // biome-ignore lint/suspicious/noArrayIndexKey: embeds have no id; their order is fixed
+              key={i}
+              embed={{
+                ...(e.title ? { title: e.title } : {}),
+                ...(e.description ? { description: e.description } : {}),
+                ...(e.url && /^https?:\/\//.test(e.url) ? { url: e.url } : {}),
+                ...(e.colour !== null ? { color: e.colour } : {}),
+                ...(e.author ? { author: { name: e.author.name } } : {}),
+                ...(e.footer ? { footer: { text: e.footer.text } } : {}),
+                fields: e.fields,
+              }}
+            />
+          ))}
+          {m.attachments.map((a) =>
+            isOwnFile(a.url) && a.contentType?.startsWith('image/') ? (
+              <img key={a.id} src={buildUrl(a.url)} alt={a.filename} loading="lazy" className="mt-1 max-h-80 max-w-full rounded" />
+            ) : (
+              <a
+                key={a.id}
+                href={isOwnFile(a.url) ? buildUrl(a.url) : /^https?:\/\//.test(a.url) ? a.url : undefined}
+                rel="noopener noreferrer nofollow"
+                target="_blank"
+                className="mt-1 flex max-w-sm items-center gap-2 rounded border border-(--d-embed-border) bg-(--d-embed) p-2 text-sm"
+              >
+                <Paperclip aria-hidden="true" className="size-4 shrink-0" />
+                <span className="min-w-0 truncate text-(--d-link)">{a.filename}</span>
+                <span className="text-xs text-(--d-muted)">{formatBytes(a.size)}</span>
+              </a>
+            ),
+          )}
+          {m.stickers.length ? <div className="mt-1 text-sm text-(--d-muted)">{m.stickers.map((s) => t('transcript.v2.sticker', { name: s.name })).join(' · ')}</div> : null}
+          {m.reactions.length ? (
+            <ul className="mt-1 flex flex-wrap gap-1" aria-label={t('transcript.v2.reactions')}>
+              {m.reactions.map((r) => (
+                <li key={'id' in r.emoji ? r.emoji.id : r.emoji.name} className="rounded-md border border-(--d-embed-border) bg-(--d-embed) px-1.5 text-xs">
+                  {'id' in r.emoji ? `:${r.emoji.name}:` : r.emoji.name} {r.count}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+        <button
+          type="button"
+          title={t('transcript.v2.copyLink')}
+          aria-label={t('transcript.v2.copyLink')}
+          onClick={() => void navigator.clipboard?.writeText(`${location.origin}${location.pathname}#m-${m.id}`)}
+          className="invisible self-start rounded p-1 text-(--d-muted) group-hover:visible focus-visible:visible"
+        >
+          <LinkIcon aria-hidden="true" className="size-4" />
+        </button>
+      </div>
+    </article>
+  );
+}
+

@@ -1,0 +1,46 @@
+/**
+ * The v2 viewer's model: who is who, the plain text of each message for the in-page search, and
+ * the matches of a query. Pure functions (tested without a browser; `bench/` may time them).
+ */
+import type { TranscriptMessage, TranscriptV2 } from '@tickety/api-contract';
+
+/** A message's searchable text: its content and its embeds' words, lower-cased. */
+export function searchText(message: TranscriptMessage): string {
+  let text = message.content;
+  for (const e of message.embeds) text += ` ${e.title ?? ''} ${e.description ?? ''} ${e.fields.map((f) => `${f.name} ${f.value}`).join(' ')} ${e.footer?.text ?? ''}`;
+  for (const a of message.attachments) text += ` ${a.filename}`;
+  return text.toLowerCase();
+}
+
+/** The index: one lower-cased text per message, built once per transcript. */
+export function buildIndex(transcript: TranscriptV2): string[] {
+  return transcript.messages.map(searchText);
+}
+
+/** The positions of the messages that contain `query` (case-insensitive), in order. */
+export function search(index: readonly string[], query: string): number[] {
+  const q = query.trim().toLowerCase();
+  if (q === '') return [];
+  const hits: number[] = [];
+  for (let i = 0; i < index.length; i++) if (index[i]!.includes(q)) hits.push(i);
+  return hits;
+}
+
+/** Whether a message starts a new group (another author, a system line, a reply, or 7 minutes later), as Discord groups them. */
+export function startsGroup(messages: readonly TranscriptMessage[], i: number): boolean {
+  const m = messages[i]!;
+  const prev = messages[i - 1];
+  if (!prev || m.system || prev.system || m.replyTo) return true;
+  return prev.authorId !== m.authorId || Date.parse(m.createdAt) - Date.parse(prev.createdAt) > 7 * 60_000;
+}
+
+/** Only our API's copies are loaded as pictures; anything else is a link (no request to another host). */
+export function isOwnFile(url: string): boolean {
+  return url.startsWith('/api/transcripts/v2/');
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
