@@ -4,7 +4,7 @@ import { main } from '../src/pages';
 import { type RunningServer, startServer } from '../src/server';
 import { legacyTranscriptPath } from '../../packages/sandbox/src/attachments';
 import { vectors as xssVectors } from '../../packages/sandbox/src/xss-vectors';
-import { DEMO_GUILDS, signInContext } from '../src/session';
+import { DEMO_GUILDS, signInContext, signInWithHint } from '../src/session';
 
 /**
  * Tickets flow in (issue 9): the demo bot, a client of the bot API over HTTP, fills the demo with a
@@ -78,6 +78,28 @@ describe('tickets flow in from the bot', () => {
     const link = table.getByRole('link', { name: /^Ticket #\d+$/ }).first();
     expect(await link.getAttribute('href')).toMatch(new RegExp(`^/transcript/v2/${PIXEL.id}/t-`));
     await shot(b.page, 'your-tickets-cleo');
+  });
+
+  test('Cleo reads her own transcript and searches it, but not someone else’s', async () => {
+    await signInContext(b.context, b.baseURL, 'cleo');
+    await b.page.goto('/transcripts');
+    const link = b.page.getByRole('table', { name: /tickets you opened/ }).getByRole('link', { name: /^Ticket #\d+$/ }).first();
+    await link.click();
+    await b.page.getByRole('heading', { level: 1, name: /^Ticket #\d+ · #ticket-/ }).waitFor();
+    const conversation = b.page.getByRole('region', { name: 'The conversation' });
+    await conversation.getByText('The ticket was opened.').first().waitFor();
+    await b.page.getByRole('searchbox', { name: 'Search this transcript' }).fill('in-game name');
+    await expect.poll(() => b.page.getByRole('status').filter({ hasText: / of / }).textContent()).toMatch(/^1 of \d+$/);
+    await shot(b.page, 'transcript-v2-cleo');
+
+    // A transcript of Ava's Arcade, where Cleo is not a member: spec §8's no-access screen.
+    const ava = await signInWithHint(server!.url, 'ava');
+    const list = (await (await fetch(`${server!.url}/api/guilds/${ARCADE.id}/transcripts`, { headers: { cookie: ava.header() } })).json()) as { items: Array<{ fileId: string }> };
+    expect(list.items.length).toBeGreaterThan(0);
+    await b.page.goto(`/transcript/v2/${ARCADE.id}/${list.items[0]!.fileId}`);
+    await b.page.getByText('You don’t have access to this server.').or(b.page.getByText("You don't have access to this server.")).first().waitFor();
+    expect(await b.page.getByRole('region', { name: 'The conversation' }).count()).toBe(0);
+    await shot(b.page, 'transcript-v2-cleo-refused');
   });
 
   test('Ava reads her server’s transcripts and the ticket events in Web Logs', async () => {
