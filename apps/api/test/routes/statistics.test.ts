@@ -88,7 +88,7 @@ describe.each(databases())('Statistics (/api/guilds/:server/statistics) on $name
     // 23:30 UTC on the 26th is 00:30 on the 27th in Berlin.
     expect(berlin.daily.find((d) => d.date === '2026-02-26')).toMatchObject({ opened: 0 });
     expect(berlin.daily.find((d) => d.date === '2026-02-27')).toMatchObject({ opened: 2, closed: 1 });
-    expect(berlin.hours.map((n, h) => [h, n]).filter(([, n]) => n > 0)).toEqual([
+    expect(berlin.hours.map((n, h) => [h, n] as const).filter(([, n]) => n > 0)).toEqual([
       [0, 1],
       [9, 1],
       [11, 1],
