@@ -26,9 +26,20 @@ describe('the dashboard remote routes module', () => {
   it.each([
     ['manageServers', '/dashboard', '/dashboard', 'Manage Servers'],
     ['serverConfigs', '/dashboard/1100000000000000001/configs', '/dashboard/:server/configs', 'Panel Menu'],
-    ['transcriptV2', '/transcript/v2/1100000000000000001/abc', '/transcript/v2/:server/:fileid', 'Transcript abc'],
+    ['transcriptV2', '/transcript/v2/1100000000000000001/abc', '/transcript/v2/:server/:fileid', 'Ticket #1 · #ticket-0001'],
   ] as const)('%s loads and renders inside Suspense', async (id, url, path, heading) => {
-    mockApi({});
+    mockApi({
+      'GET /api/transcripts/v2/1100000000000000001/abc': {
+        version: 2,
+        server: { id: '1100000000000000001', name: "Ava's Arcade", iconUrl: null },
+        channel: { id: '1200000000000000001', name: 'ticket-0001' },
+        ticket: { id: 'abc', number: 1, panelId: null, openerId: '1000000000000000001', openedAt: '2026-03-01T10:00:00Z', closedAt: '2026-03-01T11:00:00Z', closedBy: null, reason: null },
+        users: [],
+        roles: [],
+        channels: [],
+        messages: [],
+      },
+    });
     const Page = routes.routes[id].Component;
     ({ store } = renderPage(
       <Suspense fallback={<p>Loading page</p>}>
