@@ -6,12 +6,13 @@ import FilterX from 'lucide-react/icons/filter-x';
 import SearchX from 'lucide-react/icons/search-x';
 import type { ConfigActor, WebLogEntry } from '@tickety/api-contract';
 import { ApiRequestError, errorText, formatDateTime, formatRelative, Link, useNavigate, useNow, useParams, useSearchParams } from '@tickety/shared';
-import { Alert, Avatar, Badge, Button, buttonClasses, cx, EmptyState, inputClasses, PageHeader, Skeleton, type Tone } from '@tickety/ui';
+import { Alert, Avatar, Badge, Button, buttonClasses, cx, EmptyState, inputClasses, PageHeader, type Tone } from '@tickety/ui';
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ConfigChanges } from '../../components/config-changes';
-import { failureDetail, failureText } from '../../lib/config-api';
+import { failureText } from '../../lib/config-api';
 import { href } from '../../lib/hrefs';
 import { ListSkeleton } from '../../components/list-skeleton';
+import { LoadFailed } from '../../components/load-failed';
 import { useT } from '../../lib/i18n';
 import {
   ACTION_LABEL,
@@ -371,20 +372,7 @@ export default function ServerLogsWeb() {
       </EmptyState>
     );
   } else if (!loaded) {
-    content = log.isError ? (
-      <Alert
-        tone="danger"
-        title={t('logs.loadFailed')}
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void log.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
-        {failureText(log.error)}
-        {failureDetail(log.error) ? <span className="mt-1 block">{failureDetail(log.error)}</span> : null}
-      </Alert>
-    ) : (
+    content = log.isError ? <LoadFailed title={t('logs.loadFailed')} error={log.error} onRetry={() => void log.refetch()} /> : (
       <ListSkeleton label={t('logs.loading')} rows={4} lead="avatar" />
     );
   } else if (entries.length === 0) {

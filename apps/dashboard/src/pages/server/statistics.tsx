@@ -3,10 +3,10 @@ import Download from 'lucide-react/icons/download';
 import Inbox from 'lucide-react/icons/inbox';
 import type { StatisticsAnswer, StatisticsRange } from '@tickety/api-contract';
 import { formatNumber, Link, useNavigate, useParams, useSearchParams } from '@tickety/shared';
-import { Alert, Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader, Skeleton, Table, type TableColumn } from '@tickety/ui';
+import { Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader, Skeleton, Table, type TableColumn } from '@tickety/ui';
 import { lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useState } from 'react';
-import { failureDetail, failureText } from '../../lib/config-api';
 import { href } from '../../lib/hrefs';
+import { LoadFailed } from '../../components/load-failed';
 import { useT } from '../../lib/i18n';
 import { change, formatDuration, rangeOf, tableCsv, useServerStatisticsQuery } from '../../lib/statistics';
 import { downloadText, useWebLogNamesQuery } from '../../lib/web-logs';
@@ -170,20 +170,7 @@ export default function ServerStatistics() {
 
   let content: ReactNode;
   if (!data) {
-    content = stats.isError ? (
-      <Alert
-        tone="danger"
-        title={t('statistics.loadFailed')}
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void stats.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
-        {failureText(stats.error)}
-        {failureDetail(stats.error) ? <span className="mt-1 block">{failureDetail(stats.error)}</span> : null}
-      </Alert>
-    ) : (
+    content = stats.isError ? <LoadFailed title={t('statistics.loadFailed')} error={stats.error} onRetry={() => void stats.refetch()} /> : (
       <div role="status" aria-label={t('statistics.loading')} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {['a', 'b', 'c', 'd', 'e', 'f'].map((k) => (
           <Skeleton key={k} className="h-28" />

@@ -4,12 +4,12 @@ import FilterX from 'lucide-react/icons/filter-x';
 import Search from 'lucide-react/icons/search';
 import SearchX from 'lucide-react/icons/search-x';
 import { isSnowflake, Link, useNavigate, useParams, useSearchParams } from '@tickety/shared';
-import { Alert, Button, buttonClasses, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
+import { Button, buttonClasses, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import { type FormEvent, type ReactNode, useId, useMemo, useState } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
 import { TranscriptTable } from '../../components/transcript-table';
-import { failureDetail, failureText } from '../../lib/config-api';
 import { href } from '../../lib/hrefs';
+import { LoadFailed } from '../../components/load-failed';
 import { useT } from '../../lib/i18n';
 import { type TranscriptFilters, transcriptFilterQuery, transcriptFiltersOf, useServerTranscriptsInfiniteQuery } from '../../lib/transcripts';
 import { useWebLogNamesQuery } from '../../lib/web-logs';
@@ -152,20 +152,7 @@ export default function ServerTranscripts() {
 
   let content: ReactNode;
   if (list.currentData === undefined) {
-    content = list.isError ? (
-      <Alert
-        tone="danger"
-        title={t('transcripts.loadFailed')}
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
-        {failureText(list.error)}
-        {failureDetail(list.error) ? <span className="mt-1 block">{failureDetail(list.error)}</span> : null}
-      </Alert>
-    ) : (
+    content = list.isError ? <LoadFailed title={t('transcripts.loadFailed')} error={list.error} onRetry={() => void list.refetch()} /> : (
       <ListSkeleton label={t('transcripts.loading')} rows={4} lead="avatar" />
     );
   } else {

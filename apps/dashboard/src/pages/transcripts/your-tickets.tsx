@@ -4,8 +4,9 @@ import { Alert, Button, buttonClasses, EmptyState, PageHeader } from '@tickety/u
 import { type ReactNode, useMemo } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
 import { TranscriptTable } from '../../components/transcript-table';
-import { failureDetail, failureText } from '../../lib/config-api';
+import { failureText } from '../../lib/config-api';
 import { href } from '../../lib/hrefs';
+import { LoadFailed } from '../../components/load-failed';
 import { useT } from '../../lib/i18n';
 import { useMyTranscriptsInfiniteQuery } from '../../lib/transcripts';
 
@@ -21,20 +22,7 @@ export default function YourTickets() {
 
   let content: ReactNode;
   if (!loaded) {
-    content = list.isError ? (
-      <Alert
-        tone="danger"
-        title={t('transcripts.loadFailed')}
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
-        {failureText(list.error)}
-        {failureDetail(list.error) ? <span className="mt-1 block">{failureDetail(list.error)}</span> : null}
-      </Alert>
-    ) : (
+    content = list.isError ? <LoadFailed title={t('transcripts.loadFailed')} error={list.error} onRetry={() => void list.refetch()} /> : (
       <ListSkeleton label={t('transcripts.loading')} rows={4} lead="avatar" />
     );
   } else {
