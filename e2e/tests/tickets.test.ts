@@ -3,8 +3,15 @@ import { shot, titleOf, useBrowser } from '../src/browser';
 import { main } from '../src/pages';
 import { type RunningServer, startServer } from '../src/server';
 import { legacyTranscriptPath } from '../../packages/sandbox/src/attachments';
-import { vectors as xssVectors } from '../../packages/sandbox/src/xss-vectors';
-import { DEMO_GUILDS, signInContext, signInWithHint } from '../src/session';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { DEMO_BOT_API_KEY } from '../../packages/sandbox/src/demo-bot';
+import { v2VectorCount, vectors as xssVectors, xssTranscript } from '../../packages/sandbox/src/xss-vectors';
+import { ARTIFACTS_DIR } from '../src/browser';
+import { DEMO_GUILDS, DEMO_USERS, signInContext, signInWithHint } from '../src/session';
 
 /**
  * Tickets flow in (issue 9): the demo bot, a client of the bot API over HTTP, fills the demo with a
@@ -124,6 +131,41 @@ describe('tickets flow in from the bot', () => {
     expect(await log.getByText(/^Ticket #\d+$/).count()).toBeGreaterThan(3);
   });
 
+  test('Ava opens a transcript from the list, searches it, jumps between matches and downloads it', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto(`/dashboard/${ARCADE.id}/logs-web/transcripts`);
+    const table = b.page.getByRole('table', { name: /Transcripts of/ });
+    await table.getByRole('link', { name: /^Ticket #\d+$/ }).first().click();
+    await b.page.getByRole('heading', { level: 1, name: /^Ticket #\d+ · #ticket-/ }).waitFor();
+    const search = b.page.getByRole('searchbox', { name: 'Search this transcript' });
+    await search.fill('ticket');
+    const count = b.page.getByRole('status').filter({ hasText: / of / });
+    await expect.poll(() => count.textContent()).toMatch(/^1 of \d+$/);
+    const total = Number((await count.textContent())!.split(' of ')[1]);
+    await search.press('Enter');
+    await search.press('Enter');
+    expect(await count.textContent()).toBe(`${Math.min(2, total) === 2 ? 2 : 1} of ${total}`);
+    // The current match is on screen, its words painted by the search highlight.
+    const current = b.page.locator('article.ring-2');
+    await current.waitFor();
+    expect(await current.isVisible()).toBe(true);
+    expect(await b.page.evaluate(() => (CSS as unknown as { highlights: Map<string, { size: number }> }).highlights.get('tk-transcript-match')?.size ?? 0)).toBeGreaterThan(0);
+    await shot(b.page, 'transcript-v2-search-ava');
+
+    const download = b.page.waitForEvent('download');
+    await b.page.getByRole('button', { name: 'Download HTML' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(new RegExp(`^transcript-${ARCADE.id}-t-[\\w-]+\\.html$`));
+    const saved = join(ARTIFACTS_DIR, 'transcript-ava.html');
+    await file.saveAs(saved);
+    const page = await b.context.newPage();
+    await page.goto(pathToFileURL(saved).href);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Ticket #\d+ · #ticket-/);
+    expect(await page.locator('article[id^="m-"]').count()).toBeGreaterThan(3);
+    await shot(page, 'transcript-v2-file-ava');
+    await page.close();
+  });
+
   test('a legacy (v1) transcript whose link expired opens, refreshed through the bot, and nothing in it runs', async () => {
     await signInContext(b.context, b.baseURL, 'ava');
     const dialogs: string[] = [];
@@ -170,4 +212,81 @@ describe('tickets flow in from the bot', () => {
     expect(dialogs).toEqual([]);
     expect(new URL(b.page.url()).pathname).toBe(path);
   });
+
+  test(`the XSS corpus in a v2 transcript (${xssVectors().length} vectors × ${v2VectorCount() / xssVectors().length} places) and in its HTML file: nothing runs`, async () => {
+    // Uploaded as a bot would: the demo bot's key, gzipped.
+    const corpus = xssTranscript({ server: { id: ARCADE.id, name: ARCADE.name }, openerId: DEMO_USERS.cleo.id, panelId: null });
+    const put = await fetch(`${server!.url}/api/bot/v1/servers/${ARCADE.id}/transcripts/xss-corpus`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${DEMO_BOT_API_KEY}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify(corpus)),
+    });
+    expect(put.status, await put.clone().text()).toBe(200);
+
+    await signInContext(b.context, b.baseURL, 'ava');
+    const dialogs = watchDialogs(b.page);
+    const path = `/transcript/v2/${ARCADE.id}/xss-corpus`;
+    await b.page.goto(path);
+    await b.page.getByRole('heading', { level: 1, name: 'Ticket #9999 · #xss-corpus' }).waitFor();
+    const conversation = b.page.getByRole('region', { name: 'The conversation' });
+    await conversation.getByText('vector 1', { exact: false }).first().waitFor();
+    // The list is virtualised: scroll it through, so every message is rendered once.
+    const seen = new Set<string>();
+    for (let guard = 0; guard < 400; guard++) {
+      for (const id of await conversation.locator('article[id^="m-"]').evaluateAll((els) => els.map((e) => e.id))) seen.add(id);
+      await expectNothingLive(conversation);
+      const end = await conversation.evaluate((el) => {
+        el.scrollTop += el.clientHeight * 0.8;
+        return el.scrollTop + el.clientHeight >= el.scrollHeight - 2;
+      });
+      await b.page.waitForTimeout(30);
+      if (end && guard > 0) {
+        for (const id of await conversation.locator('article[id^="m-"]').evaluateAll((els) => els.map((e) => e.id))) seen.add(id);
+        break;
+      }
+    }
+    expect(seen.size).toBe(xssVectors().length);
+    await b.page.waitForTimeout(300);
+    expect(await b.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(new URL(b.page.url()).pathname).toBe(path);
+
+    // The standalone HTML file of the same transcript, opened from disk.
+    const download = b.page.waitForEvent('download');
+    await b.page.getByRole('button', { name: 'Download HTML' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`transcript-${ARCADE.id}-xss-corpus.html`);
+    const saved = join(ARTIFACTS_DIR, file.suggestedFilename());
+    await file.saveAs(saved);
+    const html = await readFile(saved, 'utf8');
+    expect(html).toContain(`http-equiv="Content-Security-Policy" content="default-src 'none';`);
+    const page = await b.context.newPage();
+    const fileDialogs = watchDialogs(page);
+    await page.goto(pathToFileURL(saved).href);
+    expect(await page.locator('article[id^="m-"]').count()).toBe(xssVectors().length);
+    await expectNothingLive(page.locator('body'));
+    expect(await page.locator('script, button').count()).toBe(0);
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(fileDialogs).toEqual([]);
+    await shot(page, 'transcript-v2-xss-file');
+    await page.close();
+  });
 });
+
+function watchDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return dialogs;
+}
+
+/** Nothing of a transcript became markup that could run or restyle: the vectors' tags, handlers and script links. */
+async function expectNothingLive(scope: ReturnType<Page['locator']>) {
+  expect(await scope.locator('script, iframe, object, embed, style, link, meta, base, form, input, textarea, select, details, video, audio, marquee, xss, math, template').count()).toBe(0);
+  const handlers = ['onerror', 'onload', 'onclick', 'onmouseover', 'onfocus', 'onfocusin', 'onanimationstart', 'onanimationend', 'ontoggle', 'onbegin', 'onstart'];
+  expect(await scope.locator(handlers.map((h) => `[${h}]`).join(', ')).count()).toBe(0);
+  expect(await scope.locator('a[href^="javascript" i], a[href^="data" i], img[src^="javascript" i], [style*="url(" i]').count()).toBe(0);
+}

@@ -75,6 +75,26 @@ const TEMPLATES: readonly string[] = [
   '<t:1:R"><img src=x onerror=$>>',
 ];
 
+/**
+ * The tag × event matrix (as in the public XSS cheat sheets): each tag with each way an event
+ * handler fires by itself — focus (autofocus), focus-in, a CSS animation starting and ending, the
+ * pointer over a full-page element — and a click.
+ */
+const MATRIX_TAGS = ['a', 'abbr', 'b', 'div', 'span', 'p', 'img', 'input', 'select', 'textarea', 'button', 'details', 'video', 'audio', 'svg', 'xss', 'iframe', 'object', 'marquee', 'table', 'td', 'section', 'article', 'label', 'output', 'h1', 'li', 'code', 'font'] as const;
+const MATRIX_EVENTS = [
+  'autofocus tabindex=1 onfocus="$"',
+  'autofocus tabindex=1 onfocusin="$"',
+  'style="animation-name:tk-x;animation-duration:1ms" onanimationstart="$"',
+  'style="animation-name:tk-x;animation-duration:1ms" onanimationend="$"',
+  'style="position:fixed;inset:0;display:block" onmouseover="$" onclick="$"',
+] as const;
+const MATRIX: readonly string[] = MATRIX_TAGS.flatMap((tag) =>
+  MATRIX_EVENTS.map((event) => `${event.includes('animation') ? '<style>@keyframes tk-x{}</style>' : ''}<${tag} ${event}>x</${tag}>`),
+);
+
+/** Every payload template: the hand-written ones and the matrix. */
+const ALL_TEMPLATES: readonly string[] = [...TEMPLATES, ...MATRIX];
+
 /** Where a vector lands in a v2 transcript. */
 export const V2_PLACES = [
   'content',
@@ -101,10 +121,75 @@ export interface XssVector {
 
 /** Every template with its own flag number (1-based). */
 export function vectors(): XssVector[] {
-  return TEMPLATES.map((template, i) => ({ n: i + 1, payload: template.replaceAll('$', flag(i + 1)) }));
+  return ALL_TEMPLATES.map((template, i) => ({ n: i + 1, payload: template.replaceAll('$', flag(i + 1)) }));
 }
 
 /** The corpus size: templates × the places they are tried in a v2 transcript. */
 export function v2VectorCount(): number {
-  return TEMPLATES.length * V2_PLACES.length;
+  return ALL_TEMPLATES.length * V2_PLACES.length;
+}
+
+/** What `xssTranscript` needs to know of where it is uploaded. */
+export interface XssTranscriptOptions {
+  server: { id: string; name: string };
+  /** The ticket's opener (a real user of the demo, so "Your tickets" and the viewer's access work). */
+  openerId: string;
+  panelId: string | null;
+}
+
+const snowflake = (base: bigint, n: number) => String(base + BigInt(n));
+const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
+
+/**
+ * A v2 transcript (packages/api-contract TranscriptV2) with every vector in every place of
+ * V2_PLACES: message `n` is by a user whose names are vector `n`, mentions a role and a channel
+ * named after it, and carries it in an embed (title, description, a field, footer, author, link),
+ * an attachment's name and link, and a sticker's name. Names are cut to the contract's lengths.
+ * Each message starts with `vector <n>` so a test can find it.
+ */
+export function xssTranscript(options: XssTranscriptOptions) {
+  const all = vectors();
+  const start = Date.UTC(2026, 0, 5, 9, 0, 0);
+  const at = (i: number) => new Date(start + i * 60_000).toISOString();
+  const userId = (n: number) => snowflake(1850000000000000000n, n);
+  const roleId = (n: number) => snowflake(1860000000000000000n, n);
+  const channelId = (n: number) => snowflake(1870000000000000000n, n);
+  return {
+    version: 2 as const,
+    server: { id: options.server.id, name: options.server.name, iconUrl: null },
+    channel: { id: snowflake(1870000000000000000n, 0), name: 'xss-corpus' },
+    ticket: { id: 'xss-corpus', number: 9999, panelId: options.panelId, openerId: options.openerId, openedAt: at(0), closedAt: at(all.length + 1), closedBy: options.openerId, reason: all[0]!.payload },
+    users: [
+      { id: options.openerId, username: 'opener', displayName: null, avatarUrl: null, bot: false, staff: false, colour: null },
+      ...all.map((v) => ({ id: userId(v.n), username: cut(v.payload, 64), displayName: cut(v.payload, 64), avatarUrl: `javascript:${flag(v.n)}`, bot: v.n % 2 === 0, staff: v.n % 3 === 0, colour: null })),
+    ],
+    roles: all.map((v) => ({ id: roleId(v.n), name: cut(v.payload, 100), colour: null })),
+    channels: all.map((v) => ({ id: channelId(v.n), name: cut(v.payload, 100) })),
+    messages: all.map((v, i) => ({
+      id: snowflake(1880000000000000000n, v.n),
+      authorId: userId(v.n),
+      content: cut(`vector ${v.n} ${v.payload} <@${userId(v.n)}> <@&${roleId(v.n)}> <#${channelId(v.n)}>`, 4000),
+      createdAt: at(i + 1),
+      editedAt: null,
+      system: null,
+      replyTo: i > 0 ? snowflake(1880000000000000000n, v.n - 1) : null,
+      embeds: [
+        {
+          title: cut(v.payload, 256),
+          description: v.payload,
+          url: `javascript:${flag(v.n)}`,
+          colour: null,
+          author: { name: cut(v.payload, 256), url: `javascript:${flag(v.n)}`, iconUrl: `javascript:${flag(v.n)}` },
+          fields: [{ name: cut(v.payload, 256), value: cut(v.payload, 1024), inline: false }],
+          footer: { text: v.payload, iconUrl: `javascript:${flag(v.n)}` },
+          imageUrl: `javascript:${flag(v.n)}`,
+          thumbnailUrl: `javascript:${flag(v.n)}`,
+          timestamp: null,
+        },
+      ],
+      attachments: [{ id: snowflake(1890000000000000000n, v.n), filename: cut(v.payload, 255), contentType: 'text/html', size: v.payload.length, url: `javascript:${flag(v.n)}`, width: null, height: null }],
+      reactions: [{ emoji: { name: cut(v.payload, 64) }, count: 1 }],
+      stickers: [{ id: snowflake(1840000000000000000n, v.n), name: cut(v.payload, 64), format: 'png' as const }],
+    })),
+  };
 }

@@ -63,9 +63,24 @@ export function rolePillColours(colour: number, theme: 'dark' | 'light'): { colo
 
 const PILL = 'rounded-[3px] bg-(--d-mention-bg) px-0.5 font-medium text-(--d-mention-text)';
 
+/**
+ * True where the markup is saved as a file that runs no script (the transcript's HTML download):
+ * what needs a click shows itself with CSS instead (a spoiler on hover or focus).
+ */
+export const StaticMarkupContext = createContext(false);
+
 function Spoiler({ children }: { children: ReactNode }) {
   const t = useT();
   const [shown, setShown] = useState(false);
+  const isStatic = useContext(StaticMarkupContext);
+  if (isStatic) {
+    return (
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: without script, focus is how a keyboard reveals the spoiler
+      <span tabIndex={0} title={t('preview.spoiler')} className="rounded-[3px] bg-(--d-spoiler) px-0.5 text-transparent hover:bg-(--d-spoiler-shown) hover:text-inherit focus:bg-(--d-spoiler-shown) focus:text-inherit">
+        {children}
+      </span>
+    );
+  }
   if (shown) return <span className="rounded-[3px] bg-(--d-spoiler-shown) px-0.5">{children}</span>;
   return (
     <button type="button" onClick={() => setShown(true)} className="rounded-[3px] bg-(--d-spoiler) px-0.5 text-transparent" aria-label={t('preview.spoiler')}>

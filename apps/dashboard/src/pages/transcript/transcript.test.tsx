@@ -9,6 +9,7 @@ import { DiscordSurface } from '../../components/discord/message-preview';
 import TranscriptV2Page from './v2';
 import { Message } from './v2/message';
 import { buildIndex, search } from './v2/model';
+import { FILE_CSP, standaloneHtml } from './v2/standalone';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
 afterEach(() => resetShared(store));
@@ -103,6 +104,7 @@ describe('transcript v2', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Ticket #7 · #ticket-0007' })).toBeInTheDocument();
     expect(screen.getByText('Solved', { exact: false })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download JSON' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download HTML' })).toBeEnabled();
     expect(unexpected).toEqual([]);
   });
 
@@ -127,5 +129,34 @@ describe('transcript v2', () => {
     const index = buildIndex(big);
     expect(search(index, 'NEEDLE')).toHaveLength(50);
     expect(search(index, '  ')).toEqual([]);
+  });
+
+  it('makes a standalone HTML file: every message, hostile text as text, and a policy that runs no script', async () => {
+    const t = fixture();
+    t.messages.push(...Array.from({ length: 900 }, (_, i) => ({ ...t.messages[3]!, id: String(1700000000000000000n + BigInt(i)), content: `filler ${i} ${HOSTILE}` })));
+    const names: DiscordNames = { loaded: true, roles: new Map(t.roles.map((r) => [r.id, { name: r.name, color: 0 }])), channels: new Map(), users: new Map(), emojiUrl: () => '' };
+    const seen: number[] = [];
+    const blob = await standaloneHtml(
+      { transcript: t, names, users: new Map(t.users.map((u) => [u.id, u])), byId: new Map(t.messages.map((m) => [m.id, m])), header: <h1>{`Ticket #7 ${HOSTILE}`}</h1> },
+      (f) => seen.push(f),
+      new AbortController().signal,
+    );
+    const text = await blob.text();
+    expect(blob.type).toBe('text/html;charset=utf-8');
+    expect(text.startsWith('<!DOCTYPE html>')).toBe(true);
+    const doc = new DOMParser().parseFromString(text, 'text/html');
+    // The policy is the first thing after the charset, before any content.
+    expect(doc.head.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content')).toBe(FILE_CSP);
+    expect(FILE_CSP).toContain("default-src 'none'");
+    expect(doc.querySelectorAll('article[id^="m-"]')).toHaveLength(t.messages.length - 1);
+    expect(doc.body.textContent).toContain('filler 899');
+    expect(doc.querySelector('h1')?.textContent).toBe(`Ticket #7 ${HOSTILE}`);
+    expect(doc.querySelectorAll('script, iframe, object, embed, button, [onerror], [onclick], [onload]')).toHaveLength(0);
+    expect(doc.querySelectorAll('img')).toHaveLength(0);
+    for (const a of doc.querySelectorAll('a')) expect(a.getAttribute('href') ?? '').not.toMatch(/^\s*(javascript|data):/i);
+    // The reply is a link to the message it answers.
+    expect(doc.querySelector(`a[href="#m-${t.messages[1]!.id}"]`)).not.toBeNull();
+    expect(seen.at(-1)).toBe(1);
+    expect(seen.length).toBeGreaterThan(2);
   });
 });

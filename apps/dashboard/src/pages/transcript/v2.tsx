@@ -6,14 +6,15 @@ import type { TranscriptV2 } from '@tickety/api-contract';
 import { formatDateTime, request, useParams } from '@tickety/shared';
 import { Alert, Button, cx, inputClasses, Skeleton } from '@tickety/ui';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type DiscordNames, DiscordNamesContext } from '../../components/discord/markdown-view';
 import { DiscordSurface } from '../../components/discord/message-preview';
 import { failureText } from '../../lib/config-api';
 import { useT } from '../../lib/i18n';
+import { saveBlob } from '../../lib/save-file';
 import { downloadText } from '../../lib/web-logs';
 import { Message, type Users } from './v2/message';
-import { buildIndex, search, startsGroup } from './v2/model';
+import { buildIndex, highlightMatches, search, startsGroup } from './v2/model';
 
 /**
  * A transcript stored by this service (/transcript/v2/:server/:fileid), rendered like Discord from
@@ -31,6 +32,10 @@ export default function TranscriptV2Page() {
   const [error, setError] = useState<unknown>(null);
   const [query, setQuery] = useState('');
   const [at, setAt] = useState(0);
+  const [fileProgress, setFileProgress] = useState<number | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const fileAbort = useRef<AbortController | null>(null);
+  useEffect(() => () => fileAbort.current?.abort(), []);
   const scroller = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -79,6 +84,8 @@ export default function TranscriptV2Page() {
     const id = location.hash.startsWith('#m-') ? location.hash.slice(3) : null;
     if (id && transcript) jumpToId(id);
   }, [transcript]);
+  // The matched words themselves, in the rows on screen (the CSS Custom Highlight API: no change to the DOM React owns).
+  useLayoutEffect(() => highlightMatches(scroller.current, query));
   const go = (step: number) => {
     if (hits.length === 0) return;
     const next = (at + step + hits.length) % hits.length;
@@ -95,35 +102,41 @@ export default function TranscriptV2Page() {
       </div>
     );
   }
-  const opener = users.get(transcript.ticket.openerId);
-  const closer = transcript.ticket.closedBy ? users.get(transcript.ticket.closedBy) : undefined;
-  const nameOf = (u: typeof opener, id: string | null) => u?.displayName ?? u?.username ?? id ?? '—';
+  const header = <TranscriptHeader transcript={transcript} users={users} />;
+  const download = async () => {
+    const abort = new AbortController();
+    fileAbort.current = abort;
+    setFileProgress(0);
+    try {
+      const { standaloneHtml } = await import('./v2/standalone');
+      const blob = await standaloneHtml({ transcript, names, users, byId, header }, setFileProgress, abort.signal);
+      saveBlob(`transcript-${transcript.server.id}-${fileid}.html`, blob);
+      setFileError(null);
+    } catch (e) {
+      if (!abort.signal.aborted) setFileError(e instanceof Error ? e.message : String(e));
+    } finally {
+      if (!abort.signal.aborted) setFileProgress(null);
+    }
+  };
   return (
     <div className="mx-auto w-full max-w-5xl">
-      <div className="flex items-start gap-3 border-b border-surface-200 pb-4 dark:border-surface-800">
-        <FileText aria-hidden="true" className="mt-1 size-6 shrink-0 text-primary-600 dark:text-primary-400" />
-        <div className="min-w-0 flex-1">
-          <p className="text-xs font-medium tracking-wide text-surface-500 uppercase dark:text-surface-400">{t('transcript.frame.kicker', { version: 'v2' })} · {transcript.server.name}</p>
-          <h1 className="text-xl font-bold break-all text-surface-900 sm:text-2xl dark:text-surface-50">{t('transcript.v2.heading', { number: transcript.ticket.number, channel: transcript.channel.name })}</h1>
-        </div>
+      <div className="flex flex-wrap items-start justify-end gap-2">
+        <Button variant="secondary" size="sm" disabled={fileProgress !== null} onClick={() => void download()}>
+          <Download aria-hidden="true" className="size-4" />
+          {fileProgress === null ? t('transcript.v2.downloadHtml') : t('transcript.v2.preparing', { percent: Math.round(fileProgress * 100) })}
+        </Button>
         <Button variant="secondary" size="sm" onClick={() => downloadText(`transcript-${transcript.server.id}-${fileid}.json`, JSON.stringify(transcript, null, 2), 'application/json')}>
           <Download aria-hidden="true" className="size-4" />
           {t('transcript.v2.downloadJson')}
         </Button>
       </div>
-      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 text-sm lg:grid-cols-4">
-        {[
-          [t('transcript.v2.opener'), nameOf(opener, transcript.ticket.openerId)],
-          [t('transcript.v2.opened'), formatDateTime(transcript.ticket.openedAt)],
-          [t('transcript.v2.closed'), `${formatDateTime(transcript.ticket.closedAt)} · ${nameOf(closer, transcript.ticket.closedBy)}`],
-          [t('transcript.v2.messages'), `${messages.length}${transcript.ticket.reason ? ` · ${transcript.ticket.reason}` : ''}`],
-        ].map(([k, v]) => (
-          <div key={k} className="min-w-0">
-            <dt className="text-surface-500 dark:text-surface-400">{k}</dt>
-            <dd className="font-medium break-words text-surface-900 dark:text-surface-100">{v}</dd>
-          </div>
-        ))}
-      </dl>
+      {fileProgress !== null ? <progress className="mt-2 h-1 w-full accent-primary-600" value={fileProgress} max={1} aria-label={t('transcript.v2.preparingLabel')} /> : null}
+      {fileError ? (
+        <Alert tone="danger" title={t('transcript.v2.fileFailed')} className="mt-2">
+          {fileError}
+        </Alert>
+      ) : null}
+      {header}
       <form
         className="mt-4 flex flex-wrap items-center gap-2"
         onSubmit={(e) => {
@@ -183,5 +196,37 @@ export default function TranscriptV2Page() {
         </DiscordSurface>
       </DiscordNamesContext.Provider>
     </div>
+  );
+}
+
+/** The ticket's heading and facts: on the page and at the top of the downloaded file. */
+function TranscriptHeader({ transcript, users }: { transcript: TranscriptV2; users: Users }) {
+  const t = useT();
+  const opener = users.get(transcript.ticket.openerId);
+  const closer = transcript.ticket.closedBy ? users.get(transcript.ticket.closedBy) : undefined;
+  const nameOf = (u: typeof opener, id: string | null) => u?.displayName ?? u?.username ?? id ?? '—';
+  return (
+    <>
+      <div className="flex items-start gap-3 border-b border-surface-200 pb-4 dark:border-surface-800">
+        <FileText aria-hidden="true" className="mt-1 size-6 shrink-0 text-primary-600 dark:text-primary-400" />
+        <div className="min-w-0 flex-1">
+          <p className="text-xs font-medium tracking-wide text-surface-500 uppercase dark:text-surface-400">{t('transcript.frame.kicker', { version: 'v2' })} · {transcript.server.name}</p>
+          <h1 className="text-xl font-bold break-all text-surface-900 sm:text-2xl dark:text-surface-50">{t('transcript.v2.heading', { number: transcript.ticket.number, channel: transcript.channel.name })}</h1>
+        </div>
+      </div>
+      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 text-sm lg:grid-cols-4">
+        {[
+          [t('transcript.v2.opener'), nameOf(opener, transcript.ticket.openerId)],
+          [t('transcript.v2.opened'), formatDateTime(transcript.ticket.openedAt)],
+          [t('transcript.v2.closed'), `${formatDateTime(transcript.ticket.closedAt)} · ${nameOf(closer, transcript.ticket.closedBy)}`],
+          [t('transcript.v2.messages'), `${transcript.messages.length}${transcript.ticket.reason ? ` · ${transcript.ticket.reason}` : ''}`],
+        ].map(([k, v]) => (
+          <div key={k} className="min-w-0">
+            <dt className="text-surface-500 dark:text-surface-400">{k}</dt>
+            <dd className="font-medium break-words text-surface-900 dark:text-surface-100">{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
   );
 }

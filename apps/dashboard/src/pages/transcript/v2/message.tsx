@@ -10,12 +10,31 @@ import { formatBytes, isOwnFile } from './model';
 
 export type Users = ReadonlyMap<string, TranscriptV2['users'][number]>;
 
+/**
+ * A message rendered for the downloaded, standalone HTML file rather than the page: no buttons (the
+ * file runs no script), replies are links to `#m-<id>`, pictures are the data URIs fetched for it
+ * (anything else links to this site by its full address).
+ */
+export interface FileMode {
+  images: ReadonlyMap<string, string>;
+  origin: string;
+}
+
 function colourOf(n: number | null): string | undefined {
   return n === null ? undefined : `#${n.toString(16).padStart(6, '0')}`;
 }
 
 /** One message as Discord shows it (or a system line); hostile text stays text. */
-export function Message({ m, grouped, users, byId, current, hit, onJump }: { m: TranscriptMessage; grouped: boolean; users: Users; byId: ReadonlyMap<string, TranscriptMessage>; current: boolean; hit: boolean; onJump: (id: string) => void }) {
+export function Message({
+  m,
+  grouped,
+  users,
+  byId,
+  current = false,
+  hit = false,
+  onJump,
+  file,
+}: { m: TranscriptMessage; grouped: boolean; users: Users; byId: ReadonlyMap<string, TranscriptMessage>; current?: boolean; hit?: boolean; onJump?: (id: string) => void; file?: FileMode }) {
   const t = useT();
   const author = users.get(m.authorId);
   const name = author?.displayName ?? author?.username ?? m.authorId;
@@ -32,16 +51,27 @@ export function Message({ m, grouped, users, byId, current, hit, onJump }: { m: 
     );
   }
   const reply = m.replyTo ? byId.get(m.replyTo) : undefined;
+  const replyBody = reply ? (
+    <>
+      ↱ <span className="font-semibold">{users.get(reply.authorId)?.displayName ?? users.get(reply.authorId)?.username ?? reply.authorId}</span>{' '}
+      <span className="truncate">{reply.content.slice(0, 100)}</span>
+    </>
+  ) : null;
+  const replyClass = 'mb-1 ml-12 flex max-w-full items-center gap-1 truncate text-left text-xs text-(--d-muted) hover:underline';
+  const ownUrl = (url: string) => (file ? new URL(buildUrl(url), file.origin).href : buildUrl(url));
   return (
     <article
       id={`m-${m.id}`}
       aria-label={t('transcript.v2.messageBy', { name, when })}
-      className={cx('group relative px-4', grouped ? 'py-0.5' : 'pt-3 pb-0.5', hit && 'bg-amber-400/10', current && 'bg-amber-400/25 ring-2 ring-amber-400 ring-inset')}
+      className={cx('group relative px-4', grouped ? 'py-0.5' : 'pt-3 pb-0.5', hit && 'shadow-[inset_3px_0_0_#fbbf24]', current && 'ring-2 ring-amber-400 ring-inset')}
     >
-      {reply ? (
-        <button type="button" onClick={() => onJump(reply.id)} className="mb-1 ml-12 flex max-w-full items-center gap-1 truncate text-left text-xs text-(--d-muted) hover:underline">
-          ↱ <span className="font-semibold">{users.get(reply.authorId)?.displayName ?? users.get(reply.authorId)?.username ?? reply.authorId}</span>{' '}
-          <span className="truncate">{reply.content.slice(0, 100)}</span>
+      {reply && file ? (
+        <a href={`#m-${reply.id}`} className={replyClass}>
+          {replyBody}
+        </a>
+      ) : reply ? (
+        <button type="button" onClick={() => onJump?.(reply.id)} className={replyClass}>
+          {replyBody}
         </button>
       ) : null}
       <div className="flex gap-3">
@@ -59,7 +89,7 @@ export function Message({ m, grouped, users, byId, current, hit, onJump }: { m: 
                 {name}
               </span>
               {author?.bot ? <span className="rounded bg-[#5865f2] px-1 text-[10px] font-semibold text-white">{t('transcript.v2.bot')}</span> : null}
-              {author?.staff ? <span className="rounded bg-emerald-600 px-1 text-[10px] font-semibold text-white">{t('transcript.v2.staff')}</span> : null}
+              {author?.staff ? <span className="rounded bg-emerald-700 px-1 text-[10px] font-semibold text-white">{t('transcript.v2.staff')}</span> : null}
               <time dateTime={m.createdAt} className="text-xs text-(--d-muted)">
                 {when}
               </time>
@@ -87,12 +117,12 @@ export function Message({ m, grouped, users, byId, current, hit, onJump }: { m: 
             />
           ))}
           {m.attachments.map((a) =>
-            isOwnFile(a.url) && a.contentType?.startsWith('image/') ? (
-              <img key={a.id} src={buildUrl(a.url)} alt={a.filename} loading="lazy" className="mt-1 max-h-80 max-w-full rounded" />
+            isOwnFile(a.url) && a.contentType?.startsWith('image/') && (!file || file.images.has(a.url)) ? (
+              <img key={a.id} src={file ? file.images.get(a.url) : buildUrl(a.url)} alt={a.filename} loading="lazy" className="mt-1 max-h-80 max-w-full rounded" />
             ) : (
               <a
                 key={a.id}
-                href={isOwnFile(a.url) ? buildUrl(a.url) : /^https?:\/\//.test(a.url) ? a.url : undefined}
+                href={isOwnFile(a.url) ? ownUrl(a.url) : /^https?:\/\//.test(a.url) ? a.url : undefined}
                 rel="noopener noreferrer nofollow"
                 target="_blank"
                 className="mt-1 flex max-w-sm items-center gap-2 rounded border border-(--d-embed-border) bg-(--d-embed) p-2 text-sm"
@@ -114,6 +144,7 @@ export function Message({ m, grouped, users, byId, current, hit, onJump }: { m: 
             </ul>
           ) : null}
         </div>
+        {file ? null : (
         <button
           type="button"
           title={t('transcript.v2.copyLink')}
@@ -123,6 +154,7 @@ export function Message({ m, grouped, users, byId, current, hit, onJump }: { m: 
         >
           <LinkIcon aria-hidden="true" className="size-4" />
         </button>
+        )}
       </div>
     </article>
   );

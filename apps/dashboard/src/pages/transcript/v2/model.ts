@@ -44,3 +44,35 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
+
+/** The name of the highlight the search paints (`::highlight(tk-transcript-match)` in styles.css). */
+export const MATCH_HIGHLIGHT = 'tk-transcript-match';
+
+/**
+ * Marks every occurrence of `query` in the text under `root` with the CSS Custom Highlight API;
+ * an empty query (or no root) clears it. Where the browser lacks the API, the matching messages are
+ * still tinted by the viewer.
+ */
+export function highlightMatches(root: Element | null, query: string): void {
+  const registry = (globalThis as { CSS?: { highlights?: Map<string, unknown> } }).CSS?.highlights;
+  const Highlight = (globalThis as { Highlight?: new (...ranges: Range[]) => unknown }).Highlight;
+  if (!registry || !Highlight) return;
+  const q = query.trim().toLowerCase();
+  if (!root || q === '') {
+    registry.delete(MATCH_HIGHLIGHT);
+    return;
+  }
+  const ranges: Range[] = [];
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = (node.nodeValue ?? '').toLowerCase();
+    if (text.length !== (node.nodeValue ?? '').length) continue;
+    for (let at = text.indexOf(q); at >= 0; at = text.indexOf(q, at + q.length)) {
+      const range = root.ownerDocument.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + q.length);
+      ranges.push(range);
+    }
+  }
+  registry.set(MATCH_HIGHLIGHT, new Highlight(...ranges));
+}
