@@ -117,7 +117,7 @@ export const TicketEvent = z.discriminatedUnion('type', [
   z
     .object({ ...eventBase, type: z.literal('messages'), total: z.int().min(0).max(10_000_000), staff: z.int().min(0).max(10_000_000) })
     .strict()
-    .refine((e) => e.staff <= e.total, { message: 'staff cannot exceed total.', path: ['staff'] }),
+    .refine((e) => e.staff <= e.total, { message: 'staff cannot exceed total', path: ['staff'] }),
   z.object({ ...eventBase, type: z.literal('closed'), closedBy: Snowflake, reason: z.string().max(CLOSE_REASON_MAX).nullable() }).strict(),
   z.object({ ...eventBase, type: z.literal('reopened'), by: Snowflake }).strict(),
   z
@@ -269,11 +269,11 @@ export const TranscriptV2 = z
   .strict()
   .superRefine((t, ctx) => {
     const users = new Set(t.users.map((u) => u.id));
-    if (!users.has(t.ticket.openerId)) ctx.addIssue({ code: 'custom', path: ['ticket', 'openerId'], input: t.ticket.openerId, message: 'The opener must be in users.' });
+    if (!users.has(t.ticket.openerId)) ctx.addIssue({ code: 'custom', path: ['ticket', 'openerId'], input: t.ticket.openerId, message: 'the opener must be in users' });
     for (let i = 0; i < t.messages.length; i++) {
       const m = t.messages[i]!;
       if (!users.has(m.authorId)) {
-        ctx.addIssue({ code: 'custom', path: ['messages', i, 'authorId'], input: m.authorId, message: 'Every author must be in users.' });
+        ctx.addIssue({ code: 'custom', path: ['messages', i, 'authorId'], input: m.authorId, message: 'every author must be in users' });
         return;
       }
     }

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import {
   ApiError,
   BotKeyRotateResponse,
@@ -289,6 +289,12 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect(opener.statusCode, opener.body).toBe(200);
       expect(opener.headers['x-transcript-access']).toBe('opener');
       expect(opener.json().messages[0].content).toContain('**help**');
+      // The dashboard takes the stored gzip as it is and inflates it in the page.
+      const raw = await (await as(cleo.id)).get(`/api/transcripts/v2/${ARCADE}/file7`, { headers: { ...FROM_DASHBOARD, accept: 'application/gzip, application/json;q=0.9', 'accept-encoding': 'br, gzip' } });
+      expect(raw.statusCode).toBe(200);
+      expect(raw.headers['content-type']).toBe('application/gzip');
+      expect(raw.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(gunzipSync(raw.rawPayload).toString('utf8')).messages[0].content).toContain('**help**');
       expect((await read(ava.id)).headers['x-transcript-access']).toBe('manager');
       // Ben holds the member role, which the saved configuration made the panel's support role.
       expect((await read(ben.id)).headers['x-transcript-access']).toBe('support');
@@ -305,7 +311,7 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect(foreign.statusCode).toBe(403);
       expect(ApiError.parse(foreign.json()).code).toBe(1005);
       expect(await views()).toBe(before);
-      expect(before).toBe(3);
+      expect(before).toBe(4); // Cleo twice (JSON, then gzip), Ava, Ben
     });
 
     it('refuses a non-member of the panel’s support team with the reason (403 code 403)', async () => {

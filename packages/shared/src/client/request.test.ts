@@ -37,6 +37,16 @@ describe('what request sends', () => {
     expect(c.body).toBeUndefined();
   });
 
+  it('with gzip, asks for gzipped JSON and inflates it in the page; errors stay JSON', async () => {
+    const json = JSON.stringify({ messages: Array.from({ length: 100 }, (_, i) => `message ${i} ✓`) });
+    const gzipped = await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
+    env.fetchMock.mockImplementationOnce(async () => new Response(gzipped, { status: 200, headers: { 'content-type': 'application/gzip' } }));
+    const data = await request<{ messages: string[] }>({ path: '/api/transcripts/v2/1/t', gzip: true });
+    expect(data.messages).toHaveLength(100);
+    expect(data.messages[99]).toBe('message 99 ✓');
+    expect(call(env.fetchMock).headers.get('accept')).toBe('application/gzip, application/json;q=0.9');
+  });
+
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)('%s carries the JSON content-type and x-requested-with: tickety', async (method) => {
     env.fetchMock.mockImplementation(async () => jsonResponse({ saved: true }));
     await request({ path: '/api/things', method, body: { name: 'x' } });

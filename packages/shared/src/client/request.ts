@@ -27,6 +27,20 @@ export interface RequestOptions {
    * origins pass), so the API acts on it even when the browser sends no Origin or Fetch Metadata.
    */
   fromDashboard?: boolean;
+  /**
+   * The answer may come as gzipped JSON (`application/gzip`, e.g. a stored transcript): the client
+   * asks for it where the browser has DecompressionStream and inflates it in the page, so a large
+   * body crosses from the network process compressed. Errors stay plain JSON.
+   */
+  gzip?: boolean;
+}
+
+/** Gzipped JSON inflated in the page (DecompressionStream), as text. */
+async function inflatedText(res: Response): Promise<string> {
+  if (!res.body) return '';
+  let text = '';
+  for await (const chunk of res.body.pipeThrough(new DecompressionStream('gzip')).pipeThrough(new TextDecoderStream()) as unknown as AsyncIterable<string>) text += chunk;
+  return text;
 }
 
 /** Builds `apiOrigin + path (+ query)`. */
@@ -60,7 +74,7 @@ export async function sendOnce(options: RequestOptions): Promise<unknown> {
   const url = buildUrl(options.path, options.query);
   if (options.signal?.aborted) throw cancelledError(options.signal.reason);
 
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: options.gzip && typeof DecompressionStream === 'function' ? 'application/gzip, application/json;q=0.9' : 'application/json' };
   let body: string | undefined;
   if (method !== 'GET') {
     headers['content-type'] = 'application/json';
@@ -88,7 +102,7 @@ export async function sendOnce(options: RequestOptions): Promise<unknown> {
     let text: string;
     try {
       res = await fetch(url, { method, headers, body, credentials: 'include', signal: controller.signal });
-      text = await res.text();
+      text = res.ok && res.headers.get('content-type')?.startsWith('application/gzip') ? await inflatedText(res) : await res.text();
     } catch (cause) {
       throw failure(cause);
     }

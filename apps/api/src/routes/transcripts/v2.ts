@@ -92,7 +92,12 @@ export default async function transcriptV2Routes(fastify: FastifyInstance) {
     const content = await app.transcripts.content(row.guildId, row.fileId);
     if (!content) throw notFound();
     await app.transcripts.logView(row, await actorOf(req), reason);
-    reply.header('cache-control', 'private, no-store').header('x-transcript-access', reason).header('vary', 'accept-encoding').type('application/json; charset=utf-8');
+    reply.header('cache-control', 'private, no-store').header('x-transcript-access', reason).header('vary', 'accept, accept-encoding');
+    // The dashboard asks for the stored gzip as it is (`accept: application/gzip`) and inflates it in
+    // the page: 15 MB of JSON then never cross from the browser's network process (half a second
+    // for the longest tickets; bench/transcript-viewer.mjs).
+    if (/\bapplication\/gzip\b/i.test(String(req.headers.accept ?? ''))) return reply.type('application/gzip').send(content as never);
+    reply.type('application/json; charset=utf-8');
     const accepts = String(req.headers['accept-encoding'] ?? '');
     if (/\bgzip\b/i.test(accepts)) return reply.header('content-encoding', 'gzip').send(content as never);
     return reply.send((await gunzip(content)) as never);

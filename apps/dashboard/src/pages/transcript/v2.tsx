@@ -40,7 +40,7 @@ export default function TranscriptV2Page() {
 
   useEffect(() => {
     let live = true;
-    request<TranscriptV2>({ path: `/api/transcripts/v2/${encodeURIComponent(server)}/${encodeURIComponent(fileid)}`, fromDashboard: true })
+    request<TranscriptV2>({ path: `/api/transcripts/v2/${encodeURIComponent(server)}/${encodeURIComponent(fileid)}`, fromDashboard: true, gzip: true })
       .then((data) => live && setTranscript(data))
       .catch((e: unknown) => live && setError(e));
     return () => {
@@ -61,8 +61,27 @@ export default function TranscriptV2Page() {
     }),
     [transcript],
   );
-  const index = useMemo(() => (transcript ? buildIndex(transcript) : []), [transcript]);
-  const hits = useMemo(() => search(index, query), [index, query]);
+  // The search index (50,000 lower-cased texts for the longest tickets) is built after the first
+  // paint, when the browser is idle, or at once when a search comes first.
+  const index = useRef<{ of: TranscriptV2; texts: string[] } | null>(null);
+  const indexOf = (of: TranscriptV2) => {
+    if (index.current?.of !== of) index.current = { of, texts: buildIndex(of) };
+    return index.current.texts;
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per loaded transcript
+  useEffect(() => {
+    if (!transcript) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => indexOf(transcript), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [transcript]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: indexOf reads a ref keyed by the transcript
+  const hits = useMemo(() => (transcript && query.trim() ? search(indexOf(transcript), query) : []), [transcript, query]);
   const hitSet = useMemo(() => new Set(hits), [hits]);
   const virtual = useVirtualizer({
     count: messages.length,

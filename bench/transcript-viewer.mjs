@@ -1,0 +1,141 @@
+// @ts-check
+/**
+ * The v2 transcript viewer with the demo bot's 50,000-message ticket, in Chromium (Ava on Ava's
+ * Arcade; the built all-in-one server with the demo bot on, which uploads it):
+ * 1. first paint: from the moment the transcript has arrived (the fetch's `responseEnd` in Resource
+ *    Timing; the stored gzip, inflated in the page) to the first animation frame after its first
+ *    messages are in the DOM (inflate, decode, JSON.parse, render), with the parts. Target: <= 500 ms.
+ * 2. a search: from the keystroke's input event to the frame after the match count changed (index
+ *    scan, highlight and the jump to the first match). Target: <= 50 ms.
+ * VIEWER_RUNS (default 5) page loads and SEARCHES (default 10) queries; medians and the worst are
+ * printed. Nothing is asserted.
+ */
+import { launchChromium, median, signIn, signInContext, startServer, table } from './lib.mjs';
+
+const ARCADE = '1100000000000000001';
+const RUNS = Number(process.env.VIEWER_RUNS ?? 5);
+const QUERIES = ['order', 'in-game name', 'refund', 'cache', 'patch notes', 'AA-12345', 'inventory', 'nothing like this anywhere', 'thank', 'help'];
+const SEARCHES = Number(process.env.SEARCHES ?? QUERIES.length);
+
+const server = await startServer({ env: { DEMO_BOT: 'on' } });
+const browser = await launchChromium();
+try {
+  // The demo bot uploads its transcripts within seconds of start-up: wait for the 50,000-message one.
+  const jar = await signIn(server.url, 'ava');
+  /** @type {{ fileId: string, messages: number } | undefined} */
+  let long;
+  for (const until = Date.now() + 120_000; !long && Date.now() < until; ) {
+    for (let cursor = /** @type {string | null} */ (''); cursor !== null && !long; ) {
+      const res = await fetch(`${server.url}/api/guilds/${ARCADE}/transcripts${cursor ? `?cursor=${cursor}` : ''}`, { headers: { cookie: jar.header() } });
+      if (res.status !== 200) break;
+      const list = /** @type {{ items: Array<{ fileId: string, messages: number }>, nextCursor: string | null }} */ (await res.json());
+      long = list.items.find((t) => t.messages >= 50_000);
+      cursor = list.nextCursor;
+    }
+    if (!long) await new Promise((ok) => setTimeout(ok, 1000));
+  }
+  if (!long) throw new Error('the demo bot did not upload its 50,000-message transcript within two minutes');
+
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+  await signInContext(context, server.url, 'ava');
+  // In the page: when the first messages reach the DOM (and the frame after), and when a search's count changes.
+  await context.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__tk = { painted: 0, input: 0, searched: 0, parseAt: 0, parsed: 0 };
+    // Where the time goes: JSON.parse of the large body (what comes before it is inflating and decoding).
+    const parse = JSON.parse;
+    JSON.parse = (source, reviver) => {
+      const started = performance.now();
+      const value = parse(source, reviver);
+      if (typeof source === 'string' && source.length > 1_000_000) {
+        w.__tk.parseAt = started;
+        w.__tk.parsed = performance.now();
+      }
+      return value;
+    };
+    document.addEventListener(
+      'input',
+      () => {
+        w.__tk.input = performance.now();
+      },
+      true,
+    );
+    new MutationObserver(() => {
+      if (!w.__tk.painted && document.querySelector('article[id^="m-"]')) {
+        requestAnimationFrame(() => {
+          w.__tk.painted = performance.now();
+        });
+      }
+      const status = [...document.querySelectorAll('[role="status"]')].find((s) => / of |No match/.test(s.textContent ?? ''));
+      const text = status?.textContent ?? '';
+      if (w.__tk.input && text && text !== w.__tk.lastStatus) {
+        w.__tk.lastStatus = text;
+        const input = w.__tk.input;
+        requestAnimationFrame(() => {
+          w.__tk.searched = performance.now() - input;
+        });
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+
+  const paints = [];
+  /** @type {number[]} */
+  const totals = [];
+  /** @type {Array<{ text: number, parse: number, render: number }>} */
+  const phases = [];
+  const downloads = [];
+  const searches = [];
+  for (let run = 0; run < RUNS; run++) {
+    const page = await context.newPage();
+    await page.goto(`/transcript/v2/${ARCADE}/${long.fileId}`);
+    await page.waitForFunction(() => /** @type {any} */ (window).__tk.painted > 0, null, { timeout: 60_000 });
+    const figures = await page.evaluate(() => {
+      const entry = /** @type {PerformanceResourceTiming | undefined} */ (performance.getEntriesByType('resource').find((e) => e.name.includes('/api/transcripts/v2/')));
+      const tk = /** @type {any} */ (window).__tk;
+      return { requested: entry?.startTime ?? Number.NaN, arrived: entry?.responseEnd ?? Number.NaN, fetched: entry ? entry.responseEnd - entry.requestStart : Number.NaN, bytes: entry?.encodedBodySize ?? 0, painted: tk.painted, parseAt: tk.parseAt, parsed: tk.parsed };
+    });
+    paints.push(figures.painted - figures.arrived);
+    totals.push(figures.painted - figures.requested);
+    phases.push({ text: figures.parseAt - figures.arrived, parse: figures.parsed - figures.parseAt, render: figures.painted - figures.parsed });
+    downloads.push({ ms: figures.fetched, bytes: figures.bytes });
+    if (run === 0) {
+      const search = page.getByRole('searchbox', { name: 'Search this transcript' });
+      for (const query of QUERIES.slice(0, SEARCHES)) {
+        await search.fill('');
+        await page.evaluate(() => {
+          const w = /** @type {any} */ (window);
+          w.__tk.searched = 0;
+          w.__tk.input = 0;
+          w.__tk.lastStatus = '';
+        });
+        await search.fill(query);
+        await page.waitForFunction(() => /** @type {any} */ (window).__tk.searched > 0, null, { timeout: 10_000 });
+        searches.push({ query, ms: await page.evaluate(() => /** @type {any} */ (window).__tk.searched), count: await page.getByRole('status').filter({ hasText: / of |No match/ }).textContent() });
+      }
+    }
+    await page.close();
+  }
+
+  console.log(`The 50,000-message transcript (${long.messages.toLocaleString('en')} messages; JSON ${(downloads[0].bytes / 1024 / 1024).toFixed(1)} MB as sent, fetched in ${Math.round(median(downloads.map((d) => d.ms)))} ms median on loopback)\n`);
+  table(
+    ['figure', 'median ms', 'worst ms', 'target ms'],
+    [
+      ['first paint after the click (request, data, paint)', Math.round(median(totals)), Math.round(Math.max(...totals)), ''],
+      ['first paint after the data arrived', Math.round(median(paints)), Math.round(Math.max(...paints)), '<= 500'],
+      ['  of which: body inflated and decoded', Math.round(median(phases.map((p) => p.text))), Math.round(Math.max(...phases.map((p) => p.text))), ''],
+      ['  of which: JSON.parse', Math.round(median(phases.map((p) => p.parse))), Math.round(Math.max(...phases.map((p) => p.parse))), ''],
+      ['  of which: state, render, paint', Math.round(median(phases.map((p) => p.render))), Math.round(Math.max(...phases.map((p) => p.render))), ''],
+      ['a search (input to painted count)', median(searches.map((s) => s.ms)).toFixed(1), Math.max(...searches.map((s) => s.ms)).toFixed(1), '<= 50'],
+    ],
+  );
+  console.log('');
+  table(
+    ['query', 'ms', 'answer'],
+    searches.map((s) => [s.query, s.ms.toFixed(1), s.count ?? '']),
+  );
+  const ok = median(paints) <= 500 && median(searches.map((s) => s.ms)) <= 50;
+  console.log(`\n${ok ? 'Within the targets (medians).' : 'ABOVE a target (medians).'}`);
+} finally {
+  await browser.close();
+  await server.stop();
+}
