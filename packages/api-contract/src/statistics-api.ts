@@ -19,12 +19,8 @@ export const StatisticsQuery = z
     /** Custom ranges: the first and last day (both included). */
     from: Day.optional(),
     to: Day.optional(),
-    /** The days' time zone (IANA); default UTC. */
-    tz: z
-      .string()
-      .max(64)
-      .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
-      .default('UTC'),
+    /** The days' time zone (IANA); default the server's (`serverTz` of the answer), else UTC. */
+    tz: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
   })
   .strict()
   .superRefine((q, ctx) => {
@@ -58,7 +54,13 @@ export type StatisticsTotals = z.infer<typeof StatisticsTotals>;
 
 export const StatisticsAnswer = z.object({
   range: z.enum(STATISTICS_RANGES),
+  /** The time zone the days and hours are in. */
   tz: z.string(),
+  /**
+   * The server's time zone: the one its panels' support hours use (the most common, if they differ),
+   * or null when no panel has support hours. The default when the query names none.
+   */
+  serverTz: z.string().nullable(),
   /** The days shown (both included) and the previous range's. */
   from: z.string(),
   to: z.string(),

@@ -46,6 +46,8 @@ export class Statistics {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly plans: Plan[],
+    /** The server's time zone (see StatisticsAnswer.serverTz), read fresh for each answer. */
+    private readonly serverTimeZone: (guildId: string) => Promise<string | null> = async () => null,
   ) {}
 
   /**
@@ -75,7 +77,8 @@ export class Statistics {
    */
   async read(guildId: string, query: StatisticsQuery, timing?: (name: string, ms: number) => void): Promise<StatisticsAnswer> {
     const limits = await this.limits(guildId);
-    const tz = query.tz;
+    const serverTz = await this.serverTimeZone(guildId);
+    const tz = query.tz ?? serverTz ?? 'UTC';
     const today = dayIn(this.clock(), tz);
     const length = query.range === 'custom' ? daysBetween(query.from!, query.to!) : Number.parseInt(query.range, 10);
     const to = query.range === 'custom' ? query.to! : today;
@@ -104,7 +107,7 @@ export class Statistics {
       timed('ratings', this.ratings(guildId, from, to, tz)),
       timed('hours', this.hours(guildId, from, to, tz)),
     ]);
-    return { range: query.range, tz, from, to, previousFrom, previousTo, totals, previous, daily, panels, staff, ratings, hours, limits };
+    return { range: query.range, tz, serverTz, from, to, previousFrom, previousTo, totals, previous, daily, panels, staff, ratings, hours, limits };
   }
 
   /**

@@ -5,6 +5,7 @@ import { useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
+import { serverTimeZone } from '../../src/routes/guilds/statistics';
 
 const { ava, nico, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;
@@ -58,7 +59,7 @@ describe.each(databases())('Statistics (/api/guilds/:server/statistics) on $name
 
   it('computes the totals, medians and p90 of the range and the previous one', async () => {
     const s = await read('');
-    expect(s).toMatchObject({ range: '7d', tz: 'UTC', from: '2026-02-24', to: '2026-03-02', previousFrom: '2026-02-17', previousTo: '2026-02-23' });
+    expect(s).toMatchObject({ range: '7d', tz: 'UTC', serverTz: null, from: '2026-02-24', to: '2026-03-02', previousFrom: '2026-02-17', previousTo: '2026-02-23' });
     expect(s.totals).toEqual({
       opened: 4,
       closed: 4,
@@ -129,5 +130,16 @@ describe.each(databases())('Statistics (/api/guilds/:server/statistics) on $name
     const res = await other.get(`/api/guilds/${ARCADE}/statistics`);
     expect([403, 404]).toContain(res.statusCode);
     expect((await new Browser(t.app).get(`/api/guilds/${ARCADE}/statistics`)).statusCode).toBe(401);
+  });
+});
+
+describe('the server\'s time zone for Statistics', () => {
+  const panel = (zone: string | null) => ({ supportHours: zone ? { timeZone: zone } : undefined });
+  it('is the zone most of its panels\' support hours use, the first on a tie, or none', () => {
+    const of = (...zones: Array<string | null>) => serverTimeZone({ panels: zones.map(panel) } as never);
+    expect(of('Asia/Tokyo', 'Europe/Berlin', 'Europe/Berlin', null)).toBe('Europe/Berlin');
+    expect(of('Asia/Tokyo', 'Europe/Berlin')).toBe('Asia/Tokyo');
+    expect(of(null, null)).toBeNull();
+    expect(of()).toBeNull();
   });
 });

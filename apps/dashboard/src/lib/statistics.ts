@@ -12,7 +12,8 @@ export interface StatisticsArgs {
   range: StatisticsRange;
   from?: string;
   to?: string;
-  tz: string;
+  /** Omitted: the server's time zone. */
+  tz?: string;
 }
 
 const RANGES: readonly StatisticsRange[] = ['7d', '30d', '90d', 'custom'];

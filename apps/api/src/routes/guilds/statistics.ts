@@ -1,17 +1,29 @@
-import { ApiError, GuildParams, StatisticsAnswer, StatisticsQuery } from '@tickety/api-contract';
+import { ApiError, GuildParams, type ServerConfig, StatisticsAnswer, StatisticsQuery } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Statistics } from '../../services/statistics';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 503: ApiError };
 
+/** The time zone most of the server's panels' support hours use (the first such panel's on a tie), or null. */
+export function serverTimeZone(config: ServerConfig): string | null {
+  const counts = new Map<string, number>();
+  for (const panel of config.panels ?? []) {
+    const zone = panel.supportHours?.timeZone;
+    if (zone) counts.set(zone, (counts.get(zone) ?? 0) + 1);
+  }
+  let best: string | null = null;
+  for (const [zone, n] of counts) if (best === null || n > counts.get(best)!) best = zone;
+  return best;
+}
+
 /**
  * A server's Statistics (`GET /api/guilds/:server/statistics`): read access to Statistics. The range
- * the server's plan allows (the plan catalogue's `statisticsDays`, `statisticsExport`) is checked here.
+ * the server's plan allows (the plan catalogue's `statisticsDays`, `statisticsExport`) is checked here. Without `tz`, the days are the server's (serverTimeZone).
  */
 export default async function statisticsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const statistics = new Statistics(app.db, app.clock, app.config.plans);
+  const statistics = new Statistics(app.db, app.clock, app.config.plans, async (guildId) => serverTimeZone((await app.serverConfigs.live(guildId)).config as ServerConfig));
   app.get(
     '/:server/statistics',
     {

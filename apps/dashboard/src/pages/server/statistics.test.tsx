@@ -28,7 +28,8 @@ const totals = (over: Partial<StatisticsAnswer['totals']> = {}): StatisticsAnswe
 function answer(over: Partial<StatisticsAnswer> = {}): StatisticsAnswer {
   return {
     range: '7d',
-    tz: 'UTC',
+    tz: 'Europe/Berlin',
+    serverTz: 'Europe/Berlin',
     from: '2026-02-24',
     to: '2026-03-02',
     previousFrom: '2026-02-17',
@@ -87,15 +88,21 @@ describe('Statistics', () => {
     expect(await screen.findByTestId('chart')).toBeInTheDocument();
   });
 
-  it('switches the range in the address and asks for it in the viewer’s time zone', async () => {
+  it('switches the range in the address, in the server’s time zone or, chosen, the viewer’s', async () => {
     const { asked, router } = show('', (url) => json(answer({ range: (url.searchParams.get('range') ?? '7d') as StatisticsAnswer['range'] })));
     await screen.findByText('40');
     expect(asked[0]!.get('range')).toBe('7d');
-    expect(asked[0]!.get('tz')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(asked[0]!.get('tz')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: '30 days' }));
     await waitFor(() => expect(asked.at(-1)?.get('range')).toBe('30d'));
     expect(router.state.location.search).toBe('?range=30d');
     expect(screen.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
+    const zone = screen.getByRole('combobox', { name: 'Days in' });
+    expect(zone).toHaveDisplayValue("the server's time (Europe/Berlin)");
+    await userEvent.selectOptions(zone, 'mine');
+    await waitFor(() => expect(asked.at(-1)?.get('tz')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone));
+    expect(router.state.location.search).toBe('?range=30d&zone=mine');
+    expect(asked.at(-1)?.get('range')).toBe('30d');
   });
 
   it('on a free plan, offers only what the plan allows, and no export', async () => {

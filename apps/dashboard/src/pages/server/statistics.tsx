@@ -131,7 +131,8 @@ function RangePicker({ current, limits, onChange }: { current: ReturnType<typeof
 
 /**
  * Statistics (/dashboard/:server/statistics): the server's tickets over 7, 30 or 90 days or a custom
- * range (the plan decides which), in the viewer's time zone, against the range before: volume and
+ * range (the plan decides which), in the server's time zone (its panels' support hours; UTC when none
+ * has any) or, chosen here, the viewer's, against the range before: volume and
  * backlog per day (a chart), first-response and resolution times, ratings, busiest hours, and tables
  * per panel and per staff member with CSV export. Everything is computed by the API in SQL.
  */
@@ -142,13 +143,15 @@ export default function ServerStatistics() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const current = useMemo(() => rangeOf(params), [params]);
-  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  const stats = useServerStatisticsQuery({ server, ...current, tz }, { skip: server === '' });
+  // The days are the server's (its panels' support hours) unless the viewer picks their own zone.
+  const viewerTz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const mine = params.get('zone') === 'mine';
+  const stats = useServerStatisticsQuery({ server, ...current, ...(mine ? { tz: viewerTz } : {}) }, { skip: server === '' });
   const config = useWebLogNamesQuery(server, { skip: server === '' }).data?.config as { panels?: Array<{ id: string; name: string }> } | undefined;
   const panelName = (id: string) => config?.panels?.find((p) => p.id === id)?.name ?? (id || t('statistics.noPanel'));
   const dark = useDark();
   const data = stats.currentData;
-  const setRange = (next: ReturnType<typeof rangeOf>) => navigate(href('/dashboard/:server/statistics', { server }, { ...next }));
+  const setRange = (next: ReturnType<typeof rangeOf>, zone: 'mine' | undefined = mine ? 'mine' : undefined) => navigate(href('/dashboard/:server/statistics', { server }, { ...next, zone }));
 
   const panelColumns: Array<TableColumn<StatisticsAnswer['panels'][number]>> = [
     { key: 'panel', header: t('statistics.col.panel'), label: t('statistics.col.panel'), rowHeader: true, sortValue: (r) => panelName(r.panelId), cell: (r) => panelName(r.panelId) },
@@ -185,7 +188,16 @@ export default function ServerStatistics() {
     const days = data.daily.length;
     content = (
       <div className={cx('space-y-6', stats.isFetching && 'opacity-70')} aria-busy={stats.isFetching || undefined}>
-        <p className="text-sm text-surface-600 dark:text-surface-400">{t('statistics.period', { from: data.from, to: data.to, previousFrom: data.previousFrom, previousTo: data.previousTo, tz: data.tz })}</p>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <p className="text-sm text-surface-600 dark:text-surface-400">{t('statistics.period', { from: data.from, to: data.to, previousFrom: data.previousFrom, previousTo: data.previousTo, tz: data.tz })}</p>
+          <label className="flex items-center gap-2 text-sm text-surface-700 dark:text-surface-300">
+            {t('statistics.zone')}
+            <select className={cx(inputClasses, 'w-auto py-1')} value={mine ? 'mine' : 'server'} onChange={(e) => setRange(current, e.target.value === 'mine' ? 'mine' : undefined)}>
+              <option value="server">{data.serverTz ? t('statistics.zone.server', { tz: data.serverTz }) : t('statistics.zone.utc')}</option>
+              <option value="mine">{t('statistics.zone.mine', { tz: viewerTz })}</option>
+            </select>
+          </label>
+        </div>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <Stat label={t('statistics.opened')} value={formatNumber(n.opened)} delta={<Delta now={n.opened} before={p.opened} />} />
           <Stat label={t('statistics.closed')} value={formatNumber(n.closed)} delta={<Delta now={n.closed} before={p.closed} />} />
