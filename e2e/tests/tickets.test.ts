@@ -162,6 +162,10 @@ describe('tickets flow in from the bot', () => {
     await page.goto(pathToFileURL(saved).href);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Ticket #\d+ · #ticket-/);
     expect(await page.locator('article[id^="m-"]').count()).toBeGreaterThan(3);
+    // The screenshot attached in the ticket travels inside the file, and shows (the file's policy allows data: pictures only).
+    const picture = page.locator('img[src^="data:image/png;base64,"]').first();
+    await picture.scrollIntoViewIfNeeded();
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(480);
     await shot(page, 'transcript-v2-file-ava');
     await page.close();
   });

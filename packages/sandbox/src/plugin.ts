@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { FormBody, RawBody } from './body';
 import { AttachmentStore, attachmentRoutes } from './attachments';
+import { DEMO_TICKET_FILES } from './demo-bot/files';
 import { cdnRoutes } from './cdn';
 import { createSandboxControl, type FaultOptions, internalsOf, type SandboxControl, type SandboxRequestRecord } from './control';
 import { controlRoutes } from './control-routes';
@@ -303,6 +304,8 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
   sandboxPages(app, engine);
   cdnRoutes(app);
   // Signed attachment links (the demo's legacy transcripts) and the bot's refresh of them.
-  attachmentRoutes(app, engine, new AttachmentStore(), `${engine.options.baseUrl ?? ''}/cdn`);
+  const attachments = new AttachmentStore();
+  for (const file of DEMO_TICKET_FILES) attachments.put(file);
+  attachmentRoutes(app, engine, attachments, `${engine.options.baseUrl ?? ''}/cdn`);
   if (options.controlRoutes) controlRoutes(app, engine);
 };

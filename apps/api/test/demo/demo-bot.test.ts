@@ -87,6 +87,14 @@ describe.each(databases())('the demo bot against the API on $name', (database) =
     expect(report.transcripts).toBe(report.servers * 4);
     const stored = await t.db.query<{ content: Uint8Array }>('SELECT content FROM transcripts LIMIT 1');
     TranscriptV2.parse(JSON.parse(gunzipSync(Buffer.from(stored.rows[0]!.content)).toString('utf8')));
+    // The files people attached were copied from the sandbox CDN: the order log and a real PNG.
+    const files = await t.db.query<{ filename: string; content_type: string; content: Uint8Array }>("SELECT DISTINCT ON (filename) filename, content_type, content FROM transcript_attachments ORDER BY filename");
+    expect(files.rows.map((f) => [f.filename, f.content_type])).toEqual([
+      ['inventory.png', 'image/png'],
+      ['order-log.txt', 'text/plain'],
+    ]);
+    expect(Buffer.from(files.rows[0]!.content).subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect(Buffer.from(files.rows[1]!.content).toString('utf8')).toContain('order AA-12345 created');
 
     // Cleo, a member of Pixel Pals, finds her tickets there.
     const cleo = new Browser(t.app);

@@ -135,7 +135,8 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
   }
 
   async function upload(server: DemoServer, ticket: DemoTicket, fileId: string, messages?: number): Promise<boolean> {
-    const transcript = demoTranscript(server, ticket, { cdnBase: options.cdnBase, ...(messages ? { messages } : {}) });
+    // Links to the files are fresh, as Discord gives them to a bot reading the channel before it uploads.
+    const transcript = demoTranscript(server, ticket, { cdnBase: options.cdnBase, issuedMs: clock(), ...(messages ? { messages } : {}) });
     const res = await call('PUT', `/servers/${server.id}/transcripts/${fileId}`, transcript, true);
     if (res.status !== 200) {
       log.warn({ server: server.id, fileId, status: res.status, body: (await res.text()).slice(0, 300) }, 'demo bot: a transcript was refused');

@@ -5,6 +5,7 @@
  * (5,000 and 50,000 messages) repeat a realistic conversation with varied text.
  */
 import { DEMO_APP, DEMO_GUILD_DATA } from '../demo-data';
+import { DEMO_TICKET_FILES, demoAttachment } from './files';
 import { type DemoServer, type DemoTicket, demoUserName, hash, prng } from './history';
 
 const MINUTE = 60_000;
@@ -14,6 +15,8 @@ export interface DemoTranscriptOptions {
   cdnBase: string;
   /** How many messages (a long ticket repeats the conversation). */
   messages?: number;
+  /** When the files' CDN links were issued (Discord signs them; they expire a day later). Default: the ticket's close. */
+  issuedMs?: number;
 }
 
 /** Deterministic snowflake-like ids for a ticket's messages. */
@@ -47,6 +50,7 @@ export function demoTranscript(server: DemoServer, ticket: DemoTicket, options: 
   const total = Math.max(6, options.messages ?? 8 + Math.floor(random() * 10));
   const start = ticket.openedAt;
   const end = ticket.finalClosedAt ?? ticket.closedAt ?? start + total * MINUTE;
+  const issued = options.issuedMs ?? end;
   const step = Math.max(1000, Math.floor((end - start) / (total + 1)));
   const at = (n: number) => new Date(start + n * step).toISOString();
   const fill = (text: string) => text.replaceAll('{name}', opener.displayName ?? opener.username).replaceAll('{opener}', ticket.openerId).replaceAll('{role}', role).replaceAll('{channel}', support);
@@ -100,11 +104,8 @@ export function demoTranscript(server: DemoServer, ticket: DemoTicket, options: 
     if (line === 6) extra.editedAt = new Date(Date.parse(at(n)) + 30_000).toISOString();
     if (line === 7) extra.reactions = [{ emoji: { name: '🎉' }, count: 2 }, { emoji: { id: data?.emojis[0]?.id ?? '1500000000000001001', name: data?.emojis[0]?.name ?? 'ticket', animated: false }, count: 1 }];
     if (line === 8 && n < 40) extra.stickers = [{ id: '1800000000000000001', name: 'Thumbs up', format: 'png' }];
-    if (line === 3 && n < 40) {
-      extra.attachments = [
-        { id: String(1900000000000000000n + BigInt(hash(ticket.ticketId) % 1_000_000)), filename: 'order-log.txt', contentType: 'text/plain', size: 1834, url: `${options.cdnBase}/embed/avatars/0.png`, width: null, height: null },
-      ];
-    }
+    if (line === 3 && n < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[0]!, options.cdnBase, issued)];
+    if (line === 6 && n < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[1]!, options.cdnBase, issued)];
     messages.push(message(n, authorId, content, extra));
     n++;
     line++;
