@@ -3,6 +3,7 @@ import Paperclip from 'lucide-react/icons/paperclip';
 import type { TranscriptMessage, TranscriptV2 } from '@tickety/api-contract';
 import { buildUrl, formatDateTime } from '@tickety/shared';
 import { cx } from '@tickety/ui';
+import { useState } from 'react';
 import { MarkdownView } from '../../../components/discord/markdown-view';
 import { Embed } from '../../../components/discord/message-preview';
 import { useT } from '../../../lib/i18n';
@@ -22,6 +23,22 @@ export interface FileMode {
 
 function colourOf(n: number | null): string | undefined {
   return n === null ? undefined : `#${n.toString(16).padStart(6, '0')}`;
+}
+
+/**
+ * The author's picture from Discord's CDN (what the page's policy lets load; an http(s) link only),
+ * else, and in the downloaded file, their initial.
+ */
+function Avatar({ url, name }: { url: string | null; name: string }) {
+  const [failed, setFailed] = useState(false);
+  if (url && /^https?:\/\//i.test(url) && !failed) {
+    return <img src={url} alt="" aria-hidden="true" referrerPolicy="no-referrer" loading="lazy" onError={() => setFailed(true)} className="size-9 rounded-full bg-(--d-embed) object-cover" />;
+  }
+  return (
+    <span aria-hidden="true" className="flex size-9 items-center justify-center rounded-full bg-[#5865f2] text-sm font-semibold text-white">
+      {name.slice(0, 1).toUpperCase()}
+    </span>
+  );
 }
 
 /** One message as Discord shows it (or a system line); hostile text stays text. */
@@ -76,11 +93,7 @@ export function Message({
       ) : null}
       <div className="flex gap-3">
         <div className="w-9 shrink-0">
-          {grouped ? null : (
-            <span aria-hidden="true" className="flex size-9 items-center justify-center rounded-full bg-[#5865f2] text-sm font-semibold text-white">
-              {name.slice(0, 1).toUpperCase()}
-            </span>
-          )}
+          {grouped ? null : <Avatar url={file ? null : (author?.avatarUrl ?? null)} name={name} />}
         </div>
         <div className="min-w-0 flex-1">
           {grouped ? null : (
