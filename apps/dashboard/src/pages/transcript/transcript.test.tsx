@@ -98,6 +98,24 @@ describe('transcript v2', () => {
     expect((window as unknown as { __xss?: number }).__xss).toBeUndefined();
   });
 
+  it('shows embed pictures and avatars from http(s) links only, and none in the file', () => {
+    const t = fixture();
+    const m = { ...t.messages[2]!, replyTo: null, attachments: [], embeds: [{ ...t.messages[2]!.embeds[0]!, imageUrl: 'https://cdn.discordapp.com/attachments/1/2/chart.png', thumbnailUrl: 'javascript:top.__xss=9' }] };
+    const users = new Map(t.users.map((u) => [u.id, { ...u, avatarUrl: u.id === STAFF ? 'https://cdn.discordapp.com/avatars/1/a.png' : 'javascript:top.__xss=8' }]));
+    const one = (file?: { images: Map<string, string>; origin: string }) =>
+      render(
+        <DiscordSurface theme="dark">
+          <Message m={m} grouped={false} users={users} byId={new Map()} {...(file ? { file } : {})} />
+        </DiscordSurface>,
+      ).container;
+    const page = one();
+    expect([...page.querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual(['https://cdn.discordapp.com/avatars/1/a.png', 'https://cdn.discordapp.com/attachments/1/2/chart.png']);
+    const file = one({ images: new Map(), origin: 'https://tickety.example' });
+    expect(file.querySelectorAll('img')).toHaveLength(0);
+    const opener = render(<Message m={t.messages[1]!} grouped={false} users={users} byId={new Map()} />).container;
+    expect(opener.querySelector('img')).toBeNull();
+  });
+
   it('loads the transcript from the API and shows its header', async () => {
     const { unexpected } = mockApi({ [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: () => json(fixture()) });
     ({ store } = show());

@@ -125,6 +125,9 @@ export function Message({
                 ...(e.colour !== null ? { color: e.colour } : {}),
                 ...(e.author ? { author: { name: e.author.name } } : {}),
                 ...(e.footer ? { footer: { text: e.footer.text } } : {}),
+                // Pictures load as the page's policy allows (Discord's CDN); the file shows none.
+                ...(!file && e.imageUrl && /^https?:\/\//i.test(e.imageUrl) ? { image: { url: e.imageUrl } } : {}),
+                ...(!file && e.thumbnailUrl && /^https?:\/\//i.test(e.thumbnailUrl) ? { thumbnail: { url: e.thumbnailUrl } } : {}),
                 fields: e.fields,
               }}
             />
