@@ -16,16 +16,36 @@ export function userLocale(): string {
 }
 
 /**
+ * Intl formatters are costly to build (a tenth of a millisecond and more each, per call, in a list of
+ * thousands of rows): each one is made once per locale and options and kept.
+ */
+const formatters = new Map<string, unknown>();
+function cached<T>(key: string, make: () => T): T {
+  let f = formatters.get(key) as T | undefined;
+  if (f === undefined) {
+    f = make();
+    formatters.set(key, f);
+  }
+  return f;
+}
+function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return cached(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
+}
+function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  return cached(`n|${locale}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
+}
+
+/**
  * A price in its currency: "$4.99", "€49.99"; a whole amount without cents ("$5", "$0") unless
  * `cents: 'always'` (an invoice line: "$5.00").
  */
 export function formatPrice(amount: number, currency: string, options: { cents?: 'auto' | 'always'; locale?: string } = {}): string {
   const digits = options.cents === 'always' || !Number.isInteger(amount) ? 2 : 0;
-  return new Intl.NumberFormat(options.locale ?? userLocale(), { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+  return numberFormat(options.locale ?? userLocale(), { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
 }
 
 export function formatNumber(n: number, locale = userLocale()): string {
-  return new Intl.NumberFormat(locale).format(n);
+  return numberFormat(locale).format(n);
 }
 
 /** A point in time: a Date, epoch milliseconds or an ISO string. */
@@ -39,7 +59,7 @@ function timeOf(at: Instant): number {
 export function formatDateTime(at: Instant, options: { seconds?: boolean; locale?: string } = {}): string {
   const t = timeOf(at);
   if (Number.isNaN(t)) return sharedCatalog.t('format.unknown');
-  return new Intl.DateTimeFormat(options.locale ?? userLocale(), { dateStyle: 'medium', timeStyle: options.seconds ? 'medium' : 'short' }).format(t);
+  return dateTimeFormat(options.locale ?? userLocale(), { dateStyle: 'medium', timeStyle: options.seconds ? 'medium' : 'short' }).format(t);
 }
 
 /** A calendar date ("January 15, 2026") from "2026-01-15", read as a date without a time zone. */
@@ -47,7 +67,7 @@ export function formatDate(isoDate: string, locale = userLocale()): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate.trim());
   if (!m) return isoDate;
   const at = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
+  return dateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
 }
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
@@ -70,7 +90,8 @@ export function formatRelative(at: Instant, now: number = Date.now(), options: {
   if (Number.isNaN(t)) return sharedCatalog.t('format.unknown');
   const seconds = Math.round((t - now) / 1000);
   if (Math.abs(seconds) < (options.precision === 'minutes' ? 45 : 5)) return sharedCatalog.t('format.justNow');
-  const rtf = new Intl.RelativeTimeFormat(options.locale ?? userLocale(), { numeric: 'always' });
+  const locale = options.locale ?? userLocale();
+  const rtf = cached(`r|${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'always' }));
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size || unit === 'second') return rtf.format(Math.round(seconds / size), unit);
   }

@@ -14,7 +14,7 @@ import { useT } from '../../lib/i18n';
 import { saveBlob } from '../../lib/save-file';
 import { downloadText } from '../../lib/web-logs';
 import { Message, type Users } from './v2/message';
-import { buildIndex, highlightMatches, search, startsGroup } from './v2/model';
+import { buildIndex, highlightMatches, MessageIndex, search, startsGroup } from './v2/model';
 
 /**
  * A transcript stored by this service (/transcript/v2/:server/:fileid), rendered like Discord from
@@ -50,7 +50,7 @@ export default function TranscriptV2Page() {
 
   const messages = transcript?.messages ?? [];
   const users = useMemo<Users>(() => new Map((transcript?.users ?? []).map((u) => [u.id, u])), [transcript]);
-  const byId = useMemo(() => new Map(messages.map((m) => [m.id, m])), [messages]);
+  const byId = useMemo(() => new MessageIndex(messages), [messages]);
   const names = useMemo<DiscordNames>(
     () => ({
       loaded: transcript !== null,
@@ -73,7 +73,10 @@ export default function TranscriptV2Page() {
     if (!transcript) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => indexOf(transcript), 0);
+      timer = setTimeout(() => {
+        byId.build();
+        indexOf(transcript);
+      }, 0);
     });
     return () => {
       cancelAnimationFrame(frame);
@@ -94,7 +97,7 @@ export default function TranscriptV2Page() {
 
   const jumpTo = (i: number) => virtual.scrollToIndex(i, { align: 'center' });
   const jumpToId = (id: string) => {
-    const i = messages.findIndex((m) => m.id === id);
+    const i = byId.indexOf(id);
     if (i >= 0) jumpTo(i);
   };
   // #m-<id> in the address: jump there once the transcript is in.
@@ -127,6 +130,7 @@ export default function TranscriptV2Page() {
     fileAbort.current = abort;
     setFileProgress(0);
     try {
+      byId.build();
       const { standaloneHtml } = await import('./v2/standalone');
       const blob = await standaloneHtml({ transcript, names, users, byId, header }, setFileProgress, abort.signal);
       saveBlob(`transcript-${transcript.server.id}-${fileid}.html`, blob);

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { MarkdownView } from '../../../components/discord/markdown-view';
 import { Embed } from '../../../components/discord/message-preview';
 import { useT } from '../../../lib/i18n';
-import { formatBytes, isOwnFile } from './model';
+import { formatBytes, isOwnFile, type MessageLookup } from './model';
 
 export type Users = ReadonlyMap<string, TranscriptV2['users'][number]>;
 
@@ -51,7 +51,7 @@ export function Message({
   hit = false,
   onJump,
   file,
-}: { m: TranscriptMessage; grouped: boolean; users: Users; byId: ReadonlyMap<string, TranscriptMessage>; current?: boolean; hit?: boolean; onJump?: (id: string) => void; file?: FileMode }) {
+}: { m: TranscriptMessage; grouped: boolean; users: Users; byId: MessageLookup; current?: boolean; hit?: boolean; onJump?: (id: string) => void; file?: FileMode }) {
   const t = useT();
   const author = users.get(m.authorId);
   const name = author?.displayName ?? author?.username ?? m.authorId;

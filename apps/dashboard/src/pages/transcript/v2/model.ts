@@ -26,6 +26,34 @@ export function search(index: readonly string[], query: string): number[] {
   return hits;
 }
 
+/** Finds a message by id (a reply's original, a `#m-<id>` link). */
+export interface MessageLookup {
+  get(id: string): TranscriptMessage | undefined;
+}
+
+/**
+ * The messages by id: a scan until `build()` has made the map (after the first paint, when the
+ * browser is idle), so 50,000 messages cost nothing before the first rows show.
+ */
+export class MessageIndex implements MessageLookup {
+  private positions: Map<string, number> | null = null;
+  constructor(readonly messages: readonly TranscriptMessage[]) {}
+  build(): void {
+    if (this.positions) return;
+    const positions = new Map<string, number>();
+    for (let i = 0; i < this.messages.length; i++) positions.set(this.messages[i]!.id, i);
+    this.positions = positions;
+  }
+  /** The message's position, or -1. */
+  indexOf(id: string): number {
+    return this.positions ? (this.positions.get(id) ?? -1) : this.messages.findIndex((m) => m.id === id);
+  }
+  get(id: string): TranscriptMessage | undefined {
+    const i = this.indexOf(id);
+    return i >= 0 ? this.messages[i] : undefined;
+  }
+}
+
 /** Whether a message starts a new group (another author, a system line, a reply, or 7 minutes later), as Discord groups them. */
 export function startsGroup(messages: readonly TranscriptMessage[], i: number): boolean {
   const m = messages[i]!;

@@ -15,7 +15,7 @@ import { type DiscordNames, DiscordNamesContext, StaticMarkupContext } from '../
 import { DiscordSurface } from '../../../components/discord/message-preview';
 import { t } from '../../../lib/i18n';
 import { type FileMode, Message, type Users } from './message';
-import { isOwnFile, startsGroup } from './model';
+import { isOwnFile, type MessageLookup, startsGroup } from './model';
 
 /** The file's policy: no script, no frame, no form, no request; inline styles and embedded pictures only. */
 export const FILE_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -27,7 +27,7 @@ export interface StandaloneInput {
   transcript: TranscriptV2;
   names: DiscordNames;
   users: Users;
-  byId: ReadonlyMap<string, TranscriptMessage>;
+  byId: MessageLookup;
   /** The page's header (ticket, opener, dates), rendered once at the top. */
   header: ReactNode;
 }
