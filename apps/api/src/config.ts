@@ -112,7 +112,7 @@ export interface AppConfig {
   staffOwnerIds: string[];
   plans: Plan[];
   /** Per-IP limits per window: /api, the sign-in routes, and (demo mode) /sandbox. */
-  rateLimit: { max: number; authMax: number; sandboxMax: number; botMax: number; windowMs: number };
+  rateLimit: { max: number; authMax: number; sandboxMax: number; botMax: number; botKeyFailuresMax: number; windowMs: number };
   /**
    * The bot API: the key configuration gives (BOT_API_KEY; in demo mode the demo bot's), stored hashed
    * at start for the Discord application; and how long a rotated key keeps working.
@@ -230,6 +230,7 @@ const EnvSchema = z.object({
   AUTH_RATE_LIMIT_MAX: int(1, 1_000_000),
   SANDBOX_RATE_LIMIT_MAX: int(1, 1_000_000),
   BOT_RATE_LIMIT_MAX: int(1, 1_000_000),
+  BOT_KEY_FAILURES_MAX: int(1, 1_000_000),
   BOT_API_KEY: z
     .string()
     .regex(BOT_KEY_PATTERN, 'must be tk_bot_<8-32 lowercase letters or digits>_<32-128 letters, digits, - or _> (docs/operations.md, "Bot API keys")')
@@ -534,6 +535,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       authMax: e.AUTH_RATE_LIMIT_MAX ?? 30,
       sandboxMax: e.SANDBOX_RATE_LIMIT_MAX ?? 600,
       botMax: e.BOT_RATE_LIMIT_MAX ?? 1200,
+      botKeyFailuresMax: e.BOT_KEY_FAILURES_MAX ?? 30,
       windowMs: 60_000,
     },
     bot: {

@@ -161,6 +161,8 @@ export const TRANSCRIPT_JSON_MAX_BYTES = 64 * 1024 * 1024;
 /** Attachments the API copies per transcript, and their size. */
 export const TRANSCRIPT_ATTACHMENT_MAX_BYTES = 8 * 1024 * 1024;
 export const TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES = 64 * 1024 * 1024;
+/** Distinct attachments on Discord's CDN the API copies for one transcript (more: refused, nothing stored). */
+export const TRANSCRIPT_ATTACHMENTS_MAX = 2_000;
 
 const text = (max: number) => z.string().max(max);
 const url = z.string().max(2048);

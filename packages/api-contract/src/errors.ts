@@ -107,6 +107,16 @@ export const ERROR_CODES = {
     httpStatus: 409,
     message: 'Another bot stored a transcript with this id in this server: choose another id.',
   },
+  BOT_SERVER_FORBIDDEN: {
+    code: 1020,
+    httpStatus: 403,
+    message: 'This bot does not serve this server: a bot key acts only on the servers of its own bot application.',
+  },
+  BOT_KEY_SUPERSEDED: {
+    code: 1021,
+    httpStatus: 409,
+    message: 'This key has already been replaced: rotate with the newest key.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

@@ -11,7 +11,12 @@ export type StatisticsRange = (typeof STATISTICS_RANGES)[number];
 /** The longest custom range any plan may have. */
 export const STATISTICS_DAYS_MAX = 366;
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD');
+/** A calendar day that exists ("2026-02-30" does not: Date.parse would roll it into March). */
+function realDay(day: string): boolean {
+  const at = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === day;
+}
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD').refine(realDay, 'must be a day of the calendar (2026-02-30 is not)');
 
 export const StatisticsQuery = z
   .object({

@@ -9,7 +9,7 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { RawBody } from './body';
-import { DEMO_GUILDS } from './demo-data';
+import { DEMO_CHANNELS, DEMO_GUILDS } from './demo-data';
 import type { SandboxEngine } from './engine';
 import { vectors } from './xss-vectors';
 import { callerOf, unauthorized } from './rest';
@@ -42,7 +42,8 @@ export function signAttachment(channelId: string, id: string, filename: string, 
   return { ex, is, hm: attachmentSignature(channelId, id, filename, ex, is) };
 }
 
-const LEGACY_CHANNEL = '1200000000000001090';
+/** Ava's Arcade's #transcripts, where the bot attached them. */
+const LEGACY_CHANNEL = DEMO_CHANNELS.avasArcade.transcripts;
 
 function legacyHtml(title: string, messages: Array<[string, string]>): string {
   const rows = messages.map(([author, html]) => `<div class="msg"><b class="author">${author}</b><div class="content">${html}</div></div>`).join('\n');

@@ -1,5 +1,6 @@
 import { DiscordAPIError, HTTPError, RateLimitError, REST, type RequestData, type ResponseLike, type RouteLike } from '@discordjs/rest';
 import {
+  type APIChannel,
   type APIEmoji,
   type APIGuild,
   type APIGuildChannel,
@@ -233,6 +234,11 @@ export class DiscordBot {
 
   guildEmojis(guildId: string): Promise<APIEmoji[]> {
     return this.#call<APIEmoji[]>('GET', Routes.guildEmojis(guildId));
+  }
+
+  /** A channel (a server's, with `guild_id`, or a DM, with its recipients). */
+  channel(channelId: string): Promise<APIChannel> {
+    return this.#call<APIChannel>('GET', Routes.channel(channelId));
   }
 
   guildMember(guildId: string, userId: string): Promise<APIGuildMember> {

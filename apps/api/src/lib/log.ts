@@ -1,8 +1,12 @@
 /** Query parameters whose values are secrets (OAuth codes and states, tokens). */
 const SECRET_PARAMS = /^(code|state|token|access_token|refresh_token|code_verifier|client_secret|hm)$/i;
 
-/** The URL with secret query values replaced, for logs. */
+/** A legacy transcript's address carries the CDN's signature (`hm`) as its last path segment. */
+const LEGACY_TRANSCRIPT = /^(\/api\/transcripts\/v1\/(?:[^/?]*\/){5})[^/?]*/;
+
+/** The URL with secret query values (and a legacy transcript's signature) replaced, for logs. */
 export function redactUrl(url: string): string {
+  if (LEGACY_TRANSCRIPT.test(url)) url = url.replace(LEGACY_TRANSCRIPT, '$1[redacted]');
   const q = url.indexOf('?');
   if (q === -1) return url;
   const params = new URLSearchParams(url.slice(q + 1));

@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import {
   TRANSCRIPT_ATTACHMENT_MAX_BYTES,
+  TRANSCRIPT_ATTACHMENTS_MAX,
   TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES,
   TRANSCRIPT_LIST_PAGE,
   type TranscriptList,
@@ -147,6 +148,7 @@ export class Transcripts {
     if (transcript.server.id !== guildId) {
       throw new ApiHttpError('VALIDATION_FAILED', { message: `server.id (${transcript.server.id}) is not the server in the address (${guildId}).` });
     }
+    // Checked early (no copying for a refused upload) and again in the transaction below.
     const owner = await this.db.query<{ bot_id: string }>('SELECT bot_id FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
     if (owner.rows[0] && owner.rows[0].bot_id !== botId) throw new ApiHttpError('TRANSCRIPT_CONFLICT');
 
@@ -181,13 +183,17 @@ export class Transcripts {
       iso(this.clock()),
     ];
     await this.db.transaction(async (tx) => {
-      await tx.query('DELETE FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
-      await tx.query(
+      // Only this bot's own earlier upload is replaced; another bot's (stored meanwhile) stays, and
+      // the insert then meets its key: 409, nothing written.
+      await tx.query('DELETE FROM transcripts WHERE guild_id = $1 AND file_id = $2 AND bot_id = $3', [guildId, fileId, botId]);
+      const inserted = await tx.query(
         `INSERT INTO transcripts (guild_id, file_id, bot_id, ticket_id, number, panel_id, opener_id, opener_name, closed_by, closer_name,
            opened_at, closed_at, message_count, search_text, json_bytes, content, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         ON CONFLICT (guild_id, file_id) DO NOTHING RETURNING file_id`,
         row,
       );
+      if (inserted.rows.length === 0) throw new ApiHttpError('TRANSCRIPT_CONFLICT');
       for (const [id, a] of copies) {
         await tx.query(
           'INSERT INTO transcript_attachments (guild_id, file_id, attachment_id, filename, content_type, size, content) VALUES ($1, $2, $3, $4, $5, $6, $7)',
@@ -208,10 +214,15 @@ export class Transcripts {
   /**
    * Copies the attachments on Discord's CDN (only that origin: the API fetches nothing else) and
    * points the transcript at the copies. Limits: TRANSCRIPT_ATTACHMENT_MAX_BYTES each,
-   * TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES together.
+   * TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES together, TRANSCRIPT_ATTACHMENTS_MAX files.
    */
   private async copyAttachments(guildId: string, fileId: string, transcript: TranscriptV2): Promise<Map<string, StoredAttachment>> {
     const wanted = transcript.messages.flatMap((m) => m.attachments).filter((a) => isCdnAttachment(a.url, this.cdnBase));
+    if (new Set(wanted.map((a) => a.id)).size > TRANSCRIPT_ATTACHMENTS_MAX) {
+      throw new ApiHttpError('PAYLOAD_TOO_LARGE', {
+        message: `The transcript has more than ${TRANSCRIPT_ATTACHMENTS_MAX.toLocaleString('en')} attachments on Discord's CDN to copy: nothing was stored.`,
+      });
+    }
     const copies = new Map<string, StoredAttachment>();
     let total = 0;
     let next = 0;
@@ -348,6 +359,15 @@ export class Transcripts {
     );
     const items = rows.slice(0, TRANSCRIPT_LIST_PAGE);
     return { items: items.map(toSummary), nextCursor: rows.length > TRANSCRIPT_LIST_PAGE ? encodeCursor(items[items.length - 1]!) : null };
+  }
+
+  /** Web Logs: who read which legacy (v1) transcript, in which channel. */
+  async logLegacyView(guildId: string, target: string, viewer: { id: string; name: string; avatarUrl: string | null }): Promise<void> {
+    await this.db.query(
+      `INSERT INTO web_logs (guild_id, at, actor_id, actor_name, actor_avatar_url, action, target, version, changes)
+       VALUES ($1, $2, $3, $4, $5, 'transcript.view', $6, NULL, '[]'::jsonb)`,
+      [guildId, iso(this.clock()), viewer.id, viewer.name, viewer.avatarUrl, target.slice(0, 200)],
+    );
   }
 
   /** Web Logs: who read which transcript, and why they could. */

@@ -21,6 +21,13 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?error=access_denied&state=s')).toBe('/x?error=access_denied&state=%5Bredacted%5D');
   });
 
+  it('hides a legacy transcript’s signature (the last segment of its address)', () => {
+    const sig = 'a'.repeat(64);
+    const out = redactUrl(`/api/transcripts/v1/1/2/t.html/6a/69/${sig}?x=1`);
+    expect(out).toBe('/api/transcripts/v1/1/2/t.html/6a/69/[redacted]?x=1');
+    expect(redactUrl(`/api/transcripts/v1/1/2/t.html/6a/69/${sig}`)).not.toContain(sig);
+  });
+
   it('redacts every occurrence and encoded names', () => {
     const out = redactUrl('/x?code=a&code=b&co%64e=c');
     expect(out).not.toMatch(/=a|=b|=c/);

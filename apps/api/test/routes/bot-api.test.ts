@@ -30,7 +30,7 @@ const FROM_DASHBOARD = { 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 2, 1, 9, 0, 0) + minutes * MINUTE).toISOString();
 
-function opened(id: string, ticketId: string, minutes: number, openerId: string = cleo.id, serverId = ARCADE): TicketEvent {
+function opened(id: string, ticketId: string, minutes: number, openerId: string = cleo.id, serverId: string = ARCADE): TicketEvent {
   return { id, serverId, ticketId, at: at(minutes), type: 'opened', panelId: 'support', openerId, number: Number(ticketId.replace(/\D/g, '')) || 1, answers: [{ question: 'What happened?', answer: 'It broke.' }] };
 }
 
@@ -118,6 +118,79 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect((await bot('GET', '/me')).statusCode).toBe(401);
       // The rest of the suite goes on with KEY.
       await t.db.query('UPDATE bot_keys SET expires_at = NULL WHERE id = $1', ['testkey1']);
+      await t.db.query('DELETE FROM bot_keys WHERE id = $1', [fresh.keyId]);
+    });
+
+    it('lets only the newest key rotate, and a rotation ends every other key of the bot (a stolen key goes with it)', async () => {
+      const stolen = `tk_bot_stolen01_${'s'.repeat(43)}`;
+      await t.app.botKeys.ensure(stolen, DEMO_APP.clientId, 'copied by a thief');
+      const owner = BotKeyRotateResponse.parse((await bot('POST', '/keys/rotate', { body: { overlapSeconds: 60 } })).json());
+      // The thief's key and the configured one both end with the overlap.
+      expect((await bot('GET', '/me', { key: stolen })).json()).toMatchObject({ expiresAt: owner.previousKeyExpiresAt });
+      // A key that has been rotated away cannot make another: 409 1021, no key written.
+      const before = await count('bot_keys');
+      const again = await bot('POST', '/keys/rotate', { key: stolen, body: { overlapSeconds: 60 } });
+      expect(again.statusCode).toBe(409);
+      expect(ApiError.parse(again.json()).code).toBe(1021);
+      expect(await count('bot_keys')).toBe(before);
+      t.clock.advance(61_000);
+      expect((await bot('GET', '/me', { key: stolen })).statusCode).toBe(401);
+      expect((await bot('GET', '/me')).statusCode).toBe(401);
+      expect((await bot('GET', '/me', { key: owner.key })).statusCode).toBe(200);
+      // The rest of the suite goes on with KEY.
+      await t.db.query('UPDATE bot_keys SET expires_at = NULL WHERE id = $1', ['testkey1']);
+      await t.db.query('DELETE FROM bot_keys WHERE id IN ($1, $2)', [owner.keyId, 'stolen01']);
+    });
+
+    it('answers 429 to an address that keeps sending refused keys, before looking any up; a good key elsewhere still works', async () => {
+      const other = new Browser(t.app, { ip: '203.0.113.77' });
+      const codes: number[] = [];
+      for (let i = 0; i < t.config.rateLimit.botKeyFailuresMax + 2; i++) {
+        const madeUp = `tk_bot_guess${String(i).padStart(4, '0')}_${'g'.repeat(43)}`;
+        codes.push((await other.get('/api/bot/v1/me', { headers: { authorization: `Bearer ${madeUp}` } })).statusCode);
+      }
+      expect(codes.slice(0, t.config.rateLimit.botKeyFailuresMax)).toEqual(Array(t.config.rateLimit.botKeyFailuresMax).fill(401));
+      expect(codes.at(-1)).toBe(429);
+      // Even a good key from that address waits; from another address it works.
+      const limited = await other.get('/api/bot/v1/me', { headers: { authorization: `Bearer ${KEY}` } });
+      expect(limited.statusCode).toBe(429);
+      expect(ApiError.parse(limited.json()).code).toBe(1003);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await bot('GET', '/me')).statusCode).toBe(200);
+      t.clock.advance(61_000);
+    });
+  });
+
+  describe('servers a bot serves', () => {
+    it('refuses another application’s key on a server it does not serve (403 1020), reading and storing nothing', async () => {
+      const config = await bot('GET', `/servers/${ARCADE}/config`, { key: OTHER_KEY });
+      expect(config.statusCode).toBe(403);
+      expect(ApiError.parse(config.json()).code).toBe(1020);
+      const before = await count('ticket_events');
+      const batch = await events([opened('x1', 'tk9', 0, ben.id, PIXEL), opened('x2', 'tk9', 0, ben.id)], OTHER_KEY);
+      expect(batch.statusCode).toBe(403);
+      expect(ApiError.parse(batch.json()).message).toContain(ARCADE);
+      expect(await count('ticket_events')).toBe(before);
+      const upload = await bot('PUT', `/servers/${ARCADE}/transcripts/foreign1`, { body: transcript(), key: OTHER_KEY });
+      expect(upload.statusCode).toBe(403);
+      expect(await count("transcripts WHERE file_id = 'foreign1'")).toBe(0);
+    });
+
+    it('serves the servers given to it, and the product’s application then no longer serves them', async () => {
+      await t.db.query('INSERT INTO bot_servers (guild_id, bot_id, created_at) VALUES ($1, $2, now())', [PIXEL, '999000000000000001']);
+      try {
+        expect((await bot('GET', `/servers/${PIXEL}/config`, { key: OTHER_KEY })).statusCode).toBe(200);
+        const ok = await events([opened('p1', 'tk1', 0, ben.id, PIXEL)], OTHER_KEY);
+        expect(ok.statusCode, ok.body).toBe(200);
+        const mine = await events([opened('p2', 'tk1', 0, ben.id, PIXEL)]);
+        expect(mine.statusCode).toBe(403);
+        expect(ApiError.parse(mine.json()).code).toBe(1020);
+        // Its ticket is its own: the product's bot's tickets with the same id are untouched.
+        const row = (await t.db.query<{ opener_id: string }>('SELECT opener_id FROM tickets WHERE bot_id = $1 AND guild_id = $2 AND ticket_id = $3', ['999000000000000001', PIXEL, 'tk1'])).rows[0];
+        expect(row?.opener_id).toBe(ben.id);
+      } finally {
+        await t.db.query('DELETE FROM bot_servers WHERE guild_id = $1', [PIXEL]);
+      }
     });
   });
 
@@ -237,12 +310,6 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect(wrong.statusCode).toBe(415);
     });
 
-    it('keeps another bot’s tickets apart: the same ids are a different ticket', async () => {
-      await events([opened('e1', 'tk1', 0, ben.id)], OTHER_KEY);
-      expect((await ticket('tk1', '999000000000000001'))?.opener_id).toBe(ben.id);
-      expect((await ticket('tk1'))?.opener_id).toBe(cleo.id);
-    });
-
     it('lists what members did in Web Logs', async () => {
       const browser = await as(ava.id);
       const res = await browser.get(`/api/guilds/${ARCADE}/logs?action=ticket.opened`);
@@ -273,6 +340,17 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect(status.services.find((s) => s.name === 'bot')?.status).toBe('degraded');
       const dup = await bot('PUT', '/shards', { body: { shards: [{ id: 0, state: 'ready', latencyMs: 1, guilds: 1 }, { id: 0, state: 'ready', latencyMs: 1, guilds: 1 }] } });
       expect(dup.statusCode).toBe(400);
+    });
+
+    it('are each bot’s own: another application’s heartbeats neither overwrite the product’s shards nor show on the status', async () => {
+      const res = await bot('PUT', '/shards', { key: OTHER_KEY, body: { shards: [{ id: 0, state: 'disconnected', latencyMs: null, guilds: 0 }, { id: 7, state: 'disconnected', latencyMs: null, guilds: 0 }] } });
+      expect(res.statusCode, res.body).toBe(204);
+      const status = StatusResponse.parse((await t.app.inject({ method: 'GET', url: '/api/status' })).json());
+      expect(status.shards.map((s) => [s.id, s.state])).toEqual([
+        [0, 'ready'],
+        [1, 'resuming'],
+      ]);
+      expect(await count("bot_shards WHERE bot_id = '999000000000000001'")).toBe(2);
     });
   });
 
@@ -386,7 +464,10 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
     });
 
     it('refuses another bot’s transcript id, a mismatched server and a bad transcript, storing nothing', async () => {
+      // A server given to another application after this bot stored file7 there: the id stays the first bot's.
+      await t.db.query('INSERT INTO bot_servers (guild_id, bot_id, created_at) VALUES ($1, $2, now())', [ARCADE, '999000000000000001']);
       const taken = await bot('PUT', `/servers/${ARCADE}/transcripts/file7`, { body: transcript(), key: OTHER_KEY });
+      await t.db.query('DELETE FROM bot_servers WHERE guild_id = $1', [ARCADE]);
       expect(taken.statusCode).toBe(409);
       expect(ApiError.parse(taken.json()).code).toBe(1019);
       const mismatch = await bot('PUT', `/servers/${PIXEL}/transcripts/fileX`, { body: transcript() });

@@ -122,6 +122,9 @@ describe.each(databases())('Statistics (/api/guilds/:server/statistics) on $name
       expect(res.statusCode, q).toBe(400);
       expect(ApiError.parse(res.json()).code).toBe(1001);
     }
+    // A day that does not exist is refused for what it is (before the plan; never a database error).
+    const feb30 = await browser.get(`/api/guilds/${ARCADE}/statistics?range=custom&from=2026-02-30&to=2026-03-01`);
+    expect(ApiError.parse(feb30.json()).message).toMatch(/calendar/);
   });
 
   it('is for members with Statistics access only', async () => {

@@ -2,12 +2,15 @@ import { ApiError } from '@tickety/api-contract';
 import { DEMO_LEGACY_TRANSCRIPTS, DEMO_USERS, LEGACY_ISSUED_MS, legacyTranscriptPath, signAttachment, xssVectors } from '@tickety/sandbox';
 import { describe, expect, it } from 'vitest';
 import { sanitizeLegacyTranscript } from '../../src/routes/transcripts/v1';
-import { useTestApp } from '../helpers/app';
+import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
 
 const [first] = DEMO_LEGACY_TRANSCRIPTS;
+/** The viewer's own fetch (it writes the view to Web Logs), and its frame (same-site, as a frame). */
+const FROM_DASHBOARD = { 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN };
+const AS_FRAME = { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' };
 
 /** The API's address of a legacy transcript link (the viewer's path under /api/transcripts). */
 function apiPath(issuedMs: number, over: Partial<{ hm: string; filename: string }> = {}): string {
@@ -48,11 +51,14 @@ describe('sanitizeLegacyTranscript over the XSS corpus', () => {
 describe.each(databases())('legacy transcripts (/api/transcripts/v1) on $name', (database) => {
   const t = useTestApp(database);
 
-  async function ava() {
+  async function as(userId: string) {
     const b = new Browser(t.app);
-    await signIn(b, DEMO_USERS.ava.id);
+    await signIn(b, userId);
     return b;
   }
+  const ava = () => as(DEMO_USERS.ava.id);
+  const views = async () =>
+    (await t.db.query<{ actor_id: string; target: string }>("SELECT actor_id, target FROM web_logs WHERE action = 'transcript.view' AND target LIKE 'Legacy%' ORDER BY at")).rows;
 
   it('needs a session', async () => {
     const res = await new Browser(t.app).get(apiPath(t.clock.now));
@@ -61,7 +67,7 @@ describe.each(databases())('legacy transcripts (/api/transcripts/v1) on $name', 
   });
 
   it('serves a live link sanitised, as its own sandboxed document', async () => {
-    const res = await (await ava()).get(apiPath(t.clock.now));
+    const res = await (await ava()).get(apiPath(t.clock.now), { headers: FROM_DASHBOARD });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     const csp = String(res.headers['content-security-policy']);
@@ -69,6 +75,8 @@ describe.each(databases())('legacy transcripts (/api/transcripts/v1) on $name', 
     expect(csp).toMatch(/; sandbox$/);
     expect(csp).toMatch(/frame-ancestors 'self' http:\/\/localhost:5173/);
     expect(csp).not.toMatch(/script-src/);
+    // Pictures from Discord's CDN only: no tracking pixel elsewhere learns who reads it.
+    expect(csp).toMatch(/img-src https?:\/\/[^ ;]+ data:;/);
     expect(res.headers['cache-control']).toBe('private, no-store');
     expect(res.body).toContain('season pass');
     expect(res.body).toContain('href="https://tickety.example/help"');
@@ -77,7 +85,7 @@ describe.each(databases())('legacy transcripts (/api/transcripts/v1) on $name', 
 
   it('refreshes an expired link through the bot, then serves it', async () => {
     const before = t.discordCalls.length;
-    const res = await (await ava()).get(apiPath(LEGACY_ISSUED_MS));
+    const res = await (await ava()).get(apiPath(LEGACY_ISSUED_MS), { headers: FROM_DASHBOARD });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toContain('season pass');
     expect(t.discordCalls.slice(before).some((c) => c.method === 'POST' && c.url.endsWith('/attachments/refresh-urls'))).toBe(true);
@@ -88,9 +96,9 @@ describe.each(databases())('legacy transcripts (/api/transcripts/v1) on $name', 
   it('refreshes a link whose signature Discord refuses (as Discord’s refresh does), 404 for an unknown file, 400 for a malformed address', async () => {
     const browser = await ava();
     // Discord refreshes any link to an attachment the bot can see: the signature is the CDN's, not an access check.
-    const tampered = await browser.get(apiPath(t.clock.now, { hm: 'a'.repeat(64) }));
+    const tampered = await browser.get(apiPath(t.clock.now, { hm: 'a'.repeat(64) }), { headers: FROM_DASHBOARD });
     expect(tampered.statusCode).toBe(200);
-    const unknown = await browser.get(apiPath(t.clock.now, { filename: 'other.html' }));
+    const unknown = await browser.get(apiPath(t.clock.now, { filename: 'other.html' }), { headers: FROM_DASHBOARD });
     expect(unknown.statusCode).toBe(404);
     expect(ApiError.parse(unknown.json())).toMatchObject({ code: 1002, message: expect.stringMatching(/no longer available/) });
     for (const path of [
@@ -99,9 +107,41 @@ describe.each(databases())('legacy transcripts (/api/transcripts/v1) on $name', 
       `/api/transcripts/v1/${first.channelId}/${first.id}/${first.filename}/zz/1/${'a'.repeat(64)}`,
       `/api/transcripts/v1/${first.channelId}/${first.id}/script.js/1/1/${'a'.repeat(64)}`,
     ]) {
-      const res = await browser.get(path);
+      const res = await browser.get(path, { headers: FROM_DASHBOARD });
       expect(res.statusCode, path).toBe(400);
       expect(ApiError.parse(res.json()).code).toBe(1001);
     }
+  });
+  it('opens for members of the server it was posted in only, decided on Discord’s answer (the signature is no access check)', async () => {
+    // Sam is not a member of Ava's Arcade, whose #transcripts holds the file.
+    const before = t.discordCalls.length;
+    const stranger = await (await as(DEMO_USERS.sam.id)).get(apiPath(t.clock.now), { headers: FROM_DASHBOARD });
+    expect(stranger.statusCode).toBe(403);
+    expect(ApiError.parse(stranger.json())).toMatchObject({ code: 403, message: expect.stringMatching(/members of the server/) });
+    // Refused before the CDN or the refresh was asked.
+    expect(t.discordCalls.slice(before).some((c) => c.url.includes('/attachments/'))).toBe(false);
+  });
+
+  it('writes the dashboard’s read to the server’s Web Logs; its frame shows the file without a second entry', async () => {
+    const browser = await ava();
+    const logged = (await views()).length;
+    expect((await browser.get(apiPath(t.clock.now), { headers: FROM_DASHBOARD })).statusCode).toBe(200);
+    expect((await browser.get(apiPath(t.clock.now), { headers: AS_FRAME })).statusCode).toBe(200);
+    const after = await views();
+    expect(after.length).toBe(logged + 1);
+    expect(after.at(-1)).toMatchObject({ actor_id: DEMO_USERS.ava.id, target: `Legacy transcript ${first.filename} in #transcripts` });
+  });
+
+  it('is not read for another site’s link or frame (nothing logged, no call to Discord)', async () => {
+    const browser = await ava();
+    const logged = (await views()).length;
+    const before = t.discordCalls.length;
+    for (const headers of [{} as Record<string, string>, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' }, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }]) {
+      const res = await browser.get(apiPath(t.clock.now), { headers });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(ApiError.parse(res.json()).code).toBe(1005);
+    }
+    expect((await views()).length).toBe(logged);
+    expect(t.discordCalls.length).toBe(before);
   });
 });

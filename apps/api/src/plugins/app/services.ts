@@ -62,7 +62,7 @@ export default fp(
 
     // The bot API: keys (the configured one stored at start, for the Discord application), ticket
     // events and transcripts (attachments copied from Discord's CDN over the same injectable fetch).
-    const botKeys = new BotKeys(db, clock);
+    const botKeys = new BotKeys(db, clock, config.discord.clientId);
     app.decorate('botKeys', botKeys);
     if (config.bot.apiKey) {
       const key = config.bot.apiKey;

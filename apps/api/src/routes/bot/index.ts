@@ -19,6 +19,7 @@ import {
   TranscriptStored,
   TranscriptV2,
 } from '@tickety/api-contract';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -65,10 +66,20 @@ export default async function botRoutes(fastify: FastifyInstance) {
   // Bodies are inflated by the parser below, within each route's own limits (not by @fastify/compress).
   const raw = { decompress: false } as const;
 
+  // Refused keys count per IP (BOT_KEY_FAILURES_MAX a window): past the limit, requests from there
+  // are answered 429 before any key is looked up. Made-up key ids cannot buy fresh quotas.
+  const failures = app.hasDecorator('createRateLimit')
+    ? app.createRateLimit({ max: app.config.rateLimit.botKeyFailuresMax, keyGenerator: (req) => `botkey-failed:${normalizeIP(req.ip, 64)}` })
+    : null;
   app.addHook('onRequest', async (req) => {
+    const recent = failures ? await failures(req, { increment: false }) : null;
+    if (recent && !recent.isAllowed && recent.isExceeded) throw new ApiHttpError('RATE_LIMITED', { retryAfter: Math.max(1, recent.ttlInSeconds), message: 'Too many refused bot keys from this address: wait and try again with a valid key.' });
     const key = bearerKey(req);
     const caller = key ? await app.botKeys.authenticate(key) : null;
-    if (!caller) throw new ApiHttpError('BOT_KEY_INVALID');
+    if (!caller) {
+      await failures?.(req);
+      throw new ApiHttpError('BOT_KEY_INVALID');
+    }
     req.bot = caller;
   });
 
@@ -112,6 +123,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/servers/:server/config', { schema: { params: GuildParams, response: { 200: ServerConfigAnswer.pick({ version: true, config: true }), 304: z.null(), ...errors } } }, async (req, reply) => {
+    await app.botKeys.assertServes(req.bot!.botId, [req.params.server]);
     const live = await app.serverConfigs.live(req.params.server);
     const etag = configEtag(live.version, live.config);
     reply.header('etag', etag).header('cache-control', 'no-cache');
@@ -129,6 +141,8 @@ export default async function botRoutes(fastify: FastifyInstance) {
       schema: { body: TicketEventBatch, response: { 200: TicketEventBatchResult, ...errors } },
     },
     async (req) => {
+      // A batch naming a server this bot does not serve is refused whole.
+      await app.botKeys.assertServes(req.bot!.botId, req.body.events.map((e) => e.serverId));
       const result = await app.tickets.ingest(req.bot!.botId, req.body.events);
       req.log.debug({ botId: req.bot!.botId, ...result }, 'ticket events stored');
       return result;
@@ -139,10 +153,10 @@ export default async function botRoutes(fastify: FastifyInstance) {
     const now = iso(app.clock());
     const { shards } = req.body;
     await app.db.query(
-      `INSERT INTO bot_shards (id, state, latency_ms, guilds, last_heartbeat)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS s(id, state, latency_ms, guilds), (SELECT $5::timestamptz) AS t
-       ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, latency_ms = EXCLUDED.latency_ms, guilds = EXCLUDED.guilds, last_heartbeat = EXCLUDED.last_heartbeat`,
-      [shards.map((s) => s.id), shards.map((s) => s.state), shards.map((s) => s.latencyMs), shards.map((s) => s.guilds), now],
+      `INSERT INTO bot_shards (bot_id, id, state, latency_ms, guilds, last_heartbeat)
+       SELECT $6, s.*, $5::timestamptz FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS s(id, state, latency_ms, guilds)
+       ON CONFLICT (bot_id, id) DO UPDATE SET state = EXCLUDED.state, latency_ms = EXCLUDED.latency_ms, guilds = EXCLUDED.guilds, last_heartbeat = EXCLUDED.last_heartbeat`,
+      [shards.map((s) => s.id), shards.map((s) => s.state), shards.map((s) => s.latencyMs), shards.map((s) => s.guilds), now, req.bot!.botId],
     );
     return reply.code(204).send(null);
   });
@@ -159,6 +173,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
       schema: { params: TranscriptParams, body: TranscriptV2, response: { 200: TranscriptStored, ...errors } },
     },
     async (req) => {
+      await app.botKeys.assertServes(req.bot!.botId, [req.params.server]);
       const stored = await app.transcripts.store(req.bot!.botId, req.params.server, req.params.fileid, req.body);
       req.log.info({ botId: req.bot!.botId, server: req.params.server, fileId: stored.fileId, messages: stored.messages, storedBytes: stored.storedBytes }, 'transcript stored');
       return stored;

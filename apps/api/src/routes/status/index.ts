@@ -44,7 +44,8 @@ export default async function statusRoutes(fastify: FastifyInstance) {
     if (services[1]?.status !== 'down') {
       try {
         const { rows } = await app.db.query<{ id: number; state: string; latency_ms: number | null; guilds: number; last_heartbeat: unknown }>(
-          'SELECT id, state, latency_ms, guilds, last_heartbeat FROM bot_shards ORDER BY id',
+          'SELECT id, state, latency_ms, guilds, last_heartbeat FROM bot_shards WHERE bot_id = $1 ORDER BY id',
+          [app.config.discord.clientId],
         );
         shards = rows.map((r) => ({
           id: Number(r.id),

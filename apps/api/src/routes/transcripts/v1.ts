@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError, Snowflake } from '@tickety/api-contract';
+import type { APIChannel } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import sanitizeHtml from 'sanitize-html';
@@ -7,6 +8,8 @@ import { z } from 'zod';
 import type { FetchLike } from '../../lib/discord';
 import { DiscordBotError } from '../../lib/discord-bot';
 import { ApiHttpError } from '../../lib/errors';
+import { notDashboardFetch } from '../../plugins/app/security';
+import { actorOf } from '../guilds/config';
 
 /** The largest legacy transcript the API reads. */
 export const LEGACY_TRANSCRIPT_MAX_BYTES = 5 * 1024 * 1024;
@@ -31,7 +34,7 @@ const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')
 
 /**
  * The allow-list: text structure, links (http, https, mailto; opened apart, without referrer) and
- * images (https and data: images only). No script, style, frame, form, object, meta, link, base or
+ * images (https and data: images only; the CSP loads them from Discord's CDN only). No script, style, frame, form, object, meta, link, base or
  * SVG; no event handler or style attribute; anything else is dropped (its text kept, except in
  * script, style and similar elements, dropped whole).
  */
@@ -58,7 +61,11 @@ function gone(): ApiHttpError {
 
 /**
  * Legacy transcripts (v1): `GET /api/transcripts/v1/:channel/:attachment/:filename/:ex/:is/:hm`, the
- * address of `/transcript/v1/...` with the CDN's signed parameters. Signed-in users only. The API
+ * address of `/transcript/v1/...` with the CDN's signed parameters. Signed-in members of the server
+ * the channel belongs to (asked of Discord as the bot on every read: the signature is no access
+ * check, since Discord refreshes any link to a file the bot can see), or the recipient of a direct
+ * message; asked by the dashboard (its fetch, which writes the view to the server's Web Logs, or
+ * its frame), never by another site's link or frame. The API
  * fetches the file from Discord's CDN (only there: the host is fixed, the path is built from checked
  * parts), asks the bot for a fresh link when the signed one has expired, sanitises the HTML
  * (allow-list) and answers it as a document of its own with a restrictive CSP (`sandbox`, no script,
@@ -68,6 +75,9 @@ export default async function transcriptV1Routes(fastify: FastifyInstance, opts:
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { cdnBase } = app.config.discord;
   const ancestors = ["'self'", ...app.config.dashboardOrigins].join(' ');
+  const dashboardOrigins = new Set(app.config.dashboardOrigins);
+  // Pictures load from Discord's CDN only (no tracking pixel learns who reads the transcript).
+  const cdnOrigin = new URL(cdnBase).origin;
 
   async function download(url: string): Promise<{ status: number; text: string | null }> {
     let res: Response;
@@ -83,6 +93,40 @@ export default async function transcriptV1Routes(fastify: FastifyInstance, opts:
     const body = Buffer.from(await res.arrayBuffer());
     if (body.length > LEGACY_TRANSCRIPT_MAX_BYTES) throw new ApiHttpError('PAYLOAD_TOO_LARGE', { message: 'This transcript is larger than 5 MB and cannot be shown.' });
     return { status: res.status, text: body.toString('utf8') };
+  }
+
+  function unavailable(error: DiscordBotError): ApiHttpError {
+    return new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: error.retryAfter ?? 5, message: 'Discord is not answering, so the transcript could not be loaded. Try again shortly.', cause: error });
+  }
+
+  /**
+   * Where the transcript was posted and whether the caller may read it: a member of that server, or
+   * the recipient of that direct message. Fresh from Discord on every read.
+   */
+  async function decideAccess(channelId: string, userId: string): Promise<{ guildId: string | null; channelName: string }> {
+    let channel: APIChannel;
+    try {
+      channel = await app.discordBot.channel(channelId);
+    } catch (error) {
+      if (error instanceof DiscordBotError && error.kind === 'unavailable') throw unavailable(error);
+      throw gone();
+    }
+    const guildId = 'guild_id' in channel && typeof channel.guild_id === 'string' ? channel.guild_id : null;
+    const channelName = 'name' in channel && typeof channel.name === 'string' ? channel.name : channelId;
+    if (!guildId) {
+      const recipients = 'recipients' in channel && Array.isArray(channel.recipients) ? channel.recipients : [];
+      if (recipients.some((r) => r.id === userId)) return { guildId: null, channelName };
+      throw new ApiHttpError('NO_SERVER_ACCESS', { message: 'This transcript was sent in a direct message to someone else: only they can open it.' });
+    }
+    try {
+      await app.discordBot.guildMember(guildId, userId);
+    } catch (error) {
+      if (error instanceof DiscordBotError && error.kind === 'unavailable') throw unavailable(error);
+      throw new ApiHttpError('NO_SERVER_ACCESS', {
+        message: 'Legacy transcripts open for members of the server they were posted in, and you are not a member of it (if you just joined, try again in a minute).',
+      });
+    }
+    return { guildId, channelName };
   }
 
   async function fetchTranscript(p: LegacyParams): Promise<string> {
@@ -109,15 +153,24 @@ export default async function transcriptV1Routes(fastify: FastifyInstance, opts:
 
   app.get(
     '/v1/:channel/:attachment/:filename/:ex/:is/:hm',
-    { preHandler: app.requireSession, schema: { params: LegacyParams, response: { 400: ApiError, 401: ApiError, 404: ApiError, 413: ApiError, 503: ApiError } } },
+    { preHandler: app.requireSession, schema: { params: LegacyParams, response: { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 413: ApiError, 503: ApiError } } },
     async (req, reply) => {
+      const viaDashboard = notDashboardFetch(req, dashboardOrigins) === null;
+      const site = req.headers['sec-fetch-site'];
+      const framed = req.headers['sec-fetch-dest'] === 'iframe' && (site === 'same-origin' || site === 'same-site');
+      if (!viaDashboard && !framed) {
+        throw new ApiHttpError('CSRF_REJECTED', { message: 'Open the transcript in the Tickety dashboard (this request did not come from it).' });
+      }
+      const place = await decideAccess(req.params.channel, (await req.getSession())!.userId);
       const html = sanitizeLegacyTranscript(await fetchTranscript(req.params));
+      // The dashboard's fetch is the view (its frame then shows the same file).
+      if (viaDashboard && place.guildId) await app.transcripts.logLegacyView(place.guildId, `Legacy transcript ${req.params.filename} in #${place.channelName}`, await actorOf(req));
       const title = req.params.filename.replace(/[^A-Za-z0-9._-]/g, '');
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'private, no-store')
         .header('referrer-policy', 'no-referrer')
-        .header('content-security-policy', `default-src 'none'; img-src https: data:; style-src '${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}; sandbox`)
+        .header('content-security-policy', `default-src 'none'; img-src ${cdnOrigin} data:; style-src '${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}; sandbox`)
         .send(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title><style>${STYLE}</style></head><body>${html}</body></html>` as never);
     },
   );

@@ -115,7 +115,7 @@ export default async function transcriptV2Routes(fastify: FastifyInstance) {
       const inline = INLINE_TYPES.test(file.contentType);
       const name = encodeURIComponent(file.filename);
       return reply
-        .header('cache-control', 'private, max-age=3600')
+        .header('cache-control', 'private, no-cache')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cross-origin-resource-policy', 'same-site')
         .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${name}`)

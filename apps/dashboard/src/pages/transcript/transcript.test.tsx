@@ -8,7 +8,7 @@ import { type DiscordNames, DiscordNamesContext } from '../../components/discord
 import { DiscordSurface } from '../../components/discord/message-preview';
 import TranscriptV2Page from './v2';
 import { Message } from './v2/message';
-import { buildIndex, search } from './v2/model';
+import { buildIndex, isOwnFile, MessageIndex, search } from './v2/model';
 import { FILE_CSP, standaloneHtml } from './v2/standalone';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
@@ -60,6 +60,29 @@ function fixture(): TranscriptV2 {
 
 const PATH = `/transcript/v2/${ARCADE.id}/t7`;
 const show = () => renderPage(<TranscriptV2Page />, { url: PATH, path: '/transcript/v2/:server/:fileid', me: avaMe() });
+
+describe('the v2 model', () => {
+  it('loads only the API’s copies as its own files, by their whole address', () => {
+    expect(isOwnFile(`/api/transcripts/v2/${ARCADE.id}/file-7/attachments/1400000000000000001`)).toBe(true);
+    for (const url of [
+      `/api/transcripts/v2/${ARCADE.id}/file-7`,
+      `/api/transcripts/v2/${ARCADE.id}/file-7/attachments/1400000000000000001/../../other`,
+      `/api/transcripts/v2/../../auth/logout`,
+      `/api/transcripts/v2/${ARCADE.id}/file-7/attachments/1400000000000000001?x=1`,
+      'https://cdn.discordapp.com/attachments/1/2/a.png',
+    ]) {
+      expect(isOwnFile(url), url).toBe(false);
+    }
+  });
+
+  it('finds messages by id before and after its map is built', () => {
+    const messages = ['1', '2', '3'].map((id) => ({ id }) as TranscriptV2['messages'][number]);
+    const index = new MessageIndex(messages);
+    expect([index.indexOf('2'), index.get('3')?.id, index.get('9')]).toEqual([1, '3', undefined]);
+    index.build();
+    expect([index.indexOf('2'), index.get('3')?.id, index.get('9')]).toEqual([1, '3', undefined]);
+  });
+});
 
 describe('transcript v2', () => {
   it('renders messages like Discord, with names for mentions, and hostile text as text only', () => {

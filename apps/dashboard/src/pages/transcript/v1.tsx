@@ -36,7 +36,8 @@ export default function TranscriptV1() {
     setProbe({ state: 'loading' });
     setFrameLoaded(false);
     // A retry asks the network again, never a cached answer.
-    fetch(src, { credentials: 'include', signal: controller.signal, cache: attempt > 0 ? 'reload' : 'default' })
+    // The header marks the dashboard's own read (the API writes the view to the server's Web Logs).
+    fetch(src, { credentials: 'include', headers: { 'x-requested-with': 'tickety' }, signal: controller.signal, cache: attempt > 0 ? 'reload' : 'default' })
       .then(async (res) => {
         if (res.ok) return setProbe({ state: 'ready' });
         const body = (await res.json().catch(() => null)) as { code?: number; message?: string } | null;

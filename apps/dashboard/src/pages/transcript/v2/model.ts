@@ -62,9 +62,16 @@ export function startsGroup(messages: readonly TranscriptMessage[], i: number): 
   return prev.authorId !== m.authorId || Date.parse(m.createdAt) - Date.parse(prev.createdAt) > 7 * 60_000;
 }
 
-/** Only our API's copies are loaded as pictures; anything else is a link (no request to another host). */
+/** The address of a file the API copied: `/api/transcripts/v2/<server>/<file>/attachments/<id>`, nothing else. */
+const OWN_FILE = /^\/api\/transcripts\/v2\/\d{17,20}\/[A-Za-z0-9_-]{1,64}\/attachments\/\d{17,20}$/;
+
+/**
+ * Only our API's copies are loaded as pictures; anything else is a link (no request to another host).
+ * The whole address must have the copies' shape: a bot's `/api/transcripts/v2/../..` must not make
+ * the viewer's download fetch another of the API's addresses with the viewer's session.
+ */
 export function isOwnFile(url: string): boolean {
-  return url.startsWith('/api/transcripts/v2/');
+  return OWN_FILE.test(url);
 }
 
 export function formatBytes(n: number): string {
