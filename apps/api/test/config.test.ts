@@ -68,7 +68,7 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     expect(c.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 1000 });
     // With a real Discord application, 20 sessions per user.
     expect(loadConfig({ ...REAL }).session.maxPerUser).toBe(20);
-    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, windowMs: 60_000 });
+    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, botKeyFailuresMax: 30, windowMs: 60_000 });
     // Demo mode: the demo bot's key, unless BOT_API_KEY is set.
     expect(c.bot).toEqual({ apiKey: DEMO_BOT_API_KEY, keyOverlapSeconds: 86_400 });
     expect(c.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10, statementTimeoutMs: 15_000, queueMax: 200 });
@@ -97,7 +97,7 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     const key = `tk_bot_prodkey01_${'p'.repeat(43)}`;
     expect(loadConfig({ DATA_DIR: 'memory://', BOT_API_KEY: key }).bot.apiKey).toBe(key);
     expect(loadConfig({ ...REAL }).bot.apiKey).toBeNull();
-    expect(loadConfig({ ...REAL, BOT_API_KEY: key, BOT_KEY_OVERLAP_SECONDS: '60', BOT_RATE_LIMIT_MAX: '50' })).toMatchObject({ bot: { apiKey: key, keyOverlapSeconds: 60 }, rateLimit: { botMax: 50 } });
+    expect(loadConfig({ ...REAL, BOT_API_KEY: key, BOT_KEY_OVERLAP_SECONDS: '60', BOT_RATE_LIMIT_MAX: '50', BOT_KEY_FAILURES_MAX: '5' })).toMatchObject({ bot: { apiKey: key, keyOverlapSeconds: 60 }, rateLimit: { botMax: 50, botKeyFailuresMax: 5 } });
     expect(configError({ BOT_API_KEY: 'hunter2' })).toMatch(/BOT_API_KEY: must be tk_bot_/);
     expect(configError({ BOT_KEY_OVERLAP_SECONDS: '9999999' })).toMatch(/BOT_KEY_OVERLAP_SECONDS/);
   });

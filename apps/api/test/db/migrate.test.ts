@@ -41,6 +41,7 @@ describe.each(databases())('migrations on $name', (database) => {
       expect(ALL.slice(0, 2)).toEqual(['001_init.sql', '002_sessions_hardening.sql']);
       expect(await tables(s.db)).toEqual([
         'bot_keys',
+        'bot_servers',
         'bot_shards',
         'guilds',
         'oauth_states',

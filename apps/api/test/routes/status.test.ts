@@ -30,9 +30,9 @@ describe.each(databases())('GET /api/status on $name', (database) => {
     const now = t.clock.now;
     const at = (ms: number) => new Date(ms).toISOString();
     await t.db.query(
-      `INSERT INTO bot_shards (id, state, latency_ms, guilds, last_heartbeat) VALUES
-         (0, 'ready', 41, 1200, $1::timestamptz), (1, 'ready', null, 900, $1::timestamptz)`,
-      [at(now - 10 * SECOND)],
+      `INSERT INTO bot_shards (bot_id, id, state, latency_ms, guilds, last_heartbeat) VALUES
+         ($2, 0, 'ready', 41, 1200, $1::timestamptz), ($2, 1, 'ready', null, 900, $1::timestamptz)`,
+      [at(now - 10 * SECOND), t.config.discord.clientId],
     );
     let body = await status();
     expect(body.shards).toEqual([
