@@ -2,9 +2,12 @@
 /**
  * The v2 transcript viewer with the demo bot's 50,000-message ticket, in Chromium (Ava on Ava's
  * Arcade; the built all-in-one server with the demo bot on, which uploads it):
- * 1. first paint: from the moment the transcript has arrived (the fetch's `responseEnd` in Resource
- *    Timing; the stored gzip, inflated in the page) to the first animation frame after its first
- *    messages are in the DOM (inflate, decode, JSON.parse, render), with the parts. Target: <= 500 ms.
+ * 1. first paint: the viewer reads the transcript's head first (its first messages, `?part=head`),
+ *    paints it, then reads the whole one. From the moment the head has arrived (its fetch's
+ *    `responseEnd` in Resource Timing) to the first animation frame after its messages are in the
+ *    DOM. Target: <= 500 ms. Also: the whole transcript ready (search enabled) after its own data
+ *    arrived (the stored gzip, inflated in the page), with the parts (inflate and decode, JSON.parse,
+ *    state and render), and both from the click.
  * 2. a search: from the keystroke's input event to the frame after the match count changed (index
  *    scan, highlight and the jump to the first match). Target: <= 50 ms.
  * VIEWER_RUNS (default 5) page loads and SEARCHES (default 10) queries; medians and the worst are
@@ -41,7 +44,7 @@ try {
   // In the page: when the first messages reach the DOM (and the frame after), and when a search's count changes.
   await context.addInitScript(() => {
     const w = /** @type {any} */ (window);
-    w.__tk = { painted: 0, input: 0, searched: 0, parseAt: 0, parsed: 0 };
+    w.__tk = { painted: 0, ready: 0, input: 0, searched: 0, parseAt: 0, parsed: 0 };
     // Where the time goes: JSON.parse of the large body (what comes before it is inflating and decoding).
     const parse = JSON.parse;
     JSON.parse = (source, reviver) => {
@@ -62,8 +65,15 @@ try {
     );
     new MutationObserver(() => {
       if (!w.__tk.painted && document.querySelector('article[id^="m-"]')) {
+        w.__tk.painted = -1;
         requestAnimationFrame(() => {
           w.__tk.painted = performance.now();
+        });
+      }
+      if (!w.__tk.ready && document.querySelector('input[type="search"]:not([disabled])')) {
+        w.__tk.ready = -1;
+        requestAnimationFrame(() => {
+          w.__tk.ready = performance.now();
         });
       }
       const status = [...document.querySelectorAll('[role="status"]')].find((s) => / of |No match/.test(s.textContent ?? ''));
@@ -75,12 +85,16 @@ try {
           w.__tk.searched = performance.now() - input;
         });
       }
-    }).observe(document, { subtree: true, childList: true, characterData: true });
+    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['disabled'] });
   });
 
   const paints = [];
   /** @type {number[]} */
   const totals = [];
+  /** @type {number[]} */
+  const readies = [];
+  /** @type {number[]} */
+  const readyTotals = [];
   /** @type {Array<{ text: number, parse: number, render: number }>} */
   const phases = [];
   const downloads = [];
@@ -88,16 +102,31 @@ try {
   for (let run = 0; run < RUNS; run++) {
     const page = await context.newPage();
     await page.goto(`/transcript/v2/${ARCADE}/${long.fileId}`);
-    await page.waitForFunction(() => /** @type {any} */ (window).__tk.painted > 0, null, { timeout: 60_000 });
+    await page.waitForFunction(() => /** @type {any} */ (window).__tk.painted > 0 && /** @type {any} */ (window).__tk.ready > 0, null, { timeout: 60_000 });
     const figures = await page.evaluate(() => {
-      const entry = /** @type {PerformanceResourceTiming | undefined} */ (performance.getEntriesByType('resource').find((e) => e.name.includes('/api/transcripts/v2/')));
+      const entries = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/transcripts/v2/') && !e.name.includes('/attachments/')));
+      const head = entries.find((e) => e.name.includes('part=head'));
+      const whole = entries.find((e) => !e.name.includes('part=head'));
       const tk = /** @type {any} */ (window).__tk;
-      return { requested: entry?.startTime ?? Number.NaN, arrived: entry?.responseEnd ?? Number.NaN, fetched: entry ? entry.responseEnd - entry.requestStart : Number.NaN, bytes: entry?.encodedBodySize ?? 0, painted: tk.painted, parseAt: tk.parseAt, parsed: tk.parsed };
+      return {
+        requested: head?.startTime ?? Number.NaN,
+        headArrived: head?.responseEnd ?? Number.NaN,
+        headBytes: head?.encodedBodySize ?? 0,
+        arrived: whole?.responseEnd ?? Number.NaN,
+        fetched: whole ? whole.responseEnd - whole.requestStart : Number.NaN,
+        bytes: whole?.encodedBodySize ?? 0,
+        painted: tk.painted,
+        ready: tk.ready,
+        parseAt: tk.parseAt,
+        parsed: tk.parsed,
+      };
     });
-    paints.push(figures.painted - figures.arrived);
+    paints.push(figures.painted - figures.headArrived);
     totals.push(figures.painted - figures.requested);
-    phases.push({ text: figures.parseAt - figures.arrived, parse: figures.parsed - figures.parseAt, render: figures.painted - figures.parsed });
-    downloads.push({ ms: figures.fetched, bytes: figures.bytes });
+    readies.push(figures.ready - figures.arrived);
+    readyTotals.push(figures.ready - figures.requested);
+    phases.push({ text: figures.parseAt - figures.arrived, parse: figures.parsed - figures.parseAt, render: figures.ready - figures.parsed });
+    downloads.push({ ms: figures.fetched, bytes: figures.bytes, headBytes: figures.headBytes });
     if (run === 0) {
       const search = page.getByRole('searchbox', { name: 'Search this transcript' });
       for (const query of QUERIES.slice(0, SEARCHES)) {
@@ -116,12 +145,16 @@ try {
     await page.close();
   }
 
-  console.log(`The 50,000-message transcript (${long.messages.toLocaleString('en')} messages; JSON ${(downloads[0].bytes / 1024 / 1024).toFixed(1)} MB as sent, fetched in ${Math.round(median(downloads.map((d) => d.ms)))} ms median on loopback)\n`);
+  console.log(
+    `The 50,000-message transcript (${long.messages.toLocaleString('en')} messages; head ${(downloads[0].headBytes / 1024).toFixed(1)} KB as sent; whole ${(downloads[0].bytes / 1024 / 1024).toFixed(1)} MB as sent, fetched in ${Math.round(median(downloads.map((d) => d.ms)))} ms median on loopback)\n`,
+  );
   table(
     ['figure', 'median ms', 'worst ms', 'target ms'],
     [
-      ['first paint after the click (request, data, paint)', Math.round(median(totals)), Math.round(Math.max(...totals)), ''],
-      ['first paint after the data arrived', Math.round(median(paints)), Math.round(Math.max(...paints)), '<= 500'],
+      ['first paint after the click (request, head, paint)', Math.round(median(totals)), Math.round(Math.max(...totals)), ''],
+      ['first paint after the head arrived', Math.round(median(paints)), Math.round(Math.max(...paints)), '<= 500'],
+      ['whole transcript ready (search) after the click', Math.round(median(readyTotals)), Math.round(Math.max(...readyTotals)), ''],
+      ['whole transcript ready after its data arrived', Math.round(median(readies)), Math.round(Math.max(...readies)), ''],
       ['  of which: body inflated and decoded', Math.round(median(phases.map((p) => p.text))), Math.round(Math.max(...phases.map((p) => p.text))), ''],
       ['  of which: JSON.parse', Math.round(median(phases.map((p) => p.parse))), Math.round(Math.max(...phases.map((p) => p.parse))), ''],
       ['  of which: state, render, paint', Math.round(median(phases.map((p) => p.render))), Math.round(Math.max(...phases.map((p) => p.render))), ''],

@@ -154,6 +154,11 @@ export type TicketEventBatchResult = z.infer<typeof TicketEventBatchResult>;
 // Transcripts (v2): the ticket's messages as JSON. Hostile input: every viewer renders it as text.
 
 export const TRANSCRIPT_MESSAGES_MAX = 60_000;
+/**
+ * The messages of a transcript's head (`GET /api/transcripts/v2/:server/:fileid?part=head`): what
+ * the viewer paints first while the whole transcript arrives.
+ */
+export const TRANSCRIPT_HEAD_MESSAGES = 150;
 export const TRANSCRIPT_USERS_MAX = 10_000;
 /** The upload's size on the wire (gzip) and once inflated. */
 export const TRANSCRIPT_UPLOAD_MAX_BYTES = 16 * 1024 * 1024;
@@ -281,6 +286,9 @@ export const TranscriptV2 = z
     }
   });
 export type TranscriptV2 = z.infer<typeof TranscriptV2>;
+
+/** A transcript's head: its first TRANSCRIPT_HEAD_MESSAGES messages and how many it has in all. */
+export type TranscriptHead = TranscriptV2 & { totalMessages: number };
 
 /** What `PUT /api/bot/v1/servers/:server/transcripts/:fileid` answers. */
 export const TranscriptStored = z.object({

@@ -4,7 +4,9 @@ import {
   TRANSCRIPT_ATTACHMENT_MAX_BYTES,
   TRANSCRIPT_ATTACHMENTS_MAX,
   TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES,
+  TRANSCRIPT_HEAD_MESSAGES,
   TRANSCRIPT_LIST_PAGE,
+  type TranscriptHead,
   type TranscriptList,
   type TranscriptListQuery,
   type TranscriptStored,
@@ -44,6 +46,11 @@ export interface StoredAttachment {
 }
 
 /** The API's address of a copied attachment (the viewer and the downloaded HTML load it from here). */
+/** A transcript's head: its first messages and how many it has. */
+export function headOf(transcript: TranscriptV2): TranscriptHead {
+  return { ...transcript, messages: transcript.messages.slice(0, TRANSCRIPT_HEAD_MESSAGES), totalMessages: transcript.messages.length };
+}
+
 export function attachmentPath(guildId: string, fileId: string, attachmentId: string): string {
   return `/api/transcripts/v2/${guildId}/${fileId}/attachments/${attachmentId}`;
 }
@@ -155,6 +162,7 @@ export class Transcripts {
     const copies = await this.copyAttachments(guildId, fileId, transcript);
     const json = JSON.stringify(transcript);
     const content = await gzip(Buffer.from(json));
+    const head = await gzip(Buffer.from(JSON.stringify(headOf(transcript))));
     const users = new Map(transcript.users.map((u) => [u.id, u.displayName ?? u.username]));
     const ticket = transcript.ticket;
     let searchText = '';
@@ -181,6 +189,7 @@ export class Transcripts {
       Buffer.byteLength(json),
       content,
       iso(this.clock()),
+      head,
     ];
     await this.db.transaction(async (tx) => {
       // Only this bot's own earlier upload is replaced; another bot's (stored meanwhile) stays, and
@@ -188,8 +197,8 @@ export class Transcripts {
       await tx.query('DELETE FROM transcripts WHERE guild_id = $1 AND file_id = $2 AND bot_id = $3', [guildId, fileId, botId]);
       const inserted = await tx.query(
         `INSERT INTO transcripts (guild_id, file_id, bot_id, ticket_id, number, panel_id, opener_id, opener_name, closed_by, closer_name,
-           opened_at, closed_at, message_count, search_text, json_bytes, content, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+           opened_at, closed_at, message_count, search_text, json_bytes, content, created_at, head)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
          ON CONFLICT (guild_id, file_id) DO NOTHING RETURNING file_id`,
         row,
       );
@@ -307,6 +316,19 @@ export class Transcripts {
     return rows[0] ? Buffer.from(rows[0].content) : null;
   }
 
+  /**
+   * The stored gzip of the transcript's head (its first messages and `totalMessages`); for a
+   * transcript stored before heads were, made from the whole one.
+   */
+  async head(guildId: string, fileId: string): Promise<Buffer | null> {
+    const { rows } = await this.db.query<{ head: Uint8Array | null }>('SELECT head FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
+    const row = rows[0];
+    if (!row) return null;
+    if (row.head) return Buffer.from(row.head);
+    const whole = await this.json(guildId, fileId);
+    return whole ? gzip(Buffer.from(JSON.stringify(headOf(whole)))) : null;
+  }
+
   /** The transcript as JSON (tests, clients that do not take gzip). */
   async json(guildId: string, fileId: string): Promise<TranscriptV2 | null> {
     const content = await this.content(guildId, fileId);
@@ -370,12 +392,17 @@ export class Transcripts {
     );
   }
 
-  /** Web Logs: who read which transcript, and why they could. */
+  /**
+   * Web Logs: who read which transcript, and why they could. One entry per viewer, transcript and
+   * minute: the viewer's head and whole reads (and a reload at once) are one view.
+   */
   async logView(row: TranscriptRow, viewer: { id: string; name: string; avatarUrl: string | null }, reason: string): Promise<void> {
+    const now = this.clock();
     await this.db.query(
       `INSERT INTO web_logs (guild_id, at, actor_id, actor_name, actor_avatar_url, action, target, version, changes)
-       VALUES ($1, $2, $3, $4, $5, 'transcript.view', $6, NULL, '[]'::jsonb)`,
-      [row.guildId, iso(this.clock()), viewer.id, viewer.name, viewer.avatarUrl, `Transcript of ticket #${row.number} (${reason})`],
+       SELECT $1, $2, $3, $4, $5, 'transcript.view', $6, NULL, '[]'::jsonb
+        WHERE NOT EXISTS (SELECT 1 FROM web_logs WHERE guild_id = $1 AND at > $7 AND actor_id = $3 AND action = 'transcript.view' AND target = $6)`,
+      [row.guildId, iso(now), viewer.id, viewer.name, viewer.avatarUrl, `Transcript of ticket #${row.number} (${reason})`, iso(now - 60_000)],
     );
   }
 }

@@ -389,7 +389,34 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect(foreign.statusCode).toBe(403);
       expect(ApiError.parse(foreign.json()).code).toBe(1005);
       expect(await views()).toBe(before);
-      expect(before).toBe(4); // Cleo twice (JSON, then gzip), Ava, Ben
+      expect(before).toBe(3); // Cleo (JSON, then gzip within the minute: one view), Ava, Ben
+    });
+
+    it('answers the head (first messages, totalMessages) for the first paint; head and whole within a minute are one view', async () => {
+      const long = transcript({ id: 't8', number: 8 });
+      const base = long.messages[0]!;
+      long.messages = Array.from({ length: 200 }, (_, i) => ({ ...base, id: String(1300000000000010000n + BigInt(i)), content: `message ${i}`, createdAt: at(1 + i / 10) }));
+      expect((await bot('PUT', `/servers/${ARCADE}/transcripts/file8`, { body: long, gzip: true })).statusCode).toBe(200);
+      const cleoBrowser = await as(cleo.id);
+      const viewsOfFile8 = async () => (await t.db.query("SELECT 1 FROM web_logs WHERE action = 'transcript.view' AND target LIKE 'Transcript of ticket #8 %'")).rows.length;
+      const head = await cleoBrowser.get(`/api/transcripts/v2/${ARCADE}/file8?part=head`, { headers: { ...FROM_DASHBOARD, accept: 'application/gzip' } });
+      expect(head.statusCode, head.body).toBe(200);
+      const parsed = JSON.parse(gunzipSync(head.rawPayload).toString('utf8'));
+      expect(parsed.totalMessages).toBe(200);
+      expect(parsed.messages.map((m: { content: string }) => m.content)).toEqual(Array.from({ length: 150 }, (_, i) => `message ${i}`));
+      expect(parsed.users.map((u: { id: string }) => u.id)).toContain(cleo.id);
+      const whole = await cleoBrowser.get(`/api/transcripts/v2/${ARCADE}/file8`, { headers: FROM_DASHBOARD });
+      expect(whole.json().messages).toHaveLength(200);
+      expect(await viewsOfFile8()).toBe(1);
+      t.clock.advance(61_000);
+      await cleoBrowser.get(`/api/transcripts/v2/${ARCADE}/file8?part=head`, { headers: FROM_DASHBOARD });
+      expect(await viewsOfFile8()).toBe(2);
+      // A transcript stored before heads were: made from the whole one.
+      await t.db.query("UPDATE transcripts SET head = NULL WHERE file_id = 'file8'");
+      const derived = await cleoBrowser.get(`/api/transcripts/v2/${ARCADE}/file8?part=head`, { headers: FROM_DASHBOARD });
+      expect(derived.json()).toMatchObject({ totalMessages: 200 });
+      expect(derived.json().messages).toHaveLength(150);
+      expect((await cleoBrowser.get(`/api/transcripts/v2/${ARCADE}/file8?part=tail`, { headers: FROM_DASHBOARD })).statusCode).toBe(400);
     });
 
     it('refuses a non-member of the panel’s support team with the reason (403 code 403)', async () => {

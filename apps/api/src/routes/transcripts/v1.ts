@@ -145,7 +145,7 @@ export default async function transcriptV1Routes(fastify: FastifyInstance, opts:
     }
     const fresh = refreshed.find((r) => r.original === signed)?.refreshed;
     // The fresh link must be the same file on the same CDN, whatever Discord answered.
-    if (!fresh || !fresh.startsWith(`${path}?`)) throw gone();
+    if (!fresh?.startsWith(`${path}?`)) throw gone();
     const second = await download(fresh);
     if (second.text === null) throw gone();
     return second.text;

@@ -24,6 +24,8 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 405
 const TranscriptParams = z.object({ server: Snowflake, fileid: TranscriptFileId });
 const AttachmentParams = TranscriptParams.extend({ attachment: Snowflake });
 const MineQuery = TranscriptListQuery.pick({ cursor: true });
+/** `part=head`: the first messages and `totalMessages` (what the viewer paints first); absent, the whole transcript. */
+const TranscriptReadQuery = z.object({ part: z.literal('head').optional() }).strict();
 
 /** Content types shown in the page (images, video, audio, plain text); everything else is a download. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|video\/(mp4|webm)|audio\/(mpeg|ogg|wav|webm)|text\/plain)$/;
@@ -65,7 +67,7 @@ async function decideAccess(app: FastifyInstance, req: FastifyRequest, reply: Fa
 
 /**
  * Reading transcripts (v2): `GET /api/transcripts/v2/:server/:fileid` (the JSON, gzipped when the
- * client takes it; `x-transcript-access` says why the user may), its copied attachments, and "Your
+ * client takes it; `x-transcript-access` says why the user may; `?part=head` its first messages), its copied attachments, and "Your
  * tickets" (`GET /api/transcripts/mine`). Every transcript read is written to the server's Web Logs.
  */
 export default async function transcriptV2Routes(fastify: FastifyInstance) {
@@ -78,7 +80,7 @@ export default async function transcriptV2Routes(fastify: FastifyInstance) {
     return app.transcripts.mine(session.userId, req.query.cursor);
   });
 
-  app.get('/v2/:server/:fileid', { preHandler: app.requireSession, schema: { params: TranscriptParams, response: { 401: ApiError, 400: ApiError, 403: ApiError, 404: ApiError, 405: ApiError, 503: ApiError } } }, async (req, reply) => {
+  app.get('/v2/:server/:fileid', { preHandler: app.requireSession, schema: { params: TranscriptParams, querystring: TranscriptReadQuery, response: { 401: ApiError, 400: ApiError, 403: ApiError, 404: ApiError, 405: ApiError, 503: ApiError } } }, async (req, reply) => {
     // Reading writes the view to Web Logs: only the dashboard's own fetch may do that, never a link,
     // frame or image on another page.
     const refusal = notDashboardFetch(req, dashboardOrigins);
@@ -89,7 +91,7 @@ export default async function transcriptV2Routes(fastify: FastifyInstance) {
     const row = await app.transcripts.find(req.params.server, req.params.fileid);
     if (!row) throw notFound();
     const reason = await decideAccess(app, req, reply, row);
-    const content = await app.transcripts.content(row.guildId, row.fileId);
+    const content = req.query.part === 'head' ? await app.transcripts.head(row.guildId, row.fileId) : await app.transcripts.content(row.guildId, row.fileId);
     if (!content) throw notFound();
     await app.transcripts.logView(row, await actorOf(req), reason);
     reply.header('cache-control', 'private, no-store').header('x-transcript-access', reason).header('vary', 'accept, accept-encoding');

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { TranscriptV2 } from '@tickety/api-contract';
 import { json, mockApi, renderPage, resetShared } from '@tickety/shared/testing';
@@ -60,6 +60,11 @@ function fixture(): TranscriptV2 {
 
 const PATH = `/transcript/v2/${ARCADE.id}/t7`;
 const show = () => renderPage(<TranscriptV2Page />, { url: PATH, path: '/transcript/v2/:server/:fileid', me: avaMe() });
+
+/** The API's answers: the head (`?part=head`, with totalMessages) or the whole transcript. */
+function served(t: TranscriptV2) {
+  return (u: URL) => json(u.searchParams.get('part') === 'head' ? { ...t, totalMessages: t.messages.length } : t);
+}
 
 describe('the v2 model', () => {
   it('loads only the API’s copies as its own files, by their whole address', () => {
@@ -140,7 +145,7 @@ describe('transcript v2', () => {
   });
 
   it('loads the transcript from the API and shows its header', async () => {
-    const { unexpected } = mockApi({ [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: () => json(fixture()) });
+    const { unexpected } = mockApi({ [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: served(fixture()) });
     ({ store } = show());
     expect(await screen.findByRole('heading', { level: 1, name: 'Ticket #7 · #ticket-0007' })).toBeInTheDocument();
     expect(screen.getByText('Solved', { exact: false })).toBeInTheDocument();
@@ -150,7 +155,7 @@ describe('transcript v2', () => {
   });
 
   it('searches the messages, with a count and next and previous', async () => {
-    mockApi({ [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: () => json(fixture()) });
+    mockApi({ [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: served(fixture()) });
     ({ store } = show());
     const input = await screen.findByRole('searchbox', { name: 'Search this transcript' });
     await userEvent.type(input, 'SEASON PASS');
@@ -162,6 +167,36 @@ describe('transcript v2', () => {
     await userEvent.clear(input);
     await userEvent.type(input, 'nothing like it');
     expect(screen.getByRole('status')).toHaveTextContent('No match');
+  });
+
+  it('paints the head first, then the whole transcript; search and downloads wait for it', async () => {
+    const whole = fixture();
+    whole.messages.push(...Array.from({ length: 200 }, (_, i) => ({ ...whole.messages[3]!, id: String(1700000000000000000n + BigInt(i)), content: `later ${i}` })));
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((ok) => {
+      release = ok;
+    });
+    const { calls } = mockApi({
+      [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: async (u: URL) => {
+        if (u.searchParams.get('part') === 'head') return json({ ...whole, messages: whole.messages.slice(0, 4), totalMessages: whole.messages.length });
+        await held;
+        return json(whole);
+      },
+    });
+    ({ store } = show());
+    // The head is on the page (jsdom lays out no rows: the end-to-end test sees them) while the rest is on its way.
+    await screen.findByRole('heading', { level: 1, name: 'Ticket #7 · #ticket-0007' });
+    expect(screen.getByText(`Loading the other ${whole.messages.length - 4} messages…`)).toBeInTheDocument();
+    expect(screen.getByRole('searchbox', { name: 'Search this transcript' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Download JSON' })).toBeDisabled();
+    expect(screen.getByText(String(whole.messages.length), { exact: false })).toBeInTheDocument();
+    release();
+    await waitFor(() => expect(screen.getByRole('searchbox', { name: 'Search this transcript' })).toBeEnabled());
+    expect(screen.queryByText(/Loading the other/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Download JSON' })).toBeEnabled();
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search this transcript' }), 'later 19');
+    expect(screen.getAllByRole('status').some((s) => /1 of 11/.test(s.textContent ?? ''))).toBe(true);
+    expect(calls(`/api/transcripts/v2/${ARCADE.id}/t7`)).toHaveLength(2);
   });
 
   it('indexes and searches 50,000 messages', () => {

@@ -2,8 +2,8 @@ import ChevronDown from 'lucide-react/icons/chevron-down';
 import ChevronUp from 'lucide-react/icons/chevron-up';
 import Download from 'lucide-react/icons/download';
 import FileText from 'lucide-react/icons/file-text';
-import type { TranscriptV2 } from '@tickety/api-contract';
-import { formatDateTime, request, useParams } from '@tickety/shared';
+import type { TranscriptHead, TranscriptV2 } from '@tickety/api-contract';
+import { formatDateTime, formatNumber, request, useParams } from '@tickety/shared';
 import { Alert, Button, cx, inputClasses, Skeleton } from '@tickety/ui';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -20,8 +20,10 @@ import { buildIndex, highlightMatches, MessageIndex, search, startsGroup } from 
  * A transcript stored by this service (/transcript/v2/:server/:fileid), rendered like Discord from
  * its JSON: grouped messages with names, BOT and STAFF tags, markdown with mentions by name, embeds,
  * replies, files (only the service's own copies load; nothing from another host), reactions,
- * stickers and system lines, dates in the viewer's zone. Long transcripts are virtualised. In-page
- * search with a count, next and previous; `#m-<id>` jumps to a message; download as JSON. The API
+ * stickers and system lines, dates in the viewer's zone. Long transcripts are virtualised and come
+ * in two reads: the head (the first messages, a few kilobytes) is painted at once, the whole
+ * transcript follows after that first paint (search and downloads wait for it). In-page search with
+ * a count, next and previous; `#m-<id>` jumps to a message; download as HTML and JSON. The API
  * decides who may read it (opener, managers, the panel's support roles); a refusal is the request
  * client's no-access screen.
  */
@@ -30,6 +32,11 @@ export default function TranscriptV2Page() {
   const { server = '', fileid = '' } = useParams();
   const [transcript, setTranscript] = useState<TranscriptV2 | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // The number of messages in all (from the head), and whether the whole transcript is here.
+  const [total, setTotal] = useState(0);
+  const [complete, setComplete] = useState(false);
+  const [restError, setRestError] = useState<unknown>(null);
+  const [restAttempt, setRestAttempt] = useState(0);
   const [query, setQuery] = useState('');
   const [at, setAt] = useState(0);
   const [fileProgress, setFileProgress] = useState<number | null>(null);
@@ -38,15 +45,49 @@ export default function TranscriptV2Page() {
   useEffect(() => () => fileAbort.current?.abort(), []);
   const scroller = useRef<HTMLElement>(null);
 
+  const path = `/api/transcripts/v2/${encodeURIComponent(server)}/${encodeURIComponent(fileid)}`;
   useEffect(() => {
     let live = true;
-    request<TranscriptV2>({ path: `/api/transcripts/v2/${encodeURIComponent(server)}/${encodeURIComponent(fileid)}`, fromDashboard: true, gzip: true })
-      .then((data) => live && setTranscript(data))
+    setTranscript(null);
+    setComplete(false);
+    setError(null);
+    request<TranscriptHead>({ path, query: { part: 'head' }, fromDashboard: true, gzip: true })
+      .then((head) => {
+        if (!live) return;
+        setTotal(head.totalMessages);
+        setTranscript(head);
+        if (head.messages.length >= head.totalMessages) setComplete(true);
+      })
       .catch((e: unknown) => live && setError(e));
     return () => {
       live = false;
     };
-  }, [server, fileid]);
+  }, [path]);
+  // The whole transcript, once the head's rows are painted (its inflating and parsing never delay them).
+  const headShown = transcript !== null && !complete;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restAttempt asks again after a failure
+  useEffect(() => {
+    if (!headShown) return;
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    setRestError(null);
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        request<TranscriptV2>({ path, fromDashboard: true, gzip: true })
+          .then((whole) => {
+            if (!live) return;
+            setTranscript(whole);
+            setComplete(true);
+          })
+          .catch((e: unknown) => live && setRestError(e));
+      }, 0);
+    });
+    return () => {
+      live = false;
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [headShown, path, restAttempt]);
 
   const messages = transcript?.messages ?? [];
   const users = useMemo<Users>(() => new Map((transcript?.users ?? []).map((u) => [u.id, u])), [transcript]);
@@ -124,7 +165,7 @@ export default function TranscriptV2Page() {
       </div>
     );
   }
-  const header = <TranscriptHeader transcript={transcript} users={users} />;
+  const header = <TranscriptHeader transcript={transcript} users={users} total={Math.max(total, transcript.messages.length)} />;
   const download = async () => {
     const abort = new AbortController();
     fileAbort.current = abort;
@@ -144,11 +185,11 @@ export default function TranscriptV2Page() {
   return (
     <div className="mx-auto w-full max-w-5xl">
       <div className="flex flex-wrap items-start justify-end gap-2">
-        <Button variant="secondary" size="sm" disabled={fileProgress !== null} onClick={() => void download()}>
+        <Button variant="secondary" size="sm" disabled={!complete || fileProgress !== null} onClick={() => void download()}>
           <Download aria-hidden="true" className="size-4" />
           {fileProgress === null ? t('transcript.v2.downloadHtml') : t('transcript.v2.preparing', { percent: Math.round(fileProgress * 100) })}
         </Button>
-        <Button variant="secondary" size="sm" onClick={() => downloadText(`transcript-${transcript.server.id}-${fileid}.json`, JSON.stringify(transcript, null, 2), 'application/json')}>
+        <Button variant="secondary" size="sm" disabled={!complete} onClick={() => downloadText(`transcript-${transcript.server.id}-${fileid}.json`, JSON.stringify(transcript, null, 2), 'application/json')}>
           <Download aria-hidden="true" className="size-4" />
           {t('transcript.v2.downloadJson')}
         </Button>
@@ -174,7 +215,8 @@ export default function TranscriptV2Page() {
           id="transcript-search"
           type="search"
           className={cx(inputClasses, 'max-w-xs')}
-          placeholder={t('transcript.v2.search')}
+          placeholder={complete ? t('transcript.v2.search') : t('transcript.v2.searchWaits')}
+          disabled={!complete}
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);
@@ -215,6 +257,25 @@ export default function TranscriptV2Page() {
                 </div>
               ))}
             </div>
+            {complete ? null : restError ? (
+              <Alert
+                tone="danger"
+                title={t('transcript.v2.restFailed')}
+                className="m-4"
+                actions={
+                  <Button variant="secondary" size="sm" onClick={() => setRestAttempt((n) => n + 1)}>
+                    {t('common.retry')}
+                  </Button>
+                }
+              >
+                {failureText(restError)}
+              </Alert>
+            ) : (
+              <p role="status" className="flex items-center gap-2 px-4 py-3 text-sm text-(--d-muted)">
+                <span aria-hidden="true" className="size-3 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-none" />
+                {t('transcript.v2.loadingRest', { count: Math.max(total - messages.length, 0) })}
+              </p>
+            )}
           </section>
         </DiscordSurface>
       </DiscordNamesContext.Provider>
@@ -223,7 +284,7 @@ export default function TranscriptV2Page() {
 }
 
 /** The ticket's heading and facts: on the page and at the top of the downloaded file. */
-function TranscriptHeader({ transcript, users }: { transcript: TranscriptV2; users: Users }) {
+function TranscriptHeader({ transcript, users, total }: { transcript: TranscriptV2; users: Users; total: number }) {
   const t = useT();
   const opener = users.get(transcript.ticket.openerId);
   const closer = transcript.ticket.closedBy ? users.get(transcript.ticket.closedBy) : undefined;
@@ -242,7 +303,7 @@ function TranscriptHeader({ transcript, users }: { transcript: TranscriptV2; use
           [t('transcript.v2.opener'), nameOf(opener, transcript.ticket.openerId)],
           [t('transcript.v2.opened'), formatDateTime(transcript.ticket.openedAt)],
           [t('transcript.v2.closed'), `${formatDateTime(transcript.ticket.closedAt)} · ${nameOf(closer, transcript.ticket.closedBy)}`],
-          [t('transcript.v2.messages'), `${transcript.messages.length}${transcript.ticket.reason ? ` · ${transcript.ticket.reason}` : ''}`],
+          [t('transcript.v2.messages'), `${formatNumber(total)}${transcript.ticket.reason ? ` · ${transcript.ticket.reason}` : ''}`],
         ].map(([k, v]) => (
           <div key={k} className="min-w-0">
             <dt className="text-surface-500 dark:text-surface-400">{k}</dt>
