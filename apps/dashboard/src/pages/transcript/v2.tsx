@@ -239,6 +239,25 @@ export default function TranscriptV2Page() {
           <ChevronDown aria-hidden="true" className="size-4" />
         </Button>
       </form>
+      {complete ? null : restError ? (
+        <Alert
+          tone="danger"
+          title={t('transcript.v2.restFailed')}
+          className="mt-3"
+          actions={
+            <Button variant="secondary" size="sm" onClick={() => setRestAttempt((n) => n + 1)}>
+              {t('common.retry')}
+            </Button>
+          }
+        >
+          {failureText(restError)}
+        </Alert>
+      ) : (
+        <p role="status" className="mt-2 flex items-center gap-2 text-sm text-surface-600 dark:text-surface-400">
+          <span aria-hidden="true" className="size-3 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-none" />
+          {t('transcript.v2.loadingRest', { count: Math.max(total - messages.length, 0) })}
+        </p>
+      )}
       <DiscordNamesContext.Provider value={names}>
         <DiscordSurface theme="dark" className="mt-4">
           <section ref={scroller} className="h-[70vh] overflow-auto" aria-label={t('transcript.v2.conversation')}>
@@ -257,25 +276,6 @@ export default function TranscriptV2Page() {
                 </div>
               ))}
             </div>
-            {complete ? null : restError ? (
-              <Alert
-                tone="danger"
-                title={t('transcript.v2.restFailed')}
-                className="m-4"
-                actions={
-                  <Button variant="secondary" size="sm" onClick={() => setRestAttempt((n) => n + 1)}>
-                    {t('common.retry')}
-                  </Button>
-                }
-              >
-                {failureText(restError)}
-              </Alert>
-            ) : (
-              <p role="status" className="flex items-center gap-2 px-4 py-3 text-sm text-(--d-muted)">
-                <span aria-hidden="true" className="size-3 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-none" />
-                {t('transcript.v2.loadingRest', { count: Math.max(total - messages.length, 0) })}
-              </p>
-            )}
           </section>
         </DiscordSurface>
       </DiscordNamesContext.Provider>
