@@ -133,7 +133,9 @@ describe('tickets flow in from the bot', () => {
 
   test('Ava opens a transcript from the list, searches it, jumps between matches and downloads it', async () => {
     await signInContext(b.context, b.baseURL, 'ava');
-    await b.page.goto(`/dashboard/${ARCADE.id}/logs-web/transcripts`);
+    // A ticket long enough to hold the demo's screenshot (sent with "I pushed the item to your inventory"),
+    // not whichever short live ticket the demo bot closed last.
+    await b.page.goto(`/dashboard/${ARCADE.id}/logs-web/transcripts?q=${encodeURIComponent('pushed the item to your inventory')}`);
     const table = b.page.getByRole('table', { name: /Transcripts of/ });
     await table.getByRole('link', { name: /^Ticket #\d+$/ }).first().click();
     await b.page.getByRole('heading', { level: 1, name: /^Ticket #\d+ · #ticket-/ }).waitFor();
