@@ -1,5 +1,6 @@
 import { ApiError, GuildParams, type ServerConfig, StatisticsAnswer, StatisticsQuery } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
+import { DiscordBotError } from '../../lib/discord-bot';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Statistics } from '../../services/statistics';
 
@@ -17,6 +18,11 @@ export function serverTimeZone(config: ServerConfig): string | null {
   return best;
 }
 
+/** Staff members looked up by name at most this many per answer (the rest keep "Member <id>"). */
+const NAME_LOOKUPS_MAX = 25;
+const NAME_TTL_MS = 10 * 60_000;
+const NAME_CACHE_MAX = 5_000;
+
 /**
  * A server's Statistics (`GET /api/guilds/:server/statistics`): read access to Statistics. The range
  * the server's plan allows (the plan catalogue's `statisticsDays`, `statisticsExport`) is checked here. Without `tz`, the days are the server's (serverTimeZone).
@@ -24,6 +30,28 @@ export function serverTimeZone(config: ServerConfig): string | null {
 export default async function statisticsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const statistics = new Statistics(app.db, app.clock, app.config.plans, async (guildId) => serverTimeZone((await app.serverConfigs.live(guildId)).config as ServerConfig));
+
+  // Staff who never signed in to the dashboard have no name in `users`: the server's member is asked
+  // for as the bot (their nickname there, else their Discord name), kept ten minutes. A member who
+  // left, or Discord not answering, keeps the id.
+  const names = new Map<string, { name: string | null; until: number }>();
+  async function memberName(guildId: string, userId: string): Promise<string | null> {
+    const key = `${guildId}:${userId}`;
+    const now = app.clock();
+    const known = names.get(key);
+    if (known && known.until > now) return known.name;
+    let name: string | null = null;
+    try {
+      const member = await app.discordBot.guildMember(guildId, userId);
+      name = member.nick ?? member.user?.global_name ?? member.user?.username ?? null;
+    } catch (error) {
+      if (error instanceof DiscordBotError && error.kind === 'unavailable') return null;
+    }
+    if (names.size >= NAME_CACHE_MAX) names.clear();
+    names.set(key, { name, until: now + NAME_TTL_MS });
+    return name;
+  }
+
   app.get(
     '/:server/statistics',
     {
@@ -36,6 +64,11 @@ export default async function statisticsRoutes(fastify: FastifyInstance) {
       reply.header('cache-control', 'no-store');
       const timings: string[] = [];
       const answer = await statistics.read(req.guild!.id, req.query, (name, ms) => timings.push(`${name};dur=${ms.toFixed(1)}`));
+      const unnamed = answer.staff.filter((s) => s.name === null).slice(0, NAME_LOOKUPS_MAX);
+      const found = await Promise.all(unnamed.map((s) => memberName(req.guild!.id, s.userId)));
+      unnamed.forEach((s, i) => {
+        s.name = found[i] ?? null;
+      });
       // Each query's time (Server-Timing: the browser's devtools show it; bench/statistics.mjs reads it).
       reply.header('server-timing', timings.join(', '));
       return answer;
