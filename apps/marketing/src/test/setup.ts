@@ -4,6 +4,7 @@ import { startI18n } from '@tickety/shared';
 import { resetShared } from '@tickety/shared/testing';
 import { afterEach } from 'vitest';
 import '../lib/i18n';
+import { configure } from '@testing-library/react';
 
 await startI18n('en');
 
@@ -13,3 +14,7 @@ afterEach(() => {
   cleanup();
   resetShared();
 });
+
+// Under CI's load a lazy page can take seconds to appear: findBy* and waitFor wait up to 10 s
+// (a limit for what never comes, not a speed check: speed is measured under bench/).
+configure({ asyncUtilTimeout: 10_000 });

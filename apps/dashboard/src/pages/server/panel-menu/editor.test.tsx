@@ -162,7 +162,7 @@ describe('Panel Menu: the panel editor', () => {
     // Back: the router moves without a click the page could hold.
     await page.router.navigate(-1);
     await page.router.navigate(`/dashboard/${page.router.state.location.pathname.split('/')[2]}/configs`);
-    expect(await screen.findByText('Your changes to “Support” are not saved')).toBeInTheDocument();
+    expect(await screen.findByText('Your changes to “Support” are not saved', {}, LAZY)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Back to my changes' }));
     expect(await screen.findByDisplayValue('Support later', {}, LAZY)).toBeInTheDocument();
     expect(screen.getByText('These are your unsaved changes to “Support” from earlier.')).toBeInTheDocument();
