@@ -30,6 +30,14 @@ const midnight = (day: string, tz: string) => `((${day})::date::timestamp AT TIM
 const S = midnight('$2', '$4');
 const E = `(${midnight('$3', '$4')} + interval '1 day')`;
 
+/**
+ * The server's tickets matching `where`, in the order a percentile needs (`orderBy`): migration 010's
+ * indexes hold the durations in that order, so over a long range PostgreSQL reads them sorted and
+ * the percentile's own sort finds its input in order; over a short one it reads the range by date
+ * and sorts its few rows. The planner picks by the range's size.
+ */
+const ordered = (columns: string, where: string, orderBy: string) => `SELECT ${columns} FROM tickets t WHERE t.guild_id = $1 AND ${where} ORDER BY ${orderBy}`;
+
 /** A duration in whole seconds, or an average to two decimals; null stays null. */
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
 const secs = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v)));
@@ -51,14 +59,18 @@ export class Statistics {
   ) {}
 
   /**
-   * One statistics query, in a transaction of its own with JIT off and room to sort in memory: over a
-   * year of a busy server PostgreSQL's JIT compiled for ~400 ms to save a few, and sorts of 150,000
-   * rows spilled to disk (bench/statistics.mjs).
+   * One statistics query, in a transaction of its own with JIT off, room to sort in memory and the
+   * planner told that index pages are cheap: over a year of a busy server PostgreSQL's JIT compiled
+   * for ~400 ms to save a few, sorts of 150,000 rows spilled to disk, and over 90 days it scanned the
+   * whole table instead of the range's index (bench/statistics.mjs).
    */
   private query<R>(sql: string, params: unknown[]) {
     return this.db.transaction(async (tx) => {
       await tx.query('SET LOCAL jit = off');
       await tx.query("SET LOCAL work_mem = '32MB'");
+      // Index pages are as cheap to reach as the table's on SSD storage: at the default (4) the planner
+      // read a whole busy server's wide rows to find a quarter of them.
+      await tx.query('SET LOCAL random_page_cost = 1.1');
       return tx.query<R>(sql, params);
     });
   }
@@ -126,14 +138,14 @@ export class Statistics {
   private async totals(guildId: string, from: string, to: string, tz: string): Promise<StatisticsTotals & { ratings: number[] }> {
     const { rows } = await this.query<Record<string, unknown>>(
       `WITH o AS (SELECT count(*) AS opened,
-               percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY date_part('epoch', t.first_response_at - t.opened_at)) FILTER (WHERE t.first_response_at IS NOT NULL) AS fr
-             FROM tickets t WHERE t.guild_id = $1 AND t.opened_at >= ${S} AND t.opened_at < ${E}),
+               percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY s.fr) FILTER (WHERE s.fr IS NOT NULL) AS fr
+             FROM (${ordered('t.first_response_s AS fr', `t.opened_at >= ${S} AND t.opened_at < ${E}`, 't.first_response_s')}) s),
        c AS (SELECT count(*) AS closed,
-               percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY date_part('epoch', t.closed_at - t.opened_at)) AS res,
-               avg(t.rating) AS rating_avg, count(t.rating) AS rated,
-               ARRAY[count(*) FILTER (WHERE t.rating = 1), count(*) FILTER (WHERE t.rating = 2), count(*) FILTER (WHERE t.rating = 3),
-                     count(*) FILTER (WHERE t.rating = 4), count(*) FILTER (WHERE t.rating = 5)] AS ratings
-             FROM tickets t WHERE t.guild_id = $1 AND t.closed_at >= ${S} AND t.closed_at < ${E} AND t.opened_at IS NOT NULL),
+               percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY s.res) AS res,
+               avg(s.rating) AS rating_avg, count(s.rating) AS rated,
+               ARRAY[count(*) FILTER (WHERE s.rating = 1), count(*) FILTER (WHERE s.rating = 2), count(*) FILTER (WHERE s.rating = 3),
+                     count(*) FILTER (WHERE s.rating = 4), count(*) FILTER (WHERE s.rating = 5)] AS ratings
+             FROM (${ordered('t.resolution_s AS res, t.rating', `t.closed_at >= ${S} AND t.closed_at < ${E} AND t.opened_at IS NOT NULL`, 't.resolution_s')}) s),
        b AS (SELECT (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND t.closed_at >= ${E} AND t.opened_at < ${E})
                   + (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND t.closed_at IS NULL AND t.opened_at < ${E}) AS backlog)
        SELECT o.opened, o.fr[1] AS fr_median, o.fr[2] AS fr_p90, c.closed, c.res[1] AS res_median, c.res[2] AS res_p90, c.rating_avg, c.rated, c.ratings, b.backlog FROM o, c, b`,
@@ -156,9 +168,10 @@ export class Statistics {
   }
 
   /**
-   * Opened and closed per day (`read` adds the backlog at each day's end). A ticket's day is found among the range's local midnights (`width_bucket`, a binary
-   * search over at most 367 instants) rather than by converting each ticket's time to the zone: a
-   * fraction of the cost over a year of tickets (bench/statistics.mjs).
+   * Opened and closed per day (`read` adds the backlog at each day's end). A ticket's day is found
+   * among the range's local midnights (`width_bucket`, a binary search over at most 367 instants)
+   * rather than by converting each ticket's time to the zone: a fraction of the cost over a year of
+   * tickets (bench/statistics.mjs).
    */
   private async daily(guildId: string, from: string, to: string, tz: string): Promise<Array<{ date: string; opened: number; closed: number }>> {
     const { rows } = await this.query<{ day: string; opened: string; closed: string }>(
@@ -175,41 +188,6 @@ export class Statistics {
     return rows.map((r) => ({ date: r.day, opened: Number(r.opened), closed: Number(r.closed) }));
   }
 
-  private async panels(guildId: string, from: string, to: string, tz: string): Promise<StatisticsAnswer['panels']> {
-    const { rows } = await this.query<Record<string, unknown>>(
-      `SELECT coalesce(t.panel_id, '') AS panel_id, count(*) AS opened, count(t.closed_at) AS closed,
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY date_part('epoch', t.first_response_at - t.opened_at)) FILTER (WHERE t.first_response_at IS NOT NULL) AS fr,
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY date_part('epoch', t.closed_at - t.opened_at)) FILTER (WHERE t.closed_at IS NOT NULL) AS res,
-         avg(t.rating) AS rating
-       FROM tickets t WHERE t.guild_id = $1 AND t.opened_at >= ${S} AND t.opened_at < ${E}
-       GROUP BY 1 ORDER BY opened DESC, panel_id`,
-      [guildId, from, to, tz],
-    );
-    return rows.map((r) => ({ panelId: String(r.panel_id), opened: Number(r.opened), closed: Number(r.closed), firstResponseMedian: secs(r.fr), resolutionMedian: secs(r.res), ratingAverage: num(r.rating) }));
-  }
-
-  private async staff(guildId: string, from: string, to: string, tz: string): Promise<StatisticsAnswer['staff']> {
-    const { rows } = await this.query<Record<string, unknown>>(
-      `WITH h AS (SELECT coalesce(t.claimed_by, t.first_response_by) AS user_id, t.opened_at, t.first_response_at, t.closed_at, t.rating FROM tickets t
-             WHERE t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.closed_at >= ${S} AND t.closed_at < ${E})
-       SELECT h.user_id, max(coalesce(u.global_name, u.username)) AS name, count(*) AS handled,
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY date_part('epoch', h.first_response_at - h.opened_at)) FILTER (WHERE h.first_response_at IS NOT NULL) AS fr,
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY date_part('epoch', h.closed_at - h.opened_at)) AS res,
-         avg(h.rating) AS rating
-       FROM h LEFT JOIN users u ON u.id = h.user_id WHERE h.user_id IS NOT NULL
-       GROUP BY h.user_id ORDER BY handled DESC, h.user_id`,
-      [guildId, from, to, tz],
-    );
-    return rows.map((r) => ({
-      userId: String(r.user_id),
-      name: r.name === null || r.name === undefined ? null : String(r.name),
-      handled: Number(r.handled),
-      firstResponseMedian: secs(r.fr),
-      resolutionMedian: secs(r.res),
-      ratingAverage: num(r.rating),
-    }));
-  }
-
   /** Tickets opened per hour of the day: each ticket's hour found among the range's hour starts (their local hour), as for days. */
   private async hours(guildId: string, from: string, to: string, tz: string): Promise<number[]> {
     const { rows } = await this.query<{ h: number; n: string }>(
@@ -223,4 +201,40 @@ export class Statistics {
     for (const r of rows) counts[Number(r.h)] = Number(r.n);
     return counts;
   }
+
+  private async panels(guildId: string, from: string, to: string, tz: string): Promise<StatisticsAnswer['panels']> {
+    const { rows } = await this.query<Record<string, unknown>>(
+      `SELECT coalesce(s.panel_id, '') AS panel_id, count(*) AS opened, count(s.closed_at) AS closed,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY s.fr) FILTER (WHERE s.fr IS NOT NULL) AS fr,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY s.res) FILTER (WHERE s.res IS NOT NULL) AS res,
+         avg(s.rating) AS rating
+       FROM (${ordered('t.panel_id, t.closed_at, t.rating, t.first_response_s AS fr, t.resolution_s AS res', `t.opened_at >= ${S} AND t.opened_at < ${E}`, 't.panel_id, t.first_response_s')}) s
+       GROUP BY s.panel_id ORDER BY opened DESC, 1`,
+      [guildId, from, to, tz],
+    );
+    return rows.map((r) => ({ panelId: String(r.panel_id), opened: Number(r.opened), closed: Number(r.closed), firstResponseMedian: secs(r.fr), resolutionMedian: secs(r.res), ratingAverage: num(r.rating) }));
+  }
+
+  private async staff(guildId: string, from: string, to: string, tz: string): Promise<StatisticsAnswer['staff']> {
+    const { rows } = await this.query<Record<string, unknown>>(
+      `WITH h AS (SELECT s.handled_by AS user_id, count(*) AS handled,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY s.fr) FILTER (WHERE s.fr IS NOT NULL) AS fr,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY s.res) AS res,
+               avg(s.rating) AS rating
+             FROM (${ordered('t.handled_by, t.first_response_s AS fr, t.resolution_s AS res, t.rating', `t.opened_at IS NOT NULL AND t.closed_at >= ${S} AND t.closed_at < ${E} AND t.handled_by IS NOT NULL`, 't.handled_by, t.resolution_s')}) s
+             GROUP BY s.handled_by)
+       SELECT h.user_id, coalesce(u.global_name, u.username) AS name, h.handled, h.fr, h.res, h.rating
+       FROM h LEFT JOIN users u ON u.id = h.user_id ORDER BY h.handled DESC, h.user_id`,
+      [guildId, from, to, tz],
+    );
+    return rows.map((r) => ({
+      userId: String(r.user_id),
+      name: r.name === null || r.name === undefined ? null : String(r.name),
+      handled: Number(r.handled),
+      firstResponseMedian: secs(r.fr),
+      resolutionMedian: secs(r.res),
+      ratingAverage: num(r.rating),
+    }));
+  }
+
 }
