@@ -1,8 +1,8 @@
 /** Query parameters whose values are secrets (OAuth codes and states, tokens). */
 const SECRET_PARAMS = /^(code|state|token|access_token|refresh_token|code_verifier|client_secret|hm)$/i;
 
-/** A legacy transcript's address carries the CDN's signature (`hm`) as its last path segment. */
-const LEGACY_TRANSCRIPT = /^(\/api\/transcripts\/v1\/(?:[^/?]*\/){5})[^/?]*/;
+/** A legacy transcript's address (the API's and the page's) carries the CDN's signature (`hm`) as its last path segment. */
+const LEGACY_TRANSCRIPT = /^(\/(?:api\/transcripts|transcript)\/v1\/(?:[^/?]*\/){5})[^/?]*/;
 
 /** The URL with secret query values (and a legacy transcript's signature) replaced, for logs. */
 export function redactUrl(url: string): string {

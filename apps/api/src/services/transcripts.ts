@@ -326,7 +326,11 @@ export class Transcripts {
     if (!row) return null;
     if (row.head) return Buffer.from(row.head);
     const whole = await this.json(guildId, fileId);
-    return whole ? gzip(Buffer.from(JSON.stringify(headOf(whole)))) : null;
+    if (!whole) return null;
+    // Made once, then kept (only the dashboard's own read gets here).
+    const head = await gzip(Buffer.from(JSON.stringify(headOf(whole))));
+    await this.db.query('UPDATE transcripts SET head = $3 WHERE guild_id = $1 AND file_id = $2 AND head IS NULL', [guildId, fileId, head]);
+    return head;
   }
 
   /** The transcript as JSON (tests, clients that do not take gzip). */
@@ -383,12 +387,19 @@ export class Transcripts {
     return { items: items.map(toSummary), nextCursor: rows.length > TRANSCRIPT_LIST_PAGE ? encodeCursor(items[items.length - 1]!) : null };
   }
 
-  /** Web Logs: who read which legacy (v1) transcript, in which channel. */
+  /** Web Logs: who read which legacy (v1) transcript, in which channel (once a minute, as `logView`). */
   async logLegacyView(guildId: string, target: string, viewer: { id: string; name: string; avatarUrl: string | null }): Promise<void> {
+    await this.logOnce(guildId, viewer, target.slice(0, 200));
+  }
+
+  /** A `transcript.view` entry, unless the viewer has the same one from the last minute. */
+  private async logOnce(guildId: string, viewer: { id: string; name: string; avatarUrl: string | null }, target: string): Promise<void> {
+    const now = this.clock();
     await this.db.query(
       `INSERT INTO web_logs (guild_id, at, actor_id, actor_name, actor_avatar_url, action, target, version, changes)
-       VALUES ($1, $2, $3, $4, $5, 'transcript.view', $6, NULL, '[]'::jsonb)`,
-      [guildId, iso(this.clock()), viewer.id, viewer.name, viewer.avatarUrl, target.slice(0, 200)],
+       SELECT $1, $2, $3, $4, $5, 'transcript.view', $6, NULL, '[]'::jsonb
+        WHERE NOT EXISTS (SELECT 1 FROM web_logs WHERE guild_id = $1 AND actor_id = $3 AND at > $7 AND action = 'transcript.view' AND target = $6)`,
+      [guildId, iso(now), viewer.id, viewer.name, viewer.avatarUrl, target, iso(now - 60_000)],
     );
   }
 
@@ -397,12 +408,6 @@ export class Transcripts {
    * minute: the viewer's head and whole reads (and a reload at once) are one view.
    */
   async logView(row: TranscriptRow, viewer: { id: string; name: string; avatarUrl: string | null }, reason: string): Promise<void> {
-    const now = this.clock();
-    await this.db.query(
-      `INSERT INTO web_logs (guild_id, at, actor_id, actor_name, actor_avatar_url, action, target, version, changes)
-       SELECT $1, $2, $3, $4, $5, 'transcript.view', $6, NULL, '[]'::jsonb
-        WHERE NOT EXISTS (SELECT 1 FROM web_logs WHERE guild_id = $1 AND at > $7 AND actor_id = $3 AND action = 'transcript.view' AND target = $6)`,
-      [row.guildId, iso(now), viewer.id, viewer.name, viewer.avatarUrl, `Transcript of ticket #${row.number} (${reason})`, iso(now - 60_000)],
-    );
+    await this.logOnce(row.guildId, viewer, `Transcript of ticket #${row.number} (${reason}; ${row.fileId})`);
   }
 }

@@ -26,6 +26,8 @@ describe('redactUrl', () => {
     const out = redactUrl(`/api/transcripts/v1/1/2/t.html/6a/69/${sig}?x=1`);
     expect(out).toBe('/api/transcripts/v1/1/2/t.html/6a/69/[redacted]?x=1');
     expect(redactUrl(`/api/transcripts/v1/1/2/t.html/6a/69/${sig}`)).not.toContain(sig);
+    // The dashboard's page has the same address without /api (the all-in-one server logs it too).
+    expect(redactUrl(`/transcript/v1/1/2/t.html/6a/69/${sig}`)).toBe('/transcript/v1/1/2/t.html/6a/69/[redacted]');
   });
 
   it('redacts every occurrence and encoded names', () => {

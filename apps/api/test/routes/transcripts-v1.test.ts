@@ -122,14 +122,29 @@ describe.each(databases())('legacy transcripts (/api/transcripts/v1) on $name', 
     expect(t.discordCalls.slice(before).some((c) => c.url.includes('/attachments/'))).toBe(false);
   });
 
-  it('writes the dashboard’s read to the server’s Web Logs; its frame shows the file without a second entry', async () => {
+  it('opens only for members whose roles let them read the channel it was posted in (Discord’s own rule)', async () => {
+    // #transcripts is hidden from @everyone and shown to the Support Team: Ben is a plain member.
+    const member = await (await as(DEMO_USERS.ben.id)).get(apiPath(t.clock.now), { headers: FROM_DASHBOARD });
+    expect(member.statusCode).toBe(403);
+    expect(ApiError.parse(member.json())).toMatchObject({ code: 403, message: expect.stringMatching(/#transcripts, which your roles do not let you read/) });
+    // Nico, an administrator, reads it.
+    expect((await (await as(DEMO_USERS.nico.id)).get(apiPath(t.clock.now), { headers: FROM_DASHBOARD })).statusCode).toBe(200);
+  });
+
+  it('writes every read to the server’s Web Logs, once a minute: the dashboard’s fetch and its frame are one view, the frame alone is one too', async () => {
     const browser = await ava();
+    // Past the minute of the earlier tests' reads.
+    t.clock.advance(61_000);
     const logged = (await views()).length;
     expect((await browser.get(apiPath(t.clock.now), { headers: FROM_DASHBOARD })).statusCode).toBe(200);
     expect((await browser.get(apiPath(t.clock.now), { headers: AS_FRAME })).statusCode).toBe(200);
     const after = await views();
     expect(after.length).toBe(logged + 1);
     expect(after.at(-1)).toMatchObject({ actor_id: DEMO_USERS.ava.id, target: `Legacy transcript ${first.filename} in #transcripts` });
+    // A minute later the frame alone (someone sending the frame's headers by hand) is logged as well.
+    t.clock.advance(61_000);
+    expect((await browser.get(apiPath(t.clock.now), { headers: AS_FRAME })).statusCode).toBe(200);
+    expect((await views()).length).toBe(logged + 2);
   });
 
   it('is not read for another site’s link or frame (nothing logged, no call to Discord)', async () => {

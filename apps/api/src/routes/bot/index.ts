@@ -66,18 +66,21 @@ export default async function botRoutes(fastify: FastifyInstance) {
   // Bodies are inflated by the parser below, within each route's own limits (not by @fastify/compress).
   const raw = { decompress: false } as const;
 
-  // Refused keys count per IP (BOT_KEY_FAILURES_MAX a window): past the limit, requests from there
-  // are answered 429 before any key is looked up. Made-up key ids cannot buy fresh quotas.
+  // Refused keys count per IP (BOT_KEY_FAILURES_MAX a window); past the limit, a refused key is
+  // answered 429 instead of 401 until the window ends. A valid key is never held back by it (the key is
+  // looked up first, one primary-key read): a stale shard or a neighbour on the same address cannot
+  // lock the bot out.
   const failures = app.hasDecorator('createRateLimit')
     ? app.createRateLimit({ max: app.config.rateLimit.botKeyFailuresMax, keyGenerator: (req) => `botkey-failed:${normalizeIP(req.ip, 64)}` })
     : null;
   app.addHook('onRequest', async (req) => {
-    const recent = failures ? await failures(req, { increment: false }) : null;
-    if (recent && !recent.isAllowed && recent.isExceeded) throw new ApiHttpError('RATE_LIMITED', { retryAfter: Math.max(1, recent.ttlInSeconds), message: 'Too many refused bot keys from this address: wait and try again with a valid key.' });
     const key = bearerKey(req);
     const caller = key ? await app.botKeys.authenticate(key) : null;
     if (!caller) {
-      await failures?.(req);
+      const recent = failures ? await failures(req) : null;
+      if (recent && !recent.isAllowed && recent.isExceeded) {
+        throw new ApiHttpError('RATE_LIMITED', { retryAfter: Math.max(1, recent.ttlInSeconds), message: 'Too many refused bot keys from this address: wait and try again with a valid key.' });
+      }
       throw new ApiHttpError('BOT_KEY_INVALID');
     }
     req.bot = caller;

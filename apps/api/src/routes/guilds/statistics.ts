@@ -21,6 +21,8 @@ export function serverTimeZone(config: ServerConfig): string | null {
 /** Staff members looked up by name at most this many per answer (the rest keep "Member <id>"). */
 const NAME_LOOKUPS_MAX = 25;
 const NAME_TTL_MS = 10 * 60_000;
+/** How long a lookup Discord did not answer is not asked again. */
+const NAME_RETRY_MS = 60_000;
 const NAME_CACHE_MAX = 5_000;
 
 /**
@@ -32,8 +34,9 @@ export default async function statisticsRoutes(fastify: FastifyInstance) {
   const statistics = new Statistics(app.db, app.clock, app.config.plans, async (guildId) => serverTimeZone((await app.serverConfigs.live(guildId)).config as ServerConfig));
 
   // Staff who never signed in to the dashboard have no name in `users`: the server's member is asked
-  // for as the bot (their nickname there, else their Discord name), kept ten minutes. A member who
-  // left, or Discord not answering, keeps the id.
+  // for as the product's bot (their nickname there, else their Discord name), only on a server that
+  // bot serves, and kept ten minutes (a member who left, too; Discord not answering, a minute). The
+  // oldest entries go first when the cache is full. Without a name the page shows the id.
   const names = new Map<string, { name: string | null; until: number }>();
   async function memberName(guildId: string, userId: string): Promise<string | null> {
     const key = `${guildId}:${userId}`;
@@ -41,14 +44,16 @@ export default async function statisticsRoutes(fastify: FastifyInstance) {
     const known = names.get(key);
     if (known && known.until > now) return known.name;
     let name: string | null = null;
+    let ttl = NAME_TTL_MS;
     try {
       const member = await app.discordBot.guildMember(guildId, userId);
       name = member.nick ?? member.user?.global_name ?? member.user?.username ?? null;
     } catch (error) {
-      if (error instanceof DiscordBotError && error.kind === 'unavailable') return null;
+      if (error instanceof DiscordBotError && error.kind === 'unavailable') ttl = NAME_RETRY_MS;
     }
-    if (names.size >= NAME_CACHE_MAX) names.clear();
-    names.set(key, { name, until: now + NAME_TTL_MS });
+    names.delete(key);
+    while (names.size >= NAME_CACHE_MAX) names.delete(names.keys().next().value!);
+    names.set(key, { name, until: now + ttl });
     return name;
   }
 
@@ -64,7 +69,8 @@ export default async function statisticsRoutes(fastify: FastifyInstance) {
       reply.header('cache-control', 'no-store');
       const timings: string[] = [];
       const answer = await statistics.read(req.guild!.id, req.query, (name, ms) => timings.push(`${name};dur=${ms.toFixed(1)}`));
-      const unnamed = answer.staff.filter((s) => s.name === null).slice(0, NAME_LOOKUPS_MAX);
+      const served = req.guild!.botInGuild && (await app.botKeys.notServed(app.config.discord.clientId, [req.guild!.id])).length === 0;
+      const unnamed = served ? answer.staff.filter((s) => s.name === null).slice(0, NAME_LOOKUPS_MAX) : [];
       const found = await Promise.all(unnamed.map((s) => memberName(req.guild!.id, s.userId)));
       unnamed.forEach((s, i) => {
         s.name = found[i] ?? null;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError, Snowflake } from '@tickety/api-contract';
-import type { APIChannel } from 'discord-api-types/v10';
+import type { APIChannel, APIGuild, APIGuildMember } from 'discord-api-types/v10';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import sanitizeHtml from 'sanitize-html';
@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { FetchLike } from '../../lib/discord';
 import { DiscordBotError } from '../../lib/discord-bot';
 import { ApiHttpError } from '../../lib/errors';
+import { channelPermissions, hasPermission } from '../../lib/permissions';
 import { notDashboardFetch } from '../../plugins/app/security';
 import { actorOf } from '../guilds/config';
 
@@ -62,10 +63,10 @@ function gone(): ApiHttpError {
 /**
  * Legacy transcripts (v1): `GET /api/transcripts/v1/:channel/:attachment/:filename/:ex/:is/:hm`, the
  * address of `/transcript/v1/...` with the CDN's signed parameters. Signed-in members of the server
- * the channel belongs to (asked of Discord as the bot on every read: the signature is no access
- * check, since Discord refreshes any link to a file the bot can see), or the recipient of a direct
- * message; asked by the dashboard (its fetch, which writes the view to the server's Web Logs, or
- * its frame), never by another site's link or frame. The API
+ * the channel belongs to whose roles let them read that channel (decided from Discord's answers as
+ * the bot on every read: the signature is no access check, since Discord refreshes any link to a
+ * file the bot can see), or the recipient of a direct message; asked by the dashboard (its fetch or its frame: each read is written to the server's Web
+ * Logs, once a minute), never by another site's link or frame. The API
  * fetches the file from Discord's CDN (only there: the host is fixed, the path is built from checked
  * parts), asks the bot for a fresh link when the signed one has expired, sanitises the HTML
  * (allow-list) and answers it as a document of its own with a restrictive CSP (`sandbox`, no script,
@@ -100,8 +101,9 @@ export default async function transcriptV1Routes(fastify: FastifyInstance, opts:
   }
 
   /**
-   * Where the transcript was posted and whether the caller may read it: a member of that server, or
-   * the recipient of that direct message. Fresh from Discord on every read.
+   * Where the transcript was posted and whether the caller may read it: a member of that server who
+   * can view the channel and read its history, or the recipient of that direct message. Fresh from
+   * Discord on every read.
    */
   async function decideAccess(channelId: string, userId: string): Promise<{ guildId: string | null; channelName: string }> {
     let channel: APIChannel;
@@ -118,12 +120,23 @@ export default async function transcriptV1Routes(fastify: FastifyInstance, opts:
       if (recipients.some((r) => r.id === userId)) return { guildId: null, channelName };
       throw new ApiHttpError('NO_SERVER_ACCESS', { message: 'This transcript was sent in a direct message to someone else: only they can open it.' });
     }
+    let guild: APIGuild;
+    let member: APIGuildMember;
     try {
-      await app.discordBot.guildMember(guildId, userId);
+      [guild, member] = await Promise.all([app.discordBot.guild(guildId), app.discordBot.guildMember(guildId, userId)]);
     } catch (error) {
       if (error instanceof DiscordBotError && error.kind === 'unavailable') throw unavailable(error);
       throw new ApiHttpError('NO_SERVER_ACCESS', {
         message: 'Legacy transcripts open for members of the server they were posted in, and you are not a member of it (if you just joined, try again in a minute).',
+      });
+    }
+    // As Discord itself decides who sees the message the file is attached to: the member's roles and
+    // the channel's overwrites (a staff-only channel's transcripts stay the staff's).
+    const overwrites = 'permission_overwrites' in channel && Array.isArray(channel.permission_overwrites) ? channel.permission_overwrites : [];
+    const permissions = channelPermissions({ id: guild.id, ownerId: guild.owner_id, roles: guild.roles }, { userId, roles: member.roles }, { type: channel.type, overwrites });
+    if (!hasPermission(permissions, 'VIEW_CHANNEL') || !hasPermission(permissions, 'READ_MESSAGE_HISTORY')) {
+      throw new ApiHttpError('NO_SERVER_ACCESS', {
+        message: `This transcript was posted in #${channelName}, which your roles do not let you read on Discord. Ask the server's staff for access.`,
       });
     }
     return { guildId, channelName };
@@ -163,8 +176,9 @@ export default async function transcriptV1Routes(fastify: FastifyInstance, opts:
       }
       const place = await decideAccess(req.params.channel, (await req.getSession())!.userId);
       const html = sanitizeLegacyTranscript(await fetchTranscript(req.params));
-      // The dashboard's fetch is the view (its frame then shows the same file).
-      if (viaDashboard && place.guildId) await app.transcripts.logLegacyView(place.guildId, `Legacy transcript ${req.params.filename} in #${place.channelName}`, await actorOf(req));
+      // Every read is a view, the dashboard's fetch and its frame alike; the two (and a reload at
+      // once) are one entry a minute.
+      if (place.guildId) await app.transcripts.logLegacyView(place.guildId, `Legacy transcript ${req.params.filename} in #${place.channelName}`, await actorOf(req));
       const title = req.params.filename.replace(/[^A-Za-z0-9._-]/g, '');
       return reply
         .type('text/html; charset=utf-8')
