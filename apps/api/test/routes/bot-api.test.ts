@@ -505,6 +505,12 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       const bad = await bot('PUT', `/servers/${ARCADE}/transcripts/fileY`, { body: stranger });
       expect(bad.statusCode).toBe(400);
       expect(ApiError.parse(bad.json()).message).toMatch(/author/);
+      // An attachment pointing at another transcript's copy on this service: refused.
+      const borrowing = transcript();
+      borrowing.messages[0]!.attachments = [{ id: '1900000000000000777', filename: 'x.png', contentType: 'image/png', size: 1, url: `/api/transcripts/v2/${ARCADE}/file7/attachments/1900000000000000001`, width: null, height: null }];
+      const borrowed = await bot('PUT', `/servers/${ARCADE}/transcripts/fileY`, { body: borrowing });
+      expect(borrowed.statusCode).toBe(400);
+      expect(ApiError.parse(borrowed.json()).message).toMatch(/http\(s\) address/);
       expect(await count("transcripts WHERE file_id IN ('fileX', 'fileY')")).toBe(0);
     });
   });
