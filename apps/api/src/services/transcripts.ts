@@ -155,11 +155,12 @@ export class Transcripts {
     if (transcript.server.id !== guildId) {
       throw new ApiHttpError('VALIDATION_FAILED', { message: `server.id (${transcript.server.id}) is not the server in the address (${guildId}).` });
     }
-    // Attachments come as links (Discord's CDN, copied below; any other http(s) link stays a link).
-    // An address of this service's own would make viewers fetch another transcript's files.
-    const relative = transcript.messages.flatMap((m) => m.attachments).find((a) => !/^https?:\/\//i.test(a.url));
+    // Attachments come as links (Discord's CDN, copied below; anything else stays a link, or text when
+    // it is no http(s) link). An address on this service (a path) would make viewers fetch another
+    // transcript's files: refused.
+    const relative = transcript.messages.flatMap((m) => m.attachments).find((a) => /^[/\\]/.test(a.url.trim()));
     if (relative) {
-      throw new ApiHttpError('VALIDATION_FAILED', { message: `The attachment ${relative.id} has the address "${relative.url.slice(0, 100)}": send Discord's CDN link (an http(s) address). Nothing was stored.` });
+      throw new ApiHttpError('VALIDATION_FAILED', { message: `The attachment ${relative.id} has the address "${relative.url.slice(0, 100)}", a path on this service: send Discord's CDN link. Nothing was stored.` });
     }
     // Checked early (no copying for a refused upload) and again in the transaction below.
     const owner = await this.db.query<{ bot_id: string }>('SELECT bot_id FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
