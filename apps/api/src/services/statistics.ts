@@ -28,7 +28,15 @@ const midnight = (day: string, tz: string) => `((${day})::date::timestamp AT TIM
  * (a CTE's values are unknown when planning, and it guessed a scan of the server's whole history).
  */
 const S = midnight('$2', '$4');
-const E = `(${midnight('$3', '$4')} + interval '1 day')`;
+/** The local midnight after the range's last day (not 24 hours after its start: a day can have 23 or 25). */
+const E = midnight('$3::date + 1', '$4');
+
+/**
+ * Whether every local midnight of the range, and the one ending it, falls on a quarter hour of UTC,
+ * the roll-up's slots (migration 012): true for every zone's offsets in use today, false for some
+ * older offsets (Monrovia's −0:44:30 until 1972), where the counts are read from the tickets.
+ */
+const ON_SLOTS = `(SELECT bool_and(mod(extract(epoch FROM ${midnight('g.d', '$4')}), 900) = 0) FROM generate_series($2::date, $3::date + 1, interval '1 day') AS g(d))`;
 
 /**
  * The server's tickets matching `where`, in the order a percentile needs (`orderBy`): migration 010's
@@ -168,37 +176,44 @@ export class Statistics {
   }
 
   /**
-   * Opened and closed per day (`read` adds the backlog at each day's end). A ticket's day is found
-   * among the range's local midnights (`width_bucket`, a binary search over at most 367 instants)
-   * rather than by converting each ticket's time to the zone: a fraction of the cost over a year of
-   * tickets (bench/statistics.mjs).
+   * Opened and closed per day (`read` adds the backlog at each day's end), summed from the roll-up's
+   * quarter hours (migration 012) rather than read from every ticket: a slot's day is found among the
+   * range's local midnights (`width_bucket`, a binary search over at most 367 instants). When the
+   * range's midnights are not on slots (ON_SLOTS), the tickets are counted the same way instead.
    */
   private async daily(guildId: string, from: string, to: string, tz: string): Promise<Array<{ date: string; opened: number; closed: number }>> {
     const { rows } = await this.query<{ day: string; opened: string; closed: string }>(
       `WITH days AS (SELECT d::date AS day, i FROM generate_series($2::date, $3::date, interval '1 day') WITH ORDINALITY AS g(d, i)),
        b AS (SELECT array_agg(${midnight('days.day', '$4')} ORDER BY days.i) AS starts FROM days),
-       o AS (SELECT width_bucket(t.opened_at, b.starts) AS i, count(*) AS n FROM tickets t, b
-             WHERE t.guild_id = $1 AND t.opened_at >= ${S} AND t.opened_at < ${E} GROUP BY 1),
-       c AS (SELECT width_bucket(t.closed_at, b.starts) AS i, count(*) AS n FROM tickets t, b
-             WHERE t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.closed_at >= ${S} AND t.closed_at < ${E} GROUP BY 1)
-       SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(o.n, 0) AS opened, coalesce(c.n, 0) AS closed
-       FROM days LEFT JOIN o ON o.i = days.i LEFT JOIN c ON c.i = days.i ORDER BY days.i`,
+       n AS (SELECT width_bucket(s.slot, b.starts) AS i, sum(s.opened) AS opened, sum(s.closed) AS closed FROM ticket_slots s, b
+             WHERE ${ON_SLOTS} AND s.guild_id = $1 AND s.slot >= ${S} AND s.slot < ${E} GROUP BY 1
+             UNION ALL
+             SELECT width_bucket(t.opened_at, b.starts), count(*), 0 FROM tickets t, b
+             WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at >= ${S} AND t.opened_at < ${E} GROUP BY 1
+             UNION ALL
+             SELECT width_bucket(t.closed_at, b.starts), 0, count(*) FROM tickets t, b
+             WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.closed_at >= ${S} AND t.closed_at < ${E} GROUP BY 1)
+       SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(sum(n.opened), 0) AS opened, coalesce(sum(n.closed), 0) AS closed
+       FROM days LEFT JOIN n ON n.i = days.i GROUP BY days.day, days.i ORDER BY days.i`,
       [guildId, from, to, tz],
     );
     return rows.map((r) => ({ date: r.day, opened: Number(r.opened), closed: Number(r.closed) }));
   }
 
-  /** Tickets opened per hour of the day: each ticket's hour found among the range's hour starts (their local hour), as for days. */
+  /** Tickets opened per hour of the day: each slot's (or ticket's) hour found among the range's hour starts (their local hour), as for days. */
   private async hours(guildId: string, from: string, to: string, tz: string): Promise<number[]> {
     const { rows } = await this.query<{ h: number; n: string }>(
       `WITH b AS (SELECT array_agg(h ORDER BY h) AS starts, array_agg(extract(hour FROM h AT TIME ZONE $4)::int ORDER BY h) AS labels
              FROM generate_series(${S}, ${E} - interval '1 hour', interval '1 hour') AS h)
-       SELECT b.labels[width_bucket(t.opened_at, b.starts)] AS h, count(*) AS n FROM tickets t, b
-       WHERE t.guild_id = $1 AND t.opened_at >= ${S} AND t.opened_at < ${E} GROUP BY 1`,
+       SELECT b.labels[width_bucket(s.slot, b.starts)] AS h, sum(s.opened) AS n FROM ticket_slots s, b
+       WHERE ${ON_SLOTS} AND s.guild_id = $1 AND s.slot >= ${S} AND s.slot < ${E} AND s.opened <> 0 GROUP BY 1
+       UNION ALL
+       SELECT b.labels[width_bucket(t.opened_at, b.starts)], count(*) FROM tickets t, b
+       WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at >= ${S} AND t.opened_at < ${E} GROUP BY 1`,
       [guildId, from, to, tz],
     );
     const counts = Array.from({ length: 24 }, () => 0);
-    for (const r of rows) counts[Number(r.h)] = Number(r.n);
+    for (const r of rows) counts[Number(r.h)] = (counts[Number(r.h)] ?? 0) + Number(r.n);
     return counts;
   }
 

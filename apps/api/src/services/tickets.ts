@@ -83,13 +83,22 @@ export class Tickets {
   ) {}
 
   /**
-   * Stores a batch in one transaction: events already stored (same bot, same id) are ignored, the
+   * Stores a batch in one transaction, after any other batch of the same tickets: events already stored (same bot, same id) are ignored, the
    * tickets the new ones touch are recomputed from all their events, and Web Logs gets what members
    * did. A failure stores nothing.
    */
   async ingest(botId: string, events: readonly TicketEvent[]): Promise<TicketEventBatchResult> {
     const now = iso(this.clock());
     return this.db.transaction(async (tx) => {
+      // One batch at a time per ticket: a batch recomputes its tickets from the events it can see,
+      // so two at once (one with the opening, one with the close) would each miss the other's
+      // events and the later would overwrite the ticket with half of them. Locks in key order, so
+      // batches sharing tickets never wait for each other in a circle.
+      await tx.query(
+        `SELECT pg_advisory_xact_lock(s.k) FROM (SELECT DISTINCT hashtextextended('tickety-ticket:' || $1 || ':' || u.g || ':' || u.t, 0) AS k
+           FROM unnest($2::text[], $3::text[]) AS u(g, t) ORDER BY 1) s`,
+        [botId, events.map((e) => e.serverId), events.map((e) => e.ticketId)],
+      );
       const { rows } = await tx.query<{ event_id: string; guild_id: string; ticket_id: string }>(
         `INSERT INTO ticket_events (bot_id, event_id, guild_id, ticket_id, type, at, data, received_at)
          SELECT $1, k.event_id, k.guild_id, k.ticket_id, k.type, k.at, k.data, $8

@@ -52,6 +52,7 @@ describe.each(databases())('migrations on $name', (database) => {
         'staff_members',
         'subscriptions',
         'ticket_events',
+        'ticket_slots',
         'tickets',
         'transcript_attachments',
         'transcripts',
