@@ -209,21 +209,27 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
 
   if (control) report.restoredMessages = await restoreMessages(app, control);
 
-  // Premium for Ava's Arcade: a subscription of Ava's, as billing will store them.
+  // Premium for Ava's Arcade: a subscription of Ava's, as billing stores them, its one slot on the Arcade.
   const sub = await app.db.query(
-    `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, servers, current_period_end, provider_updated_at)
-     VALUES ($1, $2, $3, $4, 'active', true, $5, $6, $7)
+    `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots, current_period_end, provider_updated_at)
+     VALUES ($1, $2, $3, $4, 'active', true, 'premium', 'year', 1, $5, $6)
      ON CONFLICT DO NOTHING RETURNING id`,
     [
       DEMO_SUBSCRIPTION.id,
       DEMO_USERS.ava.id,
       DEMO_SUBSCRIPTION.provider,
       DEMO_SUBSCRIPTION.providerSubscriptionId,
-      [A],
       new Date(start + 365 * DAY).toISOString(),
       new Date(start).toISOString(),
     ],
   );
+  if (sub.rows.length > 0) {
+    await app.db.query('INSERT INTO premium_slots (subscription_id, slot, guild_id, assigned_at) VALUES ($1, 1, $2, $3) ON CONFLICT DO NOTHING', [
+      DEMO_SUBSCRIPTION.id,
+      A,
+      new Date(start).toISOString(),
+    ]);
+  }
   if (sub.rows.length > 0) report.written.push("premium subscription for Ava's Arcade");
 
   // The configuration histories, each only on a server without a saved configuration.

@@ -9,6 +9,7 @@ import {
 import type { Db, Queryable } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
 import { type DiscordPartialGuild, type DiscordUser, avatarUrl, guildIconUrl } from '../lib/discord';
+import { coveredServers, subscriptionGrants } from './premium';
 
 interface GuildRow {
   id: string;
@@ -243,8 +244,8 @@ export class Accounts {
   /** Subscription summary: null without subscription records. */
   async sub(userId: string): Promise<SubscriptionSummary> {
     const { rows } = await this.db.query<{ premium: boolean; servers: string[] }>(
-      'SELECT premium, servers FROM subscriptions WHERE user_id = $1',
-      [userId],
+      `SELECT ${subscriptionGrants('s', '$2::timestamptz')} AS premium, ${coveredServers('s', '$2::timestamptz')} AS servers FROM subscriptions s WHERE s.user_id = $1`,
+      [userId, iso(this.clock())],
     );
     return this.#sub(rows);
   }
@@ -269,10 +270,10 @@ export class Accounts {
                                         ORDER BY ug.position)
                           FROM user_guilds ug JOIN guilds g ON g.id = ug.guild_id WHERE ug.user_id = u.id), '[]'::json) AS guilds,
               (SELECT to_json(sm.permissions) FROM staff_members sm WHERE sm.user_id = u.id) AS staff_permissions,
-              COALESCE((SELECT json_agg(json_build_object('premium', s.premium, 'servers', s.servers))
+              COALESCE((SELECT json_agg(json_build_object('premium', ${subscriptionGrants('s', '$2::timestamptz')}, 'servers', ${coveredServers('s', '$2::timestamptz')}))
                           FROM subscriptions s WHERE s.user_id = u.id), '[]'::json) AS subscriptions
          FROM users u WHERE u.id = $1`,
-      [userId],
+      [userId, iso(this.clock())],
     );
     const u = rows[0];
     if (!u) return null;

@@ -10,6 +10,7 @@ import {
 } from '@tickety/api-contract';
 import type { Clock } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
+import { serverHasPremium } from './premium';
 import type { Db, Queryable } from '../db/driver';
 
 /** What a server may have: whether it has premium and how many panels that allows. */
@@ -95,7 +96,7 @@ export class ServerConfigs {
 
   /** Whether the server has premium (a subscription that grants it covers the server) and its panel limit. */
   async limits(guildId: string, q: Queryable = this.db): Promise<ServerLimits> {
-    const { rows } = await q.query<{ premium: boolean }>('SELECT EXISTS (SELECT 1 FROM subscriptions WHERE premium AND $1 = ANY (servers)) AS premium', [guildId]);
+    const { rows } = await q.query<{ premium: boolean }>(`SELECT ${serverHasPremium('$1', '$2::timestamptz')} AS premium`, [guildId, iso(new Date(this.clock()))]);
     return this.limitsFor(rows[0]?.premium === true);
   }
 
@@ -122,12 +123,12 @@ export class ServerConfigs {
   async read(guildId: string, q: Queryable = this.db): Promise<LiveConfig & ServerLimits> {
     const { rows } = await q.query<Partial<VersionRow> & { premium: boolean }>(
       `SELECT v.version, v.config, v.summary, v.actor_id, v.actor_name, v.actor_avatar_url, v.restored_from, v.created_at,
-              EXISTS (SELECT 1 FROM subscriptions WHERE premium AND $1 = ANY (servers)) AS premium
+              ${serverHasPremium('$1', '$2::timestamptz')} AS premium
          FROM (SELECT 1) AS one
          LEFT JOIN LATERAL (
            SELECT * FROM server_config_versions WHERE guild_id = $1 ORDER BY version DESC LIMIT 1
          ) AS v ON true`,
-      [guildId],
+      [guildId, iso(new Date(this.clock()))],
     );
     const row = rows[0];
     const limits = this.limitsFor(row?.premium === true);

@@ -2,6 +2,7 @@ import type { Plan, StatisticsAnswer, StatisticsQuery, StatisticsTotals } from '
 import type { Db } from '../db/driver';
 import type { Clock } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
+import { serverHasPremium } from './premium';
 
 const DAY_MS = 86_400_000;
 
@@ -85,7 +86,7 @@ export class Statistics {
 
   /** What the server's plan allows: the longest range and custom ranges with export. */
   async limits(guildId: string): Promise<StatisticsAnswer['limits']> {
-    const { rows } = await this.db.query<{ premium: boolean }>('SELECT EXISTS (SELECT 1 FROM subscriptions WHERE premium AND $1 = ANY (servers)) AS premium', [guildId]);
+    const { rows } = await this.db.query<{ premium: boolean }>(`SELECT ${serverHasPremium('$1', '$2::timestamptz')} AS premium`, [guildId, new Date(this.clock()).toISOString()]);
     const premium = rows[0]?.premium === true;
     const plan = this.plans.find((p) => p.id === (premium ? 'premium' : 'free'));
     return { premium, days: plan?.limits.statisticsDays ?? 7, export: plan?.limits.statisticsExport ?? false };

@@ -40,12 +40,14 @@ describe.each(databases())('migrations on $name', (database) => {
       expect(first).toEqual({ applied: ALL, total: ALL.length });
       expect(ALL.slice(0, 2)).toEqual(['001_init.sql', '002_sessions_hardening.sql']);
       expect(await tables(s.db)).toEqual([
+        'billing_customers',
         'bot_keys',
         'bot_servers',
         'bot_shards',
         'guilds',
         'oauth_states',
         'panel_posts',
+        'premium_slots',
         'schema_migrations',
         'server_config_versions',
         'sessions',
@@ -59,6 +61,7 @@ describe.each(databases())('migrations on $name', (database) => {
         'user_guilds',
         'users',
         'web_logs',
+        'webhook_events',
       ]);
       const second = await migrate(s.db, MIGRATIONS_DIR);
       expect(second).toEqual({ applied: [], total: ALL.length });

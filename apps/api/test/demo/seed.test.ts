@@ -43,7 +43,10 @@ describe.each(databases())('the demo seed (npm start) on $name', (database) => {
       "Ava's Arcade: panel purchases posted",
       "Ava's Arcade: multiPanel help-desk posted",
     ]);
-    const { rows } = await db.query<{ provider: string; status: string; servers: string[] }>('SELECT provider, status, servers FROM subscriptions WHERE id = $1', [DEMO_SUBSCRIPTION.id]);
+    const { rows } = await db.query<{ provider: string; status: string; servers: string[] }>(
+      'SELECT s.provider, s.status, array_agg(p.guild_id) AS servers FROM subscriptions s JOIN premium_slots p ON p.subscription_id = s.id WHERE s.id = $1 GROUP BY 1, 2',
+      [DEMO_SUBSCRIPTION.id],
+    );
     expect(rows).toEqual([{ provider: 'paddle', status: 'active', servers: [ARCADE] }]);
 
     const browser = await as(first, ava.id);

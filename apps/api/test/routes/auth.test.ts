@@ -8,6 +8,7 @@ import { Browser, setCookie, setCookieLines } from '../helpers/browser';
 import { DAY, HOUR, MINUTE, SECOND } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { approveAs, cancelAt, runPopup, scriptHash, signIn, startLogin } from '../helpers/oauth';
+import { insertSubscriptions } from '../helpers/billing';
 
 const SESSION = 'tickety_session';
 const STATE = 'tickety_oauth';
@@ -414,11 +415,10 @@ describe.each(databases())('auth routes on $name', (database) => {
         ben.id,
         ['SPECIAL_TEAM_MANAGER_READ', 'NOT_A_FLAG'],
       ]);
-      await t.db.query(
-        `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, servers)
-         VALUES ('s1', $1, 'paddle', 'sub_1', 'active', true, $2), ('s2', $1, 'chargebee', 'cb_1', 'cancelled', false, $3)`,
-        [ben.id, [DEMO_GUILDS.bensWorkshop.id], [DEMO_GUILDS.avasArcade.id]],
-      );
+      await insertSubscriptions(t.db, [
+        { id: 's1', userId: ben.id, provider: 'paddle', providerId: 'sub_1', status: 'active', premium: true, servers: [DEMO_GUILDS.bensWorkshop.id] },
+        { id: 's2', userId: ben.id, provider: 'chargebee', providerId: 'cb_1', status: 'cancelled', premium: false, servers: [DEMO_GUILDS.avasArcade.id] },
+      ]);
       const body = AuthenticatedMe.parse((await browser.get('/api/auth/@me')).json());
       expect(body.team).toEqual({ permissions: ['SPECIAL_TEAM_MANAGER_READ'], owner: false });
       expect(body.sub).toEqual({ premium: true, servers: [DEMO_GUILDS.bensWorkshop.id] });

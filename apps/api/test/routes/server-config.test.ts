@@ -6,6 +6,7 @@ import { DASHBOARD_ORIGIN } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
+import { insertSubscriptions } from '../helpers/billing';
 
 const { ava, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;
@@ -159,10 +160,7 @@ describe.each(databases())('server configuration on $name', (database) => {
   it('lets a server whose premium ended keep and edit its panels over the free limit, but not add one', async () => {
     const browser = await as(ava.id);
     const live = () => browser.get(`${base}/config`).then((res) => ServerConfigAnswer.parse(res.json()));
-    await t.db.query(
-      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, servers) VALUES ('sub-ended', $1, 'paddle', 'sub_ended', 'active', true, ARRAY[$2])`,
-      [ava.id, ARCADE],
-    );
+    await insertSubscriptions(t.db, [{ id: 'sub-ended', userId: ava.id, provider: 'paddle', providerId: 'sub_ended', status: 'active', premium: true, servers: [ARCADE] }]);
     try {
       const five = ['a', 'b', 'c', 'd', 'e'].map((id) => panel(id, id.toUpperCase()));
       const start = await live();

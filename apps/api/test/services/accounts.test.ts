@@ -5,6 +5,7 @@ import { Accounts } from '../../src/services/accounts';
 import { SECOND } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { insertUser, useServiceDeps } from './helpers';
+import { insertSubscriptions } from '../helpers/billing';
 
 const OWNER = '1000000000000000201';
 const USER = '1000000000000000202';
@@ -127,13 +128,11 @@ describe.each(databases())('Accounts on $name', (database) => {
 
   it('sub: null without records; premium servers of active subscriptions only, once each', async () => {
     expect(await accounts().sub(USER)).toBeNull();
-    await deps.db.query(
-      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, servers) VALUES
-         ('a', $1, 'paddle', 'p1', 'active', true, '{"1","2"}'),
-         ('b', $1, 'discord', 'd1', 'active', true, '{"2","3"}'),
-         ('c', $1, 'fastspring', 'f1', 'canceled', false, '{"9"}')`,
-      [USER],
-    );
+    await insertSubscriptions(deps.db, [
+      { id: 'a', userId: USER, provider: 'paddle', providerId: 'p1', status: 'active', premium: true, servers: ['1', '2'] },
+      { id: 'b', userId: USER, provider: 'discord', providerId: 'd1', status: 'active', premium: true, servers: ['2', '3'] },
+      { id: 'c', userId: USER, provider: 'fastspring', providerId: 'f1', status: 'canceled', premium: false, servers: ['9'] },
+    ]);
     expect(await accounts().sub(USER)).toEqual({ premium: true, servers: ['1', '2', '3'] });
     await deps.db.query(`UPDATE subscriptions SET premium = false WHERE user_id = $1`, [USER]);
     expect(await accounts().sub(USER)).toEqual({ premium: false, servers: [] });
@@ -147,12 +146,10 @@ describe.each(databases())('Accounts on $name', (database) => {
     await deps.db.query('DELETE FROM staff_members WHERE user_id = $1', [USER]);
     await deps.db.query('DELETE FROM subscriptions WHERE user_id = $1', [USER]);
     await deps.db.query('INSERT INTO staff_members (user_id, permissions) VALUES ($1, $2)', [USER, ['SPECIAL_TEAM_MANAGER_READ', 'BOGUS']]);
-    await deps.db.query(
-      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, servers) VALUES
-         ('m1', $1, 'paddle', 'pm1', 'active', true, '{"1100000000000000321"}'),
-         ('m2', $1, 'chargebee', 'cm1', 'cancelled', false, '{"9"}')`,
-      [USER],
-    );
+    await insertSubscriptions(deps.db, [
+      { id: 'm1', userId: USER, provider: 'paddle', providerId: 'pm1', status: 'active', premium: true, servers: ['1100000000000000321'] },
+      { id: 'm2', userId: USER, provider: 'chargebee', providerId: 'cm1', status: 'cancelled', premium: false, servers: ['9'] },
+    ]);
     const me = await accounts().me(USER);
     expect(me?.guilds.map((g) => g.name)).toEqual(['B', 'A']);
     expect(me?.guilds).toEqual(await accounts().guilds(USER));
