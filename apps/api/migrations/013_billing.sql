@@ -25,6 +25,7 @@ ALTER TABLE subscriptions
   ADD COLUMN customer_id text,
   ADD COLUMN cancel_at_period_end boolean NOT NULL DEFAULT false,
   ADD COLUMN payment_method text,
+  ADD COLUMN payment_method_at timestamptz,   -- when the provider charged it (a later charge's method wins)
   ADD COLUMN access_ends_at timestamptz,
   ADD COLUMN grace_until timestamptz,
   ADD COLUMN provider_version numeric;

@@ -24,6 +24,7 @@ import rateLimitPlugin from './plugins/external/rate-limit';
 import redisPlugin from './plugins/external/redis';
 import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
+import webhookRoutes from './routes/webhooks';
 import botRoutes from './routes/bot/index';
 import transcriptV1Routes from './routes/transcripts/v1';
 import transcriptV2Routes, { serverTranscriptRoutes } from './routes/transcripts/v2';
@@ -117,6 +118,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     max: config.rateLimit.max,
     sandboxMax: config.rateLimit.sandboxMax,
     botMax: config.rateLimit.botMax,
+    webhookMax: config.rateLimit.webhookMax,
     windowMs: config.rateLimit.windowMs,
     redis: app.redis,
   });
@@ -151,6 +153,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(transcriptV2Routes, { prefix: '/api/transcripts' });
   await app.register(transcriptV1Routes, { prefix: '/api/transcripts', fetch: discordFetch ?? ((input, init) => fetch(input, init)) });
   await app.register(botRoutes, { prefix: '/api/bot/v1' });
+  await app.register(webhookRoutes, { prefix: '/api/webhooks' });
   await app.register(planRoutes, { prefix: '/api/plans' });
   await app.register(statusRoutes, { prefix: '/api/status' });
   await app.register(healthRoutes, { prefix: '/api/health' });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { BOT_KEY_OVERLAP_DEFAULT_S, BOT_KEY_PATTERN, isSnowflake, type Plan, PlanCatalogue, REMOTE_IDS, type RemoteId } from '@tickety/api-contract';
 import { z } from 'zod';
 import { deriveKey } from './lib/crypto';
+import { DEFAULT_GRACE_DAYS } from './services/premium';
 
 /**
  * Configuration from the environment, validated once at start (fail fast with a clear message).
@@ -112,12 +113,22 @@ export interface AppConfig {
   staffOwnerIds: string[];
   plans: Plan[];
   /** Per-IP limits per window: /api, the sign-in routes, and (demo mode) /sandbox. */
-  rateLimit: { max: number; authMax: number; sandboxMax: number; botMax: number; botKeyFailuresMax: number; windowMs: number };
+  rateLimit: { max: number; authMax: number; sandboxMax: number; botMax: number; botKeyFailuresMax: number; webhookMax: number; windowMs: number };
   /**
    * The bot API: the key configuration gives (BOT_API_KEY; in demo mode the demo bot's), stored hashed
    * at start for the Discord application; and how long a rotated key keeps working.
    */
   bot: { apiKey: string | null; keyOverlapSeconds: number };
+  /**
+   * Billing: premium kept after a failed payment (days); the webhook inbox's worker (how often it
+   * looks for due events; 0: never on its own, tests drive it); each provider's webhook secrets.
+   */
+  billing: {
+    graceDays: number;
+    workIntervalMs: number;
+    /** Paddle: every notification-destination secret accepted (rotation), and the signature's allowed age. */
+    paddle: { webhookSecrets: string[]; toleranceSeconds: number };
+  };
   trustProxy: boolean | string;
   logLevel: string;
 }
@@ -236,9 +247,23 @@ const EnvSchema = z.object({
     .regex(BOT_KEY_PATTERN, 'must be tk_bot_<8-32 lowercase letters or digits>_<32-128 letters, digits, - or _> (docs/operations.md, "Bot API keys")')
     .optional(),
   BOT_KEY_OVERLAP_SECONDS: int(0, 7 * 24 * 3600),
+  BILLING_GRACE_DAYS: int(0, 60),
+  WEBHOOK_WORK_INTERVAL_MS: int(0, 3_600_000),
+  WEBHOOK_RATE_LIMIT_MAX: int(1, 1_000_000),
+  PADDLE_WEBHOOK_SECRETS: optionalString,
+  PADDLE_WEBHOOK_TOLERANCE_SECONDS: int(1, 3600),
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
+
+/** A comma-separated list of secrets (rotation: every one is accepted), or undefined when unset. */
+function secretList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
 
 function origin(value: string, name: string): string {
   try {
@@ -536,11 +561,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       sandboxMax: e.SANDBOX_RATE_LIMIT_MAX ?? 600,
       botMax: e.BOT_RATE_LIMIT_MAX ?? 1200,
       botKeyFailuresMax: e.BOT_KEY_FAILURES_MAX ?? 30,
+      webhookMax: e.WEBHOOK_RATE_LIMIT_MAX ?? 6000,
       windowMs: 60_000,
     },
     bot: {
       apiKey: e.BOT_API_KEY ?? (demo ? (demoDiscord?.botApiKey ?? null) : null),
       keyOverlapSeconds: e.BOT_KEY_OVERLAP_SECONDS ?? BOT_KEY_OVERLAP_DEFAULT_S,
+    },
+    billing: {
+      graceDays: e.BILLING_GRACE_DAYS ?? DEFAULT_GRACE_DAYS,
+      workIntervalMs: e.WEBHOOK_WORK_INTERVAL_MS ?? 1000,
+      paddle: {
+        // Demo mode: a secret derived from the token key, which the all-in-one launcher gives the sandbox's Paddle.
+        webhookSecrets: secretList(e.PADDLE_WEBHOOK_SECRETS) ?? (demo ? [`pdl_ntfset_demo_${deriveKey(tokenEncryptionKey, 'demo paddle webhooks', 16).toString('hex')}`] : []),
+        toleranceSeconds: e.PADDLE_WEBHOOK_TOLERANCE_SECONDS ?? 5,
+      },
     },
     trustProxy,
     logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),

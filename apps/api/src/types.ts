@@ -14,6 +14,8 @@ import type { Accounts } from './services/accounts';
 import type { BotKeys } from './services/bot-keys';
 import type { Tickets } from './services/tickets';
 import type { Transcripts } from './services/transcripts';
+import type { WebhookInbox } from './services/billing/inbox';
+import type { InboxWorker } from './services/billing/worker';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
 import type { Session, SessionStore } from './services/sessions';
@@ -42,6 +44,9 @@ declare module 'fastify' {
     botKeys: BotKeys;
     tickets: Tickets;
     transcripts: Transcripts;
+    /** Billing webhooks: the durable inbox of verified provider events, and this instance's worker draining it. */
+    webhookInbox: WebhookInbox;
+    inboxWorker: InboxWorker;
     /** Background work (e.g. revoking a Discord token) that close() waits for. */
     background(task: Promise<unknown>): void;
     /** preHandler: a signed-in session is required (401). */

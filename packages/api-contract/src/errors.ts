@@ -117,6 +117,11 @@ export const ERROR_CODES = {
     httpStatus: 409,
     message: 'This key has already been replaced: rotate with the newest key.',
   },
+  WEBHOOK_REJECTED: {
+    code: 1022,
+    httpStatus: 401,
+    message: 'The webhook could not be verified: its signature or credentials are missing or wrong, or it is too old.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

@@ -17,6 +17,13 @@ export const Plan = z.object({
     /** Whether Statistics offers custom ranges and CSV export. */
     statisticsExport: z.boolean().default(false),
   }),
+  /**
+   * The providers' price, product or SKU ids that sell this plan (webhooks name them; billing maps
+   * them back to the plan), with the billing interval each one charges.
+   */
+  providerPrices: z
+    .array(z.object({ provider: z.enum(['paddle', 'fastspring', 'discord', 'chargebee']), id: z.string().min(1).max(200), interval: z.enum(['month', 'year']) }).strict())
+    .default([]),
 });
 export type Plan = z.infer<typeof Plan>;
 

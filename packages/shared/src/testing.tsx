@@ -51,6 +51,7 @@ export const TEST_PLANS: Plan[] = [
     highlight: false,
     features: ['3 ticket panels', 'HTML transcripts'],
     limits: { panels: 3, servers: 1, statisticsDays: 7, statisticsExport: false },
+    providerPrices: [],
   },
   {
     id: 'premium',
@@ -61,6 +62,10 @@ export const TEST_PLANS: Plan[] = [
     highlight: true,
     features: ['Everything in Free', '50 ticket panels and multi-panels', 'Support hours with time zones', 'Priority support'],
     limits: { panels: 50, servers: 1, statisticsDays: 366, statisticsExport: true },
+    providerPrices: [
+      { provider: 'paddle', id: 'pri_premium_monthly', interval: 'month' },
+      { provider: 'paddle', id: 'pri_premium_yearly', interval: 'year' },
+    ],
   },
 ];
 

@@ -29,7 +29,9 @@ describe.each(databases())('GET /api/plans on $name', (database) => {
       expect(res.headers['cache-control']).toBe('public, max-age=300');
       expect(res.headers['access-control-allow-origin']).toBe(DASHBOARD_ORIGIN);
       const plans = PlanCatalogue.parse(res.json());
-      expect(plans).toEqual(JSON.parse(readFileSync(join(API_DIR, 'config', 'plans.json'), 'utf8')));
+      expect(plans).toEqual(PlanCatalogue.parse(JSON.parse(readFileSync(join(API_DIR, 'config', 'plans.json'), 'utf8'))));
+      // The providers' price ids travel with the plans: checkout needs them (they are public at every provider).
+      expect(plans.find((p) => p.id === 'premium')?.providerPrices).toContainEqual({ provider: 'paddle', id: 'pri_premium_monthly', interval: 'month' });
       expect(plans.map((p) => p.id)).toEqual(['free', 'premium']);
     });
   });

@@ -14,6 +14,10 @@ import { SessionStore } from '../../services/sessions';
 import { BotKeys } from '../../services/bot-keys';
 import { Tickets } from '../../services/tickets';
 import { Transcripts } from '../../services/transcripts';
+import { WebhookInbox } from '../../services/billing/inbox';
+import { paddleApplier } from '../../services/billing/paddle';
+import { PriceBook } from '../../services/billing/subscriptions';
+import { InboxWorker } from '../../services/billing/worker';
 
 /** The services routes use: crypto, the Discord clients (OAuth/user, bot), sessions, accounts, OAuth states, server configuration, resources, posts and access. */
 export default fp(
@@ -72,6 +76,16 @@ export default fp(
     }
     app.decorate('tickets', new Tickets(db, clock));
     app.decorate('transcripts', new Transcripts(db, clock, config.discord.cdnBase, opts.discordFetch ?? ((input, init) => fetch(input, init))));
+
+    // Billing: the webhook inbox (each provider's verified events, applied by a worker that every
+    // instance runs; the queue's row locks share the work).
+    const prices = new PriceBook(config.plans);
+    const inbox = new WebhookInbox(db, clock, { paddle: paddleApplier(clock, prices, config.billing.graceDays) });
+    app.decorate('webhookInbox', inbox);
+    const worker = new InboxWorker(inbox, config.billing.workIntervalMs, app.log);
+    app.decorate('inboxWorker', worker);
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('preClose', async () => worker.stop());
 
     const pending = new Set<Promise<unknown>>();
     app.decorate('background', (task: Promise<unknown>) => {

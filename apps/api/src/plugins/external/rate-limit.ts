@@ -11,6 +11,8 @@ export interface RateLimitOptions {
   max: number;
   /** Requests per window and IP on /sandbox (demo mode). */
   sandboxMax: number;
+  /** Requests per window and IP on the payment providers' webhooks (/api/webhooks/). */
+  webhookMax: number;
   /** Requests per window and bot key on the bot API (/api/bot/). */
   botMax: number;
   windowMs: number;
@@ -18,7 +20,7 @@ export interface RateLimitOptions {
 }
 
 /** Which limit a request counts against, or null (static files, config.json, health). */
-export type LimitScope = 'api' | 'bot' | 'sandbox' | null;
+export type LimitScope = 'api' | 'bot' | 'webhook' | 'sandbox' | null;
 
 /**
  * Decided on the route the router matched (its pattern, on decoded paths), never on the raw URL:
@@ -32,6 +34,8 @@ export function limitScope(req: FastifyRequest): LimitScope {
   if (route === undefined) return 'api';
   const path = route === '/*' ? `/${(req.params as { '*'?: string } | undefined)?.['*'] ?? ''}` : route;
   if (path.startsWith('/api/bot/')) return 'bot';
+  // Providers send bursts from few addresses (retries after an outage): a counter of their own.
+  if (path.startsWith('/api/webhooks/')) return 'webhook';
   if (path === '/api' || path.startsWith('/api/')) return 'api';
   if (path.startsWith('/sandbox/')) return 'sandbox';
   return null;
@@ -48,7 +52,8 @@ export default fp(
   async function rateLimitPlugin(app: FastifyInstance, opts: RateLimitOptions) {
     await app.register(rateLimit, {
       global: true,
-      max: (_req, key) => (key.startsWith('sandbox:') ? opts.sandboxMax : key.startsWith('bot:') ? opts.botMax : opts.max),
+      max: (_req, key) =>
+        key.startsWith('sandbox:') ? opts.sandboxMax : key.startsWith('bot:') ? opts.botMax : key.startsWith('webhook:') ? opts.webhookMax : opts.max,
       timeWindow: opts.windowMs,
       ...(opts.redis ? { redis: opts.redis, nameSpace: 'tickety-rl:', skipOnError: true } : {}),
       // IPv6 clients are counted per /64 (a host often holds a whole /64: one address each would be

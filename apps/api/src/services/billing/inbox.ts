@@ -1,0 +1,149 @@
+import { ZodError } from 'zod';
+import type { Db } from '../../db/driver';
+import { type Clock, iso } from '../../lib/clock';
+import { type Applier, type InboxEvent, NotYetError, type Provider, type StoredEvent } from './types';
+
+export interface InboxOptions {
+  /** Attempts before an event goes to the dead letters (staff replay it from there). */
+  maxAttempts: number;
+  /** The first retry's delay; each next one doubles, up to `maxDelayMs`. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_INBOX_OPTIONS: InboxOptions = { maxAttempts: 8, baseDelayMs: 5_000, maxDelayMs: 3_600_000 };
+
+interface Row {
+  id: string;
+  provider: Provider;
+  event_key: string;
+  event_type: string;
+  subject: string | null;
+  occurred_at: Date | string | null;
+  payload: unknown;
+  attempts: number;
+}
+
+/**
+ * The webhook inbox: a durable queue in the database. `store` writes each verified provider event
+ * once (by the provider's event key) before the provider gets its answer; `work` takes due events
+ * with row locks that skip what another instance holds, applies each in a savepoint of the same
+ * transaction that marks it applied (so a crash between storing and applying leaves it pending, and
+ * applying never happens twice), and on failure records the attempt and its next time, ending in
+ * `dead` after the last attempt.
+ */
+export class WebhookInbox {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly appliers: Partial<Record<Provider, Applier>>,
+    private readonly options: InboxOptions = DEFAULT_INBOX_OPTIONS,
+  ) {}
+
+  /** Stores events (one statement); answers which keys were new. Duplicates (the same key) change nothing. */
+  async store(provider: Provider, events: readonly InboxEvent[]): Promise<{ stored: string[]; duplicates: string[] }> {
+    if (events.length === 0) return { stored: [], duplicates: [] };
+    const now = iso(this.clock());
+    const { rows } = await this.db.query<{ event_key: string }>(
+      `INSERT INTO webhook_events (provider, event_key, event_type, subject, occurred_at, payload, received_at, next_attempt_at)
+       SELECT $1, k.key, k.type, k.subject, k.occurred_at, k.payload, $7, $7
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[]) AS k(key, type, subject, occurred_at, payload)
+       ON CONFLICT (provider, event_key) DO NOTHING
+       RETURNING event_key`,
+      [
+        provider,
+        events.map((e) => e.key),
+        events.map((e) => e.type),
+        events.map((e) => e.subject),
+        events.map((e) => e.occurredAt),
+        events.map((e) => JSON.stringify(e.payload)),
+        now,
+      ],
+    );
+    const stored = new Set(rows.map((r) => r.event_key));
+    return { stored: [...stored], duplicates: events.map((e) => e.key).filter((k) => !stored.has(k)) };
+  }
+
+  /** Applies up to `limit` due events; answers how many were applied, failed (to retry) and went dead. */
+  async work(limit = 100): Promise<{ applied: number; failed: number; dead: number }> {
+    const result = { applied: 0, failed: 0, dead: 0 };
+    const failures: Array<{ row: Row; error: string }> = [];
+    await this.db.transaction(async (tx) => {
+      const now = iso(this.clock());
+      const { rows } = await tx.query<Row>(
+        `SELECT id, provider, event_key, event_type, subject, occurred_at, payload, attempts FROM webhook_events
+         WHERE state = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [now, limit],
+      );
+      for (const row of rows) {
+        const applier = this.appliers[row.provider];
+        await tx.query('SAVEPOINT apply_event');
+        try {
+          if (!applier) throw new Error(`no applier for ${row.provider} on this instance`);
+          const event: StoredEvent = {
+            id: String(row.id),
+            provider: row.provider,
+            key: row.event_key,
+            type: row.event_type,
+            subject: row.subject,
+            occurredAt: row.occurred_at === null ? null : new Date(row.occurred_at).toISOString(),
+            payload: row.payload,
+            attempts: row.attempts,
+          };
+          const outcome = await applier(tx, event);
+          await tx.query(`UPDATE webhook_events SET state = 'applied', applied_at = $2, outcome = $3, attempts = attempts + 1, last_error = NULL WHERE id = $1`, [
+            row.id,
+            now,
+            outcome.slice(0, 500),
+          ]);
+          await tx.query('RELEASE SAVEPOINT apply_event');
+          result.applied++;
+        } catch (error) {
+          await tx.query('ROLLBACK TO SAVEPOINT apply_event');
+          failures.push({ row, error: describe(error) });
+        }
+      }
+      // Failures are recorded in the same transaction, after every savepoint is settled.
+      for (const { row, error } of failures) {
+        const attempts = row.attempts + 1;
+        const dead = attempts >= this.options.maxAttempts;
+        const delay = Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** (attempts - 1));
+        await tx.query(`UPDATE webhook_events SET attempts = $2, state = $3, next_attempt_at = $4, last_error = $5 WHERE id = $1`, [
+          row.id,
+          attempts,
+          dead ? 'dead' : 'pending',
+          iso(this.clock() + delay),
+          error.slice(0, 1000),
+        ]);
+        if (dead) result.dead++;
+        else result.failed++;
+      }
+    });
+    return result;
+  }
+
+  /** Puts a dead event back in the queue, due now, with its attempts reset (staff's replay). Answers whether it was dead. */
+  async replay(id: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `UPDATE webhook_events SET state = 'pending', attempts = 0, next_attempt_at = $2 WHERE id = $1 AND state = 'dead' RETURNING id`,
+      [id, iso(this.clock())],
+    );
+    return rows.length > 0;
+  }
+
+  /** Pending and dead events per provider (the system page's backlog). */
+  async backlog(): Promise<Array<{ provider: Provider; pending: number; dead: number; oldestPendingAt: string | null }>> {
+    const { rows } = await this.db.query<{ provider: Provider; pending: string; dead: string; oldest: Date | string | null }>(
+      `SELECT provider, count(*) FILTER (WHERE state = 'pending') AS pending, count(*) FILTER (WHERE state = 'dead') AS dead,
+              min(received_at) FILTER (WHERE state = 'pending') AS oldest
+       FROM webhook_events WHERE state <> 'applied' GROUP BY provider ORDER BY provider`,
+    );
+    return rows.map((r) => ({ provider: r.provider, pending: Number(r.pending), dead: Number(r.dead), oldestPendingAt: r.oldest === null ? null : new Date(r.oldest).toISOString() }));
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof NotYetError) return `not yet: ${error.message}`;
+  if (error instanceof ZodError) return `invalid payload: ${error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+  return error instanceof Error ? error.message : String(error);
+}

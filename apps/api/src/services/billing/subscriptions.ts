@@ -1,0 +1,102 @@
+import type { Plan } from '@tickety/api-contract';
+import type { Queryable } from '../../db/driver';
+import { type Clock, iso } from '../../lib/clock';
+import { randomToken } from '../../lib/crypto';
+import { NotYetError, type Provider, type SubscriptionState } from './types';
+
+const DAY_MS = 86_400_000;
+
+/** A provider's price, product or SKU id → the plan it sells and its interval (the catalogue's `providerPrices`). */
+export class PriceBook {
+  readonly #prices = new Map<string, { plan: Plan; interval: 'month' | 'year' }>();
+
+  constructor(plans: readonly Plan[]) {
+    for (const plan of plans) for (const p of plan.providerPrices) this.#prices.set(`${p.provider}:${p.id}`, { plan, interval: p.interval });
+  }
+
+  /** The plan of a price; an unknown price fails the event (it retries, then waits in the dead letters for staff). */
+  find(provider: Provider, id: string): { plan: Plan; interval: 'month' | 'year' } {
+    const found = this.#prices.get(`${provider}:${id}`);
+    if (!found) throw new Error(`${provider} price ${id} is not in the plan catalogue (providerPrices in config/plans.json)`);
+    return found;
+  }
+}
+
+/**
+ * Stores a subscription as its provider describes it: an upsert that only a newer description (a
+ * larger provider version) may change, so events applied in any order, twice, or an old one replayed,
+ * leave the newest. The owner is set once (by the checkout's user or the customer's link) and never
+ * moved by a webhook; the premium slots grow to the plan's count (never shrink: slots beyond it cover
+ * nothing). Answers what happened, for the event's outcome.
+ */
+export async function storeSubscription(tx: Queryable, clock: Clock, state: SubscriptionState, graceDays: number): Promise<string> {
+  const now = clock();
+  let userId = state.userId;
+  if (state.customerId) {
+    if (userId) {
+      await tx.query('INSERT INTO billing_customers (provider, customer_id, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+        state.provider,
+        state.customerId,
+        userId,
+        iso(now),
+      ]);
+    } else {
+      const { rows } = await tx.query<{ user_id: string }>('SELECT user_id FROM billing_customers WHERE provider = $1 AND customer_id = $2', [state.provider, state.customerId]);
+      userId = rows[0]?.user_id ?? null;
+    }
+  }
+  if (!userId) {
+    const { rows } = await tx.query<{ user_id: string }>('SELECT user_id FROM subscriptions WHERE provider = $1 AND provider_subscription_id = $2', [state.provider, state.providerSubscriptionId]);
+    userId = rows[0]?.user_id ?? null;
+  }
+  if (!userId) throw new NotYetError(`no user is known for ${state.provider} subscription ${state.providerSubscriptionId} (customer ${state.customerId ?? 'none'})`);
+
+  const { rows } = await tx.query<{ id: string; slots: number }>(
+    `INSERT INTO subscriptions AS s (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots, customer_id,
+       cancel_at_period_end, current_period_end, access_ends_at, grace_until, provider_version, provider_updated_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::numeric, $16, $16, $16)
+     ON CONFLICT (provider, provider_subscription_id) DO UPDATE SET
+       status = EXCLUDED.status, premium = EXCLUDED.premium, plan_id = EXCLUDED.plan_id, billing_interval = EXCLUDED.billing_interval,
+       slots = EXCLUDED.slots, customer_id = coalesce(EXCLUDED.customer_id, s.customer_id), cancel_at_period_end = EXCLUDED.cancel_at_period_end,
+       current_period_end = EXCLUDED.current_period_end, access_ends_at = EXCLUDED.access_ends_at,
+       grace_until = CASE WHEN EXCLUDED.grace_until IS NULL THEN NULL ELSE coalesce(s.grace_until, EXCLUDED.grace_until) END,
+       provider_version = EXCLUDED.provider_version, provider_updated_at = EXCLUDED.provider_updated_at, updated_at = EXCLUDED.updated_at
+     WHERE s.provider_version IS NULL OR s.provider_version < EXCLUDED.provider_version
+     RETURNING s.id, s.slots`,
+    [
+      `sub_${randomToken(12)}`,
+      userId,
+      state.provider,
+      state.providerSubscriptionId,
+      state.status,
+      state.premium,
+      state.planId,
+      state.interval,
+      state.slots,
+      state.customerId,
+      state.cancelAtPeriodEnd,
+      state.currentPeriodEnd,
+      state.accessEndsAt,
+      state.pastDue ? iso(now + graceDays * DAY_MS) : null,
+      state.version,
+      iso(now),
+    ],
+  );
+  const row = rows[0];
+  if (!row) return `stale: a newer description of ${state.providerSubscriptionId} is stored`;
+  await tx.query('INSERT INTO premium_slots (subscription_id, slot) SELECT $1, g FROM generate_series(1, $2::int) AS g ON CONFLICT DO NOTHING', [row.id, row.slots]);
+  return `${state.providerSubscriptionId}: ${state.status}${state.cancelAtPeriodEnd ? ', cancels at period end' : ''}`;
+}
+
+/** Sets the payment method a charge used, unless a later charge's is stored. The subscription must be stored first. */
+export async function storePaymentMethod(tx: Queryable, provider: Provider, providerSubscriptionId: string, method: string, chargedAt: string): Promise<string> {
+  const { rows } = await tx.query<{ id: string; newer: boolean }>(
+    `SELECT id, coalesce(payment_method_at >= $3::timestamptz, false) AS newer FROM subscriptions WHERE provider = $1 AND provider_subscription_id = $2 FOR UPDATE`,
+    [provider, providerSubscriptionId, chargedAt],
+  );
+  const row = rows[0];
+  if (!row) throw new NotYetError(`${provider} subscription ${providerSubscriptionId} is not stored yet`);
+  if (row.newer) return `stale: a later charge's payment method is stored for ${providerSubscriptionId}`;
+  await tx.query('UPDATE subscriptions SET payment_method = $2, payment_method_at = $3 WHERE id = $1', [row.id, method, chargedAt]);
+  return `${providerSubscriptionId}: paid with ${method}`;
+}

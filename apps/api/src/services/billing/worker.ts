@@ -1,0 +1,59 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebhookInbox } from './inbox';
+
+const BATCH = 100;
+
+/**
+ * Drains the webhook inbox in this process: every `intervalMs` (retries come due), and at once when a
+ * webhook was just stored (`nudge`). One drain at a time per process; several processes share the
+ * queue through its row locks.
+ */
+export class InboxWorker {
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #stopped = false;
+
+  constructor(
+    private readonly inbox: WebhookInbox,
+    private readonly intervalMs: number,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    if (this.intervalMs <= 0) return;
+    this.#timer = setInterval(() => this.nudge(), this.intervalMs);
+    this.#timer.unref();
+  }
+
+  /** Drains soon (now, or right after the drain under way). Does nothing when the worker is off. */
+  nudge(): void {
+    if (this.#stopped || this.intervalMs <= 0) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#drain()
+      .catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'webhook inbox: drain failed (retried on the next tick)'))
+      .finally(() => {
+        this.#running = null;
+      });
+  }
+
+  async #drain(): Promise<void> {
+    do {
+      this.#again = false;
+      for (;;) {
+        const done = await this.inbox.work(BATCH);
+        if (done.failed > 0 || done.dead > 0) this.log.warn(done, 'webhook inbox: events failed');
+        if (this.#stopped || done.applied + done.failed + done.dead < BATCH) break;
+      }
+    } while (this.#again && !this.#stopped);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#running;
+  }
+}
