@@ -24,6 +24,8 @@ import rateLimitPlugin from './plugins/external/rate-limit';
 import redisPlugin from './plugins/external/redis';
 import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
+import premiumRoutes from './routes/guilds/premium';
+import billingRoutes from './routes/billing';
 import webhookRoutes from './routes/webhooks';
 import botRoutes from './routes/bot/index';
 import transcriptV1Routes from './routes/transcripts/v1';
@@ -150,6 +152,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(panelPostRoutes, { prefix: '/api/guilds' });
   await app.register(serverTranscriptRoutes, { prefix: '/api/guilds' });
   await app.register(statisticsRoutes, { prefix: '/api/guilds' });
+  await app.register(premiumRoutes, { prefix: '/api/guilds' });
+  await app.register(billingRoutes, { prefix: '/api/billing' });
   await app.register(transcriptV2Routes, { prefix: '/api/transcripts' });
   await app.register(transcriptV1Routes, { prefix: '/api/transcripts', fetch: discordFetch ?? ((input, init) => fetch(input, init)) });
   await app.register(botRoutes, { prefix: '/api/bot/v1' });

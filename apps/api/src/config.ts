@@ -127,7 +127,9 @@ export interface AppConfig {
     graceDays: number;
     workIntervalMs: number;
     /** Paddle: every notification-destination secret accepted (rotation), and the signature's allowed age. */
-    paddle: { webhookSecrets: string[]; toleranceSeconds: number };
+    paddle: { webhookSecrets: string[]; toleranceSeconds: number; apiKey: string | null; apiBase: string };
+    /** How long a premium slot stays on a server before it may move to another. */
+    slotCooldownHours: number;
   };
   trustProxy: boolean | string;
   logLevel: string;
@@ -252,9 +254,16 @@ const EnvSchema = z.object({
   WEBHOOK_RATE_LIMIT_MAX: int(1, 1_000_000),
   PADDLE_WEBHOOK_SECRETS: optionalString,
   PADDLE_WEBHOOK_TOLERANCE_SECONDS: int(1, 3600),
+  PADDLE_API_KEY: optionalString,
+  PADDLE_API_URL: url('PADDLE_API_URL'),
+  PREMIUM_SLOT_COOLDOWN_HOURS: int(0, 24 * 365),
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
+
+/** Demo mode's Paddle credentials: the sandbox's Paddle accepts these (the launcher gives them to it). */
+export const DEMO_PADDLE_API_KEY = 'pdl_sdbx_apikey_tickety_demo';
+export const DEMO_PADDLE_CLIENT_TOKEN = 'test_tickety_demo';
 
 /** A comma-separated list of secrets (rotation: every one is accepted), or undefined when unset. */
 function secretList(value: string | undefined): string[] | undefined {
@@ -514,7 +523,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
     supportUrl: e.SUPPORT_URL ?? DEFAULT_SUPPORT_URL,
     inviteUrl,
     remotes,
-    paddleToken: e.PADDLE_CLIENT_TOKEN ?? null,
+    paddleToken: e.PADDLE_CLIENT_TOKEN ?? (demo ? DEMO_PADDLE_CLIENT_TOKEN : null),
     analyticsToken: e.ANALYTICS_TOKEN ?? null,
     demo,
     // Anyone reaching a demo could inject faults for everyone: off unless explicitly enabled.
@@ -575,7 +584,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
         // Demo mode: a secret derived from the token key, which the all-in-one launcher gives the sandbox's Paddle.
         webhookSecrets: secretList(e.PADDLE_WEBHOOK_SECRETS) ?? (demo ? [`pdl_ntfset_demo_${deriveKey(tokenEncryptionKey, 'demo paddle webhooks', 16).toString('hex')}`] : []),
         toleranceSeconds: e.PADDLE_WEBHOOK_TOLERANCE_SECONDS ?? 5,
+        // Demo mode: the sandbox's Paddle (mounted by the all-in-one launcher at /sandbox/paddle) and its demo key.
+        apiKey: e.PADDLE_API_KEY ?? (demo ? DEMO_PADDLE_API_KEY : null),
+        apiBase: trimSlash(e.PADDLE_API_URL ?? (demo ? `${publicUrl}/sandbox/paddle` : 'https://api.paddle.com')),
       },
+      slotCooldownHours: e.PREMIUM_SLOT_COOLDOWN_HOURS ?? 24,
     },
     trustProxy,
     logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),

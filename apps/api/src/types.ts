@@ -16,6 +16,8 @@ import type { Tickets } from './services/tickets';
 import type { Transcripts } from './services/transcripts';
 import type { WebhookInbox } from './services/billing/inbox';
 import type { InboxWorker } from './services/billing/worker';
+import type { BillingAccounts } from './services/billing/accounts';
+import type { PaddleApi } from './services/billing/paddle-api';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
 import type { Session, SessionStore } from './services/sessions';
@@ -47,6 +49,10 @@ declare module 'fastify' {
     /** Billing webhooks: the durable inbox of verified provider events, and this instance's worker draining it. */
     webhookInbox: WebhookInbox;
     inboxWorker: InboxWorker;
+    /** Subscriptions as the billing pages show them, and premium slots (assign, move with a cooldown). */
+    billingAccounts: BillingAccounts;
+    /** Paddle's API (official SDK), for the actions of the billing pages. */
+    paddleApi: PaddleApi;
     /** Background work (e.g. revoking a Discord token) that close() waits for. */
     background(task: Promise<unknown>): void;
     /** preHandler: a signed-in session is required (401). */

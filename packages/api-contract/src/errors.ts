@@ -122,6 +122,21 @@ export const ERROR_CODES = {
     httpStatus: 401,
     message: 'The webhook could not be verified: its signature or credentials are missing or wrong, or it is too old.',
   },
+  PREMIUM_SLOT_COOLDOWN: {
+    code: 1023,
+    httpStatus: 409,
+    message: 'This premium slot moved recently: it can move again when its cooldown ends.',
+  },
+  PROVIDER_UNAVAILABLE: {
+    code: 1024,
+    httpStatus: 502,
+    message: 'The payment provider did not answer: nothing was changed. Try again in a moment.',
+  },
+  PREMIUM_ALREADY_COVERED: {
+    code: 1025,
+    httpStatus: 409,
+    message: 'One of your premium slots already covers this server.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

@@ -19,3 +19,4 @@ export * from './access-areas';
 export * from './server-access';
 export * from './bot-api';
 export * from './statistics-api';
+export * from './billing-api';

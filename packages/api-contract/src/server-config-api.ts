@@ -60,6 +60,9 @@ export const WEB_LOG_ACTIONS = [
   'ticket.reopened',
   'ticket.rated',
   'transcript.view',
+  // Premium slots: put on this server, or moved from it to another.
+  'premium.assigned',
+  'premium.removed',
 ] as const;
 export const WebLogEntry = z.object({
   id: z.string(),

@@ -51,6 +51,7 @@ describe.each(databases())('migrations on $name', (database) => {
         'schema_migrations',
         'server_config_versions',
         'sessions',
+        'staff_audit',
         'staff_members',
         'subscriptions',
         'ticket_events',

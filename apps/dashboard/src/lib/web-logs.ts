@@ -40,6 +40,8 @@ export const ACTION_LABEL: Record<WebLogAction, MessageKey> = {
   'ticket.reopened': 'logs.action.ticket.reopened',
   'ticket.rated': 'logs.action.ticket.rated',
   'transcript.view': 'logs.action.transcript.view',
+  'premium.assigned': 'logs.action.premium.assigned',
+  'premium.removed': 'logs.action.premium.removed',
 };
 /** The actions, in the contract's order. */
 export const WEB_LOG_ACTIONS = Object.keys(ACTION_LABEL) as WebLogAction[];

@@ -14,7 +14,9 @@ import { SessionStore } from '../../services/sessions';
 import { BotKeys } from '../../services/bot-keys';
 import { Tickets } from '../../services/tickets';
 import { Transcripts } from '../../services/transcripts';
+import { BillingAccounts } from '../../services/billing/accounts';
 import { WebhookInbox } from '../../services/billing/inbox';
+import { PaddleApi } from '../../services/billing/paddle-api';
 import { paddleApplier } from '../../services/billing/paddle';
 import { PriceBook } from '../../services/billing/subscriptions';
 import { InboxWorker } from '../../services/billing/worker';
@@ -84,6 +86,8 @@ export default fp(
     app.decorate('webhookInbox', inbox);
     const worker = new InboxWorker(inbox, config.billing.workIntervalMs, app.log);
     app.decorate('inboxWorker', worker);
+    app.decorate('billingAccounts', new BillingAccounts(db, clock, config.plans, config.billing.slotCooldownHours * 3_600_000));
+    app.decorate('paddleApi', new PaddleApi({ apiKey: config.billing.paddle.apiKey, apiBase: config.billing.paddle.apiBase }));
     app.addHook('onReady', async () => worker.start());
     app.addHook('preClose', async () => worker.stop());
 

@@ -45,6 +45,8 @@ const ACTION_TONE: Record<WebLogAction, Tone> = {
   'ticket.reopened': 'warning',
   'ticket.rated': 'primary',
   'transcript.view': 'neutral',
+  'premium.assigned': 'primary',
+  'premium.removed': 'warning',
 };
 
 type Names = Record<string, unknown> | null | undefined;

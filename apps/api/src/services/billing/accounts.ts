@@ -1,0 +1,189 @@
+import type { BillingAction, BillingProvider, BillingSubscription, Plan, PremiumSlot, ServerPremiumAnswer } from '@tickety/api-contract';
+import type { Db, Queryable } from '../../db/driver';
+import { type Clock, iso } from '../../lib/clock';
+import { ApiHttpError } from '../../lib/errors';
+import { subscriptionGrants } from '../premium';
+
+interface SubscriptionRow {
+  id: string;
+  user_id: string;
+  provider: BillingProvider;
+  provider_subscription_id: string;
+  status: string;
+  premium_now: boolean;
+  plan_id: string | null;
+  billing_interval: 'month' | 'year' | null;
+  grace_until: Date | string | null;
+  current_period_end: Date | string | null;
+  cancel_at_period_end: boolean;
+  payment_method: string | null;
+  customer_id: string | null;
+  updated_at: Date | string;
+  slots: Array<{ slot: number; guild_id: string | null; guild_name: string | null; assigned_at: string | null }>;
+}
+
+const toIso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+
+/** The columns of a subscription with its slots (within its count) and their servers' names, at `$at`. */
+const SELECT = (at: string) => `
+  SELECT s.id, s.user_id, s.provider, s.provider_subscription_id, s.status, ${subscriptionGrants('s', at)} AS premium_now, s.plan_id, s.billing_interval,
+         s.grace_until, s.current_period_end, s.cancel_at_period_end, s.payment_method, s.customer_id, s.updated_at,
+         coalesce((SELECT json_agg(json_build_object('slot', n.slot, 'guild_id', p.guild_id, 'guild_name', g.name, 'assigned_at', p.assigned_at) ORDER BY n.slot)
+                   FROM generate_series(1, s.slots) AS n(slot)
+                   LEFT JOIN premium_slots p ON p.subscription_id = s.id AND p.slot = n.slot LEFT JOIN guilds g ON g.id = p.guild_id), '[]'::json) AS slots
+  FROM subscriptions s`;
+
+/**
+ * A user's subscriptions as the billing pages show them, and premium slots: which server each covers,
+ * assigning and moving them (a slot that got a server waits `cooldownMs` before it moves again).
+ */
+export class BillingAccounts {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly plans: Plan[],
+    private readonly cooldownMs: number,
+  ) {}
+
+  get cooldownHours(): number {
+    return this.cooldownMs / 3_600_000;
+  }
+
+  async list(userId: string, q: Queryable = this.db): Promise<BillingSubscription[]> {
+    const { rows } = await q.query<SubscriptionRow>(`${SELECT('$2::timestamptz')} WHERE s.user_id = $1 ORDER BY s.created_at DESC, s.id`, [userId, iso(this.clock())]);
+    return rows.map((r) => this.#answer(r));
+  }
+
+  /** One subscription by its provider's id, whoever owns it (the route decides who may see it). */
+  async find(provider: BillingProvider, providerSubscriptionId: string, q: Queryable = this.db): Promise<BillingSubscription | null> {
+    const { rows } = await q.query<SubscriptionRow>(`${SELECT('$3::timestamptz')} WHERE s.provider = $1 AND s.provider_subscription_id = $2`, [
+      provider,
+      providerSubscriptionId,
+      iso(this.clock()),
+    ]);
+    return rows[0] ? this.#answer(rows[0]) : null;
+  }
+
+  /** The customer id the provider knows the subscription's buyer by (for portal sessions). */
+  async customerOf(provider: BillingProvider, providerSubscriptionId: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ customer_id: string | null }>('SELECT customer_id FROM subscriptions WHERE provider = $1 AND provider_subscription_id = $2', [
+      provider,
+      providerSubscriptionId,
+    ]);
+    return rows[0]?.customer_id ?? null;
+  }
+
+  /** A server's premium, which slot covers it, and the user's own subscriptions that give premium. */
+  async serverPremium(guildId: string, userId: string): Promise<ServerPremiumAnswer> {
+    const at = iso(this.clock());
+    const { rows } = await this.db.query<{ provider: BillingProvider; provider_subscription_id: string; plan_id: string | null; user_id: string; slot: number }>(
+      `SELECT s.provider, s.provider_subscription_id, s.plan_id, s.user_id, p.slot FROM premium_slots p JOIN subscriptions s ON s.id = p.subscription_id
+       WHERE p.guild_id = $1 AND p.slot <= s.slots AND ${subscriptionGrants('s', '$2::timestamptz')} ORDER BY (s.user_id = $3) DESC, s.created_at LIMIT 1`,
+      [guildId, at, userId],
+    );
+    const cover = rows[0];
+    const mine = (await this.list(userId)).filter((s) => s.premium);
+    return {
+      premium: cover !== undefined,
+      coveredBy: cover
+        ? {
+            provider: cover.provider,
+            // Another user's subscription is named by its plan only.
+            id: cover.user_id === userId ? cover.provider_subscription_id : null,
+            planName: this.#planName(cover.plan_id),
+            mine: cover.user_id === userId,
+            slot: cover.slot,
+          }
+        : null,
+      mine,
+      cooldownHours: this.cooldownHours,
+    };
+  }
+
+  /**
+   * Puts the user's slot on the server (moving it from another server when the cooldown allows), in
+   * one transaction with the slot's row locked. Answers the server's premium afterwards.
+   */
+  async assign(userId: string, guildId: string, provider: BillingProvider, providerSubscriptionId: string, slot: number): Promise<{ from: string | null }> {
+    const now = this.clock();
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string; user_id: string; slots: number; premium_now: boolean; guild_id: string | null; assigned_at: Date | string | null }>(
+        `SELECT s.id, s.user_id, s.slots, ${subscriptionGrants('s', '$3::timestamptz')} AS premium_now, p.guild_id, p.assigned_at
+         FROM subscriptions s LEFT JOIN premium_slots p ON p.subscription_id = s.id AND p.slot = $4
+         WHERE s.provider = $1 AND s.provider_subscription_id = $2 FOR UPDATE OF s`,
+        [provider, providerSubscriptionId, iso(now), slot],
+      );
+      const row = rows[0];
+      if (!row || row.user_id !== userId) throw new ApiHttpError('NOT_FOUND', { message: 'You have no such subscription.' });
+      if (!row.premium_now) throw new ApiHttpError('VALIDATION_FAILED', { message: 'This subscription does not give premium now: its slots cannot be assigned.' });
+      if (slot > row.slots) throw new ApiHttpError('VALIDATION_FAILED', { message: `This subscription has ${row.slots} premium slot${row.slots === 1 ? '' : 's'}.` });
+      if (row.guild_id === guildId) return { from: guildId };
+      const { rows: covered } = await tx.query<{ n: number }>(
+        `SELECT 1 AS n FROM premium_slots p JOIN subscriptions s ON s.id = p.subscription_id
+         WHERE p.guild_id = $1 AND p.slot <= s.slots AND s.user_id = $2 AND ${subscriptionGrants('s', '$3::timestamptz')} LIMIT 1`,
+        [guildId, userId, iso(now)],
+      );
+      if (covered.length > 0) throw new ApiHttpError('PREMIUM_ALREADY_COVERED');
+      if (row.guild_id && row.assigned_at) {
+        const movable = new Date(row.assigned_at).getTime() + this.cooldownMs;
+        if (movable > now) {
+          throw new ApiHttpError('PREMIUM_SLOT_COOLDOWN', { message: `This premium slot moved recently: it can move again at ${new Date(movable).toISOString()}.` });
+        }
+      }
+      await tx.query(
+        `INSERT INTO premium_slots (subscription_id, slot, guild_id, assigned_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (subscription_id, slot) DO UPDATE SET guild_id = EXCLUDED.guild_id, assigned_at = EXCLUDED.assigned_at`,
+        [row.id, slot, guildId, iso(now)],
+      );
+      return { from: row.guild_id };
+    });
+  }
+
+  #planName(planId: string | null): string | null {
+    return this.plans.find((p) => p.id === planId)?.name ?? null;
+  }
+
+  #answer(r: SubscriptionRow): BillingSubscription {
+    const slots: PremiumSlot[] = r.slots.map((p) => {
+      const assignedAt = toIso(p.assigned_at);
+      const movable = p.guild_id && assignedAt ? new Date(assignedAt).getTime() + this.cooldownMs : null;
+      return {
+        slot: p.slot,
+        guildId: p.guild_id,
+        guildName: p.guild_name,
+        assignedAt,
+        movableAt: movable !== null && movable > this.clock() ? new Date(movable).toISOString() : null,
+      };
+    });
+    const graceUntil = toIso(r.grace_until);
+    return {
+      provider: r.provider,
+      id: r.provider_subscription_id,
+      userId: r.user_id,
+      planId: r.plan_id,
+      planName: this.#planName(r.plan_id),
+      interval: r.billing_interval,
+      status: r.status,
+      premium: r.premium_now,
+      graceUntil: graceUntil && new Date(graceUntil).getTime() > this.clock() ? graceUntil : null,
+      currentPeriodEnd: toIso(r.current_period_end),
+      cancelAtPeriodEnd: r.cancel_at_period_end,
+      paymentMethod: r.payment_method,
+      slots,
+      actions: actionsOf(r),
+      updatedAt: toIso(r.updated_at)!,
+    };
+  }
+}
+
+/** What the provider offers on a subscription in its state (only what this service implements). */
+function actionsOf(r: SubscriptionRow): BillingAction[] {
+  if (r.provider !== 'paddle') return [];
+  const actions: BillingAction[] = [];
+  const live = r.status === 'active' || r.status === 'trialing' || r.status === 'past_due';
+  if (live && !r.cancel_at_period_end) actions.push('cancel');
+  if (live && r.cancel_at_period_end) actions.push('resume');
+  if (r.status === 'active' || r.status === 'past_due') actions.push('updatePaymentMethod');
+  if (r.customer_id) actions.push('portal');
+  return actions;
+}

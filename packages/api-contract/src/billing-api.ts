@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { Snowflake } from './auth';
+
+export const BILLING_PROVIDERS = ['paddle', 'fastspring', 'discord', 'chargebee'] as const;
+export const BillingProvider = z.enum(BILLING_PROVIDERS);
+export type BillingProvider = z.infer<typeof BillingProvider>;
+
+/** A provider's subscription id as it appears in addresses (/billing/<provider>/:id). */
+export const ProviderSubscriptionId = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be a subscription id of the provider');
+
+/** A premium slot of a subscription and the server it covers (null: free). */
+export const PremiumSlot = z.object({
+  slot: z.number().int().min(1),
+  guildId: Snowflake.nullable(),
+  /** The server's name as the dashboard knows it (null when it never saw the server). */
+  guildName: z.string().nullable(),
+  assignedAt: z.string().nullable(),
+  /** When the slot may move to another server (the cooldown after its last assignment); null: now. */
+  movableAt: z.string().nullable(),
+});
+export type PremiumSlot = z.infer<typeof PremiumSlot>;
+
+/** Actions the provider offers on a subscription (what the detail page shows). */
+export const BillingAction = z.enum(['cancel', 'resume', 'updatePaymentMethod', 'portal']);
+export type BillingAction = z.infer<typeof BillingAction>;
+
+/** A subscription as the billing pages show it. */
+export const BillingSubscription = z.object({
+  provider: BillingProvider,
+  id: ProviderSubscriptionId,
+  userId: Snowflake,
+  planId: z.string().nullable(),
+  planName: z.string().nullable(),
+  interval: z.enum(['month', 'year']).nullable(),
+  /** The provider's status word (active, trialing, past_due, paused, canceled, …). */
+  status: z.string(),
+  /** Whether it gives premium now (grace after a failed payment included). */
+  premium: z.boolean(),
+  /** In the grace period after a failed payment: premium until this time unless the payment recovers. */
+  graceUntil: z.string().nullable(),
+  currentPeriodEnd: z.string().nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+  paymentMethod: z.string().nullable(),
+  slots: z.array(PremiumSlot),
+  actions: z.array(BillingAction),
+  updatedAt: z.string(),
+});
+export type BillingSubscription = z.infer<typeof BillingSubscription>;
+
+export const BillingSubscriptionsAnswer = z.object({ subscriptions: z.array(BillingSubscription) });
+export type BillingSubscriptionsAnswer = z.infer<typeof BillingSubscriptionsAnswer>;
+
+/** `GET /api/billing/checkouts/paddle/:transaction`: where a purchase stands after the provider's checkout. */
+export const CheckoutStatus = z.object({
+  state: z.enum(['activating', 'active']),
+  subscription: BillingSubscription.nullable(),
+});
+export type CheckoutStatus = z.infer<typeof CheckoutStatus>;
+
+/** What the Paddle checkout needs from the API: the price and the data that ties the purchase to the user. */
+export const PaddleCheckoutRequest = z.object({ priceId: z.string().min(1).max(200) }).strict();
+export const PaddleCheckoutAnswer = z.object({ priceId: z.string(), customData: z.object({ userId: Snowflake }), email: z.string().nullable() });
+export type PaddleCheckoutAnswer = z.infer<typeof PaddleCheckoutAnswer>;
+
+/** An action was sent to the provider; the page shows its result once the provider's webhook confirms it. */
+export const BillingActionAnswer = z.object({
+  requested: BillingAction,
+  /** A provider page to open (payment method update, portal), when the action is one. */
+  url: z.string().nullable(),
+  /** Paddle's update-payment-method transaction, for Paddle.js. */
+  transactionId: z.string().nullable(),
+});
+export type BillingActionAnswer = z.infer<typeof BillingActionAnswer>;
+
+/** `GET /api/guilds/:server/premium`. */
+export const ServerPremiumAnswer = z.object({
+  premium: z.boolean(),
+  /** The subscription whose slot covers this server, when one does (its owner may be someone else). */
+  coveredBy: z
+    .object({ provider: BillingProvider, id: ProviderSubscriptionId.nullable(), planName: z.string().nullable(), mine: z.boolean(), slot: z.number().int() })
+    .nullable(),
+  /** The signed-in user's subscriptions that give premium, and their slots (to assign or move one here). */
+  mine: z.array(BillingSubscription),
+  cooldownHours: z.number(),
+});
+export type ServerPremiumAnswer = z.infer<typeof ServerPremiumAnswer>;
+
+export const AssignPremiumRequest = z.object({ provider: BillingProvider, subscriptionId: ProviderSubscriptionId, slot: z.number().int().min(1).max(1000) }).strict();
+export type AssignPremiumRequest = z.infer<typeof AssignPremiumRequest>;
