@@ -29,3 +29,4 @@ export type { EndReason } from './store';
 export { DEMO_BOT_API_KEY, type DemoBot, type DemoBotOptions, demoServer, demoTranscript, dueEvents, history, type SeedReport, startDemoBot } from './demo-bot';
 export { ATTACHMENT_LINK_TTL_MS, DEMO_LEGACY_TRANSCRIPTS, LEGACY_ISSUED_MS, attachmentSignature, legacyTranscriptPath, signAttachment } from './attachments';
 export { flag as xssFlag, V2_PLACES, vectors as xssVectors, v2VectorCount, type V2Place, type XssVector, xssTranscript } from './xss-vectors';
+export * from './paddle';

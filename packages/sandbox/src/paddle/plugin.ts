@@ -1,0 +1,159 @@
+import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { FormBody, RawBody } from '../body';
+import { pathOf } from '../util';
+import { apiRoutes, sendApiError } from './api-routes';
+import { checkoutRoutes } from './checkout-routes';
+import { controlInternals, createPaddleSandboxControl, type PaddleSandboxControl } from './control';
+import { WebhookQueue } from './delivery';
+import { type PaddlePriceOption, PaddleApiError, PaddleEngine } from './engine';
+import { httpUrl } from './http';
+import { paddleJs } from './paddle-js';
+import { portalRoutes } from './portal-routes';
+
+export interface PaddleSandboxOptions {
+  /** API key the API routes require as `Authorization: Bearer <apiKey>` (else 403, Paddle's error shape). */
+  apiKey: string;
+  /** The Paddle.js client-side token (`test_…`): the served paddle.js and the checkout refuse any other. */
+  clientToken: string;
+  /** Absolute http(s) URL every notification is POSTed to. */
+  webhookUrl: string;
+  /** The notification destination's secret (`pdl_ntfset_…`): signs every notification (Paddle-Signature). */
+  webhookSecret: string;
+  /** What the stand-in sells. */
+  prices: PaddlePriceOption[];
+  /** The stand-in's time (epoch ms): subscription dates, scheduled changes, renewals, signatures' ts. Default Date.now. */
+  clock?: () => number;
+  /** Used to deliver notifications. Default the global fetch. */
+  fetch?: typeof fetch;
+  /** First retry delay in real ms, doubling at each attempt (10 attempts at most). Default 1000. */
+  retryBaseMs?: number;
+  /** An attempt with no answer after this many real ms fails (and is retried). Default 5000, Paddle's limit. */
+  timeoutMs?: number;
+  /** Drives this registration (chaos, delivery, time, state). Default: a private one. */
+  control?: PaddleSandboxControl;
+  /**
+   * The stand-in's public URL (e.g. `http://localhost:3000/sandbox/paddle`) for the absolute links the
+   * API hands out (checkout.url, portal and management URLs). Default: the request's protocol and host
+   * plus the prefix. Its pages and paddle.js use relative links and work behind any host anyway.
+   */
+  baseUrl?: string;
+  /** How long portal links work (clock ms). Default 1 hour. */
+  portalSessionTtlMs?: number;
+  /** How long an opened checkout page can be paid (clock ms). Default 24 hours. */
+  checkoutTtlMs?: number;
+}
+
+const BODY_LIMIT = 64 * 1024;
+
+function required(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new RangeError(`paddleSandbox: ${name} is required (a non-empty string)`);
+  return value;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`paddleSandbox: ${name} must be a number > 0, not ${value}`);
+  return value;
+}
+
+/**
+ * Paddle Billing on loopback: paddle.js and an overlay checkout with test cards, the subscription API
+ * subset, a customer portal, and signed notifications delivered in the background with retries.
+ *
+ * Register it encapsulated with a prefix: `app.register(paddleSandbox, { prefix: '/sandbox/paddle', ... })`.
+ * Its body parsers (form, JSON), error and 404 handlers stay inside. State is per registration.
+ */
+export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async function paddleSandbox(app: FastifyInstance, opts: PaddleSandboxOptions) {
+  const apiKey = required('apiKey', opts.apiKey);
+  const clientToken = required('clientToken', opts.clientToken);
+  const webhookSecret = required('webhookSecret', opts.webhookSecret);
+  const webhookUrl = httpUrl(required('webhookUrl', opts.webhookUrl));
+  if (!webhookUrl) throw new RangeError(`paddleSandbox: webhookUrl must be an absolute http(s) URL, not "${opts.webhookUrl}"`);
+  let baseUrl: string | null = null;
+  if (opts.baseUrl !== undefined) {
+    if (!httpUrl(opts.baseUrl)) throw new RangeError(`paddleSandbox: baseUrl must be an absolute http(s) URL, not "${opts.baseUrl}"`);
+    baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  }
+  const clock = opts.clock ?? Date.now;
+  const fetchImpl = opts.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== 'function') throw new TypeError('paddleSandbox: no fetch available: pass the fetch option');
+  const control = opts.control ?? createPaddleSandboxControl();
+  const internals = controlInternals(control);
+
+  const queue = new WebhookQueue({
+    url: webhookUrl,
+    secret: webhookSecret,
+    clock,
+    fetch: fetchImpl,
+    retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 1000),
+    timeoutMs: positive('timeoutMs', opts.timeoutMs, 5000),
+    chaos: internals.chaos,
+    takeFailure: internals.takeFailure,
+    random: Math.random,
+  });
+  const engine = new PaddleEngine(
+    {
+      prices: opts.prices,
+      clock,
+      portalTtlMs: positive('portalSessionTtlMs', opts.portalSessionTtlMs, 60 * 60 * 1000),
+      checkoutTtlMs: positive('checkoutTtlMs', opts.checkoutTtlMs, 24 * 60 * 60 * 1000),
+    },
+    queue,
+  );
+  const bound = { engine, queue };
+  internals.bind(bound);
+  app.addHook('onClose', async () => {
+    queue.stop();
+    internals.unbind(bound);
+  });
+
+  const prefix = app.prefix;
+  const relative = (url: string) => {
+    const path = pathOf(url);
+    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
+  };
+  const isPage = (url: string) => {
+    const path = relative(url);
+    return path === '/checkout' || path.startsWith('/portal/');
+  };
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    done(null, new FormBody(new URLSearchParams(body as string)));
+  });
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
+    if ((body as string).trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    json(req, body as string, done);
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
+    done(null, new RawBody(String(req.headers['content-type'] ?? ''), body as Buffer));
+  });
+
+  // Scheduled changes (and renewals) due by the clock apply before any request sees the state.
+  app.addHook('onRequest', async () => {
+    engine.tick();
+  });
+
+  app.setErrorHandler(async (error: FastifyError | PaddleApiError, req, reply) => {
+    if (error instanceof PaddleApiError) return sendApiError(reply, error);
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) req.log.error({ err: error }, 'paddle sandbox: unexpected error');
+    const detail = status >= 500 ? 'The sandbox failed to answer.' : error.message;
+    if (isPage(req.url)) return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(detail);
+    const code = status === 404 ? 'not_found' : status >= 500 ? 'internal_error' : 'bad_request';
+    return sendApiError(reply, new PaddleApiError(status, code, detail));
+  });
+
+  app.setNotFoundHandler(async (req, reply) => sendApiError(reply, new PaddleApiError(404, 'not_found', `No route ${req.method} ${relative(req.url)}.`)));
+
+  app.get('/paddle.js', async (_req, reply) =>
+    reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(paddleJs(clientToken)),
+  );
+  checkoutRoutes(app, { engine, clientToken });
+  portalRoutes(app, { engine, prefix, baseUrl });
+  await app.register(apiRoutes, { engine, apiKey, prefix, baseUrl });
+};
