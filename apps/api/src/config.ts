@@ -44,6 +44,8 @@ export interface AppConfig {
   remotes: Partial<Record<RemoteId, string>>;
   paddleToken: string | null;
   analyticsToken: string | null;
+  /** Where the browser loads Paddle.js from (null without a client token). */
+  paddleScriptUrl: string | null;
   /** Discord is the built-in sandbox (no DISCORD_CLIENT_ID). */
   demo: boolean;
   /** Demo mode: the sandbox's test controls over HTTP (`/sandbox/discord/_control/...`). */
@@ -255,6 +257,7 @@ const EnvSchema = z.object({
   PADDLE_WEBHOOK_SECRETS: optionalString,
   PADDLE_WEBHOOK_TOLERANCE_SECONDS: int(1, 3600),
   PADDLE_API_KEY: optionalString,
+  PADDLE_JS_URL: url('PADDLE_JS_URL'),
   PADDLE_API_URL: url('PADDLE_API_URL'),
   PREMIUM_SLOT_COOLDOWN_HOURS: int(0, 24 * 365),
   TRUST_PROXY: optionalString,
@@ -525,6 +528,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
     remotes,
     paddleToken: e.PADDLE_CLIENT_TOKEN ?? (demo ? DEMO_PADDLE_CLIENT_TOKEN : null),
     analyticsToken: e.ANALYTICS_TOKEN ?? null,
+    paddleScriptUrl:
+      (e.PADDLE_CLIENT_TOKEN ?? (demo ? DEMO_PADDLE_CLIENT_TOKEN : null)) === null
+        ? null
+        : (e.PADDLE_JS_URL ?? (demo ? `${publicUrl}/sandbox/paddle/paddle.js` : 'https://cdn.paddle.com/paddle/v2/paddle.js')),
     demo,
     // Anyone reaching a demo could inject faults for everyone: off unless explicitly enabled.
     sandboxControl: demo && e.SANDBOX_CONTROL !== undefined && ['1', 'true', 'yes', 'on'].includes(e.SANDBOX_CONTROL.toLowerCase()),

@@ -199,6 +199,7 @@ describe('pages for a static host (--public-url, `pages`)', () => {
     discordClientId: '123456789012345678',
     discordOrigin: 'https://discord.com',
     paddleToken: null,
+    paddleScriptUrl: null,
     analyticsToken: null,
     demo: false,
   };

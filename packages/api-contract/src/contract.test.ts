@@ -103,6 +103,7 @@ describe('helpers', () => {
       discordClientId: '1',
       discordOrigin: 'https://discord.com',
       paddleToken: null,
+      paddleScriptUrl: null,
       analyticsToken: null,
       demo: false,
     };

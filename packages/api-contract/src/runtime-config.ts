@@ -38,6 +38,8 @@ export const RuntimeConfig = z.object({
   discordOrigin: text(),
   /** Paddle's public client-side token, or null when checkout is not configured. */
   paddleToken: z.nullable(z.string()),
+  /** Paddle.js (Paddle's CDN, or the sandbox's stand-in in demo mode); null when checkout is not configured. */
+  paddleScriptUrl: z.nullable(z.string()),
   /** Public token of the subscription-analytics script, or null. */
   analyticsToken: z.nullable(z.string()),
   /** True when Discord is the built-in sandbox (demo users, no real accounts). */

@@ -84,7 +84,7 @@ export {
 
 // request / overlay client
 export { api } from './client/api';
-export { ApiRequestError, type ApiRequestErrorKind, errorText, loginButtonLabel } from './client/errors';
+export { ApiRequestError, type ApiRequestErrorKind, errorText, failureDetail, failureText, loginButtonLabel } from './client/errors';
 export { overlayActions } from './client/overlay-actions';
 export {
   type OverlayButtons,
@@ -104,6 +104,7 @@ export { useRouteData } from './routing/route-data';
 
 // the plan catalogue and its price helpers
 export { type BillingInterval, isPaid, priceFor, usePlansQuery, yearlySaving } from './plans';
+export { loadPaddle, onPaddleEvent, type PaddleCheckoutOptions, type PaddleEvent, type PaddleGlobal, resetPaddle, schedulePaddle } from './billing/paddle';
 
 // guards
 export { evaluateGuard, type GuardDecision, hasPermission } from './guards/guards';

@@ -36,6 +36,7 @@ export const TEST_CONFIG: RuntimeConfig = {
   discordClientId: '1300000000000000001',
   discordOrigin: 'https://discord.test',
   paddleToken: null,
+  paddleScriptUrl: null,
   analyticsToken: null,
   demo: true,
 };

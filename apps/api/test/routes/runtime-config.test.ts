@@ -75,6 +75,8 @@ describe.each(databases())('GET /config.json on $name', (database) => {
         discordClientId: DEMO_APP.clientId,
         discordOrigin: `${PUBLIC_URL}/sandbox/discord`,
         paddleToken: 'live_public_abc',
+        // Demo mode: Paddle.js is the sandbox's stand-in.
+        paddleScriptUrl: `${PUBLIC_URL}/sandbox/paddle/paddle.js`,
         analyticsToken: null,
         demo: true,
       });

@@ -1,39 +1,5 @@
-import { Alert, Card, cx } from '@tickety/ui';
-import Clock from 'lucide-react/icons/clock';
-import Lock from 'lucide-react/icons/lock';
+import { Card, cx } from '@tickety/ui';
 import type { ReactNode } from 'react';
-import { useRuntimeConfig } from '@tickety/shared';
-import { T, useT } from '../lib/i18n';
-
-/** An honest notice of what this page does not do yet (ui has no such component; kept local). */
-export function ComingNext({ title, children }: { title: ReactNode; children: ReactNode }) {
-  return (
-    <Alert tone="info" title={title} icon={<Clock className="size-5" aria-hidden="true" />}>
-      {children}
-    </Alert>
-  );
-}
-
-/**
- * Whether Paddle checkout can run on this deployment: no client token means no payment can be taken
- * at all; with a token, the Paddle.js checkout itself arrives with the next version.
- */
-export function CheckoutAvailability({ purpose }: { purpose: 'purchase' | 'update' }) {
-  const { paddleToken } = useRuntimeConfig();
-  const t = useT();
-  if (!paddleToken) {
-    return (
-      <Alert tone="warning" title={t('checkout.notConfigured.title')} icon={<Lock className="size-5" aria-hidden="true" />}>
-        <T k="checkout.notConfigured.body" components={{ code: <code className="font-mono text-xs" /> }} />
-      </Alert>
-    );
-  }
-  return purpose === 'purchase' ? (
-    <ComingNext title={t('checkout.purchaseNext.title')}>{t('checkout.purchaseNext.body')}</ComingNext>
-  ) : (
-    <ComingNext title={t('checkout.updateNext.title')}>{t('checkout.updateNext.body')}</ComingNext>
-  );
-}
 
 /** Label/value rows (a description list) in a card. */
 export function DetailsCard({ title, rows, className }: { title: ReactNode; rows: Array<{ label: ReactNode; value: ReactNode }>; className?: string }) {

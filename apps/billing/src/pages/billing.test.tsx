@@ -1,6 +1,8 @@
 import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { subscription } from '../test/fixtures';
 import BillingPage from './billing';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
@@ -9,55 +11,67 @@ afterEach(() => {
   resetShared(store);
 });
 
-describe('billing page', () => {
-  it('lists the servers the premium covers by their names from the guild list', () => {
-    const { unexpected } = mockApi({});
-    const me = signedInMe({ sub: { premium: true, servers: ['1100000000000000001', '1100000000000000004', '1199999999999999999'] } });
-    ({ store } = renderPage(<BillingPage />, { url: '/billing', me }));
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Billing' })).toBeInTheDocument();
-    expect(screen.getByText('Premium active')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Covered servers (3)' })).toBeInTheDocument();
-    const items = screen.getAllByRole('listitem');
-    expect(items.map((li) => li.querySelector('p')?.textContent)).toEqual(["Ava's Arcade", 'Cozy Corner', 'Server not in your list']);
-    // Only a server the user manages links to its dashboard premium page.
-    expect(within(items[0]!).getByRole('link', { name: "Server premium of Ava's Arcade" })).toHaveAttribute('href', '/dashboard/1100000000000000001/premium');
-    expect(within(items[1]!).queryByRole('link')).not.toBeInTheDocument();
-    expect(within(items[2]!).getByText('1199999999999999999')).toBeInTheDocument();
-    expect(screen.getByText('Subscription details arrive in the next version')).toBeInTheDocument();
+describe('billing page', () => {
+  it('lists every subscription with its status, renewal, covered servers and a way to open it', async () => {
+    const { unexpected } = mockApi({
+      'GET /api/billing/subscriptions': {
+        subscriptions: [
+          subscription(),
+          subscription({ provider: 'chargebee', id: 'cb_1', status: 'cancelled', premium: false, actions: [], slots: [{ slot: 1, guildId: null, guildName: null, assignedAt: null, movableAt: null }] }),
+        ],
+      },
+    });
+    ({ store } = renderPage(<BillingPage />, { url: '/billing', me: signedInMe() }));
+    await screen.findByRole('heading', { name: 'Premium through Paddle' });
+    const cards = screen.getAllByRole('heading', { level: 2 }).map((h) => h.closest('li')!);
+    expect(within(cards[0]!).getByRole('heading', { name: 'Premium through Paddle' })).toBeInTheDocument();
+    expect(within(cards[0]!).getByText('Active')).toBeInTheDocument();
+    expect(within(cards[0]!).getByText(/Renews on/)).toBeInTheDocument();
+    expect(within(cards[0]!).getByText("Ava's Arcade")).toBeInTheDocument();
+    expect(within(cards[0]!).getByRole('link', { name: 'Open the Premium subscription through Paddle' })).toHaveAttribute('href', '/billing/paddle/sub_01');
+    expect(within(cards[1]!).getByRole('heading', { name: 'Premium through Chargebee' })).toBeInTheDocument();
+    expect(within(cards[1]!).getByText('cancelled')).toBeInTheDocument();
+    expect(within(cards[1]!).getByRole('link', { name: /Chargebee/ })).toHaveAttribute('href', '/billing/chargebee/cb_1');
     expect(unexpected).toEqual([]);
   });
 
-  it('says so when the subscription records carry no active premium', () => {
-    ({ store } = renderPage(<BillingPage />, { url: '/billing', me: signedInMe({ sub: { premium: false, servers: [] } }) }));
-    expect(screen.getByText('No active premium')).toBeInTheDocument();
-    expect(screen.getByText(/No server is covered/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'See premium plans' })).toHaveAttribute('href', '/premium-purchase');
+  it('shows the empty state with a way to the plans (Cleo, no subscription)', async () => {
+    mockApi({ 'GET /api/billing/subscriptions': { subscriptions: [] } });
+    ({ store } = renderPage(<BillingPage />, { url: '/billing', me: signedInMe() }));
+    expect(await screen.findByRole('heading', { name: 'No subscriptions yet' })).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'See premium plans' })[0]).toHaveAttribute('href', '/premium-purchase');
   });
 
-  it('shows the empty state with a way to the plans when the user has no subscription', () => {
-    ({ store } = renderPage(<BillingPage />, { url: '/billing', me: signedInMe({ sub: null }) }));
-    expect(screen.getByRole('heading', { name: 'No subscriptions yet' })).toBeInTheDocument();
-    expect(screen.getByText(/has no Tickety subscription/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'See premium plans' })).toHaveAttribute('href', '/premium-purchase');
-    expect(screen.queryByText('Premium active')).not.toBeInTheDocument();
+  it('a failed read says what failed, with Try again', async () => {
+    let fail = true;
+    mockApi({ 'GET /api/billing/subscriptions': () => (fail ? json({ code: 1500, message: 'Something went wrong on our side. Try again shortly.', isAuthenticated: true }, 500) : json({ subscriptions: [] })) });
+    ({ store } = renderPage(<BillingPage />, { url: '/billing', me: signedInMe() }));
+    expect(await screen.findByText('The subscriptions could not be loaded')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'No subscriptions yet' })).toBeInTheDocument();
   });
 
-  it("shows staff whose billing they are viewing, without the viewer's own premium", () => {
-    const me = signedInMe({ team: { owner: true, permissions: [] }, sub: { premium: true, servers: ['1100000000000000001'] } });
-    ({ store } = renderPage(<BillingPage />, { url: '/billing/1000000000000000777', path: '/billing/:user', me }));
-    expect(screen.getByRole('heading', { name: "Viewing another user's billing" })).toBeInTheDocument();
-    expect(screen.getByText('1000000000000000777')).toBeInTheDocument();
-    expect(screen.getByText("Looking up another user's subscriptions comes with the staff tools")).toBeInTheDocument();
-    expect(screen.queryByText('Premium active')).not.toBeInTheDocument();
-    expect(screen.queryByText("Ava's Arcade")).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Your own billing' })).toHaveAttribute('href', '/billing');
+  it('shows staff another user’s billing, read-only, from the staff route, linking to the staff detail pages', async () => {
+    const { calls } = mockApi({ 'GET /api/billing/users/1000000000000000777/subscriptions': { subscriptions: [subscription({ userId: '1000000000000000777' })] } });
+    ({ store } = renderPage(<BillingPage />, {
+      url: '/billing/1000000000000000777',
+      path: '/billing/:user',
+      me: signedInMe({ team: { owner: false, permissions: ['DASHBOARD_SUPPORT_SYSTEM_READ'] } }),
+    }));
+    expect(await screen.findByText(/You are reading the billing of user 1000000000000000777, read-only/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Open the Premium subscription/ })).toHaveAttribute('href', '/billing/1000000000000000777/paddle/sub_01');
+    expect(screen.queryByRole('link', { name: 'See plans' })).not.toBeInTheDocument();
+    expect(calls('/api/billing/subscriptions')).toEqual([]);
   });
 
-  it('treats /billing/<own id> as the own billing page', () => {
-    const me = signedInMe({ sub: { premium: true, servers: ['1100000000000000001'] } });
-    ({ store } = renderPage(<BillingPage />, { url: `/billing/${me.user.id}`, path: '/billing/:user', me }));
-    expect(screen.getByText('Premium active')).toBeInTheDocument();
-    expect(screen.getByText("Ava's Arcade")).toBeInTheDocument();
+  it('treats /billing/<own id> as the own billing page', async () => {
+    const me = signedInMe();
+    const { calls } = mockApi({ 'GET /api/billing/subscriptions': { subscriptions: [] } });
+    ({ store } = renderPage(<BillingPage />, { url: `/billing/${me.user!.id}`, path: '/billing/:user', me }));
+    expect(await screen.findByRole('heading', { name: 'No subscriptions yet' })).toBeInTheDocument();
+    expect(calls('/api/billing/subscriptions')).toHaveLength(1);
   });
 });

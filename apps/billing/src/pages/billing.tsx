@@ -1,121 +1,123 @@
-import { formatNumber, type Guild, Link, selectGuilds, selectSub, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
-import { Avatar, Badge, buttonClasses, Card, EmptyState, PageHeader } from '@tickety/ui';
+import type { BillingSubscription } from '@tickety/api-contract';
+import { failureText, formatNumber, Link, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
+import { Alert, Button, buttonClasses, Card, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
 import ReceiptText from 'lucide-react/icons/receipt-text';
 import { BackLink } from '../components/back-link';
-import { ComingNext, DetailsCard, linkClasses } from '../components/notices';
+import { RenewalLine, StatusBadge } from '../components/subscription-status';
+import { useSubscriptionsQuery } from '../lib/billing-api';
 import { href } from '../lib/hrefs';
 import { useT } from '../lib/i18n';
+import { PROVIDERS } from '../lib/providers';
 
 /**
- * /billing: the signed-in user's premium summary. /billing/:user (staff with
- * DASHBOARD_SUPPORT_SYSTEM_READ; the shell guards it): whose billing is being viewed.
+ * /billing: the signed-in user's subscriptions across providers, each with its premium slots and
+ * the servers they cover. /billing/:user (staff with DASHBOARD_SUPPORT_SYSTEM_READ; the shell guards
+ * it, the API checks again and audits the read): the same, read-only, for that user.
  */
 export default function BillingPage() {
-  const { user: viewedUserId } = useParams();
-  const me = useAppSelector(selectUser);
-  if (viewedUserId !== undefined && viewedUserId !== me?.id) return <StaffBillingView userId={viewedUserId} />;
-  return <OwnBilling />;
-}
-
-function OwnBilling() {
   const t = useT();
-  const sub = useAppSelector(selectSub);
-  const guilds = useAppSelector(selectGuilds);
+  const { user: viewed } = useParams();
+  const me = useAppSelector(selectUser);
+  const staffView = viewed !== undefined && viewed !== me?.id;
   const { productName } = useRuntimeConfig();
+  const { data, error, isLoading, refetch } = useSubscriptionsQuery(staffView ? { user: viewed } : {});
+
   return (
     <div>
       <PageHeader
         title={t('title.billing')}
-        description={t('billing.description')}
+        description={staffView ? t('billing.staff.description') : t('billing.description')}
         actions={
-          <Link to={href('/premium-purchase')} className={buttonClasses({ variant: 'secondary' })}>
-            {t('billing.seePlans')}
-          </Link>
+          staffView ? (
+            <BackLink to={href('/billing')}>{t('billing.staff.ownBilling')}</BackLink>
+          ) : (
+            <Link to={href('/premium-purchase')} className={buttonClasses({ variant: 'secondary' })}>
+              {t('billing.seePlans')}
+            </Link>
+          )
         }
       />
-      {sub === null ? (
+      {staffView ? (
+        <Alert tone="info" title={t('billing.staff.viewing')} className="mb-6">
+          {t('billing.staff.viewingBody', { user: viewed })}
+        </Alert>
+      ) : null}
+      {isLoading ? (
+        <div className="space-y-4" aria-busy="true">
+          <Skeleton className="h-36" />
+          <Skeleton className="h-36" />
+        </div>
+      ) : error || !data ? (
+        <Alert
+          tone="danger"
+          title={t('billing.loadFailed')}
+          actions={
+            <Button variant="secondary" size="sm" onClick={() => void refetch()}>
+              {t('premium.plans.retry')}
+            </Button>
+          }
+        >
+          {failureText(error)}
+        </Alert>
+      ) : data.subscriptions.length === 0 ? (
         <EmptyState
           icon={<ReceiptText className="size-6" aria-hidden="true" />}
-          title={t('billing.empty.title')}
-          description={t('billing.empty.description', { product: productName })}
+          title={staffView ? t('billing.staff.empty') : t('billing.empty.title')}
+          description={staffView ? undefined : t('billing.empty.description', { product: productName })}
         >
-          <Link to={href('/premium-purchase')} className={buttonClasses()}>
-            {t('billing.seePremiumPlans')}
-          </Link>
+          {staffView ? null : (
+            <Link to={href('/premium-purchase')} className={buttonClasses()}>
+              {t('billing.seePremiumPlans')}
+            </Link>
+          )}
         </EmptyState>
       ) : (
-        <div className="space-y-6">
-          <Card className="p-5 sm:p-6">
-            <div className="flex flex-wrap items-center gap-3">
-              <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('billing.yourPremium')}</h2>
-              {sub.premium ? <Badge tone="primary">{t('billing.premiumActive')}</Badge> : <Badge>{t('billing.noActivePremium')}</Badge>}
-            </div>
-            <h3 className="mt-5 text-sm font-medium text-surface-600 dark:text-surface-400">
-              {t('billing.coveredServers', { count: formatNumber(sub.servers.length) })}
-            </h3>
-            {sub.servers.length > 0 ? (
-              <ul className="mt-2 divide-y divide-surface-200 dark:divide-surface-800">
-                {sub.servers.map((id) => (
-                  <CoveredServer key={id} id={id} guild={guilds.find((g) => g.id === id)} />
-                ))}
-              </ul>
-            ) : (
-              <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">
-                {sub.premium ? t('billing.notAttached') : t('billing.noServerCovered')}{' '}
-                {sub.premium ? null : (
-                  <Link to={href('/premium-purchase')} className={linkClasses}>
-                    {t('billing.seePremiumPlans')}
-                  </Link>
-                )}
-              </p>
-            )}
-          </Card>
-          <ComingNext title={t('billing.detailsNext.title')}>{t('billing.detailsNext.body')}</ComingNext>
-        </div>
+        <ul className="space-y-4">
+          {data.subscriptions.map((s) => (
+            <li key={`${s.provider}:${s.id}`}>
+              <SubscriptionCard subscription={s} user={staffView ? viewed : undefined} />
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );
 }
 
-function CoveredServer({ id, guild }: { id: string; guild: Guild | undefined }) {
+function SubscriptionCard({ subscription: s, user }: { subscription: BillingSubscription; user: string | undefined }) {
   const t = useT();
-  const name = guild?.name ?? t('billing.server.notInList');
+  const provider = PROVIDERS[s.provider];
+  const to = user ? href(`/billing/:user/${s.provider}/:id`, { user, id: s.id }) : href(`/billing/${s.provider}/:id`, { id: s.id });
+  const covered = s.slots.filter((slot) => slot.guildId !== null);
   return (
-    <li className="flex flex-wrap items-center gap-3 py-3">
-      <Avatar src={guild?.iconUrl} name={guild?.name ?? '?'} size="sm" shape="square" />
-      <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium text-surface-900 dark:text-surface-50">{name}</p>
-        <p className="font-mono text-xs text-surface-500 dark:text-surface-400">{id}</p>
+    <Card className="p-5 sm:p-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">
+          {t('billing.card.title', { plan: s.planName ?? t('billing.card.unknownPlan'), provider: provider.name })}
+        </h2>
+        <StatusBadge subscription={s} />
       </div>
-      {guild?.canManage ? (
-        <Link
-          to={href('/dashboard/:server/premium', { server: id })}
-          className={buttonClasses({ variant: 'ghost', size: 'sm' })}
-          aria-label={t('billing.server.premiumOf', { name: guild.name })}
-        >
-          {t('billing.server.premium')}
-        </Link>
-      ) : null}
-    </li>
-  );
-}
-
-function StaffBillingView({ userId }: { userId: string }) {
-  const t = useT();
-  return (
-    <div>
-      <PageHeader
-        title={t('title.billing')}
-        description={t('billing.staff.description')}
-        actions={<BackLink to={href('/billing')}>{t('billing.staff.ownBilling')}</BackLink>}
-      />
-      <div className="space-y-6">
-        <DetailsCard
-          title={t('billing.staff.viewing')}
-          rows={[{ label: t('billing.staff.userId'), value: <code className="font-mono">{userId}</code> }]}
-        />
-        <ComingNext title={t('billing.staff.next.title')}>{t('billing.staff.next.body')}</ComingNext>
-      </div>
-    </div>
+      <p className="mt-1 text-sm text-surface-600 dark:text-surface-400">
+        {s.interval ? `${t(s.interval === 'year' ? 'billing.card.yearly' : 'billing.card.monthly')} · ` : ''}
+        <RenewalLine subscription={s} />
+      </p>
+      <h3 className="mt-4 text-sm font-medium text-surface-600 dark:text-surface-400">
+        {t('billing.coveredServers', { count: formatNumber(covered.length) })} · {t('billing.card.slots', { used: covered.length, total: s.slots.length })}
+      </h3>
+      {covered.length > 0 ? (
+        <ul className="mt-2 flex flex-wrap gap-2">
+          {covered.map((slot) => (
+            <li key={slot.slot} className="rounded-md bg-surface-100 px-2 py-1 text-sm text-surface-800 dark:bg-surface-800 dark:text-surface-200">
+              {slot.guildName ?? slot.guildId}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">{s.premium ? t('billing.notAttached') : t('billing.noServerCovered')}</p>
+      )}
+      <Link to={to} className={buttonClasses({ variant: 'secondary', size: 'sm', className: 'mt-4' })} aria-label={t('billing.card.openLabel', { plan: s.planName ?? '', provider: provider.name })}>
+        {t('billing.card.open')}
+      </Link>
+    </Card>
   );
 }

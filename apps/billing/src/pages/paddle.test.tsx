@@ -1,38 +1,105 @@
-import { renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
-import { cleanup, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { PaddleCheckoutOptions, PaddleEvent, PaddleGlobal } from '@tickety/shared';
+import { resetPaddle } from '@tickety/shared';
+import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
+import { act, cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PLANS, subscription } from '../test/fixtures';
 import PaddleBuyPage from './paddle-buy';
 import PaddleUpdatePage from './paddle-update';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
+/** Paddle.js as a page sees it: what checkouts were opened, and Paddle's events sent back. */
+let opened: PaddleCheckoutOptions[] = [];
+let emit: (event: PaddleEvent) => void = () => undefined;
+const fakePaddle: PaddleGlobal = {
+  Initialize(options) {
+    emit = (event) => options.eventCallback?.(event);
+  },
+  Environment: { set: () => undefined },
+  Checkout: { open: (options) => void opened.push(options), close: () => undefined },
+};
+beforeEach(() => {
+  opened = [];
+  window.Paddle = fakePaddle;
+});
 afterEach(() => {
   cleanup();
   resetShared(store);
+  resetPaddle();
+  delete window.Paddle;
 });
 
+const PADDLE = { paddleToken: 'test_token', paddleScriptUrl: 'https://paddle.test/paddle.js' };
+
 describe('Paddle checkout pages', () => {
-  it('paddleBuy explains the checkout and says it is not configured without a Paddle token', () => {
-    ({ store } = renderPage(<PaddleBuyPage />, { url: '/billing/paddleBuy', me: signedInMe(), config: { paddleToken: null } }));
-    expect(screen.getByRole('heading', { level: 1, name: 'Checkout' })).toBeInTheDocument();
-    expect(screen.getByText(/opens Paddle's checkout for the plan you choose/)).toBeInTheDocument();
-    expect(screen.getByText('Checkout is not configured on this deployment')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Compare plans' })).toHaveAttribute('href', '/premium-purchase');
+  it('paddleBuy: pays through Paddle once, then shows "activating" until the webhook has landed, then active (a refresh keeps the purchase)', async () => {
+    let state: 'activating' | 'active' = 'activating';
+    const { calls } = mockApi({
+      'GET /api/plans': PLANS,
+      'POST /api/billing/paddle/checkout': { priceId: 'pri_premium_monthly', customData: { userId: '1000000000000000001' }, email: null },
+      'GET /api/billing/checkouts/paddle/txn_1': () =>
+        new Response(JSON.stringify({ state, subscription: state === 'active' ? subscription() : null }), { headers: { 'content-type': 'application/json' } }),
+    });
+    const page = renderPage(<PaddleBuyPage />, { url: '/billing/paddleBuy?price=pri_premium_monthly', path: '/billing/paddleBuy', me: signedInMe(), config: PADDLE });
+    store = page.store;
+    expect(await screen.findByRole('heading', { name: 'Premium' })).toBeInTheDocument();
+    const pay = screen.getByRole('button', { name: 'Pay with Paddle' });
+    await userEvent.click(pay);
+    expect(opened).toEqual([{ items: [{ priceId: 'pri_premium_monthly', quantity: 1 }], customData: { userId: '1000000000000000001' }, settings: { displayMode: 'overlay', theme: 'light' } }]);
+    // A second click while Paddle's checkout is open opens nothing more.
+    expect(screen.getByRole('button', { name: 'Pay with Paddle' })).toBeDisabled();
+    expect(calls('/api/billing/paddle/checkout')).toHaveLength(1);
+
+    act(() => emit({ name: 'checkout.completed', data: { transaction_id: 'txn_1', status: 'completed' } }));
+    expect(await screen.findByText('Activating your premium…')).toBeInTheDocument();
+    expect(page.router.state.location.search).toBe('?txn=txn_1');
+    state = 'active';
+    expect(await screen.findByRole('heading', { name: 'Premium is active' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open the subscription' })).toHaveAttribute('href', '/billing/paddle/sub_01');
   });
 
-  it('paddleBuy says checkout opens in the next version when Paddle is configured', () => {
-    ({ store } = renderPage(<PaddleBuyPage />, { url: '/billing/paddleBuy', me: signedInMe(), config: { paddleToken: 'live_abc' } }));
-    expect(screen.getByText('Checkout opens in the next version')).toBeInTheDocument();
-    expect(screen.queryByText('Checkout is not configured on this deployment')).not.toBeInTheDocument();
+  it('paddleBuy: a declined card says so and lets the user try again', async () => {
+    mockApi({ 'GET /api/plans': PLANS, 'POST /api/billing/paddle/checkout': { priceId: 'pri_premium_yearly', customData: { userId: '1000000000000000001' }, email: null } });
+    ({ store } = renderPage(<PaddleBuyPage />, { url: '/billing/paddleBuy?price=pri_premium_yearly', path: '/billing/paddleBuy', me: signedInMe(), config: PADDLE }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Pay with Paddle' }));
+    act(() => emit({ name: 'checkout.payment.failed' }));
+    act(() => emit({ name: 'checkout.closed' }));
+    expect(await screen.findByText('Your card was declined. Nothing was charged: try another card.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pay with Paddle' })).toBeEnabled();
   });
 
-  it('paddleUpdate explains the payment-method update with the same configured state', () => {
-    ({ store } = renderPage(<PaddleUpdatePage />, { url: '/billing/paddleUpdate', me: signedInMe(), config: { paddleToken: null } }));
-    expect(screen.getByRole('heading', { level: 1, name: 'Update Payment Method' })).toBeInTheDocument();
-    expect(screen.getByText('Checkout is not configured on this deployment')).toBeInTheDocument();
+  it('paddleBuy: no plan in the address, or no Paddle on this site: says so, no checkout', async () => {
+    mockApi({ 'GET /api/plans': PLANS });
+    ({ store } = renderPage(<PaddleBuyPage />, { url: '/billing/paddleBuy?price=pri_nope', path: '/billing/paddleBuy', me: signedInMe(), config: PADDLE }));
+    expect(await screen.findByText('Choose a plan first')).toBeInTheDocument();
     cleanup();
     resetShared(store);
-    ({ store } = renderPage(<PaddleUpdatePage />, { url: '/billing/paddleUpdate', me: signedInMe(), config: { paddleToken: 'live_abc' } }));
-    expect(screen.getByText('Updating the payment method opens in the next version')).toBeInTheDocument();
+    mockApi({ 'GET /api/plans': PLANS });
+    ({ store } = renderPage(<PaddleBuyPage />, { url: '/billing/paddleBuy?price=pri_premium_monthly', path: '/billing/paddleBuy', me: signedInMe(), config: { paddleToken: null, paddleScriptUrl: null } }));
+    expect(await screen.findByText('Payments are not set up on this site: no purchase can be made here.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pay with Paddle' })).not.toBeInTheDocument();
+  });
+
+  it('paddleUpdate: opens Paddle with the update transaction, then shows the new card once the webhook has it', async () => {
+    let method = 'Visa •••• 4242';
+    mockApi({
+      'GET /api/billing/subscriptions/paddle/sub_01': () => new Response(JSON.stringify(subscription({ paymentMethod: method })), { headers: { 'content-type': 'application/json' } }),
+      'POST /api/billing/subscriptions/paddle/sub_01/payment-method': { requested: 'updatePaymentMethod', url: 'https://paddle.test/checkout?txn=txn_u', transactionId: 'txn_u' },
+    });
+    ({ store } = renderPage(<PaddleUpdatePage />, { url: '/billing/paddleUpdate?subscription=sub_01', path: '/billing/paddleUpdate', me: signedInMe(), config: PADDLE }));
+    expect(await screen.findByText('Visa •••• 4242')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Update with Paddle' }));
+    expect(opened.at(-1)).toMatchObject({ transactionId: 'txn_u' });
+    act(() => emit({ name: 'checkout.completed', data: { transaction_id: 'txn_u' } }));
+    expect(await screen.findByText('Saving your new payment method…')).toBeInTheDocument();
+    method = 'Mastercard •••• 4444';
+    expect(await screen.findByText('Future payments use Mastercard •••• 4444.', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('paddleUpdate without a subscription in the address points to billing', () => {
+    ({ store } = renderPage(<PaddleUpdatePage />, { url: '/billing/paddleUpdate', path: '/billing/paddleUpdate', me: signedInMe(), config: PADDLE }));
+    expect(screen.getByText('Which subscription?')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to billing' })).toHaveAttribute('href', '/billing');
   });
 });

@@ -62,11 +62,13 @@ describe('premium purchase page', () => {
     expect(screen.queryByRole('button', { name: /log in/i })).not.toBeInTheDocument();
   });
 
-  it('says checkout opens in the next version when Paddle is configured and the user is signed in', async () => {
+  it('with Paddle configured and the user signed in, each plan links to Paddle checkout for the chosen interval', async () => {
     mockApi({ 'GET /api/plans': PLANS });
     ({ store } = renderPage(<PremiumPurchasePage />, { url: URL_, me: signedInMe(), config: { paddleToken: 'live_abc' } }));
-    await screen.findByRole('group', { name: 'Premium' });
-    expect(screen.getByText('Checkout opens in the next version')).toBeInTheDocument();
+    const card = await screen.findByRole('group', { name: 'Premium' });
+    expect(within(card).getByRole('link', { name: 'Buy Premium' })).toHaveAttribute('href', '/billing/paddleBuy?price=pri_premium_monthly');
+    await userEvent.click(screen.getByRole('radio', { name: 'Yearly' }));
+    expect(within(card).getByRole('link', { name: 'Buy Premium' })).toHaveAttribute('href', '/billing/paddleBuy?price=pri_premium_yearly');
     expect(screen.queryByText('Checkout is not configured on this deployment')).not.toBeInTheDocument();
   });
 

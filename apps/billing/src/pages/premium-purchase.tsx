@@ -1,11 +1,10 @@
 import type { Plan } from '@tickety/api-contract';
 import { type BillingInterval, formatNumber, formatPrice, isPaid, Link, login, priceFor, selectSub, selectUser, useAppDispatch, useAppSelector, usePlansQuery, useRuntimeConfig, yearlySaving } from '@tickety/shared';
-import { Alert, Badge, Button, Card, cx, PageHeader, Skeleton } from '@tickety/ui';
+import { Alert, Badge, Button, buttonClasses, Card, cx, PageHeader, Skeleton } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import Crown from 'lucide-react/icons/crown';
 import LogIn from 'lucide-react/icons/log-in';
 import { useId, useState } from 'react';
-import { CheckoutAvailability } from '../components/notices';
 import { href } from '../lib/hrefs';
 import { T, useT } from '../lib/i18n';
 
@@ -44,7 +43,7 @@ export default function PremiumPurchasePage() {
             <ul className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
               {paid.map((plan) => (
                 <li key={plan.id} className="flex">
-                  <PlanCard plan={plan} interval={billingInterval} />
+                  <PlanCard plan={plan} interval={billingInterval} canBuy={user !== null && paddleToken !== null} />
                 </li>
               ))}
             </ul>
@@ -80,7 +79,15 @@ export default function PremiumPurchasePage() {
         <h2 id="checkout-heading" className="mb-3 text-lg font-semibold text-surface-900 dark:text-surface-50">
           {t('premium.checkout.heading')}
         </h2>
-        {paddleToken && !user ? <LoginToBuy /> : <CheckoutAvailability purpose="purchase" />}
+        {!user ? (
+          <LoginToBuy />
+        ) : paddleToken ? (
+          <p className="text-sm text-surface-700 dark:text-surface-300">{t('premium.checkout.paddle')}</p>
+        ) : (
+          <Alert tone="warning" title={t('checkout.notConfigured.title')}>
+            {t('paddleBuy.notConfigured')}
+          </Alert>
+        )}
       </section>
     </div>
   );
@@ -119,8 +126,9 @@ function IntervalPicker({ value, onChange }: { value: BillingInterval; onChange:
   );
 }
 
-function PlanCard({ plan, interval }: { plan: Plan; interval: BillingInterval }) {
+function PlanCard({ plan, interval, canBuy }: { plan: Plan; interval: BillingInterval; canBuy: boolean }) {
   const t = useT();
+  const paddlePrice = plan.providerPrices.find((p) => p.provider === 'paddle' && p.interval === (interval === 'yearly' ? 'year' : 'month'));
   const headingId = useId();
   const price = priceFor(plan, interval);
   const saving = interval === 'yearly' ? yearlySaving(plan) : null;
@@ -165,6 +173,11 @@ function PlanCard({ plan, interval }: { plan: Plan; interval: BillingInterval })
           </li>
         ))}
       </ul>
+      {canBuy && paddlePrice ? (
+        <Link to={href('/billing/paddleBuy', {}, { price: paddlePrice.id })} className={buttonClasses({ className: 'mt-6 w-full' })}>
+          {t('premium.plan.buy', { plan: plan.name })}
+        </Link>
+      ) : null}
     </Card>
   );
 }

@@ -8,7 +8,7 @@
  *   when they cannot be loaded, with their own Retry.
  */
 import type { PanelPost, PostKind, ServerConfig, ServerConfigAnswer, ServerResources } from '@tickety/api-contract';
-import { api, errorText } from '@tickety/shared';
+import { api } from '@tickety/shared';
 
 /** The live configuration as the editor uses it (the API checked it against the schema). */
 export interface LiveConfig extends Omit<ServerConfigAnswer, 'config'> {
@@ -123,19 +123,5 @@ export function isMissingRoute(error: unknown): boolean {
   return failure?.status === 404 && failure.data?.code === 1002;
 }
 
-/** A failure in the reader's language: the catalogue's text for the API's code, else the client's message. */
-export function failureText(error: unknown): string {
-  const failure = asFailure(error);
-  if (!failure) return errorText(error);
-  return failure.data ? errorText(failure.data) : failure.message;
-}
-
-/**
- * The API's own sentence when it says more than the catalogue's text shown for its code (the
- * permission the bot lacks, what was deleted): null when it adds nothing.
- */
-export function failureDetail(error: unknown): string | null {
-  const failure = asFailure(error);
-  if (!failure?.data) return null;
-  return failure.data.message === failureText(error) ? null : failure.data.message;
-}
+/** Failures in the reader's language (shared with the other remotes). */
+export { failureDetail, failureText } from '@tickety/shared';

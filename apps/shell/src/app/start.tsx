@@ -1,4 +1,4 @@
-import { configureShared, loadUser, makeStore, type RuntimeConfig, STAFF_REMOTE, selectIsStaff } from '@tickety/shared';
+import { configureShared, loadUser, makeStore, type RuntimeConfig, STAFF_REMOTE, schedulePaddle, selectIsStaff } from '@tickety/shared';
 import { StrictMode } from 'react';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
@@ -58,6 +58,8 @@ export function startApp(config: RuntimeConfig) {
   // Usually done already by the entry chunk (index.ts); registering again with the same URL is a no-op.
   registerRemotesEarly(config, composition, window.location.pathname);
   watchForStaff(store, config);
+  // Spec §1: Paddle.js initialised at start-up, once the browser is idle (never before the first page).
+  schedulePaddle(config);
   keepSignedInHint(store);
   void store.dispatch(loadUser());
 

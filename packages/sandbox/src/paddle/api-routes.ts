@@ -8,7 +8,8 @@ import type { PaddleSubscription } from './types';
 export interface ApiContext {
   engine: PaddleEngine;
   apiKey: string;
-  prefix: string;
+  /** The plugin's prefix (not named `prefix`: Fastify would mount this context under it again). */
+  mount: string;
   baseUrl: string | null;
 }
 
@@ -104,7 +105,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
 
   const withUrls = (req: FastifyRequest, sub: PaddleSubscription): PaddleSubscription => ({
     ...sub,
-    management_urls: engine.managementUrls(sub.id, baseOf(req, ctx.prefix, ctx.baseUrl)),
+    management_urls: engine.managementUrls(sub.id, baseOf(req, ctx.mount, ctx.baseUrl)),
   });
 
   app.get('/subscriptions/:id', async (req, reply) => {
@@ -132,7 +133,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
     return ok(
       reply,
       page.map((s) => withUrls(req, s)),
-      { pagination: { per_page: perPage, next: `${baseOf(req, ctx.prefix, ctx.baseUrl)}/subscriptions?${next}`, has_more: hasMore, estimated_total: all.length } },
+      { pagination: { per_page: perPage, next: `${baseOf(req, ctx.mount, ctx.baseUrl)}/subscriptions?${next}`, has_more: hasMore, estimated_total: all.length } },
     );
   });
 
@@ -163,7 +164,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
 
   app.get('/subscriptions/:id/update-payment-method-transaction', async (req, reply) => {
     const { id } = req.params as { id: string };
-    const base = baseOf(req, ctx.prefix, ctx.baseUrl);
+    const base = baseOf(req, ctx.mount, ctx.baseUrl);
     return ok(
       reply,
       engine.paymentMethodTransaction(id, (txnId) => `${base}/checkout?txn=${encodeURIComponent(txnId)}`),
@@ -186,7 +187,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
     const ids = body.subscription_ids ?? [];
     if (!Array.isArray(ids) || ids.length > 25 || ids.some((s) => typeof s !== 'string')) throw invalidField('subscription_ids', 'must be an array of up to 25 subscription ids');
     return reply.code(201).header('cache-control', 'no-store').send({
-      data: engine.portalSession(id, ids as string[], baseOf(req, ctx.prefix, ctx.baseUrl)),
+      data: engine.portalSession(id, ids as string[], baseOf(req, ctx.mount, ctx.baseUrl)),
       meta: { request_id: randomUUID() },
     });
   });

@@ -26,14 +26,10 @@ function parseJson(text: string | undefined, what: string): unknown {
   }
 }
 
-function intervalWord(line: LineInput): string {
-  return line.price.interval;
-}
-
 function summaryHtml(lines: LineInput[], heading: string, dueMinor: number, note: string): string {
   const currency = lines[0]!.price.currency;
   const total = lines.reduce((t, l) => t + l.price.unitMinor * l.quantity, 0);
-  const interval = intervalWord(lines[0]!);
+  const interval = lines[0]!.price.interval;
   const items = lines
     .map(
       (l) =>

@@ -36,7 +36,11 @@ export interface PaddleSandboxControl {
   customers(): PaddleCustomer[];
   /** Applies the changes due by the clock (scheduled cancels, renewals); requests do it too. */
   tick(): void;
-  /** As if the current period's payment failed: the subscription becomes past_due (see README of paddle/index.ts). */
+  /**
+   * As if the current period's payment had failed: a past-due transaction, the subscription past_due,
+   * and transaction.payment_failed, transaction.past_due, subscription.past_due. A card update (its
+   * update-payment-method-transaction checkout) collects it and makes the subscription active again.
+   */
   markPastDue(subscriptionId: string): PaddleTransaction;
   /** Forgets all state, events and notifications, clears the chaos and resumes delivery. */
   reset(): void;

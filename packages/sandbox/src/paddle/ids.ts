@@ -20,18 +20,34 @@ function base32(bytes: Uint8Array, length: number): string {
   return out.padEnd(length, '0');
 }
 
+const RANDOM_BITS = 80n;
+let lastTime = -1;
+let lastRandom = 0n;
+
 /**
- * A Paddle-style id: `<prefix>_` and 26 lowercase ULID characters (10 of time, 16 random), so ids made
- * later sort after earlier ones, e.g. `sub_01hv8y5ehszzq0yv20ttx3166y`.
+ * A Paddle-style id: `<prefix>_` and 26 lowercase ULID characters (10 of time, 16 random), e.g.
+ * `sub_01hv8y5ehszzq0yv20ttx3166y`. Monotonic like ULIDs: ids made in the same millisecond increment
+ * the random part, so ids sort in the order they were made (the API lists by id).
  */
 export function paddleId(prefix: string, nowMs: number): string {
+  const t = Math.max(0, Math.floor(nowMs));
+  let random: bigint;
+  if (t === lastTime && lastRandom + 1n < 1n << RANDOM_BITS) random = lastRandom + 1n;
+  else random = BigInt(`0x${randomBytes(10).toString('hex')}`) >> 1n;
+  lastTime = t;
+  lastRandom = random;
   let time = '';
-  let t = Math.max(0, Math.floor(nowMs));
+  let rest = t;
   for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32] + time;
-    t = Math.floor(t / 32);
+    time = ALPHABET[rest % 32] + time;
+    rest = Math.floor(rest / 32);
   }
-  return `${prefix}_${time}${base32(randomBytes(10), 16)}`;
+  let tail = '';
+  for (let i = 0; i < 16; i++) {
+    tail = ALPHABET[Number(random & 31n)] + tail;
+    random >>= 5n;
+  }
+  return `${prefix}_${time}${tail}`;
 }
 
 /** A stable id derived from a name (the products of the configured prices). */

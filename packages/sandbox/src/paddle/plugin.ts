@@ -155,5 +155,6 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
   );
   checkoutRoutes(app, { engine, clientToken });
   portalRoutes(app, { engine, prefix, baseUrl });
-  await app.register(apiRoutes, { engine, apiKey, prefix, baseUrl });
+  // Its own context, for its auth hook. (`prefix` is a register option: the mount path is passed as `mount`.)
+  await app.register(apiRoutes, { engine, apiKey, mount: prefix, baseUrl });
 };

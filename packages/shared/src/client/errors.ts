@@ -96,6 +96,29 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A failed request as RTK Query reports it through the shared base query (`OverlayBaseQueryError`), or null. */
+function asRequestFailure(error: unknown): { status: unknown; message: string; data?: { code: number; message: string } | null } | null {
+  if (typeof error !== 'object' || error === null || !('status' in error) || !('message' in error)) return null;
+  return error as { status: unknown; message: string; data?: { code: number; message: string } | null };
+}
+
+/** A failed request in the reader's language: the catalogue's text for the API's code, else the client's message. */
+export function failureText(error: unknown): string {
+  const failure = asRequestFailure(error);
+  if (!failure) return errorText(error);
+  return failure.data ? errorText(failure.data) : failure.message;
+}
+
+/**
+ * The API's own sentence when it says more than the catalogue's text shown for its code (the
+ * permission the bot lacks, when a slot may move): null when it adds nothing.
+ */
+export function failureDetail(error: unknown): string | null {
+  const failure = asRequestFailure(error);
+  if (!failure?.data) return null;
+  return failure.data.message === failureText(error) ? null : failure.data.message;
+}
+
 const { t } = sharedCatalog;
 
 /** The login screen's one button, 'Login with discord' in English (not an OverlayButtons flag). */

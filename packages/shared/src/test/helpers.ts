@@ -22,6 +22,7 @@ export const CONFIG: RuntimeConfig = {
   discordClientId: '100000000000000001',
   discordOrigin: 'https://discord.com',
   paddleToken: null,
+  paddleScriptUrl: null,
   analyticsToken: null,
   demo: true,
 };

@@ -16,6 +16,7 @@ export function runtimeConfig(config: FastifyInstance['config'], site: Pick<Site
     discordClientId: config.discord.clientId,
     discordOrigin: config.discord.origin,
     paddleToken: config.paddleToken,
+    paddleScriptUrl: config.paddleScriptUrl,
     analyticsToken: config.analyticsToken,
     demo: config.demo,
   };

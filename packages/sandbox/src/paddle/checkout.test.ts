@@ -1,0 +1,293 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  CLIENT_TOKEN,
+  type PaddleHarness,
+  PREFIX,
+  paddleHarness,
+  pageEvent,
+  signatureValid,
+  START,
+  USER_ID,
+} from './test-helpers';
+
+let harness: PaddleHarness | null = null;
+afterEach(async () => {
+  await harness?.app.close();
+  harness = null;
+});
+
+async function setup(...args: Parameters<typeof paddleHarness>) {
+  harness = await paddleHarness(...args);
+  return harness;
+}
+
+const ITEMS = JSON.stringify([{ priceId: 'pri_premium_month', quantity: 1 }]);
+
+describe('GET /checkout', () => {
+  test('shows the product, price and interval with the test card pre-filled, under a strict CSP', async () => {
+    const h = await setup();
+    const res = await h.openCheckout({ items: ITEMS, custom_data: JSON.stringify({ userId: USER_ID }), email: 'ava@example.com', token: CLIENT_TOKEN, parent_origin: 'http://localhost:5173' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("form-action 'self'");
+    expect(csp).toContain("frame-ancestors 'self' http://localhost:5173");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = res.body;
+    expect(html).toContain('Subscribe to Premium');
+    expect(html).toContain('$4.99 / month');
+    expect(html).toContain('value="4242 4242 4242 4242"');
+    expect(html).toContain('value="ava@example.com"');
+    expect(html).toContain('<script src="checkout.js" defer></script>');
+    expect(html).toContain('data-parent-origin="http://localhost:5173"');
+    // No inline handlers, no inline code: the only other <script> is a JSON data block.
+    expect(html).not.toMatch(/\son[a-z]+=/i);
+    const scripts = html.match(/<script[^>]*>/g) ?? [];
+    expect(scripts).toEqual(['<script src="checkout.js" defer>', '<script type="application/json" id="paddle-event">']);
+    // Labels for every input, and the test cards listed.
+    for (const id of ['email', 'card_number', 'expiry', 'cvc', 'cardholder_name']) expect(html).toContain(`<label for="${id}">`);
+    expect(html).toContain('4000 0000 0000 0002');
+    const event = pageEvent(html);
+    expect(event?.name).toBe('checkout.loaded');
+    expect(event?.data.custom_data).toEqual({ userId: USER_ID });
+    expect(event?.data.items[0].price_id).toBe('pri_premium_month');
+  });
+
+  test('the page script is served separately as JavaScript', async () => {
+    const h = await setup();
+    const res = await h.app.inject({ method: 'GET', url: `${PREFIX}/checkout.js` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/javascript');
+    expect(res.body).toContain('postMessage(message, parentOrigin)');
+    expect(res.body).toContain("'Escape'");
+    expect(() => new Function(res.body)).not.toThrow();
+  });
+
+  test('refuses a missing or wrong client-side token, unknown prices and bad JSON', async () => {
+    const h = await setup();
+    expect((await h.openCheckout({ items: ITEMS })).statusCode).toBe(403);
+    const wrong = await h.openCheckout({ items: ITEMS, token: 'test_wrong' });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.body).toContain('does not match');
+    const unknown = await h.openCheckout({ items: JSON.stringify([{ priceId: 'pri_nope', quantity: 1 }]), token: CLIENT_TOKEN });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('Unknown price');
+    expect((await h.openCheckout({ items: '[{', token: CLIENT_TOKEN })).statusCode).toBe(400);
+    expect((await h.openCheckout({ items: JSON.stringify([{ priceId: 'pri_premium_month', quantity: 0 }]), token: CLIENT_TOKEN })).statusCode).toBe(400);
+    const mixed = await h.openCheckout({ items: JSON.stringify([{ priceId: 'pri_premium_month' }, { priceId: 'pri_premium_year' }]), token: CLIENT_TOKEN });
+    expect(mixed.statusCode).toBe(400);
+    expect(mixed.body).toContain('same billing interval');
+    expect((await h.openCheckout({ items: ITEMS, token: CLIENT_TOKEN, custom_data: '[1]' })).statusCode).toBe(400);
+    expect((await h.openCheckout({ items: ITEMS, token: CLIENT_TOKEN, success_url: 'javascript:alert(1)' })).statusCode).toBe(400);
+    expect(h.control.subscriptions()).toEqual([]);
+  });
+});
+
+describe('POST /checkout', () => {
+  test('a successful purchase creates the customer, an active subscription and a completed transaction', async () => {
+    const h = await setup();
+    const { subscriptionId, transactionId, customerId, page } = await h.buy({ email: 'ava@example.com' });
+    expect(page.body).toContain('Payment complete');
+    expect(page.body).toContain('Visa •••• 4242');
+    expect(subscriptionId).toMatch(/^sub_[0-9a-z]{26}$/);
+    expect(transactionId).toMatch(/^txn_[0-9a-z]{26}$/);
+    expect(customerId).toMatch(/^ctm_[0-9a-z]{26}$/);
+
+    const [sub] = h.control.subscriptions();
+    expect(sub).toMatchObject({
+      id: subscriptionId,
+      status: 'active',
+      customer_id: customerId,
+      currency_code: 'USD',
+      collection_mode: 'automatic',
+      billing_cycle: { interval: 'month', frequency: 1 },
+      current_billing_period: { starts_at: '2026-01-15T12:00:00.000000Z', ends_at: '2026-02-15T12:00:00.000000Z' },
+      next_billed_at: '2026-02-15T12:00:00.000000Z',
+      started_at: '2026-01-15T12:00:00.000000Z',
+      first_billed_at: '2026-01-15T12:00:00.000000Z',
+      scheduled_change: null,
+      canceled_at: null,
+      custom_data: { userId: USER_ID, guildId: '987654321098765432' },
+    });
+    expect(sub!.items).toHaveLength(1);
+    expect(sub!.items[0]).toMatchObject({
+      status: 'active',
+      quantity: 1,
+      recurring: true,
+      price: { id: 'pri_premium_month', unit_price: { amount: '499', currency_code: 'USD' }, billing_cycle: { interval: 'month', frequency: 1 }, description: 'Premium (monthly)' },
+    });
+    expect(sub!.items[0]!.price.product_id).toMatch(/^pro_/);
+    expect(sub!.updated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+
+    const [txn] = h.control.transactions();
+    expect(txn).toMatchObject({
+      id: transactionId,
+      status: 'completed',
+      origin: 'web',
+      subscription_id: subscriptionId,
+      customer_id: customerId,
+      custom_data: { userId: USER_ID, guildId: '987654321098765432' },
+      currency_code: 'USD',
+      details: { totals: { subtotal: '499', total: '499', grand_total: '499', tax: '0', currency_code: 'USD' } },
+    });
+    expect(txn!.billed_at).toBeTruthy();
+    expect(txn!.payments).toHaveLength(1);
+    expect(txn!.payments[0]).toMatchObject({ status: 'captured', amount: '499', method_details: { type: 'card', card: { type: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2029 } } });
+    expect(h.control.customers()).toMatchObject([{ id: customerId, email: 'ava@example.com' }]);
+
+    const event = pageEvent(page.body);
+    expect(event).toMatchObject({
+      name: 'checkout.completed',
+      data: { transaction_id: transactionId, status: 'completed', customer: { id: customerId, email: 'ava@example.com' }, subscription_id: subscriptionId, custom_data: { userId: USER_ID } },
+    });
+  });
+
+  test('sends subscription.created, subscription.activated, transaction.paid and transaction.completed, signed, with growing updated_at', async () => {
+    const h = await setup();
+    const { subscriptionId, transactionId } = await h.buy();
+    await h.control.flush();
+    expect(h.receiver.types()).toEqual(['subscription.created', 'subscription.activated', 'transaction.paid', 'transaction.completed']);
+    for (const r of h.receiver.got) {
+      expect(r.contentType).toBe('application/json');
+      const check = signatureValid(r.raw, r.signature);
+      expect(check.ok).toBe(true);
+      expect(check.ts).toBe(Math.floor(START / 1000));
+      expect(r.body.event_id).toMatch(/^evt_/);
+      expect(r.body.notification_id).toMatch(/^ntf_/);
+      expect(r.body.occurred_at).toMatch(/\.\d{6}Z$/);
+    }
+    const [created, activated, paid, completed] = h.receiver.got.map((r) => r.body);
+    expect(created!.data).toMatchObject({ id: subscriptionId, status: 'active', transaction_id: transactionId });
+    expect(created!.data.management_urls).toBeUndefined();
+    expect(activated!.data).toMatchObject({ id: subscriptionId, status: 'active' });
+    expect(activated!.data.updated_at > created!.data.updated_at).toBe(true);
+    expect(paid!.data).toMatchObject({ id: transactionId, status: 'paid', subscription_id: subscriptionId });
+    expect(completed!.data).toMatchObject({ id: transactionId, status: 'completed', subscription_id: subscriptionId, origin: 'web' });
+    expect(completed!.data.updated_at > paid!.data.updated_at).toBe(true);
+    expect(completed!.data.payments[0].method_details.card).toMatchObject({ type: 'visa', last4: '4242' });
+    expect(new Set(h.receiver.got.map((r) => r.body.event_id)).size).toBe(4);
+    expect(h.control.deliveries().every((d) => d.state === 'delivered' && d.attempts === 1 && d.lastStatus === 200)).toBe(true);
+  });
+
+  test('the Mastercard test card works too', async () => {
+    const h = await setup();
+    await h.buy({ card: '5555555555554444' });
+    expect(h.control.transactions()[0]!.payments[0]!.method_details.card).toMatchObject({ type: 'mastercard', last4: '4444' });
+  });
+
+  test('the declined card shows "Your card was declined", posts checkout.payment.failed and creates nothing', async () => {
+    const h = await setup();
+    const page = await h.openCheckout({ items: ITEMS, token: CLIENT_TOKEN });
+    const res = await h.pay(page.body, { email: 'ava@example.com', card_number: '4000 0000 0000 0002' });
+    expect(res.statusCode).toBe(402);
+    expect(res.body).toContain('Your card was declined');
+    expect(res.body).toContain('role="alert"');
+    const event = pageEvent(res.body);
+    expect(event?.name).toBe('checkout.payment.failed');
+    expect(event?.data.error).toMatchObject({ code: 'declined' });
+    await h.control.flush();
+    expect(h.control.subscriptions()).toEqual([]);
+    expect(h.control.transactions()).toEqual([]);
+    expect(h.control.customers()).toEqual([]);
+    expect(h.control.deliveries()).toEqual([]);
+    // The same checkout can still be paid with a good card.
+    const retry = await h.pay(page.body, { email: 'ava@example.com' });
+    expect(retry.statusCode).toBe(200);
+    expect(h.control.subscriptions()).toHaveLength(1);
+  });
+
+  test('bad expiry, CVC, card number or email give clear field errors and create nothing', async () => {
+    const h = await setup();
+    const page = await h.openCheckout({ items: ITEMS, token: CLIENT_TOKEN });
+    const cases: Array<[Record<string, string>, string, string]> = [
+      [{ expiry: '12/25' }, 'expiry', 'must be in the future'],
+      [{ expiry: '2030-12' }, 'expiry', 'MM/YY'],
+      [{ expiry: '13/30' }, 'expiry', 'from 01 to 12'],
+      [{ expiry: '' }, 'expiry', 'Enter the expiry date'],
+      [{ cvc: '12' }, 'cvc', '3 or 4 digits'],
+      [{ cvc: '12a' }, 'cvc', '3 or 4 digits'],
+      [{ card_number: '4242 4242 4242 4241' }, 'card_number', 'valid card number'],
+      [{ card_number: '4111 1111 1111 1111' }, 'card_number', 'test cards'],
+      [{ email: 'not-an-email' }, 'email', 'valid email'],
+    ];
+    for (const [fields, field, message] of cases) {
+      const res = await h.pay(page.body, { email: 'ava@example.com', ...fields });
+      expect(res.statusCode, JSON.stringify(fields)).toBe(400);
+      expect(res.body).toContain(`id="${field}-error"`);
+      expect(res.body).toContain(message);
+      expect(res.body).toMatch(new RegExp(`id="${field}"[^>]*aria-invalid="true"`));
+      expect(res.body).toContain('id="problems" role="alert"');
+      expect(pageEvent(res.body)).toBeNull();
+    }
+    // The current month is still valid (a card works through its expiry month).
+    const now = new Date(START);
+    const thisMonth = `${String(now.getUTCMonth() + 1).padStart(2, '0')}/${String(now.getUTCFullYear() % 100)}`;
+    const ok = await h.pay(page.body, { email: 'ava@example.com', expiry: thisMonth, cvc: '1234' });
+    expect(ok.statusCode).toBe(200);
+    expect(h.control.subscriptions()).toHaveLength(1);
+  });
+
+  test('paying the same checkout twice makes one subscription', async () => {
+    const h = await setup();
+    const page = await h.openCheckout({ items: ITEMS, token: CLIENT_TOKEN });
+    const first = await h.pay(page.body, { email: 'ava@example.com' });
+    const second = await h.pay(page.body, { email: 'ava@example.com' });
+    expect(second.statusCode).toBe(200);
+    expect(pageEvent(second.body)?.data.subscription_id).toBe(pageEvent(first.body)?.data.subscription_id);
+    expect(h.control.subscriptions()).toHaveLength(1);
+  });
+
+  test('reuses the customer by email or by custom_data.userId', async () => {
+    const h = await setup();
+    const a = await h.buy({ email: 'ava@example.com', customData: { userId: USER_ID } });
+    const b = await h.buy({ email: 'AVA@example.com', customData: {} });
+    const c = await h.buy({ email: 'other@example.com', customData: { userId: USER_ID } });
+    const d = await h.buy({ email: 'ben@example.com', customData: { userId: '223456789012345678' } });
+    expect(b.customerId).toBe(a.customerId);
+    expect(c.customerId).toBe(a.customerId);
+    expect(d.customerId).not.toBe(a.customerId);
+    expect(h.control.customers()).toHaveLength(2);
+    expect(h.control.subscriptions()).toHaveLength(4);
+  });
+
+  test('quantities multiply the price', async () => {
+    const h = await setup();
+    await h.buy({ quantity: 3 });
+    expect(h.control.transactions()[0]!.details.totals.grand_total).toBe('1497');
+    expect(h.control.subscriptions()[0]!.items[0]!.quantity).toBe(3);
+  });
+
+  test('refuses a form from another site, an expired or unknown checkout, and a JSON body', async () => {
+    const h = await setup();
+    const page = await h.openCheckout({ items: ITEMS, token: CLIENT_TOKEN });
+    const form = `checkout=${encodeURIComponent(/name="checkout" value="([^"]+)"/.exec(page.body)![1]!)}&email=a%40b.co&card_number=4242424242424242&expiry=12%2F29&cvc=123`;
+    const post = (headers: Record<string, string>, payload = form) =>
+      h.app.inject({ method: 'POST', url: `${PREFIX}/checkout`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload });
+    expect((await post({ 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
+    expect((await post({ origin: 'https://evil.example' })).statusCode).toBe(403);
+    expect((await post({ 'content-type': 'application/json' }, '{}')).statusCode).toBe(415);
+    expect((await post({}, 'checkout=chk_unknown')).statusCode).toBe(410);
+    h.advance(25 * 60 * 60 * 1000);
+    expect((await post({})).statusCode).toBe(410);
+    expect(h.control.subscriptions()).toEqual([]);
+  });
+
+  test('without a frame, the success page links to successUrl (the script hides the link when framed)', async () => {
+    const h = await setup();
+    const page = await h.openCheckout({ items: ITEMS, token: CLIENT_TOKEN, success_url: 'http://localhost:5173/billing/done?x=1&y=2' });
+    const done = await h.pay(page.body, { email: 'ava@example.com' });
+    expect(done.body).toContain('<p data-unframed><a class="button" href="http://localhost:5173/billing/done?x=1&#38;y=2">Continue</a></p>');
+  });
+
+  test('escapes everything it shows', async () => {
+    const h = await setup();
+    const page = await h.openCheckout({ items: ITEMS, token: CLIENT_TOKEN, custom_data: JSON.stringify({ note: '</script><script>alert(1)</script>' }) });
+    expect(page.body).not.toContain('</script><script>alert(1)');
+    expect(pageEvent(page.body)?.data.custom_data.note).toBe('</script><script>alert(1)</script>');
+    const res = await h.pay(page.body, { email: '"><img src=x>@example.com' });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).not.toContain('"><img src=x>');
+  });
+});
