@@ -38,11 +38,15 @@ import { ServerConfigs } from '../src/services/server-config';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** The subscription that gives Ava's Arcade premium. */
+/**
+ * The subscription that gives Ava's Arcade premium: a Discord app subscription (managed in Discord's
+ * own app, so the billing pages offer no actions on it). Purchases through Paddle in the demo go
+ * through the sandbox's Paddle and its webhooks like real ones.
+ */
 export const DEMO_SUBSCRIPTION = {
-  id: 'demo-paddle-avas-arcade',
-  provider: 'paddle',
-  providerSubscriptionId: 'sub_demo_avas_arcade',
+  id: 'demo-discord-avas-arcade',
+  provider: 'discord',
+  providerSubscriptionId: '1300000000000000901',
 } as const;
 
 /** The items of Ava's Arcade the seed posts, and where. */

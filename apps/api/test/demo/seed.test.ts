@@ -47,7 +47,7 @@ describe.each(databases())('the demo seed (npm start) on $name', (database) => {
       'SELECT s.provider, s.status, array_agg(p.guild_id) AS servers FROM subscriptions s JOIN premium_slots p ON p.subscription_id = s.id WHERE s.id = $1 GROUP BY 1, 2',
       [DEMO_SUBSCRIPTION.id],
     );
-    expect(rows).toEqual([{ provider: 'paddle', status: 'active', servers: [ARCADE] }]);
+    expect(rows).toEqual([{ provider: 'discord', status: 'active', servers: [ARCADE] }]);
 
     const browser = await as(first, ava.id);
     // Ava's Arcade: premium, two panels and a multi-panel, versions by Ava and Nico.

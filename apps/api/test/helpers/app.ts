@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type SandboxControl, createSandboxControl } from '@tickety/sandbox';
+import { type PaddleSandboxControl, type SandboxControl, createPaddleSandboxControl, createSandboxControl } from '@tickety/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { DEMO_DISCORD, mountSandbox } from '../../demo/demo';
@@ -54,6 +54,8 @@ export interface TestApp {
   db: SuiteDb;
   /** Drives the mounted Discord sandbox (faults, tokens, requests it received). */
   sandbox: SandboxControl;
+  /** Drives the mounted Paddle stand-in (its deliveries, chaos, subscriptions). */
+  paddle: PaddleSandboxControl;
   /** Every call the API made to "Discord" (through its discordFetch). */
   discordCalls: DiscordCall[];
   close(): Promise<void>;
@@ -84,7 +86,8 @@ export async function createTestApp(db: SuiteDb, options: TestAppOptions = {}): 
   };
   const discordFetch = options.wrapFetch ? options.wrapFetch(counting) : counting;
   // Demo mode as the all-in-one launcher composes it: the sandbox mounted beside the API (apps/api/demo).
-  const extensions = config.demo ? [mountSandbox(sandbox)] : [];
+  const paddle = createPaddleSandboxControl();
+  const extensions = config.demo ? [mountSandbox(sandbox, { control: paddle })] : [];
   const app = await buildApp(config, { db, clock, logStream: logs, discordFetch, extensions });
   inner = injectFetch(app);
   await options.extend?.(app);
@@ -96,6 +99,7 @@ export async function createTestApp(db: SuiteDb, options: TestAppOptions = {}): 
     logs,
     db,
     sandbox,
+    paddle,
     discordCalls,
     close: () => app.close(),
   };
@@ -140,6 +144,9 @@ export function useTestApp(database: TestDatabase, options: TestAppOptions = {})
     },
     get sandbox() {
       return get().sandbox;
+    },
+    get paddle() {
+      return get().paddle;
     },
     get discordCalls() {
       return get().discordCalls;

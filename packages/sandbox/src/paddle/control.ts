@@ -1,5 +1,6 @@
 import type { PaddleChaos, PaddleDelivery, PaddleEvent, WebhookQueue } from './delivery';
 import type { PaddleEngine } from './engine';
+import { type PaddleSnapshot, PaddleSnapshotError } from './snapshot';
 import type { PaddleCustomer, PaddleSubscription, PaddleTransaction } from './types';
 
 /**
@@ -44,6 +45,21 @@ export interface PaddleSandboxControl {
   markPastDue(subscriptionId: string): PaddleTransaction;
   /** Forgets all state, events and notifications, clears the chaos and resumes delivery. */
   reset(): void;
+  /**
+   * A JSON copy of the state to carry on from later (customers, subscriptions with their scheduled
+   * changes, transactions, live checkout pages and portal sessions, the id, time and invoice counters).
+   * Events and notifications are not in it: a notification still pending or retrying is lost.
+   */
+  snapshot(): PaddleSnapshot;
+  /**
+   * Replaces the state with a snapshot's (made by `snapshot()` or the `onChange` option, possibly by
+   * another process, after JSON). Checks all of it first: anything malformed (another `version`, a
+   * field missing or of the wrong kind, an unknown field, a subscription naming a price the plugin's
+   * `prices` no longer has...) throws a PaddleSnapshotError naming the first bad field, and nothing
+   * changes. Ids, updated_at times and invoice numbers made afterwards sort after the snapshot's.
+   * Events, notifications and chaos are left as they are. Calls `onChange`.
+   */
+  restore(snapshot: unknown): void;
 }
 
 interface Bound {
@@ -112,6 +128,16 @@ export function createPaddleSandboxControl(): PaddleSandboxControl {
       b.queue.reset();
       b.engine.reset();
       b.queue.resume();
+    },
+    snapshot: () => need('snapshot').engine.snapshot(),
+    restore(snapshot) {
+      const b = need('restore');
+      try {
+        b.engine.restore(snapshot);
+      } catch (err) {
+        if (err instanceof PaddleSnapshotError) throw new PaddleSnapshotError(`PaddleSandboxControl.restore: ${err.message}`);
+        throw err;
+      }
     },
   };
   internals.set(control, {

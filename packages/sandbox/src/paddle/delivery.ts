@@ -1,4 +1,4 @@
-import { paddleId } from './ids';
+import type { IdSequence } from './ids';
 import { signPaddle } from './signature';
 
 /** Chaos applied to webhook delivery (PaddleSandboxControl.setChaos). */
@@ -61,6 +61,8 @@ export interface DeliveryOptions {
   /** Consumes one `failFirst` attempt; true when this attempt must fail. */
   takeFailure: () => boolean;
   random: () => number;
+  /** Makes the event and notification ids (the registration's sequence, shared with its engine). */
+  ids: IdSequence;
 }
 
 export const MAX_ATTEMPTS = 10;
@@ -88,7 +90,7 @@ export class WebhookQueue {
 
   /** Records an event and queues its notification; returns the event id. */
   enqueue(eventType: string, data: unknown, occurredAt: string): string {
-    const event: PaddleEvent = { event_id: paddleId('evt', this.#options.clock()), event_type: eventType, occurred_at: occurredAt, data: structuredClone(data) };
+    const event: PaddleEvent = { event_id: this.#options.ids.next('evt', this.#options.clock()), event_type: eventType, occurred_at: occurredAt, data: structuredClone(data) };
     this.#events.set(event.event_id, event);
     this.#notify(event);
     return event.event_id;
@@ -174,7 +176,7 @@ export class WebhookQueue {
   }
 
   #notify(event: PaddleEvent): Notification {
-    const notificationId = paddleId('ntf', this.#options.clock());
+    const notificationId = this.#options.ids.next('ntf', this.#options.clock());
     const raw = JSON.stringify({ event_id: event.event_id, event_type: event.event_type, occurred_at: event.occurred_at, notification_id: notificationId, data: event.data });
     const n: Notification = {
       eventId: event.event_id,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookQueue } from './delivery';
-import { addInterval, derivedId, isoMicros, isoMs, paddleId } from './ids';
+import { addInterval, derivedId, type IdSequence, idParts, isoMicros, isoMs, microsOf } from './ids';
 import { toMinor } from './money';
+import { type PaddleSnapshot, type PaddleSnapshotSubscription, readSnapshot } from './snapshot';
 import type {
   Interval,
   PaddleCard,
@@ -16,7 +17,6 @@ import type {
   PaddleTransaction,
   PaddleTransactionItem,
   PaddleUpdateSummary,
-  SubscriptionStatus,
   TransactionOrigin,
 } from './types';
 
@@ -75,35 +75,8 @@ interface CustomerRecord {
   credit: Map<string, number>;
 }
 
-interface ItemRecord {
-  priceId: string;
-  quantity: number;
-  createdAt: string;
-  updatedAt: string;
-  previouslyBilledAt: string | null;
-}
-
-interface SubscriptionRecord {
-  id: string;
-  status: SubscriptionStatus;
-  customerId: string;
-  addressId: string;
-  currency: string;
-  interval: Interval;
-  items: ItemRecord[];
-  customData: Record<string, unknown> | null;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string;
-  firstBilledAt: string;
-  canceledAt: string | null;
-  periodStart: number | null;
-  periodEnd: number | null;
-  nextBilledAt: number | null;
-  scheduledCancelAt: number | null;
-  /** The card charged at renewals (shown by the portal). */
-  card: PaddleCard;
-}
+/** A subscription as kept (the snapshot's shape). */
+type SubscriptionRecord = PaddleSnapshotSubscription;
 
 export interface LineInput {
   price: CatalogPrice;
@@ -176,6 +149,21 @@ const MAX_SESSIONS = 1000;
 /** Renewals applied at most per subscription by one tick (a clock moved years ahead). */
 const MAX_RENEWALS = 1000;
 
+/** Whether two JSON objects are equal apart from their created_at and updated_at. */
+function sameApartFromTimes(a: object, b: object): boolean {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value !== null && typeof value === 'object') {
+      return Object.keys(value)
+        .filter((k) => k !== 'created_at' && k !== 'updated_at')
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]);
+    }
+    return value;
+  };
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
 function sum(lines: Array<{ unit: number; quantity: number }>): number {
   return lines.reduce((total, l) => total + l.unit * l.quantity, 0);
 }
@@ -247,10 +235,14 @@ export class PaddleEngine {
   #portals = new Map<string, PortalRecord>();
   #lastMicros = 0;
   #invoiceNumber = 0;
+  /** Called after every change of the state (the plugin's onChange, debounced there). */
+  onChange: (() => void) | null = null;
 
   constructor(
     readonly options: EngineOptions,
     readonly queue: WebhookQueue,
+    /** Every id the registration makes (shared with its webhook queue). */
+    readonly ids: IdSequence,
   ) {
     this.clock = options.clock;
     this.catalog = resolvePrices(options.prices, isoMs(options.clock()));
@@ -278,10 +270,135 @@ export class PaddleEngine {
     this.#portals.clear();
     this.#lastMicros = 0;
     this.#invoiceNumber = 0;
+    this.#changed();
+  }
+
+  // ----- snapshots -----
+
+  /** A JSON copy of the state (see PaddleSnapshot); expired checkout pages and portal links are left out. */
+  snapshot(): PaddleSnapshot {
+    const now = this.now();
+    const ids = this.ids.state();
+    return {
+      version: 1,
+      takenAt: now,
+      sequence: { idTime: ids.time, idRandom: ids.random, lastMicros: this.#lastMicros, invoiceNumber: this.#invoiceNumber },
+      catalog: [...this.catalog.values()].map((c) => ({ price: structuredClone(c.price), product: structuredClone(c.product) })),
+      customers: [...this.#customers.values()].map((c) => ({
+        customer: structuredClone(c.customer),
+        addressId: c.addressId,
+        userId: c.userId,
+        credit: Object.fromEntries(c.credit),
+      })),
+      subscriptions: [...this.#subscriptions.values()].map((sub) => structuredClone(sub)),
+      transactions: [...this.#transactions.values()].map((t) => structuredClone(t)),
+      checkouts: [...this.#checkouts.values()]
+        .filter((c) => c.expiresAt > now)
+        .map((c) => ({
+          id: c.id,
+          kind: c.kind,
+          lines: c.lines.map((l) => ({ priceId: l.price.id, quantity: l.quantity })),
+          customData: c.customData === null ? null : structuredClone(c.customData),
+          email: c.email,
+          successUrl: c.successUrl,
+          parentOrigin: c.parentOrigin,
+          transactionId: c.transactionId,
+          dueMinor: c.dueMinor,
+          expiresAt: c.expiresAt,
+          result: c.result === null ? null : structuredClone(c.result),
+        })),
+      portals: [...this.#portals.values()].filter((x) => x.expiresAt > now).map((x) => structuredClone(x)),
+    };
+  }
+
+  /**
+   * Replaces the state with a snapshot's, after checking all of it (a PaddleSnapshotError names the
+   * first bad field; nothing changes then). The id sequence, the updated_at microseconds and the invoice
+   * number only move forward: later ids, times and numbers follow both the snapshot's and this
+   * registration's. Configured prices named in the snapshot's catalog get their created_at back (and
+   * updated_at too when nothing else about them changed). Events and notifications are left alone.
+   */
+  restore(input: unknown): void {
+    const snap = readSnapshot(input, this.catalog);
+    // Everything below only builds new values from the checked copy, then swaps them in.
+    const catalogTimes = new Map(snap.catalog.map((c) => [c.price.id, c]));
+    const customers = new Map<string, CustomerRecord>(
+      snap.customers.map((c) => [c.customer.id, { customer: c.customer, addressId: c.addressId, userId: c.userId, credit: new Map(Object.entries(c.credit)) }]),
+    );
+    const subscriptions = new Map(snap.subscriptions.map((sub) => [sub.id, sub]));
+    const transactions = new Map(snap.transactions.map((t) => [t.id, t]));
+    const checkouts = new Map<string, CheckoutSession>(
+      snap.checkouts.map((c) => [c.id, { ...c, lines: c.lines.map((l) => ({ price: this.catalog.get(l.priceId)!, quantity: l.quantity })) }]),
+    );
+    const portals = new Map(snap.portals.map((x) => [x.session.id, x]));
+
+    let micros = snap.sequence.lastMicros;
+    const seen = (iso: string | null) => {
+      const m = iso === null ? Number.NaN : microsOf(iso);
+      if (Number.isFinite(m) && m > micros) micros = m;
+    };
+    for (const c of snap.customers) seen(c.customer.updated_at);
+    for (const sub of snap.subscriptions) {
+      seen(sub.updatedAt);
+      seen(sub.canceledAt);
+      for (const item of sub.items) seen(item.updatedAt);
+    }
+    for (const t of snap.transactions) {
+      seen(t.updated_at);
+      for (const pay of t.payments) seen(pay.created_at);
+    }
+    let invoiceNumber = snap.sequence.invoiceNumber;
+    for (const t of snap.transactions) {
+      const n = /-(\d{1,15})$/.exec(t.invoice_number ?? '');
+      if (n) invoiceNumber = Math.max(invoiceNumber, Number(n[1]));
+    }
+
+    for (const [priceId, c] of this.catalog) {
+      const old = catalogTimes.get(priceId);
+      if (!old) continue;
+      const priceSame = sameApartFromTimes(old.price, c.price);
+      const productSame = old.product.id === c.product.id && sameApartFromTimes(old.product, c.product);
+      c.price.created_at = old.price.created_at;
+      if (priceSame) c.price.updated_at = old.price.updated_at;
+      if (old.product.id === c.product.id) {
+        c.product.created_at = old.product.created_at;
+        if (productSame) c.product.updated_at = old.product.updated_at;
+      }
+    }
+    this.#customers = customers;
+    this.#subscriptions = subscriptions;
+    this.#transactions = transactions;
+    this.#checkouts = checkouts;
+    this.#portals = portals;
+    this.#lastMicros = Math.max(this.#lastMicros, micros);
+    this.#invoiceNumber = Math.max(this.#invoiceNumber, invoiceNumber);
+    this.ids.raise({ time: snap.sequence.idTime, random: BigInt(snap.sequence.idRandom) });
+    const raiseTo = (id: string | null) => {
+      const parts = id === null ? null : idParts(id);
+      if (parts) this.ids.raise(parts);
+    };
+    for (const c of snap.customers) {
+      raiseTo(c.customer.id);
+      raiseTo(c.addressId);
+    }
+    for (const sub of snap.subscriptions) raiseTo(sub.id);
+    for (const t of snap.transactions) {
+      raiseTo(t.id);
+      raiseTo(t.invoice_id);
+    }
+    for (const c of snap.checkouts) raiseTo(c.id);
+    for (const x of snap.portals) raiseTo(x.session.id);
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.onChange?.();
   }
 
   #emit(type: string, data: unknown): string {
-    return this.queue.enqueue(type, data, this.stamp());
+    const id = this.queue.enqueue(type, data, this.stamp());
+    this.#changed();
+    return id;
   }
 
   // ----- reading -----
@@ -410,7 +527,7 @@ export class PaddleEngine {
     const lineItems: PaddleLineItem[] = input.lines.map((l) => {
       const unit = l.quantity > 0 ? Math.round(l.total / l.quantity) : 0;
       return {
-        id: paddleId('txnitm', this.now()),
+        id: this.ids.next('txnitm', this.now()),
         price_id: l.price.id,
         quantity: l.quantity,
         proration: l.proration,
@@ -421,7 +538,7 @@ export class PaddleEngine {
       };
     });
     const txn: PaddleTransaction = {
-      id: paddleId('txn', this.now()),
+      id: this.ids.next('txn', this.now()),
       status: input.status,
       customer_id: sub.customerId,
       address_id: sub.addressId,
@@ -458,7 +575,7 @@ export class PaddleEngine {
       error_code: ok ? null : 'declined',
       payment_attempt_id: randomUUID(),
       stored_payment_method_id: randomUUID(),
-      payment_method_id: paddleId('paymtd', this.now()),
+      payment_method_id: this.ids.next('paymtd', this.now()),
       method_details: { type: 'card', card: { ...card } },
     };
   }
@@ -468,7 +585,7 @@ export class PaddleEngine {
     txn.payments.unshift(this.#payment(txn, card, true));
     const billed = Number(txn.details.totals.grand_total) > 0 || txn.origin !== 'subscription_payment_method_change';
     if (billed && !txn.invoice_id) {
-      txn.invoice_id = paddleId('inv', this.now());
+      txn.invoice_id = this.ids.next('inv', this.now());
       txn.invoice_number = `${new Date(this.now()).getUTCFullYear()}-${String(++this.#invoiceNumber).padStart(5, '0')}`;
     }
     txn.billed_at ??= this.stamp();
@@ -509,8 +626,9 @@ export class PaddleEngine {
   openCheckout(input: Omit<CheckoutSession, 'id' | 'expiresAt' | 'result'>): CheckoutSession {
     const now = this.now();
     evict(this.#checkouts, now);
-    const session: CheckoutSession = { ...input, id: paddleId('chk', now), expiresAt: now + this.options.checkoutTtlMs, result: null };
+    const session: CheckoutSession = { ...input, id: this.ids.next('chk', now), expiresAt: now + this.options.checkoutTtlMs, result: null };
     this.#checkouts.set(session.id, session);
+    this.#changed();
     return session;
   }
 
@@ -531,7 +649,7 @@ export class PaddleEngine {
     const at = this.stamp();
     const record: CustomerRecord = {
       customer: {
-        id: paddleId('ctm', this.now()),
+        id: this.ids.next('ctm', this.now()),
         name: null,
         email,
         marketing_consent: false,
@@ -542,7 +660,7 @@ export class PaddleEngine {
         updated_at: at,
         import_meta: null,
       },
-      addressId: paddleId('add', this.now()),
+      addressId: this.ids.next('add', this.now()),
       userId,
       credit: new Map(),
     };
@@ -564,7 +682,7 @@ export class PaddleEngine {
     const periodEnd = addInterval(now, first.interval);
     const created = this.stamp();
     const sub: SubscriptionRecord = {
-      id: paddleId('sub', now),
+      id: this.ids.next('sub', now),
       status: 'active',
       customerId: customer.customer.id,
       addressId: customer.addressId,
@@ -782,7 +900,11 @@ export class PaddleEngine {
     if (sub.status === 'past_due') {
       const pastDue = [...this.#transactions.values()].filter((t) => t.subscription_id === sub.id && t.status === 'past_due').pop();
       if (pastDue) {
-        pastDue.checkout.url = checkoutUrl(pastDue.id);
+        const url = checkoutUrl(pastDue.id);
+        if (pastDue.checkout.url !== url) {
+          pastDue.checkout.url = url;
+          this.#changed();
+        }
         return structuredClone(pastDue);
       }
     }
@@ -795,6 +917,7 @@ export class PaddleEngine {
       period: null,
     });
     txn.checkout.url = checkoutUrl(txn.id);
+    this.#changed();
     return structuredClone(txn);
   }
 
@@ -900,7 +1023,7 @@ export class PaddleEngine {
     }
     const now = this.now();
     evict(this.#portals, now);
-    const id = paddleId('cpls', now);
+    const id = this.ids.next('cpls', now);
     const root = `${base}/portal/${id}`;
     const session: PaddlePortalSession = {
       id,
@@ -916,6 +1039,9 @@ export class PaddleEngine {
       created_at: this.stamp(),
     };
     this.#portals.set(id, { session, expiresAt: now + this.options.portalTtlMs, management });
+    // A session made for management_urls comes from reading a subscription: kept by the next snapshot,
+    // but not worth one of its own (made again on demand).
+    if (!management) this.#changed();
     return structuredClone(session);
   }
 

@@ -29,6 +29,12 @@
  * (subscription.canceled at effective_at) and renewals (transaction.paid/completed + subscription.updated
  * at next_billed_at), applied on every request and by `control.tick()`; `control.markPastDue(id)` fakes
  * a failed renewal payment (past_due until a card update pays it).
+ *
+ * Durable state: `control.snapshot()` (and the `onChange` option, debounced, flushed on close) gives a
+ * JSON `PaddleSnapshot` of customers, subscriptions, transactions, live checkout and portal sessions and
+ * the id/time/invoice counters; `control.restore(snapshot)` or the `initialState` option carries on from
+ * it after a restart (validated first, refused whole with an error naming the first bad field). Events
+ * and notifications are not kept: one still pending or retrying when the process stopped is lost.
  */
 export { createPaddleSandboxControl, type PaddleSandboxControl } from './control';
 export type { DeliveryState, PaddleChaos, PaddleDelivery, PaddleEvent } from './delivery';
@@ -36,6 +42,16 @@ export type { PaddlePriceOption } from './engine';
 export { TEST_CARDS as PADDLE_TEST_CARDS } from './card';
 export { type PaddleSandboxOptions, paddleSandbox } from './plugin';
 export { signPaddle } from './signature';
+export {
+  type PaddleSnapshot,
+  type PaddleSnapshotCheckout,
+  type PaddleSnapshotCheckoutResult,
+  type PaddleSnapshotCustomer,
+  PaddleSnapshotError,
+  type PaddleSnapshotItem,
+  type PaddleSnapshotPortal,
+  type PaddleSnapshotSubscription,
+} from './snapshot';
 export type {
   PaddleCard,
   PaddleCustomer,

@@ -7,8 +7,10 @@ import { controlInternals, createPaddleSandboxControl, type PaddleSandboxControl
 import { WebhookQueue } from './delivery';
 import { type PaddlePriceOption, PaddleApiError, PaddleEngine } from './engine';
 import { httpUrl } from './http';
+import { IdSequence } from './ids';
 import { paddleJs } from './paddle-js';
 import { portalRoutes } from './portal-routes';
+import { type PaddleSnapshot, PaddleSnapshotError } from './snapshot';
 
 export interface PaddleSandboxOptions {
   /** API key the API routes require as `Authorization: Bearer <apiKey>` (else 403, Paddle's error shape). */
@@ -41,9 +43,28 @@ export interface PaddleSandboxOptions {
   portalSessionTtlMs?: number;
   /** How long an opened checkout page can be paid (clock ms). Default 24 hours. */
   checkoutTtlMs?: number;
+  /**
+   * Called with a snapshot of the state (see `PaddleSandboxControl.snapshot()`) after it changed: a
+   * purchase, a cancel (now or scheduled) or resume, a plan change, a card update, a renewal, a
+   * scheduled cancel taking effect, a past-due payment, a portal or checkout session opened, a
+   * `control.restore()` or `reset()`. Debounced: one call 200 ms after the last of a burst of changes
+   * (at most 1 s after the first), on an unref'd timer; the plugin's close hook makes a pending call at
+   * once (and awaits it when it returns a promise). Its errors are logged, never thrown back. Persist
+   * the snapshot and pass it as `initialState` at the next start.
+   */
+  onChange?: (snapshot: PaddleSnapshot) => void;
+  /**
+   * A snapshot (as given to `onChange`, typically after a JSON round trip) to start from instead of an
+   * empty state. Checked like `control.restore()`: a malformed one fails the registration with an error
+   * naming the first bad field. Events and notifications start empty.
+   */
+  initialState?: unknown;
 }
 
 const BODY_LIMIT = 64 * 1024;
+/** onChange: the quiet time after a change, and the longest a change waits under a stream of them. */
+const CHANGE_DEBOUNCE_MS = 200;
+const CHANGE_MAX_WAIT_MS = 1000;
 
 function required(name: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw new RangeError(`paddleSandbox: ${name} is required (a non-empty string)`);
@@ -79,6 +100,9 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
   if (typeof fetchImpl !== 'function') throw new TypeError('paddleSandbox: no fetch available: pass the fetch option');
   const control = opts.control ?? createPaddleSandboxControl();
   const internals = controlInternals(control);
+  const onChange = opts.onChange;
+  if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('paddleSandbox: onChange must be a function');
+  const ids = new IdSequence();
 
   const queue = new WebhookQueue({
     url: webhookUrl,
@@ -90,6 +114,7 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
     chaos: internals.chaos,
     takeFailure: internals.takeFailure,
     random: Math.random,
+    ids,
   });
   const engine = new PaddleEngine(
     {
@@ -99,10 +124,49 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
       checkoutTtlMs: positive('checkoutTtlMs', opts.checkoutTtlMs, 24 * 60 * 60 * 1000),
     },
     queue,
+    ids,
   );
+  if (opts.initialState !== undefined) {
+    try {
+      engine.restore(opts.initialState);
+    } catch (err) {
+      if (err instanceof PaddleSnapshotError) throw new PaddleSnapshotError(`paddleSandbox: initialState is not a snapshot it can restore: ${err.message}`);
+      throw err;
+    }
+  }
+
+  // onChange, debounced; the close hook makes a pending call at once.
+  let changeTimer: NodeJS.Timeout | null = null;
+  let firstChangeAt = 0;
+  let closed = false;
+  const report = (): unknown => {
+    if (changeTimer) clearTimeout(changeTimer);
+    changeTimer = null;
+    try {
+      const result: unknown = onChange!(engine.snapshot());
+      if (result instanceof Promise) return result.catch((err: unknown) => app.log.error({ err }, 'paddle sandbox: onChange failed'));
+    } catch (err) {
+      app.log.error({ err }, 'paddle sandbox: onChange failed');
+    }
+    return undefined;
+  };
+  if (onChange) {
+    engine.onChange = () => {
+      if (closed) return;
+      const now = Date.now();
+      if (changeTimer) clearTimeout(changeTimer);
+      else firstChangeAt = now;
+      const wait = Math.max(0, Math.min(CHANGE_DEBOUNCE_MS, firstChangeAt + CHANGE_MAX_WAIT_MS - now));
+      changeTimer = setTimeout(report, wait);
+      changeTimer.unref();
+    };
+  }
+
   const bound = { engine, queue };
   internals.bind(bound);
   app.addHook('onClose', async () => {
+    closed = true;
+    if (changeTimer) await report();
     queue.stop();
     internals.unbind(bound);
   });
