@@ -40,47 +40,98 @@ export class WebhookInbox {
     private readonly options: InboxOptions = DEFAULT_INBOX_OPTIONS,
   ) {}
 
-  /** Stores events (one statement); answers which keys were new. Duplicates (the same key) change nothing. */
+  /** Events waiting for the next write, with whoever waits for them. */
+  #queue: Array<{ provider: Provider; event: InboxEvent; resolve: (stored: boolean) => void; reject: (error: unknown) => void }> = [];
+  #flushing = false;
+
+  /**
+   * Stores events; answers which keys were new. Duplicates (the same provider and key, stored before
+   * or in the same write) change nothing. Webhooks arriving together are written together: each call
+   * joins the next write (one INSERT for all, so one commit instead of one each), and resolves once
+   * that write has committed, so an answer still means the event is stored.
+   */
   async store(provider: Provider, events: readonly InboxEvent[]): Promise<{ stored: string[]; duplicates: string[] }> {
-    if (events.length === 0) return { stored: [], duplicates: [] };
-    const now = iso(this.clock());
-    const { rows } = await this.db.query<{ event_key: string }>(
-      `INSERT INTO webhook_events (provider, event_key, event_type, subject, occurred_at, payload, received_at, next_attempt_at)
-       SELECT $1, k.key, k.type, k.subject, k.occurred_at, k.payload, $7, $7
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[]) AS k(key, type, subject, occurred_at, payload)
-       ON CONFLICT (provider, event_key) DO NOTHING
-       RETURNING event_key`,
-      [
-        provider,
-        events.map((e) => e.key),
-        events.map((e) => e.type),
-        events.map((e) => e.subject),
-        events.map((e) => e.occurredAt),
-        events.map((e) => JSON.stringify(e.payload)),
-        now,
-      ],
+    const results = await Promise.all(
+      events.map(
+        (event) =>
+          new Promise<boolean>((resolve, reject) => {
+            this.#queue.push({ provider, event, resolve, reject });
+            if (!this.#flushing) {
+              this.#flushing = true;
+              setImmediate(() => void this.#flush());
+            }
+          }),
+      ),
     );
-    const stored = new Set(rows.map((r) => r.event_key));
-    return { stored: [...stored], duplicates: events.map((e) => e.key).filter((k) => !stored.has(k)) };
+    return { stored: events.filter((_, i) => results[i]).map((e) => e.key), duplicates: events.filter((_, i) => !results[i]).map((e) => e.key) };
   }
 
-  /** Applies up to `limit` due events; answers how many were applied, failed (to retry) and went dead. */
+  async #flush(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, 500);
+      try {
+        const now = iso(this.clock());
+        const { rows } = await this.db.query<{ provider: Provider; event_key: string }>(
+          `INSERT INTO webhook_events (provider, event_key, event_type, subject, occurred_at, payload, received_at, next_attempt_at)
+           SELECT k.provider, k.key, k.type, k.subject, k.occurred_at, k.payload, $7, $7
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[]) AS k(provider, key, type, subject, occurred_at, payload)
+           ON CONFLICT (provider, event_key) DO NOTHING
+           RETURNING provider, event_key`,
+          [
+            batch.map((b) => b.provider),
+            batch.map((b) => b.event.key),
+            batch.map((b) => b.event.type),
+            batch.map((b) => b.event.subject),
+            batch.map((b) => b.event.occurredAt),
+            batch.map((b) => JSON.stringify(b.event.payload)),
+            now,
+          ],
+        );
+        // Each new key is the first of its copies in the batch; the others are duplicates.
+        const fresh = new Set(rows.map((r) => `${r.provider}\u0000${r.event_key}`));
+        for (const b of batch) {
+          const key = `${b.provider}\u0000${b.event.key}`;
+          b.resolve(fresh.delete(key));
+        }
+      } catch (error) {
+        for (const b of batch) b.reject(error);
+      }
+    }
+    this.#flushing = false;
+  }
+
+  /**
+   * Applies up to `limit` due events; answers how many were applied, failed (to retry) and went dead.
+   * A batch is first applied straight (one statement per event, one to mark them all); should any
+   * event fail, that transaction is rolled back and the batch applied again with a savepoint around
+   * each event, so the failing ones are set aside and the rest still applied.
+   */
   async work(limit = 100): Promise<{ applied: number; failed: number; dead: number }> {
+    try {
+      return await this.#work(limit, false);
+    } catch (error) {
+      if (!(error instanceof BatchFailed)) throw error;
+      return this.#work(limit, true);
+    }
+  }
+
+  async #work(limit: number, careful: boolean): Promise<{ applied: number; failed: number; dead: number }> {
     const result = { applied: 0, failed: 0, dead: 0 };
-    const failures: Array<{ row: Row; error: string }> = [];
-    await this.db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const now = iso(this.clock());
       const { rows } = await tx.query<Row>(
         `SELECT id, provider, event_key, event_type, subject, occurred_at, payload, attempts FROM webhook_events
          WHERE state = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
         [now, limit],
       );
+      const applied: Array<{ id: string; outcome: string }> = [];
+      const failures: Array<{ row: Row; error: string }> = [];
       for (const row of rows) {
-        const applier = this.appliers[row.provider];
-        await tx.query('SAVEPOINT apply_event');
+        if (careful) await tx.query('SAVEPOINT apply_event');
         try {
+          const applier = this.appliers[row.provider];
           if (!applier) throw new Error(`no applier for ${row.provider} on this instance`);
-          const event: StoredEvent = {
+          const outcome = await applier(tx, {
             id: String(row.id),
             provider: row.provider,
             key: row.event_key,
@@ -89,21 +140,23 @@ export class WebhookInbox {
             occurredAt: row.occurred_at === null ? null : new Date(row.occurred_at).toISOString(),
             payload: row.payload,
             attempts: row.attempts,
-          };
-          const outcome = await applier(tx, event);
-          await tx.query(`UPDATE webhook_events SET state = 'applied', applied_at = $2, outcome = $3, attempts = attempts + 1, last_error = NULL WHERE id = $1`, [
-            row.id,
-            now,
-            outcome.slice(0, 500),
-          ]);
-          await tx.query('RELEASE SAVEPOINT apply_event');
-          result.applied++;
+          });
+          if (careful) await tx.query('RELEASE SAVEPOINT apply_event');
+          applied.push({ id: String(row.id), outcome: outcome.slice(0, 500) });
         } catch (error) {
+          if (!careful) throw new BatchFailed();
           await tx.query('ROLLBACK TO SAVEPOINT apply_event');
           failures.push({ row, error: describe(error) });
         }
       }
-      // Failures are recorded in the same transaction, after every savepoint is settled.
+      if (applied.length > 0) {
+        await tx.query(
+          `UPDATE webhook_events w SET state = 'applied', applied_at = $1, outcome = a.outcome, attempts = w.attempts + 1, last_error = NULL
+           FROM unnest($2::bigint[], $3::text[]) AS a(id, outcome) WHERE w.id = a.id`,
+          [now, applied.map((a) => a.id), applied.map((a) => a.outcome)],
+        );
+        result.applied = applied.length;
+      }
       for (const { row, error } of failures) {
         const attempts = row.attempts + 1;
         const dead = attempts >= this.options.maxAttempts;
@@ -118,8 +171,8 @@ export class WebhookInbox {
         if (dead) result.dead++;
         else result.failed++;
       }
+      return result;
     });
-    return result;
   }
 
   /** Puts a dead event back in the queue, due now, with its attempts reset (staff's replay). Answers whether it was dead. */
@@ -141,6 +194,9 @@ export class WebhookInbox {
     return rows.map((r) => ({ provider: r.provider, pending: Number(r.pending), dead: Number(r.dead), oldestPendingAt: r.oldest === null ? null : new Date(r.oldest).toISOString() }));
   }
 }
+
+/** A batch applied straight hit a failing event: it is applied again, carefully. */
+class BatchFailed extends Error {}
 
 function describe(error: unknown): string {
   if (error instanceof NotYetError) return `not yet: ${error.message}`;

@@ -31,41 +31,36 @@ export class PriceBook {
  */
 export async function storeSubscription(tx: Queryable, clock: Clock, state: SubscriptionState, graceDays: number): Promise<string> {
   const now = clock();
-  let userId = state.userId;
-  if (state.customerId) {
-    if (userId) {
-      await tx.query('INSERT INTO billing_customers (provider, customer_id, user_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
-        state.provider,
-        state.customerId,
-        userId,
-        iso(now),
-      ]);
-    } else {
-      const { rows } = await tx.query<{ user_id: string }>('SELECT user_id FROM billing_customers WHERE provider = $1 AND customer_id = $2', [state.provider, state.customerId]);
-      userId = rows[0]?.user_id ?? null;
-    }
-  }
-  if (!userId) {
-    const { rows } = await tx.query<{ user_id: string }>('SELECT user_id FROM subscriptions WHERE provider = $1 AND provider_subscription_id = $2', [state.provider, state.providerSubscriptionId]);
-    userId = rows[0]?.user_id ?? null;
-  }
-  if (!userId) throw new NotYetError(`no user is known for ${state.provider} subscription ${state.providerSubscriptionId} (customer ${state.customerId ?? 'none'})`);
-
-  const { rows } = await tx.query<{ id: string; slots: number }>(
-    `INSERT INTO subscriptions AS s (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots, customer_id,
-       cancel_at_period_end, current_period_end, access_ends_at, grace_until, provider_version, provider_updated_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::numeric, $16, $16, $16)
-     ON CONFLICT (provider, provider_subscription_id) DO UPDATE SET
-       status = EXCLUDED.status, premium = EXCLUDED.premium, plan_id = EXCLUDED.plan_id, billing_interval = EXCLUDED.billing_interval,
-       slots = EXCLUDED.slots, customer_id = coalesce(EXCLUDED.customer_id, s.customer_id), cancel_at_period_end = EXCLUDED.cancel_at_period_end,
-       current_period_end = EXCLUDED.current_period_end, access_ends_at = EXCLUDED.access_ends_at,
-       grace_until = CASE WHEN EXCLUDED.grace_until IS NULL THEN NULL ELSE coalesce(s.grace_until, EXCLUDED.grace_until) END,
-       provider_version = EXCLUDED.provider_version, provider_updated_at = EXCLUDED.provider_updated_at, updated_at = EXCLUDED.updated_at
-     WHERE s.provider_version IS NULL OR s.provider_version < EXCLUDED.provider_version
-     RETURNING s.id, s.slots`,
+  // One statement (a webhook's whole effect, one round trip): link the customer to the checkout's
+  // user; find the owner (that user, else the customer's earlier link, else the stored owner); the
+  // guarded upsert; the slots up to the plan's count.
+  const { rows } = await tx.query<{ user_id: string | null; id: string | null }>(
+    `WITH link AS (
+       INSERT INTO billing_customers (provider, customer_id, user_id, created_at)
+       SELECT $3, $10, $2, $16 WHERE $2::text IS NOT NULL AND $10::text IS NOT NULL
+       ON CONFLICT DO NOTHING),
+     owner AS (
+       SELECT coalesce($2::text,
+         (SELECT user_id FROM billing_customers WHERE provider = $3 AND customer_id = $10::text),
+         (SELECT user_id FROM subscriptions WHERE provider = $3 AND provider_subscription_id = $4)) AS user_id),
+     up AS (
+       INSERT INTO subscriptions AS s (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots, customer_id,
+         cancel_at_period_end, current_period_end, access_ends_at, grace_until, provider_version, provider_updated_at, created_at, updated_at)
+       SELECT $1, owner.user_id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::numeric, $16, $16, $16 FROM owner WHERE owner.user_id IS NOT NULL
+       ON CONFLICT (provider, provider_subscription_id) DO UPDATE SET
+         status = EXCLUDED.status, premium = EXCLUDED.premium, plan_id = EXCLUDED.plan_id, billing_interval = EXCLUDED.billing_interval,
+         slots = EXCLUDED.slots, customer_id = coalesce(EXCLUDED.customer_id, s.customer_id), cancel_at_period_end = EXCLUDED.cancel_at_period_end,
+         current_period_end = EXCLUDED.current_period_end, access_ends_at = EXCLUDED.access_ends_at,
+         grace_until = CASE WHEN EXCLUDED.grace_until IS NULL THEN NULL ELSE coalesce(s.grace_until, EXCLUDED.grace_until) END,
+         provider_version = EXCLUDED.provider_version, provider_updated_at = EXCLUDED.provider_updated_at, updated_at = EXCLUDED.updated_at
+       WHERE s.provider_version IS NULL OR s.provider_version < EXCLUDED.provider_version
+       RETURNING s.id, s.slots),
+     slots AS (
+       INSERT INTO premium_slots (subscription_id, slot) SELECT up.id, g FROM up, generate_series(1, up.slots) AS g ON CONFLICT DO NOTHING)
+     SELECT (SELECT user_id FROM owner) AS user_id, (SELECT id FROM up) AS id`,
     [
       `sub_${randomToken(12)}`,
-      userId,
+      state.userId,
       state.provider,
       state.providerSubscriptionId,
       state.status,
@@ -83,8 +78,8 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
     ],
   );
   const row = rows[0];
-  if (!row) return `stale: a newer description of ${state.providerSubscriptionId} is stored`;
-  await tx.query('INSERT INTO premium_slots (subscription_id, slot) SELECT $1, g FROM generate_series(1, $2::int) AS g ON CONFLICT DO NOTHING', [row.id, row.slots]);
+  if (!row?.user_id) throw new NotYetError(`no user is known for ${state.provider} subscription ${state.providerSubscriptionId} (customer ${state.customerId ?? 'none'})`);
+  if (!row.id) return `stale: a newer description of ${state.providerSubscriptionId} is stored`;
   return `${state.providerSubscriptionId}: ${state.status}${state.cancelAtPeriodEnd ? ', cancels at period end' : ''}`;
 }
 

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookInbox } from './inbox';
 
 const BATCH = 100;
+/** A stored webhook is applied this soon: the webhooks of a burst go in one batch rather than one each. */
+const NUDGE_DELAY_MS = 25;
 
 /**
  * Drains the webhook inbox in this process: every `intervalMs` (retries come due), and at once when a
@@ -13,6 +15,7 @@ export class InboxWorker {
   #running: Promise<void> | null = null;
   #again = false;
   #stopped = false;
+  #soon: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly inbox: WebhookInbox,
@@ -22,13 +25,22 @@ export class InboxWorker {
 
   start(): void {
     if (this.intervalMs <= 0) return;
-    this.#timer = setInterval(() => this.nudge(), this.intervalMs);
+    this.#timer = setInterval(() => this.#drainNow(), this.intervalMs);
     this.#timer.unref();
   }
 
-  /** Drains soon (now, or right after the drain under way). Does nothing when the worker is off. */
+  /** Drains soon (within NUDGE_DELAY_MS, or right after the drain under way). Does nothing when the worker is off. */
   nudge(): void {
-    if (this.#stopped || this.intervalMs <= 0) return;
+    if (this.#stopped || this.intervalMs <= 0 || this.#soon) return;
+    this.#soon = setTimeout(() => {
+      this.#soon = null;
+      this.#drainNow();
+    }, NUDGE_DELAY_MS);
+    this.#soon.unref();
+  }
+
+  #drainNow(): void {
+    if (this.#stopped) return;
     if (this.#running) {
       this.#again = true;
       return;
@@ -54,6 +66,7 @@ export class InboxWorker {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
+    if (this.#soon) clearTimeout(this.#soon);
     await this.#running;
   }
 }
