@@ -1,6 +1,6 @@
-import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { subscription } from '../test/fixtures';
 import BillingProviderPage from './billing-provider';

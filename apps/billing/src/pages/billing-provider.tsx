@@ -3,6 +3,7 @@ import { failureDetail, failureText, formatDateTime, Link, useNavigate, useOpenB
 import { Alert, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } from '@tickety/ui';
 import { useEffect, useRef, useState } from 'react';
 import { BackLink } from '../components/back-link';
+import { LoadFailed } from '../components/load-failed';
 import { DetailsCard } from '../components/notices';
 import { RenewalLine, StatusBadge } from '../components/subscription-status';
 import { type ActionPath, useSubscriptionActionMutation, useSubscriptionQuery } from '../lib/billing-api';
@@ -102,17 +103,7 @@ function Subscription({ provider, id, user, backLink }: { provider: keyof typeof
     return (
       <div>
         <PageHeader title={t('provider.title', { name })} actions={backLink} />
-        <Alert
-          tone="danger"
-          title={t('provider.loadFailed')}
-          actions={
-            <Button variant="secondary" size="sm" onClick={() => void refetch()}>
-              {t('premium.plans.retry')}
-            </Button>
-          }
-        >
-          {failureText(error)}
-        </Alert>
+        <LoadFailed title={t('provider.loadFailed')} error={error} onRetry={() => void refetch()} />
       </div>
     );
   }

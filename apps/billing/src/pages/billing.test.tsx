@@ -1,6 +1,6 @@
-import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { subscription } from '../test/fixtures';
 import BillingPage from './billing';
@@ -62,7 +62,7 @@ describe('billing page', () => {
       me: signedInMe({ team: { owner: false, permissions: ['DASHBOARD_SUPPORT_SYSTEM_READ'] } }),
     }));
     expect(await screen.findByText(/You are reading the billing of user 1000000000000000777, read-only/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: /Open the Premium subscription/ })).toHaveAttribute('href', '/billing/1000000000000000777/paddle/sub_01');
+    expect(await screen.findByRole('link', { name: /Open the Premium subscription/ })).toHaveAttribute('href', '/billing/1000000000000000777/paddle/sub_01');
     expect(screen.queryByRole('link', { name: 'See plans' })).not.toBeInTheDocument();
     expect(calls('/api/billing/subscriptions')).toEqual([]);
   });

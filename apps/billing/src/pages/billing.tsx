@@ -1,8 +1,9 @@
 import type { BillingSubscription } from '@tickety/api-contract';
-import { failureText, formatNumber, Link, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
-import { Alert, Button, buttonClasses, Card, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
+import { formatNumber, Link, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
+import { Alert, buttonClasses, Card, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
 import ReceiptText from 'lucide-react/icons/receipt-text';
 import { BackLink } from '../components/back-link';
+import { LoadFailed } from '../components/load-failed';
 import { RenewalLine, StatusBadge } from '../components/subscription-status';
 import { useSubscriptionsQuery } from '../lib/billing-api';
 import { href } from '../lib/hrefs';
@@ -48,17 +49,7 @@ export default function BillingPage() {
           <Skeleton className="h-36" />
         </div>
       ) : error || !data ? (
-        <Alert
-          tone="danger"
-          title={t('billing.loadFailed')}
-          actions={
-            <Button variant="secondary" size="sm" onClick={() => void refetch()}>
-              {t('premium.plans.retry')}
-            </Button>
-          }
-        >
-          {failureText(error)}
-        </Alert>
+        <LoadFailed title={t('billing.loadFailed')} error={error} onRetry={() => void refetch()} />
       ) : data.subscriptions.length === 0 ? (
         <EmptyState
           icon={<ReceiptText className="size-6" aria-hidden="true" />}

@@ -1,6 +1,6 @@
-import { inLocale, mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { inLocale, mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PLANS, subscription } from '../test/fixtures';
 import BillingPage from './billing';

@@ -3,7 +3,8 @@ import { failureText, formatPrice, Link, selectSub, useAppSelector, usePlansQuer
 import { Alert, Badge, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import { useEffect, useState } from 'react';
-import { usePaddleCheckoutMutation, useCheckoutStatusQuery } from '../lib/billing-api';
+import { LoadFailed } from '../components/load-failed';
+import { useCheckoutStatusQuery, usePaddleCheckoutMutation } from '../lib/billing-api';
 import { href } from '../lib/hrefs';
 import { useT } from '../lib/i18n';
 import { usePaddleCheckout } from '../lib/paddle-checkout';
@@ -136,17 +137,7 @@ function Activation({ transaction }: { transaction: string }) {
   }, [active]);
   if (error) {
     return (
-      <Alert
-        tone="danger"
-        title={t('paddleBuy.statusFailed')}
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void refetch()}>
-            {t('premium.plans.retry')}
-          </Button>
-        }
-      >
-        {failureText(error)}
-      </Alert>
+      <LoadFailed title={t('paddleBuy.statusFailed')} error={error} onRetry={() => void refetch()} />
     );
   }
   if (!active) {

@@ -3,6 +3,7 @@ import { Alert, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } fro
 import CircleCheck from 'lucide-react/icons/circle-check';
 import { useEffect, useRef, useState } from 'react';
 import { BackLink } from '../components/back-link';
+import { LoadFailed } from '../components/load-failed';
 import { useSubscriptionActionMutation, useSubscriptionQuery } from '../lib/billing-api';
 import { href } from '../lib/hrefs';
 import { useT } from '../lib/i18n';
@@ -57,9 +58,7 @@ function Update({ id }: { id: string }) {
   if (isLoading) return <Skeleton className="h-40" />;
   if (error || !data) {
     return (
-      <Alert tone="danger" title={t('provider.loadFailed')} actions={<Button variant="secondary" size="sm" onClick={() => void refetch()}>{t('premium.plans.retry')}</Button>}>
-        {failureText(error)}
-      </Alert>
+      <LoadFailed title={t('provider.loadFailed')} error={error} onRetry={() => void refetch()} />
     );
   }
   if (checkout.phase === 'completed') {

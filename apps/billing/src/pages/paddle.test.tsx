@@ -1,8 +1,8 @@
+import { act, cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { PaddleCheckoutOptions, PaddleEvent, PaddleGlobal } from '@tickety/shared';
 import { resetPaddle } from '@tickety/shared';
 import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
-import { act, cleanup, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PLANS, subscription } from '../test/fixtures';
 import PaddleBuyPage from './paddle-buy';

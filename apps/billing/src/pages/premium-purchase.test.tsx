@@ -1,6 +1,6 @@
-import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PLANS } from '../test/fixtures';
 import PremiumPurchasePage from './premium-purchase';
