@@ -62,7 +62,9 @@ beforeAll(async () => {
   const out = deployCli(['pages', '--public-url', origin]);
   const hash = /script-src 'self' ('sha256-[^']+')/.exec(out)?.[1];
   if (!hash) throw new Error(`deploy did not print the boot script's hash:\n${out}`);
-  csp = `default-src 'self'; script-src 'self' ${hash}; connect-src 'self' ${api.url}; img-src 'self' data: ${api.url}; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'`;
+  // Paddle.js and its checkout come from the API's origin here (demo mode's stand-in), as from
+  // cdn.paddle.com and Paddle's checkout in production: the host's CSP allows them (docs/operations.md).
+  csp = `default-src 'self'; script-src 'self' ${hash} ${api.url}; frame-src 'self' ${api.url}; connect-src 'self' ${api.url}; img-src 'self' data: ${api.url}; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'`;
 }, 180_000);
 
 afterAll(async () => {
