@@ -75,4 +75,6 @@ CREATE TABLE webhook_events (
   UNIQUE (provider, event_key)
 );
 CREATE INDEX webhook_events_due_idx ON webhook_events (next_attempt_at, id) WHERE state = 'pending';
+-- "Where does my purchase stand": a transaction's completed event, by Paddle's transaction id.
+CREATE INDEX webhook_events_transaction_idx ON webhook_events ((payload->'data'->>'id')) WHERE event_type = 'transaction.completed';
 CREATE INDEX webhook_events_dead_idx ON webhook_events (provider, received_at DESC) WHERE state = 'dead';

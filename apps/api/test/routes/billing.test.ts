@@ -1,5 +1,6 @@
 import { ApiError, BillingSubscription, BillingSubscriptionsAnswer, ServerPremiumAnswer, ServerConfigAnswer } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { insertSubscriptions } from '../helpers/billing';
@@ -62,20 +63,35 @@ describe.each(databases())('Billing (/api/billing) and server premium on $name',
     expect(ApiError.parse(refused.json()).code).toBe(1004);
     // Sam owns the staff (every flag).
     const sam_ = await as(sam.id);
-    const list = await sam_.get(`/api/billing/users/${ava.id}/subscriptions`);
+    // As the dashboard asks (its fetch, from its origin).
+    const dashboard = { headers: { 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN } };
+    const list = await sam_.get(`/api/billing/users/${ava.id}/subscriptions`, dashboard);
     expect(list.statusCode).toBe(200);
     expect(BillingSubscriptionsAnswer.parse(list.json()).subscriptions).toHaveLength(2);
-    const one = await sam_.get(`/api/billing/users/${ava.id}/subscriptions/paddle/sub_ava`);
+    const one = await sam_.get(`/api/billing/users/${ava.id}/subscriptions/paddle/sub_ava`, dashboard);
     expect(BillingSubscription.parse(one.json()).id).toBe('sub_ava');
-    expect((await sam_.get(`/api/billing/users/${ben.id}/subscriptions/paddle/sub_ava`)).statusCode).toBe(404);
+    expect((await sam_.get(`/api/billing/users/${ben.id}/subscriptions/paddle/sub_ava`, dashboard)).statusCode).toBe(404);
     const { rows } = await t.db.query<{ staff_id: string; action: string; target: string }>('SELECT staff_id, action, target FROM staff_audit ORDER BY id');
     expect(rows).toEqual([
       { staff_id: sam.id, action: 'billing.view', target: `user ${ava.id}` },
       { staff_id: sam.id, action: 'billing.view', target: `user ${ava.id}, paddle sub_ava` },
     ]);
+    // A staff read writes the audit: another site's link or frame (no dashboard fetch) is refused and writes nothing.
+    const foreign = await sam_.get(`/api/billing/users/${ava.id}/subscriptions`, { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
+    expect(foreign.statusCode).toBe(403);
+    expect(ApiError.parse(foreign.json()).code).toBe(1005);
+    expect((await t.db.query('SELECT 1 FROM staff_audit')).rows).toHaveLength(2);
     // Actions are the owner's only.
     expect((await ben_.post('/api/billing/subscriptions/paddle/sub_ava/cancel')).statusCode).toBe(404);
     expect((await sam_.post('/api/billing/subscriptions/paddle/sub_ava/cancel')).statusCode).toBe(404);
+  });
+
+  it('the portal opens only for a Paddle customer linked to the user (a purchase naming someone else’s customer does not)', async () => {
+    await t.db.query(`INSERT INTO billing_customers (provider, customer_id, user_id, created_at) VALUES ('paddle', 'ctm_ava', $1, now())`, [ben.id]);
+    const ava_ = await as(ava.id);
+    const res = await ava_.post('/api/billing/subscriptions/paddle/sub_ava/portal');
+    expect(res.statusCode).toBe(400);
+    expect(ApiError.parse(res.json()).message).toMatch(/no customer of yours/);
   });
 
   it('Paddle checkout data: a catalogue price and the user; anything else 400', async () => {
@@ -125,7 +141,7 @@ describe.each(databases())('Billing (/api/billing) and server premium on $name',
     expect(rows).toEqual([
       { guild_id: PALS, action: 'premium.assigned', target: 'Premium slot 1' },
       { guild_id: ARCADE, action: 'premium.assigned', target: 'Premium slot 1' },
-      { guild_id: PALS, action: 'premium.removed', target: "Premium slot 1, now on Ava's Arcade" },
+      { guild_id: PALS, action: 'premium.removed', target: 'Premium slot 1' },
     ]);
   });
 
@@ -148,5 +164,39 @@ describe.each(databases())('Billing (/api/billing) and server premium on $name',
     // Another user's slot covering a server is named by its plan only.
     const cleo_ = await as(cleo.id);
     expect((await cleo_.get(`/api/guilds/${ARCADE}/premium`)).statusCode).toBeGreaterThanOrEqual(403);
+  });
+  it('two moves at once: each assignment waits for the user’s other one (a lock per user), so the second meets the cooldown', async () => {
+    await insertSubscriptions(t.db, [{ id: 'ava-race', userId: ava.id, provider: 'paddle', providerId: 'sub_race', status: 'active', premium: true, servers: [DEMO_GUILDS.studyHall.id] }]);
+    await t.db.query(`UPDATE premium_slots SET assigned_at = $1 WHERE subscription_id = 'ava-race'`, [new Date(t.clock.now - 48 * HOUR).toISOString()]);
+    // Both servers free of Ava's other slots.
+    await t.db.query(`UPDATE premium_slots SET guild_id = NULL WHERE subscription_id = 'ava-paddle'`);
+    const ava_ = await as(ava.id);
+    const move = (server: string) => put(ava_, `/api/guilds/${server}/premium`, { provider: 'paddle', subscriptionId: 'sub_race', slot: 1 });
+    if (database.url) {
+      // Another assignment of Ava's holds her lock (another connection): this one waits for it.
+      const other = new pg.Client({ connectionString: database.url });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query(`SELECT pg_advisory_xact_lock(hashtextextended('tickety-premium:' || $1, 0))`, [ava.id]);
+        let settled = false;
+        const first = move(PALS).then((res) => {
+          settled = true;
+          return res;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(settled).toBe(false);
+        await other.query('COMMIT');
+        expect((await first).statusCode).toBe(200);
+      } finally {
+        await other.end();
+      }
+    } else {
+      expect((await move(PALS)).statusCode).toBe(200);
+    }
+    const second = await move(ARCADE);
+    expect(second.statusCode).toBe(409);
+    expect(ApiError.parse(second.json()).code).toBe(1023);
+    await t.db.query(`DELETE FROM subscriptions WHERE id = 'ava-race'`);
   });
 });

@@ -146,6 +146,37 @@ describe.each(databases())('Paddle webhooks (/api/webhooks/paddle) on $name', (d
     expect(rows).toEqual([1, 2, 3].map((slot) => ({ slot, guild_id: null })));
   });
 
+  it('a retired price still ends a subscription: the cancel applies, plan and slots stay; it never grants premium', async () => {
+    await send(envelope('subscription.created', subscription('sub_retired')));
+    await t.app.webhookInbox.work();
+    const retired = { items: [{ quantity: 1, price: { id: 'pri_retired_since' } }] };
+    await send(envelope('subscription.canceled', subscription('sub_retired', { ...retired, status: 'canceled' }, new Date(t.clock.now + 1).toISOString())));
+    expect(await t.app.webhookInbox.work()).toEqual({ applied: 1, failed: 0, dead: 0 });
+    expect(await row('sub_retired')).toMatchObject([{ status: 'canceled', premium: false, plan_id: 'premium', slots: 1 }]);
+    // An unknown price that would grant premium waits (and ends in the dead letters).
+    await send(envelope('subscription.created', subscription('sub_unknown', retired)));
+    expect(await t.app.webhookInbox.work()).toEqual({ applied: 0, failed: 1, dead: 0 });
+    expect(await row('sub_unknown')).toEqual([]);
+    await t.db.query(`DELETE FROM webhook_events WHERE subject = 'sub_unknown'`);
+  });
+
+  it('an empty body with a signature header is refused in the catalogue (415), not a crash', async () => {
+    const ts = Math.floor(t.clock.now / 1000);
+    const res = await t.app.inject({ method: 'POST', url: '/api/webhooks/paddle', headers: { 'paddle-signature': `ts=${ts};h1=${'0'.repeat(64)}` } });
+    expect(res.statusCode).toBe(415);
+    expect(ApiError.parse(res.json()).code).toBe(1010);
+  });
+
+  it('an event the database refuses (a NUL in its data) fails alone: the webhooks written with it are stored', async () => {
+    const bad = envelope('subscription.created', subscription('sub_nul', { custom_data: { userId: ava.id, note: 'a\u0000b' } }));
+    const good = envelope('subscription.created', subscription('sub_beside_nul'));
+    const [badRes, goodRes] = await Promise.all([send(bad), send(good)]);
+    expect(goodRes.statusCode, goodRes.body).toBe(200);
+    expect(badRes.statusCode).toBeGreaterThanOrEqual(500);
+    expect(ApiError.safeParse(badRes.json()).success).toBe(true);
+    expect((await t.db.query(`SELECT event_key FROM webhook_events WHERE event_key IN ($1, $2)`, [bad.event_id, good.event_id])).rows).toEqual([{ event_key: good.event_id }]);
+  });
+
   it('100 copies at once: one stored, one effect', async () => {
     const body = envelope('subscription.created', subscription('sub_hundred'));
     const answers = await Promise.all(Array.from({ length: 100 }, () => send(body)));

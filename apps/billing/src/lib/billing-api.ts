@@ -13,10 +13,11 @@ const subscriptionsPath = (user?: string) => (user ? `/api/billing/users/${encod
 export const billingApi = api.injectEndpoints({
   endpoints: (build) => ({
     subscriptions: build.query<BillingSubscriptionsAnswer, { user?: string }>({
-      query: ({ user }) => ({ path: subscriptionsPath(user), overlay: false }),
+      // A staff read of another user's billing is audited: the API takes it from the dashboard's own fetch only.
+      query: ({ user }) => ({ path: subscriptionsPath(user), overlay: false, fromDashboard: user !== undefined }),
     }),
     subscription: build.query<BillingSubscription, { provider: BillingProvider; id: string; user?: string }>({
-      query: ({ provider, id, user }) => ({ path: `${subscriptionsPath(user)}/${provider}/${encodeURIComponent(id)}`, overlay: false }),
+      query: ({ provider, id, user }) => ({ path: `${subscriptionsPath(user)}/${provider}/${encodeURIComponent(id)}`, overlay: false, fromDashboard: user !== undefined }),
     }),
     paddleCheckout: build.mutation<PaddleCheckoutAnswer, { priceId: string }>({
       query: (body) => ({ path: '/api/billing/paddle/checkout', method: 'POST', body, overlay: false }),

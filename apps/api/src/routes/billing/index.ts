@@ -15,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
+import { notDashboardFetch } from '../../plugins/app/security';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 502: ApiError, 503: ApiError };
 const SubscriptionParams = z.object({ provider: BillingProvider, id: ProviderSubscriptionId });
@@ -44,7 +45,14 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   const staff = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_READ') } as const;
   const noStore = (reply: { header: (k: string, v: string) => unknown }) => reply.header('cache-control', 'no-store');
 
+  const dashboardOrigins = new Set(app.config.dashboardOrigins);
+  /** A staff read writes the audit: only the dashboard's own fetch may cause that, never another site's link or frame. */
   async function audit(req: FastifyRequest, action: string, target: string): Promise<void> {
+    const refusal = notDashboardFetch(req, dashboardOrigins);
+    if (refusal) {
+      req.log.info({ reason: refusal }, 'staff billing read refused: not the dashboard');
+      throw new ApiHttpError('CSRF_REJECTED', { message: 'Open this billing page in the Tickety dashboard (this request did not come from it).' });
+    }
     await app.db.query('INSERT INTO staff_audit (at, staff_id, action, target) VALUES ($1, $2, $3, $4)', [iso(app.clock()), await userOf(req), action, target]);
   }
 
@@ -120,8 +128,10 @@ export default async function billingRoutes(fastify: FastifyInstance) {
         return { requested: action, url: txn.url, transactionId: txn.transactionId };
       }
       case 'portal': {
-        const customer = await accounts.customerOf('paddle', found.id);
-        if (!customer) throw new ApiHttpError('VALIDATION_FAILED', { message: 'Paddle has no customer for this subscription yet.' });
+        // Only a customer linked to this user (by their own checkout): a purchase can name another
+        // user's customer (Paddle.js's data comes from the browser), and its portal is theirs.
+        const customer = await accounts.customerOf('paddle', found.id, found.userId);
+        if (!customer) throw new ApiHttpError('VALIDATION_FAILED', { message: 'Paddle has no customer of yours for this subscription: manage it from the email Paddle sent you.' });
         return { requested: action, url: await paddle.portal(customer, found.id), transactionId: null };
       }
     }

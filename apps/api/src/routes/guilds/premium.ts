@@ -34,7 +34,8 @@ export default async function premiumRoutes(fastify: FastifyInstance) {
       if (from !== guild.id) {
         const at = iso(app.clock());
         await insertWebLog(app.db, { guildId: guild.id, at, actor, action: 'premium.assigned', target: `Premium slot ${slot}`, version: null, changes: [] });
-        if (from) await insertWebLog(app.db, { guildId: from, at, actor, action: 'premium.removed', target: `Premium slot ${slot}, now on ${guild.name}`, version: null, changes: [] });
+        // The other server's log does not name where the slot went (its readers need not know that server).
+        if (from) await insertWebLog(app.db, { guildId: from, at, actor, action: 'premium.removed', target: `Premium slot ${slot}`, version: null, changes: [] });
       }
       return app.billingAccounts.serverPremium(guild.id, actor.id);
     },

@@ -29,7 +29,8 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_MAX }, async (_req: FastifyRequest, body: Buffer) => body);
 
   app.post('/paddle', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 200: Received, ...errors } } }, async (req) => {
-    const raw = req.body as Buffer;
+    const raw = req.body;
+    if (!Buffer.isBuffer(raw)) throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE', { message: 'A Paddle notification is a JSON body (content-type: application/json).' });
     const { webhookSecrets, toleranceSeconds } = app.config.billing.paddle;
     if (webhookSecrets.length === 0) throw new ApiHttpError('WEBHOOK_REJECTED', { message: 'Paddle webhooks are not configured on this server (PADDLE_WEBHOOK_SECRETS).' });
     const header = req.headers['paddle-signature'];

@@ -64,12 +64,13 @@ export class BillingAccounts {
     return rows[0] ? this.#answer(rows[0]) : null;
   }
 
-  /** The customer id the provider knows the subscription's buyer by (for portal sessions). */
-  async customerOf(provider: BillingProvider, providerSubscriptionId: string): Promise<string | null> {
-    const { rows } = await this.db.query<{ customer_id: string | null }>('SELECT customer_id FROM subscriptions WHERE provider = $1 AND provider_subscription_id = $2', [
-      provider,
-      providerSubscriptionId,
-    ]);
+  /** The provider's customer of the subscription when it is linked to `userId` (for portal sessions), else null. */
+  async customerOf(provider: BillingProvider, providerSubscriptionId: string, userId: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ customer_id: string }>(
+      `SELECT s.customer_id FROM subscriptions s JOIN billing_customers c ON c.provider = s.provider AND c.customer_id = s.customer_id
+       WHERE s.provider = $1 AND s.provider_subscription_id = $2 AND c.user_id = $3`,
+      [provider, providerSubscriptionId, userId],
+    );
     return rows[0]?.customer_id ?? null;
   }
 
@@ -107,10 +108,13 @@ export class BillingAccounts {
   async assign(userId: string, guildId: string, provider: BillingProvider, providerSubscriptionId: string, slot: number): Promise<{ from: string | null }> {
     const now = this.clock();
     return this.db.transaction(async (tx) => {
+      // One assignment at a time per user (a lock for the transaction), and everything read after it:
+      // two moves at once would otherwise both pass the cooldown, or put two slots on one server.
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('tickety-premium:' || $1, 0))`, [userId]);
       const { rows } = await tx.query<{ id: string; user_id: string; slots: number; premium_now: boolean; guild_id: string | null; assigned_at: Date | string | null }>(
         `SELECT s.id, s.user_id, s.slots, ${subscriptionGrants('s', '$3::timestamptz')} AS premium_now, p.guild_id, p.assigned_at
          FROM subscriptions s LEFT JOIN premium_slots p ON p.subscription_id = s.id AND p.slot = $4
-         WHERE s.provider = $1 AND s.provider_subscription_id = $2 FOR UPDATE OF s`,
+         WHERE s.provider = $1 AND s.provider_subscription_id = $2`,
         [provider, providerSubscriptionId, iso(now), slot],
       );
       const row = rows[0];

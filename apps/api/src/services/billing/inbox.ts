@@ -13,6 +13,13 @@ export interface InboxOptions {
 
 export const DEFAULT_INBOX_OPTIONS: InboxOptions = { maxAttempts: 8, baseDelayMs: 5_000, maxDelayMs: 3_600_000 };
 
+interface InboxWaiter {
+  provider: Provider;
+  event: InboxEvent;
+  resolve: (stored: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
 interface Row {
   id: string;
   provider: Provider;
@@ -41,7 +48,7 @@ export class WebhookInbox {
   ) {}
 
   /** Events waiting for the next write, with whoever waits for them. */
-  #queue: Array<{ provider: Provider; event: InboxEvent; resolve: (stored: boolean) => void; reject: (error: unknown) => void }> = [];
+  #queue: InboxWaiter[] = [];
   #flushing = false;
 
   /**
@@ -70,34 +77,37 @@ export class WebhookInbox {
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, 500);
       try {
-        const now = iso(this.clock());
-        const { rows } = await this.db.query<{ provider: Provider; event_key: string }>(
-          `INSERT INTO webhook_events (provider, event_key, event_type, subject, occurred_at, payload, received_at, next_attempt_at)
-           SELECT k.provider, k.key, k.type, k.subject, k.occurred_at, k.payload, $7, $7
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[]) AS k(provider, key, type, subject, occurred_at, payload)
-           ON CONFLICT (provider, event_key) DO NOTHING
-           RETURNING provider, event_key`,
-          [
-            batch.map((b) => b.provider),
-            batch.map((b) => b.event.key),
-            batch.map((b) => b.event.type),
-            batch.map((b) => b.event.subject),
-            batch.map((b) => b.event.occurredAt),
-            batch.map((b) => JSON.stringify(b.event.payload)),
-            now,
-          ],
-        );
-        // Each new key is the first of its copies in the batch; the others are duplicates.
-        const fresh = new Set(rows.map((r) => `${r.provider}\u0000${r.event_key}`));
-        for (const b of batch) {
-          const key = `${b.provider}\u0000${b.event.key}`;
-          b.resolve(fresh.delete(key));
-        }
+        await this.#write(batch);
       } catch (error) {
-        for (const b of batch) b.reject(error);
+        // One event the database refuses must not fail the others written with it: each alone.
+        if (batch.length === 1) batch[0]!.reject(error);
+        else for (const one of batch) await this.#write([one]).catch((e: unknown) => one.reject(e));
       }
     }
     this.#flushing = false;
+  }
+
+  async #write(batch: InboxWaiter[]): Promise<void> {
+    const now = iso(this.clock());
+    const { rows } = await this.db.query<{ provider: Provider; event_key: string }>(
+      `INSERT INTO webhook_events (provider, event_key, event_type, subject, occurred_at, payload, received_at, next_attempt_at)
+       SELECT k.provider, k.key, k.type, k.subject, k.occurred_at, k.payload, $7, $7
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[]) AS k(provider, key, type, subject, occurred_at, payload)
+       ON CONFLICT (provider, event_key) DO NOTHING
+       RETURNING provider, event_key`,
+      [
+        batch.map((b) => b.provider),
+        batch.map((b) => b.event.key),
+        batch.map((b) => b.event.type),
+        batch.map((b) => b.event.subject),
+        batch.map((b) => b.event.occurredAt),
+        batch.map((b) => JSON.stringify(b.event.payload)),
+        now,
+      ],
+    );
+    // Each new key is the first of its copies in the batch; the others are duplicates.
+    const fresh = new Set(rows.map((r) => `${r.provider}\u0000${r.event_key}`));
+    for (const b of batch) b.resolve(fresh.delete(`${b.provider}\u0000${b.event.key}`));
   }
 
   /**

@@ -89,7 +89,12 @@ const CARD_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Masterca
 export function paddleSubscriptionState(data: unknown, prices: PriceBook): SubscriptionState {
   const sub = Subscription.parse(data);
   const item = sub.items[0]!;
-  const { plan, interval } = prices.find('paddle', item.price.id);
+  const found = prices.find('paddle', item.price.id);
+  const premium = sub.status === 'active' || sub.status === 'trialing';
+  // A price not in the catalogue cannot give premium (which plan, how many slots?): the event waits,
+  // then goes to the dead letters. Ending one still applies (a cancel must never be lost because the
+  // price was retired since).
+  if (!found && (premium || sub.status === 'past_due')) throw new Error(`paddle price ${item.price.id} is not in the plan catalogue (providerPrices in config/plans.json)`);
   const cancels = sub.scheduled_change?.action === 'cancel';
   return {
     provider: 'paddle',
@@ -97,11 +102,11 @@ export function paddleSubscriptionState(data: unknown, prices: PriceBook): Subsc
     userId: sub.custom_data?.userId ?? null,
     customerId: sub.customer_id ?? null,
     status: sub.status,
-    premium: sub.status === 'active' || sub.status === 'trialing',
+    premium,
     pastDue: sub.status === 'past_due',
-    planId: plan.id,
-    interval,
-    slots: plan.limits.servers * Math.max(1, item.quantity),
+    planId: found?.plan.id ?? null,
+    interval: found?.interval ?? null,
+    slots: found ? found.plan.limits.servers * Math.max(1, item.quantity) : null,
     currentPeriodEnd: sub.current_billing_period?.ends_at ?? null,
     cancelAtPeriodEnd: cancels,
     accessEndsAt: cancels ? sub.scheduled_change!.effective_at : null,

@@ -14,11 +14,9 @@ export class PriceBook {
     for (const plan of plans) for (const p of plan.providerPrices) this.#prices.set(`${p.provider}:${p.id}`, { plan, interval: p.interval });
   }
 
-  /** The plan of a price; an unknown price fails the event (it retries, then waits in the dead letters for staff). */
-  find(provider: Provider, id: string): { plan: Plan; interval: 'month' | 'year' } {
-    const found = this.#prices.get(`${provider}:${id}`);
-    if (!found) throw new Error(`${provider} price ${id} is not in the plan catalogue (providerPrices in config/plans.json)`);
-    return found;
+  /** The plan of a price, or null when the catalogue no longer (or never) has it. */
+  find(provider: Provider, id: string): { plan: Plan; interval: 'month' | 'year' } | null {
+    return this.#prices.get(`${provider}:${id}`) ?? null;
   }
 }
 
@@ -46,10 +44,12 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
      up AS (
        INSERT INTO subscriptions AS s (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots, customer_id,
          cancel_at_period_end, current_period_end, access_ends_at, grace_until, provider_version, provider_updated_at, created_at, updated_at)
-       SELECT $1, owner.user_id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::numeric, $16, $16, $16 FROM owner WHERE owner.user_id IS NOT NULL
+       SELECT $1, owner.user_id, $3, $4, $5, $6, $7, $8, coalesce($9::int, 0), $10, $11, $12, $13, $14, $15::numeric, $16, $16, $16 FROM owner WHERE owner.user_id IS NOT NULL
        ON CONFLICT (provider, provider_subscription_id) DO UPDATE SET
-         status = EXCLUDED.status, premium = EXCLUDED.premium, plan_id = EXCLUDED.plan_id, billing_interval = EXCLUDED.billing_interval,
-         slots = EXCLUDED.slots, customer_id = coalesce(EXCLUDED.customer_id, s.customer_id), cancel_at_period_end = EXCLUDED.cancel_at_period_end,
+         status = EXCLUDED.status, premium = EXCLUDED.premium,
+         -- A price gone from the catalogue changes the status, dates and cancel, never the plan and its slots.
+         plan_id = coalesce($7, s.plan_id), billing_interval = coalesce($8, s.billing_interval),
+         slots = CASE WHEN $9::int IS NULL THEN s.slots ELSE EXCLUDED.slots END, customer_id = coalesce(EXCLUDED.customer_id, s.customer_id), cancel_at_period_end = EXCLUDED.cancel_at_period_end,
          current_period_end = EXCLUDED.current_period_end, access_ends_at = EXCLUDED.access_ends_at,
          grace_until = CASE WHEN EXCLUDED.grace_until IS NULL THEN NULL ELSE coalesce(s.grace_until, EXCLUDED.grace_until) END,
          provider_version = EXCLUDED.provider_version, provider_updated_at = EXCLUDED.provider_updated_at, updated_at = EXCLUDED.updated_at

@@ -39,9 +39,10 @@ export interface SubscriptionState {
   premium: boolean;
   /** The status is a failed payment the provider is still retrying (premium kept for the grace period). */
   pastDue: boolean;
-  planId: string;
+  /** Null: the price is no longer in the catalogue (the stored plan and slots stay). */
+  planId: string | null;
   interval: 'month' | 'year' | null;
-  slots: number;
+  slots: number | null;
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
   /** When premium ends on its own (a cancellation taking effect at the period's end). */
