@@ -169,9 +169,11 @@ function SlotRow({ subscription, slot, here, serverName, disabled, onChoose }: {
           </p>
         </div>
         {here ? (
-          <Badge tone="primary">{t('server.premium.slot.active')}</Badge>
+          <Badge tone="primary" className="self-start sm:self-auto">
+            {t('server.premium.slot.active')}
+          </Badge>
         ) : (
-          <Button variant={slot.guildId ? 'secondary' : 'primary'} size="sm" disabled={disabled || waiting} onClick={onChoose}>
+          <Button variant={slot.guildId ? 'secondary' : 'primary'} size="sm" className="self-start sm:self-auto" disabled={disabled || waiting} onClick={onChoose}>
             {slot.guildId ? t('server.premium.slot.move', { server: serverName }) : t('server.premium.slot.use', { server: serverName })}
           </Button>
         )}
