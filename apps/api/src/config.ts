@@ -132,6 +132,8 @@ export interface AppConfig {
     paddle: { webhookSecrets: string[]; toleranceSeconds: number; apiKey: string | null; apiBase: string };
     /** How long a premium slot stays on a server before it may move to another. */
     slotCooldownHours: number;
+    /** How often each instance re-reads the providers' subscriptions to heal lost webhooks (0: never on its own). */
+    reconcileIntervalMs: number;
   };
   trustProxy: boolean | string;
   logLevel: string;
@@ -260,6 +262,7 @@ const EnvSchema = z.object({
   PADDLE_JS_URL: url('PADDLE_JS_URL'),
   PADDLE_API_URL: url('PADDLE_API_URL'),
   PREMIUM_SLOT_COOLDOWN_HOURS: int(0, 24 * 365),
+  BILLING_RECONCILE_INTERVAL_MS: int(0, 7 * 24 * 3_600_000),
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
@@ -596,6 +599,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
         apiBase: trimSlash(e.PADDLE_API_URL ?? (demo ? `${publicUrl}/sandbox/paddle` : 'https://api.paddle.com')),
       },
       slotCooldownHours: e.PREMIUM_SLOT_COOLDOWN_HOURS ?? 24,
+      reconcileIntervalMs: e.BILLING_RECONCILE_INTERVAL_MS ?? 3_600_000,
     },
     trustProxy,
     logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),

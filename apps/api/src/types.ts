@@ -18,6 +18,7 @@ import type { WebhookInbox } from './services/billing/inbox';
 import type { InboxWorker } from './services/billing/worker';
 import type { BillingAccounts } from './services/billing/accounts';
 import type { PaddleApi } from './services/billing/paddle-api';
+import type { BillingReconciler } from './services/billing/reconcile';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
 import type { Session, SessionStore } from './services/sessions';
@@ -53,6 +54,8 @@ declare module 'fastify' {
     billingAccounts: BillingAccounts;
     /** Paddle's API (official SDK), for the actions of the billing pages. */
     paddleApi: PaddleApi;
+    /** Heals lost webhooks by re-reading the providers' subscriptions. */
+    billingReconciler: BillingReconciler;
     /** Background work (e.g. revoking a Discord token) that close() waits for. */
     background(task: Promise<unknown>): void;
     /** preHandler: a signed-in session is required (401). */

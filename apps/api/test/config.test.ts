@@ -70,7 +70,7 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     expect(loadConfig({ ...REAL }).session.maxPerUser).toBe(20);
     expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, botKeyFailuresMax: 30, webhookMax: 6000, windowMs: 60_000 });
     // Billing: 3 days of grace, the inbox drained every second; in demo mode a Paddle secret derived from the token key.
-    expect(c.billing).toMatchObject({ graceDays: 3, workIntervalMs: 1000, paddle: { toleranceSeconds: 5, webhookSecrets: [expect.stringMatching(/^pdl_ntfset_demo_[0-9a-f]{32}$/)] } });
+    expect(c.billing).toMatchObject({ graceDays: 3, workIntervalMs: 1000, reconcileIntervalMs: 3_600_000, paddle: { toleranceSeconds: 5, webhookSecrets: [expect.stringMatching(/^pdl_ntfset_demo_[0-9a-f]{32}$/)] } });
     expect(loadConfig({ ...REAL }).billing.paddle.webhookSecrets).toEqual([]);
     expect(loadConfig({ ...REAL, PADDLE_WEBHOOK_SECRETS: ' a , b ', PADDLE_WEBHOOK_TOLERANCE_SECONDS: '30', BILLING_GRACE_DAYS: '7' }).billing).toMatchObject({
       graceDays: 7,

@@ -33,6 +33,8 @@ export function testEnv(extra: Record<string, string | undefined> = {}): Record<
     SANDBOX_RATE_LIMIT_MAX: '100000',
     // The webhook inbox's worker off: tests apply events themselves (app.webhookInbox.work()).
     WEBHOOK_WORK_INTERVAL_MS: '0',
+    // Reconciliation too (tests run it: app.billingReconciler.run()).
+    BILLING_RECONCILE_INTERVAL_MS: '0',
     // Load shedding off: suites run side by side on a busy machine (test/plugins/http-server.test.ts turns it on).
     MAX_EVENT_LOOP_DELAY_MS: '0',
     // No site unless a test gives one (never the repository's .data/site).

@@ -132,4 +132,31 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Paddle 
       t.paddle.setChaos({ duplicate: 0, shuffle: false, failFirst: 0 });
     }
   });
+
+  it('reconciliation heals webhooks that never came: a purchase Paddle never told us about, and a cancel', async () => {
+    // Paddle's notifications of this purchase are lost.
+    t.paddle.pause();
+    expect((await pay('pri_premium_monthly')).status).toBe(200);
+    const subId = t.paddle.subscriptions().at(-1)!.id;
+    for (const e of t.paddle.events()) t.paddle.drop(e.event_id);
+    t.paddle.resume();
+    await settle();
+    expect((await browser.get(`/api/billing/subscriptions/paddle/${subId}`)).statusCode).toBe(404);
+
+    const healed = await t.app.billingReconciler.run();
+    expect(healed).toMatchObject({ healed: 1, failed: 0 });
+    expect(healed.read).toBeGreaterThanOrEqual(1);
+    expect(await subscription(subId)).toMatchObject({ status: 'active', premium: true, planName: 'Premium', userId: ava.id });
+
+    // The cancel's notification is lost too: the next pass finds it; a pass with nothing new changes nothing.
+    t.paddle.pause();
+    expect((await browser.post(`/api/billing/subscriptions/paddle/${subId}/cancel`)).statusCode).toBe(200);
+    for (const e of t.paddle.events()) t.paddle.drop(e.event_id);
+    t.paddle.resume();
+    await settle();
+    expect(await subscription(subId)).toMatchObject({ cancelAtPeriodEnd: false });
+    expect(await t.app.billingReconciler.run()).toMatchObject({ healed: 1, failed: 0 });
+    expect(await subscription(subId)).toMatchObject({ cancelAtPeriodEnd: true, premium: true });
+    expect(await t.app.billingReconciler.run()).toMatchObject({ healed: 0, failed: 0 });
+  });
 });

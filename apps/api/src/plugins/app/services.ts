@@ -17,6 +17,7 @@ import { Transcripts } from '../../services/transcripts';
 import { BillingAccounts } from '../../services/billing/accounts';
 import { WebhookInbox } from '../../services/billing/inbox';
 import { PaddleApi } from '../../services/billing/paddle-api';
+import { BillingReconciler } from '../../services/billing/reconcile';
 import { paddleApplier } from '../../services/billing/paddle';
 import { PriceBook } from '../../services/billing/subscriptions';
 import { InboxWorker } from '../../services/billing/worker';
@@ -87,7 +88,13 @@ export default fp(
     const worker = new InboxWorker(inbox, config.billing.workIntervalMs, app.log);
     app.decorate('inboxWorker', worker);
     app.decorate('billingAccounts', new BillingAccounts(db, clock, config.plans, config.billing.slotCooldownHours * 3_600_000));
-    app.decorate('paddleApi', new PaddleApi({ apiKey: config.billing.paddle.apiKey, apiBase: config.billing.paddle.apiBase }));
+    const paddleApi = new PaddleApi({ apiKey: config.billing.paddle.apiKey, apiBase: config.billing.paddle.apiBase });
+    app.decorate('paddleApi', paddleApi);
+    // Lost webhooks healed: the providers' subscriptions re-read every BILLING_RECONCILE_INTERVAL_MS.
+    const reconciler = new BillingReconciler(db, clock, paddleApi, prices, config.billing.graceDays, config.billing.reconcileIntervalMs, app.log);
+    app.decorate('billingReconciler', reconciler);
+    app.addHook('onReady', async () => reconciler.start());
+    app.addHook('preClose', async () => reconciler.stop());
     app.addHook('onReady', async () => worker.start());
     app.addHook('preClose', async () => worker.stop());
 

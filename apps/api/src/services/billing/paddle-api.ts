@@ -45,6 +45,28 @@ export class PaddleApi {
     return session.urls.general.overview;
   }
 
+  /**
+   * Every subscription Paddle has, as its webhooks describe them (snake_case `data`), page by page
+   * (Paddle's default page size): what reconciliation compares with the stored ones.
+   */
+  async *allSubscriptions(): AsyncGenerator<Record<string, unknown>[]> {
+    const collection = await this.#call(async (p) => p.subscriptions.list({ perPage: 200 }));
+    while (collection.hasMore) {
+      const page = await this.#call(() => collection.next());
+      if (page.length === 0) break;
+      yield page.map((s) => ({
+        id: s.id,
+        status: s.status,
+        customer_id: s.customerId,
+        updated_at: s.updatedAt,
+        current_billing_period: s.currentBillingPeriod ? { starts_at: s.currentBillingPeriod.startsAt, ends_at: s.currentBillingPeriod.endsAt } : null,
+        scheduled_change: s.scheduledChange ? { action: s.scheduledChange.action, effective_at: s.scheduledChange.effectiveAt } : null,
+        items: s.items.map((i) => ({ quantity: i.quantity, price: { id: i.price.id } })),
+        custom_data: s.customData ?? null,
+      }));
+    }
+  }
+
   async #call<T>(work: (p: Paddle) => Promise<T>): Promise<T> {
     if (!this.#client) throw new ApiHttpError('PROVIDER_UNAVAILABLE', { message: 'Paddle is not configured on this server (PADDLE_API_KEY).' });
     try {
