@@ -16,7 +16,7 @@ import { type AnyRemoteRoutesModule, leafPaths, parseRouteTable, type RouteHandl
 import { changeLocale, i18n } from './i18n/i18n';
 import type { Locale } from './i18n/locales';
 import { makeStore, type AppStore, type RootState } from './store';
-import type { Plan } from '@tickety/api-contract';
+import type { BillingSubscription, Plan } from '@tickety/api-contract';
 import type { ApiError, Guild, MeResponse, RuntimeConfig } from './types';
 
 export const TEST_API_ORIGIN = 'http://api.test';
@@ -40,6 +40,28 @@ export const TEST_CONFIG: RuntimeConfig = {
   analyticsToken: null,
   demo: true,
 };
+
+/** A Paddle subscription as `/api/billing` answers it (Ava's, Premium monthly, its slot on Ava's Arcade). */
+export function testSubscription(over: Partial<BillingSubscription> = {}): BillingSubscription {
+  return {
+    provider: 'paddle',
+    id: 'sub_01',
+    userId: '1000000000000000001',
+    planId: 'premium',
+    planName: 'Premium',
+    interval: 'month',
+    status: 'active',
+    premium: true,
+    graceUntil: null,
+    currentPeriodEnd: '2026-12-26T10:00:00.000Z',
+    cancelAtPeriodEnd: false,
+    paymentMethod: 'Visa •••• 4242',
+    slots: [{ slot: 1, guildId: '1100000000000000001', guildName: "Ava's Arcade", assignedAt: '2026-11-26T10:00:00.000Z', movableAt: null }],
+    actions: ['cancel', 'updatePaymentMethod', 'portal'],
+    updatedAt: '2026-11-26T10:00:00.000Z',
+    ...over,
+  };
+}
 
 /** The plan catalogue as apps/api/config/plans.json ships it (trimmed feature lists). */
 export const TEST_PLANS: Plan[] = [

@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { API_KEY, DAY, type PaddleHarness, PREFIX, paddleHarness, pageEvent, signatureValid } from './test-helpers';
+import { describe, expect, test } from 'vitest';
+import { API_KEY, DAY, type PaddleHarness, PREFIX, pageEvent, signatureValid, usePaddleHarness } from './test-helpers';
 
-let harness: PaddleHarness | null = null;
-afterEach(async () => {
-  await harness?.app.close();
-  harness = null;
-});
-
-async function setup(...args: Parameters<typeof paddleHarness>) {
-  harness = await paddleHarness(...args);
-  return harness;
-}
+const setup = usePaddleHarness();
 
 /** Delivers what is queued and returns the event types received since `from`. */
 async function received(h: PaddleHarness, from = 0): Promise<string[]> {

@@ -1,25 +1,7 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import {
-  CLIENT_TOKEN,
-  type PaddleHarness,
-  PREFIX,
-  paddleHarness,
-  pageEvent,
-  signatureValid,
-  START,
-  USER_ID,
-} from './test-helpers';
+import { describe, expect, test } from 'vitest';
+import { CLIENT_TOKEN, PREFIX, pageEvent, START, signatureValid, USER_ID, usePaddleHarness } from './test-helpers';
 
-let harness: PaddleHarness | null = null;
-afterEach(async () => {
-  await harness?.app.close();
-  harness = null;
-});
-
-async function setup(...args: Parameters<typeof paddleHarness>) {
-  harness = await paddleHarness(...args);
-  return harness;
-}
+const setup = usePaddleHarness();
 
 const ITEMS = JSON.stringify([{ priceId: 'pri_premium_month', quantity: 1 }]);
 

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createPaddleSandboxControl } from './control';
-import { type PaddleHarness, paddleHarness, signatureValid, START, until } from './test-helpers';
+import { paddleHarness, START, signatureValid, until, usePaddleHarness } from './test-helpers';
 
-let harness: PaddleHarness | null = null;
-afterEach(async () => {
-  await harness?.app.close();
-  harness = null;
-});
-
-async function setup(...args: Parameters<typeof paddleHarness>) {
-  harness = await paddleHarness(...args);
-  return harness;
-}
+const setup = usePaddleHarness();
 
 describe('webhook delivery', () => {
   test('happens in the background, without flush()', async () => {
@@ -176,7 +167,6 @@ describe('webhook delivery', () => {
     await h.buy();
     await until(() => h.receiver.calls >= 4, 3000, 'first attempts');
     await h.app.close();
-    harness = null;
     const calls = h.receiver.calls;
     await new Promise((r) => setTimeout(r, 120));
     expect(h.receiver.calls).toBe(calls);

@@ -36,10 +36,11 @@
  * it after a restart (validated first, refused whole with an error naming the first bad field). Events
  * and notifications are not kept: one still pending or retrying when the process stopped is lost.
  */
+
+export { TEST_CARDS as PADDLE_TEST_CARDS } from './card';
 export { createPaddleSandboxControl, type PaddleSandboxControl } from './control';
 export type { DeliveryState, PaddleChaos, PaddleDelivery, PaddleEvent } from './delivery';
 export type { PaddlePriceOption } from './engine';
-export { TEST_CARDS as PADDLE_TEST_CARDS } from './card';
 export { type PaddleSandboxOptions, paddleSandbox } from './plugin';
 export { signPaddle } from './signature';
 export {

@@ -5,7 +5,7 @@ import { apiRoutes, sendApiError } from './api-routes';
 import { checkoutRoutes } from './checkout-routes';
 import { controlInternals, createPaddleSandboxControl, type PaddleSandboxControl } from './control';
 import { WebhookQueue } from './delivery';
-import { type PaddlePriceOption, PaddleApiError, PaddleEngine } from './engine';
+import { PaddleApiError, PaddleEngine, type PaddlePriceOption } from './engine';
 import { httpUrl } from './http';
 import { IdSequence } from './ids';
 import { paddleJs } from './paddle-js';

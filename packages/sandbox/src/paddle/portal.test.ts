@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { DAY, type PaddleHarness, PREFIX, paddleHarness, pageEvent } from './test-helpers';
+import { describe, expect, test } from 'vitest';
+import { DAY, PREFIX, pageEvent, usePaddleHarness } from './test-helpers';
 
-let harness: PaddleHarness | null = null;
-afterEach(async () => {
-  await harness?.app.close();
-  harness = null;
-});
-
-async function setup(...args: Parameters<typeof paddleHarness>) {
-  harness = await paddleHarness(...args);
-  return harness;
-}
+const setup = usePaddleHarness();
 
 /** The path (with query) of an absolute URL the API handed out, for inject. */
 function local(url: string): string {

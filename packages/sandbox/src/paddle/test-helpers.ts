@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import { afterEach } from 'vitest';
 import { createPaddleSandboxControl, type PaddleSandboxControl } from './control';
 import type { PaddlePriceOption } from './engine';
 import { type PaddleSandboxOptions, paddleSandbox } from './plugin';
@@ -191,4 +192,20 @@ export async function until(check: () => boolean, timeoutMs = 3000, what = 'cond
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 2));
   }
+}
+
+/**
+ * A test file's harness: `setup(...)` builds one (as `paddleHarness`), and it is closed after each
+ * test (a test may close it itself first).
+ */
+export function usePaddleHarness(): (...args: Parameters<typeof paddleHarness>) => Promise<PaddleHarness> {
+  let current: PaddleHarness | null = null;
+  afterEach(async () => {
+    await current?.app.close();
+    current = null;
+  });
+  return async (...args) => {
+    current = await paddleHarness(...args);
+    return current;
+  };
 }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { BillingSubscription, ServerPremiumAnswer } from '@tickety/api-contract';
 import { useOpenServer } from '@tickety/shared';
-import { mockApi, renderPage, resetShared, TEST_PLANS } from '@tickety/shared/testing';
+import { mockApi, renderPage, resetShared, TEST_PLANS, testSubscription } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import ServerPremium from './premium';
@@ -11,23 +11,7 @@ let store: ReturnType<typeof renderPage>['store'] | undefined;
 afterEach(() => resetShared(store));
 
 const BASE = `/api/guilds/${ARCADE.id}`;
-const subscription = (slots: BillingSubscription['slots']): BillingSubscription => ({
-  provider: 'paddle',
-  id: 'sub_1',
-  userId: '1000000000000000001',
-  planId: 'premium',
-  planName: 'Premium',
-  interval: 'month',
-  status: 'active',
-  premium: true,
-  graceUntil: null,
-  currentPeriodEnd: '2026-12-26T00:00:00.000Z',
-  cancelAtPeriodEnd: false,
-  paymentMethod: 'Visa •••• 4242',
-  slots,
-  actions: ['cancel'],
-  updatedAt: '2026-11-26T00:00:00.000Z',
-});
+const subscription = (slots: BillingSubscription['slots']): BillingSubscription => testSubscription({ slots, actions: ['cancel'] });
 const answer = (over: Partial<ServerPremiumAnswer> = {}): ServerPremiumAnswer => ({ premium: false, coveredBy: null, mine: [], cooldownHours: 24, ...over });
 
 function OpenedByLayout() {
@@ -54,7 +38,7 @@ describe('server premium page', () => {
   });
 
   it('puts a free slot on the server at once; the page shows the answer', async () => {
-    const after = answer({ premium: true, coveredBy: { provider: 'paddle', id: 'sub_1', planName: 'Premium', mine: true, slot: 1 }, mine: [subscription([{ slot: 1, guildId: ARCADE.id, guildName: "Ava's Arcade", assignedAt: '2026-11-26T00:00:00.000Z', movableAt: '2026-11-27T00:00:00.000Z' }])] });
+    const after = answer({ premium: true, coveredBy: { provider: 'paddle', id: 'sub_01', planName: 'Premium', mine: true, slot: 1 }, mine: [subscription([{ slot: 1, guildId: ARCADE.id, guildName: "Ava's Arcade", assignedAt: '2026-11-26T00:00:00.000Z', movableAt: '2026-11-27T00:00:00.000Z' }])] });
     const api = mockApi({
       [`GET ${BASE}/premium`]: answer({ mine: [subscription([{ slot: 1, guildId: null, guildName: null, assignedAt: null, movableAt: null }])] }),
       [`PUT ${BASE}/premium`]: after,
@@ -65,7 +49,7 @@ describe('server premium page', () => {
     await userEvent.click(await screen.findByRole('button', { name: "Use on Ava's Arcade" }));
     expect(await screen.findByText('Your Premium subscription through Paddle covers it (slot 1).')).toBeInTheDocument();
     const put = api.fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT')!;
-    expect(JSON.parse(String(put[1]!.body))).toEqual({ provider: 'paddle', subscriptionId: 'sub_1', slot: 1 });
+    expect(JSON.parse(String(put[1]!.body))).toEqual({ provider: 'paddle', subscriptionId: 'sub_01', slot: 1 });
     expect(screen.getByText('On this server')).toBeInTheDocument();
   });
 
