@@ -73,6 +73,13 @@ describe('billing provider page', () => {
     expect(calls('/api/billing/users/1000000000000000777/subscriptions/discord/sku_1')).toHaveLength(1);
   });
 
+  it('a Discord app subscription says where it is managed (Discord offers no actions here)', async () => {
+    mockApi({ 'GET /api/billing/subscriptions/discord/1300000000000000901': subscription({ provider: 'discord', id: '1300000000000000901', actions: [] }) });
+    page('/billing/discord/1300000000000000901', '/billing/discord/:id', 'discord');
+    expect(await screen.findByText(/managed in Discord itself/)).toBeInTheDocument();
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+  });
+
   it('a subscription that is not there: the API’s answer, in place', async () => {
     mockApi({
       'GET /api/billing/subscriptions/paddle/sub_01': () => new Response(JSON.stringify({ code: 1002, message: 'You have no such subscription.', isAuthenticated: true }), { status: 404, headers: { 'content-type': 'application/json' } }),

@@ -138,6 +138,12 @@ function Subscription({ provider, id, user, backLink }: { provider: keyof typeof
           ]}
         />
         <Slots subscription={data} readOnly={readOnly} />
+        {data.provider === 'discord' && !readOnly ? (
+          <Card className="p-5 text-sm text-surface-700 sm:p-6 dark:text-surface-300">
+            <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('provider.actions.title')}</h2>
+            <p className="mt-2">{t('provider.discordManaged')}</p>
+          </Card>
+        ) : null}
         {actions.length > 0 ? (
           <Card className="p-5 sm:p-6">
             <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('provider.actions.title')}</h2>
