@@ -139,7 +139,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(dbPlugin, { db: options.db });
   // Discord (REST and CDN): the given fetch, the in-process sandbox in demo mode, else the network.
   const discordFetch = options.discordFetch ?? (config.demo ? injectFetch(app) : undefined);
-  await app.register(servicesPlugin, { discordFetch });
+  // Payment providers' APIs: the network, or in demo mode their stand-ins in this process.
+  const providerFetch = config.demo ? injectFetch(app) : undefined;
+  await app.register(servicesPlugin, { discordFetch, providerFetch });
   await app.register(authPlugin);
   for (const extend of options.extensions ?? []) await extend(app);
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,6 +130,19 @@ export interface AppConfig {
     workIntervalMs: number;
     /** Paddle: every notification-destination secret accepted (rotation), and the signature's allowed age. */
     paddle: { webhookSecrets: string[]; toleranceSeconds: number; apiKey: string | null; apiBase: string };
+    /**
+     * FastSpring: the API user (HTTP basic; null: not configured), its origin, every webhook HMAC secret
+     * accepted, and the popup storefront with the Store Builder Library's address (sent to the browser
+     * only with a checkout).
+     */
+    fastspring: { apiUsername: string | null; apiPassword: string | null; apiBase: string; webhookSecrets: string[]; storefront: string | null; scriptUrl: string };
+    /** Chargebee: the site, its API key (null: not configured) and API address, and every accepted webhook `user:password`. */
+    chargebee: { site: string | null; apiKey: string | null; apiBase: string; webhookCredentials: string[] };
+    /**
+     * Discord app subscriptions: the application's public keys (Webhook Events, Ed25519; several while
+     * one rotates) and the signature's allowed age. SKUs and entitlements are read with the bot token.
+     */
+    discord: { publicKeys: string[]; toleranceSeconds: number };
     /** How long a premium slot stays on a server before it may move to another. */
     slotCooldownHours: number;
     /** How often each instance re-reads the providers' subscriptions to heal lost webhooks (0: never on its own). */
@@ -261,6 +274,21 @@ const EnvSchema = z.object({
   PADDLE_API_KEY: optionalString,
   PADDLE_JS_URL: url('PADDLE_JS_URL'),
   PADDLE_API_URL: url('PADDLE_API_URL'),
+  FASTSPRING_API_USERNAME: optionalString,
+  FASTSPRING_API_PASSWORD: optionalString,
+  FASTSPRING_API_URL: url('FASTSPRING_API_URL'),
+  FASTSPRING_WEBHOOK_SECRETS: optionalString,
+  FASTSPRING_STOREFRONT: optionalString.refine((v) => v === undefined || /^[a-z0-9.-]+\/[A-Za-z0-9_-]+$/.test(v), 'must be a storefront path such as tickety.onfastspring.com/popup-tickety'),
+  FASTSPRING_SCRIPT_URL: url('FASTSPRING_SCRIPT_URL'),
+  CHARGEBEE_SITE: optionalString.refine((v) => v === undefined || /^[a-z0-9-]{1,63}$/.test(v), 'must be a Chargebee site name such as tickety or tickety-test'),
+  CHARGEBEE_API_KEY: optionalString,
+  CHARGEBEE_API_URL: url('CHARGEBEE_API_URL'),
+  CHARGEBEE_WEBHOOK_CREDENTIALS: optionalString.refine(
+    (v) => v === undefined || v.split(',').every((c) => /^[^:,\s]+:[^,\s]+$/.test(c.trim())),
+    'must be user:password pairs, separated by commas',
+  ),
+  DISCORD_PUBLIC_KEYS: optionalString.refine((v) => v === undefined || v.split(',').every((k) => /^[0-9a-f]{64}$/i.test(k.trim())), 'must be Discord public keys (64 hex characters), separated by commas'),
+  DISCORD_WEBHOOK_TOLERANCE_SECONDS: int(1, 3600),
   PREMIUM_SLOT_COOLDOWN_HOURS: int(0, 24 * 365),
   BILLING_RECONCILE_INTERVAL_MS: int(0, 7 * 24 * 3_600_000),
   TRUST_PROXY: optionalString,
@@ -270,6 +298,26 @@ const EnvSchema = z.object({
 /** Demo mode's Paddle credentials: the sandbox's Paddle accepts these (the launcher gives them to it). */
 export const DEMO_PADDLE_API_KEY = 'pdl_sdbx_apikey_tickety_demo';
 export const DEMO_PADDLE_CLIENT_TOKEN = 'test_tickety_demo';
+
+/**
+ * Demo mode's provider credentials, derived from the token key (so no two demos share them and none
+ * is in the source): the API's configuration and the launcher's stand-ins both use these.
+ */
+export function demoProviderSecrets(tokenKey: Buffer) {
+  const hex = (label: string, n = 16) => deriveKey(tokenKey, label, n).toString('hex');
+  return {
+    fastspring: { apiUsername: 'tickety_demo', apiPassword: hex('demo fastspring api'), webhookSecret: hex('demo fastspring webhooks') },
+    chargebee: { apiKey: `test_${hex('demo chargebee api')}`, webhookUser: 'tickety', webhookPassword: hex('demo chargebee webhooks') },
+    /** The seed of the sandbox's Discord application's Ed25519 key (its private key). */
+    discordEventSeed: deriveKey(tokenKey, 'demo discord webhook events', 32),
+  };
+}
+
+/** The public key (64 hex characters) of an Ed25519 seed, as Discord shows an application's. */
+export function ed25519PublicKeyHex(seed: Buffer): string {
+  const key = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+  return Buffer.from(createPublicKey(key).export({ format: 'jwk' }).x!, 'base64url').toString('hex');
+}
 
 /** A comma-separated list of secrets (rotation: every one is accepted), or undefined when unset. */
 function secretList(value: string | undefined): string[] | undefined {
@@ -515,6 +563,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
 
   const tokenEncryptionKey = loadKey(e.TOKEN_ENCRYPTION_KEY, demo, resolvedDataDir);
   const previousTokenEncryptionKeys = previousKeys(e.TOKEN_ENCRYPTION_PREVIOUS_KEYS);
+  const demoSecrets = demoProviderSecrets(tokenEncryptionKey);
 
   return {
     env: nodeEnv,
@@ -597,6 +646,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
         // Demo mode: the sandbox's Paddle (mounted by the all-in-one launcher at /sandbox/paddle) and its demo key.
         apiKey: e.PADDLE_API_KEY ?? (demo ? DEMO_PADDLE_API_KEY : null),
         apiBase: trimSlash(e.PADDLE_API_URL ?? (demo ? `${publicUrl}/sandbox/paddle` : 'https://api.paddle.com')),
+      },
+      // Demo mode: the launcher's stand-ins at /sandbox/fastspring and /sandbox/chargebee, and the
+      // sandbox Discord application's key, all with credentials derived from the token key.
+      fastspring: {
+        apiUsername: e.FASTSPRING_API_USERNAME ?? (demo ? demoSecrets.fastspring.apiUsername : null),
+        apiPassword: e.FASTSPRING_API_PASSWORD ?? (demo ? demoSecrets.fastspring.apiPassword : null),
+        apiBase: trimSlash(e.FASTSPRING_API_URL ?? (demo ? `${publicUrl}/sandbox/fastspring` : 'https://api.fastspring.com')),
+        webhookSecrets: secretList(e.FASTSPRING_WEBHOOK_SECRETS) ?? (demo ? [demoSecrets.fastspring.webhookSecret] : []),
+        storefront: e.FASTSPRING_STOREFRONT ?? (demo ? 'tickety.test.onfastspring.com/popup-tickety' : null),
+        scriptUrl: e.FASTSPRING_SCRIPT_URL ?? (demo ? `${publicUrl}/sandbox/fastspring/sbl/fastspring-builder.js` : 'https://sbl.onfastspring.com/sbl/1.0.3/fastspring-builder.min.js'),
+      },
+      chargebee: {
+        site: e.CHARGEBEE_SITE ?? (demo ? 'tickety-test' : null),
+        apiKey: e.CHARGEBEE_API_KEY ?? (demo ? demoSecrets.chargebee.apiKey : null),
+        apiBase: trimSlash(
+          e.CHARGEBEE_API_URL ??
+            (demo ? `${publicUrl}/sandbox/chargebee/api/v2` : `https://${e.CHARGEBEE_SITE ?? 'site'}.chargebee.com/api/v2`),
+        ),
+        webhookCredentials:
+          secretList(e.CHARGEBEE_WEBHOOK_CREDENTIALS) ?? (demo ? [`${demoSecrets.chargebee.webhookUser}:${demoSecrets.chargebee.webhookPassword}`] : []),
+      },
+      discord: {
+        publicKeys: secretList(e.DISCORD_PUBLIC_KEYS)?.map((k) => k.toLowerCase()) ?? (demo ? [ed25519PublicKeyHex(demoSecrets.discordEventSeed)] : []),
+        toleranceSeconds: e.DISCORD_WEBHOOK_TOLERANCE_SECONDS ?? 300,
       },
       slotCooldownHours: e.PREMIUM_SLOT_COOLDOWN_HOURS ?? 24,
       reconcileIntervalMs: e.BILLING_RECONCILE_INTERVAL_MS ?? 3_600_000,

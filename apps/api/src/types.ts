@@ -19,6 +19,7 @@ import type { InboxWorker } from './services/billing/worker';
 import type { BillingAccounts } from './services/billing/accounts';
 import type { PaddleApi } from './services/billing/paddle-api';
 import type { BillingReconciler } from './services/billing/reconcile';
+import type { BillingClients } from './services/billing/types';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
 import type { Session, SessionStore } from './services/sessions';
@@ -54,6 +55,8 @@ declare module 'fastify' {
     billingAccounts: BillingAccounts;
     /** Paddle's API (official SDK), for the actions of the billing pages. */
     paddleApi: PaddleApi;
+    /** Every provider's API client (Paddle's is also `paddleApi`), for actions, receipts and reconciliation. */
+    billingClients: BillingClients;
     /** Heals lost webhooks by re-reading the providers' subscriptions. */
     billingReconciler: BillingReconciler;
     /** Background work (e.g. revoking a Discord token) that close() waits for. */

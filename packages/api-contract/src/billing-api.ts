@@ -21,7 +21,7 @@ export const PremiumSlot = z.object({
 export type PremiumSlot = z.infer<typeof PremiumSlot>;
 
 /** Actions the provider offers on a subscription (what the detail page shows). */
-export const BillingAction = z.enum(['cancel', 'resume', 'updatePaymentMethod', 'portal']);
+export const BillingAction = z.enum(['cancel', 'resume', 'updatePaymentMethod', 'portal', 'changePlan']);
 export type BillingAction = z.infer<typeof BillingAction>;
 
 /** A subscription as the billing pages show it. */
@@ -50,17 +50,51 @@ export type BillingSubscription = z.infer<typeof BillingSubscription>;
 export const BillingSubscriptionsAnswer = z.object({ subscriptions: z.array(BillingSubscription) });
 export type BillingSubscriptionsAnswer = z.infer<typeof BillingSubscriptionsAnswer>;
 
-/** `GET /api/billing/checkouts/paddle/:transaction`: where a purchase stands after the provider's checkout. */
+/** `GET /api/billing/checkouts/:provider/:reference`: where a purchase stands after the provider's checkout. */
 export const CheckoutStatus = z.object({
   state: z.enum(['activating', 'active']),
   subscription: BillingSubscription.nullable(),
 });
 export type CheckoutStatus = z.infer<typeof CheckoutStatus>;
 
+/** A checkout of one of the catalogue's prices (`providerPrices` of a plan) with a provider. */
+export const CheckoutRequest = z.object({ priceId: z.string().min(1).max(200) }).strict();
+export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
+/** @deprecated the name of `CheckoutRequest` for Paddle. */
+export const PaddleCheckoutRequest = CheckoutRequest;
 /** What the Paddle checkout needs from the API: the price and the data that ties the purchase to the user. */
-export const PaddleCheckoutRequest = z.object({ priceId: z.string().min(1).max(200) }).strict();
 export const PaddleCheckoutAnswer = z.object({ priceId: z.string(), customData: z.object({ userId: Snowflake }), email: z.string().nullable() });
 export type PaddleCheckoutAnswer = z.infer<typeof PaddleCheckoutAnswer>;
+/** FastSpring's popup checkout: the Store Builder Library to load, the storefront, the product and the tags tying the order to the user. */
+export const FastspringCheckoutAnswer = z.object({ scriptUrl: z.string(), storefront: z.string(), product: z.string(), tags: z.object({ userId: Snowflake }) });
+export type FastspringCheckoutAnswer = z.infer<typeof FastspringCheckoutAnswer>;
+/** A provider page to send the buyer to (Chargebee's hosted checkout, Discord's store page). */
+export const RedirectCheckoutAnswer = z.object({ url: z.string() });
+export type RedirectCheckoutAnswer = z.infer<typeof RedirectCheckoutAnswer>;
+
+/** Money as providers state it: the amount in the currency's major unit and its ISO code. */
+export const Money = z.object({ amount: z.number(), currency: z.string() });
+export type Money = z.infer<typeof Money>;
+
+/** `POST /api/billing/subscriptions/:provider/:id/change-plan[/preview]`: the catalogue price to move to. */
+export const ChangePlanRequest = CheckoutRequest;
+/** The provider's proration for a plan change, before it is made. */
+export const ChangePlanPreview = z.object({
+  priceId: z.string(),
+  planName: z.string().nullable(),
+  interval: z.enum(['month', 'year']),
+  /** Charged now (positive) or credited (negative) for the rest of the current period. */
+  dueNow: Money,
+  nextCharge: Money.extend({ at: z.string().nullable() }).nullable(),
+});
+export type ChangePlanPreview = z.infer<typeof ChangePlanPreview>;
+
+/** A receipt or invoice; its document is at `GET /api/billing/subscriptions/:provider/:id/invoices/:invoice`. */
+export const BillingInvoice = z.object({ id: z.string(), date: z.string(), total: Money, status: z.string() });
+export type BillingInvoice = z.infer<typeof BillingInvoice>;
+/** `available`: whether the provider keeps invoices we can show (Discord's are in Discord). */
+export const BillingInvoicesAnswer = z.object({ available: z.boolean(), invoices: z.array(BillingInvoice) });
+export type BillingInvoicesAnswer = z.infer<typeof BillingInvoicesAnswer>;
 
 /** An action was sent to the provider; the page shows its result once the provider's webhook confirms it. */
 export const BillingActionAnswer = z.object({

@@ -1,5 +1,6 @@
 import { DiscordAPIError, HTTPError, RateLimitError, REST, type RequestData, type ResponseLike, type RouteLike } from '@discordjs/rest';
 import {
+  type APIEntitlement,
   type APIChannel,
   type APIEmoji,
   type APIGuild,
@@ -147,14 +148,14 @@ export class DiscordBot {
     });
   }
 
-  async #call<T>(method: 'GET' | 'POST' | 'PATCH', route: RouteLike, body?: MessageBody): Promise<T> {
+  async #call<T>(method: 'GET' | 'POST' | 'PATCH', route: RouteLike, body?: MessageBody, query?: URLSearchParams): Promise<T> {
     const rest = this.#rest;
     if (!rest) throw new DiscordBotError('failed', 'No bot token is configured (DISCORD_BOT_TOKEN).');
     const deadline = AbortSignal.timeout(this.#o.timeoutMs);
     const what = `${method} ${route.replace(/\d{15,}/g, ':id')}`;
     const idempotent = method !== 'POST';
     for (let attempt = 0; ; attempt++) {
-      const request: RequestData = { versioned: false, signal: deadline, ...(body !== undefined ? { body } : {}) };
+      const request: RequestData = { versioned: false, signal: deadline, ...(body !== undefined ? { body } : {}), ...(query ? { query } : {}) };
       const call = method === 'GET' ? rest.get(route, request) : method === 'POST' ? rest.post(route, request) : rest.patch(route, request);
       // The library may still be sitting out a rate-limit wait when the deadline passes: stop waiting for it.
       call.catch(() => undefined);
@@ -234,6 +235,11 @@ export class DiscordBot {
 
   guildEmojis(guildId: string): Promise<APIEmoji[]> {
     return this.#call<APIEmoji[]>('GET', Routes.guildEmojis(guildId));
+  }
+
+  /** A page of the application's entitlements (app subscriptions): Discord's query parameters as given. */
+  entitlements(applicationId: string, query: URLSearchParams): Promise<APIEntitlement[]> {
+    return this.#call<APIEntitlement[]>('GET', Routes.entitlements(applicationId), undefined, query);
   }
 
   /** A channel (a server's, with `guild_id`, or a DM, with its recipients). */

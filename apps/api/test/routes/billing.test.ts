@@ -44,7 +44,7 @@ describe.each(databases())('Billing (/api/billing) and server premium on $name',
       ]),
     );
     const paddle = subscriptions.find((s) => s.id === 'sub_ava')!;
-    expect(paddle).toMatchObject({ planName: 'Premium', interval: 'month', paymentMethod: 'Visa •••• 4242', actions: ['cancel', 'updatePaymentMethod', 'portal'] });
+    expect(paddle).toMatchObject({ planName: 'Premium', interval: 'month', paymentMethod: 'Visa •••• 4242', actions: ['cancel', 'updatePaymentMethod', 'changePlan', 'portal'] });
     expect(paddle.slots).toEqual([{ slot: 1, guildId: null, guildName: null, assignedAt: null, movableAt: null }]);
     const cleo_ = await as(cleo.id);
     expect(BillingSubscriptionsAnswer.parse((await cleo_.get('/api/billing/subscriptions')).json())).toEqual({ subscriptions: [] });

@@ -18,13 +18,20 @@ import { BillingAccounts } from '../../services/billing/accounts';
 import { WebhookInbox } from '../../services/billing/inbox';
 import { PaddleApi } from '../../services/billing/paddle-api';
 import { BillingReconciler } from '../../services/billing/reconcile';
+import { chargebeeApplier } from '../../services/billing/chargebee';
+import { ChargebeeApi } from '../../services/billing/chargebee-api';
+import { discordApplier } from '../../services/billing/discord';
+import { DiscordBillingClient } from '../../services/billing/discord-api';
+import { fastspringApplier } from '../../services/billing/fastspring';
+import { FastspringApi } from '../../services/billing/fastspring-api';
 import { paddleApplier } from '../../services/billing/paddle';
+import type { BillingClients } from '../../services/billing/types';
 import { PriceBook } from '../../services/billing/subscriptions';
 import { InboxWorker } from '../../services/billing/worker';
 
 /** The services routes use: crypto, the Discord clients (OAuth/user, bot), sessions, accounts, OAuth states, server configuration, resources, posts and access. */
 export default fp(
-  async function services(app: FastifyInstance, opts: { discordFetch?: FetchLike | undefined }) {
+  async function services(app: FastifyInstance, opts: { discordFetch?: FetchLike | undefined; providerFetch?: FetchLike | undefined }) {
     const { config, clock, db } = app;
     // Seals with TOKEN_ENCRYPTION_KEY; also opens (and verifies cookies with) TOKEN_ENCRYPTION_PREVIOUS_KEYS.
     const box = new SecretBox(config.tokenEncryptionKey, config.previousTokenEncryptionKeys);
@@ -83,15 +90,32 @@ export default fp(
     // Billing: the webhook inbox (each provider's verified events, applied by a worker that every
     // instance runs; the queue's row locks share the work).
     const prices = new PriceBook(config.plans);
-    const inbox = new WebhookInbox(db, clock, { paddle: paddleApplier(clock, prices, config.billing.graceDays) });
+    const grace = config.billing.graceDays;
+    const inbox = new WebhookInbox(db, clock, {
+      paddle: paddleApplier(clock, prices, grace),
+      fastspring: fastspringApplier(clock, prices, grace),
+      chargebee: chargebeeApplier(clock, prices, grace),
+      discord: discordApplier(clock, prices, grace),
+    });
     app.decorate('webhookInbox', inbox);
     const worker = new InboxWorker(inbox, config.billing.workIntervalMs, app.log);
     app.decorate('inboxWorker', worker);
     app.decorate('billingAccounts', new BillingAccounts(db, clock, config.plans, config.billing.slotCooldownHours * 3_600_000));
+    // Each provider's API: official SDKs (Paddle, Chargebee), plain fetch (FastSpring), the bot's REST
+    // client (Discord). The demo's stand-ins are reached in process (providerFetch), like its Discord.
     const paddleApi = new PaddleApi({ apiKey: config.billing.paddle.apiKey, apiBase: config.billing.paddle.apiBase });
     app.decorate('paddleApi', paddleApi);
+    const providerFetch = opts.providerFetch as typeof fetch | undefined;
+    const { fastspring, chargebee } = config.billing;
+    const clients: BillingClients = {
+      paddle: paddleApi,
+      fastspring: new FastspringApi({ username: fastspring.apiUsername, password: fastspring.apiPassword, apiBase: fastspring.apiBase, ...(providerFetch ? { fetch: providerFetch } : {}) }),
+      chargebee: new ChargebeeApi({ site: chargebee.site, apiKey: chargebee.apiKey, apiBase: chargebee.apiBase, ...(providerFetch ? { fetch: providerFetch } : {}) }),
+      discord: new DiscordBillingClient(bot, config.discord.clientId, clock, config.billing.discord.publicKeys.length > 0 && prices.sells('discord')),
+    };
+    app.decorate('billingClients', clients);
     // Lost webhooks healed: the providers' subscriptions re-read every BILLING_RECONCILE_INTERVAL_MS.
-    const reconciler = new BillingReconciler(db, clock, paddleApi, prices, config.billing.graceDays, config.billing.reconcileIntervalMs, app.log);
+    const reconciler = new BillingReconciler(db, clock, Object.values(clients), prices, config.billing.graceDays, config.billing.reconcileIntervalMs, app.log);
     app.decorate('billingReconciler', reconciler);
     app.addHook('onReady', async () => reconciler.start());
     app.addHook('preClose', async () => reconciler.stop());

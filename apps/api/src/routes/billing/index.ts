@@ -1,13 +1,19 @@
 import {
   ApiError,
+  BILLING_PROVIDERS,
   BillingActionAnswer,
+  BillingInvoicesAnswer,
   BillingProvider,
   BillingSubscription,
   BillingSubscriptionsAnswer,
+  ChangePlanPreview,
+  ChangePlanRequest,
+  CheckoutRequest,
   CheckoutStatus,
+  FastspringCheckoutAnswer,
   PaddleCheckoutAnswer,
-  PaddleCheckoutRequest,
   ProviderSubscriptionId,
+  RedirectCheckoutAnswer,
   Snowflake,
 } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -16,14 +22,19 @@ import { z } from 'zod';
 import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
 import { notDashboardFetch } from '../../plugins/app/security';
+import type { ProviderClient } from '../../services/billing/types';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 502: ApiError, 503: ApiError };
 const SubscriptionParams = z.object({ provider: BillingProvider, id: ProviderSubscriptionId });
 const UserParams = z.object({ user: Snowflake });
 const UserSubscriptionParams = SubscriptionParams.extend({ user: Snowflake });
-const PaddleParams = z.object({ id: ProviderSubscriptionId });
-const TransactionParams = z.object({ transaction: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) });
-const ActionParams = PaddleParams.extend({ action: z.enum(['cancel', 'resume', 'payment-method', 'portal']) });
+const ProviderParams = z.object({ provider: BillingProvider });
+const ReferenceParams = ProviderParams.extend({ reference: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be a checkout reference of the provider') });
+const ActionParams = SubscriptionParams.extend({ action: z.enum(['cancel', 'resume', 'payment-method', 'portal']) });
+const InvoiceParams = SubscriptionParams.extend({ invoice: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be an invoice id of the provider') });
+const CheckoutAnswer = z.union([PaddleCheckoutAnswer, FastspringCheckoutAnswer, RedirectCheckoutAnswer]);
+const BillingProvidersAnswer = z.object({ available: z.array(BillingProvider) });
+const PROVIDER_NAMES: Record<BillingProvider, string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };
 
 async function userOf(req: FastifyRequest): Promise<string> {
   const session = await req.getSession();
@@ -86,42 +97,104 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     return found;
   });
 
-  // What Paddle's checkout needs: a price of the catalogue and the user it is for (the webhook's custom data).
-  app.post('/paddle/checkout', { ...own, schema: { body: PaddleCheckoutRequest, response: { 200: PaddleCheckoutAnswer, ...errors } } }, async (req) => {
-    if (req.validationError) throw req.validationError;
-    const known = app.config.plans.some((p) => p.providerPrices.some((x) => x.provider === 'paddle' && x.id === req.body.priceId));
-    if (!known) throw new ApiHttpError('VALIDATION_FAILED', { message: 'This price is not one of the plans on sale.' });
-    if (!app.config.paddleToken || !paddle.configured) throw new ApiHttpError('PROVIDER_UNAVAILABLE', { message: 'Paddle checkout is not configured on this server.' });
-    return { priceId: req.body.priceId, customData: { userId: await userOf(req) }, email: null };
+  const clients = app.billingClients;
+  const publicOrigin = app.config.dashboardOrigins[0] ?? app.config.publicUrl;
+  const priceOf = (provider: BillingProvider, priceId: string) => {
+    for (const plan of app.config.plans) for (const p of plan.providerPrices) if (p.provider === provider && p.id === priceId) return { plan, interval: p.interval };
+    return null;
+  };
+  /** Whether a provider can sell now: its API configured, what its checkout needs set, and a price in the catalogue. */
+  const available = (provider: BillingProvider): boolean => {
+    if (!clients[provider].configured || !app.config.plans.some((plan) => plan.providerPrices.some((p) => p.provider === provider))) return false;
+    if (provider === 'paddle') return app.config.paddleToken !== null;
+    if (provider === 'fastspring') return app.config.billing.fastspring.storefront !== null && app.config.billing.fastspring.webhookSecrets.length > 0;
+    if (provider === 'chargebee') return app.config.billing.chargebee.webhookCredentials.length > 0;
+    return true;
+  };
+
+  app.get('/providers', { schema: { response: { 200: BillingProvidersAnswer } } }, async (_req, reply) => {
+    reply.header('cache-control', 'public, max-age=60');
+    return { available: BILLING_PROVIDERS.filter(available) };
   });
 
-  // After Paddle's checkout: "activating" until the webhook of its transaction has been applied.
-  app.get('/checkouts/paddle/:transaction', { ...own, schema: { params: TransactionParams, response: { 200: CheckoutStatus, ...errors } } }, async (req, reply) => {
+  // A checkout of a catalogue price: what the provider's checkout needs, tied to the signed-in user.
+  app.post('/:provider/checkout', { ...own, schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: CheckoutAnswer, ...errors } } }, async (req) => {
+    if (req.validationError) throw req.validationError;
+    const { provider } = req.params;
+    const { priceId } = req.body;
+    if (!priceOf(provider, priceId)) throw new ApiHttpError('VALIDATION_FAILED', { message: 'This price is not one of the plans on sale.' });
+    if (!available(provider)) throw new ApiHttpError('PROVIDER_UNAVAILABLE', { message: `${PROVIDER_NAMES[provider]} checkout is not configured on this server.` });
+    const userId = await userOf(req);
+    switch (provider) {
+      case 'paddle':
+        return { priceId, customData: { userId }, email: null };
+      case 'fastspring': {
+        const { scriptUrl, storefront } = app.config.billing.fastspring;
+        return { scriptUrl, storefront: storefront!, product: priceId, tags: { userId } };
+      }
+      case 'chargebee': {
+        // The customer is ours before the checkout: its id is linked to the user here, so the
+        // webhooks' subscription finds its owner (nothing from the browser decides it).
+        const customer = await accounts.linkedCustomer('chargebee', userId);
+        const back = `${publicOrigin}/billing/checkout?provider=chargebee`;
+        const page = await clients.chargebee.checkout(priceId, customer, back, back);
+        return { url: page.url };
+      }
+      case 'discord':
+        // Discord sells in its own store; the purchase's entitlement names the Discord user.
+        return { url: `${app.config.discord.origin}/application-directory/${app.config.discord.clientId}/store/${priceId}` };
+    }
+  });
+
+  // After a provider's checkout: "activating" until its webhook has been applied.
+  app.get('/checkouts/:provider/:reference', { ...own, schema: { params: ReferenceParams, response: { 200: CheckoutStatus, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
     const userId = await userOf(req);
-    const { rows } = await app.db.query<{ subject: string | null }>(
-      `SELECT subject FROM webhook_events WHERE provider = 'paddle' AND event_type = 'transaction.completed' AND state = 'applied' AND payload->'data'->>'id' = $1 LIMIT 1`,
-      [req.params.transaction],
-    );
-    const subject = rows[0]?.subject;
-    const subscription = subject ? await accounts.find('paddle', subject) : null;
+    const { provider, reference } = req.params;
+    let subject: string | null = null;
+    if (provider === 'paddle') {
+      subject = await appliedSubject(`provider = 'paddle' AND event_type = 'transaction.completed' AND payload->'data'->>'id' = $1`, reference);
+    } else if (provider === 'fastspring') {
+      subject = await appliedSubject(`provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`, reference);
+    } else if (provider === 'chargebee') {
+      const page = await clients.chargebee.hostedPage(reference);
+      if (page.customerId && !(await accounts.isLinked('chargebee', page.customerId, userId))) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
+      subject = page.state === 'succeeded' ? page.subscriptionId : null;
+    } else {
+      const mine = (await accounts.list(userId)).find((s) => s.provider === 'discord' && s.premium && priceOf('discord', reference)?.plan.id === s.planId);
+      subject = mine?.id ?? null;
+    }
+    const subscription = subject ? await accounts.find(provider, subject) : null;
     if (subscription && subscription.userId !== userId) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
     return { state: subscription?.premium ? ('active' as const) : ('activating' as const), subscription };
   });
 
-  app.post('/subscriptions/paddle/:id/:action', { ...own, schema: { params: ActionParams, response: { 200: BillingActionAnswer, ...errors } } }, async (req) => {
-    if (req.validationError) throw req.validationError;
-    const found = await accounts.find('paddle', req.params.id);
+  async function appliedSubject(where: string, reference: string): Promise<string | null> {
+    const { rows } = await app.db.query<{ subject: string | null }>(`SELECT subject FROM webhook_events WHERE ${where} AND state = 'applied' LIMIT 1`, [reference]);
+    return rows[0]?.subject ?? null;
+  }
+
+  /** The user's own subscription (someone else's is answered like one that does not exist). */
+  async function ownSubscription(req: FastifyRequest, provider: BillingProvider, id: string) {
+    const found = await accounts.find(provider, id);
     if (!found || found.userId !== (await userOf(req))) throw new ApiHttpError('NOT_FOUND', { message: 'You have no such subscription.' });
+    return found;
+  }
+
+  app.post('/subscriptions/:provider/:id/:action', { ...own, schema: { params: ActionParams, response: { 200: BillingActionAnswer, ...errors } } }, async (req) => {
+    if (req.validationError) throw req.validationError;
+    const { provider } = req.params;
+    const found = await ownSubscription(req, provider, req.params.id);
     const action = ({ cancel: 'cancel', resume: 'resume', 'payment-method': 'updatePaymentMethod', portal: 'portal' } as const)[req.params.action];
     if (!found.actions.includes(action)) throw new ApiHttpError('VALIDATION_FAILED', { message: `This subscription cannot ${req.params.action.replace('-', ' ')} in its state (${found.status}).` });
+    const client: ProviderClient = clients[provider];
     switch (action) {
       case 'cancel':
-        await paddle.cancelAtPeriodEnd(found.id);
+        await client.cancelAtPeriodEnd!(found.id);
         return { requested: action, url: null, transactionId: null };
       case 'resume':
-        await paddle.resume(found.id);
+        await client.resume!(found.id);
         return { requested: action, url: null, transactionId: null };
       case 'updatePaymentMethod': {
         const txn = await paddle.paymentMethodTransaction(found.id);
@@ -129,11 +202,80 @@ export default async function billingRoutes(fastify: FastifyInstance) {
       }
       case 'portal': {
         // Only a customer linked to this user (by their own checkout): a purchase can name another
-        // user's customer (Paddle.js's data comes from the browser), and its portal is theirs.
-        const customer = await accounts.customerOf('paddle', found.id, found.userId);
-        if (!customer) throw new ApiHttpError('VALIDATION_FAILED', { message: 'Paddle has no customer of yours for this subscription: manage it from the email Paddle sent you.' });
-        return { requested: action, url: await paddle.portal(customer, found.id), transactionId: null };
+        // user's customer (checkout data comes from the browser), and its portal is theirs.
+        const customer = await accounts.customerOf(provider, found.id, found.userId);
+        if (!customer) throw new ApiHttpError('VALIDATION_FAILED', { message: `${PROVIDER_NAMES[provider]} has no customer of yours for this subscription: manage it from the email ${PROVIDER_NAMES[provider]} sent you.` });
+        return { requested: action, url: await client.portal!(customer, found.id), transactionId: null };
       }
     }
+  });
+
+  /** The catalogue price a plan change moves to: the same provider's, another than the current one. */
+  function changeTarget(found: BillingSubscription, priceId: string) {
+    const target = priceOf(found.provider, priceId);
+    if (!target) throw new ApiHttpError('VALIDATION_FAILED', { message: `This price is not one of ${PROVIDER_NAMES[found.provider]}'s plans on sale.` });
+    if (target.plan.id === found.planId && target.interval === found.interval) throw new ApiHttpError('VALIDATION_FAILED', { message: 'This subscription is already on that plan.' });
+    if (!found.actions.includes('changePlan')) throw new ApiHttpError('VALIDATION_FAILED', { message: `This subscription cannot change plan in its state (${found.status}).` });
+    return target;
+  }
+
+  app.post(
+    '/subscriptions/:provider/:id/change-plan/preview',
+    { ...own, schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: ChangePlanPreview, ...errors } } },
+    async (req) => {
+      if (req.validationError) throw req.validationError;
+      const found = await ownSubscription(req, req.params.provider, req.params.id);
+      const target = changeTarget(found, req.body.priceId);
+      const preview = await (clients[found.provider] as ProviderClient).previewChange!(found.id, req.body.priceId);
+      return { priceId: req.body.priceId, planName: target.plan.name, interval: target.interval, ...preview };
+    },
+  );
+
+  app.post(
+    '/subscriptions/:provider/:id/change-plan',
+    { ...own, schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: BillingActionAnswer, ...errors } } },
+    async (req) => {
+      if (req.validationError) throw req.validationError;
+      const found = await ownSubscription(req, req.params.provider, req.params.id);
+      changeTarget(found, req.body.priceId);
+      await (clients[found.provider] as ProviderClient).changePlan!(found.id, req.body.priceId);
+      return { requested: 'changePlan' as const, url: null, transactionId: null };
+    },
+  );
+
+  async function invoicesOf(found: BillingSubscription) {
+    const client: ProviderClient = clients[found.provider];
+    if (!client.invoices) return { available: false, invoices: [] };
+    return { available: true, invoices: await client.invoices(found.id) };
+  }
+
+  app.get('/subscriptions/:provider/:id/invoices', { ...own, schema: { params: SubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } }, async (req, reply) => {
+    if (req.validationError) throw req.validationError;
+    noStore(reply);
+    return invoicesOf(await ownSubscription(req, req.params.provider, req.params.id));
+  });
+
+  app.get(
+    '/users/:user/subscriptions/:provider/:id/invoices',
+    { ...staff, schema: { params: UserSubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      noStore(reply);
+      const found = await accounts.find(req.params.provider, req.params.id);
+      if (!found || found.userId !== req.params.user) throw new ApiHttpError('NOT_FOUND', { message: 'This user has no such subscription.' });
+      await audit(req, 'billing.view', `user ${req.params.user}, ${req.params.provider} ${req.params.id} receipts`);
+      return invoicesOf(found);
+    },
+  );
+
+  // The document of one receipt: a redirect to a fresh provider link (theirs expire).
+  app.get('/subscriptions/:provider/:id/invoices/:invoice', { ...own, schema: { params: InvoiceParams, response: errors } }, async (req, reply) => {
+    if (req.validationError) throw req.validationError;
+    const found = await ownSubscription(req, req.params.provider, req.params.id);
+    const client: ProviderClient = clients[found.provider];
+    if (!client.invoiceUrl) throw new ApiHttpError('NOT_FOUND', { message: `${PROVIDER_NAMES[found.provider]} keeps this subscription's receipts.` });
+    const url = await client.invoiceUrl(found.id, req.params.invoice);
+    noStore(reply);
+    return reply.redirect(url, 303);
   });
 }

@@ -4,6 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiHttpError } from '../../lib/errors';
 import { CSRF_EXEMPT } from '../../plugins/app/security';
+import { ChargebeeEvent, chargebeeInboxEvent, verifyChargebeeAuth } from '../../services/billing/chargebee';
+import { DiscordWebhookBody, discordInboxEvent, discordPublicKey, verifyDiscordSignature } from '../../services/billing/discord';
+import { FastspringBatch, fastspringInboxEvent, verifyFastspringSignature } from '../../services/billing/fastspring';
 import { PaddleEnvelope, paddleInboxEvent, verifyPaddleSignature } from '../../services/billing/paddle';
 
 /** A provider's notification is small; anything larger is not one. */
@@ -45,6 +48,90 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
     if (stored.length > 0) app.inboxWorker.nudge();
     return { received: true as const, duplicate: stored.length === 0 };
   });
+
+  // FastSpring: several events per POST. 200 means every event of it is processed (stored); 202 with
+  // the stored ids, one per line, means only those (FastSpring sends the others again). An event that
+  // is not one is left out that way; a body that is no batch at all is refused whole.
+  app.post('/fastspring', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 200: Received, 202: z.string(), ...errors } } }, async (req, reply) => {
+    const raw = rawBody(req, 'FastSpring');
+    const { webhookSecrets } = app.config.billing.fastspring;
+    if (webhookSecrets.length === 0) throw new ApiHttpError('WEBHOOK_REJECTED', { message: 'FastSpring webhooks are not configured on this server (FASTSPRING_WEBHOOK_SECRETS).' });
+    const refused = verifyFastspringSignature(raw, header(req, 'x-fs-signature'), webhookSecrets);
+    if (refused) {
+      req.log.info({ reason: refused }, 'fastspring webhook refused');
+      throw new ApiHttpError('WEBHOOK_REJECTED', { message: `The FastSpring signature could not be verified: ${refused}.` });
+    }
+    const body = parseJson(raw) as { events?: unknown };
+    if (!body || typeof body !== 'object' || !Array.isArray(body.events)) throw invalid('FastSpring', [{ path: ['events'], message: 'must be a list of events' }]);
+    const good = [];
+    const bad: string[] = [];
+    for (const [i, event] of body.events.entries()) {
+      const parsed = FastspringBatch.shape.events.element.safeParse(event);
+      if (parsed.success) good.push(parsed.data);
+      else bad.push(`events.${i}: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    }
+    if (good.length === 0) throw invalid('FastSpring', [{ path: ['events'], message: bad.join(' | ') || 'no events' }]);
+    const { stored } = await app.webhookInbox.store('fastspring', good.map(fastspringInboxEvent));
+    if (stored.length > 0) app.inboxWorker.nudge();
+    if (bad.length > 0) {
+      req.log.warn({ refused: bad }, 'fastspring webhook: events that are not events were left out (FastSpring sends them again)');
+      return reply.code(202).type('text/plain; charset=utf-8').send(good.map((e) => e.id).join('\n'));
+    }
+    return { received: true as const, duplicate: stored.length === 0 };
+  });
+
+  // Chargebee: one event per POST, protected by HTTP basic authentication.
+  app.post('/chargebee', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 200: Received, ...errors } } }, async (req) => {
+    const { webhookCredentials } = app.config.billing.chargebee;
+    if (webhookCredentials.length === 0) throw new ApiHttpError('WEBHOOK_REJECTED', { message: 'Chargebee webhooks are not configured on this server (CHARGEBEE_WEBHOOK_CREDENTIALS).' });
+    const refused = verifyChargebeeAuth(header(req, 'authorization'), webhookCredentials);
+    if (refused) {
+      req.log.info({ reason: refused }, 'chargebee webhook refused');
+      throw new ApiHttpError('WEBHOOK_REJECTED', { message: `The Chargebee webhook's credentials were refused: ${refused}.` });
+    }
+    const raw = rawBody(req, 'Chargebee');
+    const event = ChargebeeEvent.safeParse(parseJson(raw));
+    if (!event.success) throw invalid('Chargebee', event.error.issues);
+    if (event.data.api_version && event.data.api_version !== 'v2') throw invalid('Chargebee', [{ path: ['api_version'], message: `must be v2 (this endpoint reads API v2 events, not ${event.data.api_version})` }]);
+    const { stored } = await app.webhookInbox.store('chargebee', [chargebeeInboxEvent(event.data)]);
+    if (stored.length > 0) app.inboxWorker.nudge();
+    return { received: true as const, duplicate: stored.length === 0 };
+  });
+
+  // Discord's Webhook Events: Ed25519 over the timestamp and the body; a PING and every event are
+  // answered 204 with no body (Discord's rule), a bad signature 401 (Discord probes for it).
+  const discordKeys = app.config.billing.discord.publicKeys.map(discordPublicKey);
+  app.post('/discord', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 204: z.null(), ...errors } } }, async (req, reply) => {
+    if (discordKeys.length === 0) throw new ApiHttpError('WEBHOOK_REJECTED', { message: 'Discord webhook events are not configured on this server (DISCORD_PUBLIC_KEYS).' });
+    const raw = rawBody(req, 'Discord');
+    const refused = verifyDiscordSignature(raw, header(req, 'x-signature-ed25519'), header(req, 'x-signature-timestamp'), discordKeys, app.clock(), app.config.billing.discord.toleranceSeconds);
+    if (refused) {
+      req.log.info({ reason: refused }, 'discord webhook refused');
+      throw new ApiHttpError('WEBHOOK_REJECTED', { message: `The Discord signature could not be verified: ${refused}.` });
+    }
+    const body = DiscordWebhookBody.safeParse(parseJson(raw));
+    if (!body.success) throw invalid('Discord', body.error.issues);
+    if (body.data.application_id !== app.config.discord.clientId) throw invalid('Discord', [{ path: ['application_id'], message: 'is not this application' }]);
+    if (body.data.type === 1) {
+      const { stored } = await app.webhookInbox.store('discord', [discordInboxEvent(body.data.event)]);
+      if (stored.length > 0) app.inboxWorker.nudge();
+    }
+    return reply.code(204).send(null);
+  });
+}
+
+const header = (req: FastifyRequest, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+function rawBody(req: FastifyRequest, provider: string): Buffer {
+  if (!Buffer.isBuffer(req.body)) throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE', { message: `A ${provider} webhook is a JSON body (content-type: application/json).` });
+  return req.body;
+}
+
+function invalid(provider: string, issues: Array<{ path: PropertyKey[]; message: string }>): ApiHttpError {
+  return new ApiHttpError('VALIDATION_FAILED', { message: `Not a ${provider} notification: ${issues.map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`).join('; ')}` });
 }
 
 function parseJson(raw: Buffer): unknown {

@@ -1,6 +1,7 @@
 import type { BillingAction, BillingProvider, BillingSubscription, Plan, PremiumSlot, ServerPremiumAnswer } from '@tickety/api-contract';
 import type { Db, Queryable } from '../../db/driver';
 import { type Clock, iso } from '../../lib/clock';
+import { randomToken } from '../../lib/crypto';
 import { ApiHttpError } from '../../lib/errors';
 import { subscriptionGrants } from '../premium';
 
@@ -72,6 +73,32 @@ export class BillingAccounts {
       [provider, providerSubscriptionId, userId],
     );
     return rows[0]?.customer_id ?? null;
+  }
+
+  /**
+   * The user's customer id at a provider whose checkout we start with our own customer id (Chargebee):
+   * the one linked before, else a new one linked now. The link is what makes the webhooks' subscription
+   * the user's.
+   */
+  async linkedCustomer(provider: BillingProvider, userId: string): Promise<string> {
+    const { rows } = await this.db.query<{ customer_id: string }>(
+      `WITH made AS (
+         INSERT INTO billing_customers (provider, customer_id, user_id, created_at)
+         SELECT $1, $3, $2, $4 WHERE NOT EXISTS (SELECT 1 FROM billing_customers WHERE provider = $1 AND user_id = $2)
+         ON CONFLICT DO NOTHING RETURNING customer_id)
+       SELECT customer_id FROM made
+       UNION ALL SELECT customer_id FROM billing_customers WHERE provider = $1 AND user_id = $2
+       LIMIT 1`,
+      [provider, userId, `tk_${randomToken(16)}`, iso(this.clock())],
+    );
+    if (!rows[0]) throw new Error(`no ${provider} customer could be linked to ${userId}`);
+    return rows[0].customer_id;
+  }
+
+  /** Whether the provider's customer is linked to the user. */
+  async isLinked(provider: BillingProvider, customerId: string, userId: string): Promise<boolean> {
+    const { rows } = await this.db.query('SELECT 1 FROM billing_customers WHERE provider = $1 AND customer_id = $2 AND user_id = $3', [provider, customerId, userId]);
+    return rows.length > 0;
   }
 
   /** A server's premium, which slot covers it, and the user's own subscriptions that give premium. */
@@ -180,14 +207,35 @@ export class BillingAccounts {
   }
 }
 
-/** What the provider offers on a subscription in its state (only what this service implements). */
+/**
+ * What the provider offers on a subscription in its state (only what this service implements).
+ * Discord's app subscriptions are managed in Discord: none here.
+ */
 function actionsOf(r: SubscriptionRow): BillingAction[] {
-  if (r.provider !== 'paddle') return [];
   const actions: BillingAction[] = [];
-  const live = r.status === 'active' || r.status === 'trialing' || r.status === 'past_due';
-  if (live && !r.cancel_at_period_end) actions.push('cancel');
-  if (live && r.cancel_at_period_end) actions.push('resume');
-  if (r.status === 'active' || r.status === 'past_due') actions.push('updatePaymentMethod');
-  if (r.customer_id) actions.push('portal');
+  const portal = r.customer_id !== null;
+  switch (r.provider) {
+    case 'paddle': {
+      const live = r.status === 'active' || r.status === 'trialing' || r.status === 'past_due';
+      if (live && !r.cancel_at_period_end) actions.push('cancel');
+      if (live && r.cancel_at_period_end) actions.push('resume');
+      if (r.status === 'active' || r.status === 'past_due') actions.push('updatePaymentMethod');
+      if (r.status === 'active' && !r.cancel_at_period_end) actions.push('changePlan');
+      break;
+    }
+    case 'fastspring':
+      if (r.status === 'active' || r.status === 'trial' || r.status === 'overdue') actions.push('cancel');
+      if (r.status === 'canceled') actions.push('resume');
+      if (r.status === 'active') actions.push('changePlan');
+      break;
+    case 'chargebee':
+      if (r.status === 'active' || r.status === 'in_trial') actions.push('cancel');
+      if (r.status === 'non_renewing') actions.push('resume');
+      if (r.status === 'active') actions.push('changePlan');
+      break;
+    case 'discord':
+      return [];
+  }
+  if (portal) actions.push('portal');
   return actions;
 }

@@ -1,5 +1,9 @@
 import { ApiError as PaddleError, LogLevel, Paddle } from '@paddle/paddle-node-sdk';
 import { ApiHttpError } from '../../lib/errors';
+import { minorToMajor } from './money';
+import { paddleSubscriptionState } from './paddle';
+import type { PriceBook } from './subscriptions';
+import type { ChangePreview, Invoice, ProviderClient, SubscriptionState } from './types';
 
 export interface PaddleApiOptions {
   /** The API key (server side only; never logged, never sent to the browser). Null: Paddle is not configured. */
@@ -13,7 +17,8 @@ export interface PaddleApiOptions {
  * configured one). Paddle's refusals become 400 code 1001 with Paddle's own explanation; no answer
  * (network, 5xx) becomes 502 code 1024. Results show on the pages once the webhook confirms them.
  */
-export class PaddleApi {
+export class PaddleApi implements ProviderClient {
+  readonly provider = 'paddle' as const;
   readonly #client: Paddle | null;
 
   constructor(options: PaddleApiOptions) {
@@ -45,11 +50,57 @@ export class PaddleApi {
     return session.urls.general.overview;
   }
 
+  /** What moving to `priceId` would cost now and next, by Paddle's proration (charged at once). */
+  async previewChange(subscriptionId: string, priceId: string): Promise<ChangePreview> {
+    const preview = await this.#call((p) => p.subscriptions.previewUpdate(subscriptionId, { items: [{ priceId, quantity: 1 }], prorationBillingMode: 'prorated_immediately' }));
+    const currency = preview.currencyCode;
+    const result = preview.updateSummary?.result;
+    const next = preview.nextTransaction;
+    return {
+      dueNow: { amount: result ? (result.action === 'credit' ? -1 : 1) * minorToMajor(result.amount, currency) : 0, currency },
+      nextCharge: next ? { amount: minorToMajor(next.details.totals.grandTotal ?? next.details.totals.total, currency), currency, at: next.billingPeriod.startsAt } : null,
+    };
+  }
+
+  async changePlan(subscriptionId: string, priceId: string): Promise<void> {
+    await this.#call((p) => p.subscriptions.update(subscriptionId, { items: [{ priceId, quantity: 1 }], prorationBillingMode: 'prorated_immediately' }));
+  }
+
+  /** The subscription's billed transactions, newest first (Paddle's receipts). */
+  async invoices(subscriptionId: string): Promise<Invoice[]> {
+    const collection = await this.#call(async (p) => p.transactions.list({ subscriptionId: [subscriptionId], status: ['billed', 'paid', 'completed'], perPage: 50 }));
+    const page = await this.#call(() => collection.next());
+    return page.map((t) => ({
+      id: t.id,
+      date: t.billedAt ?? t.createdAt,
+      total: { amount: minorToMajor(t.details?.totals?.grandTotal ?? t.details?.totals?.total ?? '0', t.currencyCode), currency: t.currencyCode },
+      status: t.status,
+    }));
+  }
+
+  async invoiceUrl(subscriptionId: string, invoiceId: string): Promise<string> {
+    const txn = await this.#call((p) => p.transactions.get(invoiceId));
+    if (txn.subscriptionId !== subscriptionId) throw new ApiHttpError('NOT_FOUND', { message: 'This subscription has no such invoice.' });
+    return (await this.#call((p) => p.transactions.getInvoicePDF(invoiceId))).url;
+  }
+
+  async *allSubscriptions(prices: PriceBook): AsyncGenerator<Array<SubscriptionState | { id: string; error: Error }>> {
+    for await (const page of this.allSubscriptionData()) {
+      yield page.map((data) => {
+        try {
+          return paddleSubscriptionState(data, prices);
+        } catch (error) {
+          return { id: String(data.id), error: error instanceof Error ? error : new Error(String(error)) };
+        }
+      });
+    }
+  }
+
   /**
    * Every subscription Paddle has, as its webhooks describe them (snake_case `data`), page by page
    * (Paddle's default page size): what reconciliation compares with the stored ones.
    */
-  async *allSubscriptions(): AsyncGenerator<Record<string, unknown>[]> {
+  async *allSubscriptionData(): AsyncGenerator<Record<string, unknown>[]> {
     const collection = await this.#call(async (p) => p.subscriptions.list({ perPage: 200 }));
     while (collection.hasMore) {
       const page = await this.#call(() => collection.next());

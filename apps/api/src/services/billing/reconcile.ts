@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/driver';
 import type { Clock } from '../../lib/clock';
-import { paddleSubscriptionState } from './paddle';
-import type { PaddleApi } from './paddle-api';
 import { type PriceBook, storeSubscription } from './subscriptions';
+import type { ProviderClient } from './types';
 
 export interface ReconcileReport {
-  /** Subscriptions the provider listed. */
+  /** Subscriptions the providers listed. */
   read: number;
   /** Of those, stored anew or newer than what was stored (a webhook that never came). */
   healed: number;
@@ -27,7 +26,7 @@ export class BillingReconciler {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly paddle: PaddleApi,
+    private readonly clients: readonly ProviderClient[],
     private readonly prices: PriceBook,
     private readonly graceDays: number,
     private readonly intervalMs: number,
@@ -35,7 +34,7 @@ export class BillingReconciler {
   ) {}
 
   start(): void {
-    if (this.intervalMs <= 0 || !this.paddle.configured) return;
+    if (this.intervalMs <= 0 || !this.clients.some((c) => c.configured)) return;
     this.#timer = setInterval(() => {
       this.run().catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'billing reconciliation failed (tried again later)'));
     }, this.intervalMs);
@@ -47,7 +46,7 @@ export class BillingReconciler {
     await this.#running?.catch(() => undefined);
   }
 
-  /** One pass over Paddle's subscriptions (one at a time per process). */
+  /** One pass over every configured provider's subscriptions (one pass at a time per process). */
   run(): Promise<ReconcileReport> {
     this.#running ??= this.#run().finally(() => {
       this.#running = null;
@@ -57,21 +56,42 @@ export class BillingReconciler {
 
   async #run(): Promise<ReconcileReport> {
     const report: ReconcileReport = { read: 0, healed: 0, failed: 0 };
-    if (!this.paddle.configured) return report;
-    for await (const page of this.paddle.allSubscriptions()) {
-      for (const data of page) {
-        report.read++;
-        try {
-          const state = paddleSubscriptionState(data, this.prices);
-          const outcome = await this.db.transaction((tx) => storeSubscription(tx, this.clock, state, this.graceDays));
-          if (!outcome.startsWith('stale')) report.healed++;
-        } catch (error) {
-          report.failed++;
-          this.log.warn({ subscription: String(data.id), err: error instanceof Error ? error.message : String(error) }, 'billing reconciliation: a Paddle subscription could not be stored');
+    for (const client of this.clients) {
+      if (!client.configured) continue;
+      try {
+        for await (const page of client.allSubscriptions(this.prices)) {
+          for (const state of page) {
+            report.read++;
+            if ('error' in state) {
+              report.failed++;
+              this.log.warn({ provider: client.provider, subscription: state.id, err: state.error.message }, 'billing reconciliation: a subscription could not be read');
+              continue;
+            }
+            try {
+              const outcome = await this.db.transaction((tx) => storeSubscription(tx, this.clock, state, this.graceDays));
+              if (!outcome.startsWith('stale')) report.healed++;
+            } catch (error) {
+              report.failed++;
+              this.log.warn(
+                { provider: client.provider, subscription: state.providerSubscriptionId, err: error instanceof Error ? error.message : String(error) },
+                'billing reconciliation: a subscription could not be stored',
+              );
+            }
+          }
         }
+      } catch (error) {
+        // One provider down does not stop the others' pass.
+        report.failed++;
+        this.log.warn({ provider: client.provider, err: error instanceof Error ? error.message : String(error), cause: causeOf(error) }, 'billing reconciliation: the provider could not be read');
       }
     }
     if (report.healed > 0 || report.failed > 0) this.log.info(report, 'billing reconciliation');
     return report;
   }
+}
+
+/** The underlying reason of a wrapped error (a PROVIDER_UNAVAILABLE's network or HTTP failure), for the log. */
+export function causeOf(error: unknown): string | undefined {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error ? cause.message : cause === undefined ? undefined : String(cause);
 }

@@ -14,6 +14,12 @@ export class PriceBook {
     for (const plan of plans) for (const p of plan.providerPrices) this.#prices.set(`${p.provider}:${p.id}`, { plan, interval: p.interval });
   }
 
+  /** Whether the catalogue sells anything through the provider. */
+  sells(provider: Provider): boolean {
+    for (const key of this.#prices.keys()) if (key.startsWith(`${provider}:`)) return true;
+    return false;
+  }
+
   /** The plan of a price, or null when the catalogue no longer (or never) has it. */
   find(provider: Provider, id: string): { plan: Plan; interval: 'month' | 'year' } | null {
     return this.#prices.get(`${provider}:${id}`) ?? null;

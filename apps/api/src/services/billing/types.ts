@@ -1,4 +1,9 @@
 import type { Queryable } from '../../db/driver';
+import type { ChargebeeApi } from './chargebee-api';
+import type { DiscordBillingClient } from './discord-api';
+import type { FastspringApi } from './fastspring-api';
+import type { PaddleApi } from './paddle-api';
+import type { PriceBook } from './subscriptions';
 
 export const PROVIDERS = ['paddle', 'fastspring', 'discord', 'chargebee'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -49,4 +54,55 @@ export interface SubscriptionState {
   accessEndsAt: string | null;
   /** The provider's ordering key of this description (a decimal string: larger is newer). */
   version: string;
+}
+
+/** Money as a provider states it: an amount in the currency's major unit (4.99) and its ISO code. */
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+/** What a plan change would cost, as the provider computes it (its proration). */
+export interface ChangePreview {
+  /** Charged (positive) or credited (negative) now for the rest of the current period. */
+  dueNow: Money;
+  /** The next regular charge after the change, and when. */
+  nextCharge: (Money & { at: string | null }) | null;
+}
+
+/** A receipt or invoice of a subscription. */
+export interface Invoice {
+  id: string;
+  date: string;
+  total: Money;
+  status: string;
+}
+
+/**
+ * A provider's API as billing uses it (each `<provider>-api.ts` implements it). Methods a provider
+ * does not offer are absent; routes offer only the actions whose method exists.
+ */
+export interface ProviderClient {
+  readonly provider: Provider;
+  /** Whether its credentials are set (else every call answers PROVIDER_UNAVAILABLE). */
+  readonly configured: boolean;
+  cancelAtPeriodEnd?(subscriptionId: string): Promise<void>;
+  resume?(subscriptionId: string): Promise<void>;
+  /** A fresh, short-lived address of the provider's customer portal (never kept). */
+  portal?(customerId: string, subscriptionId: string): Promise<string>;
+  previewChange?(subscriptionId: string, priceId: string): Promise<ChangePreview>;
+  changePlan?(subscriptionId: string, priceId: string): Promise<void>;
+  invoices?(subscriptionId: string): Promise<Invoice[]>;
+  /** A fresh address of one invoice's document (the provider's links expire). */
+  invoiceUrl?(subscriptionId: string, invoiceId: string): Promise<string>;
+  /** Every subscription the provider has, page by page, in the model's terms (reconciliation). */
+  allSubscriptions(prices: PriceBook): AsyncGenerator<Array<SubscriptionState | { id: string; error: Error }>>;
+}
+
+/** Every provider's client, by provider (the app's `billingClients`). */
+export interface BillingClients {
+  paddle: PaddleApi;
+  fastspring: FastspringApi;
+  chargebee: ChargebeeApi;
+  discord: DiscordBillingClient;
 }
