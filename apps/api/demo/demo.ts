@@ -7,9 +7,29 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Plan } from '@tickety/api-contract';
-import { DEMO_APP, DEMO_BOT_API_KEY, DEMO_USERS, type PaddleSandboxControl, type SandboxControl, createPaddleSandboxControl, discordSandbox, paddleSandbox } from '@tickety/sandbox';
+import {
+  type ChargebeeSandboxControl,
+  chargebeeSandbox,
+  createChargebeeSandboxControl,
+  createFastspringSandboxControl,
+  createMonetizationControl,
+  createPaddleSandboxControl,
+  DEMO_APP,
+  DEMO_BOT_API_KEY,
+  DEMO_USERS,
+  discordPublicKeyHex,
+  discordSandbox,
+  type FastspringSandboxControl,
+  fastspringSandbox,
+  type MonetizationControl,
+  type MonetizationOptions,
+  type PaddleSandboxControl,
+  paddleSandbox,
+  type SandboxControl,
+  SKU_FLAGS,
+} from '@tickety/sandbox';
 import type { FastifyInstance } from 'fastify';
-import type { DemoDiscord } from '../src/config';
+import { type DemoDiscord, demoProviderSecrets } from '../src/config';
 import { injectFetch } from '../src/lib/inject-fetch';
 import { CSRF_EXEMPT } from '../src/plugins/app/security';
 
@@ -31,7 +51,7 @@ export const DEMO_DISCORD: DemoDiscord = {
  * too): no open redirect handing a working code to another site. Its HTTP test controls are off unless
  * SANDBOX_CONTROL enables them; /sandbox/* has its own per-IP limit (rate-limit plugin).
  */
-/** The Paddle prices the catalogue names, as the stand-in sells them. */
+/** The Paddle prices the catalogue names, as the stand-in sells them (`pricesOf` in Paddle's option names). */
 export function paddlePrices(plans: readonly Plan[]) {
   return plans.flatMap((plan) =>
     plan.providerPrices
@@ -43,16 +63,31 @@ export function paddlePrices(plans: readonly Plan[]) {
   );
 }
 
-/** The stand-in's saved state (`<DATA_DIR>/paddle-sandbox.json`) and how it is kept; nothing for `memory://`. */
-function paddleState(dataDir: string, log: FastifyInstance['log']): { initialState?: unknown; onChange?: (snapshot: unknown) => void } {
+/** A catalogue price as a stand-in sells it: the plan's name, amount and currency for the price's interval. */
+function pricesOf(plans: readonly Plan[], provider: Plan['providerPrices'][number]['provider']) {
+  return plans.flatMap((plan) =>
+    plan.providerPrices
+      .filter((p) => p.provider === provider)
+      .flatMap((p) => {
+        const amount = p.interval === 'year' ? plan.priceYearly : plan.priceMonthly;
+        return amount === null ? [] : [{ id: p.id, name: plan.name, amount, currency: plan.currency, interval: p.interval }];
+      }),
+  );
+}
+
+/** Ava's Discord app subscription, as the demo's Discord has sold it (the seed's premium for Ava's Arcade). */
+export const DEMO_DISCORD_ENTITLEMENT = { id: '1300000000000000901', skuId: '1300000000000000801', subscriptionId: '1300000000000000902' } as const;
+
+/** A stand-in's saved state (`<DATA_DIR>/<name>-sandbox.json`) and how it is kept; nothing for `memory://`. */
+function standInState(dataDir: string, name: string, log: FastifyInstance['log']): { initialState?: unknown; onChange?: (snapshot: unknown) => void } {
   if (dataDir.startsWith('memory://')) return {};
-  const file = join(dataDir, 'paddle-sandbox.json');
+  const file = join(dataDir, `${name}-sandbox.json`);
   let initialState: unknown;
   if (existsSync(file)) {
     try {
       initialState = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
-      log.warn({ err: error instanceof Error ? error.message : String(error) }, 'demo: the Paddle sandbox state could not be read; it starts empty');
+      log.warn({ err: error instanceof Error ? error.message : String(error), stand_in: name }, 'demo: a sandbox stand-in state could not be read; it starts empty');
     }
   }
   return {
@@ -65,13 +100,64 @@ function paddleState(dataDir: string, log: FastifyInstance['log']): { initialSta
   };
 }
 
-export interface PaddleMount {
-  control?: PaddleSandboxControl;
+/**
+ * A stand-in's saved state is put back once the app is ready, so the purchases a demo made keep
+ * working with the billing pages' actions after a restart. A state it cannot take (a plan removed
+ * since) is left aside: the stand-in starts empty rather than the demo not at all.
+ */
+function restoreOnReady(app: FastifyInstance, name: string, control: { restore(state: unknown): void }, state: unknown): void {
+  if (state === undefined) return;
+  app.addHook('onReady', async () => {
+    try {
+      control.restore(state);
+    } catch (error) {
+      app.log.warn({ err: error instanceof Error ? error.message : String(error), stand_in: name }, 'demo: a saved sandbox stand-in state was not restored; it starts empty');
+    }
+  });
 }
 
-export function mountSandbox(control?: SandboxControl, paddle: PaddleMount = {}) {
+/** Controls of the payment providers' stand-ins (tests drive them in process). */
+export interface StandInControls {
+  paddle?: PaddleSandboxControl;
+  fastspring?: FastspringSandboxControl;
+  chargebee?: ChargebeeSandboxControl;
+  discord?: MonetizationControl;
+}
+
+export function mountSandbox(control?: SandboxControl, controls: StandInControls = {}) {
   return async function sandbox(app: FastifyInstance): Promise<void> {
     const { config } = app;
+    const secrets = demoProviderSecrets(config.tokenEncryptionKey);
+    const inProcess = injectFetch(app) as typeof fetch;
+    // Discord app subscriptions: the sandbox's application sells the catalogue's Discord SKUs, signs
+    // its Webhook Events with the key whose public half the API's configuration holds (derived from
+    // the token key), and delivers them to /api/webhooks/discord in this process. Ava's subscription
+    // (the seed's premium for Ava's Arcade) is one it sold.
+    const seed = secrets.discordEventSeed.toString('hex');
+    const skus = pricesOf(config.plans, 'discord');
+    let monetization: MonetizationOptions | null = null;
+    const discordControl = controls.discord ?? createMonetizationControl();
+    if (skus.length > 0 && config.billing.discord.publicKeys.includes(discordPublicKeyHex(seed))) {
+      const state = standInState(config.database.dataDir, 'discord-billing', app.log);
+      monetization = {
+        skus: skus.map((p) => ({
+          id: p.id,
+          name: `Tickety ${p.name}`,
+          slug: `tickety-${p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+          type: 5,
+          flags: SKU_FLAGS.USER_SUBSCRIPTION | SKU_FLAGS.AVAILABLE,
+          price: { amount: Math.round(p.amount * 100), currency: p.currency },
+        })),
+        privateKeySeed: seed,
+        webhookUrl: `${config.publicUrl}/api/webhooks/discord`,
+        initialEntitlements: [{ ...DEMO_DISCORD_ENTITLEMENT, userId: DEMO_USERS.ava.id, startsAt: app.clock() - 20 * 86_400_000 }],
+        retryBaseMs: 2000,
+        fetch: inProcess,
+        control: discordControl,
+        ...(state.onChange ? { onChange: state.onChange } : {}),
+      };
+      restoreOnReady(app, 'discord-billing', discordControl, state.initialState);
+    }
     // Its own context: every sandbox route is exempt from the dashboard's CSRF rules (it is Discord's
     // stand-in: its consent form and token endpoints take forms, from Discord's pages and servers).
     await app.register(async function sandboxContext(scope) {
@@ -80,6 +166,7 @@ export function mountSandbox(control?: SandboxControl, paddle: PaddleMount = {})
       });
       await scope.register(discordSandbox, {
         prefix: '/sandbox/discord',
+        ...(monetization ? { monetization } : {}),
         baseUrl: config.discord.origin,
         clientId: config.discord.clientId,
         clientSecret: config.discord.clientSecret,
@@ -98,8 +185,8 @@ export function mountSandbox(control?: SandboxControl, paddle: PaddleMount = {})
     const secret = config.billing.paddle.webhookSecrets[0];
     const prices = paddlePrices(config.plans);
     if (config.billing.paddle.apiBase === paddleBase && config.billing.paddle.apiKey && config.paddleToken && secret && prices.length > 0) {
-      const paddleControl = paddle.control ?? createPaddleSandboxControl();
-      const state = paddleState(config.database.dataDir, app.log);
+      const paddleControl = controls.paddle ?? createPaddleSandboxControl();
+      const state = standInState(config.database.dataDir, 'paddle', app.log);
       await app.register(async function paddleContext(scope) {
         scope.addHook('onRoute', (route) => {
           route.config = { ...(route.config ?? {}), ...CSRF_EXEMPT };
@@ -113,7 +200,7 @@ export function mountSandbox(control?: SandboxControl, paddle: PaddleMount = {})
           prices,
           clock: app.clock,
           baseUrl: paddleBase,
-          fetch: injectFetch(app) as typeof fetch,
+          fetch: inProcess,
           control: paddleControl,
           ...(state.onChange ? { onChange: state.onChange } : {}),
         });
@@ -130,6 +217,76 @@ export function mountSandbox(control?: SandboxControl, paddle: PaddleMount = {})
         }
       });
       app.log.info({ base: paddleBase }, 'demo mode: Paddle is the built-in sandbox');
+    }
+    // FastSpring: the stand-in at /sandbox/fastspring (Store Builder Library, popup checkout, API,
+    // account pages), its batched webhooks signed with the API's secret.
+    const fs = config.billing.fastspring;
+    const fsBase = `${config.publicUrl}/sandbox/fastspring`;
+    const fsProducts = pricesOf(config.plans, 'fastspring');
+    if (fs.apiBase === fsBase && fs.apiUsername && fs.apiPassword && fs.storefront && fs.webhookSecrets[0] && fsProducts.length > 0) {
+      const state = standInState(config.database.dataDir, 'fastspring', app.log);
+      const fsControl = controls.fastspring ?? createFastspringSandboxControl();
+      await app.register(async function fastspringContext(scope) {
+        scope.addHook('onRoute', (route) => {
+          route.config = { ...(route.config ?? {}), ...CSRF_EXEMPT };
+        });
+        await scope.register(fastspringSandbox, {
+          prefix: '/sandbox/fastspring',
+          apiUsername: fs.apiUsername!,
+          apiPassword: fs.apiPassword!,
+          webhookSecret: fs.webhookSecrets[0]!,
+          webhookUrl: `${config.publicUrl}/api/webhooks/fastspring`,
+          storefront: fs.storefront!,
+          products: fsProducts.map((p) => ({ path: p.id, display: `Tickety ${p.name} (${p.interval === 'year' ? 'yearly' : 'monthly'})`, price: p.amount, currency: p.currency, intervalUnit: p.interval, intervalLength: 1 })),
+          clock: app.clock,
+          fetch: inProcess,
+          baseUrl: fsBase,
+          control: fsControl,
+          ...(state.onChange ? { onChange: state.onChange } : {}),
+        });
+      });
+      restoreOnReady(app, 'fastspring', fsControl, state.initialState);
+      app.log.info({ base: fsBase }, 'demo mode: FastSpring is the built-in sandbox');
+    }
+    // Chargebee: the stand-in at /sandbox/chargebee (API v2, hosted checkout, portal), its webhooks
+    // with the API's basic-auth credentials. Retries start after 2 s (Chargebee's ratios kept).
+    const cb = config.billing.chargebee;
+    const cbBase = `${config.publicUrl}/sandbox/chargebee`;
+    const cbPrices = pricesOf(config.plans, 'chargebee');
+    const [cbUser, ...cbPass] = (cb.webhookCredentials[0] ?? '').split(':');
+    if (cb.apiBase === `${cbBase}/api/v2` && cb.site && cb.apiKey && cbUser && cbPass.length > 0 && cbPrices.length > 0) {
+      const state = standInState(config.database.dataDir, 'chargebee', app.log);
+      const cbControl = controls.chargebee ?? createChargebeeSandboxControl();
+      await app.register(async function chargebeeContext(scope) {
+        scope.addHook('onRoute', (route) => {
+          route.config = { ...(route.config ?? {}), ...CSRF_EXEMPT };
+        });
+        await scope.register(chargebeeSandbox, {
+          prefix: '/sandbox/chargebee',
+          site: cb.site!,
+          apiKey: cb.apiKey!,
+          webhookUsername: cbUser,
+          webhookPassword: cbPass.join(':'),
+          webhookUrl: `${config.publicUrl}/api/webhooks/chargebee`,
+          itemPrices: cbPrices.map((p) => ({
+            id: p.id,
+            itemId: `tickety-${p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+            name: `Tickety ${p.name}`,
+            price: Math.round(p.amount * 100),
+            currencyCode: p.currency,
+            periodUnit: p.interval,
+            period: 1,
+          })),
+          clock: app.clock,
+          fetch: inProcess,
+          baseUrl: cbBase,
+          retryBaseMs: 2000,
+          control: cbControl,
+          ...(state.onChange ? { onChange: state.onChange } : {}),
+        });
+      });
+      restoreOnReady(app, 'chargebee', cbControl, state.initialState);
+      app.log.info({ base: cbBase }, 'demo mode: Chargebee is the built-in sandbox');
     }
     app.log.info({ base: config.discord.origin }, 'demo mode: Discord is the built-in sandbox');
   };

@@ -216,7 +216,7 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
   // Premium for Ava's Arcade: a subscription of Ava's, as billing stores them, its one slot on the Arcade.
   const sub = await app.db.query(
     `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots, current_period_end, provider_updated_at)
-     VALUES ($1, $2, $3, $4, 'active', true, 'premium', 'year', 1, $5, $6)
+     VALUES ($1, $2, $3, $4, 'active', true, 'premium', 'month', 1, $5, $6)
      ON CONFLICT DO NOTHING RETURNING id`,
     [
       DEMO_SUBSCRIPTION.id,

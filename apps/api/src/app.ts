@@ -9,14 +9,14 @@ import type { FetchLike } from './lib/discord';
 import { ApiHttpError } from './lib/errors';
 import { injectFetch } from './lib/inject-fetch';
 import { redactUrl, serializeError } from './lib/log';
+import { createSiteConfig } from './lib/site-config';
 import authPlugin, { cookieNames } from './plugins/app/auth';
 import dbPlugin from './plugins/app/db';
-import errorsPlugin, { MAX_PARAM_LENGTH, clientErrorHandler, frameworkErrors, hasOverlongSegment } from './plugins/app/errors';
+import errorsPlugin, { clientErrorHandler, frameworkErrors, hasOverlongSegment, MAX_PARAM_LENGTH } from './plugins/app/errors';
 import lifecyclePlugin from './plugins/app/lifecycle';
-import securityPlugin, { decodedPathOf, htmlCsp } from './plugins/app/security';
+import securityPlugin, { checkoutSources, decodedPathOf, htmlCsp } from './plugins/app/security';
 import servicesPlugin from './plugins/app/services';
-import { createSiteConfig } from './lib/site-config';
-import staticSite, { type StaticSite, cspWithOrigins } from './plugins/app/static-site';
+import staticSite, { cspWithOrigins, type StaticSite } from './plugins/app/static-site';
 import compressionPlugin from './plugins/external/compression';
 import corsPlugin from './plugins/external/cors';
 import openapiPlugin from './plugins/external/openapi';
@@ -24,22 +24,22 @@ import rateLimitPlugin from './plugins/external/rate-limit';
 import redisPlugin from './plugins/external/redis';
 import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
-import premiumRoutes from './routes/guilds/premium';
 import billingRoutes from './routes/billing';
-import webhookRoutes from './routes/webhooks';
 import botRoutes from './routes/bot/index';
-import transcriptV1Routes from './routes/transcripts/v1';
-import transcriptV2Routes, { serverTranscriptRoutes } from './routes/transcripts/v2';
 import serverConfigRoutes from './routes/guilds/config';
 import configFileRoutes from './routes/guilds/config-files';
+import guildRoutes from './routes/guilds/index';
 import panelPostRoutes from './routes/guilds/posts';
+import premiumRoutes from './routes/guilds/premium';
 import serverResourcesRoutes from './routes/guilds/resources';
 import statisticsRoutes from './routes/guilds/statistics';
-import guildRoutes from './routes/guilds/index';
 import healthRoutes from './routes/health/index';
 import planRoutes from './routes/plans/index';
 import runtimeConfigRoutes from './routes/runtime-config/index';
 import statusRoutes from './routes/status/index';
+import transcriptV1Routes from './routes/transcripts/v1';
+import transcriptV2Routes, { serverTranscriptRoutes } from './routes/transcripts/v2';
+import webhookRoutes from './routes/webhooks';
 
 export interface BuildOptions {
   /** The clock (tests move time). */
@@ -134,7 +134,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(securityPlugin, {
     allowedOrigins: config.dashboardOrigins,
     secure: config.secureCookies,
-    htmlCsp: htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [new URL(config.publicUrl).origin] }),
+    htmlCsp: htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [new URL(config.publicUrl).origin], checkout: checkoutSources(config) }),
   });
   await app.register(dbPlugin, { db: options.db });
   // Discord (REST and CDN): the given fetch, the in-process sandbox in demo mode, else the network.
@@ -177,7 +177,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       origin: publicOrigin,
       sessionCookie: names.session,
       csp: (remoteOrigins: string[], scriptHashes: string[]) =>
-        cspWithOrigins(htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [publicOrigin], scriptSources: scriptHashes }), remoteOrigins),
+        cspWithOrigins(htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [publicOrigin], scriptSources: scriptHashes, checkout: checkoutSources(config) }), remoteOrigins),
       onReady: (s: StaticSite) => {
         site = s;
       },

@@ -1,7 +1,3 @@
-import type { PanelPosts } from './services/panel-posts';
-import type { ServerAccessService } from './services/server-access';
-import type { ServerConfigs } from './services/server-config';
-import type { ServerResourcesCache } from './services/server-resources';
 import type { AccessArea, AccessLevel, Guild, ServerAccess, StaffPermission } from '@tickety/api-contract';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { AppConfig } from './config';
@@ -11,18 +7,22 @@ import type { SecretBox, Signer } from './lib/crypto';
 import type { DiscordClient } from './lib/discord';
 import type { DiscordBot } from './lib/discord-bot';
 import type { Accounts } from './services/accounts';
-import type { BotKeys } from './services/bot-keys';
-import type { Tickets } from './services/tickets';
-import type { Transcripts } from './services/transcripts';
-import type { WebhookInbox } from './services/billing/inbox';
-import type { InboxWorker } from './services/billing/worker';
 import type { BillingAccounts } from './services/billing/accounts';
+import type { WebhookInbox } from './services/billing/inbox';
 import type { PaddleApi } from './services/billing/paddle-api';
 import type { BillingReconciler } from './services/billing/reconcile';
 import type { BillingClients } from './services/billing/types';
+import type { InboxWorker } from './services/billing/worker';
+import type { BotKeys } from './services/bot-keys';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
+import type { PanelPosts } from './services/panel-posts';
+import type { ServerAccessService } from './services/server-access';
+import type { ServerConfigs } from './services/server-config';
+import type { ServerResourcesCache } from './services/server-resources';
 import type { Session, SessionStore } from './services/sessions';
+import type { Tickets } from './services/tickets';
+import type { Transcripts } from './services/transcripts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,9 +1,9 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { API_DIR } from '../src/config';
 // @ts-expect-error: a plain ESM script without type declarations
 import { bundle } from '../scripts/build.mjs';
+import { API_DIR } from '../src/config';
 
 type Bundle = { metafile: { inputs: Record<string, unknown> } };
 const inputs = async (entry: string, outfile: string) => Object.keys(((await bundle(entry, outfile, { write: false })) as Bundle).metafile.inputs);

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_APP, DEMO_BOT_API_KEY, DEMO_USERS } from '@tickety/sandbox';
-import { DEMO_DISCORD } from '../demo/demo';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOT_PERMISSIONS, ConfigError, REPO_DIR, loadConfig as loadApiConfig } from '../src/config';
+import { DEMO_DISCORD } from '../demo/demo';
+import { BOT_PERMISSIONS, ConfigError, loadConfig as loadApiConfig, REPO_DIR } from '../src/config';
 
 /** As the all-in-one launcher loads it: the sandbox's application for demo mode (apps/api/demo). */
 const loadConfig = (env: NodeJS.ProcessEnv) => loadApiConfig(env, DEMO_DISCORD);

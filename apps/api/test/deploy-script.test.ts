@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './helpers/app';
 import { Browser } from './helpers/browser';
 import { databases } from './helpers/db';
-import { TABLES, deployCli, remoteDist, shellDist, writeFile } from './helpers/site';
+import { deployCli, remoteDist, shellDist, TABLES, writeFile } from './helpers/site';
 
 /**
  * scripts/deploy.mjs on fixture builds (--dist): versions are content hashes, never overwritten,

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { AuthenticatedMe, MeResponse } from '@tickety/api-contract';
-import { DEMO_APP, DEMO_USERS, createSandboxControl, discordSandbox } from '@tickety/sandbox';
+import { createSandboxControl, DEMO_APP, DEMO_USERS, discordSandbox } from '@tickety/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../src/lib/discord';
 import { injectFetch } from '../src/lib/inject-fetch';
-import { type TestApp, createTestApp } from './helpers/app';
+import { createTestApp, type TestApp } from './helpers/app';
 import { Browser } from './helpers/browser';
 import { SECOND, testClock } from './helpers/clock';
 import { databases, openSuiteDb } from './helpers/db';

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   ApiError,
+  canManageGuild,
   ERROR_CODES,
+  errorByCode,
+  isStaffPermission,
   MeResponse,
   PlanCatalogue,
   RuntimeConfig,
   SERVER_ACCESS_CODES,
   STAFF_PERMISSIONS,
-  canManageGuild,
-  errorByCode,
-  isStaffPermission,
 } from './index';
 
 describe('ERROR_CODES', () => {

@@ -5,9 +5,10 @@
  * these (apps/api static-site); `scripts/deploy.mjs --public-url` writes them for a static host. How
  * the renderer modules are loaded is the caller's (both load them from the site folder).
  */
-import { type Composition, isOpenPage, leafPaths, REMOTE_IDS, type RemoteId, tablePages } from './route-table';
-import { documentTitle, headTags, pageMeta, withHeadTags } from './page-meta';
+
 import { DEFAULT_LOCALE, type Locale } from './locales';
+import { documentTitle, headTags, pageMeta, withHeadTags } from './page-meta';
+import { type Composition, isOpenPage, leafPaths, REMOTE_IDS, type RemoteId, tablePages } from './route-table';
 import type { RuntimeConfig } from './runtime-config';
 
 /** What the shell's dist/prerender.mjs exports. */

@@ -11,9 +11,9 @@ import type { FastifyInstance } from 'fastify';
 import { RawBody } from './body';
 import { DEMO_CHANNELS, DEMO_GUILDS } from './demo-data';
 import type { SandboxEngine } from './engine';
-import { vectors } from './xss-vectors';
 import { callerOf, unauthorized } from './rest';
 import { safeEqual } from './util';
+import { vectors } from './xss-vectors';
 
 /** The sandbox CDN's signing key (a sandbox: public, fixed, so links in docs and tests stay valid). */
 const SIGNING_KEY = 'tickety-sandbox-cdn-attachments';

@@ -1,9 +1,9 @@
 import { MAX_SYNTHETIC_GUILDS } from './demo-data';
 import type { SandboxEngine, SandboxTokenResponse } from './engine';
 import { type ActionRowOut, type EmbedOut, isEmptyMessage, validateMessage } from './message-validation';
-import { timestampOf } from './snowflake';
 import type { PermissionOverwrite } from './permissions';
 import type { RateLimitSettings } from './rate-limit';
+import { timestampOf } from './snowflake';
 import type { EndReason, GrantRecord, TokenRecord } from './store';
 import { findUser, guildOf, SNOWFLAKE, syntheticGuildId } from './util';
 

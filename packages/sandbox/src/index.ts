@@ -9,7 +9,9 @@
  *   await app.register(discordSandbox, { prefix: '/sandbox/discord', control });
  *   control.failNext('GET /api/v10/users/@me/guilds', { status: 503, retryAfter: 2 });
  */
-export * from './demo-data';
+
+export { ATTACHMENT_LINK_TTL_MS, attachmentSignature, DEMO_LEGACY_TRANSCRIPTS, LEGACY_ISSUED_MS, legacyTranscriptPath, signAttachment } from './attachments';
+export * from './chargebee';
 export {
   createSandboxControl,
   type FaultOptions,
@@ -20,13 +22,15 @@ export {
   type SandboxRequestRecord,
   type SandboxTokenInfo,
 } from './control';
+export { DEMO_BOT_API_KEY, type DemoBot, type DemoBotOptions, demoServer, demoTranscript, dueEvents, history, type SeedReport, startDemoBot } from './demo-bot';
+export * from './demo-data';
 export type { SandboxTokenResponse } from './engine';
+export * from './fastspring';
 export { charCount, MESSAGE_LIMITS } from './message-validation';
+export * from './monetization';
+export * from './paddle';
 export * from './permissions';
 export { type DiscordSandboxOptions, discordSandbox } from './plugin';
 export type { RateLimitSettings } from './rate-limit';
 export type { EndReason } from './store';
-export { DEMO_BOT_API_KEY, type DemoBot, type DemoBotOptions, demoServer, demoTranscript, dueEvents, history, type SeedReport, startDemoBot } from './demo-bot';
-export { ATTACHMENT_LINK_TTL_MS, DEMO_LEGACY_TRANSCRIPTS, LEGACY_ISSUED_MS, attachmentSignature, legacyTranscriptPath, signAttachment } from './attachments';
-export { flag as xssFlag, V2_PLACES, vectors as xssVectors, v2VectorCount, type V2Place, type XssVector, xssTranscript } from './xss-vectors';
-export * from './paddle';
+export { flag as xssFlag, V2_PLACES, type V2Place, v2VectorCount, vectors as xssVectors, type XssVector, xssTranscript } from './xss-vectors';

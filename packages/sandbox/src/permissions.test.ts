@@ -8,13 +8,13 @@ import {
   computeChannelPermissions,
   computeOverwrites,
   hasPermission,
+  PERMISSIONS,
   type PermissionChannel,
   type PermissionGuild,
   type PermissionName,
   type PermissionOverwrite,
   permissionBits,
   permissionNames,
-  PERMISSIONS,
 } from './permissions';
 
 const GUILD = '100';

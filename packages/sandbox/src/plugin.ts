@@ -1,17 +1,18 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { FormBody, RawBody } from './body';
 import { AttachmentStore, attachmentRoutes } from './attachments';
-import { DEMO_TICKET_FILES } from './demo-bot/files';
+import { FormBody, RawBody } from './body';
 import { cdnRoutes } from './cdn';
 import { createSandboxControl, type FaultOptions, internalsOf, type SandboxControl, type SandboxRequestRecord } from './control';
 import { controlRoutes } from './control-routes';
+import { DEMO_TICKET_FILES } from './demo-bot/files';
 import { DEMO_APP } from './demo-data';
 import { type ResolvedOptions, SandboxEngine } from './engine';
-import { oauthRoutes, redirectUriProblem } from './oauth';
-import { errorPage } from './pages';
 import { guildRoutes } from './guild-routes';
 import { messageRoutes } from './message-routes';
+import { type MonetizationOptions, registerMonetization } from './monetization/plugin';
+import { oauthRoutes, redirectUriProblem } from './oauth';
+import { errorPage } from './pages';
 import { DEFAULT_MESSAGE_RATE_LIMIT, DEFAULT_RATE_LIMIT, type RateLimitSettings, seconds } from './rate-limit';
 import { restRoutes } from './rest';
 import { sandboxPages } from './sandbox-pages';
@@ -70,6 +71,8 @@ export interface DiscordSandboxOptions {
    * hour are dropped on every new grant; when the store is still full the oldest grant is dropped.
    */
   maxGrants?: number;
+  /** Discord app subscriptions (SKUs, entitlements, store page, webhook events): see monetization/index.ts. Default: off. */
+  monetization?: MonetizationOptions;
 }
 
 const BODY_LIMIT = 64 * 1024;
@@ -308,4 +311,5 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
   for (const file of DEMO_TICKET_FILES) attachments.put(file);
   attachmentRoutes(app, engine, attachments, `${engine.options.baseUrl ?? ''}/cdn`);
   if (options.controlRoutes) controlRoutes(app, engine);
+  if (opts.monetization) registerMonetization(app, engine, opts.monetization);
 };

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_APP, DEMO_GUILDS, DEMO_USERS, type DemoUserKey } from './demo-data';
-import { get, type Harness, harness, signIn } from './test-helpers';
 import type { PartialGuild } from './rest';
+import { get, type Harness, harness, signIn } from './test-helpers';
 
 let h: Harness;
 let app: FastifyInstance;

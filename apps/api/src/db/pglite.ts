@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { type Db, type Queryable, guard } from './driver';
+import { type Db, guard, type Queryable } from './driver';
 
 /** Embedded PostgreSQL (WASM) in a data folder, or `memory://` for tests. One connection, in process. */
 export async function createPgliteDb(dataDir: string): Promise<Db> {

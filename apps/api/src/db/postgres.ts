@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Db, type Queryable, guard, isUnavailable } from './driver';
+import { type Db, guard, isUnavailable, type Queryable } from './driver';
 
 export interface PostgresOptions {
   url: string;

@@ -1,8 +1,8 @@
 import { DiscordAPIError, HTTPError, RateLimitError, REST, type RequestData, type ResponseLike, type RouteLike } from '@discordjs/rest';
 import {
-  type APIEntitlement,
   type APIChannel,
   type APIEmoji,
+  type APIEntitlement,
   type APIGuild,
   type APIGuildChannel,
   type APIGuildMember,

@@ -1,6 +1,6 @@
-import { statSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Composition, REMOTE_IDS, RemoteEntry, type RemoteId, composeRouteTables } from '@tickety/api-contract';
+import { type Composition, composeRouteTables, REMOTE_IDS, RemoteEntry, type RemoteId } from '@tickety/api-contract';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**

@@ -1,14 +1,14 @@
 import {
   type AuthenticatedMe,
+  canManageGuild,
   type Guild,
   STAFF_PERMISSIONS,
-  type SubscriptionSummary,
   type StaffInfo,
-  canManageGuild,
+  type SubscriptionSummary,
 } from '@tickety/api-contract';
 import type { Db, Queryable } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
-import { type DiscordPartialGuild, type DiscordUser, avatarUrl, guildIconUrl } from '../lib/discord';
+import { avatarUrl, type DiscordPartialGuild, type DiscordUser, guildIconUrl } from '../lib/discord';
 import { coveredServers, subscriptionGrants } from './premium';
 
 interface GuildRow {

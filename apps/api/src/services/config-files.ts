@@ -22,8 +22,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   CONFIG_FILE_FORMAT,
   CONFIG_FILE_MAX_BYTES,
-  canonicalJson,
   ConfigFile,
+  canonicalJson,
   diffConfig,
   type Guild,
   type ImportPreview,

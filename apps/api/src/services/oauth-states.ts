@@ -1,6 +1,6 @@
 import type { Db } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
-import { type SecretBox, SecretUndecryptableError, randomToken, sha256Hex } from '../lib/crypto';
+import { randomToken, type SecretBox, SecretUndecryptableError, sha256Hex } from '../lib/crypto';
 
 /** How long a sign-in may take between /api/auth/login and /api/auth/callback. */
 export const STATE_TTL_MS = 10 * 60 * 1000;

@@ -1,9 +1,9 @@
 import {
   buildMultiPanelMessage,
   buildPanelMessage,
-  canonicalJson,
   type ConfigActor,
   type ConfigFieldChange,
+  canonicalJson,
   type DiscordMessagePayload,
   type PanelPost,
   type PostKind,

@@ -8,10 +8,10 @@ import {
   serverConfigSchema,
   type WebLogEntry,
 } from '@tickety/api-contract';
+import type { Db, Queryable } from '../db/driver';
 import type { Clock } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
 import { serverHasPremium } from './premium';
-import type { Db, Queryable } from '../db/driver';
 
 /** What a server may have: whether it has premium and how many panels that allows. */
 export interface ServerLimits {

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
-import { type SecretBox, SecretUndecryptableError, randomToken, sha256Hex } from '../lib/crypto';
+import { randomToken, type SecretBox, SecretUndecryptableError, sha256Hex } from '../lib/crypto';
 import type { DiscordTokens } from '../lib/discord';
 
 /** A live session (the token itself is never kept: only its sha256 is stored). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Db, DatabaseUnavailableError, boundedDb, guard, isUnavailable } from '../../src/db/driver';
+import { boundedDb, DatabaseUnavailableError, type Db, guard, isUnavailable } from '../../src/db/driver';
 import { createPostgresDb } from '../../src/db/postgres';
 
 /** WebAssembly's own RuntimeError (what an aborting PGlite throws); its type is not in this project's lib. */

@@ -1,6 +1,17 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PaddleSandboxControl, type SandboxControl, createPaddleSandboxControl, createSandboxControl } from '@tickety/sandbox';
+import {
+  type ChargebeeSandboxControl,
+  createChargebeeSandboxControl,
+  createFastspringSandboxControl,
+  createMonetizationControl,
+  createPaddleSandboxControl,
+  createSandboxControl,
+  type FastspringSandboxControl,
+  type MonetizationControl,
+  type PaddleSandboxControl,
+  type SandboxControl,
+} from '@tickety/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { DEMO_DISCORD, mountSandbox } from '../../demo/demo';
@@ -9,7 +20,7 @@ import { type AppConfig, loadConfig } from '../../src/config';
 import type { FetchLike } from '../../src/lib/discord';
 import { injectFetch } from '../../src/lib/inject-fetch';
 import { type TestClock, testClock } from './clock';
-import { type SuiteDb, type TestDatabase, openSuiteDb } from './db';
+import { openSuiteDb, type SuiteDb, type TestDatabase } from './db';
 import { LogCapture } from './logs';
 
 export const PUBLIC_URL = 'http://localhost:3000';
@@ -58,6 +69,10 @@ export interface TestApp {
   sandbox: SandboxControl;
   /** Drives the mounted Paddle stand-in (its deliveries, chaos, subscriptions). */
   paddle: PaddleSandboxControl;
+  /** The FastSpring, Chargebee and Discord app-subscription stand-ins. */
+  fastspring: FastspringSandboxControl;
+  chargebee: ChargebeeSandboxControl;
+  discordBilling: MonetizationControl;
   /** Every call the API made to "Discord" (through its discordFetch). */
   discordCalls: DiscordCall[];
   close(): Promise<void>;
@@ -89,7 +104,10 @@ export async function createTestApp(db: SuiteDb, options: TestAppOptions = {}): 
   const discordFetch = options.wrapFetch ? options.wrapFetch(counting) : counting;
   // Demo mode as the all-in-one launcher composes it: the sandbox mounted beside the API (apps/api/demo).
   const paddle = createPaddleSandboxControl();
-  const extensions = config.demo ? [mountSandbox(sandbox, { control: paddle })] : [];
+  const fastspring = createFastspringSandboxControl();
+  const chargebee = createChargebeeSandboxControl();
+  const discordBilling = createMonetizationControl();
+  const extensions = config.demo ? [mountSandbox(sandbox, { paddle, fastspring, chargebee, discord: discordBilling })] : [];
   const app = await buildApp(config, { db, clock, logStream: logs, discordFetch, extensions });
   inner = injectFetch(app);
   await options.extend?.(app);
@@ -102,6 +120,9 @@ export async function createTestApp(db: SuiteDb, options: TestAppOptions = {}): 
     db,
     sandbox,
     paddle,
+    fastspring,
+    chargebee,
+    discordBilling,
     discordCalls,
     close: () => app.close(),
   };
@@ -149,6 +170,15 @@ export function useTestApp(database: TestDatabase, options: TestAppOptions = {})
     },
     get paddle() {
       return get().paddle;
+    },
+    get fastspring() {
+      return get().fastspring;
+    },
+    get chargebee() {
+      return get().chargebee;
+    },
+    get discordBilling() {
+      return get().discordBilling;
     },
     get discordCalls() {
       return get().discordCalls;

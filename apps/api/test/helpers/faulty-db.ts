@@ -1,5 +1,5 @@
-import { type AddressInfo, type Server, type Socket, createServer, connect } from 'node:net';
-import { type Queryable, guard } from '../../src/db/driver';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { guard, type Queryable } from '../../src/db/driver';
 import { createPostgresDb } from '../../src/db/postgres';
 import type { SuiteDb, TestDatabase } from './db';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SecretBox, SecretUndecryptableError, Signer, deriveKey, pkceChallenge, randomToken, sha256Hex, tokenKeyId } from '../../src/lib/crypto';
+import { deriveKey, pkceChallenge, randomToken, SecretBox, SecretUndecryptableError, Signer, sha256Hex, tokenKeyId } from '../../src/lib/crypto';
 
 const key = randomBytes(32);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiscordClient, DiscordError, type FetchLike, avatarUrl, guildIconUrl } from '../../src/lib/discord';
+import { avatarUrl, DiscordClient, DiscordError, type FetchLike, guildIconUrl } from '../../src/lib/discord';
 
 interface Call {
   url: string;

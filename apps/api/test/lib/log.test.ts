@@ -1,9 +1,9 @@
 import type { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { DEMO_DISCORD } from '../../demo/demo';
 import { loggerOptions } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { DEMO_DISCORD } from '../../demo/demo';
 import { redactUrl } from '../../src/lib/log';
 import { testEnv } from '../helpers/app';
 import { LogCapture } from '../helpers/logs';

@@ -8,8 +8,8 @@ import {
   implicitPermissions,
   missingPermissions,
   overwrittenPermissions,
-  PANEL_POST_PERMISSIONS,
   PERMISSION_BITS as P,
+  PANEL_POST_PERMISSIONS,
   parsePermissions,
 } from '../../src/lib/permissions';
 

@@ -1,10 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { ERROR_CODES, StatusResponse } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
-import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../../src/plugins/app/db';
 import { ANONYMOUS } from '../../src/routes/auth/index';
-import { DASHBOARD_ORIGIN, createTestApp, useTestApp } from '../helpers/app';
+import { createTestApp, DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { SECOND } from '../helpers/clock';
 import { databases, useSuiteDb } from '../helpers/db';

@@ -1,7 +1,7 @@
-import { type Socket, connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { ApiError, ERROR_CODES } from '@tickety/api-contract';
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_ORIGIN, createTestApp, useTestApp } from '../helpers/app';
+import { createTestApp, DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { databases, openSuiteDb } from '../helpers/db';
 
 /** The server's limits are the same whatever the database: one run, on PGlite. */

@@ -1,8 +1,8 @@
-import { ApiError, ERROR_CODES } from '@tickety/api-contract';
-import { DEMO_USERS } from '@tickety/sandbox';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ApiError, ERROR_CODES } from '@tickety/api-contract';
+import { DEMO_USERS } from '@tickety/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';

@@ -1,12 +1,12 @@
 import { ERROR_CODES } from '@tickety/api-contract';
 import { DEMO_USERS } from '@tickety/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CSRF_EXEMPT } from '../../src/plugins/app/security';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, SECOND_DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { SECOND } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
-import { CSRF_EXEMPT } from '../../src/plugins/app/security';
 
 const REFRESH = '/api/auth/guilds/refresh';
 

@@ -7,7 +7,7 @@ import { cacheControlFor, cspWithOrigins, inlineScriptHashes } from '../../src/p
 import { FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
-import { TABLES, entry, writeFile, writeSite } from '../helpers/site';
+import { entry, TABLES, writeFile, writeSite } from '../helpers/site';
 
 const V = { marketing: 'aaaaaaaaaaa1', billing: 'bbbbbbbbbbb1', dashboard: 'ddddddddddd1', shell: 'eeeeeeeeeee1' };
 

@@ -4,11 +4,11 @@ import { DEMO_APP, DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it, vi } from 'vitest';
 import { ANONYMOUS } from '../../src/routes/auth/index';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, PUBLIC_URL, SECOND_DASHBOARD_ORIGIN, type TestApp, useTestApp } from '../helpers/app';
+import { insertSubscriptions } from '../helpers/billing';
 import { Browser, setCookie, setCookieLines } from '../helpers/browser';
 import { DAY, HOUR, MINUTE, SECOND } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { approveAs, cancelAt, runPopup, scriptHash, signIn, startLogin } from '../helpers/oauth';
-import { insertSubscriptions } from '../helpers/billing';
 
 const SESSION = 'tickety_session';
 const STATE = 'tickety_oauth';

@@ -1,4 +1,4 @@
-import { ApiError, BillingSubscription, BillingSubscriptionsAnswer, ServerPremiumAnswer, ServerConfigAnswer } from '@tickety/api-contract';
+import { ApiError, BillingSubscription, BillingSubscriptionsAnswer, ServerConfigAnswer, ServerPremiumAnswer } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';

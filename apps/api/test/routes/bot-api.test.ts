@@ -13,8 +13,8 @@ import {
   WebLogPage,
 } from '@tickety/api-contract';
 import { DEMO_APP, DEMO_GUILDS, DEMO_LEGACY_TRANSCRIPTS, DEMO_ROLES, DEMO_USERS, signAttachment } from '@tickety/sandbox';
-import { isCdnAttachment } from '../../src/services/transcripts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isCdnAttachment } from '../../src/services/transcripts';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { HOUR, MINUTE } from '../helpers/clock';

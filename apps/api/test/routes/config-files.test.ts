@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import {
   ApiError,
   CONFIG_FILE_FORMAT,
-  canonicalJson,
   CONFIG_FILE_MAX_BYTES,
   ConfigFile,
+  canonicalJson,
   defaultGeneralSettings,
   defaultServerConfig,
   ERROR_CODES,

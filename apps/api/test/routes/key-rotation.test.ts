@@ -7,10 +7,10 @@ import type { FetchLike } from '../../src/lib/discord';
 import { injectFetch } from '../../src/lib/inject-fetch';
 import { ANONYMOUS } from '../../src/routes/auth/index';
 import { OAuthStates } from '../../src/services/oauth-states';
-import { DASHBOARD_ORIGIN, type TestApp, createTestApp } from '../helpers/app';
+import { createTestApp, DASHBOARD_ORIGIN, type TestApp } from '../helpers/app';
 import { Browser, setCookie } from '../helpers/browser';
 import { SECOND } from '../helpers/clock';
-import { type SuiteDb, databases, openSuiteDb } from '../helpers/db';
+import { databases, openSuiteDb, type SuiteDb } from '../helpers/db';
 import { approveAs, runPopup, signIn, startLogin } from '../helpers/oauth';
 import { useServiceDeps } from '../services/helpers';
 

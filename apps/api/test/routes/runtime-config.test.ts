@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Server, createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, PUBLIC_URL, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
-import { TABLES, entry, replaceFile, writeSite } from '../helpers/site';
+import { entry, replaceFile, TABLES, writeSite } from '../helpers/site';
 
 const KEY = randomBytes(32).toString('base64');
 const html = { accept: 'text/html' };

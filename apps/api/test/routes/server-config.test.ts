@@ -1,12 +1,11 @@
 import { ApiError, ConfigVersionList, defaultServerConfig, ERROR_CODES, newPanel, ServerConfigAnswer, WebLogPage } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it, vi } from 'vitest';
-import { useTestApp } from '../helpers/app';
-import { DASHBOARD_ORIGIN } from '../helpers/app';
+import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
+import { insertSubscriptions } from '../helpers/billing';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
-import { insertSubscriptions } from '../helpers/billing';
 
 const { ava, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;

@@ -4,7 +4,7 @@ import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDb } from '../../src/db/postgres';
 import { isoMicros, verifyPaddleSignature } from '../../src/services/billing/paddle';
-import { type TestApp, createTestApp, useTestApp } from '../helpers/app';
+import { createTestApp, type TestApp, useTestApp } from '../helpers/app';
 import { DAY, HOUR, MINUTE } from '../helpers/clock';
 import { databases } from '../helpers/db';
 

@@ -2,10 +2,10 @@ import { STAFF_PERMISSIONS } from '@tickety/api-contract';
 import { describe, expect, it } from 'vitest';
 import type { DiscordPartialGuild } from '../../src/lib/discord';
 import { Accounts } from '../../src/services/accounts';
+import { insertSubscriptions } from '../helpers/billing';
 import { SECOND } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { insertUser, useServiceDeps } from './helpers';
-import { insertSubscriptions } from '../helpers/billing';
 
 const OWNER = '1000000000000000201';
 const USER = '1000000000000000202';

@@ -1,6 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SecretBox, deriveKey, sha256Hex, tokenKeyId } from '../../src/lib/crypto';
+import { deriveKey, SecretBox, sha256Hex, tokenKeyId } from '../../src/lib/crypto';
 import { type SessionLog, SessionStore, TOUCH_INTERVAL_MS } from '../../src/services/sessions';
 import { DAY, HOUR, MINUTE, SECOND } from '../helpers/clock';
 import { databases } from '../helpers/db';

@@ -1,14 +1,14 @@
 /** The embed, emoji and button of a panel's message. */
 import { z } from 'zod';
 import { Snowflake } from '../auth';
-import { Colour, HttpUrl, discordText, formatCount } from './fields';
+import { Colour, discordText, formatCount, HttpUrl } from './fields';
 import {
   BUTTON_LABEL_MAX,
-  EMBEDS_TOTAL_MAX,
+  discordLength,
   EMBED_DESCRIPTION_MAX,
   EMBED_FOOTER_TEXT_MAX,
   EMBED_TITLE_MAX,
-  discordLength,
+  EMBEDS_TOTAL_MAX,
 } from './limits';
 
 /**

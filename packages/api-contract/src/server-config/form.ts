@@ -1,6 +1,6 @@
 /** A panel's form: the Discord modal a user fills in to open a ticket. */
 import { z } from 'zod';
-import { ShortId, discordText, forEachDuplicate, formatCount } from './fields';
+import { discordText, forEachDuplicate, formatCount, ShortId } from './fields';
 import { MODAL_TEXT_INPUTS_MAX, MODAL_TITLE_MAX, TEXT_INPUT_LABEL_MAX, TEXT_INPUT_PLACEHOLDER_MAX, TEXT_INPUT_VALUE_MAX } from './limits';
 
 export const FORM_QUESTION_STYLES = ['short', 'paragraph'] as const;

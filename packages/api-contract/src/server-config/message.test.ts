@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  buildMultiPanelMessage,
+  buildPanelMessage,
   type DiscordActionRow,
   type DiscordButton,
   type DiscordEmbed,
   type DiscordMessagePayload,
   type DiscordStringSelect,
-  buildMultiPanelMessage,
-  buildPanelMessage,
   embedLength,
   validateMessagePayload,
 } from './message';

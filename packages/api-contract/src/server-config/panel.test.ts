@@ -3,7 +3,7 @@ import { ComponentEmoji, EmbedConfig, isUnicodeEmoji } from './embed';
 import { FormQuestion } from './form';
 import { NamingScheme, namingSchemeProblems } from './naming-scheme';
 import { MultiPanel, Panel } from './panel';
-import { SupportHours, isTimeZone } from './support-hours';
+import { isTimeZone, SupportHours } from './support-hours';
 import { COUNTING_UNITS, issuesOf, minimalPanel, realisticConfig, textOf, withValue } from './test-fixtures';
 
 const panel = () => realisticConfig().panels[0]!;

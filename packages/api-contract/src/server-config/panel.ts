@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Snowflake } from '../auth';
 import { EmbedConfig, PanelButton } from './embed';
-import { ShortId, discordText, forEachDuplicate, formatCount, roleIdList } from './fields';
+import { discordText, forEachDuplicate, formatCount, roleIdList, ShortId } from './fields';
 import { FormQuestions, FormTitle } from './form';
 import {
   ACTION_ROW_BUTTONS_MAX,

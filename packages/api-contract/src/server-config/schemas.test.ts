@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PlanCatalogue } from '../runtime';
 import { buildMultiPanelMessage, buildPanelMessage, validateMessagePayload } from './message';
-import { AccessRule, FREE_PANEL_LIMIT, GeneralSettings, defaultServerConfig, serverConfigSchema } from './schemas';
-import { ROLE_MODS, issuesOf, minimalPanel, realisticConfig, withValue } from './test-fixtures';
+import { AccessRule, defaultServerConfig, FREE_PANEL_LIMIT, GeneralSettings, serverConfigSchema } from './schemas';
+import { issuesOf, minimalPanel, ROLE_MODS, realisticConfig, withValue } from './test-fixtures';
 
 const premium = serverConfigSchema({ panelLimit: 50, premium: true });
 const free = serverConfigSchema({ panelLimit: FREE_PANEL_LIMIT, premium: false, premiumPanelLimit: 50 });

@@ -12,10 +12,10 @@
  */
 import { gzipSync } from 'node:zlib';
 import { DEMO_GUILDS } from '../demo-data';
-import { dayOf, type DemoEvent, type DemoServer, type DemoTicket, demoServer, dueEvents, history, ticketsOfDay } from './history';
+import { type DemoEvent, type DemoServer, type DemoTicket, dayOf, demoServer, dueEvents, history, ticketsOfDay } from './history';
 import { demoTranscript, transcriptFileId } from './transcripts';
 
-export { DEMO_OPENERS, dueEvents, eventsOf, history, prng, ticketsOfDay, type DemoEvent, type DemoServer, type DemoTicket, demoServer } from './history';
+export { DEMO_OPENERS, type DemoEvent, type DemoServer, type DemoTicket, demoServer, dueEvents, eventsOf, history, prng, ticketsOfDay } from './history';
 export { demoTranscript, transcriptFileId } from './transcripts';
 
 /** The demo bot's key to the bot API (demo mode only: public, like every demo credential). */

@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../util';
 import { type ItemChange, invalidField, PaddleApiError, type PaddleEngine, type SubscriptionPatch } from './engine';
 import { baseOf } from './http';
+import type { InvoiceLinks } from './invoice-links';
+import { transactionRoutes } from './transaction-routes';
 import type { PaddleSubscription } from './types';
 
 export interface ApiContext {
@@ -11,6 +13,8 @@ export interface ApiContext {
   /** The plugin's prefix (not named `prefix`: Fastify would mount this context under it again). */
   mount: string;
   baseUrl: string | null;
+  /** Mints the short-lived invoice document links of GET /transactions/{id}/invoice. */
+  invoiceLinks: InvoiceLinks;
 }
 
 const STATUSES = ['active', 'canceled', 'past_due', 'paused', 'trialing'];
@@ -148,15 +152,14 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   app.patch('/subscriptions/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
     const patch = parsePatch(bodyObject(req));
-    const { update_summary: _ignored, ...sub } = engine.update(id, patch, false);
-    return ok(reply, withUrls(req, sub));
+    return ok(reply, withUrls(req, engine.update(id, patch, false)));
   });
 
   const preview = async (req: FastifyRequest, reply: FastifyReply) => {
     const { id } = req.params as { id: string };
     const patch = parsePatch(bodyObject(req));
-    const result = engine.update(id, patch, true);
-    return ok(reply, { ...withUrls(req, result), update_summary: result.update_summary ?? null });
+    const { update_summary, immediate_transaction, next_transaction, recurring_transaction_details, ...sub } = engine.update(id, patch, true);
+    return ok(reply, { ...withUrls(req, sub), immediate_transaction, next_transaction, recurring_transaction_details, update_summary });
   };
   // Paddle's preview is PATCH; POST is accepted too.
   app.patch('/subscriptions/:id/preview', preview);
@@ -175,6 +178,8 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
     const { id } = req.params as { id: string };
     return ok(reply, engine.transaction(id));
   });
+
+  transactionRoutes(app, { engine, base: (req) => baseOf(req, ctx.mount, ctx.baseUrl), invoiceLinks: ctx.invoiceLinks, ok });
 
   app.get('/customers/:id', async (req, reply) => {
     const { id } = req.params as { id: string };

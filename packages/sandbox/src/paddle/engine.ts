@@ -10,6 +10,8 @@ import type {
   PaddleLineItem,
   PaddlePayment,
   PaddlePortalSession,
+  PaddlePreviewDetails,
+  PaddlePreviewTransaction,
   PaddlePrice,
   PaddleProduct,
   PaddleSubscription,
@@ -166,6 +168,82 @@ function sameApartFromTimes(a: object, b: object): boolean {
 
 function sum(lines: Array<{ unit: number; quantity: number }>): number {
   return lines.reduce((total, l) => total + l.unit * l.quantity, 0);
+}
+
+/** A transaction line: its price, quantity, total (minor units) and proration. */
+interface Line {
+  price: CatalogPrice;
+  quantity: number;
+  total: number;
+  proration: PaddleTransactionItem['proration'];
+}
+
+/**
+ * Totals of a transaction (no tax, no discount): `credit` is applied up to the subtotal; with
+ * `toBalance`, the credit beyond it is `credit_to_balance` (what a preview of a downgrade shows).
+ */
+function totalsOf(subtotal: number, credit: number, currency: string, toBalance: boolean): PaddleTotals {
+  const applied = Math.min(credit, subtotal);
+  const grand = subtotal - applied;
+  return {
+    subtotal: String(subtotal),
+    tax: '0',
+    discount: '0',
+    total: String(subtotal),
+    credit: String(applied),
+    credit_to_balance: String(toBalance ? credit - applied : 0),
+    balance: String(grand),
+    grand_total: String(grand),
+    fee: null,
+    earnings: null,
+    currency_code: currency,
+  };
+}
+
+function lineItemOf(l: Line): Omit<PaddleLineItem, 'id'> {
+  const unit = l.quantity > 0 ? Math.round(l.total / l.quantity) : 0;
+  return {
+    price_id: l.price.id,
+    quantity: l.quantity,
+    proration: l.proration,
+    tax_rate: '0',
+    unit_totals: { subtotal: String(unit), discount: '0', tax: '0', total: String(unit) },
+    totals: { subtotal: String(l.total), discount: '0', tax: '0', total: String(l.total) },
+    product: structuredClone(l.price.product),
+  };
+}
+
+function previewDetails(lines: Line[], credit: number, currency: string): PaddlePreviewDetails {
+  return {
+    tax_rates_used: [],
+    totals: totalsOf(
+      lines.reduce((t, l) => t + l.total, 0),
+      credit,
+      currency,
+      true,
+    ),
+    line_items: lines.map(lineItemOf),
+  };
+}
+
+/** Filters of GET /transactions (each list: any of its values; `subscriptionIds: null`: none). */
+export interface TransactionQuery {
+  ids?: string[];
+  subscriptionIds?: string[] | null;
+  customerIds?: string[];
+  statuses?: string[];
+  origins?: string[];
+  invoiceNumbers?: string[];
+  collectionModes?: string[];
+  dates?: Array<{ field: 'billed_at' | 'created_at' | 'updated_at'; op: 'eq' | 'lt' | 'lte' | 'gt' | 'gte'; micros: number }>;
+}
+
+/** What a preview adds to the subscription (Paddle's preview answer). */
+export interface PreviewExtras {
+  update_summary: PaddleUpdateSummary | null;
+  immediate_transaction: PaddlePreviewTransaction | null;
+  next_transaction: PaddlePreviewTransaction | null;
+  recurring_transaction_details: PaddlePreviewDetails | null;
 }
 
 function evict<T extends { expiresAt: number }>(map: Map<string, T>, now: number): void {
@@ -446,6 +524,45 @@ export class PaddleEngine {
     return [...this.#transactions.values()].map((t) => structuredClone(t));
   }
 
+  /** GET /transactions: the transactions matching every filter given (copies, in no particular order). */
+  findTransactions(q: TransactionQuery): PaddleTransaction[] {
+    const has = (list: string[] | undefined, value: string | null) => !list || (value !== null && list.includes(value));
+    return [...this.#transactions.values()]
+      .filter((t) => has(q.ids, t.id))
+      // Every transaction here belongs to a subscription: `subscription_id=null` matches none.
+      .filter((t) => q.subscriptionIds !== null && has(q.subscriptionIds, t.subscription_id))
+      .filter((t) => has(q.customerIds, t.customer_id))
+      .filter((t) => has(q.statuses, t.status))
+      .filter((t) => has(q.origins, t.origin))
+      .filter((t) => has(q.invoiceNumbers, t.invoice_number))
+      .filter((t) => has(q.collectionModes, t.collection_mode))
+      .filter((t) =>
+        (q.dates ?? []).every((d) => {
+          const value = t[d.field];
+          if (value === null) return false;
+          const m = microsOf(value);
+          return d.op === 'eq' ? m === d.micros : d.op === 'lt' ? m < d.micros : d.op === 'lte' ? m <= d.micros : d.op === 'gt' ? m > d.micros : m >= d.micros;
+        }),
+      )
+      .map((t) => structuredClone(t));
+  }
+
+  /**
+   * What GET /transactions/{id}/invoice may link to: a completed transaction (automatic collection)
+   * that is not zero-value, as Paddle documents; else Paddle's error shape (404 for an unknown id).
+   */
+  invoiceable(id: string): PaddleTransaction {
+    const t = this.#transactions.get(id);
+    if (!t) throw notFound('Transaction', id);
+    if (t.status !== 'completed') {
+      throw new PaddleApiError(400, 'bad_request', `Transaction ${id} is ${t.status}: invoice PDFs are only available for completed transactions.`);
+    }
+    if (Number(t.details.totals.total) === 0 || t.invoice_number === null) {
+      throw new PaddleApiError(400, 'bad_request', `Transaction ${id} is zero-value: invoice PDFs aren't available for zero-value transactions.`);
+    }
+    return structuredClone(t);
+  }
+
   #subscription(id: string): SubscriptionRecord {
     const s = this.#subscriptions.get(id);
     if (!s) throw notFound('Subscription', id);
@@ -501,7 +618,7 @@ export class PaddleEngine {
     origin: TransactionOrigin;
     sub: SubscriptionRecord;
     customData: Record<string, unknown> | null;
-    lines: Array<{ price: CatalogPrice; quantity: number; total: number; proration: PaddleTransactionItem['proration'] }>;
+    lines: Line[];
     credit?: number;
     period: { starts_at: string; ends_at: string } | null;
     checkoutUrl?: string | null;
@@ -509,34 +626,8 @@ export class PaddleEngine {
     const { sub } = input;
     const at = this.stamp();
     const subtotal = input.lines.reduce((t, l) => t + l.total, 0);
-    const credit = Math.min(input.credit ?? 0, subtotal);
-    const grand = subtotal - credit;
-    const totals: PaddleTotals = {
-      subtotal: String(subtotal),
-      tax: '0',
-      discount: '0',
-      total: String(subtotal),
-      credit: String(credit),
-      credit_to_balance: '0',
-      balance: String(grand),
-      grand_total: String(grand),
-      fee: null,
-      earnings: null,
-      currency_code: sub.currency,
-    };
-    const lineItems: PaddleLineItem[] = input.lines.map((l) => {
-      const unit = l.quantity > 0 ? Math.round(l.total / l.quantity) : 0;
-      return {
-        id: this.ids.next('txnitm', this.now()),
-        price_id: l.price.id,
-        quantity: l.quantity,
-        proration: l.proration,
-        tax_rate: '0',
-        unit_totals: { subtotal: String(unit), discount: '0', tax: '0', total: String(unit) },
-        totals: { subtotal: String(l.total), discount: '0', tax: '0', total: String(l.total) },
-        product: structuredClone(l.price.product),
-      };
-    });
+    const totals = totalsOf(subtotal, input.credit ?? 0, sub.currency, false);
+    const lineItems: PaddleLineItem[] = input.lines.map((l) => ({ id: this.ids.next('txnitm', this.now()), ...lineItemOf(l) }));
     const txn: PaddleTransaction = {
       id: this.ids.next('txn', this.now()),
       status: input.status,
@@ -833,8 +924,67 @@ export class PaddleEngine {
     return { next, summary, credit, charge, rate, lines };
   }
 
-  /** PATCH /subscriptions/{id} (apply) or POST /subscriptions/{id}/preview (preview: nothing changes). */
-  update(id: string, patch: SubscriptionPatch, preview: boolean): PaddleSubscription & { update_summary?: PaddleUpdateSummary | null } {
+  /**
+   * The immediate transaction's lines of a prorated change: its charge split over the new items by
+   * their share of the new items' total (the last takes the rounding), each prorated at `rate` over
+   * now..ends_at. The credit is applied to the transaction as a whole (totals.credit).
+   */
+  #prorationLines(planned: PlannedChange, period: { starts_at: string; ends_at: string }): Line[] {
+    const rate = planned.rate.toFixed(6);
+    const lineTotals = planned.lines.map((l) => l.price.unitMinor * l.quantity);
+    const lineSum = lineTotals.reduce((a, b) => a + b, 0) || 1;
+    let left = planned.charge;
+    return planned.lines.map((l, n) => {
+      const total = n === planned.lines.length - 1 ? left : Math.round((planned.charge * lineTotals[n]!) / lineSum);
+      left -= total;
+      return { price: l.price, quantity: l.quantity, total, proration: { rate, billing_period: period } };
+    });
+  }
+
+  /** The full-price lines of a subscription's items (a renewal). */
+  #recurringLines(sub: SubscriptionRecord): Line[] {
+    return sub.items.map((i) => {
+      const price = this.catalog.get(i.priceId)!;
+      return { price, quantity: i.quantity, total: price.unitMinor * i.quantity, proration: null };
+    });
+  }
+
+  /**
+   * A preview's transactions, as the change would make them: `immediate_transaction` (prorated_immediately
+   * only: the proration charge, the credit applied, any credit beyond the charge shown as
+   * credit_to_balance; null for do_not_bill or no item change), `next_transaction` (the renewal at
+   * next_billed_at, the customer's credit balance after the change applied first, as renewals do; null
+   * when no renewal is due) and `recurring_transaction_details` (the items at full price).
+   */
+  #previewExtras(sub: SubscriptionRecord, next: SubscriptionRecord, planned: PlannedChange | null, mode: ProrationMode | null): PreviewExtras {
+    const now = this.now();
+    let immediate: PaddlePreviewTransaction | null = null;
+    if (planned && mode === 'prorated_immediately') {
+      const period = { starts_at: isoMs(now), ends_at: isoMs(next.periodEnd ?? now) };
+      immediate = { billing_period: period, details: previewDetails(this.#prorationLines(planned, period), planned.credit, next.currency), adjustments: [] };
+    }
+    let following: PaddlePreviewTransaction | null = null;
+    const recurring = this.#recurringLines(next);
+    if (next.status !== 'canceled' && next.nextBilledAt !== null) {
+      const balance = (this.#customers.get(sub.customerId)?.credit.get(next.currency) ?? 0) + (immediate ? Math.max(0, Number(immediate.details.totals.credit_to_balance)) : 0);
+      following = {
+        billing_period: { starts_at: isoMs(next.nextBilledAt), ends_at: isoMs(addInterval(next.nextBilledAt, next.interval)) },
+        details: previewDetails(recurring, balance, next.currency),
+        adjustments: [],
+      };
+    }
+    return {
+      update_summary: planned?.summary ?? null,
+      immediate_transaction: immediate,
+      next_transaction: following,
+      recurring_transaction_details: previewDetails(recurring, 0, next.currency),
+    };
+  }
+
+  /** PATCH /subscriptions/{id} (apply) or PATCH|POST /subscriptions/{id}/preview (preview: nothing changes). */
+  update(id: string, patch: SubscriptionPatch, preview: true): PaddleSubscription & PreviewExtras;
+  update(id: string, patch: SubscriptionPatch, preview: false): PaddleSubscription;
+  update(id: string, patch: SubscriptionPatch, preview: boolean): PaddleSubscription | (PaddleSubscription & PreviewExtras) {
     const sub = this.#subscription(id);
     if (sub.status === 'canceled') throw canceledError();
     let next: SubscriptionRecord = structuredClone(sub);
@@ -857,10 +1007,7 @@ export class PaddleEngine {
       planned = this.#plan(next, patch.change);
       next = planned.next;
     }
-    if (preview) {
-      const json = this.#json(next);
-      return { ...json, update_summary: planned?.summary ?? null };
-    }
+    if (preview) return { ...this.#json(next), ...this.#previewExtras(sub, next, planned, patch.change?.mode ?? null) };
     const changed = JSON.stringify(this.#json(next)) !== JSON.stringify(this.#json(sub));
     if (!changed) return this.#json(sub);
     Object.assign(sub, next);
@@ -871,18 +1018,8 @@ export class PaddleEngine {
       const diff = planned.charge - planned.credit;
       if (diff < 0) customer.credit.set(sub.currency, (customer.credit.get(sub.currency) ?? 0) - diff);
       if (diff > 0) {
-        const rateString = planned.rate.toFixed(6);
         const period = { starts_at: isoMs(this.now()), ends_at: isoMs(sub.periodEnd ?? this.now()) };
-        const newTotal = planned.charge;
-        const lineTotals = planned.lines.map((l) => l.price.unitMinor * l.quantity);
-        const lineSum = lineTotals.reduce((a, b) => a + b, 0) || 1;
-        // The charge split over the new items by their share of the new total; the credit is applied to the whole.
-        let left = newTotal;
-        const lines = planned.lines.map((l, n) => {
-          const total = n === planned!.lines.length - 1 ? left : Math.round((newTotal * lineTotals[n]!) / lineSum);
-          left -= total;
-          return { price: l.price, quantity: l.quantity, total, proration: { rate: rateString, billing_period: period } };
-        });
+        const lines = this.#prorationLines(planned, period);
         const txn = this.#transaction({ status: 'ready', origin: 'subscription_update', sub, customData: sub.customData, lines, credit: planned.credit, period });
         this.#settle(txn, sub.card, true);
       }
@@ -994,10 +1131,7 @@ export class PaddleEngine {
     const start = sub.nextBilledAt!;
     const end = addInterval(start, sub.interval);
     const customer = this.#customers.get(sub.customerId)!;
-    const lines = sub.items.map((i) => {
-      const price = this.catalog.get(i.priceId)!;
-      return { price, quantity: i.quantity, total: price.unitMinor * i.quantity, proration: null };
-    });
+    const lines = this.#recurringLines(sub);
     const total = lines.reduce((t, l) => t + l.total, 0);
     const credit = Math.min(customer.credit.get(sub.currency) ?? 0, total);
     if (credit > 0) customer.credit.set(sub.currency, (customer.credit.get(sub.currency) ?? 0) - credit);

@@ -19,8 +19,12 @@
  *   5555 5555 5555 4444 (Mastercard) succeed, 4000 0000 0000 0002 is declined.
  * - API (`Authorization: Bearer <apiKey>`): `GET /subscriptions`, `GET /subscriptions/:id`,
  *   `POST /subscriptions/:id/cancel`, `PATCH /subscriptions/:id`, `PATCH|POST /subscriptions/:id/preview`,
- *   `GET /subscriptions/:id/update-payment-method-transaction`, `GET /transactions/:id`,
- *   `GET /customers/:id`, `POST /customers/:id/portal-sessions`.
+ *   `GET /subscriptions/:id/update-payment-method-transaction`, `GET /transactions` (Paddle's filters,
+ *   id[DESC] by default, cursor pages of at most 30), `GET /transactions/:id`,
+ *   `GET /transactions/:id/invoice` (`{ url }` of a completed, non-zero transaction's invoice, for an
+ *   hour), `GET /customers/:id`, `POST /customers/:id/portal-sessions`.
+ * - `GET /invoices/:token`: the printable HTML invoice an invoice link points to (404 page once expired);
+ *   `GET /invoice.js` (its print button).
  * - `GET /portal/:session` (and its cancel, resume and payment-method pages): the customer portal.
  *
  * Notifications `{event_id, event_type, occurred_at, notification_id, data}` go to `webhookUrl`, signed
@@ -57,6 +61,8 @@ export type {
   PaddleCard,
   PaddleCustomer,
   PaddlePortalSession,
+  PaddlePreviewDetails,
+  PaddlePreviewTransaction,
   PaddlePrice,
   PaddleProduct,
   PaddleSubscription,

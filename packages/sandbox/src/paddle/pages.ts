@@ -42,7 +42,17 @@ form.inline{margin:0}
 @media (prefers-reduced-motion:reduce){*{transition:none!important}}
 `.trim();
 
-const STYLE_HASH = `sha256-${createHash('sha256').update(CSS).digest('base64')}`;
+const styleHashes = new Map<string, string>();
+
+/** The CSP hash of a page's stylesheet (the shared one plus the page's own), computed once per stylesheet. */
+function styleHash(css: string): string {
+  let hash = styleHashes.get(css);
+  if (!hash) {
+    hash = `sha256-${createHash('sha256').update(css).digest('base64')}`;
+    styleHashes.set(css, hash);
+  }
+  return hash;
+}
 
 export interface Page {
   html: string;
@@ -58,6 +68,8 @@ export interface PageOptions {
   frameAncestors?: string[];
   /** Attributes of <body> (already escaped values). */
   bodyAttributes?: Record<string, string>;
+  /** Rules added after the shared stylesheet (a constant per kind of page: its hash is cached). */
+  css?: string;
 }
 
 /**
@@ -67,10 +79,11 @@ export interface PageOptions {
  */
 export function page(options: PageOptions): Page {
   const ancestors = ["'self'", ...(options.frameAncestors ?? [])].join(' ');
+  const css = options.css ? `${CSS}\n${options.css}` : CSS;
   const csp = [
     "default-src 'none'",
     options.scriptPath ? "script-src 'self'" : "script-src 'none'",
-    `style-src '${STYLE_HASH}'`,
+    `style-src '${styleHash(css)}'`,
     "img-src 'self' data:",
     "form-action 'self'",
     "base-uri 'none'",
@@ -87,7 +100,7 @@ export function page(options: PageOptions): Page {
 <meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex">
 <title>${h(options.title)}</title>
-<style>${CSS}</style>
+<style>${css}</style>
 ${options.scriptPath ? `<script src="${h(options.scriptPath)}" defer></script>\n` : ''}</head>
 <body${attributes}>
 <main>

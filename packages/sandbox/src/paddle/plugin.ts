@@ -8,6 +8,8 @@ import { WebhookQueue } from './delivery';
 import { PaddleApiError, PaddleEngine, type PaddlePriceOption } from './engine';
 import { httpUrl } from './http';
 import { IdSequence } from './ids';
+import { InvoiceLinks } from './invoice-links';
+import { invoiceRoutes } from './invoice-routes';
 import { paddleJs } from './paddle-js';
 import { portalRoutes } from './portal-routes';
 import { type PaddleSnapshot, PaddleSnapshotError } from './snapshot';
@@ -43,6 +45,11 @@ export interface PaddleSandboxOptions {
   portalSessionTtlMs?: number;
   /** How long an opened checkout page can be paid (clock ms). Default 24 hours. */
   checkoutTtlMs?: number;
+  /**
+   * How long a link from GET /transactions/{id}/invoice works (clock ms). Default 1 hour, like Paddle's.
+   * Links are signed with a key derived from apiKey and webhookSecret, so they survive a restart.
+   */
+  invoiceLinkTtlMs?: number;
   /**
    * Called with a snapshot of the state (see `PaddleSandboxControl.snapshot()`) after it changed: a
    * purchase, a cancel (now or scheduled) or resume, a plan change, a card update, a renewal, a
@@ -126,6 +133,7 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
     queue,
     ids,
   );
+  const invoiceLinks = new InvoiceLinks(apiKey, webhookSecret, positive('invoiceLinkTtlMs', opts.invoiceLinkTtlMs, 60 * 60 * 1000), clock);
   if (opts.initialState !== undefined) {
     try {
       engine.restore(opts.initialState);
@@ -178,7 +186,7 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
   };
   const isPage = (url: string) => {
     const path = relative(url);
-    return path === '/checkout' || path.startsWith('/portal/');
+    return path === '/checkout' || path.startsWith('/portal/') || path.startsWith('/invoices/');
   };
 
   app.removeAllContentTypeParsers();
@@ -219,6 +227,7 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
   );
   checkoutRoutes(app, { engine, clientToken });
   portalRoutes(app, { engine, prefix, baseUrl });
+  invoiceRoutes(app, { engine, links: invoiceLinks });
   // Its own context, for its auth hook. (`prefix` is a register option: the mount path is passed as `mount`.)
-  await app.register(apiRoutes, { engine, apiKey, mount: prefix, baseUrl });
+  await app.register(apiRoutes, { engine, apiKey, mount: prefix, baseUrl, invoiceLinks });
 };

@@ -194,3 +194,18 @@ export interface PaddlePortalSession {
   };
   created_at: string;
 }
+
+/** `details` of a preview transaction (Paddle's TransactionDetailsPreview: line items without ids). */
+export interface PaddlePreviewDetails {
+  tax_rates_used: [];
+  totals: PaddleTotals;
+  line_items: Array<Omit<PaddleLineItem, 'id'>>;
+}
+
+/** `immediate_transaction` / `next_transaction` of a subscription update preview. */
+export interface PaddlePreviewTransaction {
+  billing_period: { starts_at: string; ends_at: string };
+  details: PaddlePreviewDetails;
+  /** Always empty here: the stand-in applies credit on the transaction (totals.credit), not as adjustments. */
+  adjustments: [];
+}

@@ -1,5 +1,5 @@
-import { type AccessArea, type AccessLevel, allowsAny, type Guild, Snowflake, type StaffPermission } from '@tickety/api-contract';
 import type { CookieSerializeOptions } from '@fastify/cookie';
+import { type AccessArea, type AccessLevel, allowsAny, type Guild, Snowflake, type StaffPermission } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DiscordError } from '../../lib/discord';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_DIR } from '../../config';
-import { type Db, boundedDb } from '../../db/driver';
+import { boundedDb, type Db } from '../../db/driver';
 import { migrate } from '../../db/migrate';
 import { createPgliteDb } from '../../db/pglite';
 import { createPostgresDb } from '../../db/postgres';

@@ -147,14 +147,28 @@ export default fp(
   { name: 'tickety-security' },
 );
 
+/**
+ * What the configured checkouts load besides Paddle's (always allowed): FastSpring's Store Builder
+ * Library and its popup storefront, when FastSpring is configured and not served by this origin.
+ */
+export function checkoutSources(config: { publicUrl: string; billing: { fastspring: { storefront: string | null; scriptUrl: string } } }): { scripts: string[]; frames: string[] } {
+  const self = new URL(config.publicUrl).origin;
+  const { storefront, scriptUrl } = config.billing.fastspring;
+  if (!storefront) return { scripts: [], frames: [] };
+  const script = new URL(scriptUrl).origin;
+  // The demo's stand-in serves both from this origin.
+  if (script === self) return { scripts: [], frames: [] };
+  return { scripts: [script], frames: [`https://${storefront.split('/')[0]}`] };
+}
+
 /** The CSP of the front end's HTML (without frame-ancestors). */
-export function htmlCsp(extra: { imgOrigins: string[]; connectOrigins: string[]; scriptSources?: string[] }): string {
+export function htmlCsp(extra: { imgOrigins: string[]; connectOrigins: string[]; scriptSources?: string[]; checkout?: { scripts: string[]; frames: string[] } }): string {
   const unique = (xs: string[]) => [...new Set(xs)].join(' ');
   return [
     "default-src 'self'",
-    `script-src ${unique(["'self'", ...(extra.scriptSources ?? []), 'https://cdn.paddle.com'])}`,
-    // Paddle's checkout, and the API's own documents (legacy transcripts in a sandboxed frame).
-    `frame-src ${unique(["'self'", ...extra.connectOrigins, 'https://*.paddle.com'])}`,
+    `script-src ${unique(["'self'", ...(extra.scriptSources ?? []), 'https://cdn.paddle.com', ...(extra.checkout?.scripts ?? [])])}`,
+    // Paddle's checkout (and other providers' configured ones), and the API's own documents (legacy transcripts in a sandboxed frame).
+    `frame-src ${unique(["'self'", ...extra.connectOrigins, 'https://*.paddle.com', ...(extra.checkout?.frames ?? [])])}`,
     `img-src ${unique(["'self'", 'data:', 'https://cdn.discordapp.com', ...extra.imgOrigins])}`,
     "style-src 'self' 'unsafe-inline'",
     `connect-src ${unique(["'self'", ...extra.connectOrigins])}`,

@@ -1,33 +1,33 @@
-import { PanelPosts } from '../../services/panel-posts';
-import { ServerAccessService } from '../../services/server-access';
-import { ServerConfigs } from '../../services/server-config';
-import { ServerResourcesCache } from '../../services/server-resources';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SecretBox, Signer } from '../../lib/crypto';
 import { DiscordClient, type FetchLike } from '../../lib/discord';
 import { DiscordBot } from '../../lib/discord-bot';
 import { Accounts } from '../../services/accounts';
-import { GuildSync } from '../../services/guild-sync';
-import { OAuthStates } from '../../services/oauth-states';
-import { SessionStore } from '../../services/sessions';
-import { BotKeys } from '../../services/bot-keys';
-import { Tickets } from '../../services/tickets';
-import { Transcripts } from '../../services/transcripts';
 import { BillingAccounts } from '../../services/billing/accounts';
-import { WebhookInbox } from '../../services/billing/inbox';
-import { PaddleApi } from '../../services/billing/paddle-api';
-import { BillingReconciler } from '../../services/billing/reconcile';
 import { chargebeeApplier } from '../../services/billing/chargebee';
 import { ChargebeeApi } from '../../services/billing/chargebee-api';
 import { discordApplier } from '../../services/billing/discord';
 import { DiscordBillingClient } from '../../services/billing/discord-api';
 import { fastspringApplier } from '../../services/billing/fastspring';
 import { FastspringApi } from '../../services/billing/fastspring-api';
+import { WebhookInbox } from '../../services/billing/inbox';
 import { paddleApplier } from '../../services/billing/paddle';
-import type { BillingClients } from '../../services/billing/types';
+import { PaddleApi } from '../../services/billing/paddle-api';
+import { BillingReconciler } from '../../services/billing/reconcile';
 import { PriceBook } from '../../services/billing/subscriptions';
+import type { BillingClients } from '../../services/billing/types';
 import { InboxWorker } from '../../services/billing/worker';
+import { BotKeys } from '../../services/bot-keys';
+import { GuildSync } from '../../services/guild-sync';
+import { OAuthStates } from '../../services/oauth-states';
+import { PanelPosts } from '../../services/panel-posts';
+import { ServerAccessService } from '../../services/server-access';
+import { ServerConfigs } from '../../services/server-config';
+import { ServerResourcesCache } from '../../services/server-resources';
+import { SessionStore } from '../../services/sessions';
+import { Tickets } from '../../services/tickets';
+import { Transcripts } from '../../services/transcripts';
 
 /** The services routes use: crypto, the Discord clients (OAuth/user, bot), sessions, accounts, OAuth states, server configuration, resources, posts and access. */
 export default fp(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { DEFAULT_LOCALE, isLocale, LOCALE_STORAGE_KEY, type Locale, localeFromAcceptLanguage, REMOTE_IDS, isPagePath, pageHtml, robotsTxt, sitemapXml } from '@tickety/api-contract';
+import { DEFAULT_LOCALE, isLocale, isPagePath, LOCALE_STORAGE_KEY, type Locale, localeFromAcceptLanguage, pageHtml, REMOTE_IDS, robotsTxt, sitemapXml } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createPrerenderer } from '../../lib/prerender';

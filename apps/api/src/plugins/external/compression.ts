@@ -1,7 +1,7 @@
+import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { constants as zlib } from 'node:zlib';
 
 /** Every answer over 1 KB compressed (brotli at quality 4, else gzip): the pages, bundles and JSON. */
 export default fp(

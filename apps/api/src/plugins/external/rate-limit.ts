@@ -2,8 +2,8 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
-import { isInProcess } from '../../lib/inject-fetch';
 import { ApiHttpError } from '../../lib/errors';
+import { isInProcess } from '../../lib/inject-fetch';
 import { bearerKey, botKeyId } from '../../services/bot-keys';
 
 export interface RateLimitOptions {

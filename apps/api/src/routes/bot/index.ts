@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb } from 'node:zlib';
+import { normalizeIP } from '@fastify/rate-limit';
 import {
   ApiError,
   BotIdentity,
@@ -19,7 +20,6 @@ import {
   TranscriptStored,
   TranscriptV2,
 } from '@tickety/api-contract';
-import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

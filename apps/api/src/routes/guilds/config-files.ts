@@ -1,7 +1,7 @@
 import {
-  allows,
   ApiError,
   ApplyImportBody,
+  allows,
   CONFIG_FILE_MAX_BYTES,
   ConfigExportQuery,
   ConfigFile,

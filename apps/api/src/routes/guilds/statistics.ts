@@ -1,7 +1,7 @@
 import { ApiError, GuildParams, type ServerConfig, StatisticsAnswer, StatisticsQuery } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
-import { DiscordBotError } from '../../lib/discord-bot';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DiscordBotError } from '../../lib/discord-bot';
 import { Statistics } from '../../services/statistics';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 503: ApiError };

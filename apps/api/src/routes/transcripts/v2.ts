@@ -1,14 +1,14 @@
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb } from 'node:zlib';
 import {
-  allows,
   ApiError,
+  allows,
+  type ServerConfig,
   Snowflake,
   type TranscriptAccessReason,
   TranscriptFileId,
   TranscriptList,
   TranscriptListQuery,
-  type ServerConfig,
 } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock';
-import { storePaymentMethod, type PriceBook, storeSubscription } from './subscriptions';
+import { type PriceBook, storePaymentMethod, storeSubscription } from './subscriptions';
 import type { Applier, InboxEvent, SubscriptionState } from './types';
 
 /**

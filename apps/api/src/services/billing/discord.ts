@@ -54,6 +54,16 @@ export const DiscordEntitlement = z.object({
 });
 export type DiscordEntitlement = z.infer<typeof DiscordEntitlement>;
 
+/**
+ * An event's time. Discord writes it without a zone (`2024-10-07T20:46:10.677000`), meaning UTC: it
+ * is read as UTC (a zone, when given, is kept).
+ */
+const EventTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?$/, 'must be an ISO date and time')
+  .transform((v) => (/(Z|[+-]\d{2}:\d{2})$/.test(v) ? v : `${v}Z`))
+  .refine((v) => Number.isFinite(Date.parse(v)), 'must be a real date and time');
+
 /** A Webhook Events body: a PING (type 0) or an event (type 1). */
 export const DiscordWebhookBody = z.discriminatedUnion('type', [
   z.object({ version: z.literal(1), application_id: Snowflake, type: z.literal(0) }),
@@ -61,7 +71,7 @@ export const DiscordWebhookBody = z.discriminatedUnion('type', [
     version: z.literal(1),
     application_id: Snowflake,
     type: z.literal(1),
-    event: z.object({ type: z.string().min(1).max(100), timestamp: z.iso.datetime({ offset: true }), data: z.record(z.string(), z.unknown()) }),
+    event: z.object({ type: z.string().min(1).max(100), timestamp: EventTime, data: z.record(z.string(), z.unknown()) }),
   }),
 ]);
 type DiscordEvent = Extract<z.infer<typeof DiscordWebhookBody>, { type: 1 }>['event'];

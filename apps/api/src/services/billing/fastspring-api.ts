@@ -61,7 +61,7 @@ export class FastspringApi implements ProviderClient {
   }
 
   async previewChange(subscriptionId: string, priceId: string): Promise<ChangePreview> {
-    const answer = await this.#call<Record<string, unknown>>('POST', '/subscriptions/estimate', { subscription: subscriptionId, items: [{ product: priceId, quantity: 1 }] });
+    const answer = await this.#call<Record<string, unknown>>('POST', '/subscriptions/estimate', { subscription: subscriptionId, product: priceId, quantity: 1 });
     return parseEstimate(answer);
   }
 
@@ -154,16 +154,20 @@ export class FastspringApi implements ProviderClient {
   }
 }
 
-/** FastSpring's proration estimate in the model's terms (filled in from its documented answer). */
+/**
+ * FastSpring's proration estimate in the model's terms: `amountDue.prorationSubtotal` is what the
+ * change costs now (negative: a credit), `nextChargeAmount` at `nextChargeDate` the next regular charge.
+ */
 function parseEstimate(answer: Record<string, unknown>): ChangePreview {
-  const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
-  const currency = typeof answer.currency === 'string' ? answer.currency : 'USD';
-  const due = num(answer.totalAmountDue ?? answer.amountDue ?? answer.total);
-  const next = num(answer.nextChargeAmount ?? answer.nextCharge);
-  const at = answer.nextChargeDate ?? answer.nextChargeDateValue;
-  if (due === null) throw new ApiHttpError('PROVIDER_UNAVAILABLE', { cause: new Error('FastSpring answered an estimate without an amount due') });
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const currency = typeof answer.currency === 'string' ? answer.currency : null;
+  const due = (answer.amountDue ?? {}) as Record<string, unknown>;
+  const now = num(due.prorationSubtotal) ?? num(due.totalAmountDue);
+  if (currency === null || now === null) throw new ApiHttpError('PROVIDER_UNAVAILABLE', { cause: new Error('FastSpring answered an estimate without its amounts') });
+  const next = num(due.nextChargeAmount);
+  const at = num(due.nextChargeDate) ?? num(answer.nextChargeDate);
   return {
-    dueNow: { amount: due, currency },
-    nextCharge: next === null ? null : { amount: next, currency, at: typeof at === 'number' ? new Date(at).toISOString() : typeof at === 'string' ? at : null },
+    dueNow: { amount: now, currency },
+    nextCharge: next === null ? null : { amount: next, currency, at: at === null ? null : new Date(at).toISOString() },
   };
 }

@@ -1,4 +1,4 @@
-import { ApiError as PaddleError, LogLevel, Paddle } from '@paddle/paddle-node-sdk';
+import { LogLevel, Paddle, ApiError as PaddleError } from '@paddle/paddle-node-sdk';
 import { ApiHttpError } from '../../lib/errors';
 import { minorToMajor } from './money';
 import { paddleSubscriptionState } from './paddle';
@@ -66,12 +66,14 @@ export class PaddleApi implements ProviderClient {
     await this.#call((p) => p.subscriptions.update(subscriptionId, { items: [{ priceId, quantity: 1 }], prorationBillingMode: 'prorated_immediately' }));
   }
 
-  /** The subscription's billed transactions, newest first (Paddle's receipts). */
+  /** The subscription's invoiced transactions (Paddle's receipts), newest first: the latest 30 (Paddle's page). */
   async invoices(subscriptionId: string): Promise<Invoice[]> {
-    const collection = await this.#call(async (p) => p.transactions.list({ subscriptionId: [subscriptionId], status: ['billed', 'paid', 'completed'], perPage: 50 }));
+    const collection = await this.#call(async (p) => p.transactions.list({ subscriptionId: [subscriptionId], status: ['completed'], perPage: 30 }));
     const page = await this.#call(() => collection.next());
-    return page.map((t) => ({
+    // A card update's zero-amount transaction has no invoice.
+    return page.filter((t) => t.invoiceNumber).map((t) => ({
       id: t.id,
+      number: t.invoiceNumber,
       date: t.billedAt ?? t.createdAt,
       total: { amount: minorToMajor(t.details?.totals?.grandTotal ?? t.details?.totals?.total ?? '0', t.currencyCode), currency: t.currencyCode },
       status: t.status,

@@ -7,7 +7,7 @@ import type { ProviderClient } from './types';
 export interface ReconcileReport {
   /** Subscriptions the providers listed. */
   read: number;
-  /** Of those, stored anew or newer than what was stored (a webhook that never came). */
+  /** Of those, stored anew or changed from what was stored (a webhook that never came). */
   healed: number;
   /** Could not be stored (an unknown price, no known buyer): logged, tried again next time. */
   failed: number;
@@ -69,7 +69,7 @@ export class BillingReconciler {
             }
             try {
               const outcome = await this.db.transaction((tx) => storeSubscription(tx, this.clock, state, this.graceDays));
-              if (!outcome.startsWith('stale')) report.healed++;
+              if (!outcome.startsWith('stale') && !outcome.startsWith('unchanged')) report.healed++;
             } catch (error) {
               report.failed++;
               this.log.warn(

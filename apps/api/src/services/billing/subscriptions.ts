@@ -38,8 +38,11 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
   // One statement (a webhook's whole effect, one round trip): link the customer to the checkout's
   // user; find the owner (that user, else the customer's earlier link, else the stored owner); the
   // guarded upsert; the slots up to the plan's count.
-  const { rows } = await tx.query<{ user_id: string | null; id: string | null }>(
-    `WITH link AS (
+  const { rows } = await tx.query<{ user_id: string | null; id: string | null; changed: boolean }>(
+    `WITH before AS (
+       SELECT status, premium, cancel_at_period_end, current_period_end, access_ends_at, plan_id, billing_interval, slots, grace_until
+       FROM subscriptions WHERE provider = $3 AND provider_subscription_id = $4),
+     link AS (
        INSERT INTO billing_customers (provider, customer_id, user_id, created_at)
        SELECT $3, $10, $2, $16 WHERE $2::text IS NOT NULL AND $10::text IS NOT NULL
        ON CONFLICT DO NOTHING),
@@ -63,7 +66,12 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
        RETURNING s.id, s.slots),
      slots AS (
        INSERT INTO premium_slots (subscription_id, slot) SELECT up.id, g FROM up, generate_series(1, up.slots) AS g ON CONFLICT DO NOTHING)
-     SELECT (SELECT user_id FROM owner) AS user_id, (SELECT id FROM up) AS id`,
+     SELECT (SELECT user_id FROM owner) AS user_id, (SELECT id FROM up) AS id,
+       -- Whether what the pages show changes (a newer description saying the same only moves the version).
+       NOT EXISTS (SELECT 1 FROM before b WHERE b.status = $5 AND b.premium = $6 AND b.cancel_at_period_end = $11
+         AND b.current_period_end IS NOT DISTINCT FROM $12::timestamptz AND b.access_ends_at IS NOT DISTINCT FROM $13::timestamptz
+         AND b.plan_id IS NOT DISTINCT FROM coalesce($7, b.plan_id) AND b.billing_interval IS NOT DISTINCT FROM coalesce($8, b.billing_interval)
+         AND (b.grace_until IS NULL) = ($14::timestamptz IS NULL)) AS changed`,
     [
       `sub_${randomToken(12)}`,
       state.userId,
@@ -86,6 +94,7 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
   const row = rows[0];
   if (!row?.user_id) throw new NotYetError(`no user is known for ${state.provider} subscription ${state.providerSubscriptionId} (customer ${state.customerId ?? 'none'})`);
   if (!row.id) return `stale: a newer description of ${state.providerSubscriptionId} is stored`;
+  if (!row.changed) return `unchanged: ${state.providerSubscriptionId} is ${state.status} already`;
   return `${state.providerSubscriptionId}: ${state.status}${state.cancelAtPeriodEnd ? ', cancels at period end' : ''}`;
 }
 

@@ -1,0 +1,195 @@
+import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { FormBody, RawBody } from '../body';
+import { httpUrl } from '../paddle/http';
+import { pathOf } from '../util';
+import { apiRoutes, sendApiError } from './api-routes';
+import { type ChargebeeSandboxControl, controlInternals, createChargebeeSandboxControl } from './control';
+import { WebhookQueue, webhookAuthorization } from './delivery';
+import { ChargebeeEngine, type ChargebeeItemPriceOption } from './engine';
+import { ChargebeeApiError } from './errors';
+import { pageRoutes } from './page-routes';
+import { type ChargebeeSnapshot, ChargebeeSnapshotError } from './snapshot';
+
+export interface ChargebeeSandboxOptions {
+  /** The Chargebee site name (e.g. `tickety-test`): shown on the pages. */
+  site: string;
+  /** The API key: the API wants `Authorization: Basic base64(apiKey:)` (else 401 api_authentication_failed). */
+  apiKey: string;
+  /** Webhook basic auth: every event is POSTed with `Authorization: Basic base64(webhookUsername:webhookPassword)`. */
+  webhookUsername: string;
+  webhookPassword: string;
+  /** Absolute http(s) URL every event is POSTed to. */
+  webhookUrl: string;
+  /** What the stand-in sells (plan item prices). */
+  itemPrices: ChargebeeItemPriceOption[];
+  /** The stand-in's time (epoch ms). Default Date.now. */
+  clock?: () => number;
+  /** Used to deliver webhooks. Default the global fetch. */
+  fetch?: typeof fetch;
+  /**
+   * The first retry's delay in real ms; later retries keep Chargebee's ratios (2 min, 6 min, 30 min,
+   * 1 h, 5 h, 1 d, 2 d → ×1, ×3, ×15, ×30, ×150, ×720, ×1440). Default 120000 (Chargebee's 2 minutes).
+   */
+  retryBaseMs?: number;
+  /** An attempt with no answer after this many real ms fails (and is retried). Default 20000. */
+  timeoutMs?: number;
+  control?: ChargebeeSandboxControl;
+  /** The stand-in's public URL (e.g. `http://localhost:3000/sandbox/chargebee`) for hosted page, portal and download links. Default: the request's protocol and host plus the prefix. */
+  baseUrl?: string;
+  /** How long a hosted page can be paid (clock ms). Default 3 hours. */
+  hostedPageTtlMs?: number;
+  /** How long a portal access URL works, and a portal login lasts (clock ms). Default 1 hour. */
+  portalSessionTtlMs?: number;
+  /** How long an invoice download URL works (clock ms). Default 1 hour. */
+  downloadTtlMs?: number;
+  /** Called (debounced, like the Paddle stand-in's) with a snapshot after the state changed; flushed on close. */
+  onChange?: (snapshot: ChargebeeSnapshot) => void | Promise<void>;
+  /** A snapshot to start from (checked like control.restore()). */
+  initialState?: unknown;
+}
+
+const BODY_LIMIT = 64 * 1024;
+const CHANGE_DEBOUNCE_MS = 200;
+const CHANGE_MAX_WAIT_MS = 1000;
+
+function required(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new RangeError(`chargebeeSandbox: ${name} is required (a non-empty string)`);
+  return value;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`chargebeeSandbox: ${name} must be a number > 0, not ${value}`);
+  return value;
+}
+
+/**
+ * Chargebee (API v2, Product Catalog 2.0) on loopback: the API subset the API's `chargebee` SDK calls,
+ * hosted checkout pages with test cards, a customer portal, invoice documents, and events POSTed to a
+ * webhook URL with Basic auth, retried on Chargebee's schedule. Register it with a prefix:
+ * `app.register(chargebeeSandbox, { prefix: '/sandbox/chargebee', ... })`; the SDK's requests go to
+ * `<prefix>/api/v2/...`. State is per registration.
+ */
+export const chargebeeSandbox: FastifyPluginAsync<ChargebeeSandboxOptions> = async function chargebeeSandbox(app: FastifyInstance, opts: ChargebeeSandboxOptions) {
+  const site = required('site', opts.site);
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(site)) throw new RangeError(`chargebeeSandbox: site must be a Chargebee site name (lowercase letters, digits, -), not "${site}"`);
+  const apiKey = required('apiKey', opts.apiKey);
+  const webhookUsername = required('webhookUsername', opts.webhookUsername);
+  if (webhookUsername.includes(':')) throw new RangeError('chargebeeSandbox: webhookUsername cannot contain ":" (HTTP Basic auth)');
+  const webhookPassword = required('webhookPassword', opts.webhookPassword);
+  const webhookUrl = httpUrl(required('webhookUrl', opts.webhookUrl));
+  if (!webhookUrl) throw new RangeError(`chargebeeSandbox: webhookUrl must be an absolute http(s) URL, not "${opts.webhookUrl}"`);
+  let baseUrl: string | null = null;
+  if (opts.baseUrl !== undefined) {
+    if (!httpUrl(opts.baseUrl)) throw new RangeError(`chargebeeSandbox: baseUrl must be an absolute http(s) URL, not "${opts.baseUrl}"`);
+    baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  }
+  const clock = opts.clock ?? Date.now;
+  if (typeof clock !== 'function') throw new TypeError('chargebeeSandbox: clock must be a function');
+  const fetchImpl = opts.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== 'function') throw new TypeError('chargebeeSandbox: no fetch available: pass the fetch option');
+  const onChange = opts.onChange;
+  if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('chargebeeSandbox: onChange must be a function');
+  const control = opts.control ?? createChargebeeSandboxControl();
+  const internals = controlInternals(control);
+
+  const queue = new WebhookQueue({
+    url: webhookUrl,
+    authorization: webhookAuthorization(webhookUsername, webhookPassword),
+    fetch: fetchImpl,
+    retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 120_000),
+    timeoutMs: positive('timeoutMs', opts.timeoutMs, 20_000),
+    chaos: internals.chaos,
+    takeFailure: internals.takeFailure,
+    random: Math.random,
+  });
+  const engine = new ChargebeeEngine(
+    {
+      itemPrices: opts.itemPrices,
+      clock,
+      hostedPageTtlMs: positive('hostedPageTtlMs', opts.hostedPageTtlMs, 3 * 60 * 60 * 1000),
+      portalTtlMs: positive('portalSessionTtlMs', opts.portalSessionTtlMs, 60 * 60 * 1000),
+      downloadTtlMs: positive('downloadTtlMs', opts.downloadTtlMs, 60 * 60 * 1000),
+    },
+    queue,
+  );
+  if (opts.initialState !== undefined) {
+    try {
+      engine.restore(opts.initialState);
+    } catch (err) {
+      if (err instanceof ChargebeeSnapshotError) throw new ChargebeeSnapshotError(`chargebeeSandbox: initialState is not a snapshot it can restore: ${err.message}`);
+      throw err;
+    }
+  }
+
+  let changeTimer: NodeJS.Timeout | null = null;
+  let firstChangeAt = 0;
+  let closed = false;
+  const report = (): unknown => {
+    if (changeTimer) clearTimeout(changeTimer);
+    changeTimer = null;
+    try {
+      const result: unknown = onChange!(engine.snapshot());
+      if (result instanceof Promise) return result.catch((err: unknown) => app.log.error({ err }, 'chargebee sandbox: onChange failed'));
+    } catch (err) {
+      app.log.error({ err }, 'chargebee sandbox: onChange failed');
+    }
+    return undefined;
+  };
+  if (onChange) {
+    engine.onChange = () => {
+      if (closed) return;
+      const now = Date.now();
+      if (changeTimer) clearTimeout(changeTimer);
+      else firstChangeAt = now;
+      changeTimer = setTimeout(report, Math.max(0, Math.min(CHANGE_DEBOUNCE_MS, firstChangeAt + CHANGE_MAX_WAIT_MS - now)));
+      changeTimer.unref();
+    };
+  }
+
+  const bound = { engine, queue };
+  internals.bind(bound);
+  app.addHook('onClose', async () => {
+    closed = true;
+    if (changeTimer) await report();
+    queue.stop();
+    internals.unbind(bound);
+  });
+
+  const prefix = app.prefix;
+  const relative = (url: string) => {
+    const path = pathOf(url);
+    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
+  };
+  const isApi = (url: string) => relative(url).startsWith('/api/');
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    done(null, new FormBody(new URLSearchParams(body as string)));
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
+    done(null, new RawBody(String(req.headers['content-type'] ?? ''), body as Buffer));
+  });
+
+  // Renewals and scheduled cancellations due by the clock apply before any request sees the state.
+  app.addHook('onRequest', async () => {
+    engine.tick();
+  });
+
+  app.setErrorHandler(async (error: FastifyError | ChargebeeApiError, req, reply) => {
+    if (error instanceof ChargebeeApiError) return sendApiError(reply, error);
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) req.log.error({ err: error }, 'chargebee sandbox: unexpected error');
+    const detail = status >= 500 ? 'Sorry, something went wrong when trying to process the request.' : error.message;
+    if (!isApi(req.url)) return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(detail);
+    return sendApiError(reply, new ChargebeeApiError(status, status >= 500 ? 'internal_error' : 'invalid_request', detail, undefined, status >= 500 ? null : 'invalid_request'));
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    if (!isApi(req.url)) return reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not found.');
+    return sendApiError(reply, new ChargebeeApiError(404, 'resource_not_found', "Sorry, we couldn't find that resource"));
+  });
+
+  pageRoutes(app, { engine, site, prefix });
+  await app.register(apiRoutes, { prefix: '/api/v2', engine, queue, apiKey, mount: prefix, baseUrl });
+};

@@ -1,0 +1,359 @@
+import type { PaddleCard } from '../paddle/types';
+import type { ChargebeeInvoice, HostedPageState, PeriodUnit } from './types';
+
+/**
+ * Everything a `chargebeeSandbox` registration needs to carry on where another stopped
+ * (`ChargebeeSandboxControl.snapshot()`, the `onChange` option; read back by `restore()` and the
+ * `initialState` option). Plain JSON. Not kept: events and their deliveries (pending ones are lost),
+ * chaos, invoice download links, expired hosted pages and portal sessions.
+ */
+export interface ChargebeeSnapshot {
+  version: 1;
+  /** The stand-in's clock when it was taken (epoch ms). */
+  takenAt: number;
+  /** The last resource_version handed out (ms; later ones are larger) and the last invoice number. */
+  sequence: { lastVersion: number; invoiceNumber: number };
+  customers: ChargebeeSnapshotCustomer[];
+  subscriptions: ChargebeeSnapshotSubscription[];
+  /** As answered by GET /invoices. */
+  invoices: ChargebeeInvoice[];
+  hostedPages: ChargebeeSnapshotHostedPage[];
+  portals: ChargebeeSnapshotPortal[];
+}
+
+export interface ChargebeeSnapshotCustomer {
+  id: string;
+  email: string | null;
+  /** Unix seconds. */
+  createdAt: number;
+  /** resource_version (ms). */
+  version: number;
+  /** Credits from downgrades and cancellations (minor units), used by the next invoices. */
+  refundableCredits: number;
+  currency: string | null;
+  hasCard: boolean;
+}
+
+export interface ChargebeeSnapshotItem {
+  itemPriceId: string;
+  quantity: number;
+}
+
+/** Times in Unix seconds, `version` in ms. */
+export interface ChargebeeSnapshotSubscription {
+  id: string;
+  customerId: string;
+  status: 'active' | 'non_renewing' | 'cancelled';
+  currency: string;
+  periodUnit: PeriodUnit;
+  period: number;
+  items: ChargebeeSnapshotItem[];
+  termStart: number;
+  termEnd: number;
+  nextBillingAt: number | null;
+  startedAt: number;
+  activatedAt: number;
+  createdAt: number;
+  cancelledAt: number | null;
+  cancelScheduleCreatedAt: number | null;
+  /** The unpaid invoice of a failed payment (control.failPayment), until control.recover(). */
+  dueInvoiceId: string | null;
+  dueSince: number | null;
+  version: number;
+  /** The card charged at renewals. */
+  card: PaddleCard;
+}
+
+export interface ChargebeeSnapshotHostedPage {
+  id: string;
+  url: string;
+  state: HostedPageState;
+  createdAt: number;
+  expiresAt: number;
+  version: number;
+  lines: ChargebeeSnapshotItem[];
+  customerId: string | null;
+  email: string | null;
+  subscriptionId: string | null;
+  redirectUrl: string | null;
+  cancelUrl: string | null;
+  passThruContent: string | null;
+  result: { subscriptionId: string; customerId: string; invoiceId: string } | null;
+}
+
+export interface ChargebeeSnapshotPortal {
+  id: string;
+  token: string;
+  accessUrl: string;
+  customerId: string;
+  createdAt: number;
+  expiresAt: number;
+  redirectUrl: string | null;
+  status: 'created' | 'logged_in' | 'logged_out';
+  loginAt: number | null;
+  logoutAt: number | null;
+  /** The portal cookie's value once the access URL was used (null before). */
+  loginSecret: string | null;
+}
+
+/** A snapshot that cannot be restored; the message names the first bad field. */
+export class ChargebeeSnapshotError extends Error {
+  override name = 'ChargebeeSnapshotError';
+}
+
+// ----- a small validator: each check returns a copy of what it accepts, or throws -----
+
+type Check<T> = (v: unknown, p: string) => T;
+
+function fail(p: string, problem: string): never {
+  throw new ChargebeeSnapshotError(`${p} ${problem}`);
+}
+
+function shown(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (Array.isArray(v)) return 'an array';
+  if (v !== null && typeof v === 'object') return 'an object';
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+const str: Check<string> = (v, p) => (typeof v === 'string' ? v : fail(p, `must be a string, not ${shown(v)}`));
+const idStr: Check<string> = (v, p) => (typeof v === 'string' && /^[\w.~@-]{1,100}$/.test(v) ? v : fail(p, `must be an id (1-100 letters, digits, _ . ~ @ -), not ${shown(v)}`));
+const currency: Check<string> = (v, p) => (typeof v === 'string' && /^[A-Z]{3}$/.test(v) ? v : fail(p, `must be an ISO 4217 code such as USD, not ${shown(v)}`));
+const bool: Check<boolean> = (v, p) => (typeof v === 'boolean' ? v : fail(p, `must be true or false, not ${shown(v)}`));
+
+function int(min: number, max = Number.MAX_SAFE_INTEGER): Check<number> {
+  return (v, p) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(p, `must be a whole number from ${min} to ${max}, not ${shown(v)}`));
+}
+
+const seconds = int(0, 253402300799);
+const ms = int(0, 8.64e15);
+
+function nullable<T>(check: Check<T>): Check<T | null> {
+  return (v, p) => (v === null ? null : check(v, p));
+}
+
+function optional<T>(check: Check<T>): Check<T | undefined> {
+  return (v, p) => (v === undefined ? undefined : check(v, p));
+}
+
+function literal<T extends string | number | boolean>(...values: T[]): Check<T> {
+  return (v, p) => (values.includes(v as T) ? (v as T) : fail(p, `must be ${values.map((x) => JSON.stringify(x)).join(' or ')}, not ${shown(v)}`));
+}
+
+function array<T>(check: Check<T>, max = 1_000_000): Check<T[]> {
+  return (v, p) => {
+    if (!Array.isArray(v)) return fail(p, `must be an array, not ${shown(v)}`);
+    if (v.length > max) return fail(p, `must have at most ${max} entries`);
+    return v.map((x, n) => check(x, `${p}[${n}]`));
+  };
+}
+
+type Shape = Record<string, Check<unknown>>;
+type Checked<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? T : never };
+
+/** An object with exactly these fields (a field whose check accepts undefined may be absent). */
+function object<S extends Shape>(shape: S): Check<Checked<S>> {
+  return (v, p) => {
+    if (!isPlain(v)) return fail(p, `must be an object, not ${shown(v)}`);
+    const out: Record<string, unknown> = {};
+    for (const [key, check] of Object.entries(shape)) {
+      const value = check(v[key], `${p}.${key}`);
+      if (value !== undefined) out[key] = value;
+    }
+    for (const key of Object.keys(v)) if (!Object.hasOwn(shape, key)) fail(`${p}.${key}`, 'is not a field of this snapshot version');
+    return out as Checked<S>;
+  };
+}
+
+const card: Check<PaddleCard> = object({
+  type: literal('visa', 'mastercard'),
+  last4: (v, p) => (typeof v === 'string' && /^\d{4}$/.test(v) ? v : fail(p, `must be 4 digits, not ${shown(v)}`)),
+  expiry_month: int(1, 12),
+  expiry_year: int(2000, 9999),
+  cardholder_name: nullable(str),
+});
+
+const item = object({ itemPriceId: idStr, quantity: int(1, 100) });
+
+const lineItem = object({
+  id: str,
+  date_from: seconds,
+  date_to: seconds,
+  unit_amount: int(0),
+  quantity: int(1),
+  amount: int(0),
+  pricing_model: literal('per_unit'),
+  is_taxed: literal(false),
+  tax_amount: literal(0),
+  discount_amount: literal(0),
+  item_level_discount_amount: literal(0),
+  description: str,
+  entity_type: literal('plan_item_price'),
+  entity_id: idStr,
+  subscription_id: idStr,
+  customer_id: idStr,
+  object: literal('line_item'),
+});
+
+const invoice: Check<ChargebeeInvoice> = object({
+  id: idStr,
+  customer_id: idStr,
+  subscription_id: idStr,
+  recurring: literal(true),
+  status: literal('paid', 'payment_due'),
+  price_type: literal('tax_exclusive'),
+  date: seconds,
+  due_date: seconds,
+  net_term_days: literal(0),
+  exchange_rate: literal(1),
+  currency_code: currency,
+  total: int(0),
+  amount_paid: int(0),
+  amount_adjusted: literal(0),
+  write_off_amount: literal(0),
+  credits_applied: int(0),
+  amount_due: int(0),
+  paid_at: optional(seconds),
+  dunning_status: optional(literal('in_progress', 'success')),
+  resource_version: ms,
+  updated_at: seconds,
+  sub_total: int(0),
+  tax: literal(0),
+  first_invoice: bool,
+  term_finalized: literal(true),
+  is_gifted: literal(false),
+  generated_at: seconds,
+  amount_to_collect: int(0),
+  round_off_amount: literal(0),
+  line_items: array(lineItem, 100),
+  deleted: literal(false),
+  object: literal('invoice'),
+}) as Check<ChargebeeInvoice>;
+
+const snapshot: Check<ChargebeeSnapshot> = object({
+  version: literal(1),
+  takenAt: ms,
+  sequence: object({ lastVersion: ms, invoiceNumber: int(0) }),
+  customers: array(
+    object({ id: idStr, email: nullable(str), createdAt: seconds, version: ms, refundableCredits: int(0), currency: nullable(currency), hasCard: bool }),
+  ),
+  subscriptions: array(
+    object({
+      id: idStr,
+      customerId: idStr,
+      status: literal('active', 'non_renewing', 'cancelled'),
+      currency,
+      periodUnit: literal('month', 'year'),
+      period: int(1, 12),
+      items: array(item, 10),
+      termStart: seconds,
+      termEnd: seconds,
+      nextBillingAt: nullable(seconds),
+      startedAt: seconds,
+      activatedAt: seconds,
+      createdAt: seconds,
+      cancelledAt: nullable(seconds),
+      cancelScheduleCreatedAt: nullable(seconds),
+      dueInvoiceId: nullable(idStr),
+      dueSince: nullable(seconds),
+      version: ms,
+      card,
+    }),
+  ),
+  invoices: array(invoice),
+  hostedPages: array(
+    object({
+      id: idStr,
+      url: str,
+      state: literal('created', 'requested', 'succeeded', 'cancelled', 'failed'),
+      createdAt: seconds,
+      expiresAt: seconds,
+      version: ms,
+      lines: array(item, 10),
+      customerId: nullable(idStr),
+      email: nullable(str),
+      subscriptionId: nullable(idStr),
+      redirectUrl: nullable(str),
+      cancelUrl: nullable(str),
+      passThruContent: nullable(str),
+      result: nullable(object({ subscriptionId: idStr, customerId: idStr, invoiceId: idStr })),
+    }),
+  ),
+  portals: array(
+    object({
+      id: idStr,
+      token: idStr,
+      accessUrl: str,
+      customerId: idStr,
+      createdAt: seconds,
+      expiresAt: seconds,
+      redirectUrl: nullable(str),
+      status: literal('created', 'logged_in', 'logged_out'),
+      loginAt: nullable(seconds),
+      logoutAt: nullable(seconds),
+      loginSecret: nullable(str),
+    }),
+  ),
+}) as Check<ChargebeeSnapshot>;
+
+/** What restore checks item price ids against: the registration's configured item prices. */
+export interface CatalogView {
+  get(id: string): { currencyCode: string; periodUnit: PeriodUnit; period: number } | undefined;
+}
+
+function unique<T>(list: T[], key: (x: T) => string, path: (n: number) => string, what: string): Set<string> {
+  const seen = new Set<string>();
+  for (const [n, x] of list.entries()) {
+    const k = key(x);
+    if (seen.has(k)) fail(path(n), `repeats the ${what} ${k}`);
+    seen.add(k);
+  }
+  return seen;
+}
+
+/** Checks a version 1 snapshot and its references; returns a copy. Throws ChargebeeSnapshotError naming the first bad field. */
+export function readSnapshot(input: unknown, catalog: CatalogView): ChargebeeSnapshot {
+  if (!isPlain(input)) fail('snapshot', `must be an object, not ${shown(input)}`);
+  if (input.version !== 1) fail('snapshot.version', `must be 1 (the only snapshot format this stand-in reads), not ${shown(input.version)}`);
+  const s = snapshot(input, 'snapshot');
+  const customers = unique(s.customers, (c) => c.id, (n) => `snapshot.customers[${n}].id`, 'customer');
+  const subs = unique(s.subscriptions, (x) => x.id, (n) => `snapshot.subscriptions[${n}].id`, 'subscription');
+  const invoices = unique(s.invoices, (x) => x.id, (n) => `snapshot.invoices[${n}].id`, 'invoice');
+  unique(s.hostedPages, (x) => x.id, (n) => `snapshot.hostedPages[${n}].id`, 'hosted page');
+  unique(s.portals, (x) => x.id, (n) => `snapshot.portals[${n}].id`, 'portal session');
+  const items = (list: ChargebeeSnapshotItem[], path: string, sub?: ChargebeeSnapshotSubscription) => {
+    if (list.length !== 1) fail(path, 'must list exactly one plan item price');
+    const known = catalog.get(list[0]!.itemPriceId);
+    if (!known) fail(`${path}[0].itemPriceId`, `names the item price ${list[0]!.itemPriceId}, which is not among the plugin's itemPrices option`);
+    if (sub && (known.currencyCode !== sub.currency || known.periodUnit !== sub.periodUnit || known.period !== sub.period)) {
+      fail(`${path}[0].itemPriceId`, `names the item price ${list[0]!.itemPriceId}, whose currency or billing period differs from the subscription's`);
+    }
+  };
+  for (const [n, sub] of s.subscriptions.entries()) {
+    const p = `snapshot.subscriptions[${n}]`;
+    if (!customers.has(sub.customerId)) fail(`${p}.customerId`, `names the customer ${sub.customerId}, which is not in snapshot.customers`);
+    items(sub.items, `${p}.items`, sub);
+    if (sub.dueInvoiceId !== null && !invoices.has(sub.dueInvoiceId)) fail(`${p}.dueInvoiceId`, `names the invoice ${sub.dueInvoiceId}, which is not in snapshot.invoices`);
+    if (sub.status === 'non_renewing' && sub.cancelledAt === null) fail(`${p}.cancelledAt`, 'must be set for a non_renewing subscription');
+  }
+  for (const [n, inv] of s.invoices.entries()) {
+    if (!customers.has(inv.customer_id)) fail(`snapshot.invoices[${n}].customer_id`, `names the customer ${inv.customer_id}, which is not in snapshot.customers`);
+    if (!subs.has(inv.subscription_id)) fail(`snapshot.invoices[${n}].subscription_id`, `names the subscription ${inv.subscription_id}, which is not in snapshot.subscriptions`);
+  }
+  for (const [n, page] of s.hostedPages.entries()) {
+    items(page.lines, `snapshot.hostedPages[${n}].lines`);
+    if ((page.state === 'succeeded') !== (page.result !== null)) fail(`snapshot.hostedPages[${n}].result`, 'must be set exactly when the state is succeeded');
+    if (page.result && !subs.has(page.result.subscriptionId)) fail(`snapshot.hostedPages[${n}].result.subscriptionId`, 'names a subscription not in snapshot.subscriptions');
+  }
+  for (const [n, x] of s.portals.entries()) {
+    if (!customers.has(x.customerId)) fail(`snapshot.portals[${n}].customerId`, `names the customer ${x.customerId}, which is not in snapshot.customers`);
+  }
+  return s;
+}

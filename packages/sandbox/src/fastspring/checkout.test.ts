@@ -1,0 +1,136 @@
+import { describe, expect, test } from 'vitest';
+import { PREFIX, pageEvent, START, STOREFRONT, signatureValid, TAGS, until, useFastspringHarness } from './test-helpers';
+
+const setup = useFastspringHarness();
+
+describe('popup checkout', () => {
+  test('opens as an accessible, framed-only-by-the-host page with the cart and test cards', async () => {
+    const h = await setup();
+    const res = await h.openPopup({
+      storefront: STOREFRONT,
+      products: JSON.stringify([{ path: 'tickety-premium-monthly', quantity: 2 }]),
+      tags: JSON.stringify(TAGS),
+      email: 'ava@example.com',
+      parent_origin: 'http://localhost:5173',
+    });
+    expect(res.statusCode).toBe(200);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'self' http://localhost:5173");
+    expect(res.body).toContain('Tickety Premium (monthly) × 2');
+    expect(res.body).toContain('Pay $9.98');
+    expect(res.body).toMatch(/<label for="email">Email<\/label>\s*<input id="email" name="email" value="ava@example.com"/);
+    expect(res.body).toContain('<label for="card_number">Card number</label>');
+    expect(res.body).toContain('4000 0000 0000 0002');
+    expect(res.body).toContain('data-parent-origin="http://localhost:5173"');
+    expect(res.body).not.toMatch(/ on[a-z]+="/);
+  });
+
+  test('a purchase makes an account, an order and a subscription, and sends ONE signed POST with order.completed + subscription.activated', async () => {
+    const h = await setup();
+    const { orderId, reference, page } = await h.buy({ email: 'ava@example.com' });
+    expect(reference).toMatch(/^TKT260115-\d{4}-\d{4}[A-Z]$/);
+    expect(page.body).toContain('Payment complete');
+    await until(() => h.receiver.got.length === 1, 3000, 'the webhook POST');
+    await h.control.flush();
+    expect(h.receiver.got).toHaveLength(1);
+    const post = h.receiver.got[0]!;
+    expect(post.contentType).toContain('application/json');
+    expect(signatureValid(post.raw, post.signature)).toBe(true);
+    expect(post.events.map((e) => e.type)).toEqual(['order.completed', 'subscription.activated']);
+    for (const e of post.events) expect(e).toMatchObject({ live: false, processed: false, created: START });
+    const [orderEvent, subEvent] = post.events;
+    expect(orderEvent!.data).toMatchObject({ id: orderId, order: orderId, reference, completed: true, currency: 'USD', total: 4.99, totalDisplay: '$4.99', tags: TAGS });
+    expect(orderEvent!.data.invoiceUrl).toMatch(new RegExp(`^http://localhost(:80)?${PREFIX}/account/order/${reference}/invoice/`));
+    const sub = subEvent!.data;
+    expect(sub).toMatchObject({
+      state: 'active',
+      active: true,
+      product: 'tickety-premium-monthly',
+      quantity: 1,
+      price: 4.99,
+      currency: 'USD',
+      intervalUnit: 'month',
+      intervalLength: 1,
+      begin: START,
+      next: Date.UTC(2026, 1, 15, 12),
+      tags: TAGS,
+      live: false,
+      canceledDate: null,
+      deactivationDate: null,
+      initialOrderId: orderId,
+      initialOrderReference: reference,
+      sequence: 1,
+    });
+    expect(sub.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(sub.account).toBe(orderEvent!.data.account);
+    expect(orderEvent!.data.items).toEqual([expect.objectContaining({ product: 'tickety-premium-monthly', quantity: 1, subtotal: 4.99, subscription: sub.id })]);
+    expect(h.control.deliveries().map((d) => d.state)).toEqual(['processed', 'processed']);
+  });
+
+  test('the same email reuses the account; several products make several subscriptions in one order', async () => {
+    const h = await setup();
+    await h.buy({ email: 'ava@example.com' });
+    await h.buy({ email: 'AVA@example.com', products: [{ path: 'tickety-pro-monthly', quantity: 3 }, { path: 'tickety-premium-yearly' }] });
+    await h.control.flush();
+    expect(h.control.accounts()).toHaveLength(1);
+    const subs = h.control.subscriptions();
+    expect(subs).toHaveLength(3);
+    expect(new Set(subs.map((s) => s.account)).size).toBe(1);
+    const second = h.receiver.got.at(-1)!;
+    expect(second.events.map((e) => e.type)).toEqual(['order.completed', 'subscription.activated', 'subscription.activated']);
+    expect(second.events[0]!.data.total).toBe(79.87);
+  });
+
+  test('a declined card shows the problem and makes nothing; bad fields are listed and linked', async () => {
+    const h = await setup();
+    const page = await h.openPopup({ storefront: STOREFRONT, products: JSON.stringify([{ path: 'tickety-premium-monthly' }]) });
+    const declined = await h.pay(page.body, { card_number: '4000 0000 0000 0002' });
+    expect(declined.statusCode).toBe(402);
+    expect(declined.body).toContain('Your card was declined. Try another card.');
+    expect(declined.body).toContain('role="alert"');
+    const bad = await h.pay(page.body, { email: 'nope', expiry: '01/20', cvc: '12' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('<a href="#email">Enter a valid email address');
+    expect(bad.body).toContain('aria-invalid="true"');
+    expect(bad.body).toContain('this card has expired');
+    expect(pageEvent(bad.body)).toBeNull();
+    await h.control.flush();
+    expect(h.control.subscriptions()).toEqual([]);
+    expect(h.receiver.got).toEqual([]);
+  });
+
+  test('refuses another storefront, unknown products, mixed currencies and bad JSON', async () => {
+    const h = await setup();
+    const other = await h.openPopup({ storefront: 'other.test.onfastspring.com/popup-other', products: JSON.stringify([{ path: 'tickety-premium-monthly' }]) });
+    expect(other.statusCode).toBe(403);
+    expect(other.body).toContain('is not this sandbox');
+    const unknown = await h.openPopup({ storefront: STOREFRONT, products: JSON.stringify([{ path: 'nope' }]) });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('This store has no product');
+    const mixed = await h.openPopup({ storefront: STOREFRONT, products: JSON.stringify([{ path: 'tickety-premium-monthly' }, { path: 'tickety-premium-eur' }]) });
+    expect(mixed.body).toContain('mixes currencies');
+    const json = await h.openPopup({ storefront: STOREFRONT, products: '[{' });
+    expect(json.body).toContain('not valid JSON');
+    const empty = await h.openPopup({ storefront: STOREFRONT, products: '[]' });
+    expect(empty.body).toContain('The cart is empty');
+  });
+
+  test('paying twice (a resubmitted form) makes one order; an unknown session is gone; cross-site posts are refused', async () => {
+    const h = await setup();
+    const page = await h.openPopup({ storefront: STOREFRONT, products: JSON.stringify([{ path: 'tickety-premium-monthly' }]) });
+    const first = await h.pay(page.body);
+    const again = await h.pay(page.body);
+    expect(pageEvent(again.body)).toEqual(pageEvent(first.body));
+    expect(h.control.orders()).toHaveLength(1);
+    const gone = await h.app.inject({ method: 'POST', url: `${PREFIX}/popup`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'session=nope' });
+    expect(gone.statusCode).toBe(410);
+    const cross = await h.app.inject({
+      method: 'POST',
+      url: `${PREFIX}/popup`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      payload: 'session=x',
+    });
+    expect(cross.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,50 @@
+import { exponentOf, formatMinor } from '../paddle/money';
+import type { IntervalUnit } from './types';
+
+export const DAY = 24 * 60 * 60 * 1000;
+
+/** Minor units (499) as FastSpring's major-unit number (4.99). */
+export function major(minor: number, currency: string): number {
+  return minor / 10 ** exponentOf(currency);
+}
+
+/** `$4.99`, `-$20.00`. */
+export function display(minor: number, currency: string): string {
+  return minor < 0 ? `-${formatMinor(-minor, currency)}` : formatMinor(minor, currency);
+}
+
+/** FastSpring's short date display, `M/D/YY` in UTC (`11/8/19`). */
+export function dateDisplay(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${String(d.getUTCFullYear() % 100).padStart(2, '0')}`;
+}
+
+/** `YYYY-MM-DD` in UTC. */
+export function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** A time as FastSpring spells it: the ms value, `…Value`, `…InSeconds` and `…Display`. */
+export function stamps<K extends string>(key: K, ms: number | null): Record<K | `${K}Value` | `${K}InSeconds` | `${K}Display`, number | string | null> {
+  return {
+    [key]: ms,
+    [`${key}Value`]: ms,
+    [`${key}InSeconds`]: ms === null ? null : Math.floor(ms / 1000),
+    [`${key}Display`]: ms === null ? null : dateDisplay(ms),
+  } as Record<K | `${K}Value` | `${K}InSeconds` | `${K}Display`, number | string | null>;
+}
+
+/** Adds whole months or years in UTC, the day clamped to the end of a shorter month (Jan 31 + 1 month = Feb 28). */
+export function addInterval(ms: number, unit: IntervalUnit, length: number): number {
+  const d = new Date(ms);
+  const months = unit === 'year' ? 12 * length : length;
+  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + months;
+  const year = Math.floor(total / 12);
+  const month = total % 12;
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return Date.UTC(year, month, Math.min(d.getUTCDate(), last), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
+}
+
+export function intervalLabel(unit: IntervalUnit, length: number): string {
+  return length === 1 ? unit : `${length} ${unit}s`;
+}

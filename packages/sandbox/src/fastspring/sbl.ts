@@ -1,0 +1,252 @@
+/** The postMessage `source` of the stand-in's popup page (the builder ignores any other message). */
+export const POPUP_SOURCE = 'fastspring-sandbox-popup';
+
+function literal(value: string): string {
+  return JSON.stringify(value).replace(/[<>\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The Store Builder Library stand-in (`GET /sbl/fastspring-builder.js`), loaded like the real one:
+ *
+ *   <script id="fsc-api" src=".../sbl/fastspring-builder.js" type="text/javascript"
+ *     data-storefront="tickety.test.onfastspring.com/popup-tickety" data-popup-closed="onFSPopupClosed"></script>
+ *
+ * It defines `window.fastspring.builder` (push, add, remove, tag, reset, checkout) and opens this
+ * stand-in's `/popup` in an accessible modal dialog. When the dialog closes it calls
+ * `window[data-popup-closed]({ id, reference })` after an order, else `window[data-popup-closed](null)`.
+ * A `data-storefront` other than the configured one is reported on the console and checkout refused.
+ */
+export function builderJs(storefront: string): string {
+  return `/* FastSpring Store Builder Library stand-in (FastSpring sandbox): fastspring.builder push/add/remove/tag/reset/checkout */
+(function () {
+  'use strict';
+  var PREFIX = '[FastSpring sandbox] ';
+  if (window.fastspring && window.fastspring.__sandbox) {
+    console.warn(PREFIX + 'fastspring-builder.js is loaded twice: the first copy stays in use.');
+    return;
+  }
+  var EXPECTED_STOREFRONT = ${literal(storefront)};
+  var SOURCE = ${literal(POPUP_SOURCE)};
+  var tag = document.getElementById('fsc-api');
+  var current = document.currentScript;
+  var src = (current && current.src) || (tag && tag.src) || '';
+  if (!src) {
+    console.error(PREFIX + 'load the builder with <script id="fsc-api" src=".../sbl/fastspring-builder.js">: it finds the popup next to itself.');
+    return;
+  }
+  if (!tag) console.error(PREFIX + 'the builder\\'s <script> tag needs id="fsc-api" (its data-storefront and data-popup-closed are read from it).');
+  var base = src.replace(/[?#].*$/, '').replace(/\\/sbl\\/fastspring-builder(\\.min)?\\.js$/, '');
+  var origin = new URL(base).origin;
+
+  function attr(name) {
+    var el = tag || current;
+    return el && typeof el.getAttribute === 'function' ? el.getAttribute(name) : null;
+  }
+  function normalize(value) {
+    return String(value || '').trim().replace(/^https?:\\/\\//, '').replace(/\\/+$/, '');
+  }
+  var storefront = attr('data-storefront');
+  var popupClosed = attr('data-popup-closed');
+  var storefrontProblem = null;
+  if (!storefront) storefrontProblem = 'the <script id="fsc-api"> tag has no data-storefront (expected "' + EXPECTED_STOREFRONT + '").';
+  else if (normalize(storefront) !== normalize(EXPECTED_STOREFRONT)) {
+    storefrontProblem = 'data-storefront "' + storefront + '" does not match this sandbox\\'s storefront "' + EXPECTED_STOREFRONT + '".';
+  }
+  if (storefrontProblem) console.error(PREFIX + storefrontProblem + ' Checkout is refused.');
+
+  var cart = { products: [], tags: {}, email: null };
+  var popup = null;
+
+  function find(path) {
+    for (var i = 0; i < cart.products.length; i++) if (cart.products[i].path === path) return i;
+    return -1;
+  }
+  function setQuantity(path, quantity) {
+    if (typeof path !== 'string' || path === '') {
+      console.error(PREFIX + 'a product needs a path (a string).');
+      return;
+    }
+    var q = quantity == null ? 1 : Number(quantity);
+    if (!(q >= 0 && Math.floor(q) === q)) {
+      console.error(PREFIX + 'the quantity of "' + path + '" must be a whole number, not ' + quantity + '.');
+      return;
+    }
+    var at = find(path);
+    if (q === 0) {
+      if (at !== -1) cart.products.splice(at, 1);
+      return;
+    }
+    if (at === -1) cart.products.push({ path: path, quantity: q });
+    else cart.products[at].quantity = q;
+  }
+  function merge(tags) {
+    if (!tags || typeof tags !== 'object' || Array.isArray(tags)) {
+      console.error(PREFIX + 'tags must be an object of { key: value }.');
+      return;
+    }
+    for (var k in tags) if (Object.prototype.hasOwnProperty.call(tags, k)) cart.tags[k] = tags[k];
+  }
+
+  function notifyClosed(result) {
+    if (!popupClosed) return;
+    var fn = window[popupClosed];
+    if (typeof fn !== 'function') {
+      console.warn(PREFIX + 'data-popup-closed names "' + popupClosed + '", which is not a function on window.');
+      return;
+    }
+    try {
+      fn(result);
+    } catch (e) {
+      console.error(PREFIX + 'the data-popup-closed callback threw', e);
+    }
+  }
+
+  function styled(tagName, style) {
+    var el = document.createElement(tagName);
+    for (var k in style) if (Object.prototype.hasOwnProperty.call(style, k)) el.style[k] = style[k];
+    return el;
+  }
+
+  function close() {
+    if (!popup) return;
+    var p = popup;
+    popup = null;
+    document.removeEventListener('keydown', p.onKey, true);
+    if (p.root.parentNode) p.root.parentNode.removeChild(p.root);
+    document.documentElement.style.overflow = p.overflow;
+    if (p.previousFocus && typeof p.previousFocus.focus === 'function' && document.contains(p.previousFocus)) p.previousFocus.focus();
+    notifyClosed(p.order ? { id: p.order.id, reference: p.order.reference } : null);
+  }
+
+  function checkout() {
+    if (storefrontProblem) {
+      console.error(PREFIX + 'checkout refused: ' + storefrontProblem);
+      return;
+    }
+    if (cart.products.length === 0) {
+      console.error(PREFIX + 'checkout refused: the cart is empty (fastspring.builder.add(path) or push({ products: [{ path, quantity }] }) first).');
+      return;
+    }
+    if (popup) close();
+    var q = new URLSearchParams();
+    q.set('storefront', storefront);
+    q.set('products', JSON.stringify(cart.products));
+    q.set('tags', JSON.stringify(cart.tags));
+    if (cart.email) q.set('email', cart.email);
+    q.set('parent_origin', window.location.origin);
+
+    var root = styled('div', {
+      position: 'fixed', top: '0', right: '0', bottom: '0', left: '0', zIndex: '2147483647',
+      background: 'rgba(17, 24, 39, 0.72)', display: 'flex', alignItems: 'center', justifyContent: 'center',
+      padding: '16px', boxSizing: 'border-box'
+    });
+    root.setAttribute('role', 'dialog');
+    root.setAttribute('aria-modal', 'true');
+    root.setAttribute('aria-label', 'Checkout');
+    root.setAttribute('data-fastspring-sandbox', 'popup');
+    var panel = styled('div', { position: 'relative', width: '100%', maxWidth: '480px', height: '100%', maxHeight: '760px' });
+    var frame = styled('iframe', { width: '100%', height: '100%', border: '0', borderRadius: '12px', background: '#fff', display: 'block' });
+    frame.title = 'Checkout';
+    frame.name = 'fastspring_sandbox_popup';
+    frame.src = base + '/popup?' + q.toString();
+    var closeButton = styled('button', {
+      position: 'absolute', top: '8px', right: '8px', width: '40px', height: '40px', borderRadius: '50%',
+      border: '2px solid #1d1f24', background: '#fff', color: '#1d1f24', fontSize: '24px', lineHeight: '1',
+      cursor: 'pointer', zIndex: '1'
+    });
+    closeButton.type = 'button';
+    closeButton.setAttribute('aria-label', 'Close checkout');
+    closeButton.textContent = '\\u00d7';
+    closeButton.addEventListener('click', function () { close(); });
+    // Focus stays in the dialog: the sentinels send it round between the close button and the popup.
+    var before = styled('span', {});
+    var after = styled('span', {});
+    before.tabIndex = 0;
+    after.tabIndex = 0;
+    before.addEventListener('focus', function () { frame.focus(); });
+    after.addEventListener('focus', function () { closeButton.focus(); });
+    panel.appendChild(closeButton);
+    panel.appendChild(frame);
+    root.appendChild(before);
+    root.appendChild(panel);
+    root.appendChild(after);
+    var onKey = function (e) {
+      if (popup && e.key === 'Escape') {
+        e.preventDefault();
+        close();
+      }
+    };
+    popup = { root: root, frame: frame, onKey: onKey, order: null, previousFocus: document.activeElement, overflow: document.documentElement.style.overflow };
+    document.addEventListener('keydown', onKey, true);
+    document.documentElement.style.overflow = 'hidden';
+    document.body.appendChild(root);
+    closeButton.focus();
+    frame.addEventListener('load', function () {
+      if (popup && popup.frame === frame) frame.focus();
+    });
+  }
+
+  window.addEventListener('message', function (e) {
+    if (!popup || e.origin !== origin || e.source !== popup.frame.contentWindow) return;
+    var m = e.data;
+    if (!m || typeof m !== 'object' || m.source !== SOURCE) return;
+    if (m.action === 'close') {
+      close();
+      return;
+    }
+    if (m.name === 'order.complete' && m.data && typeof m.data.id === 'string' && typeof m.data.reference === 'string') {
+      popup.order = { id: m.data.id, reference: m.data.reference };
+      // The cart is spent: the next checkout starts empty (tags stay, like a session's).
+      cart.products = [];
+    }
+  });
+
+  var builder = {
+    push: function (request) {
+      if (!request || typeof request !== 'object') {
+        console.error(PREFIX + 'fastspring.builder.push() takes an object such as { products: [{ path, quantity }], tags: {}, checkout: true }.');
+        return;
+      }
+      if (request.reset) builder.reset();
+      if (request.products != null) {
+        if (!Array.isArray(request.products)) console.error(PREFIX + 'products must be an array of { path, quantity }.');
+        else for (var i = 0; i < request.products.length; i++) {
+          var p = request.products[i] || {};
+          setQuantity(p.path, p.quantity);
+        }
+      }
+      if (request.tags != null) merge(request.tags);
+      if (request.paymentContact && typeof request.paymentContact.email === 'string') cart.email = request.paymentContact.email;
+      if (request.checkout) checkout();
+    },
+    add: function (path) {
+      var at = find(path);
+      setQuantity(path, at === -1 ? 1 : cart.products[at].quantity + 1);
+    },
+    remove: function (path) {
+      setQuantity(path, 0);
+    },
+    tag: function (key, value) {
+      if (typeof key === 'string') {
+        var one = {};
+        one[key] = value;
+        merge(one);
+      } else merge(key);
+    },
+    reset: function () {
+      cart = { products: [], tags: {}, email: null };
+    },
+    checkout: function () {
+      checkout();
+    }
+  };
+  window.fastspring = {
+    __sandbox: true,
+    builder: builder,
+    /** For debugging: what checkout() would send. */
+    cart: function () { return JSON.parse(JSON.stringify(cart)); },
+    close: close
+  };
+})();
+`;
+}

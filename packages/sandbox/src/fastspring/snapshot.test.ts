@@ -1,0 +1,94 @@
+import Fastify from 'fastify';
+import { describe, expect, test } from 'vitest';
+import { fastspringSandbox } from './plugin';
+import type { FastspringSnapshot } from './snapshot';
+import { API_PASS, API_USER, DAY, PREFIX, PRODUCTS, SECRET, STOREFRONT, until, useFastspringHarness, WEBHOOK_URL } from './test-helpers';
+
+const setup = useFastspringHarness();
+
+describe('snapshot and restore', () => {
+  test('a JSON round trip carries subscriptions, orders, accounts, account links and counters to a new registration', async () => {
+    const a = await setup();
+    await a.buy();
+    await a.buy({ email: 'bob@example.com', products: [{ path: 'tickety-pro-monthly', quantity: 2 }] });
+    const sub = a.control.subscriptions()[0]!;
+    await a.api('DELETE', `/subscriptions/${sub.id}`);
+    const link = (await a.api('GET', `/accounts/${sub.account}/authenticate`)).json().accounts[0].url as string;
+    const snap = JSON.parse(JSON.stringify(a.control.snapshot())) as FastspringSnapshot;
+    expect(snap).toMatchObject({ version: 1, takenAt: a.now() });
+    expect(snap.subscriptions).toHaveLength(2);
+
+    const b = await setup({ initialState: snap });
+    // Absolute links come from the request's host (or the baseUrl option).
+    await b.api('GET', '/subscriptions');
+    expect(b.control.subscriptions()).toEqual(a.control.subscriptions());
+    expect(b.control.orders()).toEqual(a.control.orders());
+    expect((await b.app.inject({ method: 'GET', url: new URL(link).pathname })).statusCode).toBe(200);
+    // It carries on: the canceled one deactivates at its date, the other renews; `changed` keeps growing.
+    b.advance(31 * DAY);
+    const after = (await b.api('GET', `/subscriptions/${sub.id}`)).json();
+    expect(after).toMatchObject({ state: 'deactivated' });
+    expect(after.changed).toBeGreaterThan(sub.changed);
+    const orders = b.control.orders();
+    expect(orders).toHaveLength(3);
+    expect(new Set(orders.map((o) => o.reference)).size).toBe(3);
+  });
+
+  test('a malformed snapshot is refused whole, naming the first bad field', async () => {
+    const h = await setup();
+    await h.buy();
+    const snap = h.control.snapshot();
+    const bad = structuredClone(snap) as unknown as { subscriptions: Array<Record<string, unknown>> };
+    bad.subscriptions[0]!.state = 'paused';
+    expect(() => h.control.restore(bad)).toThrow(/snapshot\.subscriptions\[0\]\.state must be one of/);
+    const unknownProduct = structuredClone(snap) as unknown as { subscriptions: Array<Record<string, unknown>> };
+    unknownProduct.subscriptions[0]!.product = 'gone';
+    expect(() => h.control.restore(unknownProduct)).toThrow(/is not one of the plugin's products/);
+    expect(() => h.control.restore({ ...snap, version: 2 })).toThrow(/version must be 1/);
+    expect(() => h.control.restore({ ...snap, extra: 1 })).toThrow(/extra is not a field/);
+    expect(h.control.subscriptions()).toHaveLength(1);
+    const app = Fastify({ logger: false });
+    await expect(
+      app.register(fastspringSandbox, {
+        prefix: PREFIX,
+        apiUsername: API_USER,
+        apiPassword: API_PASS,
+        webhookSecret: SECRET,
+        webhookUrl: WEBHOOK_URL,
+        storefront: STOREFRONT,
+        products: PRODUCTS,
+        initialState: { version: 1 },
+      }),
+    ).rejects.toThrow(/initialState is not a snapshot it can restore: snapshot\.takenAt is missing/);
+    await app.close();
+  });
+
+  test('onChange gets a debounced snapshot after changes and a pending one at close', async () => {
+    const seen: FastspringSnapshot[] = [];
+    const h = await setup({ onChange: (s) => seen.push(s) });
+    await h.buy();
+    await until(() => seen.length === 1, 3000, 'onChange');
+    expect(seen[0]!.subscriptions).toHaveLength(1);
+    await h.api('DELETE', `/subscriptions/${seen[0]!.subscriptions[0]!.id}`);
+    await h.app.close();
+    expect(seen.at(-1)!.subscriptions[0]!.state).toBe('canceled');
+  });
+
+  test('options are checked at registration', async () => {
+    const base = { prefix: PREFIX, apiUsername: API_USER, apiPassword: API_PASS, webhookSecret: SECRET, webhookUrl: WEBHOOK_URL, storefront: STOREFRONT, products: PRODUCTS };
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ apiPassword: '' }, /apiPassword is required/],
+      [{ webhookUrl: 'ftp://x' }, /webhookUrl must be an absolute http/],
+      [{ products: [] }, /products must be a non-empty array/],
+      [{ products: [{ ...PRODUCTS[0], intervalUnit: 'week' }] }, /intervalUnit must be "month" or "year"/],
+      [{ products: [PRODUCTS[0], PRODUCTS[0]] }, /has the path "tickety-premium-monthly" twice/],
+      [{ retryBaseMs: 0 }, /retryBaseMs must be a number > 0/],
+      [{ baseUrl: 'nope' }, /baseUrl must be an absolute/],
+    ];
+    for (const [change, error] of cases) {
+      const app = Fastify({ logger: false });
+      await expect(app.register(fastspringSandbox, { ...base, ...change } as never)).rejects.toThrow(error);
+      await app.close();
+    }
+  });
+});
