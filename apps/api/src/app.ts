@@ -25,6 +25,7 @@ import redisPlugin from './plugins/external/redis';
 import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
 import billingRoutes from './routes/billing';
+import staffRoutes from './routes/staff';
 import botRoutes from './routes/bot/index';
 import serverConfigRoutes from './routes/guilds/config';
 import configFileRoutes from './routes/guilds/config-files';
@@ -156,6 +157,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(statisticsRoutes, { prefix: '/api/guilds' });
   await app.register(premiumRoutes, { prefix: '/api/guilds' });
   await app.register(billingRoutes, { prefix: '/api/billing' });
+  await app.register(staffRoutes, { prefix: '/api/staff' });
   await app.register(transcriptV2Routes, { prefix: '/api/transcripts' });
   await app.register(transcriptV1Routes, { prefix: '/api/transcripts', fetch: discordFetch ?? ((input, init) => fetch(input, init)) });
   await app.register(botRoutes, { prefix: '/api/bot/v1' });

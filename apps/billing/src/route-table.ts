@@ -17,6 +17,8 @@ export const routeTable = {
     },
     { path: '/billing', layout: 'subscription', page: 'billing', title: 'Billing', requiresAuth: true },
     { path: '/billing/paddleBuy', layout: 'subscription', page: 'paddleBuy', title: 'Checkout', requiresAuth: true },
+    // FastSpring, Chargebee and Discord purchases (Paddle's is /billing/paddleBuy); before /billing/:user.
+    { path: '/billing/checkout', layout: 'subscription', page: 'checkout', title: 'Checkout', requiresAuth: true },
     { path: '/billing/paddleUpdate', layout: 'subscription', page: 'paddleUpdate', title: 'Update Payment Method', requiresAuth: true },
     ...PROVIDERS.flatMap((provider) => [
       { path: `/billing/${provider}/:id`, layout: 'subscription', page: 'billingProvider', title: 'Subscription', requiresAuth: true, data: { provider } } as const,

@@ -17,6 +17,7 @@ export const remoteRoutes = defineRemoteRoutes({
     billing: { Component: lazy(() => import('./pages/billing')) },
     billingProvider: { Component: lazy(() => import('./pages/billing-provider')) },
     paddleBuy: { Component: lazy(() => import('./pages/paddle-buy')) },
+    checkout: { Component: lazy(() => import('./pages/checkout')) },
     paddleUpdate: { Component: lazy(() => import('./pages/paddle-update')) },
   },
 });

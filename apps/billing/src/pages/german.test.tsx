@@ -2,7 +2,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { inLocale, mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PLANS, subscription } from '../test/fixtures';
+import { ALL_PROVIDER_PLANS, PLANS, subscription } from '../test/fixtures';
 import BillingPage from './billing';
 import BillingProviderPage from './billing-provider';
 import PremiumPurchasePage from './premium-purchase';
@@ -17,7 +17,7 @@ afterEach(() => {
 
 describe('billing in German', () => {
   it('shows the plans with German texts and German-formatted prices', async () => {
-    mockApi({ 'GET /api/plans': PLANS });
+    mockApi({ 'GET /api/plans': PLANS, 'GET /api/billing/providers': { available: ['paddle'] } });
     ({ store } = renderPage(<PremiumPurchasePage />, { url: '/premium-purchase', me: signedInMe(), config: { paddleToken: null } }));
 
     expect(screen.getByRole('heading', { level: 1, name: 'Premium kaufen' })).toBeInTheDocument();
@@ -28,7 +28,7 @@ describe('billing in German', () => {
     expect(within(card).getByText('Bis zu 50 Ticket-Panels · für 1 Server')).toBeInTheDocument();
     expect(screen.getByText(/Free muss nicht gekauft werden/)).toHaveTextContent('bis zu 3 Ticket-Panels');
     expect(screen.getByRole('region', { name: 'Tarife' })).toBeInTheDocument();
-    expect(screen.getByText('Die Bezahlung ist in dieser Installation nicht eingerichtet')).toBeInTheDocument();
+    expect(await screen.findByText('Die Bezahlung ist in dieser Installation nicht eingerichtet')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('radio', { name: 'Jährlich' }));
     expect(within(card).getByText('49,99 $')).toBeInTheDocument();
@@ -47,7 +47,10 @@ describe('billing in German', () => {
   });
 
   it("names a provider's subscription in German for staff, with the way back to that user", async () => {
-    mockApi({ 'GET /api/billing/users/1000000000000000777/subscriptions/discord/sku_1': subscription({ provider: 'discord', id: 'sku_1', actions: [] }) });
+    mockApi({
+      'GET /api/billing/users/1000000000000000777/subscriptions/discord/sku_1': subscription({ provider: 'discord', id: 'sku_1', actions: [] }),
+      'GET /api/billing/users/1000000000000000777/subscriptions/discord/sku_1/invoices': { available: false, invoices: [] },
+    });
     ({ store } = renderPage(<BillingProviderPage />, {
       url: '/billing/1000000000000000777/discord/sku_1',
       path: '/billing/:user/discord/:id',
@@ -57,5 +60,14 @@ describe('billing in German', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Premium über Discord' })).toBeInTheDocument();
     expect(screen.getByText('Zahlungsart')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Zurück zur Abrechnung' })).toHaveAttribute('href', '/billing/1000000000000000777');
+  });
+
+  it('labels the buy buttons and says what each provider is in German', async () => {
+    mockApi({ 'GET /api/plans': ALL_PROVIDER_PLANS, 'GET /api/billing/providers': { available: ['fastspring', 'chargebee', 'discord'] } });
+    ({ store } = renderPage(<PremiumPurchasePage />, { url: '/premium-purchase', me: signedInMe() }));
+    const card = await screen.findByRole('group', { name: 'Premium' });
+    expect(await within(card).findByRole('link', { name: 'Mit FastSpring bezahlen' })).toHaveAccessibleDescription('FastSpring: Zahlungen über FastSpring');
+    expect(within(card).getByRole('link', { name: 'Mit Chargebee bezahlen' })).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'In Discord abonnieren' })).toBeInTheDocument();
   });
 });

@@ -1,16 +1,12 @@
-import type { Plan } from '@tickety/api-contract';
-import { failureText, formatPrice, Link, selectSub, useAppSelector, usePlansQuery, useSearchParams } from '@tickety/shared';
-import { Alert, Badge, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } from '@tickety/ui';
-import CircleCheck from 'lucide-react/icons/circle-check';
-import { useEffect, useState } from 'react';
-import { LoadFailed } from '../components/load-failed';
-import { useCheckoutStatusQuery, usePaddleCheckoutMutation } from '../lib/billing-api';
+import { failureText, Link, selectSub, useAppSelector, usePlansQuery, useSearchParams } from '@tickety/shared';
+import { Alert, Button, buttonClasses, PageHeader, Skeleton } from '@tickety/ui';
+import { useEffect } from 'react';
+import { Activation } from '../components/activation';
+import { PlanSummary } from '../components/plan-summary';
+import { usePaddleCheckoutMutation } from '../lib/billing-api';
 import { href } from '../lib/hrefs';
 import { useT } from '../lib/i18n';
 import { usePaddleCheckout } from '../lib/paddle-checkout';
-
-/** How often "activating" asks whether Paddle's webhook has landed. */
-const ACTIVATION_POLL_MS = 1500;
 
 /**
  * /billing/paddleBuy?price=<Paddle price id>: Paddle's checkout for a plan of the catalogue. Once
@@ -39,7 +35,7 @@ export default function PaddleBuyPage() {
           </Link>
         }
       />
-      {txn ? <Activation transaction={txn} /> : <Checkout priceId={params.get('price')} checkout={checkout} />}
+      {txn ? <Activation provider="paddle" reference={txn} /> : <Checkout priceId={params.get('price')} checkout={checkout} />}
     </div>
   );
 }
@@ -104,69 +100,5 @@ function Checkout({ priceId, checkout }: { priceId: string | null; checkout: Ret
       </div>
       <p className="text-xs text-surface-500 dark:text-surface-400">{t('paddleBuy.note')}</p>
     </div>
-  );
-}
-
-function PlanSummary({ plan, interval }: { plan: Plan; interval: 'month' | 'year' }) {
-  const t = useT();
-  const price = interval === 'year' ? plan.priceYearly : plan.priceMonthly;
-  return (
-    <Card className="p-5 sm:p-6">
-      <div className="flex flex-wrap items-center gap-2">
-        <h2 className="text-lg font-semibold text-surface-900 dark:text-surface-50">{plan.name}</h2>
-        <Badge tone="primary">{t(interval === 'year' ? 'billing.card.yearly' : 'billing.card.monthly')}</Badge>
-      </div>
-      {price !== null ? (
-        <p className="mt-2 text-2xl font-bold text-surface-900 dark:text-surface-50">
-          {formatPrice(price, plan.currency)}{' '}
-          <span className="text-sm font-normal text-surface-600 dark:text-surface-400">{t(interval === 'year' ? 'premium.plan.perYear' : 'premium.plan.perMonth')}</span>
-        </p>
-      ) : null}
-      <p className="mt-2 text-sm text-surface-600 dark:text-surface-400">{t('premium.plan.limits', { panels: plan.limits.panels, servers: plan.limits.servers })}</p>
-    </Card>
-  );
-}
-
-function Activation({ transaction }: { transaction: string }) {
-  const t = useT();
-  const [done, setDone] = useState(false);
-  const { data, error, refetch } = useCheckoutStatusQuery(transaction, { pollingInterval: done ? 0 : ACTIVATION_POLL_MS, skipPollingIfUnfocused: false });
-  const active = data?.state === 'active' && data.subscription;
-  useEffect(() => {
-    if (active) setDone(true);
-  }, [active]);
-  if (error) {
-    return (
-      <LoadFailed title={t('paddleBuy.statusFailed')} error={error} onRetry={() => void refetch()} />
-    );
-  }
-  if (!active) {
-    return (
-      <Card className="flex items-start gap-4 p-6" role="status" aria-live="polite">
-        <Spinner className="mt-0.5 size-5" />
-        <div>
-          <h2 className="font-semibold text-surface-900 dark:text-surface-50">{t('paddleBuy.activating.title')}</h2>
-          <p className="mt-1 text-sm text-surface-600 dark:text-surface-400">{t('paddleBuy.activating.body')}</p>
-        </div>
-      </Card>
-    );
-  }
-  const s = data.subscription!;
-  return (
-    <Card className="p-6" role="status" aria-live="polite">
-      <div className="flex items-center gap-3">
-        <CircleCheck className="size-6 text-primary-600 dark:text-primary-400" aria-hidden="true" />
-        <h2 className="text-lg font-semibold text-surface-900 dark:text-surface-50">{t('paddleBuy.active.title', { plan: s.planName ?? '' })}</h2>
-      </div>
-      <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">{t('paddleBuy.active.body', { count: s.slots.length })}</p>
-      <div className="mt-4 flex flex-wrap gap-3">
-        <Link to={href('/billing/paddle/:id', { id: s.id })} className={buttonClasses()}>
-          {t('paddleBuy.active.open')}
-        </Link>
-        <Link to={href('/dashboard')} className={buttonClasses({ variant: 'secondary' })}>
-          {t('paddleBuy.active.servers')}
-        </Link>
-      </div>
-    </Card>
   );
 }

@@ -93,7 +93,7 @@ function Update({ id }: { id: string }) {
   const busy = preparing || checkout.phase === 'loading' || checkout.phase === 'open';
   const start = async () => {
     try {
-      const answer = await act({ id, action: 'payment-method' }).unwrap();
+      const answer = await act({ provider: 'paddle', id, action: 'payment-method' }).unwrap();
       if (answer.transactionId) await checkout.open({ transactionId: answer.transactionId });
     } catch {
       // Shown below.

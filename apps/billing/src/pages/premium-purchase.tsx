@@ -5,15 +5,21 @@ import Check from 'lucide-react/icons/check';
 import Crown from 'lucide-react/icons/crown';
 import LogIn from 'lucide-react/icons/log-in';
 import { useId, useState } from 'react';
+import { useBillingProvidersQuery } from '../lib/billing-api';
 import { href } from '../lib/hrefs';
 import { T, useT } from '../lib/i18n';
+import { PROVIDER_ORDER, PROVIDERS, type ProviderId } from '../lib/providers';
 
 const INTERVALS = [
   { id: 'monthly', label: 'premium.interval.monthly' },
   { id: 'yearly', label: 'premium.interval.yearly' },
 ] as const satisfies ReadonlyArray<{ id: BillingInterval; label: string }>;
 
-/** /premium-purchase: the plan catalogue (monthly or yearly) and where checkout stands on this deployment. */
+/**
+ * /premium-purchase: the plan catalogue (monthly or yearly) and, for a signed-in user, one buy button
+ * per provider that sells the plan at that interval and that this server sells through now
+ * (`GET /api/billing/providers`; Paddle also needs the deployment's Paddle.js token).
+ */
 export default function PremiumPurchasePage() {
   const t = useT();
   const { data: plans, isError, refetch } = usePlansQuery();
@@ -21,9 +27,18 @@ export default function PremiumPurchasePage() {
   const user = useAppSelector(selectUser);
   const sub = useAppSelector(selectSub);
   const { paddleToken } = useRuntimeConfig();
+  const providers = useBillingProvidersQuery(undefined, { skip: user === null });
+  const kindIds = useId();
 
   const paid = plans?.filter(isPaid) ?? [];
   const free = plans?.find((p) => !isPaid(p));
+  // What this server sells through now: null while that is not known (loading, or its read failed).
+  const available: ProviderId[] | null = providers.data
+    ? PROVIDER_ORDER.filter((p) => providers.data!.available.includes(p) && (p !== 'paddle' || paddleToken !== null))
+    : null;
+  const offered = available?.filter((p) => paid.some((plan) => plan.providerPrices.some((price) => price.provider === p))) ?? [];
+  const kindId = (provider: ProviderId) => `${kindIds}-${provider}`;
+  const buying: Buying | null = user === null ? null : available ? { available, kindId } : providers.isError ? null : 'loading';
 
   return (
     <div>
@@ -37,13 +52,28 @@ export default function PremiumPurchasePage() {
 
       <IntervalPicker value={billingInterval} onChange={setBillingInterval} />
 
+      {user !== null && providers.isError ? (
+        <Alert
+          tone="warning"
+          title={t('premium.providers.loadFailed')}
+          className="mt-6"
+          actions={
+            <Button variant="secondary" size="sm" loading={providers.isFetching} onClick={() => void providers.refetch()}>
+              {t('premium.plans.retry')}
+            </Button>
+          }
+        >
+          {t('premium.providers.loadFailedBody')}
+        </Alert>
+      ) : null}
+
       <section aria-label={t('premium.plans.label')} aria-busy={!plans && !isError} className="mt-6">
         {plans ? (
           paid.length > 0 ? (
             <ul className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
               {paid.map((plan) => (
                 <li key={plan.id} className="flex">
-                  <PlanCard plan={plan} interval={billingInterval} canBuy={user !== null && paddleToken !== null} />
+                  <PlanCard plan={plan} interval={billingInterval} buying={buying} />
                 </li>
               ))}
             </ul>
@@ -81,8 +111,22 @@ export default function PremiumPurchasePage() {
         </h2>
         {!user ? (
           <LoginToBuy />
-        ) : paddleToken ? (
-          <p className="text-sm text-surface-700 dark:text-surface-300">{t('premium.checkout.paddle')}</p>
+        ) : providers.isError ? (
+          <p className="text-sm text-surface-700 dark:text-surface-300">{t('premium.providers.loadFailedBody')}</p>
+        ) : !available || !plans ? (
+          isError ? null : <Skeleton className="h-16" />
+        ) : offered.length > 0 ? (
+          <>
+            <p className="text-sm text-surface-700 dark:text-surface-300">{t('premium.checkout.choose')}</p>
+            <ul className="mt-3 space-y-1 text-sm text-surface-700 dark:text-surface-300">
+              {offered.map((provider) => (
+                <li key={provider} className="flex gap-2">
+                  <Check className="mt-0.5 size-4 shrink-0 text-primary-600 dark:text-primary-400" aria-hidden="true" />
+                  <span id={kindId(provider)}>{t('premium.checkout.providerLine', { name: PROVIDERS[provider].name, kind: t(PROVIDERS[provider].kind) })}</span>
+                </li>
+              ))}
+            </ul>
+          </>
         ) : (
           <Alert tone="warning" title={t('checkout.notConfigured.title')}>
             {t('paddleBuy.notConfigured')}
@@ -126,9 +170,12 @@ function IntervalPicker({ value, onChange }: { value: BillingInterval; onChange:
   );
 }
 
-function PlanCard({ plan, interval, canBuy }: { plan: Plan; interval: BillingInterval; canBuy: boolean }) {
+/** A signed-in buyer: the providers that sell now (and the id of the line saying what each is), or 'loading'. */
+type Buying = 'loading' | { available: ProviderId[]; kindId: (provider: ProviderId) => string };
+
+function PlanCard({ plan, interval, buying }: { plan: Plan; interval: BillingInterval; buying: Buying | null }) {
   const t = useT();
-  const paddlePrice = plan.providerPrices.find((p) => p.provider === 'paddle' && p.interval === (interval === 'yearly' ? 'year' : 'month'));
+  const want = interval === 'yearly' ? 'year' : 'month';
   const headingId = useId();
   const price = priceFor(plan, interval);
   const saving = interval === 'yearly' ? yearlySaving(plan) : null;
@@ -173,12 +220,36 @@ function PlanCard({ plan, interval, canBuy }: { plan: Plan; interval: BillingInt
           </li>
         ))}
       </ul>
-      {canBuy && paddlePrice ? (
-        <Link to={href('/billing/paddleBuy', {}, { price: paddlePrice.id })} className={buttonClasses({ className: 'mt-6 w-full' })}>
-          {t('premium.plan.buy', { plan: plan.name })}
-        </Link>
+      {buying === 'loading' ? (
+        <div className="mt-auto pt-6" aria-hidden="true">
+          <Skeleton className="h-10" />
+        </div>
+      ) : buying ? (
+        <BuyButtons plan={plan} interval={want} buying={buying} />
       ) : null}
     </Card>
+  );
+}
+
+/** One link per provider that sells this plan at this interval and sells now. */
+function BuyButtons({ plan, interval, buying }: { plan: Plan; interval: 'month' | 'year'; buying: Exclude<Buying, 'loading'> }) {
+  const t = useT();
+  const prices = buying.available.flatMap((provider) => plan.providerPrices.filter((p) => p.provider === provider && p.interval === interval).slice(0, 1));
+  if (prices.length === 0) return null;
+  return (
+    <ul className="mt-auto flex flex-col gap-2 pt-6">
+      {prices.map((price, i) => (
+        <li key={price.provider}>
+          <Link
+            to={price.provider === 'paddle' ? href('/billing/paddleBuy', {}, { price: price.id }) : href('/billing/checkout', {}, { provider: price.provider, price: price.id })}
+            aria-describedby={buying.kindId(price.provider)}
+            className={buttonClasses({ variant: price.provider === 'discord' ? 'discord' : i === 0 ? 'primary' : 'secondary', className: 'w-full' })}
+          >
+            {t(PROVIDERS[price.provider].buy)}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -1,0 +1,114 @@
+import { ApiError, BillingProvider } from '@tickety/api-contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { iso } from '../../lib/clock';
+import { ApiHttpError } from '../../lib/errors';
+
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError };
+
+const Queue = z.object({
+  provider: BillingProvider,
+  pending: z.number().int(),
+  /** Pending events that failed at least once (retrying with backoff). */
+  failing: z.number().int(),
+  dead: z.number().int(),
+  oldestPendingAt: z.string().nullable(),
+});
+const DeadLetter = z.object({
+  id: z.string(),
+  provider: BillingProvider,
+  type: z.string(),
+  key: z.string(),
+  subject: z.string().nullable(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  receivedAt: z.string(),
+});
+const WebhooksAnswer = z.object({ queues: z.array(Queue), dead: z.array(DeadLetter), nextCursor: z.string().nullable() });
+const WebhooksQuery = z.object({
+  provider: BillingProvider.optional(),
+  /** The last dead letter of the previous page (`nextCursor`). */
+  cursor: z.string().regex(/^\d{1,19}$/, 'must be a cursor from the previous page').optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+const ReplayParams = z.object({ id: z.string().regex(/^\d{1,19}$/, 'must be a webhook event id') });
+const ReplayAnswer = z.object({ replayed: z.literal(true) });
+
+/**
+ * Staff tools' API (`/api/staff`). The payment providers' webhook queues: what waits, what retries,
+ * and the dead letters (events that failed every attempt) with their last error, for staff with
+ * DASHBOARD_SUPPORT_SYSTEM_READ; a dead letter is replayed (queued again, applied by the worker) by
+ * staff with DASHBOARD_SUPPORT_SYSTEM_WRITE, written to the staff audit in the same transaction.
+ */
+export default async function staffRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const read = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_READ') } as const;
+  const write = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_WRITE') } as const;
+  const userOf = async (req: FastifyRequest) => (await req.getSession())!.userId;
+
+  app.get('/webhooks', { ...read, schema: { querystring: WebhooksQuery, response: { 200: WebhooksAnswer, ...errors } } }, async (req, reply) => {
+    if (req.validationError) throw req.validationError;
+    reply.header('cache-control', 'no-store');
+    const { provider, cursor, limit } = req.query;
+    const queues = await app.db.query<{ provider: BillingProvider; pending: string; failing: string; dead: string; oldest: Date | string | null }>(
+      `SELECT provider, count(*) FILTER (WHERE state = 'pending') AS pending, count(*) FILTER (WHERE state = 'pending' AND attempts > 0) AS failing,
+              count(*) FILTER (WHERE state = 'dead') AS dead, min(received_at) FILTER (WHERE state = 'pending') AS oldest
+       FROM webhook_events WHERE state <> 'applied' GROUP BY provider`,
+    );
+    const byProvider = new Map(queues.rows.map((r) => [r.provider, r]));
+    const { rows } = await app.db.query<{ id: string; provider: BillingProvider; event_type: string; event_key: string; subject: string | null; attempts: number; last_error: string | null; received_at: Date | string }>(
+      `SELECT id::text AS id, provider, event_type, event_key, subject, attempts, last_error, received_at FROM webhook_events
+       WHERE state = 'dead' AND ($1::text IS NULL OR provider = $1) AND ($2::bigint IS NULL OR id < $2::bigint)
+       ORDER BY id DESC LIMIT $3`,
+      [provider ?? null, cursor ?? null, limit + 1],
+    );
+    const page = rows.slice(0, limit);
+    return {
+      queues: BillingProvider.options.map((p) => {
+        const r = byProvider.get(p);
+        return {
+          provider: p,
+          pending: Number(r?.pending ?? 0),
+          failing: Number(r?.failing ?? 0),
+          dead: Number(r?.dead ?? 0),
+          oldestPendingAt: r?.oldest ? new Date(r.oldest).toISOString() : null,
+        };
+      }),
+      dead: page.map((r) => ({
+        id: r.id,
+        provider: r.provider,
+        type: r.event_type,
+        key: r.event_key,
+        subject: r.subject,
+        attempts: r.attempts,
+        lastError: r.last_error,
+        receivedAt: new Date(r.received_at).toISOString(),
+      })),
+      nextCursor: rows.length > limit ? page.at(-1)!.id : null,
+    };
+  });
+
+  app.post('/webhooks/:id/replay', { ...write, schema: { params: ReplayParams, response: { 200: ReplayAnswer, ...errors } } }, async (req) => {
+    if (req.validationError) throw req.validationError;
+    const staffId = await userOf(req);
+    const replayed = await app.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ provider: string; event_key: string }>(
+        `UPDATE webhook_events SET state = 'pending', attempts = 0, next_attempt_at = $2 WHERE id = $1 AND state = 'dead' RETURNING provider, event_key`,
+        [req.params.id, iso(app.clock())],
+      );
+      const row = rows[0];
+      if (!row) return false;
+      await tx.query('INSERT INTO staff_audit (at, staff_id, action, target) VALUES ($1, $2, $3, $4)', [
+        iso(app.clock()),
+        staffId,
+        'webhook.replay',
+        `${row.provider} event ${row.event_key} (#${req.params.id})`,
+      ]);
+      return true;
+    });
+    if (!replayed) throw new ApiHttpError('NOT_FOUND', { message: 'There is no dead webhook event with this id (replayed already?).' });
+    app.inboxWorker.nudge();
+    return { replayed: true as const };
+  });
+}
