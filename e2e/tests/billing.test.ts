@@ -25,7 +25,7 @@ describe('premium through Paddle', () => {
     await signInContext(b.context, b.baseURL, 'ava');
     await b.page.goto('/premium-purchase');
     const card = main(b.page).getByRole('group', { name: 'Premium' });
-    await card.getByRole('link', { name: 'Buy Premium' }).click();
+    await card.getByRole('link', { name: 'Pay with Paddle' }).click();
     await b.page.waitForURL(/\/billing\/paddleBuy\?price=pri_premium_monthly$/);
     expect(await titleOf(b.page, 'Tickety - Checkout')).toBe('Tickety - Checkout');
     await main(b.page).getByRole('button', { name: 'Pay with Paddle' }).click();
@@ -60,6 +60,15 @@ describe('premium through Paddle', () => {
     expect(limits).toMatchObject({ premium: true, panelLimit: 50 });
   });
 
+  test('Ava cannot move the slot to Retro Modders before the cooldown: the page says when it can move', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto(`/dashboard/${DEMO_GUILDS.modGuild.id}/premium`);
+    const row = main(b.page).getByRole('listitem').filter({ hasText: 'On Pixel Pals.' });
+    await row.getByText(/It can move at/).waitFor();
+    expect(await row.getByRole('button', { name: 'Move to Retro Modders' }).isDisabled()).toBe(true);
+    await shot(b.page, 'server-premium-cooldown');
+  });
+
   test('Ava opens the subscription from billing and cancels it: the page waits for Paddle, then shows the end date', async () => {
     await signInContext(b.context, b.baseURL, 'ava');
     await b.page.goto('/billing');
@@ -84,11 +93,94 @@ describe('premium through Paddle', () => {
     expect(await main(b.page).getByRole('button').count()).toBe(0);
   });
 
+  test('the Paddle subscription lists its receipt, and the receipt opens Paddle’s invoice', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto('/billing');
+    await main(b.page).getByRole('link', { name: 'Open the Premium subscription through Paddle' }).click();
+    const receipts = main(b.page).getByRole('table');
+    await receipts.waitFor();
+    expect(await receipts.getByRole('row').count()).toBeGreaterThanOrEqual(2);
+    const [invoice] = await Promise.all([b.context.waitForEvent('page'), receipts.getByRole('link', { name: /Download/ }).first().click()]);
+    await invoice.waitForLoadState();
+    expect(await invoice.getByText(/Invoice/).first().isVisible()).toBe(true);
+    await invoice.close();
+  });
+
   test('Cleo, who never bought, sees the empty state with a way to the plans', async () => {
     await signInContext(b.context, b.baseURL, 'cleo');
     await b.page.goto('/billing');
     await main(b.page).getByRole('heading', { name: 'No subscriptions yet' }).waitFor();
     expect(await main(b.page).getByRole('link', { name: 'See premium plans' }).first().getAttribute('href')).toBe('/premium-purchase');
     await shot(b.page, 'billing-empty');
+  });
+});
+
+describe('premium through FastSpring, Chargebee and Discord', () => {
+  test('Ava pays with FastSpring in its popup: activating, then active', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto('/premium-purchase');
+    await main(b.page).getByRole('group', { name: 'Premium' }).getByRole('link', { name: 'Pay with FastSpring' }).click();
+    await b.page.waitForURL(/\/billing\/checkout\?provider=fastspring&price=tickety-premium-monthly$/);
+    // FastSpring's popup (the stand-in's Store Builder Library) opens with its checkout in a frame.
+    await b.page.getByRole('dialog', { name: 'Checkout' }).waitFor();
+    const popup = b.page.frameLocator('iframe[title="Checkout"]');
+    await popup.getByLabel('Email').fill('ava@example.com');
+    await popup.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await popup.getByLabel('Expiry date').fill('12/30');
+    await popup.getByLabel('Security code (CVC)').fill('123');
+    await shot(b.page, 'billing-fastspring-popup');
+    await popup.getByRole('button', { name: /^Pay/ }).click();
+    await popup.getByRole('button', { name: 'Close' }).click();
+    await b.page.waitForURL(/provider=fastspring&ref=/, { timeout: 15_000 });
+    await main(b.page).getByRole('heading', { name: 'Premium is active' }).waitFor({ timeout: 20_000 });
+    await shot(b.page, 'billing-fastspring-active');
+  });
+
+  test('Ava moves her FastSpring subscription to yearly: FastSpring’s proration first, then the change once confirmed', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto('/billing');
+    await main(b.page).getByRole('link', { name: 'Open the Premium subscription through FastSpring' }).click();
+    await main(b.page).getByRole('button', { name: 'Change plan' }).click();
+    await main(b.page).getByRole('radio', { name: /Yearly/ }).check();
+    await main(b.page).getByText(/Due now: \$|Credit: \$/).waitFor({ timeout: 15_000 });
+    await main(b.page).getByText(/Next charge: \$49\.99/).waitFor();
+    await shot(b.page, 'billing-change-plan');
+    await main(b.page).getByRole('button', { name: 'Confirm change' }).click();
+    await main(b.page).getByText(/Your plan is now/).waitFor({ timeout: 20_000 });
+  });
+
+  test('Ava pays with Chargebee on its hosted page and comes back to an active subscription', async () => {
+    await signInContext(b.context, b.baseURL, 'ava');
+    await b.page.goto('/premium-purchase');
+    await main(b.page).getByRole('group', { name: 'Premium' }).getByRole('link', { name: 'Pay with Chargebee' }).click();
+    await b.page.waitForURL(/\/sandbox\/chargebee\/pages\/v3\//, { timeout: 15_000 });
+    await b.page.getByLabel('Email').fill('ava@example.com');
+    await b.page.getByLabel('Card number').fill('5555 5555 5555 4444');
+    await b.page.getByLabel('Expiry date').fill('12/30');
+    await b.page.getByLabel('Security code (CVC)').fill('123');
+    await shot(b.page, 'billing-chargebee-hosted');
+    await b.page.getByRole('button', { name: /^Pay/ }).click();
+    await b.page.waitForURL(/\/billing\/checkout\?provider=chargebee/, { timeout: 15_000 });
+    await main(b.page).getByRole('heading', { name: 'Premium is active' }).waitFor({ timeout: 20_000 });
+    await shot(b.page, 'billing-chargebee-active');
+  });
+
+  test('Ben subscribes in Discord’s store: the page waits for Discord, then shows premium', async () => {
+    await signInContext(b.context, b.baseURL, 'ben');
+    await b.page.goto('/premium-purchase');
+    await main(b.page).getByRole('group', { name: 'Premium' }).getByRole('link', { name: 'Subscribe in Discord' }).click();
+    await b.page.waitForURL(/\/billing\/checkout\?provider=discord/);
+    const [store] = await Promise.all([b.context.waitForEvent('page'), main(b.page).getByRole('link', { name: /Open Discord’s store|Open Discord's store/ }).click()]);
+    await store.waitForLoadState();
+    await store.getByRole('link', { name: /^Ben/ }).click();
+    await store.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await store.getByLabel('Expiry date').fill('12/30');
+    await store.getByLabel('Security code (CVC)').fill('123');
+    await shot(store, 'billing-discord-store');
+    await store.getByRole('button', { name: /^Subscribe/ }).click();
+    await store.getByText(/subscribed|Thank you/i).first().waitFor();
+    await store.close();
+    await main(b.page).getByRole('heading', { name: 'Premium is active' }).waitFor({ timeout: 20_000 });
+    await shot(b.page, 'billing-discord-active');
   });
 });
