@@ -1,17 +1,19 @@
 // @ts-check
 /**
- * Verified webhook ingestion (`POST /api/webhooks/paddle`) on PostgreSQL, and how long an event waits
- * from receipt to applied: the built all-in-one server on BENCH_DATABASE_URL (default
+ * Verified webhook ingestion (`POST /api/webhooks/<provider>`) on PostgreSQL, and how long an event
+ * waits from receipt to applied: the built all-in-one server on BENCH_DATABASE_URL (default
  * postgres://root@127.0.0.1:5432/test) in a schema of its own (dropped afterwards), the demo bot off.
- * Sends WEBHOOK_EVENTS Paddle notifications (default 20,000: `subscription.created` and
- * `subscription.updated` for 10,000 subscriptions), each signed with HMAC-SHA256 like Paddle's, one
- * per request, WEBHOOK_IN_FLIGHT at once (default 32), as Paddle delivers them. Each is verified,
- * stored once and answered; the API's worker applies them meanwhile. Prints accepted events per
- * second (target >= 2,000) and, from the inbox's own times, receipt to applied (p50, p99).
+ * WEBHOOK_PROVIDER (paddle, fastspring, chargebee, discord, or all; default paddle) says whose
+ * webhooks: WEBHOOK_EVENTS of them (default 20,000: a creation and a later change for 10,000
+ * subscriptions), each signed or authenticated as that provider does (HMAC-SHA256 hex over ts:body,
+ * base64 HMAC of the body, HTTP basic, Ed25519 over timestamp+body), one event per request,
+ * WEBHOOK_IN_FLIGHT at once (default 32). Each is verified, stored once and answered; the API's worker
+ * applies them meanwhile. Prints accepted events per second (target >= 2,000) and, from the inbox's
+ * own times, receipt to applied (p50, p99).
  */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
-import { createHmac } from 'node:crypto';
+import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,8 +31,8 @@ function psql(/** @type {string} */ sql) {
   return execFileSync('psql', [DATABASE_URL, '-Atq', '-c', sql], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
 }
 
-/** Notification `n`: subscription n/2 created (even n) or updated with a later time (odd n). */
-function notification(/** @type {number} */ n) {
+/** Paddle notification `n`: subscription n/2 created (even n) or updated with a later time (odd n). */
+function paddle(/** @type {number} */ n) {
   const sub = Math.floor(n / 2);
   const updated = new Date(Date.UTC(2026, 10, 1) + sub * 1000 + (n % 2) * 500).toISOString();
   return {
@@ -51,13 +53,137 @@ function notification(/** @type {number} */ n) {
   };
 }
 
+const APP_ID = '1300000000000000001';
+const time = (/** @type {number} */ n) => Date.UTC(2026, 10, 1) + Math.floor(n / 2) * 1000 + (n % 2) * 500;
+
+/** FastSpring event `n` (a POST of one event): activated (even n), then updated (odd n). */
+function fastspring(/** @type {number} */ n) {
+  const sub = Math.floor(n / 2);
+  return {
+    events: [
+      {
+        id: `fs_bench_${n}`,
+        type: n % 2 === 0 ? 'subscription.activated' : 'subscription.updated',
+        live: false,
+        processed: false,
+        created: time(n),
+        data: { id: `fssub_bench_${sub}`, state: 'active', changed: time(n), account: `acc_${sub % USERS.length}`, product: 'tickety-premium-monthly', quantity: 1 + (n % 2), next: time(n) + 30 * 86_400_000, tags: { userId: USERS[sub % USERS.length] } },
+      },
+    ],
+  };
+}
+
+/** Chargebee event `n`: created (even n), then changed (odd n); customers are linked before (as a checkout does). */
+function chargebee(/** @type {number} */ n) {
+  const sub = Math.floor(n / 2);
+  return {
+    id: `ev_bench_${n}`,
+    occurred_at: Math.floor(time(n) / 1000),
+    object: 'event',
+    api_version: 'v2',
+    event_type: n % 2 === 0 ? 'subscription_created' : 'subscription_changed',
+    content: {
+      subscription: {
+        id: `cbsub_bench_${sub}`,
+        customer_id: `cbcus_bench_${sub % USERS.length}`,
+        status: 'active',
+        current_term_end: Math.floor(time(n) / 1000) + 30 * 86_400,
+        due_invoices_count: 0,
+        subscription_items: [{ item_price_id: 'tickety-premium-USD-Monthly', item_type: 'plan', quantity: 1 + (n % 2) }],
+        resource_version: time(n),
+      },
+    },
+  };
+}
+
+/** Discord event `n`: an entitlement created (even n), then updated with an end (odd n). */
+function discord(/** @type {number} */ n) {
+  const ent = Math.floor(n / 2);
+  const at = new Date(time(n)).toISOString().replace('Z', '000');
+  return {
+    version: 1,
+    application_id: APP_ID,
+    type: 1,
+    event: {
+      type: n % 2 === 0 ? 'ENTITLEMENT_CREATE' : 'ENTITLEMENT_UPDATE',
+      timestamp: at,
+      data: {
+        id: String(1500000000000000000n + BigInt(ent)),
+        sku_id: '1300000000000000801',
+        application_id: APP_ID,
+        user_id: USERS[ent % USERS.length],
+        type: 8,
+        deleted: false,
+        starts_at: new Date(time(n)).toISOString(),
+        ends_at: n % 2 === 0 ? null : new Date(time(n) + 30 * 86_400_000).toISOString(),
+      },
+    },
+  };
+}
+
+const FS_SECRET = 'fs_bench_secret';
+const CB_USER = 'bench';
+const CB_PASS = 'bench_password';
+const ed = generateKeyPairSync('ed25519');
+const ED_PUBLIC = Buffer.from(/** @type {string} */ (ed.publicKey.export({ format: 'jwk' }).x), 'base64url').toString('hex');
+
+/** @type {Record<string, { build: (n: number) => unknown, headers: (body: string) => Record<string, string>, sub: string, ok: number }>} */
+const PROVIDERS = {
+  paddle: {
+    build: paddle,
+    headers: (body) => {
+      const ts = Math.floor(Date.now() / 1000);
+      return { 'paddle-signature': `ts=${ts};h1=${createHmac('sha256', SECRET).update(`${ts}:${body}`).digest('hex')}` };
+    },
+    sub: 'sub_bench_',
+    ok: 200,
+  },
+  fastspring: { build: fastspring, headers: (body) => ({ 'x-fs-signature': createHmac('sha256', FS_SECRET).update(body).digest('base64') }), sub: 'fssub_bench_', ok: 200 },
+  chargebee: { build: chargebee, headers: () => ({ authorization: `Basic ${Buffer.from(`${CB_USER}:${CB_PASS}`).toString('base64')}` }), sub: 'cbsub_bench_', ok: 200 },
+  discord: {
+    build: discord,
+    headers: (body) => {
+      const ts = String(Math.floor(Date.now() / 1000));
+      return { 'x-signature-timestamp': ts, 'x-signature-ed25519': sign(null, Buffer.concat([Buffer.from(ts), Buffer.from(body)]), ed.privateKey).toString('hex') };
+    },
+    sub: '15',
+    ok: 204,
+  },
+};
+const chosen = (process.env.WEBHOOK_PROVIDER ?? 'paddle') === 'all' ? Object.keys(PROVIDERS) : [process.env.WEBHOOK_PROVIDER ?? 'paddle'];
+for (const name of chosen) if (!PROVIDERS[name]) throw new Error(`WEBHOOK_PROVIDER must be paddle, fastspring, chargebee, discord or all, not ${name}`);
+
 const site = mkdtempSync(join(tmpdir(), 'tickety-bench-site-'));
 const server = await startServer({
   staticRoot: site,
-  env: { DATABASE_URL, DATABASE_SCHEMA: SCHEMA, DEMO_BOT: 'off', PADDLE_WEBHOOK_SECRETS: SECRET, PADDLE_WEBHOOK_TOLERANCE_SECONDS: '60', WEBHOOK_RATE_LIMIT_MAX: '1000000', ...(process.env.BENCH_WORKER === 'off' ? { WEBHOOK_WORK_INTERVAL_MS: '0' } : {}) },
+  env: {
+    DATABASE_URL,
+    DATABASE_SCHEMA: SCHEMA,
+    DEMO_BOT: 'off',
+    PADDLE_WEBHOOK_SECRETS: SECRET,
+    PADDLE_WEBHOOK_TOLERANCE_SECONDS: '60',
+    FASTSPRING_WEBHOOK_SECRETS: FS_SECRET,
+    CHARGEBEE_WEBHOOK_CREDENTIALS: `${CB_USER}:${CB_PASS}`,
+    DISCORD_PUBLIC_KEYS: ED_PUBLIC,
+    WEBHOOK_RATE_LIMIT_MAX: '1000000',
+    ...(process.env.BENCH_WORKER === 'off' ? { WEBHOOK_WORK_INTERVAL_MS: '0' } : {}),
+  },
 });
 try {
-  const bodies = Array.from({ length: TOTAL }, (_, n) => JSON.stringify(notification(n)));
+  // Chargebee's subscriptions find their owner by the customer's link, made before a checkout.
+  psql(
+    `INSERT INTO ${SCHEMA}.billing_customers (provider, customer_id, user_id, created_at) SELECT 'chargebee', 'cbcus_bench_' || (i - 1), (1300000000000000200 + i - 1)::text, now() FROM generate_series(1, ${USERS.length}) i ON CONFLICT DO NOTHING`,
+  );
+  for (const name of chosen) await run(name, PROVIDERS[name]);
+} finally {
+  await server.stop();
+  rmSync(site, { recursive: true, force: true });
+  psql(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+}
+
+/** One provider's run. */
+async function run(/** @type {string} */ name, /** @type {typeof PROVIDERS[string]} */ provider) {
+  const bodies = Array.from({ length: TOTAL }, (_, n) => JSON.stringify(provider.build(n)));
   // node:http with keep-alive: a light client, so the figure is the server's (fetch's own cost on this
   // machine's two CPUs would be most of it; the providers' senders are not on our machine).
   const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
@@ -66,7 +192,7 @@ try {
   const post = (/** @type {string} */ body, /** @type {Record<string, string>} */ headers) =>
     new Promise((resolve, reject) => {
       const req = http.request(
-        { host: target.hostname, port: target.port, method: 'POST', path: '/api/webhooks/paddle', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+        { host: target.hostname, port: target.port, method: 'POST', path: `/api/webhooks/${name}`, agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -84,12 +210,9 @@ try {
   const send = async () => {
     while (next < bodies.length) {
       const body = /** @type {string} */ (bodies[next++]);
-      const ts = Math.floor(Date.now() / 1000);
-      const h1 = createHmac('sha256', SECRET).update(`${ts}:${body}`).digest('hex');
-      const res = await post(body, { 'content-type': 'application/json', 'paddle-signature': `ts=${ts};h1=${h1}` });
-      if (res.status !== 200) throw new Error(`the webhook answered ${res.status}: ${res.body.slice(0, 300)}`);
-      const answer = JSON.parse(res.body);
-      if (!answer.duplicate) accepted++;
+      const res = await post(body, { 'content-type': 'application/json', ...provider.headers(body) });
+      if (res.status !== provider.ok) throw new Error(`the ${name} webhook answered ${res.status}: ${res.body.slice(0, 300)}`);
+      if (res.status === 204 || !JSON.parse(res.body).duplicate) accepted++;
     }
   };
   const started = performance.now();
@@ -101,18 +224,23 @@ try {
   const deadline = Date.now() + 120_000;
   let pending = '1';
   while (Date.now() < deadline) {
-    pending = psql(`SELECT count(*) FROM ${SCHEMA}.webhook_events WHERE state <> 'applied'`);
+    pending = psql(`SELECT count(*) FROM ${SCHEMA}.webhook_events WHERE provider = '${name}' AND state <> 'applied'`);
     if (pending === '0') break;
     await new Promise((r) => setTimeout(r, 250));
   }
   const drained = (performance.now() - started) / 1000;
   const [p50, p99, max] = psql(
     `SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY w)::numeric), round(percentile_cont(0.99) WITHIN GROUP (ORDER BY w)::numeric), round(max(w)::numeric)
-     FROM (SELECT extract(epoch FROM applied_at - received_at) * 1000 AS w FROM ${SCHEMA}.webhook_events WHERE state = 'applied') x`,
+     FROM (SELECT extract(epoch FROM applied_at - received_at) * 1000 AS w FROM ${SCHEMA}.webhook_events WHERE provider = '${name}' AND state = 'applied') x`,
   ).split('|');
-  const subscriptions = psql(`SELECT count(*) FROM ${SCHEMA}.subscriptions WHERE slots = 2`);
+  // The latest state of each: two slots (Paddle, FastSpring, Chargebee: quantity 2), an end (Discord).
+  const subscriptions = psql(
+    name === 'discord'
+      ? `SELECT count(*) FROM ${SCHEMA}.subscriptions WHERE provider = 'discord' AND access_ends_at IS NOT NULL`
+      : `SELECT count(*) FROM ${SCHEMA}.subscriptions WHERE provider = '${name}' AND slots = 2`,
+  );
 
-  console.log(`Paddle webhooks on PostgreSQL: ${accepted.toLocaleString('en')} verified events, one per request, ${IN_FLIGHT} in flight\n`);
+  console.log(`\n${name} webhooks on PostgreSQL: ${accepted.toLocaleString('en')} verified events, one per request, ${IN_FLIGHT} in flight\n`);
   table(
     ['figure', 'value', 'target'],
     [
@@ -127,8 +255,4 @@ try {
   );
   console.log(rate >= TARGET && pending === '0' && Number(subscriptions) === TOTAL / 2 ? '\nWithin the target.' : '\nBELOW the target.');
   agent.destroy();
-} finally {
-  await server.stop();
-  rmSync(site, { recursive: true, force: true });
-  psql(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
 }
