@@ -29,6 +29,7 @@ import {
   SKU_FLAGS,
 } from '@tickety/sandbox';
 import type { FastifyInstance } from 'fastify';
+import { analyticsSandbox } from '@tickety/sandbox';
 import { type DemoDiscord, demoProviderSecrets } from '../src/config';
 import { injectFetch } from '../src/lib/inject-fetch';
 import { CSRF_EXEMPT } from '../src/plugins/app/security';
@@ -289,5 +290,14 @@ export function mountSandbox(control?: SandboxControl, controls: StandInControls
       app.log.info({ base: cbBase }, 'demo mode: Chargebee is the built-in sandbox');
     }
     app.log.info({ base: config.discord.origin }, 'demo mode: Discord is the built-in sandbox');
+    // Subscription analytics: ProfitWell's profitwell.js stand-in at /sandbox/analytics (its starts listed at its `/`).
+    if (config.analyticsToken && config.analyticsScriptUrl === `${config.publicUrl}/sandbox/analytics/profitwell.js`) {
+      await app.register(async function analyticsContext(scope) {
+        scope.addHook('onRoute', (route) => {
+          route.config = { ...(route.config ?? {}), ...CSRF_EXEMPT };
+        });
+        await scope.register(analyticsSandbox, { prefix: '/sandbox/analytics', token: config.analyticsToken!, clock: app.clock });
+      });
+    }
   };
 }

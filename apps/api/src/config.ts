@@ -44,6 +44,8 @@ export interface AppConfig {
   remotes: Partial<Record<RemoteId, string>>;
   paddleToken: string | null;
   analyticsToken: string | null;
+  /** Where the browser loads the subscription-analytics script (ProfitWell's) from (null without a token). */
+  analyticsScriptUrl: string | null;
   /** Where the browser loads Paddle.js from (null without a client token). */
   paddleScriptUrl: string | null;
   /** Discord is the built-in sandbox (no DISCORD_CLIENT_ID). */
@@ -219,6 +221,7 @@ const EnvSchema = z.object({
   ...remoteUrlVariables(),
   PADDLE_CLIENT_TOKEN: optionalString,
   ANALYTICS_TOKEN: optionalString,
+  ANALYTICS_SCRIPT_URL: url('ANALYTICS_SCRIPT_URL'),
   DISCORD_CLIENT_ID: optionalString.refine((v) => v === undefined || isSnowflake(v), 'must be a Discord application id'),
   DISCORD_CLIENT_SECRET: optionalString,
   DISCORD_BOT_TOKEN: optionalString,
@@ -298,6 +301,8 @@ const EnvSchema = z.object({
 /** Demo mode's Paddle credentials: the sandbox's Paddle accepts these (the launcher gives them to it). */
 export const DEMO_PADDLE_API_KEY = 'pdl_sdbx_apikey_tickety_demo';
 export const DEMO_PADDLE_CLIENT_TOKEN = 'test_tickety_demo';
+/** Demo mode's public token of the subscription-analytics script: the sandbox's stand-in accepts it. */
+export const DEMO_ANALYTICS_TOKEN = 'demo_analytics';
 
 /**
  * Demo mode's provider credentials, derived from the token key (so no two demos share them and none
@@ -579,7 +584,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
     inviteUrl,
     remotes,
     paddleToken: e.PADDLE_CLIENT_TOKEN ?? (demo ? DEMO_PADDLE_CLIENT_TOKEN : null),
-    analyticsToken: e.ANALYTICS_TOKEN ?? null,
+    analyticsToken: e.ANALYTICS_TOKEN ?? (demo ? DEMO_ANALYTICS_TOKEN : null),
+    analyticsScriptUrl:
+      (e.ANALYTICS_TOKEN ?? (demo ? DEMO_ANALYTICS_TOKEN : null)) === null
+        ? null
+        : (e.ANALYTICS_SCRIPT_URL ?? (demo ? `${publicUrl}/sandbox/analytics/profitwell.js` : 'https://public.profitwell.com/js/profitwell.js')),
     paddleScriptUrl:
       (e.PADDLE_CLIENT_TOKEN ?? (demo ? DEMO_PADDLE_CLIENT_TOKEN : null)) === null
         ? null

@@ -6,6 +6,7 @@ import { DEMO_APP, DEMO_BOT_API_KEY, DEMO_USERS } from '@tickety/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_DISCORD } from '../demo/demo';
 import { BOT_PERMISSIONS, ConfigError, loadConfig as loadApiConfig, REPO_DIR } from '../src/config';
+import { checkoutSources, htmlCsp } from '../src/plugins/app/security';
 
 /** As the all-in-one launcher loads it: the sandbox's application for demo mode (apps/api/demo). */
 const loadConfig = (env: NodeJS.ProcessEnv) => loadApiConfig(env, DEMO_DISCORD);
@@ -210,6 +211,36 @@ describe('loadConfig with a real Discord application (split deployment)', () => 
     ] as const) {
       expect(loadConfig({ DATA_DIR: 'memory://', PUBLIC_URL: url }).secureCookies, url).toBe(secure);
     }
+  });
+});
+
+describe('the subscription-analytics script (ANALYTICS_TOKEN, ANALYTICS_SCRIPT_URL)', () => {
+  const csp = (env: NodeJS.ProcessEnv) => {
+    const c = loadConfig({ DATA_DIR: 'memory://', ...env });
+    return htmlCsp({ imgOrigins: [], connectOrigins: [new URL(c.publicUrl).origin], checkout: checkoutSources(c) });
+  };
+  const scriptSrc = (env: NodeJS.ProcessEnv) => csp(env).split('; ').find((d) => d.startsWith('script-src '));
+
+  it("demo mode: the sandbox's stand-in with a demo token, on this origin (nothing added to the CSP)", () => {
+    const c = loadConfig({ DATA_DIR: 'memory://' });
+    expect(c.analyticsToken).toBe('demo_analytics');
+    expect(c.analyticsScriptUrl).toBe('http://localhost:3000/sandbox/analytics/profitwell.js');
+    expect(loadConfig({ DATA_DIR: 'memory://', ANALYTICS_TOKEN: 'pk_mine' }).analyticsToken).toBe('pk_mine');
+    expect(scriptSrc({})).toBe("script-src 'self' https://cdn.paddle.com");
+  });
+
+  it("with a real application: none without a token; ProfitWell's script with one, its origin allowed in script-src", () => {
+    expect(loadConfig({ ...REAL })).toMatchObject({ analyticsToken: null, analyticsScriptUrl: null });
+    expect(scriptSrc({ ...REAL })).toBe("script-src 'self' https://cdn.paddle.com");
+    expect(loadConfig({ ...REAL, ANALYTICS_TOKEN: 'pk_live' })).toMatchObject({ analyticsToken: 'pk_live', analyticsScriptUrl: 'https://public.profitwell.com/js/profitwell.js' });
+    expect(scriptSrc({ ...REAL, ANALYTICS_TOKEN: 'pk_live' })).toBe("script-src 'self' https://cdn.paddle.com https://public.profitwell.com");
+    expect(scriptSrc({ ...REAL, ANALYTICS_TOKEN: 'pk_live', ANALYTICS_SCRIPT_URL: 'https://cdn.example.test/js/pw.js' })).toBe("script-src 'self' https://cdn.paddle.com https://cdn.example.test");
+    // Served by this origin: nothing to add.
+    expect(scriptSrc({ ...REAL, ANALYTICS_TOKEN: 'pk_live', ANALYTICS_SCRIPT_URL: 'http://localhost:3000/pw.js' })).toBe("script-src 'self' https://cdn.paddle.com");
+  });
+
+  it('refuses a script URL that is not http(s)', () => {
+    expect(configError({ ANALYTICS_SCRIPT_URL: 'javascript:alert(1)' })).toMatch(/ANALYTICS_SCRIPT_URL must be an http\(s\) URL/);
   });
 });
 

@@ -1,6 +1,6 @@
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { selectOpenServer } from '@tickety/shared';
 import { apiError, json, mockApi, overlayStore, resetShared, signedInMe } from '@tickety/shared/testing';
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registry } from './test/registry-mock';
 import { here, renderApp } from './test/render-app';

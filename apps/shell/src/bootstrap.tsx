@@ -1,6 +1,6 @@
+import { startI18n } from '@tickety/shared';
 import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { startI18n } from '@tickety/shared';
 import { requestConfigEarly } from './app/early-config';
 import './lib/i18n';
 import { ConfigFailed } from './app/config-failed';

@@ -1,10 +1,10 @@
-import { changeLocale, i18n, LOCALE_STORAGE_KEY } from '@tickety/shared';
-import { mockApi, resetShared, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { changeLocale, i18n, LOCALE_STORAGE_KEY } from '@tickety/shared';
+import { mockApi, resetShared, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CONFIG_FAILED_KEYS, ConfigFailed, englishFallback } from './app/config-failed';
 import { ConfigLoadError } from './app/config';
+import { CONFIG_FAILED_KEYS, ConfigFailed, englishFallback } from './app/config-failed';
 import { t } from './lib/i18n';
 import { renderFrame, renderNotFound } from './prerender';
 import { registry } from './test/registry-mock';

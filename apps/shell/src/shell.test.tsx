@@ -1,10 +1,10 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { configureShared, makeStore, OVERLAY, request } from '@tickety/shared';
 import { apiError, json, mockApi, overlayStore, resetShared, SIGNED_OUT_ME, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigLoadError, loadRuntimeConfig, parseRuntimeConfig } from './app/config';
-import { composeSite } from './app/site';
 import { publicRemoteFor } from './app/early-remote';
+import { composeSite } from './app/site';
 import { watchForStaff } from './app/start';
 import { OverlayHost } from './overlay/overlay-host';
 import { safeNext } from './pages/pages';

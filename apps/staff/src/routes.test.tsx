@@ -1,5 +1,5 @@
-import { renderPage, resetShared, signedInMe, routesModuleProblems } from '@tickety/shared/testing';
 import { cleanup, screen } from '@testing-library/react';
+import { renderPage, resetShared, routesModuleProblems, signedInMe } from '@tickety/shared/testing';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import routes, { remoteRoutes } from './routes';

@@ -42,6 +42,12 @@ export const RuntimeConfig = z.object({
   paddleScriptUrl: z.nullable(z.string()),
   /** Public token of the subscription-analytics script, or null. */
   analyticsToken: z.nullable(z.string()),
+  /**
+   * The subscription-analytics script (ProfitWell's `profitwell.js`, or the sandbox's stand-in in demo
+   * mode); null without a token. Optional: a static host's config.json written before it existed
+   * still passes (no analytics then).
+   */
+  analyticsScriptUrl: z.optional(z.nullable(z.string())),
   /** True when Discord is the built-in sandbox (demo users, no real accounts). */
   demo: z.boolean(),
 });

@@ -10,6 +10,7 @@
  *   control.failNext('GET /api/v10/users/@me/guilds', { status: 503, retryAfter: 2 });
  */
 
+export * from './analytics';
 export { ATTACHMENT_LINK_TTL_MS, attachmentSignature, DEMO_LEGACY_TRANSCRIPTS, LEGACY_ISSUED_MS, legacyTranscriptPath, signAttachment } from './attachments';
 export * from './chargebee';
 export {

@@ -4,7 +4,9 @@
  * this dev server in DASHBOARD_ORIGINS), creates the store, loads the user and mounts the remote's
  * pages at the paths of its own route table. The error overlay is a plain box here; the shell's is the real one.
  */
-import { StrictMode, Suspense, type ReactNode } from 'react';
+
+import { leafPaths } from '@tickety/api-contract';
+import { type ReactNode, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, Link, RouterProvider } from 'react-router-dom';
@@ -13,7 +15,6 @@ import { loginButtonLabel } from './client/errors';
 import { overlayActions } from './client/overlay-actions';
 import { useOverlayState } from './client/overlay-store';
 import { configureShared } from './config';
-import { leafPaths } from '@tickety/api-contract';
 import { type AnyRemoteRoutesModule, type RemoteId, type RouteHandle, remoteScopeClass } from './contracts/remotes';
 import { makeStore, useAppDispatch, useAppSelector } from './store';
 import type { RuntimeConfig } from './types';

@@ -12,7 +12,7 @@ import { visitorAuthState } from './auth/auth-slice';
 import { configureShared } from './config';
 import type { RouteHandle, RouteTable } from './contracts/remotes';
 import { addMessages, type CatalogModule, i18n } from './i18n/i18n';
-import { DEFAULT_LOCALE, type Locale, LOCALES } from './i18n/locales';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from './i18n/locales';
 import sharedDe from './locales/de.json';
 import sharedEn from './locales/en.json';
 import { makeStore } from './store';

@@ -3,7 +3,8 @@
  * render a page inside a memory router with the one store and a configured shared package, and
  * answer the API's paths from a table instead of the network.
  */
-import { cleanup, render, type RenderResult } from '@testing-library/react';
+import { cleanup, type RenderResult, render } from '@testing-library/react';
+import type { BillingSubscription, Plan } from '@tickety/api-contract';
 import type { ReactElement, ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router-dom';
@@ -15,8 +16,7 @@ import { configureShared, resetSharedConfiguration } from './config';
 import { type AnyRemoteRoutesModule, leafPaths, parseRouteTable, type RouteHandle } from './contracts/remotes';
 import { changeLocale, i18n } from './i18n/i18n';
 import type { Locale } from './i18n/locales';
-import { makeStore, type AppStore, type RootState } from './store';
-import type { BillingSubscription, Plan } from '@tickety/api-contract';
+import { type AppStore, makeStore, type RootState } from './store';
 import type { ApiError, Guild, MeResponse, RuntimeConfig } from './types';
 
 export const TEST_API_ORIGIN = 'http://api.test';

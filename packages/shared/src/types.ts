@@ -8,11 +8,11 @@ export type {
   ApiError,
   Guild,
   GuildWithAccess,
-  ServerAccess,
   MeResponse,
   RuntimeConfig,
+  ServerAccess,
+  StaffInfo,
   StaffPermission,
   SubscriptionSummary,
-  StaffInfo,
   User,
 } from '@tickety/api-contract';

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { RuntimeConfig } from '@tickety/api-contract';
 import { DEMO_APP } from '@tickety/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { runtimeConfig } from '../../src/routes/runtime-config';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, PUBLIC_URL, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
@@ -55,6 +57,32 @@ async function remoteServer(routes: unknown): Promise<RemoteServer> {
   return state;
 }
 
+describe('runtimeConfig: the analytics script', () => {
+  const REAL = { DISCORD_CLIENT_ID: '987654321098765432', DISCORD_CLIENT_SECRET: 'secret', TOKEN_ENCRYPTION_KEY: KEY, DATA_DIR: 'memory://' };
+  const site = { remotes: {}, shell: null };
+
+  it('is null, with its token, when no token is configured', () => {
+    const body = runtimeConfig(loadConfig(REAL), site);
+    expect(RuntimeConfig.parse(body)).toEqual(body);
+    expect(body).toMatchObject({ analyticsToken: null, analyticsScriptUrl: null });
+    // A script URL alone starts nothing.
+    expect(runtimeConfig(loadConfig({ ...REAL, ANALYTICS_SCRIPT_URL: 'https://cdn.example.test/pw.js' }), site)).toMatchObject({ analyticsToken: null, analyticsScriptUrl: null });
+  });
+
+  it("is ProfitWell's with a token, or the one configured", () => {
+    expect(runtimeConfig(loadConfig({ ...REAL, ANALYTICS_TOKEN: 'pk_live' }), site)).toMatchObject({
+      analyticsToken: 'pk_live',
+      analyticsScriptUrl: 'https://public.profitwell.com/js/profitwell.js',
+    });
+    expect(runtimeConfig(loadConfig({ ...REAL, ANALYTICS_TOKEN: 'pk_live', ANALYTICS_SCRIPT_URL: 'https://cdn.example.test/pw.js' }), site).analyticsScriptUrl).toBe('https://cdn.example.test/pw.js');
+  });
+
+  it("a static host's config.json without the field (written before it existed) still passes: no analytics", () => {
+    const { analyticsScriptUrl: _, ...older } = runtimeConfig(loadConfig({ ...REAL, ANALYTICS_TOKEN: 'pk_live' }), site);
+    expect(RuntimeConfig.safeParse(older).success).toBe(true);
+  });
+});
+
 describe.each(databases())('GET /config.json on $name', (database) => {
   describe('demo mode, API only, no site', () => {
     const t = useTestApp(database, { env: { TOKEN_ENCRYPTION_KEY: KEY, PADDLE_CLIENT_TOKEN: 'live_public_abc', PRODUCT_NAME: 'Ticketo' } });
@@ -77,12 +105,32 @@ describe.each(databases())('GET /config.json on $name', (database) => {
         paddleToken: 'live_public_abc',
         // Demo mode: Paddle.js is the sandbox's stand-in.
         paddleScriptUrl: `${PUBLIC_URL}/sandbox/paddle/paddle.js`,
-        analyticsToken: null,
+        // Demo mode: the analytics script is the sandbox's stand-in, with its demo token.
+        analyticsToken: 'demo_analytics',
+        analyticsScriptUrl: `${PUBLIC_URL}/sandbox/analytics/profitwell.js`,
         demo: true,
       });
       for (const secret of [DEMO_APP.clientSecret, DEMO_APP.botToken, KEY]) expect(res.body).not.toContain(secret);
       // Without all-in-one, a missing site is normal (the static host serves its own config.json).
       expect(t.logs.messages(/config\.json/)).toHaveLength(0);
+    });
+
+    it('mounts the analytics stand-in where the config points: its script for the token, the starts it records', async () => {
+      const script = await new Browser(t.app).get('/sandbox/analytics/profitwell.js?auth=demo_analytics');
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['content-type']).toContain('application/javascript');
+      expect((await new Browser(t.app).get('/sandbox/analytics/profitwell.js?auth=other')).statusCode).toBe(403);
+      // What the script posts (text/plain, no cookie, no CSRF header): the stand-in takes it.
+      const start = await new Browser(t.app).request('POST', '/sandbox/analytics/starts', {
+        headers: { 'content-type': 'text/plain', origin: PUBLIC_URL },
+        payload: JSON.stringify({ token: 'demo_analytics', user_id: '1000000000000000001', user_email: null, page: '/billing' }),
+      });
+      expect(start.statusCode).toBe(201);
+      const page = await new Browser(t.app).get('/sandbox/analytics/', { headers: html });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('1000000000000000001');
+      // Same origin as the pages: nothing added to their CSP.
+      expect(String(page.headers['content-security-policy'])).not.toContain('profitwell');
     });
 
     it('is readable cross-origin by the dashboard only', async () => {
@@ -241,6 +289,7 @@ describe.each(databases())('GET /config.json on $name', (database) => {
       expect(body.remotes).toEqual({ billing: entry('billing', 'bbbbbbbbbbb1', TABLES.billing, 'https://cdn.tickety.test') });
       expect(body.shell).toEqual({ version: 'eeeeeeeeeee1' });
       expect(body.analyticsToken).toBe('pk_analytics');
+      expect(body.analyticsScriptUrl).toBe('https://public.profitwell.com/js/profitwell.js');
       for (const s of [secret, bot, KEY]) expect(res.body).not.toContain(s);
     });
 
@@ -248,6 +297,7 @@ describe.each(databases())('GET /config.json on $name', (database) => {
       const res = await new Browser(t.app).get('/sandbox/discord/oauth2/authorize');
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe(1002);
+      expect((await new Browser(t.app).get('/sandbox/analytics/profitwell.js?auth=pk_analytics')).statusCode).toBe(404);
     });
   });
 });

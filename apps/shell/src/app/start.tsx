@@ -1,13 +1,13 @@
-import { configureShared, loadUser, makeStore, type RuntimeConfig, STAFF_REMOTE, schedulePaddle, selectIsStaff } from '@tickety/shared';
+import { configureShared, loadUser, makeStore, type RuntimeConfig, STAFF_REMOTE, scheduleAnalytics, schedulePaddle, selectIsStaff } from '@tickety/shared';
 import { StrictMode } from 'react';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { SIGNED_IN_HINT_KEY } from '../boot/boot';
-import { registerRemote } from '../remotes/registry';
 import { ShellUiText } from '../lib/ui-text';
+import { registerRemote } from '../remotes/registry';
 import { buildRoutes } from '../routes/table';
-import { composeSite } from './site';
 import { registerRemotesEarly } from './early-remote';
+import { composeSite } from './site';
 
 /**
  * Registers the staff remote once the signed-in user holds a staff permission. Before that the
@@ -60,6 +60,8 @@ export function startApp(config: RuntimeConfig) {
   watchForStaff(store, config);
   // Spec §1: Paddle.js initialised at start-up, once the browser is idle (never before the first page).
   schedulePaddle(config);
+  // Spec §1: the subscription-analytics script started with the signed-in user's id, once idle (never for a visitor).
+  scheduleAnalytics(store, config);
   keepSignedInHint(store);
   void store.dispatch(loadUser());
 

@@ -1,7 +1,7 @@
 import { evaluateGuard, login, loginButtonLabel, type RouteHandle, selectAuth, siteHref, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
-import type { ReactNode } from 'react';
 import { Button, buttonClasses, EmptyState, Spinner } from '@tickety/ui';
 import { LockKeyhole, ShieldAlert } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link, Outlet, useMatches } from 'react-router-dom';
 import { useT } from '../lib/i18n';
 

@@ -1,4 +1,4 @@
-import { hasPermission, siteHref, type StaffInfo, type StaffPermission } from '@tickety/shared';
+import { hasPermission, type StaffInfo, type StaffPermission, siteHref } from '@tickety/shared';
 import type { ShellKey } from '../lib/i18n';
 
 export interface NavItem {

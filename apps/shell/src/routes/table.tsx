@@ -1,14 +1,14 @@
 import { type Composition, type LayoutId, REMOTE_IDS, type RemoteId, type RouteDef, type RouteHandle, siteHref } from '@tickety/shared';
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, type RouteObject, ScrollRestoration, useLocation } from 'react-router-dom';
+import { GuardedOutlet } from '../guards/guarded-outlet';
 import { DisplayLayout, LoginLayout, PublicLayout, SubscriptionLayout, TranscriptLayout } from '../layouts/layouts';
-import { type SidebarItem, ServerLayout } from '../layouts/server-layout';
+import { ServerLayout, type SidebarItem } from '../layouts/server-layout';
 import { t } from '../lib/i18n';
 import { OverlayHost } from '../overlay/overlay-host';
 import { DocsRedirect, LoginPage, LogoutPage, NotFound, RouteError, SubscriptionsUserRedirect } from '../pages/pages';
 import { RemotePage } from '../remotes/remote-page';
 import { useDocumentTitle } from './title';
-import { GuardedOutlet } from '../guards/guarded-outlet';
 
 /**
  * After a client-side move, focus goes to the page's main region (screen readers announce the new

@@ -1,9 +1,9 @@
-import { configureShared, makeStore, type MeResponse, type RuntimeConfig } from '@tickety/shared';
-import { authStateFor, SIGNED_OUT_ME } from '@tickety/shared/testing';
-import { composeSite } from '../app/site';
 import { render } from '@testing-library/react';
+import { configureShared, type MeResponse, makeStore, type RuntimeConfig } from '@tickety/shared';
+import { authStateFor, SIGNED_OUT_ME } from '@tickety/shared/testing';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { composeSite } from '../app/site';
 import { buildRoutes } from '../routes/table';
 import { configWithTables } from './route-tables';
 

@@ -1,4 +1,4 @@
-import { selectStaffPermissions, type StaffPermission, useAppSelector } from '@tickety/shared';
+import { type StaffPermission, selectStaffPermissions, useAppSelector } from '@tickety/shared';
 import { Alert, Badge } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import Clock from 'lucide-react/icons/clock';

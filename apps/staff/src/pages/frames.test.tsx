@@ -1,5 +1,5 @@
-import { renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { cleanup, screen } from '@testing-library/react';
+import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import SupportTeamPage from './support-team';
 import SystemPage from './system';
@@ -26,10 +26,14 @@ describe('staff page frames', () => {
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });
 
-  it('system says health comes later and links to the public status page', () => {
+  it('system shows the payment webhooks, says the rest comes later and links to the public status page', async () => {
+    mockApi({ 'GET /api/staff/webhooks': { queues: [], dead: [], nextCursor: null } });
     ({ store } = renderPage(<SystemPage />, { url: '/system', me: reader }));
     expect(screen.getByRole('heading', { level: 1, name: 'System' })).toBeInTheDocument();
-    expect(screen.getByText('System health comes with the staff tools')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Payment webhooks' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'No dead letters: every event was applied' })).toBeInTheDocument();
+    expect(screen.getByText('More of System comes with the staff tools')).toBeInTheDocument();
+    expect(screen.getByText(/come next/)).not.toHaveTextContent(/webhook/i);
     expect(screen.getByRole('link', { name: 'Status page' })).toHaveAttribute('href', '/status');
   });
 

@@ -1,5 +1,5 @@
-import { inLocale, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { cleanup, screen, within } from '@testing-library/react';
+import { inLocale, mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import SystemPage from './system';
 import SystemUpdatePage from './system-update';
@@ -41,11 +41,31 @@ describe('staff pages in German', () => {
     expect(screen.getByText(/'<code> - <http status>'/)).toBeInTheDocument();
   });
 
-  it('system and system update speak German and keep their links and codes', () => {
+  it('system and system update speak German and keep their links and codes', async () => {
     const reader = signedInMe({ team: { owner: false, permissions: ['DASHBOARD_SUPPORT_SYSTEM_READ'] } });
+    const queue = { pending: 0, failing: 0, dead: 0, oldestPendingAt: null };
+    mockApi({
+      'GET /api/staff/webhooks': {
+        queues: [
+          { provider: 'paddle', ...queue, dead: 1 },
+          { provider: 'fastspring', ...queue },
+          { provider: 'discord', ...queue },
+          { provider: 'chargebee', ...queue },
+        ],
+        dead: [{ id: '1', provider: 'paddle', type: 'x.y', key: 'evt_1', subject: null, attempts: 8, lastError: 'boom', receivedAt: '2026-03-01T12:00:00.000Z' }],
+        nextCursor: null,
+      },
+    });
     ({ store } = renderPage(<SystemPage />, { url: '/system', me: reader }));
     expect(screen.getByRole('heading', { level: 1, name: 'System' })).toBeInTheDocument();
-    expect(screen.getByText('Der Systemzustand kommt mit den Team-Tools')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Zahlungs-Webhooks' })).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'Unzustellbare Webhook-Ereignisse, neueste zuerst' });
+    expect(within(table).getByRole('columnheader', { name: 'Letzter Fehler' })).toBeInTheDocument();
+    expect(screen.getByText('Handlungsbedarf')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Anbieter' })).toHaveDisplayValue('Alle Anbieter');
+    expect(screen.getByText(/die du nicht hast\./)).toHaveTextContent('DASHBOARD_SUPPORT_SYSTEM_WRITE');
+    expect(screen.getByRole('button', { name: 'Aktualisieren' })).toBeInTheDocument();
+    expect(screen.getByText('Mehr vom System kommt mit den Team-Tools')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Statusseite' })).toHaveAttribute('href', '/status');
     cleanup();
     resetShared(store);

@@ -1,16 +1,18 @@
 import { Link } from '@tickety/shared';
 import { Card, PageHeader } from '@tickety/ui';
 import { ComingNext, linkClasses } from '../components/notices';
+import { PaymentWebhooks } from '../components/payment-webhooks';
 import { href } from '../lib/hrefs';
 import { T, useT } from '../lib/i18n';
 
-/** /system: the health of the service, for staff. */
+/** /system: the health of the service, for staff (the page is guarded by DASHBOARD_SUPPORT_SYSTEM_READ). */
 export default function SystemPage() {
   const t = useT();
   return (
     <div>
       <PageHeader title={t('title.system')} description={t('system.description')} />
       <div className="space-y-6">
+        <PaymentWebhooks />
         <ComingNext title={t('system.next.title')}>{t('system.next.body')}</ComingNext>
         <Card className="p-5 text-sm text-surface-700 sm:p-6 dark:text-surface-300">
           <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('system.available.heading')}</h2>

@@ -107,6 +107,18 @@ describe('hosted checkout', () => {
     expect(ev!.body).toMatchObject({ occurred_at: S, source: 'hosted_page', object: 'event', api_version: 'v2', webhook_status: 'scheduled' });
     expect(ev!.body.id).toMatch(/^ev_[A-Za-z0-9]{16}$/);
     expect(h.receiver.got[2]!.body.content.invoice.id).toBe(invoice.id);
+    // As Chargebee's, a payment event carries the transaction that paid the invoice, on the card used.
+    expect(h.receiver.got[2]!.body.content.transaction).toMatchObject({
+      subscription_id: subscription.id,
+      customer_id: USER_ID,
+      payment_method: 'card',
+      status: 'success',
+      amount: 500,
+      masked_card_number: '************4242',
+      date: S,
+      linked_invoices: [{ invoice_id: invoice.id, applied_amount: 500 }],
+      object: 'transaction',
+    });
 
     // GET /subscriptions/{id} and the list (customer_id[is], limit, next_offset).
     expect((await h.api('GET', `/subscriptions/${subscription.id}`)).json()).toEqual({ subscription, customer });

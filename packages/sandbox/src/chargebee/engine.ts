@@ -24,6 +24,7 @@ import type {
   ChargebeeLineItem,
   ChargebeePortalSession,
   ChargebeeSubscription,
+  ChargebeeTransaction,
   EventSource,
   PeriodUnit,
 } from './types';
@@ -293,6 +294,36 @@ export class ChargebeeEngine {
       customer: this.#customerJson(this.#customers.get(sub.customerId)!),
       ...(invoice ? { invoice: structuredClone(invoice) } : {}),
     };
+  }
+
+  /**
+   * A payment event's content: as Chargebee's, the subscription, customer and invoice with the
+   * `transaction` that paid (or failed to pay) the invoice, on the subscription's card.
+   */
+  #payment(sub: SubscriptionRecord, invoice: ChargebeeInvoice, status: 'success' | 'failure'): ChargebeeEventContent {
+    const nowS = this.sec();
+    const amount = status === 'success' ? invoice.amount_paid : invoice.amount_due;
+    const version = this.#version();
+    const transaction: ChargebeeTransaction = {
+      id: randomId('txn_'),
+      customer_id: sub.customerId,
+      subscription_id: sub.id,
+      payment_method: 'card',
+      gateway: 'chargebee',
+      type: 'payment',
+      date: nowS,
+      amount,
+      currency_code: invoice.currency_code,
+      status,
+      masked_card_number: `************${sub.card.last4}`,
+      ...(status === 'failure' ? { error_code: 'card_declined', error_text: 'The card was declined.' } : {}),
+      linked_invoices: [{ invoice_id: invoice.id, applied_amount: amount, applied_at: nowS, invoice_date: invoice.date, invoice_total: invoice.total, invoice_status: invoice.status }],
+      resource_version: version,
+      updated_at: Math.floor(version / 1000),
+      deleted: false,
+      object: 'transaction',
+    };
+    return { ...this.#content(sub, invoice), transaction };
   }
 
   #pageJson(p: HostedPageRecord): ChargebeeHostedPage {
@@ -580,7 +611,7 @@ export class ChargebeeEngine {
     p.version = this.#version();
     if (newCustomer) this.#emit('customer_created', 'hosted_page', { customer: this.#customerJson(customer) });
     this.#emit('subscription_created', 'hosted_page', this.#content(sub, inv));
-    this.#emit('payment_succeeded', 'hosted_page', this.#content(sub, inv));
+    this.#emit('payment_succeeded', 'hosted_page', this.#payment(sub, inv, 'success'));
     this.#changed();
     return structuredClone(p);
   }
@@ -653,7 +684,7 @@ export class ChargebeeEngine {
     );
     sub.version = this.#version();
     this.#emit('subscription_reactivated', source, this.#content(sub, inv));
-    if (inv.amount_paid > 0) this.#emit('payment_succeeded', source, this.#content(sub, inv));
+    if (inv.amount_paid > 0) this.#emit('payment_succeeded', source, this.#payment(sub, inv, 'success'));
     this.#changed();
     return { ...this.subscription(id), invoice: structuredClone(inv) };
   }
@@ -792,7 +823,7 @@ export class ChargebeeEngine {
     customer.version = this.#version();
     sub.version = this.#version();
     this.#emit('subscription_changed', source, this.#content(sub, inv));
-    if (inv && inv.amount_paid > 0) this.#emit('payment_succeeded', source, this.#content(sub, inv));
+    if (inv && inv.amount_paid > 0) this.#emit('payment_succeeded', source, this.#payment(sub, inv, 'success'));
     this.#changed();
     return { ...this.subscription(id), ...(inv ? { invoice: structuredClone(inv) } : {}) };
   }
@@ -810,7 +841,7 @@ export class ChargebeeEngine {
     sub.dueInvoiceId = inv.id;
     sub.dueSince = this.sec();
     sub.version = this.#version();
-    this.#emit('payment_failed', 'scheduled_job', this.#content(sub, inv));
+    this.#emit('payment_failed', 'scheduled_job', this.#payment(sub, inv, 'failure'));
     this.#changed();
     return structuredClone(inv);
   }
@@ -832,7 +863,7 @@ export class ChargebeeEngine {
     sub.dueInvoiceId = null;
     sub.dueSince = null;
     sub.version = this.#version();
-    this.#emit('payment_succeeded', 'scheduled_job', this.#content(sub, inv));
+    this.#emit('payment_succeeded', 'scheduled_job', this.#payment(sub, inv, 'success'));
     this.#changed();
     return structuredClone(inv);
   }
@@ -862,7 +893,7 @@ export class ChargebeeEngine {
         );
         sub.version = this.#version();
         this.#emit('subscription_renewed', 'scheduled_job', this.#content(sub, inv));
-        if (inv.amount_paid > 0) this.#emit('payment_succeeded', 'scheduled_job', this.#content(sub, inv));
+        if (inv.amount_paid > 0) this.#emit('payment_succeeded', 'scheduled_job', this.#payment(sub, inv, 'success'));
         this.#changed();
       }
     }

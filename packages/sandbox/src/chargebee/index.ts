@@ -52,4 +52,5 @@ export type {
   ChargebeePortalSession,
   ChargebeeSubscription,
   ChargebeeSubscriptionItem,
+  ChargebeeTransaction,
 } from './types';

@@ -152,10 +152,34 @@ export interface ChargebeePortalSession {
   object: 'portal_session';
 }
 
+/** A payment attempt (the content of payment_succeeded and payment_failed): always by card here. */
+export interface ChargebeeTransaction {
+  id: string;
+  customer_id: string;
+  subscription_id: string;
+  payment_method: 'card';
+  gateway: 'chargebee';
+  type: 'payment';
+  date: number;
+  amount: number;
+  currency_code: string;
+  status: 'success' | 'failure';
+  /** `************4242`. */
+  masked_card_number: string;
+  error_code?: string;
+  error_text?: string;
+  linked_invoices: Array<{ invoice_id: string; applied_amount: number; applied_at: number; invoice_date: number; invoice_total: number; invoice_status: ChargebeeInvoice['status'] }>;
+  resource_version: number;
+  updated_at: number;
+  deleted: false;
+  object: 'transaction';
+}
+
 export interface ChargebeeEventContent {
   subscription?: ChargebeeSubscription;
   customer?: ChargebeeCustomer;
   invoice?: ChargebeeInvoice;
+  transaction?: ChargebeeTransaction;
 }
 
 /** An event as POSTed to the webhook URL (webhook_status is always `scheduled` there, as Chargebee sends it). */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OVERLAY } from '../constants';
 import { overlayStore } from '../client/overlay-store';
+import { OVERLAY } from '../constants';
 import {
   API_ORIGIN,
   apiError,

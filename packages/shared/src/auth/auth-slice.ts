@@ -3,7 +3,7 @@ import { ApiRequestError, errorCode } from '../client/errors';
 import { request } from '../client/request';
 import { getApiOrigin } from '../config';
 import { AUTH_CACHE, AUTH_PATHS, OVERLAY } from '../constants';
-import type { Guild, MeResponse, ServerAccess, SubscriptionSummary, StaffInfo, User } from '../types';
+import type { Guild, MeResponse, ServerAccess, StaffInfo, SubscriptionSummary, User } from '../types';
 import { openLoginPopup } from './login-popup';
 
 /** docs/behaviour.md#auth-state: the client-side auth state. */

@@ -3,7 +3,7 @@ import { overlayActions } from '../client/overlay-actions';
 import { overlayStore } from '../client/overlay-store';
 import { request } from '../client/request';
 import { API_ORIGIN, flush, jsonResponse, SIGNED_IN, SIGNED_OUT, setup, teardown, track } from '../test/helpers';
-import { login, loadUser } from './auth-slice';
+import { loadUser, login } from './auth-slice';
 import { popupFeatures } from './login-popup';
 
 let env: ReturnType<typeof setup>;

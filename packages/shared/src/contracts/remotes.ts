@@ -1,7 +1,8 @@
+import type { AccessArea, LayoutId, RemoteId, RouteTable, SidebarIcon, StaffPermission } from '@tickety/api-contract';
 import type { ComponentType } from 'react';
 import type { Catalog } from '../i18n/catalog';
-import type { AccessArea, LayoutId, RemoteId, RouteTable, SidebarIcon, StaffPermission } from '@tickety/api-contract';
 
+export type { Composition, LayoutId, RemoteId, RouteDef, RouteTable, SidebarIcon } from '@tickety/api-contract';
 /**
  * The contract between the shell and its remotes.
  *
@@ -28,7 +29,6 @@ export {
   SIDEBAR_ICONS,
   STAFF_REMOTE,
 } from '@tickety/api-contract';
-export type { Composition, LayoutId, RemoteId, RouteDef, RouteTable, SidebarIcon } from '@tickety/api-contract';
 
 /** What a remote gives the shell for one page (a subset of a react-router route object). */
 export interface RemoteRouteModule {

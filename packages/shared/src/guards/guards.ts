@@ -1,6 +1,6 @@
 import type { AuthState } from '../auth/auth-slice';
 import type { RouteHandle } from '../contracts/remotes';
-import type { StaffPermission, StaffInfo } from '../types';
+import type { StaffInfo, StaffPermission } from '../types';
 
 /**
  * - 'allow': render the page;

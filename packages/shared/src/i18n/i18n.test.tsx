@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '@tickety/api-contract';
 import { act, render, screen } from '@testing-library/react';
+import { ERROR_CODES } from '@tickety/api-contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiRequestError, errorText, toOverlayErrorView } from '../client/errors';
 import { formatDateTime, formatNumber, formatPrice } from '../format/format';

@@ -7,7 +7,7 @@
  * so no page ever shows a missing message.
  */
 import { type Messages, setupI18n } from '@lingui/core';
-import { DEFAULT_LOCALE, type Locale, LOCALES, preferredLocale, rememberLocale } from './locales';
+import { DEFAULT_LOCALE, LOCALES, type Locale, preferredLocale, rememberLocale } from './locales';
 
 export const i18n = setupI18n({ locale: DEFAULT_LOCALE, messages: Object.fromEntries(LOCALES.map((l) => [l, {}])) });
 

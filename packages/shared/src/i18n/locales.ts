@@ -2,7 +2,7 @@
  * The reader's language in the browser: the list and the matching are the contract's
  * (@tickety/api-contract locales), the remembering is here.
  */
-import { type Locale, LOCALE_STORAGE_KEY, pickLocale } from '@tickety/api-contract';
+import { LOCALE_STORAGE_KEY, type Locale, pickLocale } from '@tickety/api-contract';
 
 export {
   DEFAULT_LOCALE,

@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
-import { startI18n } from '../i18n/i18n';
 import { configure } from '@testing-library/react';
+import { startI18n } from '../i18n/i18n';
 
 await startI18n('en');
 

@@ -148,10 +148,31 @@ export default fp(
 );
 
 /**
+ * What the page loads besides Paddle's checkout (always allowed): the configured checkouts' sources
+ * (`providerCheckoutSources`) and the subscription-analytics script's (`analyticsScriptSources`).
+ */
+export function checkoutSources(
+  config: Parameters<typeof providerCheckoutSources>[0] & Parameters<typeof analyticsScriptSources>[0],
+): { scripts: string[]; frames: string[] } {
+  const checkout = providerCheckoutSources(config);
+  return { scripts: [...checkout.scripts, ...analyticsScriptSources(config)], frames: checkout.frames };
+}
+
+/**
+ * The subscription-analytics script's origin (ProfitWell's `public.profitwell.com`), when it is
+ * configured and not served by this origin (the demo's stand-in is).
+ */
+export function analyticsScriptSources(config: { publicUrl: string; analyticsScriptUrl: string | null }): string[] {
+  if (!config.analyticsScriptUrl) return [];
+  const script = new URL(config.analyticsScriptUrl).origin;
+  return script === new URL(config.publicUrl).origin ? [] : [script];
+}
+
+/**
  * What the configured checkouts load besides Paddle's (always allowed): FastSpring's Store Builder
  * Library and its popup storefront, when FastSpring is configured and not served by this origin.
  */
-export function checkoutSources(config: { publicUrl: string; billing: { fastspring: { storefront: string | null; scriptUrl: string } } }): { scripts: string[]; frames: string[] } {
+function providerCheckoutSources(config: { publicUrl: string; billing: { fastspring: { storefront: string | null; scriptUrl: string } } }): { scripts: string[]; frames: string[] } {
   const self = new URL(config.publicUrl).origin;
   const { storefront, scriptUrl } = config.billing.fastspring;
   if (!storefront) return { scripts: [], frames: [] };

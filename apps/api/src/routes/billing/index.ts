@@ -157,6 +157,8 @@ export default async function billingRoutes(fastify: FastifyInstance) {
       subject = await appliedSubject(`provider = 'paddle' AND event_type = 'transaction.completed' AND payload->'data'->>'id' = $1`, reference);
     } else if (provider === 'fastspring') {
       subject = await appliedSubject(`provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`, reference);
+      // Its activation never came (reconciliation stored the subscription): FastSpring says which it is.
+      subject ??= await clients.fastspring.orderSubscription(reference);
     } else if (provider === 'chargebee') {
       const page = await clients.chargebee.hostedPage(reference);
       if (page.customerId && !(await accounts.isLinked('chargebee', page.customerId, userId))) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });

@@ -18,6 +18,7 @@ export function runtimeConfig(config: FastifyInstance['config'], site: Pick<Site
     paddleToken: config.paddleToken,
     paddleScriptUrl: config.paddleScriptUrl,
     analyticsToken: config.analyticsToken,
+    analyticsScriptUrl: config.analyticsScriptUrl,
     demo: config.demo,
   };
 }

@@ -71,13 +71,21 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       else bad.push(`events.${i}: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
     }
     if (good.length === 0) throw invalid('FastSpring', [{ path: ['events'], message: bad.join(' | ') || 'no events' }]);
-    const { stored } = await app.webhookInbox.store('fastspring', good.map(fastspringInboxEvent));
-    if (stored.length > 0) app.inboxWorker.nudge();
-    if (bad.length > 0) {
-      req.log.warn({ refused: bad }, 'fastspring webhook: events that are not events were left out (FastSpring sends them again)');
-      return reply.code(202).type('text/plain; charset=utf-8').send(good.map((e) => e.id).join('\n'));
+    // Each event is stored on its own (they still share one INSERT: the inbox writes the calls of
+    // one moment together), so one the database refuses is left out and FastSpring sends only it again.
+    const results = await Promise.allSettled(good.map((e) => app.webhookInbox.store('fastspring', [fastspringInboxEvent(e)])));
+    const kept = good.filter((_, i) => results[i]!.status === 'fulfilled');
+    const fresh = results.some((r) => r.status === 'fulfilled' && r.value.stored.length > 0);
+    if (fresh) app.inboxWorker.nudge();
+    if (kept.length === 0) throw (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+    if (bad.length > 0 || kept.length < good.length) {
+      req.log.warn(
+        { refused: bad, failed: good.filter((_, i) => results[i]!.status === 'rejected').map((e) => e.id) },
+        'fastspring webhook: events left out (FastSpring sends them again)',
+      );
+      return reply.code(202).type('text/plain; charset=utf-8').send(kept.map((e) => e.id).join('\n'));
     }
-    return { received: true as const, duplicate: stored.length === 0 };
+    return { received: true as const, duplicate: !fresh };
   });
 
   // Chargebee: one event per POST, protected by HTTP basic authentication.

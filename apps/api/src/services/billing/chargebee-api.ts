@@ -106,11 +106,16 @@ export class ChargebeeApi implements ProviderClient {
     const now = estimate.invoice_estimate;
     const next = estimate.next_invoice_estimate;
     const currency = now?.currency_code ?? next?.currency_code ?? 'USD';
-    const credits = (estimate.credit_note_estimates ?? []).reduce((sum, c) => sum + (c.total ?? 0), 0);
+    // The credit for the unused time is applied to the charge first (already in the invoice's
+    // credits_applied and amount_due): only what is left of it (amount_available) is credited now.
+    const credits = (estimate.credit_note_estimates ?? []).reduce((sum, c) => sum + (c.amount_available ?? (c.total ?? 0) - (c.amount_allocated ?? 0)), 0);
     const nextAt = (estimate.subscription_estimate as { next_billing_at?: number } | undefined)?.next_billing_at;
     return {
       dueNow: { amount: minorToMajor((now?.amount_due ?? now?.total ?? 0) - credits, currency), currency },
-      nextCharge: next ? { amount: minorToMajor(next.total ?? 0, next.currency_code), currency: next.currency_code, at: nextAt ? new Date(nextAt * 1000).toISOString() : null } : null,
+      // What the next renewal charges: its total less the credits the customer has by then.
+      nextCharge: next
+        ? { amount: minorToMajor(next.amount_due ?? next.total ?? 0, next.currency_code), currency: next.currency_code, at: nextAt ? new Date(nextAt * 1000).toISOString() : null }
+        : null,
     };
   }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock';
 import type { DiscordBot } from '../../lib/discord-bot';
-import { discordSubscriptionState } from './discord';
+import { discordSubscriptionState, sellsAsPlan } from './discord';
 import type { PriceBook } from './subscriptions';
 import type { ProviderClient, SubscriptionState } from './types';
 
@@ -32,7 +32,7 @@ export class DiscordBillingClient implements ProviderClient {
       const page = await this.bot.entitlements(this.applicationId, new URLSearchParams({ after, limit: '100', exclude_ended: 'false', exclude_deleted: 'false' }));
       if (page.length === 0) return;
       yield page
-        .filter((e) => e.user_id)
+        .filter((e) => e.user_id && sellsAsPlan(e as unknown as Record<string, unknown>, prices))
         .map((e) => {
           try {
             return discordSubscriptionState(e, prices, (BigInt(readAt) * 1000n).toString(), readAt);

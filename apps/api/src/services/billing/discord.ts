@@ -101,7 +101,7 @@ export function discordSubscriptionState(data: unknown, prices: PriceBook, versi
   const started = !e.starts_at || Date.parse(e.starts_at) <= nowMs;
   const live = !e.deleted && !e.consumed && started && (ends === null || ends > nowMs);
   if (!found && live) throw new Error(`discord SKU ${e.sku_id} is not in the plan catalogue (providerPrices in config/plans.json)`);
-  const status = e.deleted ? 'deleted' : !live ? 'ended' : ends !== null ? 'ending' : 'active';
+  const status = e.deleted ? 'deleted' : !started ? 'scheduled' : !live ? 'ended' : ends !== null ? 'ending' : 'active';
   return {
     provider: 'discord',
     providerSubscriptionId: e.id,
@@ -110,7 +110,8 @@ export function discordSubscriptionState(data: unknown, prices: PriceBook, versi
     status,
     // Premium while the entitlement lasts: a set end is kept as `accessEndsAt` (premium stops then
     // even if no event comes); a deleted (refunded) one ends now.
-    premium: !e.deleted && !e.consumed,
+    // One that has not started yet gives nothing now (reconciliation stores it again once it has).
+    premium: !e.deleted && !e.consumed && started,
     pastDue: false,
     planId: found?.plan.id ?? null,
     interval: found?.interval ?? null,
@@ -122,13 +123,22 @@ export function discordSubscriptionState(data: unknown, prices: PriceBook, versi
   };
 }
 
+/** The application's purchases that are not its subscriptions: any other SKU's (a consumable, a durable item), unless it is an app subscription. */
+export function sellsAsPlan(data: Record<string, unknown>, prices: PriceBook): boolean {
+  const sku = typeof data.sku_id === 'string' ? data.sku_id : '';
+  return prices.find('discord', sku) !== null || data.type === 8;
+}
+
 /** Applies a stored Discord event: an entitlement event stores the entitlement. */
 export function discordApplier(clock: Clock, prices: PriceBook, graceDays: number): Applier {
   return async (tx, event) => {
     const e = event.payload as DiscordEvent;
     if (!ENTITLEMENT_EVENTS.has(e.type)) return `ignored: ${e.type} changes nothing here`;
-    const state = discordSubscriptionState(e.data, prices, isoMicros(e.timestamp), clock());
-    if (e.type === 'ENTITLEMENT_DELETE') Object.assign(state, { status: 'deleted', premium: false, cancelAtPeriodEnd: false });
-    return storeSubscription(tx, clock, state, graceDays);
+    // Another kind of purchase of the application (a consumable, say) is none of billing's business.
+    if (!sellsAsPlan(e.data, prices)) return `ignored: SKU ${String(e.data.sku_id)} is not a plan`;
+    // A deletion ends the entitlement whatever its data says (its `deleted` flag, or a SKU gone from
+    // the catalogue since): read it as deleted, so it never waits for a plan it no longer needs.
+    const data = e.type === 'ENTITLEMENT_DELETE' ? { ...e.data, deleted: true } : e.data;
+    return storeSubscription(tx, clock, discordSubscriptionState(data, prices, isoMicros(e.timestamp), clock()), graceDays);
   };
 }

@@ -96,6 +96,22 @@ export class FastspringApi implements ProviderClient {
     return order.invoiceUrl;
   }
 
+  /**
+   * The subscription a checkout's order made (its first subscription item), or null when FastSpring
+   * has no such order or it made none: finds a purchase whose webhook never came (reconciliation
+   * stored it) from the order id the popup reports.
+   */
+  async orderSubscription(orderId: string): Promise<string | null> {
+    try {
+      const order = await this.#call<{ items?: Array<{ subscription?: unknown }> }>('GET', `/orders/${encodeURIComponent(orderId)}`);
+      const item = (order.items ?? []).find((i) => typeof i.subscription === 'string' && i.subscription !== '');
+      return item ? (item.subscription as string) : null;
+    } catch (error) {
+      if (error instanceof ApiHttpError && error.errorName === 'NOT_FOUND') return null;
+      throw error;
+    }
+  }
+
   async *allSubscriptions(prices: PriceBook): AsyncGenerator<Array<SubscriptionState | { id: string; error: Error }>> {
     for (let page = 1; ; page++) {
       const list = await this.#call<{ subscriptions?: string[]; nextPage?: number | null }>('GET', `/subscriptions?page=${page}&limit=50`);
@@ -107,7 +123,8 @@ export class FastspringApi implements ProviderClient {
         try {
           return fastspringSubscriptionState(data, prices);
         } catch (error) {
-          return { id: String(data.id), error: error instanceof Error ? error : new Error(String(error)) };
+          // FastSpring answers an id it could not read as `{subscription, result: "error", error}` (no `id`).
+          return { id: String(data.id ?? data.subscription ?? 'unknown'), error: error instanceof Error ? error : new Error(String(error)) };
         }
       });
       if (!list.nextPage) return;
