@@ -141,7 +141,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Discord (REST and CDN): the given fetch, the in-process sandbox in demo mode, else the network.
   const discordFetch = options.discordFetch ?? (config.demo ? injectFetch(app) : undefined);
   // Payment providers' APIs: the network, or in demo mode their stand-ins in this process.
-  const providerFetch = config.demo ? injectFetch(app) : undefined;
+  // (only what is addressed to this server's stand-ins; any other configured provider is the network).
+  const inProcess = injectFetch(app);
+  const standIns = `${config.publicUrl}/sandbox/`;
+  const providerFetch: FetchLike | undefined = config.demo ? (input, init) => (String(input).startsWith(standIns) ? inProcess(input, init) : fetch(input, init)) : undefined;
   await app.register(servicesPlugin, { discordFetch, providerFetch });
   await app.register(authPlugin);
   for (const extend of options.extensions ?? []) await extend(app);

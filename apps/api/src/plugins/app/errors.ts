@@ -22,7 +22,14 @@ export const DB_RETRY_AFTER = 5;
 
 /** Turns anything thrown into an ApiHttpError (unknown errors become 1500, logged, never shown). */
 export function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
-  if (isApiHttpError(error)) return error;
+  if (isApiHttpError(error)) {
+    // A provider that did not answer: the answer says so (502 code 1024), the log says why (never the request's secrets).
+    if (error.errorName === 'PROVIDER_UNAVAILABLE' && error.cause !== undefined) {
+      const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : String(error.cause);
+      req.log.warn({ route: req.routeOptions.url, cause: cause.slice(0, 500) }, 'payment provider unavailable');
+    }
+    return error;
+  }
   if (error instanceof DatabaseUnavailableError || isUnavailable(error)) {
     req.log.warn({ err: describe(error) }, 'database unavailable');
     return new ApiHttpError('DATABASE_UNAVAILABLE', { retryAfter: DB_RETRY_AFTER });
