@@ -298,8 +298,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 
-/** Demo mode's Paddle credentials: the sandbox's Paddle accepts these (the launcher gives them to it). */
-export const DEMO_PADDLE_API_KEY = 'pdl_sdbx_apikey_tickety_demo';
+/** Demo mode's Paddle client-side token (public by nature, like Paddle's own `test_…` tokens); its API key is derived (demoProviderSecrets). */
 export const DEMO_PADDLE_CLIENT_TOKEN = 'test_tickety_demo';
 /** Demo mode's public token of the subscription-analytics script: the sandbox's stand-in accepts it. */
 export const DEMO_ANALYTICS_TOKEN = 'demo_analytics';
@@ -311,6 +310,7 @@ export const DEMO_ANALYTICS_TOKEN = 'demo_analytics';
 export function demoProviderSecrets(tokenKey: Buffer) {
   const hex = (label: string, n = 16) => deriveKey(tokenKey, label, n).toString('hex');
   return {
+    paddle: { apiKey: `pdl_sdbx_apikey_${hex('demo paddle api')}` },
     fastspring: { apiUsername: 'tickety_demo', apiPassword: hex('demo fastspring api'), webhookSecret: hex('demo fastspring webhooks') },
     chargebee: { apiKey: `test_${hex('demo chargebee api')}`, webhookUser: 'tickety', webhookPassword: hex('demo chargebee webhooks') },
     /** The seed of the sandbox's Discord application's Ed25519 key (its private key). */
@@ -653,7 +653,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
         webhookSecrets: secretList(e.PADDLE_WEBHOOK_SECRETS) ?? (demo ? [`pdl_ntfset_demo_${deriveKey(tokenEncryptionKey, 'demo paddle webhooks', 16).toString('hex')}`] : []),
         toleranceSeconds: e.PADDLE_WEBHOOK_TOLERANCE_SECONDS ?? 5,
         // Demo mode: the sandbox's Paddle (mounted by the all-in-one launcher at /sandbox/paddle) and its demo key.
-        apiKey: e.PADDLE_API_KEY ?? (demo ? DEMO_PADDLE_API_KEY : null),
+        apiKey: e.PADDLE_API_KEY ?? (demo ? demoSecrets.paddle.apiKey : null),
         apiBase: trimSlash(e.PADDLE_API_URL ?? (demo ? `${publicUrl}/sandbox/paddle` : 'https://api.paddle.com')),
       },
       // Demo mode: the launcher's stand-ins at /sandbox/fastspring and /sandbox/chargebee, and the
