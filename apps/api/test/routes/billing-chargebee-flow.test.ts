@@ -269,6 +269,14 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Chargeb
     expect(declined.status).toBe(402);
     await settle();
     expect(t.chargebee.subscriptions()).toHaveLength(before);
+    // Its page is still open (not paid): "activating" asks on.
+    expect((await checkoutStatus(declined.hostedPageId)).json()).toMatchObject({ state: 'activating', subscription: null });
+    // The buyer leaves it (Chargebee's "Cancel and go back"): asking where it stands says so, not "activating" for ever.
+    const left = await t.app.inject({ method: 'POST', url: `/sandbox/chargebee/pages/v3/${declined.hostedPageId}/cancel` });
+    expect(left.statusCode, left.body).toBe(303);
+    const status = await checkoutStatus(declined.hostedPageId);
+    expect(status.statusCode).toBe(404);
+    expect(ApiError.parse(status.json()).message).toMatch(/cancelled: nothing was charged/);
   });
 
   it('Chargebee at its worst (every webhook twice, out of order, the first attempts failing): one subscription, in its latest state', async () => {

@@ -110,7 +110,13 @@ export default fp(
     const clients: BillingClients = {
       paddle: paddleApi,
       fastspring: new FastspringApi({ username: fastspring.apiUsername, password: fastspring.apiPassword, apiBase: fastspring.apiBase, ...(providerFetch ? { fetch: providerFetch } : {}) }),
-      chargebee: new ChargebeeApi({ site: chargebee.site, apiKey: chargebee.apiKey, apiBase: chargebee.apiBase, ...(providerFetch ? { fetch: providerFetch } : {}) }),
+      chargebee: new ChargebeeApi({
+        site: chargebee.site,
+        apiKey: chargebee.apiKey,
+        apiBase: chargebee.apiBase,
+        portalReturnUrl: `${config.dashboardOrigins[0] ?? config.publicUrl}/billing`,
+        ...(providerFetch ? { fetch: providerFetch } : {}),
+      }),
       discord: new DiscordBillingClient(bot, config.discord.clientId, clock, config.billing.discord.publicKeys.length > 0 && prices.sells('discord')),
     };
     app.decorate('billingClients', clients);

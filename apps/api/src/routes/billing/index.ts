@@ -162,6 +162,9 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     } else if (provider === 'chargebee') {
       const page = await clients.chargebee.hostedPage(reference);
       if (page.customerId && !(await accounts.isLinked('chargebee', page.customerId, userId))) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
+      if (page.state === 'cancelled' || page.state === 'failed') {
+        throw new ApiHttpError('NOT_FOUND', { message: `This Chargebee checkout was ${page.state === 'failed' ? 'not paid' : 'cancelled'}: nothing was charged. Start a new one from the plans.` });
+      }
       subject = page.state === 'succeeded' ? page.subscriptionId : null;
     } else {
       const mine = (await accounts.list(userId)).find((s) => s.provider === 'discord' && s.premium && priceOf('discord', reference)?.plan.id === s.planId);

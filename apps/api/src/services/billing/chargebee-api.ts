@@ -13,6 +13,8 @@ export interface ChargebeeApiOptions {
   apiBase: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** Where the portal's "sign out and return" leads (the dashboard's billing page). */
+  portalReturnUrl?: string;
 }
 
 /** Chargebee's error as the SDK throws it (its `ChargebeeError`). */
@@ -32,8 +34,10 @@ interface SdkError {
 export class ChargebeeApi implements ProviderClient {
   readonly provider = 'chargebee' as const;
   readonly #client: Chargebee | null;
+  readonly #portalReturnUrl: string | undefined;
 
   constructor(options: ChargebeeApiOptions) {
+    this.#portalReturnUrl = options.portalReturnUrl;
     const send = options.fetch ?? fetch;
     const base = options.apiBase.replace(/\/+$/, '');
     this.#client =
@@ -127,7 +131,7 @@ export class ChargebeeApi implements ProviderClient {
 
   /** A fresh, single-use portal session of the customer. */
   async portal(customerId: string): Promise<string> {
-    const { portal_session } = await this.#call((cb) => cb.portalSession.create({ customer: { id: customerId } }));
+    const { portal_session } = await this.#call((cb) => cb.portalSession.create({ customer: { id: customerId }, ...(this.#portalReturnUrl ? { redirect_url: this.#portalReturnUrl } : {}) }));
     return portal_session.access_url;
   }
 
