@@ -81,6 +81,18 @@ describe.each(databases())('Billing (/api/billing) and server premium on $name',
     expect(foreign.statusCode).toBe(403);
     expect(ApiError.parse(foreign.json()).code).toBe(1005);
     expect((await t.db.query('SELECT 1 FROM staff_audit')).rows).toHaveLength(2);
+    // Receipts: staff read them too (audited); no one else.
+    expect((await new Browser(t.app).get(`/api/billing/users/${ava.id}/subscriptions/chargebee/cb_old/invoices`)).statusCode).toBe(401);
+    expect((await ben_.get(`/api/billing/users/${ava.id}/subscriptions/chargebee/cb_old/invoices`, dashboard)).statusCode).toBe(403);
+    expect((await ben_.get('/api/billing/subscriptions/chargebee/cb_old/invoices')).statusCode).toBe(404);
+    const discordReceipts = await sam_.get(`/api/billing/users/${ava.id}/subscriptions/discord/dc_ava/invoices`, dashboard);
+    expect(discordReceipts.statusCode).toBe(404);
+    expect((await t.db.query('SELECT 1 FROM staff_audit')).rows).toHaveLength(2);
+    const receipts = await sam_.get(`/api/billing/users/${ava.id}/subscriptions/chargebee/cb_old/invoices`, dashboard);
+    expect(receipts.statusCode, receipts.body).toBe(200);
+    expect(receipts.json()).toEqual({ available: true, invoices: [] });
+    const audit = await t.db.query<{ staff_id: string; target: string }>('SELECT staff_id, target FROM staff_audit ORDER BY id');
+    expect(audit.rows.at(-1)).toEqual({ staff_id: sam.id, target: `user ${ava.id}, chargebee cb_old receipts` });
     // Actions are the owner's only.
     expect((await ben_.post('/api/billing/subscriptions/paddle/sub_ava/cancel')).statusCode).toBe(404);
     expect((await sam_.post('/api/billing/subscriptions/paddle/sub_ava/cancel')).statusCode).toBe(404);
