@@ -55,6 +55,8 @@ declare module 'fastify' {
     billingAccounts: BillingAccounts;
     /** Paddle's API (official SDK), for the actions of the billing pages. */
     paddleApi: PaddleApi;
+    /** The last server errors (5xx) of this instance, for the System page. */
+    recentErrors: import('./lib/recent-errors').RecentErrors;
     /** Every provider's API client (Paddle's is also `paddleApi`), for actions, receipts and reconciliation. */
     billingClients: BillingClients;
     /** Heals lost webhooks by re-reading the providers' subscriptions. */

@@ -18,6 +18,8 @@ export interface Db extends Queryable {
   /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R>;
   close(): Promise<void>;
+  /** The connection pool's use (PostgreSQL); absent for an embedded database (one connection). */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 /** The database could not be reached (connection refused, timed out, shutting down...): answer 503. */

@@ -41,9 +41,11 @@ export async function createPostgresDb(options: PostgresOptions): Promise<Db> {
   });
   const base = wrap(pool);
   let closed = false;
+  const max = options.max ?? 10;
   return {
     kind: 'postgres',
     ...base,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     transaction: (fn) =>
       guard(async () => {
         const client = await pool.connect();

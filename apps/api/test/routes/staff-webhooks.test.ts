@@ -94,4 +94,31 @@ describe.each(databases())('Staff: webhook queues and dead letters (/api/staff/w
       expect(ApiError.parse(bad.json()).code).toBe(1001);
     }
   });
+
+  it('System health: the database, shards, this instance\'s recent server errors with request ids, the API\'s version; staff with the read flag only', async () => {
+    expect((await new Browser(t.app).get('/api/staff/system')).statusCode).toBe(401);
+    expect((await (await as(cleo.id)).get('/api/staff/system')).statusCode).toBe(403);
+    const sam_ = await as(sam.id);
+    // A real server error: the table the route reads is gone for a moment.
+    await t.db.query('ALTER TABLE webhook_events RENAME TO webhook_events_away');
+    let failed: Awaited<ReturnType<typeof sam_.get>>;
+    try {
+      failed = await sam_.get('/api/staff/webhooks', dashboard);
+    } finally {
+      await t.db.query('ALTER TABLE webhook_events_away RENAME TO webhook_events');
+    }
+    expect(failed.statusCode).toBe(500);
+    const res = await sam_.get('/api/staff/system', dashboard);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.database).toMatchObject({ kind: database.url ? 'postgres' : 'pglite', reachable: true });
+    expect(body.database.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(body.database.sizeBytes).toBeGreaterThan(0);
+    if (database.url) expect(body.database.pool).toMatchObject({ max: expect.any(Number) });
+    else expect(body.database.pool).toBeNull();
+    expect(body.errors[0]).toMatchObject({ method: 'GET', route: '/api/staff/webhooks', status: 500, code: 1500 });
+    expect(body.errors[0].requestId).toBe(String(failed.headers['x-request-id'] ?? body.errors[0].requestId));
+    expect(body.api.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Array.isArray(body.shards)).toBe(true);
+  });
 });

@@ -9,6 +9,7 @@ import { DiscordError } from '../../lib/discord';
 import { DiscordBotError } from '../../lib/discord-bot';
 import { ApiHttpError, isApiHttpError } from '../../lib/errors';
 import { popupErrorPage } from '../../lib/pages';
+import { RecentErrors } from '../../lib/recent-errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -182,8 +183,21 @@ export function frameworkErrors(sessionCookie: string) {
 /** The one error handler: every error becomes an `ApiError` body, never a stack or a secret. */
 export default fp(
   async function errors(app: FastifyInstance, opts: ErrorsOptions) {
+    const recent = new RecentErrors();
+    app.decorate('recentErrors', recent);
     app.setErrorHandler(async (error, req, reply) => {
       const apiError = toApiError(error, req);
+      if (apiError.statusCode >= 500) {
+        recent.add({
+          at: new Date(app.clock()).toISOString(),
+          requestId: String(req.id),
+          method: req.method,
+          route: req.routeOptions?.url ?? null,
+          status: apiError.statusCode,
+          code: apiError.code,
+          message: apiError.message.slice(0, 300),
+        });
+      }
       await sendApiError(req, reply, apiError, opts);
       return reply;
     });

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
+import { API_VERSION } from '../../lib/version';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError };
 
@@ -32,6 +33,23 @@ const WebhooksQuery = z.object({
   cursor: z.string().regex(/^\d{1,19}$/, 'must be a cursor from the previous page').optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
 });
+const SystemAnswer = z.object({
+  database: z.object({
+    kind: z.enum(['pglite', 'postgres']),
+    reachable: z.boolean(),
+    latencyMs: z.number().nullable(),
+    sizeBytes: z.number().nullable(),
+    pool: z.object({ total: z.number().int(), idle: z.number().int(), waiting: z.number().int(), max: z.number().int() }).nullable(),
+  }),
+  shards: z.array(z.object({ id: z.number().int(), state: z.string(), latencyMs: z.number().nullable(), guilds: z.number().int(), lastHeartbeat: z.string() })),
+  errors: z.array(
+    z.object({ at: z.string(), requestId: z.string(), method: z.string(), route: z.string().nullable(), status: z.number().int(), code: z.number().int(), message: z.string() }),
+  ),
+  api: z.object({ version: z.string(), node: z.string(), startedAt: z.string(), uptimeSeconds: z.number().int() }),
+});
+const STARTED_AT = new Date().toISOString();
+const DB_CHECK_MS = 2_000;
+
 const ReplayParams = z.object({ id: z.string().regex(/^\d{1,19}$/, 'must be a webhook event id') });
 const ReplayAnswer = z.object({ replayed: z.literal(true) });
 
@@ -46,6 +64,52 @@ export default async function staffRoutes(fastify: FastifyInstance) {
   const read = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_READ') } as const;
   const write = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_WRITE') } as const;
   const userOf = async (req: FastifyRequest) => (await req.getSession())!.userId;
+
+  // The service's health for the System page: the database (reachable, latency, pool, size), the bot's
+  // shards, this instance's recent server errors (request ids to find in the logs), the API's version.
+  app.get('/system', { ...read, schema: { response: { 200: SystemAnswer, ...errors } } }, async (req, reply) => {
+    if (req.validationError) throw req.validationError;
+    reply.header('cache-control', 'no-store');
+    const started = performance.now();
+    let reachable = true;
+    let latencyMs: number | null = null;
+    let sizeBytes: number | null = null;
+    let shards: z.infer<typeof SystemAnswer>['shards'] = [];
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        app.db.query('SELECT 1'),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${DB_CHECK_MS} ms`)), DB_CHECK_MS);
+        }),
+      ]);
+      latencyMs = Math.round(performance.now() - started);
+      const size = await app.db.query<{ size: string | number }>('SELECT pg_database_size(current_database()) AS size');
+      sizeBytes = Number(size.rows[0]?.size ?? 0);
+      const { rows } = await app.db.query<{ id: number; state: string; latency_ms: number | null; guilds: number; last_heartbeat: Date | string }>(
+        'SELECT id, state, latency_ms, guilds, last_heartbeat FROM bot_shards WHERE bot_id = $1 ORDER BY id',
+        [app.config.discord.clientId],
+      );
+      shards = rows.map((r) => ({
+        id: Number(r.id),
+        state: r.state,
+        latencyMs: r.latency_ms === null ? null : Number(r.latency_ms),
+        guilds: Number(r.guilds),
+        lastHeartbeat: new Date(r.last_heartbeat).toISOString(),
+      }));
+    } catch (error) {
+      reachable = latencyMs !== null;
+      req.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'system: a database check failed');
+    } finally {
+      clearTimeout(timer);
+    }
+    return {
+      database: { kind: app.db.kind, reachable, latencyMs, sizeBytes, pool: app.db.poolStats?.() ?? null },
+      shards,
+      errors: app.recentErrors.list(),
+      api: { version: API_VERSION, node: process.version, startedAt: STARTED_AT, uptimeSeconds: Math.round(process.uptime()) },
+    };
+  });
 
   app.get('/webhooks', { ...read, schema: { querystring: WebhooksQuery, response: { 200: WebhooksAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
