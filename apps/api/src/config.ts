@@ -569,6 +569,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
   const tokenEncryptionKey = loadKey(e.TOKEN_ENCRYPTION_KEY, demo, resolvedDataDir);
   const previousTokenEncryptionKeys = previousKeys(e.TOKEN_ENCRYPTION_PREVIOUS_KEYS);
   const demoSecrets = demoProviderSecrets(tokenEncryptionKey);
+  // The providers' APIs carry our keys and passwords: never over plain http to another machine.
+  for (const name of ['PADDLE_API_URL', 'FASTSPRING_API_URL', 'CHARGEBEE_API_URL'] as const) {
+    const value = e[name];
+    if (value === undefined || demo) continue;
+    const u = new URL(value);
+    if (u.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(u.hostname)) {
+      throw new ConfigError(`${name} must be an https URL (the API key travels with every call), not ${u.protocol}//${u.host}.`);
+    }
+  }
 
   return {
     env: nodeEnv,

@@ -302,3 +302,13 @@ describe('the demo token-encryption key', () => {
     expect(loadConfig({ DATA_DIR: 'memory://' }).tokenEncryptionKey.equals(loadConfig({ DATA_DIR: 'memory://' }).tokenEncryptionKey)).toBe(false);
   });
 });
+
+describe('payment providers over the network', () => {
+  it('refuses a provider API over plain http to another machine outside demo mode; https and localhost are fine', () => {
+    for (const name of ['PADDLE_API_URL', 'FASTSPRING_API_URL', 'CHARGEBEE_API_URL']) {
+      expect(() => loadApiConfig({ DATA_DIR: 'memory://', ...REAL, [name]: 'http://billing.example.com/api' }), name).toThrow(new RegExp(`${name} must be an https URL`));
+      expect(loadApiConfig({ DATA_DIR: 'memory://', ...REAL, [name]: 'https://billing.example.com/api' }).demo).toBe(false);
+      expect(loadApiConfig({ DATA_DIR: 'memory://', ...REAL, [name]: 'http://127.0.0.1:9100/api' }).demo).toBe(false);
+    }
+  });
+});

@@ -98,6 +98,21 @@ describe.each(databases())('Billing (/api/billing) and server premium on $name',
     expect((await sam_.post('/api/billing/subscriptions/paddle/sub_ava/cancel')).statusCode).toBe(404);
   });
 
+  it('the portal refuses a customer shared with another user’s subscription (a portal shows every subscription of its customer)', async () => {
+    await insertSubscriptions(t.db, [{ id: 'cleo-shared', userId: cleo.id, provider: 'paddle', providerId: 'sub_cleo_shared', status: 'active', premium: true, servers: [] }]);
+    await t.db.query(`UPDATE subscriptions SET customer_id = 'ctm_shared' WHERE id IN ('ava-paddle', 'cleo-shared')`);
+    await t.db.query(`INSERT INTO billing_customers (provider, customer_id, user_id, created_at) VALUES ('paddle', 'ctm_shared', $1, now())`, [ava.id]);
+    try {
+      const res = await (await as(ava.id)).post('/api/billing/subscriptions/paddle/sub_ava/portal');
+      expect(res.statusCode).toBe(400);
+      expect(ApiError.parse(res.json()).message).toMatch(/no customer of yours/);
+    } finally {
+      await t.db.query(`DELETE FROM subscriptions WHERE id = 'cleo-shared'`);
+      await t.db.query(`DELETE FROM billing_customers WHERE customer_id = 'ctm_shared'`);
+      await t.db.query(`UPDATE subscriptions SET customer_id = 'ctm_ava' WHERE id = 'ava-paddle'`);
+    }
+  });
+
   it('the portal opens only for a Paddle customer linked to the user (a purchase naming someone else’s customer does not)', async () => {
     await t.db.query(`INSERT INTO billing_customers (provider, customer_id, user_id, created_at) VALUES ('paddle', 'ctm_ava', $1, now())`, [ben.id]);
     const ava_ = await as(ava.id);

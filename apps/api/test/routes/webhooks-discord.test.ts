@@ -132,7 +132,12 @@ describe.each(databases())('Discord Webhook Events (/api/webhooks/discord) on $n
     expect(ApiError.parse(res.json())).toMatchObject({ code: 1001, message: expect.stringMatching(/application_id/) });
     expect((await send(null, { raw: '{"version":1,"type":1}' })).statusCode).toBe(400);
     expect((await send(null, { raw: 'not json' })).statusCode).toBe(400);
-    const form = await t.app.inject({ method: 'POST', url: '/api/webhooks/discord', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=1' });
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/discord',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature-ed25519': '00', 'x-signature-timestamp': '1' },
+      payload: 'a=1',
+    });
     expect(form.statusCode).toBe(415);
     expect(await stored()).toBe(before);
   });

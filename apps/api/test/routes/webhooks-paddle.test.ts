@@ -112,8 +112,12 @@ describe.each(databases())('Paddle webhooks (/api/webhooks/paddle) on $name', (d
     expect(res.statusCode).toBe(400);
     expect(ApiError.parse(res.json())).toMatchObject({ code: 1001, message: expect.stringMatching(/event_type/) });
     expect((await send(null, { raw: 'not json' })).statusCode).toBe(400);
-    const form = await t.app.inject({ method: 'POST', url: '/api/webhooks/paddle', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=1' });
+    const form = await t.app.inject({ method: 'POST', url: '/api/webhooks/paddle', headers: { 'content-type': 'application/x-www-form-urlencoded', 'paddle-signature': 'ts=1;h1=00' }, payload: 'a=1' });
     expect(form.statusCode).toBe(415);
+    // Without any signature header the body is not even read: 401 at once.
+    const unsigned = await t.app.inject({ method: 'POST', url: '/api/webhooks/paddle', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(unsigned.statusCode).toBe(401);
+    expect(ApiError.parse(unsigned.json())).toMatchObject({ code: 1022, message: expect.stringMatching(/Paddle-Signature header is missing/) });
     expect(ApiError.safeParse(form.json()).success).toBe(true);
     expect(await events()).toBe(before);
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ApiError,
   BILLING_PROVIDERS,
@@ -29,11 +30,26 @@ const SubscriptionParams = z.object({ provider: BillingProvider, id: ProviderSub
 const UserParams = z.object({ user: Snowflake });
 const UserSubscriptionParams = SubscriptionParams.extend({ user: Snowflake });
 const ProviderParams = z.object({ provider: BillingProvider });
-const ReferenceParams = ProviderParams.extend({ reference: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be a checkout reference of the provider') });
+/** A provider's id in a path: letters, digits, `_ . -`, starting with a letter or digit (never `.` or `..`). */
+const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+const ReferenceParams = ProviderParams.extend({ reference: z.string().regex(PROVIDER_ID, 'must be a checkout reference of the provider') });
 const ActionParams = SubscriptionParams.extend({ action: z.enum(['cancel', 'resume', 'payment-method', 'portal']) });
-const InvoiceParams = SubscriptionParams.extend({ invoice: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be an invoice id of the provider') });
+const InvoiceParams = SubscriptionParams.extend({ invoice: z.string().regex(PROVIDER_ID, 'must be an invoice id of the provider') });
 const CheckoutAnswer = z.union([PaddleCheckoutAnswer, FastspringCheckoutAnswer, RedirectCheckoutAnswer]);
 const BillingProvidersAnswer = z.object({ available: z.array(BillingProvider) });
+/**
+ * Routes that call a provider's API are limited per session too (the providers limit our account as a
+ * whole: one user looping must not use it up for everyone): a key from the session cookie, else the IP.
+ */
+const perSession = (max: number) => ({
+  rateLimit: {
+    max,
+    timeWindow: 60_000,
+    keyGenerator: (req: FastifyRequest) => `provider-calls:${createHash('sha256').update(req.headers.cookie ?? req.ip).digest('base64url')}`,
+  },
+});
+/** How long a provider's settled answer about a checkout is reused. */
+const CHECKOUT_LOOKUP_TTL_MS = 60_000;
 const PROVIDER_NAMES: Record<BillingProvider, string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };
 
 async function userOf(req: FastifyRequest): Promise<string> {
@@ -58,12 +74,15 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   const dashboardOrigins = new Set(app.config.dashboardOrigins);
   /** A staff read writes the audit: only the dashboard's own fetch may cause that, never another site's link or frame. */
-  async function audit(req: FastifyRequest, action: string, target: string): Promise<void> {
+  function assertDashboard(req: FastifyRequest): void {
     const refusal = notDashboardFetch(req, dashboardOrigins);
     if (refusal) {
       req.log.info({ reason: refusal }, 'staff billing read refused: not the dashboard');
       throw new ApiHttpError('CSRF_REJECTED', { message: 'Open this billing page in the Tickety dashboard (this request did not come from it).' });
     }
+  }
+  async function audit(req: FastifyRequest, action: string, target: string): Promise<void> {
+    assertDashboard(req);
     await app.db.query('INSERT INTO staff_audit (at, staff_id, action, target) VALUES ($1, $2, $3, $4)', [iso(app.clock()), await userOf(req), action, target]);
   }
 
@@ -91,6 +110,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   app.get('/users/:user/subscriptions/:provider/:id', { ...staff, schema: { params: UserSubscriptionParams, response: { 200: BillingSubscription, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
+    assertDashboard(req);
     const found = await accounts.find(req.params.provider, req.params.id);
     if (!found || found.userId !== req.params.user) throw new ApiHttpError('NOT_FOUND', { message: 'This user has no such subscription.' });
     await audit(req, 'billing.view', `user ${req.params.user}, ${req.params.provider} ${req.params.id}`);
@@ -118,7 +138,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   });
 
   // A checkout of a catalogue price: what the provider's checkout needs, tied to the signed-in user.
-  app.post('/:provider/checkout', { ...own, schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: CheckoutAnswer, ...errors } } }, async (req) => {
+  app.post('/:provider/checkout', { ...own, config: perSession(10), schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: CheckoutAnswer, ...errors } } }, async (req) => {
     if (req.validationError) throw req.validationError;
     const { provider } = req.params;
     const { priceId } = req.body;
@@ -147,7 +167,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   });
 
   // After a provider's checkout: "activating" until its webhook has been applied.
-  app.get('/checkouts/:provider/:reference', { ...own, schema: { params: ReferenceParams, response: { 200: CheckoutStatus, ...errors } } }, async (req, reply) => {
+  app.get('/checkouts/:provider/:reference', { ...own, config: perSession(90), schema: { params: ReferenceParams, response: { 200: CheckoutStatus, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
     const userId = await userOf(req);
@@ -158,9 +178,9 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     } else if (provider === 'fastspring') {
       subject = await appliedSubject(`provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`, reference);
       // Its activation never came (reconciliation stored the subscription): FastSpring says which it is.
-      subject ??= await clients.fastspring.orderSubscription(reference);
+      subject ??= await settledLookup(`fastspring:${reference}`, () => clients.fastspring.orderSubscription(reference), (id) => id !== null);
     } else if (provider === 'chargebee') {
-      const page = await clients.chargebee.hostedPage(reference);
+      const page = await settledLookup(`chargebee:${reference}`, () => clients.chargebee.hostedPage(reference), (p) => p.state === 'succeeded');
       if (page.customerId && !(await accounts.isLinked('chargebee', page.customerId, userId))) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
       if (page.state === 'cancelled' || page.state === 'failed') {
         throw new ApiHttpError('NOT_FOUND', { message: `This Chargebee checkout was ${page.state === 'failed' ? 'not paid' : 'cancelled'}: nothing was charged. Start a new one from the plans.` });
@@ -175,6 +195,24 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     return { state: subscription?.premium ? ('active' as const) : ('activating' as const), subscription };
   });
 
+  /**
+   * Provider answers about checkouts that can no longer change (a paid hosted page, the subscription an
+   * order made), by provider and reference: the page asks every 1.5 s until the webhook lands, and the
+   * provider is asked once. Bounded; entries expire.
+   */
+  const settled = new Map<string, { at: number; value: unknown }>();
+  async function settledLookup<T>(key: string, ask: () => Promise<T>, isSettled: (value: T) => boolean): Promise<T> {
+    const now = Date.now();
+    const hit = settled.get(key);
+    if (hit && now - hit.at < CHECKOUT_LOOKUP_TTL_MS) return hit.value as T;
+    const value = await ask();
+    if (isSettled(value)) {
+      if (settled.size >= 10_000) settled.clear();
+      settled.set(key, { at: now, value });
+    }
+    return value;
+  }
+
   async function appliedSubject(where: string, reference: string): Promise<string | null> {
     const { rows } = await app.db.query<{ subject: string | null }>(`SELECT subject FROM webhook_events WHERE ${where} AND state = 'applied' LIMIT 1`, [reference]);
     return rows[0]?.subject ?? null;
@@ -187,7 +225,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     return found;
   }
 
-  app.post('/subscriptions/:provider/:id/:action', { ...own, schema: { params: ActionParams, response: { 200: BillingActionAnswer, ...errors } } }, async (req) => {
+  app.post('/subscriptions/:provider/:id/:action', { ...own, config: perSession(20), schema: { params: ActionParams, response: { 200: BillingActionAnswer, ...errors } } }, async (req) => {
     if (req.validationError) throw req.validationError;
     const { provider } = req.params;
     const found = await ownSubscription(req, provider, req.params.id);
@@ -226,7 +264,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/subscriptions/:provider/:id/change-plan/preview',
-    { ...own, schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: ChangePlanPreview, ...errors } } },
+    { ...own, config: perSession(20), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: ChangePlanPreview, ...errors } } },
     async (req) => {
       if (req.validationError) throw req.validationError;
       const found = await ownSubscription(req, req.params.provider, req.params.id);
@@ -238,7 +276,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/subscriptions/:provider/:id/change-plan',
-    { ...own, schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: BillingActionAnswer, ...errors } } },
+    { ...own, config: perSession(10), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: BillingActionAnswer, ...errors } } },
     async (req) => {
       if (req.validationError) throw req.validationError;
       const found = await ownSubscription(req, req.params.provider, req.params.id);
@@ -254,7 +292,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     return { available: true, invoices: await client.invoices(found.id) };
   }
 
-  app.get('/subscriptions/:provider/:id/invoices', { ...own, schema: { params: SubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } }, async (req, reply) => {
+  app.get('/subscriptions/:provider/:id/invoices', { ...own, config: perSession(30), schema: { params: SubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
     return invoicesOf(await ownSubscription(req, req.params.provider, req.params.id));
@@ -262,10 +300,11 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/users/:user/subscriptions/:provider/:id/invoices',
-    { ...staff, schema: { params: UserSubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } },
+    { ...staff, config: perSession(30), schema: { params: UserSubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } },
     async (req, reply) => {
       if (req.validationError) throw req.validationError;
       noStore(reply);
+      assertDashboard(req);
       const found = await accounts.find(req.params.provider, req.params.id);
       if (!found || found.userId !== req.params.user) throw new ApiHttpError('NOT_FOUND', { message: 'This user has no such subscription.' });
       await audit(req, 'billing.view', `user ${req.params.user}, ${req.params.provider} ${req.params.id} receipts`);
@@ -274,7 +313,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   );
 
   // The document of one receipt: a redirect to a fresh provider link (theirs expire).
-  app.get('/subscriptions/:provider/:id/invoices/:invoice', { ...own, schema: { params: InvoiceParams, response: errors } }, async (req, reply) => {
+  app.get('/subscriptions/:provider/:id/invoices/:invoice', { ...own, config: perSession(30), schema: { params: InvoiceParams, response: errors } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     const found = await ownSubscription(req, req.params.provider, req.params.id);
     const client: ProviderClient = clients[found.provider];

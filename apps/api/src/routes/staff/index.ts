@@ -27,10 +27,16 @@ const DeadLetter = z.object({
   receivedAt: z.string(),
 });
 const WebhooksAnswer = z.object({ queues: z.array(Queue), dead: z.array(DeadLetter), nextCursor: z.string().nullable() });
+/** PostgreSQL's bigint: a larger id is no event's (and must be refused, not sent to the database). */
+const BIGINT_MAX = 9_223_372_036_854_775_807n;
 const WebhooksQuery = z.object({
   provider: BillingProvider.optional(),
   /** The last dead letter of the previous page (`nextCursor`). */
-  cursor: z.string().regex(/^\d{1,19}$/, 'must be a cursor from the previous page').optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}$/, 'must be a cursor from the previous page')
+    .refine((v) => BigInt(v) <= BIGINT_MAX, 'must be a cursor from the previous page')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
 });
 const SystemAnswer = z.object({
@@ -50,7 +56,12 @@ const SystemAnswer = z.object({
 const STARTED_AT = new Date().toISOString();
 const DB_CHECK_MS = 2_000;
 
-const ReplayParams = z.object({ id: z.string().regex(/^\d{1,19}$/, 'must be a webhook event id') });
+const ReplayParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,19}$/, 'must be a webhook event id')
+    .refine((v) => BigInt(v) <= BIGINT_MAX, 'must be a webhook event id'),
+});
 const ReplayAnswer = z.object({ replayed: z.literal(true) });
 
 /**

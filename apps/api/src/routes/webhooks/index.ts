@@ -28,6 +28,28 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), ...CSRF_EXEMPT };
   });
+  // No body is read for a request without the provider's proof: refused before its (up to 1 MiB) body
+  // arrives, so unsigned floods cost no buffering or hashing. Decided on the matched route.
+  const PROOF: Record<string, { header: string; name: string }> = {
+    paddle: { header: 'paddle-signature', name: 'Paddle-Signature' },
+    fastspring: { header: 'x-fs-signature', name: 'X-FS-Signature' },
+    chargebee: { header: 'authorization', name: 'Authorization' },
+    discord: { header: 'x-signature-ed25519', name: 'X-Signature-Ed25519' },
+  };
+  app.addHook('onRequest', async (req) => {
+    const provider = (req.routeOptions.url ?? '').split('/').pop() ?? '';
+    const proof = PROOF[provider];
+    if (proof && !req.headers[proof.header]) {
+      throw new ApiHttpError('WEBHOOK_REJECTED', { message: `The webhook could not be verified: the ${proof.name} header is missing.` });
+    }
+    if (provider === 'chargebee' && app.config.billing.chargebee.webhookCredentials.length > 0) {
+      const refused = verifyChargebeeAuth(header(req, 'authorization'), app.config.billing.chargebee.webhookCredentials);
+      if (refused) {
+        req.log.info({ reason: refused }, 'chargebee webhook refused');
+        throw new ApiHttpError('WEBHOOK_REJECTED', { message: `The Chargebee webhook's credentials were refused: ${refused}.` });
+      }
+    }
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_MAX }, async (_req: FastifyRequest, body: Buffer) => body);
 

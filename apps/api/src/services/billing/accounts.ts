@@ -65,11 +65,17 @@ export class BillingAccounts {
     return rows[0] ? this.#answer(rows[0]) : null;
   }
 
-  /** The provider's customer of the subscription when it is linked to `userId` (for portal sessions), else null. */
+  /**
+   * The provider's customer of the subscription when it is linked to `userId` and none of its
+   * subscriptions is someone else's (for portal sessions, which show all of a customer's), else null.
+   * A customer can be shared: the provider matches customers by email, and checkout data comes from
+   * the browser, so another user's purchase may have made the link first.
+   */
   async customerOf(provider: BillingProvider, providerSubscriptionId: string, userId: string): Promise<string | null> {
     const { rows } = await this.db.query<{ customer_id: string }>(
       `SELECT s.customer_id FROM subscriptions s JOIN billing_customers c ON c.provider = s.provider AND c.customer_id = s.customer_id
-       WHERE s.provider = $1 AND s.provider_subscription_id = $2 AND c.user_id = $3`,
+       WHERE s.provider = $1 AND s.provider_subscription_id = $2 AND c.user_id = $3
+         AND NOT EXISTS (SELECT 1 FROM subscriptions o WHERE o.provider = s.provider AND o.customer_id = s.customer_id AND o.user_id <> $3)`,
       [provider, providerSubscriptionId, userId],
     );
     return rows[0]?.customer_id ?? null;
@@ -81,13 +87,21 @@ export class BillingAccounts {
    * the user's.
    */
   async linkedCustomer(provider: BillingProvider, userId: string): Promise<string> {
-    const { rows } = await this.db.query<{ customer_id: string }>(
+    return this.db.transaction(async (tx) => {
+      // One at a time per user: two checkouts at once must not make two customers.
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('tickety-customer:' || $1 || ':' || $2, 0))`, [provider, userId]);
+      return this.#linkedCustomer(tx, provider, userId);
+    });
+  }
+
+  async #linkedCustomer(tx: Queryable, provider: BillingProvider, userId: string): Promise<string> {
+    const { rows } = await tx.query<{ customer_id: string }>(
       `WITH made AS (
          INSERT INTO billing_customers (provider, customer_id, user_id, created_at)
          SELECT $1, $3, $2, $4 WHERE NOT EXISTS (SELECT 1 FROM billing_customers WHERE provider = $1 AND user_id = $2)
          ON CONFLICT DO NOTHING RETURNING customer_id)
        SELECT customer_id FROM made
-       UNION ALL SELECT customer_id FROM billing_customers WHERE provider = $1 AND user_id = $2
+       UNION ALL (SELECT customer_id FROM billing_customers WHERE provider = $1 AND user_id = $2 ORDER BY created_at, customer_id LIMIT 1)
        LIMIT 1`,
       [provider, userId, `tk_${randomToken(16)}`, iso(this.clock())],
     );

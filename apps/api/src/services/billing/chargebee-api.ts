@@ -86,6 +86,7 @@ export class ChargebeeApi implements ProviderClient {
   /** A hosted page's state and, once paid, its subscription and customer. */
   async hostedPage(id: string): Promise<{ state: string; subscriptionId: string | null; customerId: string | null }> {
     const { hosted_page } = await this.#call((cb) => cb.hostedPage.retrieve(id));
+    if (!hosted_page?.id) throw new ApiHttpError('NOT_FOUND', { message: 'Chargebee has no such checkout.' });
     const content = (hosted_page.content ?? {}) as { subscription?: { id?: string }; customer?: { id?: string } };
     return { state: hosted_page.state ?? 'created', subscriptionId: content.subscription?.id ?? null, customerId: content.customer?.id ?? null };
   }

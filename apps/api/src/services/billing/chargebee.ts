@@ -49,6 +49,7 @@ const Subscription = z.object({
   due_invoices_count: z.number().int().nullish(),
   subscription_items: z.array(z.object({ item_price_id: z.string().min(1), item_type: z.string().optional(), quantity: z.number().int().nullish() })).min(1),
   resource_version: z.number().int().nonnegative(),
+  deleted: z.boolean().optional(),
 });
 
 const iso = (s: number | null | undefined) => (typeof s === 'number' ? new Date(s * 1000).toISOString() : null);
@@ -58,7 +59,8 @@ export function chargebeeSubscriptionState(data: unknown, prices: PriceBook): Su
   const sub = Subscription.parse(data);
   const plan = sub.subscription_items.find((i) => i.item_type === undefined || i.item_type === 'plan') ?? sub.subscription_items[0]!;
   const found = prices.find('chargebee', plan.item_price_id);
-  const live = sub.status === 'in_trial' || sub.status === 'active' || sub.status === 'non_renewing';
+  // A deleted subscription gives nothing, whatever status it still carries.
+  const live = !sub.deleted && (sub.status === 'in_trial' || sub.status === 'active' || sub.status === 'non_renewing');
   // Unpaid invoices on a live subscription: Chargebee is dunning (premium kept for the grace period).
   const pastDue = live && (sub.due_invoices_count ?? 0) > 0;
   if (!found && live) throw new Error(`chargebee item price ${plan.item_price_id} is not in the plan catalogue (providerPrices in config/plans.json)`);
@@ -69,7 +71,7 @@ export function chargebeeSubscriptionState(data: unknown, prices: PriceBook): Su
     // The owner comes from the customer's link, made by the API before its hosted checkout.
     userId: null,
     customerId: sub.customer_id,
-    status: sub.status,
+    status: sub.deleted ? 'deleted' : sub.status,
     premium: live && !pastDue,
     pastDue,
     planId: found?.plan.id ?? null,
@@ -91,7 +93,10 @@ export function chargebeeApplier(clock: Clock, prices: PriceBook, graceDays: num
   return async (tx, event) => {
     const e = ChargebeeEvent.parse(event.payload);
     const outcomes: string[] = [];
-    if (e.content.subscription) outcomes.push(await storeSubscription(tx, clock, chargebeeSubscriptionState(e.content.subscription, prices), graceDays));
+    if (e.content.subscription) {
+      const sub = e.event_type === 'subscription_deleted' ? { ...(e.content.subscription as object), deleted: true } : e.content.subscription;
+      outcomes.push(await storeSubscription(tx, clock, chargebeeSubscriptionState(sub, prices), graceDays));
+    }
     if (e.event_type === 'payment_succeeded' && e.content.transaction && e.content.invoice) {
       const txn = Transaction.safeParse(e.content.transaction);
       const inv = Invoice.safeParse(e.content.invoice);
