@@ -88,7 +88,7 @@ describe.each(databases())('Staff: webhook queues and dead letters (/api/staff/w
     expect(second.nextCursor).toBeNull();
     const chargebee = (await sam_.get('/api/staff/webhooks?provider=chargebee', dashboard)).json();
     expect(chargebee.dead.map((d: { key: string }) => d.key)).toEqual(['ev_dead_2']);
-    for (const q of ['provider=stripe', 'cursor=abc', 'limit=0', 'limit=101']) {
+    for (const q of ['provider=stripe', 'cursor=abc', 'cursor=9999999999999999999', 'limit=0', 'limit=101']) {
       const bad = await sam_.get(`/api/staff/webhooks?${q}`, dashboard);
       expect(bad.statusCode, q).toBe(400);
       expect(ApiError.parse(bad.json()).code).toBe(1001);

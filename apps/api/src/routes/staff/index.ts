@@ -35,7 +35,7 @@ const WebhooksQuery = z.object({
   cursor: z
     .string()
     .regex(/^\d{1,19}$/, 'must be a cursor from the previous page')
-    .refine((v) => BigInt(v) <= BIGINT_MAX, 'must be a cursor from the previous page')
+    .refine((v) => /^\d{1,19}$/.test(v) && BigInt(v) <= BIGINT_MAX, 'must be a cursor from the previous page')
     .optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
 });
@@ -60,7 +60,7 @@ const ReplayParams = z.object({
   id: z
     .string()
     .regex(/^\d{1,19}$/, 'must be a webhook event id')
-    .refine((v) => BigInt(v) <= BIGINT_MAX, 'must be a webhook event id'),
+    .refine((v) => /^\d{1,19}$/.test(v) && BigInt(v) <= BIGINT_MAX, 'must be a webhook event id'),
 });
 const ReplayAnswer = z.object({ replayed: z.literal(true) });
 
