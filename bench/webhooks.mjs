@@ -12,9 +12,9 @@
  * own times, receipt to applied (p50, p99).
  */
 import { execFileSync } from 'node:child_process';
-import http from 'node:http';
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, table } from './lib.mjs';

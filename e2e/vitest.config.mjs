@@ -1,5 +1,5 @@
-import { defineConfig } from 'vitest/config';
 import { reporters } from '@tickety/build-config/vitest';
+import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {

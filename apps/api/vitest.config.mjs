@@ -1,5 +1,5 @@
-import { defineConfig } from 'vitest/config';
 import { vitestConfig } from '@tickety/build-config/vitest';
+import { defineConfig } from 'vitest/config';
 
 const base = vitestConfig({ include: ['test/**/*.test.ts', 'src/**/*.test.ts'], setupFiles: ['./test/setup.ts'] });
 

@@ -1,5 +1,5 @@
-import { defineConfig } from 'vitest/config';
 import { vitestConfig } from '@tickety/build-config/vitest';
+import { defineConfig } from 'vitest/config';
 
 /** The bundler loads `.md` as its source text (asset/source); do the same in tests. */
 const markdownAsSource = {

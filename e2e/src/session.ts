@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_USERS, type DemoUserKey } from '../../packages/sandbox/src/demo-data';
 
-export { DEMO_USERS, type DemoUserKey };
 export { DEMO_GUILDS } from '../../packages/sandbox/src/demo-data';
+export { DEMO_USERS, type DemoUserKey };
 
 export interface JarCookie {
   name: string;

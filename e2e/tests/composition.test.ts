@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shot, titleOf, useBrowser } from '../src/browser';
 import { main } from '../src/pages';
-import { APPS_DIR, DEPLOY_JS, REPO_DIR, type RunningServer, deploySite, startServer } from '../src/server';
+import { APPS_DIR, DEPLOY_JS, deploySite, REPO_DIR, type RunningServer, startServer } from '../src/server';
 import { DEMO_GUILDS, signInContext } from '../src/session';
 
 /**

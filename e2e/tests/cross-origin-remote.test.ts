@@ -1,13 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shot, useBrowser } from '../src/browser';
 import { main, startApp } from '../src/pages';
-import { DEPLOY_JS, FRONT_ENDS, REPO_DIR, type RunningServer, deploySite, startServer } from '../src/server';
+import { DEPLOY_JS, deploySite, FRONT_ENDS, REPO_DIR, type RunningServer, startServer } from '../src/server';
 
 /**
  * A remote on its own origin, as from a CDN: billing deployed with `--base-url` pointing at a plain

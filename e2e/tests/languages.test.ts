@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { shot, useBrowser } from '../src/browser';
-import { REPO_DIR } from '../src/server';
 import { main } from '../src/pages';
+import { REPO_DIR } from '../src/server';
 
 const b = useBrowser();
 

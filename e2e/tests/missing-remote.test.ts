@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shot, useBrowser } from '../src/browser';
 import { main, retryButton } from '../src/pages';
-import { type RunningServer, deploySite, startServer } from '../src/server';
+import { deploySite, type RunningServer, startServer } from '../src/server';
 import { DEMO_GUILDS, signInContext } from '../src/session';
 
 /**

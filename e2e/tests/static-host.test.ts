@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shot, useBrowser } from '../src/browser';
 import { loginRequired, main, startApp } from '../src/pages';
-import { DEPLOY_JS, REPO_DIR, type RunningServer, deploySite, startServer } from '../src/server';
+import { DEPLOY_JS, deploySite, REPO_DIR, type RunningServer, startServer } from '../src/server';
 
 /**
  * The site on a plain static host, the API elsewhere: `deploy.mjs --public-url` writes the public pages

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { shot, titleOf, useBrowser } from '../src/browser';
-import { main } from '../src/pages';
-import { type RunningServer, startServer } from '../src/server';
-import { legacyTranscriptPath } from '../../packages/sandbox/src/attachments';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { legacyTranscriptPath } from '../../packages/sandbox/src/attachments';
 import { DEMO_BOT_API_KEY } from '../../packages/sandbox/src/demo-bot';
-import { v2VectorCount, vectors as xssVectors, xssTranscript } from '../../packages/sandbox/src/xss-vectors';
-import { ARTIFACTS_DIR } from '../src/browser';
+import { v2VectorCount, xssTranscript, vectors as xssVectors } from '../../packages/sandbox/src/xss-vectors';
+import { ARTIFACTS_DIR, shot, titleOf, useBrowser } from '../src/browser';
+import { main } from '../src/pages';
+import { type RunningServer, startServer } from '../src/server';
 import { DEMO_GUILDS, DEMO_USERS, signInContext, signInWithHint } from '../src/session';
 
 /**

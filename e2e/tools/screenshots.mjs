@@ -2,6 +2,7 @@
 // Writes /tmp/shots/<user>-<scheme>-<path>.png; W/H set the viewport (default 1280x800), FULL=1 a full-page shot,
 // LOCALE=de-DE the browser's language.
 import { chromium } from 'playwright-core';
+
 const [base, user, scheme, ...paths] = process.argv.slice(2);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 const ctx = await browser.newContext({ baseURL: base, viewport: { width: Number(process.env.W ?? 1280), height: Number(process.env.H ?? 800) }, colorScheme: scheme, ...(process.env.LOCALE ? { locale: process.env.LOCALE } : {}) });

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
 import { vitestConfig } from '@tickety/build-config/vitest';
+import { defineConfig } from 'vitest/config';
 
 export default defineConfig(vitestConfig({ environment: 'happy-dom', setupFiles: ['./src/test/setup.ts'] }));

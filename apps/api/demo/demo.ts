@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Plan } from '@tickety/api-contract';
-import {
+import {analyticsSandbox, 
   type ChargebeeSandboxControl,
   chargebeeSandbox,
   createChargebeeSandboxControl,
@@ -26,10 +26,9 @@ import {
   type PaddleSandboxControl,
   paddleSandbox,
   type SandboxControl,
-  SKU_FLAGS,
+  SKU_FLAGS
 } from '@tickety/sandbox';
 import type { FastifyInstance } from 'fastify';
-import { analyticsSandbox } from '@tickety/sandbox';
 import { type DemoDiscord, demoProviderSecrets } from '../src/config';
 import { injectFetch } from '../src/lib/inject-fetch';
 import { CSRF_EXEMPT } from '../src/plugins/app/security';

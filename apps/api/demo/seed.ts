@@ -32,6 +32,7 @@ import { DEMO_CHANNELS, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS, type SandboxControl
 import type { FastifyInstance } from 'fastify';
 import { avatarUrl } from '../src/lib/discord';
 import { ApiHttpError } from '../src/lib/errors';
+import { Announcements } from '../src/services/announcements';
 import { itemMessage } from '../src/services/panel-posts';
 import { ServerConfigs } from '../src/services/server-config';
 
@@ -263,6 +264,176 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
       report.written.push(`Ava's Arcade: ${post.kind} ${post.id} posted`);
     }
   }
+
+  // ---- Announcements (issue 12 §3, System Update) -------------------------------------------------
+  // One active, one scheduled and one withdrawn notice, published by Sam through the product's service
+  // (each audited as his), only while there is no announcement at all: staff's own are left as they are.
+  const anyAnnouncement = await app.db.query('SELECT 1 FROM announcements LIMIT 1');
+  if (anyAnnouncement.rows.length === 0) {
+    const notices = new Announcements(app.db, app.clock);
+    const by = DEMO_USERS.sam.id;
+    const when = (ms: number) => new Date(ms).toISOString();
+    await notices.create(by, {
+      severity: 'info',
+      text: 'Welcome to the **Tickety demo**: sign in as any demo user and try the dashboard. See the [status page](/status) for what runs here.',
+      audience: 'everyone',
+      startsAt: null,
+      endsAt: null,
+      publish: true,
+    });
+    await notices.create(by, {
+      severity: 'maintenance',
+      text: 'Planned maintenance: the dashboard is read-only for about *30 minutes* while the database is upgraded. Tickets in Discord keep working.',
+      audience: 'everyone',
+      startsAt: when(start + 2 * DAY),
+      endsAt: when(start + 2 * DAY + 2 * HOUR),
+      publish: true,
+    });
+    const withdrawn = await notices.create(by, {
+      severity: 'critical',
+      text: 'Transcripts are slow to load right now; we are on it.',
+      audience: 'signedIn',
+      startsAt: null,
+      endsAt: null,
+      publish: true,
+    });
+    await notices.withdraw(by, withdrawn.id);
+    report.written.push('announcements: one active, one scheduled, one withdrawn');
+  }
+  // ---- end of announcements ------------------------------------------------------------------------
+
+  // ---- The staff team (issue 12 §1, §5) -------------------------------------------------------
+  // Besides Sam (an owner, from STAFF_OWNER_IDS), Nico holds two flags, and the staff audit has their
+  // history: Sam added Nico, then granted him System (read); Cleo held Team manager (read) for two
+  // days; Nico looked at Ava's billing. Written once, while Nico is no staff member and the audit holds
+  // no team change (a visitor's own changes are left as they are).
+  if (app.config.staffOwnerIds.includes(DEMO_USERS.sam.id)) {
+    const staffSeeded = await app.db.query(
+      `SELECT 1 FROM staff_members WHERE user_id = $1 UNION ALL SELECT 1 FROM staff_audit WHERE action LIKE 'team.%' LIMIT 1`,
+      [DEMO_USERS.nico.id],
+    );
+    if (staffSeeded.rows.length === 0) {
+      const at = (ago: number) => new Date(start - ago).toISOString();
+      const { sam, nico, cleo, ava } = DEMO_USERS;
+      const search = ['DASHBOARD_SUPPORT_SEARCH_READ'];
+      const searchAndSystem = ['DASHBOARD_SUPPORT_SYSTEM_READ', 'DASHBOARD_SUPPORT_SEARCH_READ'];
+      const history: Array<[ago: number, staffId: string, action: string, target: string, before: unknown, after: unknown]> = [
+        [12 * DAY, sam.id, 'team.add', `user ${nico.id} (${nico.globalName})`, null, { permissions: search }],
+        [10 * DAY, sam.id, 'team.add', `user ${cleo.id} (${cleo.globalName})`, null, { permissions: ['SPECIAL_TEAM_MANAGER_READ'] }],
+        [8 * DAY, sam.id, 'team.remove', `user ${cleo.id} (${cleo.globalName})`, { permissions: ['SPECIAL_TEAM_MANAGER_READ'] }, null],
+        [6 * DAY, sam.id, 'team.update', `user ${nico.id} (${nico.globalName})`, { permissions: search }, { permissions: searchAndSystem }],
+        [2 * DAY, nico.id, 'billing.view', `user ${ava.id}`, null, null],
+      ];
+      await app.db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO staff_members (user_id, permissions, grants, added_by, created_at, updated_at, username, global_name, avatar)
+           VALUES ($1, $2::text[], $3::jsonb, $4, $5, $6, $7, $8, $9) ON CONFLICT (user_id) DO NOTHING`,
+          [
+            nico.id,
+            searchAndSystem,
+            JSON.stringify({ DASHBOARD_SUPPORT_SEARCH_READ: { by: sam.id, at: at(12 * DAY) }, DASHBOARD_SUPPORT_SYSTEM_READ: { by: sam.id, at: at(6 * DAY) } }),
+            sam.id,
+            at(12 * DAY),
+            at(6 * DAY),
+            nico.username,
+            nico.globalName,
+            nico.avatar,
+          ],
+        );
+        for (const [ago, staffId, action, target, before, after] of history) {
+          await tx.query('INSERT INTO staff_audit (at, staff_id, action, target, before, after) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)', [
+            at(ago),
+            staffId,
+            action,
+            target,
+            before === null ? null : JSON.stringify(before),
+            after === null ? null : JSON.stringify(after),
+          ]);
+        }
+      });
+      report.written.push(`staff team: Nico (2 flags), ${history.length} audit entries`);
+    }
+  }
+  // ---- end of the staff team ------------------------------------------------------------------------
+
+  // ---- Support search (issue 12 §2, §5) ------------------------------------------------------------
+  // Enough people and servers for the search to be worth trying: the sandbox's own (so staff find Ava
+  // and Ava's Arcade before anyone signed in; sign-in replaces their server lists) and 200 users and
+  // 150 servers with varied names (accents, mixed case), each of the first 150 users owning one server.
+  // Written once, while the first of them is absent; rows that exist are left as they are.
+  const SEARCH_USER = (n: number) => String(1500000000000000000n + BigInt(n));
+  const SEARCH_SERVER = (n: number) => String(1510000000000000000n + BigInt(n));
+  if ((await app.db.query('SELECT 1 FROM users WHERE id = $1', [SEARCH_USER(1)])).rows.length === 0) {
+    const firsts = ['Zoë', 'Renée', 'José', 'Chloé', 'Björn', 'Amélie', 'Jürgen', 'Søren', 'Łukasz', 'Maëlle', 'François', 'João', 'Ömer', 'Ayşe', 'Siân', 'Aoife', 'Noémie', 'Raphaël', 'Inès', 'Tomás', 'Mia', 'Noah', 'Liam', 'Emma', 'Kai'];
+    const lasts = ['Müller', 'García', 'Dubois', 'Novák', 'Kowalski', 'Jensen', 'Nguyen', 'Tanaka', 'Lefèvre', 'Weiß', 'Öztürk', 'Fernández', 'Murphy', 'Costa', 'Schäfer', 'Rossi'];
+    const handles = ['pixel', 'retro', 'lofi', 'arcade', 'shadow', 'cozy', 'byte', 'storm'];
+    const adjectives = ['Café', 'Pixel', 'Retro', 'Cozy', 'Midnight', 'Golden', 'Crimson', 'Neon', 'Forêt', 'Électrique', 'Tiny', 'Royal', 'Frozen', 'Wild', 'Lucky'];
+    const nouns = ['Crew', 'Pals', 'Arcade', 'Corner', 'Guild', 'Club', 'Hub', 'Lounge', 'Workshop', 'Garden', 'Squad', 'Collective', 'Tavern', 'Station'];
+    const at = new Date(start).toISOString();
+    const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+    const users = Array.from({ length: 200 }, (_, i) => {
+      const first = firsts[i % firsts.length]!;
+      const last = lasts[(i * 7) % lasts.length]!;
+      const username = i % 3 === 0 ? `${fold(first)}_${handles[i % handles.length]}${i}` : `${fold(first)}.${fold(last)}${i}`;
+      // Mixed case and a few without a display name, as Discord has them.
+      const globalName = i % 10 === 9 ? null : i % 4 === 1 ? `${first} ${last}`.toUpperCase() : `${first} ${last}`;
+      return { id: SEARCH_USER(i + 1), username, globalName };
+    });
+    const servers = Array.from({ length: 150 }, (_, i) => {
+      const owner = users[i]!;
+      const name =
+        i % 5 === 0
+          ? `${(owner.globalName ?? owner.username).split(' ')[0]}'s ${nouns[i % nouns.length]}`
+          : `${adjectives[(i * 3) % adjectives.length]} ${nouns[(i * 5) % nouns.length]}${i % 7 === 0 ? ` ${i}` : ''}`;
+      return { id: SEARCH_SERVER(i + 1), name: i % 11 === 3 ? name.toLowerCase() : name, bot: i % 3 !== 2 };
+    });
+    // The sandbox's people and servers, and the memberships of the people this writes.
+    const people = Object.values(DEMO_USERS).map((u) => ({ id: u.id, username: u.username, globalName: u.globalName as string | null, avatar: u.avatar as string | null }));
+    const places = Object.values(DEMO_GUILDS).map((g) => ({ id: g.id, name: g.name as string, icon: g.icon as string | null, bot: g.botInGuild as boolean }));
+    await app.db.transaction(async (tx) => {
+      const insertedPeople = await tx.query<{ id: string }>(
+        `INSERT INTO users (id, username, global_name, avatar, created_at, updated_at)
+         SELECT id, username, global_name, avatar, $5, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(id, username, global_name, avatar)
+         ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [
+          [...people.map((u) => u.id), ...users.map((u) => u.id)],
+          [...people.map((u) => u.username), ...users.map((u) => u.username)],
+          [...people.map((u) => u.globalName), ...users.map((u) => u.globalName)],
+          [...people.map((u) => u.avatar), ...users.map(() => null)],
+          at,
+        ],
+      );
+      await tx.query(
+        `INSERT INTO guilds (id, name, icon, bot_in_guild, updated_at)
+         SELECT id, name, icon, bot, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[]) AS t(id, name, icon, bot)
+         ON CONFLICT (id) DO NOTHING`,
+        [[...places.map((g) => g.id), ...servers.map((g) => g.id)], [...places.map((g) => g.name), ...servers.map((g) => g.name)], [...places.map((g) => g.icon), ...servers.map(() => null)], [...places.map((g) => g.bot), ...servers.map((g) => g.bot)], at],
+      );
+      const fresh = new Set(insertedPeople.rows.map((r) => r.id));
+      const manages = (owner: boolean, permissions: string) => owner || (BigInt(permissions) & (8n | 32n)) !== 0n;
+      const memberships = [
+        ...Object.values(DEMO_USERS)
+          .filter((u) => fresh.has(u.id))
+          .flatMap((u) => u.memberships.map((m, position) => ({ user: u.id, guild: m.guildId, position, owner: m.owner, permissions: m.permissions }))),
+        ...servers.map((g, i) => ({ user: users[i]!.id, guild: g.id, position: 0, owner: true, permissions: '8' })),
+      ];
+      await tx.query(
+        `INSERT INTO user_guilds (user_id, guild_id, position, owner, permissions, can_manage)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[])
+         ON CONFLICT DO NOTHING`,
+        [
+          memberships.map((m) => m.user),
+          memberships.map((m) => m.guild),
+          memberships.map((m) => m.position),
+          memberships.map((m) => m.owner),
+          memberships.map((m) => m.permissions),
+          memberships.map((m) => manages(m.owner, m.permissions)),
+        ],
+      );
+    });
+    report.written.push(`support search: ${users.length} users and ${servers.length} servers`);
+  }
+  // ---- end of support search -----------------------------------------------------------------------
 
   if (report.written.length > 0 || report.restoredMessages > 0) app.log.info(report, 'demo data seeded');
   return report;

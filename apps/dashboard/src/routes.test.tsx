@@ -2,8 +2,8 @@ import { screen } from '@testing-library/react';
 import { mockApi, renderPage, resetShared, routesModuleProblems } from '@tickety/shared/testing';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { avaMe } from './test/fixtures';
 import routes, { remoteRoutes } from './routes';
+import { avaMe } from './test/fixtures';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
 afterEach(() => resetShared(store));

@@ -4,12 +4,12 @@
  * documents come bundled too, in every language, and each page renders in the locale it is asked for.
  */
 import { pageRenderer } from '@tickety/shared/prerender';
+import aupPolicy from './content/aup-policy.md';
 import aupPolicyDe from './content/de/aup-policy.md';
 import legalDe from './content/de/legal.md';
 import privacyPolicyDe from './content/de/privacy-policy.md';
 import refundPolicyDe from './content/de/refund-policy.md';
 import termsOfServiceDe from './content/de/terms-of-service.md';
-import aupPolicy from './content/aup-policy.md';
 import legal from './content/legal.md';
 import privacyPolicy from './content/privacy-policy.md';
 import refundPolicy from './content/refund-policy.md';

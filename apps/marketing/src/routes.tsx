@@ -1,8 +1,8 @@
 import { activeLocale, defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
-import HomePage from './pages/home-page';
 import { catalog } from './lib/i18n';
 import { preloadPolicyAt } from './lib/policy-documents';
+import HomePage from './pages/home-page';
 import { routeTable } from './route-table';
 import './styles.css';
 

@@ -17,10 +17,12 @@ export type AreaLevels = Record<AccessArea, AccessLevel | null>;
 /**
  * What the signed-in user may do on one server's dashboard (the shape of the `ServerAccess` schema):
  * `via: 'full'` for the owner and members with Administrator or Manage Server (every area, write);
- * `via: 'roles'` when the server's access rules give some of the member's roles access.
+ * `via: 'roles'` when the server's access rules give some of the member's roles access;
+ * `via: 'staff'` for a staff member with DASHBOARD_SUPPORT_SEARCH_READ who has no access of their own
+ * there: every area 'read', on reads only (`STAFF_READ_ACCESS`; never a write, docs/api.md).
  */
 export interface ServerAccessShape {
-  via: 'full' | 'roles';
+  via: 'full' | 'roles' | 'staff';
   areas: AreaLevels;
   /** The names of the member's roles that grant the access (empty with full access). */
   grantedBy: string[];
@@ -44,6 +46,21 @@ export const FULL_ACCESS: ServerAccessShape = {
   areas: Object.fromEntries(ACCESS_AREAS.map((area) => [area, 'write'])) as AreaLevels,
   grantedBy: [],
 };
+
+/**
+ * Staff read-only access (`via: 'staff'`): a staff member holding DASHBOARD_SUPPORT_SEARCH_READ sees
+ * every area of a server they have no access of their own to, and changes nothing.
+ */
+export const STAFF_READ_ACCESS: ServerAccessShape = {
+  via: 'staff',
+  areas: Object.fromEntries(ACCESS_AREAS.map((area) => [area, 'read'])) as AreaLevels,
+  grantedBy: [],
+};
+
+/** Whether `access` is a staff member's read-only view (not their own access to the server). */
+export function isStaffRead(access: Pick<ServerAccessShape, 'via'> | null | undefined): boolean {
+  return access?.via === 'staff';
+}
 
 /** Whether `access` allows `level` in `area` ('write' includes 'read'). */
 export function allows(access: Pick<ServerAccessShape, 'areas'>, area: AccessArea, level: AccessLevel): boolean {

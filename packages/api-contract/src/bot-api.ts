@@ -343,6 +343,6 @@ export type TranscriptListQuery = z.infer<typeof TranscriptListQuery>;
 export const TranscriptList = z.object({ items: z.array(TranscriptSummary), nextCursor: z.string().nullable() });
 export type TranscriptList = z.infer<typeof TranscriptList>;
 
-/** Why the signed-in user may read a transcript (the viewer says so). */
-export const TRANSCRIPT_ACCESS_REASONS = ['opener', 'manager', 'support'] as const;
+/** Why the signed-in user may read a transcript (the viewer says so); 'staff': a staff member's read-only view. */
+export const TRANSCRIPT_ACCESS_REASONS = ['opener', 'manager', 'support', 'staff'] as const;
 export type TranscriptAccessReason = (typeof TRANSCRIPT_ACCESS_REASONS)[number];

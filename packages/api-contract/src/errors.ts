@@ -137,6 +137,21 @@ export const ERROR_CODES = {
     httpStatus: 409,
     message: 'One of your premium slots already covers this server.',
   },
+  STAFF_GRANT_FORBIDDEN: {
+    code: 1026,
+    httpStatus: 403,
+    message: 'You can grant or revoke only staff flags that you hold yourself: nothing was changed.',
+  },
+  STAFF_SELF_EDIT: {
+    code: 1027,
+    httpStatus: 403,
+    message: 'Nobody changes their own staff flags: ask another team manager. Nothing was changed.',
+  },
+  STAFF_OWNER_LOCKED: {
+    code: 1028,
+    httpStatus: 403,
+    message: 'Owners (STAFF_OWNER_IDS) hold every staff flag and cannot be edited or removed here: nothing was changed.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

@@ -1,4 +1,6 @@
 export * from './access-areas';
+export * from './announcement-text';
+export * from './announcements-api';
 export * from './auth';
 export * from './billing-api';
 export * from './bot-api';
@@ -19,4 +21,7 @@ export * from './server-config-api';
 export * from './server-resources-api';
 export * from './site-pages';
 export * from './staff';
+export * from './staff-playground-api';
+export * from './staff-search-api';
+export * from './staff-team-api';
 export * from './statistics-api';

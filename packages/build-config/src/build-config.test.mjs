@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postcss from 'postcss';
 import { describe, expect, it } from 'vitest';
-import { defineHost, defineRemote, remoteScopeClass, scopeUtilities, sharedSingletons } from './index.mjs';
 import { bootScript } from './boot-script.mjs';
+import { defineHost, defineRemote, remoteScopeClass, scopeUtilities, sharedSingletons } from './index.mjs';
 import { buildRouteTable } from './route-table.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

@@ -4,14 +4,15 @@
  * Every app's rspack.config.mjs is a call to `defineHost` or `defineRemote`, so shared singletons,
  * loaders, ports and output rules can't drift apart between apps.
  */
-import { createRequire } from 'node:module';
+
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { rspack } from '@rspack/core';
 import { ReactRefreshRspackPlugin as ReactRefreshPlugin } from '@rspack/plugin-react-refresh';
-import { CATALOG_FILE } from './catalog.mjs';
 import { BootScriptPlugin } from './boot-script.mjs';
+import { CATALOG_FILE } from './catalog.mjs';
 import { PreloadStartupChunks } from './preload-startup.mjs';
 import { PrerenderPlugin } from './prerender.mjs';
 import { RouteTablePlugin } from './route-table.mjs';

@@ -4,7 +4,7 @@
  * the shell or by one remote's route table: a remote cannot drop an address others link to without
  * this failing. (A test may read every app's table; the apps themselves never import each other.)
  */
-import { readdirSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';

@@ -22,6 +22,23 @@ const BOT = `Bot ${DEMO_APP.botToken}`;
 /** The dashboard's manage rule: owner, ADMINISTRATOR (1<<3) or MANAGE_GUILD (1<<5). */
 const manages = (g: PartialGuild) => g.owner || (BigInt(g.permissions) & 0x28n) !== 0n;
 
+describe('GET /users/:id', () => {
+  test('a demo user by id, for the bot or a signed-in user; an unknown or malformed id is 404 Unknown User; no auth 401', async () => {
+    const ben = DEMO_USERS.ben;
+    const res = await get(app, `/users/${ben.id}`, BOT);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: ben.id, username: ben.username, global_name: ben.globalName, avatar: ben.avatar, bot: false });
+    expect(res.json()).not.toHaveProperty('email');
+    expect((await get(app, `/users/${ben.id}`, `Bearer ${tokens.ava}`)).statusCode).toBe(200);
+    for (const id of ['1999999999999999999', 'abc']) {
+      const missing = await get(app, `/users/${id}`, BOT);
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ code: 10013 });
+    }
+    expect((await get(app, `/users/${ben.id}`, undefined)).statusCode).toBe(401);
+  });
+});
+
 describe('GET /users/@me', () => {
   test.each(Object.keys(DEMO_USERS) as DemoUserKey[])('%s', async (key) => {
     const user = DEMO_USERS[key];

@@ -3,6 +3,7 @@ import { effectiveMemberships, internalsOf } from './control';
 import { DEMO_APP, DEMO_PEOPLE, type DemoGuild, PERMISSION_BOT } from './demo-data';
 import { botUserObject, emojiObject, roleObject } from './discord-objects';
 import type { SandboxEngine } from './engine';
+import { discordError } from './guild-routes';
 import { sortedRoles } from './guild-state';
 import type { GrantRecord } from './store';
 import { compareIds, demoUsers, findUser, guildOf, queryOf, SNOWFLAKE, safeEqual } from './util';
@@ -120,6 +121,15 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     if (caller.kind === 'bot') return botUser;
     if (caller.kind !== 'user' || !caller.grant.scopes.includes('identify')) return unauthorized(reply);
     return userObject(caller.userId, caller.grant.scopes);
+  });
+
+  // Any user by id (Discord's `GET /users/{user.id}`): the public user object, for a bot or a signed-in user.
+  app.get('/api/v10/users/:id', { config: { sandboxBucket: 'GET /users/:id' } }, async (req, reply) => {
+    const caller = callerOf(req, engine);
+    if (caller.kind !== 'bot' && caller.kind !== 'user') return unauthorized(reply);
+    const id = (req.params as { id: string }).id;
+    if (!/^\d{17,20}$/.test(id) || !findUser(id)) return discordError(reply, 404, 10013, 'Unknown User');
+    return userObject(id, []);
   });
 
   app.get('/api/v10/oauth2/@me', { config: { sandboxBucket: 'GET /oauth2/@me' } }, async (req, reply) => {

@@ -127,6 +127,7 @@ export function authStateFor(me: MeResponse, now = Date.now()): RootState['auth'
     status: 'loaded',
     temporaryServer: null,
     temporaryServerAccess: null,
+    temporaryServerGuild: null,
     temporaryBilling: null,
   };
 }

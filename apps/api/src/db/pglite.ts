@@ -1,11 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { type Db, guard, type Queryable } from './driver';
+
+/** The extensions the migrations create (support search: trigram indexes on accent-folded names). */
+export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
 
 /** Embedded PostgreSQL (WASM) in a data folder, or `memory://` for tests. One connection, in process. */
 export async function createPgliteDb(dataDir: string): Promise<Db> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  return pgliteDb(await PGlite.create(dataDir));
+  return pgliteDb(await PGlite.create(dataDir, { extensions: PGLITE_EXTENSIONS }));
 }
 
 /** The driver over an open PGlite instance; `close()` closes it. */

@@ -220,6 +220,11 @@ export class DiscordBot {
     return this.#me;
   }
 
+  /** A Discord user's public profile (name, avatar) by id; Discord answers 404 (10013) for an unknown one. */
+  user(userId: string): Promise<APIUser> {
+    return this.#call<APIUser>('GET', Routes.user(userId));
+  }
+
   /** The guild with its roles and emojis (and its owner). */
   guild(guildId: string): Promise<APIGuild> {
     return this.#call<APIGuild>('GET', Routes.guild(guildId));

@@ -153,6 +153,19 @@ export class Accounts {
   }
 
   /**
+   * A server as the product knows it (the `guilds` row: name, icon, whether the bot is in it), seen
+   * by no member: a staff member's read-only view (`via: 'staff'`). Null when the product never saw it.
+   */
+  async knownGuild(guildId: string): Promise<Guild | null> {
+    const { rows } = await this.db.query<GuildRow>(
+      `SELECT g.id, g.name, g.icon, g.bot_in_guild, false AS owner, '0' AS permissions, false AS can_manage, false AS role_access
+         FROM guilds g WHERE g.id = $1`,
+      [guildId],
+    );
+    return rows[0] ? this.#guild(rows[0]) : null;
+  }
+
+  /**
    * What an access check needs, in one query: when the user's stored list was fetched from Discord
    * (epoch ms, null if never) and the guild from it (null when not in the list).
    */

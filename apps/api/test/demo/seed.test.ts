@@ -42,6 +42,9 @@ describe.each(databases())('the demo seed (npm start) on $name', (database) => {
       "Ava's Arcade: panel support posted",
       "Ava's Arcade: panel purchases posted",
       "Ava's Arcade: multiPanel help-desk posted",
+      'announcements: one active, one scheduled, one withdrawn',
+      'staff team: Nico (2 flags), 5 audit entries',
+      'support search: 200 users and 150 servers',
     ]);
     const { rows } = await db.query<{ provider: string; status: string; servers: string[] }>(
       'SELECT s.provider, s.status, array_agg(p.guild_id) AS servers FROM subscriptions s JOIN premium_slots p ON p.subscription_id = s.id WHERE s.id = $1 GROUP BY 1, 2',

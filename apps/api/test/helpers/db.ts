@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import type { Db } from '../../src/db/driver';
-import { pgliteDb } from '../../src/db/pglite';
+import { PGLITE_EXTENSIONS, pgliteDb } from '../../src/db/pglite';
 import { createPostgresDb } from '../../src/db/postgres';
 
 /**
@@ -40,7 +40,7 @@ export function schemaName(): string {
 let sharedPglite: Promise<PGlite> | null = null;
 
 function pgliteInstance(): Promise<PGlite> {
-  sharedPglite ??= PGlite.create('memory://');
+  sharedPglite ??= PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS });
   return sharedPglite;
 }
 

@@ -54,7 +54,9 @@ function transcript(overrides: Partial<TranscriptV2['ticket']> = {}, serverId = 
 }
 
 describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
-  const t = useTestApp(database, { env: { BOT_API_KEY: KEY } });
+  // Staff owner: Nico (who manages Ava's Arcade anyway), so Sam is a stranger here, not a staff reader
+  // (staff read of transcripts: test/routes/staff-server-read.test.ts).
+  const t = useTestApp(database, { env: { BOT_API_KEY: KEY, STAFF_OWNER_IDS: DEMO_USERS.nico.id } });
 
   const bot = (method: 'GET' | 'POST' | 'PUT', url: string, options: { key?: string | null; body?: unknown; gzip?: boolean; headers?: Record<string, string> } = {}) => {
     const key = options.key === undefined ? KEY : options.key;

@@ -118,14 +118,22 @@ describe.each(databases())('server access by role, every guilds route, on $name'
     expect((await live(ARCADE)).version).toBe(ctx.version);
   });
 
-  it('staff without server access (Sam holds every staff flag): 405 on a server not in his list, staff flags grant nothing', async () => {
+  it('staff without server access (Sam holds every staff flag): never a write nor the signed export; reads only as staff read from the dashboard (test/routes/staff-server-read.test.ts)', async () => {
     const browser = await as(sam.id);
     const ctx = await live(ARCADE);
     for (const route of ROUTES) {
       const res = await route.run(browser, ARCADE, ctx);
+      if (route.kind === 'read' && route.name !== 'GET /config/export') {
+        // Staff read is audited, so only the dashboard's own fetch may cause it (these calls are not).
+        expect(res.statusCode, route.name).toBe(403);
+        expect(res.json(), route.name).toMatchObject({ code: ERROR_CODES.CSRF_REJECTED.code, isAuthenticated: true });
+        continue;
+      }
       expect(res.statusCode, route.name).toBe(404);
       expect(res.json(), route.name).toMatchObject({ code: ERROR_CODES.SERVER_NOT_FOUND.code, isAuthenticated: true, selector: true });
     }
+    expect((await live(ARCADE)).version).toBe(ctx.version);
+    expect((await t.db.query(`SELECT 1 FROM staff_audit WHERE staff_id = $1 AND action = 'server.view'`, [sam.id])).rows).toEqual([]);
   });
 
   it.each([

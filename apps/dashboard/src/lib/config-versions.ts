@@ -7,9 +7,9 @@
  * None goes through the overlay: the page shows each failure in place, with its own Retry.
  */
 import type { CONFIG_FILE_FORMAT as CONTRACT_FILE_FORMAT, ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
-import { api, ApiRequestError, type AppDispatch } from '@tickety/shared';
-import { type ConfigChangeInput, describeChanges } from './config-change-text';
+import { ApiRequestError, type AppDispatch, api } from '@tickety/shared';
 import { configApi, type LiveConfig } from './config-api';
+import { type ConfigChangeInput, describeChanges } from './config-change-text';
 import type { MessageKey } from './i18n';
 import { saveBlob } from './save-file';
 

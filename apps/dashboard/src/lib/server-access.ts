@@ -21,11 +21,18 @@ export function useServerAccess(): ServerAccess | null {
   return useAppSelector(selectOpenServerAccess);
 }
 
+/** Whether the open server is a staff member's read-only view (`via` 'staff'). */
+export function useStaffRead(): boolean {
+  return useServerAccess()?.via === 'staff';
+}
+
 export function useAreaWrite(area: AccessArea): AreaWrite {
   const t = useT();
   const access = useServerAccess();
   if (!access) return { canWrite: true, reason: null, full: true };
   if (allows(access, area, 'write')) return { canWrite: true, reason: null, full: access.via === 'full' };
+  // A staff member's read-only view (the API's staff read): no roles to name, nothing to grant.
+  if (access.via === 'staff') return { canWrite: false, full: false, reason: t('access.staffReadOnly') };
   return {
     canWrite: false,
     full: false,

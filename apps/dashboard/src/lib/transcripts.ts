@@ -5,7 +5,7 @@
  */
 import type { TranscriptList } from '@tickety/api-contract';
 import { api, type HrefQuery, isSnowflake } from '@tickety/shared';
-import { isDay, endOfDay, startOfDay } from './web-logs';
+import { endOfDay, isDay, startOfDay } from './web-logs';
 
 /** What a server's transcript list filters by (days are calendar days in the viewer's zone, both included). */
 export interface TranscriptFilters {

@@ -4,10 +4,10 @@
  * `GET /api/guilds/:server/logs`, the whole-log read of the CSV export, and the CSV itself.
  */
 import type { ConfigActor, WebLogEntry } from '@tickety/api-contract';
-import { api, ApiRequestError, type HrefQuery, isSnowflake, request, type Translate } from '@tickety/shared';
+import { ApiRequestError, api, type HrefQuery, isSnowflake, request, type Translate } from '@tickety/shared';
 import { changesText } from './config-change-text';
-import { saveBlob } from './save-file';
 import type { MessageKey } from './i18n';
+import { saveBlob } from './save-file';
 
 export type WebLogAction = WebLogEntry['action'];
 

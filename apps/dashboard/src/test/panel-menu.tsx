@@ -2,9 +2,9 @@ import type { ServerAccess } from '@tickety/api-contract';
 /** Renders the Panel Menu as the shell would, with the API's answers (tests only). */
 import { Link, useOpenServer } from '@tickety/shared';
 import { type ApiAnswer, apiError, mockApi, renderPage } from '@tickety/shared/testing';
-import { ARCADE, avaMe } from './fixtures';
-import { live, posts, resources } from './config-fixtures';
 import ServerConfigs from '../pages/server/configs';
+import { live, posts, resources } from './config-fixtures';
+import { ARCADE, avaMe } from './fixtures';
 
 export const SERVER = ARCADE.id;
 export const BASE = `/api/guilds/${SERVER}`;

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
 import { startI18n } from '@tickety/shared';
+import { afterEach } from 'vitest';
 import '../lib/i18n';
 import { configure } from '@testing-library/react';
 

@@ -1,5 +1,5 @@
-import ChevronDown from 'lucide-react/icons/chevron-down';
 import { cx } from '@tickety/ui';
+import ChevronDown from 'lucide-react/icons/chevron-down';
 import { type ReactNode, useId, useState } from 'react';
 
 export interface FaqItem {

@@ -1,9 +1,9 @@
 import { Link } from '@tickety/shared';
+import { buttonClasses, cx } from '@tickety/ui';
 import ArrowRight from 'lucide-react/icons/arrow-right';
 import Check from 'lucide-react/icons/check';
 import FileText from 'lucide-react/icons/file-text';
 import Ticket from 'lucide-react/icons/ticket';
-import { buttonClasses, cx } from '@tickety/ui';
 import { href } from '../lib/hrefs';
 import { useT } from '../lib/i18n';
 import { DiscordMark } from './discord-mark';

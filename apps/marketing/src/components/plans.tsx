@@ -1,7 +1,7 @@
-import Check from 'lucide-react/icons/check';
 import type { Plan } from '@tickety/api-contract';
 import { type BillingInterval, formatNumber, formatPrice, isPaid, priceFor, usePlansQuery, yearlySaving } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, EmptyState, Skeleton } from '@tickety/ui';
+import Check from 'lucide-react/icons/check';
 import { type ReactNode, useId, useState } from 'react';
 import { type MessageKey, useT } from '../lib/i18n';
 

@@ -1,3 +1,4 @@
+import type { LucideIcon } from 'lucide-react';
 import ChartColumn from 'lucide-react/icons/chart-column';
 import CreditCard from 'lucide-react/icons/credit-card';
 import History from 'lucide-react/icons/history';
@@ -6,7 +7,6 @@ import PanelsTopLeft from 'lucide-react/icons/panels-top-left';
 import ScrollText from 'lucide-react/icons/scroll-text';
 import Search from 'lucide-react/icons/search';
 import ShieldQuestion from 'lucide-react/icons/shield-question';
-import type { LucideIcon } from 'lucide-react';
 import type { MessageKey } from '../lib/i18n';
 
 /** The home page's content as catalogue keys (the texts are in src/locales; `text` may use `{product}`). */

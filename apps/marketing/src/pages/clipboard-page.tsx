@@ -1,8 +1,8 @@
 import { useSearchParams } from '@tickety/shared';
+import { Button, cx, inputClasses } from '@tickety/ui';
 import ClipboardCheck from 'lucide-react/icons/clipboard-check';
 import ClipboardX from 'lucide-react/icons/clipboard-x';
 import Copy from 'lucide-react/icons/copy';
-import { Button, cx, inputClasses } from '@tickety/ui';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../lib/i18n';
 

@@ -1,5 +1,5 @@
-import Check from 'lucide-react/icons/check';
 import { botInviteUrl, useRuntimeConfig } from '@tickety/shared';
+import Check from 'lucide-react/icons/check';
 import { HeroActions, PanelPreview } from '../components/hero';
 import { type MessageKey, useT } from '../lib/i18n';
 

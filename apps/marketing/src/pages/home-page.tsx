@@ -1,7 +1,7 @@
-import Check from 'lucide-react/icons/check';
-import Sparkles from 'lucide-react/icons/sparkles';
 import { botInviteUrl, formatNumber, Link, useLocation, useRuntimeConfig } from '@tickety/shared';
 import { Card, cx } from '@tickety/ui';
+import Check from 'lucide-react/icons/check';
+import Sparkles from 'lucide-react/icons/sparkles';
 import { useEffect } from 'react';
 import { DiscordMark } from '../components/discord-mark';
 import { HeroActions, HeroGlow, PanelPreview } from '../components/hero';

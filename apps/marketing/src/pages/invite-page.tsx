@@ -1,8 +1,8 @@
+import { botInviteUrl, formatNumber, isSnowflake, Link, selectGuilds, useAppSelector, useRuntimeConfig, useSearchParams } from '@tickety/shared';
+import { Alert, Avatar, buttonClasses, Card, PageHeader } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import TriangleAlert from 'lucide-react/icons/triangle-alert';
-import { botInviteUrl, formatNumber, isSnowflake, Link, selectGuilds, useAppSelector, useRuntimeConfig, useSearchParams } from '@tickety/shared';
-import { Alert, Avatar, buttonClasses, Card, PageHeader } from '@tickety/ui';
 import { DiscordMark } from '../components/discord-mark';
 import { Container } from '../components/layout';
 import { href } from '../lib/hrefs';

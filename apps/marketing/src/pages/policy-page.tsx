@@ -1,6 +1,6 @@
-import FileText from 'lucide-react/icons/file-text';
-import { formatDate, type Locale, Link, useLocale, useRouteData, useRuntimeConfig } from '@tickety/shared';
+import { formatDate, Link, type Locale, useLocale, useRouteData, useRuntimeConfig } from '@tickety/shared';
 import { Alert, Button, cx, EmptyState, Skeleton } from '@tickety/ui';
+import FileText from 'lucide-react/icons/file-text';
 import { useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Container } from '../components/layout';
 import { DocumentMarkdown } from '../components/markdown';

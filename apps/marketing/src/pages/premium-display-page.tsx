@@ -1,6 +1,6 @@
-import ArrowRight from 'lucide-react/icons/arrow-right';
 import { botInviteUrl, useRuntimeConfig } from '@tickety/shared';
 import { buttonClasses } from '@tickety/ui';
+import ArrowRight from 'lucide-react/icons/arrow-right';
 import { isFreePlan, PlanCatalogue } from '../components/plans';
 import { href } from '../lib/hrefs';
 import { useT } from '../lib/i18n';

@@ -1,10 +1,10 @@
+import type { Plan } from '@tickety/api-contract';
+import { botInviteUrl, Link, useRuntimeConfig } from '@tickety/shared';
+import { buttonClasses, PageHeader } from '@tickety/ui';
 import ArrowRight from 'lucide-react/icons/arrow-right';
 import CreditCard from 'lucide-react/icons/credit-card';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import ShieldCheck from 'lucide-react/icons/shield-check';
-import type { Plan } from '@tickety/api-contract';
-import { botInviteUrl, Link, useRuntimeConfig } from '@tickety/shared';
-import { buttonClasses, PageHeader } from '@tickety/ui';
 import { Faq } from '../components/faq';
 import { Container } from '../components/layout';
 import { type BillingPeriod, isFreePlan, PlanCatalogue } from '../components/plans';

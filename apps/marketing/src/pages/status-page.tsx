@@ -1,12 +1,12 @@
+import type { HealthState, StatusResponse } from '@tickety/api-contract';
 import { formatDateTime, formatNumber, formatRelative, Link, type Translate, useNow } from '@tickety/shared';
+import { Alert, Badge, Button, Card, cx, EmptyState, PageHeader, Skeleton, Table, type TableColumn, type Tone } from '@tickety/ui';
 import CircleAlert from 'lucide-react/icons/circle-alert';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import CircleX from 'lucide-react/icons/circle-x';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import Server from 'lucide-react/icons/server';
 import WifiOff from 'lucide-react/icons/wifi-off';
-import type { HealthState, StatusResponse } from '@tickety/api-contract';
-import { Alert, Badge, Button, Card, cx, EmptyState, PageHeader, Skeleton, Table, type TableColumn, type Tone } from '@tickety/ui';
 import { useEffect, useRef } from 'react';
 import { Container } from '../components/layout';
 import { STATUS_REFRESH_MS, useMarketingStatusQuery } from '../lib/api';

@@ -1,15 +1,15 @@
+import { formatNumber, Link, selectGuilds, selectIsAuthenticated, selectManageableGuilds, type Translate, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { Alert, buttonClasses, Card, PageHeader } from '@tickety/ui';
+import type { LucideIcon } from 'lucide-react';
 import Activity from 'lucide-react/icons/activity';
 import BookOpen from 'lucide-react/icons/book-open';
 import Info from 'lucide-react/icons/info';
 import LifeBuoy from 'lucide-react/icons/life-buoy';
-import type { LucideIcon } from 'lucide-react';
-import { formatNumber, Link, selectGuilds, selectIsAuthenticated, selectManageableGuilds, type Translate, useAppSelector, useRuntimeConfig } from '@tickety/shared';
-import { Alert, buttonClasses, Card, PageHeader } from '@tickety/ui';
 import type { ReactNode } from 'react';
-import { type FaqItem, Faq } from '../components/faq';
+import { DiscordMark } from '../components/discord-mark';
+import { Faq, type FaqItem } from '../components/faq';
 import { Container, IconBadge } from '../components/layout';
 import { ExternalLink } from '../components/links';
-import { DiscordMark } from '../components/discord-mark';
 import { href } from '../lib/hrefs';
 import { type MessageKey, T, useT } from '../lib/i18n';
 

@@ -4,6 +4,7 @@ import {
   botInviteUrl,
   errorText,
   evaluateServerArea,
+  type Guild,
   PLACEHOLDER_SERVERS,
   type RemoteId,
   type RouteHandle,
@@ -27,6 +28,7 @@ import { GuardedOutlet, useHandles } from '../guards/guarded-outlet';
 import { useT } from '../lib/i18n';
 import { useGetServerQuery } from '../server/server-api';
 import { Header } from './header';
+import { StaffReadBanner } from './staff-read-banner';
 
 /** The sidebar icons of the contract (SIDEBAR_ICONS): a remote's table names one of these. */
 const ICONS: Record<SidebarIcon, ReactNode> = {
@@ -71,9 +73,10 @@ function Sidebar({ server }: { server: string }) {
   const t = useT();
   // The labels come from the remote's catalogue once it has loaded (the table's English until then).
   useI18nRevision();
-  const guild = useAppSelector(selectGuilds).find((g) => g.id === server);
   const { data } = useGetServerQuery(server);
   const access = data?.access ?? null;
+  // A staff member's read-only view (`via` 'staff') is of a server not in their own list: as answered.
+  const guild = useAppSelector(selectGuilds).find((g) => g.id === server) ?? (access?.via === 'staff' ? data : undefined);
   return (
     <aside className="border-b border-surface-200 bg-white lg:w-64 lg:shrink-0 lg:border-r lg:border-b-0 dark:border-surface-800 dark:bg-surface-950">
       <div className="flex items-center gap-3 p-4">
@@ -197,20 +200,27 @@ function ServerAccess({ server }: { server: string }) {
     return <InviteTheBot server={server} name={data.name} recheck={recheck} />;
   }
   // An answer without `access` (an API older than role access) decided on managers only: full access.
-  return <OpenServer server={server} name={data.name} access={data.access ?? null} />;
+  return <OpenServer server={server} name={data.name} access={data.access ?? null} guild={data} />;
 }
 
 /**
  * The server's pages, with the server marked open for them (`selectOpenServer`, with the access the
  * API answered, so pages mirror it) while they show. A page whose area (the route table's `area`) the
  * user's access does not read is not shown: the refusal says which area, what their roles give, and
- * who can grant it. The API refuses the page's calls anyway (1017).
+ * who can grant it. The API refuses the page's calls anyway (1017). A staff member's read-only view
+ * (`via` 'staff': every area read, the server as answered) shows the staff banner above every page.
  */
-function OpenServer({ server, name, access }: { server: string; name: string; access: Access | null }) {
-  useOpenServer(server, access);
+function OpenServer({ server, name, access, guild }: { server: string; name: string; access: Access | null; guild: Guild }) {
+  useOpenServer(server, access, guild);
   const decision = evaluateServerArea(serverAreaOf(useHandles()), access);
   if (decision.level === 'refused' && access) return <AreaRefused server={server} name={name} area={decision.area} access={access} />;
-  return <Outlet />;
+  if (access?.via !== 'staff') return <Outlet />;
+  return (
+    <>
+      <StaffReadBanner serverName={name} />
+      <Outlet />
+    </>
+  );
 }
 
 /** The refusal of a server page the user's roles do not open (see OpenServer). */

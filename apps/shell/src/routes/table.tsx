@@ -1,6 +1,7 @@
 import { type Composition, type LayoutId, REMOTE_IDS, type RemoteId, type RouteDef, type RouteHandle, siteHref } from '@tickety/shared';
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, type RouteObject, ScrollRestoration, useLocation } from 'react-router-dom';
+import { AnnouncementHost } from '../announcements/announcements';
 import { GuardedOutlet } from '../guards/guarded-outlet';
 import { DisplayLayout, LoginLayout, PublicLayout, SubscriptionLayout, TranscriptLayout } from '../layouts/layouts';
 import { ServerLayout, type SidebarItem } from '../layouts/server-layout';
@@ -28,7 +29,7 @@ function useFocusOnNavigate(): void {
   }, [pathname]);
 }
 
-/** Everything under every layout: the page title, focus and scroll on navigation, the overlay host. */
+/** Everything under every layout: the page title, focus and scroll on navigation, the announcement banner, the overlay host. */
 function Root() {
   useDocumentTitle();
   useFocusOnNavigate();
@@ -36,6 +37,7 @@ function Root() {
     <>
       <Outlet />
       <ScrollRestoration />
+      <AnnouncementHost />
       <OverlayHost />
     </>
   );

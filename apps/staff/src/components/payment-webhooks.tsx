@@ -1,8 +1,7 @@
-import { failureText, formatDateTime, formatNumber, formatRelative, useAppDispatch, useNow, useSearchParams } from '@tickety/shared';
+import { formatDateTime, formatNumber, formatRelative, useAppDispatch, useNow, useSearchParams } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, EmptyState, inputClasses, Skeleton, Table, type TableColumn, type Tone } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
-import RefreshCw from 'lucide-react/icons/refresh-cw';
-import { type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { T, useT } from '../lib/i18n';
 import {
   type DeadLetter,
@@ -17,9 +16,10 @@ import {
 } from '../lib/webhooks-api';
 import { useHoldsFlag } from './notices';
 import { ReplayDialog } from './replay-dialog';
+import { LoadError, RefreshHeader, SYSTEM_REFRESH_MS, useRefresh } from './system-refresh';
 
-/** The section reads itself again this often (RTK Query polling). */
-export const WEBHOOKS_POLL_MS = 15_000;
+/** The section reads itself again this often (RTK Query polling), like every System section. */
+export const WEBHOOKS_POLL_MS = SYSTEM_REFRESH_MS;
 /** A queue whose oldest pending event waits longer than this is highlighted. */
 export const STALE_PENDING_MS = 10 * 60_000;
 /** A last error longer than this is cut, its full text behind a disclosure. */
@@ -40,9 +40,6 @@ const HEALTH_CARD: Record<Health, string> = {
   ok: '',
 };
 
-/** The status notes of the section's live region: only what the reader asked for is announced, not each poll. */
-type Announcement = { kind: 'refreshing' } | { kind: 'refreshed'; at: number } | { kind: 'refreshFailed' } | { kind: 'replayed'; letter: DeadLetter } | null;
-
 /**
  * The System page's "Payment webhooks": each provider's queue, and the dead letters (events that
  * failed every attempt) with a provider filter, "Load more" and, for DASHBOARD_SUPPORT_SYSTEM_WRITE,
@@ -59,9 +56,9 @@ export function PaymentWebhooks() {
   const list = useStaffWebhooksInfiniteQuery(args, { pollingInterval: WEBHOOKS_POLL_MS, refetchOnMountOrArgChange: true });
   const now = useNow(WEBHOOKS_POLL_MS);
   const ids = useId();
-  const heading = useRef<HTMLHeadingElement>(null);
   const deadHeading = useRef<HTMLHeadingElement>(null);
-  const [announcement, setAnnouncement] = useState<Announcement>(null);
+  // The last replay, confirmed in place until the next replay or Refresh.
+  const [replayed, setReplayed] = useState<DeadLetter | null>(null);
 
   // The queues are every provider's whatever the filter: the last answer (of any filter) stands while a new filter loads.
   const pages = list.data?.pages;
@@ -71,11 +68,11 @@ export function PaymentWebhooks() {
   const rows = useMemo(() => (current ?? []).flatMap((page) => page.dead), [current]);
 
   const { refetch } = list;
-  const refresh = useCallback(async () => {
-    setAnnouncement({ kind: 'refreshing' });
-    const result = await refetch();
-    setAnnouncement(result.isError ? { kind: 'refreshFailed' } : { kind: 'refreshed', at: Date.now() });
-  }, [refetch]);
+  const { note, refresh: readAgain, clear: clearNote } = useRefresh(refetch);
+  const refresh = () => {
+    setReplayed(null);
+    return readAgain();
+  };
 
   // Replay: the letter asked about, the element focus returns to, the request.
   const [confirming, setConfirming] = useState<DeadLetter | null>(null);
@@ -122,7 +119,8 @@ export function PaymentWebhooks() {
       }),
     );
     setConfirming(null);
-    setAnnouncement({ kind: 'replayed', letter });
+    clearNote();
+    setReplayed(letter);
     opener.current = null;
     returnFocus();
     void refetch();
@@ -141,7 +139,6 @@ export function PaymentWebhooks() {
     if (!document.activeElement || document.activeElement === document.body) deadHeading.current?.focus();
   };
 
-  const updatedAt = list.fulfilledTimeStamp;
   const fetching = list.isFetching && !list.isFetchingNextPage;
 
   let body: ReactNode;
@@ -183,9 +180,9 @@ export function PaymentWebhooks() {
               <T k="webhooks.replay.needsFlag" values={{ label: t('flags.systemWrite.label') }} components={{ code: <code className="font-mono text-xs break-all" /> }} />
             </p>
           )}
-          {announcement?.kind === 'replayed' ? (
+          {replayed ? (
             <Alert tone="primary" icon={<CircleCheck className="size-5" aria-hidden="true" />}>
-              {t('webhooks.replay.done', { provider: PROVIDER_NAMES[announcement.letter.provider], key: announcement.letter.key })}
+              {t('webhooks.replay.done', { provider: PROVIDER_NAMES[replayed.provider], key: replayed.key })}
             </Alert>
           ) : null}
           {current === undefined ? (
@@ -217,56 +214,25 @@ export function PaymentWebhooks() {
 
   return (
     <section aria-labelledby={`${ids}-heading`} className="space-y-5">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-        <div className="min-w-0">
-          <h2 ref={heading} id={`${ids}-heading`} className="text-lg font-semibold text-surface-900 dark:text-surface-50">
-            {t('webhooks.heading')}
-          </h2>
-          <p className="mt-1 text-sm text-surface-600 dark:text-surface-400">{t('webhooks.description', { seconds: WEBHOOKS_POLL_MS / 1000 })}</p>
-        </div>
-        <div className="flex flex-wrap items-center gap-3">
-          {updatedAt ? (
-            <p className="text-xs text-surface-600 dark:text-surface-400">
-              {t('webhooks.updated', { time: formatDateTime(updatedAt, { seconds: true }) })}
-            </p>
-          ) : null}
-          <Button variant="secondary" size="sm" aria-busy={fetching || undefined} onClick={() => (fetching ? undefined : void refresh())}>
-            <RefreshCw className={cx('size-4', fetching && 'animate-spin motion-reduce:animate-none')} aria-hidden="true" />
-            {t('webhooks.refresh')}
-          </Button>
-        </div>
-      </div>
-      <p role="status" aria-live="polite" className="sr-only">
-        {announcement?.kind === 'refreshing'
-          ? t('webhooks.live.refreshing')
-          : announcement?.kind === 'refreshed'
-            ? t('webhooks.live.refreshed', { time: formatDateTime(announcement.at, { seconds: true }) })
-            : announcement?.kind === 'refreshFailed'
-              ? t('webhooks.refreshFailed')
-              : ''}
-      </p>
+      <RefreshHeader
+        headingId={`${ids}-heading`}
+        title={t('webhooks.heading')}
+        description={t('webhooks.description', { seconds: WEBHOOKS_POLL_MS / 1000 })}
+        updatedAt={list.fulfilledTimeStamp}
+        fetching={fetching}
+        onRefresh={() => void refresh()}
+        note={note}
+        live={{
+          refreshing: t('webhooks.live.refreshing'),
+          refreshed: (time) => t('webhooks.live.refreshed', { time }),
+          failed: t('webhooks.refreshFailed'),
+        }}
+      />
       {body}
       {confirming ? (
         <ReplayDialog letter={confirming} busy={replayState.isLoading} error={replayError} onConfirm={() => void confirm()} onCancel={cancel} />
       ) : null}
     </section>
-  );
-}
-
-function LoadError({ title, error, onRetry, tone = 'danger' }: { title: string; error: unknown; onRetry: () => void; tone?: Tone }) {
-  const t = useT();
-  return (
-    <Alert
-      tone={tone}
-      title={title}
-      actions={
-        <Button variant="secondary" size="sm" onClick={onRetry}>
-          {t('webhooks.retry')}
-        </Button>
-      }
-    >
-      {failureText(error)}
-    </Alert>
   );
 }
 

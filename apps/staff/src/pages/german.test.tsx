@@ -14,20 +14,25 @@ afterEach(() => {
 });
 
 describe('staff pages in German', () => {
-  it('team manager names the flags, their meaning and the count in German', () => {
-    ({ store } = renderPage(<TeamManagerPage />, {
-      url: '/team-manager',
-      me: signedInMe({ team: { owner: false, permissions: ['SPECIAL_TEAM_MANAGER_READ'] } }),
-    }));
+  it('team manager: the members, their flags and the audit in German, read-only without the write flag', async () => {
+    const sam = { id: '1000000000000000004', name: 'Sam', username: 'sam', avatarUrl: 'https://cdn.test/a.png' };
+    mockApi({
+      'GET /api/staff/team': {
+        members: [
+          { ...sam, id: '1000000000000000005', name: 'Nico', username: 'nico', owner: false, permissions: ['DASHBOARD_SUPPORT_SEARCH_READ'], grants: [{ permission: 'DASHBOARD_SUPPORT_SEARCH_READ', grantedBy: sam, grantedAt: '2026-02-18T10:00:00.000Z' }], addedBy: sam, addedAt: '2026-02-18T10:00:00.000Z' },
+        ],
+      },
+      'GET /api/staff/audit': { entries: [{ id: '1', at: '2026-02-18T10:00:00.000Z', staff: sam, action: 'team.add', target: 'user 1000000000000000005 (Nico)', before: null, after: { permissions: ['DASHBOARD_SUPPORT_SEARCH_READ'] } }], nextCursor: null, actions: ['team.add'] },
+    });
+    ({ store } = renderPage(<TeamManagerPage />, { url: '/team-manager', me: signedInMe({ team: { owner: false, permissions: ['SPECIAL_TEAM_MANAGER_READ'] } }) }));
     expect(screen.getByRole('heading', { level: 1, name: 'Teamverwaltung' })).toBeInTheDocument();
-    expect(screen.getByText('Du hast 1 von 5 Berechtigungen.')).toBeInTheDocument();
-    const table = screen.getByRole('table', { name: 'Deine Teamberechtigungen und was sie jeweils erlauben' });
-    expect(within(table).getByRole('columnheader', { name: 'Was sie erlaubt' })).toBeInTheDocument();
-    const row = within(table).getByRole('row', { name: /SPECIAL_TEAM_MANAGER_READ/ });
-    expect(within(row).getByText('Teamverwaltung (lesen)')).toBeInTheDocument();
-    expect(within(row).getByText('Erteilt')).toBeInTheDocument();
-    expect(within(table).getAllByText('Nicht erteilt')).toHaveLength(4);
-    expect(screen.getByText(/ist die Berechtigung „Teamverwaltung \(schreiben\)“ nötig, die du nicht hast\./)).toBeInTheDocument();
+    expect(screen.getByText('Nur lesen')).toBeInTheDocument();
+    const flags = await screen.findByRole('list', { name: 'Berechtigungen von Nico' });
+    expect(within(flags).getByText('Support-Suche')).toBeInTheDocument();
+    expect(within(flags).getByText(/Erteilt von Sam am/)).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'Prüfprotokoll des Teams, neueste zuerst' });
+    expect(within(table).getByText('Mitglied hinzugefügt')).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Vorher → nachher' })).toBeInTheDocument();
   });
 
   it('the playground describes the states in German, its numbers through the formatter', () => {
@@ -45,6 +50,12 @@ describe('staff pages in German', () => {
     const reader = signedInMe({ team: { owner: false, permissions: ['DASHBOARD_SUPPORT_SYSTEM_READ'] } });
     const queue = { pending: 0, failing: 0, dead: 0, oldestPendingAt: null };
     mockApi({
+      'GET /api/staff/system': {
+        database: { kind: 'postgres', reachable: true, latencyMs: 250, sizeBytes: 12_345_678, pool: { total: 5, idle: 2, waiting: 2, max: 10 } },
+        shards: [],
+        errors: [],
+        api: { version: '0.1.0', node: 'v20.20.2', startedAt: '2026-03-01T08:00:00.000Z', uptimeSeconds: 3 * 86_400 + 4 * 3_600 },
+      },
       'GET /api/staff/webhooks': {
         queues: [
           { provider: 'paddle', ...queue, dead: 1 },
@@ -65,13 +76,24 @@ describe('staff pages in German', () => {
     expect(screen.getByRole('combobox', { name: 'Anbieter' })).toHaveDisplayValue('Alle Anbieter');
     expect(screen.getByText(/die du nicht hast\./)).toHaveTextContent('DASHBOARD_SUPPORT_SYSTEM_WRITE');
     expect(screen.getByRole('button', { name: 'Aktualisieren' })).toBeInTheDocument();
-    expect(screen.getByText('Mehr vom System kommt mit den Team-Tools')).toBeInTheDocument();
+    // The service health above: German words, numbers and units.
+    expect(screen.getByRole('heading', { level: 2, name: 'Zustand des Dienstes' })).toBeInTheDocument();
+    const database = await screen.findByRole('region', { name: 'Datenbank' });
+    expect(within(database).getByText('Langsam: über 200 ms')).toBeInTheDocument();
+    expect(within(database).getByText('12,3 MB')).toBeInTheDocument();
+    expect(within(database).getByText('3 von 10 belegt')).toBeInTheDocument();
+    expect(within(database).getByText('2 Anfragen warten')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'API' })).getByText('3 Tg. 4 Std.')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Ausgelieferte Frontends' })).getAllByText('Build ohne Version')).toHaveLength(5);
+    expect(screen.getByRole('heading', { name: 'Noch kein Shard hat sich gemeldet' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Keine Serverfehler seit dem Start dieser Instanz' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Zustand des Dienstes aktualisieren' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Statusseite' })).toHaveAttribute('href', '/status');
     cleanup();
     resetShared(store);
     ({ store } = renderPage(<SystemUpdatePage />, { url: '/systemUpdate', me: reader }));
     expect(screen.getByRole('heading', { level: 1, name: 'Systemmeldungen' })).toBeInTheDocument();
-    expect(screen.getByText('DASHBOARD_SUPPORT_SYSTEM_WRITE').parentElement).toHaveTextContent('Teammitglieder mit DASHBOARD_SUPPORT_SYSTEM_WRITE. Dein Konto:');
-    expect(screen.getByText('Nicht erteilt')).toBeInTheDocument();
+    expect(screen.getByText(/braucht die Berechtigung „System \(schreiben\)“/)).toHaveTextContent('DASHBOARD_SUPPORT_SYSTEM_WRITE');
+    expect(screen.getByRole('heading', { level: 2, name: 'Mitteilungen' })).toBeInTheDocument();
   });
 });

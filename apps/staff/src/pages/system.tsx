@@ -1,7 +1,8 @@
 import { Link } from '@tickety/shared';
 import { Card, PageHeader } from '@tickety/ui';
-import { ComingNext, linkClasses } from '../components/notices';
+import { linkClasses } from '../components/notices';
 import { PaymentWebhooks } from '../components/payment-webhooks';
+import { SystemHealth } from '../components/system-health';
 import { href } from '../lib/hrefs';
 import { T, useT } from '../lib/i18n';
 
@@ -11,13 +12,13 @@ export default function SystemPage() {
   return (
     <div>
       <PageHeader title={t('title.system')} description={t('system.description')} />
-      <div className="space-y-6">
+      <div className="space-y-10">
+        <SystemHealth />
         <PaymentWebhooks />
-        <ComingNext title={t('system.next.title')}>{t('system.next.body')}</ComingNext>
         <Card className="p-5 text-sm text-surface-700 sm:p-6 dark:text-surface-300">
-          <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('system.available.heading')}</h2>
+          <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('system.public.heading')}</h2>
           <p className="mt-2">
-            <T k="system.available.body" components={{ link: <Link to={href('/status')} className={linkClasses} /> }} />
+            <T k="system.public.body" components={{ link: <Link to={href('/status')} className={linkClasses} /> }} />
           </p>
         </Card>
       </div>

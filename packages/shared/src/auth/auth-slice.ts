@@ -32,6 +32,11 @@ export interface AuthState {
    */
   temporaryServerAccess: ServerAccess | null;
   /**
+   * The open server as `GET /api/guilds/:server` answered it, kept only for a staff member's
+   * read-only view (`access.via` 'staff'): such a server is not in their own `guilds`. Null otherwise.
+   */
+  temporaryServerGuild: Guild | null;
+  /**
    * The billing record the open page shows (a subscription: its provider and id): set by the page
    * that opens it (`useOpenBilling`), cleared when the reader leaves it and on sign-out.
    */
@@ -54,6 +59,7 @@ export const initialAuthState: AuthState = {
   status: 'idle',
   temporaryServer: null,
   temporaryServerAccess: null,
+  temporaryServerGuild: null,
   temporaryBilling: null,
 };
 
@@ -242,10 +248,13 @@ export const authSlice = createSlice({
   initialState: initialAuthState,
   reducers: {
     /** The open server: its id, or its id with the access the API answered; null when none is open. */
-    setTemporaryServer(state, action: PayloadAction<string | { id: string; access: ServerAccess | null } | null>) {
+    setTemporaryServer(state, action: PayloadAction<string | { id: string; access: ServerAccess | null; guild?: Guild | null } | null>) {
       const open = action.payload;
       state.temporaryServer = typeof open === 'string' ? open : (open?.id ?? null);
       state.temporaryServerAccess = open !== null && typeof open === 'object' ? open.access : null;
+      // The answered server only for staff read, and only the server named (never another's data).
+      const guild = open !== null && typeof open === 'object' ? open.guild : null;
+      state.temporaryServerGuild = typeof open === 'object' && open?.access?.via === 'staff' && guild?.id === open.id ? guild : null;
     },
     setTemporaryBilling(state, action: PayloadAction<OpenBillingRecord | null>) {
       state.temporaryBilling = action.payload;
@@ -276,6 +285,7 @@ export const authSlice = createSlice({
         // What a page had open belonged to the signed-in user.
         state.temporaryServer = null;
         state.temporaryServerAccess = null;
+        state.temporaryServerGuild = null;
         state.temporaryBilling = null;
       })
       .addCase(refreshGuilds.fulfilled, (state, action) => {

@@ -14,6 +14,12 @@ function ServerFrame({ id, access }: { id: string; access: ServerAccess | null }
   useOpenServer(id, access);
   return null;
 }
+/** A server not in the user's list, as the API answered it to a staff member. */
+const ELSEWHERE = testGuild({ id: '200000000000000002', name: 'Elsewhere', canManage: false, owner: false });
+function StaffFrame({ access }: { access: ServerAccess }) {
+  useOpenServer(ELSEWHERE.id, access, ELSEWHERE);
+  return null;
+}
 function SubscriptionPage({ id }: { id: string }) {
   useOpenBilling({ provider: 'paddle', id });
   return null;
@@ -66,6 +72,27 @@ describe('the open server and billing record', () => {
     expect(selectOpenServer(s.getState())).toBeNull();
     expect(selectOpenServerAccess(s.getState())).toBeNull();
     expect(s.getState().auth.temporaryServerAccess).toBeNull();
+  });
+
+  it("a staff member's read-only view (via staff): the server as answered, though not in their list; any other access never takes it", () => {
+    const s = store();
+    const staff: ServerAccess = { via: 'staff', areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: 'read' }, grantedBy: [] };
+    const view = render(
+      <Provider store={s}>
+        <StaffFrame access={staff} />
+      </Provider>,
+    );
+    expect(selectOpenServer(s.getState())).toMatchObject({ id: ELSEWHERE.id, name: 'Elsewhere', access: staff });
+    const roles: ServerAccess = { via: 'roles', areas: { ...staff.areas, configs: null }, grantedBy: ['Readers'] };
+    view.rerender(
+      <Provider store={s}>
+        <StaffFrame access={roles} />
+      </Provider>,
+    );
+    expect(selectOpenServer(s.getState()), 'not theirs, not a staff view').toBeNull();
+    expect(s.getState().auth.temporaryServerGuild).toBeNull();
+    view.unmount();
+    expect(s.getState().auth.temporaryServerGuild).toBeNull();
   });
 
   it('a page that opens a server without access: the record says null (unknown), never made up', () => {

@@ -8,17 +8,19 @@ import { type OpenBillingRecord, setTemporaryBilling, setTemporaryServer } from 
 /**
  * A page that shows one server calls this with its id: the server is "open" (the shell's server
  * layout names it) while the page is, and no longer once the reader leaves it. The shell's server
- * layout passes the access the API answered (`GET /api/guilds/:server`), so pages can mirror it.
+ * layout passes the access the API answered (`GET /api/guilds/:server`), so pages can mirror it, and
+ * the server as answered (`guild`: kept for a staff member's read-only view, `access.via` 'staff',
+ * whose server is not in their own list).
  */
-export function useOpenServer(serverId: string | undefined, access?: ServerAccess | null): void {
+export function useOpenServer(serverId: string | undefined, access?: ServerAccess | null, guild?: Guild | null): void {
   const dispatch = useAppDispatch();
   useEffect(() => {
     if (!serverId) return;
-    dispatch(setTemporaryServer(access === undefined ? serverId : { id: serverId, access }));
+    dispatch(setTemporaryServer(access === undefined ? serverId : { id: serverId, access, guild: guild ?? null }));
     return () => {
       dispatch(setTemporaryServer(null));
     };
-  }, [dispatch, serverId, access]);
+  }, [dispatch, serverId, access, guild]);
 }
 
 /** A page that shows one billing record (a subscription) calls this with it, like `useOpenServer`. */
@@ -41,12 +43,20 @@ export type OpenServer = Guild & { access: ServerAccess | null };
 /**
  * The open server among the user's servers, with the access the shell's server layout kept for it
  * (`access`: `via` 'full' or 'roles', per area 'write' / 'read' / null, the granting roles' names;
- * null while unknown). Null when none is open or it is not one of theirs. Memoised.
+ * null while unknown). For a staff member's read-only view (`via` 'staff') the server as the API
+ * answered it, which need not be one of theirs. Null when none is open or it is not one of theirs
+ * (and not a staff view). Memoised.
  */
 export const selectOpenServer = createSelector(
-  [(state: RootState) => state.auth.temporaryServer, (state: RootState) => state.auth.temporaryServerAccess, (state: RootState) => state.auth.guilds],
-  (id, access, guilds): OpenServer | null => {
-    const guild = id === null ? undefined : guilds.find((g) => g.id === id);
+  [
+    (state: RootState) => state.auth.temporaryServer,
+    (state: RootState) => state.auth.temporaryServerAccess,
+    (state: RootState) => state.auth.guilds,
+    (state: RootState) => state.auth.temporaryServerGuild,
+  ],
+  (id, access, guilds, answered): OpenServer | null => {
+    if (id === null) return null;
+    const guild = guilds.find((g) => g.id === id) ?? (access?.via === 'staff' && answered?.id === id ? answered : undefined);
     return guild ? { ...guild, access } : null;
   },
 );

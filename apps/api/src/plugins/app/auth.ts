@@ -1,12 +1,23 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
-import { type AccessArea, type AccessLevel, allowsAny, type Guild, Snowflake, type StaffPermission } from '@tickety/api-contract';
+import {
+  type AccessArea,
+  type AccessLevel,
+  allowsAny,
+  type Guild,
+  type ServerAccess,
+  Snowflake,
+  STAFF_READ_ACCESS,
+  type StaffPermission,
+} from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { iso } from '../../lib/clock';
 import { DiscordError } from '../../lib/discord';
 import { ApiHttpError } from '../../lib/errors';
 import { DiscordGrantEndedError, FAILED_RETRY_AFTER } from '../../services/guild-sync';
 import { areaRefusal } from '../../services/server-access';
 import type { Session } from '../../services/sessions';
+import { notDashboardFetch } from './security';
 
 export interface CookieNames {
   session: string;
@@ -33,6 +44,50 @@ export function clearSessionCookie(app: FastifyInstance, reply: FastifyReply): v
   reply.clearCookie(cookieNames(app.config.secureCookies).session, cookieOptions(app));
 }
 
+/** The staff flag that opens a server's dashboard read-only (`via: 'staff'`) to a staff member without access of their own. */
+export const STAFF_READ_PERMISSION: StaffPermission = 'DASHBOARD_SUPPORT_SEARCH_READ';
+
+/**
+ * A transcript's copied attachment: the viewer loads it as an image, video or download, which sends
+ * no dashboard header, so staff read here skips the dashboard-fetch check (still audited; the file is
+ * served `cross-origin-resource-policy: same-site`, so another site cannot use it).
+ */
+const STAFF_READ_MEDIA_ROUTE = '/api/transcripts/v2/:server/:fileid/attachments/:attachment';
+
+/**
+ * The routes a staff member's read-only view opens (Fastify's route URLs; HEAD and GET only): the
+ * reads the dashboard's own pages make. Default-deny: a route not named here is refused to staff read
+ * as to anyone without access (404 code 405 / 403 code 403), so a new route is closed until it is
+ * reviewed. Left out on purpose: `GET /api/guilds/:server/config/export` (a file signed by the
+ * product, vouching that someone with access to the server exported it: staff read produces no
+ * signed artefact), and every write (never staff read, whatever the route).
+ */
+export const STAFF_READ_ROUTES: ReadonlySet<string> = new Set([
+  '/api/guilds/:server',
+  '/api/guilds/:server/config',
+  '/api/guilds/:server/config/versions',
+  '/api/guilds/:server/config/versions/:version',
+  '/api/guilds/:server/logs',
+  '/api/guilds/:server/logs/actors',
+  '/api/guilds/:server/resources',
+  '/api/guilds/:server/posts',
+  '/api/guilds/:server/statistics',
+  '/api/guilds/:server/premium',
+  '/api/guilds/:server/transcripts',
+  // The transcript viewer (routes/transcripts/v2.ts decides with requireGuildAccess: reason 'staff').
+  '/api/transcripts/v2/:server/:fileid',
+  STAFF_READ_MEDIA_ROUTE,
+]);
+
+/**
+ * A staff member's read-only visit to a server is written to `staff_audit` (`server.view`, target
+ * `server <id>`) on its first request, then at most once per this window per staff member and server
+ * (a visit's pages and their calls are one view, not dozens of rows), across instances.
+ */
+export const STAFF_VIEW_AUDIT_WINDOW_MS = 5 * 60_000;
+/** Staff views remembered in memory at most (the oldest go first; the database decides anyway). */
+const STAFF_VIEWS_MAX = 10_000;
+
 /** Times a guard tries again when the shared guild fetch it joined was another session's, whose grant ended. */
 const FOREIGN_GRANT_RETRIES = 2;
 
@@ -41,11 +96,15 @@ const FOREIGN_GRANT_RETRIES = 2;
  * preHandlers: requireSession (401), requireStaff(flag) (1004), requireGuildAccess and
  * requireGuildWriteAccess (403 / 405, on a guild list at most GUILD_ACCESS_MAX_AGE_SECONDS /
  * GUILD_WRITE_ACCESS_MAX_AGE_SECONDS old: an older one is fetched again from Discord first), and
- * requireArea(area, level) (the same, plus the dashboard area the route belongs to: 1017).
+ * requireArea(area, level) (the same, plus the dashboard area the route belongs to: 1017). Staff
+ * with DASHBOARD_SUPPORT_SEARCH_READ read (never write) a server they have no access to (`via: 'staff'`).
  */
 export default fp(
   async function auth(app: FastifyInstance) {
     const names = cookieNames(app.config.secureCookies);
+    const dashboardOrigins = new Set(app.config.dashboardOrigins);
+    /** `<staff id>:<server id>` → when this instance last audited that view (epoch ms). */
+    const staffViews = new Map<string, number>();
 
     app.decorateRequest('sessionPromise', null);
     app.decorateRequest('guild', null);
@@ -88,6 +147,8 @@ export default fp(
      * Then what the user may do there (services/server-access.ts): full access for a manager, else the
      * server's access rules for the member's roles (read again from Discord for a write); with a
      * `need`, that access must allow its level in one of its areas (1017 otherwise).
+     * A user with no access of their own (not in their list, or no area) who holds the staff flag
+     * DASHBOARD_SUPPORT_SEARCH_READ (read fresh) gets staff read on a read (`staffRead`).
      */
     async function guildAccess(
       req: FastifyRequest,
@@ -115,12 +176,75 @@ export default fp(
         await refreshGuilds(req, reply, session, mode, { server: parsed.data, seen: stored.refreshedAt, maxAgeMs });
         guild = await app.accounts.guild(session.userId, parsed.data);
       }
-      if (!guild) throw new ApiHttpError('SERVER_NOT_FOUND', { selector: true });
-      // Staff flags give no server access: only the owner, managers and the server's access rules do.
-      const access = await app.serverAccess.decide(guild, session.userId, { fresh: mode === 'write' });
+      let access: ServerAccess;
+      try {
+        if (!guild) throw new ApiHttpError('SERVER_NOT_FOUND', { selector: true });
+        // The user's own access first: a staff member who manages or is granted the server keeps it.
+        access = await app.serverAccess.decide(guild, session.userId, { fresh: mode === 'write' });
+      } catch (error) {
+        const none = error instanceof ApiHttpError && (error.errorName === 'SERVER_NOT_FOUND' || error.errorName === 'NO_SERVER_ACCESS');
+        const viewed = none ? await staffRead(req, session.userId, parsed.data, mode) : null;
+        if (!viewed) throw error;
+        guild = viewed;
+        access = STAFF_READ_ACCESS;
+      }
       if (need && !allowsAny(access, need.areas, need.level)) throw areaRefusal(guild, access, need.areas, need.level);
       req.guild = guild;
       req.serverAccess = access;
+    }
+
+    /**
+     * Staff read: the server as the product knows it (the `guilds` row; 404 code 405 if it never saw
+     * it) for a staff member with no access of their own, or null when this request does not qualify
+     * (the caller's own refusal stands): only a read (mode 'read', GET or HEAD) of a route in
+     * STAFF_READ_ROUTES, by a user whose staff flags, read now (a revoked flag fails on the next
+     * request), hold STAFF_READ_PERMISSION. The dashboard's own fetch only (1005 otherwise: the view is
+     * audited, and another site must not cause that), audited before anything is answered.
+     */
+    async function staffRead(req: FastifyRequest, userId: string, guildId: string, mode: 'read' | 'write'): Promise<Guild | null> {
+      if (mode !== 'read' || (req.method !== 'GET' && req.method !== 'HEAD')) return null;
+      const route = req.routeOptions.url ?? '';
+      if (!STAFF_READ_ROUTES.has(route)) return null;
+      const team = await app.accounts.team(userId);
+      if (!team?.permissions.includes(STAFF_READ_PERMISSION)) return null;
+      const refusal = route === STAFF_READ_MEDIA_ROUTE ? null : notDashboardFetch(req, dashboardOrigins);
+      if (refusal) {
+        req.log.info({ reason: refusal, guildId }, 'staff read of a server refused: not the dashboard');
+        throw new ApiHttpError('CSRF_REJECTED', { message: 'Open this server from the Tickety dashboard (this request did not come from it).' });
+      }
+      const guild = await app.accounts.knownGuild(guildId);
+      if (!guild) throw new ApiHttpError('SERVER_NOT_FOUND', { selector: true });
+      await auditStaffView(userId, guildId);
+      return guild;
+    }
+
+    /**
+     * Writes `server.view` to the staff audit unless this staff member's view of this server was
+     * audited within STAFF_VIEW_AUDIT_WINDOW_MS (this instance's memory first, then the audit itself,
+     * so other instances' rows count). Claimed in memory before the write: the calls of one page load
+     * write one row. A failed write fails the request (no unaudited view).
+     */
+    async function auditStaffView(staffId: string, guildId: string): Promise<void> {
+      const key = `${staffId}:${guildId}`;
+      const now = app.clock();
+      const last = staffViews.get(key);
+      if (last !== undefined && now - last >= 0 && now - last < STAFF_VIEW_AUDIT_WINDOW_MS) return;
+      staffViews.delete(key);
+      staffViews.set(key, now);
+      while (staffViews.size > STAFF_VIEWS_MAX) staffViews.delete(staffViews.keys().next().value!);
+      try {
+        await app.db.query(
+          `INSERT INTO staff_audit (at, staff_id, action, target)
+           SELECT $1::timestamptz, $2, 'server.view', $3
+            WHERE NOT EXISTS (SELECT 1 FROM staff_audit
+                               WHERE staff_id = $2 AND action = 'server.view' AND target = $3
+                                 AND at > $4::timestamptz AND at <= $1::timestamptz)`,
+          [iso(now), staffId, `server ${guildId}`, iso(now - STAFF_VIEW_AUDIT_WINDOW_MS)],
+        );
+      } catch (error) {
+        staffViews.delete(key);
+        throw error;
+      }
     }
 
     /** Fetches and stores the user's guild list (shared by concurrent checks), or throws the answer. */

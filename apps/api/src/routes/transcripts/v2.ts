@@ -38,7 +38,7 @@ function notFound(): ApiHttpError {
  * Who may read a transcript, decided on fresh data: the ticket's opener; the server's dashboard
  * managers (full access, or a role with read access to the Web Logs); members holding one of the
  * panel's support roles (the live configuration's panel, the member's roles as Discord says, read
- * within the minute). Anyone else: 403 (code 403) saying who may.
+ * within the minute); staff holding DASHBOARD_SUPPORT_SEARCH_READ (read only, audited). Anyone else: 403 (code 403) saying who may.
  */
 async function decideAccess(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, row: TranscriptRow): Promise<TranscriptAccessReason> {
   const session = await req.getSession();
@@ -47,6 +47,8 @@ async function decideAccess(app: FastifyInstance, req: FastifyRequest, reply: Fa
   let refusal: ApiHttpError | null = null;
   try {
     await app.requireGuildAccess(req, reply);
+    // Staff read (plugins/app/auth.ts: DASHBOARD_SUPPORT_SEARCH_READ, audited): said as such in Web Logs.
+    if (req.serverAccess!.via === 'staff') return 'staff';
     if (allows(req.serverAccess!, 'logs', 'read')) return 'manager';
   } catch (error) {
     if (!(error instanceof ApiHttpError) || !['NO_SERVER_ACCESS', 'SERVER_NOT_FOUND'].includes(error.errorName)) throw error;

@@ -4,10 +4,11 @@
  * content, the embed (colour bar, title, description, thumbnail, image, footer) and the components
  * (buttons in their style colours, a select menu that opens). Light and dark Discord themes.
  */
-import ChevronDown from 'lucide-react/icons/chevron-down';
-import ImageOff from 'lucide-react/icons/image-off';
+
 import type { DiscordActionRow, DiscordButton, DiscordEmbed, DiscordMessagePayload, DiscordPartialEmoji, DiscordStringSelect } from '@tickety/api-contract';
 import { cx } from '@tickety/ui';
+import ChevronDown from 'lucide-react/icons/chevron-down';
+import ImageOff from 'lucide-react/icons/image-off';
 import { type CSSProperties, type ReactNode, useState } from 'react';
 import { useT } from '../../lib/i18n';
 import { DiscordThemeContext, InlineMarkdown, MarkdownView, useDiscordNames } from './markdown-view';

@@ -1,3 +1,5 @@
+import { botInviteUrl, formatNumber, type Guild, Link, selectDashboardGuilds, selectGuilds, selectSub, useAppSelector, useLocation, useRuntimeConfig, useSearchParams } from '@tickety/shared';
+import { Alert, Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import Bot from 'lucide-react/icons/bot';
 import CircleHelp from 'lucide-react/icons/circle-help';
 import Inbox from 'lucide-react/icons/inbox';
@@ -5,8 +7,6 @@ import Info from 'lucide-react/icons/info';
 import LifeBuoy from 'lucide-react/icons/life-buoy';
 import Search from 'lucide-react/icons/search';
 import ServerOff from 'lucide-react/icons/server-off';
-import { botInviteUrl, formatNumber, type Guild, Link, selectDashboardGuilds, selectGuilds, selectSub, useAppSelector, useLocation, useRuntimeConfig, useSearchParams } from '@tickety/shared';
-import { Alert, Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref, serverPagePath } from '../../lib/guilds';
 import { href } from '../../lib/hrefs';

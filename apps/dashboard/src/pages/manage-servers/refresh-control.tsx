@@ -1,6 +1,6 @@
-import RefreshCw from 'lucide-react/icons/refresh-cw';
-import { errorText, formatDateTime, formatRelative, type RefreshGuildsError, loadUser, refreshGuilds, useAppDispatch, useAppSelector, useNow } from '@tickety/shared';
+import { errorText, formatDateTime, formatRelative, loadUser, type RefreshGuildsError, refreshGuilds, useAppDispatch, useAppSelector, useNow } from '@tickety/shared';
 import { Button, cx } from '@tickety/ui';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { useId, useState } from 'react';
 import { T, useT } from '../../lib/i18n';
 

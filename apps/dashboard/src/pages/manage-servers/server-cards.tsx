@@ -1,9 +1,9 @@
+import type { Guild } from '@tickety/shared';
 import { Link } from '@tickety/shared';
+import { Avatar, Badge, buttonClasses, type Tone } from '@tickety/ui';
 import ChevronRight from 'lucide-react/icons/chevron-right';
 import ExternalLink from 'lucide-react/icons/external-link';
 import Plus from 'lucide-react/icons/plus';
-import type { Guild } from '@tickety/shared';
-import { Avatar, Badge, buttonClasses, type Tone } from '@tickety/ui';
 import { type GuildRole, guildRole } from '../../lib/guilds';
 import { type MessageKey, useT } from '../../lib/i18n';
 

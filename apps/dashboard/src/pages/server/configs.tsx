@@ -1,12 +1,12 @@
-import LayoutPanelTop from 'lucide-react/icons/layout-panel-top';
-import History from 'lucide-react/icons/history';
 import { NavLink, useNavigate, useParams, useSearchParams } from '@tickety/shared';
 import { Alert, Button, cx, PageHeader, Skeleton } from '@tickety/ui';
+import History from 'lucide-react/icons/history';
+import LayoutPanelTop from 'lucide-react/icons/layout-panel-top';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { ListSkeleton } from '../../components/list-skeleton';
 import { failureText, type LiveConfig, useServerConfigQuery } from '../../lib/config-api';
 import { type MenuView, queryOf, viewKey, viewOf } from '../../lib/config-draft';
 import { href } from '../../lib/hrefs';
-import { ListSkeleton } from '../../components/list-skeleton';
 import { useT } from '../../lib/i18n';
 import { PanelList } from './panel-menu/panel-list';
 import type { DraftStash } from './panel-menu/stash';

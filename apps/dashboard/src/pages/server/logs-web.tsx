@@ -1,18 +1,18 @@
-import ScrollText from 'lucide-react/icons/scroll-text';
-import FileText from 'lucide-react/icons/file-text';
-import Download from 'lucide-react/icons/download';
-import ChevronDown from 'lucide-react/icons/chevron-down';
-import FilterX from 'lucide-react/icons/filter-x';
-import SearchX from 'lucide-react/icons/search-x';
 import type { ConfigActor, WebLogEntry } from '@tickety/api-contract';
 import { ApiRequestError, errorText, formatDateTime, formatRelative, Link, useNavigate, useNow, useParams, useSearchParams } from '@tickety/shared';
 import { Alert, Avatar, Badge, Button, buttonClasses, cx, EmptyState, inputClasses, PageHeader, type Tone } from '@tickety/ui';
+import ChevronDown from 'lucide-react/icons/chevron-down';
+import Download from 'lucide-react/icons/download';
+import FileText from 'lucide-react/icons/file-text';
+import FilterX from 'lucide-react/icons/filter-x';
+import ScrollText from 'lucide-react/icons/scroll-text';
+import SearchX from 'lucide-react/icons/search-x';
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ConfigChanges } from '../../components/config-changes';
-import { failureText } from '../../lib/config-api';
-import { href } from '../../lib/hrefs';
 import { ListSkeleton } from '../../components/list-skeleton';
 import { LoadFailed } from '../../components/load-failed';
+import { failureText } from '../../lib/config-api';
+import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import {
   ACTION_LABEL,

@@ -18,6 +18,13 @@ function OpenedByLayout() {
   useOpenServer(ARCADE.id);
   return <ServerPremium />;
 }
+/** What the shell's server layout keeps for a staff member's read-only view: the answered server, staff access. */
+const STAFF_ACCESS = { via: 'staff' as const, areas: { panels: 'read' as const, statistics: 'read' as const, logs: 'read' as const, configs: 'read' as const, premium: 'read' as const }, grantedBy: [] };
+const STAFF_GUILD = { ...ARCADE, owner: false, canManage: false, permissions: '0' };
+function StaffLayout() {
+  useOpenServer(ARCADE.id, STAFF_ACCESS, STAFF_GUILD);
+  return <ServerPremium />;
+}
 function show() {
   const page = renderPage(<OpenedByLayout />, { url: `/dashboard/${ARCADE.id}/premium`, path: '/dashboard/:server/premium', me: avaMe() });
   store = page.store;
@@ -75,6 +82,23 @@ describe('server premium page', () => {
     expect(screen.getByText(/can move again at 2099/)).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(api.unexpected).toEqual([]);
+  });
+
+  it("a staff member's read-only view (via staff, the server not in their list): named from the layout's answer, no slots offered, the staff note", async () => {
+    const api = mockApi({
+      // The API answers the staff member's own slots: the page does not offer them for this server.
+      [`GET ${BASE}/premium`]: answer({ premium: true, coveredBy: { provider: 'paddle', id: null, planName: 'Premium', mine: false, slot: 1 }, mine: [subscription([{ slot: 1, guildId: null, guildName: null, assignedAt: null, movableAt: null }])] }),
+      '/api/plans': TEST_PLANS,
+    });
+    const page = renderPage(<StaffLayout />, { url: `/dashboard/${ARCADE.id}/premium`, path: '/dashboard/:server/premium', me: avaMe({ guilds: [] }) });
+    store = page.store;
+    expect(await screen.findByText(/^You are viewing as staff: read-only\./)).toBeInTheDocument();
+    // The server is named from the layout's answer, not from the staff member's own list.
+    expect(screen.getByText("Premium for Ava's Arcade: whether it has it, which subscription covers it, and putting one of your premium slots here.")).toBeInTheDocument();
+    expect(screen.getByText("Another member's Premium subscription covers it.")).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: "Use on Ava's Arcade" })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Your premium slots' })).toBeNull();
+    expect(api.fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(false);
   });
 
   it('a failed read says so in place, with Try again', async () => {

@@ -36,6 +36,9 @@ export default function ServerPremium() {
   const [confirm, setConfirm] = useState<Choice | null>(null);
   const premiumPlan = plans?.find((p) => p.id === 'premium');
   const readOnly = open?.access?.areas?.premium === 'read';
+  // A staff member's read-only view: the slots the API lists are the staff member's own, not this
+  // server's people's, so they are not offered here.
+  const staffRead = open?.access?.via === 'staff';
 
   const put = async (choice: Choice) => {
     reset();
@@ -87,6 +90,9 @@ export default function ServerPremium() {
             </Alert>
           ) : null}
 
+          {staffRead ? (
+            <p className="text-sm text-surface-600 dark:text-surface-400">{t('server.premium.staffRead')}</p>
+          ) : (
           <section aria-labelledby="premium-slots">
             <h2 id="premium-slots" className="mb-3 text-base font-semibold text-surface-900 dark:text-surface-50">
               {t('server.premium.slots.title')}
@@ -117,6 +123,7 @@ export default function ServerPremium() {
             {readOnly ? <p className="mt-3 text-sm text-surface-600 dark:text-surface-400">{t('server.premium.readOnly')}</p> : null}
             <p className="mt-3 text-xs text-surface-500 dark:text-surface-400">{t('server.premium.cooldown', { hours: data.cooldownHours })}</p>
           </section>
+          )}
 
           {premiumPlan ? (
             <Card className="p-5 sm:p-6">

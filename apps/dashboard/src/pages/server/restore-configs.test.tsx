@@ -1,12 +1,12 @@
-import type { ServerAccess } from '@tickety/api-contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ServerAccess } from '@tickety/api-contract';
 import { CONFIG_FILE_FORMAT, CONFIG_FILE_MAX_BYTES, type ImportPreview, type ServerConfig } from '@tickety/api-contract';
 import { useOpenServer } from '@tickety/shared';
 import { type ApiAnswer, apiError, inLocale, json, mockApi, renderPage, resetShared } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CONFIG_FILE_FORMAT as CLIENT_FORMAT, CONFIG_FILE_MAX_BYTES as CLIENT_MAX_BYTES, fallbackFileName, filenameOf, idPath } from '../../lib/config-versions';
-import { CATEGORY_SUPPORT, config, live, panel, resources, ROLE_SUPPORT } from '../../test/config-fixtures';
+import { CATEGORY_SUPPORT, config, live, panel, ROLE_SUPPORT, resources } from '../../test/config-fixtures';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import ServerRestoreConfigs, { type RestoreConfigsProps } from './restore-configs';
 
@@ -290,6 +290,22 @@ describe('Restore Configs: restoring', () => {
     expect(restore).toHaveAccessibleDescription(/^You can look at Restore Configs but not change anything: your roles \(Helpers\) give read access only\./);
     expect(screen.getByLabelText(/Choose a file/)).toBeDisabled();
     expect(screen.getByRole('link', { name: 'Export version 3' })).toBeInTheDocument();
+  });
+
+  it("a staff member's read-only view: restore, import and export off, saying they are viewing as staff", async () => {
+    const staff = { via: 'staff' as const, areas: { panels: 'read' as const, statistics: 'read' as const, logs: 'read' as const, configs: 'read' as const, premium: 'read' as const }, grantedBy: [] };
+    const page = show('?version=3', {}, { access: staff });
+    const restore = await screen.findByRole('button', { name: 'Restore version 3' });
+    expect(restore).toHaveAttribute('aria-disabled', 'true');
+    expect(restore).toHaveAccessibleDescription('You are viewing as staff: read-only.');
+    expect(screen.queryByText(/your roles/)).toBeNull();
+    expect(screen.getByLabelText(/Choose a file/)).toBeDisabled();
+    // No signed file for staff read (the API refuses it): the export is off, saying why.
+    expect(screen.queryByRole('link', { name: 'Export version 3' })).toBeNull();
+    const exportButton = screen.getByRole('button', { name: 'Export version 3' });
+    expect(exportButton).toBeDisabled();
+    expect(exportButton).toHaveAccessibleDescription(/^You are viewing as staff: read-only\. Configuration files are not exported/);
+    expect(page.calls(`${BASE}/config/export`)).toEqual([]);
   });
 
   it('Restore Configs write without the Panel Menu’s: restore is on, import is off saying it needs the Panel Menu too', async () => {

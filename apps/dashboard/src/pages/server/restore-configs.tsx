@@ -1,8 +1,8 @@
-import FileUp from 'lucide-react/icons/file-up';
-import History from 'lucide-react/icons/history';
 import type { ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
 import { Link, useAppDispatch, useNavigate, useNow, useParams, useSearchParams } from '@tickety/shared';
 import { Alert, Badge, Button, buttonClasses, Card, cx, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
+import FileUp from 'lucide-react/icons/file-up';
+import History from 'lucide-react/icons/history';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { outdatedPosts, useConfigVersionsInfiniteQuery, useRestoreLiveConfigQuery, type VersionSummary } from '../../lib/config-versions';
 import { href } from '../../lib/hrefs';

@@ -1,7 +1,7 @@
-import Construction from 'lucide-react/icons/construction';
-import type { LucideIcon } from 'lucide-react';
 import { selectOpenServer, useAppSelector } from '@tickety/shared';
 import { Alert, Card, PageHeader } from '@tickety/ui';
+import type { LucideIcon } from 'lucide-react';
+import Construction from 'lucide-react/icons/construction';
 import type { ReactNode } from 'react';
 import { type MessageKey, useT } from '../../lib/i18n';
 

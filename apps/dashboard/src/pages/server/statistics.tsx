@@ -1,12 +1,12 @@
-import ChartColumn from 'lucide-react/icons/chart-column';
-import Download from 'lucide-react/icons/download';
-import Inbox from 'lucide-react/icons/inbox';
 import type { StatisticsAnswer, StatisticsRange } from '@tickety/api-contract';
 import { formatNumber, Link, useNavigate, useParams, useSearchParams } from '@tickety/shared';
 import { Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader, Skeleton, Table, type TableColumn } from '@tickety/ui';
+import ChartColumn from 'lucide-react/icons/chart-column';
+import Download from 'lucide-react/icons/download';
+import Inbox from 'lucide-react/icons/inbox';
 import { lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useState } from 'react';
-import { href } from '../../lib/hrefs';
 import { LoadFailed } from '../../components/load-failed';
+import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { change, formatDuration, rangeOf, tableCsv, useServerStatisticsQuery } from '../../lib/statistics';
 import { downloadText, useWebLogNamesQuery } from '../../lib/web-logs';

@@ -1,15 +1,15 @@
+import { isSnowflake, Link, useNavigate, useParams, useSearchParams } from '@tickety/shared';
+import { Button, buttonClasses, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import ArrowLeft from 'lucide-react/icons/arrow-left';
 import FileText from 'lucide-react/icons/file-text';
 import FilterX from 'lucide-react/icons/filter-x';
 import Search from 'lucide-react/icons/search';
 import SearchX from 'lucide-react/icons/search-x';
-import { isSnowflake, Link, useNavigate, useParams, useSearchParams } from '@tickety/shared';
-import { Button, buttonClasses, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
 import { type FormEvent, type ReactNode, useId, useMemo, useState } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
+import { LoadFailed } from '../../components/load-failed';
 import { TranscriptTable } from '../../components/transcript-table';
 import { href } from '../../lib/hrefs';
-import { LoadFailed } from '../../components/load-failed';
 import { useT } from '../../lib/i18n';
 import { type TranscriptFilters, transcriptFilterQuery, transcriptFiltersOf, useServerTranscriptsInfiniteQuery } from '../../lib/transcripts';
 import { useWebLogNamesQuery } from '../../lib/web-logs';

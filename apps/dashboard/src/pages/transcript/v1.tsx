@@ -1,6 +1,6 @@
-import FileText from 'lucide-react/icons/file-text';
 import { buildUrl, formatDateTime, useParams } from '@tickety/shared';
 import { Alert, Badge, Button, Skeleton } from '@tickety/ui';
+import FileText from 'lucide-react/icons/file-text';
 import { useEffect, useState } from 'react';
 import { useT } from '../../lib/i18n';
 import { decodeHexSeconds } from '../../lib/transcript';

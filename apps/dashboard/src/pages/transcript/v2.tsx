@@ -1,11 +1,11 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { TranscriptHead, TranscriptV2 } from '@tickety/api-contract';
+import { formatDateTime, formatNumber, request, useParams } from '@tickety/shared';
+import { Alert, Button, cx, inputClasses, Skeleton } from '@tickety/ui';
 import ChevronDown from 'lucide-react/icons/chevron-down';
 import ChevronUp from 'lucide-react/icons/chevron-up';
 import Download from 'lucide-react/icons/download';
 import FileText from 'lucide-react/icons/file-text';
-import type { TranscriptHead, TranscriptV2 } from '@tickety/api-contract';
-import { formatDateTime, formatNumber, request, useParams } from '@tickety/shared';
-import { Alert, Button, cx, inputClasses, Skeleton } from '@tickety/ui';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type DiscordNames, DiscordNamesContext } from '../../components/discord/markdown-view';
 import { DiscordSurface } from '../../components/discord/message-preview';

@@ -1,12 +1,12 @@
-import Inbox from 'lucide-react/icons/inbox';
 import { Link } from '@tickety/shared';
 import { Alert, Button, buttonClasses, EmptyState, PageHeader } from '@tickety/ui';
+import Inbox from 'lucide-react/icons/inbox';
 import { type ReactNode, useMemo } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
+import { LoadFailed } from '../../components/load-failed';
 import { TranscriptTable } from '../../components/transcript-table';
 import { failureText } from '../../lib/config-api';
 import { href } from '../../lib/hrefs';
-import { LoadFailed } from '../../components/load-failed';
 import { useT } from '../../lib/i18n';
 import { useMyTranscriptsInfiniteQuery } from '../../lib/transcripts';
 

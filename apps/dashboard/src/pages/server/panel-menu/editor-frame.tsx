@@ -3,21 +3,22 @@
  * live preview beside the form (below it on narrow screens), the problems the schema finds, the save
  * bar, the conflict and failure messages, and the unsaved-changes warning.
  */
+
+import type { ServerConfig } from '@tickety/api-contract';
+import { formatDateTime, Link, useNavigate } from '@tickety/shared';
+import { Alert, Button, buttonClasses } from '@tickety/ui';
 import ArrowLeft from 'lucide-react/icons/arrow-left';
 import Eye from 'lucide-react/icons/eye';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import Save from 'lucide-react/icons/save';
-import type { ServerConfig } from '@tickety/api-contract';
-import { formatDateTime, Link, useNavigate } from '@tickety/shared';
-import { Alert, Button, buttonClasses } from '@tickety/ui';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import type { MenuView } from '../../../lib/config-draft';
 import { useT } from '../../../lib/i18n';
 import { useLeaveGuard } from '../../../lib/leave-guard';
 import { useAreaWrite } from '../../../lib/server-access';
-import { FieldContext, type FieldScope, focusField } from './fields';
 import { fieldId } from './field-id';
+import { FieldContext, type FieldScope, focusField } from './fields';
 import { parsePath } from './issues';
 import type { DraftStash } from './stash';
 import type { ConfigEditor } from './use-config-editor';

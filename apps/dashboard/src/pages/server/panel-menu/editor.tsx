@@ -5,7 +5,7 @@
  */
 import { useRuntimeConfig } from '@tickety/shared';
 import { useMemo } from 'react';
-import { DiscordNamesContext, type DiscordNames } from '../../../components/discord/markdown-view';
+import { type DiscordNames, DiscordNamesContext } from '../../../components/discord/markdown-view';
 import { useServerResourcesQuery } from '../../../lib/config-api';
 import { emojiUrl } from '../../../lib/discord-cdn';
 import type { EditorProps } from './editor-props';

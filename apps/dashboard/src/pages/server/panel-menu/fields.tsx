@@ -3,10 +3,11 @@
  * aria-describedby, aria-invalid while the schema (or the server) finds a problem, and a DOM id made
  * from its path so a failed save can move focus to it.
  */
-import CircleAlert from 'lucide-react/icons/circle-alert';
+
 import { discordLength } from '@tickety/api-contract';
 import { formatNumber } from '@tickety/shared';
 import { cx, inputClasses } from '@tickety/ui';
+import CircleAlert from 'lucide-react/icons/circle-alert';
 import { createContext, type ReactNode, type RefObject, useContext, useId, useRef, useState } from 'react';
 import { useT } from '../../../lib/i18n';
 import { fieldId } from './field-id';

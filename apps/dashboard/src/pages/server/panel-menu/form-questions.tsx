@@ -1,14 +1,14 @@
+import { type FormQuestion, MODAL_TEXT_INPUTS_MAX, TEXT_INPUT_LABEL_MAX, TEXT_INPUT_PLACEHOLDER_MAX, TEXT_INPUT_VALUE_MAX } from '@tickety/api-contract';
+import { formatNumber } from '@tickety/shared';
+import { Button } from '@tickety/ui';
 import ArrowDown from 'lucide-react/icons/arrow-down';
 import ArrowUp from 'lucide-react/icons/arrow-up';
 import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
-import { type FormQuestion, MODAL_TEXT_INPUTS_MAX, TEXT_INPUT_LABEL_MAX, TEXT_INPUT_PLACEHOLDER_MAX, TEXT_INPUT_VALUE_MAX } from '@tickety/api-contract';
-import { formatNumber } from '@tickety/shared';
-import { Button } from '@tickety/ui';
 import { useId } from 'react';
 import { useT } from '../../../lib/i18n';
-import { ChoiceGroup, FieldErrors, NumberInput, TextInput, Toggle, useField, useFieldScope } from './fields';
 import { fieldId } from './field-id';
+import { ChoiceGroup, FieldErrors, NumberInput, TextInput, Toggle, useField, useFieldScope } from './fields';
 
 /** `q1`, `q2`, …: the first id no question of the form has (ids stay with their question when reordered). */
 function freeQuestionId(questions: FormQuestion[]): string {

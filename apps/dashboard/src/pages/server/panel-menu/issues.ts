@@ -6,7 +6,7 @@
  * here from the catalogue; its own rules (an empty embed, a minimum above the maximum, ...) are known
  * by the start of their sentence. A sentence not known here is shown as the schema wrote it.
  */
-import { discordLength, embedConfigLength, type EmbedConfig } from '@tickety/api-contract';
+import { discordLength, type EmbedConfig, embedConfigLength } from '@tickety/api-contract';
 import { formatNumber } from '@tickety/shared';
 import type { t as translate } from '../../../lib/i18n';
 

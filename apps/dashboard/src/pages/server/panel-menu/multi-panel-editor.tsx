@@ -1,7 +1,3 @@
-import ArrowDown from 'lucide-react/icons/arrow-down';
-import ArrowUp from 'lucide-react/icons/arrow-up';
-import Plus from 'lucide-react/icons/plus';
-import Trash2 from 'lucide-react/icons/trash-2';
 import {
   buildMultiPanelMessage,
   CHANNEL_NAME_MAX,
@@ -15,6 +11,10 @@ import {
 } from '@tickety/api-contract';
 import { useRuntimeConfig } from '@tickety/shared';
 import { Button, cx, inputClasses } from '@tickety/ui';
+import ArrowDown from 'lucide-react/icons/arrow-down';
+import ArrowUp from 'lucide-react/icons/arrow-up';
+import Plus from 'lucide-react/icons/plus';
+import Trash2 from 'lucide-react/icons/trash-2';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { MessagePreview } from '../../../components/discord/message-preview';
 import { copyId, copyOf, freeId, newMultiPanel, usedIds, withMultiPanel } from '../../../lib/config-draft';

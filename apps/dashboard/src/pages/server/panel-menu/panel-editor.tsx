@@ -23,8 +23,8 @@ import { copyId, copyOf, freeId, newPanel, usedIds, withPanel } from '../../../l
 import { href } from '../../../lib/hrefs';
 import { useT } from '../../../lib/i18n';
 import { EditorFrame } from './editor-frame';
-import { EmbedFields } from './embed-fields';
 import type { EditorProps } from './editor-props';
+import { EmbedFields } from './embed-fields';
 import { ChoiceGroup, NumberInput, Section, SelectInput, TextInput, Toggle } from './fields';
 import { FormQuestions } from './form-questions';
 import { NotFound } from './not-found';

@@ -177,6 +177,19 @@ describe('Panel Menu: the list', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it("a staff member's read-only view: every change off, the note says staff, names no roles", async () => {
+    show('', {}, { via: 'staff', areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: 'read' }, grantedBy: [] });
+    const note = await screen.findByText('You are viewing as staff: read-only.');
+    const row = (await screen.findByRole('rowheader', { name: /Support/ })).closest('tr')!;
+    expect(within(row).getByRole('link', { name: 'View “Support”' })).toBeInTheDocument();
+    for (const name of ['Duplicate “Support”', 'Delete “Support”', 'Send “Support”']) {
+      const action = within(row).getByRole('button', { name });
+      expect(action, name).toHaveAttribute('aria-disabled', 'true');
+      expect(action.getAttribute('aria-describedby'), name).toBe(note.id);
+    }
+    expect(screen.getByRole('button', { name: 'Create panel' })).toHaveAttribute('aria-disabled', 'true');
+  });
+
   it('in the editor, read access shows every field disabled and no Save', async () => {
     show('?edit=panel&id=support', {}, { via: 'roles', areas: { panels: 'read', statistics: null, logs: null, configs: null, premium: null }, grantedBy: ['Dashboard Readers'] });
     const title = await screen.findByRole('textbox', { name: 'Title' }, { timeout: 10_000 });

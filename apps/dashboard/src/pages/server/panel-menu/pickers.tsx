@@ -4,14 +4,15 @@
  * When the server's resources cannot be loaded they say so and offer a retry; they never show a list
  * that is not the server's. A value already set stays shown (by id) and can be cleared.
  */
-import AlertTriangle from 'lucide-react/icons/triangle-alert';
-import Hash from 'lucide-react/icons/hash';
-import Folder from 'lucide-react/icons/folder';
-import Megaphone from 'lucide-react/icons/megaphone';
-import X from 'lucide-react/icons/x';
+
 import type { ComponentEmoji, ServerChannel, ServerResources, ServerRole } from '@tickety/api-contract';
 import { useRuntimeConfig } from '@tickety/shared';
 import { Button, cx, inputClasses, Spinner } from '@tickety/ui';
+import Folder from 'lucide-react/icons/folder';
+import Hash from 'lucide-react/icons/hash';
+import Megaphone from 'lucide-react/icons/megaphone';
+import AlertTriangle from 'lucide-react/icons/triangle-alert';
+import X from 'lucide-react/icons/x';
 import { createContext, type ReactNode, useContext, useId, useMemo, useState } from 'react';
 import { failureText, isMissingRoute } from '../../../lib/config-api';
 import { emojiUrl } from '../../../lib/discord-cdn';

@@ -1,7 +1,7 @@
-import Moon from 'lucide-react/icons/moon';
-import Sun from 'lucide-react/icons/sun';
 import type { FormQuestion } from '@tickety/api-contract';
 import { cx } from '@tickety/ui';
+import Moon from 'lucide-react/icons/moon';
+import Sun from 'lucide-react/icons/sun';
 import { type ReactNode, useId, useState } from 'react';
 import { DiscordSurface, type DiscordTheme } from '../../../components/discord/message-preview';
 import { useT } from '../../../lib/i18n';

@@ -4,9 +4,10 @@
  * Discord on request, and the bot's answer (Discord's refusals in words). Its own chunk, fetched
  * when Send is pressed.
  */
-import RefreshCw from 'lucide-react/icons/refresh-cw';
+
 import type { PostKind } from '@tickety/api-contract';
 import { Alert, Button } from '@tickety/ui';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { failureDetail, failureText, type RequestFailure, useRefreshServerResourcesMutation, useSendPanelMutation, useServerResourcesQuery } from '../../../lib/config-api';

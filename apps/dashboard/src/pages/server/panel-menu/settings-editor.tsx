@@ -1,4 +1,3 @@
-import Trash2 from 'lucide-react/icons/trash-2';
 import {
   ACCESS_AREAS,
   type AccessArea,
@@ -13,6 +12,7 @@ import {
   OPEN_TICKETS_PER_USER_MAX,
 } from '@tickety/api-contract';
 import { Button, cx, inputClasses } from '@tickety/ui';
+import Trash2 from 'lucide-react/icons/trash-2';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { href } from '../../../lib/hrefs';
 import { useT } from '../../../lib/i18n';

@@ -1,14 +1,14 @@
-import Lock from 'lucide-react/icons/lock';
-import Plus from 'lucide-react/icons/plus';
-import Trash2 from 'lucide-react/icons/trash-2';
 import { isTimeZone, MESSAGE_CONTENT_MAX, SUPPORT_HOURS_RANGES_PER_DAY_MAX, type SupportHours, WEEKDAYS, type Weekday } from '@tickety/api-contract';
 import { Link } from '@tickety/shared';
 import { Button, cx, inputClasses } from '@tickety/ui';
+import Lock from 'lucide-react/icons/lock';
+import Plus from 'lucide-react/icons/plus';
+import Trash2 from 'lucide-react/icons/trash-2';
 import { useId, useMemo } from 'react';
 import { href } from '../../../lib/hrefs';
 import { useT } from '../../../lib/i18n';
-import { FieldErrors, FieldFrame, TextArea, Toggle, useField, useFieldScope } from './fields';
 import { fieldId } from './field-id';
+import { FieldErrors, FieldFrame, TextArea, Toggle, useField, useFieldScope } from './fields';
 
 /** The browser's own time zone when the schema knows it, else UTC. */
 function browserTimeZone(): string {

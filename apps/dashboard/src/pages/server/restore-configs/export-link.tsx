@@ -1,10 +1,11 @@
-import Download from 'lucide-react/icons/download';
 import { ApiRequestError, useRuntimeConfig } from '@tickety/shared';
 import { buttonClasses, cx } from '@tickety/ui';
+import Download from 'lucide-react/icons/download';
 import { type MouseEvent, useEffect, useId, useRef, useState } from 'react';
 import { failureDetail, failureText } from '../../../lib/config-api';
 import { downloadConfigFile, exportPath, fallbackFileName } from '../../../lib/config-versions';
 import { useT } from '../../../lib/i18n';
+import { useStaffRead } from '../../../lib/server-access';
 import { useServerName } from '../server-frame';
 
 type ExportState = { state: 'idle' } | { state: 'running' } | { state: 'done'; file: string } | { state: 'failed'; message: string };
@@ -22,7 +23,8 @@ function exportFailure(error: unknown): string {
 /**
  * A link that downloads a configuration file (the live version, or `version`): a real link to the
  * API's export (so "save link as" works too); a plain click fetches it with the session and saves it
- * under the name the API gives, and says in place when it cannot.
+ * under the name the API gives, and says in place when it cannot. Not offered in a staff member's
+ * read-only view: the API signs no file for staff read (it refuses the export), so the page says so.
  */
 export function ExportLink({
   server,
@@ -54,6 +56,7 @@ export function ExportLink({
   const controller = useRef<AbortController | null>(null);
   const statusId = useId();
   const fileName = fallbackFileName(server, nameVersion, useServerName());
+  const staffRead = useStaffRead();
   useEffect(() => () => controller.current?.abort(), []);
   // Another version: the outcome shown was about the one before.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the version changes
@@ -78,6 +81,20 @@ export function ExportLink({
       setStatus({ state: 'failed', message: exportFailure(error) });
     }
   };
+
+  if (staffRead) {
+    return (
+      <div className="flex min-w-0 flex-col items-start gap-1">
+        <button type="button" disabled aria-describedby={statusId} className={buttonClasses({ variant: 'secondary', size })}>
+          <Download aria-hidden="true" className="size-4" />
+          {label}
+        </button>
+        <span id={statusId} className="text-xs text-surface-600 dark:text-surface-400">
+          {t('restore.export.staffRead')}
+        </span>
+      </div>
+    );
+  }
 
   return (
     <div className="flex min-w-0 flex-col items-start gap-1">

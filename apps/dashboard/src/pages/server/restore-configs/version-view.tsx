@@ -1,10 +1,10 @@
-import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { diffConfig, type ServerConfigAnswer } from '@tickety/api-contract';
 import { Link, useNow } from '@tickety/shared';
 import { Alert, Badge, Button, Skeleton } from '@tickety/ui';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ConfigChanges } from '../../../components/config-changes';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { failureCode, failureDetail, failureText } from '../../../lib/config-api';
 import { changeText, describeChanges } from '../../../lib/config-change-text';
 import { useConfigVersionQuery, useRestoreConfigVersionMutation, type VersionDetail } from '../../../lib/config-versions';

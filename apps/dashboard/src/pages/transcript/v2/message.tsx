@@ -1,8 +1,8 @@
-import LinkIcon from 'lucide-react/icons/link';
-import Paperclip from 'lucide-react/icons/paperclip';
 import type { TranscriptMessage, TranscriptV2 } from '@tickety/api-contract';
 import { buildUrl, formatDateTime } from '@tickety/shared';
 import { cx } from '@tickety/ui';
+import LinkIcon from 'lucide-react/icons/link';
+import Paperclip from 'lucide-react/icons/paperclip';
 import { useState } from 'react';
 import { MarkdownView } from '../../../components/discord/markdown-view';
 import { Embed } from '../../../components/discord/message-preview';

@@ -1,0 +1,249 @@
+import type { Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
+import {
+  ApiError,
+  type ErrorCodeName,
+  PLAYGROUND_ERROR_RESPONSES,
+  PLAYGROUND_LIMITS,
+  PlaygroundErrorParams,
+  PlaygroundErrorQuery,
+  PlaygroundHeldAnswer,
+  PlaygroundIndex,
+  PlaygroundRecovered,
+  PlaygroundSlowAnswer,
+  PlaygroundSlowQuery,
+  PlaygroundTimeoutQuery,
+  playgroundCodes,
+} from '@tickety/api-contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { iso } from '../../lib/clock';
+import { ApiHttpError } from '../../lib/errors';
+
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 429: ApiError, 503: ApiError };
+
+/** A route's own limit: requests per minute and address (on top of nothing else: it replaces the /api limit for the route). */
+const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: 60_000 } });
+
+/** How a wait ended: its time passed, the client went away, or the server is shutting down. */
+type WaitEnd = 'done' | 'gone' | 'closing';
+
+/**
+ * The requests the playground holds open (slow successes, held answers): at most
+ * PLAYGROUND_LIMITS.holdsPerUser per staff member and holdsTotal per instance, so clicking cannot
+ * tie up the server's sockets; every hold ends when its client goes away, and all of them at once
+ * when the server shuts down.
+ */
+class Holds {
+  #total = 0;
+  readonly #perUser = new Map<string, number>();
+  readonly #open = new Set<() => void>();
+
+  /** Takes a place for `userId` or throws the answer (429 for this member, 503 for the instance); returns its release. */
+  take(userId: string): () => void {
+    const mine = this.#perUser.get(userId) ?? 0;
+    if (mine >= PLAYGROUND_LIMITS.holdsPerUser) {
+      throw new ApiHttpError('RATE_LIMITED', {
+        message: `You already have ${mine} playground requests waiting: let one finish (or cancel it) first.`,
+        retryAfter: 5,
+      });
+    }
+    if (this.#total >= PLAYGROUND_LIMITS.holdsTotal) {
+      throw new ApiHttpError('OVERLOADED', { message: 'The playground holds as many waiting requests as it allows right now. Try again in a few seconds.', retryAfter: 5 });
+    }
+    this.#total += 1;
+    this.#perUser.set(userId, mine + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#total -= 1;
+      const left = (this.#perUser.get(userId) ?? 1) - 1;
+      if (left > 0) this.#perUser.set(userId, left);
+      else this.#perUser.delete(userId);
+    };
+  }
+
+  /** Waits `ms`, or less when the client closes the connection or the server shuts down. */
+  wait(ms: number, reply: FastifyReply): Promise<WaitEnd> {
+    return new Promise<WaitEnd>((resolve) => {
+      const end = (how: WaitEnd) => {
+        clearTimeout(timer);
+        reply.raw.off('close', onClose);
+        this.#open.delete(onShutdown);
+        resolve(how);
+      };
+      const onClose = () => {
+        if (!reply.raw.writableEnded) end('gone');
+      };
+      const onShutdown = () => end('closing');
+      const timer = setTimeout(() => end('done'), ms);
+      reply.raw.on('close', onClose);
+      this.#open.add(onShutdown);
+    });
+  }
+
+  /** Registers something to end at shutdown; returns its unregistration. */
+  onShutdown(fn: () => void): () => void {
+    this.#open.add(fn);
+    return () => this.#open.delete(fn);
+  }
+
+  shutdown(): void {
+    for (const fn of [...this.#open]) fn();
+  }
+}
+
+/**
+ * The staff test playground (`/api/staff/playground`, SPECIAL_TEAM_MANAGER_READ: the /test page's
+ * flag). Each route makes the API answer one state of the request overlay and the error catalogue
+ * for real, so a staff member can check the overlay after a deploy:
+ * - `GET /playground`: the catalogue the error route answers, and the other routes' bounds;
+ * - `GET /playground/slow?ms=`: a success after a bounded wait (the loading overlay shows after its delay);
+ * - `GET /playground/error/:code`: exactly that catalogue error (status, body, Retry-After and
+ *   `selector` as the API sends them), or a success once `until` has passed;
+ * - `GET /playground/timeout?ms=`: the answer is held (headers and a blank every 10 s, the JSON at the
+ *   end) past the client's timeout, at most 65 s, ended early when the client gives up;
+ * - `GET /playground/network`: the connection is destroyed without an answer (a network failure).
+ * They read and change nothing. Slow and held requests count against a cap of waiting requests per
+ * staff member and per instance; each route has its own rate limit per address.
+ */
+export default async function staffPlaygroundRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const guard = app.requireStaff('SPECIAL_TEAM_MANAGER_READ');
+  const holds = new Holds();
+  app.addHook('preClose', async () => holds.shutdown());
+  const userOf = async (req: FastifyRequest) => (await req.getSession())!.userId;
+  const codes = playgroundCodes();
+  const byCode = new Map(codes.map((c) => [c.code, c]));
+
+  app.get(
+    '/playground',
+    { attachValidation: true, preHandler: guard, config: perMinute(PLAYGROUND_LIMITS.rate.index), schema: { response: { 200: PlaygroundIndex, ...errors } } },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      reply.header('cache-control', 'no-store');
+      return {
+        codes,
+        slowMaxMs: PLAYGROUND_LIMITS.slowMaxMs,
+        holdMaxMs: PLAYGROUND_LIMITS.holdMaxMs,
+        keepAliveEveryMs: PLAYGROUND_LIMITS.keepAliveEveryMs,
+        holdsPerUser: PLAYGROUND_LIMITS.holdsPerUser,
+        recoverMaxMs: PLAYGROUND_LIMITS.recoverMaxMs,
+      };
+    },
+  );
+
+  app.get(
+    '/playground/slow',
+    {
+      attachValidation: true,
+      preHandler: guard,
+      config: perMinute(PLAYGROUND_LIMITS.rate.slow),
+      schema: { querystring: PlaygroundSlowQuery, response: { 200: PlaygroundSlowAnswer, ...errors } },
+    },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      reply.header('cache-control', 'no-store');
+      const release = holds.take(await userOf(req));
+      let end: WaitEnd;
+      try {
+        end = await holds.wait(req.query.ms, reply);
+      } finally {
+        release();
+      }
+      if (end === 'gone') {
+        // The client went away (its end of the connection is closed): close ours too, nothing to answer.
+        reply.hijack();
+        (req.raw.socket as Socket | undefined)?.destroy();
+        return reply;
+      }
+      return { ok: true as const, waitedMs: req.query.ms, answeredAt: iso(app.clock()) };
+    },
+  );
+
+  app.get(
+    '/playground/error/:code',
+    {
+      attachValidation: true,
+      preHandler: guard,
+      config: perMinute(PLAYGROUND_LIMITS.rate.error),
+      schema: { params: PlaygroundErrorParams, querystring: PlaygroundErrorQuery, response: { 200: PlaygroundRecovered, ...PLAYGROUND_ERROR_RESPONSES } },
+    },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      reply.header('cache-control', 'no-store');
+      const now = app.clock();
+      const { until, selector } = req.query;
+      if (until !== undefined && until > now + PLAYGROUND_LIMITS.recoverMaxMs) {
+        throw new ApiHttpError('VALIDATION_FAILED', { message: `until: at most ${PLAYGROUND_LIMITS.recoverMaxMs / 60_000} minutes ahead.` });
+      }
+      const entry = byCode.get(req.params.code)!;
+      if (until !== undefined && until <= now) return { ok: true as const, recovered: true as const, code: entry.code, answeredAt: iso(now) };
+      throw new ApiHttpError(entry.name as ErrorCodeName, {
+        retryAfter: entry.retryAfter ?? undefined,
+        selector: selector ?? (entry.selector ? true : undefined),
+      });
+    },
+  );
+
+  app.get(
+    '/playground/timeout',
+    {
+      attachValidation: true,
+      preHandler: guard,
+      // Blanks must leave at once (a compressor would keep them back).
+      compress: false,
+      config: perMinute(PLAYGROUND_LIMITS.rate.timeout),
+      schema: { querystring: PlaygroundTimeoutQuery, response: { 200: PlaygroundHeldAnswer, ...errors } },
+    },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      const release = holds.take(await userOf(req));
+      const ms = req.query.ms;
+      const body = new PassThrough();
+      const socket = req.raw.socket as Socket | undefined;
+      const started = Date.now();
+      // Leading whitespace is valid JSON: the headers and a blank leave now, a blank every 10 s keeps
+      // the server's and any proxy's idle timeouts from ending the hold, the JSON comes at the end.
+      const blanks = setInterval(() => body.write(' '), PLAYGROUND_LIMITS.keepAliveEveryMs);
+      let done = false;
+      const finish = (answer: boolean) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        clearInterval(blanks);
+        unregister();
+        release();
+        if (answer) body.end(JSON.stringify(PlaygroundHeldAnswer.parse({ ok: true, heldMs: Date.now() - started, answeredAt: iso(app.clock()) })));
+        else {
+          // The client went away (its end of the connection is closed): close ours too, at once.
+          body.destroy();
+          socket?.destroy();
+        }
+      };
+      const timer = setTimeout(() => finish(true), ms);
+      const unregister = holds.onShutdown(() => finish(true));
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableEnded) finish(false);
+      });
+      body.write(' ');
+      req.log.info({ ms }, 'playground: holding an answer');
+      // A stream is sent as it is (the 200 schema documents its JSON; nothing is serialised).
+      return (reply as FastifyReply).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
+    },
+  );
+
+  app.get(
+    '/playground/network',
+    { attachValidation: true, preHandler: guard, config: perMinute(PLAYGROUND_LIMITS.rate.network), schema: { response: { ...errors } } },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      req.log.info('playground: closing the connection without an answer');
+      // No answer at all: the connection is destroyed (the client sees a network failure).
+      reply.hijack();
+      reply.raw.destroy();
+      return reply;
+    },
+  );
+}

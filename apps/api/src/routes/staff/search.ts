@@ -1,0 +1,62 @@
+import { ApiError, StaffSearchAnswer, StaffSearchQuery, StaffServerCard, StaffServerParams, StaffUserCard, StaffUserParams } from '@tickety/api-contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { iso } from '../../lib/clock';
+import { ApiHttpError } from '../../lib/errors';
+import { notDashboardFetch } from '../../plugins/app/security';
+import { StaffSearch } from '../../services/staff-search';
+
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
+
+/**
+ * Support search (`/api/staff`, DASHBOARD_SUPPORT_SEARCH_READ): `GET /search?q=` finds users and
+ * servers by id or name as staff type; `GET /users/:user` and `GET /servers/:server` are their cards.
+ * A card is a staff view of someone's data: written to the staff audit, so only the dashboard's own
+ * fetch may ask for one (a link, frame or image on another page is refused, nothing written).
+ */
+export default async function staffSearchRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const search = new StaffSearch({ db: app.db, clock: app.clock, cdnBase: app.config.discord.cdnBase, billing: app.billingAccounts, configs: app.serverConfigs });
+  const guard = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SEARCH_READ') } as const;
+  const dashboardOrigins = new Set(app.config.dashboardOrigins);
+
+  /** The viewer, once the card may be read: refused unless the dashboard asked. */
+  async function viewer(req: FastifyRequest): Promise<string> {
+    const refusal = notDashboardFetch(req, dashboardOrigins);
+    if (refusal) {
+      req.log.info({ reason: refusal }, 'staff support card refused: not the dashboard');
+      throw new ApiHttpError('CSRF_REJECTED', { message: 'Open this card in the Tickety dashboard (this request did not come from it).' });
+    }
+    return (await req.getSession())!.userId;
+  }
+  const audit = (staffId: string, action: string, target: string) =>
+    app.db.query('INSERT INTO staff_audit (at, staff_id, action, target) VALUES ($1, $2, $3, $4)', [iso(app.clock()), staffId, action, target]);
+  /** Whether the viewer may open billing pages (read fresh, like every staff flag). */
+  const canViewBilling = async (staffId: string) => (await app.accounts.team(staffId))?.permissions.includes('DASHBOARD_SUPPORT_SYSTEM_READ') ?? false;
+
+  app.get('/search', { ...guard, schema: { querystring: StaffSearchQuery, response: { 200: StaffSearchAnswer, ...errors } } }, async (req, reply) => {
+    if (req.validationError) throw req.validationError;
+    reply.header('cache-control', 'no-store');
+    return search.search(req.query.q);
+  });
+
+  app.get('/users/:user', { ...guard, schema: { params: StaffUserParams, response: { 200: StaffUserCard, ...errors } } }, async (req, reply) => {
+    if (req.validationError) throw req.validationError;
+    reply.header('cache-control', 'no-store');
+    const staffId = await viewer(req);
+    const card = await search.userCard(req.params.user);
+    if (!card) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
+    await audit(staffId, 'support.user.view', `user ${req.params.user}`);
+    return { ...card, canViewBilling: await canViewBilling(staffId) };
+  });
+
+  app.get('/servers/:server', { ...guard, schema: { params: StaffServerParams, response: { 200: StaffServerCard, ...errors } } }, async (req, reply) => {
+    if (req.validationError) throw req.validationError;
+    reply.header('cache-control', 'no-store');
+    const staffId = await viewer(req);
+    const card = await search.serverCard(req.params.server);
+    if (!card) throw new ApiHttpError('NOT_FOUND', { message: 'No server with this id is known: nobody who signed in to the dashboard is on it.' });
+    await audit(staffId, 'support.server.view', `server ${req.params.server}`);
+    return { ...card, canViewBilling: await canViewBilling(staffId) };
+  });
+}

@@ -1,0 +1,309 @@
+import { ApiError, defaultServerConfig, newPanel, STAFF_PERMISSIONS, type StaffPermission, StaffSearchAnswer, StaffServerCard, StaffUserCard } from '@tickety/api-contract';
+import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
+import { describe, expect, it } from 'vitest';
+import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
+import { Browser } from '../helpers/browser';
+import { databases } from '../helpers/db';
+import { signIn } from '../helpers/oauth';
+
+const { ava, ben, cleo, sam } = DEMO_USERS;
+const ARCADE = DEMO_GUILDS.avasArcade.id;
+/** The dashboard's own fetch (its request client's header and origin). */
+const dashboard = { headers: { 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN } };
+
+/** People and servers to search among (ids outside the sandbox's). */
+const PEOPLE: Array<[id: string, username: string, globalName: string | null]> = [
+  ['1500000000000000001', 'zoe', 'Zoë'],
+  ['1500000000000000002', 'zoey_99', 'Zoey'],
+  ['1500000000000000003', 'anna.k', 'Anna Zoellner'],
+  ['1500000000000000004', 'bizoe', null],
+  ['1500000000000000005', 'renee_b', 'Renée Dubois'],
+  ['1500000000000000006', 'RENEE', null],
+  ['1500000000000000007', 'jurgen', 'Jürgen Weiß'],
+  ['1500000000000000008', 'percent', '100% Real_Name'],
+];
+const SERVERS: Array<[id: string, name: string]> = [
+  ['1510000000000000001', 'Café Crew'],
+  ['1510000000000000002', 'Cafe Society'],
+  ['1510000000000000003', 'The Café'],
+  ['1510000000000000004', 'CAFÉ'],
+  ['1510000000000000005', 'Crew of the Cafeteria'],
+  ['1510000000000000006', 'Łódź Gamers'],
+];
+
+describe.each(databases())('Staff: support search and cards (/api/staff/search, users, servers) on $name', (database) => {
+  const t = useTestApp(database);
+  const as = async (userId: string) => {
+    const browser = new Browser(t.app);
+    await signIn(browser, userId);
+    return browser;
+  };
+  const grant = (userId: string, flags: readonly StaffPermission[]) =>
+    t.db.query(
+      `INSERT INTO staff_members (user_id, permissions) VALUES ($1, $2::text[]) ON CONFLICT (user_id) DO UPDATE SET permissions = EXCLUDED.permissions`,
+      [userId, flags],
+    );
+  const audit = async () =>
+    (await t.db.query<{ staff_id: string; action: string; target: string }>(`SELECT staff_id, action, target FROM staff_audit WHERE action LIKE 'support.%' ORDER BY id`)).rows;
+
+  async function seedPeople(): Promise<void> {
+    const now = new Date(t.clock()).toISOString();
+    for (const [id, username, globalName] of PEOPLE) {
+      await t.db.query(
+        `INSERT INTO users (id, username, global_name, avatar, created_at, updated_at) VALUES ($1, $2, $3, NULL, $4, $4)
+         ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, global_name = EXCLUDED.global_name`,
+        [id, username, globalName, now],
+      );
+    }
+    for (const [id, name] of SERVERS) {
+      await t.db.query(`INSERT INTO guilds (id, name, icon, bot_in_guild, updated_at) VALUES ($1, $2, NULL, true, $3) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name`, [
+        id,
+        name,
+        now,
+      ]);
+    }
+  }
+
+  it('only staff holding DASHBOARD_SUPPORT_SEARCH_READ search and open cards: 401 for a visitor, 1004 for a user and every other flag', async () => {
+    await t.db.query('DELETE FROM staff_audit');
+    const routes = ['/api/staff/search?q=ava', `/api/staff/users/${ava.id}`, `/api/staff/servers/${ARCADE}`];
+    await as(ava.id); // Ava and her servers are known
+    for (const url of routes) {
+      const visitor = await new Browser(t.app).get(url, dashboard);
+      expect(visitor.statusCode, url).toBe(401);
+      expect(ApiError.parse(visitor.json()).code).toBe(401);
+    }
+    const cleo_ = await as(cleo.id);
+    for (const url of routes) {
+      const refused = await cleo_.get(url, dashboard);
+      expect(refused.statusCode, url).toBe(403);
+      expect(ApiError.parse(refused.json()).code).toBe(1004);
+    }
+    const ben_ = await as(ben.id);
+    for (const flag of STAFF_PERMISSIONS) {
+      await grant(ben.id, [flag]);
+      for (const url of routes) {
+        const res = await ben_.get(url, dashboard);
+        if (flag === 'DASHBOARD_SUPPORT_SEARCH_READ') expect(res.statusCode, `${flag} ${url}: ${res.body}`).toBe(200);
+        else {
+          expect(res.statusCode, `${flag} ${url}`).toBe(403);
+          expect(ApiError.parse(res.json()).code).toBe(1004);
+        }
+      }
+    }
+    // Only the two card views with the flag were written; the refusals wrote nothing.
+    expect(await audit()).toEqual([
+      { staff_id: ben.id, action: 'support.user.view', target: `user ${ava.id}` },
+      { staff_id: ben.id, action: 'support.server.view', target: `server ${ARCADE}` },
+    ]);
+    // The flag revoked: the next request of the same session is refused.
+    await grant(ben.id, []);
+    expect((await ben_.get('/api/staff/search?q=ava')).statusCode).toBe(403);
+  });
+
+  it('finds people and servers by a part of the name, whatever the case and accents, best matches first', async () => {
+    await seedPeople();
+    const sam_ = await as(sam.id);
+    const search = async (q: string) => {
+      const res = await sam_.get(`/api/staff/search?q=${encodeURIComponent(q)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      return StaffSearchAnswer.parse(res.json());
+    };
+    // Ranked: the whole name, its start, the start of a word, anywhere, similar.
+    const zoe = await search('zoe');
+    expect(zoe.users.map((u) => [u.username, u.match])).toEqual([
+      ['zoe', 'exact'],
+      ['zoey_99', 'prefix'],
+      ['anna.k', 'word'],
+      ['bizoe', 'contains'],
+    ]);
+    // Case and accents never matter: the same answer, in the same order.
+    for (const q of ['ZOË', 'Zoë', '  zoe  ', 'zoé']) expect((await search(q)).users.map((u) => u.id)).toEqual(zoe.users.map((u) => u.id));
+    const renee = await search('Renée');
+    expect(renee.users.map((u) => [u.username, u.match])).toEqual([
+      ['RENEE', 'exact'],
+      ['renee_b', 'prefix'],
+    ]);
+    expect((await search('jurgen weiss')).users.map((u) => u.username)).toEqual(['jurgen']);
+    expect((await search('lodz')).servers.map((s) => s.name)).toEqual(['Łódź Gamers']);
+    // Servers: partial, ranked, accent- and case-insensitive.
+    const cafe = await search('cafe');
+    expect(cafe.servers.map((s) => [s.name, s.match])).toEqual([
+      ['CAFÉ', 'exact'],
+      ['Café Crew', 'prefix'],
+      ['Cafe Society', 'prefix'],
+      ['The Café', 'word'],
+      ['Crew of the Cafeteria', 'word'],
+    ]);
+    expect((await search('caf')).servers).toHaveLength(5);
+    // Two letters: the start of names only (trigrams need three).
+    expect((await search('ca')).servers.map((s) => s.name)).toEqual(['CAFÉ', 'Café Crew', 'Cafe Society']);
+    // A typo still finds the name (similar), after nothing better.
+    const typo = await search('renne');
+    expect(typo.users.length).toBeGreaterThan(0);
+    expect(typo.users.every((u) => u.match === 'similar')).toBe(true);
+    expect(typo.users.map((u) => u.username)).toContain('RENEE');
+    // LIKE's wildcards are taken literally.
+    expect((await search('100%')).users.map((u) => u.username)).toEqual(['percent']);
+    expect((await search('e%e')).users).toEqual([]);
+    expect((await search('e_e')).users).toEqual([]);
+    // An id: exactly that user or server, with avatar and icon addresses.
+    const byId = await search(PEOPLE[4]![0]);
+    expect(byId.users).toEqual([{ id: PEOPLE[4]![0], username: 'renee_b', globalName: 'Renée Dubois', avatarUrl: expect.stringContaining('/embed/avatars/'), match: 'id' }]);
+    expect(byId.servers).toEqual([]);
+    expect((await search(SERVERS[0]![0])).servers).toEqual([{ id: SERVERS[0]![0], name: 'Café Crew', iconUrl: null, botInGuild: true, match: 'id' }]);
+    expect(await search('nobody-by-this-name')).toEqual({ q: 'nobody-by-this-name', users: [], servers: [] });
+    // At most 20 of each.
+    const now = new Date(t.clock()).toISOString();
+    await t.db.query(
+      `INSERT INTO users (id, username, global_name, avatar, created_at, updated_at)
+       SELECT (1500000000000001000 + i)::text, 'many' || i, NULL, NULL, $1, $1 FROM generate_series(1, 30) AS i ON CONFLICT DO NOTHING`,
+      [now],
+    );
+    const many = await search('many');
+    expect(many.users).toHaveLength(20);
+    // The shortest names first among equal matches.
+    expect(many.users.slice(0, 9).map((u) => u.username)).toEqual(['many1', 'many2', 'many3', 'many4', 'many5', 'many6', 'many7', 'many8', 'many9']);
+    // No query, or one too long: 400.
+    for (const q of ['', '%20%20', 'x'.repeat(101)]) {
+      const bad = await sam_.get(`/api/staff/search?q=${q}`);
+      expect(bad.statusCode, q).toBe(400);
+      expect(ApiError.parse(bad.json()).code).toBe(1001);
+    }
+    expect((await sam_.get('/api/staff/search')).statusCode).toBe(400);
+  });
+
+  it("a user's card: profile, servers they manage, subscriptions, tickets with transcripts; audited, only from the dashboard", async () => {
+    await t.db.query('DELETE FROM staff_audit');
+    await as(ava.id);
+    const at = new Date(t.clock()).toISOString();
+    await t.db.query(
+      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots)
+       VALUES ('search-sub', $1, 'paddle', 'sub_search_1', 'active', true, 'premium', 'month', 1) ON CONFLICT DO NOTHING`,
+      [ava.id],
+    );
+    await t.db.query(`INSERT INTO premium_slots (subscription_id, slot, guild_id, assigned_at) VALUES ('search-sub', 1, $1, $2) ON CONFLICT DO NOTHING`, [ARCADE, at]);
+    // Two tickets of Ava's at the Arcade: one with its transcript stored, one still open.
+    for (const [ticket, number, transcript] of [
+      ['t-closed', 7, 'file-7'],
+      ['t-open', 8, null],
+    ] as const) {
+      await t.db.query(
+        `INSERT INTO tickets (bot_id, guild_id, ticket_id, number, panel_id, opener_id, opened_at, closed_at, transcript_id, updated_at)
+         VALUES ($1, $2, $3, $4::int, 'support', $5, $6::timestamptz - ($4::int * interval '1 hour'), CASE WHEN $7::text IS NULL THEN NULL ELSE $6::timestamptz END, $7, $6)`,
+        [t.config.discord.clientId, ARCADE, ticket, number, ava.id, at, transcript],
+      );
+    }
+    await t.db.query(
+      `INSERT INTO transcripts (guild_id, file_id, bot_id, ticket_id, number, panel_id, opener_id, opener_name, opened_at, closed_at, message_count, search_text, json_bytes, content, created_at)
+       VALUES ($1, 'file-7', $2, 't-closed', 7, 'support', $3, 'Ava', $4, $4, 3, '', 10, '\\x00', $4)`,
+      [ARCADE, t.config.discord.clientId, ava.id, at],
+    );
+
+    const ben_ = await as(ben.id);
+    await grant(ben.id, ['DASHBOARD_SUPPORT_SEARCH_READ']);
+    const res = await ben_.get(`/api/staff/users/${ava.id}`, dashboard);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const card = StaffUserCard.parse(res.json());
+    expect(card.user).toMatchObject({ id: ava.id, username: 'ava', globalName: 'Ava', avatarUrl: expect.stringContaining(`/avatars/${ava.id}/`) });
+    expect(card.user.guildsRefreshedAt).not.toBeNull();
+    // Owner of two servers, Administrator of one, Manage Server on Retro Modders; a plain member of Cozy Corner (not listed).
+    expect(card.servers.map((s) => [s.name, s.owner])).toEqual([
+      ["Ava's Arcade", true],
+      ['Pixel Pals', true],
+      ['Study Hall', false],
+      ['Retro Modders', false],
+    ]);
+    expect(card.subscriptions).toHaveLength(1);
+    expect(card.subscriptions[0]).toMatchObject({ provider: 'paddle', id: 'sub_search_1', premium: true, slots: [expect.objectContaining({ guildId: ARCADE })] });
+    expect(card.canViewBilling).toBe(false);
+    expect(card.tickets.map((k) => [k.ticketId, k.number, k.transcriptId, k.closedAt === null])).toEqual([
+      ['t-closed', 7, 'file-7', false],
+      ['t-open', 8, null, true],
+    ]);
+    expect(card.tickets[0]).toMatchObject({ serverId: ARCADE, serverName: "Ava's Arcade", panelId: 'support', openerId: ava.id });
+
+    // The billing link's flag: with DASHBOARD_SUPPORT_SYSTEM_READ too, and for an owner.
+    await grant(ben.id, ['DASHBOARD_SUPPORT_SEARCH_READ', 'DASHBOARD_SUPPORT_SYSTEM_READ']);
+    expect(StaffUserCard.parse((await ben_.get(`/api/staff/users/${ava.id}`, dashboard)).json()).canViewBilling).toBe(true);
+    const sam_ = await as(sam.id);
+    expect(StaffUserCard.parse((await sam_.get(`/api/staff/users/${ava.id}`, dashboard)).json()).canViewBilling).toBe(true);
+    // A fetch the browser made for a same-site page of the dashboard (Fetch Metadata) passes too.
+    const fetchMetadata = await sam_.get(`/api/staff/users/${ava.id}`, {
+      headers: { origin: DASHBOARD_ORIGIN, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+    });
+    expect(fetchMetadata.statusCode).toBe(200);
+    expect(await audit()).toEqual([
+      { staff_id: ben.id, action: 'support.user.view', target: `user ${ava.id}` },
+      { staff_id: ben.id, action: 'support.user.view', target: `user ${ava.id}` },
+      { staff_id: sam.id, action: 'support.user.view', target: `user ${ava.id}` },
+      { staff_id: sam.id, action: 'support.user.view', target: `user ${ava.id}` },
+    ]);
+
+    // Not the dashboard's fetch (a link, another site's page, a frame, a prefetch): refused, nothing written.
+    for (const headers of [
+      {},
+      { origin: FOREIGN_ORIGIN, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+      { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', referer: `${DASHBOARD_ORIGIN}/` },
+      { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' },
+      { 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN, 'sec-purpose': 'prefetch' },
+    ] as Array<Record<string, string>>) {
+      const refused = await sam_.get(`/api/staff/users/${ava.id}`, { headers });
+      expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(ApiError.parse(refused.json()).code).toBe(1005);
+    }
+    expect(await audit()).toHaveLength(4);
+
+    // Nobody by that id: 404, nothing written; not an id: 400.
+    expect((await sam_.get('/api/staff/users/1999999999999999999', dashboard)).statusCode).toBe(404);
+    const bad = await sam_.get('/api/staff/users/not-an-id', dashboard);
+    expect(bad.statusCode).toBe(400);
+    expect(ApiError.parse(bad.json()).code).toBe(1001);
+    expect(await audit()).toHaveLength(4);
+  });
+
+  it("a server's card: premium and the subscription covering it, panels, managers, recent Web Logs, tickets and transcripts; audited", async () => {
+    await t.db.query('DELETE FROM staff_audit');
+    await as(ava.id);
+    const at = new Date(t.clock()).toISOString();
+    await t.db.query(
+      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots)
+       VALUES ('search-sub', $1, 'paddle', 'sub_search_1', 'active', true, 'premium', 'month', 1) ON CONFLICT DO NOTHING`,
+      [ava.id],
+    );
+    await t.db.query(`INSERT INTO premium_slots (subscription_id, slot, guild_id, assigned_at) VALUES ('search-sub', 1, $1, $2) ON CONFLICT DO NOTHING`, [ARCADE, at]);
+    const live = await t.app.serverConfigs.live(ARCADE);
+    if (live.version === 0) {
+      await t.app.serverConfigs.save({
+        guildId: ARCADE,
+        expectedVersion: 0,
+        config: { ...defaultServerConfig(), panels: [newPanel('support', { name: 'Support', title: 'Support', description: 'Ask us', button: 'Open' })] },
+        actor: { id: ava.id, name: 'Ava', avatarUrl: null },
+      });
+    }
+
+    const sam_ = await as(sam.id);
+    const res = await sam_.get(`/api/staff/servers/${ARCADE}`, dashboard);
+    expect(res.statusCode, res.body).toBe(200);
+    const card = StaffServerCard.parse(res.json());
+    expect(card.server).toMatchObject({ id: ARCADE, name: "Ava's Arcade", botInGuild: true, iconUrl: expect.stringContaining(`/icons/${ARCADE}/`) });
+    expect(card.premium.active).toBe(true);
+    expect(card.premium.coveredBy).toMatchObject({ slot: 1, owner: { id: ava.id, name: 'Ava' }, subscription: { provider: 'paddle', id: 'sub_search_1', userId: ava.id } });
+    expect(card.canViewBilling).toBe(true);
+    expect(card.config).toMatchObject({ version: 1, panels: 1, multiPanels: 0 });
+    expect(card.managers).toEqual([{ id: ava.id, name: 'Ava', avatarUrl: expect.any(String), owner: true }]);
+    expect(card.webLogs[0]).toMatchObject({ action: 'config.update', actor: { id: ava.id } });
+    expect(await audit()).toEqual([{ staff_id: sam.id, action: 'support.server.view', target: `server ${ARCADE}` }]);
+
+    // A server without premium; one nobody who signed in is on: 404.
+    const pixel = StaffServerCard.parse((await sam_.get(`/api/staff/servers/${DEMO_GUILDS.pixelPals.id}`, dashboard)).json());
+    expect(pixel.premium).toEqual({ active: false, coveredBy: null });
+    expect(pixel.config.version).toBe(0);
+    expect((await sam_.get('/api/staff/servers/1999999999999999999', dashboard)).statusCode).toBe(404);
+    // Not from the dashboard: refused, nothing written.
+    expect((await sam_.get(`/api/staff/servers/${ARCADE}`)).statusCode).toBe(403);
+    expect(await audit()).toHaveLength(2);
+  });
+});

@@ -1,0 +1,117 @@
+import { type AnnouncementInline, type AnnouncementSeverity, parseAnnouncementText } from '@tickety/api-contract';
+import { Link } from '@tickety/shared';
+import Info from 'lucide-react/icons/info';
+import OctagonAlert from 'lucide-react/icons/octagon-alert';
+import Wrench from 'lucide-react/icons/wrench';
+import { Fragment, type ReactNode } from 'react';
+import { useT } from '../lib/i18n';
+
+/*
+ * A notice as the shell's banner shows it (apps/shell/src/announcements/announcement-banner.tsx): the
+ * same parsed tree (parseAnnouncementText, from the contract) rendered with the same elements and
+ * classes, so the form's preview is what readers will see. Every piece of the text is a text node
+ * (React escapes it): markup typed into a notice shows as characters; links are only those the
+ * parser kept (https, http, mailto, this site's paths).
+ */
+
+export const SEVERITY_CLASSES: Record<AnnouncementSeverity, string> = {
+  info: 'border-sky-300 bg-sky-50 text-sky-950 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-50',
+  maintenance: 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50',
+  critical: 'border-red-300 bg-red-50 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50',
+};
+
+export function SeverityIcon({ severity, className = 'size-5' }: { severity: AnnouncementSeverity; className?: string }) {
+  if (severity === 'info') return <Info className={`${className} text-sky-700 dark:text-sky-300`} aria-hidden="true" />;
+  if (severity === 'maintenance') return <Wrench className={`${className} text-amber-700 dark:text-amber-300`} aria-hidden="true" />;
+  return <OctagonAlert className={`${className} text-red-700 dark:text-red-300`} aria-hidden="true" />;
+}
+
+const LINK_CLASSES = 'font-medium underline underline-offset-2 hover:opacity-80 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current';
+
+function Inline({ nodes }: { nodes: AnnouncementInline[] }) {
+  return (
+    <>
+      {nodes.map((node, i) => {
+        const key = `${node.type}-${i}`;
+        switch (node.type) {
+          case 'text':
+            return <Fragment key={key}>{node.text}</Fragment>;
+          case 'break':
+            return <br key={key} />;
+          case 'strong':
+            return (
+              <strong key={key} className="font-semibold">
+                <Inline nodes={node.children} />
+              </strong>
+            );
+          case 'em':
+            return (
+              <em key={key}>
+                <Inline nodes={node.children} />
+              </em>
+            );
+          case 'code':
+            return (
+              <code key={key} className="rounded bg-black/5 px-1 font-mono text-[0.9em] dark:bg-white/10">
+                {node.text}
+              </code>
+            );
+          case 'link':
+            return node.external ? (
+              <a key={key} href={node.href} target="_blank" rel="noopener noreferrer" className={LINK_CLASSES}>
+                <Inline nodes={node.children} />
+              </a>
+            ) : (
+              <Link key={key} to={node.href} className={LINK_CLASSES}>
+                <Inline nodes={node.children} />
+              </Link>
+            );
+          default:
+            return null;
+        }
+      })}
+    </>
+  );
+}
+
+/** A notice's text, rendered. */
+export function AnnouncementText({ text }: { text: string }) {
+  return (
+    <div className="space-y-1.5 break-words">
+      {parseAnnouncementText(text).map((block, i) =>
+        block.type === 'paragraph' ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one text, in order
+          <p key={i}>
+            <Inline nodes={block.children} />
+          </p>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one text, in order
+          <ul key={i} className="list-disc space-y-0.5 pl-5">
+            {block.items.map((item, j) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the items of one list, in order
+              <li key={j}>
+                <Inline nodes={item} />
+              </li>
+            ))}
+          </ul>
+        ),
+      )}
+    </div>
+  );
+}
+
+/** One notice as the banner shows it (without its dismiss button): the form's live preview. */
+export function AnnouncementPreview({ severity, text, empty }: { severity: AnnouncementSeverity; text: string; empty: ReactNode }) {
+  const t = useT();
+  return (
+    <div className={`flex items-start gap-3 rounded-xl border p-3 text-sm shadow-sm sm:p-4 ${SEVERITY_CLASSES[severity]}`}>
+      <span className="mt-0.5 shrink-0">
+        <SeverityIcon severity={severity} />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="text-xs font-semibold tracking-wide uppercase opacity-80">{t(`announcements.severity.${severity}`)}</p>
+        <div className="mt-0.5 leading-relaxed">{text.trim() === '' ? <p className="italic opacity-70">{empty}</p> : <AnnouncementText text={text} />}</div>
+      </div>
+    </div>
+  );
+}
