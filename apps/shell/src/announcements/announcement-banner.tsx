@@ -108,7 +108,7 @@ export interface AnnouncementBannerProps {
 /**
  * The active notices, over the page at the bottom of the window (fixed: nothing on the page moves
  * when it appears, so a prerendered page keeps its layout shift at 0), sliding in with a transform
- * (none with reduced motion). Each is dismissible; focus that was on a dismissed notice moves to the
+ * (none with reduced motion); the page gets as much room at its end, so nothing stays under them. Each is dismissible; focus that was on a dismissed notice moves to the
  * next one, or to the page's content when none is left.
  */
 export default function AnnouncementBanner({ notices, onDismiss }: AnnouncementBannerProps) {
@@ -118,6 +118,24 @@ export default function AnnouncementBanner({ notices, onDismiss }: AnnouncementB
   useEffect(() => {
     const frame = requestAnimationFrame(() => setShown(true));
     return () => cancelAnimationFrame(frame);
+  }, []);
+  // Room at the end of the page as tall as the notices, so its last lines and buttons can be scrolled
+  // above them (space added below everything: nothing on the page moves).
+  useEffect(() => {
+    const el = region.current;
+    if (!el) return;
+    const body = document.body;
+    const before = body.style.paddingBottom;
+    const fit = () => {
+      body.style.paddingBottom = `${Math.ceil(el.getBoundingClientRect().height)}px`;
+    };
+    fit();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(fit);
+    observer?.observe(el);
+    return () => {
+      observer?.disconnect();
+      body.style.paddingBottom = before;
+    };
   }, []);
 
   const dismiss = (notice: PublicAnnouncement, index: number) => {

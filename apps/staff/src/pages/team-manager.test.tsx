@@ -93,7 +93,7 @@ describe('team manager page', () => {
     expect(within(flags).getByText('System (read)')).toBeInTheDocument();
     expect(within(flags).getAllByText(/Granted by Sam on/)).toHaveLength(2);
     expect(within(flags).getAllByRole('time')[0]).toHaveAttribute('datetime', '2026-02-18T10:00:00.000Z');
-    expect(within(nicoCard).getByRole('button', { name: 'Edit the flags of Nico' })).toBeInTheDocument();
+    expect(within(nicoCard).getByRole('button', { name: 'Edit flags of Nico' })).toBeInTheDocument();
     expect(within(nicoCard).getByRole('button', { name: 'Remove Nico from the staff' })).toBeInTheDocument();
     expect(screen.queryByText('Read-only')).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 3, name: 'Add a member' })).toBeInTheDocument();
@@ -222,7 +222,7 @@ describe('team manager page', () => {
     expect(within(memberCard('Ben')).queryByRole('button')).not.toBeInTheDocument();
     expect(within(memberCard('Ben')).getByText(/nobody changes their own flags/)).toBeInTheDocument();
 
-    await userEvent.click(screen.getByRole('button', { name: 'Edit the flags of Nico' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Edit flags of Nico' }));
     const flags = screen.getByRole('group', { name: 'Flags of Nico' });
     // Nico's system write flag: Ben does not hold it, so it stays as it is.
     expect(within(flags).getByRole('checkbox', { name: /System \(write\)/ })).toBeChecked();
