@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DISMISSED_KEY } from '../../apps/shell/src/announcements/dismissals';
 import { shot, useBrowser } from '../src/browser';
 import { loginRequired, main, startApp } from '../src/pages';
 import { DEPLOY_JS, deploySite, REPO_DIR, type RunningServer, startServer } from '../src/server';
@@ -112,6 +113,13 @@ describe('the site on a static host', () => {
   });
 
   test('a public page: no script until the visitor reaches for it, then the app takes over and talks to the API', async () => {
+    // With a notice to show the app would start on its own after load (e2e/tests/prerendered.test.ts):
+    // the demo's active notices are dismissed in this browser first.
+    const answer = (await (await fetch(`${api!.url}/api/announcements`)).json()) as { announcements: Array<{ id: string; revision: number }> };
+    await b.context.addInitScript(
+      ([key, value]) => localStorage.setItem(key, value),
+      [DISMISSED_KEY, JSON.stringify(answer.announcements.map((n) => `${n.id}:${n.revision}`))] as const,
+    );
     const scripts: string[] = [];
     b.page.on('request', (r) => {
       if (r.resourceType() === 'script') scripts.push(r.url());

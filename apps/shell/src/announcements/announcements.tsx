@@ -1,32 +1,19 @@
 import type { PublicAnnouncement, PublicAnnouncementsAnswer } from '@tickety/api-contract';
 import { type RouteHandle, request, useAppSelector, useMatches } from '@tickety/shared';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { DISMISSED_KEY, DISMISSED_MAX, dismissalKey, readDismissed, whenIdle } from './dismissals';
 
-/** localStorage: the notices this browser dismissed, as `id:revision` (a changed text shows again). */
-export const DISMISSED_KEY = 'tickety-dismissed-announcements';
-/** The dismissals kept (the oldest are forgotten first; a notice ends long before). */
-const DISMISSED_MAX = 50;
+// Shared with the boot script (boot/boot.ts), which starts the app on a prerendered page when a notice is to be shown.
+export { ANNOUNCEMENTS_IDLE_TIMEOUT_MS, DISMISSED_KEY, dismissalKey, whenIdle } from './dismissals';
+
 /**
  * The banner reads the notices again this often while the page is visible. With the answer's own
  * 30 s cache (the API's Cache-Control), a withdrawn notice is gone within a minute.
  */
 export const ANNOUNCEMENTS_REFRESH_MS = 30_000;
-/** The first read waits for the browser to be idle, at most this long. */
-export const ANNOUNCEMENTS_IDLE_TIMEOUT_MS = 4_000;
 
 // The banner's code (the markdown renderer, the styles) is fetched only when there is a notice to show.
 const AnnouncementBanner = lazy(() => import('./announcement-banner'));
-
-export const dismissalKey = (notice: Pick<PublicAnnouncement, 'id' | 'revision'>) => `${notice.id}:${notice.revision}`;
-
-function readDismissed(): string[] {
-  try {
-    const value: unknown = JSON.parse(localStorage.getItem(DISMISSED_KEY) ?? '[]');
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').slice(-DISMISSED_MAX) : [];
-  } catch {
-    return [];
-  }
-}
 
 function writeDismissed(keys: string[]): void {
   try {
@@ -34,16 +21,6 @@ function writeDismissed(keys: string[]): void {
   } catch {
     // Storage refused (private mode): dismissed for this page only.
   }
-}
-
-/** Runs `task` once the browser is idle (at most `timeoutMs` later); answers the cancel. Like schedulePaddle. */
-export function whenIdle(task: () => void, timeoutMs = ANNOUNCEMENTS_IDLE_TIMEOUT_MS): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(task, { timeout: timeoutMs });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(task, Math.min(timeoutMs, 2_000));
-  return () => clearTimeout(timer);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DISMISSED_KEY } from '../announcements/dismissals';
 import { THEME_STORAGE_KEY } from '../theme/theme';
 import { boot, SIGNED_IN_HINT_KEY } from './boot';
 
@@ -11,12 +12,53 @@ function systemPrefersDark(dark: boolean) {
   window.matchMedia = vi.fn().mockImplementation((query: string) => ({ matches: dark && query.includes('dark'), addEventListener: () => undefined })) as typeof window.matchMedia;
 }
 
+/** requestIdleCallback replaced: the test says when the browser is idle. */
+let idleTasks: Array<() => void> = [];
+const idle = () => {
+  for (const task of idleTasks.splice(0)) task();
+};
+
+/** What the page's fetch answers: config.json, then the notices (a visitor's, with no cookies here). */
+type Answer = { status?: number; body: unknown } | Error;
+let answers: Record<string, Answer> = {};
+const fetched = vi.fn(async (url: string, _init?: RequestInit) => {
+  const answer = answers[url];
+  if (!answer) throw new TypeError(`fetch ${url}: not answered by this test`);
+  if (answer instanceof Error) throw answer;
+  return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
+});
+const notice = (id: string, revision = 1) => ({ id, revision, severity: 'maintenance', text: `Notice ${id}`, endsAt: null });
+function serve(announcements: unknown[] | Answer, apiOrigin = 'http://localhost:3000') {
+  answers = {
+    '/config.json': { body: { apiOrigin } },
+    [`${apiOrigin}/api/announcements`]: Array.isArray(announcements) ? { body: { announcements } } : announcements,
+  };
+}
+/** The answers' promises settled. */
+const settled = () => new Promise((ok) => setTimeout(ok, 0));
+
+/** Sets document.readyState until the returned restore is called (happy-dom's is "complete"). */
+function loading(readyState: DocumentReadyState) {
+  Object.defineProperty(document, 'readyState', { configurable: true, get: () => readyState });
+  return () => {
+    delete (document as { readyState?: unknown }).readyState;
+  };
+}
+
 beforeEach(() => {
   localStorage.clear();
   systemPrefersDark(false);
+  idleTasks = [];
+  vi.stubGlobal('requestIdleCallback', (task: () => void) => idleTasks.push(task));
+  vi.stubGlobal('cancelIdleCallback', () => undefined);
+  answers = {};
+  fetched.mockClear();
+  vi.spyOn(window, 'fetch').mockImplementation(fetched as typeof window.fetch);
 });
 
 afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   document.head.innerHTML = '';
   document.body.innerHTML = '';
   document.documentElement.className = '';
@@ -136,5 +178,152 @@ describe('the boot script', () => {
     document.querySelector('button:not([data-theme-toggle]) span')!.dispatchEvent(login);
     expect(login.defaultPrevented).toBe(true);
     expect(state.pressed.map((el) => el.textContent)).toEqual(['Login']);
+  });
+});
+
+describe('a notice to show, on a prerendered page', () => {
+  const PRERENDERED = '<div id="root" data-prerendered=""><header><a href="/">Tickety</a></header><main><h1>Tickety</h1></main></div>';
+
+  it('starts the app once the page has loaded and the browser is idle, when a notice is not dismissed here', async () => {
+    serve([notice('7')]);
+    document.body.innerHTML = PRERENDERED;
+    const restore = loading('interactive');
+    try {
+      const state = boot(OPTIONS);
+      await settled();
+      // Not before the page has loaded (the first paint, the page's images) ...
+      expect(idleTasks).toHaveLength(0);
+      expect(fetched).not.toHaveBeenCalled();
+      restore();
+      window.dispatchEvent(new Event('load'));
+      await settled();
+      // ... nor before the browser is idle.
+      expect(fetched).not.toHaveBeenCalled();
+      expect(state.started).toBe(false);
+      idle();
+      await settled();
+      expect(fetched.mock.calls.map(([url]) => url)).toEqual(['/config.json', 'http://localhost:3000/api/announcements']);
+      expect(fetched.mock.calls[1]?.[1]).toMatchObject({ credentials: 'include' });
+      expect(state.started).toBe(true);
+      expect(appScripts()).toEqual(['/assets/main.1.js']);
+    } finally {
+      restore();
+    }
+  });
+
+  it('reads the notices from the API config.json names (a static host: the API is elsewhere)', async () => {
+    serve([notice('7')], 'https://api.example.com');
+    document.body.innerHTML = PRERENDERED;
+    const state = boot(OPTIONS);
+    idle();
+    await settled();
+    expect(fetched.mock.calls.map(([url]) => url)).toEqual(['/config.json', 'https://api.example.com/api/announcements']);
+    expect(state.started).toBe(true);
+  });
+
+  it('loads no app when there is no notice', async () => {
+    serve([]);
+    document.body.innerHTML = PRERENDERED;
+    const state = boot(OPTIONS);
+    idle();
+    await settled();
+    expect(fetched).toHaveBeenCalledTimes(2);
+    expect(state.started).toBe(false);
+    expect(appScripts()).toEqual([]);
+    expect(preloads()).toEqual([]);
+  });
+
+  it('loads no app when every notice was dismissed in this browser (the banner\'s key, id:revision); a changed one starts it', async () => {
+    localStorage.setItem(DISMISSED_KEY, JSON.stringify(['7:2', '8:1']));
+    serve([notice('7', 2), notice('8')]);
+    document.body.innerHTML = PRERENDERED;
+    const state = boot(OPTIONS);
+    idle();
+    await settled();
+    expect(state.started).toBe(false);
+    expect(appScripts()).toEqual([]);
+
+    // The same notice with a new text (its revision): shown again.
+    document.head.innerHTML = '';
+    serve([notice('7', 3), notice('8')]);
+    const again = boot(OPTIONS);
+    idle();
+    await settled();
+    expect(again.started).toBe(true);
+  });
+
+  it.each([
+    ['the API unreachable', () => serve(new TypeError('Failed to fetch'))],
+    ['the API answering 503', () => serve({ status: 503, body: { error: 'busy' } })],
+    ['an answer of another shape', () => serve({ body: { notices: [notice('7')] } })],
+    ['config.json unreachable', () => (answers = { '/config.json': new TypeError('Failed to fetch') })],
+    ['config.json answering 404', () => (answers = { '/config.json': { status: 404, body: {} } })],
+  ])('does nothing with %s', async (_, arrange) => {
+    arrange();
+    document.body.innerHTML = PRERENDERED;
+    const state = boot(OPTIONS);
+    idle();
+    await settled();
+    expect(fetched).toHaveBeenCalled();
+    expect(state.started).toBe(false);
+    expect(appScripts()).toEqual([]);
+    // The visitor still starts it.
+    window.dispatchEvent(new Event('pointerdown'));
+    expect(state.started).toBe(true);
+  });
+
+  it('reads nothing once the visitor has started the app, nor on a page that starts it at once', async () => {
+    serve([notice('7')]);
+    document.body.innerHTML = PRERENDERED;
+    const state = boot(OPTIONS);
+    window.dispatchEvent(new Event('pointerdown'));
+    idle();
+    await settled();
+    expect(state.started).toBe(true);
+    expect(fetched).not.toHaveBeenCalled();
+    expect(appScripts()).toHaveLength(1);
+
+    document.head.innerHTML = '';
+    document.body.innerHTML = '<div id="root"></div>';
+    boot(OPTIONS);
+    idle();
+    await settled();
+    expect(idleTasks).toHaveLength(0);
+    expect(fetched).not.toHaveBeenCalled();
+  });
+
+  it('reads nothing on a display page (no header: embedded in other sites, where the banner is not shown)', async () => {
+    serve([notice('7')]);
+    document.body.innerHTML = '<div id="root" data-prerendered=""><main id="content"><p>Tickety</p></main></div>';
+    const state = boot(OPTIONS);
+    idle();
+    await settled();
+    expect(fetched).not.toHaveBeenCalled();
+    expect(state.started).toBe(false);
+  });
+
+  it('waits for the browser to be idle with a timeout, or a timer where there is no requestIdleCallback', async () => {
+    const asked = vi.fn((_task: () => void, _options?: IdleRequestOptions) => 1);
+    vi.stubGlobal('requestIdleCallback', asked);
+    document.body.innerHTML = PRERENDERED;
+    boot(OPTIONS);
+    expect(asked).toHaveBeenCalledWith(expect.any(Function), { timeout: 4_000 });
+
+    vi.stubGlobal('requestIdleCallback', undefined);
+    vi.useFakeTimers();
+    try {
+      serve([notice('7')]);
+      document.head.innerHTML = '';
+      const state = boot(OPTIONS);
+      vi.advanceTimersByTime(1_900);
+      expect(fetched).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(100);
+      expect(fetched).toHaveBeenCalledWith('/config.json', expect.anything());
+      vi.useRealTimers();
+      await settled();
+      expect(state.started).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The shell's first script: inlined at the top of index.html by the build (build-config's
  * BootScriptPlugin), before any stylesheet, so it runs before the first paint. No React, no imports
- * that bring code (it is a few hundred bytes once minified).
+ * that bring code (~1.6 KB gzip once minified).
  *
  * 1. The colour scheme: the user's pick, else the system's, on <html> before anything is painted
  *    (no flash of the wrong theme, with or without a prerendered page).
@@ -16,8 +16,16 @@
  *    other page starts the app at once.
  * 3. Until the app is in, a press on a control that needs it (Login, the menu) is kept for it: the
  *    takeover (app/takeover.ts) presses it again on the app. The theme toggle works at once.
+ * 4. A notice to show (issue 12: the banner on every page, announcements/). On a prerendered page
+ *    whose app has not started, once the page has loaded and the browser is idle, the notices are
+ *    read (the API's origin from config.json, as the app reads it); when one is not dismissed in this
+ *    browser, the app starts on its own and shows the banner (not on a display page, which has no
+ *    header and no banner). No notice, all dismissed, or a failed
+ *    read: nothing happens (the app waits for the visitor as before). So the first paint never waits
+ *    for the notices, and a page with nothing to show loads no app.
  */
 import { DEFAULT_LOCALE, LOCALE_STORAGE_KEY, pickLocale } from '@tickety/api-contract/locales';
+import { ANNOUNCEMENTS_IDLE_TIMEOUT_MS, dismissalKey, readDismissed, whenIdle } from '../announcements/dismissals';
 import { SCHEME_EVENT, THEME_STORAGE_KEY } from '../theme/theme';
 
 /** localStorage: set while this browser has a signed-in user (app/start.tsx keeps it), so a public page starts the app at once. */
@@ -111,6 +119,34 @@ function wasSignedIn(win: Window): boolean {
 }
 
 /**
+ * Whether an active notice is one this browser has not dismissed (the banner would show it). The
+ * API's origin is config.json's `apiOrigin`, as for the app (a static host's API is elsewhere); the
+ * notices are the caller's, with its cookies, as the banner reads them. Any failure answers false.
+ */
+export async function undismissedNotice(win: Window = window): Promise<boolean> {
+  const read = async (url: string, init: RequestInit) => {
+    const res = await win.fetch(url, init);
+    if (!res.ok) throw new Error(url);
+    return res.json();
+  };
+  try {
+    const config: { apiOrigin: string } = await read('/config.json', { cache: 'no-cache' });
+    const answer: { announcements: Array<{ id: string; revision: number }> } = await read(`${config.apiOrigin}/api/announcements`, { credentials: 'include' });
+    const dismissed = readDismissed(win);
+    return answer.announcements.some((notice) => !dismissed.includes(dismissalKey(notice)));
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `task` once the page has loaded (its images too) and the browser is then idle. */
+function afterLoadAndIdle(task: () => void, doc: Document, win: Window): void {
+  const idle = () => whenIdle(task, ANNOUNCEMENTS_IDLE_TIMEOUT_MS, win);
+  if (doc.readyState === 'complete') idle();
+  else win.addEventListener('load', idle, { once: true });
+}
+
+/**
  * Keeps presses on `root`'s controls that need the app in `pressed` (the default action is
  * prevented: the app performs it). The theme toggle is handled here instead.
  */
@@ -176,6 +212,16 @@ export function boot(options: BootOptions, doc: Document = document, win: Window
     // app can fetch; or it is in another language than the reader's (the app renders theirs).
     if (root.hasAttribute('data-start') || wasSignedIn(win) || root.querySelector('[aria-busy="true"]') || inOtherLanguage(doc, win)) return start();
     for (const type of START_EVENTS) win.addEventListener(type, start, { capture: true, passive: true });
+    // A notice to show starts the app (its banner), once the page is in and the browser is idle. Not
+    // on a page without the site's header: the display layout, embedded in other sites, shows none.
+    if (root.querySelector('header'))
+      afterLoadAndIdle(
+        () => {
+          if (!state.started) void undismissedNotice(win).then((show) => show && start());
+        },
+        doc,
+        win,
+      );
   };
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', decide, { once: true });
   else decide();

@@ -43,15 +43,15 @@ describe('test playground', () => {
     expect(screen.getByText('Shown while a request is still pending after 250 ms, removed when it answers.')).toBeInTheDocument();
     expect(screen.getByText('After 999 retries of one request, the user is sent Home.')).toBeInTheDocument();
     const failed = screen.getByRole('heading', { level: 2, name: 'Request Failed' }).closest('section')!;
-    await within(failed).findByRole('button', { name: 'Answer 1001 VALIDATION_FAILED, HTTP 400' });
+    await within(failed).findByRole('button', { name: '1001 HTTP 400: answer VALIDATION_FAILED' });
     const codes = within(failed)
       .getAllByRole('button')
       .map((b) => b.getAttribute('aria-label'));
     // Every code but those with a group of their own (401, 403, 405).
     expect(codes).toHaveLength(Object.keys(ERROR_CODES).length - 3);
-    expect(codes).toContain('Answer 1500 INTERNAL, HTTP 500');
-    expect(screen.getByRole('button', { name: 'Answer 403 NO_SERVER_ACCESS, HTTP 403' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Answer 405 SERVER_NOT_FOUND, HTTP 404' })).toBeInTheDocument();
+    expect(codes).toContain('1500 HTTP 500: answer INTERNAL');
+    expect(screen.getByRole('button', { name: '403 HTTP 403: answer NO_SERVER_ACCESS' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '405 HTTP 404: answer SERVER_NOT_FOUND' })).toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: /Offer Cancel on the error overlay/ })).toBeChecked();
     expect(within(lastResult()).getByRole('status')).toHaveTextContent('Nothing triggered yet.');
     // The catalogue is a dashboard read without the overlay.
@@ -86,7 +86,7 @@ describe('test playground', () => {
   it('a catalogue code shows Request Failed with its code and status; Retry sends it again; Cancel ends it, as reported', async () => {
     const { fetchMock } = setup({ '/api/staff/playground/error/1009': catalogueError });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Answer 1009 DATABASE_UNAVAILABLE, HTTP 503' }));
+    await user.click(await screen.findByRole('button', { name: '1009 HTTP 503: answer DATABASE_UNAVAILABLE' }));
     await waitFor(() => expect(overlayStore.getSnapshot().error).toMatchObject({ kind: 'failed', title: 'Request Failed', detail: '1009 - 503', attempt: 0 }));
     expect(overlayStore.getSnapshot().error!.buttons).toEqual({ home: true, retry: true, cancel: true, selectServer: false });
     await act(async () => overlayActions.retry());
@@ -108,7 +108,7 @@ describe('test playground', () => {
     await act(async () => overlayActions.cancel());
     await waitFor(() => expect(overlayStore.getSnapshot().error).toBeNull());
 
-    await user.click(screen.getByRole('button', { name: 'Answer 405 SERVER_NOT_FOUND, HTTP 404' }));
+    await user.click(screen.getByRole('button', { name: '405 HTTP 404: answer SERVER_NOT_FOUND' }));
     await waitFor(() => expect(overlayStore.getSnapshot().error).toMatchObject({ kind: 'noAccess', title: "You don't have access to this server." }));
     expect(overlayStore.getSnapshot().error!.buttons).toEqual({ home: true, retry: true, cancel: true, selectServer: true });
     await act(async () => overlayActions.cancel());
@@ -116,7 +116,7 @@ describe('test playground', () => {
 
     await user.click(screen.getByRole('checkbox', { name: /Offer Cancel/ }));
     await user.click(screen.getByRole('checkbox', { name: /selector: true/ }));
-    await user.click(screen.getByRole('button', { name: 'Answer 1500 INTERNAL, HTTP 500' }));
+    await user.click(screen.getByRole('button', { name: '1500 HTTP 500: answer INTERNAL' }));
     await waitFor(() => expect(overlayStore.getSnapshot().error).toMatchObject({ kind: 'failed', detail: '1500 - 500' }));
     expect(overlayStore.getSnapshot().error!.buttons).toEqual({ home: true, retry: true, cancel: false, selectServer: true });
     expect(urlsOf(fetchMock.mock.calls).at(-1)!.searchParams.get('selector')).toBe('true');
@@ -131,7 +131,7 @@ describe('test playground', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('checkbox', { name: /Let Retry succeed after 15 s/ }));
     const before = Date.now();
-    await user.click(await screen.findByRole('button', { name: 'Answer 1003 RATE_LIMITED, HTTP 429' }));
+    await user.click(await screen.findByRole('button', { name: '1003 HTTP 429: answer RATE_LIMITED' }));
     await waitFor(() => expect(overlayStore.getSnapshot().error).toMatchObject({ detail: '1003 - 429' }));
     const until = Number(urlsOf(fetchMock.mock.calls)[0]!.searchParams.get('until'));
     expect(until).toBeGreaterThanOrEqual(before + 15_000);
@@ -190,6 +190,6 @@ describe('test playground', () => {
     expect(overlayStore.getSnapshot().error).toBeNull();
     fail = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('button', { name: 'Answer 1001 VALIDATION_FAILED, HTTP 400' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: '1001 HTTP 400: answer VALIDATION_FAILED' })).toBeInTheDocument();
   });
 });

@@ -114,7 +114,7 @@ export default function TestPage() {
       aria-label={t('test.code.label', { code: String(c.code), name: c.name, status: String(c.httpStatus) })}
       onClick={() => void trigger(t('test.code.label', { code: String(c.code), name: c.name, status: String(c.httpStatus) }), errorRequest(c.code))}
     >
-      <span className="font-mono">{c.code}</span>
+      <span className="font-mono">{c.code}</span>{' '}
       <span className="font-normal text-surface-600 dark:text-surface-400">{t('test.code.status', { status: String(c.httpStatus) })}</span>
     </Button>
   );
@@ -168,7 +168,7 @@ export default function TestPage() {
               const label = t('test.code.label', { code: String(c.code), name: c.name, status: String(c.httpStatus) });
               return (
                 <Button key={c.code} variant="secondary" size="sm" aria-label={label} onClick={() => void trigger(label, errorRequest(c.code))}>
-                  <span className="font-mono">{c.code}</span>
+                  <span className="font-mono">{c.code}</span>{' '}
                   <span className="font-normal text-surface-600 dark:text-surface-400">{t('test.code.status', { status: String(c.httpStatus) })}</span>
                 </Button>
               );

@@ -1,0 +1,110 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { shot, useBrowser } from '../src/browser';
+import { main } from '../src/pages';
+import { type RunningServer, startServer } from '../src/server';
+import { signInContext } from '../src/session';
+
+/**
+ * Issue 12: "Sam publishes a maintenance notice and a visitor sees the banner on `/`". A visitor's
+ * `/` arrives prerendered and the app starts at their first interaction; with a notice to show, the
+ * boot script starts it on its own once the page has loaded and the browser is idle
+ * (apps/shell/src/boot). The demo seed has an active "welcome" notice of its own: this test's notice
+ * is told apart by its text, and the welcome one proves the banner has been read when this one is gone.
+ * Its own server: the notice it publishes is seen by every visitor of that server.
+ */
+let server: RunningServer | undefined;
+const b = useBrowser({ baseURL: () => server!.url });
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const TEXT = 'Planned maintenance on **Sunday** from 02:00 to 03:00 UTC: the dashboard is read-only meanwhile.';
+/** How the banner shows the text (the markdown rendered). */
+const SHOWN = 'Planned maintenance on Sunday from 02:00 to 03:00 UTC';
+const WELCOME = 'Welcome to the Tickety demo';
+
+/** The id of the notice Sam published (the page says "Announcement #<id> published"). */
+let published: string | undefined;
+
+const banner = (page: Page) => page.getByRole('region', { name: 'Announcements' });
+const ours = (page: Page) => banner(page).getByRole('listitem').filter({ hasText: SHOWN });
+
+/** Opens `/` as a visitor and waits for the banner without touching the page. */
+async function openHome(page: Page) {
+  const res = await page.goto('/');
+  // The page arrived prerendered: the app is not in it.
+  expect(await res?.text()).toContain('<div id="root" data-prerendered="/">');
+  await banner(page).getByRole('listitem').first().waitFor({ timeout: 20_000 });
+  // Nobody reached for the page: it was the boot script that started the app.
+  expect(await page.evaluate(() => (window as { __tickety?: { pressed: unknown[] } }).__tickety?.pressed.length)).toBe(0);
+}
+
+describe('announcements (issue 12)', () => {
+  test('Sam publishes a maintenance notice through the System Update form', async () => {
+    await signInContext(b.context, b.baseURL, 'sam');
+    await b.page.goto('/systemUpdate');
+    await main(b.page).getByRole('button', { name: 'New announcement' }).click();
+    const form = main(b.page).getByRole('form', { name: 'New announcement' });
+    await form.getByRole('radio', { name: /Maintenance/ }).check();
+    await form.getByRole('textbox', { name: 'Text' }).fill(TEXT);
+    expect(await form.getByRole('combobox', { name: 'Audience' }).inputValue()).toBe('everyone');
+    await form.getByRole('button', { name: 'Publish' }).click();
+    const done = main(b.page).getByText(/Announcement #\d+ published/);
+    await done.waitFor();
+    published = (await done.textContent())?.match(/#(\d+)/)?.[1];
+    expect(published).toBeTruthy();
+    const row = main(b.page).getByRole('row').filter({ hasText: SHOWN });
+    await row.getByText('Active', { exact: true }).waitFor();
+    await shot(b.page, 'announcements-published');
+  });
+
+  test('a visitor sees the banner on / without any interaction, dismisses it, and it stays dismissed', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await b.page.emulateMedia({ colorScheme: scheme });
+      await openHome(b.page);
+      const notice = ours(b.page);
+      await notice.waitFor();
+      await notice.getByText('Maintenance', { exact: true }).waitFor();
+      expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
+      await b.page.waitForTimeout(400); // the banner's slide-in
+      await shot(b.page, `announcements-banner-${scheme}`);
+    }
+
+    await ours(b.page)
+      .getByRole('button', { name: /^Dismiss the announcement: Planned maintenance/ })
+      .click();
+    await ours(b.page).waitFor({ state: 'detached' });
+    expect(await b.page.evaluate(() => localStorage.getItem('tickety-dismissed-announcements'))).toContain(`"${published}:1"`);
+
+    // Reloaded: the welcome notice still starts the app and shows; this one does not come back.
+    await b.page.reload();
+    await banner(b.page).getByText(WELCOME).waitFor({ timeout: 20_000 });
+    expect(await ours(b.page).count()).toBe(0);
+  });
+
+  test('Sam withdraws it: a visitor no longer sees it', async () => {
+    expect(published).toBeTruthy();
+    await signInContext(b.context, b.baseURL, 'sam');
+    await b.page.goto('/systemUpdate');
+    await main(b.page).getByRole('button', { name: `Withdraw announcement #${published}` }).click();
+    const dialog = b.page.getByRole('alertdialog', { name: 'Withdraw this announcement?' });
+    await dialog.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    await main(b.page).getByText(`Announcement #${published} withdrawn`).waitFor();
+    await main(b.page).getByRole('row').filter({ hasText: SHOWN }).getByText('Withdrawn', { exact: true }).waitFor();
+
+    const visitor = await b.browser.newContext({ baseURL: b.baseURL, viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await visitor.newPage();
+      await openHome(page);
+      await banner(page).getByText(WELCOME).waitFor();
+      expect(await ours(page).count()).toBe(0);
+    } finally {
+      await visitor.close();
+    }
+  });
+});
