@@ -435,6 +435,43 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
   }
   // ---- end of support search -----------------------------------------------------------------------
 
+  // ---- dead letters (issue 12 §5): two provider events that failed every attempt, for the System
+  // page (its dead-letter list and replay). Real failures of the product's own appliers: a Paddle
+  // price the catalogue no longer has, and a Chargebee subscription whose customer no user is linked to.
+  const dead = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE state = 'dead'`);
+  if (dead.rows[0]!.n === 0) {
+    const at = (ago: number) => new Date(start - ago).toISOString();
+    const letters = [
+      {
+        provider: 'paddle',
+        key: 'evt_01demo_dead_retired_price',
+        type: 'subscription.updated',
+        subject: 'sub_01demo_legacy',
+        payload: { event_id: 'evt_01demo_dead_retired_price', event_type: 'subscription.updated', occurred_at: at(5 * HOUR), data: { id: 'sub_01demo_legacy', status: 'active', items: [{ quantity: 1, price: { id: 'pri_legacy_2024' } }], updated_at: at(5 * HOUR) } },
+        error: 'paddle price pri_legacy_2024 is not in the plan catalogue (providerPrices in config/plans.json)',
+        received: at(5 * HOUR),
+      },
+      {
+        provider: 'chargebee',
+        key: 'ev_demo_dead_unlinked_customer',
+        type: 'subscription_created',
+        subject: 'cb_demo_unlinked',
+        payload: { id: 'ev_demo_dead_unlinked_customer', occurred_at: Math.floor((start - 3 * HOUR) / 1000), api_version: 'v2', event_type: 'subscription_created', content: { subscription: { id: 'cb_demo_unlinked', customer_id: 'cus_made_in_chargebee', status: 'active', subscription_items: [{ item_price_id: 'tickety-premium-USD-Monthly', item_type: 'plan', quantity: 1 }], resource_version: start - 3 * HOUR } } },
+        error: 'not yet: no user is known for chargebee subscription cb_demo_unlinked (customer cus_made_in_chargebee)',
+        received: at(3 * HOUR),
+      },
+    ];
+    for (const l of letters) {
+      await app.db.query(
+        `INSERT INTO webhook_events (provider, event_key, event_type, subject, occurred_at, payload, received_at, state, attempts, next_attempt_at, last_error)
+         VALUES ($1, $2, $3, $4, $5, $6, $5, 'dead', 8, $5, $7) ON CONFLICT DO NOTHING`,
+        [l.provider, l.key, l.type, l.subject, l.received, JSON.stringify(l.payload), l.error],
+      );
+    }
+    report.written.push('webhook dead letters: 2');
+  }
+  // ---- end of dead letters ------------------------------------------------------------------------
+
   if (report.written.length > 0 || report.restoredMessages > 0) app.log.info(report, 'demo data seeded');
   return report;
 }

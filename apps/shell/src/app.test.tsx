@@ -73,14 +73,28 @@ describe('the guard', () => {
   });
 
   it('refuses a staff page to a user without the flag and never asks for the staff remote', async () => {
+    mockApi({ 'GET /api/auth/@me': () => json(CLEO) });
     open('/system', CLEO);
     expect(await screen.findByText(/don't have permission/i)).toBeInTheDocument();
     expect(screen.getByText(/DASHBOARD_SUPPORT_SYSTEM_READ/)).toBeInTheDocument();
     expect(registry.calls).not.toContain('staff');
   });
 
+  it('decides a staff page on fresh flags: a flag revoked since the page loaded refuses the next staff page', async () => {
+    registry.registered.add('staff');
+    let me = SAM;
+    const { router } = open('/team-manager', SAM);
+    mockApi({ 'GET /api/auth/@me': () => json(me) });
+    expect(await screen.findByRole('heading', { name: 'staff:teamManager' })).toBeInTheDocument();
+    me = signedInMe({ ...SAM, team: { owner: false, permissions: ['SPECIAL_TEAM_MANAGER_READ'] } });
+    await act(() => router.navigate('/system'));
+    expect(await screen.findByText(/don't have permission/i)).toBeInTheDocument();
+    expect(screen.getByText(/DASHBOARD_SUPPORT_SYSTEM_READ/)).toBeInTheDocument();
+  });
+
   it('renders a staff page for staff once the staff remote is registered', async () => {
     registry.registered.add('staff');
+    mockApi({ 'GET /api/auth/@me': () => json(SAM) });
     open('/team-manager', SAM);
     expect(await screen.findByRole('heading', { name: 'staff:teamManager' })).toBeInTheDocument();
     expect(registry.calls).toEqual(['staff']);
@@ -109,6 +123,7 @@ describe('redirects', () => {
   });
 
   it('/subscriptions/:user needs DASHBOARD_SUPPORT_SYSTEM_READ, then goes to /billing/:user', async () => {
+    mockApi({ 'GET /api/auth/@me': () => json(CLEO) });
     const { router } = open('/subscriptions/1000000000000000001', CLEO);
     expect(await screen.findByText(/don't have permission/i)).toBeInTheDocument();
     expect(here(router)).toBe('/subscriptions/1000000000000000001');

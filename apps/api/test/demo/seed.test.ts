@@ -45,6 +45,7 @@ describe.each(databases())('the demo seed (npm start) on $name', (database) => {
       'announcements: one active, one scheduled, one withdrawn',
       'staff team: Nico (2 flags), 5 audit entries',
       'support search: 200 users and 150 servers',
+      'webhook dead letters: 2',
     ]);
     const { rows } = await db.query<{ provider: string; status: string; servers: string[] }>(
       'SELECT s.provider, s.status, array_agg(p.guild_id) AS servers FROM subscriptions s JOIN premium_slots p ON p.subscription_id = s.id WHERE s.id = $1 GROUP BY 1, 2',

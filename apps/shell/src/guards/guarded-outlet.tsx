@@ -1,8 +1,8 @@
-import { evaluateGuard, login, loginButtonLabel, type RouteHandle, selectAuth, siteHref, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
+import { evaluateGuard, loadUser, login, loginButtonLabel, type RouteHandle, selectAuth, siteHref, useAppDispatch, useAppSelector, useRuntimeConfig } from '@tickety/shared';
 import { Button, buttonClasses, EmptyState, Spinner } from '@tickety/ui';
 import { LockKeyhole, ShieldAlert } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { Link, Outlet, useMatches } from 'react-router-dom';
+import { type ReactNode, useEffect } from 'react';
+import { Link, Outlet, useLocation, useMatches } from 'react-router-dom';
 import { useT } from '../lib/i18n';
 
 /** The handles of every matched route, outer to inner. */
@@ -44,11 +44,21 @@ export function Forbidden({ permissions }: { permissions: string[] }) {
  * The one guard (docs/behaviour.md#roles-and-guards): reads `requiresAuth` and `permission` from the matched routes' handles
  * (evaluateGuard in @tickety/shared) and renders the page, a spinner while the first user load runs,
  * 'Login Required', or a no-permission screen. Pages never re-check; the API checks again anyway.
+ * A staff page decides on fresh flags: each navigation to one reloads the user (the page shows
+ * meanwhile; a flag revoked since the last load turns it into the no-permission screen, and the
+ * header's staff links follow).
  */
 export function GuardedOutlet({ children }: { children?: ReactNode }) {
   const handles = useHandles();
   const auth = useAppSelector(selectAuth);
+  const dispatch = useAppDispatch();
+  const location = useLocation();
   const t = useT();
+  const staffPage = handles.some((h) => h?.permission);
+  const signedIn = auth.user !== null;
+  useEffect(() => {
+    if (staffPage && signedIn) void dispatch(loadUser({ force: true }));
+  }, [staffPage, signedIn, location.pathname, dispatch]);
   const decision = evaluateGuard(handles, auth);
   if (decision === 'allow') return children ?? <Outlet />;
   if (decision === 'pending') {
