@@ -56,9 +56,11 @@ export function GuardedOutlet({ children }: { children?: ReactNode }) {
   const t = useT();
   const staffPage = handles.some((h) => h?.permission);
   const signedIn = auth.user !== null;
+  const path = location.pathname;
   useEffect(() => {
-    if (staffPage && signedIn) void dispatch(loadUser({ force: true }));
-  }, [staffPage, signedIn, location.pathname, dispatch]);
+    // Once per page reached (the path), not per query change (the support search types into ?q=).
+    if (staffPage && signedIn && path) void dispatch(loadUser({ force: true }));
+  }, [staffPage, signedIn, path, dispatch]);
   const decision = evaluateGuard(handles, auth);
   if (decision === 'allow') return children ?? <Outlet />;
   if (decision === 'pending') {
