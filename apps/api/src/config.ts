@@ -117,7 +117,17 @@ export interface AppConfig {
   staffOwnerIds: string[];
   plans: Plan[];
   /** Per-IP limits per window: /api, the sign-in routes, and (demo mode) /sandbox. */
-  rateLimit: { max: number; authMax: number; sandboxMax: number; botMax: number; botKeyFailuresMax: number; webhookMax: number; windowMs: number };
+  rateLimit: {
+    max: number;
+    authMax: number;
+    sandboxMax: number;
+    botMax: number;
+    botKeyFailuresMax: number;
+    webhookMax: number;
+    /** Per session and minute: billing routes that call a payment provider's API (where a checkout stands: three times as many). */
+    providerMax: number;
+    windowMs: number;
+  };
   /**
    * The bot API: the key configuration gives (BOT_API_KEY; in demo mode the demo bot's), stored hashed
    * at start for the Discord application; and how long a rotated key keeps working.
@@ -272,6 +282,7 @@ const EnvSchema = z.object({
   BILLING_GRACE_DAYS: int(0, 60),
   WEBHOOK_WORK_INTERVAL_MS: int(0, 3_600_000),
   WEBHOOK_RATE_LIMIT_MAX: int(1, 1_000_000),
+  PROVIDER_RATE_LIMIT_MAX: int(1, 1_000_000),
   PADDLE_WEBHOOK_SECRETS: optionalString,
   PADDLE_WEBHOOK_TOLERANCE_SECONDS: int(1, 3600),
   PADDLE_API_KEY: optionalString,
@@ -648,6 +659,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       botMax: e.BOT_RATE_LIMIT_MAX ?? 1200,
       botKeyFailuresMax: e.BOT_KEY_FAILURES_MAX ?? 30,
       webhookMax: e.WEBHOOK_RATE_LIMIT_MAX ?? 6000,
+      providerMax: e.PROVIDER_RATE_LIMIT_MAX ?? 30,
       windowMs: 60_000,
     },
     bot: {

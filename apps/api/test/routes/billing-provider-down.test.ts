@@ -50,3 +50,23 @@ describe.each(databases())('a payment provider that does not answer, on $name', 
     expect(down).toEqual(expect.arrayContaining(['fastspring', 'chargebee']));
   });
 });
+
+describe.each(databases())('routes that call a provider are limited per session, on $name', (database) => {
+  const t = useTestApp(database, { env: { PROVIDER_RATE_LIMIT_MAX: '4' } });
+
+  it('a session past its share gets 429 code 1003 with Retry-After; another session has its own', async () => {
+    const first = new Browser(t.app);
+    await signIn(first, ava.id);
+    const checkout = () => first.post('/api/billing/discord/checkout', { priceId: '1300000000000000801' });
+    // Checkout creation: half of PROVIDER_RATE_LIMIT_MAX a minute.
+    expect((await checkout()).statusCode).toBe(200);
+    expect((await checkout()).statusCode).toBe(200);
+    const refused = await checkout();
+    expect(refused.statusCode).toBe(429);
+    expect(ApiError.parse(refused.json()).code).toBe(1003);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const second = new Browser(t.app);
+    await signIn(second, DEMO_USERS.ben.id);
+    expect((await second.post('/api/billing/discord/checkout', { priceId: '1300000000000000801' })).statusCode).toBe(200);
+  });
+});

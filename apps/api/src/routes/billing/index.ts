@@ -41,7 +41,7 @@ const BillingProvidersAnswer = z.object({ available: z.array(BillingProvider) })
  * Routes that call a provider's API are limited per session too (the providers limit our account as a
  * whole: one user looping must not use it up for everyone): a key from the session cookie, else the IP.
  */
-const perSession = (max: number) => ({
+const perSessionLimit = (max: number) => ({
   rateLimit: {
     max,
     timeWindow: 60_000,
@@ -118,6 +118,9 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   });
 
   const clients = app.billingClients;
+  const providerMax = app.config.rateLimit.providerMax;
+  /** A route calling a provider: `share` of PROVIDER_RATE_LIMIT_MAX per session and minute. */
+  const perSession = (share: number) => perSessionLimit(Math.max(1, Math.round(providerMax * share)));
   const publicOrigin = app.config.dashboardOrigins[0] ?? app.config.publicUrl;
   const priceOf = (provider: BillingProvider, priceId: string) => {
     for (const plan of app.config.plans) for (const p of plan.providerPrices) if (p.provider === provider && p.id === priceId) return { plan, interval: p.interval };
@@ -138,7 +141,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   });
 
   // A checkout of a catalogue price: what the provider's checkout needs, tied to the signed-in user.
-  app.post('/:provider/checkout', { ...own, config: perSession(10), schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: CheckoutAnswer, ...errors } } }, async (req) => {
+  app.post('/:provider/checkout', { ...own, config: perSession(0.5), schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: CheckoutAnswer, ...errors } } }, async (req) => {
     if (req.validationError) throw req.validationError;
     const { provider } = req.params;
     const { priceId } = req.body;
@@ -167,7 +170,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   });
 
   // After a provider's checkout: "activating" until its webhook has been applied.
-  app.get('/checkouts/:provider/:reference', { ...own, config: perSession(90), schema: { params: ReferenceParams, response: { 200: CheckoutStatus, ...errors } } }, async (req, reply) => {
+  app.get('/checkouts/:provider/:reference', { ...own, config: perSession(3), schema: { params: ReferenceParams, response: { 200: CheckoutStatus, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
     const userId = await userOf(req);
@@ -225,7 +228,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     return found;
   }
 
-  app.post('/subscriptions/:provider/:id/:action', { ...own, config: perSession(20), schema: { params: ActionParams, response: { 200: BillingActionAnswer, ...errors } } }, async (req) => {
+  app.post('/subscriptions/:provider/:id/:action', { ...own, config: perSession(1), schema: { params: ActionParams, response: { 200: BillingActionAnswer, ...errors } } }, async (req) => {
     if (req.validationError) throw req.validationError;
     const { provider } = req.params;
     const found = await ownSubscription(req, provider, req.params.id);
@@ -264,7 +267,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/subscriptions/:provider/:id/change-plan/preview',
-    { ...own, config: perSession(20), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: ChangePlanPreview, ...errors } } },
+    { ...own, config: perSession(1), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: ChangePlanPreview, ...errors } } },
     async (req) => {
       if (req.validationError) throw req.validationError;
       const found = await ownSubscription(req, req.params.provider, req.params.id);
@@ -276,7 +279,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/subscriptions/:provider/:id/change-plan',
-    { ...own, config: perSession(10), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: BillingActionAnswer, ...errors } } },
+    { ...own, config: perSession(0.5), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: BillingActionAnswer, ...errors } } },
     async (req) => {
       if (req.validationError) throw req.validationError;
       const found = await ownSubscription(req, req.params.provider, req.params.id);
@@ -292,7 +295,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     return { available: true, invoices: await client.invoices(found.id) };
   }
 
-  app.get('/subscriptions/:provider/:id/invoices', { ...own, config: perSession(30), schema: { params: SubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } }, async (req, reply) => {
+  app.get('/subscriptions/:provider/:id/invoices', { ...own, config: perSession(1), schema: { params: SubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
     return invoicesOf(await ownSubscription(req, req.params.provider, req.params.id));
@@ -300,7 +303,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/users/:user/subscriptions/:provider/:id/invoices',
-    { ...staff, config: perSession(30), schema: { params: UserSubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } },
+    { ...staff, config: perSession(1), schema: { params: UserSubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } },
     async (req, reply) => {
       if (req.validationError) throw req.validationError;
       noStore(reply);
@@ -313,7 +316,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   );
 
   // The document of one receipt: a redirect to a fresh provider link (theirs expire).
-  app.get('/subscriptions/:provider/:id/invoices/:invoice', { ...own, config: perSession(30), schema: { params: InvoiceParams, response: errors } }, async (req, reply) => {
+  app.get('/subscriptions/:provider/:id/invoices/:invoice', { ...own, config: perSession(1), schema: { params: InvoiceParams, response: errors } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     const found = await ownSubscription(req, req.params.provider, req.params.id);
     const client: ProviderClient = clients[found.provider];
