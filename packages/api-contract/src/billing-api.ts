@@ -6,7 +6,7 @@ export const BillingProvider = z.enum(BILLING_PROVIDERS);
 export type BillingProvider = z.infer<typeof BillingProvider>;
 
 /** A provider's subscription id as it appears in addresses (/billing/<provider>/:id). */
-export const ProviderSubscriptionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/, 'must be a subscription id of the provider');
+export const ProviderSubscriptionId = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.:-]{0,99}$/, 'must be a subscription id of the provider');
 
 /** A premium slot of a subscription and the server it covers (null: free). */
 export const PremiumSlot = z.object({

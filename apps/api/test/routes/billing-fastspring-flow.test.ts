@@ -95,7 +95,11 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a FastSpr
     expect(res.statusCode, res.body).toBe(200);
     return BillingSubscription.parse(res.json());
   };
-  const checkout = async (orderId: string) => CheckoutStatus.parse((await browser.get(`/api/billing/checkouts/fastspring/${orderId}`)).json());
+  const checkout = async (orderId: string) => {
+    const res = await browser.get(`/api/billing/checkouts/fastspring/${orderId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return CheckoutStatus.parse(res.json());
+  };
   /** FastSpring's webhooks delivered (retries too), then the inbox worked through. */
   const settle = async () => {
     await t.fastspring.flush({ ignoreBackoff: true });

@@ -93,6 +93,14 @@ describe.each(databases())('Billing (/api/billing) and server premium on $name',
     expect(receipts.json()).toEqual({ available: true, invoices: [] });
     const audit = await t.db.query<{ staff_id: string; target: string }>('SELECT staff_id, target FROM staff_audit ORDER BY id');
     expect(audit.rows.at(-1)).toEqual({ staff_id: sam.id, target: `user ${ava.id}, chargebee cb_old receipts` });
+    // A provider id never starts with a dot ('.' or '..' would climb a level in the provider's API);
+    // ids of letters, digits, '_' and '-' (FastSpring's start with either) are ids.
+    for (const id of ['%2E', '.hidden', '.x.']) {
+      const res = await (await as(ava.id)).get(`/api/billing/subscriptions/paddle/sub_ava/invoices/${id}`);
+      expect(res.statusCode, id).toBe(400);
+      expect(ApiError.parse(res.json()).code).toBe(1001);
+    }
+    expect((await (await as(ava.id)).get('/api/billing/checkouts/fastspring/-Ab_9')).statusCode).not.toBe(400);
     // Actions are the owner's only.
     expect((await ben_.post('/api/billing/subscriptions/paddle/sub_ava/cancel')).statusCode).toBe(404);
     expect((await sam_.post('/api/billing/subscriptions/paddle/sub_ava/cancel')).statusCode).toBe(404);

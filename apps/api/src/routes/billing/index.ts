@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
 import { notDashboardFetch } from '../../plugins/app/security';
+import { causeOf } from '../../services/billing/reconcile';
 import type { ProviderClient } from '../../services/billing/types';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 502: ApiError, 503: ApiError };
@@ -30,8 +31,8 @@ const SubscriptionParams = z.object({ provider: BillingProvider, id: ProviderSub
 const UserParams = z.object({ user: Snowflake });
 const UserSubscriptionParams = SubscriptionParams.extend({ user: Snowflake });
 const ProviderParams = z.object({ provider: BillingProvider });
-/** A provider's id in a path: letters, digits, `_ . -`, starting with a letter or digit (never `.` or `..`). */
-const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+/** A provider's id in a path: letters, digits, `_ . -`, never starting with a dot (so never `.` or `..`: no path climbing at the provider). */
+const PROVIDER_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/;
 const ReferenceParams = ProviderParams.extend({ reference: z.string().regex(PROVIDER_ID, 'must be a checkout reference of the provider') });
 const ActionParams = SubscriptionParams.extend({ action: z.enum(['cancel', 'resume', 'payment-method', 'portal']) });
 const InvoiceParams = SubscriptionParams.extend({ invoice: z.string().regex(PROVIDER_ID, 'must be an invoice id of the provider') });
@@ -181,7 +182,11 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     } else if (provider === 'fastspring') {
       subject = await appliedSubject(`provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`, reference);
       // Its activation never came (reconciliation stored the subscription): FastSpring says which it is.
-      subject ??= await settledLookup(`fastspring:${reference}`, () => clients.fastspring.orderSubscription(reference), (id) => id !== null);
+      // Best effort: FastSpring not answering leaves the purchase "activating" (its webhook still comes).
+      subject ??= await settledLookup(`fastspring:${reference}`, () => clients.fastspring.orderSubscription(reference), (id) => id !== null).catch((error: unknown) => {
+        req.log.warn({ err: error instanceof Error ? error.message : String(error), cause: causeOf(error) }, 'fastspring: the order could not be read for a checkout status');
+        return null;
+      });
     } else if (provider === 'chargebee') {
       const page = await settledLookup(`chargebee:${reference}`, () => clients.chargebee.hostedPage(reference), (p) => p.state === 'succeeded');
       if (page.customerId && !(await accounts.isLinked('chargebee', page.customerId, userId))) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
