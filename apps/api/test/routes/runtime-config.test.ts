@@ -125,7 +125,7 @@ describe.each(databases())('GET /config.json on $name', (database) => {
         headers: { 'content-type': 'text/plain', origin: PUBLIC_URL },
         payload: JSON.stringify({ token: 'demo_analytics', user_id: '1000000000000000001', user_email: null, page: '/billing' }),
       });
-      expect(start.statusCode).toBe(201);
+      expect(start.statusCode).toBe(204);
       const page = await new Browser(t.app).get('/sandbox/analytics/', { headers: html });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('1000000000000000001');

@@ -77,7 +77,7 @@ describe('analyticsSandbox', () => {
     expect(page.fetched).toHaveLength(2);
     expect(page.logs.filter((l) => l.level === 'error').map((l) => l.text)).toEqual([expect.stringContaining('needs { user_id } or { user_email }')]);
     // What it sends, the stand-in records.
-    for (const f of page.fetched) expect((await post(app, String(f.init.body))).statusCode).toBe(201);
+    for (const f of page.fetched) expect((await post(app, String(f.init.body))).statusCode).toBe(204);
     expect(control.starts()).toEqual([
       { token: TOKEN, user_id: USER_ID, user_email: null, at: new Date(AT).toISOString(), page: '/billing' },
       { token: TOKEN, user_id: null, user_email: 'ava@example.com', at: new Date(AT).toISOString(), page: '/billing' },
@@ -119,13 +119,13 @@ describe('analyticsSandbox', () => {
     expect((await post(app, { token: TOKEN, user_id: USER_ID }, 'application/x-www-form-urlencoded')).statusCode).toBe(415);
     expect(control.starts()).toEqual([]);
     // JSON is taken as well as text/plain.
-    expect((await post(app, { token: TOKEN, user_id: USER_ID }, 'application/json')).statusCode).toBe(201);
+    expect((await post(app, { token: TOKEN, user_id: USER_ID }, 'application/json')).statusCode).toBe(204);
     expect(control.starts()).toEqual([{ token: TOKEN, user_id: USER_ID, user_email: null, at: new Date(AT).toISOString(), page: null }]);
   });
 
   it('keeps the last maxStarts; reset() forgets them', async () => {
     const { app, control } = await harness({ maxStarts: 3 });
-    for (let i = 1; i <= 5; i++) expect((await post(app, { token: TOKEN, user_id: `${i}` })).statusCode).toBe(201);
+    for (let i = 1; i <= 5; i++) expect((await post(app, { token: TOKEN, user_id: `${i}` })).statusCode).toBe(204);
     expect(control.starts().map((s) => s.user_id)).toEqual(['3', '4', '5']);
     // A copy: changing it changes nothing.
     control.starts()[0]!.user_id = 'changed';

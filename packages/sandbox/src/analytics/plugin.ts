@@ -101,7 +101,9 @@ export const analyticsSandbox: FastifyPluginAsync<AnalyticsSandboxOptions> = asy
   app.post('/starts', async (req, reply) => {
     const start = parseStart(req.body, token, new Date(clock()).toISOString());
     record.record(start, maxStarts);
-    return reply.code(201).header('cache-control', 'no-store').send({ ok: true });
+    // No body: the script's no-cors request gets an opaque answer it never reads (a body left unread
+    // keeps the request open in the browser, e.g. a page never reaching network idle).
+    return reply.code(204).header('cache-control', 'no-store').send();
   });
 
   app.get('/', async (_req, reply) =>

@@ -44,7 +44,7 @@ export function profitwellJs(token: string): string {
     }
     var body = JSON.stringify({ token: TOKEN, user_id: userId, user_email: userEmail, page: window.location.pathname });
     try {
-      var sent = fetch(base + '/starts', { method: 'POST', mode: 'no-cors', credentials: 'omit', keepalive: true, headers: { 'content-type': 'text/plain' }, body: body });
+      var sent = fetch(base + '/starts', { method: 'POST', mode: 'no-cors', credentials: 'omit', headers: { 'content-type': 'text/plain' }, body: body });
       if (sent && typeof sent.catch === 'function') sent.catch(function () { console.warn(PREFIX + 'the start could not be reported.'); });
     } catch (e) {
       console.warn(PREFIX + 'the start could not be reported.');
