@@ -63,9 +63,16 @@ export const Announcement = z.object({
 });
 export type Announcement = z.infer<typeof Announcement>;
 
+/** A bigint id as digits (PostgreSQL's bigint: larger is no row's, refused as input, never sent to the database). */
+const BigintId = (what: string) =>
+  z
+    .string()
+    .regex(/^\d{1,19}$/, what)
+    .refine((v) => /^\d{1,19}$/.test(v) && BigInt(v) <= 9_223_372_036_854_775_807n, what);
+
 export const AnnouncementsQuery = z.object({
   /** The last notice of the previous page (`nextCursor`). */
-  cursor: z.string().regex(/^\d{1,19}$/, 'must be a cursor from the previous page').optional(),
+  cursor: BigintId('must be a cursor from the previous page').optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 export type AnnouncementsQuery = z.infer<typeof AnnouncementsQuery>;
@@ -74,7 +81,7 @@ export type AnnouncementsQuery = z.infer<typeof AnnouncementsQuery>;
 export const AnnouncementsAnswer = z.object({ announcements: z.array(Announcement), nextCursor: z.string().nullable() });
 export type AnnouncementsAnswer = z.infer<typeof AnnouncementsAnswer>;
 
-export const AnnouncementParams = z.object({ id: z.string().regex(/^\d{1,19}$/, 'must be an announcement id') });
+export const AnnouncementParams = z.object({ id: BigintId('must be an announcement id') });
 
 /** `POST /api/staff/announcements`: a draft, or published at once (`publish`). */
 export const CreateAnnouncementBody = z.object({

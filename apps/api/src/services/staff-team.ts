@@ -242,6 +242,14 @@ export class StaffTeam {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('tickety-staff-member:' || $1, 0))`, [userId]);
   }
 
+  /**
+   * The editor's and the member's locks, in id order (two editors removing each other at once take
+   * turns, never deadlock): the editor's flags read after it are the ones that hold until commit.
+   */
+  async #lockBoth(tx: Queryable, actorId: string, targetId: string): Promise<void> {
+    for (const id of [actorId, targetId].sort()) await this.#lock(tx, id);
+  }
+
   #target(userId: string, profile: Profile | null): string {
     const name = profile?.globalName || profile?.username;
     return name ? `user ${userId} (${name})` : `user ${userId}`;
@@ -275,7 +283,7 @@ export class StaffTeam {
     }
     const now = iso(this.#o.clock());
     const result = await this.#o.db.transaction(async (tx) => {
-      await this.#lock(tx, targetId);
+      await this.#lockBoth(tx, actorId, targetId);
       const held = await this.#held(tx, actorId);
       this.#refuseNoWrite(held);
       const row = (await this.#memberRows(tx, targetId))[0];
@@ -324,7 +332,7 @@ export class StaffTeam {
     this.#refuseLocked(actorId, targetId);
     const profile = await this.#storedProfile(targetId);
     await this.#o.db.transaction(async (tx) => {
-      await this.#lock(tx, targetId);
+      await this.#lockBoth(tx, actorId, targetId);
       const held = await this.#held(tx, actorId);
       this.#refuseNoWrite(held);
       const row = (await this.#memberRows(tx, targetId))[0];

@@ -97,6 +97,9 @@ describe.each(databases())('Announcements (/api/staff/announcements, /api/announ
     const sam_ = await as(sam.id);
     const created = (await sam_.post('/api/staff/announcements', notice({ publish: false }))).json();
     const before = await counts();
+    // An id or a cursor past PostgreSQL's bigint is refused as input (400), never sent to the database.
+    expect((await sam_.request('PATCH', '/api/staff/announcements/9999999999999999999', { headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN }, payload: { version: 1 } })).statusCode).toBe(400);
+    expect((await sam_.get('/api/staff/announcements?cursor=9999999999999999999', { headers: { 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN } })).statusCode).toBe(400);
     const bad: Array<[string, Record<string, unknown>, RegExp]> = [
       ['not a date', notice({ startsAt: 'tomorrow' }), /startsAt.*ISO 8601/],
       ['no zone', notice({ endsAt: '2026-03-03T10:00:00' }), /endsAt.*ISO 8601/],

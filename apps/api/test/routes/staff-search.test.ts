@@ -219,6 +219,10 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
     expect(card.subscriptions).toHaveLength(1);
     expect(card.subscriptions[0]).toMatchObject({ provider: 'paddle', id: 'sub_search_1', premium: true, slots: [expect.objectContaining({ guildId: ARCADE })] });
     expect(card.canViewBilling).toBe(false);
+    // What the user pays with is billing's: not for search's flag alone.
+    await t.db.query(`UPDATE subscriptions SET payment_method = 'Visa •••• 4242' WHERE id = 'search-sub'`);
+    const again = StaffUserCard.parse((await ben_.get(`/api/staff/users/${ava.id}`, dashboard)).json());
+    expect(again.subscriptions[0]).toMatchObject({ paymentMethod: null, actions: [] });
     expect(card.tickets.map((k) => [k.ticketId, k.number, k.transcriptId, k.closedAt === null])).toEqual([
       ['t-closed', 7, 'file-7', false],
       ['t-open', 8, null, true],
@@ -227,7 +231,9 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
 
     // The billing link's flag: with DASHBOARD_SUPPORT_SYSTEM_READ too, and for an owner.
     await grant(ben.id, ['DASHBOARD_SUPPORT_SEARCH_READ', 'DASHBOARD_SUPPORT_SYSTEM_READ']);
-    expect(StaffUserCard.parse((await ben_.get(`/api/staff/users/${ava.id}`, dashboard)).json()).canViewBilling).toBe(true);
+    const withBilling = StaffUserCard.parse((await ben_.get(`/api/staff/users/${ava.id}`, dashboard)).json());
+    expect(withBilling.canViewBilling).toBe(true);
+    expect(withBilling.subscriptions[0]?.paymentMethod).toBe('Visa •••• 4242');
     const sam_ = await as(sam.id);
     expect(StaffUserCard.parse((await sam_.get(`/api/staff/users/${ava.id}`, dashboard)).json()).canViewBilling).toBe(true);
     // A fetch the browser made for a same-site page of the dashboard (Fetch Metadata) passes too.
@@ -236,6 +242,7 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
     });
     expect(fetchMetadata.statusCode).toBe(200);
     expect(await audit()).toEqual([
+      { staff_id: ben.id, action: 'support.user.view', target: `user ${ava.id}` },
       { staff_id: ben.id, action: 'support.user.view', target: `user ${ava.id}` },
       { staff_id: ben.id, action: 'support.user.view', target: `user ${ava.id}` },
       { staff_id: sam.id, action: 'support.user.view', target: `user ${ava.id}` },
@@ -254,14 +261,14 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
       expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
       expect(ApiError.parse(refused.json()).code).toBe(1005);
     }
-    expect(await audit()).toHaveLength(4);
+    expect(await audit()).toHaveLength(5);
 
     // Nobody by that id: 404, nothing written; not an id: 400.
     expect((await sam_.get('/api/staff/users/1999999999999999999', dashboard)).statusCode).toBe(404);
     const bad = await sam_.get('/api/staff/users/not-an-id', dashboard);
     expect(bad.statusCode).toBe(400);
     expect(ApiError.parse(bad.json()).code).toBe(1001);
-    expect(await audit()).toHaveLength(4);
+    expect(await audit()).toHaveLength(5);
   });
 
   it("a server's card: premium and the subscription covering it, panels, managers, recent Web Logs, tickets and transcripts; audited", async () => {

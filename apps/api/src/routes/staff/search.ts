@@ -47,7 +47,10 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
     const card = await search.userCard(req.params.user);
     if (!card) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
     await audit(staffId, 'support.user.view', `user ${req.params.user}`);
-    return { ...card, canViewBilling: await canViewBilling(staffId) };
+    const billing = await canViewBilling(staffId);
+    // Support search shows which subscriptions a user has (the product's design); what they pay with
+    // is billing's, for DASHBOARD_SUPPORT_SYSTEM_READ only.
+    return { ...card, subscriptions: billing ? card.subscriptions : card.subscriptions.map(withoutPayment), canViewBilling: billing };
   });
 
   app.get('/servers/:server', { ...guard, schema: { params: StaffServerParams, response: { 200: StaffServerCard, ...errors } } }, async (req, reply) => {
@@ -57,6 +60,17 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
     const card = await search.serverCard(req.params.server);
     if (!card) throw new ApiHttpError('NOT_FOUND', { message: 'No server with this id is known: nobody who signed in to the dashboard is on it.' });
     await audit(staffId, 'support.server.view', `server ${req.params.server}`);
-    return { ...card, canViewBilling: await canViewBilling(staffId) };
+    const billing = await canViewBilling(staffId);
+    const cover = card.premium.coveredBy;
+    return {
+      ...card,
+      premium: { ...card.premium, coveredBy: cover && !billing ? { ...cover, subscription: withoutPayment(cover.subscription) } : cover },
+      canViewBilling: billing,
+    };
   });
+}
+
+/** A subscription without its payment method and actions (for staff without billing's flag). */
+function withoutPayment<T extends { paymentMethod: string | null; actions: unknown[] }>(subscription: T): T {
+  return { ...subscription, paymentMethod: null, actions: [] };
 }
