@@ -147,6 +147,23 @@ describe.each(databases())('staff read of a server dashboard (via staff) on $nam
     expect((await audit()).filter((r) => r.target === `server ${PIXEL}`)).toHaveLength(2);
   });
 
+  it('concurrent calls of one visit wait for its audit row: when it cannot be written, none of them is answered', async () => {
+    await grant(ben.id, ['DASHBOARD_SUPPORT_SEARCH_READ']);
+    const browser = await as(ben.id);
+    await t.db.query(`ALTER TABLE staff_audit ADD CONSTRAINT staff_audit_test_refuse CHECK (action <> 'server.view')`);
+    try {
+      const answers = await Promise.all([read(browser, PIXEL, '/config'), read(browser, PIXEL, '/logs'), read(browser, PIXEL)]);
+      expect(answers.map((a) => a.statusCode)).toEqual([500, 500, 500]);
+      for (const a of answers) expect(a.body).not.toContain('panels');
+    } finally {
+      await t.db.query('ALTER TABLE staff_audit DROP CONSTRAINT staff_audit_test_refuse');
+    }
+    expect(await audit()).toEqual([]);
+    // The failed claim is not remembered: the next call writes the view and is answered.
+    expect((await read(browser, PIXEL, '/config')).statusCode).toBe(200);
+    expect(await audit()).toEqual([{ staff_id: ben.id, action: 'server.view', target: `server ${PIXEL}` }]);
+  });
+
   it('another instance (no memory of the visit) does not audit it again within the window', async () => {
     await grant(ben.id, ['DASHBOARD_SUPPORT_SEARCH_READ']);
     const browser = await as(ben.id);
@@ -242,9 +259,38 @@ describe.each(databases())('staff read of a server dashboard (via staff) on $nam
     // An attachment is loaded as an image (no dashboard header): staff read passes the access check
     // (this transcript has none: 404 "no such attachment", not a refusal).
     const attachment = `/api/transcripts/v2/${PIXEL}/stafffile1/attachments/1300000000000009999`;
-    const media = await (await as(ben.id)).get(attachment, { headers: { 'sec-fetch-dest': 'image', 'sec-fetch-site': 'same-site' } });
-    expect(media.statusCode, media.body).toBe(404);
-    expect(ApiError.parse(media.json()).message).toBe('This transcript has no such attachment.');
+    const asBen = await as(ben.id);
+    for (const headers of <Record<string, string>[]>[
+      { 'sec-fetch-dest': 'image', 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-dest': 'image', 'sec-fetch-site': 'same-site', referer: `${DASHBOARD_ORIGIN}/transcripts/x` },
+      { 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' },
+      { referer: `${DASHBOARD_ORIGIN}/` },
+    ]) {
+      const media = await asBen.get(attachment, { headers });
+      expect(media.statusCode, media.body).toBe(404);
+      expect(ApiError.parse(media.json()).message).toBe('This transcript has no such attachment.');
+    }
+    const audited = await audit();
+    // Another site's image, link or prefetch must not write an audited view: refused (1005), nothing written.
+    await t.db.query('DELETE FROM staff_audit');
+    t.clock.advance(STAFF_VIEW_AUDIT_WINDOW_MS + MINUTE);
+    for (const headers of <Record<string, string>[]>[
+      { 'sec-fetch-dest': 'image', 'sec-fetch-site': 'cross-site', referer: `${FOREIGN_ORIGIN}/` },
+      { 'sec-fetch-dest': 'document', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+      { 'sec-fetch-dest': 'image', 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-dest': 'image', 'sec-fetch-site': 'same-origin', 'sec-purpose': 'prefetch' },
+      { referer: `${FOREIGN_ORIGIN}/` },
+      {},
+    ]) {
+      const foreign = await asBen.get(attachment, { headers });
+      expect(foreign.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(ApiError.parse(foreign.json()).code).toBe(ERROR_CODES.CSRF_REJECTED.code);
+    }
+    expect(await audit()).toEqual([]);
+    // The same request from the viewer now writes the next view.
+    expect((await asBen.get(attachment, { headers: { 'sec-fetch-dest': 'image', 'sec-fetch-site': 'same-origin' } })).statusCode).toBe(404);
+    expect(await audit()).toHaveLength(1);
+    expect(audited).toEqual([{ staff_id: ben.id, action: 'server.view', target: `server ${PIXEL}` }]);
     // Without the flag: refused, as anyone who is not the opener, a manager or support.
     await grant(ben.id, ['DASHBOARD_SUPPORT_SYSTEM_READ']);
     const refused = await (await as(ben.id)).get(`/api/transcripts/v2/${PIXEL}/stafffile1`, { headers: DASHBOARD });

@@ -17,7 +17,7 @@ import { ApiHttpError } from '../../lib/errors';
 import { DiscordGrantEndedError, FAILED_RETRY_AFTER } from '../../services/guild-sync';
 import { areaRefusal } from '../../services/server-access';
 import type { Session } from '../../services/sessions';
-import { notDashboardFetch } from './security';
+import { notDashboardFetch, notDashboardMedia } from './security';
 
 export interface CookieNames {
   session: string;
@@ -49,8 +49,9 @@ export const STAFF_READ_PERMISSION: StaffPermission = 'DASHBOARD_SUPPORT_SEARCH_
 
 /**
  * A transcript's copied attachment: the viewer loads it as an image, video or download, which sends
- * no dashboard header, so staff read here skips the dashboard-fetch check (still audited; the file is
- * served `cross-origin-resource-policy: same-site`, so another site cannot use it).
+ * no dashboard header, so staff read here checks the looser notDashboardMedia instead of the
+ * dashboard-fetch check: a cross-site page's image or link must not write an audited view. The file
+ * is also served `cross-origin-resource-policy: same-site`, so another site cannot use it.
  */
 const STAFF_READ_MEDIA_ROUTE = '/api/transcripts/v2/:server/:fileid/attachments/:attachment';
 
@@ -103,8 +104,8 @@ export default fp(
   async function auth(app: FastifyInstance) {
     const names = cookieNames(app.config.secureCookies);
     const dashboardOrigins = new Set(app.config.dashboardOrigins);
-    /** `<staff id>:<server id>` → when this instance last audited that view (epoch ms). */
-    const staffViews = new Map<string, number>();
+    /** `<staff id>:<server id>` → when this instance last audited that view (epoch ms) and that row's write. */
+    const staffViews = new Map<string, { at: number; written: Promise<void> }>();
 
     app.decorateRequest('sessionPromise', null);
     app.decorateRequest('guild', null);
@@ -207,7 +208,7 @@ export default fp(
       if (!STAFF_READ_ROUTES.has(route)) return null;
       const team = await app.accounts.team(userId);
       if (!team?.permissions.includes(STAFF_READ_PERMISSION)) return null;
-      const refusal = route === STAFF_READ_MEDIA_ROUTE ? null : notDashboardFetch(req, dashboardOrigins);
+      const refusal = route === STAFF_READ_MEDIA_ROUTE ? notDashboardMedia(req, dashboardOrigins) : notDashboardFetch(req, dashboardOrigins);
       if (refusal) {
         req.log.info({ reason: refusal, guildId }, 'staff read of a server refused: not the dashboard');
         throw new ApiHttpError('CSRF_REJECTED', { message: 'Open this server from the Tickety dashboard (this request did not come from it).' });
@@ -222,27 +223,33 @@ export default fp(
      * Writes `server.view` to the staff audit unless this staff member's view of this server was
      * audited within STAFF_VIEW_AUDIT_WINDOW_MS (this instance's memory first, then the audit itself,
      * so other instances' rows count). Claimed in memory before the write: the calls of one page load
-     * write one row. A failed write fails the request (no unaudited view).
+     * write one row, and a call that finds the claim waits for its write, so nothing is answered
+     * before the view's row is in the audit. A failed write fails every request waiting on it (no
+     * unaudited view) and frees the claim.
      */
     async function auditStaffView(staffId: string, guildId: string): Promise<void> {
       const key = `${staffId}:${guildId}`;
       const now = app.clock();
       const last = staffViews.get(key);
-      if (last !== undefined && now - last >= 0 && now - last < STAFF_VIEW_AUDIT_WINDOW_MS) return;
+      if (last !== undefined && now - last.at >= 0 && now - last.at < STAFF_VIEW_AUDIT_WINDOW_MS) return last.written;
       staffViews.delete(key);
-      staffViews.set(key, now);
-      while (staffViews.size > STAFF_VIEWS_MAX) staffViews.delete(staffViews.keys().next().value!);
-      try {
-        await app.db.query(
+      const written = app.db
+        .query(
           `INSERT INTO staff_audit (at, staff_id, action, target)
            SELECT $1::timestamptz, $2, 'server.view', $3
             WHERE NOT EXISTS (SELECT 1 FROM staff_audit
                                WHERE staff_id = $2 AND action = 'server.view' AND target = $3
                                  AND at > $4::timestamptz AND at <= $1::timestamptz)`,
           [iso(now), staffId, `server ${guildId}`, iso(now - STAFF_VIEW_AUDIT_WINDOW_MS)],
-        );
+        )
+        .then(() => undefined);
+      const claim = { at: now, written };
+      staffViews.set(key, claim);
+      while (staffViews.size > STAFF_VIEWS_MAX) staffViews.delete(staffViews.keys().next().value!);
+      try {
+        await written;
       } catch (error) {
-        staffViews.delete(key);
+        if (staffViews.get(key) === claim) staffViews.delete(key);
         throw error;
       }
     }

@@ -78,6 +78,28 @@ export function notDashboardFetch(req: FastifyRequest, dashboardOrigins: Readonl
   return null;
 }
 
+/**
+ * Why a request for a file the dashboard shows (a transcript attachment, loaded as an image, video or
+ * download) is not the dashboard's own (null when it is). Such requests carry no dashboard header, so
+ * this is looser than notDashboardFetch, but another site's page must not cause them (a staff
+ * member's view is audited): prefetches never; with Fetch Metadata, `same-origin`, `none` (typed or
+ * bookmarked by the user), or `same-site` with an `Origin`/`Referer` among the dashboard origins
+ * (the pages send the origin: strict-origin-when-cross-origin); `cross-site` never; without it
+ * (older browsers), an `Origin` or `Referer` among the dashboard origins.
+ */
+export function notDashboardMedia(req: FastifyRequest, dashboardOrigins: ReadonlySet<string>): string | null {
+  const h = req.headers;
+  const purpose = [h['sec-purpose'], h.purpose, h['x-purpose']].map((v) => String(v ?? '').toLowerCase()).join(' ');
+  if (purpose.includes('prefetch') || purpose.includes('prerender')) return 'prefetch';
+  const from = originOf(h.origin) ?? originOf(h.referer);
+  const fromDashboard = from !== null && dashboardOrigins.has(from);
+  const site = h['sec-fetch-site'];
+  if (site === undefined) return fromDashboard ? null : 'no dashboard Origin or Referer';
+  if (site === 'same-origin' || site === 'none') return null;
+  if (site === 'same-site') return fromDashboard ? null : 'same-site, not from a dashboard origin';
+  return `Sec-Fetch-Site: ${String(site).slice(0, 20)}`;
+}
+
 export interface SecurityOptions {
   allowedOrigins: string[];
   secure: boolean;
