@@ -35,6 +35,7 @@ import { ApiHttpError } from '../src/lib/errors';
 import { Announcements } from '../src/services/announcements';
 import { itemMessage } from '../src/services/panel-posts';
 import { ServerConfigs } from '../src/services/server-config';
+import { type StaffAuditAction, writeStaffAudit } from '../src/services/staff-audit';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -317,7 +318,7 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
       const { sam, nico, cleo, ava } = DEMO_USERS;
       const search = ['DASHBOARD_SUPPORT_SEARCH_READ'];
       const searchAndSystem = ['DASHBOARD_SUPPORT_SYSTEM_READ', 'DASHBOARD_SUPPORT_SEARCH_READ'];
-      const history: Array<[ago: number, staffId: string, action: string, target: string, before: unknown, after: unknown]> = [
+      const history: Array<[ago: number, staffId: string, action: StaffAuditAction, target: string, before: unknown, after: unknown]> = [
         [12 * DAY, sam.id, 'team.add', `user ${nico.id} (${nico.globalName})`, null, { permissions: search }],
         [10 * DAY, sam.id, 'team.add', `user ${cleo.id} (${cleo.globalName})`, null, { permissions: ['SPECIAL_TEAM_MANAGER_READ'] }],
         [8 * DAY, sam.id, 'team.remove', `user ${cleo.id} (${cleo.globalName})`, { permissions: ['SPECIAL_TEAM_MANAGER_READ'] }, null],
@@ -341,14 +342,7 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
           ],
         );
         for (const [ago, staffId, action, target, before, after] of history) {
-          await tx.query('INSERT INTO staff_audit (at, staff_id, action, target, before, after) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)', [
-            at(ago),
-            staffId,
-            action,
-            target,
-            before === null ? null : JSON.stringify(before),
-            after === null ? null : JSON.stringify(after),
-          ]);
+          await writeStaffAudit(tx, { at: start - ago, staffId, action, target, before, after });
         }
       });
       report.written.push(`staff team: Nico (2 flags), ${history.length} audit entries`);

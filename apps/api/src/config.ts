@@ -126,6 +126,8 @@ export interface AppConfig {
     webhookMax: number;
     /** Per session and minute: billing routes that call a payment provider's API (where a checkout stands: three times as many). */
     providerMax: number;
+    /** Per session and minute, each: support search, its cards, and the staff audit. */
+    staffMax: number;
     windowMs: number;
   };
   /**
@@ -283,6 +285,7 @@ const EnvSchema = z.object({
   WEBHOOK_WORK_INTERVAL_MS: int(0, 3_600_000),
   WEBHOOK_RATE_LIMIT_MAX: int(1, 1_000_000),
   PROVIDER_RATE_LIMIT_MAX: int(1, 1_000_000),
+  STAFF_RATE_LIMIT_MAX: int(1, 1_000_000),
   PADDLE_WEBHOOK_SECRETS: optionalString,
   PADDLE_WEBHOOK_TOLERANCE_SECONDS: int(1, 3600),
   PADDLE_API_KEY: optionalString,
@@ -660,6 +663,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       botKeyFailuresMax: e.BOT_KEY_FAILURES_MAX ?? 30,
       webhookMax: e.WEBHOOK_RATE_LIMIT_MAX ?? 6000,
       providerMax: e.PROVIDER_RATE_LIMIT_MAX ?? 30,
+      staffMax: e.STAFF_RATE_LIMIT_MAX ?? 120,
       windowMs: 60_000,
     },
     bot: {

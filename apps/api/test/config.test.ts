@@ -69,7 +69,7 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     expect(c.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 1000 });
     // With a real Discord application, 20 sessions per user.
     expect(loadConfig({ ...REAL }).session.maxPerUser).toBe(20);
-    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, botKeyFailuresMax: 30, webhookMax: 6000, providerMax: 30, windowMs: 60_000 });
+    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, botKeyFailuresMax: 30, webhookMax: 6000, providerMax: 30, staffMax: 120, windowMs: 60_000 });
     // Billing: 3 days of grace, the inbox drained every second; in demo mode a Paddle secret derived from the token key.
     expect(c.billing).toMatchObject({ graceDays: 3, workIntervalMs: 1000, reconcileIntervalMs: 3_600_000, paddle: { toleranceSeconds: 5, webhookSecrets: [expect.stringMatching(/^pdl_ntfset_demo_[0-9a-f]{32}$/)] } });
     expect(loadConfig({ ...REAL }).billing.paddle.webhookSecrets).toEqual([]);

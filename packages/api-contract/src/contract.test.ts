@@ -116,7 +116,7 @@ describe('helpers', () => {
 });
 
 describe('Discord ids', () => {
-  it('are 17 to 20 digits, the same in the schema and the plain check (the API took 15-21, the invite page 17-20)', async () => {
+  it('are 17 to 20 digits without a leading zero, the same in the schema and the plain check (the API took 15-21, the invite page 17-20)', async () => {
     const { Snowflake, isSnowflake } = await import('./index');
     for (const [id, ok] of [
       ['1'.repeat(16), false],
@@ -125,6 +125,9 @@ describe('Discord ids', () => {
       ['1'.repeat(21), false],
       ['1234567890123456a', false],
       [' 12345678901234567', false],
+      ['01234567890123456', false],
+      ['0'.repeat(20), false],
+      ['10000000000000000', true],
     ] as const) {
       expect(isSnowflake(id), id).toBe(ok);
       expect(Snowflake.safeParse(id).success, id).toBe(ok);

@@ -3,8 +3,12 @@
  * this module and loads no zod at run time (auth.ts builds the `Snowflake` schema on it).
  */
 
-/** A Discord id (snowflake): a decimal string of 17 to 20 digits (what Discord issues today). */
-export const SNOWFLAKE_PATTERN = /^\d{17,20}$/;
+/**
+ * A Discord id (snowflake): a decimal string of 17 to 20 digits (what Discord issues today), without
+ * a leading zero: one id has one spelling (`0123…` would name the same number as `123…` in the
+ * database's bigint columns but another row in its text ones).
+ */
+export const SNOWFLAKE_PATTERN = /^[1-9]\d{16,19}$/;
 
 export function isSnowflake(value: string | null | undefined): value is string {
   return typeof value === 'string' && SNOWFLAKE_PATTERN.test(value);

@@ -8,6 +8,7 @@ import type {
 import type { Db, Queryable } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
+import { type StaffAuditAction, writeStaffAudit } from './staff-audit';
 
 /** What staff did with a notice (the stored `state`); scheduled / active / ended follow from the clock. */
 type State = 'draft' | 'published' | 'withdrawn';
@@ -149,8 +150,8 @@ export class Announcements {
     return this.#toAnnouncement(rows[0]!, this.clock());
   }
 
-  async #audit(tx: Queryable, at: number, staffId: string, action: string, target: string): Promise<void> {
-    await tx.query('INSERT INTO staff_audit (at, staff_id, action, target) VALUES ($1, $2, $3, $4)', [iso(at), staffId, action, target]);
+  async #audit(tx: Queryable, at: number, staffId: string, action: StaffAuditAction, target: string): Promise<void> {
+    await writeStaffAudit(tx, { at, staffId, action, target });
   }
 
   /** A draft, or a published notice (`publish`: from `startsAt`, else from now). */

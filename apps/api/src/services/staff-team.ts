@@ -15,6 +15,7 @@ import { type Clock, iso, toMs } from '../lib/clock';
 import { avatarUrl } from '../lib/discord';
 import { type DiscordBot, DiscordBotError } from '../lib/discord-bot';
 import { ApiHttpError } from '../lib/errors';
+import { STAFF_AUDIT_ACTIONS, type StaffAuditAction, writeStaffAudit } from './staff-audit';
 
 /** A flag's grant as `staff_members.grants` keeps it. */
 interface GrantRecord {
@@ -255,15 +256,8 @@ export class StaffTeam {
     return name ? `user ${userId} (${name})` : `user ${userId}`;
   }
 
-  async #audit(tx: Queryable, at: string, actorId: string, action: string, target: string, before: unknown, after: unknown): Promise<void> {
-    await tx.query('INSERT INTO staff_audit (at, staff_id, action, target, before, after) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)', [
-      at,
-      actorId,
-      action,
-      target,
-      before === null ? null : JSON.stringify(before),
-      after === null ? null : JSON.stringify(after),
-    ]);
+  async #audit(tx: Queryable, at: string, actorId: string, action: StaffAuditAction, target: string, before: unknown, after: unknown): Promise<void> {
+    await writeStaffAudit(tx, { at: toMs(at)!, staffId: actorId, action, target, before, after });
   }
 
   /**
@@ -381,7 +375,6 @@ export class StaffTeam {
       this.#o.db,
       page.map((r) => r.staff_id),
     );
-    const actions = await this.#o.db.query<{ action: string }>('SELECT DISTINCT action FROM staff_audit ORDER BY action');
     const entries = page.map(
       (r): StaffAuditEntry => ({
         id: r.id,
@@ -394,6 +387,6 @@ export class StaffTeam {
       }),
     );
     const last = page.at(-1);
-    return { entries, nextCursor: rows.length > limit && last ? `${last.cursor_at}_${last.id}` : null, actions: actions.rows.map((r) => r.action) };
+    return { entries, nextCursor: rows.length > limit && last ? `${last.cursor_at}_${last.id}` : null, actions: [...STAFF_AUDIT_ACTIONS] };
   }
 }

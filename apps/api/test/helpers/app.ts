@@ -43,6 +43,7 @@ export function testEnv(extra: Record<string, string | undefined> = {}): Record<
     AUTH_RATE_LIMIT_MAX: '100000',
     SANDBOX_RATE_LIMIT_MAX: '100000',
     PROVIDER_RATE_LIMIT_MAX: '100000',
+    STAFF_RATE_LIMIT_MAX: '100000',
     // The webhook inbox's worker off: tests apply events themselves (app.webhookInbox.work()).
     WEBHOOK_WORK_INTERVAL_MS: '0',
     // Reconciliation too (tests run it: app.billingReconciler.run()).

@@ -19,7 +19,7 @@ describe.each(databases())('route schemas and GET /api/openapi.json on $name', (
     // The answer's shape and the parameters come from the contract's zod schemas.
     expect(doc.paths['/api/auth/@me']?.get?.responses?.['200']).toBeDefined();
     const server = doc.paths['/api/guilds/{server}']?.get?.parameters?.find((p) => p.name === 'server');
-    expect(server).toMatchObject({ in: 'path', schema: { pattern: '^\\d{17,20}$' } });
+    expect(server).toMatchObject({ in: 'path', schema: { pattern: '^[1-9]\\d{16,19}$' } });
     // The server's resources and posted panels: answers and bodies from the contract.
     expect(doc.paths['/api/guilds/{server}/resources']?.get?.responses?.['200']).toBeDefined();
     expect(doc.paths['/api/guilds/{server}/resources']?.get?.responses?.['422']).toBeDefined();

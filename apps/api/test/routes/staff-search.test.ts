@@ -3,6 +3,7 @@ import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
+import { STAFF_VIEW_AUDIT_WINDOW_MS } from '../../src/services/staff-audit';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
 
@@ -241,11 +242,9 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
       headers: { origin: DASHBOARD_ORIGIN, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
     });
     expect(fetchMetadata.statusCode).toBe(200);
+    // One row per staff member and card within the view window (Ben's three fetches are one view).
     expect(await audit()).toEqual([
       { staff_id: ben.id, action: 'support.user.view', target: `user ${ava.id}` },
-      { staff_id: ben.id, action: 'support.user.view', target: `user ${ava.id}` },
-      { staff_id: ben.id, action: 'support.user.view', target: `user ${ava.id}` },
-      { staff_id: sam.id, action: 'support.user.view', target: `user ${ava.id}` },
       { staff_id: sam.id, action: 'support.user.view', target: `user ${ava.id}` },
     ]);
 
@@ -261,14 +260,20 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
       expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
       expect(ApiError.parse(refused.json()).code).toBe(1005);
     }
-    expect(await audit()).toHaveLength(5);
+    expect(await audit()).toHaveLength(2);
+    // Past the window, the next fetch is a new view.
+    t.clock.advance(STAFF_VIEW_AUDIT_WINDOW_MS + 1000);
+    expect(await sam_.get(`/api/staff/users/${ava.id}`, { headers: { 'sec-fetch-site': 'cross-site' } }).then((r) => r.statusCode)).toBe(403);
+    expect(await audit()).toHaveLength(2);
+    expect((await sam_.get(`/api/staff/users/${ava.id}`, dashboard)).statusCode).toBe(200);
+    expect(await audit()).toHaveLength(3);
 
     // Nobody by that id: 404, nothing written; not an id: 400.
     expect((await sam_.get('/api/staff/users/1999999999999999999', dashboard)).statusCode).toBe(404);
     const bad = await sam_.get('/api/staff/users/not-an-id', dashboard);
     expect(bad.statusCode).toBe(400);
     expect(ApiError.parse(bad.json()).code).toBe(1001);
-    expect(await audit()).toHaveLength(5);
+    expect(await audit()).toHaveLength(3);
   });
 
   it("a server's card: premium and the subscription covering it, panels, managers, recent Web Logs, tickets and transcripts; audited", async () => {
@@ -312,5 +317,27 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
     // Not from the dashboard: refused, nothing written.
     expect((await sam_.get(`/api/staff/servers/${ARCADE}`)).statusCode).toBe(403);
     expect(await audit()).toHaveLength(2);
+  });
+});
+
+describe('Staff: per-session limits on support search, its cards and the audit (STAFF_RATE_LIMIT_MAX)', () => {
+  const t = useTestApp(databases()[0]!, { env: { STAFF_RATE_LIMIT_MAX: '3' } });
+
+  it('a session past the limit gets 429 code 1003 with Retry-After, whatever other cookies it adds; another session has its own', async () => {
+    const first = new Browser(t.app);
+    await signIn(first, sam.id);
+    for (let i = 0; i < 3; i++) expect((await first.get('/api/staff/search?q=ava')).statusCode).toBe(200);
+    const refused = await first.get('/api/staff/search?q=ava');
+    expect(refused.statusCode).toBe(429);
+    expect(ApiError.parse(refused.json()).code).toBe(1003);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Another cookie does not make it another caller.
+    expect((await first.get('/api/staff/search?q=ava', { headers: { cookie: `${first.cookieHeader()}; extra=${Date.now()}` } })).statusCode).toBe(429);
+    // Each route counts on its own: the audit still answers this session.
+    for (let i = 0; i < 3; i++) expect((await first.get('/api/staff/audit')).statusCode).toBe(200);
+    expect((await first.get('/api/staff/audit')).statusCode).toBe(429);
+    const second = new Browser(t.app);
+    await signIn(second, sam.id);
+    expect((await second.get('/api/staff/search?q=ava')).statusCode).toBe(200);
   });
 });

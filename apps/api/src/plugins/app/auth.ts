@@ -11,12 +11,12 @@ import {
 } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { iso } from '../../lib/clock';
 import { DiscordError } from '../../lib/discord';
 import { ApiHttpError } from '../../lib/errors';
 import { DiscordGrantEndedError, FAILED_RETRY_AFTER } from '../../services/guild-sync';
 import { areaRefusal } from '../../services/server-access';
 import type { Session } from '../../services/sessions';
+import { STAFF_VIEW_AUDIT_WINDOW_MS, writeStaffView } from '../../services/staff-audit';
 import { notDashboardFetch, notDashboardMedia } from './security';
 
 export interface CookieNames {
@@ -82,10 +82,9 @@ export const STAFF_READ_ROUTES: ReadonlySet<string> = new Set([
 
 /**
  * A staff member's read-only visit to a server is written to `staff_audit` (`server.view`, target
- * `server <id>`) on its first request, then at most once per this window per staff member and server
- * (a visit's pages and their calls are one view, not dozens of rows), across instances.
+ * `server <id>`) on its first request, then at most once per STAFF_VIEW_AUDIT_WINDOW_MS per staff
+ * member and server (a visit's pages and their calls are one view, not dozens of rows), across instances.
  */
-export const STAFF_VIEW_AUDIT_WINDOW_MS = 5 * 60_000;
 /** Staff views remembered in memory at most (the oldest go first; the database decides anyway). */
 const STAFF_VIEWS_MAX = 10_000;
 
@@ -233,16 +232,7 @@ export default fp(
       const last = staffViews.get(key);
       if (last !== undefined && now - last.at >= 0 && now - last.at < STAFF_VIEW_AUDIT_WINDOW_MS) return last.written;
       staffViews.delete(key);
-      const written = app.db
-        .query(
-          `INSERT INTO staff_audit (at, staff_id, action, target)
-           SELECT $1::timestamptz, $2, 'server.view', $3
-            WHERE NOT EXISTS (SELECT 1 FROM staff_audit
-                               WHERE staff_id = $2 AND action = 'server.view' AND target = $3
-                                 AND at > $4::timestamptz AND at <= $1::timestamptz)`,
-          [iso(now), staffId, `server ${guildId}`, iso(now - STAFF_VIEW_AUDIT_WINDOW_MS)],
-        )
-        .then(() => undefined);
+      const written = writeStaffView(app.db, { at: now, staffId, action: 'server.view', target: `server ${guildId}` });
       const claim = { at: now, written };
       staffViews.set(key, claim);
       while (staffViews.size > STAFF_VIEWS_MAX) staffViews.delete(staffViews.keys().next().value!);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   ApiError,
   BILLING_PROVIDERS,
@@ -22,9 +21,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
+import { perSessionLimit } from '../../lib/rate-limits';
+import { cookieNames } from '../../plugins/app/auth';
 import { notDashboardFetch } from '../../plugins/app/security';
 import { causeOf } from '../../services/billing/reconcile';
 import type { ProviderClient } from '../../services/billing/types';
+import { writeStaffAudit } from '../../services/staff-audit';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 502: ApiError, 503: ApiError };
 const SubscriptionParams = z.object({ provider: BillingProvider, id: ProviderSubscriptionId });
@@ -38,17 +40,6 @@ const ActionParams = SubscriptionParams.extend({ action: z.enum(['cancel', 'resu
 const InvoiceParams = SubscriptionParams.extend({ invoice: z.string().regex(PROVIDER_ID, 'must be an invoice id of the provider') });
 const CheckoutAnswer = z.union([PaddleCheckoutAnswer, FastspringCheckoutAnswer, RedirectCheckoutAnswer]);
 const BillingProvidersAnswer = z.object({ available: z.array(BillingProvider) });
-/**
- * Routes that call a provider's API are limited per session too (the providers limit our account as a
- * whole: one user looping must not use it up for everyone): a key from the session cookie, else the IP.
- */
-const perSessionLimit = (max: number) => ({
-  rateLimit: {
-    max,
-    timeWindow: 60_000,
-    keyGenerator: (req: FastifyRequest) => `provider-calls:${createHash('sha256').update(req.headers.cookie ?? req.ip).digest('base64url')}`,
-  },
-});
 /** How long a provider's settled answer about a checkout is reused. */
 const CHECKOUT_LOOKUP_TTL_MS = 60_000;
 const PROVIDER_NAMES: Record<BillingProvider, string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };
@@ -82,9 +73,9 @@ export default async function billingRoutes(fastify: FastifyInstance) {
       throw new ApiHttpError('CSRF_REJECTED', { message: 'Open this billing page in the Tickety dashboard (this request did not come from it).' });
     }
   }
-  async function audit(req: FastifyRequest, action: string, target: string): Promise<void> {
+  async function audit(req: FastifyRequest, action: 'billing.view', target: string): Promise<void> {
     assertDashboard(req);
-    await app.db.query('INSERT INTO staff_audit (at, staff_id, action, target) VALUES ($1, $2, $3, $4)', [iso(app.clock()), await userOf(req), action, target]);
+    await writeStaffAudit(app.db, { at: app.clock(), staffId: await userOf(req), action, target });
   }
 
   app.get('/subscriptions', { ...own, schema: { response: { 200: BillingSubscriptionsAnswer, ...errors } } }, async (req, reply) => {
@@ -121,7 +112,12 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   const clients = app.billingClients;
   const providerMax = app.config.rateLimit.providerMax;
   /** A route calling a provider: `share` of PROVIDER_RATE_LIMIT_MAX per session and minute. */
-  const perSession = (share: number) => perSessionLimit(Math.max(1, Math.round(providerMax * share)));
+  const sessionCookie = cookieNames(app.config.secureCookies).session;
+  /**
+   * Routes that call a provider's API are limited per session too (the providers limit our account as
+   * a whole: one user looping must not use it up for everyone): `share` of PROVIDER_RATE_LIMIT_MAX.
+   */
+  const perSession = (share: number) => perSessionLimit('provider-calls', Math.max(1, Math.round(providerMax * share)), sessionCookie);
   const publicOrigin = app.config.dashboardOrigins[0] ?? app.config.publicUrl;
   const priceOf = (provider: BillingProvider, priceId: string) => {
     for (const plan of app.config.plans) for (const p of plan.providerPrices) if (p.provider === provider && p.id === priceId) return { plan, interval: p.interval };

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
 import { API_VERSION } from '../../lib/version';
+import { writeStaffAudit } from '../../services/staff-audit';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError };
 
@@ -174,12 +175,7 @@ export default async function staffRoutes(fastify: FastifyInstance) {
       );
       const row = rows[0];
       if (!row) return false;
-      await tx.query('INSERT INTO staff_audit (at, staff_id, action, target) VALUES ($1, $2, $3, $4)', [
-        iso(app.clock()),
-        staffId,
-        'webhook.replay',
-        `${row.provider} event ${row.event_key} (#${req.params.id})`,
-      ]);
+      await writeStaffAudit(tx, { at: app.clock(), staffId, action: 'webhook.replay', target: `${row.provider} event ${row.event_key} (#${req.params.id})` });
       return true;
     });
     if (!replayed) throw new ApiHttpError('NOT_FOUND', { message: 'There is no dead webhook event with this id (replayed already?).' });

@@ -1,12 +1,14 @@
 import { ApiError, StaffSearchAnswer, StaffSearchQuery, StaffServerCard, StaffServerParams, StaffUserCard, StaffUserParams } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
+import { perSessionLimit } from '../../lib/rate-limits';
+import { cookieNames } from '../../plugins/app/auth';
 import { notDashboardFetch } from '../../plugins/app/security';
+import { writeStaffView } from '../../services/staff-audit';
 import { StaffSearch } from '../../services/staff-search';
 
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 429: ApiError };
 
 /**
  * Support search (`/api/staff`, DASHBOARD_SUPPORT_SEARCH_READ): `GET /search?q=` finds users and
@@ -17,7 +19,10 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 export default async function staffSearchRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const search = new StaffSearch({ db: app.db, clock: app.clock, cdnBase: app.config.discord.cdnBase, billing: app.billingAccounts, configs: app.serverConfigs });
-  const guard = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SEARCH_READ') } as const;
+  // Search answers as staff type, so its limit is per session (STAFF_RATE_LIMIT_MAX a minute, each
+  // route its own), well above typing speed and well below what a script scraping users would need.
+  const limit = perSessionLimit('staff-search', app.config.rateLimit.staffMax, cookieNames(app.config.secureCookies).session);
+  const guard = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SEARCH_READ'), config: limit } as const;
   const dashboardOrigins = new Set(app.config.dashboardOrigins);
 
   /** The viewer, once the card may be read: refused unless the dashboard asked. */
@@ -29,8 +34,9 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
     }
     return (await req.getSession())!.userId;
   }
-  const audit = (staffId: string, action: string, target: string) =>
-    app.db.query('INSERT INTO staff_audit (at, staff_id, action, target) VALUES ($1, $2, $3, $4)', [iso(app.clock()), staffId, action, target]);
+  /** A card view, once per staff member and card within the audit's view window (a page's refreshes are one view). */
+  const audit = (staffId: string, action: 'support.user.view' | 'support.server.view', target: string) =>
+    writeStaffView(app.db, { at: app.clock(), staffId, action, target });
   /** Whether the viewer may open billing pages (read fresh, like every staff flag). */
   const canViewBilling = async (staffId: string) => (await app.accounts.team(staffId))?.permissions.includes('DASHBOARD_SUPPORT_SYSTEM_READ') ?? false;
 
