@@ -60,37 +60,7 @@ describe('the announcement banner', () => {
     expect(within(second!).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Discord is down', 'we are on it']);
     expect(within(first!).getByRole('button', { name: 'Dismiss the announcement: Maintenance tonight at 22:00 UTC: see the status page.' })).toBeInTheDocument();
   });
-
-  it('renders an XSS attempt inert: markup is text, unsafe links are words', () => {
-    const attack = [
-      '<img src=x onerror="window.__xss=1"> <script>window.__xss=2</script>',
-      '[click me](javascript:window.__xss=3) [data](data:text/html,<b>x</b>) [far](//evil.example/x)',
-      '<a href="javascript:alert(1)">raw link</a> **<iframe src="https://evil.example"></iframe>**',
-    ].join('\n');
-    const { container } = render(
-      <MemoryRouter>
-        <AnnouncementBanner notices={[notice({ text: attack })]} onDismiss={() => undefined} />
-      </MemoryRouter>,
-    );
-    for (const tag of ['img', 'script', 'iframe', 'b']) expect(container.querySelector(tag), tag).toBeNull();
-    expect(container.querySelectorAll('a')).toHaveLength(0);
-    expect(screen.getByText(/<img src=x onerror="window.__xss=1">/)).toBeInTheDocument();
-    expect(screen.getByText(/click me/)).not.toHaveAttribute('href');
-    expect(container.textContent).toContain('<a href="javascript:alert(1)">raw link</a>');
-    expect((window as { __xss?: unknown }).__xss).toBeUndefined();
-  });
-
-  it('opens another site’s link in a new tab without the opener', () => {
-    render(
-      <MemoryRouter>
-        <AnnouncementBanner notices={[notice({ text: 'See [Discord status](https://discordstatus.com/)' })]} onDismiss={() => undefined} />
-      </MemoryRouter>,
-    );
-    const link = screen.getByRole('link', { name: 'Discord status' });
-    expect(link).toHaveAttribute('href', 'https://discordstatus.com/');
-    expect(link).toHaveAttribute('target', '_blank');
-    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
-  });
+  // The text's markdown, its XSS handling and its links: packages/shared/src/announcements/announcement-text.test.tsx.
 });
 
 describe('the announcement host', () => {

@@ -1,10 +1,11 @@
 import { ANNOUNCEMENT_AUDIENCES, ANNOUNCEMENT_SEVERITIES, ANNOUNCEMENT_TEXT_MAX, type AnnouncementAudience, type AnnouncementSeverity, announcementTextLength } from '@tickety/api-contract';
 import { failureText } from '@tickety/shared';
+import { SeverityIcon } from '@tickety/shared/announcement-text';
 import { Alert, Button, Card, cx, inputClasses } from '@tickety/ui';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { type Announcement, fromLocalInput, toLocalInput, useCreateAnnouncementMutation, useEditAnnouncementMutation, utcOffsetLabel } from '../lib/announcement-api';
 import { useT } from '../lib/i18n';
-import { AnnouncementPreview, SeverityIcon } from './announcement-text';
+import { AnnouncementPreview } from './announcement-preview';
 
 export type SavedHow = 'created' | 'published' | 'scheduled' | 'saved';
 

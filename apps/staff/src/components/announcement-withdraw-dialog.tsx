@@ -3,7 +3,7 @@ import { Alert, Button } from '@tickety/ui';
 import { useEffect, useId, useRef } from 'react';
 import type { Announcement } from '../lib/announcement-api';
 import { useT } from '../lib/i18n';
-import { AnnouncementPreview } from './announcement-text';
+import { AnnouncementPreview } from './announcement-preview';
 
 export interface AnnouncementWithdrawDialogProps {
   notice: Announcement;

@@ -1,11 +1,11 @@
 import { failureText, formatDateTime, useAppDispatch } from '@tickety/shared';
+import { AnnouncementText, SeverityIcon } from '@tickety/shared/announcement-text';
 import { Alert, Badge, Button, EmptyState, PageHeader, Skeleton, Table, type TableColumn, type Tone } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import Megaphone from 'lucide-react/icons/megaphone';
 import Plus from 'lucide-react/icons/plus';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { AnnouncementForm, type SavedHow } from '../components/announcement-form';
-import { AnnouncementText, SeverityIcon } from '../components/announcement-text';
 import { AnnouncementWithdrawDialog } from '../components/announcement-withdraw-dialog';
 import { useHoldsFlag } from '../components/notices';
 import { type Announcement, announcementsApi, useStaffAnnouncementsInfiniteQuery, useWithdrawAnnouncementMutation } from '../lib/announcement-api';

@@ -1,25 +1,35 @@
 import { type AnnouncementInline, type AnnouncementSeverity, parseAnnouncementText } from '@tickety/api-contract';
+// The package's own entry by name, never a relative path: in the shell and the remotes this module
+// is bundled into the app (it is not the singleton), and the router's Link must come from the one
+// shared instance of @tickety/shared, not from a second copy.
 import { Link } from '@tickety/shared';
 import Info from 'lucide-react/icons/info';
 import OctagonAlert from 'lucide-react/icons/octagon-alert';
 import Wrench from 'lucide-react/icons/wrench';
 import { Fragment, type ReactNode } from 'react';
-import { useT } from '../lib/i18n';
 
 /*
- * A notice as the shell's banner shows it (apps/shell/src/announcements/announcement-banner.tsx): the
- * same parsed tree (parseAnnouncementText, from the contract) rendered with the same elements and
- * classes, so the form's preview is what readers will see. Every piece of the text is a text node
- * (React escapes it): markup typed into a notice shows as characters; links are only those the
- * parser kept (https, http, mailto, this site's paths).
+ * A notice of staff's System Update as readers see it: the shell's banner and the staff form's live
+ * preview render it with these, so the preview is what readers will see. The text is the contract's
+ * markdown subset, parsed by parseAnnouncementText (packages/api-contract/src/announcement-text.ts).
+ * Every piece of the text is a text node (React escapes it): markup typed into a notice
+ * (`<img onerror>`, `<script>`) shows as those characters. Links are only those the parser kept
+ * (https, http, mailto, this site's paths): this site's through the router, other sites' in a new tab
+ * without the opener.
+ *
+ * Imported as `@tickety/shared/announcement-text`, not from the package's entry: the entry is the
+ * Module Federation singleton, shared whole (never tree-shaken) and loaded before every first page,
+ * while this is needed only when there is a notice to show (the shell loads it lazily).
  */
 
+/** A notice's colours (border, background, text) by severity, light and dark. */
 export const SEVERITY_CLASSES: Record<AnnouncementSeverity, string> = {
   info: 'border-sky-300 bg-sky-50 text-sky-950 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-50',
   maintenance: 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50',
   critical: 'border-red-300 bg-red-50 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50',
 };
 
+/** A severity's icon (decorative: the severity is also written out). */
 export function SeverityIcon({ severity, className = 'size-5' }: { severity: AnnouncementSeverity; className?: string }) {
   if (severity === 'info') return <Info className={`${className} text-sky-700 dark:text-sky-300`} aria-hidden="true" />;
   if (severity === 'maintenance') return <Wrench className={`${className} text-amber-700 dark:text-amber-300`} aria-hidden="true" />;
@@ -74,7 +84,7 @@ function Inline({ nodes }: { nodes: AnnouncementInline[] }) {
   );
 }
 
-/** A notice's text, rendered. */
+/** A notice's text, rendered (see the file's comment). */
 export function AnnouncementText({ text }: { text: string }) {
   return (
     <div className="space-y-1.5 break-words">
@@ -100,18 +110,20 @@ export function AnnouncementText({ text }: { text: string }) {
   );
 }
 
-/** One notice as the banner shows it (without its dismiss button): the form's live preview. */
-export function AnnouncementPreview({ severity, text, empty }: { severity: AnnouncementSeverity; text: string; empty: ReactNode }) {
-  const t = useT();
+/**
+ * A notice's inside, as the banner and the preview show it: the severity's icon, its name (`label`,
+ * in the caller's catalogue) and the text (`children`: an AnnouncementText, or a placeholder).
+ */
+export function AnnouncementBody({ severity, label, children }: { severity: AnnouncementSeverity; label: string; children: ReactNode }) {
   return (
-    <div className={`flex items-start gap-3 rounded-xl border p-3 text-sm shadow-sm sm:p-4 ${SEVERITY_CLASSES[severity]}`}>
+    <>
       <span className="mt-0.5 shrink-0">
         <SeverityIcon severity={severity} />
       </span>
       <div className="min-w-0 flex-1">
-        <p className="text-xs font-semibold tracking-wide uppercase opacity-80">{t(`announcements.severity.${severity}`)}</p>
-        <div className="mt-0.5 leading-relaxed">{text.trim() === '' ? <p className="italic opacity-70">{empty}</p> : <AnnouncementText text={text} />}</div>
+        <p className="text-xs font-semibold tracking-wide uppercase opacity-80">{label}</p>
+        <div className="mt-0.5 leading-relaxed">{children}</div>
       </div>
-    </div>
+    </>
   );
 }
