@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AttachmentStore, attachmentRoutes } from './attachments';
-import { FormBody, RawBody } from './body';
+import { addBodyParsers } from './body';
 import { cdnRoutes } from './cdn';
 import { createSandboxControl, type FaultOptions, internalsOf, type SandboxControl, type SandboxRequestRecord } from './control';
 import { controlRoutes } from './control-routes';
@@ -17,7 +17,7 @@ import { DEFAULT_MESSAGE_RATE_LIMIT, DEFAULT_RATE_LIMIT, type RateLimitSettings,
 import { restRoutes } from './rest';
 import { sandboxPages } from './sandbox-pages';
 import { DEFAULT_STORE_LIMITS } from './store';
-import { pathOf, sha256 } from './util';
+import { pathBelow, sha256 } from './util';
 
 export interface DiscordSandboxOptions {
   /**
@@ -74,8 +74,6 @@ export interface DiscordSandboxOptions {
   /** Discord app subscriptions (SKUs, entitlements, store page, webhook events): see monetization/index.ts. Default: off. */
   monetization?: MonetizationOptions;
 }
-
-const BODY_LIMIT = 64 * 1024;
 
 /** Global setTimeout on purpose: tests can drive latency with fake timers. */
 function sleep(ms: number): Promise<void> {
@@ -196,35 +194,13 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
   app.addHook('onClose', async () => internals.unbind(engine));
 
   const prefix = app.prefix;
-  const relative = (url: string) => {
-    const path = pathOf(url);
-    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
-  };
+  const relative = pathBelow(prefix);
   const faulted = new WeakSet<FastifyRequest>();
   const limited = new WeakSet<FastifyRequest>();
 
   // Body parsers of this context only: the host keeps its own (the API accepts JSON only).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
-    done(null, new FormBody(new URLSearchParams(body as string)));
-  });
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
-    const path = relative(req.url);
-    // The token endpoints answer any non-form body like Discord (they read no grant from it).
-    if (path.startsWith('/api/v10/')) {
-      done(null, new RawBody('application/json', Buffer.from(body as string)));
-      return;
-    }
-    if ((body as string).trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    json(req, body as string, done);
-  });
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
-    done(null, new RawBody(String(req.headers['content-type'] ?? ''), body as Buffer));
-  });
+  // The token endpoints answer any non-form body like Discord (they read no grant from it): JSON to /api/v10/ stays raw.
+  addBodyParsers(app, { json: true, rawJson: (url) => relative(url).startsWith('/api/v10/') });
 
   app.addHook('onRequest', async (req, reply) => {
     const path = relative(req.url);

@@ -93,3 +93,11 @@ export function syntheticGuild(id: string): DemoGuild | undefined {
 export function guildOf(id: string): DemoGuild | undefined {
   return findGuild(id) ?? syntheticGuild(id);
 }
+
+/** A request URL's path below the prefix (`/` for the prefix itself). */
+export function pathBelow(prefix: string): (url: string) => string {
+  return (url) => {
+    const path = pathOf(url);
+    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
+  };
+}

@@ -25,8 +25,9 @@
  * - Invoice documents `GET /invoices/download/{token}` (printable HTML, `mime_type: text/html`).
  */
 
+export type { DeliveryState as ChargebeeDeliveryState } from '../webhooks/delivery';
 export { type ChargebeeSandboxControl, createChargebeeSandboxControl } from './control';
-export { type ChargebeeChaos, type ChargebeeDelivery, type ChargebeeDeliveryState, RETRY_DELAYS_MIN as CHARGEBEE_RETRY_DELAYS_MIN, webhookAuthorization as chargebeeWebhookAuthorization } from './delivery';
+export { type ChargebeeChaos, type ChargebeeDelivery, RETRY_DELAYS_MIN as CHARGEBEE_RETRY_DELAYS_MIN, webhookAuthorization as chargebeeWebhookAuthorization } from './delivery';
 export type { ChargebeeItemPriceOption } from './engine';
 export { ChargebeeApiError } from './errors';
 export { type ChargebeeSandboxOptions, chargebeeSandbox } from './plugin';

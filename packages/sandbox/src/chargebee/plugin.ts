@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { FormBody, RawBody } from '../body';
-import { httpUrl } from '../paddle/http';
-import { pathOf } from '../util';
+import { addBodyParsers } from '../body';
+import { pathBelow } from '../util';
+import { attachStandIn, errorStatus, optionChecks, outboxOptions, restoreInitialState } from '../webhooks/plugin';
+
 import { apiRoutes, sendApiError } from './api-routes';
 import { type ChargebeeSandboxControl, controlInternals, createChargebeeSandboxControl } from './control';
 import { WebhookQueue, webhookAuthorization } from './delivery';
@@ -48,20 +49,7 @@ export interface ChargebeeSandboxOptions {
   initialState?: unknown;
 }
 
-const BODY_LIMIT = 64 * 1024;
-const CHANGE_DEBOUNCE_MS = 200;
-const CHANGE_MAX_WAIT_MS = 1000;
-
-function required(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new RangeError(`chargebeeSandbox: ${name} is required (a non-empty string)`);
-  return value;
-}
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`chargebeeSandbox: ${name} must be a number > 0, not ${value}`);
-  return value;
-}
+const { required, positive, url: absoluteUrl, baseUrl: baseUrlOption, onChange: onChangeOption } = optionChecks('chargebeeSandbox: ');
 
 /**
  * Chargebee (API v2, Product Catalog 2.0) on loopback: the API subset the API's `chargebee` SDK calls,
@@ -77,31 +65,19 @@ export const chargebeeSandbox: FastifyPluginAsync<ChargebeeSandboxOptions> = asy
   const webhookUsername = required('webhookUsername', opts.webhookUsername);
   if (webhookUsername.includes(':')) throw new RangeError('chargebeeSandbox: webhookUsername cannot contain ":" (HTTP Basic auth)');
   const webhookPassword = required('webhookPassword', opts.webhookPassword);
-  const webhookUrl = httpUrl(required('webhookUrl', opts.webhookUrl));
-  if (!webhookUrl) throw new RangeError(`chargebeeSandbox: webhookUrl must be an absolute http(s) URL, not "${opts.webhookUrl}"`);
-  let baseUrl: string | null = null;
-  if (opts.baseUrl !== undefined) {
-    if (!httpUrl(opts.baseUrl)) throw new RangeError(`chargebeeSandbox: baseUrl must be an absolute http(s) URL, not "${opts.baseUrl}"`);
-    baseUrl = opts.baseUrl.replace(/\/+$/, '');
-  }
+  const webhookUrl = absoluteUrl('webhookUrl', required('webhookUrl', opts.webhookUrl));
+  const baseUrl = baseUrlOption(opts.baseUrl);
   const clock = opts.clock ?? Date.now;
   if (typeof clock !== 'function') throw new TypeError('chargebeeSandbox: clock must be a function');
   const fetchImpl = opts.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw new TypeError('chargebeeSandbox: no fetch available: pass the fetch option');
-  const onChange = opts.onChange;
-  if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('chargebeeSandbox: onChange must be a function');
+  const onChange = onChangeOption(opts.onChange);
   const control = opts.control ?? createChargebeeSandboxControl();
   const internals = controlInternals(control);
 
   const queue = new WebhookQueue({
-    url: webhookUrl,
+    ...outboxOptions(internals, { url: webhookUrl, fetch: fetchImpl, retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 120_000), timeoutMs: positive('timeoutMs', opts.timeoutMs, 20_000) }),
     authorization: webhookAuthorization(webhookUsername, webhookPassword),
-    fetch: fetchImpl,
-    retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 120_000),
-    timeoutMs: positive('timeoutMs', opts.timeoutMs, 20_000),
-    chaos: internals.chaos,
-    takeFailure: internals.takeFailure,
-    random: Math.random,
   });
   const engine = new ChargebeeEngine(
     {
@@ -113,63 +89,15 @@ export const chargebeeSandbox: FastifyPluginAsync<ChargebeeSandboxOptions> = asy
     },
     queue,
   );
-  if (opts.initialState !== undefined) {
-    try {
-      engine.restore(opts.initialState);
-    } catch (err) {
-      if (err instanceof ChargebeeSnapshotError) throw new ChargebeeSnapshotError(`chargebeeSandbox: initialState is not a snapshot it can restore: ${err.message}`);
-      throw err;
-    }
-  }
+  restoreInitialState(opts.initialState, (snapshot) => engine.restore(snapshot), ChargebeeSnapshotError, 'chargebeeSandbox: initialState');
 
-  let changeTimer: NodeJS.Timeout | null = null;
-  let firstChangeAt = 0;
-  let closed = false;
-  const report = (): unknown => {
-    if (changeTimer) clearTimeout(changeTimer);
-    changeTimer = null;
-    try {
-      const result: unknown = onChange!(engine.snapshot());
-      if (result instanceof Promise) return result.catch((err: unknown) => app.log.error({ err }, 'chargebee sandbox: onChange failed'));
-    } catch (err) {
-      app.log.error({ err }, 'chargebee sandbox: onChange failed');
-    }
-    return undefined;
-  };
-  if (onChange) {
-    engine.onChange = () => {
-      if (closed) return;
-      const now = Date.now();
-      if (changeTimer) clearTimeout(changeTimer);
-      else firstChangeAt = now;
-      changeTimer = setTimeout(report, Math.max(0, Math.min(CHANGE_DEBOUNCE_MS, firstChangeAt + CHANGE_MAX_WAIT_MS - now)));
-      changeTimer.unref();
-    };
-  }
-
-  const bound = { engine, queue };
-  internals.bind(bound);
-  app.addHook('onClose', async () => {
-    closed = true;
-    if (changeTimer) await report();
-    queue.stop();
-    internals.unbind(bound);
-  });
+  attachStandIn(app, { bound: { engine, queue }, internals, onChange, snapshot: () => engine.snapshot(), failure: 'chargebee sandbox: onChange failed' });
 
   const prefix = app.prefix;
-  const relative = (url: string) => {
-    const path = pathOf(url);
-    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
-  };
+  const relative = pathBelow(prefix);
   const isApi = (url: string) => relative(url).startsWith('/api/');
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
-    done(null, new FormBody(new URLSearchParams(body as string)));
-  });
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
-    done(null, new RawBody(String(req.headers['content-type'] ?? ''), body as Buffer));
-  });
+  addBodyParsers(app, { json: false });
 
   // Renewals and scheduled cancellations due by the clock apply before any request sees the state.
   app.addHook('onRequest', async () => {
@@ -178,7 +106,7 @@ export const chargebeeSandbox: FastifyPluginAsync<ChargebeeSandboxOptions> = asy
 
   app.setErrorHandler(async (error: FastifyError | ChargebeeApiError, req, reply) => {
     if (error instanceof ChargebeeApiError) return sendApiError(reply, error);
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    const status = errorStatus(error);
     if (status >= 500) req.log.error({ err: error }, 'chargebee sandbox: unexpected error');
     const detail = status >= 500 ? 'Sorry, something went wrong when trying to process the request.' : error.message;
     if (!isApi(req.url)) return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(detail);

@@ -1,23 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import { exponentialBackoff, FAILED_BY_CHAOS, MAX_KEPT, type OutboxOptions, OutboxTimer, type PostResult, postWebhook, shuffle, type WebhookChaos } from '../webhooks/delivery';
 import { signFastspring } from './signature';
 import type { FastspringEvent } from './types';
 
-/** Chaos applied to webhook delivery (FastspringSandboxControl.setChaos). */
-export interface FastspringChaos {
-  /** 0..1: probability that a POST answered 2xx is sent a second time right after (same body, same event ids). */
-  duplicate?: number;
-  /** The events of each POST in random order instead of the order they were made. */
-  shuffle?: boolean;
+/**
+ * Chaos applied to webhook delivery (FastspringSandboxControl.setChaos): `duplicate` sends a POST
+ * answered 2xx a second time right after (same body, same event ids), `shuffle` puts the events of each
+ * POST in random order, `failFirst` fails the next n POSTs as if answered 500, without sending anything
+ * (their events are retried with the usual backoff), and `reorder` moves events across POSTs.
+ */
+export interface FastspringChaos extends WebhookChaos {
   /**
    * 0..1: probability that an event due now is held back from this POST and sent in a later one (after
    * events made after it): reordering across batches. A held-back event does not count an attempt.
    */
   reorder?: number;
-  /**
-   * The next n POSTs (attempts) fail as if the endpoint had answered 500, without sending anything;
-   * their events are retried with the usual backoff.
-   */
-  failFirst?: number;
 }
 
 /**
@@ -68,25 +65,15 @@ interface EventRecord extends FastspringEventDelivery {
   inFlight: boolean;
 }
 
-export interface DeliveryOptions {
-  url: string;
+export interface DeliveryOptions extends OutboxOptions<FastspringChaos> {
   secret: string;
   /** The sandbox's clock (epoch ms): events' `created`. */
   clock: () => number;
-  fetch: typeof fetch;
-  retryBaseMs: number;
-  timeoutMs: number;
-  chaos: () => FastspringChaos;
-  /** Consumes one `failFirst` attempt; true when this POST must fail. */
-  takeFailure: () => boolean;
-  random: () => number;
 }
 
 export const MAX_ATTEMPTS = 10;
 /** Events in one POST at most. */
 export const MAX_EVENTS_PER_POST = 50;
-/** Events and posts kept; the oldest settled ones are forgotten first. */
-const MAX_KEPT = 5000;
 
 /** FastSpring-style event id: 30 characters of A-Z and 0-9. */
 function eventId(): string {
@@ -108,15 +95,17 @@ export class WebhookQueue {
   #posts: FastspringPost[] = [];
   #seq = 0;
   #postSeq = 0;
-  #timer: NodeJS.Timeout | null = null;
-  #timerAt = Number.POSITIVE_INFINITY;
   #running = new Set<Promise<void>>();
-  #paused = false;
-  #stopped = false;
-  #abort = new AbortController();
+  readonly #timer: OutboxTimer;
+  readonly #backoff: (retry: number) => number;
 
   constructor(options: DeliveryOptions) {
     this.#options = options;
+    this.#backoff = exponentialBackoff(options.retryBaseMs);
+    this.#timer = new OutboxTimer(
+      () => this.#nextDue(),
+      () => this.#dispatch(false),
+    );
   }
 
   /** Records events made together (they share a POST unless chaos splits them); returns their ids. */
@@ -144,7 +133,7 @@ export class WebhookQueue {
       ids.push(id);
     }
     this.#trim();
-    this.#schedule();
+    this.#timer.schedule();
     return ids;
   }
 
@@ -180,7 +169,8 @@ export class WebhookQueue {
     return [...this.#events.values()].map((r) => structuredClone(r.event));
   }
 
-  deliveries(): FastspringEventDelivery[] {
+  /** Where every event stands, oldest first. */
+  list(): FastspringEventDelivery[] {
     return [...this.#events.values()].map(({ eventId: id, type, created, attempts, state, processedBy, lastStatus, lastError }) => ({
       eventId: id,
       type,
@@ -198,13 +188,11 @@ export class WebhookQueue {
   }
 
   pause(): void {
-    this.#paused = true;
-    this.#clearTimer();
+    this.#timer.pause();
   }
 
   resume(): void {
-    this.#paused = false;
-    this.#schedule();
+    this.#timer.resume();
   }
 
   /**
@@ -227,15 +215,11 @@ export class WebhookQueue {
   reset(): void {
     this.#events.clear();
     this.#posts = [];
-    this.#clearTimer();
-    this.#abort.abort();
-    this.#abort = new AbortController();
+    this.#timer.abortAll();
   }
 
   stop(): void {
-    this.#stopped = true;
-    this.#clearTimer();
-    this.#abort.abort();
+    this.#timer.stop();
   }
 
   #hasPending(): boolean {
@@ -257,35 +241,16 @@ export class WebhookQueue {
     if (this.#posts.length > MAX_KEPT) this.#posts = this.#posts.slice(-MAX_KEPT);
   }
 
-  #clearTimer(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    this.#timerAt = Number.POSITIVE_INFINITY;
-  }
-
-  /** One unref'ed timer, set for the earliest due event. */
-  #schedule(): void {
-    if (this.#paused || this.#stopped) return;
+  /** When the earliest pending event is due (for the background timer). */
+  #nextDue(): number {
     let next = Number.POSITIVE_INFINITY;
     for (const r of this.#events.values()) if (r.state === 'pending' && !r.inFlight && r.dueAt < next) next = r.dueAt;
-    if (next === Number.POSITIVE_INFINITY || (this.#timer && this.#timerAt <= next)) return;
-    this.#clearTimer();
-    this.#timerAt = next;
-    this.#timer = setTimeout(
-      () => {
-        this.#timer = null;
-        this.#timerAt = Number.POSITIVE_INFINITY;
-        this.#dispatch(false);
-        this.#schedule();
-      },
-      Math.max(0, next - Date.now()),
-    );
-    this.#timer.unref();
+    return next;
   }
 
   /** Starts the POSTs of the events due; true when it started at least one. */
   #dispatch(ignoreBackoff: boolean): boolean {
-    if (this.#stopped) return false;
+    if (this.#timer.stopped) return false;
     const now = Date.now();
     const chaos = this.#options.chaos();
     let due = [...this.#events.values()].filter((r) => r.state === 'pending' && !r.inFlight && (ignoreBackoff || r.dueAt <= now)).sort((a, b) => a.seq - b.seq);
@@ -299,43 +264,24 @@ export class WebhookQueue {
       }
     }
     if (due.length === 0) return false;
-    if (chaos.shuffle) {
-      for (let i = due.length - 1; i > 0; i--) {
-        const j = Math.floor(this.#options.random() * (i + 1));
-        [due[i], due[j]] = [due[j]!, due[i]!];
-      }
-    }
+    if (chaos.shuffle) shuffle(due, this.#options.random);
     for (let i = 0; i < due.length; i += MAX_EVENTS_PER_POST) {
       const group = due.slice(i, i + MAX_EVENTS_PER_POST);
       for (const r of group) r.inFlight = true;
       const p = this.#attempt(group).finally(() => {
         for (const r of group) r.inFlight = false;
         this.#running.delete(p);
-        this.#schedule();
+        this.#timer.schedule();
       });
       this.#running.add(p);
     }
     return true;
   }
 
-  /** One POST; the status and the body's text, or null with the error of a network failure or timeout. */
-  async #send(raw: string): Promise<{ status: number | null; text: string; error: string | null }> {
-    const { url, secret, timeoutMs } = this.#options;
-    try {
-      const res = await this.#options.fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-fs-signature': signFastspring(raw, secret), 'user-agent': 'FastSpring sandbox' },
-        body: raw,
-        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#abort.signal]),
-        redirect: 'manual',
-      });
-      const text = await res.text().catch(() => '');
-      return { status: res.status, text, error: null };
-    } catch (err) {
-      const name = (err as { name?: string }).name;
-      const error = name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : err instanceof Error ? err.message : String(err);
-      return { status: null, text: '', error };
-    }
+  /** One signed POST; the status and the body's text, or null with the error of a network failure or timeout. */
+  #send(raw: string): Promise<PostResult> {
+    const headers = { 'x-fs-signature': signFastspring(raw, this.#options.secret), 'user-agent': 'FastSpring sandbox' };
+    return postWebhook(this.#options, raw, headers, this.#timer.signal, true);
   }
 
   #log(post: Omit<FastspringPost, 'n' | 'at'>): void {
@@ -346,11 +292,9 @@ export class WebhookQueue {
     const ids = group.map((r) => r.eventId);
     for (const r of group) r.attempts++;
     const raw = JSON.stringify({ events: group.map((r) => ({ ...r.event, processed: false })) });
-    let result: { status: number | null; text: string; error: string | null };
     const simulated = this.#options.takeFailure();
-    if (simulated) result = { status: 500, text: '', error: 'failed by setChaos({ failFirst })' };
-    else result = await this.#send(raw);
-    if (this.#stopped) return;
+    const result = simulated ? { status: 500, text: '', error: FAILED_BY_CHAOS } : await this.#send(raw);
+    if (this.#timer.stopped) return;
     let acknowledged: Set<string>;
     if (result.status === 200) acknowledged = new Set(ids);
     else if (result.status === 202) {
@@ -374,12 +318,12 @@ export class WebhookQueue {
         r.event.processed = true;
         r.lastError = null;
       } else if (r.attempts >= MAX_ATTEMPTS) r.state = 'failed';
-      else r.dueAt = now + this.#options.retryBaseMs * 2 ** (r.attempts - 1);
+      else r.dueAt = now + this.#backoff(r.attempts);
     }
     const duplicate = this.#options.chaos().duplicate ?? 0;
     if (!simulated && result.status !== null && result.status >= 200 && result.status < 300 && duplicate > 0 && this.#options.random() < duplicate) {
       const again = await this.#send(raw);
-      if (!this.#stopped) this.#log({ eventIds: ids, status: again.status, error: again.error, processedIds: [], duplicate: true, simulated: false });
+      if (!this.#timer.stopped) this.#log({ eventIds: ids, status: again.status, error: again.error, processedIds: [], duplicate: true, simulated: false });
     }
   }
 }

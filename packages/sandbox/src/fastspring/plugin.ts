@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { FormBody, RawBody } from '../body';
-import { baseOf, httpUrl } from '../paddle/http';
-import { pathOf } from '../util';
+import { addBodyParsers } from '../body';
+import { baseOf } from '../paddle/http';
+import { pathBelow } from '../util';
+import { attachStandIn, errorStatus, optionChecks, outboxOptions, restoreInitialState } from '../webhooks/plugin';
+
 import { accountRoutes } from './account-routes';
 import { apiRoutes } from './api-routes';
 import { checkoutRoutes, normalizeStorefront } from './checkout-routes';
@@ -55,21 +57,9 @@ export interface FastspringSandboxOptions {
   initialState?: unknown;
 }
 
-const BODY_LIMIT = 64 * 1024;
-const CHANGE_DEBOUNCE_MS = 200;
-const CHANGE_MAX_WAIT_MS = 1000;
 const PATH = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-function required(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new RangeError(`fastspringSandbox: ${name} is required (a non-empty string)`);
-  return value;
-}
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`fastspringSandbox: ${name} must be a number > 0, not ${value}`);
-  return value;
-}
+const { required, positive, url: absoluteUrl, baseUrl: baseUrlOption, onChange: onChangeOption } = optionChecks('fastspringSandbox: ');
 
 function checkProducts(products: unknown): FastspringProductOption[] {
   if (!Array.isArray(products) || products.length === 0) throw new RangeError('fastspringSandbox: products must be a non-empty array');
@@ -98,13 +88,8 @@ export const fastspringSandbox: FastifyPluginAsync<FastspringSandboxOptions> = a
   const webhookSecret = required('webhookSecret', opts.webhookSecret);
   const storefront = normalizeStorefront(required('storefront', opts.storefront));
   if (!/^[^\s/]+(\/[^\s/]+)*$/.test(storefront)) throw new RangeError(`fastspringSandbox: storefront must look like "store.test.onfastspring.com/popup-store", not "${opts.storefront}"`);
-  const webhookUrl = httpUrl(required('webhookUrl', opts.webhookUrl));
-  if (!webhookUrl) throw new RangeError(`fastspringSandbox: webhookUrl must be an absolute http(s) URL, not "${opts.webhookUrl}"`);
-  let baseUrl: string | null = null;
-  if (opts.baseUrl !== undefined) {
-    if (!httpUrl(opts.baseUrl)) throw new RangeError(`fastspringSandbox: baseUrl must be an absolute http(s) URL, not "${opts.baseUrl}"`);
-    baseUrl = opts.baseUrl.replace(/\/+$/, '');
-  }
+  const webhookUrl = absoluteUrl('webhookUrl', required('webhookUrl', opts.webhookUrl));
+  const baseUrl = baseUrlOption(opts.baseUrl);
   const products = checkProducts(opts.products);
   const clock = opts.clock ?? Date.now;
   if (typeof clock !== 'function') throw new TypeError('fastspringSandbox: clock must be a function');
@@ -112,19 +97,12 @@ export const fastspringSandbox: FastifyPluginAsync<FastspringSandboxOptions> = a
   if (typeof fetchImpl !== 'function') throw new TypeError('fastspringSandbox: no fetch available: pass the fetch option');
   const control = opts.control ?? createFastspringSandboxControl();
   const internals = controlInternals(control);
-  const onChange = opts.onChange;
-  if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('fastspringSandbox: onChange must be a function');
+  const onChange = onChangeOption(opts.onChange);
 
   const queue = new WebhookQueue({
-    url: webhookUrl,
+    ...outboxOptions(internals, { url: webhookUrl, fetch: fetchImpl, retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 1000), timeoutMs: positive('timeoutMs', opts.timeoutMs, 5000) }),
     secret: webhookSecret,
     clock,
-    fetch: fetchImpl,
-    retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 1000),
-    timeoutMs: positive('timeoutMs', opts.timeoutMs, 5000),
-    chaos: internals.chaos,
-    takeFailure: internals.takeFailure,
-    random: Math.random,
   });
   const engine = new FastspringEngine(
     {
@@ -137,75 +115,18 @@ export const fastspringSandbox: FastifyPluginAsync<FastspringSandboxOptions> = a
   );
   const prefix = app.prefix;
   engine.base = baseUrl ?? `http://localhost${prefix}`;
-  if (opts.initialState !== undefined) {
-    try {
-      restoreSnapshot(engine, opts.initialState);
-    } catch (err) {
-      if (err instanceof FastspringSnapshotError) throw new FastspringSnapshotError(`fastspringSandbox: initialState is not a snapshot it can restore: ${err.message}`);
-      throw err;
-    }
-  }
+  restoreInitialState(opts.initialState, (snapshot) => restoreSnapshot(engine, snapshot), FastspringSnapshotError, 'fastspringSandbox: initialState');
 
   // onChange, debounced; the close hook makes a pending call at once.
-  let changeTimer: NodeJS.Timeout | null = null;
-  let firstChangeAt = 0;
-  let closed = false;
-  const report = (): unknown => {
-    if (changeTimer) clearTimeout(changeTimer);
-    changeTimer = null;
-    try {
-      const result: unknown = onChange!(takeSnapshot(engine));
-      if (result instanceof Promise) return result.catch((err: unknown) => app.log.error({ err }, 'fastspring sandbox: onChange failed'));
-    } catch (err) {
-      app.log.error({ err }, 'fastspring sandbox: onChange failed');
-    }
-    return undefined;
-  };
-  if (onChange) {
-    engine.onChange = () => {
-      if (closed) return;
-      const now = Date.now();
-      if (changeTimer) clearTimeout(changeTimer);
-      else firstChangeAt = now;
-      const wait = Math.max(0, Math.min(CHANGE_DEBOUNCE_MS, firstChangeAt + CHANGE_MAX_WAIT_MS - now));
-      changeTimer = setTimeout(report, wait);
-      changeTimer.unref();
-    };
-  }
+  attachStandIn(app, { bound: { engine, queue }, internals, onChange, snapshot: () => takeSnapshot(engine), failure: 'fastspring sandbox: onChange failed' });
 
-  const bound = { engine, queue };
-  internals.bind(bound);
-  app.addHook('onClose', async () => {
-    closed = true;
-    if (changeTimer) await report();
-    queue.stop();
-    internals.unbind(bound);
-  });
-
-  const relative = (url: string) => {
-    const path = pathOf(url);
-    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
-  };
+  const relative = pathBelow(prefix);
   const isPage = (url: string) => {
     const path = relative(url);
     return path === '/popup' || path.startsWith('/account');
   };
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
-    done(null, new FormBody(new URLSearchParams(body as string)));
-  });
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
-    if ((body as string).trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    json(req, body as string, done);
-  });
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
-    done(null, new RawBody(String(req.headers['content-type'] ?? ''), body as Buffer));
-  });
+  addBodyParsers(app, { json: true });
 
   // What is due by the clock (renewals, deactivations) applies before any request sees the state.
   app.addHook('onRequest', async (req) => {
@@ -215,7 +136,7 @@ export const fastspringSandbox: FastifyPluginAsync<FastspringSandboxOptions> = a
 
   app.setErrorHandler(async (error: FastifyError | FastspringApiError, req, reply) => {
     if (error instanceof FastspringApiError) return reply.code(error.status).header('cache-control', 'no-store').send(error.body);
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    const status = errorStatus(error);
     if (status >= 500) req.log.error({ err: error }, 'fastspring sandbox: unexpected error');
     const detail = status >= 500 ? 'The sandbox failed to answer.' : error.message;
     if (isPage(req.url)) return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(detail);

@@ -28,8 +28,10 @@
  * `X-Signature-Ed25519` = hex Ed25519(timestamp + raw body) and `X-Signature-Timestamp` = unix seconds,
  * signed anew per attempt; 204 is success, anything else is retried (retryBaseMs × 2^(n−1), 10 attempts).
  */
+
+export type { DeliveryState as MonetizationDeliveryState } from '../webhooks/delivery';
 export { createMonetizationControl, type MonetizationControl } from './control';
-export type { EndpointCheck, MonetizationChaos, MonetizationDelivery, MonetizationDeliveryState } from './delivery';
+export type { EndpointCheck, MonetizationChaos, MonetizationDelivery } from './delivery';
 export { type DiscordKeyPair, discordKeyPair, discordPublicKeyHex, signDiscordEvent, verifyDiscordEvent } from './keys';
 export type { MonetizationOptions } from './plugin';
 export {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxEngine } from '../engine';
-import { httpUrl } from '../paddle/http';
 import { SNOWFLAKE } from '../util';
+import { attachStandIn, optionChecks, outboxOptions, restoreInitialState } from '../webhooks/plugin';
 import { monetizationApiRoutes } from './api-routes';
 import { createMonetizationControl, type MonetizationControl, monetizationInternals } from './control';
 import { EventQueue } from './delivery';
@@ -41,14 +41,7 @@ export interface MonetizationOptions {
   initialState?: unknown;
 }
 
-const CHANGE_DEBOUNCE_MS = 200;
-const CHANGE_MAX_WAIT_MS = 1000;
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`discordSandbox: monetization.${name} must be a number > 0, not ${value}`);
-  return value;
-}
+const { positive, url: absoluteUrl, onChange: onChangeOption } = optionChecks('discordSandbox: monetization.');
 
 function resolveSkus(list: unknown): Map<string, ResolvedSku> {
   if (!Array.isArray(list) || list.length === 0) throw new RangeError('discordSandbox: monetization.skus must be a non-empty array');
@@ -108,70 +101,25 @@ export function registerMonetization(app: FastifyInstance, discord: SandboxEngin
   if (typeof applicationId !== 'string' || !SNOWFLAKE.test(applicationId)) throw new RangeError(`discordSandbox: monetization.applicationId must be a snowflake string, not ${String(applicationId)}`);
   const skus = resolveSkus(opts.skus);
   const keys = discordKeyPair(typeof opts.privateKeySeed === 'string' ? opts.privateKeySeed : '');
-  const webhookUrl = httpUrl(opts.webhookUrl);
-  if (!webhookUrl) throw new RangeError(`discordSandbox: monetization.webhookUrl must be an absolute http(s) URL, not "${String(opts.webhookUrl)}"`);
+  const webhookUrl = absoluteUrl('webhookUrl', opts.webhookUrl);
   const fetchImpl = opts.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw new TypeError('discordSandbox: no fetch available: pass monetization.fetch');
-  const onChange = opts.onChange;
-  if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('discordSandbox: monetization.onChange must be a function');
+  const onChange = onChangeOption(opts.onChange);
   const initial = resolveInitial(opts.initialEntitlements, skus);
   const control = opts.control ?? createMonetizationControl();
   const internals = monetizationInternals(control);
   const now = () => discord.now();
 
   const queue = new EventQueue({
-    url: webhookUrl,
+    ...outboxOptions(internals, { url: webhookUrl, fetch: fetchImpl, retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 1000), timeoutMs: positive('timeoutMs', opts.timeoutMs, 3000) }),
     applicationId,
     privateKey: keys.privateKey,
     clock: now,
-    fetch: fetchImpl,
-    retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 1000),
-    timeoutMs: positive('timeoutMs', opts.timeoutMs, 3000),
-    chaos: internals.chaos,
-    takeFailure: internals.takeFailure,
-    random: Math.random,
   });
   const engine = new MonetizationEngine({ applicationId, skus, now, queue, initial: opts.initialState === undefined ? initial : [] });
-  if (opts.initialState !== undefined) {
-    try {
-      engine.restore(opts.initialState);
-    } catch (err) {
-      if (err instanceof MonetizationSnapshotError) throw new MonetizationSnapshotError(`discordSandbox: monetization.initialState is not a snapshot it can restore: ${err.message}`);
-      throw err;
-    }
-  }
+  restoreInitialState(opts.initialState, (snapshot) => engine.restore(snapshot), MonetizationSnapshotError, 'discordSandbox: monetization.initialState');
 
-  let changeTimer: NodeJS.Timeout | null = null;
-  let firstChangeAt = 0;
-  let closed = false;
-  const report = async (): Promise<void> => {
-    if (changeTimer) clearTimeout(changeTimer);
-    changeTimer = null;
-    try {
-      await onChange!(engine.snapshot());
-    } catch (err) {
-      app.log.error({ err }, 'discord sandbox: monetization.onChange failed');
-    }
-  };
-  if (onChange) {
-    engine.onChange = () => {
-      if (closed) return;
-      const t = Date.now();
-      if (changeTimer) clearTimeout(changeTimer);
-      else firstChangeAt = t;
-      changeTimer = setTimeout(report, Math.max(0, Math.min(CHANGE_DEBOUNCE_MS, firstChangeAt + CHANGE_MAX_WAIT_MS - t)));
-      changeTimer.unref();
-    };
-  }
-
-  const bound = { engine, queue };
-  internals.bind(bound);
-  app.addHook('onClose', async () => {
-    closed = true;
-    if (changeTimer) await report();
-    queue.stop();
-    internals.unbind(bound);
-  });
+  attachStandIn(app, { bound: { engine, queue }, internals, onChange, snapshot: () => engine.snapshot(), failure: 'discord sandbox: monetization.onChange failed' });
   // Renewals and ends of canceled subscriptions due by the clock apply before any request sees the state.
   app.addHook('onRequest', async () => {
     engine.tick();

@@ -41,9 +41,10 @@
  * and notifications are not kept: one still pending or retrying when the process stopped is lost.
  */
 
+export type { DeliveryState } from '../webhooks/delivery';
 export { TEST_CARDS as PADDLE_TEST_CARDS } from './card';
 export { createPaddleSandboxControl, type PaddleSandboxControl } from './control';
-export type { DeliveryState, PaddleChaos, PaddleDelivery, PaddleEvent } from './delivery';
+export type { PaddleChaos, PaddleDelivery, PaddleEvent } from './delivery';
 export type { PaddlePriceOption } from './engine';
 export { type PaddleSandboxOptions, paddleSandbox } from './plugin';
 export { signPaddle } from './signature';

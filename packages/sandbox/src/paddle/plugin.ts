@@ -1,12 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { FormBody, RawBody } from '../body';
-import { pathOf } from '../util';
+import { addBodyParsers } from '../body';
+import { pathBelow } from '../util';
+import { attachStandIn, errorStatus, optionChecks, outboxOptions, restoreInitialState } from '../webhooks/plugin';
+
 import { apiRoutes, sendApiError } from './api-routes';
 import { checkoutRoutes } from './checkout-routes';
 import { controlInternals, createPaddleSandboxControl, type PaddleSandboxControl } from './control';
 import { WebhookQueue } from './delivery';
 import { PaddleApiError, PaddleEngine, type PaddlePriceOption } from './engine';
-import { httpUrl } from './http';
 import { IdSequence } from './ids';
 import { InvoiceLinks } from './invoice-links';
 import { invoiceRoutes } from './invoice-routes';
@@ -68,21 +69,7 @@ export interface PaddleSandboxOptions {
   initialState?: unknown;
 }
 
-const BODY_LIMIT = 64 * 1024;
-/** onChange: the quiet time after a change, and the longest a change waits under a stream of them. */
-const CHANGE_DEBOUNCE_MS = 200;
-const CHANGE_MAX_WAIT_MS = 1000;
-
-function required(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new RangeError(`paddleSandbox: ${name} is required (a non-empty string)`);
-  return value;
-}
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`paddleSandbox: ${name} must be a number > 0, not ${value}`);
-  return value;
-}
+const { required, positive, url: absoluteUrl, baseUrl: baseUrlOption, onChange: onChangeOption } = optionChecks('paddleSandbox: ');
 
 /**
  * Paddle Billing on loopback: paddle.js and an overlay checkout with test cards, the subscription API
@@ -95,32 +82,20 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
   const apiKey = required('apiKey', opts.apiKey);
   const clientToken = required('clientToken', opts.clientToken);
   const webhookSecret = required('webhookSecret', opts.webhookSecret);
-  const webhookUrl = httpUrl(required('webhookUrl', opts.webhookUrl));
-  if (!webhookUrl) throw new RangeError(`paddleSandbox: webhookUrl must be an absolute http(s) URL, not "${opts.webhookUrl}"`);
-  let baseUrl: string | null = null;
-  if (opts.baseUrl !== undefined) {
-    if (!httpUrl(opts.baseUrl)) throw new RangeError(`paddleSandbox: baseUrl must be an absolute http(s) URL, not "${opts.baseUrl}"`);
-    baseUrl = opts.baseUrl.replace(/\/+$/, '');
-  }
+  const webhookUrl = absoluteUrl('webhookUrl', required('webhookUrl', opts.webhookUrl));
+  const baseUrl = baseUrlOption(opts.baseUrl);
   const clock = opts.clock ?? Date.now;
   const fetchImpl = opts.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw new TypeError('paddleSandbox: no fetch available: pass the fetch option');
   const control = opts.control ?? createPaddleSandboxControl();
   const internals = controlInternals(control);
-  const onChange = opts.onChange;
-  if (onChange !== undefined && typeof onChange !== 'function') throw new TypeError('paddleSandbox: onChange must be a function');
+  const onChange = onChangeOption(opts.onChange);
   const ids = new IdSequence();
 
   const queue = new WebhookQueue({
-    url: webhookUrl,
+    ...outboxOptions(internals, { url: webhookUrl, fetch: fetchImpl, retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 1000), timeoutMs: positive('timeoutMs', opts.timeoutMs, 5000) }),
     secret: webhookSecret,
     clock,
-    fetch: fetchImpl,
-    retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 1000),
-    timeoutMs: positive('timeoutMs', opts.timeoutMs, 5000),
-    chaos: internals.chaos,
-    takeFailure: internals.takeFailure,
-    random: Math.random,
     ids,
   });
   const engine = new PaddleEngine(
@@ -134,76 +109,19 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
     ids,
   );
   const invoiceLinks = new InvoiceLinks(apiKey, webhookSecret, positive('invoiceLinkTtlMs', opts.invoiceLinkTtlMs, 60 * 60 * 1000), clock);
-  if (opts.initialState !== undefined) {
-    try {
-      engine.restore(opts.initialState);
-    } catch (err) {
-      if (err instanceof PaddleSnapshotError) throw new PaddleSnapshotError(`paddleSandbox: initialState is not a snapshot it can restore: ${err.message}`);
-      throw err;
-    }
-  }
+  restoreInitialState(opts.initialState, (snapshot) => engine.restore(snapshot), PaddleSnapshotError, 'paddleSandbox: initialState');
 
   // onChange, debounced; the close hook makes a pending call at once.
-  let changeTimer: NodeJS.Timeout | null = null;
-  let firstChangeAt = 0;
-  let closed = false;
-  const report = (): unknown => {
-    if (changeTimer) clearTimeout(changeTimer);
-    changeTimer = null;
-    try {
-      const result: unknown = onChange!(engine.snapshot());
-      if (result instanceof Promise) return result.catch((err: unknown) => app.log.error({ err }, 'paddle sandbox: onChange failed'));
-    } catch (err) {
-      app.log.error({ err }, 'paddle sandbox: onChange failed');
-    }
-    return undefined;
-  };
-  if (onChange) {
-    engine.onChange = () => {
-      if (closed) return;
-      const now = Date.now();
-      if (changeTimer) clearTimeout(changeTimer);
-      else firstChangeAt = now;
-      const wait = Math.max(0, Math.min(CHANGE_DEBOUNCE_MS, firstChangeAt + CHANGE_MAX_WAIT_MS - now));
-      changeTimer = setTimeout(report, wait);
-      changeTimer.unref();
-    };
-  }
-
-  const bound = { engine, queue };
-  internals.bind(bound);
-  app.addHook('onClose', async () => {
-    closed = true;
-    if (changeTimer) await report();
-    queue.stop();
-    internals.unbind(bound);
-  });
+  attachStandIn(app, { bound: { engine, queue }, internals, onChange, snapshot: () => engine.snapshot(), failure: 'paddle sandbox: onChange failed' });
 
   const prefix = app.prefix;
-  const relative = (url: string) => {
-    const path = pathOf(url);
-    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
-  };
+  const relative = pathBelow(prefix);
   const isPage = (url: string) => {
     const path = relative(url);
     return path === '/checkout' || path.startsWith('/portal/') || path.startsWith('/invoices/');
   };
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
-    done(null, new FormBody(new URLSearchParams(body as string)));
-  });
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
-    if ((body as string).trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    json(req, body as string, done);
-  });
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
-    done(null, new RawBody(String(req.headers['content-type'] ?? ''), body as Buffer));
-  });
+  addBodyParsers(app, { json: true });
 
   // Scheduled changes (and renewals) due by the clock apply before any request sees the state.
   app.addHook('onRequest', async () => {
@@ -212,7 +130,7 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
 
   app.setErrorHandler(async (error: FastifyError | PaddleApiError, req, reply) => {
     if (error instanceof PaddleApiError) return sendApiError(reply, error);
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    const status = errorStatus(error);
     if (status >= 500) req.log.error({ err: error }, 'paddle sandbox: unexpected error');
     const detail = status >= 500 ? 'The sandbox failed to answer.' : error.message;
     if (isPage(req.url)) return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(detail);
