@@ -1,8 +1,10 @@
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { afterEach } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { DAY, harnessPerTest, manualClock, mountStandIn, type ReceivedPost, START, type StandInHarness, testDelivery, until, WebhookReceiver } from '../testing/harness';
 import { type ChargebeeSandboxControl, createChargebeeSandboxControl } from './control';
 import type { ChargebeeItemPriceOption } from './engine';
 import { type ChargebeeSandboxOptions, chargebeeSandbox } from './plugin';
+
+export { DAY, START, until };
 
 export const PREFIX = '/sandbox/chargebee';
 export const SITE = 'tickety-test';
@@ -10,9 +12,6 @@ export const API_KEY = 'test_cbKey123';
 export const WEBHOOK_USER = 'cb_user';
 export const WEBHOOK_PASS = 'cb_pass';
 export const WEBHOOK_URL = 'http://127.0.0.1:3000/api/webhooks/chargebee';
-/** 2026-01-15T12:00:00Z: a monthly term from here ends 2026-02-15 (31 days). */
-export const START = Date.UTC(2026, 0, 15, 12, 0, 0);
-export const DAY = 24 * 60 * 60 * 1000;
 export const ITEM_PRICES: ChargebeeItemPriceOption[] = [
   { id: 'premium-USD-monthly', itemId: 'premium', name: 'Premium Monthly', price: 500, currencyCode: 'USD', periodUnit: 'month', period: 1 },
   { id: 'premium-USD-yearly', itemId: 'premium', name: 'Premium Yearly', price: 5000, currencyCode: 'USD', periodUnit: 'year', period: 1 },
@@ -21,53 +20,28 @@ export const ITEM_PRICES: ChargebeeItemPriceOption[] = [
 ];
 export const USER_ID = '123456789012345678';
 
-export interface Received {
-  raw: string;
+export interface Received extends ReceivedPost {
   authorization: string;
-  contentType: string;
   // biome-ignore lint/suspicious/noExplicitAny: test payloads are read freely
   body: any;
-  at: number;
 }
 
-export type Respond = (r: Received, n: number) => number | 'hang' | 'throw';
-
 /** A fake webhook endpoint, given to the plugin as its `fetch`. */
-export class Receiver {
-  readonly got: Received[] = [];
-  calls = 0;
-  respond: Respond = () => 200;
-
-  readonly fetch = (async (url: string | URL | Request, init?: RequestInit) => {
-    if (String(url) !== WEBHOOK_URL) throw new Error(`unexpected URL ${String(url)}`);
-    const headers = new Headers(init?.headers);
-    const raw = String(init?.body);
-    const r: Received = { raw, authorization: headers.get('authorization') ?? '', contentType: headers.get('content-type') ?? '', body: JSON.parse(raw), at: Date.now() };
-    this.calls++;
-    const answer = this.respond(r, this.calls);
-    if (answer === 'throw') throw new TypeError('fetch failed: connection refused');
-    if (answer === 'hang') {
-      return new Promise<Response>((_resolve, reject) => {
-        const signal = init?.signal;
-        if (signal?.aborted) reject(signal.reason);
-        signal?.addEventListener('abort', () => reject(signal.reason));
-      });
-    }
-    this.got.push(r);
-    return new Response(answer === 204 ? null : 'ok', { status: answer });
-  }) as typeof fetch;
+export class Receiver extends WebhookReceiver<Received> {
+  constructor() {
+    super({
+      url: WEBHOOK_URL,
+      answer: 200,
+      read: (post, headers) => ({ ...post, authorization: headers.get('authorization') ?? '', body: JSON.parse(post.raw) }),
+    });
+  }
 
   types(): string[] {
     return this.got.map((r) => r.body.event_type);
   }
 }
 
-export interface Harness {
-  app: FastifyInstance;
-  control: ChargebeeSandboxControl;
-  receiver: Receiver;
-  now(): number;
-  advance(ms: number): void;
+export interface Harness extends StandInHarness<ChargebeeSandboxControl, Receiver> {
   /** An API call as the SDK makes it: form body with bracket keys (POST) or query (GET), Basic auth. */
   api(method: 'GET' | 'POST', path: string, params?: Record<string, string>, key?: string | null): Promise<LightMyRequestResponse>;
   /** A whole checkout through the hosted page (default test card): the hosted page id and subscription id. */
@@ -90,12 +64,10 @@ function pathOfUrl(url: string): string {
 }
 
 export async function harness(options: Partial<ChargebeeSandboxOptions> = {}): Promise<Harness> {
-  let now = START;
-  const clock = () => now;
+  const clock = manualClock(START);
   const receiver = new Receiver();
   const control = options.control ?? createChargebeeSandboxControl();
-  const app = Fastify({ logger: false });
-  await app.register(chargebeeSandbox, {
+  const base = await mountStandIn(chargebeeSandbox, {
     prefix: PREFIX,
     site: SITE,
     apiKey: API_KEY,
@@ -104,13 +76,11 @@ export async function harness(options: Partial<ChargebeeSandboxOptions> = {}): P
     webhookUrl: WEBHOOK_URL,
     itemPrices: ITEM_PRICES,
     baseUrl: `http://localhost:3000${PREFIX}`,
-    clock,
-    fetch: receiver.fetch,
-    retryBaseMs: 5,
+    ...testDelivery(clock, receiver),
     ...options,
     control,
-  });
-  await app.ready();
+  }, { control, receiver, clock });
+  const { app } = base;
   const api: Harness['api'] = (method, path, params = {}, key = API_KEY) => {
     const headers: Record<string, string> = key === null ? {} : { authorization: basic(key) };
     const query = new URLSearchParams(params).toString();
@@ -143,38 +113,10 @@ export async function harness(options: Partial<ChargebeeSandboxOptions> = {}): P
     const done = (await api('GET', `/hosted_pages/${hp.id}`)).json().hosted_page;
     return { hostedPageId: hp.id, subscriptionId: done.content.subscription.id, customerId: done.content.customer.id };
   };
-  return {
-    app,
-    control,
-    receiver,
-    now: clock,
-    advance: (ms) => {
-      now += ms;
-    },
-    api,
-    buy,
-    get,
-    post,
-  };
-}
-
-export async function until(check: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  return { ...base, api, buy, get, post };
 }
 
 /** One harness per test, closed after it. */
 export function useHarness(): (...args: Parameters<typeof harness>) => Promise<Harness> {
-  let current: Harness | null = null;
-  afterEach(async () => {
-    await current?.app.close();
-    current = null;
-  });
-  return async (...args) => {
-    current = await harness(...args);
-    return current;
-  };
+  return harnessPerTest(harness);
 }

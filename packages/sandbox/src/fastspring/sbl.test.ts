@@ -1,125 +1,20 @@
-import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
+import { FakeDom, type FakeDomOptions, FakeElement } from '../testing/fake-dom';
 import { POPUP_SCRIPT } from './popup-script';
 import { POPUP_SOURCE } from './sbl';
 import { PREFIX, pageEvent, STOREFRONT, TAGS, useFastspringHarness } from './test-helpers';
 
 const setup = useFastspringHarness();
 
-type Listener = (event: Record<string, unknown>) => void;
-
-/** Just enough DOM for the scripts. */
-class FakeElement {
-  style: Record<string, string> = {};
-  attributes = new Map<string, string>();
-  children: FakeElement[] = [];
-  parentNode: FakeElement | null = null;
-  listeners = new Map<string, Listener[]>();
-  title = '';
-  name = '';
-  src = '';
-  type = '';
-  textContent = '';
-  tabIndex = -1;
-  hidden = false;
-  contentWindow: object | null;
-
-  constructor(
-    readonly tagName: string,
-    private readonly dom: FakeDom,
-  ) {
-    this.contentWindow = tagName === 'iframe' ? { frame: true } : null;
-  }
-  setAttribute(k: string, v: unknown) {
-    this.attributes.set(k, String(v));
-  }
-  getAttribute(k: string) {
-    return this.attributes.get(k) ?? null;
-  }
-  appendChild(c: FakeElement) {
-    c.parentNode = this;
-    this.children.push(c);
-    return c;
-  }
-  removeChild(c: FakeElement) {
-    this.children = this.children.filter((x) => x !== c);
-    c.parentNode = null;
-    return c;
-  }
-  addEventListener(type: string, fn: Listener) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  fire(type: string, event: Record<string, unknown> = {}) {
-    for (const fn of this.listeners.get(type) ?? []) fn(event);
-  }
-  focus() {
-    this.dom.document.activeElement = this;
-  }
-  all(): FakeElement[] {
-    return [this, ...this.children.flatMap((c) => c.all())];
-  }
-}
-
-class FakeDom {
-  logs: Array<{ level: string; text: string }> = [];
-  posted: Array<{ message: Record<string, unknown>; origin: string }> = [];
-  windowListeners = new Map<string, Listener[]>();
-  documentListeners = new Map<string, Listener[]>();
-  // biome-ignore lint/suspicious/noExplicitAny: a stand-in for the browser's globals
-  document: any;
-  // biome-ignore lint/suspicious/noExplicitAny: a stand-in for the browser's globals
-  window: any;
-
-  constructor(options: { attrs?: Record<string, string>; framed?: boolean; byId?: Record<string, FakeElement>; closers?: FakeElement[] } = {}) {
-    const body = new FakeElement('body', this);
-    const tag = new FakeElement('script', this);
-    tag.src = `http://localhost:3000${PREFIX}/sbl/fastspring-builder.js`;
-    for (const [k, v] of Object.entries(options.attrs ?? {})) tag.setAttribute(k, v);
-    const byId: Record<string, FakeElement> = { 'fsc-api': tag, ...options.byId };
-    this.document = {
-      currentScript: tag,
-      body,
-      documentElement: { style: { overflow: '' } },
-      activeElement: body,
-      createElement: (t: string) => new FakeElement(t, this),
-      addEventListener: (type: string, fn: Listener) => this.documentListeners.set(type, [...(this.documentListeners.get(type) ?? []), fn]),
-      removeEventListener: (type: string, fn: Listener) => this.documentListeners.set(type, (this.documentListeners.get(type) ?? []).filter((f) => f !== fn)),
-      contains: (el: FakeElement) => el === body || body.all().includes(el),
-      getElementById: (id: string) => byId[id] ?? null,
-      querySelectorAll: () => options.closers ?? [],
-    };
-    const parent = { postMessage: (message: Record<string, unknown>, origin: string) => this.posted.push({ message, origin }) };
-    this.window = {
-      location: { origin: 'http://localhost:5173', href: 'http://localhost:5173/billing' },
-      addEventListener: (type: string, fn: Listener) => this.windowListeners.set(type, [...(this.windowListeners.get(type) ?? []), fn]),
-    };
-    this.window.parent = options.framed ? parent : this.window;
-  }
-
-  run(code: string) {
-    const log =
-      (level: string) =>
-      (...args: unknown[]) =>
-        this.logs.push({ level, text: args.map(String).join(' ') });
-    runInNewContext(code, { window: this.window, document: this.document, console: { log: log('log'), warn: log('warn'), error: log('error') }, URL, URLSearchParams, JSON });
-    return this.window.fastspring;
-  }
-
-  dialog(): FakeElement | undefined {
-    return this.document.body.children.find((c: FakeElement) => c.getAttribute('role') === 'dialog');
-  }
-
-  message(event: Record<string, unknown>) {
-    for (const fn of this.windowListeners.get('message') ?? []) fn(event);
-  }
-
-  key(key: string) {
-    for (const fn of this.documentListeners.get('keydown') ?? []) fn({ key, preventDefault: () => undefined });
-  }
-
-  errors(level = 'error') {
-    return this.logs.filter((l) => l.level === level).map((l) => l.text);
-  }
+/** A page with the builder's `<script id="fsc-api" src=… data-…>` tag (its attributes from `attrs`). */
+function builderDom(options: Omit<FakeDomOptions, 'currentScript' | 'href'> & { attrs?: Record<string, string> } = {}): FakeDom {
+  const dom = new FakeDom(options);
+  const tag = new FakeElement('script', dom);
+  tag.src = `http://localhost:3000${PREFIX}/sbl/fastspring-builder.js`;
+  for (const [k, v] of Object.entries(options.attrs ?? {})) tag.setAttribute(k, v);
+  dom.document.currentScript = tag;
+  dom.byId = { 'fsc-api': tag, ...dom.byId };
+  return dom;
 }
 
 describe('GET /sbl/fastspring-builder.js', () => {
@@ -131,8 +26,8 @@ describe('GET /sbl/fastspring-builder.js', () => {
     const js = res.body;
     expect(js).toContain(JSON.stringify(STOREFRONT));
     expect(() => new Function(js)).not.toThrow();
-    const dom = new FakeDom({ attrs: { 'data-storefront': STOREFRONT, 'data-popup-closed': 'onFSPopupClosed' } });
-    const fs = dom.run(js);
+    const dom = builderDom({ attrs: { 'data-storefront': STOREFRONT, 'data-popup-closed': 'onFSPopupClosed' } });
+    const fs = dom.run(js).fastspring;
     for (const fn of ['push', 'add', 'remove', 'tag', 'reset', 'checkout']) expect(typeof fs.builder[fn]).toBe('function');
     fs.builder.push({ products: [{ path: 'tickety-premium-monthly', quantity: 2 }], tags: { guildId: '1' }, paymentContact: { email: 'ava@example.com' } });
     fs.builder.add('tickety-pro-monthly');
@@ -159,8 +54,8 @@ describe('GET /sbl/fastspring-builder.js', () => {
   test('another data-storefront is a clear console error and checkout is refused', async () => {
     const h = await setup();
     const js = (await h.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` })).body;
-    const dom = new FakeDom({ attrs: { 'data-storefront': 'other.test.onfastspring.com/popup-other' } });
-    const fs = dom.run(js);
+    const dom = builderDom({ attrs: { 'data-storefront': 'other.test.onfastspring.com/popup-other' } });
+    const fs = dom.run(js).fastspring;
     expect(dom.errors()[0]).toContain(`does not match this sandbox's storefront "${STOREFRONT}"`);
     fs.builder.push({ products: [{ path: 'tickety-premium-monthly' }], checkout: true });
     expect(dom.errors().at(-1)).toContain('checkout refused');
@@ -170,10 +65,10 @@ describe('GET /sbl/fastspring-builder.js', () => {
   test('checkout opens an accessible popup on /popup; after the order, closing calls data-popup-closed({ id, reference }); without one, null', async () => {
     const h = await setup();
     const js = (await h.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` })).body;
-    const dom = new FakeDom({ attrs: { 'data-storefront': `https://${STOREFRONT}/`, 'data-popup-closed': 'onFSPopupClosed' } });
+    const dom = builderDom({ attrs: { 'data-storefront': `https://${STOREFRONT}/`, 'data-popup-closed': 'onFSPopupClosed' } });
     const closed: unknown[] = [];
     dom.window.onFSPopupClosed = (r: unknown) => closed.push(r);
-    const fs = dom.run(js);
+    const fs = dom.run(js).fastspring;
     expect(dom.errors()).toEqual([]);
     const opener = new FakeElement('button', dom);
     dom.document.body.appendChild(opener);
@@ -218,7 +113,7 @@ describe('GET /sbl/fastspring-builder.js', () => {
     const block = new FakeElement('script', null as unknown as FakeDom);
     block.textContent = JSON.stringify({ name: 'order.complete', data: { id: 'o1', reference: 'TKT1' } });
     const closeButton = new FakeElement('button', null as unknown as FakeDom);
-    const dom = new FakeDom({ framed: true, byId: { 'fastspring-event': block }, closers: [closeButton] });
+    const dom = builderDom({ framed: true, byId: { 'fastspring-event': block }, closers: [closeButton] });
     dom.document.body.setAttribute('data-parent-origin', 'http://localhost:5173');
     dom.run(POPUP_SCRIPT);
     expect(dom.posted).toEqual([{ message: { source: POPUP_SOURCE, name: 'order.complete', data: { id: 'o1', reference: 'TKT1' } }, origin: 'http://localhost:5173' }]);

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { describe, expect, test } from 'vitest';
 import { fastspringSandbox } from './plugin';
 import type { FastspringSnapshot } from './snapshot';
-import { API_PASS, API_USER, DAY, PREFIX, PRODUCTS, SECRET, STOREFRONT, until, useFastspringHarness, WEBHOOK_URL } from './test-helpers';
+import { DAY, OPTIONS, PRODUCTS, until, useFastspringHarness } from './test-helpers';
 
 const setup = useFastspringHarness();
 
@@ -49,16 +49,7 @@ describe('snapshot and restore', () => {
     expect(h.control.subscriptions()).toHaveLength(1);
     const app = Fastify({ logger: false });
     await expect(
-      app.register(fastspringSandbox, {
-        prefix: PREFIX,
-        apiUsername: API_USER,
-        apiPassword: API_PASS,
-        webhookSecret: SECRET,
-        webhookUrl: WEBHOOK_URL,
-        storefront: STOREFRONT,
-        products: PRODUCTS,
-        initialState: { version: 1 },
-      }),
+      app.register(fastspringSandbox, { ...OPTIONS, initialState: { version: 1 } }),
     ).rejects.toThrow(/initialState is not a snapshot it can restore: snapshot\.takenAt is missing/);
     await app.close();
   });
@@ -75,7 +66,7 @@ describe('snapshot and restore', () => {
   });
 
   test('options are checked at registration', async () => {
-    const base = { prefix: PREFIX, apiUsername: API_USER, apiPassword: API_PASS, webhookSecret: SECRET, webhookUrl: WEBHOOK_URL, storefront: STOREFRONT, products: PRODUCTS };
+    const base = OPTIONS;
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ apiPassword: '' }, /apiPassword is required/],
       [{ webhookUrl: 'ftp://x' }, /webhookUrl must be an absolute http/],

@@ -1,11 +1,13 @@
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { afterEach } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { createSandboxControl, type SandboxControl } from '../control';
 import { DEMO_APP, DEMO_USERS } from '../demo-data';
 import { discordSandbox } from '../plugin';
+import { DAY, harnessPerTest, jsonApi, manualClock, mountStandIn, type ReceivedPost, START, type StandInHarness, until, WebhookReceiver } from '../testing/harness';
 import { createMonetizationControl, type MonetizationControl } from './control';
 import type { MonetizationOptions } from './plugin';
 import { SKU_FLAGS } from './types';
+
+export { DAY, START, until };
 
 export const PREFIX = '/sandbox/discord';
 export const APP_ID = DEMO_APP.clientId;
@@ -14,9 +16,6 @@ export const BOT = `Bot ${DEMO_APP.botToken}`;
 export const SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 export const PUBLIC_KEY = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
 export const WEBHOOK_URL = 'http://127.0.0.1:3000/api/webhooks/discord';
-/** 2026-01-15T12:00:00Z. */
-export const START = Date.UTC(2026, 0, 15, 12, 0, 0);
-export const DAY = 24 * 60 * 60 * 1000;
 export const SKU_ID = '1300000000000000801';
 export const GUILD_SKU_ID = '1300000000000000811';
 export const CONSUMABLE_SKU_ID = '1300000000000000821';
@@ -38,49 +37,23 @@ export const SKUS: MonetizationOptions['skus'] = [
   { id: CONSUMABLE_SKU_ID, name: 'Ticket boost', slug: 'ticket-boost', type: 3, flags: SKU_FLAGS.AVAILABLE, price: { amount: 199, currency: 'USD' } },
 ];
 
-export interface Received {
-  raw: string;
+export interface Received extends ReceivedPost {
   signature: string;
   timestamp: string;
-  contentType: string;
   // biome-ignore lint/suspicious/noExplicitAny: test payloads are read freely
   body: any;
-  at: number;
 }
 
-export type Respond = (r: Received, n: number) => number | 'hang' | 'throw';
-
 /** A fake Webhook Events endpoint, given to the plugin as `monetization.fetch`. */
-export class Receiver {
-  readonly got: Received[] = [];
-  calls = 0;
-  respond: Respond = () => 204;
-
-  readonly fetch = (async (url: string | URL | Request, init?: RequestInit) => {
-    if (String(url) !== WEBHOOK_URL) throw new Error(`unexpected URL ${String(url)}`);
-    const headers = new Headers(init?.headers);
-    const raw = String(init?.body);
-    const r: Received = {
-      raw,
-      signature: headers.get('x-signature-ed25519') ?? '',
-      timestamp: headers.get('x-signature-timestamp') ?? '',
-      contentType: headers.get('content-type') ?? '',
-      body: JSON.parse(raw),
-      at: Date.now(),
-    };
-    this.calls++;
-    const answer = this.respond(r, this.calls);
-    if (answer === 'throw') throw new TypeError('fetch failed: connection refused');
-    if (answer === 'hang') {
-      return new Promise<Response>((_resolve, reject) => {
-        const signal = init?.signal;
-        if (signal?.aborted) reject(signal.reason);
-        signal?.addEventListener('abort', () => reject(signal.reason));
-      });
-    }
-    this.got.push(r);
-    return new Response(answer === 204 ? null : 'nope', { status: answer });
-  }) as typeof fetch;
+export class Receiver extends WebhookReceiver<Received> {
+  constructor() {
+    super({
+      url: WEBHOOK_URL,
+      answer: 204,
+      body: 'nope',
+      read: (post, headers) => ({ ...post, signature: headers.get('x-signature-ed25519') ?? '', timestamp: headers.get('x-signature-timestamp') ?? '', body: JSON.parse(post.raw) }),
+    });
+  }
 
   /** Delivered events (not PINGs), in arrival order. */
   events(): Array<{ type: string; timestamp: string; data: Record<string, unknown> }> {
@@ -92,13 +65,8 @@ export class Receiver {
   }
 }
 
-export interface Harness {
-  app: FastifyInstance;
-  control: MonetizationControl;
+export interface Harness extends StandInHarness<MonetizationControl, Receiver> {
   sandbox: SandboxControl;
-  receiver: Receiver;
-  now(): number;
-  advance(ms: number): void;
   api(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, auth?: string | null): Promise<LightMyRequestResponse>;
   page(path: string): Promise<LightMyRequestResponse>;
   form(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
@@ -107,65 +75,27 @@ export interface Harness {
 }
 
 export async function harness(options: Partial<MonetizationOptions> = {}): Promise<Harness> {
-  let now = START;
-  const clock = () => now;
+  const clock = manualClock(START);
   const receiver = new Receiver();
   const control = options.control ?? createMonetizationControl();
   const sandbox = createSandboxControl();
-  const app = Fastify({ logger: false });
-  await app.register(discordSandbox, {
+  const base = await mountStandIn(discordSandbox, {
     prefix: PREFIX,
-    clock,
+    clock: clock.now,
     control: sandbox,
     monetization: { skus: SKUS, privateKeySeed: SEED, webhookUrl: WEBHOOK_URL, fetch: receiver.fetch, retryBaseMs: 5, ...options, control },
-  });
-  await app.ready();
-  const api: Harness['api'] = (method, path, body, auth = BOT) =>
-    app.inject({
-      method,
-      url: `${PREFIX}/api/v10${path}`,
-      headers: auth === null ? {} : { authorization: auth },
-      ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-    });
+  }, { control, receiver, clock });
+  const { app } = base;
+  const api: Harness['api'] = jsonApi(app, `${PREFIX}/api/v10`, (auth) => auth, BOT);
   const page: Harness['page'] = (path) => app.inject({ method: 'GET', url: `${PREFIX}${path}` });
   const form: Harness['form'] = (path, fields, headers = {}) =>
     app.inject({ method: 'POST', url: `${PREFIX}${path}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: new URLSearchParams(fields).toString() });
   const buy: Harness['buy'] = (userId = AVA, skuId = SKU_ID, fields = {}) =>
     form(`/application-directory/${APP_ID}/store/${skuId}`, { user_id: userId, card_number: '4242 4242 4242 4242', expiry: '12/29', cvc: '123', ...fields });
-  return {
-    app,
-    control,
-    sandbox,
-    receiver,
-    now: clock,
-    advance: (ms) => {
-      now += ms;
-    },
-    api,
-    page,
-    form,
-    buy,
-  };
-}
-
-/** Waits (real time) until `check` holds. */
-export async function until(check: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  return { ...base, sandbox, api, page, form, buy };
 }
 
 /** One harness per test, closed after it. */
 export function useHarness(): (options?: Partial<MonetizationOptions>) => Promise<Harness> {
-  let current: Harness | null = null;
-  afterEach(async () => {
-    await current?.app.close();
-    current = null;
-  });
-  return async (options) => {
-    current = await harness(options);
-    return current;
-  };
+  return harnessPerTest(harness);
 }

@@ -1,138 +1,17 @@
-import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { FakeDom, type FakeDomOptions, FakeElement } from '../testing/fake-dom';
 import { CHECKOUT_SCRIPT } from './checkout-script';
-import { CLIENT_TOKEN, type PaddleHarness, PREFIX, paddleHarness } from './test-helpers';
+import { CLIENT_TOKEN, PREFIX, usePaddleHarness } from './test-helpers';
 
-let harness: PaddleHarness | null = null;
-afterEach(async () => {
-  await harness?.app.close();
-  harness = null;
-});
+const setup = usePaddleHarness();
 
-type Listener = (event: Record<string, unknown>) => void;
-
-/** Just enough DOM for the scripts: elements with style, attributes, children, listeners and focus. */
-class FakeElement {
-  style: Record<string, string> = {};
-  attributes = new Map<string, string>();
-  children: FakeElement[] = [];
-  parentNode: FakeElement | null = null;
-  listeners = new Map<string, Listener[]>();
-  title = '';
-  name = '';
-  src = '';
-  type = '';
-  textContent = '';
-  tabIndex = -1;
-  hidden = false;
-  contentWindow: object | null;
-
-  constructor(
-    readonly tagName: string,
-    private readonly dom: FakeDom,
-  ) {
-    this.contentWindow = tagName === 'iframe' ? { frame: true } : null;
-  }
-
-  setAttribute(k: string, v: unknown) {
-    this.attributes.set(k, String(v));
-  }
-  getAttribute(k: string) {
-    return this.attributes.get(k) ?? null;
-  }
-  appendChild(c: FakeElement) {
-    c.parentNode = this;
-    this.children.push(c);
-    return c;
-  }
-  removeChild(c: FakeElement) {
-    this.children = this.children.filter((x) => x !== c);
-    c.parentNode = null;
-    return c;
-  }
-  addEventListener(type: string, fn: Listener) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  fire(type: string, event: Record<string, unknown> = {}) {
-    for (const fn of this.listeners.get(type) ?? []) fn(event);
-  }
-  focus() {
-    this.dom.document.activeElement = this;
-  }
-  all(): FakeElement[] {
-    return [this, ...this.children.flatMap((c) => c.all())];
-  }
-}
-
-class FakeDom {
-  logs: Array<{ level: string; text: string }> = [];
-  timers: Array<() => void> = [];
-  assigned: string[] = [];
-  posted: Array<{ message: unknown; origin: string }> = [];
-  windowListeners = new Map<string, Listener[]>();
-  documentListeners = new Map<string, Listener[]>();
-  // biome-ignore lint/suspicious/noExplicitAny: a stand-in for the browser's globals
-  document: any;
-  // biome-ignore lint/suspicious/noExplicitAny: a stand-in for the browser's globals
-  window: any;
-
-  constructor(scriptSrc: string, options: { framed?: boolean; byId?: Record<string, FakeElement> } = {}) {
-    const body = new FakeElement('body', this);
-    this.document = {
-      currentScript: { src: scriptSrc },
-      body,
-      documentElement: { style: { overflow: '' } },
-      activeElement: body,
-      createElement: (tag: string) => new FakeElement(tag, this),
-      addEventListener: (type: string, fn: Listener) => this.documentListeners.set(type, [...(this.documentListeners.get(type) ?? []), fn]),
-      removeEventListener: (type: string, fn: Listener) => this.documentListeners.set(type, (this.documentListeners.get(type) ?? []).filter((f) => f !== fn)),
-      contains: (el: FakeElement) => el === body || body.all().includes(el),
-      getElementById: (id: string) => options.byId?.[id] ?? null,
-      querySelector: () => null,
-      querySelectorAll: () => [],
-    };
-    const parent = { postMessage: (message: unknown, origin: string) => this.posted.push({ message, origin }) };
-    this.window = {
-      location: { origin: 'http://localhost:5173', href: 'http://localhost:5173/billing/paddleBuy', assign: (url: string) => this.assigned.push(url) },
-      addEventListener: (type: string, fn: Listener) => this.windowListeners.set(type, [...(this.windowListeners.get(type) ?? []), fn]),
-    };
-    this.window.parent = options.framed ? parent : this.window;
-  }
-
-  run(code: string) {
-    const log = (level: string) => (...args: unknown[]) => this.logs.push({ level, text: args.map(String).join(' ') });
-    runInNewContext(code, {
-      window: this.window,
-      document: this.document,
-      console: { log: log('log'), warn: log('warn'), error: log('error') },
-      URL,
-      URLSearchParams,
-      JSON,
-      setTimeout: (fn: () => void) => this.timers.push(fn),
-    });
-    // biome-ignore lint/suspicious/noExplicitAny: the script's API as the page sees it
-    return this.window.Paddle as any;
-  }
-
-  overlay(): FakeElement | undefined {
-    return this.document.body.children.find((c: FakeElement) => c.getAttribute('role') === 'dialog');
-  }
-
-  message(event: Record<string, unknown>) {
-    for (const fn of this.windowListeners.get('message') ?? []) fn(event);
-  }
-
-  key(key: string) {
-    for (const fn of this.documentListeners.get('keydown') ?? []) fn({ key, preventDefault: () => undefined });
-  }
-
-  errors(level = 'error') {
-    return this.logs.filter((l) => l.level === level).map((l) => l.text);
-  }
+/** A page that loaded paddle.js from `scriptSrc` (the checkout page's script runs with '' and a frame). */
+function paddleDom(scriptSrc: string, options: Omit<FakeDomOptions, 'currentScript' | 'href'> = {}): FakeDom {
+  return new FakeDom({ ...options, currentScript: { src: scriptSrc }, href: 'http://localhost:5173/billing/paddleBuy' });
 }
 
 async function served(): Promise<string> {
-  harness = await paddleHarness();
+  const harness = await setup();
   const res = await harness.app.inject({ method: 'GET', url: `${PREFIX}/paddle.js` });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toContain('application/javascript');
@@ -153,8 +32,8 @@ describe('GET /paddle.js', () => {
 
   test('Initialize runs once; a wrong token or a missing sandbox environment refuses the checkout', async () => {
     const js = await served();
-    const dom = new FakeDom(SRC);
-    const Paddle = dom.run(js);
+    const dom = paddleDom(SRC);
+    const Paddle = dom.run(js).Paddle;
     expect(Paddle.Initialized).toBe(false);
     Paddle.Checkout.open({ items: [{ priceId: 'pri_premium_month', quantity: 1 }] });
     expect(dom.errors().at(-1)).toContain('Paddle.Initialize');
@@ -164,22 +43,22 @@ describe('GET /paddle.js', () => {
     expect(dom.errors('warn').at(-1)).toContain('runs once');
     Paddle.Checkout.open({ items: [{ priceId: 'pri_premium_month', quantity: 1 }] });
     expect(dom.errors().at(-1)).toContain('Environment.set("sandbox")');
-    expect(dom.overlay()).toBeUndefined();
+    expect(dom.dialog()).toBeUndefined();
 
-    const other = new FakeDom(SRC);
-    const P2 = other.run(js);
+    const other = paddleDom(SRC);
+    const P2 = other.run(js).Paddle;
     P2.Environment.set('sandbox');
     P2.Initialize({ token: 'test_not_this_one' });
     expect(other.errors().at(-1)).toContain('does not match');
     P2.Checkout.open({ items: [{ priceId: 'pri_premium_month' }] });
     expect(other.errors().at(-1)).toContain('checkout refused');
-    expect(other.overlay()).toBeUndefined();
+    expect(other.dialog()).toBeUndefined();
   });
 
   test('Checkout.open shows an accessible overlay with the checkout, relays its events and closes', async () => {
     const js = await served();
-    const dom = new FakeDom(SRC);
-    const Paddle = dom.run(js);
+    const dom = paddleDom(SRC);
+    const Paddle = dom.run(js).Paddle;
     const events: Array<{ name: string; data: Record<string, unknown> }> = [];
     Paddle.Environment.set('sandbox');
     Paddle.Initialize({ token: CLIENT_TOKEN, eventCallback: (e: { name: string; data: Record<string, unknown> }) => events.push(e) });
@@ -192,7 +71,7 @@ describe('GET /paddle.js', () => {
       customer: { email: 'ava@example.com' },
       settings: { displayMode: 'overlay', successUrl: '/billing/done' },
     });
-    const root = dom.overlay()!;
+    const root = dom.dialog()!;
     expect(root).toBeDefined();
     expect(root.getAttribute('aria-modal')).toBe('true');
     expect(root.style.position).toBe('fixed');
@@ -228,42 +107,42 @@ describe('GET /paddle.js', () => {
 
     // Escape closes, sends checkout.closed and gives the focus back.
     dom.key('Escape');
-    expect(dom.overlay()).toBeUndefined();
+    expect(dom.dialog()).toBeUndefined();
     expect(events.at(-1)).toEqual({ name: 'checkout.closed', data });
     expect(dom.document.activeElement).toBe(opener);
   });
 
   test('the close button, Checkout.close() and the frame’s close request close it; transactionId opens a card update', async () => {
     const js = await served();
-    const dom = new FakeDom(SRC);
-    const Paddle = dom.run(js);
+    const dom = paddleDom(SRC);
+    const Paddle = dom.run(js).Paddle;
     const names: string[] = [];
     Paddle.Environment.set('sandbox');
     Paddle.Initialize({ token: CLIENT_TOKEN });
     Paddle.Update({ eventCallback: (e: { name: string }) => names.push(e.name) });
     Paddle.Checkout.open({ transactionId: 'txn_01abc' });
-    let frame = dom.overlay()!.all().find((n) => n.tagName === 'iframe')!;
+    let frame = dom.dialog()!.all().find((n) => n.tagName === 'iframe')!;
     expect(new URL(frame.src).searchParams.get('txn')).toBe('txn_01abc');
-    dom.overlay()!.all().find((n) => n.tagName === 'button')!.fire('click');
-    expect(dom.overlay()).toBeUndefined();
+    dom.dialog()!.all().find((n) => n.tagName === 'button')!.fire('click');
+    expect(dom.dialog()).toBeUndefined();
     Paddle.Checkout.open({ items: [{ priceId: 'pri_premium_month' }] });
     Paddle.Checkout.close();
-    expect(dom.overlay()).toBeUndefined();
+    expect(dom.dialog()).toBeUndefined();
     Paddle.Checkout.open({ items: [{ priceId: 'pri_premium_month' }] });
-    frame = dom.overlay()!.all().find((n) => n.tagName === 'iframe')!;
+    frame = dom.dialog()!.all().find((n) => n.tagName === 'iframe')!;
     dom.message({ origin: 'http://localhost:3000', source: frame.contentWindow, data: { source: 'paddle-sandbox-checkout', action: 'close' } });
-    expect(dom.overlay()).toBeUndefined();
+    expect(dom.dialog()).toBeUndefined();
     expect(names).toEqual(['checkout.closed', 'checkout.closed', 'checkout.closed']);
   });
 
   test('works behind any host: the checkout is next to the script', async () => {
     const js = await served();
-    const dom = new FakeDom('https://demo.example/some/mount/paddle.js?v=2');
-    const Paddle = dom.run(js);
+    const dom = paddleDom('https://demo.example/some/mount/paddle.js?v=2');
+    const Paddle = dom.run(js).Paddle;
     Paddle.Environment.set('sandbox');
     Paddle.Initialize({ token: CLIENT_TOKEN });
     Paddle.Checkout.open({ items: [{ priceId: 'pri_premium_month' }] });
-    const frame = dom.overlay()!.all().find((n) => n.tagName === 'iframe')!;
+    const frame = dom.dialog()!.all().find((n) => n.tagName === 'iframe')!;
     expect(frame.src.startsWith('https://demo.example/some/mount/checkout?')).toBe(true);
   });
 });
@@ -272,7 +151,7 @@ describe('checkout.js', () => {
   test('framed, it posts the page event to the host page’s origin only', () => {
     const block = new FakeElement('script', null as unknown as FakeDom);
     block.textContent = JSON.stringify({ name: 'checkout.completed', data: { transaction_id: 'txn_1' } });
-    const dom = new FakeDom('', { framed: true, byId: { 'paddle-event': block } });
+    const dom = paddleDom('', { framed: true, byId: { 'paddle-event': block } });
     dom.document.body.setAttribute('data-parent-origin', 'http://localhost:5173');
     dom.run(CHECKOUT_SCRIPT);
     expect(dom.posted).toEqual([{ message: { source: 'paddle-sandbox-checkout', name: 'checkout.completed', data: { transaction_id: 'txn_1' } }, origin: 'http://localhost:5173' }]);
@@ -283,11 +162,11 @@ describe('checkout.js', () => {
   test('not framed, or without a known parent origin, it posts nothing', () => {
     const block = new FakeElement('script', null as unknown as FakeDom);
     block.textContent = JSON.stringify({ name: 'checkout.loaded', data: {} });
-    const alone = new FakeDom('', { byId: { 'paddle-event': block } });
+    const alone = paddleDom('', { byId: { 'paddle-event': block } });
     alone.document.body.setAttribute('data-parent-origin', 'http://localhost:5173');
     alone.run(CHECKOUT_SCRIPT);
     expect(alone.posted).toEqual([]);
-    const unknown = new FakeDom('', { framed: true, byId: { 'paddle-event': block } });
+    const unknown = paddleDom('', { framed: true, byId: { 'paddle-event': block } });
     unknown.run(CHECKOUT_SCRIPT);
     expect(unknown.posted).toEqual([]);
   });

@@ -1,18 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { afterEach } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { DAY, harnessPerTest, hiddenInput, jsonApi, manualClock, mountStandIn, pageEventOf, type ReceivedPost, START, type StandInHarness, testDelivery, until, WebhookReceiver } from '../testing/harness';
 import { createPaddleSandboxControl, type PaddleSandboxControl } from './control';
 import type { PaddlePriceOption } from './engine';
 import { type PaddleSandboxOptions, paddleSandbox } from './plugin';
+
+export { DAY, START, until };
 
 export const PREFIX = '/sandbox/paddle';
 export const API_KEY = 'pdl_sdbx_apikey_01htest';
 export const CLIENT_TOKEN = 'test_5a1d7b8c9e0f';
 export const SECRET = 'pdl_ntfset_01htestsecret';
 export const WEBHOOK_URL = 'http://127.0.0.1:3000/api/webhooks/paddle';
-/** 2026-01-15T12:00:00Z: a monthly period from here ends 2026-02-15 (31 days). */
-export const START = Date.UTC(2026, 0, 15, 12, 0, 0);
-export const DAY = 24 * 60 * 60 * 1000;
 export const PRICES: PaddlePriceOption[] = [
   { id: 'pri_premium_month', productName: 'Premium', amount: 4.99, currency: 'USD', interval: 'month' },
   { id: 'pri_premium_year', productName: 'Premium', amount: 49.9, currency: 'USD', interval: 'year' },
@@ -31,52 +30,22 @@ export interface Envelope {
   data: any;
 }
 
-export interface Received {
-  raw: string;
+export interface Received extends ReceivedPost {
   signature: string;
-  contentType: string;
   body: Envelope;
-  /** Real time it arrived (Date.now). */
-  at: number;
   /** The sandbox clock when it arrived. */
   clockAt: number;
 }
 
-export type Respond = (r: Received, n: number) => number | 'hang' | 'throw' | Promise<number>;
-
 /** A fake webhook endpoint, given to the plugin as its `fetch`. */
-export class Receiver {
-  readonly got: Received[] = [];
-  calls = 0;
-  respond: Respond = () => 200;
-
-  constructor(private readonly clock: () => number) {}
-
-  readonly fetch = (async (url: string | URL | Request, init?: RequestInit) => {
-    if (String(url) !== WEBHOOK_URL) throw new Error(`unexpected URL ${String(url)}`);
-    const headers = new Headers(init?.headers);
-    const raw = String(init?.body);
-    const r: Received = {
-      raw,
-      signature: headers.get('paddle-signature') ?? '',
-      contentType: headers.get('content-type') ?? '',
-      body: JSON.parse(raw) as Envelope,
-      at: Date.now(),
-      clockAt: this.clock(),
-    };
-    this.calls++;
-    const answer = await this.respond(r, this.calls);
-    if (answer === 'throw') throw new TypeError('fetch failed: connection refused');
-    if (answer === 'hang') {
-      return new Promise<Response>((_resolve, reject) => {
-        const signal = init?.signal;
-        if (signal?.aborted) reject(signal.reason);
-        signal?.addEventListener('abort', () => reject(signal.reason));
-      });
-    }
-    this.got.push(r);
-    return new Response(answer === 204 ? null : 'ok', { status: answer });
-  }) as typeof fetch;
+export class Receiver extends WebhookReceiver<Received> {
+  constructor(clock: () => number) {
+    super({
+      url: WEBHOOK_URL,
+      answer: 200,
+      read: (post, headers) => ({ ...post, signature: headers.get('paddle-signature') ?? '', body: JSON.parse(post.raw) as Envelope, clockAt: clock() }),
+    });
+  }
 
   types(): string[] {
     return this.got.map((r) => r.body.event_type);
@@ -97,13 +66,7 @@ export function signatureValid(raw: string, header: string, secret = SECRET): { 
   return { ok: h1.length === expected.length && timingSafeEqual(h1, expected), ts };
 }
 
-export interface PaddleHarness {
-  app: FastifyInstance;
-  control: PaddleSandboxControl;
-  receiver: Receiver;
-  now(): number;
-  /** Moves the sandbox clock forward. */
-  advance(ms: number): void;
+export interface PaddleHarness extends StandInHarness<PaddleSandboxControl, Receiver> {
   api(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, key?: string | null): Promise<LightMyRequestResponse>;
   /** Opens a checkout page (GET /checkout with the query) and returns the page. */
   openCheckout(query: Record<string, string>): Promise<LightMyRequestResponse>;
@@ -113,46 +76,28 @@ export interface PaddleHarness {
   buy(options?: { priceId?: string; quantity?: number; email?: string; customData?: Record<string, unknown>; card?: string }): Promise<{ subscriptionId: string; transactionId: string; customerId: string; page: LightMyRequestResponse }>;
 }
 
-export function hiddenCheckoutId(html: string): string {
-  const m = /name="checkout" value="(chk_[0-9a-z]+)"/.exec(html);
-  if (!m) throw new Error(`no checkout id in the page:\n${html.slice(0, 2000)}`);
-  return m[1]!;
-}
+export const hiddenCheckoutId = (html: string) => hiddenInput(html, 'checkout', 'chk_[0-9a-z]+', 'checkout id');
 
 /** The JSON data block the checkout page posts to Paddle.js. */
-// biome-ignore lint/suspicious/noExplicitAny: test payloads are read freely
-export function pageEvent(html: string): { name: string; data: any } | null {
-  const m = /<script type="application\/json" id="paddle-event">([^<]*)<\/script>/.exec(html);
-  return m ? JSON.parse(m[1]!) : null;
-}
+export const pageEvent = (html: string) => pageEventOf(html, 'paddle-event');
 
 export async function paddleHarness(options: Partial<PaddleSandboxOptions> = {}): Promise<PaddleHarness> {
-  let now = START;
-  const clock = () => now;
-  const receiver = new Receiver(clock);
+  const clock = manualClock(START);
+  const receiver = new Receiver(clock.now);
   const control = options.control ?? createPaddleSandboxControl();
-  const app = Fastify({ logger: false });
-  await app.register(paddleSandbox, {
+  const base = await mountStandIn(paddleSandbox, {
     prefix: PREFIX,
     apiKey: API_KEY,
     clientToken: CLIENT_TOKEN,
     webhookUrl: WEBHOOK_URL,
     webhookSecret: SECRET,
     prices: PRICES,
-    clock,
-    fetch: receiver.fetch,
-    retryBaseMs: 5,
+    ...testDelivery(clock, receiver),
     ...options,
     control,
-  });
-  await app.ready();
-  const api: PaddleHarness['api'] = (method, path, body, key = API_KEY) =>
-    app.inject({
-      method,
-      url: `${PREFIX}${path}`,
-      headers: key === null ? {} : { authorization: `Bearer ${key}` },
-      ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-    });
+  }, { control, receiver, clock });
+  const { app } = base;
+  const api: PaddleHarness['api'] = jsonApi(app, PREFIX, (key) => `Bearer ${key}`, API_KEY);
   const openCheckout: PaddleHarness['openCheckout'] = (query) => app.inject({ method: 'GET', url: `${PREFIX}/checkout?${new URLSearchParams(query)}` });
   const pay: PaddleHarness['pay'] = (html, fields = {}) => {
     const form = new URLSearchParams({ checkout: hiddenCheckoutId(html), card_number: '4242 4242 4242 4242', expiry: '12/29', cvc: '123', ...fields });
@@ -170,28 +115,7 @@ export async function paddleHarness(options: Partial<PaddleSandboxOptions> = {})
     if (done.statusCode !== 200 || event?.name !== 'checkout.completed') throw new Error(`checkout failed: ${done.statusCode} ${done.body.slice(0, 800)}`);
     return { subscriptionId: event.data.subscription_id, transactionId: event.data.transaction_id, customerId: event.data.customer.id, page: done };
   };
-  return {
-    app,
-    control,
-    receiver,
-    now: clock,
-    advance: (ms) => {
-      now += ms;
-    },
-    api,
-    openCheckout,
-    pay,
-    buy,
-  };
-}
-
-/** Waits (real time) until `check` holds. */
-export async function until(check: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  return { ...base, api, openCheckout, pay, buy };
 }
 
 /**
@@ -199,13 +123,5 @@ export async function until(check: () => boolean, timeoutMs = 3000, what = 'cond
  * test (a test may close it itself first).
  */
 export function usePaddleHarness(): (...args: Parameters<typeof paddleHarness>) => Promise<PaddleHarness> {
-  let current: PaddleHarness | null = null;
-  afterEach(async () => {
-    await current?.app.close();
-    current = null;
-  });
-  return async (...args) => {
-    current = await paddleHarness(...args);
-    return current;
-  };
+  return harnessPerTest(paddleHarness);
 }
