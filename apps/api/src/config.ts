@@ -91,6 +91,10 @@ export interface AppConfig {
     maxAgeSeconds: number;
     /** Active sessions per user; signing in once more revokes the oldest beyond this. */
     maxPerUser: number;
+    /** Staff routes and staff reads need a session with staff activity this recent (else 401 code 1030). */
+    staffIdleSeconds: number;
+    /** …and signed in this recently. */
+    staffMaxAgeSeconds: number;
   };
   /**
    * How old the stored guild list may be when it decides access to a server: reads, and writes
@@ -253,6 +257,8 @@ const EnvSchema = z.object({
   REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
   SESSION_IDLE_SECONDS: int(60, 31_536_000),
   SESSION_MAX_AGE_SECONDS: int(60, 31_536_000),
+  STAFF_SESSION_IDLE_SECONDS: int(60, 31_536_000),
+  STAFF_SESSION_MAX_AGE_SECONDS: int(60, 31_536_000),
   SESSIONS_PER_USER_MAX: int(1, 1000),
   GUILD_ACCESS_MAX_AGE_SECONDS: int(0, 86_400),
   GUILD_WRITE_ACCESS_MAX_AGE_SECONDS: int(0, 86_400),
@@ -556,6 +562,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
   const idleSeconds = e.SESSION_IDLE_SECONDS ?? 24 * 3600;
   const maxAgeSeconds = e.SESSION_MAX_AGE_SECONDS ?? 7 * 24 * 3600;
   if (idleSeconds > maxAgeSeconds) throw new ConfigError('SESSION_IDLE_SECONDS must not exceed SESSION_MAX_AGE_SECONDS.');
+  const staffIdleSeconds = e.STAFF_SESSION_IDLE_SECONDS ?? 30 * 60;
+  const staffMaxAgeSeconds = e.STAFF_SESSION_MAX_AGE_SECONDS ?? 12 * 3600;
+  if (staffIdleSeconds > staffMaxAgeSeconds) throw new ConfigError('STAFF_SESSION_IDLE_SECONDS must not exceed STAFF_SESSION_MAX_AGE_SECONDS.');
   const requestTimeoutMs = e.REQUEST_TIMEOUT_MS ?? 30_000;
 
   const staffOwnerIds = (e.STAFF_OWNER_IDS ?? (demo ? (demoDiscord?.staffOwnerIds ?? []).join(',') : ''))
@@ -633,7 +642,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
     },
     redisUrl: e.REDIS_URL ?? null,
     // Demo users are shared by every visitor of a demo: a small cap would have them sign each other out.
-    session: { idleSeconds, maxAgeSeconds, maxPerUser: e.SESSIONS_PER_USER_MAX ?? (demo ? 1000 : 20) },
+    session: { idleSeconds, maxAgeSeconds, maxPerUser: e.SESSIONS_PER_USER_MAX ?? (demo ? 1000 : 20), staffIdleSeconds, staffMaxAgeSeconds },
     guildAccess: {
       readMaxAgeSeconds: e.GUILD_ACCESS_MAX_AGE_SECONDS ?? 300,
       writeMaxAgeSeconds: e.GUILD_WRITE_ACCESS_MAX_AGE_SECONDS ?? 60,

@@ -66,7 +66,8 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
   });
 
   it('has the documented limits and lifetimes', () => {
-    expect(c.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 1000 });
+    expect(c.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 1000, staffIdleSeconds: 30 * 60, staffMaxAgeSeconds: 12 * 3600 });
+    expect(() => loadConfig({ ...REAL, STAFF_SESSION_IDLE_SECONDS: '7200', STAFF_SESSION_MAX_AGE_SECONDS: '3600' })).toThrow(/STAFF_SESSION_IDLE_SECONDS must not exceed/);
     // With a real Discord application, 20 sessions per user.
     expect(loadConfig({ ...REAL }).session.maxPerUser).toBe(20);
     expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, botKeyFailuresMax: 30, webhookMax: 6000, providerMax: 30, staffMax: 120, windowMs: 60_000 });

@@ -152,6 +152,16 @@ export const ERROR_CODES = {
     httpStatus: 403,
     message: 'Owners (STAFF_OWNER_IDS) hold every staff flag and cannot be edited or removed here: nothing was changed.',
   },
+  STAFF_MANAGER_OWNER_ONLY: {
+    code: 1029,
+    httpStatus: 403,
+    message: 'Only an owner (STAFF_OWNER_IDS) grants or revokes SPECIAL_TEAM_MANAGER_WRITE, or removes a member who holds it: nothing was changed.',
+  },
+  STAFF_SIGN_IN_AGAIN: {
+    code: 1030,
+    httpStatus: 401,
+    message: 'Staff pages need a recent sign-in: log in with Discord again (after 30 minutes without staff activity, or 12 hours after signing in).',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

@@ -10,6 +10,8 @@ export interface Session {
   createdAt: number;
   lastSeenAt: number;
   expiresAt: number;
+  /** The session's last staff request (epoch ms; written at most every TOUCH_INTERVAL_MS), or null: none yet. */
+  staffSeenAt: number | null;
 }
 
 export interface StoredDiscordTokens {
@@ -41,6 +43,7 @@ interface SessionRow {
   last_seen_at: unknown;
   expires_at: unknown;
   revoked_at: unknown;
+  staff_seen_at: unknown;
 }
 
 /** How often last_seen_at is written at most (ms). */
@@ -109,14 +112,14 @@ export class SessionStore {
                         FOR UPDATE)`,
       [userId, id, iso(now), iso(now - this.idleMs), Math.max(0, this.maxPerUser - 1)],
     );
-    return { token, session: { id, userId, createdAt: now, lastSeenAt: now, expiresAt } };
+    return { token, session: { id, userId, createdAt: now, lastSeenAt: now, expiresAt, staffSeenAt: null } };
   }
 
   /** The live session for a cookie token, or null (unknown, revoked, idle or past its absolute expiry). */
   async resolve(token: string): Promise<Session | null> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
     const { rows } = await this.db.query<SessionRow>(
-      'SELECT id, user_id, created_at, last_seen_at, expires_at, revoked_at FROM sessions WHERE token_hash = $1',
+      'SELECT id, user_id, created_at, last_seen_at, expires_at, revoked_at, staff_seen_at FROM sessions WHERE token_hash = $1',
       [sha256Hex(token)],
     );
     const row = rows[0];
@@ -128,6 +131,7 @@ export class SessionStore {
       createdAt: toMs(row.created_at)!,
       lastSeenAt: toMs(row.last_seen_at)!,
       expiresAt: toMs(row.expires_at)!,
+      staffSeenAt: toMs(row.staff_seen_at),
     };
     if (now >= session.expiresAt || now - session.lastSeenAt >= this.idleMs) return null;
     if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
@@ -138,6 +142,16 @@ export class SessionStore {
       session.lastSeenAt = now;
     }
     return session;
+  }
+
+  /**
+   * Records a staff request on the session (at most every TOUCH_INTERVAL_MS): the start of the staff
+   * idle window (auth.ts, requireStaffSession).
+   */
+  async touchStaff(session: Session, now: number): Promise<void> {
+    if (session.staffSeenAt !== null && now - session.staffSeenAt < TOUCH_INTERVAL_MS && now >= session.staffSeenAt) return;
+    await this.db.query('UPDATE sessions SET staff_seen_at = $2::timestamptz WHERE id = $1 AND revoked_at IS NULL', [session.id, iso(now)]);
+    session.staffSeenAt = now;
   }
 
   /**

@@ -1,4 +1,5 @@
 import {
+  OWNER_ONLY_STAFF_PERMISSIONS,
   STAFF_PERMISSIONS,
   type StaffAuditAnswer,
   type StaffAuditEntry,
@@ -221,8 +222,14 @@ export class StaffTeam {
     if (actorId === targetId) throw new ApiHttpError('STAFF_SELF_EDIT');
   }
 
-  /** 1026 when the change touches flags the actor does not hold, naming them. */
-  #refuseUnheld(changed: readonly StaffPermission[], held: readonly StaffPermission[]): void {
+  /**
+   * 1026 when the change touches flags the actor does not hold, naming them; 1029 when it touches
+   * SPECIAL_TEAM_MANAGER_WRITE and the actor is not an owner. Who manages the team is the owners'
+   * call alone, so a manager's grants were always made by someone an owner trusted with them, and
+   * demoting a manager cannot leave managers they made behind.
+   */
+  #refuseUnheld(actorId: string, changed: readonly StaffPermission[], held: readonly StaffPermission[]): void {
+    if (!this.isOwner(actorId) && changed.some((p) => OWNER_ONLY_STAFF_PERMISSIONS.includes(p))) throw new ApiHttpError('STAFF_MANAGER_OWNER_ONLY');
     const missing = changed.filter((p) => !held.includes(p));
     if (missing.length === 0) return;
     throw new ApiHttpError('STAFF_GRANT_FORBIDDEN', {
@@ -262,8 +269,9 @@ export class StaffTeam {
 
   /**
    * Adds a member with these flags, or sets an existing member's flags. Refused, nothing written:
-   * an owner (1028), oneself (1027), a flag granted or revoked that the actor does not hold (1026), an
-   * unknown Discord user (404). The same flags again: answered, nothing written.
+   * an owner (1028), oneself (1027), a flag granted or revoked that the actor does not hold (1026),
+   * SPECIAL_TEAM_MANAGER_WRITE granted or revoked by someone who is not an owner (1029), an unknown
+   * Discord user (404). The same flags again: answered, nothing written.
    */
   async set(actorId: string, targetId: string, wanted: readonly StaffPermission[]): Promise<StaffTeamPutAnswer> {
     this.#refuseLocked(actorId, targetId);
@@ -272,7 +280,7 @@ export class StaffTeam {
     const known = (await this.#memberRows(this.#o.db, targetId))[0];
     if (!known) {
       // A new member: every flag is granted now. Refused before asking Discord who they are.
-      this.#refuseUnheld(permissions, await this.#held(this.#o.db, actorId));
+      this.#refuseUnheld(actorId, permissions, await this.#held(this.#o.db, actorId));
       profile ??= await this.#discordProfile(targetId);
     }
     const now = iso(this.#o.clock());
@@ -283,7 +291,7 @@ export class StaffTeam {
       const row = (await this.#memberRows(tx, targetId))[0];
       const before = row ? flagsOf(row.permissions) : [];
       const changed = STAFF_PERMISSIONS.filter((p) => before.includes(p) !== permissions.includes(p));
-      this.#refuseUnheld(changed, held);
+      this.#refuseUnheld(actorId, changed, held);
       if (row && changed.length === 0) return { added: false, changed: false };
       const grants: Record<string, GrantRecord> = row ? { ...(json<Record<string, GrantRecord> | null>(row.grants) ?? {}) } : {};
       for (const p of STAFF_PERMISSIONS) {
@@ -332,7 +340,7 @@ export class StaffTeam {
       const row = (await this.#memberRows(tx, targetId))[0];
       if (!row) throw new ApiHttpError('NOT_FOUND', { message: `The user ${targetId} is not a staff member (removed already?).` });
       const before = flagsOf(row.permissions);
-      this.#refuseUnheld(before, held);
+      this.#refuseUnheld(actorId, before, held);
       await tx.query('DELETE FROM staff_members WHERE user_id = $1', [targetId]);
       await this.#audit(tx, iso(this.#o.clock()), actorId, 'team.remove', this.#target(targetId, profile), { permissions: before }, null);
     });

@@ -44,6 +44,10 @@ export function testEnv(extra: Record<string, string | undefined> = {}): Record<
     SANDBOX_RATE_LIMIT_MAX: '100000',
     PROVIDER_RATE_LIMIT_MAX: '100000',
     STAFF_RATE_LIMIT_MAX: '100000',
+    // Staff powers as long-lived as the session itself: suites keep one session per user across tests
+    // that move the clock by hours. test/routes/staff-sessions.test.ts tests the real lifetimes.
+    STAFF_SESSION_IDLE_SECONDS: String(24 * 3600),
+    STAFF_SESSION_MAX_AGE_SECONDS: String(7 * 24 * 3600),
     // The webhook inbox's worker off: tests apply events themselves (app.webhookInbox.work()).
     WEBHOOK_WORK_INTERVAL_MS: '0',
     // Reconciliation too (tests run it: app.billingReconciler.run()).

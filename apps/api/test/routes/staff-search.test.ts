@@ -1,9 +1,9 @@
 import { ApiError, defaultServerConfig, newPanel, STAFF_PERMISSIONS, type StaffPermission, StaffSearchAnswer, StaffServerCard, StaffUserCard } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it } from 'vitest';
+import { STAFF_VIEW_AUDIT_WINDOW_MS } from '../../src/services/staff-audit';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
-import { STAFF_VIEW_AUDIT_WINDOW_MS } from '../../src/services/staff-audit';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
 

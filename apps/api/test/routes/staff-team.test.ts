@@ -11,10 +11,10 @@ import {
 import { DEMO_USERS } from '@tickety/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { STAFF_AUDIT_ACTIONS } from '../../src/services/staff-audit';
 import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { HOUR, MINUTE } from '../helpers/clock';
-import { STAFF_AUDIT_ACTIONS } from '../../src/services/staff-audit';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
 
@@ -120,7 +120,12 @@ describe.each(databases())('Staff: team manager (/api/staff/team, /api/staff/aud
         await setStaff(ben.id, [flag]);
         await setStaff(nico.id, [flag]);
         const res = await call(ben_, route);
-        if (flag === route.needs) {
+        if (flag === route.needs && route.method !== 'GET') {
+          // Past the route's guard; the change itself touches SPECIAL_TEAM_MANAGER_WRITE (granted to Ava,
+          // or held by Nico), which only an owner changes: 1029, nothing written.
+          expect(res.statusCode, `${route.method} ${route.url} with ${flag}: ${res.body}`).toBe(403);
+          expect(code(res)).toBe(ERROR_CODES.STAFF_MANAGER_OWNER_ONLY.code);
+        } else if (flag === route.needs) {
           expect(res.statusCode, `${route.method} ${route.url} with ${flag}: ${res.body}`).toBe(200);
         } else {
           expect(res.statusCode, `${route.method} ${route.url} with ${flag}`).toBe(403);
@@ -134,8 +139,38 @@ describe.each(databases())('Staff: team manager (/api/staff/team, /api/staff/aud
         }
       }
     }
-    // Only the write flag's own passes wrote audit rows: an add (Ava) and a removal (Nico).
-    expect((await auditRows()).map((r) => r.action)).toEqual(['team.add', 'team.remove']);
+    expect(await auditRows()).toEqual([]);
+  });
+
+  it('only an owner changes who manages the team: granting, revoking or removing SPECIAL_TEAM_MANAGER_WRITE is 1029 for anyone else, nothing written', async () => {
+    await setStaff(ben.id, ['SPECIAL_TEAM_MANAGER_READ', 'SPECIAL_TEAM_MANAGER_WRITE', 'DASHBOARD_SUPPORT_SEARCH_READ']);
+    await setStaff(nico.id, ['SPECIAL_TEAM_MANAGER_WRITE']);
+    const before = await staffRows();
+    const ben_ = await as(ben.id);
+    for (const [what, pending] of [
+      ['grant to a new member', send(ben_, 'PUT', `/api/staff/team/${ava.id}`, { permissions: ['SPECIAL_TEAM_MANAGER_WRITE'] })],
+      ['revoke', send(ben_, 'PUT', `/api/staff/team/${nico.id}`, { permissions: ['DASHBOARD_SUPPORT_SEARCH_READ'] })],
+      ['remove a manager', send(ben_, 'DELETE', `/api/staff/team/${nico.id}`)],
+    ] as const) {
+      const res = await pending;
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(403);
+      expect(code(res), what).toBe(ERROR_CODES.STAFF_MANAGER_OWNER_ONLY.code);
+      expect(res.json().message, what).toMatch(/nothing was changed/);
+    }
+    expect(await staffRows()).toEqual(before);
+    expect(await auditRows()).toEqual([]);
+    // A change that leaves the manager flag as it is stays Ben's to make.
+    const kept = await send(ben_, 'PUT', `/api/staff/team/${nico.id}`, { permissions: ['SPECIAL_TEAM_MANAGER_WRITE', 'DASHBOARD_SUPPORT_SEARCH_READ'] });
+    expect(kept.statusCode, kept.body).toBe(200);
+    // The owner grants and revokes it.
+    const sam_ = await as(sam.id);
+    expect((await send(sam_, 'PUT', `/api/staff/team/${ava.id}`, { permissions: ['SPECIAL_TEAM_MANAGER_WRITE'] })).statusCode).toBe(200);
+    expect((await send(sam_, 'DELETE', `/api/staff/team/${nico.id}`)).statusCode).toBe(200);
+    expect((await auditRows()).map((r) => [r.staff_id, r.action])).toEqual([
+      [ben.id, 'team.update'],
+      [sam.id, 'team.add'],
+      [sam.id, 'team.remove'],
+    ]);
   });
 
   it('lists every member: owners marked with every flag, the others with who granted each flag and when', async () => {

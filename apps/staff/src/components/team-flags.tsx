@@ -1,3 +1,4 @@
+import { OWNER_ONLY_STAFF_PERMISSIONS } from '@tickety/api-contract';
 import { formatDateTime, type StaffPermission } from '@tickety/shared';
 import { Badge, cx } from '@tickety/ui';
 import { useId } from 'react';
@@ -46,11 +47,13 @@ export interface FlagChoicesProps {
   onChange: (next: StaffPermission[]) => void;
   /** The flags the viewer holds: only these can be ticked or unticked. */
   held: readonly StaffPermission[];
+  /** Whether the viewer is an owner: only owners change OWNER_ONLY_STAFF_PERMISSIONS. */
+  owner: boolean;
   disabled?: boolean;
 }
 
-/** A checkbox per flag; a flag the viewer does not hold cannot be changed, and says why. */
-export function FlagChoices({ legend, value, onChange, held, disabled = false }: FlagChoicesProps) {
+/** A checkbox per flag; a flag the viewer does not hold (or only an owner changes) cannot be changed, and says why. */
+export function FlagChoices({ legend, value, onChange, held, owner, disabled = false }: FlagChoicesProps) {
   const t = useT();
   const id = useId();
   const toggle = (flag: StaffPermission, on: boolean) => onChange(FLAG_ORDER.filter((f) => (f === flag ? on : value.includes(f))));
@@ -59,7 +62,8 @@ export function FlagChoices({ legend, value, onChange, held, disabled = false }:
       <legend className="mb-2 text-sm font-medium text-surface-800 dark:text-surface-200">{legend}</legend>
       <ul className="space-y-2">
         {FLAG_ORDER.map((flag) => {
-          const holds = held.includes(flag);
+          const ownerOnly = !owner && OWNER_ONLY_STAFF_PERMISSIONS.includes(flag);
+          const holds = held.includes(flag) && !ownerOnly;
           const inputId = `${id}-${flag}`;
           const noteId = `${inputId}-note`;
           return (
@@ -77,7 +81,7 @@ export function FlagChoices({ legend, value, onChange, held, disabled = false }:
                 <span className="block font-medium text-surface-900 dark:text-surface-50">{t(STAFF_FLAGS[flag].label)}</span>
                 <code className={cx(flagCode, 'block text-surface-600 dark:text-surface-400')}>{flag}</code>
                 <span id={noteId} className="block text-xs text-surface-600 dark:text-surface-400">
-                  {holds ? t(STAFF_FLAGS[flag].allows) : t('team.flags.notHeld')}
+                  {holds ? t(STAFF_FLAGS[flag].allows) : ownerOnly ? t('team.flags.ownerOnly') : t('team.flags.notHeld')}
                 </span>
               </label>
             </li>

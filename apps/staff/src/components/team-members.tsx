@@ -1,4 +1,5 @@
-import { failureText, formatDateTime, formatNumber, isSnowflake, type StaffPermission, selectStaffPermissions, selectUser, useAppSelector } from '@tickety/shared';
+import { OWNER_ONLY_STAFF_PERMISSIONS } from '@tickety/api-contract';
+import { failureText, formatDateTime, formatNumber, isSnowflake, type StaffPermission, selectStaffPermissions, selectTeam, selectUser, useAppSelector } from '@tickety/shared';
 import { Alert, Avatar, Badge, Button, Card, EmptyState, Skeleton, Spinner, TextField } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import UserPlus from 'lucide-react/icons/user-plus';
@@ -39,6 +40,8 @@ export function TeamMembers() {
   const held = useAppSelector(selectStaffPermissions);
   const viewerId = useAppSelector(selectUser)?.id ?? null;
   const team = useStaffTeamQuery(undefined, { refetchOnMountOrArgChange: true });
+  /** Whether the viewer is an owner (STAFF_OWNER_IDS): only owners change owner-only flags. */
+  const viewerIsOwner = useAppSelector(selectTeam)?.owner === true;
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -135,6 +138,8 @@ export function TeamMembers() {
             const name = nameOf(member);
             const self = member.id === viewerId;
             const editable = canWrite && !member.owner && !self;
+            // Removing a member takes every flag away: one who holds an owner-only flag only an owner removes.
+            const removable = editable && (viewerIsOwner || !member.permissions.some((p) => OWNER_ONLY_STAFF_PERMISSIONS.includes(p)));
             const isEditing = editing?.id === member.id;
             return (
               <li key={member.id}>
@@ -172,16 +177,18 @@ export function TeamMembers() {
                         >
                           {t('team.member.edit')}
                         </Button>
-                        <Button variant="secondary" size="sm" aria-label={t('team.member.removeFor', { name })} onClick={() => ask({ kind: 'remove', member })}>
-                          {t('team.member.remove')}
-                        </Button>
+                        {removable ? (
+                          <Button variant="secondary" size="sm" aria-label={t('team.member.removeFor', { name })} onClick={() => ask({ kind: 'remove', member })}>
+                            {t('team.member.remove')}
+                          </Button>
+                        ) : null}
                       </div>
                     ) : null}
                   </div>
                   <div className="mt-4">
                     {isEditing && editing ? (
                       <div className="space-y-4">
-                        <FlagChoices legend={t('team.member.flagsLegend', { name })} value={editing.permissions} held={held} onChange={(permissions) => setEditing({ id: member.id, permissions })} />
+                        <FlagChoices legend={t('team.member.flagsLegend', { name })} value={editing.permissions} held={held} owner={viewerIsOwner} onChange={(permissions) => setEditing({ id: member.id, permissions })} />
                         {editing.permissions.length === 0 ? <p className="text-sm text-surface-700 dark:text-surface-300">{t('team.member.noneLeft')}</p> : null}
                         <div className="flex flex-wrap gap-2">
                           <Button
@@ -201,6 +208,7 @@ export function TeamMembers() {
                     )}
                     {member.owner ? <p className="mt-3 text-xs text-surface-600 dark:text-surface-400">{t('team.member.ownerNote')}</p> : null}
                     {self && !member.owner && canWrite ? <p className="mt-3 text-xs text-surface-600 dark:text-surface-400">{t('team.member.selfNote')}</p> : null}
+                    {editable && !removable ? <p className="mt-3 text-xs text-surface-600 dark:text-surface-400">{t('team.member.managerNote')}</p> : null}
                   </div>
                 </Card>
               </li>
@@ -229,7 +237,7 @@ export function TeamMembers() {
               : t('team.done.remove', { name: done.name })}
         </Alert>
       ) : null}
-      {canWrite ? <AddMember key={addKey} held={held} viewerId={viewerId} onAsk={(person, permissions) => ask({ kind: 'add', person, permissions })} /> : null}
+      {canWrite ? <AddMember key={addKey} held={held} owner={viewerIsOwner} viewerId={viewerId} onAsk={(person, permissions) => ask({ kind: 'add', person, permissions })} /> : null}
       {body}
       {pending ? (
         <TeamConfirmDialog
@@ -272,10 +280,13 @@ function sameFlags(a: readonly StaffPermission[], b: readonly StaffPermission[])
 /** "Add a member": a Discord id, looked up (name and avatar shown), then the flags to grant. */
 function AddMember({
   held,
+  owner,
   viewerId,
   onAsk,
 }: {
   held: readonly StaffPermission[];
+  /** Whether the viewer is an owner (only owners grant OWNER_ONLY_STAFF_PERMISSIONS). */
+  owner: boolean;
   viewerId: string | null;
   onAsk: (person: StaffLookupAnswer, permissions: StaffPermission[]) => void;
 }) {
@@ -346,7 +357,7 @@ function AddMember({
           <p className="text-sm">{t('team.member.selfNote')}</p>
         ) : (
           <>
-            <FlagChoices legend={t('team.add.flagsLegend', { name })} value={permissions} held={held} onChange={setPermissions} />
+            <FlagChoices legend={t('team.add.flagsLegend', { name })} value={permissions} held={held} owner={owner} onChange={setPermissions} />
             <Button disabled={permissions.length === 0} onClick={() => onAsk(person, permissions)}>
               <UserPlus className="size-4" aria-hidden="true" />
               {t('team.add.submit', { name })}

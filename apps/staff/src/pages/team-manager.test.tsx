@@ -250,6 +250,34 @@ describe('team manager page', () => {
     expect(screen.queryByRole('group', { name: 'Flags of Nico' })).not.toBeInTheDocument();
   });
 
+  it('leaves who manages the team to owners: a manager who is not an owner cannot grant, revoke or remove the write flag, and is told why', async () => {
+    const otherManager = member(NICO, 'Nico', ['DASHBOARD_SUPPORT_SEARCH_READ', 'SPECIAL_TEAM_MANAGER_WRITE']);
+    mockApi({ 'GET /api/staff/team': team(ben, otherManager), 'GET /api/staff/audit': audit() });
+    ({ store } = renderPage(<TeamManagerPage />, { url: '/team-manager', me: manager }));
+    await screen.findByRole('heading', { level: 3, name: 'Nico' });
+    const card = memberCard('Nico');
+    expect(within(card).queryByRole('button', { name: 'Remove Nico from the staff' })).not.toBeInTheDocument();
+    expect(within(card).getByText(/Only an owner removes a team manager/)).toBeInTheDocument();
+    await userEvent.click(within(card).getByRole('button', { name: 'Edit flags of Nico' }));
+    const flags = screen.getByRole('group', { name: 'Flags of Nico' });
+    const write = within(flags).getByRole('checkbox', { name: /Team manager \(write\)/ });
+    // Ben holds the flag, but only an owner changes it.
+    expect(write).toBeChecked();
+    expect(write).toBeDisabled();
+    expect(write).toHaveAccessibleDescription(/Only an owner grants or revokes this flag/);
+    expect(within(flags).getByRole('checkbox', { name: /Support search/ })).toBeEnabled();
+  });
+
+  it('lets an owner grant, revoke and remove the write flag', async () => {
+    const otherManager = member(NICO, 'Nico', ['DASHBOARD_SUPPORT_SEARCH_READ', 'SPECIAL_TEAM_MANAGER_WRITE']);
+    mockApi({ 'GET /api/staff/team': team(ben, otherManager), 'GET /api/staff/audit': audit() });
+    ({ store } = renderPage(<TeamManagerPage />, { url: '/team-manager', me: owner }));
+    await screen.findByRole('heading', { level: 3, name: 'Nico' });
+    expect(within(memberCard('Nico')).getByRole('button', { name: 'Remove Nico from the staff' })).toBeEnabled();
+    await userEvent.click(within(memberCard('Nico')).getByRole('button', { name: 'Edit flags of Nico' }));
+    expect(within(screen.getByRole('group', { name: 'Flags of Nico' })).getByRole('checkbox', { name: /Team manager \(write\)/ })).toBeEnabled();
+  });
+
   it('removes a member after a confirmation', async () => {
     let removed = false;
     const { calls } = mockApi({

@@ -136,7 +136,34 @@ export default fp(
           message: `This needs the staff permission ${permission}, which your account does not have.`,
         });
       }
+      await requireRecentStaffSession(session);
     });
+
+    /**
+     * Staff powers have shorter lifetimes than the session that carries them (docs/api.md, "Staff
+     * sessions"): a session signed in more than STAFF_SESSION_MAX_AGE_SECONDS ago (12 h), or whose last
+     * staff request (the sign-in, before the first) is STAFF_SESSION_IDLE_SECONDS old (30 min), gets
+     * 401 code 1030 on staff routes and staff reads until the user signs in again. Everything else the
+     * session does is unaffected. Otherwise this request is the session's latest staff activity.
+     */
+    async function requireRecentStaffSession(session: Session): Promise<void> {
+      const now = app.clock();
+      const { staffIdleSeconds, staffMaxAgeSeconds } = app.config.session;
+      const minutes = (seconds: number) => `${Math.round(seconds / 60)} minutes`;
+      const hours = (seconds: number) => (seconds % 3600 === 0 ? `${seconds / 3600} hours` : minutes(seconds));
+      if (now - session.createdAt >= staffMaxAgeSeconds * 1000) {
+        throw new ApiHttpError('STAFF_SIGN_IN_AGAIN', {
+          message: `Staff pages need a recent sign-in: log in with Discord again (you signed in more than ${hours(staffMaxAgeSeconds)} ago).`,
+        });
+      }
+      const lastStaffActivity = Math.max(session.staffSeenAt ?? session.createdAt, session.createdAt);
+      if (now - lastStaffActivity >= staffIdleSeconds * 1000) {
+        throw new ApiHttpError('STAFF_SIGN_IN_AGAIN', {
+          message: `Staff pages need a recent sign-in: log in with Discord again (${minutes(staffIdleSeconds)} passed without staff activity).`,
+        });
+      }
+      await app.sessions.touchStaff(session, now);
+    }
 
     /**
      * The user's stored guild list says who manages what, but Discord is the truth: roles change,
@@ -183,7 +210,7 @@ export default fp(
         access = await app.serverAccess.decide(guild, session.userId, { fresh: mode === 'write' });
       } catch (error) {
         const none = error instanceof ApiHttpError && (error.errorName === 'SERVER_NOT_FOUND' || error.errorName === 'NO_SERVER_ACCESS');
-        const viewed = none ? await staffRead(req, session.userId, parsed.data, mode) : null;
+        const viewed = none ? await staffRead(req, session, parsed.data, mode) : null;
         if (!viewed) throw error;
         guild = viewed;
         access = STAFF_READ_ACCESS;
@@ -201,10 +228,11 @@ export default fp(
      * request), hold STAFF_READ_PERMISSION. The dashboard's own fetch only (1005 otherwise: the view is
      * audited, and another site must not cause that), audited before anything is answered.
      */
-    async function staffRead(req: FastifyRequest, userId: string, guildId: string, mode: 'read' | 'write'): Promise<Guild | null> {
+    async function staffRead(req: FastifyRequest, session: Session, guildId: string, mode: 'read' | 'write'): Promise<Guild | null> {
       if (mode !== 'read' || (req.method !== 'GET' && req.method !== 'HEAD')) return null;
       const route = req.routeOptions.url ?? '';
       if (!STAFF_READ_ROUTES.has(route)) return null;
+      const userId = session.userId;
       const team = await app.accounts.team(userId);
       if (!team?.permissions.includes(STAFF_READ_PERMISSION)) return null;
       const refusal = route === STAFF_READ_MEDIA_ROUTE ? notDashboardMedia(req, dashboardOrigins) : notDashboardFetch(req, dashboardOrigins);
@@ -212,6 +240,7 @@ export default fp(
         req.log.info({ reason: refusal, guildId }, 'staff read of a server refused: not the dashboard');
         throw new ApiHttpError('CSRF_REJECTED', { message: 'Open this server from the Tickety dashboard (this request did not come from it).' });
       }
+      await requireRecentStaffSession(session);
       const guild = await app.accounts.knownGuild(guildId);
       if (!guild) throw new ApiHttpError('SERVER_NOT_FOUND', { selector: true });
       await auditStaffView(userId, guildId);
