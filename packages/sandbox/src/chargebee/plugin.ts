@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { addBodyParsers } from '../body';
 import { pathBelow } from '../util';
-import { attachStandIn, errorStatus, optionChecks, outboxOptions, restoreInitialState } from '../webhooks/plugin';
+import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, sendText, unexpectedError } from '../webhooks/plugin';
 
 import { apiRoutes, sendApiError } from './api-routes';
 import { type ChargebeeSandboxControl, controlInternals, createChargebeeSandboxControl } from './control';
@@ -106,15 +106,13 @@ export const chargebeeSandbox: FastifyPluginAsync<ChargebeeSandboxOptions> = asy
 
   app.setErrorHandler(async (error: FastifyError | ChargebeeApiError, req, reply) => {
     if (error instanceof ChargebeeApiError) return sendApiError(reply, error);
-    const status = errorStatus(error);
-    if (status >= 500) req.log.error({ err: error }, 'chargebee sandbox: unexpected error');
-    const detail = status >= 500 ? 'Sorry, something went wrong when trying to process the request.' : error.message;
-    if (!isApi(req.url)) return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(detail);
+    const { status, detail } = unexpectedError(error, req, 'chargebee sandbox', 'Sorry, something went wrong when trying to process the request.');
+    if (!isApi(req.url)) return sendText(reply, status, detail);
     return sendApiError(reply, new ChargebeeApiError(status, status >= 500 ? 'internal_error' : 'invalid_request', detail, undefined, status >= 500 ? null : 'invalid_request'));
   });
 
   app.setNotFoundHandler(async (req, reply) => {
-    if (!isApi(req.url)) return reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Not found.');
+    if (!isApi(req.url)) return sendText(reply, 404, 'Not found.');
     return sendApiError(reply, new ChargebeeApiError(404, 'resource_not_found', "Sorry, we couldn't find that resource"));
   });
 

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { addBodyParsers } from '../body';
 import { baseOf } from '../paddle/http';
 import { pathBelow } from '../util';
-import { attachStandIn, errorStatus, optionChecks, outboxOptions, restoreInitialState } from '../webhooks/plugin';
+import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, sendText, unexpectedError } from '../webhooks/plugin';
 
 import { accountRoutes } from './account-routes';
 import { apiRoutes } from './api-routes';
@@ -136,10 +136,8 @@ export const fastspringSandbox: FastifyPluginAsync<FastspringSandboxOptions> = a
 
   app.setErrorHandler(async (error: FastifyError | FastspringApiError, req, reply) => {
     if (error instanceof FastspringApiError) return reply.code(error.status).header('cache-control', 'no-store').send(error.body);
-    const status = errorStatus(error);
-    if (status >= 500) req.log.error({ err: error }, 'fastspring sandbox: unexpected error');
-    const detail = status >= 500 ? 'The sandbox failed to answer.' : error.message;
-    if (isPage(req.url)) return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(detail);
+    const { status, detail } = unexpectedError(error, req, 'fastspring sandbox', 'The sandbox failed to answer.');
+    if (isPage(req.url)) return sendText(reply, status, detail);
     return reply
       .code(status)
       .header('cache-control', 'no-store')

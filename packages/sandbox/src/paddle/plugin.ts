@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { addBodyParsers } from '../body';
 import { pathBelow } from '../util';
-import { attachStandIn, errorStatus, optionChecks, outboxOptions, restoreInitialState } from '../webhooks/plugin';
+import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, sendText, unexpectedError } from '../webhooks/plugin';
 
 import { apiRoutes, sendApiError } from './api-routes';
 import { checkoutRoutes } from './checkout-routes';
@@ -130,10 +130,8 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
 
   app.setErrorHandler(async (error: FastifyError | PaddleApiError, req, reply) => {
     if (error instanceof PaddleApiError) return sendApiError(reply, error);
-    const status = errorStatus(error);
-    if (status >= 500) req.log.error({ err: error }, 'paddle sandbox: unexpected error');
-    const detail = status >= 500 ? 'The sandbox failed to answer.' : error.message;
-    if (isPage(req.url)) return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(detail);
+    const { status, detail } = unexpectedError(error, req, 'paddle sandbox', 'The sandbox failed to answer.');
+    if (isPage(req.url)) return sendText(reply, status, detail);
     const code = status === 404 ? 'not_found' : status >= 500 ? 'internal_error' : 'bad_request';
     return sendApiError(reply, new PaddleApiError(status, code, detail));
   });

@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { httpUrl } from '../paddle/http';
 import type { OutboxOptions, WebhookChaos } from './delivery';
 
 /**
  * What the payment stand-ins' Fastify plugins do alike: check their options, start from a snapshot,
- * report changes (debounced) to `onChange`, bind their control while registered, and answer unexpected
- * errors with a sane status (their body parsers are `addBodyParsers` in ../body, `pathBelow` is in ../util). Each plugin keeps its routes, error shapes and defaults.
+ * report changes (debounced) to `onChange`, bind their control while registered, make their outbox's
+ * options and answer unexpected errors. Their body parsers are `addBodyParsers` (../body) and
+ * `pathBelow` (../util). Each plugin keeps its routes, error shapes, messages and defaults.
  */
 
 /** onChange: the quiet time after a change, and the longest a change waits under a stream of them. */
@@ -113,9 +114,19 @@ export function attachStandIn<B extends { engine: { onChange: (() => void) | nul
   });
 }
 
-/** The status an unexpected error answers: its own 4xx/5xx statusCode, else 500. */
-export function errorStatus(error: { statusCode?: unknown }): number {
-  return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+/**
+ * What an unexpected error (not the provider's API error) answers: its own 4xx/5xx statusCode (else
+ * 500) and, for a 4xx, its message; a 5xx is logged as `<label>: unexpected error` and shows `failure`.
+ */
+export function unexpectedError(error: { statusCode?: unknown; message: string }, req: FastifyRequest, label: string, failure: string): { status: number; detail: string } {
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  if (status >= 500) req.log.error({ err: error }, `${label}: unexpected error`);
+  return { status, detail: status >= 500 ? failure : error.message };
+}
+
+/** A plain-text answer the browser must not keep (errors on the stand-in's pages). */
+export function sendText(reply: FastifyReply, status: number, text: string): FastifyReply {
+  return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(text);
 }
 
 /** A plugin's outbox options: its URL, fetch and timings, with the control's chaos and `failFirst` count. */
