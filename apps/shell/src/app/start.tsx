@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { SIGNED_IN_HINT_KEY } from '../boot/boot';
+import { isServerPath, preloadServerLayout, preloadServerLayoutOnIntent } from '../layouts/server-frame';
 import { ShellUiText } from '../lib/ui-text';
 import { registerRemote } from '../remotes/registry';
 import { buildRoutes } from '../routes/table';
@@ -63,6 +64,10 @@ export function startApp(config: RuntimeConfig) {
   // Spec §1: the subscription-analytics script started with the signed-in user's id, once idle (never for a visitor).
   scheduleAnalytics(store, config);
   keepSignedInHint(store);
+  // The server dashboard's sidebar and access decision are their own chunk (layouts/server-frame.tsx):
+  // fetched now for a server page, in parallel with the first user load, else when one is headed for.
+  if (isServerPath(window.location.pathname)) void preloadServerLayout().catch(() => undefined);
+  preloadServerLayoutOnIntent();
   void store.dispatch(loadUser());
 
   const app = (

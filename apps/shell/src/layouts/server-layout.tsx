@@ -1,3 +1,8 @@
+/*
+ * The server dashboard's sidebar and access decision, in their own chunk: fetched only when a server
+ * page (/dashboard/:server/*) is opened, or about to be (server-frame.tsx), never for Manage Servers
+ * or a public page. The frame around them (header, main region) is in server-frame.tsx.
+ */
 import { ACCESS_AREAS, type AccessArea } from '@tickety/api-contract';
 import {
   type ServerAccess as Access,
@@ -5,7 +10,6 @@ import {
   errorText,
   evaluateServerArea,
   type Guild,
-  PLACEHOLDER_SERVERS,
   type RemoteId,
   type RouteHandle,
   refreshGuilds,
@@ -23,11 +27,11 @@ import {
 import { Avatar, Button, buttonClasses, cx, EmptyState, Skeleton } from '@tickety/ui';
 import { ArrowLeftRight, BarChart3, Bot, Eye, FileText, Gem, History, LayoutPanelTop, Lock, ScrollText, Settings, ShieldX, Ticket } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { Link, Navigate, NavLink, Outlet, useLocation, useMatches, useParams } from 'react-router-dom';
-import { GuardedOutlet, useHandles } from '../guards/guarded-outlet';
+import { Link, NavLink, Outlet, useMatches } from 'react-router-dom';
+import { useHandles } from '../guards/guarded-outlet';
 import { useT } from '../lib/i18n';
 import { useGetServerQuery } from '../server/server-api';
-import { Header } from './header';
+import { AccessPending, type SidebarItem } from './server-frame';
 import { StaffReadBanner } from './staff-read-banner';
 
 /** The sidebar icons of the contract (SIDEBAR_ICONS): a remote's table names one of these. */
@@ -42,20 +46,11 @@ const ICONS: Record<SidebarIcon, ReactNode> = {
   settings: <Settings aria-hidden="true" className="size-4" />,
 };
 
-/** A sidebar entry as routes/table.tsx builds it: the contract's, with the page it opens (for its translated label). */
-export type SidebarItem = NonNullable<RouteHandle['sidebarItems']>[number];
-
 /** The sidebar's pages, in the route table's order: the server layout route's children with a sidebar entry. */
 function useSidebar(): { remote: RemoteId | undefined; items: SidebarItem[] } {
   const matches = useMatches();
   const handle = matches.map((m) => m.handle as RouteHandle | undefined).find((h) => h?.sidebarItems);
   return { remote: handle?.remote, items: handle?.sidebarItems ?? [] };
-}
-
-/** Where a placeholder link (`/dashboard/server-id/statistics#x`) goes: `/dashboard?page=statistics#x`. */
-export function placeholderTarget(pathname: string, hash: string): string {
-  const rest = pathname.split('/').slice(3).filter(Boolean).join('/');
-  return `${siteHref('/dashboard', {}, { page: rest || undefined })}${hash}`;
 }
 
 /** A sidebar entry's label: the remote's translation of its page's name (the table's English until it has loaded). */
@@ -68,7 +63,7 @@ function itemLabel(remote: RemoteId | undefined, item: SidebarItem): string {
  * access only reads is marked "read only" (an eye) and one it does not open "no access" (a lock):
  * both stay links, so the page itself says why and who can grant it.
  */
-function Sidebar({ server }: { server: string }) {
+export function Sidebar({ server }: { server: string }) {
   const { remote, items } = useSidebar();
   const t = useT();
   // The labels come from the remote's catalogue once it has loaded (the table's English until then).
@@ -170,17 +165,10 @@ function InviteTheBot({ server, name, recheck }: { server: string; name: string;
 }
 
 /** Access to one server, decided by the API (`GET /api/guilds/:server`); 403/405 show the docs/behaviour.md#request-overlay-and-error-catalogue overlay. */
-function ServerAccess({ server }: { server: string }) {
+export function ServerAccess({ server }: { server: string }) {
   const { data, error, isLoading, refetch } = useGetServerQuery(server);
   const t = useT();
-  if (isLoading) {
-    return (
-      <div className="space-y-4" aria-busy="true">
-        <Skeleton className="h-9 w-64" />
-        <Skeleton className="h-40 w-full" />
-      </div>
-    );
-  }
+  if (isLoading) return <AccessPending />;
   if (error || !data) {
     // The API's reason (why, and who can grant access) when it gave one; the overlay shows it too.
     return (
@@ -257,25 +245,5 @@ export function AreaRefused({ server, name, area, access }: { server: string; na
         {t('actions.selectServer')}
       </Link>
     </EmptyState>
-  );
-}
-
-/** Server dashboard frame (/dashboard/:server/*): app header, the server sidebar, the guarded page. */
-export function ServerLayout() {
-  const { server = '' } = useParams();
-  const location = useLocation();
-  if (PLACEHOLDER_SERVERS.includes(server)) return <Navigate to={placeholderTarget(location.pathname, location.hash)} replace />;
-  return (
-    <div className="flex min-h-screen flex-col">
-      <Header variant="app" />
-      <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col lg:flex-row">
-        <Sidebar server={server} />
-        <main id="content" tabIndex={-1} className="min-w-0 flex-1 px-4 py-8 outline-none sm:px-6">
-          <GuardedOutlet>
-            <ServerAccess server={server} />
-          </GuardedOutlet>
-        </main>
-      </div>
-    </div>
   );
 }

@@ -4,7 +4,7 @@ import { Navigate, Outlet, type RouteObject, ScrollRestoration, useLocation } fr
 import { AnnouncementHost } from '../announcements/announcements';
 import { GuardedOutlet } from '../guards/guarded-outlet';
 import { DisplayLayout, LoginLayout, PublicLayout, SubscriptionLayout, TranscriptLayout } from '../layouts/layouts';
-import { ServerLayout, type SidebarItem } from '../layouts/server-layout';
+import { ServerLayout, type SidebarItem } from '../layouts/server-frame';
 import { t } from '../lib/i18n';
 import { OverlayHost } from '../overlay/overlay-host';
 import { DocsRedirect, LoginPage, LogoutPage, NotFound, RouteError, SubscriptionsUserRedirect } from '../pages/pages';
