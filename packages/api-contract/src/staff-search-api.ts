@@ -99,6 +99,11 @@ export const StaffUserCard = z.object({
   subscriptions: z.array(BillingSubscription),
   /** Whether the viewer may open the user's billing (`/billing/:user`: DASHBOARD_SUPPORT_SYSTEM_READ). */
   canViewBilling: z.boolean(),
+  /**
+   * Their live dashboard sessions (not revoked, not past either expiry), and whether the viewer may
+   * end them all (`POST /api/staff/users/:user/sessions/end`: DASHBOARD_SUPPORT_SYSTEM_WRITE).
+   */
+  sessions: z.object({ active: z.number().int().min(0), canEnd: z.boolean() }),
   /** Tickets they opened, newest first. */
   tickets: z.array(StaffTicket),
 });
@@ -125,3 +130,7 @@ export type StaffServerCard = z.infer<typeof StaffServerCard>;
 
 export const StaffUserParams = z.object({ user: Snowflake });
 export const StaffServerParams = z.object({ server: Snowflake });
+
+/** `POST /api/staff/users/:user/sessions/end`: how many live sessions were ended. */
+export const StaffEndSessionsAnswer = z.object({ ended: z.number().int().min(0) });
+export type StaffEndSessionsAnswer = z.infer<typeof StaffEndSessionsAnswer>;

@@ -144,6 +144,33 @@ export class SessionStore {
     return session;
   }
 
+  /** How many live sessions (not revoked, not past either expiry) the user has. */
+  async countLive(userId: string): Promise<number> {
+    const now = this.clock();
+    const { rows } = await this.db.query<{ n: string | number }>(
+      `SELECT count(*) AS n FROM sessions
+        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2::timestamptz AND last_seen_at > $3::timestamptz`,
+      [userId, iso(now), iso(now - this.idleMs)],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * Ends every live session of a user (staff, from support search): revoked, Discord tokens wiped
+   * (their grants are not revoked at Discord; they lapse there). Run it in the transaction of its audit
+   * row. Returns how many were live.
+   */
+  async revokeAllOf(q: Queryable, userId: string): Promise<number> {
+    const now = this.clock();
+    const { rows } = await q.query<{ live: boolean }>(
+      `UPDATE sessions SET revoked_at = $2::timestamptz, discord_access_token = NULL, discord_refresh_token = NULL
+        WHERE user_id = $1 AND revoked_at IS NULL
+        RETURNING (expires_at > $2::timestamptz AND last_seen_at > $3::timestamptz) AS live`,
+      [userId, iso(now), iso(now - this.idleMs)],
+    );
+    return rows.filter((r) => r.live).length;
+  }
+
   /**
    * Records a staff request on the session (at most every TOUCH_INTERVAL_MS): the start of the staff
    * idle window (auth.ts, requireStaffSession).

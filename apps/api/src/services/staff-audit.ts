@@ -7,6 +7,7 @@ import { iso } from '../lib/clock';
  * - `team.add` / `team.update` / `team.remove`: a member's flags changed (before and after);
  * - `announcement.create` / `.edit` / `.publish` / `.withdraw`: System Update;
  * - `webhook.replay`: a dead payment webhook sent back to the queue;
+ * - `user.sessions.end`: every live session of a user ended (after: how many);
  * - views of someone's data: `server.view` (a server's dashboard read-only), `support.user.view`
  *   and `support.server.view` (support search's cards), `billing.view` (a user's billing pages).
  */
@@ -22,6 +23,7 @@ export const STAFF_AUDIT_ACTIONS = [
   'team.add',
   'team.remove',
   'team.update',
+  'user.sessions.end',
   'webhook.replay',
 ] as const;
 export type StaffAuditAction = (typeof STAFF_AUDIT_ACTIONS)[number];

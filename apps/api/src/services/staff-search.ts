@@ -182,7 +182,7 @@ export class StaffSearch {
   }
 
   /** A user's card (without `canViewBilling`, the route's to say), or null when no such user ever signed in. */
-  async userCard(userId: string): Promise<Omit<StaffUserCard, 'canViewBilling'> | null> {
+  async userCard(userId: string): Promise<Omit<StaffUserCard, 'canViewBilling' | 'sessions'> | null> {
     const { db, cdnBase: cdn } = this.#o;
     const { rows } = await db.query<{ id: string; username: string; global_name: string | null; avatar: string | null; created_at: Stamp; updated_at: Stamp; guilds_refreshed_at: Stamp | null }>(
       'SELECT id, username, global_name, avatar, created_at, updated_at, guilds_refreshed_at FROM users WHERE id = $1',

@@ -1,6 +1,6 @@
 import { ApiError, defaultServerConfig, newPanel, STAFF_PERMISSIONS, type StaffPermission, StaffSearchAnswer, StaffServerCard, StaffUserCard } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { STAFF_VIEW_AUDIT_WINDOW_MS } from '../../src/services/staff-audit';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
@@ -317,6 +317,88 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
     // Not from the dashboard: refused, nothing written.
     expect((await sam_.get(`/api/staff/servers/${ARCADE}`)).statusCode).toBe(403);
     expect(await audit()).toHaveLength(2);
+  });
+});
+
+describe.each(databases())('Staff: signing a user out everywhere (POST /api/staff/users/:user/sessions/end) on $name', (database) => {
+  const t = useTestApp(database);
+  const as = async (userId: string) => {
+    const browser = new Browser(t.app);
+    await signIn(browser, userId);
+    return browser;
+  };
+  const grant = (userId: string, flags: readonly StaffPermission[]) =>
+    t.db.query(
+      `INSERT INTO staff_members (user_id, permissions) VALUES ($1, $2::text[]) ON CONFLICT (user_id) DO UPDATE SET permissions = EXCLUDED.permissions`,
+      [userId, flags],
+    );
+  const end = (browser: Browser, userId: string, headers: Record<string, string> = { 'content-type': 'application/json', ...dashboard.headers }) =>
+    browser.request('POST', `/api/staff/users/${userId}/sessions/end`, { headers, payload: {} });
+  beforeEach(async () => {
+    await t.db.query('DELETE FROM staff_audit');
+  });
+  const endAudit = async () =>
+    (await t.db.query<{ staff_id: string; target: string; after: unknown }>(`SELECT staff_id, target, after FROM staff_audit WHERE action = 'user.sessions.end' ORDER BY id`)).rows;
+
+  it('only DASHBOARD_SUPPORT_SYSTEM_WRITE ends them: every live session of the user at once, audited with the count; the card says how many and whether the viewer may', async () => {
+    const avaPhone = await as(ava.id);
+    const avaLaptop = await as(ava.id);
+    const visitor = new Browser(t.app);
+    expect((await end(visitor, ava.id)).statusCode).toBe(401);
+    const cleo_ = await as(cleo.id);
+    expect(ApiError.parse((await end(cleo_, ava.id)).json()).code).toBe(1004);
+    // Every other single flag: 1004, nothing ended.
+    const ben_ = await as(ben.id);
+    for (const flag of STAFF_PERMISSIONS.filter((f) => f !== 'DASHBOARD_SUPPORT_SYSTEM_WRITE')) {
+      await grant(ben.id, [flag]);
+      const refused = await end(ben_, ava.id);
+      expect(refused.statusCode, flag).toBe(403);
+      expect(ApiError.parse(refused.json()).code).toBe(1004);
+    }
+    expect((await avaPhone.get('/api/auth/@me')).json()).toMatchObject({ isAuthenticated: true });
+    // Search staff see the count, and that they may not end them.
+    await grant(ben.id, ['DASHBOARD_SUPPORT_SEARCH_READ']);
+    expect(StaffUserCard.parse((await ben_.get(`/api/staff/users/${ava.id}`, dashboard)).json()).sessions).toEqual({ active: 2, canEnd: false });
+    // Another site's form or a request without the dashboard's headers: 403 1005, nothing ended.
+    await grant(ben.id, ['DASHBOARD_SUPPORT_SYSTEM_WRITE', 'DASHBOARD_SUPPORT_SEARCH_READ']);
+    const foreign = await end(ben_, ava.id, { 'content-type': 'application/json', origin: FOREIGN_ORIGIN });
+    expect(foreign.statusCode).toBe(403);
+    expect(ApiError.parse(foreign.json()).code).toBe(1005);
+    expect(await endAudit()).toEqual([]);
+    expect(StaffUserCard.parse((await ben_.get(`/api/staff/users/${ava.id}`, dashboard)).json()).sessions).toEqual({ active: 2, canEnd: true });
+
+    const ok = await end(ben_, ava.id);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toEqual({ ended: 2 });
+    for (const browser of [avaPhone, avaLaptop]) expect((await browser.get('/api/auth/@me')).json()).toMatchObject({ isAuthenticated: false });
+    expect(await endAudit()).toEqual([{ staff_id: ben.id, target: `user ${ava.id}`, after: { ended: 2 } }]);
+    // Nobody left to sign out: 0, still audited; the staff member's own session is untouched.
+    expect((await end(ben_, ava.id)).json()).toEqual({ ended: 0 });
+    expect((await ben_.get('/api/auth/@me')).json()).toMatchObject({ isAuthenticated: true });
+    // Ava signs in again as usual.
+    expect((await (await as(ava.id)).get('/api/auth/@me')).json()).toMatchObject({ isAuthenticated: true });
+  });
+
+  it('an unknown user is 404 and a malformed id 400; nothing written', async () => {
+    await grant(sam.id, []);
+    const sam_ = await as(sam.id);
+    expect((await end(sam_, '1999999999999999999')).statusCode).toBe(404);
+    const bad = await end(sam_, 'not-an-id');
+    expect(bad.statusCode).toBe(400);
+    expect(ApiError.parse(bad.json()).code).toBe(1001);
+    expect(await endAudit()).toEqual([]);
+  });
+
+  it('rolls back when its audit row cannot be written: the sessions stay', async () => {
+    const avaBrowser = await as(ava.id);
+    const sam_ = await as(sam.id);
+    await t.db.query(`ALTER TABLE staff_audit ADD CONSTRAINT staff_audit_test_refuse CHECK (action <> 'user.sessions.end')`);
+    try {
+      expect((await end(sam_, ava.id)).statusCode).toBe(500);
+    } finally {
+      await t.db.query('ALTER TABLE staff_audit DROP CONSTRAINT staff_audit_test_refuse');
+    }
+    expect((await avaBrowser.get('/api/auth/@me')).json()).toMatchObject({ isAuthenticated: true });
   });
 });
 

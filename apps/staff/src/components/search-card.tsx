@@ -1,11 +1,12 @@
 import { failureText, formatDateTime, Link } from '@tickety/shared';
 import { Alert, Avatar, Badge, Button, Card, Skeleton } from '@tickety/ui';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useT } from '../lib/i18n';
-import { type StaffServerCard, type StaffUserCard, useStaffServerCardQuery, useStaffUserCardQuery } from '../lib/search-api';
+import { type StaffServerCard, type StaffUserCard, useEndUserSessionsMutation, useStaffServerCardQuery, useStaffUserCardQuery } from '../lib/search-api';
 import { serverDashboardHref, userBillingHref } from '../lib/search-links';
 import { linkClasses } from './notices';
 import { SearchTickets } from './search-tickets';
+import { TeamConfirmDialog } from './team-dialog';
 
 const PROVIDER_NAMES: Record<string, string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };
 
@@ -110,10 +111,79 @@ function UserCardBody({ card }: { card: StaffUserCard }) {
           </p>
         ) : null}
       </Section>
+      <Section title={t('search.user.sessions')}>
+        <UserSessions userId={user.id} name={name} sessions={card.sessions} />
+      </Section>
       <Section title={t('search.user.tickets')}>
         <SearchTickets tickets={card.tickets} showServer />
       </Section>
     </Card>
+  );
+}
+
+/**
+ * The user's live dashboard sessions; with DASHBOARD_SUPPORT_SYSTEM_WRITE, "Sign out everywhere"
+ * (a stolen session, an account in trouble), confirmed first. The card is read again afterwards.
+ */
+function UserSessions({ userId, name, sessions }: { userId: string; name: string; sessions: StaffUserCard['sessions'] }) {
+  const t = useT();
+  const [asking, setAsking] = useState(false);
+  const [ended, setEnded] = useState<number | null>(null);
+  const [error, setError] = useState<unknown>(undefined);
+  const [endSessions, state] = useEndUserSessionsMutation();
+  const opener = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setAsking(false);
+    setError(undefined);
+    requestAnimationFrame(() => opener.current?.focus());
+  };
+  const confirm = async () => {
+    setError(undefined);
+    try {
+      const answer = await endSessions(userId).unwrap();
+      setEnded(answer.ended);
+      setAsking(false);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-surface-700 dark:text-surface-300">{t('search.user.sessionsActive', { count: sessions.active })}</p>
+      {ended !== null ? (
+        <p role="status" className="text-sm text-primary-700 dark:text-primary-300">
+          {t('search.user.sessionsEnded', { count: ended, name })}
+        </p>
+      ) : null}
+      {sessions.canEnd ? (
+        <Button
+          ref={opener}
+          variant="secondary"
+          size="sm"
+          disabled={sessions.active === 0}
+          onClick={() => {
+            setEnded(null);
+            setAsking(true);
+          }}
+        >
+          {t('search.user.endSessions')}
+        </Button>
+      ) : null}
+      {asking ? (
+        <TeamConfirmDialog
+          title={t('search.user.endTitle', { name })}
+          confirmLabel={t('search.user.endConfirm')}
+          danger
+          busy={state.isLoading}
+          error={error}
+          errorTitle={t('search.user.endFailed')}
+          onConfirm={() => void confirm()}
+          onCancel={close}
+        >
+          <p>{t('search.user.endBody', { name, count: sessions.active })}</p>
+        </TeamConfirmDialog>
+      ) : null}
+    </div>
   );
 }
 

@@ -4,7 +4,7 @@
  * shows loading and failures in place. A card view is written to the staff audit, so it is the
  * dashboard's own fetch (`fromDashboard`). Type-only imports of the contract: no zod at run time.
  */
-import type { StaffSearchAnswer, StaffServerCard, StaffUserCard } from '@tickety/api-contract';
+import type { StaffEndSessionsAnswer, StaffSearchAnswer, StaffServerCard, StaffUserCard } from '@tickety/api-contract';
 import { api } from '@tickety/shared';
 
 export type { StaffSearchAnswer, StaffSearchServer, StaffSearchUser, StaffServerCard, StaffTicket, StaffUserCard } from '@tickety/api-contract';
@@ -14,7 +14,7 @@ export const SEARCH_DEBOUNCE_MS = 200;
 /** The longest query the API takes (STAFF_SEARCH_MAX_LENGTH). */
 export const SEARCH_MAX_LENGTH = 100;
 
-export const searchApi = api.injectEndpoints({
+export const searchApi = api.enhanceEndpoints({ addTagTypes: ['StaffUserCard'] }).injectEndpoints({
   endpoints: (build) => ({
     staffSearch: build.query<StaffSearchAnswer, string>({
       query: (q) => ({ path: '/api/staff/search', query: { q }, overlay: false }),
@@ -22,7 +22,13 @@ export const searchApi = api.injectEndpoints({
     }),
     staffUserCard: build.query<StaffUserCard, string>({
       query: (user) => ({ path: `/api/staff/users/${encodeURIComponent(user)}`, overlay: false, fromDashboard: true }),
+      providesTags: (_r, _e, user) => [{ type: 'StaffUserCard', id: user }],
       keepUnusedDataFor: 30,
+    }),
+    /** Signs the user out everywhere (DASHBOARD_SUPPORT_SYSTEM_WRITE); the card is read again. */
+    endUserSessions: build.mutation<StaffEndSessionsAnswer, string>({
+      query: (user) => ({ path: `/api/staff/users/${encodeURIComponent(user)}/sessions/end`, method: 'POST', body: {}, overlay: false }),
+      invalidatesTags: (_r, error, user) => (error ? [] : [{ type: 'StaffUserCard', id: user }]),
     }),
     staffServerCard: build.query<StaffServerCard, string>({
       query: (server) => ({ path: `/api/staff/servers/${encodeURIComponent(server)}`, overlay: false, fromDashboard: true }),
@@ -31,4 +37,4 @@ export const searchApi = api.injectEndpoints({
   }),
 });
 
-export const { useLazyStaffSearchQuery, useStaffUserCardQuery, useStaffServerCardQuery } = searchApi;
+export const { useLazyStaffSearchQuery, useStaffUserCardQuery, useStaffServerCardQuery, useEndUserSessionsMutation } = searchApi;

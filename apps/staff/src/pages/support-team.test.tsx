@@ -27,8 +27,9 @@ const answer = (q: string): StaffSearchAnswer => ({
   servers: [{ id: ARCADE, name: "Ava's Arcade", iconUrl: null, botInGuild: true, match: 'prefix' }],
 });
 
-function userCard(canViewBilling: boolean): StaffUserCard {
+function userCard(canViewBilling: boolean, sessions: StaffUserCard['sessions'] = { active: 2, canEnd: false }): StaffUserCard {
   return {
+    sessions,
     user: { id: AVA, username: 'ava', globalName: 'Ava', avatarUrl: 'http://cdn.test/a.png', createdAt: '2026-01-01T10:00:00.000Z', updatedAt: '2026-03-01T10:00:00.000Z', guildsRefreshedAt: '2026-03-01T10:00:00.000Z' },
     servers: [{ id: ARCADE, name: "Ava's Arcade", iconUrl: null, owner: true, botInGuild: true }],
     subscriptions: [testSubscription({ provider: 'paddle', id: 'sub_1', userId: AVA, planName: 'Premium', status: 'active', premium: true })],
@@ -102,6 +103,50 @@ describe('Support Team (/support-team)', () => {
     expect(screen.getByText(/2 panels and 1 multi-panel; version 5/)).toBeInTheDocument();
     expect(screen.getByText(/Covered by Premium \(Discord, slot 1\) of/)).toBeInTheDocument();
     expect(screen.getByText('Panel “Support”')).toBeInTheDocument();
+  });
+
+  it('says how many sessions the user has; with the system write flag, signs them out everywhere after a confirmation, and reads the card again', async () => {
+    let ended = false;
+    let fail = true;
+    const { calls } = mockApi({
+      [`GET /api/staff/users/${AVA}`]: () => json(userCard(true, { active: ended ? 0 : 2, canEnd: true })),
+      [`POST /api/staff/users/${AVA}/sessions/end`]: () => {
+        if (fail) return apiError(503, 1009, 'The service is temporarily unavailable (database). Try again shortly.');
+        ended = true;
+        return json({ ended: 2 });
+      },
+    });
+    const writer = signedInMe({ team: { owner: false, permissions: ['DASHBOARD_SUPPORT_SEARCH_READ', 'DASHBOARD_SUPPORT_SYSTEM_WRITE'] } });
+    ({ store } = renderPage(<SupportTeamPage />, { url: `/support-team?user=${AVA}`, me: writer }));
+    expect(await screen.findByText('Signed in on 2 devices or browsers.')).toBeInTheDocument();
+    const open = screen.getByRole('button', { name: 'Sign out everywhere…' });
+    await userEvent.click(open);
+    const dialog = screen.getByRole('alertdialog', { name: 'Sign Ava out everywhere?' });
+    expect(dialog).toHaveTextContent('2 sessions end at once');
+    // Cancel: nothing sent, focus back on the button.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(open).toHaveFocus());
+    expect(calls(`/api/staff/users/${AVA}/sessions/end`)).toHaveLength(0);
+    // A failure stays in the dialog; Try again succeeds.
+    await userEvent.click(open);
+    const again = screen.getByRole('alertdialog', { name: 'Sign Ava out everywhere?' });
+    await userEvent.click(within(again).getByRole('button', { name: 'Sign out everywhere' }));
+    expect(await within(again).findByRole('alert')).toHaveTextContent('The sessions were not ended');
+    fail = false;
+    await userEvent.click(within(again).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('status')).toHaveTextContent('2 sessions of Ava ended.');
+    expect(await screen.findByText('Signed in nowhere right now.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign out everywhere…' })).toBeDisabled();
+    expect(calls(`/api/staff/users/${AVA}/sessions/end`).map(([, init]) => init?.method)).toEqual(['POST', 'POST']);
+  });
+
+  it('without the system write flag, the sessions are only counted', async () => {
+    mockApi({ [`GET /api/staff/users/${AVA}`]: userCard(false) });
+    ({ store } = renderPage(<SupportTeamPage />, { url: `/support-team?user=${AVA}`, me: searcher }));
+    expect(await screen.findByText('Signed in on 2 devices or browsers.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Sign out everywhere…' })).not.toBeInTheDocument();
   });
 
   it('says when nothing matches, shows a failure with Retry, and a card that cannot be read', async () => {

@@ -1,11 +1,21 @@
-import { ApiError, StaffSearchAnswer, StaffSearchQuery, StaffServerCard, StaffServerParams, StaffUserCard, StaffUserParams } from '@tickety/api-contract';
+import {
+  ApiError,
+  StaffEndSessionsAnswer,
+  type StaffPermission,
+  StaffSearchAnswer,
+  StaffSearchQuery,
+  StaffServerCard,
+  StaffServerParams,
+  StaffUserCard,
+  StaffUserParams,
+} from '@tickety/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiHttpError } from '../../lib/errors';
 import { perSessionLimit } from '../../lib/rate-limits';
 import { cookieNames } from '../../plugins/app/auth';
 import { notDashboardFetch } from '../../plugins/app/security';
-import { writeStaffView } from '../../services/staff-audit';
+import { writeStaffAudit, writeStaffView } from '../../services/staff-audit';
 import { StaffSearch } from '../../services/staff-search';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 429: ApiError };
@@ -37,8 +47,10 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
   /** A card view, once per staff member and card within the audit's view window (a page's refreshes are one view). */
   const audit = (staffId: string, action: 'support.user.view' | 'support.server.view', target: string) =>
     writeStaffView(app.db, { at: app.clock(), staffId, action, target });
-  /** Whether the viewer may open billing pages (read fresh, like every staff flag). */
-  const canViewBilling = async (staffId: string) => (await app.accounts.team(staffId))?.permissions.includes('DASHBOARD_SUPPORT_SYSTEM_READ') ?? false;
+  /** Whether the viewer holds a flag (read fresh, like every staff flag). */
+  const holds = async (staffId: string, flag: StaffPermission) => (await app.accounts.team(staffId))?.permissions.includes(flag) ?? false;
+  /** Whether the viewer may open billing pages. */
+  const canViewBilling = (staffId: string) => holds(staffId, 'DASHBOARD_SUPPORT_SYSTEM_READ');
 
   app.get('/search', { ...guard, schema: { querystring: StaffSearchQuery, response: { 200: StaffSearchAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
@@ -54,10 +66,35 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
     if (!card) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
     await audit(staffId, 'support.user.view', `user ${req.params.user}`);
     const billing = await canViewBilling(staffId);
+    const sessions = { active: await app.sessions.countLive(req.params.user), canEnd: await holds(staffId, 'DASHBOARD_SUPPORT_SYSTEM_WRITE') };
     // Support search shows which subscriptions a user has (the product's design); what they pay with
     // is billing's, for DASHBOARD_SUPPORT_SYSTEM_READ only.
-    return { ...card, subscriptions: billing ? card.subscriptions : card.subscriptions.map(withoutPayment), canViewBilling: billing };
+    return { ...card, subscriptions: billing ? card.subscriptions : card.subscriptions.map(withoutPayment), canViewBilling: billing, sessions };
   });
+
+  /**
+   * Signs a user out everywhere (a stolen session, an account in trouble): every live session ends
+   * at once, in the transaction of its audit row (`user.sessions.end`, how many). Staff with
+   * DASHBOARD_SUPPORT_SYSTEM_WRITE; the dashboard's own fetch (the CSRF rules of every change).
+   */
+  app.post(
+    '/users/:user/sessions/end',
+    { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_WRITE'), schema: { params: StaffUserParams, response: { 200: StaffEndSessionsAnswer, ...errors } } },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      reply.header('cache-control', 'no-store');
+      const staffId = (await req.getSession())!.userId;
+      const known = await app.db.query('SELECT 1 FROM users WHERE id = $1', [req.params.user]);
+      if (known.rows.length === 0) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
+      const ended = await app.db.transaction(async (tx) => {
+        const n = await app.sessions.revokeAllOf(tx, req.params.user);
+        await writeStaffAudit(tx, { at: app.clock(), staffId, action: 'user.sessions.end', target: `user ${req.params.user}`, after: { ended: n } });
+        return n;
+      });
+      req.log.info({ userId: req.params.user, ended }, 'staff ended every session of a user');
+      return { ended };
+    },
+  );
 
   app.get('/servers/:server', { ...guard, schema: { params: StaffServerParams, response: { 200: StaffServerCard, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
