@@ -269,6 +269,8 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
   // ---- Announcements (issue 12 §3, System Update) -------------------------------------------------
   // One active, one scheduled and one withdrawn notice, published by Sam through the product's service
   // (each audited as his), only while there is no announcement at all: staff's own are left as they are.
+  // The active one is for signed-in users: a visitor's prerendered page then starts no JavaScript
+  // until they reach for it (a notice for everyone starts the app after load and idle).
   const anyAnnouncement = await app.db.query('SELECT 1 FROM announcements LIMIT 1');
   if (anyAnnouncement.rows.length === 0) {
     const notices = new Announcements(app.db, app.clock);
@@ -276,8 +278,8 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
     const when = (ms: number) => new Date(ms).toISOString();
     await notices.create(by, {
       severity: 'info',
-      text: 'Welcome to the **Tickety demo**: sign in as any demo user and try the dashboard. See the [status page](/status) for what runs here.',
-      audience: 'everyone',
+      text: 'Welcome to the **Tickety demo**: everything here runs against the sandbox, so try any page. See the [status page](/status) for what runs here.',
+      audience: 'signedIn',
       startsAt: null,
       endsAt: null,
       publish: true,
