@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { addBodyParsers } from '../body';
 import { pathBelow } from '../util';
-import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, sendText, unexpectedError } from '../webhooks/plugin';
+import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, sendText, tickOnRequest, unexpectedError } from '../webhooks/plugin';
 
 import { apiRoutes, sendApiError } from './api-routes';
 import { type ChargebeeSandboxControl, controlInternals, createChargebeeSandboxControl } from './control';
@@ -100,9 +100,7 @@ export const chargebeeSandbox: FastifyPluginAsync<ChargebeeSandboxOptions> = asy
   addBodyParsers(app, { json: false });
 
   // Renewals and scheduled cancellations due by the clock apply before any request sees the state.
-  app.addHook('onRequest', async () => {
-    engine.tick();
-  });
+  tickOnRequest(app, engine);
 
   app.setErrorHandler(async (error: FastifyError | ChargebeeApiError, req, reply) => {
     if (error instanceof ChargebeeApiError) return sendApiError(reply, error);

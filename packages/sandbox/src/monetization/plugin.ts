@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxEngine } from '../engine';
 import { SNOWFLAKE } from '../util';
-import { attachStandIn, optionChecks, outboxOptions, restoreInitialState } from '../webhooks/plugin';
+import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, tickOnRequest } from '../webhooks/plugin';
 import { monetizationApiRoutes } from './api-routes';
 import { createMonetizationControl, type MonetizationControl, monetizationInternals } from './control';
 import { EventQueue } from './delivery';
@@ -121,9 +121,7 @@ export function registerMonetization(app: FastifyInstance, discord: SandboxEngin
 
   attachStandIn(app, { bound: { engine, queue }, internals, onChange, snapshot: () => engine.snapshot(), failure: 'discord sandbox: monetization.onChange failed' });
   // Renewals and ends of canceled subscriptions due by the clock apply before any request sees the state.
-  app.addHook('onRequest', async () => {
-    engine.tick();
-  });
+  tickOnRequest(app, engine);
 
   monetizationApiRoutes(app, discord, engine);
   storeRoutes(app, discord, engine);

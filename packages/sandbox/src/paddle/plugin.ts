@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { addBodyParsers } from '../body';
 import { pathBelow } from '../util';
-import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, sendText, unexpectedError } from '../webhooks/plugin';
+import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, sendText, tickOnRequest, unexpectedError } from '../webhooks/plugin';
 
 import { apiRoutes, sendApiError } from './api-routes';
 import { checkoutRoutes } from './checkout-routes';
@@ -124,9 +124,7 @@ export const paddleSandbox: FastifyPluginAsync<PaddleSandboxOptions> = async fun
   addBodyParsers(app, { json: true });
 
   // Scheduled changes (and renewals) due by the clock apply before any request sees the state.
-  app.addHook('onRequest', async () => {
-    engine.tick();
-  });
+  tickOnRequest(app, engine);
 
   app.setErrorHandler(async (error: FastifyError | PaddleApiError, req, reply) => {
     if (error instanceof PaddleApiError) return sendApiError(reply, error);

@@ -114,6 +114,13 @@ export function attachStandIn<B extends { engine: { onChange: (() => void) | nul
   });
 }
 
+/** Applies what the stand-in's clock made due (`engine.tick()`) before any request sees the state. */
+export function tickOnRequest(app: FastifyInstance, engine: { tick(): void }): void {
+  app.addHook('onRequest', async () => {
+    engine.tick();
+  });
+}
+
 /**
  * What an unexpected error (not the provider's API error) answers: its own 4xx/5xx statusCode (else
  * 500) and, for a 4xx, its message; a 5xx is logged as `<label>: unexpected error` and shows `failure`.
