@@ -60,7 +60,9 @@ describe('webhook delivery', () => {
   });
 
   test('failFirst fails the next attempts without sending; they are retried', async () => {
-    const h = await setup({ retryBaseMs: 5 });
+    // Retries 200 ms and 600 ms later: long enough that the flush below never finds one due on a
+    // busy machine (it would send it), short enough for the wait after it.
+    const h = await setup({ retryBaseMs: 200 });
     h.control.setChaos({ failFirst: 2 });
     h.control.pause();
     await h.buy();
