@@ -67,6 +67,8 @@ declare module 'fastify' {
     requireSession: preHandlerAsyncHookHandler;
     /** preHandler factory: a staff flag is required (401 / 1004). */
     requireStaff(permission: StaffPermission): preHandlerAsyncHookHandler;
+    /** Whether a session is within the staff lifetimes (auth.ts, requireRecentStaffSession), without counting as staff activity. */
+    isStaffSessionRecent(session: Session): boolean;
     /**
      * preHandler for routes with `:server` that read: the user may open that server (full access or a
      * role the server's access rules name; 401 / 403 / 405),

@@ -1,29 +1,26 @@
-import { createHash } from 'node:crypto';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 
-/** The value of one cookie in a request's `Cookie` header (the first of that name), or null. */
-function cookieValue(req: FastifyRequest, name: string): string | null {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
-  }
-  return null;
-}
-
 /**
- * A route's own limit (`config` of a route, for @fastify/rate-limit): `max` requests per minute and
- * session, counted under `bucket`. The key is a hash of the session cookie (never the token itself,
- * which would then sit in the limiter's store), else of the address: other cookies do not change it,
- * so a caller cannot step around the limit by adding some.
+ * A route's own limit (its `config`, for @fastify/rate-limit): `max` requests per minute and signed-in
+ * user, counted under `bucket` (one bucket per route: the name is part of the key, so counters stay
+ * apart in Redis too). Taken in the route's `onRequest` (after the app's own, which reads the
+ * cookies; before its guards, so a refused caller is counted too): the key is the user the session
+ * cookie resolved to (the lookup is the one the guard then reuses), so spelling the cookie another way, adding cookies, or signing in
+ * again for more sessions changes nothing; a request without a live session (made-up tokens
+ * included) counts against its address (IPv6 per /64, as the global limit). @fastify/rate-limit applies one limit per request, so this
+ * replaces the global per-address limit on the route: a user is limited as tightly as an address
+ * and never shares an address's budget with others behind it.
  */
-export function perSessionLimit(bucket: string, max: number, sessionCookie: string) {
+export function perUserLimit(bucket: string, max: number) {
   return {
     rateLimit: {
       max,
       timeWindow: 60_000,
-      keyGenerator: (req: FastifyRequest) => {
-        const session = cookieValue(req, sessionCookie);
-        return `${bucket}:${createHash('sha256').update(session === null ? `ip ${req.ip}` : `session ${session}`).digest('base64url')}`;
+      hook: 'onRequest' as const,
+      keyGenerator: async (req: FastifyRequest) => {
+        const session = await req.getSession();
+        return session ? `${bucket}:user:${session.userId}` : `${bucket}:ip:${normalizeIP(req.ip, 64)}`;
       },
     },
   };

@@ -162,6 +162,8 @@ export class SessionStore {
    */
   async revokeAllOf(q: Queryable, userId: string): Promise<number> {
     const now = this.clock();
+    // The user's row, as a sign-in takes it (create): one under way finishes first, and is ended here too.
+    await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
     const { rows } = await q.query<{ live: boolean }>(
       `UPDATE sessions SET revoked_at = $2::timestamptz, discord_access_token = NULL, discord_refresh_token = NULL
         WHERE user_id = $1 AND revoked_at IS NULL

@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import {
+  SNOWFLAKE_PATTERN,
   TRANSCRIPT_ATTACHMENT_MAX_BYTES,
   TRANSCRIPT_ATTACHMENTS_MAX,
   TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES,
@@ -125,7 +126,7 @@ function encodeCursor(row: ListRow): string {
 
 function decodeCursor(cursor: string): { at: string; guildId: string; fileId: string } {
   const [at, guildId, fileId] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!at || !guildId || !fileId || Number.isNaN(Date.parse(at)) || !/^\d{17,20}$/.test(guildId) || !/^[A-Za-z0-9_-]{1,64}$/.test(fileId)) {
+  if (!at || !guildId || !fileId || Number.isNaN(Date.parse(at)) || !SNOWFLAKE_PATTERN.test(guildId) || !/^[A-Za-z0-9_-]{1,64}$/.test(fileId)) {
     throw new ApiHttpError('VALIDATION_FAILED', { message: 'cursor: not a cursor this list gave out.' });
   }
   return { at: new Date(at).toISOString(), guildId, fileId };

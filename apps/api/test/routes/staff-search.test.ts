@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ApiError, defaultServerConfig, newPanel, STAFF_PERMISSIONS, type StaffPermission, StaffSearchAnswer, StaffServerCard, StaffUserCard } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -379,6 +380,31 @@ describe.each(databases())('Staff: signing a user out everywhere (POST /api/staf
     expect((await (await as(ava.id)).get('/api/auth/@me')).json()).toMatchObject({ isAuthenticated: true });
   });
 
+  it('staff do not sign out those above them: an owner only by an owner, a member only by someone holding every flag they hold', async () => {
+    const { nico } = DEMO_USERS;
+    await grant(ben.id, ['DASHBOARD_SUPPORT_SYSTEM_WRITE', 'DASHBOARD_SUPPORT_SEARCH_READ']);
+    await grant(nico.id, ['DASHBOARD_SUPPORT_SYSTEM_READ']);
+    const samSession = await as(sam.id);
+    await as(nico.id);
+    const ben_ = await as(ben.id);
+    const owner = await end(ben_, sam.id);
+    expect(owner.statusCode).toBe(403);
+    expect(ApiError.parse(owner.json())).toMatchObject({ code: 1028, message: expect.stringContaining('Only an owner') });
+    const above = await end(ben_, nico.id);
+    expect(above.statusCode).toBe(403);
+    expect(ApiError.parse(above.json())).toMatchObject({ code: 1026, message: expect.stringContaining('DASHBOARD_SUPPORT_SYSTEM_READ') });
+    expect(await endAudit()).toEqual([]);
+    expect((await samSession.get('/api/auth/@me')).json()).toMatchObject({ isAuthenticated: true });
+    // Holding every flag Nico holds, Ben may; the owner may sign Ben out.
+    await grant(ben.id, ['DASHBOARD_SUPPORT_SYSTEM_WRITE', 'DASHBOARD_SUPPORT_SEARCH_READ', 'DASHBOARD_SUPPORT_SYSTEM_READ']);
+    const live = await t.app.sessions.countLive(nico.id);
+    expect(live).toBeGreaterThan(0);
+    expect((await end(ben_, nico.id)).json()).toEqual({ ended: live });
+    const bens = await t.app.sessions.countLive(ben.id);
+    expect((await end(samSession, ben.id)).json()).toEqual({ ended: bens });
+    expect((await ben_.get('/api/auth/@me')).json()).toMatchObject({ isAuthenticated: false });
+  });
+
   it('an unknown user is 404 and a malformed id 400; nothing written', async () => {
     await grant(sam.id, []);
     const sam_ = await as(sam.id);
@@ -405,7 +431,8 @@ describe.each(databases())('Staff: signing a user out everywhere (POST /api/staf
 describe('Staff: per-session limits on support search, its cards and the audit (STAFF_RATE_LIMIT_MAX)', () => {
   const t = useTestApp(databases()[0]!, { env: { STAFF_RATE_LIMIT_MAX: '3' } });
 
-  it('a session past the limit gets 429 code 1003 with Retry-After, whatever other cookies it adds; another session has its own', async () => {
+  it('a staff member past the limit gets 429 code 1003 with Retry-After, however the cookie is spelt and in every session; another member has their own', async () => {
+    await t.db.query(`INSERT INTO staff_members (user_id, permissions) VALUES ($1, $2::text[]) ON CONFLICT (user_id) DO NOTHING`, [ben.id, ['DASHBOARD_SUPPORT_SEARCH_READ', 'SPECIAL_TEAM_MANAGER_READ']]);
     const first = new Browser(t.app);
     await signIn(first, sam.id);
     for (let i = 0; i < 3; i++) expect((await first.get('/api/staff/search?q=ava')).statusCode).toBe(200);
@@ -413,13 +440,29 @@ describe('Staff: per-session limits on support search, its cards and the audit (
     expect(refused.statusCode).toBe(429);
     expect(ApiError.parse(refused.json()).code).toBe(1003);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    // Another cookie does not make it another caller.
+    // Another cookie, or the session cookie percent-encoded (the same session), is the same caller.
     expect((await first.get('/api/staff/search?q=ava', { headers: { cookie: `${first.cookieHeader()}; extra=${Date.now()}` } })).statusCode).toBe(429);
-    // Each route counts on its own: the audit still answers this session.
+    const encoded = first.cookieHeader().replace(/=(.)/, (_m, c: string) => `=%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    expect(encoded).not.toBe(first.cookieHeader());
+    expect((await first.get('/api/staff/search?q=ava', { headers: { cookie: encoded } })).statusCode).toBe(429);
+    // A second session of the same member shares the count.
+    const again = new Browser(t.app);
+    await signIn(again, sam.id);
+    expect((await again.get('/api/staff/search?q=ava')).statusCode).toBe(429);
+    // Each route counts on its own: the audit still answers.
     for (let i = 0; i < 3; i++) expect((await first.get('/api/staff/audit')).statusCode).toBe(200);
     expect((await first.get('/api/staff/audit')).statusCode).toBe(429);
-    const second = new Browser(t.app);
-    await signIn(second, sam.id);
-    expect((await second.get('/api/staff/search?q=ava')).statusCode).toBe(200);
+    // Another staff member has their own.
+    const ben_ = new Browser(t.app);
+    await signIn(ben_, ben.id);
+    expect((await ben_.get('/api/staff/search?q=ava')).statusCode).toBe(200);
+  });
+
+  it('made-up session tokens count against the address, not a fresh budget each', async () => {
+    const visitor = new Browser(t.app);
+    const made = () => `tickety_session=${randomBytes(32).toString('base64url')}`;
+    for (let i = 0; i < 3; i++) expect((await visitor.get('/api/staff/search?q=ava', { headers: { cookie: made() } })).statusCode).toBe(401);
+    const refused = await visitor.get('/api/staff/search?q=ava', { headers: { cookie: made() } });
+    expect(refused.statusCode).toBe(429);
   });
 });

@@ -1,6 +1,7 @@
 import { ApiError, ERROR_CODES } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it } from 'vitest';
+import { Announcements } from '../../src/services/announcements';
 import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { HOUR, MINUTE } from '../helpers/clock';
@@ -31,7 +32,7 @@ describe.each(databases())('staff sessions: 30 minutes idle, 12 hours at most, o
     for (let i = 0; i < 25; i++) {
       // Every 29 minutes: never idle long enough.
       t.clock.advance(29 * MINUTE);
-      const res = await sam_.get('/api/staff/team');
+      const res = await sam_.get('/api/staff/team', { headers: DASHBOARD });
       if (i < 24) expect(res.statusCode, `after ${(i + 1) * 29} minutes`).toBe(200);
       else {
         // 12 h 5 min after the sign-in: past the absolute lifetime.
@@ -45,7 +46,7 @@ describe.each(databases())('staff sessions: 30 minutes idle, 12 hours at most, o
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ isAuthenticated: true });
     // A new sign-in opens the staff pages again.
-    expect((await (await as(sam.id)).get('/api/staff/team')).statusCode).toBe(200);
+    expect((await (await as(sam.id)).get('/api/staff/team', { headers: DASHBOARD })).statusCode).toBe(200);
   });
 
   it('after 30 minutes without staff activity (other requests do not count), staff routes and staff reads are 1030; nothing is audited', async () => {
@@ -54,7 +55,7 @@ describe.each(databases())('staff sessions: 30 minutes idle, 12 hours at most, o
       ['DASHBOARD_SUPPORT_SEARCH_READ'],
     ]);
     const ben_ = await as(ben.id);
-    expect((await ben_.get('/api/staff/search?q=ava')).statusCode).toBe(200);
+    expect((await ben_.get('/api/staff/search?q=ava', { headers: DASHBOARD })).statusCode).toBe(200);
     // Ordinary use of the dashboard for 40 minutes keeps the session, not the staff powers.
     for (let i = 0; i < 4; i++) {
       t.clock.advance(10 * MINUTE);
@@ -79,17 +80,34 @@ describe.each(databases())('staff sessions: 30 minutes idle, 12 hours at most, o
     expect((await t.db.query('SELECT action FROM staff_audit')).rows).toEqual([{ action: 'server.view' }]);
   });
 
+  it("only the dashboard's own requests are staff activity; staff-only notices follow the lifetimes too", async () => {
+    const sam_ = await as(sam.id);
+    await new Announcements(t.app.db, t.app.clock).create(sam.id, { severity: 'info', text: 'For staff only', audience: 'staff', startsAt: null, endsAt: null, publish: true });
+    const notices = async () => ((await sam_.get('/api/announcements')).json() as { announcements: Array<{ text: string }> }).announcements.map((n) => n.text);
+    expect(await notices()).toContain('For staff only');
+    expect((await sam_.get('/api/staff/team', { headers: DASHBOARD })).statusCode).toBe(200);
+    // Another page's image or link every 20 minutes (the Lax cookie goes along): answered while the
+    // session is within the window, but it does not keep the window open.
+    for (let i = 0; i < 2; i++) {
+      t.clock.advance(20 * MINUTE);
+      const res = await sam_.get('/api/staff/team', { headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' } });
+      expect(res.statusCode, `after ${(i + 1) * 20} minutes`).toBe(i === 0 ? 200 : 401);
+    }
+    // Past the lifetimes, staff-only notices are not shown either (and reading them is no activity).
+    expect(await notices()).not.toContain('For staff only');
+  });
+
   it('staff activity is written at most once a minute, and another instance sees it', async () => {
     const sam_ = await as(sam.id);
-    expect((await sam_.get('/api/staff/team')).statusCode).toBe(200);
+    expect((await sam_.get('/api/staff/team', { headers: DASHBOARD })).statusCode).toBe(200);
     const seen = async () => (await t.db.query<{ staff_seen_at: unknown }>('SELECT staff_seen_at FROM sessions WHERE user_id = $1 AND staff_seen_at IS NOT NULL ORDER BY created_at DESC LIMIT 1', [sam.id])).rows[0]?.staff_seen_at;
     const first = new Date(String(await seen())).getTime();
     expect(first).toBe(t.clock.now);
     t.clock.advance(20 * 1000);
-    expect((await sam_.get('/api/staff/team')).statusCode).toBe(200);
+    expect((await sam_.get('/api/staff/team', { headers: DASHBOARD })).statusCode).toBe(200);
     expect(new Date(String(await seen())).getTime()).toBe(first);
     t.clock.advance(29 * MINUTE);
-    expect((await sam_.get('/api/staff/team')).statusCode).toBe(200);
+    expect((await sam_.get('/api/staff/team', { headers: DASHBOARD })).statusCode).toBe(200);
     expect(new Date(String(await seen())).getTime()).toBe(t.clock.now);
   });
 });

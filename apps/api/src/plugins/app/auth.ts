@@ -136,7 +136,7 @@ export default fp(
           message: `This needs the staff permission ${permission}, which your account does not have.`,
         });
       }
-      await requireRecentStaffSession(session);
+      await requireRecentStaffSession(req, session);
     });
 
     /**
@@ -146,24 +146,30 @@ export default fp(
      * 401 code 1030 on staff routes and staff reads until the user signs in again. Everything else the
      * session does is unaffected. Otherwise this request is the session's latest staff activity.
      */
-    async function requireRecentStaffSession(session: Session): Promise<void> {
+    async function requireRecentStaffSession(req: FastifyRequest, session: Session): Promise<void> {
       const now = app.clock();
+      const lapsed = staffLifetimeLapsed(session, now);
+      if (lapsed) throw new ApiHttpError('STAFF_SIGN_IN_AGAIN', { message: lapsed });
+      // Only the dashboard's own requests are staff activity: another page's link or image (the Lax
+      // cookie goes along on same-site requests and top-level navigations) must not keep it alive.
+      if (notDashboardFetch(req, dashboardOrigins) === null) await app.sessions.touchStaff(session, now);
+    }
+
+    /** Why a session is past the staff lifetimes (the 1030 message), or null while it is within them. */
+    function staffLifetimeLapsed(session: Session, now: number): string | null {
       const { staffIdleSeconds, staffMaxAgeSeconds } = app.config.session;
       const minutes = (seconds: number) => `${Math.round(seconds / 60)} minutes`;
       const hours = (seconds: number) => (seconds % 3600 === 0 ? `${seconds / 3600} hours` : minutes(seconds));
       if (now - session.createdAt >= staffMaxAgeSeconds * 1000) {
-        throw new ApiHttpError('STAFF_SIGN_IN_AGAIN', {
-          message: `Staff pages need a recent sign-in: log in with Discord again (you signed in more than ${hours(staffMaxAgeSeconds)} ago).`,
-        });
+        return `Staff pages need a recent sign-in: log in with Discord again (you signed in more than ${hours(staffMaxAgeSeconds)} ago).`;
       }
       const lastStaffActivity = Math.max(session.staffSeenAt ?? session.createdAt, session.createdAt);
       if (now - lastStaffActivity >= staffIdleSeconds * 1000) {
-        throw new ApiHttpError('STAFF_SIGN_IN_AGAIN', {
-          message: `Staff pages need a recent sign-in: log in with Discord again (${minutes(staffIdleSeconds)} passed without staff activity).`,
-        });
+        return `Staff pages need a recent sign-in: log in with Discord again (${minutes(staffIdleSeconds)} passed without staff activity).`;
       }
-      await app.sessions.touchStaff(session, now);
+      return null;
     }
+    app.decorate('isStaffSessionRecent', (session: Session) => staffLifetimeLapsed(session, app.clock()) === null);
 
     /**
      * The user's stored guild list says who manages what, but Discord is the truth: roles change,
@@ -240,7 +246,7 @@ export default fp(
         req.log.info({ reason: refusal, guildId }, 'staff read of a server refused: not the dashboard');
         throw new ApiHttpError('CSRF_REJECTED', { message: 'Open this server from the Tickety dashboard (this request did not come from it).' });
       }
-      await requireRecentStaffSession(session);
+      await requireRecentStaffSession(req, session);
       const guild = await app.accounts.knownGuild(guildId);
       if (!guild) throw new ApiHttpError('SERVER_NOT_FOUND', { selector: true });
       await auditStaffView(userId, guildId);

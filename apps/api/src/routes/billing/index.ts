@@ -19,10 +19,8 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
-import { perSessionLimit } from '../../lib/rate-limits';
-import { cookieNames } from '../../plugins/app/auth';
+import { perUserLimit } from '../../lib/rate-limits';
 import { notDashboardFetch } from '../../plugins/app/security';
 import { causeOf } from '../../services/billing/reconcile';
 import type { ProviderClient } from '../../services/billing/types';
@@ -112,12 +110,12 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   const clients = app.billingClients;
   const providerMax = app.config.rateLimit.providerMax;
   /** A route calling a provider: `share` of PROVIDER_RATE_LIMIT_MAX per session and minute. */
-  const sessionCookie = cookieNames(app.config.secureCookies).session;
   /**
-   * Routes that call a provider's API are limited per session too (the providers limit our account as
-   * a whole: one user looping must not use it up for everyone): `share` of PROVIDER_RATE_LIMIT_MAX.
+   * Routes that call a provider's API are limited per user (the providers limit our account as a
+   * whole: one user looping must not use it up for everyone): `share` of PROVIDER_RATE_LIMIT_MAX, each
+   * route its own counter.
    */
-  const perSession = (share: number) => perSessionLimit('provider-calls', Math.max(1, Math.round(providerMax * share)), sessionCookie);
+  const perUser = (route: string, share: number) => perUserLimit(`provider-calls:${route}`, Math.max(1, Math.round(providerMax * share)));
   const publicOrigin = app.config.dashboardOrigins[0] ?? app.config.publicUrl;
   const priceOf = (provider: BillingProvider, priceId: string) => {
     for (const plan of app.config.plans) for (const p of plan.providerPrices) if (p.provider === provider && p.id === priceId) return { plan, interval: p.interval };
@@ -138,7 +136,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   });
 
   // A checkout of a catalogue price: what the provider's checkout needs, tied to the signed-in user.
-  app.post('/:provider/checkout', { ...own, config: perSession(0.5), schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: CheckoutAnswer, ...errors } } }, async (req) => {
+  app.post('/:provider/checkout', { ...own, config: perUser('provider-checkout', 0.5), schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: CheckoutAnswer, ...errors } } }, async (req) => {
     if (req.validationError) throw req.validationError;
     const { provider } = req.params;
     const { priceId } = req.body;
@@ -167,7 +165,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   });
 
   // After a provider's checkout: "activating" until its webhook has been applied.
-  app.get('/checkouts/:provider/:reference', { ...own, config: perSession(3), schema: { params: ReferenceParams, response: { 200: CheckoutStatus, ...errors } } }, async (req, reply) => {
+  app.get('/checkouts/:provider/:reference', { ...own, config: perUser('checkouts-provider-reference', 3), schema: { params: ReferenceParams, response: { 200: CheckoutStatus, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
     const userId = await userOf(req);
@@ -229,7 +227,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     return found;
   }
 
-  app.post('/subscriptions/:provider/:id/:action', { ...own, config: perSession(1), schema: { params: ActionParams, response: { 200: BillingActionAnswer, ...errors } } }, async (req) => {
+  app.post('/subscriptions/:provider/:id/:action', { ...own, config: perUser('subscriptions-provider-id-action', 1), schema: { params: ActionParams, response: { 200: BillingActionAnswer, ...errors } } }, async (req) => {
     if (req.validationError) throw req.validationError;
     const { provider } = req.params;
     const found = await ownSubscription(req, provider, req.params.id);
@@ -268,7 +266,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/subscriptions/:provider/:id/change-plan/preview',
-    { ...own, config: perSession(1), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: ChangePlanPreview, ...errors } } },
+    { ...own, config: perUser('subscriptions-provider-id-change-plan-preview', 1), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: ChangePlanPreview, ...errors } } },
     async (req) => {
       if (req.validationError) throw req.validationError;
       const found = await ownSubscription(req, req.params.provider, req.params.id);
@@ -280,7 +278,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/subscriptions/:provider/:id/change-plan',
-    { ...own, config: perSession(0.5), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: BillingActionAnswer, ...errors } } },
+    { ...own, config: perUser('subscriptions-provider-id-change-plan', 0.5), schema: { params: SubscriptionParams, body: ChangePlanRequest, response: { 200: BillingActionAnswer, ...errors } } },
     async (req) => {
       if (req.validationError) throw req.validationError;
       const found = await ownSubscription(req, req.params.provider, req.params.id);
@@ -296,7 +294,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     return { available: true, invoices: await client.invoices(found.id) };
   }
 
-  app.get('/subscriptions/:provider/:id/invoices', { ...own, config: perSession(1), schema: { params: SubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } }, async (req, reply) => {
+  app.get('/subscriptions/:provider/:id/invoices', { ...own, config: perUser('subscriptions-provider-id-invoices', 1), schema: { params: SubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
     return invoicesOf(await ownSubscription(req, req.params.provider, req.params.id));
@@ -304,7 +302,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/users/:user/subscriptions/:provider/:id/invoices',
-    { ...staff, config: perSession(1), schema: { params: UserSubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } },
+    { ...staff, config: perUser('users-user-subscriptions-provider-id-invoices', 1), schema: { params: UserSubscriptionParams, response: { 200: BillingInvoicesAnswer, ...errors } } },
     async (req, reply) => {
       if (req.validationError) throw req.validationError;
       noStore(reply);
@@ -317,7 +315,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   );
 
   // The document of one receipt: a redirect to a fresh provider link (theirs expire).
-  app.get('/subscriptions/:provider/:id/invoices/:invoice', { ...own, config: perSession(1), schema: { params: InvoiceParams, response: errors } }, async (req, reply) => {
+  app.get('/subscriptions/:provider/:id/invoices/:invoice', { ...own, config: perUser('subscriptions-provider-id-invoices-invoice', 1), schema: { params: InvoiceParams, response: errors } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     const found = await ownSubscription(req, req.params.provider, req.params.id);
     const client: ProviderClient = clients[found.provider];

@@ -95,8 +95,9 @@ export default async function staffAnnouncementsRoutes(fastify: FastifyInstance)
 
   app.get('/announcements', { schema: { response: { 200: PublicAnnouncementsAnswer, 304: z.undefined(), 400: ApiError } } }, async (req, reply) => {
     const session = await req.getSession();
-    // Staff on this request's data: a revoked flag stops showing staff notices at the next read.
-    const viewer = !session ? 'visitor' : (await app.accounts.team(session.userId)) ? 'staff' : 'user';
+    // Staff on this request's data: a revoked flag stops showing staff notices at the next read, and
+    // so does a session past the staff lifetimes (this read does not count as staff activity).
+    const viewer = !session ? 'visitor' : (await app.accounts.team(session.userId)) && app.isStaffSessionRecent(session) ? 'staff' : 'user';
     const body = { announcements: await announcements.active(audiencesFor(viewer)) };
     const etag = etagOf(body);
     // A caller without cookies gets what every visitor gets: a shared cache may keep it.

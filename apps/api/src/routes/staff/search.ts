@@ -12,8 +12,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiHttpError } from '../../lib/errors';
-import { perSessionLimit } from '../../lib/rate-limits';
-import { cookieNames } from '../../plugins/app/auth';
+import { perUserLimit } from '../../lib/rate-limits';
 import { notDashboardFetch } from '../../plugins/app/security';
 import { writeStaffAudit, writeStaffView } from '../../services/staff-audit';
 import { StaffSearch } from '../../services/staff-search';
@@ -29,10 +28,9 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 429
 export default async function staffSearchRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const search = new StaffSearch({ db: app.db, clock: app.clock, cdnBase: app.config.discord.cdnBase, billing: app.billingAccounts, configs: app.serverConfigs });
-  // Search answers as staff type, so its limit is per session (STAFF_RATE_LIMIT_MAX a minute, each
-  // route its own), well above typing speed and well below what a script scraping users would need.
-  const limit = perSessionLimit('staff-search', app.config.rateLimit.staffMax, cookieNames(app.config.secureCookies).session);
-  const guard = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SEARCH_READ'), config: limit } as const;
+  // Search answers as staff type, so its limit is per staff member (STAFF_RATE_LIMIT_MAX a minute,
+  // each route its own), well above typing speed and well below what a script scraping users needs.
+  const guard = (route: string) => ({ attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SEARCH_READ'), config: perUserLimit(`staff-${route}`, app.config.rateLimit.staffMax) }) as const;
   const dashboardOrigins = new Set(app.config.dashboardOrigins);
 
   /** The viewer, once the card may be read: refused unless the dashboard asked. */
@@ -52,13 +50,13 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
   /** Whether the viewer may open billing pages. */
   const canViewBilling = (staffId: string) => holds(staffId, 'DASHBOARD_SUPPORT_SYSTEM_READ');
 
-  app.get('/search', { ...guard, schema: { querystring: StaffSearchQuery, response: { 200: StaffSearchAnswer, ...errors } } }, async (req, reply) => {
+  app.get('/search', { ...guard('search'), schema: { querystring: StaffSearchQuery, response: { 200: StaffSearchAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     reply.header('cache-control', 'no-store');
     return search.search(req.query.q);
   });
 
-  app.get('/users/:user', { ...guard, schema: { params: StaffUserParams, response: { 200: StaffUserCard, ...errors } } }, async (req, reply) => {
+  app.get('/users/:user', { ...guard('user-card'), schema: { params: StaffUserParams, response: { 200: StaffUserCard, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     reply.header('cache-control', 'no-store');
     const staffId = await viewer(req);
@@ -86,6 +84,19 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
       const staffId = (await req.getSession())!.userId;
       const known = await app.db.query('SELECT 1 FROM users WHERE id = $1', [req.params.user]);
       if (known.rows.length === 0) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
+      // Staff do not sign out those above them: an owner only by an owner, a staff member only by
+      // someone holding every flag they hold (else a holder of this flag could keep an owner, or the
+      // manager about to revoke them, signed out). Flags read now, like every staff check.
+      const [actor, target] = await Promise.all([app.accounts.team(staffId), app.accounts.team(req.params.user)]);
+      if (target?.owner && !actor?.owner) {
+        throw new ApiHttpError('STAFF_OWNER_LOCKED', { message: 'Only an owner (STAFF_OWNER_IDS) signs an owner out: nothing was changed.' });
+      }
+      const missing = target && !actor?.owner ? target.permissions.filter((p) => !actor?.permissions.includes(p)) : [];
+      if (missing.length > 0) {
+        throw new ApiHttpError('STAFF_GRANT_FORBIDDEN', {
+          message: `This staff member holds ${missing.join(', ')}, which you do not: only someone holding every flag they hold signs them out. Nothing was changed.`,
+        });
+      }
       const ended = await app.db.transaction(async (tx) => {
         const n = await app.sessions.revokeAllOf(tx, req.params.user);
         await writeStaffAudit(tx, { at: app.clock(), staffId, action: 'user.sessions.end', target: `user ${req.params.user}`, after: { ended: n } });
@@ -96,7 +107,7 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.get('/servers/:server', { ...guard, schema: { params: StaffServerParams, response: { 200: StaffServerCard, ...errors } } }, async (req, reply) => {
+  app.get('/servers/:server', { ...guard('server-card'), schema: { params: StaffServerParams, response: { 200: StaffServerCard, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     reply.header('cache-control', 'no-store');
     const staffId = await viewer(req);

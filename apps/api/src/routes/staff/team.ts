@@ -11,8 +11,7 @@ import {
 } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { perSessionLimit } from '../../lib/rate-limits';
-import { cookieNames } from '../../plugins/app/auth';
+import { perUserLimit } from '../../lib/rate-limits';
 import { StaffTeam } from '../../services/staff-team';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 429: ApiError, 503: ApiError };
@@ -62,9 +61,8 @@ export default async function staffTeamRoutes(fastify: FastifyInstance) {
     return { removed: true as const };
   });
 
-  // The audit's filters search text: limited per session (STAFF_RATE_LIMIT_MAX a minute).
-  const auditLimit = perSessionLimit('staff-audit', app.config.rateLimit.staffMax, cookieNames(app.config.secureCookies).session);
-  app.get('/audit', { ...read, config: auditLimit, schema: { querystring: StaffAuditQuery, response: { 200: StaffAuditAnswer, ...errors } } }, async (req, reply) => {
+  // The audit's filters search text: limited per staff member (STAFF_RATE_LIMIT_MAX a minute).
+  app.get('/audit', { ...read, config: perUserLimit('staff-audit', app.config.rateLimit.staffMax), schema: { querystring: StaffAuditQuery, response: { 200: StaffAuditAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
     return team.audit(req.query);

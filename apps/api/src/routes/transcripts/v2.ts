@@ -51,7 +51,9 @@ async function decideAccess(app: FastifyInstance, req: FastifyRequest, reply: Fa
     if (req.serverAccess!.via === 'staff') return 'staff';
     if (allows(req.serverAccess!, 'logs', 'read')) return 'manager';
   } catch (error) {
-    if (!(error instanceof ApiHttpError) || !['NO_SERVER_ACCESS', 'SERVER_NOT_FOUND'].includes(error.errorName)) throw error;
+    // A staff read that did not open (past the staff lifetimes, or not the dashboard's request) is
+    // no refusal of the user's own right: the support roles below may still let them read.
+    if (!(error instanceof ApiHttpError) || !['NO_SERVER_ACCESS', 'SERVER_NOT_FOUND', 'STAFF_SIGN_IN_AGAIN', 'CSRF_REJECTED'].includes(error.errorName)) throw error;
     refusal = error;
   }
   const live = await app.serverConfigs.live(row.guildId);
@@ -61,6 +63,8 @@ async function decideAccess(app: FastifyInstance, req: FastifyRequest, reply: Fa
     const roles = await app.serverAccess.memberRoles(row.guildId, session.userId);
     if (roles?.some((r) => support.includes(r))) return 'support';
   }
+  // Not support either: the staff read's own answer stands (sign in again, or open it from the dashboard).
+  if (refusal && (refusal.errorName === 'STAFF_SIGN_IN_AGAIN' || refusal.errorName === 'CSRF_REJECTED')) throw refusal;
   const panelText = panel ? `the support team of the panel “${panel.name}”` : 'the support team of its panel (the panel no longer exists, so nobody is)';
   throw new ApiHttpError('NO_SERVER_ACCESS', {
     message: `Only the ticket’s opener, the server’s dashboard managers and ${panelText} can read this transcript, and you are none of them. If your roles changed in the last minute, try again shortly.`,

@@ -1,4 +1,5 @@
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { SNOWFLAKE_PATTERN } from '@tickety/api-contract';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock';
 import { isoMicros } from './paddle';
@@ -37,7 +38,7 @@ export function verifyDiscordSignature(
   return keys.some((key) => verify(null, message, key, sig)) ? null : 'no signature matches';
 }
 
-const Snowflake = z.string().regex(/^\d{17,20}$/);
+const Snowflake = z.string().regex(SNOWFLAKE_PATTERN);
 
 export const DiscordEntitlement = z.object({
   id: Snowflake,

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SNOWFLAKE_PATTERN } from '@tickety/api-contract';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock';
 import { type PriceBook, storeSubscription } from './subscriptions';
@@ -68,7 +69,7 @@ export function fastspringSubscriptionState(data: unknown, prices: PriceBook): S
   // Premium until deactivation: a canceled subscription keeps it to the end of its period.
   const premium = sub.state === 'active' || sub.state === 'trial' || sub.state === 'canceled';
   if (!found && (premium || sub.state === 'overdue')) throw new Error(`fastspring product ${product} is not in the plan catalogue (providerPrices in config/plans.json)`);
-  const userId = typeof sub.tags?.userId === 'string' && /^\d{17,20}$/.test(sub.tags.userId) ? sub.tags.userId : null;
+  const userId = typeof sub.tags?.userId === 'string' && SNOWFLAKE_PATTERN.test(sub.tags.userId) ? sub.tags.userId : null;
   const canceled = sub.state === 'canceled';
   return {
     provider: 'fastspring',

@@ -1,7 +1,7 @@
 import { ZodError } from 'zod';
 import type { Db } from '../../db/driver';
 import { type Clock, iso } from '../../lib/clock';
-import { type Applier, type InboxEvent, NotYetError, type Provider, type StoredEvent } from './types';
+import { type Applier, type InboxEvent, NotYetError, type Provider } from './types';
 
 export interface InboxOptions {
   /** Attempts before an event goes to the dead letters (staff replay it from there). */

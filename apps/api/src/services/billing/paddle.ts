@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SNOWFLAKE_PATTERN } from '@tickety/api-contract';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock';
 import { type PriceBook, storePaymentMethod, storeSubscription } from './subscriptions';
@@ -50,7 +51,7 @@ const Subscription = z.object({
   current_billing_period: z.object({ starts_at: z.string(), ends_at: z.iso.datetime({ offset: true }) }).nullish(),
   scheduled_change: z.object({ action: z.enum(['cancel', 'pause', 'resume']), effective_at: z.iso.datetime({ offset: true }) }).nullish(),
   items: z.array(z.object({ quantity: z.number().int().min(0).max(1000), price: z.object({ id: z.string().min(1) }) })).min(1),
-  custom_data: z.object({ userId: z.string().regex(/^\d{17,20}$/).optional() }).passthrough().nullish(),
+  custom_data: z.object({ userId: z.string().regex(SNOWFLAKE_PATTERN).optional() }).passthrough().nullish(),
 });
 
 const Transaction = z.object({

@@ -6,7 +6,7 @@ import { useOpenServer } from '@tickety/shared';
 import { type ApiAnswer, apiError, inLocale, json, mockApi, renderPage, resetShared } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CONFIG_FILE_FORMAT as CLIENT_FORMAT, CONFIG_FILE_MAX_BYTES as CLIENT_MAX_BYTES, fallbackFileName, filenameOf, idPath } from '../../lib/config-versions';
-import { CATEGORY_SUPPORT, config, live, panel, ROLE_SUPPORT, resources } from '../../test/config-fixtures';
+import { CATEGORY_SUPPORT, config, live, panel, resources } from '../../test/config-fixtures';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import ServerRestoreConfigs, { type RestoreConfigsProps } from './restore-configs';
 

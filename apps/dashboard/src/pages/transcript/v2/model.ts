@@ -63,7 +63,7 @@ export function startsGroup(messages: readonly TranscriptMessage[], i: number): 
 }
 
 /** The address of a file the API copied: `/api/transcripts/v2/<server>/<file>/attachments/<id>`, nothing else. */
-const OWN_FILE = /^\/api\/transcripts\/v2\/\d{17,20}\/[A-Za-z0-9_-]{1,64}\/attachments\/\d{17,20}$/;
+const OWN_FILE = /^\/api\/transcripts\/v2\/[1-9]\d{16,19}\/[A-Za-z0-9_-]{1,64}\/attachments\/[1-9]\d{16,19}$/;
 
 /**
  * Only our API's copies are loaded as pictures; anything else is a link (no request to another host).
