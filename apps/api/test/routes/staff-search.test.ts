@@ -395,6 +395,11 @@ describe.each(databases())('Staff: signing a user out everywhere (POST /api/staf
     expect(ApiError.parse(above.json())).toMatchObject({ code: 1026, message: expect.stringContaining('DASHBOARD_SUPPORT_SYSTEM_READ') });
     expect(await endAudit()).toEqual([]);
     expect((await samSession.get('/api/auth/@me')).json()).toMatchObject({ isAuthenticated: true });
+    // The cards say so, and the page offers no button then.
+    const cardOf = async (id: string) => StaffUserCard.parse((await ben_.get(`/api/staff/users/${id}`, dashboard)).json()).sessions.canEnd;
+    expect(await cardOf(sam.id)).toBe(false);
+    expect(await cardOf(nico.id)).toBe(false);
+    expect(await cardOf(ava.id)).toBe(true);
     // Holding every flag Nico holds, Ben may; the owner may sign Ben out.
     await grant(ben.id, ['DASHBOARD_SUPPORT_SYSTEM_WRITE', 'DASHBOARD_SUPPORT_SEARCH_READ', 'DASHBOARD_SUPPORT_SYSTEM_READ']);
     const live = await t.app.sessions.countLive(nico.id);

@@ -47,6 +47,22 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
     writeStaffView(app.db, { at: app.clock(), staffId, action, target });
   /** Whether the viewer holds a flag (read fresh, like every staff flag). */
   const holds = async (staffId: string, flag: StaffPermission) => (await app.accounts.team(staffId))?.permissions.includes(flag) ?? false;
+  /**
+   * Why this staff member may not sign that user out everywhere, or null when they may: staff do not
+   * sign out those above them, an owner only by an owner (1028), a staff member only by someone
+   * holding every flag they hold (1026); else a holder of DASHBOARD_SUPPORT_SYSTEM_WRITE could keep an
+   * owner, or the manager about to revoke them, signed out. Flags read now, like every staff check.
+   */
+  async function signOutRefusal(staffId: string, userId: string): Promise<ApiHttpError | null> {
+    const [actor, target] = await Promise.all([app.accounts.team(staffId), app.accounts.team(userId)]);
+    if (!actor?.permissions.includes('DASHBOARD_SUPPORT_SYSTEM_WRITE')) return new ApiHttpError('STAFF_PERMISSION_REQUIRED');
+    if (target?.owner && !actor.owner) return new ApiHttpError('STAFF_OWNER_LOCKED', { message: 'Only an owner (STAFF_OWNER_IDS) signs an owner out: nothing was changed.' });
+    const missing = target && !actor.owner ? target.permissions.filter((p) => !actor.permissions.includes(p)) : [];
+    if (missing.length === 0) return null;
+    return new ApiHttpError('STAFF_GRANT_FORBIDDEN', {
+      message: `This staff member holds ${missing.join(', ')}, which you do not: only someone holding every flag they hold signs them out. Nothing was changed.`,
+    });
+  }
   /** Whether the viewer may open billing pages. */
   const canViewBilling = (staffId: string) => holds(staffId, 'DASHBOARD_SUPPORT_SYSTEM_READ');
 
@@ -64,7 +80,7 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
     if (!card) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
     await audit(staffId, 'support.user.view', `user ${req.params.user}`);
     const billing = await canViewBilling(staffId);
-    const sessions = { active: await app.sessions.countLive(req.params.user), canEnd: await holds(staffId, 'DASHBOARD_SUPPORT_SYSTEM_WRITE') };
+    const sessions = { active: await app.sessions.countLive(req.params.user), canEnd: (await signOutRefusal(staffId, req.params.user)) === null };
     // Support search shows which subscriptions a user has (the product's design); what they pay with
     // is billing's, for DASHBOARD_SUPPORT_SYSTEM_READ only.
     return { ...card, subscriptions: billing ? card.subscriptions : card.subscriptions.map(withoutPayment), canViewBilling: billing, sessions };
@@ -84,19 +100,8 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
       const staffId = (await req.getSession())!.userId;
       const known = await app.db.query('SELECT 1 FROM users WHERE id = $1', [req.params.user]);
       if (known.rows.length === 0) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
-      // Staff do not sign out those above them: an owner only by an owner, a staff member only by
-      // someone holding every flag they hold (else a holder of this flag could keep an owner, or the
-      // manager about to revoke them, signed out). Flags read now, like every staff check.
-      const [actor, target] = await Promise.all([app.accounts.team(staffId), app.accounts.team(req.params.user)]);
-      if (target?.owner && !actor?.owner) {
-        throw new ApiHttpError('STAFF_OWNER_LOCKED', { message: 'Only an owner (STAFF_OWNER_IDS) signs an owner out: nothing was changed.' });
-      }
-      const missing = target && !actor?.owner ? target.permissions.filter((p) => !actor?.permissions.includes(p)) : [];
-      if (missing.length > 0) {
-        throw new ApiHttpError('STAFF_GRANT_FORBIDDEN', {
-          message: `This staff member holds ${missing.join(', ')}, which you do not: only someone holding every flag they hold signs them out. Nothing was changed.`,
-        });
-      }
+      const refusal = await signOutRefusal(staffId, req.params.user);
+      if (refusal) throw refusal;
       const ended = await app.db.transaction(async (tx) => {
         const n = await app.sessions.revokeAllOf(tx, req.params.user);
         await writeStaffAudit(tx, { at: app.clock(), staffId, action: 'user.sessions.end', target: `user ${req.params.user}`, after: { ended: n } });
