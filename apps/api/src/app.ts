@@ -99,6 +99,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // A request arriving during shutdown gets the catalogue's 503 (plugins/app/lifecycle.ts).
     return503OnClosing: false,
     genReqId: () => randomBytes(6).toString('hex'),
+    // Starting the embedded database (PGlite, its extensions and every migration) can take more
+    // than Fastify's default 10 s on a busy machine; a plugin that truly hangs still fails start-up.
+    pluginTimeout: 60_000,
     frameworkErrors: frameworkErrors(names.session),
     clientErrorHandler: clientErrorHandler(names.session),
     // Fastify turns Node's own timeouts off by default: a client that sends its headers and then
