@@ -17,12 +17,13 @@ export const { signInContext } = session;
 
 /**
  * The built all-in-one server on a free loopback port (demo mode, the built front ends deployed into
- * a temporary site, a fresh database), with the rate limit raised so a load test measures the handler,
+ * a temporary site, a fresh database), with the rate limits (per address, per staff member, per user
+ * of a provider) raised so a load test measures the handler,
  * not the limiter.
  * @param {{ env?: Record<string, string>, staticRoot?: string }} [options]
  */
 export function startServer(options = {}) {
-  return harness.startServer({ ...options, env: { RATE_LIMIT_MAX: '1000000', ...options.env } });
+  return harness.startServer({ ...options, env: { RATE_LIMIT_MAX: '1000000', STAFF_RATE_LIMIT_MAX: '1000000', PROVIDER_RATE_LIMIT_MAX: '1000000', ...options.env } });
 }
 
 /**
