@@ -2,7 +2,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { accessibilityProblems } from '../src/a11y';
 import { shot, titleOf, useBrowser } from '../src/browser';
-import { main, waitForPath } from '../src/pages';
+import { loginRequired, main, waitForPath } from '../src/pages';
 import { type RunningServer, startServer } from '../src/server';
 import { DEMO_GUILDS, DEMO_USERS, type DemoUserKey, signInContext } from '../src/session';
 
@@ -435,5 +435,33 @@ describe('staff tools (issue 12)', () => {
     expect(await row('Planned maintenance').textContent()).toContain('Scheduled');
     expect(await row('Transcripts are slow to load').textContent()).toContain('Withdrawn');
     await snap(b.page, 'staff-system-update');
+  });
+
+  test('Sam signs Ava out everywhere from her card: her open dashboard asks her to log in again', async () => {
+    const ava = await person('ava');
+    try {
+      await ava.page.goto('/dashboard');
+      await ava.page.getByRole('heading', { name: 'Manage Servers' }).waitFor();
+
+      await signInContext(b.context, b.baseURL, 'sam');
+      await b.page.goto(`/support-team?user=${DEMO_USERS.ava.id}`);
+      const sessions = main(b.page).getByText(/^Signed in on \d+ devices? or browsers?\.$/);
+      await sessions.waitFor();
+      await main(b.page).getByRole('button', { name: 'Sign out everywhere…' }).click();
+      const dialog = b.page.getByRole('alertdialog', { name: 'Sign Ava out everywhere?' });
+      await dialog.waitFor();
+      await snap(b.page, 'staff-sign-out-everywhere');
+      await dialog.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
+      await main(b.page).getByRole('status').filter({ hasText: /of Ava ended\./ }).waitFor();
+      await main(b.page).getByText('Signed in nowhere right now.').waitFor();
+      expect(await main(b.page).getByRole('button', { name: 'Sign out everywhere…' }).isDisabled()).toBe(true);
+
+      // Ava's next page load finds her signed out.
+      await ava.page.reload();
+      await loginRequired(ava.page).waitFor();
+      await expectAccessible(b.page);
+    } finally {
+      await ava.context.close();
+    }
   });
 });
