@@ -33,18 +33,25 @@ const SERVERS: Array<[id: string, name: string]> = [
   ['1510000000000000006', 'Łódź Gamers'],
 ];
 
+/** A signed-in browser of a user (a session of its own), and setting a user's staff flags. */
+function people(t: ReturnType<typeof useTestApp>) {
+  return {
+    as: async (userId: string) => {
+      const browser = new Browser(t.app);
+      await signIn(browser, userId);
+      return browser;
+    },
+    grant: (userId: string, flags: readonly StaffPermission[]) =>
+      t.db.query(
+        `INSERT INTO staff_members (user_id, permissions) VALUES ($1, $2::text[]) ON CONFLICT (user_id) DO UPDATE SET permissions = EXCLUDED.permissions`,
+        [userId, flags],
+      ),
+  };
+}
+
 describe.each(databases())('Staff: support search and cards (/api/staff/search, users, servers) on $name', (database) => {
   const t = useTestApp(database);
-  const as = async (userId: string) => {
-    const browser = new Browser(t.app);
-    await signIn(browser, userId);
-    return browser;
-  };
-  const grant = (userId: string, flags: readonly StaffPermission[]) =>
-    t.db.query(
-      `INSERT INTO staff_members (user_id, permissions) VALUES ($1, $2::text[]) ON CONFLICT (user_id) DO UPDATE SET permissions = EXCLUDED.permissions`,
-      [userId, flags],
-    );
+  const { as, grant } = people(t);
   const audit = async () =>
     (await t.db.query<{ staff_id: string; action: string; target: string }>(`SELECT staff_id, action, target FROM staff_audit WHERE action LIKE 'support.%' ORDER BY id`)).rows;
 
@@ -323,16 +330,7 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
 
 describe.each(databases())('Staff: signing a user out everywhere (POST /api/staff/users/:user/sessions/end) on $name', (database) => {
   const t = useTestApp(database);
-  const as = async (userId: string) => {
-    const browser = new Browser(t.app);
-    await signIn(browser, userId);
-    return browser;
-  };
-  const grant = (userId: string, flags: readonly StaffPermission[]) =>
-    t.db.query(
-      `INSERT INTO staff_members (user_id, permissions) VALUES ($1, $2::text[]) ON CONFLICT (user_id) DO UPDATE SET permissions = EXCLUDED.permissions`,
-      [userId, flags],
-    );
+  const { as, grant } = people(t);
   const end = (browser: Browser, userId: string, headers: Record<string, string> = { 'content-type': 'application/json', ...dashboard.headers }) =>
     browser.request('POST', `/api/staff/users/${userId}/sessions/end`, { headers, payload: {} });
   beforeEach(async () => {
