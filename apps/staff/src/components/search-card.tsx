@@ -1,12 +1,13 @@
-import { failureText, formatDateTime, Link } from '@tickety/shared';
-import { Alert, Avatar, Badge, Button, Card, Skeleton } from '@tickety/ui';
+import { formatDateTime, Link } from '@tickety/shared';
+import { Avatar, Badge, Button, Card, Skeleton } from '@tickety/ui';
 import { type ReactNode, useRef, useState } from 'react';
 import { useT } from '../lib/i18n';
 import { type StaffServerCard, type StaffUserCard, useEndUserSessionsMutation, useStaffServerCardQuery, useStaffUserCardQuery } from '../lib/search-api';
 import { serverDashboardHref, userBillingHref } from '../lib/search-links';
+import { ConfirmDialog } from './confirm-dialog';
+import { FailureAlert } from './failure-alert';
 import { linkClasses } from './notices';
 import { SearchTickets } from './search-tickets';
-import { TeamConfirmDialog } from './team-dialog';
 
 const PROVIDER_NAMES: Record<string, string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };
 
@@ -33,17 +34,7 @@ function CardState({ loading, error, onRetry }: { loading: boolean; error: unkno
     );
   }
   return (
-    <Alert
-      tone="danger"
-      title={t('search.card.failed')}
-      actions={
-        <Button variant="secondary" size="sm" onClick={onRetry}>
-          {t('search.retry')}
-        </Button>
-      }
-    >
-      {failureText(error)}
-    </Alert>
+    <FailureAlert title={t('search.card.failed')} error={error} retryLabel={t('search.retry')} onRetry={onRetry} />
   );
 }
 
@@ -170,7 +161,7 @@ function UserSessions({ userId, name, sessions }: { userId: string; name: string
         </Button>
       ) : null}
       {asking ? (
-        <TeamConfirmDialog
+        <ConfirmDialog
           title={t('search.user.endTitle', { name })}
           confirmLabel={t('search.user.endConfirm')}
           danger
@@ -181,7 +172,7 @@ function UserSessions({ userId, name, sessions }: { userId: string; name: string
           onCancel={close}
         >
           <p>{t('search.user.endBody', { name, count: sessions.active })}</p>
-        </TeamConfirmDialog>
+        </ConfirmDialog>
       ) : null}
     </div>
   );

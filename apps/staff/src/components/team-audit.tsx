@@ -1,10 +1,11 @@
-import { failureText, formatDateTime, type StaffPermission, useSearchParams } from '@tickety/shared';
-import { Alert, Avatar, Button, cx, EmptyState, inputClasses, Skeleton, Table, type TableColumn } from '@tickety/ui';
+import { formatDateTime, type StaffPermission, useSearchParams } from '@tickety/shared';
+import { Avatar, Button, cx, EmptyState, inputClasses, Skeleton, Table, type TableColumn } from '@tickety/ui';
 import ScrollText from 'lucide-react/icons/scroll-text';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { STAFF_FLAGS } from '../lib/flags';
 import { useT } from '../lib/i18n';
 import { type AuditFilters, type StaffAuditEntry, type StaffTeamMember, useStaffAuditInfiniteQuery } from '../lib/team-api';
+import { FailureAlert } from './failure-alert';
 import { flagCode } from './notices';
 import { usePersonName } from './team-flags';
 
@@ -116,17 +117,7 @@ export function TeamAudit({ members }: { members: readonly StaffTeamMember[] | u
   let body: ReactNode;
   if (current === undefined) {
     body = list.isError ? (
-      <Alert
-        tone="danger"
-        title={t('audit.loadFailed')}
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-            {t('team.retry')}
-          </Button>
-        }
-      >
-        {failureText(list.error)}
-      </Alert>
+      <FailureAlert title={t('audit.loadFailed')} error={list.error} retryLabel={t('team.retry')} onRetry={() => void list.refetch()} />
     ) : (
       <div role="status" aria-busy="true">
         <span className="sr-only">{t('audit.loading')}</span>
@@ -137,17 +128,7 @@ export function TeamAudit({ members }: { members: readonly StaffTeamMember[] | u
     body = (
       <>
         {list.isError ? (
-          <Alert
-            tone="warning"
-            title={t('audit.moreFailed')}
-            actions={
-              <Button variant="secondary" size="sm" onClick={() => void (list.isFetchNextPageError ? loadMore() : list.refetch())}>
-                {t('team.retry')}
-              </Button>
-            }
-          >
-            {failureText(list.error)}
-          </Alert>
+          <FailureAlert tone="warning" title={t('audit.moreFailed')} error={list.error} retryLabel={t('team.retry')} onRetry={() => void (list.isFetchNextPageError ? loadMore() : list.refetch())} />
         ) : null}
         <Table
           caption={t('audit.caption')}

@@ -14,8 +14,9 @@ import {
   useSetStaffMemberMutation,
   useStaffTeamQuery,
 } from '../lib/team-api';
+import { ConfirmDialog } from './confirm-dialog';
+import { FailureAlert } from './failure-alert';
 import { useHoldsFlag } from './notices';
-import { TeamConfirmDialog } from './team-dialog';
 import { ChangeSummary, FlagChoices, GrantList, usePersonName } from './team-flags';
 
 /** The change waiting for its confirmation. */
@@ -97,17 +98,7 @@ export function TeamMembers() {
   let body: ReactNode;
   if (!team.data) {
     body = team.isError ? (
-      <Alert
-        tone="danger"
-        title={t('team.members.loadFailed')}
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void team.refetch()}>
-            {t('team.retry')}
-          </Button>
-        }
-      >
-        {failureText(team.error)}
-      </Alert>
+      <FailureAlert title={t('team.members.loadFailed')} error={team.error} retryLabel={t('team.retry')} onRetry={() => void team.refetch()} />
     ) : (
       <div role="status" aria-busy="true" className="space-y-3">
         <span className="sr-only">{t('team.members.loading')}</span>
@@ -121,17 +112,7 @@ export function TeamMembers() {
     body = (
       <>
         {team.isError ? (
-          <Alert
-            tone="warning"
-            title={t('team.members.refreshFailed')}
-            actions={
-              <Button variant="secondary" size="sm" onClick={() => void team.refetch()}>
-                {t('team.retry')}
-              </Button>
-            }
-          >
-            {failureText(team.error)}
-          </Alert>
+          <FailureAlert tone="warning" title={t('team.members.refreshFailed')} error={team.error} retryLabel={t('team.retry')} onRetry={() => void team.refetch()} />
         ) : null}
         <ul className="space-y-4" aria-labelledby={headingId}>
           {team.data.members.map((member) => {
@@ -240,7 +221,7 @@ export function TeamMembers() {
       {canWrite ? <AddMember key={addKey} held={held} owner={viewerIsOwner} viewerId={viewerId} onAsk={(person, permissions) => ask({ kind: 'add', person, permissions })} /> : null}
       {body}
       {pending ? (
-        <TeamConfirmDialog
+        <ConfirmDialog
           title={
             pending.kind === 'add'
               ? t('team.confirm.addTitle', { name: nameOf(pending.person) })
@@ -267,7 +248,7 @@ export function TeamMembers() {
               <ChangeSummary before={pending.kind === 'edit' ? pending.member.permissions : []} after={pending.permissions} />
             </>
           )}
-        </TeamConfirmDialog>
+        </ConfirmDialog>
       ) : null}
     </section>
   );

@@ -1,7 +1,8 @@
-import { failureText, useSearchParams } from '@tickety/shared';
-import { Alert, Button, Card, cx, EmptyState, inputClasses, PageHeader, Spinner } from '@tickety/ui';
+import { useSearchParams } from '@tickety/shared';
+import { Card, cx, EmptyState, inputClasses, PageHeader, Spinner } from '@tickety/ui';
 import Search from 'lucide-react/icons/search';
 import { type KeyboardEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { FailureAlert } from '../components/failure-alert';
 import { SearchServerCard, SearchUserCard } from '../components/search-card';
 import { optionId, type SearchOption, SearchResults } from '../components/search-results';
 import { useT } from '../lib/i18n';
@@ -156,17 +157,7 @@ export default function SupportTeamPage() {
             {query === '' && cleanQuery(text) === '' ? (
               <p className="text-sm text-surface-600 dark:text-surface-400">{t('search.start')}</p>
             ) : failed ? (
-              <Alert
-                tone="danger"
-                title={t('search.failed')}
-                actions={
-                  <Button variant="secondary" size="sm" onClick={() => setRetries((n) => n + 1)}>
-                    {t('search.retry')}
-                  </Button>
-                }
-              >
-                {failureText(result.error)}
-              </Alert>
+              <FailureAlert title={t('search.failed')} error={result.error} retryLabel={t('search.retry')} onRetry={() => setRetries((n) => n + 1)} />
             ) : waiting && !answer ? (
               <p className="flex items-center gap-2 text-sm text-surface-600 dark:text-surface-400">
                 <Spinner size="sm" label={null} />

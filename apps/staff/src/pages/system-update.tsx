@@ -1,4 +1,4 @@
-import { failureText, formatDateTime, useAppDispatch } from '@tickety/shared';
+import { formatDateTime, useAppDispatch } from '@tickety/shared';
 import { AnnouncementText, SeverityIcon } from '@tickety/shared/announcement-text';
 import { Alert, Badge, Button, EmptyState, PageHeader, Skeleton, Table, type TableColumn, type Tone } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
@@ -7,6 +7,7 @@ import Plus from 'lucide-react/icons/plus';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { AnnouncementForm, type SavedHow } from '../components/announcement-form';
 import { AnnouncementWithdrawDialog } from '../components/announcement-withdraw-dialog';
+import { FailureAlert } from '../components/failure-alert';
 import { useHoldsFlag } from '../components/notices';
 import { type Announcement, announcementsApi, useStaffAnnouncementsInfiniteQuery, useWithdrawAnnouncementMutation } from '../lib/announcement-api';
 import { T, useT } from '../lib/i18n';
@@ -108,17 +109,7 @@ export default function SystemUpdatePage() {
   let body: ReactNode;
   if (!list.data) {
     body = list.isError ? (
-      <Alert
-        tone="danger"
-        title={t('announcements.loadFailed')}
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void refetch()}>
-            {t('announcements.retry')}
-          </Button>
-        }
-      >
-        {failureText(list.error)}
-      </Alert>
+      <FailureAlert title={t('announcements.loadFailed')} error={list.error} retryLabel={t('announcements.retry')} onRetry={() => void refetch()} />
     ) : (
       <div role="status" aria-busy="true" className="space-y-3">
         <span className="sr-only">{t('announcements.loading')}</span>
@@ -131,17 +122,7 @@ export default function SystemUpdatePage() {
     body = (
       <div className="space-y-4">
         {list.isError ? (
-          <Alert
-            tone="warning"
-            title={t('announcements.refreshFailed')}
-            actions={
-              <Button variant="secondary" size="sm" onClick={() => void refetch()}>
-                {t('announcements.retry')}
-              </Button>
-            }
-          >
-            {failureText(list.error)}
-          </Alert>
+          <FailureAlert tone="warning" title={t('announcements.refreshFailed')} error={list.error} retryLabel={t('announcements.retry')} onRetry={() => void refetch()} />
         ) : null}
         <AnnouncementTable
           rows={rows}

@@ -3,12 +3,15 @@ import { Alert, Button } from '@tickety/ui';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { useT } from '../lib/i18n';
 
-export interface TeamConfirmDialogProps {
+export interface ConfirmDialogProps {
   title: string;
+  /** What the change does: the dialog's accessible description. */
   children: ReactNode;
-  /** The confirming button's words ("Add Nico", "Remove Nico"). */
+  /** Shown below the description, not part of it (a preview of what the change acts on). */
+  extra?: ReactNode;
+  /** The confirming button's words ("Add Nico", "Replay"); after a failure it says "Try again". */
   confirmLabel: string;
-  /** A removal: the confirming button is red. */
+  /** A removal or withdrawal: the confirming button is red. */
   danger?: boolean;
   busy: boolean;
   /** The change's failure (shown in the dialog, in the reader's language), or undefined. */
@@ -20,11 +23,12 @@ export interface TeamConfirmDialogProps {
 }
 
 /**
- * Every team change is confirmed here: a modal alertdialog on the native `<dialog>` (focus moves in
- * and stays, Escape cancels, the page behind is inert), Cancel focused first. A failure stays in the
- * dialog with "Try again".
+ * Every staff change is confirmed here (team changes, signing a user out everywhere, replaying a dead
+ * webhook, withdrawing an announcement): a modal alertdialog on the native `<dialog>` (focus moves in
+ * and stays, Escape cancels, the page behind is inert), Cancel focused first. It stays inside the
+ * remote's subtree, so the remote's scoped styles apply. A failure stays in the dialog with "Try again".
  */
-export function TeamConfirmDialog({ title, children, confirmLabel, danger = false, busy, error, errorTitle, onConfirm, onCancel }: TeamConfirmDialogProps) {
+export function ConfirmDialog({ title, children, extra, confirmLabel, danger = false, busy, error, errorTitle, onConfirm, onCancel }: ConfirmDialogProps) {
   const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -63,6 +67,7 @@ export function TeamConfirmDialog({ title, children, confirmLabel, danger = fals
         <div id={bodyId} className="mt-2 space-y-2 text-sm text-surface-700 dark:text-surface-300">
           {children}
         </div>
+        {extra ? <div className="mt-3">{extra}</div> : null}
         {error !== undefined ? (
           <Alert tone="danger" title={errorTitle} className="mt-4">
             {failureText(error)}
@@ -70,10 +75,10 @@ export function TeamConfirmDialog({ title, children, confirmLabel, danger = fals
         ) : null}
         <div className="mt-5 flex flex-wrap justify-end gap-2">
           <Button ref={cancelRef} variant="secondary" onClick={onCancel} disabled={busy}>
-            {t('team.dialog.cancel')}
+            {t('dialog.cancel')}
           </Button>
           <Button variant={danger ? 'danger' : 'primary'} onClick={onConfirm} loading={busy}>
-            {error !== undefined ? t('team.dialog.again') : confirmLabel}
+            {error !== undefined ? t('dialog.again') : confirmLabel}
           </Button>
         </div>
       </div>
