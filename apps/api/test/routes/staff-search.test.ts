@@ -55,6 +55,19 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
   const audit = async () =>
     (await t.db.query<{ staff_id: string; action: string; target: string }>(`SELECT staff_id, action, target FROM staff_audit WHERE action LIKE 'support.%' ORDER BY id`)).rows;
 
+  /** Ava signed in, with a Paddle subscription whose slot covers Ava's Arcade (since now: returned). */
+  async function avaWithPremium(): Promise<string> {
+    await as(ava.id);
+    const at = new Date(t.clock()).toISOString();
+    await t.db.query(
+      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots)
+       VALUES ('search-sub', $1, 'paddle', 'sub_search_1', 'active', true, 'premium', 'month', 1) ON CONFLICT DO NOTHING`,
+      [ava.id],
+    );
+    await t.db.query(`INSERT INTO premium_slots (subscription_id, slot, guild_id, assigned_at) VALUES ('search-sub', 1, $1, $2) ON CONFLICT DO NOTHING`, [ARCADE, at]);
+    return at;
+  }
+
   async function seedPeople(): Promise<void> {
     const now = new Date(t.clock()).toISOString();
     for (const [id, username, globalName] of PEOPLE) {
@@ -185,14 +198,7 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
 
   it("a user's card: profile, servers they manage, subscriptions, tickets with transcripts; audited, only from the dashboard", async () => {
     await t.db.query('DELETE FROM staff_audit');
-    await as(ava.id);
-    const at = new Date(t.clock()).toISOString();
-    await t.db.query(
-      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots)
-       VALUES ('search-sub', $1, 'paddle', 'sub_search_1', 'active', true, 'premium', 'month', 1) ON CONFLICT DO NOTHING`,
-      [ava.id],
-    );
-    await t.db.query(`INSERT INTO premium_slots (subscription_id, slot, guild_id, assigned_at) VALUES ('search-sub', 1, $1, $2) ON CONFLICT DO NOTHING`, [ARCADE, at]);
+    const at = await avaWithPremium();
     // Two tickets of Ava's at the Arcade: one with its transcript stored, one still open.
     for (const [ticket, number, transcript] of [
       ['t-closed', 7, 'file-7'],
@@ -286,14 +292,7 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
 
   it("a server's card: premium and the subscription covering it, panels, managers, recent Web Logs, tickets and transcripts; audited", async () => {
     await t.db.query('DELETE FROM staff_audit');
-    await as(ava.id);
-    const at = new Date(t.clock()).toISOString();
-    await t.db.query(
-      `INSERT INTO subscriptions (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots)
-       VALUES ('search-sub', $1, 'paddle', 'sub_search_1', 'active', true, 'premium', 'month', 1) ON CONFLICT DO NOTHING`,
-      [ava.id],
-    );
-    await t.db.query(`INSERT INTO premium_slots (subscription_id, slot, guild_id, assigned_at) VALUES ('search-sub', 1, $1, $2) ON CONFLICT DO NOTHING`, [ARCADE, at]);
+    await avaWithPremium();
     const live = await t.app.serverConfigs.live(ARCADE);
     if (live.version === 0) {
       await t.app.serverConfigs.save({
