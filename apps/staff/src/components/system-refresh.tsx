@@ -2,11 +2,12 @@
  * What the System page's sections share: they read themselves again every 15 s, on Refresh and on
  * Retry, show when they were last read, and announce only what the reader asked for (not each poll).
  */
-import { failureText, formatDateTime } from '@tickety/shared';
-import { Alert, Button, cx, type Tone } from '@tickety/ui';
+import { formatDateTime } from '@tickety/shared';
+import { Button, cx } from '@tickety/ui';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { type ReactNode, useCallback, useState } from 'react';
 import { useT } from '../lib/i18n';
+import { FailureAlert, type FailureAlertProps } from './failure-alert';
 
 /** Each System section reads itself again this often (RTK Query's `pollingInterval`). */
 export const SYSTEM_REFRESH_MS = 15_000;
@@ -78,20 +79,8 @@ export function RefreshHeader({ headingId, title, description, updatedAt, fetchi
   );
 }
 
-/** A failed read: what failed, the reason in the reader's words, and Retry. */
-export function LoadError({ title, error, onRetry, tone = 'danger' }: { title: string; error: unknown; onRetry: () => void; tone?: Tone }) {
+/** A failed read of the System page: what failed, the reason in the reader's words, and Retry. */
+export function LoadError({ title, error, onRetry, tone = 'danger' }: { title: string; error: unknown; onRetry: () => void; tone?: FailureAlertProps['tone'] }) {
   const t = useT();
-  return (
-    <Alert
-      tone={tone}
-      title={title}
-      actions={
-        <Button variant="secondary" size="sm" onClick={onRetry}>
-          {t('refresh.retry')}
-        </Button>
-      }
-    >
-      {failureText(error)}
-    </Alert>
-  );
+  return <FailureAlert tone={tone} title={title} error={error} retryLabel={t('refresh.retry')} onRetry={onRetry} />;
 }
