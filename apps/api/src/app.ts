@@ -8,6 +8,7 @@ import { type Clock, systemClock } from './lib/clock';
 import type { FetchLike } from './lib/discord';
 import { ApiHttpError } from './lib/errors';
 import { injectFetch } from './lib/inject-fetch';
+import { DEFAULT_BODY_LIMIT } from './lib/json-body';
 import { redactUrl, serializeError } from './lib/log';
 import { createSiteConfig } from './lib/site-config';
 import authPlugin, { cookieNames } from './plugins/app/auth';
@@ -94,7 +95,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
+    // Bodies are small unless a route says otherwise (the configuration, its file import, webhooks,
+    // the bot API): docs/api.md, "Request bodies".
+    bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A request arriving during shutdown gets the catalogue's 503 (plugins/app/lifecycle.ts).
     return503OnClosing: false,

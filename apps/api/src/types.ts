@@ -57,6 +57,8 @@ declare module 'fastify' {
     paddleApi: PaddleApi;
     /** The last server errors (5xx) of this instance, for the System page. */
     recentErrors: import('./lib/recent-errors').RecentErrors;
+    /** One log line a second per repeated warning (a dependency down): lib/log.ts. */
+    logThrottle: import('./lib/log').LogThrottle;
     /** Every provider's API client (Paddle's is also `paddleApi`), for actions, receipts and reconciliation. */
     billingClients: BillingClients;
     /** Heals lost webhooks by re-reading the providers' subscriptions. */

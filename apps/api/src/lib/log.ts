@@ -49,3 +49,64 @@ export function serializeError(error: unknown, depth = 0): LoggedError | string 
   }
   return out;
 }
+
+/** Where a throttled line goes: a pino logger's warn. */
+interface WarnLogger {
+  warn(fields: object, msg: string): void;
+}
+
+/**
+ * At most one line a second per cause (LOG_REPEAT_INTERVAL_MS) for warnings that repeat with every
+ * request while a dependency is down (the database, Discord, a provider, load shedding). The first
+ * occurrence is logged at once; the ones after it within the interval are counted, and when the
+ * interval ends one line says how many were suppressed (`suppressed: N`), with the latest one's
+ * fields. A cause is the message plus what the caller names (e.g. the error's text). One per instance.
+ */
+export class LogThrottle {
+  readonly #causes = new Map<string, { suppressed: number; log: WarnLogger; fields: object; msg: string; timer: NodeJS.Timeout }>();
+  #closed = false;
+
+  constructor(readonly intervalMs = LOG_REPEAT_INTERVAL_MS) {}
+
+  warn(log: WarnLogger, fields: object, msg: string, cause = ''): void {
+    const key = `${msg}\u0000${cause}`;
+    const open = this.#causes.get(key);
+    if (open) {
+      open.suppressed++;
+      open.log = log;
+      open.fields = fields;
+      return;
+    }
+    log.warn(fields, msg);
+    if (this.#closed || this.#causes.size >= LOG_THROTTLE_CAUSES_MAX) return;
+    this.#window(key, log, fields, msg);
+  }
+
+  #window(key: string, log: WarnLogger, fields: object, msg: string): void {
+    const timer = setTimeout(() => {
+      const entry = this.#causes.get(key);
+      this.#causes.delete(key);
+      if (!entry || entry.suppressed === 0) return;
+      entry.log.warn({ ...entry.fields, suppressed: entry.suppressed, intervalMs: this.intervalMs }, entry.msg);
+      // Still repeating: the next interval is throttled too.
+      if (!this.#closed) this.#window(key, entry.log, entry.fields, entry.msg);
+    }, this.intervalMs);
+    timer.unref();
+    this.#causes.set(key, { suppressed: 0, log, fields, msg, timer });
+  }
+
+  /** Writes what is still counted and stops (the app's close). */
+  close(): void {
+    this.#closed = true;
+    for (const [key, entry] of this.#causes) {
+      clearTimeout(entry.timer);
+      this.#causes.delete(key);
+      if (entry.suppressed > 0) entry.log.warn({ ...entry.fields, suppressed: entry.suppressed, intervalMs: this.intervalMs }, entry.msg);
+    }
+  }
+}
+
+/** One line a second per repeated cause. */
+export const LOG_REPEAT_INTERVAL_MS = 1_000;
+/** Distinct causes throttled at once; past that a new cause is logged unthrottled (never silenced). */
+const LOG_THROTTLE_CAUSES_MAX = 200;

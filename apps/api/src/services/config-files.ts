@@ -89,6 +89,11 @@ function invalid(error: ZodError): ApiHttpError {
 /** Deeper than any configuration file nests (a file is about 10 levels deep). */
 export const CONFIG_FILE_MAX_DEPTH = 32;
 
+/** The refusal of a file nested deeper than CONFIG_FILE_MAX_DEPTH (also said while the body is read: routes/guilds/config-files.ts). */
+export function fileTooDeep(): ApiHttpError {
+  return reject(`This is not a Tickety configuration file: it nests deeper than ${CONFIG_FILE_MAX_DEPTH} levels, which Tickety's files never do.`);
+}
+
 /** Whether `value` nests objects or arrays deeper than `max` (walked without recursion: any input). */
 function nestsDeeperThan(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 0]];
@@ -274,9 +279,7 @@ export class ConfigFiles {
    */
   verify(raw: unknown): ConfigFile {
     // Before anything walks it recursively (JSON.stringify, the signature): a deep one would overflow the stack.
-    if (nestsDeeperThan(raw, CONFIG_FILE_MAX_DEPTH)) {
-      throw reject(`This is not a Tickety configuration file: it nests deeper than ${CONFIG_FILE_MAX_DEPTH} levels, which Tickety's files never do.`);
-    }
+    if (nestsDeeperThan(raw, CONFIG_FILE_MAX_DEPTH)) throw fileTooDeep();
     const bytes = Buffer.byteLength(JSON.stringify(raw) ?? '', 'utf8');
     if (bytes > CONFIG_FILE_MAX_BYTES) {
       throw new ApiHttpError('PAYLOAD_TOO_LARGE', {

@@ -81,7 +81,7 @@ describe.each(databases())('error answers on $name', (database) => {
         const res = await browser.post('/api/auth/guilds/refresh', payload);
         expect(res.statusCode, name).toBe(status);
         expect(expectApiError(res, name)).toMatchObject({ code, isAuthenticated: true });
-        if (name === 'huge') expect(res.json().message).toMatch(/at most 1 MB/);
+        if (name === 'huge') expect(res.json().message).toMatch(/at most 64 KB/);
       }
       expect(await snapshot(t)).toBe(before);
     });

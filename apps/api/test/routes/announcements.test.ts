@@ -141,6 +141,20 @@ describe.each(databases())('Announcements (/api/staff/announcements, /api/announ
     expect(stored.rows).toEqual([{ body: 'Maintenance **tonight**', version: 1, state: 'draft' }]);
   });
 
+  it('withdraws a draft that never started (it stays unpublished, its start stays empty, audited)', async () => {
+    const sam_ = await as(sam.id);
+    const draft = (await sam_.post('/api/staff/announcements', notice({ publish: false, text: 'never shown' }))).json();
+    expect(draft).toMatchObject({ status: 'draft', startsAt: null });
+    const res = await sam_.post(`/api/staff/announcements/${draft.id}/withdraw`, { version: draft.version });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'withdrawn', startsAt: null, version: draft.version + 1 });
+    const stored = await t.db.query('SELECT state, starts_at FROM announcements WHERE id = $1', [draft.id]);
+    expect(stored.rows).toEqual([{ state: 'withdrawn', starts_at: null }]);
+    const audit = await t.db.query<{ target: string }>(`SELECT target FROM staff_audit WHERE action = 'announcement.withdraw' ORDER BY id DESC LIMIT 1`);
+    expect(audit.rows[0]?.target).toMatch(/\(was draft\)$/);
+    expect((await t.app.inject({ method: 'GET', url: '/api/announcements' })).json().announcements.map((a: { text: string }) => a.text)).not.toContain('never shown');
+  });
+
   it('lists every notice with its status, newest first, a page at a time', async () => {
     const sam_ = await as(sam.id);
     const make = async (over: Record<string, unknown>) => (await sam_.post('/api/staff/announcements', notice(over))).json();

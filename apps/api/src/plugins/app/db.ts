@@ -30,7 +30,7 @@ export async function openDb(config: FastifyInstance['config'], onError?: (e: Er
 export default fp(
   async function db(app: FastifyInstance, opts: { db?: Db | undefined }) {
     const owned = !opts.db;
-    const instance = opts.db ?? (await openDb(app.config, (e) => app.log.warn({ err: e.message }, 'database connection error')));
+    const instance = opts.db ?? (await openDb(app.config, (e) => app.logThrottle.warn(app.log, { err: e.message }, 'database connection error', e.message)));
     try {
       const result = await migrate(instance, MIGRATIONS_DIR);
       if (result.applied.length > 0) app.log.info({ applied: result.applied }, 'database migrated');

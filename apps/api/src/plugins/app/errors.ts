@@ -8,6 +8,7 @@ import { DatabaseUnavailableError, isUnavailable } from '../../db/driver';
 import { DiscordError } from '../../lib/discord';
 import { DiscordBotError } from '../../lib/discord-bot';
 import { ApiHttpError, isApiHttpError } from '../../lib/errors';
+import { LogThrottle } from '../../lib/log';
 import { popupErrorPage } from '../../lib/pages';
 import { RecentErrors } from '../../lib/recent-errors';
 
@@ -15,28 +16,49 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** What a body over this route's `bodyLimit` is told (1016), instead of the generic sentence with the limit. */
     bodyTooLarge?: string;
+    /** How deep this route's JSON body may nest (default JSON_MAX_DEPTH, lib/json-body.ts). */
+    bodyMaxDepth?: number;
+    /** What a body nested deeper than that is told, instead of the generic 1001. */
+    bodyTooDeep?: () => ApiHttpError;
   }
 }
 
 /** Seconds a client should wait after a 503 for the database. */
 export const DB_RETRY_AFTER = 5;
 
+/**
+ * Whether the request failed because its own client hung up while its body was being read (Node's
+ * `aborted`, code ECONNRESET, on a request stream that is gone). That is the client's doing, not an
+ * outage: never a 503 "database unavailable", never a warning, never on the System page.
+ */
+export function isClientAbort(error: unknown, req: FastifyRequest): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'ECONNRESET' && code !== 'ECONNABORTED' && code !== 'ERR_STREAM_PREMATURE_CLOSE') return false;
+  const raw = req.raw;
+  return raw.readableAborted || raw.destroyed || raw.socket?.destroyed === true || (error as Error).message === 'aborted';
+}
+
 /** Turns anything thrown into an ApiHttpError (unknown errors become 1500, logged, never shown). */
 export function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
+  if (isClientAbort(error, req)) {
+    req.log.debug({ route: req.routeOptions?.url ?? null }, 'client hung up before its request arrived');
+    return new ApiHttpError('VALIDATION_FAILED', { message: 'The request did not arrive whole: the client hung up.' });
+  }
   if (isApiHttpError(error)) {
     // A provider that did not answer: the answer says so (502 code 1024), the log says why (never the request's secrets).
     if (error.errorName === 'PROVIDER_UNAVAILABLE' && error.cause !== undefined) {
       const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : String(error.cause);
-      req.log.warn({ route: req.routeOptions.url, cause: cause.slice(0, 500) }, 'payment provider unavailable');
+      req.server.logThrottle.warn(req.log, { route: req.routeOptions.url, cause: cause.slice(0, 500) }, 'payment provider unavailable', cause.slice(0, 200));
     }
     return error;
   }
   if (error instanceof DatabaseUnavailableError || isUnavailable(error)) {
-    req.log.warn({ err: describe(error) }, 'database unavailable');
+    const err = describe(error);
+    req.server.logThrottle.warn(req.log, { err }, 'database unavailable', err);
     return new ApiHttpError('DATABASE_UNAVAILABLE', { retryAfter: DB_RETRY_AFTER });
   }
   if ((error instanceof DiscordError || error instanceof DiscordBotError) && error.kind === 'unavailable') {
-    req.log.warn({ err: error.message }, 'discord unavailable');
+    req.server.logThrottle.warn(req.log, { err: error.message }, 'discord unavailable', error.message);
     return new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: error.retryAfter ?? 5 });
   }
   const fe = error as Partial<FastifyError> & { statusCode?: number };
@@ -185,6 +207,10 @@ export default fp(
   async function errors(app: FastifyInstance, opts: ErrorsOptions) {
     const recent = new RecentErrors();
     app.decorate('recentErrors', recent);
+    // Warnings that repeat with every request while a dependency is down: one line a second per cause.
+    const throttle = new LogThrottle();
+    app.decorate('logThrottle', throttle);
+    app.addHook('onClose', async () => throttle.close());
     app.setErrorHandler(async (error, req, reply) => {
       const apiError = toApiError(error, req);
       // The staff playground's errors are asked for (they test the overlay): not the service's.

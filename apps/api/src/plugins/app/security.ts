@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiHttpError } from '../../lib/errors';
+import { JSON_MAX_DEPTH, overlyNestedAt, tooDeep } from '../../lib/json-body';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
@@ -140,6 +141,13 @@ export default fp(
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
       if (typeof body === 'string' && body.trim() === '') {
         done(null, undefined);
+        return;
+      }
+      // Nesting is checked before parsing: deep nesting is what makes JSON.parse slow (lib/json-body.ts).
+      const routeConfig = req.routeOptions?.config;
+      const maxDepth = routeConfig?.bodyMaxDepth ?? JSON_MAX_DEPTH;
+      if (overlyNestedAt(body as string, maxDepth) !== -1) {
+        done(routeConfig?.bodyTooDeep?.() ?? tooDeep(maxDepth), undefined);
         return;
       }
       defaultJson(req, body as string, (error, value) => {

@@ -25,7 +25,9 @@ export default fp(
       maxEventLoopUtilization: opts.maxEventLoopUtilization,
       exposeStatusRoute: false,
       pressureHandler: async (req: FastifyRequest, _reply, type: string, value: number | undefined) => {
-        req.log.warn({ type, value: typeof value === 'number' ? Math.round(value * 1000) / 1000 : null }, 'under pressure: request shed');
+        const fields = { type, value: typeof value === 'number' ? Math.round(value * 1000) / 1000 : null };
+        if (req.server.hasDecorator('logThrottle')) req.server.logThrottle.warn(req.log, fields, 'under pressure: request shed', String(type));
+        else req.log.warn(fields, 'under pressure: request shed');
         throw new ApiHttpError('OVERLOADED', { retryAfter: OVERLOAD_RETRY_AFTER });
       },
     });

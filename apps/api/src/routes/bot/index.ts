@@ -25,6 +25,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
+import { parseUntrustedJson } from '../../lib/json-body';
 import { CSRF_EXEMPT } from '../../plugins/app/security';
 import { type BotCaller, bearerKey } from '../../services/bot-keys';
 
@@ -105,11 +106,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
       throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE', { message: `content-encoding ${encoding} is not accepted: send gzip or nothing.` });
     }
     if (raw.length > max) throw new ApiHttpError('PAYLOAD_TOO_LARGE', { message: `The body is larger than ${max / 1024 / 1024} MiB: nothing was stored.` });
-    try {
-      return JSON.parse(raw.toString('utf8'), (k, v) => (k === '__proto__' || k === 'constructor' ? undefined : v));
-    } catch {
-      throw new ApiHttpError('VALIDATION_FAILED', { message: 'The request body is not valid JSON.' });
-    }
+    return parseUntrustedJson(raw.toString('utf8'));
   });
 
   app.get('/me', { schema: { response: { 200: BotIdentity, ...errors } } }, async (req) => {

@@ -13,7 +13,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiHttpError } from '../../lib/errors';
-import { ConfigFiles } from '../../services/config-files';
+import { CONFIG_FILE_MAX_DEPTH, ConfigFiles, fileTooDeep } from '../../services/config-files';
 import { assertMayChangeAccessRules } from '../../services/server-access';
 import { actorOf } from './config';
 
@@ -75,7 +75,13 @@ export default async function configFileRoutes(fastify: FastifyInstance) {
   const importRoute = {
     ...write,
     bodyLimit: IMPORT_BODY_LIMIT,
-    config: { bodyTooLarge: `This configuration file is too large: files of at most ${CONFIG_FILE_MAX_BYTES / 1024} KB can be imported.` },
+    config: {
+      bodyTooLarge: `This configuration file is too large: files of at most ${CONFIG_FILE_MAX_BYTES / 1024} KB can be imported.`,
+      // The file sits one level inside the body: a file nested deeper than any is refused while the
+      // body is read (never parsed), in the same words as the file check (services/config-files.ts).
+      bodyMaxDepth: CONFIG_FILE_MAX_DEPTH + 1,
+      bodyTooDeep: fileTooDeep,
+    },
   };
 
   app.get(

@@ -1,4 +1,5 @@
 import {
+  CONFIG_FILE_MAX_BYTES,
   ApiError,
   type ConfigActor,
   ConfigVersionAnswer,
@@ -20,7 +21,9 @@ import { ApiHttpError } from '../../lib/errors';
 import { assertMayChangeAccessRules } from '../../services/server-access';
 
 const VersionListQuery = z.object({ cursor: z.coerce.number().int().positive().max(VERSION_MAX).optional(), limit: z.coerce.number().int().min(1).max(100).default(25) });
-const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 503: ApiError };
+const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 413: ApiError, 503: ApiError };
+/** A configuration saved from the Panel Menu may weigh what a configuration file may (plus the request's envelope). */
+const CONFIG_BODY_LIMIT = CONFIG_FILE_MAX_BYTES + 1024;
 
 /** The signed-in user as Web Logs and the version list name them. */
 export async function actorOf(req: FastifyRequest): Promise<ConfigActor> {
@@ -68,7 +71,7 @@ export default async function serverConfigRoutes(fastify: FastifyInstance) {
     return app.serverConfigs.read(req.guild!.id);
   });
 
-  app.put('/:server/config', { ...guarded('panels', 'write'), schema: { params: GuildParams, body: SaveServerConfigBody, response: { 200: ServerConfigAnswer, ...errors } } }, async (req) => {
+  app.put('/:server/config', { ...guarded('panels', 'write'), bodyLimit: CONFIG_BODY_LIMIT, schema: { params: GuildParams, body: SaveServerConfigBody, response: { 200: ServerConfigAnswer, ...errors } } }, async (req) => {
     if (req.validationError) throw req.validationError;
     const guildId = req.guild!.id;
     await checkAccessRules(app, req, req.body.expectedVersion, req.body.config);

@@ -35,7 +35,8 @@ export default async function healthRoutes(fastify: FastifyInstance) {
     try {
       await Promise.race([app.db.query('SELECT 1 AS ok'), deadline]);
     } catch (error) {
-      req.log.warn({ err: error }, 'readiness: database check failed');
+      const err = error instanceof Error ? error.message : String(error);
+      app.logThrottle.warn(req.log, { err }, 'readiness: database check failed', err);
       throw new ApiHttpError('DATABASE_UNAVAILABLE', { retryAfter: DB_RETRY_AFTER });
     } finally {
       clearTimeout(timer);

@@ -111,7 +111,8 @@ export default async function staffRoutes(fastify: FastifyInstance) {
       }));
     } catch (error) {
       reachable = latencyMs !== null;
-      req.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'system: a database check failed');
+      const err = error instanceof Error ? error.message : String(error);
+      app.logThrottle.warn(req.log, { err }, 'system: a database check failed', err);
     } finally {
       clearTimeout(timer);
     }

@@ -35,7 +35,8 @@ export default async function statusRoutes(fastify: FastifyInstance) {
           : { name: 'database', status: 'operational', latencyMs },
       );
     } catch (error) {
-      req.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'status: database check failed');
+      const err = error instanceof Error ? error.message : String(error);
+      app.logThrottle.warn(req.log, { err }, 'status: database check failed', err);
       services.push({ name: 'database', status: 'down', latencyMs: null, detail: 'The database is not answering.' });
     } finally {
       clearTimeout(timer);

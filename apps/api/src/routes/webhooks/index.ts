@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiHttpError } from '../../lib/errors';
+import { parseUntrustedJson } from '../../lib/json-body';
 import { CSRF_EXEMPT } from '../../plugins/app/security';
 import { ChargebeeEvent, chargebeeInboxEvent, verifyChargebeeAuth } from '../../services/billing/chargebee';
 import { DiscordWebhookBody, discordInboxEvent, discordPublicKey, verifyDiscordSignature } from '../../services/billing/discord';
@@ -165,9 +166,5 @@ function invalid(provider: string, issues: Array<{ path: PropertyKey[]; message:
 }
 
 function parseJson(raw: Buffer): unknown {
-  try {
-    return JSON.parse(raw.toString('utf8'), (k, v) => (k === '__proto__' || k === 'constructor' ? undefined : v));
-  } catch {
-    throw new ApiHttpError('VALIDATION_FAILED', { message: 'The body is not valid JSON.' });
-  }
+  return parseUntrustedJson(raw.toString('utf8'));
 }
