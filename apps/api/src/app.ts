@@ -114,6 +114,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     maxRequestsPerSocket: config.http.maxRequestsPerSocket,
     http: {
+      requireHostHeader: false,
       headersTimeout: config.http.headersTimeoutMs,
       // How often Node checks the two timeouts above (its default, 30 s, would let them overrun).
       connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs),
@@ -121,6 +122,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   app.decorate('config', config);
   app.decorate('clock', options.clock ?? systemClock);
+
+  // The error handler first: every route, the ones external plugins add included (CORS's preflight
+  // route), answers its errors with the catalogue's body.
+  await app.register(errorsPlugin, { sessionCookie: names.session, productName: config.productName, popupOrigin: config.dashboardOrigins[0]! });
+  // Node answers an HTTP/1.1 request without a Host header with an empty 400 before Fastify sees it
+  // unless told not to (http.requireHostHeader): it gets the catalogue's 400 instead.
+  app.addHook('onRequest', async (req) => {
+    if (!req.headers.host && req.raw.httpVersion !== '1.0') throw new ApiHttpError('VALIDATION_FAILED', { message: 'The request has no Host header.' });
+  });
 
   // External plugins.
   await app.register(cookie);
@@ -140,7 +150,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // App plugins.
   const cdnOrigin = new URL(config.discord.cdnBase).origin;
-  await app.register(errorsPlugin, { sessionCookie: names.session, productName: config.productName, popupOrigin: config.dashboardOrigins[0]! });
   await app.register(lifecyclePlugin);
   await app.register(securityPlugin, {
     allowedOrigins: config.dashboardOrigins,

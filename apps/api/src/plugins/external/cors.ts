@@ -1,6 +1,7 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { ApiHttpError } from '../../lib/errors';
 
 /** Static files anyone may fetch cross-origin (remote manifests and bundles): `*`, no credentials. */
 export function isPublicAsset(path: string): boolean {
@@ -24,12 +25,18 @@ export default fp(
       maxAge: 600,
       strictPreflight: false,
     };
-    const open: FastifyCorsOptions = { origin: '*', credentials: false, methods: ['GET', 'HEAD'] };
+    const open: FastifyCorsOptions = { origin: '*', credentials: false, methods: ['GET', 'HEAD'], strictPreflight: false };
     await app.register(cors, {
       hook: 'onRequest',
       delegator: (req: FastifyRequest, cb: (error: Error | null, options: FastifyCorsOptions) => void) => {
         const q = req.url.indexOf('?');
         const path = q === -1 ? req.url : req.url.slice(0, q);
+        // A preflight must say where it comes from and what it will send (else the plugin's own
+        // plain-text 400): refused with the catalogue's body instead.
+        if (req.method === 'OPTIONS' && isPublicAsset(path) && (!req.headers.origin || !req.headers['access-control-request-method'])) {
+          cb(new ApiHttpError('VALIDATION_FAILED', { message: 'Not a valid CORS preflight: it needs Origin and Access-Control-Request-Method.' }), open);
+          return;
+        }
         cb(null, isPublicAsset(path) ? open : credentialed);
       },
     });
