@@ -56,10 +56,14 @@ export function bundle(entry, outfile, o = {}) {
   });
 }
 
-/** The two entries: the production server (no sandbox in it), and the all-in-one launcher's (demo/). */
+/**
+ * The entries: the production server (no sandbox in it), the all-in-one launcher's (demo/), and the
+ * body worker's thread that both start beside themselves (src/lib/body-worker.ts).
+ */
 export const ENTRIES = [
   ['src/server.ts', 'dist/server.js'],
   ['demo/all-in-one.ts', 'dist/all-in-one.js'],
+  ['src/workers/body-worker.ts', 'dist/body-worker.js'],
 ];
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -57,6 +57,8 @@ declare module 'fastify' {
     paddleApi: PaddleApi;
     /** The last server errors (5xx) of this instance, for the System page. */
     recentErrors: import('./lib/recent-errors').RecentErrors;
+    /** Reads the bot API's large bodies off the event loop (lib/body-worker.ts). */
+    bodyWorker: import('./lib/body-worker').BodyWorker;
     /** One log line a second per repeated warning (a dependency down): lib/log.ts. */
     logThrottle: import('./lib/log').LogThrottle;
     /** Every provider's API client (Paddle's is also `paddleApi`), for actions, receipts and reconciliation. */

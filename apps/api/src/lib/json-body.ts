@@ -12,11 +12,21 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export const JSON_MAX_DEPTH = 32;
 
 /**
- * The first place `text` nests arrays or objects deeper than `maxDepth`, or -1. Brackets inside
- * strings do not count. A linear scan (about 1 ms per 1 MiB here) that stops at the first offence.
+ * The most arrays and objects one body of a signed-in route may hold. V8's JSON.parse is slow on many
+ * small containers (512 KB of `[[]]` took 60-380 ms); a valid body carries at least ~16 bytes of keys
+ * and values per container, so the largest one a route takes (the configuration, 513 KB) holds fewer
+ * than this. The bot API's large bodies are parsed off the event loop (lib/body-worker.ts) instead.
  */
-export function overlyNestedAt(text: string, maxDepth = JSON_MAX_DEPTH): number {
+export const JSON_MAX_CONTAINERS = 32_768;
+
+/**
+ * What is wrong with the shape of `text` before it is parsed: nesting deeper than `maxDepth`, more
+ * than `maxContainers` arrays and objects, or nothing (null). Brackets inside strings do not count.
+ * A linear scan (about 1-5 ms per 1 MiB here) that stops at the first offence.
+ */
+export function jsonShapeProblem(text: string, maxDepth = JSON_MAX_DEPTH, maxContainers = Number.POSITIVE_INFINITY): 'depth' | 'containers' | null {
   let depth = 0;
+  let containers = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -25,15 +35,20 @@ export function overlyNestedAt(text: string, maxDepth = JSON_MAX_DEPTH): number 
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return i;
+      if (++depth > maxDepth) return 'depth';
+      if (++containers > maxContainers) return 'containers';
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
-  return -1;
+  return null;
 }
 
-/** The refusal of a body nested deeper than JSON_MAX_DEPTH (400 code 1001). */
-export function tooDeep(maxDepth = JSON_MAX_DEPTH): ApiHttpError {
-  return new ApiHttpError('VALIDATION_FAILED', { message: `The request body nests arrays or objects more than ${maxDepth} levels deep: nothing was read.` });
+/** The refusal of a body of that shape (400 code 1001). */
+export function badShape(problem: 'depth' | 'containers', maxDepth = JSON_MAX_DEPTH, maxContainers = JSON_MAX_CONTAINERS): ApiHttpError {
+  const message =
+    problem === 'depth'
+      ? `The request body nests arrays or objects more than ${maxDepth} levels deep: nothing was read.`
+      : `The request body holds more than ${maxContainers.toLocaleString('en')} arrays and objects: nothing was read.`;
+  return new ApiHttpError('VALIDATION_FAILED', { message });
 }
 
 /**
@@ -41,7 +56,7 @@ export function tooDeep(maxDepth = JSON_MAX_DEPTH): ApiHttpError {
  * `constructor` keys dropped. Throws 400 code 1001 for anything that is not JSON or nests too deep.
  */
 export function parseUntrustedJson(text: string, maxDepth = JSON_MAX_DEPTH): unknown {
-  if (overlyNestedAt(text, maxDepth) !== -1) throw tooDeep(maxDepth);
+  if (jsonShapeProblem(text, maxDepth) === 'depth') throw badShape('depth', maxDepth);
   try {
     return JSON.parse(text, (key, value) => (key === '__proto__' || key === 'constructor' ? undefined : value));
   } catch {

@@ -17,13 +17,20 @@ import {
 import type { Db } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
 import type { FetchLike } from '../lib/discord';
+import type { TranscriptDraft } from '../lib/body-worker';
 import { ApiHttpError } from '../lib/errors';
+import { artifactsOf, headOf, type NamedAttachment, outlineOf } from './transcript-prep';
+
+export { headOf, SEARCH_TEXT_MAX } from './transcript-prep';
+
+/** A transcript given as an object (tests): prepared in process. */
+function inProcessDraft(transcript: TranscriptV2): TranscriptDraft {
+  return { outline: outlineOf(transcript), finish: async (copies) => artifactsOf(transcript, copies), discard: () => undefined };
+}
 
 const gzip = promisify(gzipCb);
 const gunzip = promisify(gunzipCb);
 
-/** The list's text filter reads at most this much of a transcript's text. */
-export const SEARCH_TEXT_MAX = 1024 * 1024;
 /** Attachments copied at once during an upload. */
 const COPY_CONCURRENCY = 4;
 
@@ -47,10 +54,6 @@ export interface StoredAttachment {
 }
 
 /** The API's address of a copied attachment (the viewer and the downloaded HTML load it from here). */
-/** A transcript's head: its first messages and how many it has. */
-export function headOf(transcript: TranscriptV2): TranscriptHead {
-  return { ...transcript, messages: transcript.messages.slice(0, TRANSCRIPT_HEAD_MESSAGES), totalMessages: transcript.messages.length };
-}
 
 export function attachmentPath(guildId: string, fileId: string, attachmentId: string): string {
   return `/api/transcripts/v2/${guildId}/${fileId}/attachments/${attachmentId}`;
@@ -149,17 +152,28 @@ export class Transcripts {
 
   /**
    * Stores a validated transcript for `botId` (a second upload of the same id by the same bot
-   * replaces it). Every attachment on Discord's CDN is copied first; one that cannot be copied refuses
-   * the upload (nothing stored) so the bot sends it again while its links work.
+   * replaces it): one the body worker read (lib/body-worker.ts, the bot API), or an object (tests).
+   * Every attachment on Discord's CDN is copied first; one that cannot be copied refuses the upload
+   * (nothing stored) so the bot sends it again while its links work.
    */
-  async store(botId: string, guildId: string, fileId: string, transcript: TranscriptV2): Promise<TranscriptStored> {
-    if (transcript.server.id !== guildId) {
-      throw new ApiHttpError('VALIDATION_FAILED', { message: `server.id (${transcript.server.id}) is not the server in the address (${guildId}).` });
+  async store(botId: string, guildId: string, fileId: string, input: TranscriptV2 | TranscriptDraft): Promise<TranscriptStored> {
+    const draft = 'outline' in input ? input : inProcessDraft(input);
+    try {
+      return await this.#store(botId, guildId, fileId, draft);
+    } finally {
+      draft.discard();
+    }
+  }
+
+  async #store(botId: string, guildId: string, fileId: string, draft: TranscriptDraft): Promise<TranscriptStored> {
+    const { outline } = draft;
+    if (outline.serverId !== guildId) {
+      throw new ApiHttpError('VALIDATION_FAILED', { message: `server.id (${outline.serverId}) is not the server in the address (${guildId}).` });
     }
     // Attachments come as links (Discord's CDN, copied below; anything else stays a link, or text when
     // it is no http(s) link). An address on this service (a path) would make viewers fetch another
     // transcript's files: refused.
-    const relative = transcript.messages.flatMap((m) => m.attachments).find((a) => /^[/\\]/.test(a.url.trim()));
+    const relative = outline.attachments.find((a) => /^[/\\]/.test(a.url.trim()));
     if (relative) {
       throw new ApiHttpError('VALIDATION_FAILED', { message: `The attachment ${relative.id} has the address "${relative.url.slice(0, 100)}", a path on this service: send Discord's CDN link. Nothing was stored.` });
     }
@@ -167,18 +181,9 @@ export class Transcripts {
     const owner = await this.db.query<{ bot_id: string }>('SELECT bot_id FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
     if (owner.rows[0] && owner.rows[0].bot_id !== botId) throw new ApiHttpError('TRANSCRIPT_CONFLICT');
 
-    const copies = await this.copyAttachments(guildId, fileId, transcript);
-    const json = JSON.stringify(transcript);
-    const content = await gzip(Buffer.from(json));
-    const head = await gzip(Buffer.from(JSON.stringify(headOf(transcript))));
-    const users = new Map(transcript.users.map((u) => [u.id, u.displayName ?? u.username]));
-    const ticket = transcript.ticket;
-    let searchText = '';
-    for (const m of transcript.messages) {
-      if (searchText.length >= SEARCH_TEXT_MAX) break;
-      searchText += `${m.content}\n`;
-      for (const e of m.embeds) searchText += `${e.title ?? ''} ${e.description ?? ''}\n`;
-    }
+    const copies = await this.copyAttachments(outline.attachments);
+    const stored = await draft.finish(new Map([...copies].map(([id, a]) => [id, { path: attachmentPath(guildId, fileId, id), size: a.size }])));
+    const ticket = stored.ticket;
     const row = [
       guildId,
       fileId,
@@ -187,17 +192,17 @@ export class Transcripts {
       ticket.number,
       ticket.panelId,
       ticket.openerId,
-      users.get(ticket.openerId) ?? ticket.openerId,
+      stored.openerName,
       ticket.closedBy,
-      ticket.closedBy ? (users.get(ticket.closedBy) ?? ticket.closedBy) : null,
+      stored.closerName,
       new Date(ticket.openedAt).toISOString(),
       new Date(ticket.closedAt).toISOString(),
-      transcript.messages.length,
-      searchText.slice(0, SEARCH_TEXT_MAX).toLowerCase(),
-      Buffer.byteLength(json),
-      content,
+      stored.messageCount,
+      stored.searchText,
+      stored.jsonBytes,
+      Buffer.from(stored.content.buffer, stored.content.byteOffset, stored.content.byteLength),
       iso(this.clock()),
-      head,
+      Buffer.from(stored.head.buffer, stored.head.byteOffset, stored.head.byteLength),
     ];
     await this.db.transaction(async (tx) => {
       // Only this bot's own earlier upload is replaced; another bot's (stored meanwhile) stays, and
@@ -220,21 +225,21 @@ export class Transcripts {
     });
     return {
       fileId,
-      messages: transcript.messages.length,
+      messages: stored.messageCount,
       attachmentsCopied: copies.size,
-      bytes: Buffer.byteLength(json),
-      storedBytes: content.length,
+      bytes: stored.jsonBytes,
+      storedBytes: stored.content.byteLength,
       url: `/transcript/v2/${guildId}/${fileId}`,
     };
   }
 
   /**
-   * Copies the attachments on Discord's CDN (only that origin: the API fetches nothing else) and
-   * points the transcript at the copies. Limits: TRANSCRIPT_ATTACHMENT_MAX_BYTES each,
+   * Copies the attachments on Discord's CDN (only that origin: the API fetches nothing else); the
+   * caller points the transcript at the copies. Limits: TRANSCRIPT_ATTACHMENT_MAX_BYTES each,
    * TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES together, TRANSCRIPT_ATTACHMENTS_MAX files.
    */
-  private async copyAttachments(guildId: string, fileId: string, transcript: TranscriptV2): Promise<Map<string, StoredAttachment>> {
-    const wanted = transcript.messages.flatMap((m) => m.attachments).filter((a) => isCdnAttachment(a.url, this.cdnBase));
+  private async copyAttachments(attachments: readonly NamedAttachment[]): Promise<Map<string, StoredAttachment>> {
+    const wanted = attachments.filter((a) => isCdnAttachment(a.url, this.cdnBase));
     if (new Set(wanted.map((a) => a.id)).size > TRANSCRIPT_ATTACHMENTS_MAX) {
       throw new ApiHttpError('PAYLOAD_TOO_LARGE', {
         message: `The transcript has more than ${TRANSCRIPT_ATTACHMENTS_MAX.toLocaleString('en')} attachments on Discord's CDN to copy: nothing was stored.`,
@@ -258,14 +263,6 @@ export class Transcripts {
       }
     };
     await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, wanted.length) }, copyOne));
-    for (const m of transcript.messages) {
-      for (const a of m.attachments) {
-        if (copies.has(a.id)) {
-          a.url = attachmentPath(guildId, fileId, a.id);
-          a.size = copies.get(a.id)!.size;
-        }
-      }
-    }
     return copies;
   }
 

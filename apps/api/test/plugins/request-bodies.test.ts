@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { ApiError, ERROR_CODES } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it } from 'vitest';
-import { JSON_MAX_DEPTH } from '../../src/lib/json-body';
+import { JSON_MAX_CONTAINERS, JSON_MAX_DEPTH } from '../../src/lib/json-body';
 import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
@@ -75,6 +75,17 @@ describe.each([pglite!])('request bodies ($name)', (database) => {
     });
     expect(text.statusCode).toBe(400);
     expect(text.json().message).not.toMatch(/levels deep/);
+  });
+
+  it('refuses a signed-in body of more arrays and objects than any schema needs (JSON.parse is slow on them) with 1001', async () => {
+    const browser = new Browser(t.app);
+    await signIn(browser, DEMO_USERS.ava.id);
+    const res = await browser.request('PUT', `/api/guilds/${ARCADE}/config`, {
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN },
+      payload: `{"expectedVersion":1,"config":[${'[],'.repeat(JSON_MAX_CONTAINERS)}[]]}`,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(ApiError.parse(res.json())).toMatchObject({ code: 1001, message: expect.stringMatching(/more than 32,768 arrays and objects/) });
   });
 
   it('sizes bodies per route: 64 KB where a route sets nothing, the configuration up to its file limit', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiHttpError } from '../../lib/errors';
-import { JSON_MAX_DEPTH, overlyNestedAt, tooDeep } from '../../lib/json-body';
+import { badShape, JSON_MAX_CONTAINERS, JSON_MAX_DEPTH, jsonShapeProblem } from '../../lib/json-body';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
@@ -143,11 +143,13 @@ export default fp(
         done(null, undefined);
         return;
       }
-      // Nesting is checked before parsing: deep nesting is what makes JSON.parse slow (lib/json-body.ts).
+      // The shape is checked before parsing: deep nesting and many small containers are what make
+      // JSON.parse slow (lib/json-body.ts).
       const routeConfig = req.routeOptions?.config;
       const maxDepth = routeConfig?.bodyMaxDepth ?? JSON_MAX_DEPTH;
-      if (overlyNestedAt(body as string, maxDepth) !== -1) {
-        done(routeConfig?.bodyTooDeep?.() ?? tooDeep(maxDepth), undefined);
+      const problem = jsonShapeProblem(body as string, maxDepth, JSON_MAX_CONTAINERS);
+      if (problem) {
+        done((problem === 'depth' ? routeConfig?.bodyTooDeep?.() : undefined) ?? badShape(problem, maxDepth), undefined);
         return;
       }
       defaultJson(req, body as string, (error, value) => {

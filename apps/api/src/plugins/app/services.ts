@@ -1,3 +1,4 @@
+import { BodyWorker } from '../../lib/body-worker';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SecretBox, Signer } from '../../lib/crypto';
@@ -127,6 +128,11 @@ export default fp(
     app.addHook('preClose', async () => reconciler.stop());
     app.addHook('onReady', async () => worker.start());
     app.addHook('preClose', async () => worker.stop());
+
+    // The bot API's large bodies are read on a worker thread (lib/body-worker.ts).
+    const bodyWorker = new BodyWorker(app.log);
+    app.decorate('bodyWorker', bodyWorker);
+    app.addHook('onClose', async () => bodyWorker.close());
 
     const pending = new Set<Promise<unknown>>();
     app.decorate('background', (task: Promise<unknown>) => {

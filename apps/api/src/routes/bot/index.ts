@@ -20,8 +20,9 @@ import {
   TranscriptStored,
   TranscriptV2,
 } from '@tickety/api-contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { TranscriptDraft } from '../../lib/body-worker';
 import { z } from 'zod';
 import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
@@ -30,6 +31,13 @@ import { CSRF_EXEMPT } from '../../plugins/app/security';
 import { type BotCaller, bearerKey } from '../../services/bot-keys';
 
 const gunzip = promisify(gunzipCb);
+
+/**
+ * The body part's validator of routes whose body the body worker validated (route config
+ * `bodyInWorker`); params and query are validated by the app's own compiler as everywhere.
+ */
+const validatedInWorker: FastifySchemaCompiler<unknown> = (route) =>
+  route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : (validatorCompiler(route as never) as (data: unknown) => { value: unknown });
 
 /** Raw (possibly gzipped) body limits: a batch of events, a transcript. */
 export const EVENTS_BODY_MAX = 4 * 1024 * 1024;
@@ -91,7 +99,14 @@ export default async function botRoutes(fastify: FastifyInstance) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, body: Buffer) => {
     const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-    const max = (req.routeOptions.config as { inflatedMax?: number }).inflatedMax ?? EVENTS_JSON_MAX;
+    const config = req.routeOptions.config as { inflatedMax?: number; bodyInWorker?: 'events' | 'transcript' };
+    const max = config.inflatedMax ?? EVENTS_JSON_MAX;
+    if (encoding !== 'gzip' && encoding !== 'identity') {
+      throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE', { message: `content-encoding ${encoding} is not accepted: send gzip or nothing.` });
+    }
+    // The large bodies (a batch of events, a transcript): inflated, parsed and validated off the event loop.
+    if (config.bodyInWorker === 'events') return app.bodyWorker.events(body, encoding, max);
+    if (config.bodyInWorker === 'transcript') return app.bodyWorker.transcript(body, encoding, max);
     let raw = body;
     if (encoding === 'gzip') {
       try {
@@ -107,6 +122,12 @@ export default async function botRoutes(fastify: FastifyInstance) {
     }
     if (raw.length > max) throw new ApiHttpError('PAYLOAD_TOO_LARGE', { message: `The body is larger than ${max / 1024 / 1024} MiB: nothing was stored.` });
     return parseUntrustedJson(raw.toString('utf8'));
+  });
+
+  // A transcript read but not stored (refused by its params or its server): forgotten by the worker now.
+  app.addHook('onResponse', async (req) => {
+    const draft = req.body as Partial<TranscriptDraft> | undefined;
+    if (draft && typeof draft.discard === 'function') draft.discard();
   });
 
   app.get('/me', { schema: { response: { 200: BotIdentity, ...errors } } }, async (req) => {
@@ -137,7 +158,9 @@ export default async function botRoutes(fastify: FastifyInstance) {
     {
       ...raw,
       bodyLimit: EVENTS_BODY_MAX,
-      config: { inflatedMax: EVENTS_JSON_MAX, bodyTooLarge: `A batch of events may be at most ${EVENTS_BODY_MAX / 1024 / 1024} MB as sent: split it.` },
+      config: { inflatedMax: EVENTS_JSON_MAX, bodyInWorker: 'events', bodyTooLarge: `A batch of events may be at most ${EVENTS_BODY_MAX / 1024 / 1024} MB as sent: split it.` },
+      // The body was validated against TicketEventBatch by the body worker (the schema stays for the docs and types).
+      validatorCompiler: validatedInWorker,
       schema: { body: TicketEventBatch, response: { 200: TicketEventBatchResult, ...errors } },
     },
     async (req) => {
@@ -166,15 +189,18 @@ export default async function botRoutes(fastify: FastifyInstance) {
     {
       ...raw,
       bodyLimit: TRANSCRIPT_UPLOAD_MAX_BYTES,
+      // The body was validated against TranscriptV2 by the body worker, which keeps it (req.body is its draft).
+      validatorCompiler: validatedInWorker,
       config: {
         inflatedMax: TRANSCRIPT_JSON_MAX_BYTES,
+        bodyInWorker: 'transcript',
         bodyTooLarge: `A transcript may be at most ${TRANSCRIPT_UPLOAD_MAX_BYTES / 1024 / 1024} MB as sent (send it gzipped) and ${TRANSCRIPT_JSON_MAX_BYTES / 1024 / 1024} MB as JSON.`,
       },
       schema: { params: TranscriptParams, body: TranscriptV2, response: { 200: TranscriptStored, ...errors } },
     },
     async (req) => {
       await app.botKeys.assertServes(req.bot!.botId, [req.params.server]);
-      const stored = await app.transcripts.store(req.bot!.botId, req.params.server, req.params.fileid, req.body);
+      const stored = await app.transcripts.store(req.bot!.botId, req.params.server, req.params.fileid, req.body as unknown as TranscriptDraft);
       req.log.info({ botId: req.bot!.botId, server: req.params.server, fileId: stored.fileId, messages: stored.messages, storedBytes: stored.storedBytes }, 'transcript stored');
       return stored;
     },
