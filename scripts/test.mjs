@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { pnpm } from './pnpm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const startedAt = Date.now();
 const step = (title) => console.log(`\n\u001b[32m▸ ${title}\u001b[0m`);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -53,6 +54,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
+/** Each package's tests: how many passed and failed, and how long its run took (its first start to its last file's end). */
+const perPackage = [];
 for (const file of resultFiles()) {
   if (!existsSync(file)) {
     if (existsSync(join(dirname(file), 'package.json'))) missing.push(dirname(file).slice(root.length + 1));
@@ -63,7 +66,16 @@ for (const file of resultFiles()) {
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   failed += r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0;
+  const ends = (r.testResults ?? []).map((t) => t.endTime ?? 0).filter((t) => t > 0);
+  const ms = ends.length && r.startTime ? Math.max(...ends) - r.startTime : 0;
+  perPackage.push({ name: dirname(file).slice(root.length + 1), passed: r.numPassedTests ?? 0, failed: r.numFailedTests ?? 0, ms });
 }
+const minutes = (ms) => `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+console.log('\nTime per package (its test run, slowest first):');
+for (const p of perPackage.sort((a, b) => b.ms - a.ms)) {
+  console.log(`  ${p.name.padEnd(22)} ${minutes(p.ms).padStart(8)}  ${p.passed} passed${p.failed ? `, ${p.failed} failed` : ''}`);
+}
+console.log(`  ${'whole run'.padEnd(22)} ${minutes(Date.now() - startedAt).padStart(8)}  (install, lint, type-check, build and tests)`);
 console.log('');
 if (missing.length) console.log(`No test results from: ${missing.join(', ')}`);
 if (!haveChromium) console.log('End-to-end tests could not run: Chromium is missing.');

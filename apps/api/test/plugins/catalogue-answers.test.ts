@@ -1,31 +1,14 @@
-import { connect } from 'node:net';
 import { ApiError } from '@tickety/api-contract';
 import { describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { databases } from '../helpers/db';
+import { bodyOf, listen, rawExchange } from '../helpers/raw-http';
 
 /** The same whatever the database: one run, on PGlite. */
 const [pglite] = databases();
 
 /** What the server answers `raw` on a real connection (until it closes or 2 s pass). */
-function exchange(port: number, raw: string): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(text);
-    };
-    const timer = setTimeout(done, 2_000);
-    socket.on('connect', () => socket.write(raw));
-    socket.on('data', (chunk) => {
-      text += chunk.toString('latin1');
-    });
-    socket.on('close', done);
-    socket.on('error', done);
-  });
-}
+const exchange = async (port: number, raw: string) => (await rawExchange(port, (socket) => socket.write(raw), 2_000)).text;
 
 describe.each([pglite!])('every error answer is the catalogue’s, whatever the method ($name)', (database) => {
   const t = useTestApp(database);
@@ -52,11 +35,10 @@ describe.each([pglite!])('every error answer is the catalogue’s, whatever the 
   });
 
   it('an HTTP/1.1 request without a Host header gets the catalogue’s 400 (not an empty one)', async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (t.app.server.address() as { port: number }).port;
+    const port = await listen(t.app);
     const text = await exchange(port, 'GET /api/plans HTTP/1.1\r\n\r\n');
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
-    const body = ApiError.parse(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)));
+    const body = ApiError.parse(bodyOf(text));
     expect(body).toMatchObject({ code: 1001, message: 'The request has no Host header.' });
     // HTTP/1.0 needs none.
     expect(await exchange(port, 'GET /api/plans HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);

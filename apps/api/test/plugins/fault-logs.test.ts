@@ -8,6 +8,7 @@ import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
 import { type FaultyDb, faultyDb } from '../helpers/faulty-db';
 import { signIn } from '../helpers/oauth';
+import { listen } from '../helpers/raw-http';
 
 const KEY = `tk_bot_testkey1_${'k'.repeat(43)}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -40,8 +41,7 @@ describe.each(databases())('faults that are not outages, and repeated warnings (
   });
 
   it('a client that hangs up mid-upload is logged at debug only: no 503, no warning, nothing on the System page', async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (t.app.server.address() as { port: number }).port;
+    const port = await listen(t.app);
     const browser = new Browser(t.app);
     await signIn(browser, DEMO_USERS.ava.id);
     t.logs.clear();

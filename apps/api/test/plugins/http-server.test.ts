@@ -1,4 +1,3 @@
-import { connect, type Socket } from 'node:net';
 import { ApiError, ERROR_CODES } from '@tickety/api-contract';
 import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '@tickety/sandbox';
@@ -6,51 +5,10 @@ import { createTestApp, DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases, openSuiteDb } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
+import { bodyOf, listen, rawExchange } from '../helpers/raw-http';
 
 /** The server's limits are the same whatever the database: one run, on PGlite. */
 const [pglite] = databases();
-
-interface RawAnswer {
-  /** Everything the server sent before it closed the connection (or the deadline passed). */
-  text: string;
-  /** Whether the server closed the connection. */
-  closed: boolean;
-  /** Milliseconds from connecting to the close (or the deadline). */
-  ms: number;
-}
-
-/** Opens a real TCP connection to the listening app, lets `act` write to it, and reads until the server closes it. */
-function rawExchange(port: number, act: (socket: Socket) => void, deadlineMs: number): Promise<RawAnswer> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    let done = false;
-    const finish = (closed: boolean) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ text, closed, ms: Date.now() - started });
-    };
-    const timer = setTimeout(() => finish(false), deadlineMs);
-    socket.on('data', (chunk) => {
-      text += chunk.toString('latin1');
-    });
-    socket.on('error', () => finish(true));
-    socket.on('close', () => finish(true));
-    socket.on('connect', () => act(socket));
-  });
-}
-
-function bodyOf(text: string): unknown {
-  return JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
-}
-
-async function listen(app: { listen(options: { port: number; host: string }): Promise<string>; server: { address(): unknown } }): Promise<number> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return (app.server.address() as { port: number }).port;
-}
 
 describe.each([pglite!])('HTTP server limits ($name)', (database) => {
   const t = useTestApp(database, {

@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { ApiError, ERROR_CODES } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
@@ -8,39 +7,22 @@ import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
+import { bodyOf, listen, rawExchange } from '../helpers/raw-http';
 
 /** How bodies are read is the same whatever the database: one run, on PGlite. */
 const [pglite] = databases();
 const ARCADE = DEMO_GUILDS.avasArcade.id;
 const KEY = `tk_bot_testkey1_${'k'.repeat(43)}`;
 
-/** Sends `head` on a real connection and resolves with what the server answered within `deadlineMs` ('' if nothing). */
-function firstAnswer(port: number, head: string, deadlineMs: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    const finish = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(text);
-    };
-    const timer = setTimeout(finish, deadlineMs);
-    socket.on('connect', () => socket.write(head));
-    socket.on('data', (chunk) => {
-      text += chunk.toString('latin1');
-      if (text.includes('\r\n\r\n') && /\r\n\r\n[\s\S]*\}/.test(text)) finish();
-    });
-    socket.on('error', finish);
-    socket.on('close', finish);
-  });
-}
+/** Sends `head` on a real connection; what the server answered within `deadlineMs` ('' if nothing). */
+const firstAnswer = async (port: number, head: string, deadlineMs: number) =>
+  (await rawExchange(port, (socket) => socket.write(head), deadlineMs, (text) => /\r\n\r\n[\s\S]*\}/.test(text))).text;
 
 describe.each([pglite!])('request bodies ($name)', (database) => {
   const t = useTestApp(database, { env: { BOT_API_KEY: KEY } });
 
   it('answers an anonymous write 401 before its body arrives (the body is never read)', async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (t.app.server.address() as { port: number }).port;
+    const port = await listen(t.app);
     // Headers announcing 400 KB (within the route's limit), and no body at all.
     const head = [
       `PUT /api/guilds/${ARCADE}/config HTTP/1.1`,
@@ -54,7 +36,7 @@ describe.each([pglite!])('request bodies ($name)', (database) => {
     ].join('\r\n');
     const answer = await firstAnswer(port, head, 3_000);
     expect(answer).toMatch(/^HTTP\/1\.1 401 /);
-    const body = ApiError.parse(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)));
+    const body = ApiError.parse(bodyOf(answer));
     expect(body.code).toBe(ERROR_CODES.UNAUTHENTICATED.code);
   });
 

@@ -48,7 +48,10 @@ export function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
     // A provider that did not answer: the answer says so (502 code 1024), the log says why (never the request's secrets).
     if (error.errorName === 'PROVIDER_UNAVAILABLE' && error.cause !== undefined) {
       const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : String(error.cause);
-      req.server.logThrottle.warn(req.log, { route: req.routeOptions.url, cause: cause.slice(0, 500) }, 'payment provider unavailable', cause.slice(0, 200));
+      // One cause per route, provider and reason: each provider that is down is said once a second.
+      const provider = (req.params as { provider?: unknown } | undefined)?.provider;
+      const key = `${req.routeOptions.url} ${typeof provider === 'string' ? provider : ''} ${cause.slice(0, 200)}`;
+      req.server.logThrottle.warn(req.log, { route: req.routeOptions.url, cause: cause.slice(0, 500) }, 'payment provider unavailable', key);
     }
     return error;
   }
