@@ -7,7 +7,7 @@ import type { CopiedAttachments, TranscriptArtifacts, TranscriptOutline } from '
 import { ApiHttpError } from './errors';
 
 /**
- * The bot API's large bodies (an event batch inflates to 16 MB, a transcript to 64 MB) are inflated,
+ * The bot API's large bodies (an event batch inflates to 1 MiB, a transcript to 64 MB) are inflated,
  * parsed, validated and, for a transcript, turned into its stored bytes on a worker thread
  * (workers/body-worker.ts): on the event loop a 64 MB transcript took ~1.5 s of parsing, validation
  * and serialisation, during which the instance answered nobody. One worker per instance, started on

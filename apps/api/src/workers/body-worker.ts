@@ -1,6 +1,6 @@
 /**
  * The body worker's thread: inflates, parses and validates the bot API's large bodies (event batches
- * up to 16 MB, transcripts up to 64 MB of JSON) and makes a transcript's stored bytes, so that none
+ * up to 1 MiB, transcripts up to 64 MB of JSON) and makes a transcript's stored bytes, so that none
  * of it holds the API's event loop. The protocol is lib/body-worker.ts's; errors travel as the
  * catalogue's name, status and message.
  */

@@ -302,6 +302,15 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       });
       expect(huge.statusCode).toBe(413);
       expect(ApiError.parse(huge.json()).code).toBe(1016);
+      // Gzipped, it is small as sent, and still too large as JSON (1 MiB at most: split the batch).
+      const inflated = await t.app.inject({
+        method: 'POST',
+        url: '/api/bot/v1/events',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: gzipSync(Buffer.from(JSON.stringify({ events: [], pad: 'x'.repeat(1024 * 1024 + 1) }))),
+      });
+      expect(inflated.statusCode).toBe(413);
+      expect(ApiError.parse(inflated.json())).toMatchObject({ code: 1016, message: expect.stringMatching(/more than 1 MiB/) });
       const bomb = await t.app.inject({
         method: 'POST',
         url: '/api/bot/v1/events',

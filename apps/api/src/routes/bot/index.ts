@@ -40,8 +40,13 @@ const validatedInWorker: FastifySchemaCompiler<unknown> = (route) =>
   route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : (validatorCompiler(route as never) as (data: unknown) => { value: unknown });
 
 /** Raw (possibly gzipped) body limits: a batch of events, a transcript. */
-export const EVENTS_BODY_MAX = 4 * 1024 * 1024;
-const EVENTS_JSON_MAX = 16 * 1024 * 1024;
+export const EVENTS_BODY_MAX = 1024 * 1024;
+/**
+ * A batch of events inflates to at most 1 MiB of JSON (thousands of ordinary events; a bot with long
+ * form answers splits its batches): storing one costs the event loop its parameters' serialisation,
+ * ~20 ms per MiB, which this keeps under the 50 ms any one request may take (docs/api.md).
+ */
+const EVENTS_JSON_MAX = 1024 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -158,7 +163,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
     {
       ...raw,
       bodyLimit: EVENTS_BODY_MAX,
-      config: { inflatedMax: EVENTS_JSON_MAX, bodyInWorker: 'events', bodyTooLarge: `A batch of events may be at most ${EVENTS_BODY_MAX / 1024 / 1024} MB as sent: split it.` },
+      config: { inflatedMax: EVENTS_JSON_MAX, bodyInWorker: 'events', bodyTooLarge: `A batch of events may be at most ${EVENTS_BODY_MAX / 1024 / 1024} MB as sent (and as JSON): split it.` },
       // The body was validated against TicketEventBatch by the body worker (the schema stays for the docs and types).
       validatorCompiler: validatedInWorker,
       schema: { body: TicketEventBatch, response: { 200: TicketEventBatchResult, ...errors } },
