@@ -33,9 +33,10 @@ export const DB_RETRY_AFTER = 5;
  */
 export function isClientAbort(error: unknown, req: FastifyRequest): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code !== 'ECONNRESET' && code !== 'ECONNABORTED' && code !== 'ERR_STREAM_PREMATURE_CLOSE') return false;
-  const raw = req.raw;
-  return raw.readableAborted || raw.destroyed || raw.socket?.destroyed === true || (error as Error).message === 'aborted';
+  if (code !== 'ECONNRESET' && code !== 'ERR_STREAM_PREMATURE_CLOSE') return false;
+  // The request stream itself was cut before its end (not, say, a database connection reset while
+  // the request was handled: that one stays an outage).
+  return req.raw.readableAborted || (code === 'ECONNRESET' && (error as Error).message === 'aborted' && !req.raw.complete);
 }
 
 /** Turns anything thrown into an ApiHttpError (unknown errors become 1500, logged, never shown). */
