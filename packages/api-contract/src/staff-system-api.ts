@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 export const StaffSystemRedis = z.object({
   reachable: z.boolean(),
-  /** The round trip of a PING; null when it did not answer. */
+  /** The round trip of a check (one count on a probe key); null when it did not answer. */
   latencyMs: z.number().nullable(),
   /** When this instance last saw it become reachable or unreachable. */
   since: z.string(),

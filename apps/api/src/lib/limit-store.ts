@@ -56,6 +56,15 @@ function withCommand(redis: Redis): LimitRedis {
   return r;
 }
 
+/** Where the counters live in Redis (before each limit's own prefix). */
+export const LIMIT_NAMESPACE = 'tickety-rl:';
+
+/**
+ * RedisLink's probe: one count on a key of its own, the call every limit makes, so Redis is "reachable"
+ * only when the limits can count there (a read-only replica or a full Redis answers PING but not this).
+ */
+export const limitProbe = (redis: Redis): Promise<unknown> => withCommand(redis).ticketyRateLimit(`${LIMIT_NAMESPACE}probe`, 10_000);
+
 /**
  * A @fastify/rate-limit store that counts in Redis while Redis answers and in this instance's memory
  * while it does not (see RedisLink), for every limit of the app: the global one and each route's own

@@ -2,14 +2,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { type Clock, iso } from './clock';
 
-/** How often a Redis marked unreachable is asked again (a PING) while its connection looks open. */
+/** How often a Redis marked unreachable is checked again while its connection looks open. */
 export const REDIS_PROBE_MS = 1_000;
 
 export interface RedisCheck {
   reachable: boolean;
-  /** The PING's round trip; null when it did not answer. */
+  /** The check's round trip; null when it did not answer. */
   latencyMs: number | null;
 }
+
+/** What proves Redis usable: by default a PING; the app gives the rate limits' own kind of call (lib/limit-store.ts). */
+export type RedisProbe = (redis: Redis) => Promise<unknown>;
 
 export interface RedisState {
   reachable: boolean;
@@ -25,9 +28,10 @@ const messageOf = (reason: unknown) => (reason instanceof Error ? reason.message
  * Whether the rate limits may use Redis now, as this API instance sees it. Every Redis call is bounded
  * by the client's command timeout (REDIS_TIMEOUT_MS); the first one that fails or times out, a closed
  * connection, or a failed check marks Redis unreachable (one warning in the log), and the limits count
- * in this instance's memory without asking it again. It is reachable again as soon as the client
- * reconnects (its `ready`) or, while the connection stayed open (a Redis that hung), a PING answers
- * (asked every second); that is one info line. Nothing is logged per request.
+ * in this instance's memory without asking it again. It is reachable again once a check (the probe:
+ * the rate limits' own kind of call, so a Redis that answers PING but refuses writes stays
+ * unreachable) succeeds: at once when the client reconnects (its `ready`), else every second while the
+ * connection looks open (a Redis that hung). That is one info line. Nothing is logged per request.
  */
 export class RedisLink {
   #state: 'starting' | 'up' | 'down' = 'starting';
@@ -41,14 +45,15 @@ export class RedisLink {
     readonly redis: Redis,
     private readonly log: FastifyBaseLogger,
     private readonly clock: Clock,
+    private readonly probe: RedisProbe = (r) => r.ping(),
     probeMs: number = REDIS_PROBE_MS,
   ) {
     this.#since = clock();
-    redis.on('ready', () => this.up());
+    redis.on('ready', () => void this.check());
     redis.on('close', () => this.down('the connection closed'));
     // ioredis reports every failed reconnection attempt: the switch itself is logged once, in down().
     redis.on('error', (error: Error) => log.debug({ err: error.message }, 'redis connection error'));
-    this.#timer = setInterval(() => void this.#probe(), probeMs);
+    this.#timer = setInterval(() => void this.#recheck(), probeMs);
     this.#timer.unref();
   }
 
@@ -86,7 +91,7 @@ export class RedisLink {
     if (was === 'down') this.log.info({ downForMs: this.#since - downSince }, 'redis reachable again: rate limits are shared through it');
   }
 
-  /** A PING (bounded by the command timeout), which also moves the state: for /api/status and the System page. */
+  /** The probe (bounded by the command timeout), which also moves the state: on reconnection, every second while down, for /api/status and the System page. */
   async check(): Promise<RedisCheck> {
     if (this.redis.status !== 'ready') {
       this.down(`the connection is ${this.redis.status}`);
@@ -94,7 +99,7 @@ export class RedisLink {
     }
     const started = performance.now();
     try {
-      await this.redis.ping();
+      await this.probe(this.redis);
       const latencyMs = Math.round((performance.now() - started) * 10) / 10;
       this.up();
       return { reachable: true, latencyMs };
@@ -104,7 +109,7 @@ export class RedisLink {
     }
   }
 
-  async #probe(): Promise<void> {
+  async #recheck(): Promise<void> {
     if (this.#state !== 'down' || this.#probing || this.#closing || this.redis.status !== 'ready') return;
     this.#probing = true;
     try {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
+import { Redis } from 'ioredis';
 
 /**
  * Whether tests may start a redis-server of their own: only where a Redis is configured for tests
@@ -85,5 +86,16 @@ export class OwnRedis {
 
   thaw(): void {
     this.#process?.kill('SIGCONT');
+  }
+
+  /** Sets a server setting (`CONFIG SET`), e.g. `maxmemory 1` for a Redis that answers PING but refuses writes. */
+  async configSet(name: string, value: string): Promise<void> {
+    const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    try {
+      await client.connect();
+      await client.config('SET', name, value);
+    } finally {
+      client.disconnect();
+    }
   }
 }

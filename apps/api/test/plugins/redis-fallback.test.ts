@@ -179,7 +179,6 @@ describe.skipIf(!canRunRedisServer)('rate limits when a Redis of our own really 
       expect(switchedDown(t)).toHaveLength(1);
     }
     expect((await status(a)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'operational', latencyMs: expect.any(Number) });
-    expect((await status(a)).status).toBe('operational');
     // Shared again.
     const fresh = ips.next();
     expect([...(await plans(a, fresh, 1)), ...(await plans(b, fresh, 1)), ...(await plans(a, fresh, 1)), ...(await plans(b, fresh, 1))]).toEqual([200, 200, 200, 429]);
@@ -221,5 +220,26 @@ describe.skipIf(!canRunRedisServer)('rate limits when a Redis of our own really 
     expect((await status(a)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'operational' });
     const fresh = ips.next();
     expect([...(await plans(a, fresh, 1)), ...(await plans(b, fresh, 1)), ...(await plans(a, fresh, 1)), ...(await plans(b, fresh, 1))]).toEqual([200, 200, 200, 429]);
+  });
+
+  it('answering PING but refusing to count (out of memory): per instance, without switching back and forth in the log', async () => {
+    const before = { down: switchedDown(a).length, up: switchedUp(a).length };
+    await redis.configSet('maxmemory', '1');
+    try {
+      const client = ips.next();
+      expect(await plans(a, client, 4)).toEqual([200, 200, 200, 429]);
+      expect(switchedDown(a)).toHaveLength(before.down + 1);
+      expect(switchedDown(a).at(-1)!.err).toMatch(/OOM/);
+      // The checks every second keep failing: no "reachable again" in between, no second warning.
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(await plans(a, client, 1)).toEqual([429]);
+      expect(switchedUp(a)).toHaveLength(before.up);
+      expect(switchedDown(a)).toHaveLength(before.down + 1);
+      expect((await status(a)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'down' });
+    } finally {
+      await redis.configSet('maxmemory', '0');
+    }
+    expect(await eventually(() => switchedUp(a).length === before.up + 1)).toBe(true);
+    expect(switchedDown(a)).toHaveLength(before.down + 1);
   });
 });

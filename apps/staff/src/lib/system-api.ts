@@ -18,7 +18,7 @@ export interface SystemDatabase {
 }
 
 /**
- * REDIS_URL's Redis as the answering API instance sees it (reachable, PING latency, since when, the
+ * REDIS_URL's Redis as the answering API instance sees it (reachable, its latency, since when, the
  * last error): while it is unreachable that instance counts the rate limits on its own.
  */
 export type SystemRedis = StaffSystemRedis;

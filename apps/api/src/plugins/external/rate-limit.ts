@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiHttpError } from '../../lib/errors';
 import { isInProcess } from '../../lib/inject-fetch';
-import { sharedOrLocalStore } from '../../lib/limit-store';
+import { LIMIT_NAMESPACE, sharedOrLocalStore } from '../../lib/limit-store';
 import type { RedisLink } from '../../lib/redis-link';
 import { bearerKey, botKeyId } from '../../services/bot-keys';
 
@@ -60,7 +60,7 @@ export default fp(
         key.startsWith('sandbox:') ? opts.sandboxMax : key.startsWith('bot:') ? opts.botMax : key.startsWith('webhook:') ? opts.webhookMax : opts.max,
       timeWindow: opts.windowMs,
       // Route limits and createRateLimit's are the store's children: they fall back the same way.
-      ...(opts.redis ? { store: sharedOrLocalStore(opts.redis, 'tickety-rl:') } : {}),
+      ...(opts.redis ? { store: sharedOrLocalStore(opts.redis, LIMIT_NAMESPACE) } : {}),
       // IPv6 clients are counted per /64 (a host often holds a whole /64: one address each would be
       // a fresh quota per request), as the plugin's default key does.
       // The bot API counts per key (its id, read from the header before the key is checked: a request

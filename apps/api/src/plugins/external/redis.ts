@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import { limitProbe } from '../../lib/limit-store';
 import { RedisLink } from '../../lib/redis-link';
 
 declare module 'fastify' {
@@ -50,10 +51,11 @@ export default fp(
       enableOfflineQueue: false,
       lazyConnect: false,
     });
-    const link = new RedisLink(redis, app.log, app.clock);
+    const link = new RedisLink(redis, app.log, app.clock, limitProbe);
     // Without the offline queue, commands sent before the connection is up fail: wait for it (or its
-    // first error) before serving; until it is up the limits count in memory.
-    if (!(await redisReady(redis, 2_000))) link.down(`not reachable at start (${redis.status})`);
+    // first error) and a first count before serving; until then the limits count in memory.
+    if (await redisReady(redis, 2_000)) await link.check();
+    else link.down(`not reachable at start (${redis.status})`);
     app.decorate('redis', redis);
     app.decorate('redisLink', link);
     app.addHook('onClose', async () => {

@@ -64,7 +64,7 @@ export default async function staffRoutes(fastify: FastifyInstance) {
   const userOf = async (req: FastifyRequest) => (await req.getSession())!.userId;
 
   // The service's health for the System page: the database (reachable, latency, pool, size), Redis (the
-  // shared rate limits: a PING, bounded like every Redis call), the bot's shards, this instance's recent
+  // shared rate limits: a probe count, bounded like every Redis call), the bot's shards, this instance's recent
   // server errors (request ids to find in the logs), the API's version.
   app.get('/system', { ...read, schema: { response: { 200: StaffSystemAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
@@ -102,7 +102,7 @@ export default async function staffRoutes(fastify: FastifyInstance) {
     } finally {
       clearTimeout(timer);
     }
-    // The check moves the limits' state too (a PING that answers ends a fall-back at once).
+    // The check moves the limits' state too (a probe that answers ends a fall-back at once).
     const link = app.redisLink;
     const redisLatencyMs = link ? (await link.check()).latencyMs : null;
     return {
