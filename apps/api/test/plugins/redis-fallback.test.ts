@@ -131,7 +131,6 @@ describe.skipIf(!canRunRedisServer)('rate limits when a Redis of our own really 
     // Shared: two instances count one client together.
     const client = ips.next();
     expect([...(await plans(a, client, 1)), ...(await plans(b, client, 1)), ...(await plans(a, client, 1)), ...(await plans(b, client, 1))]).toEqual([200, 200, 200, 429]);
-    expect((await status(a)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'operational' });
     expect(switchedDown(a)).toHaveLength(0);
 
     await redis.kill();
