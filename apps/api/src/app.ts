@@ -135,7 +135,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // External plugins.
   await app.register(cookie);
   await app.register(corsPlugin, { origins: config.dashboardOrigins });
-  await app.register(redisPlugin, { url: config.redisUrl ?? null });
+  await app.register(redisPlugin, { url: config.redisUrl ?? null, timeoutMs: config.redisTimeoutMs });
   await app.register(underPressurePlugin, config.pressure);
   await app.register(rateLimitPlugin, {
     max: config.rateLimit.max,
@@ -143,7 +143,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     botMax: config.rateLimit.botMax,
     webhookMax: config.rateLimit.webhookMax,
     windowMs: config.rateLimit.windowMs,
-    redis: app.redis,
+    redis: app.redisLink,
   });
   await app.register(compressionPlugin);
   await app.register(openapiPlugin, { title: `${config.productName} API` });

@@ -86,6 +86,8 @@ export interface AppConfig {
     queueMax: number;
   };
   redisUrl: string | null;
+  /** Longest a Redis call may take before the rate limits count in memory instead. */
+  redisTimeoutMs: number;
   session: {
     idleSeconds: number;
     maxAgeSeconds: number;
@@ -255,6 +257,7 @@ const EnvSchema = z.object({
   DATABASE_QUEUE_MAX: int(1, 100_000),
   DATA_DIR: optionalString,
   REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
+  REDIS_TIMEOUT_MS: int(10, 10_000),
   SESSION_IDLE_SECONDS: int(60, 31_536_000),
   SESSION_MAX_AGE_SECONDS: int(60, 31_536_000),
   STAFF_SESSION_IDLE_SECONDS: int(60, 31_536_000),
@@ -641,6 +644,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       queueMax: e.DATABASE_QUEUE_MAX ?? 200,
     },
     redisUrl: e.REDIS_URL ?? null,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS ?? 250,
     // Demo users are shared by every visitor of a demo: a small cap would have them sign each other out.
     session: { idleSeconds, maxAgeSeconds, maxPerUser: e.SESSIONS_PER_USER_MAX ?? (demo ? 1000 : 20), staffIdleSeconds, staffMaxAgeSeconds },
     guildAccess: {

@@ -88,6 +88,7 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     expect(c.secureCookies).toBe(false);
     expect(c.trustProxy).toBe(false);
     expect(c.redisUrl).toBeNull();
+    expect(c.redisTimeoutMs).toBe(250);
     expect(c.productName).toBe('Tickety');
     expect(c.plans.map((p) => p.id)).toEqual(['free', 'premium']);
     expect(c.tokenEncryptionKey).toHaveLength(32);
@@ -166,6 +167,7 @@ describe('loadConfig with a real Discord application (split deployment)', () => 
       DATABASE_SCHEMA: 'tickety',
       DATABASE_POOL_MAX: '20',
       REDIS_URL: 'redis://redis:6379',
+      REDIS_TIMEOUT_MS: '500',
       TRUST_PROXY: '1',
       STAFF_OWNER_IDS: '111111111111111111, 222222222222222222',
     });
@@ -184,6 +186,7 @@ describe('loadConfig with a real Discord application (split deployment)', () => 
     });
     expect(c.database).toMatchObject({ url: 'postgres://u:p@db:5432/tickety', schema: 'tickety', poolMax: 20 });
     expect(c.redisUrl).toBe('redis://redis:6379');
+    expect(c.redisTimeoutMs).toBe(500);
     expect(c.trustProxy).toBe(true);
     expect(c.staffOwnerIds).toEqual(['111111111111111111', '222222222222222222']);
     expect(c.supportUrl).toBe('https://discord.gg/tickety');
@@ -247,9 +250,9 @@ describe('the subscription-analytics script (ANALYTICS_TOKEN, ANALYTICS_SCRIPT_U
 
 describe('loadConfig refuses a bad configuration with a clear message', () => {
   it('reports every invalid variable at once', () => {
-    const message = configError({ PORT: '99999', LOG_LEVEL: 'loud', REDIS_URL: 'http://x', DATABASE_URL: 'mysql://x' });
+    const message = configError({ PORT: '99999', LOG_LEVEL: 'loud', REDIS_URL: 'http://x', REDIS_TIMEOUT_MS: '0', DATABASE_URL: 'mysql://x' });
     expect(message).toMatch(/^Invalid configuration:/);
-    for (const name of ['PORT', 'LOG_LEVEL', 'REDIS_URL', 'DATABASE_URL']) expect(message).toContain(`${name}:`);
+    for (const name of ['PORT', 'LOG_LEVEL', 'REDIS_URL', 'REDIS_TIMEOUT_MS', 'DATABASE_URL']) expect(message).toContain(`${name}:`);
   });
 
   it.each([

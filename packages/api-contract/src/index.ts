@@ -23,5 +23,6 @@ export * from './site-pages';
 export * from './staff';
 export * from './staff-playground-api';
 export * from './staff-search-api';
+export * from './staff-system-api';
 export * from './staff-team-api';
 export * from './statistics-api';

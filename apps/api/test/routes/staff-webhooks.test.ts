@@ -119,6 +119,8 @@ describe.each(databases())('Staff: webhook queues and dead letters (/api/staff/w
     expect(body.errors[0]).toMatchObject({ method: 'GET', route: '/api/staff/webhooks', status: 500, code: 1500 });
     expect(body.errors[0].requestId).toBe(String(failed.headers['x-request-id'] ?? body.errors[0].requestId));
     expect(body.api.version).toMatch(/^\d+\.\d+\.\d+/);
+    // No REDIS_URL: nothing to show (test/plugins/redis-fallback.test.ts has a Redis).
+    expect(body.redis).toBeNull();
     expect(Array.isArray(body.shards)).toBe(true);
   });
 });

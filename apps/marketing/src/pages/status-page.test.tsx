@@ -50,6 +50,21 @@ describe('StatusPage', () => {
     expect(screen.getByText(/Last checked/)).toHaveTextContent('Last checked just now');
   });
 
+  it('names Redis by what it does for visitors, in each language', async () => {
+    const services = [
+      { name: 'api', status: 'operational', latencyMs: 0 },
+      { name: 'redis', status: 'operational', latencyMs: 0.4 },
+    ] as const;
+    mockApi({ 'GET /api/status': statusFixture(Date.now(), { status: 'operational', services: [...services] }) });
+    renderPage(<StatusPage />, { url: '/status' });
+    expect(await screen.findByText('All systems operational')).toBeInTheDocument();
+    const redis = within(screen.getByRole('region', { name: 'Services' })).getByText('Rate limiting').closest('li')!;
+    expect(redis).toHaveTextContent("Request limits shared by the API's servers");
+    expect(redis).toHaveTextContent('0 ms');
+    expect(within(redis).getByText('Operational')).toBeInTheDocument();
+    expect(screen.queryByText('Redis')).not.toBeInTheDocument();
+  });
+
   it('shows an empty state when no shard has reported', async () => {
     mockApi({ 'GET /api/status': statusFixture(Date.now(), { status: 'operational', services: [{ name: 'api', status: 'operational', latencyMs: 0 }], shards: [] }) });
     renderPage(<StatusPage />, { url: '/status' });
@@ -118,6 +133,7 @@ describe('StatusPage in German', () => {
     expect(database).toHaveTextContent('1.250 ms');
     expect(within(database).getByText('Beeinträchtigt')).toBeInTheDocument();
     expect(within(services).getByText('API').closest('li')).toHaveTextContent('In Betrieb');
+    expect(within(services).getByText('Ratenlimits').closest('li')).toHaveTextContent('Anfragelimits, die sich die Server der API teilen');
 
     const table = screen.getByRole('table', { name: 'Bot-Shards' });
     const rows = within(table).getAllByRole('row');

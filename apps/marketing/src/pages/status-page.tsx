@@ -45,6 +45,7 @@ const SERVICE_NAMES: Record<string, { label: MessageKey; about: MessageKey }> = 
   api: { label: 'status.service.api.name', about: 'status.service.api.about' },
   database: { label: 'status.service.database.name', about: 'status.service.database.about' },
   bot: { label: 'status.service.bot.name', about: 'status.service.bot.about' },
+  redis: { label: 'status.service.redis.name', about: 'status.service.redis.about' },
 };
 
 /** A service's name and what it does: ours translated, any other one by its id. */

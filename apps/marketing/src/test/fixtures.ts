@@ -11,6 +11,7 @@ export function statusFixture(now = Date.now(), over: Partial<StatusResponse> = 
     services: [
       { name: 'api', status: 'operational', latencyMs: 0 },
       { name: 'database', status: 'degraded', latencyMs: 1250, detail: 'The database is answering slowly.' },
+      { name: 'redis', status: 'operational', latencyMs: 1 },
       { name: 'bot', status: 'degraded', latencyMs: null, detail: '1 of 2 shards are not ready.' },
     ],
     shards: [

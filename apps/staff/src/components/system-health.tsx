@@ -3,13 +3,14 @@ import { Badge, Card, cx, Skeleton, type Tone } from '@tickety/ui';
 import TriangleAlert from 'lucide-react/icons/triangle-alert';
 import { type ReactNode, useId } from 'react';
 import { useT } from '../lib/i18n';
-import { formatBytes, formatUptime, type SystemHealth as Health, SLOW_DATABASE_MS, type SystemDatabase, useStaffSystemQuery } from '../lib/system-api';
+import { formatBytes, formatUptime, type SystemHealth as Health, SLOW_DATABASE_MS, type SystemDatabase, type SystemRedis, useStaffSystemQuery } from '../lib/system-api';
 import { SystemErrors } from './system-errors';
 import { LoadError, RefreshHeader, SYSTEM_REFRESH_MS, useRefresh } from './system-refresh';
 import { SystemShards } from './system-shards';
 
 /**
- * The System page's "Service health": the database (reachable, latency, size, pool), the API (version,
+ * The System page's "Service health": the database (reachable, latency, size, pool), Redis (whether the
+ * rate limits are shared or, while it is unreachable, counted per instance), the API (version,
  * Node.js, started, uptime), the deployed version of every front end (from the config.json the shell
  * loaded), the bot's shards and this API instance's recent server errors. Reads itself again every
  * 15 s and on Refresh.
@@ -33,6 +34,7 @@ export function SystemHealth() {
         {query.isError ? <LoadError title={t('health.refreshFailed')} error={query.error} onRetry={() => void refresh()} tone="warning" /> : null}
         <div className="grid gap-4 lg:grid-cols-2 2xl:grid-cols-3">
           <DatabaseCard database={health.database} />
+          {health.redis === undefined ? null : <RedisCard redis={health.redis} now={now} />}
           <ApiCard api={health.api} now={now} />
           <VersionsCard />
         </div>
@@ -66,6 +68,7 @@ function HealthSkeleton() {
     <div role="status" aria-busy="true" className="space-y-4">
       <span className="sr-only">{t('health.loading')}</span>
       <div className="grid gap-4 lg:grid-cols-2 2xl:grid-cols-3">
+        <Skeleton className="h-48" />
         <Skeleton className="h-48" />
         <Skeleton className="h-48" />
         <Skeleton className="h-48" />
@@ -160,6 +163,51 @@ function DatabaseCard({ database }: { database: SystemDatabase }) {
             <span className={muted}>{t('health.db.pool.unknown')}</span>
           )}
         </Figure>
+      </dl>
+    </HealthCard>
+  );
+}
+
+/** REDIS_URL's Redis: the rate limits shared by every instance, or counted per instance (not configured, or unreachable). */
+function RedisCard({ redis, now }: { redis: SystemRedis | null; now: number }) {
+  const t = useT();
+  if (redis === null) {
+    return (
+      <HealthCard title={t('health.redis.heading')} badge={{ tone: 'neutral', text: t('health.redis.notConfigured') }}>
+        <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">{t('health.redis.notConfiguredText')}</p>
+        <dl className="mt-3 grid grid-cols-1 gap-x-4 gap-y-3 text-sm">
+          <Figure label={t('health.redis.limits')}>{t('health.redis.limits.local')}</Figure>
+        </dl>
+      </HealthCard>
+    );
+  }
+  const badge: { tone: Tone; text: string } = redis.reachable
+    ? { tone: 'primary', text: t('health.redis.reachable') }
+    : { tone: 'danger', text: t('health.redis.unreachable') };
+  return (
+    <HealthCard title={t('health.redis.heading')} badge={badge}>
+      {redis.reachable ? null : <p className="mt-2 text-sm text-red-800 dark:text-red-300">{t('health.redis.unreachableText')}</p>}
+      <dl className="mt-3 grid grid-cols-1 gap-x-4 gap-y-3 text-sm min-[400px]:grid-cols-2">
+        <Figure label={t('health.redis.limits')} strong={!redis.reachable}>
+          {t(redis.reachable ? 'health.redis.limits.shared' : 'health.redis.limits.local')}
+        </Figure>
+        <Figure label={t('health.redis.latency')}>
+          {redis.latencyMs === null ? (
+            <span className={muted}>{t('health.redis.noAnswer')}</span>
+          ) : (
+            <span className="tabular-nums">{t('health.redis.latencyValue', { ms: formatNumber(Math.round(redis.latencyMs)) })}</span>
+          )}
+        </Figure>
+        <Figure label={t(redis.reachable ? 'health.redis.reachableSince' : 'health.redis.unreachableSince')}>
+          <time dateTime={redis.since} title={formatRelative(redis.since, now, { precision: 'minutes' })}>
+            {formatDateTime(redis.since)}
+          </time>
+        </Figure>
+        {redis.error === null ? null : (
+          <Figure label={t('health.redis.error')}>
+            <code className="font-mono text-xs break-all">{redis.error}</code>
+          </Figure>
+        )}
       </dl>
     </HealthCard>
   );

@@ -1,9 +1,9 @@
 /**
- * Staff's view of the service's health (`/api/staff/system`): the database, the bot's shards, this API
- * instance's recent server errors and the API's own version. Not through the overlay: the System page
+ * Staff's view of the service's health (`/api/staff/system`): the database, Redis, the bot's shards, this
+ * API instance's recent server errors and the API's own version. Not through the overlay: the System page
  * shows a failure in place. Type-only imports of the contract: no zod at run time.
  */
-import type { ShardState } from '@tickety/api-contract';
+import type { ShardState, StaffSystemRedis } from '@tickety/api-contract';
 import { activeLocale, api } from '@tickety/shared';
 
 export interface SystemDatabase {
@@ -16,6 +16,12 @@ export interface SystemDatabase {
   /** The connection pool (PostgreSQL); null for PGlite. */
   pool: { total: number; idle: number; waiting: number; max: number } | null;
 }
+
+/**
+ * REDIS_URL's Redis as the answering API instance sees it (reachable, its latency, since when, the
+ * last error): while it is unreachable that instance counts the rate limits on its own.
+ */
+export type SystemRedis = StaffSystemRedis;
 
 export interface SystemShard {
   id: number;
@@ -40,6 +46,8 @@ export interface SystemError {
 
 export interface SystemHealth {
   database: SystemDatabase;
+  /** Null: no REDIS_URL (the limits are always per instance); absent from an API older than this page. */
+  redis?: SystemRedis | null;
   /** By id. */
   shards: SystemShard[];
   /** This API instance's recent server errors, newest first (a bounded list in memory: a restart empties it). */

@@ -52,6 +52,7 @@ describe('staff pages in German', () => {
     mockApi({
       'GET /api/staff/system': {
         database: { kind: 'postgres', reachable: true, latencyMs: 250, sizeBytes: 12_345_678, pool: { total: 5, idle: 2, waiting: 2, max: 10 } },
+        redis: { reachable: false, latencyMs: null, since: '2026-03-01T12:30:00.000Z', error: 'Command timed out' },
         shards: [],
         errors: [],
         api: { version: '0.1.0', node: 'v20.20.2', startedAt: '2026-03-01T08:00:00.000Z', uptimeSeconds: 3 * 86_400 + 4 * 3_600 },
@@ -83,6 +84,11 @@ describe('staff pages in German', () => {
     expect(within(database).getByText('12,3 MB')).toBeInTheDocument();
     expect(within(database).getByText('3 von 10 belegt')).toBeInTheDocument();
     expect(within(database).getByText('2 Anfragen warten')).toBeInTheDocument();
+    const redis = screen.getByRole('region', { name: 'Redis' });
+    expect(within(redis).getByText('Nicht erreichbar')).toBeInTheDocument();
+    expect(within(redis).getByText('Pro Instanz gezählt')).toBeInTheDocument();
+    expect(within(redis).getByText('Nicht erreichbar seit')).toBeInTheDocument();
+    expect(redis).toHaveTextContent('Diese API-Instanz erreicht Redis nicht');
     expect(within(screen.getByRole('region', { name: 'API' })).getByText('3 Tg. 4 Std.')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Ausgelieferte Frontends' })).getAllByText('Build ohne Version')).toHaveLength(5);
     expect(screen.getByRole('heading', { name: 'Noch kein Shard hat sich gemeldet' })).toBeInTheDocument();

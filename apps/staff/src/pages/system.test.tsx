@@ -247,10 +247,11 @@ describe('system page: payment webhooks', () => {
 const QUIET_WEBHOOKS: WebhooksPage = { queues: queues(), dead: [], nextCursor: null };
 const secondsAgo = (s: number) => new Date(Date.now() - s * 1000).toISOString();
 
-/** PostgreSQL, 12 ms, 12.3 MB, 3 of 10 connections busy and 2 waiting; three shards (one silent for 5 minutes); two errors. */
+/** PostgreSQL, 12 ms, 12.3 MB, 3 of 10 connections busy and 2 waiting; Redis reachable; three shards (one silent for 5 minutes); two errors. */
 function health(over: Partial<SystemHealth> = {}): SystemHealth {
   return {
     database: { kind: 'postgres', reachable: true, latencyMs: 12, sizeBytes: 12_345_678, pool: { total: 5, idle: 2, waiting: 2, max: 10 } },
+    redis: { reachable: true, latencyMs: 0.4, since: '2026-03-01T08:00:01.000Z', error: null },
     shards: [
       { id: 1, state: 'connecting', latencyMs: null, guilds: 0, lastHeartbeat: secondsAgo(10) },
       { id: 0, state: 'ready', latencyMs: 42, guilds: 1520, lastHeartbeat: secondsAgo(20) },
@@ -426,6 +427,59 @@ describe('system page: service health', () => {
     expect(screen.queryByText(/shards ready/)).not.toBeInTheDocument();
   });
 
+  it('shows whether the rate limits are shared through Redis: reachable, unreachable since when and why, not configured', async () => {
+    let answer = health();
+    let fail = false;
+    mockApi({ 'GET /api/staff/system': () => (fail ? apiError(503, 1000, 'Service unavailable') : json(answer)), 'GET /api/staff/webhooks': QUIET_WEBHOOKS });
+    ({ store } = renderPage(<SystemPage />, { url: '/system', me: reader }));
+    // Loading: no card yet, the skeleton says so.
+    expect(screen.getByText('Loading the service health…')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Redis' })).not.toBeInTheDocument();
+
+    let redis = await screen.findByRole('region', { name: 'Redis' });
+    expect(within(redis).getByText('Reachable')).toBeInTheDocument();
+    expect(figure(redis, 'Rate limits')).toBe('Shared by every API instance');
+    expect(figure(redis, 'Latency')).toBe('0 ms');
+    expect(within(redis).getByText(/2026/, { selector: 'time' })).toHaveAttribute('datetime', '2026-03-01T08:00:01.000Z');
+    expect(within(redis).getByText('Reachable since', { selector: 'dt' })).toBeInTheDocument();
+    expect(within(redis).queryByText('Last error')).not.toBeInTheDocument();
+    expect(redis.className).not.toMatch(/ring-red/);
+
+    answer = health({ redis: { reachable: false, latencyMs: null, since: '2026-03-01T12:30:00.000Z', error: 'connect ECONNREFUSED 10.0.0.5:6379' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh service health' }));
+    await waitFor(() => expect(within(region('Redis')).getByText('Unreachable')).toBeInTheDocument());
+    redis = region('Redis');
+    expect(redis).toHaveTextContent('This API instance cannot reach Redis: until Redis answers, it counts the rate limits on its own, so a client may get each limit once per instance.');
+    expect(redis.className).toMatch(/ring-red/);
+    expect(figure(redis, 'Rate limits')).toBe('Counted per instance');
+    expect(figure(redis, 'Latency')).toBe('No answer');
+    expect(within(redis).getByText('Unreachable since', { selector: 'dt' })).toBeInTheDocument();
+    expect(within(redis).getByText(/2026/, { selector: 'time' })).toHaveAttribute('datetime', '2026-03-01T12:30:00.000Z');
+    expect(figure(redis, 'Last error')).toBe('connect ECONNREFUSED 10.0.0.5:6379');
+
+    // A failed refresh keeps the last answer (with the page's warning, shown and announced).
+    fail = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh service health' }));
+    expect(await screen.findAllByText('The service health could not be refreshed; the figures below may be out of date')).not.toHaveLength(0);
+    expect(within(region('Redis')).getByText('Unreachable')).toBeInTheDocument();
+
+    fail = false;
+    answer = health({ redis: null });
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh service health' }));
+    await waitFor(() => expect(within(region('Redis')).getByText('Not configured')).toBeInTheDocument());
+    redis = region('Redis');
+    expect(redis).toHaveTextContent('REDIS_URL is not set: each API instance counts the rate limits on its own');
+    expect(figure(redis, 'Rate limits')).toBe('Counted per instance');
+    expect(within(redis).queryByText('Latency')).not.toBeInTheDocument();
+
+    // An API older than the page says nothing of Redis: no card rather than a wrong one.
+    const { redis: _omitted, ...older } = health();
+    answer = older as SystemHealth;
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh service health' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Redis' })).not.toBeInTheDocument());
+    expect(region('Database')).toBeInTheDocument();
+  });
+
   it('says when the health cannot be read, with Retry, in place (no overlay)', async () => {
     let fail = true;
     const { calls } = mockApi({
@@ -454,7 +508,7 @@ describe('system page: service health', () => {
     ({ store } = renderPage(<SystemPage />, { url: '/system', me: reader }));
     await screen.findByRole('region', { name: 'Database' });
     expect(calls('/api/staff/system')).toHaveLength(1);
-    expect(screen.getByText(/^The database, the API, .* Refreshes itself every 15 seconds\./)).toBeInTheDocument();
+    expect(screen.getByText(/^The database, Redis, the API, .* Refreshes itself every 15 seconds\./)).toBeInTheDocument();
 
     await act(() => vi.advanceTimersByTimeAsync(SYSTEM_REFRESH_MS - 1_000));
     expect(calls('/api/staff/system')).toHaveLength(1);

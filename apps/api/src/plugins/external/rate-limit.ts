@@ -1,9 +1,10 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
 import { ApiHttpError } from '../../lib/errors';
 import { isInProcess } from '../../lib/inject-fetch';
+import { LIMIT_NAMESPACE, sharedOrLocalStore } from '../../lib/limit-store';
+import type { RedisLink } from '../../lib/redis-link';
 import { bearerKey, botKeyId } from '../../services/bot-keys';
 
 export interface RateLimitOptions {
@@ -16,7 +17,8 @@ export interface RateLimitOptions {
   /** Requests per window and bot key on the bot API (/api/bot/). */
   botMax: number;
   windowMs: number;
-  redis: Redis | null;
+  /** REDIS_URL's connection: counters shared through it while it answers, per instance while it does not. */
+  redis: RedisLink | null;
 }
 
 /** Which limit a request counts against, or null (static files, config.json, health). */
@@ -44,8 +46,10 @@ export function limitScope(req: FastifyRequest): LimitScope {
 /**
  * Per-IP rate limits: /api (and anything no route matched) and, in demo mode, /sandbox, each its own
  * counter; routes may set a tighter limit (the sign-in popup). Static files are not limited. Shared
- * between instances through Redis when REDIS_URL is set (an unreachable Redis lets requests through
- * rather than failing them), in memory otherwise. 429 answers carry Retry-After and a 1003 body.
+ * between instances through Redis when REDIS_URL is set, in memory otherwise; while Redis is
+ * unreachable or slower than REDIS_TIMEOUT_MS every limit counts in this instance's memory (so a client
+ * gets at most N times a limit across N instances), never none. 429 answers carry Retry-After and a
+ * 1003 body.
  * The API's own in-process calls to the sandbox are not a visitor's and are not counted.
  */
 export default fp(
@@ -55,7 +59,8 @@ export default fp(
       max: (_req, key) =>
         key.startsWith('sandbox:') ? opts.sandboxMax : key.startsWith('bot:') ? opts.botMax : key.startsWith('webhook:') ? opts.webhookMax : opts.max,
       timeWindow: opts.windowMs,
-      ...(opts.redis ? { redis: opts.redis, nameSpace: 'tickety-rl:', skipOnError: true } : {}),
+      // Route limits and createRateLimit's are the store's children: they fall back the same way.
+      ...(opts.redis ? { store: sharedOrLocalStore(opts.redis, LIMIT_NAMESPACE) } : {}),
       // IPv6 clients are counted per /64 (a host often holds a whole /64: one address each would be
       // a fresh quota per request), as the plugin's default key does.
       // The bot API counts per key (its id, read from the header before the key is checked: a request

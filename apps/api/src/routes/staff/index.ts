@@ -1,4 +1,4 @@
-import { ApiError, BillingProvider } from '@tickety/api-contract';
+import { ApiError, BillingProvider, StaffSystemAnswer } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -40,20 +40,6 @@ const WebhooksQuery = z.object({
     .optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
 });
-const SystemAnswer = z.object({
-  database: z.object({
-    kind: z.enum(['pglite', 'postgres']),
-    reachable: z.boolean(),
-    latencyMs: z.number().nullable(),
-    sizeBytes: z.number().nullable(),
-    pool: z.object({ total: z.number().int(), idle: z.number().int(), waiting: z.number().int(), max: z.number().int() }).nullable(),
-  }),
-  shards: z.array(z.object({ id: z.number().int(), state: z.string(), latencyMs: z.number().nullable(), guilds: z.number().int(), lastHeartbeat: z.string() })),
-  errors: z.array(
-    z.object({ at: z.string(), requestId: z.string(), method: z.string(), route: z.string().nullable(), status: z.number().int(), code: z.number().int(), message: z.string() }),
-  ),
-  api: z.object({ version: z.string(), node: z.string(), startedAt: z.string(), uptimeSeconds: z.number().int() }),
-});
 const STARTED_AT = new Date().toISOString();
 const DB_CHECK_MS = 2_000;
 
@@ -77,16 +63,17 @@ export default async function staffRoutes(fastify: FastifyInstance) {
   const write = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_WRITE') } as const;
   const userOf = async (req: FastifyRequest) => (await req.getSession())!.userId;
 
-  // The service's health for the System page: the database (reachable, latency, pool, size), the bot's
-  // shards, this instance's recent server errors (request ids to find in the logs), the API's version.
-  app.get('/system', { ...read, schema: { response: { 200: SystemAnswer, ...errors } } }, async (req, reply) => {
+  // The service's health for the System page: the database (reachable, latency, pool, size), Redis (the
+  // shared rate limits: a probe count, bounded like every Redis call), the bot's shards, this instance's recent
+  // server errors (request ids to find in the logs), the API's version.
+  app.get('/system', { ...read, schema: { response: { 200: StaffSystemAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     reply.header('cache-control', 'no-store');
     const started = performance.now();
     let reachable = true;
     let latencyMs: number | null = null;
     let sizeBytes: number | null = null;
-    let shards: z.infer<typeof SystemAnswer>['shards'] = [];
+    let shards: StaffSystemAnswer['shards'] = [];
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -116,8 +103,12 @@ export default async function staffRoutes(fastify: FastifyInstance) {
     } finally {
       clearTimeout(timer);
     }
+    // The check moves the limits' state too (a probe that answers ends a fall-back at once).
+    const link = app.redisLink;
+    const redisLatencyMs = link ? (await link.check()).latencyMs : null;
     return {
       database: { kind: app.db.kind, reachable, latencyMs, sizeBytes, pool: app.db.poolStats?.() ?? null },
+      redis: link ? { ...link.state, latencyMs: redisLatencyMs } : null,
       shards,
       errors: app.recentErrors.list(),
       api: { version: API_VERSION, node: process.version, startedAt: STARTED_AT, uptimeSeconds: Math.round(process.uptime()) },

@@ -11,7 +11,7 @@ export const SHARD_STALE_MS = 120_000;
 
 const rank: Record<HealthState, number> = { operational: 0, degraded: 1, down: 2 };
 
-/** Public service status: the API, the database (with latency) and the bot's shards. */
+/** Public service status: the API, the database (with latency), Redis when configured, and the bot's shards. */
 export default async function statusRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/', { schema: { response: { 200: StatusResponse } } }, async (req, reply): Promise<StatusResponse> => {
@@ -59,6 +59,16 @@ export default async function statusRoutes(fastify: FastifyInstance) {
         req.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'status: shard query failed');
       }
     }
+    // Redis (REDIS_URL only): while it does not answer, the rate limits count per instance.
+    if (app.redisLink) {
+      const redis = await app.redisLink.check();
+      services.push(
+        redis.reachable
+          ? { name: 'redis', status: 'operational', latencyMs: redis.latencyMs }
+          : { name: 'redis', status: 'down', latencyMs: null, detail: 'Redis is not answering: rate limits are counted on each API instance until it is back.' },
+      );
+    }
+
     if (shards.length > 0) {
       const now = app.clock();
       const healthy = shards.filter((s) => s.state === 'ready' && now - Date.parse(s.lastHeartbeat) < SHARD_STALE_MS).length;
