@@ -179,8 +179,17 @@ describe('checkout page: Discord', () => {
     await userEvent.click(link);
     expect(await screen.findByText('Waiting for Discord to confirm your purchase…')).toBeInTheDocument();
     expect(screen.getByText('Waiting for Discord to confirm your purchase…').closest('[aria-live="polite"]')).not.toBeNull();
+    // Every state the page passes through: "Premium is active" never shows beside the store's link
+    // (the page once showed both for a moment, between its render and an effect).
+    const both: string[] = [];
+    const watch = new MutationObserver(() => {
+      if (document.body.textContent?.includes('Premium is active') && document.body.textContent.includes("Open Discord's store")) both.push(document.body.textContent);
+    });
+    watch.observe(document.body, { childList: true, subtree: true, characterData: true });
     state = 'active';
     expect(await screen.findByRole('heading', { name: 'Premium is active' }, { timeout: 5000 })).toBeInTheDocument();
+    watch.disconnect();
+    expect(both).toEqual([]);
     expect(screen.getByRole('link', { name: 'Open the subscription' })).toHaveAttribute('href', '/billing/discord/1300000000000000901');
     expect(screen.queryByRole('link', { name: /Open Discord's store/ })).not.toBeInTheDocument();
     expect(open).not.toHaveBeenCalled();

@@ -3,7 +3,7 @@ import { failureText, Link, Navigate, selectSub, useAppSelector, usePlansQuery, 
 import { Alert, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } from '@tickety/ui';
 import ExternalLink from 'lucide-react/icons/external-link';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { Activation } from '../components/activation';
+import { Activation, useActivated } from '../components/activation';
 import { LoadFailed } from '../components/load-failed';
 import { PlanSummary } from '../components/plan-summary';
 import { useFastspringCheckoutMutation, useRedirectCheckoutMutation } from '../lib/billing-api';
@@ -326,7 +326,9 @@ function DiscordCheckout({ priceId, plan }: { priceId: string; plan: Plan }) {
   const t = useT();
   const [prepare, { data, error, isError, reset }] = useRedirectCheckoutMutation();
   const [opened, setOpened] = useState(false);
-  const [active, setActive] = useState(false);
+  // Read from Activation's answer in the same render as Activation's "Premium is active" (an effect
+  // setting a state here would leave the store's link beside it for a moment).
+  const active = useActivated('discord', priceId, !opened);
 
   const start = useCallback(() => {
     reset();
@@ -390,7 +392,6 @@ function DiscordCheckout({ priceId, plan }: { priceId: string; plan: Plan }) {
           reference={priceId}
           title={t('checkout.discord.waiting.title')}
           body={t('checkout.discord.waiting.body')}
-          onActive={() => setActive(true)}
         />
       ) : null}
     </div>
