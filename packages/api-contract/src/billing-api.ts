@@ -62,8 +62,11 @@ export const CheckoutRequest = z.object({ priceId: z.string().min(1).max(200) })
 export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
 /** @deprecated the name of `CheckoutRequest` for Paddle. */
 export const PaddleCheckoutRequest = CheckoutRequest;
-/** What the Paddle checkout needs from the API: the price and the data that ties the purchase to the user. */
-export const PaddleCheckoutAnswer = z.object({ priceId: z.string(), customData: z.object({ userId: Snowflake }), email: z.string().nullable() });
+/**
+ * Paddle's checkout: the transaction the API created at Paddle for the signed-in user and the price
+ * (Paddle.js opens it with `Paddle.Checkout.open({ transactionId })`; its buyer is the transaction's user).
+ */
+export const PaddleCheckoutAnswer = z.object({ transactionId: z.string() });
 export type PaddleCheckoutAnswer = z.infer<typeof PaddleCheckoutAnswer>;
 /** FastSpring's popup checkout: the Store Builder Library to load, the storefront, the product and the tags tying the order to the user. */
 export const FastspringCheckoutAnswer = z.object({ scriptUrl: z.string(), storefront: z.string(), product: z.string(), tags: z.object({ userId: Snowflake }) });

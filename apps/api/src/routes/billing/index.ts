@@ -144,8 +144,13 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     if (!available(provider)) throw new ApiHttpError('PROVIDER_UNAVAILABLE', { message: `${PROVIDER_NAMES[provider]} checkout is not configured on this server.` });
     const userId = await userOf(req);
     switch (provider) {
-      case 'paddle':
-        return { priceId, customData: { userId }, email: null };
+      case 'paddle': {
+        // The transaction is made here for this user and recorded before Paddle.js sees it: the
+        // subscription it makes belongs to the user who asked for it, whatever the browser adds.
+        const transactionId = await paddle.createCheckoutTransaction(priceId, userId);
+        await accounts.recordCheckout('paddle', transactionId, userId, priceId);
+        return { transactionId };
+      }
       case 'fastspring': {
         const { scriptUrl, storefront } = app.config.billing.fastspring;
         return { scriptUrl, storefront: storefront!, product: priceId, tags: { userId } };
@@ -172,7 +177,12 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     const { provider, reference } = req.params;
     let subject: string | null = null;
     if (provider === 'paddle') {
-      subject = await appliedSubject(`provider = 'paddle' AND event_type = 'transaction.completed' AND payload->'data'->>'id' = $1`, reference);
+      // Only a checkout this server made for this user (another user's, or one it did not make: 404).
+      if ((await accounts.checkoutUser('paddle', reference)) !== userId) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
+      subject = await appliedSubject(
+        `provider = 'paddle' AND ((event_type = 'subscription.created' AND payload->'data'->>'transaction_id' = $1) OR (event_type = 'transaction.completed' AND payload->'data'->>'id' = $1))`,
+        reference,
+      );
     } else if (provider === 'fastspring') {
       subject = await appliedSubject(`provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`, reference);
       // Its activation never came (reconciliation stored the subscription): FastSpring says which it is.
@@ -246,8 +256,9 @@ export default async function billingRoutes(fastify: FastifyInstance) {
         return { requested: action, url: txn.url, transactionId: txn.transactionId };
       }
       case 'portal': {
-        // Only a customer linked to this user (by their own checkout): a purchase can name another
-        // user's customer (checkout data comes from the browser), and its portal is theirs.
+        // Only a customer linked to this user (by their own checkout), none of whose subscriptions is
+        // another user's: providers match customers by email, so two users' purchases can share one,
+        // and a portal shows all of its subscriptions.
         const customer = await accounts.customerOf(provider, found.id, found.userId);
         if (!customer) throw new ApiHttpError('VALIDATION_FAILED', { message: `${PROVIDER_NAMES[provider]} has no customer of yours for this subscription: manage it from the email ${PROVIDER_NAMES[provider]} sent you.` });
         return { requested: action, url: await client.portal!(customer, found.id), transactionId: null };

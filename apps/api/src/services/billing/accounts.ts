@@ -68,8 +68,8 @@ export class BillingAccounts {
   /**
    * The provider's customer of the subscription when it is linked to `userId` and none of its
    * subscriptions is someone else's (for portal sessions, which show all of a customer's), else null.
-   * A customer can be shared: the provider matches customers by email, and checkout data comes from
-   * the browser, so another user's purchase may have made the link first.
+   * A customer can be shared: the provider matches customers by email, so another user's purchase
+   * may have made the link first.
    */
   async customerOf(provider: BillingProvider, providerSubscriptionId: string, userId: string): Promise<string | null> {
     const { rows } = await this.db.query<{ customer_id: string }>(
@@ -107,6 +107,26 @@ export class BillingAccounts {
     );
     if (!rows[0]) throw new Error(`no ${provider} customer could be linked to ${userId}`);
     return rows[0].customer_id;
+  }
+
+  /**
+   * Records a checkout this server made for the user (Paddle's transaction, FastSpring's secure
+   * payload's reference): the subscription it makes belongs to that user (`storeSubscription`).
+   */
+  async recordCheckout(provider: BillingProvider, reference: string, userId: string, priceId: string): Promise<void> {
+    await this.db.query('INSERT INTO billing_checkouts (provider, reference, user_id, price_id, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      provider,
+      reference,
+      userId,
+      priceId,
+      iso(this.clock()),
+    ]);
+  }
+
+  /** The user a checkout of this server was made for, or null when it made none by that reference. */
+  async checkoutUser(provider: BillingProvider, reference: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ user_id: string }>('SELECT user_id FROM billing_checkouts WHERE provider = $1 AND reference = $2', [provider, reference]);
+    return rows[0]?.user_id ?? null;
   }
 
   /** Whether the provider's customer is linked to the user. */

@@ -107,6 +107,8 @@ export function discordSubscriptionState(data: unknown, prices: PriceBook, versi
     provider: 'discord',
     providerSubscriptionId: e.id,
     userId: e.user_id ?? null,
+    checkout: null,
+    ownerFromCustomer: false,
     customerId: e.user_id ?? null,
     status,
     // Premium while the entitlement lasts: a set end is kept as `accessEndsAt` (premium stops then

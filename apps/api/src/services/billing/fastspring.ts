@@ -75,6 +75,8 @@ export function fastspringSubscriptionState(data: unknown, prices: PriceBook): S
     provider: 'fastspring',
     providerSubscriptionId: sub.id,
     userId,
+    checkout: null,
+    ownerFromCustomer: true,
     customerId: typeof sub.account === 'string' ? sub.account : sub.account.id,
     status: sub.state,
     premium,
