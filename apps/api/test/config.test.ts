@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -267,6 +267,27 @@ describe("Paddle.js and Paddle's checkout in the pages' CSP (PADDLE_CLIENT_TOKEN
     // Paddle.js from elsewhere: that origin (the checkout is still Paddle's).
     expect(directive({ ...REAL, PADDLE_CLIENT_TOKEN: 'live_abc', PADDLE_JS_URL: 'https://js.example.test/paddle.js' }, 'script-src')).toBe("script-src 'self' https://js.example.test");
     expect(directive({ ...REAL, PADDLE_CLIENT_TOKEN: 'live_abc', PADDLE_JS_URL: 'https://js.example.test/paddle.js' }, 'frame-src')).toContain('https://*.paddle.com');
+  });
+});
+
+describe("FastSpring's secure payload key (FASTSPRING_PRIVATE_KEY)", () => {
+  it('takes an RSA private key of 2048 bits or more in PEM (newlines may be written \\n); demo mode makes one', () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const escaped = privateKey.trim().replace(/\n/g, '\\n');
+    const key = loadConfig({ ...REAL, FASTSPRING_PRIVATE_KEY: escaped }).billing.fastspring.securePayloadKey;
+    expect(key?.asymmetricKeyType).toBe('rsa');
+    expect(loadConfig({ ...REAL }).billing.fastspring.securePayloadKey).toBeNull();
+    expect(loadConfig({ DATA_DIR: 'memory://' }).billing.fastspring.securePayloadKey?.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    // Never in a serialised configuration.
+    expect(JSON.stringify(loadConfig({ ...REAL, FASTSPRING_PRIVATE_KEY: escaped }))).not.toContain('PRIVATE KEY');
+  });
+
+  it('refuses anything else with a clear message', () => {
+    expect(configError({ FASTSPRING_PRIVATE_KEY: 'not a key' })).toMatch(/FASTSPRING_PRIVATE_KEY must be an RSA private key in PEM/);
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    expect(configError({ FASTSPRING_PRIVATE_KEY: small.privateKey })).toMatch(/at least 2048 bits/);
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    expect(configError({ FASTSPRING_PRIVATE_KEY: ec.privateKey })).toMatch(/at least 2048 bits/);
   });
 });
 

@@ -68,8 +68,12 @@ export const PaddleCheckoutRequest = CheckoutRequest;
  */
 export const PaddleCheckoutAnswer = z.object({ transactionId: z.string() });
 export type PaddleCheckoutAnswer = z.infer<typeof PaddleCheckoutAnswer>;
-/** FastSpring's popup checkout: the Store Builder Library to load, the storefront, the product and the tags tying the order to the user. */
-export const FastspringCheckoutAnswer = z.object({ scriptUrl: z.string(), storefront: z.string(), product: z.string(), tags: z.object({ userId: Snowflake }) });
+/**
+ * FastSpring's popup checkout: the Store Builder Library to load, the storefront, and the secure
+ * payload the API encrypted for the signed-in user (the product and a reference tying the order to
+ * them), for `fastspring.builder.secure(securePayload, secureKey)`: the browser passes it on and cannot change it.
+ */
+export const FastspringCheckoutAnswer = z.object({ scriptUrl: z.string(), storefront: z.string(), securePayload: z.string(), secureKey: z.string() });
 export type FastspringCheckoutAnswer = z.infer<typeof FastspringCheckoutAnswer>;
 /** A provider page to send the buyer to (Chargebee's hosted checkout, Discord's store page). */
 export const RedirectCheckoutAnswer = z.object({ url: z.string() });

@@ -168,8 +168,9 @@ type FastspringPhase = 'starting' | 'open' | 'closed' | 'scriptFailed' | 'failed
 
 /**
  * FastSpring's popup: the checkout data from the API, the Store Builder Library (loaded once), the
- * product and the tags tying the order to the user, then the popup. When it closes with an order,
- * the address becomes ?provider=fastspring&ref=<order> (activation); without one, nothing was bought.
+ * secure payload the API encrypted for the signed-in user (its product, and the reference tying the
+ * order to them: the page adds nothing), then the popup. When it closes with an order, the address
+ * becomes ?provider=fastspring&ref=<order> (activation); without one, nothing was bought.
  */
 function FastspringCheckout({ priceId }: { priceId: string }) {
   const t = useT();
@@ -203,7 +204,7 @@ function FastspringCheckout({ priceId }: { priceId: string }) {
     }
     try {
       const builder = await loadFastspring(data);
-      builder.push({ products: [{ path: data.product, quantity: 1 }], tags: data.tags });
+      builder.secure(data.securePayload, data.secureKey);
       builder.checkout();
       setPhase('open');
     } catch {

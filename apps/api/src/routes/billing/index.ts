@@ -19,9 +19,11 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { randomToken } from '../../lib/crypto';
 import { ApiHttpError } from '../../lib/errors';
 import { perUserLimit } from '../../lib/rate-limits';
 import { notDashboardFetch } from '../../plugins/app/security';
+import { encryptSecurePayload } from '../../services/billing/fastspring-secure';
 import { causeOf } from '../../services/billing/reconcile';
 import type { ProviderClient } from '../../services/billing/types';
 import { writeStaffAudit } from '../../services/staff-audit';
@@ -125,7 +127,10 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   const available = (provider: BillingProvider): boolean => {
     if (!clients[provider].configured || !app.config.plans.some((plan) => plan.providerPrices.some((p) => p.provider === provider))) return false;
     if (provider === 'paddle') return app.config.paddleToken !== null;
-    if (provider === 'fastspring') return app.config.billing.fastspring.storefront !== null && app.config.billing.fastspring.webhookSecrets.length > 0;
+    if (provider === 'fastspring') {
+      const fs = app.config.billing.fastspring;
+      return fs.storefront !== null && fs.webhookSecrets.length > 0 && fs.securePayloadKey !== null;
+    }
     if (provider === 'chargebee') return app.config.billing.chargebee.webhookCredentials.length > 0;
     return true;
   };
@@ -152,8 +157,14 @@ export default async function billingRoutes(fastify: FastifyInstance) {
         return { transactionId };
       }
       case 'fastspring': {
-        const { scriptUrl, storefront } = app.config.billing.fastspring;
-        return { scriptUrl, storefront: storefront!, product: priceId, tags: { userId } };
+        // A secure payload the browser can pass on but not change: its tags carry a reference this
+        // server records for the user (the subscription's owner); the user id beside it is for
+        // FastSpring's dashboard only. Tags the browser adds (builder.tag) are never read.
+        const { scriptUrl, storefront, securePayloadKey } = app.config.billing.fastspring;
+        const reference = `fsc_${randomToken(18)}`;
+        await accounts.recordCheckout('fastspring', reference, userId, priceId);
+        const session = { reset: true, products: [{ path: priceId, quantity: 1 }], tags: { checkout: reference, userId } };
+        return { scriptUrl, storefront: storefront!, ...encryptSecurePayload(session, securePayloadKey!) };
       }
       case 'chargebee': {
         // The customer is ours before the checkout: its id is linked to the user here, so the
