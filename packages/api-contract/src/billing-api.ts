@@ -41,6 +41,11 @@ export const BillingSubscription = z.object({
   currentPeriodEnd: z.string().nullable(),
   cancelAtPeriodEnd: z.boolean(),
   paymentMethod: z.string().nullable(),
+  /**
+   * A Discord server subscription: the server it was bought for. It gives that server premium (its
+   * one slot covers it and never moves); null for every other subscription (the buyer places its slots).
+   */
+  guildId: Snowflake.nullable(),
   slots: z.array(PremiumSlot),
   actions: z.array(BillingAction),
   updatedAt: z.string(),

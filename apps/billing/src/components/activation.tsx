@@ -74,7 +74,11 @@ export function Activation({
         <CircleCheck className="size-6 shrink-0 text-primary-600 dark:text-primary-400" aria-hidden="true" />
         <h2 className="text-lg font-semibold text-surface-900 dark:text-surface-50">{t('paddleBuy.active.title', { plan: s.planName ?? '' })}</h2>
       </div>
-      <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">{t('paddleBuy.active.body', { count: s.slots.length })}</p>
+      <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">
+        {s.guildId
+          ? t('paddleBuy.active.server', { server: s.slots.find((slot) => slot.guildId === s.guildId)?.guildName ?? s.guildId })
+          : t('paddleBuy.active.body', { count: s.slots.length })}
+      </p>
       <div className="mt-4 flex flex-wrap gap-3">
         <Link to={href(`/billing/${s.provider}/:id`, { id: s.id })} className={buttonClasses()}>
           {t('paddleBuy.active.open')}

@@ -19,6 +19,7 @@ interface SubscriptionRow {
   cancel_at_period_end: boolean;
   payment_method: string | null;
   customer_id: string | null;
+  guild_id: string | null;
   updated_at: Date | string;
   slots: Array<{ slot: number; guild_id: string | null; guild_name: string | null; assigned_at: string | null }>;
 }
@@ -28,7 +29,7 @@ const toIso = (v: Date | string | null): string | null => (v === null ? null : n
 /** The columns of a subscription with its slots (within its count) and their servers' names, at `$at`. */
 const SELECT = (at: string) => `
   SELECT s.id, s.user_id, s.provider, s.provider_subscription_id, s.status, ${subscriptionGrants('s', at)} AS premium_now, s.plan_id, s.billing_interval,
-         s.grace_until, s.current_period_end, s.cancel_at_period_end, s.payment_method, s.customer_id, s.updated_at,
+         s.grace_until, s.current_period_end, s.cancel_at_period_end, s.payment_method, s.customer_id, s.guild_id, s.updated_at,
          coalesce((SELECT json_agg(json_build_object('slot', n.slot, 'guild_id', p.guild_id, 'guild_name', g.name, 'assigned_at', p.assigned_at) ORDER BY n.slot)
                    FROM generate_series(1, s.slots) AS n(slot)
                    LEFT JOIN premium_slots p ON p.subscription_id = s.id AND p.slot = n.slot LEFT JOIN guilds g ON g.id = p.guild_id), '[]'::json) AS slots
@@ -144,7 +145,8 @@ export class BillingAccounts {
       [guildId, at, userId],
     );
     const cover = rows[0];
-    const mine = (await this.list(userId)).filter((s) => s.premium);
+    // A Discord server subscription's premium is its server's: no slot of it is the user's to place.
+    const mine = (await this.list(userId)).filter((s) => s.premium && s.guildId === null);
     return {
       premium: cover !== undefined,
       coveredBy: cover
@@ -172,14 +174,27 @@ export class BillingAccounts {
       // One assignment at a time per user (a lock for the transaction), and everything read after it:
       // two moves at once would otherwise both pass the cooldown, or put two slots on one server.
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('tickety-premium:' || $1, 0))`, [userId]);
-      const { rows } = await tx.query<{ id: string; user_id: string; slots: number; premium_now: boolean; guild_id: string | null; assigned_at: Date | string | null }>(
-        `SELECT s.id, s.user_id, s.slots, ${subscriptionGrants('s', '$3::timestamptz')} AS premium_now, p.guild_id, p.assigned_at
-         FROM subscriptions s LEFT JOIN premium_slots p ON p.subscription_id = s.id AND p.slot = $4
+      const { rows } = await tx.query<{
+        id: string;
+        user_id: string;
+        slots: number;
+        premium_now: boolean;
+        guild_id: string | null;
+        assigned_at: Date | string | null;
+        server: string | null;
+        server_name: string | null;
+      }>(
+        `SELECT s.id, s.user_id, s.slots, ${subscriptionGrants('s', '$3::timestamptz')} AS premium_now, p.guild_id, p.assigned_at, s.guild_id AS server, g.name AS server_name
+         FROM subscriptions s LEFT JOIN premium_slots p ON p.subscription_id = s.id AND p.slot = $4 LEFT JOIN guilds g ON g.id = s.guild_id
          WHERE s.provider = $1 AND s.provider_subscription_id = $2`,
         [provider, providerSubscriptionId, iso(now), slot],
       );
       const row = rows[0];
       if (!row || row.user_id !== userId) throw new ApiHttpError('NOT_FOUND', { message: 'You have no such subscription.' });
+      // A Discord server subscription gives its server premium: its slot is not the buyer's to move.
+      if (row.server !== null && row.server !== guildId) {
+        throw new ApiHttpError('VALIDATION_FAILED', { message: `This is a Discord server subscription of ${row.server_name ?? row.server}: its premium stays on that server.` });
+      }
       if (!row.premium_now) throw new ApiHttpError('VALIDATION_FAILED', { message: 'This subscription does not give premium now: its slots cannot be assigned.' });
       if (slot > row.slots) throw new ApiHttpError('VALIDATION_FAILED', { message: `This subscription has ${row.slots} premium slot${row.slots === 1 ? '' : 's'}.` });
       if (row.guild_id === guildId) return { from: guildId };
@@ -211,7 +226,8 @@ export class BillingAccounts {
   #answer(r: SubscriptionRow): BillingSubscription {
     const slots: PremiumSlot[] = r.slots.map((p) => {
       const assignedAt = toIso(p.assigned_at);
-      const movable = p.guild_id && assignedAt ? new Date(assignedAt).getTime() + this.cooldownMs : null;
+      // A server subscription's slot never moves: no time to wait for.
+      const movable = p.guild_id && assignedAt && r.guild_id === null ? new Date(assignedAt).getTime() + this.cooldownMs : null;
       return {
         slot: p.slot,
         guildId: p.guild_id,
@@ -234,6 +250,7 @@ export class BillingAccounts {
       currentPeriodEnd: toIso(r.current_period_end),
       cancelAtPeriodEnd: r.cancel_at_period_end,
       paymentMethod: r.payment_method,
+      guildId: r.guild_id,
       slots,
       actions: actionsOf(r),
       updatedAt: toIso(r.updated_at)!,

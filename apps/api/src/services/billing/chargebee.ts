@@ -72,6 +72,7 @@ export function chargebeeSubscriptionState(data: unknown, prices: PriceBook): Su
     userId: null,
     checkout: null,
     ownerFromCustomer: true,
+    guildId: null,
     customerId: sub.customer_id,
     status: sub.deleted ? 'deleted' : sub.status,
     premium: live && !pastDue,

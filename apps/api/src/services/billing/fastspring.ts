@@ -80,6 +80,7 @@ export function fastspringSubscriptionState(data: unknown, prices: PriceBook): S
     userId: null,
     checkout: reference,
     ownerFromCustomer: false,
+    guildId: null,
     customerId: typeof sub.account === 'string' ? sub.account : sub.account.id,
     status: sub.state,
     premium,

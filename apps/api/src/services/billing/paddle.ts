@@ -105,6 +105,7 @@ export function paddleSubscriptionState(data: unknown, prices: PriceBook): Subsc
     userId: null,
     checkout: sub.transaction_id ?? null,
     ownerFromCustomer: false,
+    guildId: null,
     customerId: sub.customer_id ?? null,
     status: sub.status,
     premium,

@@ -32,8 +32,8 @@ export class PriceBook {
  * leave the newest. The owner is set once and never moved by a webhook: the user the provider names
  * (Discord), else the user of the checkout this server made (`billing_checkouts`), else, where the
  * customer is ours (Chargebee), the customer's link; nothing the browser supplied. The premium slots
- * grow to the plan's count (never shrink: slots beyond it cover nothing). Answers what happened, for
- * the event's outcome.
+ * grow to the plan's count (never shrink: slots beyond it cover nothing); a server subscription's one
+ * slot covers its server, for good. Answers what happened, for the event's outcome.
  */
 export async function storeSubscription(tx: Queryable, clock: Clock, state: SubscriptionState, graceDays: number): Promise<string> {
   const now = clock();
@@ -56,10 +56,10 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
        ON CONFLICT DO NOTHING),
      up AS (
        INSERT INTO subscriptions AS s (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots, customer_id,
-         cancel_at_period_end, current_period_end, access_ends_at, grace_until, provider_version, provider_updated_at, created_at, updated_at)
-       SELECT $1, owner.user_id, $3, $4, $5, $6, $7, $8, coalesce($9::int, 0), $10, $11, $12, $13, $14, $15::numeric, $16, $16, $16 FROM owner WHERE owner.user_id IS NOT NULL
+         cancel_at_period_end, current_period_end, access_ends_at, grace_until, provider_version, provider_updated_at, created_at, updated_at, guild_id)
+       SELECT $1, owner.user_id, $3, $4, $5, $6, $7, $8, coalesce($9::int, 0), $10, $11, $12, $13, $14, $15::numeric, $16, $16, $16, $19::text FROM owner WHERE owner.user_id IS NOT NULL
        ON CONFLICT (provider, provider_subscription_id) DO UPDATE SET
-         status = EXCLUDED.status, premium = EXCLUDED.premium,
+         status = EXCLUDED.status, premium = EXCLUDED.premium, guild_id = coalesce(s.guild_id, EXCLUDED.guild_id),
          -- A price gone from the catalogue changes the status, dates and cancel, never the plan and its slots.
          plan_id = coalesce($7, s.plan_id), billing_interval = coalesce($8, s.billing_interval),
          slots = CASE WHEN $9::int IS NULL THEN s.slots ELSE EXCLUDED.slots END, customer_id = coalesce(EXCLUDED.customer_id, s.customer_id), cancel_at_period_end = EXCLUDED.cancel_at_period_end,
@@ -68,8 +68,14 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
          provider_version = EXCLUDED.provider_version, provider_updated_at = EXCLUDED.provider_updated_at, updated_at = EXCLUDED.updated_at
        WHERE s.provider_version IS NULL OR s.provider_version < EXCLUDED.provider_version
        RETURNING s.id, s.slots),
+     -- The slots up to the count; a server subscription's one slot is its server's, put back there if it
+     -- was anywhere else (one stored before server subscriptions were told apart).
      slots AS (
-       INSERT INTO premium_slots (subscription_id, slot) SELECT up.id, g FROM up, generate_series(1, up.slots) AS g ON CONFLICT DO NOTHING)
+       INSERT INTO premium_slots AS p (subscription_id, slot, guild_id, assigned_at)
+       SELECT up.id, g, CASE WHEN g = 1 THEN $19::text END, CASE WHEN g = 1 AND $19::text IS NOT NULL THEN $16::timestamptz END
+       FROM up, generate_series(1, up.slots) AS g
+       ON CONFLICT (subscription_id, slot) DO UPDATE SET guild_id = EXCLUDED.guild_id, assigned_at = EXCLUDED.assigned_at
+       WHERE EXCLUDED.guild_id IS NOT NULL AND p.guild_id IS DISTINCT FROM EXCLUDED.guild_id)
      SELECT (SELECT user_id FROM owner) AS user_id, (SELECT id FROM up) AS id,
        -- Whether what the pages show changes (a newer description saying the same only moves the version).
        NOT EXISTS (SELECT 1 FROM before b WHERE b.status = $5 AND b.premium = $6 AND b.cancel_at_period_end = $11
@@ -95,6 +101,7 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
       iso(now),
       state.checkout,
       state.ownerFromCustomer,
+      state.guildId,
     ],
   );
   const row = rows[0];

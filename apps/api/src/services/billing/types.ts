@@ -49,6 +49,12 @@ export interface SubscriptionState {
   checkout: string | null;
   /** Whether the provider's customer is ours, linked to its user before the checkout (Chargebee): the link names the owner. */
   ownerFromCustomer: boolean;
+  /**
+   * The server the provider sold it for (a Discord server subscription, an entitlement with a
+   * `guild_id`): it gives premium to that server, its one slot covering it for good; null for the
+   * others (the buyer places their slots).
+   */
+  guildId: string | null;
   customerId: string | null;
   status: string;
   /** Whether the status grants premium (before `accessEndsAt`). */
