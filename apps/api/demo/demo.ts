@@ -4,6 +4,7 @@
  * (all-in-one.ts, what `npm start` runs) and by the API's tests. A production build of the API
  * (dist/server.js) contains none of this.
  */
+import { createPublicKey } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Plan } from '@tickety/api-contract';
@@ -237,6 +238,8 @@ export function mountSandbox(control?: SandboxControl, controls: StandInControls
           webhookSecret: fs.webhookSecrets[0]!,
           webhookUrl: `${config.publicUrl}/api/webhooks/fastspring`,
           storefront: fs.storefront!,
+          // The store's public key: the API encrypts checkouts' secure payloads with its private key.
+          ...(fs.securePayloadKey ? { securePayloadPublicKey: createPublicKey(fs.securePayloadKey).export({ type: 'spki', format: 'pem' }).toString() } : {}),
           products: fsProducts.map((p) => ({ path: p.id, display: `Tickety ${p.name} (${p.interval === 'year' ? 'yearly' : 'monthly'})`, price: p.amount, currency: p.currency, intervalUnit: p.interval, intervalLength: 1 })),
           clock: app.clock,
           fetch: inProcess,

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,10 +152,19 @@ export interface AppConfig {
     paddle: { webhookSecrets: string[]; toleranceSeconds: number; apiKey: string | null; apiBase: string };
     /**
      * FastSpring: the API user (HTTP basic; null: not configured), its origin, every webhook HMAC secret
-     * accepted, and the popup storefront with the Store Builder Library's address (sent to the browser
-     * only with a checkout).
+     * accepted, the popup storefront with the Store Builder Library's address (sent to the browser
+     * only with a checkout), and the store's RSA private key that encrypts checkouts' secure payloads
+     * (null: FastSpring is not offered; demo mode: a key made at start, whose public key the stand-in has).
      */
-    fastspring: { apiUsername: string | null; apiPassword: string | null; apiBase: string; webhookSecrets: string[]; storefront: string | null; scriptUrl: string };
+    fastspring: {
+      apiUsername: string | null;
+      apiPassword: string | null;
+      apiBase: string;
+      webhookSecrets: string[];
+      storefront: string | null;
+      scriptUrl: string;
+      securePayloadKey: KeyObject | null;
+    };
     /** Chargebee: the site, its API key (null: not configured) and API address, and every accepted webhook `user:password`. */
     chargebee: { site: string | null; apiKey: string | null; apiBase: string; webhookCredentials: string[] };
     /**
@@ -306,6 +315,7 @@ const EnvSchema = z.object({
   FASTSPRING_WEBHOOK_SECRETS: optionalString,
   FASTSPRING_STOREFRONT: optionalString.refine((v) => v === undefined || /^[a-z0-9.-]+\/[A-Za-z0-9_-]+$/.test(v), 'must be a storefront path such as tickety.onfastspring.com/popup-tickety'),
   FASTSPRING_SCRIPT_URL: url('FASTSPRING_SCRIPT_URL'),
+  FASTSPRING_PRIVATE_KEY: optionalString,
   CHARGEBEE_SITE: optionalString.refine((v) => v === undefined || /^[a-z0-9-]{1,63}$/.test(v), 'must be a Chargebee site name such as tickety or tickety-test'),
   CHARGEBEE_API_KEY: optionalString,
   CHARGEBEE_API_URL: url('CHARGEBEE_API_URL'),
@@ -339,6 +349,33 @@ export function demoProviderSecrets(tokenKey: Buffer) {
     /** The seed of the sandbox's Discord application's Ed25519 key (its private key). */
     discordEventSeed: deriveKey(tokenKey, 'demo discord webhook events', 32),
   };
+}
+
+/**
+ * FASTSPRING_PRIVATE_KEY: the RSA private key (PEM; newlines may be written `\n`) whose public key the
+ * FastSpring store has (Store Builder Library settings): it encrypts the checkouts' secure payloads.
+ */
+function storePrivateKey(value: string): KeyObject {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(value.replace(/\\n/g, '\n'));
+  } catch {
+    throw new ConfigError('FASTSPRING_PRIVATE_KEY must be an RSA private key in PEM (-----BEGIN PRIVATE KEY----- …; newlines may be written \\n).');
+  }
+  if (key.asymmetricKeyType !== 'rsa' || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) {
+    throw new ConfigError('FASTSPRING_PRIVATE_KEY must be an RSA private key of at least 2048 bits (FastSpring asks for 2048).');
+  }
+  return key;
+}
+
+let demoStore: KeyObject | null = null;
+/**
+ * Demo mode's FastSpring store key: made once per process (the launcher gives its public key to the
+ * stand-in in the same process; a secure payload is made per checkout, so a restart loses nothing).
+ */
+function demoStoreKey(): KeyObject {
+  demoStore ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  return demoStore;
 }
 
 /** The public key (64 hex characters) of an Ed25519 seed, as Discord shows an application's. */
@@ -703,6 +740,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
         webhookSecrets: secretList(e.FASTSPRING_WEBHOOK_SECRETS) ?? (demo ? [demoSecrets.fastspring.webhookSecret] : []),
         storefront: e.FASTSPRING_STOREFRONT ?? (demo ? 'tickety.test.onfastspring.com/popup-tickety' : null),
         scriptUrl: e.FASTSPRING_SCRIPT_URL ?? (demo ? `${publicUrl}/sandbox/fastspring/sbl/fastspring-builder.js` : 'https://sbl.onfastspring.com/sbl/1.0.3/fastspring-builder.min.js'),
+        securePayloadKey: e.FASTSPRING_PRIVATE_KEY !== undefined ? storePrivateKey(e.FASTSPRING_PRIVATE_KEY) : demo ? demoStoreKey() : null,
       },
       chargebee: {
         site: e.CHARGEBEE_SITE ?? (demo ? 'tickety-test' : null),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -230,21 +230,67 @@ describe('the subscription-analytics script (ANALYTICS_TOKEN, ANALYTICS_SCRIPT_U
     expect(c.analyticsToken).toBe('demo_analytics');
     expect(c.analyticsScriptUrl).toBe('http://localhost:3000/sandbox/analytics/profitwell.js');
     expect(loadConfig({ DATA_DIR: 'memory://', ANALYTICS_TOKEN: 'pk_mine' }).analyticsToken).toBe('pk_mine');
-    expect(scriptSrc({})).toBe("script-src 'self' https://cdn.paddle.com");
+    expect(scriptSrc({})).toBe("script-src 'self'");
   });
 
   it("with a real application: none without a token; ProfitWell's script with one, its origin allowed in script-src", () => {
     expect(loadConfig({ ...REAL })).toMatchObject({ analyticsToken: null, analyticsScriptUrl: null });
-    expect(scriptSrc({ ...REAL })).toBe("script-src 'self' https://cdn.paddle.com");
+    expect(scriptSrc({ ...REAL })).toBe("script-src 'self'");
     expect(loadConfig({ ...REAL, ANALYTICS_TOKEN: 'pk_live' })).toMatchObject({ analyticsToken: 'pk_live', analyticsScriptUrl: 'https://public.profitwell.com/js/profitwell.js' });
-    expect(scriptSrc({ ...REAL, ANALYTICS_TOKEN: 'pk_live' })).toBe("script-src 'self' https://cdn.paddle.com https://public.profitwell.com");
-    expect(scriptSrc({ ...REAL, ANALYTICS_TOKEN: 'pk_live', ANALYTICS_SCRIPT_URL: 'https://cdn.example.test/js/pw.js' })).toBe("script-src 'self' https://cdn.paddle.com https://cdn.example.test");
+    expect(scriptSrc({ ...REAL, ANALYTICS_TOKEN: 'pk_live' })).toBe("script-src 'self' https://public.profitwell.com");
+    expect(scriptSrc({ ...REAL, ANALYTICS_TOKEN: 'pk_live', ANALYTICS_SCRIPT_URL: 'https://cdn.example.test/js/pw.js' })).toBe("script-src 'self' https://cdn.example.test");
     // Served by this origin: nothing to add.
-    expect(scriptSrc({ ...REAL, ANALYTICS_TOKEN: 'pk_live', ANALYTICS_SCRIPT_URL: 'http://localhost:3000/pw.js' })).toBe("script-src 'self' https://cdn.paddle.com");
+    expect(scriptSrc({ ...REAL, ANALYTICS_TOKEN: 'pk_live', ANALYTICS_SCRIPT_URL: 'http://localhost:3000/pw.js' })).toBe("script-src 'self'");
   });
 
   it('refuses a script URL that is not http(s)', () => {
     expect(configError({ ANALYTICS_SCRIPT_URL: 'javascript:alert(1)' })).toMatch(/ANALYTICS_SCRIPT_URL must be an http\(s\) URL/);
+  });
+});
+
+describe("Paddle.js and Paddle's checkout in the pages' CSP (PADDLE_CLIENT_TOKEN, PADDLE_JS_URL)", () => {
+  const directive = (env: NodeJS.ProcessEnv, name: string) => {
+    const c = loadConfig({ DATA_DIR: 'memory://', ...env });
+    return htmlCsp({ imgOrigins: [], connectOrigins: [new URL(c.publicUrl).origin], checkout: checkoutSources(c) })
+      .split('; ')
+      .find((d) => d.startsWith(`${name} `));
+  };
+
+  it("demo mode: Paddle.js and its checkout are the stand-in's, on this origin: no Paddle origin is allowed", () => {
+    expect(loadConfig({ DATA_DIR: 'memory://' }).paddleScriptUrl).toBe('http://localhost:3000/sandbox/paddle/paddle.js');
+    expect(directive({}, 'script-src')).toBe("script-src 'self'");
+    expect(directive({}, 'frame-src')).toBe("frame-src 'self' http://localhost:3000");
+  });
+
+  it("with Paddle configured: Paddle.js's origin in script-src and Paddle's checkout in frame-src; without it, neither", () => {
+    expect(directive({ ...REAL }, 'script-src')).toBe("script-src 'self'");
+    expect(directive({ ...REAL }, 'frame-src')).toBe("frame-src 'self' http://localhost:3000");
+    expect(directive({ ...REAL, PADDLE_CLIENT_TOKEN: 'live_abc' }, 'script-src')).toBe("script-src 'self' https://cdn.paddle.com");
+    expect(directive({ ...REAL, PADDLE_CLIENT_TOKEN: 'live_abc' }, 'frame-src')).toBe("frame-src 'self' http://localhost:3000 https://*.paddle.com");
+    // Paddle.js from elsewhere: that origin (the checkout is still Paddle's).
+    expect(directive({ ...REAL, PADDLE_CLIENT_TOKEN: 'live_abc', PADDLE_JS_URL: 'https://js.example.test/paddle.js' }, 'script-src')).toBe("script-src 'self' https://js.example.test");
+    expect(directive({ ...REAL, PADDLE_CLIENT_TOKEN: 'live_abc', PADDLE_JS_URL: 'https://js.example.test/paddle.js' }, 'frame-src')).toContain('https://*.paddle.com');
+  });
+});
+
+describe("FastSpring's secure payload key (FASTSPRING_PRIVATE_KEY)", () => {
+  it('takes an RSA private key of 2048 bits or more in PEM (newlines may be written \\n); demo mode makes one', () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const escaped = privateKey.trim().replace(/\n/g, '\\n');
+    const key = loadConfig({ ...REAL, FASTSPRING_PRIVATE_KEY: escaped }).billing.fastspring.securePayloadKey;
+    expect(key?.asymmetricKeyType).toBe('rsa');
+    expect(loadConfig({ ...REAL }).billing.fastspring.securePayloadKey).toBeNull();
+    expect(loadConfig({ DATA_DIR: 'memory://' }).billing.fastspring.securePayloadKey?.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    // Never in a serialised configuration.
+    expect(JSON.stringify(loadConfig({ ...REAL, FASTSPRING_PRIVATE_KEY: escaped }))).not.toContain('PRIVATE KEY');
+  });
+
+  it('refuses anything else with a clear message', () => {
+    expect(configError({ FASTSPRING_PRIVATE_KEY: 'not a key' })).toMatch(/FASTSPRING_PRIVATE_KEY must be an RSA private key in PEM/);
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    expect(configError({ FASTSPRING_PRIVATE_KEY: small.privateKey })).toMatch(/at least 2048 bits/);
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    expect(configError({ FASTSPRING_PRIVATE_KEY: ec.privateKey })).toMatch(/at least 2048 bits/);
   });
 });
 

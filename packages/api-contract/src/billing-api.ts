@@ -41,6 +41,11 @@ export const BillingSubscription = z.object({
   currentPeriodEnd: z.string().nullable(),
   cancelAtPeriodEnd: z.boolean(),
   paymentMethod: z.string().nullable(),
+  /**
+   * A Discord server subscription: the server it was bought for. It gives that server premium (its
+   * one slot covers it and never moves); null for every other subscription (the buyer places its slots).
+   */
+  guildId: Snowflake.nullable(),
   slots: z.array(PremiumSlot),
   actions: z.array(BillingAction),
   updatedAt: z.string(),
@@ -62,11 +67,18 @@ export const CheckoutRequest = z.object({ priceId: z.string().min(1).max(200) })
 export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
 /** @deprecated the name of `CheckoutRequest` for Paddle. */
 export const PaddleCheckoutRequest = CheckoutRequest;
-/** What the Paddle checkout needs from the API: the price and the data that ties the purchase to the user. */
-export const PaddleCheckoutAnswer = z.object({ priceId: z.string(), customData: z.object({ userId: Snowflake }), email: z.string().nullable() });
+/**
+ * Paddle's checkout: the transaction the API created at Paddle for the signed-in user and the price
+ * (Paddle.js opens it with `Paddle.Checkout.open({ transactionId })`; its buyer is the transaction's user).
+ */
+export const PaddleCheckoutAnswer = z.object({ transactionId: z.string() });
 export type PaddleCheckoutAnswer = z.infer<typeof PaddleCheckoutAnswer>;
-/** FastSpring's popup checkout: the Store Builder Library to load, the storefront, the product and the tags tying the order to the user. */
-export const FastspringCheckoutAnswer = z.object({ scriptUrl: z.string(), storefront: z.string(), product: z.string(), tags: z.object({ userId: Snowflake }) });
+/**
+ * FastSpring's popup checkout: the Store Builder Library to load, the storefront, and the secure
+ * payload the API encrypted for the signed-in user (the product and a reference tying the order to
+ * them), for `fastspring.builder.secure(securePayload, secureKey)`: the browser passes it on and cannot change it.
+ */
+export const FastspringCheckoutAnswer = z.object({ scriptUrl: z.string(), storefront: z.string(), securePayload: z.string(), secureKey: z.string() });
 export type FastspringCheckoutAnswer = z.infer<typeof FastspringCheckoutAnswer>;
 /** A provider page to send the buyer to (Chargebee's hosted checkout, Discord's store page). */
 export const RedirectCheckoutAnswer = z.object({ url: z.string() });

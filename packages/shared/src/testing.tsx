@@ -56,6 +56,7 @@ export function testSubscription(over: Partial<BillingSubscription> = {}): Billi
     currentPeriodEnd: '2026-12-26T10:00:00.000Z',
     cancelAtPeriodEnd: false,
     paymentMethod: 'Visa •••• 4242',
+    guildId: null,
     slots: [{ slot: 1, guildId: '1100000000000000001', guildName: "Ava's Arcade", assignedAt: '2026-11-26T10:00:00.000Z', movableAt: null }],
     actions: ['cancel', 'updatePaymentMethod', 'portal'],
     updatedAt: '2026-11-26T10:00:00.000Z',

@@ -41,6 +41,7 @@ describe.each(databases())('migrations on $name', (database) => {
       expect(ALL.slice(0, 2)).toEqual(['001_init.sql', '002_sessions_hardening.sql']);
       expect(await tables(s.db)).toEqual([
         'announcements',
+        'billing_checkouts',
         'billing_customers',
         'bot_keys',
         'bot_servers',

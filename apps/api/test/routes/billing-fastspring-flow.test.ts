@@ -62,23 +62,35 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a FastSpr
   };
 
   /**
-   * The buyer in FastSpring's popup: the API's checkout data put in the builder's cart (its product,
-   * its tags), the popup page, then its form with a card (as the stand-in's own tests post it).
-   * Answers the order the popup reports to the builder, and the subscription it made.
+   * The buyer in FastSpring's popup: the API's secure payload passed to the builder
+   * (`fastspring.builder.secure(securePayload, secureKey)`, sent with the cart), with whatever the
+   * browser adds (`tags`), the popup page, then its form with a card (as the stand-in's own tests post
+   * it). Answers the order the popup reports to the builder, and the subscription it made.
    */
-  async function buy(priceId: string, card = '4242 4242 4242 4242'): Promise<{ status: number; orderId: string; reference: string; subId: string }> {
+  async function buy(
+    priceId: string,
+    card = '4242 4242 4242 4242',
+    options: { tags?: Record<string, unknown>; tamper?: (answer: FastspringCheckoutAnswer) => FastspringCheckoutAnswer; page?: number } = {},
+  ): Promise<{ status: number; orderId: string; reference: string; subId: string }> {
     const prepared = await browser.post('/api/billing/fastspring/checkout', { priceId });
     expect(prepared.statusCode, prepared.body).toBe(200);
-    const answer = FastspringCheckoutAnswer.parse(prepared.json());
-    expect(answer).toMatchObject({ product: priceId, tags: { userId: ava.id }, storefront: t.config.billing.fastspring.storefront });
+    let answer = FastspringCheckoutAnswer.parse(prepared.json());
+    expect(answer).toEqual({ scriptUrl: t.config.billing.fastspring.scriptUrl, storefront: t.config.billing.fastspring.storefront, securePayload: expect.any(String), secureKey: expect.any(String) });
+    answer = options.tamper?.(answer) ?? answer;
     const query = new URLSearchParams({
       storefront: answer.storefront,
-      products: JSON.stringify([{ path: answer.product, quantity: 1 }]),
-      tags: JSON.stringify(answer.tags),
+      products: '[]',
+      tags: JSON.stringify(options.tags ?? {}),
+      secure_payload: answer.securePayload,
+      secure_key: answer.secureKey,
       email: 'ava@example.com',
       parent_origin: DASHBOARD_ORIGIN,
     });
     const page = await t.app.inject({ method: 'GET', url: `/sandbox/fastspring/popup?${query}` });
+    if (options.page !== undefined) {
+      expect(page.statusCode, page.body).toBe(options.page);
+      return { status: page.statusCode, orderId: '', reference: '', subId: '' };
+    }
     expect(page.statusCode, page.body).toBe(200);
     const session = /name="session" value="([A-Za-z0-9_-]+)"/.exec(page.body)?.[1];
     expect(session).toBeTruthy();
@@ -245,6 +257,27 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a FastSpr
     expect(standIn(subId)).toMatchObject({ state: 'active', product: 'tickety-premium-yearly' });
   });
 
+  it('the buyer is the secure payload’s: tags the browser adds name nobody, and a payload changed in the browser does not open', async () => {
+    // Tags naming Ben beside Ava's payload (and a forged checkout reference, which the payload's own overrides).
+    const paid = await buy('tickety-premium-monthly', undefined, { tags: { userId: ben.id, buyer: ben.id, checkout: 'fsc_forgedforgedforgedforged' } });
+    expect(paid.status).toBe(200);
+    expect(standIn(paid.subId).tags).toMatchObject({ buyer: ben.id });
+    await settle();
+    expect(await subscription(paid.subId)).toMatchObject({ userId: ava.id });
+    expect((await other.get(`/api/billing/subscriptions/fastspring/${paid.subId}`)).statusCode).toBe(404);
+    // The encrypted payload changed (a byte of it): FastSpring cannot decrypt it, the popup does not open.
+    const before = t.fastspring.orders().length;
+    await buy('tickety-premium-monthly', undefined, {
+      page: 400,
+      tamper: (a) => {
+        const bytes = Buffer.from(a.securePayload, 'base64');
+        bytes[5]! ^= 0x01;
+        return { ...a, securePayload: bytes.toString('base64') };
+      },
+    });
+    expect(t.fastspring.orders()).toHaveLength(before);
+  });
+
   it('a declined card buys nothing', async () => {
     const before = t.fastspring.subscriptions().length;
     const declined = await buy('tickety-premium-monthly', '4000 0000 0000 0002');
@@ -318,7 +351,7 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a FastSpr
     expect(await t.app.billingClients.fastspring.orderSubscription('no-such-order')).toBeNull();
     // Its checkout page is active too, not "activating" for ever (the order tells which subscription it made).
     expect((await browser.get(`/api/billing/checkouts/fastspring/${paid.orderId}`)).json()).toMatchObject({ state: 'active', subscription: { id: paid.subId } });
-    // The portal works for it too (the customer was linked by the healed purchase's tags).
+    // The portal works for it too (the customer was linked to the buyer of the healed purchase's checkout).
     expect(BillingActionAnswer.parse((await browser.post(`/api/billing/subscriptions/fastspring/${paid.subId}/portal`)).json()).url).toMatch(/\/sandbox\/fastspring\/account\//);
 
     // The cancel's webhook is lost too: the next pass finds it; a pass with nothing new changes nothing.
@@ -332,4 +365,27 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a FastSpr
     expect(await t.app.billingReconciler.run()).toMatchObject({ healed: 0, failed: 0 });
   });
 
+  // Last: its subscription stays at FastSpring without an owner, which every reconciliation pass then reports.
+  it('an order made without the API (the builder’s cart and tags naming a user) buys that user nothing', async () => {
+    const query = new URLSearchParams({
+      storefront: t.config.billing.fastspring.storefront!,
+      products: JSON.stringify([{ path: 'tickety-premium-monthly', quantity: 1 }]),
+      tags: JSON.stringify({ userId: ben.id, checkout: 'fsc_guessedguessedguessedguess' }),
+      email: 'ben@example.com',
+    });
+    const page = await t.app.inject({ method: 'GET', url: `/sandbox/fastspring/popup?${query}` });
+    expect(page.statusCode, page.body).toBe(200);
+    const session = /name="session" value="([A-Za-z0-9_-]+)"/.exec(page.body)?.[1];
+    const form = new URLSearchParams({ session: session!, email: 'ben@example.com', card_number: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' });
+    expect((await t.app.inject({ method: 'POST', url: '/sandbox/fastspring/popup', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() })).statusCode).toBe(200);
+    const sub = t.fastspring.subscriptions().at(-1)!;
+    await settle();
+    expect((await t.db.query('SELECT 1 FROM subscriptions WHERE provider_subscription_id = $1', [sub.id])).rows).toEqual([]);
+    const { rows } = await t.db.query<{ last_error: string }>(`SELECT last_error FROM webhook_events WHERE subject = $1 AND event_type = 'subscription.activated'`, [sub.id]);
+    expect(rows[0]!.last_error).toMatch(/no user is known for fastspring subscription .* \(checkout fsc_guessed\w+, not one this server made\)/);
+    expect((await other.get('/api/billing/subscriptions')).json()).toEqual({ subscriptions: [] });
+    // Reconciliation gives it to nobody either.
+    expect((await t.app.billingReconciler.run()).failed).toBeGreaterThanOrEqual(1);
+    expect((await t.db.query('SELECT 1 FROM subscriptions WHERE provider_subscription_id = $1', [sub.id])).rows).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { BillingActionAnswer, BillingSubscription, CheckoutStatus, ServerConfigAnswer } from '@tickety/api-contract';
+import { ApiError, BillingActionAnswer, BillingSubscription, BillingSubscriptionsAnswer, CheckoutStatus, PaddleCheckoutAnswer, ServerConfigAnswer } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
@@ -8,7 +8,7 @@ import { MINUTE } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
 
-const { ava } = DEMO_USERS;
+const { ava, ben } = DEMO_USERS;
 const PALS = DEMO_GUILDS.pixelPals.id;
 
 /** A port nothing listens on now (the API listens there: Paddle's SDK calls the stand-in over real HTTP). */
@@ -35,12 +35,21 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Paddle 
     await signIn(browser, ava.id);
   });
 
-  /** The buyer in Paddle's checkout: the page, then its form with a card. */
-  async function pay(priceId: string, card = '4242 4242 4242 4242'): Promise<{ status: number; body: string }> {
-    const prepared = await browser.post('/api/billing/paddle/checkout', { priceId });
+  /**
+   * The buyer in Paddle's checkout, as Paddle.js opens it: the transaction the API made for the
+   * signed-in user (`Paddle.Checkout.open({ transactionId, customData? })`), then its form with a card.
+   */
+  async function pay(priceId: string, card = '4242 4242 4242 4242', options: { as?: Browser; customData?: Record<string, unknown> } = {}): Promise<{ status: number; body: string; transactionId: string }> {
+    const prepared = await (options.as ?? browser).post('/api/billing/paddle/checkout', { priceId });
     expect(prepared.statusCode, prepared.body).toBe(200);
-    const { customData } = prepared.json() as { customData: { userId: string } };
-    const query = new URLSearchParams({ items: JSON.stringify([{ priceId, quantity: 1 }]), custom_data: JSON.stringify(customData), email: 'ava@example.com', token: t.config.paddleToken! });
+    const { transactionId } = PaddleCheckoutAnswer.parse(prepared.json());
+    const query = new URLSearchParams({ txn: transactionId, email: 'ava@example.com', token: t.config.paddleToken!, ...(options.customData ? { custom_data: JSON.stringify(options.customData) } : {}) });
+    const res = await checkoutPage(query, card);
+    return { ...res, transactionId };
+  }
+
+  /** Paddle's checkout page for a query (what Paddle.js puts in its frame's address), paid with the card. */
+  async function checkoutPage(query: URLSearchParams, card = '4242 4242 4242 4242'): Promise<{ status: number; body: string }> {
     const page = await t.app.inject({ method: 'GET', url: `/sandbox/paddle/checkout?${query}` });
     expect(page.statusCode, page.body).toBe(200);
     const session = /name="checkout" value="([^"]+)"/.exec(page.body)?.[1];
@@ -61,6 +70,8 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Paddle 
     const paid = await pay('pri_premium_monthly');
     expect(paid.status, paid.body).toBe(200);
     const txn = t.paddle.transactions().at(-1)!;
+    // The checkout paid the transaction the API made (custom data naming Ava, set by the API).
+    expect(txn).toMatchObject({ id: paid.transactionId, origin: 'api', status: 'completed', custom_data: { userId: ava.id } });
     const subId = t.paddle.subscriptions().at(-1)!.id;
 
     // Paddle has taken the payment; its notifications have not been applied yet.
@@ -102,6 +113,27 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Paddle 
 
     const portal = BillingActionAnswer.parse((await browser.post(`/api/billing/subscriptions/paddle/${subId}/portal`)).json());
     expect(portal.url).toMatch(new RegExp(`^${origin}/sandbox/paddle/portal/`));
+  });
+
+  it('the buyer is the transaction’s user: custom data the browser puts beside it changes nothing, and another user cannot follow the purchase', async () => {
+    const benBrowser = new Browser(t.app);
+    await signIn(benBrowser, ben.id);
+    const before = BillingSubscriptionsAnswer.parse((await benBrowser.get('/api/billing/subscriptions')).json()).subscriptions.length;
+    // Ava's checkout, its custom data replaced in the browser (Paddle keeps it against the transaction).
+    const paid = await pay('pri_premium_monthly', undefined, { customData: { userId: ben.id } });
+    expect(paid.status, paid.body).toBe(200);
+    const subId = t.paddle.subscriptions().at(-1)!.id;
+    expect(t.paddle.subscriptions().at(-1)!.custom_data).toEqual({ userId: ben.id });
+    await settle();
+    expect(await subscription(subId)).toMatchObject({ userId: ava.id, premium: true });
+    expect(BillingSubscriptionsAnswer.parse((await benBrowser.get('/api/billing/subscriptions')).json()).subscriptions).toHaveLength(before);
+    expect((await benBrowser.get(`/api/billing/subscriptions/paddle/${subId}`)).statusCode).toBe(404);
+    // Where Ava's purchase stands is Ava's to ask: Ben gets 404 (and so does a transaction the API never made).
+    const theirs = await benBrowser.get(`/api/billing/checkouts/paddle/${paid.transactionId}`);
+    expect(theirs.statusCode).toBe(404);
+    expect(ApiError.parse(theirs.json()).code).toBe(1002);
+    expect((await browser.get('/api/billing/checkouts/paddle/txn_01notours')).statusCode).toBe(404);
+    expect(CheckoutStatus.parse((await browser.get(`/api/billing/checkouts/paddle/${paid.transactionId}`)).json())).toMatchObject({ state: 'active', subscription: { id: subId } });
   });
 
   it('a declined card buys nothing', async () => {
@@ -160,5 +192,25 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Paddle 
     expect(await t.app.billingReconciler.run()).toMatchObject({ healed: 1, failed: 0 });
     expect(await subscription(subId)).toMatchObject({ cancelAtPeriodEnd: true, premium: true });
     expect(await t.app.billingReconciler.run()).toMatchObject({ healed: 0, failed: 0 });
+  });
+
+  // Last: its subscription stays at Paddle without an owner, which every reconciliation pass then reports.
+  it('a checkout the API did not make (Paddle.js opened with items and custom data naming a user) buys that user nothing', async () => {
+    const benBrowser = new Browser(t.app);
+    await signIn(benBrowser, ben.id);
+    const before = BillingSubscriptionsAnswer.parse((await benBrowser.get('/api/billing/subscriptions')).json()).subscriptions.length;
+    const query = new URLSearchParams({ items: JSON.stringify([{ priceId: 'pri_premium_monthly', quantity: 1 }]), custom_data: JSON.stringify({ userId: ben.id }), token: t.config.paddleToken! });
+    expect((await checkoutPage(query)).status).toBe(200);
+    const subId = t.paddle.subscriptions().at(-1)!.id;
+    await settle();
+    // Nobody owns it: its subscription waits (no checkout of this server names a buyer) and is never stored.
+    expect(await t.db.query('SELECT 1 FROM subscriptions WHERE provider_subscription_id = $1', [subId])).toMatchObject({ rows: [] });
+    const { rows } = await t.db.query<{ last_error: string }>(`SELECT last_error FROM webhook_events WHERE subject = $1 AND event_type = 'subscription.created'`, [subId]);
+    expect(rows[0]!.last_error).toMatch(/no user is known .*not one this server made/);
+    expect(BillingSubscriptionsAnswer.parse((await benBrowser.get('/api/billing/subscriptions')).json()).subscriptions).toHaveLength(before);
+    // Reconciliation does not give it to anyone either.
+    expect((await t.app.billingReconciler.run()).failed).toBeGreaterThanOrEqual(1);
+    expect(await t.db.query('SELECT 1 FROM subscriptions WHERE provider_subscription_id = $1', [subId])).toMatchObject({ rows: [] });
+    await t.db.query('DELETE FROM webhook_events WHERE subject = $1', [subId]);
   });
 });

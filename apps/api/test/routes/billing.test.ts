@@ -129,21 +129,28 @@ describe.each(databases())('Billing (/api/billing) and server premium on $name',
     expect(ApiError.parse(res.json()).message).toMatch(/no customer of yours/);
   });
 
-  it('Paddle checkout data: a catalogue price and the user; anything else 400', async () => {
+  it('Paddle checkout: a catalogue price only, no user from the body; anything else 400 and nothing made (the transaction itself: billing-paddle-flow)', async () => {
     const ava_ = await as(ava.id);
-    const ok = await ava_.post('/api/billing/paddle/checkout', { priceId: 'pri_premium_yearly' });
-    expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toEqual({ priceId: 'pri_premium_yearly', customData: { userId: ava.id }, email: null });
     for (const body of [{ priceId: 'pri_unknown' }, { priceId: '' }, { priceId: 'pri_premium_yearly', userId: ben.id }, null]) {
       const res = await ava_.post('/api/billing/paddle/checkout', body ?? undefined);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(ApiError.parse(res.json()).code).toBe(1001);
     }
+    expect((await t.db.query('SELECT 1 FROM billing_checkouts')).rows).toEqual([]);
   });
 
-  it('a purchase is "activating" until its transaction’s webhook is applied', async () => {
+  it('where a Paddle purchase stands is asked of the user’s own checkouts only: one this server did not make is 404', async () => {
     const ava_ = await as(ava.id);
-    expect((await ava_.get('/api/billing/checkouts/paddle/txn_unknown')).json()).toEqual({ state: 'activating', subscription: null });
+    const res = await ava_.get('/api/billing/checkouts/paddle/txn_unknown');
+    expect(res.statusCode).toBe(404);
+    expect(ApiError.parse(res.json()).code).toBe(1002);
+    await t.db.query(`INSERT INTO billing_checkouts (provider, reference, user_id, price_id, created_at) VALUES ('paddle', 'txn_avas', $1, 'pri_premium_monthly', now())`, [ava.id]);
+    try {
+      expect((await ava_.get('/api/billing/checkouts/paddle/txn_avas')).json()).toEqual({ state: 'activating', subscription: null });
+      expect((await (await as(ben.id)).get('/api/billing/checkouts/paddle/txn_avas')).statusCode).toBe(404);
+    } finally {
+      await t.db.query(`DELETE FROM billing_checkouts WHERE reference = 'txn_avas'`);
+    }
     expect((await ava_.get('/api/billing/checkouts/paddle/bad%20id')).statusCode).toBe(400);
   });
 

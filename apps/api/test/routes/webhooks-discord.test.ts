@@ -1,13 +1,15 @@
 import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
-import { ApiError } from '@tickety/api-contract';
+import { ApiError, BillingSubscription, ServerPremiumAnswer } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoProviderSecrets } from '../../src/config';
 import { createPostgresDb } from '../../src/db/postgres';
 import { isoMicros } from '../../src/services/billing/paddle';
-import { createTestApp, type TestApp, useTestApp } from '../helpers/app';
+import { createTestApp, DASHBOARD_ORIGIN, type TestApp, useTestApp } from '../helpers/app';
+import { Browser } from '../helpers/browser';
 import { DAY, HOUR, MINUTE, START } from '../helpers/clock';
 import { databases } from '../helpers/db';
+import { signIn } from '../helpers/oauth';
 
 const { ava, ben } = DEMO_USERS;
 /** The catalogue's Discord SKU (Premium, monthly). */
@@ -286,6 +288,45 @@ describe.each(databases())('Discord Webhook Events (/api/webhooks/discord) on $n
     expect(await premiumNow(ended)).toBe(false);
     await forget(id);
     await forget(ended);
+  });
+
+  it('a server subscription (an entitlement with a guild_id) gives premium to that server, not a slot to the buyer', async () => {
+    const PALS = DEMO_GUILDS.pixelPals.id;
+    const ARCADE = DEMO_GUILDS.avasArcade.id;
+    const id = snowflake();
+    await send(event('ENTITLEMENT_CREATE', entitlement(id, { guild_id: PALS })));
+    await t.app.webhookInbox.work();
+    expect(await row(id)).toMatchObject([{ status: 'active', premium: true, slots: 1, user_id: ava.id }]);
+    // Pixel Pals has premium at once: its one slot is on it, and no time to move is counted.
+    expect(await t.app.serverConfigs.limits(PALS)).toMatchObject({ premium: true });
+    const browser = new Browser(t.app);
+    await signIn(browser, ava.id);
+    const mine = BillingSubscription.parse((await browser.get(`/api/billing/subscriptions/discord/${id}`)).json());
+    expect(mine).toMatchObject({ guildId: PALS, slots: [{ slot: 1, guildId: PALS, movableAt: null }] });
+    // The buyer has no slot of it to place: not offered on another server, and moving it is refused.
+    const arcade = ServerPremiumAnswer.parse((await browser.get(`/api/guilds/${ARCADE}/premium`)).json());
+    expect(arcade.mine.map((s) => s.id)).not.toContain(id);
+    const pals = ServerPremiumAnswer.parse((await browser.get(`/api/guilds/${PALS}/premium`)).json());
+    expect(pals).toMatchObject({ premium: true, coveredBy: { provider: 'discord', id, mine: true, slot: 1 } });
+    const arcadeBefore = await t.app.serverConfigs.limits(ARCADE);
+    const move = await browser.request('PUT', `/api/guilds/${ARCADE}/premium`, {
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN },
+      payload: { provider: 'discord', subscriptionId: id, slot: 1 },
+    });
+    expect(move.statusCode).toBe(400);
+    expect(ApiError.parse(move.json())).toMatchObject({ code: 1001, message: "This is a Discord server subscription of Pixel Pals: its premium stays on that server." });
+    expect(await t.app.serverConfigs.limits(ARCADE)).toEqual(arcadeBefore);
+    expect(await t.app.serverConfigs.limits(PALS)).toMatchObject({ premium: true });
+    // A slot found elsewhere (stored before server subscriptions were told apart) goes back with the next description.
+    await cover(id, ARCADE);
+    await send(event('ENTITLEMENT_UPDATE', entitlement(id, { guild_id: PALS }), t.clock.now + MINUTE));
+    await t.app.webhookInbox.work();
+    expect(BillingSubscription.parse((await browser.get(`/api/billing/subscriptions/discord/${id}`)).json()).slots).toMatchObject([{ slot: 1, guildId: PALS }]);
+    // Its end ends the server's premium.
+    await send(event('ENTITLEMENT_DELETE', entitlement(id, { guild_id: PALS, deleted: true }), t.clock.now + 2 * MINUTE));
+    await t.app.webhookInbox.work();
+    expect(await t.app.serverConfigs.limits(PALS)).toMatchObject({ premium: false });
+    await forget(id);
   });
 
   it('ignores events billing has no use for (APPLICATION_AUTHORIZED): stored, applied as nothing', async () => {

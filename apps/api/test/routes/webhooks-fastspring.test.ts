@@ -5,12 +5,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDb } from '../../src/db/postgres';
 import { verifyFastspringSignature } from '../../src/services/billing/fastspring';
+import { encryptSecurePayload } from '../../src/services/billing/fastspring-secure';
 import { createTestApp, DASHBOARD_ORIGIN, type TestApp, useTestApp } from '../helpers/app';
 import { DAY, HOUR, MINUTE } from '../helpers/clock';
 import { databases } from '../helpers/db';
 
 const { ava, ben } = DEMO_USERS;
 const SECRETS = ['fs_hmac_test_current', 'fs_hmac_test_previous'];
+/** A checkout the API made for Ava (recorded before the tests): its reference is in her secure payload's tags. */
+const AVA_CHECKOUT = 'fsc_avas_checkout_for_the_webhook_tests';
 const ENV = { FASTSPRING_WEBHOOK_SECRETS: SECRETS.join(',') };
 
 const b64 = (raw: string, secret: string) => createHmac('sha256', secret).update(raw).digest('base64');
@@ -54,9 +57,10 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
   const t = useTestApp(database, { env: ENV, extend: corruptor });
   let n = 0;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     // The stand-in's POSTs go out only when a test flushes them.
     t.fastspring.pause();
+    await t.db.query(`INSERT INTO billing_checkouts (provider, reference, user_id, price_id, created_at) VALUES ('fastspring', $1, $2, 'tickety-premium-monthly', now())`, [AVA_CHECKOUT, ava.id]);
   });
 
   /** A FastSpring subscription object as its webhooks carry it. */
@@ -75,7 +79,7 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
     end: null,
     canceledDate: null,
     deactivationDate: null,
-    tags: { userId: ava.id },
+    tags: { checkout: AVA_CHECKOUT, userId: ava.id },
     initialOrderId: `ord_${id}`,
     ...over,
   });
@@ -109,12 +113,15 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
       .rows;
   const count = async () => Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_events`)).rows[0]!.n);
 
-  /** Ava buys through the stand-in's popup (its form, as its own tests post it); answers the order id. */
+  /** Ava buys through the stand-in's popup (a secure payload as the API makes them, its form as the stand-in's tests post it); answers the order id. */
   async function buy(product = 'tickety-premium-monthly'): Promise<string> {
+    const secure = encryptSecurePayload({ reset: true, products: [{ path: product, quantity: 1 }], tags: { checkout: AVA_CHECKOUT, userId: ava.id } }, t.config.billing.fastspring.securePayloadKey!);
     const query = new URLSearchParams({
       storefront: t.config.billing.fastspring.storefront!,
-      products: JSON.stringify([{ path: product, quantity: 1 }]),
-      tags: JSON.stringify({ userId: ava.id }),
+      products: '[]',
+      tags: '{}',
+      secure_payload: secure.securePayload,
+      secure_key: secure.secureKey,
       parent_origin: DASHBOARD_ORIGIN,
     });
     const page = await t.app.inject({ method: 'GET', url: `/sandbox/fastspring/popup?${query}` });
@@ -174,6 +181,27 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
     expect(rows[0]!.outcome).toMatch(/^ignored: order.completed/);
   });
 
+  it('the buyer is the user of the checkout reference the API made (in its secure payload’s tags), never a userId tag; a reference it did not make buys nobody anything', async () => {
+    await send([event('subscription.activated', subscription('fs_tag_ben', { tags: { checkout: AVA_CHECKOUT, userId: ben.id } }))]);
+    await t.app.webhookInbox.work();
+    expect(await row('fs_tag_ben')).toMatchObject([{ user_id: ava.id }]);
+    const strangers = [
+      event('subscription.activated', subscription('fs_no_ref', { tags: { userId: ben.id } })),
+      event('subscription.activated', subscription('fs_forged_ref', { tags: { checkout: 'fsc_not_one_this_server_made', userId: ben.id } })),
+      event('subscription.activated', subscription('fs_bad_ref', { tags: { checkout: { userId: ben.id } } })),
+    ];
+    await send(strangers);
+    expect(await t.app.webhookInbox.work()).toMatchObject({ applied: 0, failed: 3 });
+    for (const id of ['fs_no_ref', 'fs_forged_ref', 'fs_bad_ref']) expect(await row(id)).toEqual([]);
+    const { rows } = await t.db.query<{ last_error: string }>(`SELECT last_error FROM webhook_events WHERE event_key = ANY($1::text[]) ORDER BY id`, [strangers.map((e) => e.id)]);
+    expect(rows.map((r) => r.last_error)).toEqual([
+      expect.stringMatching(/no user is known for fastspring subscription fs_no_ref \(customer acct_fs_no_ref, no checkout of this server named\)/),
+      expect.stringMatching(/\(checkout fsc_not_one_this_server_made, not one this server made\)/),
+      expect.stringMatching(/no checkout of this server named/),
+    ]);
+    await t.db.query('DELETE FROM webhook_events WHERE event_key = ANY($1::text[])', [strangers.map((e) => e.id)]);
+  });
+
   it('a batch with a malformed event: 202 listing exactly the events stored (one a line); the malformed one is not stored', async () => {
     const good1 = event('subscription.activated', subscription('fs_partial_1'));
     const bad = { id: `BAD${n}${database.name}`, type: 'subscription.activated', created: 'not a time', data: subscription('fs_partial_bad') };
@@ -226,7 +254,7 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
 
   it('an event the database refuses (a NUL in its data) is left out with 202 listing the others (FastSpring sends only it again); they are stored and applied', async () => {
     const good = event('subscription.activated', subscription('fs_beside_nul'));
-    const bad = event('subscription.activated', subscription('fs_nul', { tags: { userId: ava.id, note: 'a\u0000b' } }));
+    const bad = event('subscription.activated', subscription('fs_nul', { tags: { checkout: AVA_CHECKOUT, userId: ava.id, note: 'a\u0000b' } }));
     const res = await send([good, bad]);
     expect(res.statusCode).toBe(202);
     expect(res.body).toBe(good.id);

@@ -66,8 +66,26 @@ describe.each(databases())('Paddle webhooks (/api/webhooks/paddle) on $name', (d
     custom_data: { userId: ava.id },
     ...over,
   });
-  const envelope = (type: string, data: unknown, eventId = `evt_${++n}`) => ({ event_id: eventId, event_type: type, occurred_at: new Date(t.clock.now).toISOString(), notification_id: `ntf_${n}`, data });
-  const send = (body: unknown, options: { secret?: string; ts?: number; raw?: string; app?: TestApp } = {}) => {
+  /**
+   * A notification. Like Paddle's, only `subscription.created` names the transaction that made the
+   * subscription (`transaction_id`): here `txn_<subscription>`, a checkout the API made for Ava (see
+   * `send`), unless the data gives its own.
+   */
+  const envelope = (type: string, data: unknown, eventId = `evt_${++n}`) => {
+    const d = data as Record<string, unknown>;
+    const withTxn = type === 'subscription.created' && typeof d.id === 'string' && !('transaction_id' in d) ? { ...d, transaction_id: `txn_${d.id}` } : data;
+    return { event_id: eventId, event_type: type, occurred_at: new Date(t.clock.now).toISOString(), notification_id: `ntf_${n}`, data: withTxn };
+  };
+  /** The checkouts the API made: `txn_<subscription>` of a `subscription.created` is Ava's, as if she had bought it through the API. */
+  const recordCheckout = async (body: unknown) => {
+    const e = body as { event_type?: string; data?: { transaction_id?: unknown } } | null;
+    const txn = e?.event_type === 'subscription.created' ? e.data?.transaction_id : null;
+    if (typeof txn === 'string' && txn.startsWith('txn_sub_')) {
+      await t.db.query(`INSERT INTO billing_checkouts (provider, reference, user_id, price_id, created_at) VALUES ('paddle', $1, $2, 'pri_premium_monthly', now()) ON CONFLICT DO NOTHING`, [txn, ava.id]);
+    }
+  };
+  const send = async (body: unknown, options: { secret?: string; ts?: number; raw?: string; app?: TestApp } = {}) => {
+    await recordCheckout(body);
     const raw = options.raw ?? JSON.stringify(body);
     const ts = options.ts ?? Math.floor(t.clock.now / 1000);
     const h1 = createHmac('sha256', options.secret ?? SECRETS[0]!).update(`${ts}:${raw}`).digest('hex');
@@ -191,12 +209,14 @@ describe.each(databases())('Paddle webhooks (/api/webhooks/paddle) on $name', (d
     expect((await t.db.query(`SELECT 1 FROM subscriptions WHERE provider_subscription_id = 'sub_hundred'`)).rows).toHaveLength(1);
   });
 
-  it('applies in the order of the subscription’s own time: a cancel arriving before the creation stays canceled; an older description replayed later changes nothing', async () => {
+  it('applies in the order of the subscription’s own time: a cancel arriving before the creation waits for it (which names the buyer), then stays canceled; an older description replayed later changes nothing', async () => {
     const created = envelope('subscription.created', subscription('sub_order', {}, '2026-03-02T09:00:00.000001Z'));
     const canceled = envelope('subscription.canceled', subscription('sub_order', { status: 'canceled' }, '2026-03-02T09:30:00.000002Z'));
     await send(canceled);
-    await t.app.webhookInbox.work();
+    expect(await t.app.webhookInbox.work()).toMatchObject({ applied: 0, failed: 1 });
     await send(created);
+    await t.app.webhookInbox.work();
+    t.clock.advance(10 * MINUTE); // the cancel's retry comes due
     await t.app.webhookInbox.work();
     expect(await row('sub_order')).toMatchObject([{ status: 'canceled', premium: false }]);
     // Paddle replayed by hand long after: a new event id, an old subscription.
@@ -204,7 +224,30 @@ describe.each(databases())('Paddle webhooks (/api/webhooks/paddle) on $name', (d
     await t.app.webhookInbox.work();
     expect(await row('sub_order')).toMatchObject([{ status: 'canceled', premium: false }]);
     const { rows } = await t.db.query<{ outcome: string }>(`SELECT outcome FROM webhook_events WHERE subject = 'sub_order' ORDER BY id`);
-    expect(rows.map((r) => r.outcome)).toEqual(['sub_order: canceled', expect.stringMatching(/^stale/), expect.stringMatching(/^stale/)]);
+    expect(rows.map((r) => r.outcome)).toEqual(['sub_order: canceled', 'sub_order: active', expect.stringMatching(/^stale/)]);
+  });
+
+  it('the buyer is the user of the transaction the API made (subscription.created’s transaction_id), never custom_data; a transaction it did not make buys nobody anything', async () => {
+    // Custom data naming Ben, on a subscription from Ava's checkout: Ava's.
+    await send(envelope('subscription.created', subscription('sub_custom', { custom_data: { userId: ben.id } })));
+    await t.app.webhookInbox.work();
+    expect(await row('sub_custom')).toMatchObject([{ user_id: ava.id }]);
+    // A transaction the API never made (a checkout opened in the browser with items): nobody's, even
+    // with custom data naming a user; it waits, then ends in the dead letters.
+    const stranger = envelope('subscription.created', subscription('sub_stranger', { transaction_id: 'txn_web_made', custom_data: { userId: ben.id } }));
+    await send(stranger);
+    for (let i = 0; i < 8; i++) {
+      await t.app.webhookInbox.work();
+      t.clock.advance(2 * HOUR);
+    }
+    expect(await row('sub_stranger')).toEqual([]);
+    const { rows } = await t.db.query<{ state: string; last_error: string }>(`SELECT state, last_error FROM webhook_events WHERE event_key = $1`, [stranger.event_id]);
+    expect(rows[0]).toMatchObject({ state: 'dead', last_error: expect.stringMatching(/no user is known for paddle subscription sub_stranger \(checkout txn_web_made, not one this server made\)/) });
+    await t.db.query('DELETE FROM webhook_events WHERE event_key = $1', [stranger.event_id]);
+    // Later events of a stored subscription keep its owner whatever they say.
+    await send(envelope('subscription.updated', subscription('sub_custom', { custom_data: { userId: ben.id } }, new Date(t.clock.now + 1).toISOString())));
+    await t.app.webhookInbox.work();
+    expect(await row('sub_custom')).toMatchObject([{ user_id: ava.id }]);
   });
 
   it('a scheduled cancel keeps premium to the period’s end, then the server loses it on its own', async () => {

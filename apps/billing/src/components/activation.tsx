@@ -2,14 +2,24 @@ import type { BillingProvider } from '@tickety/api-contract';
 import { Link } from '@tickety/shared';
 import { buttonClasses, Card, Spinner } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { useCheckoutStatusQuery } from '../lib/billing-api';
+import { type ReactNode, useEffect, useState } from 'react';
+import { billingApi, useCheckoutStatusQuery } from '../lib/billing-api';
 import { href } from '../lib/hrefs';
 import { useT } from '../lib/i18n';
 import { LoadFailed } from './load-failed';
 
 /** How often "activating" asks whether the provider's webhook has landed. */
 export const ACTIVATION_POLL_MS = 1500;
+
+/**
+ * Whether a purchase reads active in the answer `Activation` keeps (a read of its cache entry: no
+ * request of its own). A page that changes around `Activation` once the purchase is active uses this,
+ * so both change in the same render (never "Premium is active" beside what the page hides then).
+ */
+export function useActivated(provider: BillingProvider, reference: string, skip = false): boolean {
+  const { data } = billingApi.endpoints.checkoutStatus.useQueryState({ provider, reference }, { skip });
+  return data?.state === 'active' && Boolean(data.subscription);
+}
 
 /**
  * Where a purchase stands after the provider's checkout (`GET /api/billing/checkouts/:provider/:reference`):
@@ -24,27 +34,21 @@ export function Activation({
   title,
   body,
   children,
-  onActive,
 }: {
   provider: BillingProvider;
   reference: string;
   title?: string;
   body?: ReactNode;
   children?: ReactNode;
-  /** Called once the purchase is active. */
-  onActive?: () => void;
 }) {
   const t = useT();
   const [done, setDone] = useState(false);
   const { data, error, refetch } = useCheckoutStatusQuery({ provider, reference }, { pollingInterval: done ? 0 : ACTIVATION_POLL_MS, skipPollingIfUnfocused: false });
   const active = data?.state === 'active' && data.subscription;
   const activeNow = Boolean(active);
-  const announce = useRef(onActive);
-  announce.current = onActive;
+  // Polling stops once the purchase is active.
   useEffect(() => {
-    if (!activeNow) return;
-    setDone(true);
-    announce.current?.();
+    if (activeNow) setDone(true);
   }, [activeNow]);
   if (error && !active) {
     return <LoadFailed title={t('paddleBuy.statusFailed')} error={error} onRetry={() => void refetch()} />;
@@ -70,7 +74,11 @@ export function Activation({
         <CircleCheck className="size-6 shrink-0 text-primary-600 dark:text-primary-400" aria-hidden="true" />
         <h2 className="text-lg font-semibold text-surface-900 dark:text-surface-50">{t('paddleBuy.active.title', { plan: s.planName ?? '' })}</h2>
       </div>
-      <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">{t('paddleBuy.active.body', { count: s.slots.length })}</p>
+      <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">
+        {s.guildId
+          ? t('paddleBuy.active.server', { server: s.slots.find((slot) => slot.guildId === s.guildId)?.guildName ?? s.guildId })
+          : t('paddleBuy.active.body', { count: s.slots.length })}
+      </p>
       <div className="mt-4 flex flex-wrap gap-3">
         <Link to={href(`/billing/${s.provider}/:id`, { id: s.id })} className={buttonClasses()}>
           {t('paddleBuy.active.open')}

@@ -10,9 +10,12 @@ export interface FastspringOrder {
   reference?: string | null;
 }
 
-/** The part of `window.fastspring.builder` the checkout uses. */
+/**
+ * The part of `window.fastspring.builder` the checkout uses: `secure` takes the session the API
+ * encrypted (the product and what ties the order to the user; the page adds nothing of its own).
+ */
 export interface FastspringBuilder {
-  push(session: { products: Array<{ path: string; quantity: number }>; tags?: Record<string, string> }): void;
+  secure(securePayload: string, secureKey: string): void;
   checkout(): void;
 }
 

@@ -35,6 +35,25 @@ describe('billing provider page', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it('a Discord server subscription says it gives its server premium and stays there (no free slot to place)', async () => {
+    mockApi({
+      'GET /api/billing/subscriptions/discord/1300000000000000901': subscription({
+        provider: 'discord',
+        id: '1300000000000000901',
+        guildId: '1100000000000000002',
+        paymentMethod: null,
+        actions: [],
+        slots: [{ slot: 1, guildId: '1100000000000000002', guildName: 'Pixel Pals', assignedAt: '2026-11-26T10:00:00.000Z', movableAt: null }],
+      }),
+      'GET /api/billing/subscriptions/discord/1300000000000000901/invoices': { available: false, invoices: [] },
+    });
+    page('/billing/discord/1300000000000000901', '/billing/discord/:id', 'discord');
+    expect(await screen.findByText('Slot 1: Pixel Pals')).toBeInTheDocument();
+    expect(screen.getByText('A Discord server subscription: it gives Pixel Pals premium and stays on that server.')).toBeInTheDocument();
+    expect(screen.queryByText(/To use a free slot/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Can move to another server/)).not.toBeInTheDocument();
+  });
+
   it('cancel asks first, is sent to the provider, and the page waits for the webhook before it shows the result', async () => {
     let cancelled = false;
     const { calls } = mockApi({

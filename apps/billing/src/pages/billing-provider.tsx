@@ -550,6 +550,11 @@ function Slots({ subscription, readOnly }: { subscription: BillingSubscription; 
           </li>
         ))}
       </ul>
+      {subscription.guildId ? (
+        <p className="mt-3 text-sm text-surface-600 dark:text-surface-400">
+          {t('provider.slots.server', { server: subscription.slots.find((s) => s.guildId === subscription.guildId)?.guildName ?? subscription.guildId })}
+        </p>
+      ) : null}
       {!readOnly && subscription.premium && subscription.slots.some((s) => s.guildId === null) ? (
         <p className="mt-3 text-sm text-surface-600 dark:text-surface-400">{t('provider.slots.howToUse')}</p>
       ) : null}

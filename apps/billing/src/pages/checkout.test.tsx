@@ -28,17 +28,24 @@ const page = (url: string) => {
 const statusAnswer = (get: () => 'activating' | 'active', over: Parameters<typeof subscription>[0] = {}) => () =>
   json({ state: get(), subscription: get() === 'active' ? subscription(over) : null });
 
-const FASTSPRING_ANSWER = { scriptUrl: 'https://sbl.fastspring.test/sbl/1.0.1/fastspring-builder.min.js', storefront: 'tickety.test.onfastspring.com/popup-tickety', product: 'tickety-premium-monthly', tags: { userId: '1000000000000000001' } };
+const FASTSPRING_ANSWER = {
+  scriptUrl: 'https://sbl.fastspring.test/sbl/1.0.1/fastspring-builder.min.js',
+  storefront: 'tickety.test.onfastspring.com/popup-tickety',
+  securePayload: 'bWFkZSBieSB0aGUgQVBJ',
+  secureKey: 'ZW5jcnlwdGVkIGtleQ==',
+};
 
 /**
  * FastSpring's Store Builder Library as the page sees it: appending its script "loads" it (or fails
  * to), defining `window.fastspring.builder`, which records what was pushed and when checkout opened.
  */
 function fakeFastspring({ fail = false } = {}) {
-  const pushed: unknown[] = [];
+  const secured: unknown[] = [];
   const checkouts = vi.fn();
   const scripts: HTMLScriptElement[] = [];
-  const builder: FastspringBuilder = { push: (session) => void pushed.push(session), checkout: checkouts };
+  // Anything else the page might call on the builder (push, tag) is recorded too: it must call none.
+  const other = vi.fn();
+  const builder = { secure: (payload: string, key: string) => void secured.push([payload, key]), checkout: checkouts, push: other, tag: other, add: other } as FastspringBuilder;
   const append = document.head.appendChild.bind(document.head);
   vi.spyOn(document.head, 'appendChild').mockImplementation(<T extends Node>(node: T): T => {
     if (!(node instanceof HTMLScriptElement)) return append(node);
@@ -51,11 +58,11 @@ function fakeFastspring({ fail = false } = {}) {
   });
   /** FastSpring closing its popup (with the order, or null). */
   const close = (order: { id: string; reference: string } | null) => act(() => window.ticketyFastspringPopupClosed?.(order));
-  return { pushed, checkouts, scripts, close };
+  return { secured, other, checkouts, scripts, close };
 }
 
 describe('checkout page: FastSpring', () => {
-  it('loads the Store Builder Library once, opens the popup with the product and tags, and after an order shows activation under ?ref=<order>', async () => {
+  it('loads the Store Builder Library once, opens the popup with the API’s secure payload (nothing of its own), and after an order shows activation under ?ref=<order>', async () => {
     let state: 'activating' | 'active' = 'activating';
     const fs = fakeFastspring();
     const { calls } = mockApi({
@@ -74,7 +81,9 @@ describe('checkout page: FastSpring', () => {
     expect(script.getAttribute('src')).toBe(FASTSPRING_ANSWER.scriptUrl);
     expect(script.getAttribute('data-storefront')).toBe(FASTSPRING_ANSWER.storefront);
     expect(script.getAttribute('data-popup-closed')).toBe('ticketyFastspringPopupClosed');
-    expect(fs.pushed).toEqual([{ products: [{ path: 'tickety-premium-monthly', quantity: 1 }], tags: { userId: '1000000000000000001' } }]);
+    // The session the API encrypted, as it came: no product, tag or user id of the page's own.
+    expect(fs.secured).toEqual([[FASTSPRING_ANSWER.securePayload, FASTSPRING_ANSWER.secureKey]]);
+    expect(fs.other).not.toHaveBeenCalled();
     expect(fs.checkouts).toHaveBeenCalledTimes(1);
     expect(JSON.parse(String(calls('/api/billing/fastspring/checkout')[0]?.[1]?.body))).toEqual({ priceId: 'tickety-premium-monthly' });
 
@@ -179,8 +188,17 @@ describe('checkout page: Discord', () => {
     await userEvent.click(link);
     expect(await screen.findByText('Waiting for Discord to confirm your purchase…')).toBeInTheDocument();
     expect(screen.getByText('Waiting for Discord to confirm your purchase…').closest('[aria-live="polite"]')).not.toBeNull();
+    // Every state the page passes through: "Premium is active" never shows beside the store's link
+    // (the page once showed both for a moment, between its render and an effect).
+    const both: string[] = [];
+    const watch = new MutationObserver(() => {
+      if (document.body.textContent?.includes('Premium is active') && document.body.textContent.includes("Open Discord's store")) both.push(document.body.textContent);
+    });
+    watch.observe(document.body, { childList: true, subtree: true, characterData: true });
     state = 'active';
     expect(await screen.findByRole('heading', { name: 'Premium is active' }, { timeout: 5000 })).toBeInTheDocument();
+    watch.disconnect();
+    expect(both).toEqual([]);
     expect(screen.getByRole('link', { name: 'Open the subscription' })).toHaveAttribute('href', '/billing/discord/1300000000000000901');
     expect(screen.queryByRole('link', { name: /Open Discord's store/ })).not.toBeInTheDocument();
     expect(open).not.toHaveBeenCalled();

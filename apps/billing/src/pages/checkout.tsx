@@ -3,7 +3,7 @@ import { failureText, Link, Navigate, selectSub, useAppSelector, usePlansQuery, 
 import { Alert, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } from '@tickety/ui';
 import ExternalLink from 'lucide-react/icons/external-link';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { Activation } from '../components/activation';
+import { Activation, useActivated } from '../components/activation';
 import { LoadFailed } from '../components/load-failed';
 import { PlanSummary } from '../components/plan-summary';
 import { useFastspringCheckoutMutation, useRedirectCheckoutMutation } from '../lib/billing-api';
@@ -168,8 +168,9 @@ type FastspringPhase = 'starting' | 'open' | 'closed' | 'scriptFailed' | 'failed
 
 /**
  * FastSpring's popup: the checkout data from the API, the Store Builder Library (loaded once), the
- * product and the tags tying the order to the user, then the popup. When it closes with an order,
- * the address becomes ?provider=fastspring&ref=<order> (activation); without one, nothing was bought.
+ * secure payload the API encrypted for the signed-in user (its product, and the reference tying the
+ * order to them: the page adds nothing), then the popup. When it closes with an order, the address
+ * becomes ?provider=fastspring&ref=<order> (activation); without one, nothing was bought.
  */
 function FastspringCheckout({ priceId }: { priceId: string }) {
   const t = useT();
@@ -203,7 +204,7 @@ function FastspringCheckout({ priceId }: { priceId: string }) {
     }
     try {
       const builder = await loadFastspring(data);
-      builder.push({ products: [{ path: data.product, quantity: 1 }], tags: data.tags });
+      builder.secure(data.securePayload, data.secureKey);
       builder.checkout();
       setPhase('open');
     } catch {
@@ -326,7 +327,9 @@ function DiscordCheckout({ priceId, plan }: { priceId: string; plan: Plan }) {
   const t = useT();
   const [prepare, { data, error, isError, reset }] = useRedirectCheckoutMutation();
   const [opened, setOpened] = useState(false);
-  const [active, setActive] = useState(false);
+  // Read from Activation's answer in the same render as Activation's "Premium is active" (an effect
+  // setting a state here would leave the store's link beside it for a moment).
+  const active = useActivated('discord', priceId, !opened);
 
   const start = useCallback(() => {
     reset();
@@ -390,7 +393,6 @@ function DiscordCheckout({ priceId, plan }: { priceId: string; plan: Plan }) {
           reference={priceId}
           title={t('checkout.discord.waiting.title')}
           body={t('checkout.discord.waiting.body')}
-          onActive={() => setActive(true)}
         />
       ) : null}
     </div>

@@ -9,7 +9,8 @@ import { useT } from '../lib/i18n';
 import { usePaddleCheckout } from '../lib/paddle-checkout';
 
 /**
- * /billing/paddleBuy?price=<Paddle price id>: Paddle's checkout for a plan of the catalogue. Once
+ * /billing/paddleBuy?price=<Paddle price id>: Paddle's checkout for a plan of the catalogue (the
+ * transaction the API makes for the signed-in user, opened in Paddle.js by its id). Once
  * Paddle says the payment is complete, the address becomes ?txn=<transaction> (so a refresh shows
  * where the purchase stands instead of a second checkout) and the page shows "activating" until the
  * webhook has landed and the subscription gives premium.
@@ -68,8 +69,10 @@ function Checkout({ priceId, checkout }: { priceId: string | null; checkout: Ret
   const busy = preparing || checkout.phase === 'loading' || checkout.phase === 'open';
   const pay = async () => {
     try {
-      const data = await prepare({ priceId: priceId! }).unwrap();
-      await checkout.open({ items: [{ priceId: data.priceId, quantity: 1 }], customData: data.customData });
+      // The API makes the transaction for the signed-in user; Paddle.js only opens it (its buyer is
+      // the transaction's user, nothing this page could add).
+      const { transactionId } = await prepare({ priceId: priceId! }).unwrap();
+      await checkout.open({ transactionId });
     } catch {
       // Shown below.
     }

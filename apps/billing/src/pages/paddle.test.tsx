@@ -37,7 +37,7 @@ describe('Paddle checkout pages', () => {
     let state: 'activating' | 'active' = 'activating';
     const { calls } = mockApi({
       'GET /api/plans': PLANS,
-      'POST /api/billing/paddle/checkout': { priceId: 'pri_premium_monthly', customData: { userId: '1000000000000000001' }, email: null },
+      'POST /api/billing/paddle/checkout': { transactionId: 'txn_1' },
       'GET /api/billing/checkouts/paddle/txn_1': () =>
         new Response(JSON.stringify({ state, subscription: state === 'active' ? subscription() : null }), { headers: { 'content-type': 'application/json' } }),
     });
@@ -46,7 +46,9 @@ describe('Paddle checkout pages', () => {
     expect(await screen.findByRole('heading', { name: 'Premium' })).toBeInTheDocument();
     const pay = screen.getByRole('button', { name: 'Pay with Paddle' });
     await userEvent.click(pay);
-    expect(opened).toEqual([{ items: [{ priceId: 'pri_premium_monthly', quantity: 1 }], customData: { userId: '1000000000000000001' }, settings: { displayMode: 'overlay', theme: 'light' } }]);
+    // Paddle opens the transaction the API made for the signed-in user: no items, no custom data from the page.
+    expect(opened).toEqual([{ transactionId: 'txn_1', settings: { displayMode: 'overlay', theme: 'light' } }]);
+    expect(JSON.parse(String(calls('/api/billing/paddle/checkout')[0]?.[1]?.body))).toEqual({ priceId: 'pri_premium_monthly' });
     // A second click while Paddle's checkout is open opens nothing more.
     expect(screen.getByRole('button', { name: 'Pay with Paddle' })).toBeDisabled();
     expect(calls('/api/billing/paddle/checkout')).toHaveLength(1);
@@ -60,7 +62,7 @@ describe('Paddle checkout pages', () => {
   });
 
   it('paddleBuy: a declined card says so and lets the user try again', async () => {
-    mockApi({ 'GET /api/plans': PLANS, 'POST /api/billing/paddle/checkout': { priceId: 'pri_premium_yearly', customData: { userId: '1000000000000000001' }, email: null } });
+    mockApi({ 'GET /api/plans': PLANS, 'POST /api/billing/paddle/checkout': { transactionId: 'txn_2' } });
     ({ store } = renderPage(<PaddleBuyPage />, { url: '/billing/paddleBuy?price=pri_premium_yearly', path: '/billing/paddleBuy', me: signedInMe(), config: PADDLE }));
     await userEvent.click(await screen.findByRole('button', { name: 'Pay with Paddle' }));
     act(() => emit({ name: 'checkout.payment.failed' }));

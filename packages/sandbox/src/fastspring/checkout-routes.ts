@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { FormBody } from '../body';
 import { type CardField, checkCard, groupDigits, TEST_CARDS } from '../paddle/card';
@@ -6,10 +7,13 @@ import { h, jsonBlock, page } from '../paddle/pages';
 import { type CheckoutLine, CheckoutProblem, type CheckoutSession, type FastspringEngine, MAX_TAGS_JSON } from './engine';
 import { display, intervalLabel } from './format';
 import { POPUP_SCRIPT } from './popup-script';
+import { openSecurePayload } from './secure';
 
 export interface CheckoutContext {
   engine: FastspringEngine;
   storefront: string;
+  /** The store's public key for secure payloads (null: `fastspring.builder.secure()` is refused). */
+  securePublicKey: KeyObject | null;
 }
 
 const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]{1,255}\.[^\s@<>()[\]\\,;:".]{2,63}$/;
@@ -160,18 +164,33 @@ export function checkoutRoutes(app: FastifyInstance, ctx: CheckoutContext): void
     }
     let lines: CheckoutLine[];
     let tags: Record<string, unknown> = {};
+    let secureEmail: string | null = null;
     try {
-      lines = engine.lines(parseJson(param(req, 'products'), 'products'));
+      let products = parseJson(param(req, 'products'), 'products');
       const parsed = parseJson(param(req, 'tags'), 'tags');
       if (parsed !== undefined && parsed !== null) {
         if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new CheckoutProblem('tags must be a JSON object.');
         tags = parsed as Record<string, unknown>;
       }
+      // fastspring.builder.secure(): the store's own session, decrypted with its public key. Its
+      // products replace the cart's (`reset`) or join them; its tags win over the browser's, which
+      // still reach the order (builder.tag() works beside a secure payload: no store may trust them).
+      const securePayload = param(req, 'secure_payload');
+      const secureKey = param(req, 'secure_key');
+      if (securePayload !== undefined || secureKey !== undefined) {
+        const secure = openSecurePayload(ctx.securePublicKey, securePayload ?? '', secureKey ?? '');
+        const cart = Array.isArray(products) ? products : [];
+        products = secure.products === null ? cart : secure.reset ? secure.products : [...cart, ...secure.products];
+        tags = { ...tags, ...secure.tags };
+        secureEmail = secure.email;
+      }
+      lines = engine.lines(products);
+      if (JSON.stringify(tags).length > MAX_TAGS_JSON) throw new CheckoutProblem('tags is too long.');
     } catch (err) {
       if (err instanceof CheckoutProblem) return problemPage(reply, 400, 'Checkout could not open', err.message);
       throw err;
     }
-    const email = param(req, 'email');
+    const email = secureEmail ?? param(req, 'email');
     const session = engine.openCheckout({
       lines,
       tags,

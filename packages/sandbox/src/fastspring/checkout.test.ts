@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { PREFIX, pageEvent, START, STOREFRONT, signatureValid, TAGS, until, useFastspringHarness } from './test-helpers';
+import { generateKeyPairSync } from 'node:crypto';
+import { encryptSecurePayload } from './secure';
+import { PREFIX, pageEvent, START, STORE_KEYS, STOREFRONT, signatureValid, TAGS, until, useFastspringHarness } from './test-helpers';
 
 const setup = useFastspringHarness();
 
@@ -132,5 +134,67 @@ describe('popup checkout', () => {
       payload: 'session=x',
     });
     expect(cross.statusCode).toBe(403);
+  });
+});
+
+describe('secure payloads (fastspring.builder.secure)', () => {
+  const SESSION = { reset: true, products: [{ path: 'tickety-premium-yearly', quantity: 1 }], tags: { checkout: 'chk_server_made', userId: '123456789012345678' } };
+  const secureQuery = (secure: { securePayload: string; secureKey: string }, extra: Record<string, string> = {}) => ({
+    storefront: STOREFRONT,
+    products: '[]',
+    tags: '{}',
+    secure_payload: secure.securePayload,
+    secure_key: secure.secureKey,
+    ...extra,
+  });
+
+  test("decrypted with the store's public key: its products and tags make the order; tags the browser adds reach it too, never over the payload's", async () => {
+    const h = await setup();
+    const secure = encryptSecurePayload(SESSION, STORE_KEYS.privateKey);
+    const page = await h.openPopup(
+      secureQuery(secure, { products: JSON.stringify([{ path: 'tickety-pro-monthly' }]), tags: JSON.stringify({ checkout: 'chk_forged', userId: '876543210987654321', note: 'browser' }) }),
+    );
+    expect(page.statusCode, page.body).toBe(200);
+    // `reset`: the cart's product is gone; the payload's is sold.
+    expect(page.body).toContain('Tickety Premium (yearly)');
+    expect(page.body).not.toContain('Tickety Pro');
+    const done = await h.pay(page.body, { email: 'ava@example.com' });
+    expect(done.statusCode).toBe(200);
+    expect(h.control.subscriptions()).toMatchObject([{ product: 'tickety-premium-yearly', tags: { checkout: 'chk_server_made', userId: '123456789012345678', note: 'browser' } }]);
+  });
+
+  test('a payload changed after encryption, a key of another store, or pieces that are not base64 are refused: nothing opens, nothing is bought', async () => {
+    const h = await setup();
+    const secure = encryptSecurePayload(SESSION, STORE_KEYS.privateKey);
+    // One block of the encrypted JSON replaced: it no longer decrypts to the store's session.
+    const bytes = Buffer.from(secure.securePayload, 'base64');
+    bytes[bytes.length - 20]! ^= 0x55;
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const mallory = encryptSecurePayload({ ...SESSION, tags: { checkout: 'chk_stolen' } }, other.privateKey);
+    const swapped = encryptSecurePayload(SESSION, STORE_KEYS.privateKey);
+    for (const [query, why] of [
+      [secureQuery({ ...secure, securePayload: bytes.toString('base64') }), /could not be decrypted|not a JSON session/],
+      [secureQuery(mallory), /could not be decrypted with this store/],
+      [secureQuery({ securePayload: secure.securePayload, secureKey: swapped.secureKey }), /could not be decrypted|not a JSON session/],
+      [secureQuery({ securePayload: 'not base64!', secureKey: secure.secureKey }), /must be base64 strings/],
+      [secureQuery({ securePayload: secure.securePayload, secureKey: '' }), /must be base64 strings/],
+    ] as const) {
+      const res = await h.openPopup(query);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.body).toMatch(why);
+    }
+    expect(h.control.orders()).toEqual([]);
+  });
+
+  test('without the store\'s public key (no securePayloadPublicKey) a secure payload is refused; a session field the stand-in does not do is named', async () => {
+    const h = await setup({ securePayloadPublicKey: undefined });
+    const res = await h.openPopup(secureQuery(encryptSecurePayload(SESSION, STORE_KEYS.privateKey)));
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('This store has no public key for secure payloads');
+    await h.app.close();
+    const h2 = await setup();
+    const odd = await h2.openPopup(secureQuery(encryptSecurePayload({ ...SESSION, pricing: { price: 0 } }, STORE_KEYS.privateKey)));
+    expect(odd.statusCode).toBe(400);
+    expect(odd.body).toMatch(/pricing(&quot;|&#34;|")? is not supported by this sandbox/);
   });
 });

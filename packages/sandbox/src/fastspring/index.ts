@@ -9,13 +9,19 @@
  *     webhookUrl: 'http://localhost:3000/api/webhooks/fastspring',
  *     storefront: 'tickety.test.onfastspring.com/popup-tickety',
  *     products: [{ path: 'tickety-premium-monthly', display: 'Premium', price: 4.99, currency: 'USD', intervalUnit: 'month', intervalLength: 1 }],
+ *     securePayloadPublicKey: '-----BEGIN PUBLIC KEY-----…', // the store's, for secure payloads
  *   });
  *
  * Routes (under the prefix):
  * - `GET /sbl/fastspring-builder.js` (also `.min.js`): the Store Builder Library stand-in
- *   (`fastspring.builder.push/add/remove/tag/reset/checkout`), loaded with
+ *   (`fastspring.builder.push/add/remove/tag/reset/secure/checkout`), loaded with
  *   `<script id="fsc-api" src=… data-storefront=… data-popup-closed="fnName">`.
- * - `GET /popup?storefront&products&tags&email&parent_origin`, `POST /popup`, `GET /popup.js`: the popup checkout.
+ * - `GET /popup?storefront&products&tags&email&parent_origin[&secure_payload&secure_key]`, `POST /popup`,
+ *   `GET /popup.js`: the popup checkout. A secure payload (`fastspring.builder.secure(securePayload,
+ *   secureKey)`: AES-128-ECB JSON, its key RSA-encrypted with the store's private key) is decrypted
+ *   with `securePayloadPublicKey` as FastSpring does; one that does not decrypt (changed, another key)
+ *   is refused with a 400 page. Its products replace the cart's (`reset`), its tags win over the
+ *   browser's (which still reach the order). `encryptSecurePayload` (src/fastspring/secure.ts) makes one.
  * - `GET /account/:accountId/:token` (+ `POST …/subscriptions/:id/cancel|uncancel`): the account page;
  *   `GET /account/order/:reference/invoice/:key`: printable invoices (`invoiceUrl`).
  * - API (HTTP Basic): `GET /subscriptions`, `GET /subscriptions/:ids`, `GET /subscriptions/:id/entries`,

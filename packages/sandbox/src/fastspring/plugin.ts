@@ -11,6 +11,7 @@ import { controlInternals, createFastspringSandboxControl, type FastspringSandbo
 import { WebhookQueue } from './delivery';
 import { FastspringApiError, FastspringEngine } from './engine';
 import { builderJs } from './sbl';
+import { securePayloadPublicKey } from './secure';
 import { type FastspringSnapshot, FastspringSnapshotError, restoreSnapshot, takeSnapshot } from './snapshot';
 import type { FastspringProductOption } from './types';
 
@@ -55,6 +56,12 @@ export interface FastspringSandboxOptions {
   onChange?: (snapshot: FastspringSnapshot) => void;
   /** A snapshot (as given to `onChange`) to start from. Checked like `control.restore()`. Events start empty. */
   initialState?: unknown;
+  /**
+   * The public key (PEM) the store uploaded to FastSpring for secure payloads: the popup decrypts
+   * `fastspring.builder.secure(securePayload, secureKey)` with it (AES-128-ECB payload, its key
+   * RSA-encrypted with the store's private key) and refuses one it cannot. Unset: secure payloads are refused.
+   */
+  securePayloadPublicKey?: string;
 }
 
 const PATH = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -98,6 +105,7 @@ export const fastspringSandbox: FastifyPluginAsync<FastspringSandboxOptions> = a
   const control = opts.control ?? createFastspringSandboxControl();
   const internals = controlInternals(control);
   const onChange = onChangeOption(opts.onChange);
+  const securePublicKey = opts.securePayloadPublicKey === undefined ? null : securePayloadPublicKey(opts.securePayloadPublicKey);
 
   const queue = new WebhookQueue({
     ...outboxOptions(internals, { url: webhookUrl, fetch: fetchImpl, retryBaseMs: positive('retryBaseMs', opts.retryBaseMs, 1000), timeoutMs: positive('timeoutMs', opts.timeoutMs, 5000) }),
@@ -155,7 +163,7 @@ export const fastspringSandbox: FastifyPluginAsync<FastspringSandboxOptions> = a
     reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(builderJs(storefront));
   app.get('/sbl/fastspring-builder.js', sendBuilder);
   app.get('/sbl/fastspring-builder.min.js', sendBuilder);
-  checkoutRoutes(app, { engine, storefront });
+  checkoutRoutes(app, { engine, storefront, securePublicKey });
   accountRoutes(app, { engine, prefix });
   await app.register(apiRoutes, { engine, queue, apiUsername, apiPassword });
 };

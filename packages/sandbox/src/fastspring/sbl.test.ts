@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { FakeDom, type FakeDomOptions, FakeElement } from '../testing/fake-dom';
 import { POPUP_SCRIPT } from './popup-script';
 import { POPUP_SOURCE } from './sbl';
-import { PREFIX, pageEvent, STOREFRONT, TAGS, useFastspringHarness } from './test-helpers';
+import { encryptSecurePayload } from './secure';
+import { PREFIX, pageEvent, STORE_KEYS, STOREFRONT, TAGS, useFastspringHarness } from './test-helpers';
 
 const setup = useFastspringHarness();
 
@@ -18,7 +19,7 @@ function builderDom(options: Omit<FakeDomOptions, 'currentScript' | 'href'> & { 
 }
 
 describe('GET /sbl/fastspring-builder.js', () => {
-  test('defines fastspring.builder (push, add, remove, tag, reset, checkout) and reads its <script id="fsc-api"> tag', async () => {
+  test('defines fastspring.builder (push, add, remove, tag, reset, secure, checkout) and reads its <script id="fsc-api"> tag', async () => {
     const h = await setup();
     const res = await h.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` });
     expect(res.statusCode).toBe(200);
@@ -28,7 +29,7 @@ describe('GET /sbl/fastspring-builder.js', () => {
     expect(() => new Function(js)).not.toThrow();
     const dom = builderDom({ attrs: { 'data-storefront': STOREFRONT, 'data-popup-closed': 'onFSPopupClosed' } });
     const fs = dom.run(js).fastspring;
-    for (const fn of ['push', 'add', 'remove', 'tag', 'reset', 'checkout']) expect(typeof fs.builder[fn]).toBe('function');
+    for (const fn of ['push', 'add', 'remove', 'tag', 'reset', 'secure', 'checkout']) expect(typeof fs.builder[fn]).toBe('function');
     fs.builder.push({ products: [{ path: 'tickety-premium-monthly', quantity: 2 }], tags: { guildId: '1' }, paymentContact: { email: 'ava@example.com' } });
     fs.builder.add('tickety-pro-monthly');
     fs.builder.add('tickety-pro-monthly');
@@ -41,11 +42,12 @@ describe('GET /sbl/fastspring-builder.js', () => {
       ],
       tags: { guildId: '1', userId: '2', plan: 'x' },
       email: 'ava@example.com',
+      secure: null,
     });
     fs.builder.remove('tickety-premium-monthly');
     expect(fs.cart().products).toEqual([{ path: 'tickety-pro-monthly', quantity: 2 }]);
     fs.builder.reset();
-    expect(fs.cart()).toEqual({ products: [], tags: {}, email: null });
+    expect(fs.cart()).toEqual({ products: [], tags: {}, email: null, secure: null });
     fs.builder.checkout();
     expect(dom.errors().at(-1)).toContain('the cart is empty');
     expect(dom.dialog()).toBeUndefined();
@@ -107,6 +109,26 @@ describe('GET /sbl/fastspring-builder.js', () => {
     const second = dom.dialog()!;
     second.all().find((n) => n.getAttribute('aria-label') === 'Close checkout')!.fire('click');
     expect(closed.at(-1)).toBeNull();
+  });
+
+  test('secure(payload, key) sends the encrypted session with the checkout (an empty cart is then enough); only encrypted payloads are taken', async () => {
+    const h = await setup();
+    const js = (await h.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` })).body;
+    const dom = builderDom({ attrs: { 'data-storefront': STOREFRONT, 'data-popup-closed': 'onFSPopupClosed' } });
+    const fs = dom.run(js).fastspring;
+    fs.builder.secure({ products: [{ path: 'tickety-premium-monthly' }] }, '');
+    expect(dom.errors().at(-1)).toContain('takes no unencrypted payload');
+    expect(fs.cart().secure).toBeNull();
+    const { securePayload, secureKey } = encryptSecurePayload({ reset: true, products: [{ path: 'tickety-premium-monthly', quantity: 1 }], tags: { checkout: 'chk_1' } }, STORE_KEYS.privateKey);
+    fs.builder.secure(securePayload, secureKey);
+    fs.builder.checkout();
+    const frame = dom.dialog()!.all().find((n) => n.tagName === 'iframe')!;
+    const src = new URL(frame.src);
+    expect(src.searchParams.get('secure_payload')).toBe(securePayload);
+    expect(src.searchParams.get('secure_key')).toBe(secureKey);
+    const page = await h.app.inject({ method: 'GET', url: `${src.pathname}${src.search}` });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.body).toContain('Tickety Premium (monthly)');
   });
 
   test("popup.js posts the page's event and close requests to the builder's origin only", () => {

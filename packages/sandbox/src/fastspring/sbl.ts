@@ -11,7 +11,7 @@ function literal(value: string): string {
  *   <script id="fsc-api" src=".../sbl/fastspring-builder.js" type="text/javascript"
  *     data-storefront="tickety.test.onfastspring.com/popup-tickety" data-popup-closed="onFSPopupClosed"></script>
  *
- * It defines `window.fastspring.builder` (push, add, remove, tag, reset, checkout) and opens this
+ * It defines `window.fastspring.builder` (push, add, remove, tag, reset, secure, checkout) and opens this
  * stand-in's `/popup` in an accessible modal dialog. When the dialog closes it calls
  * `window[data-popup-closed]({ id, reference })` after an order, else `window[data-popup-closed](null)`.
  * A `data-storefront` other than the configured one is reported on the console and checkout refused.
@@ -54,7 +54,7 @@ export function builderJs(storefront: string): string {
   }
   if (storefrontProblem) console.error(PREFIX + storefrontProblem + ' Checkout is refused.');
 
-  var cart = { products: [], tags: {}, email: null };
+  var cart = { products: [], tags: {}, email: null, secure: null };
   var popup = null;
 
   function find(path) {
@@ -123,8 +123,8 @@ export function builderJs(storefront: string): string {
       console.error(PREFIX + 'checkout refused: ' + storefrontProblem);
       return;
     }
-    if (cart.products.length === 0) {
-      console.error(PREFIX + 'checkout refused: the cart is empty (fastspring.builder.add(path) or push({ products: [{ path, quantity }] }) first).');
+    if (cart.products.length === 0 && !cart.secure) {
+      console.error(PREFIX + 'checkout refused: the cart is empty (fastspring.builder.add(path), push({ products: [{ path, quantity }] }) or secure(payload, key) first).');
       return;
     }
     if (popup) close();
@@ -133,6 +133,11 @@ export function builderJs(storefront: string): string {
     q.set('products', JSON.stringify(cart.products));
     q.set('tags', JSON.stringify(cart.tags));
     if (cart.email) q.set('email', cart.email);
+    // The store's encrypted session: the checkout decrypts it with the store's public key.
+    if (cart.secure) {
+      q.set('secure_payload', cart.secure.payload);
+      q.set('secure_key', cart.secure.key);
+    }
     q.set('parent_origin', window.location.origin);
 
     var root = styled('div', {
@@ -198,6 +203,7 @@ export function builderJs(storefront: string): string {
       popup.order = { id: m.data.id, reference: m.data.reference };
       // The cart is spent: the next checkout starts empty (tags stay, like a session's).
       cart.products = [];
+      cart.secure = null;
     }
   });
 
@@ -234,7 +240,19 @@ export function builderJs(storefront: string): string {
       } else merge(key);
     },
     reset: function () {
-      cart = { products: [], tags: {}, email: null };
+      cart = { products: [], tags: {}, email: null, secure: null };
+    },
+    /**
+     * The store's session, encrypted by its server: securePayload (the AES-128-ECB encrypted JSON,
+     * base64) and secureKey (its AES key encrypted with the store's RSA private key, base64). Only
+     * encrypted payloads are taken (a live store's rule; FastSpring's test stores also take a plain object).
+     */
+    secure: function (payload, key) {
+      if (typeof payload !== 'string' || payload === '' || typeof key !== 'string' || key === '') {
+        console.error(PREFIX + 'fastspring.builder.secure(securePayload, secureKey) takes the encrypted payload and its encrypted key, both base64 strings; this sandbox takes no unencrypted payload.');
+        return;
+      }
+      cart.secure = { payload: payload, key: key };
     },
     checkout: function () {
       checkout();

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, generateKeyPairSync, timingSafeEqual } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { DAY, harnessPerTest, hiddenInput, jsonApi, manualClock, mountStandIn, pageEventOf, type ReceivedPost, START, type StandInHarness, testDelivery, until, WebhookReceiver } from '../testing/harness';
 import { createFastspringSandboxControl, type FastspringSandboxControl } from './control';
@@ -20,7 +20,9 @@ export const PRODUCTS: FastspringProductOption[] = [
   { path: 'tickety-premium-eur', display: 'Tickety Premium (EUR)', price: 4.99, currency: 'EUR', intervalUnit: 'month', intervalLength: 1 },
 ];
 export const TAGS = { guildId: '987654321098765432', userId: '123456789012345678' };
-/** The plugin's required options, as the harness registers it. */
+/** The store's key pair for secure payloads (its public key is the plugin's `securePayloadPublicKey`). */
+export const STORE_KEYS = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+/** The plugin's required options, as the harness registers it (and the store's public key). */
 export const OPTIONS = {
   prefix: PREFIX,
   apiUsername: API_USER,
@@ -29,6 +31,7 @@ export const OPTIONS = {
   webhookUrl: WEBHOOK_URL,
   storefront: STOREFRONT,
   products: PRODUCTS,
+  securePayloadPublicKey: STORE_KEYS.publicKey,
 };
 export const BASIC = `Basic ${Buffer.from(`${API_USER}:${API_PASS}`).toString('base64')}`;
 

@@ -204,6 +204,14 @@ export function checkoutRoutes(app: FastifyInstance, ctx: CheckoutContext): void
     const base = { successUrl, parentOrigin, result: null };
     if (successRaw && !successUrl) return problemPage(reply, 400, 'Checkout could not open', 'success_url must be an absolute http(s) URL.');
     const txnId = param(req, 'txn');
+    const token = param(req, 'token');
+    const tokenRefused = () =>
+      problemPage(
+        reply,
+        403,
+        'Checkout refused',
+        token ? 'The client-side token does not match this sandbox: check the token given to Paddle.Initialize().' : 'A client-side token is required: open the checkout with Paddle.Checkout.open().',
+      );
     let session: CheckoutSession;
     if (txnId !== undefined) {
       let found: ReturnType<PaddleEngine['payableTransaction']>;
@@ -213,26 +221,46 @@ export function checkoutRoutes(app: FastifyInstance, ctx: CheckoutContext): void
         if (err instanceof PaddleApiError) return problemPage(reply, err.status, 'Checkout could not open', err.detail);
         throw err;
       }
-      const lines = found.sub.items.map((i) => ({ price: engine.catalog.get(i.price.id)!, quantity: i.quantity }));
-      session = engine.openCheckout({
-        ...base,
-        kind: 'update',
-        lines,
-        customData: found.sub.custom_data,
-        email: null,
-        transactionId: found.txn.id,
-        dueMinor: Number(found.txn.details.totals.grand_total),
-      });
-    } else {
-      const token = param(req, 'token');
-      if (token !== ctx.clientToken) {
-        return problemPage(
-          reply,
-          403,
-          'Checkout refused',
-          token ? 'The client-side token does not match this sandbox: check the token given to Paddle.Initialize().' : 'A client-side token is required: open the checkout with Paddle.Checkout.open().',
-        );
+      if (found.sub === null) {
+        // A purchase the API prepared (POST /transactions): its items and custom data are the
+        // transaction's. Custom data passed to Paddle.Checkout.open() beside it replaces them, as
+        // Paddle holds a checkout's custom data against its transaction (the API must not trust it).
+        if (token !== ctx.clientToken) return tokenRefused();
+        let customData = found.txn.custom_data;
+        try {
+          const custom = parseJson(param(req, 'custom_data'), 'custom_data');
+          if (custom !== undefined && custom !== null) {
+            if (typeof custom !== 'object' || Array.isArray(custom)) throw new RangeError('custom_data must be a JSON object.');
+            customData = custom as Record<string, unknown>;
+          }
+        } catch (err) {
+          if (err instanceof RangeError) return problemPage(reply, 400, 'Checkout could not open', err.message);
+          throw err;
+        }
+        const email = param(req, 'email');
+        session = engine.openCheckout({
+          ...base,
+          kind: 'purchase',
+          lines: found.txn.items.map((i) => ({ price: engine.catalog.get(i.price.id)!, quantity: i.quantity })),
+          customData,
+          email: email && EMAIL.test(email) ? email : null,
+          transactionId: found.txn.id,
+          dueMinor: 0,
+        });
+      } else {
+        const lines = found.sub.items.map((i) => ({ price: engine.catalog.get(i.price.id)!, quantity: i.quantity }));
+        session = engine.openCheckout({
+          ...base,
+          kind: 'update',
+          lines,
+          customData: found.sub.custom_data,
+          email: null,
+          transactionId: found.txn.id,
+          dueMinor: Number(found.txn.details.totals.grand_total),
+        });
       }
+    } else {
+      if (token !== ctx.clientToken) return tokenRefused();
       let lines: LineInput[];
       let customData: Record<string, unknown> | null = null;
       try {

@@ -273,3 +273,110 @@ describe('POST /checkout', () => {
     expect(res.body).not.toContain('"><img src=x>');
   });
 });
+
+describe('a checkout of a transaction the API made (POST /transactions, then Paddle.Checkout.open({ transactionId }))', () => {
+  const VICTIM = '876543210987654321';
+
+  test('POST /transactions: a draft transaction of origin api with the API’s custom data, no customer or subscription yet', async () => {
+    const h = await setup();
+    const res = await h.api('POST', '/transactions', { items: [{ price_id: 'pri_premium_year', quantity: 1 }], custom_data: { userId: USER_ID } });
+    expect(res.statusCode, res.body).toBe(201);
+    const txn = res.json().data;
+    expect(txn).toMatchObject({
+      id: expect.stringMatching(/^txn_/),
+      status: 'draft',
+      origin: 'api',
+      customer_id: null,
+      subscription_id: null,
+      custom_data: { userId: USER_ID },
+      currency_code: 'USD',
+      details: { totals: { total: '4990' } },
+      checkout: { url: expect.stringContaining(`/checkout?txn=${txn.id}`) },
+    });
+    // Found by `subscription_id=null` (the transactions of no subscription yet).
+    const list = await h.api('GET', '/transactions?subscription_id=null');
+    expect(list.json().data.map((t: { id: string }) => t.id)).toEqual([txn.id]);
+    // No notification for it: nothing was bought.
+    await h.control.flush();
+    expect(h.receiver.types()).toEqual([]);
+  });
+
+  test('refuses what Paddle refuses (with its error shape), and makes nothing: no key, unknown price, bad quantity, a field it does not take, another currency', async () => {
+    const h = await setup();
+    expect((await h.api('POST', '/transactions', { items: [{ price_id: 'pri_premium_month', quantity: 1 }] }, null)).statusCode).toBe(403);
+    for (const [body, field] of [
+      [{ items: [{ price_id: 'pri_nope', quantity: 1 }] }, 'items'],
+      [{ items: [{ price_id: 'pri_premium_month', quantity: 0 }] }, 'items[0].quantity'],
+      [{ items: [] }, 'items'],
+      [{ items: [{ price_id: 'pri_premium_month', quantity: 1 }], customer_id: 'ctm_x' }, 'customer_id'],
+      [{ items: [{ price_id: 'pri_premium_month', quantity: 1 }], currency_code: 'EUR' }, 'currency_code'],
+      [{ items: [{ price_id: 'pri_premium_month', quantity: 1 }], custom_data: [1] }, 'custom_data'],
+    ] as const) {
+      const res = await h.api('POST', '/transactions', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error).toMatchObject({ type: 'request_error', code: 'invalid_field', errors: [{ field }] });
+    }
+    expect(h.control.transactions()).toEqual([]);
+  });
+
+  test('paying it completes that transaction: its subscription carries its custom data, and subscription.created names it', async () => {
+    const h = await setup();
+    const txn = (await h.api('POST', '/transactions', { items: [{ price_id: 'pri_premium_month', quantity: 1 }], custom_data: { userId: USER_ID } })).json().data;
+    const page = await h.openCheckout({ txn: txn.id, token: CLIENT_TOKEN, email: 'ava@example.com' });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.body).toContain('Subscribe to Premium');
+    expect(pageEvent(page.body)).toMatchObject({ name: 'checkout.loaded', data: { transaction_id: txn.id, custom_data: { userId: USER_ID } } });
+    const done = await h.pay(page.body, { email: 'ava@example.com' });
+    expect(done.statusCode, done.body).toBe(200);
+    const event = pageEvent(done.body);
+    expect(event).toMatchObject({ name: 'checkout.completed', data: { transaction_id: txn.id } });
+    // The one transaction, now completed with the customer and the subscription.
+    expect(h.control.transactions()).toMatchObject([{ id: txn.id, origin: 'api', status: 'completed', subscription_id: event!.data.subscription_id, customer_id: event!.data.customer.id }]);
+    expect(h.control.subscriptions()).toMatchObject([{ id: event!.data.subscription_id, custom_data: { userId: USER_ID } }]);
+    await h.control.flush();
+    expect(h.receiver.types()).toEqual(['subscription.created', 'subscription.activated', 'transaction.paid', 'transaction.completed']);
+    expect(h.receiver.of('subscription.created')[0]!.data).toMatchObject({ id: event!.data.subscription_id, transaction_id: txn.id });
+    expect(h.receiver.of('transaction.completed')[0]!.data).toMatchObject({ id: txn.id, origin: 'api', subscription_id: event!.data.subscription_id });
+  });
+
+  test('custom data from the browser beside the transaction replaces its own (as Paddle does): what it says is not to be trusted', async () => {
+    const h = await setup();
+    const txn = (await h.api('POST', '/transactions', { items: [{ price_id: 'pri_premium_month', quantity: 1 }], custom_data: { userId: USER_ID } })).json().data;
+    const page = await h.openCheckout({ txn: txn.id, token: CLIENT_TOKEN, custom_data: JSON.stringify({ userId: VICTIM }) });
+    const done = await h.pay(page.body, { email: 'mallory@example.com' });
+    expect(done.statusCode, done.body).toBe(200);
+    await h.control.flush();
+    // The subscription says the browser's user; what identifies the purchase is the transaction (its id).
+    expect(h.receiver.of('subscription.created')[0]!.data).toMatchObject({ custom_data: { userId: VICTIM }, transaction_id: txn.id });
+  });
+
+  test('a transaction is paid once; a checkout of it needs the client-side token; an unknown one does not open', async () => {
+    const h = await setup();
+    const txn = (await h.api('POST', '/transactions', { items: [{ price_id: 'pri_premium_month', quantity: 1 }], custom_data: { userId: USER_ID } })).json().data;
+    expect((await h.openCheckout({ txn: txn.id })).statusCode).toBe(403);
+    expect((await h.openCheckout({ txn: txn.id, token: 'test_wrong' })).statusCode).toBe(403);
+    const first = await h.openCheckout({ txn: txn.id, token: CLIENT_TOKEN });
+    const second = await h.openCheckout({ txn: txn.id, token: CLIENT_TOKEN });
+    expect((await h.pay(first.body, { email: 'ava@example.com' })).statusCode).toBe(200);
+    // The other page open before the payment cannot pay it again, nor can a new one open.
+    const again = await h.pay(second.body, { email: 'ava@example.com' });
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toContain('already paid');
+    const reopened = await h.openCheckout({ txn: txn.id, token: CLIENT_TOKEN });
+    expect(reopened.statusCode).toBe(400);
+    expect(reopened.body).toContain('already paid');
+    expect((await h.openCheckout({ txn: 'txn_01nothere', token: CLIENT_TOKEN })).statusCode).toBe(404);
+    expect(h.control.subscriptions()).toHaveLength(1);
+  });
+
+  test('an unpaid transaction survives a snapshot and restore, and can be paid after it', async () => {
+    const h = await setup();
+    const txn = (await h.api('POST', '/transactions', { items: [{ price_id: 'pri_premium_month', quantity: 1 }], custom_data: { userId: USER_ID } })).json().data;
+    const snapshot = JSON.parse(JSON.stringify(h.control.snapshot()));
+    h.control.reset();
+    h.control.restore(snapshot);
+    const page = await h.openCheckout({ txn: txn.id, token: CLIENT_TOKEN });
+    expect((await h.pay(page.body, { email: 'ava@example.com' })).statusCode).toBe(200);
+    expect(h.control.transactions()).toMatchObject([{ id: txn.id, status: 'completed' }]);
+  });
+});

@@ -64,6 +64,10 @@ function notFound(kind: string, id: string): PaddleApiError {
   return new PaddleApiError(404, 'not_found', `${kind} ${id} not found.`);
 }
 
+function alreadyPaid(): PaddleApiError {
+  return new PaddleApiError(400, 'transaction_immutable', 'This transaction is already paid.', undefined, 'transactions');
+}
+
 function canceledError(): PaddleApiError {
   return new PaddleApiError(400, 'subscription_update_when_canceled', 'cannot update subscription, as subscription is canceled', undefined, 'subscriptions');
 }
@@ -529,8 +533,8 @@ export class PaddleEngine {
     const has = (list: string[] | undefined, value: string | null) => !list || (value !== null && list.includes(value));
     return [...this.#transactions.values()]
       .filter((t) => has(q.ids, t.id))
-      // Every transaction here belongs to a subscription: `subscription_id=null` matches none.
-      .filter((t) => q.subscriptionIds !== null && has(q.subscriptionIds, t.subscription_id))
+      // `subscription_id=null`: the transactions of no subscription (made by the API, not paid yet).
+      .filter((t) => (q.subscriptionIds === null ? t.subscription_id === null : has(q.subscriptionIds, t.subscription_id)))
       .filter((t) => has(q.customerIds, t.customer_id))
       .filter((t) => has(q.statuses, t.status))
       .filter((t) => has(q.origins, t.origin))
@@ -616,7 +620,8 @@ export class PaddleEngine {
   #transaction(input: {
     status: PaddleTransaction['status'];
     origin: TransactionOrigin;
-    sub: SubscriptionRecord;
+    /** The subscription it bills, or (a transaction the API creates) none yet. */
+    sub: SubscriptionRecord | { currency: string };
     customData: Record<string, unknown> | null;
     lines: Line[];
     credit?: number;
@@ -624,6 +629,7 @@ export class PaddleEngine {
     checkoutUrl?: string | null;
   }): PaddleTransaction {
     const { sub } = input;
+    const billed = 'id' in sub ? sub : null;
     const at = this.stamp();
     const subtotal = input.lines.reduce((t, l) => t + l.total, 0);
     const totals = totalsOf(subtotal, input.credit ?? 0, sub.currency, false);
@@ -631,13 +637,13 @@ export class PaddleEngine {
     const txn: PaddleTransaction = {
       id: this.ids.next('txn', this.now()),
       status: input.status,
-      customer_id: sub.customerId,
-      address_id: sub.addressId,
+      customer_id: billed?.customerId ?? null,
+      address_id: billed?.addressId ?? null,
       business_id: null,
       custom_data: input.customData === null ? null : structuredClone(input.customData),
       origin: input.origin,
       collection_mode: 'automatic',
-      subscription_id: sub.id,
+      subscription_id: billed?.id ?? null,
       invoice_id: null,
       invoice_number: null,
       billing_details: null,
@@ -714,6 +720,27 @@ export class PaddleEngine {
     return lines;
   }
 
+  /**
+   * POST /transactions: a transaction the API prepares for a checkout (origin `api`, status `draft`: no
+   * customer or address yet), its items priced from the catalogue and its custom data the API's. Paddle.js
+   * opens it with `Paddle.Checkout.open({ transactionId })`; paying it makes the subscription, whose
+   * `subscription.created` names it (`transaction_id`). `checkoutUrl` makes its `checkout.url`.
+   */
+  createTransaction(items: Array<{ priceId: unknown; quantity: unknown }>, customData: Record<string, unknown> | null, checkoutUrl: (txnId: string) => string): PaddleTransaction {
+    const lines = this.lines(items);
+    const txn = this.#transaction({
+      status: 'draft',
+      origin: 'api',
+      sub: { currency: lines[0]!.price.currency },
+      customData,
+      lines: lines.map((l) => ({ price: l.price, quantity: l.quantity, total: l.price.unitMinor * l.quantity, proration: null })),
+      period: null,
+    });
+    txn.checkout.url = checkoutUrl(txn.id);
+    this.#changed();
+    return structuredClone(txn);
+  }
+
   openCheckout(input: Omit<CheckoutSession, 'id' | 'expiresAt' | 'result'>): CheckoutSession {
     const now = this.now();
     evict(this.#checkouts, now);
@@ -766,6 +793,9 @@ export class PaddleEngine {
   purchase(session: CheckoutSession, email: string, card: PaddleCard): CheckoutResult {
     if (session.result) return session.result;
     if (session.kind !== 'purchase') throw new Error('purchase: not a purchase checkout');
+    // A transaction the API created: paid once (a second checkout of it is refused), and it is the
+    // transaction the purchase completes (its id, custom data and items).
+    const prepared = session.transactionId === null ? null : this.#unpaidApiTransaction(session.transactionId);
     const userId = typeof session.customData?.userId === 'string' ? session.customData.userId : null;
     const customer = this.#customerFor(email, userId);
     const now = this.now();
@@ -794,14 +824,29 @@ export class PaddleEngine {
     };
     this.#subscriptions.set(sub.id, sub);
     const period = { starts_at: isoMs(now), ends_at: isoMs(periodEnd) };
-    const txn = this.#transaction({
-      status: 'ready',
-      origin: 'web',
-      sub,
-      customData: sub.customData,
-      lines: session.lines.map((l) => ({ price: l.price, quantity: l.quantity, total: l.price.unitMinor * l.quantity, proration: null })),
-      period,
-    });
+    let txn: PaddleTransaction;
+    if (prepared) {
+      // Paddle holds the checkout's custom data against the transaction (and copies it to the subscription).
+      Object.assign(prepared, {
+        status: 'ready',
+        customer_id: customer.customer.id,
+        address_id: customer.addressId,
+        subscription_id: sub.id,
+        custom_data: sub.customData === null ? null : structuredClone(sub.customData),
+        billing_period: period,
+        updated_at: this.stamp(),
+      } satisfies Partial<PaddleTransaction>);
+      txn = prepared;
+    } else {
+      txn = this.#transaction({
+        status: 'ready',
+        origin: 'web',
+        sub,
+        customData: sub.customData,
+        lines: session.lines.map((l) => ({ price: l.price, quantity: l.quantity, total: l.price.unitMinor * l.quantity, proration: null })),
+        period,
+      });
+    }
     this.#emit('subscription.created', { ...this.#json(sub), transaction_id: txn.id });
     this.#touch(sub);
     this.#emit('subscription.activated', this.#json(sub));
@@ -819,9 +864,10 @@ export class PaddleEngine {
     if (session.result) return session.result;
     const txn = this.#transactions.get(session.transactionId ?? '');
     if (!txn) throw notFound('Transaction', session.transactionId ?? '');
+    if (txn.subscription_id === null) throw new Error('payTransaction: the transaction bills no subscription (a purchase)');
     const sub = this.#subscription(txn.subscription_id);
     if (sub.status === 'canceled') throw canceledError();
-    if (txn.status === 'completed' || txn.status === 'paid') throw new PaddleApiError(400, 'transaction_immutable', 'This transaction is already paid.', undefined, 'transactions');
+    if (txn.status === 'completed' || txn.status === 'paid') throw alreadyPaid();
     const wasPastDue = sub.status === 'past_due';
     sub.card = { ...card };
     this.#settle(txn, card, txn.origin !== 'subscription_payment_method_change');
@@ -1058,14 +1104,26 @@ export class PaddleEngine {
     return structuredClone(txn);
   }
 
-  /** The subscription a card-update checkout is for, or an error. */
-  payableTransaction(txnId: string): { txn: PaddleTransaction; sub: PaddleSubscription } {
+  /**
+   * What a checkout opened for a transaction (`?txn=`) pays: a transaction the API created for a
+   * purchase (`sub` null), or a subscription's card-update or past-due one; else an error.
+   */
+  payableTransaction(txnId: string): { txn: PaddleTransaction; sub: PaddleSubscription | null } {
     const txn = this.#transactions.get(txnId);
     if (!txn) throw notFound('Transaction', txnId);
+    if (txn.subscription_id === null) return { txn: structuredClone(this.#unpaidApiTransaction(txnId)), sub: null };
     const sub = this.#subscription(txn.subscription_id);
     if (sub.status === 'canceled') throw canceledError();
-    if (txn.status === 'completed' || txn.status === 'paid') throw new PaddleApiError(400, 'transaction_immutable', 'This transaction is already paid.', undefined, 'transactions');
+    if (txn.status === 'completed' || txn.status === 'paid') throw alreadyPaid();
     return { txn: structuredClone(txn), sub: this.#json(sub) };
+  }
+
+  /** A transaction the API created that no checkout has paid yet (the record itself), else an error. */
+  #unpaidApiTransaction(txnId: string): PaddleTransaction {
+    const txn = this.#transactions.get(txnId);
+    if (!txn) throw notFound('Transaction', txnId);
+    if (txn.origin !== 'api' || txn.subscription_id !== null || (txn.status !== 'draft' && txn.status !== 'ready')) throw alreadyPaid();
+    return txn;
   }
 
   /**

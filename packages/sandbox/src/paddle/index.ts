@@ -13,13 +13,17 @@
  * - `GET /paddle.js`: Paddle.js v2 stand-in (`Paddle.Environment.set`, `Initialize`, `Update`,
  *   `Initialized`, `Checkout.open/close`), an accessible overlay around `/checkout`, events relayed to
  *   `eventCallback` (checkout.loaded, checkout.completed, checkout.payment.failed, checkout.closed).
- * - `GET /checkout?items=[{priceId,quantity}]&custom_data={…}&email=…&token=…` (a purchase) or
- *   `GET /checkout?txn=txn_…` (pays a card-update or past-due transaction); `POST /checkout` (the form);
+ * - `GET /checkout?items=[{priceId,quantity}]&custom_data={…}&email=…&token=…` (a purchase made in the
+ *   browser), `GET /checkout?txn=txn_…&token=…` (a purchase of a transaction the API created: its items
+ *   and custom data; custom data given beside it replaces the transaction's, as Paddle's does; paid
+ *   once) or `GET /checkout?txn=txn_…` (pays a card-update or past-due transaction); `POST /checkout` (the form);
  *   `GET /checkout.js` (the page's script). Test cards: 4242 4242 4242 4242 (Visa) and
  *   5555 5555 5555 4444 (Mastercard) succeed, 4000 0000 0000 0002 is declined.
  * - API (`Authorization: Bearer <apiKey>`): `GET /subscriptions`, `GET /subscriptions/:id`,
  *   `POST /subscriptions/:id/cancel`, `PATCH /subscriptions/:id`, `PATCH|POST /subscriptions/:id/preview`,
- *   `GET /subscriptions/:id/update-payment-method-transaction`, `GET /transactions` (Paddle's filters,
+ *   `GET /subscriptions/:id/update-payment-method-transaction`, `POST /transactions` (items of its
+ *   prices, custom data: a `draft` transaction of origin `api`, 201; paying it makes the subscription,
+ *   whose `subscription.created` names it in `transaction_id`), `GET /transactions` (Paddle's filters,
  *   id[DESC] by default, cursor pages of at most 30), `GET /transactions/:id`,
  *   `GET /transactions/:id/invoice` (`{ url }` of a completed, non-zero transaction's invoice, for an
  *   hour), `GET /customers/:id`, `POST /customers/:id/portal-sessions`.

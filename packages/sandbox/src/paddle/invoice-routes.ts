@@ -102,7 +102,7 @@ export function invoiceHtml(txn: PaddleTransaction, customer: PaddleCustomer | n
     .join('\n');
   const who = customer
     ? `${customer.name ? `${h(customer.name)}<br>` : ''}${h(customer.email)}<br><span class="muted">Customer <code>${h(customer.id)}</code></span>`
-    : `<span class="muted">Customer <code>${h(txn.customer_id)}</code></span>`;
+    : `<span class="muted">Customer <code>${h(txn.customer_id ?? '')}</code></span>`;
   const status = Number(t.balance) === 0 ? 'Paid' : 'Due';
   const body = `<p class="sandbox">Sandbox invoice: not a real tax document</p>
 <article class="card" aria-labelledby="invoice-title">
@@ -119,7 +119,7 @@ export function invoiceHtml(txn: PaddleTransaction, customer: PaddleCustomer | n
 <dt>Invoice date</dt><dd>${h(date(billed))}</dd>
 ${period ? `<dt>Billing period</dt><dd>${h(period)}</dd>\n` : ''}<dt>Currency</dt><dd>${h(cur)}</dd>
 <dt>Transaction</dt><dd><code>${h(txn.id)}</code></dd>
-<dt>Subscription</dt><dd><code>${h(txn.subscription_id)}</code></dd>
+<dt>Subscription</dt><dd><code>${h(txn.subscription_id ?? '')}</code></dd>
 </dl>
 <div class="table-wrap">
 <table>

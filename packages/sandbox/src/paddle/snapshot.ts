@@ -319,14 +319,14 @@ const lineItem: Check<PaddleLineItem> = object({
 
 const transaction: Check<PaddleTransaction> = object({
   id: id('txn'),
-  status: literal('ready', 'paid', 'completed', 'past_due'),
-  customer_id: id('ctm'),
+  status: literal('draft', 'ready', 'paid', 'completed', 'past_due'),
+  customer_id: nullable(id('ctm')),
   address_id: nullable(string),
   business_id: literal(null),
   custom_data: nullable(jsonObject),
-  origin: literal('web', 'subscription_recurring', 'subscription_update', 'subscription_payment_method_change'),
+  origin: literal('api', 'web', 'subscription_recurring', 'subscription_update', 'subscription_payment_method_change'),
   collection_mode: literal('automatic'),
-  subscription_id: id('sub'),
+  subscription_id: nullable(id('sub')),
   invoice_id: nullable(string),
   invoice_number: nullable(string),
   billing_details: literal(null),
@@ -488,8 +488,13 @@ export function readSnapshot(input: unknown, catalog: CatalogView): PaddleSnapsh
   }
   for (const [n, t] of s.transactions.entries()) {
     const path = `snapshot.transactions[${n}]`;
-    if (!customers.has(t.customer_id)) fail(`${path}.customer_id`, `names the customer ${t.customer_id}, which is not in snapshot.customers`);
-    if (!subscriptions.has(t.subscription_id)) fail(`${path}.subscription_id`, `names the subscription ${t.subscription_id}, which is not in snapshot.subscriptions`);
+    // Only a transaction the API created is without a customer and a subscription (until it is paid).
+    if (t.subscription_id === null || t.customer_id === null) {
+      if (t.origin !== 'api') fail(`${path}.${t.subscription_id === null ? 'subscription_id' : 'customer_id'}`, 'must be set (only a transaction the API created has none until it is paid)');
+      if (t.status !== 'draft' && t.status !== 'ready') fail(`${path}.status`, `must be draft or ready while the transaction has no subscription, not ${t.status}`);
+    }
+    if (t.customer_id !== null && !customers.has(t.customer_id)) fail(`${path}.customer_id`, `names the customer ${t.customer_id}, which is not in snapshot.customers`);
+    if (t.subscription_id !== null && !subscriptions.has(t.subscription_id)) fail(`${path}.subscription_id`, `names the subscription ${t.subscription_id}, which is not in snapshot.subscriptions`);
   }
   for (const [n, c] of s.checkouts.entries()) {
     priceLines(c.lines, `snapshot.checkouts[${n}].lines`);

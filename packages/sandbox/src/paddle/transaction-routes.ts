@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { queryOf } from '../util';
-import { invalidField, type PaddleEngine, type TransactionQuery } from './engine';
+import { invalidField, PaddleApiError, type PaddleEngine, type TransactionQuery } from './engine';
 import type { InvoiceLinks } from './invoice-links';
 import type { PaddleTransaction } from './types';
 
@@ -106,9 +106,50 @@ function sortTransactions(list: PaddleTransaction[], field: OrderField, directio
   });
 }
 
-/** GET /transactions and GET /transactions/{id}/invoice (inside the API's authenticated context). */
+/** The body of POST /transactions the stand-in takes: items (catalogue prices), custom data, automatic collection. */
+function parseCreate(body: unknown): { items: Array<{ priceId: unknown; quantity: unknown }>; customData: Record<string, unknown> | null } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) throw new PaddleApiError(400, 'bad_request', 'Invalid request: the body must be a JSON object.');
+  const b = body as Record<string, unknown>;
+  const allowed = new Set(['items', 'custom_data', 'collection_mode', 'currency_code']);
+  for (const key of Object.keys(b)) if (!allowed.has(key)) throw invalidField(key, 'is not supported by this sandbox (items, custom_data, collection_mode, currency_code)');
+  if (b.collection_mode !== undefined && b.collection_mode !== 'automatic') throw invalidField('collection_mode', 'only automatic is supported by this sandbox');
+  if (!Array.isArray(b.items) || b.items.length === 0 || b.items.length > 10) throw invalidField('items', 'must be an array of 1 to 10 { price_id, quantity }');
+  const items = b.items.map((item, n) => {
+    const i = item as { price_id?: unknown; quantity?: unknown } | null;
+    if (!i || typeof i !== 'object') throw invalidField(`items[${n}]`, 'must be an object { price_id, quantity }');
+    if (typeof i.price_id !== 'string' || i.price_id === '') throw invalidField(`items[${n}].price_id`, 'must be provided as part of the request');
+    if (!(typeof i.quantity === 'number' && Number.isInteger(i.quantity) && i.quantity >= 1 && i.quantity <= 100)) throw invalidField(`items[${n}].quantity`, 'must be a whole number from 1 to 100');
+    return { priceId: i.price_id, quantity: i.quantity };
+  });
+  let customData: Record<string, unknown> | null = null;
+  if (b.custom_data !== undefined && b.custom_data !== null) {
+    if (typeof b.custom_data !== 'object' || Array.isArray(b.custom_data)) throw invalidField('custom_data', 'must be an object or null');
+    if (JSON.stringify(b.custom_data).length > 10_000) throw invalidField('custom_data', 'is too large');
+    customData = b.custom_data as Record<string, unknown>;
+  }
+  return { items, customData };
+}
+
+/** POST /transactions, GET /transactions and GET /transactions/{id}/invoice (inside the API's authenticated context). */
 export function transactionRoutes(app: FastifyInstance, ctx: TransactionRoutesContext): void {
   const { engine } = ctx;
+
+  // A transaction for a checkout, made by the API (Paddle.Checkout.open({ transactionId }) pays it).
+  app.post('/transactions', async (req, reply) => {
+    const { items, customData } = parseCreate(req.body);
+    let currency: string;
+    try {
+      currency = engine.lines(items)[0]!.price.currency;
+    } catch (err) {
+      // The items' own problems (an unknown price, mixed currencies or intervals), as Paddle words a field.
+      if (err instanceof RangeError) throw invalidField('items', err.message);
+      throw err;
+    }
+    const asked = (req.body as { currency_code?: unknown }).currency_code;
+    if (asked !== undefined && asked !== currency) throw invalidField('currency_code', `must be ${currency}, the items' currency`);
+    const txn = engine.createTransaction(items, customData, (id) => `${ctx.base(req)}/checkout?txn=${encodeURIComponent(id)}`);
+    return ctx.ok(reply.code(201), txn);
+  });
 
   app.get('/transactions', async (req, reply) => {
     const q = queryOf(req.url);
@@ -126,7 +167,7 @@ export function transactionRoutes(app: FastifyInstance, ctx: TransactionRoutesCo
     const last = page.at(-1);
     if (last) next.set('after', last.id);
     else if (after !== undefined) next.set('after', after);
-    const data = page.map((t) => (include.includes('customer') ? { ...t, customer: engine.customer(t.customer_id) } : t));
+    const data = page.map((t) => (include.includes('customer') ? { ...t, customer: t.customer_id === null ? null : engine.customer(t.customer_id) } : t));
     return ctx.ok(reply, data, {
       pagination: { per_page: perPage, next: `${ctx.base(req)}/transactions?${next}`, has_more: rest.length > page.length, estimated_total: all.length },
     });

@@ -2,8 +2,8 @@
 
 export type Interval = 'month' | 'year';
 export type SubscriptionStatus = 'active' | 'past_due' | 'canceled';
-export type TransactionStatus = 'ready' | 'paid' | 'completed' | 'past_due';
-export type TransactionOrigin = 'web' | 'subscription_recurring' | 'subscription_update' | 'subscription_payment_method_change';
+export type TransactionStatus = 'draft' | 'ready' | 'paid' | 'completed' | 'past_due';
+export type TransactionOrigin = 'api' | 'web' | 'subscription_recurring' | 'subscription_update' | 'subscription_payment_method_change';
 
 export interface PaddleMoney {
   /** Minor units (cents) as a decimal string, like Paddle. */
@@ -144,13 +144,15 @@ export interface PaddleLineItem {
 export interface PaddleTransaction {
   id: string;
   status: TransactionStatus;
-  customer_id: string;
+  /** Null on a transaction the API created (POST /transactions) until its checkout is paid. */
+  customer_id: string | null;
   address_id: string | null;
   business_id: null;
   custom_data: Record<string, unknown> | null;
   origin: TransactionOrigin;
   collection_mode: 'automatic';
-  subscription_id: string;
+  /** Null on a transaction the API created until its checkout is paid (the subscription it makes). */
+  subscription_id: string | null;
   invoice_id: string | null;
   invoice_number: string | null;
   billing_details: null;

@@ -180,8 +180,9 @@ export default fp(
 );
 
 /**
- * What the page loads besides Paddle's checkout (always allowed): the configured checkouts' sources
- * (`providerCheckoutSources`) and the subscription-analytics script's (`analyticsScriptSources`).
+ * What the page loads besides itself: the configured checkouts' sources (`providerCheckoutSources`:
+ * Paddle's, FastSpring's) and the subscription-analytics script's (`analyticsScriptSources`). Only
+ * what the configuration uses, and nothing this origin serves (the demo's stand-ins).
  */
 export function checkoutSources(
   config: Parameters<typeof providerCheckoutSources>[0] & Parameters<typeof analyticsScriptSources>[0],
@@ -201,17 +202,33 @@ export function analyticsScriptSources(config: { publicUrl: string; analyticsScr
 }
 
 /**
- * What the configured checkouts load besides Paddle's (always allowed): FastSpring's Store Builder
- * Library and its popup storefront, when FastSpring is configured and not served by this origin.
+ * What the configured checkouts load: Paddle.js's origin and Paddle's checkout frames
+ * (`https://*.paddle.com`) when Paddle is configured (`paddleScriptUrl`), FastSpring's Store Builder
+ * Library and its popup storefront when FastSpring is; none of either when this origin serves it (the
+ * demo's stand-ins, whose checkouts are on this origin too).
  */
-function providerCheckoutSources(config: { publicUrl: string; billing: { fastspring: { storefront: string | null; scriptUrl: string } } }): { scripts: string[]; frames: string[] } {
+function providerCheckoutSources(config: {
+  publicUrl: string;
+  paddleScriptUrl: string | null;
+  billing: { fastspring: { storefront: string | null; scriptUrl: string } };
+}): { scripts: string[]; frames: string[] } {
   const self = new URL(config.publicUrl).origin;
+  const scripts: string[] = [];
+  const frames: string[] = [];
+  if (config.paddleScriptUrl) {
+    const paddle = new URL(config.paddleScriptUrl).origin;
+    if (paddle !== self) {
+      scripts.push(paddle);
+      frames.push('https://*.paddle.com');
+    }
+  }
   const { storefront, scriptUrl } = config.billing.fastspring;
-  if (!storefront) return { scripts: [], frames: [] };
-  const script = new URL(scriptUrl).origin;
-  // The demo's stand-in serves both from this origin.
-  if (script === self) return { scripts: [], frames: [] };
-  return { scripts: [script], frames: [`https://${storefront.split('/')[0]}`] };
+  const fastspring = storefront ? new URL(scriptUrl).origin : self;
+  if (storefront && fastspring !== self) {
+    scripts.push(fastspring);
+    frames.push(`https://${storefront.split('/')[0]}`);
+  }
+  return { scripts, frames };
 }
 
 /** The CSP of the front end's HTML (without frame-ancestors). */
@@ -219,9 +236,9 @@ export function htmlCsp(extra: { imgOrigins: string[]; connectOrigins: string[];
   const unique = (xs: string[]) => [...new Set(xs)].join(' ');
   return [
     "default-src 'self'",
-    `script-src ${unique(["'self'", ...(extra.scriptSources ?? []), 'https://cdn.paddle.com', ...(extra.checkout?.scripts ?? [])])}`,
-    // Paddle's checkout (and other providers' configured ones), and the API's own documents (legacy transcripts in a sandboxed frame).
-    `frame-src ${unique(["'self'", ...extra.connectOrigins, 'https://*.paddle.com', ...(extra.checkout?.frames ?? [])])}`,
+    `script-src ${unique(["'self'", ...(extra.scriptSources ?? []), ...(extra.checkout?.scripts ?? [])])}`,
+    // The configured providers' checkouts, and the API's own documents (legacy transcripts in a sandboxed frame).
+    `frame-src ${unique(["'self'", ...extra.connectOrigins, ...(extra.checkout?.frames ?? [])])}`,
     `img-src ${unique(["'self'", 'data:', 'https://cdn.discordapp.com', ...extra.imgOrigins])}`,
     "style-src 'self' 'unsafe-inline'",
     `connect-src ${unique(["'self'", ...extra.connectOrigins])}`,

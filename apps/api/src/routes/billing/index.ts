@@ -19,9 +19,11 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { randomToken } from '../../lib/crypto';
 import { ApiHttpError } from '../../lib/errors';
 import { perUserLimit } from '../../lib/rate-limits';
 import { notDashboardFetch } from '../../plugins/app/security';
+import { encryptSecurePayload } from '../../services/billing/fastspring-secure';
 import { causeOf } from '../../services/billing/reconcile';
 import type { ProviderClient } from '../../services/billing/types';
 import { writeStaffAudit } from '../../services/staff-audit';
@@ -125,7 +127,10 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   const available = (provider: BillingProvider): boolean => {
     if (!clients[provider].configured || !app.config.plans.some((plan) => plan.providerPrices.some((p) => p.provider === provider))) return false;
     if (provider === 'paddle') return app.config.paddleToken !== null;
-    if (provider === 'fastspring') return app.config.billing.fastspring.storefront !== null && app.config.billing.fastspring.webhookSecrets.length > 0;
+    if (provider === 'fastspring') {
+      const fs = app.config.billing.fastspring;
+      return fs.storefront !== null && fs.webhookSecrets.length > 0 && fs.securePayloadKey !== null;
+    }
     if (provider === 'chargebee') return app.config.billing.chargebee.webhookCredentials.length > 0;
     return true;
   };
@@ -144,11 +149,22 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     if (!available(provider)) throw new ApiHttpError('PROVIDER_UNAVAILABLE', { message: `${PROVIDER_NAMES[provider]} checkout is not configured on this server.` });
     const userId = await userOf(req);
     switch (provider) {
-      case 'paddle':
-        return { priceId, customData: { userId }, email: null };
+      case 'paddle': {
+        // The transaction is made here for this user and recorded before Paddle.js sees it: the
+        // subscription it makes belongs to the user who asked for it, whatever the browser adds.
+        const transactionId = await paddle.createCheckoutTransaction(priceId, userId);
+        await accounts.recordCheckout('paddle', transactionId, userId, priceId);
+        return { transactionId };
+      }
       case 'fastspring': {
-        const { scriptUrl, storefront } = app.config.billing.fastspring;
-        return { scriptUrl, storefront: storefront!, product: priceId, tags: { userId } };
+        // A secure payload the browser can pass on but not change: its tags carry a reference this
+        // server records for the user (the subscription's owner); the user id beside it is for
+        // FastSpring's dashboard only. Tags the browser adds (builder.tag) are never read.
+        const { scriptUrl, storefront, securePayloadKey } = app.config.billing.fastspring;
+        const reference = `fsc_${randomToken(18)}`;
+        await accounts.recordCheckout('fastspring', reference, userId, priceId);
+        const session = { reset: true, products: [{ path: priceId, quantity: 1 }], tags: { checkout: reference, userId } };
+        return { scriptUrl, storefront: storefront!, ...encryptSecurePayload(session, securePayloadKey!) };
       }
       case 'chargebee': {
         // The customer is ours before the checkout: its id is linked to the user here, so the
@@ -172,7 +188,12 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     const { provider, reference } = req.params;
     let subject: string | null = null;
     if (provider === 'paddle') {
-      subject = await appliedSubject(`provider = 'paddle' AND event_type = 'transaction.completed' AND payload->'data'->>'id' = $1`, reference);
+      // Only a checkout this server made for this user (another user's, or one it did not make: 404).
+      if ((await accounts.checkoutUser('paddle', reference)) !== userId) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
+      subject = await appliedSubject(
+        `provider = 'paddle' AND ((event_type = 'subscription.created' AND payload->'data'->>'transaction_id' = $1) OR (event_type = 'transaction.completed' AND payload->'data'->>'id' = $1))`,
+        reference,
+      );
     } else if (provider === 'fastspring') {
       subject = await appliedSubject(`provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`, reference);
       // Its activation never came (reconciliation stored the subscription): FastSpring says which it is.
@@ -246,8 +267,9 @@ export default async function billingRoutes(fastify: FastifyInstance) {
         return { requested: action, url: txn.url, transactionId: txn.transactionId };
       }
       case 'portal': {
-        // Only a customer linked to this user (by their own checkout): a purchase can name another
-        // user's customer (checkout data comes from the browser), and its portal is theirs.
+        // Only a customer linked to this user (by their own checkout), none of whose subscriptions is
+        // another user's: providers match customers by email, so two users' purchases can share one,
+        // and a portal shows all of its subscriptions.
         const customer = await accounts.customerOf(provider, found.id, found.userId);
         if (!customer) throw new ApiHttpError('VALIDATION_FAILED', { message: `${PROVIDER_NAMES[provider]} has no customer of yours for this subscription: manage it from the email ${PROVIDER_NAMES[provider]} sent you.` });
         return { requested: action, url: await client.portal!(customer, found.id), transactionId: null };

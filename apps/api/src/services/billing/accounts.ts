@@ -19,6 +19,7 @@ interface SubscriptionRow {
   cancel_at_period_end: boolean;
   payment_method: string | null;
   customer_id: string | null;
+  guild_id: string | null;
   updated_at: Date | string;
   slots: Array<{ slot: number; guild_id: string | null; guild_name: string | null; assigned_at: string | null }>;
 }
@@ -28,7 +29,7 @@ const toIso = (v: Date | string | null): string | null => (v === null ? null : n
 /** The columns of a subscription with its slots (within its count) and their servers' names, at `$at`. */
 const SELECT = (at: string) => `
   SELECT s.id, s.user_id, s.provider, s.provider_subscription_id, s.status, ${subscriptionGrants('s', at)} AS premium_now, s.plan_id, s.billing_interval,
-         s.grace_until, s.current_period_end, s.cancel_at_period_end, s.payment_method, s.customer_id, s.updated_at,
+         s.grace_until, s.current_period_end, s.cancel_at_period_end, s.payment_method, s.customer_id, s.guild_id, s.updated_at,
          coalesce((SELECT json_agg(json_build_object('slot', n.slot, 'guild_id', p.guild_id, 'guild_name', g.name, 'assigned_at', p.assigned_at) ORDER BY n.slot)
                    FROM generate_series(1, s.slots) AS n(slot)
                    LEFT JOIN premium_slots p ON p.subscription_id = s.id AND p.slot = n.slot LEFT JOIN guilds g ON g.id = p.guild_id), '[]'::json) AS slots
@@ -68,8 +69,8 @@ export class BillingAccounts {
   /**
    * The provider's customer of the subscription when it is linked to `userId` and none of its
    * subscriptions is someone else's (for portal sessions, which show all of a customer's), else null.
-   * A customer can be shared: the provider matches customers by email, and checkout data comes from
-   * the browser, so another user's purchase may have made the link first.
+   * A customer can be shared: the provider matches customers by email, so another user's purchase
+   * may have made the link first.
    */
   async customerOf(provider: BillingProvider, providerSubscriptionId: string, userId: string): Promise<string | null> {
     const { rows } = await this.db.query<{ customer_id: string }>(
@@ -109,6 +110,26 @@ export class BillingAccounts {
     return rows[0].customer_id;
   }
 
+  /**
+   * Records a checkout this server made for the user (Paddle's transaction, FastSpring's secure
+   * payload's reference): the subscription it makes belongs to that user (`storeSubscription`).
+   */
+  async recordCheckout(provider: BillingProvider, reference: string, userId: string, priceId: string): Promise<void> {
+    await this.db.query('INSERT INTO billing_checkouts (provider, reference, user_id, price_id, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      provider,
+      reference,
+      userId,
+      priceId,
+      iso(this.clock()),
+    ]);
+  }
+
+  /** The user a checkout of this server was made for, or null when it made none by that reference. */
+  async checkoutUser(provider: BillingProvider, reference: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ user_id: string }>('SELECT user_id FROM billing_checkouts WHERE provider = $1 AND reference = $2', [provider, reference]);
+    return rows[0]?.user_id ?? null;
+  }
+
   /** Whether the provider's customer is linked to the user. */
   async isLinked(provider: BillingProvider, customerId: string, userId: string): Promise<boolean> {
     const { rows } = await this.db.query('SELECT 1 FROM billing_customers WHERE provider = $1 AND customer_id = $2 AND user_id = $3', [provider, customerId, userId]);
@@ -124,7 +145,8 @@ export class BillingAccounts {
       [guildId, at, userId],
     );
     const cover = rows[0];
-    const mine = (await this.list(userId)).filter((s) => s.premium);
+    // A Discord server subscription's premium is its server's: no slot of it is the user's to place.
+    const mine = (await this.list(userId)).filter((s) => s.premium && s.guildId === null);
     return {
       premium: cover !== undefined,
       coveredBy: cover
@@ -152,14 +174,27 @@ export class BillingAccounts {
       // One assignment at a time per user (a lock for the transaction), and everything read after it:
       // two moves at once would otherwise both pass the cooldown, or put two slots on one server.
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('tickety-premium:' || $1, 0))`, [userId]);
-      const { rows } = await tx.query<{ id: string; user_id: string; slots: number; premium_now: boolean; guild_id: string | null; assigned_at: Date | string | null }>(
-        `SELECT s.id, s.user_id, s.slots, ${subscriptionGrants('s', '$3::timestamptz')} AS premium_now, p.guild_id, p.assigned_at
-         FROM subscriptions s LEFT JOIN premium_slots p ON p.subscription_id = s.id AND p.slot = $4
+      const { rows } = await tx.query<{
+        id: string;
+        user_id: string;
+        slots: number;
+        premium_now: boolean;
+        guild_id: string | null;
+        assigned_at: Date | string | null;
+        server: string | null;
+        server_name: string | null;
+      }>(
+        `SELECT s.id, s.user_id, s.slots, ${subscriptionGrants('s', '$3::timestamptz')} AS premium_now, p.guild_id, p.assigned_at, s.guild_id AS server, g.name AS server_name
+         FROM subscriptions s LEFT JOIN premium_slots p ON p.subscription_id = s.id AND p.slot = $4 LEFT JOIN guilds g ON g.id = s.guild_id
          WHERE s.provider = $1 AND s.provider_subscription_id = $2`,
         [provider, providerSubscriptionId, iso(now), slot],
       );
       const row = rows[0];
       if (!row || row.user_id !== userId) throw new ApiHttpError('NOT_FOUND', { message: 'You have no such subscription.' });
+      // A Discord server subscription gives its server premium: its slot is not the buyer's to move.
+      if (row.server !== null && row.server !== guildId) {
+        throw new ApiHttpError('VALIDATION_FAILED', { message: `This is a Discord server subscription of ${row.server_name ?? row.server}: its premium stays on that server.` });
+      }
       if (!row.premium_now) throw new ApiHttpError('VALIDATION_FAILED', { message: 'This subscription does not give premium now: its slots cannot be assigned.' });
       if (slot > row.slots) throw new ApiHttpError('VALIDATION_FAILED', { message: `This subscription has ${row.slots} premium slot${row.slots === 1 ? '' : 's'}.` });
       if (row.guild_id === guildId) return { from: guildId };
@@ -191,7 +226,8 @@ export class BillingAccounts {
   #answer(r: SubscriptionRow): BillingSubscription {
     const slots: PremiumSlot[] = r.slots.map((p) => {
       const assignedAt = toIso(p.assigned_at);
-      const movable = p.guild_id && assignedAt ? new Date(assignedAt).getTime() + this.cooldownMs : null;
+      // A server subscription's slot never moves: no time to wait for.
+      const movable = p.guild_id && assignedAt && r.guild_id === null ? new Date(assignedAt).getTime() + this.cooldownMs : null;
       return {
         slot: p.slot,
         guildId: p.guild_id,
@@ -214,6 +250,7 @@ export class BillingAccounts {
       currentPeriodEnd: toIso(r.current_period_end),
       cancelAtPeriodEnd: r.cancel_at_period_end,
       paymentMethod: r.payment_method,
+      guildId: r.guild_id,
       slots,
       actions: actionsOf(r),
       updatedAt: toIso(r.updated_at)!,

@@ -70,6 +70,9 @@ export function chargebeeSubscriptionState(data: unknown, prices: PriceBook): Su
     providerSubscriptionId: sub.id,
     // The owner comes from the customer's link, made by the API before its hosted checkout.
     userId: null,
+    checkout: null,
+    ownerFromCustomer: true,
+    guildId: null,
     customerId: sub.customer_id,
     status: sub.deleted ? 'deleted' : sub.status,
     premium: live && !pastDue,

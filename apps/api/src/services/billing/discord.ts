@@ -107,6 +107,10 @@ export function discordSubscriptionState(data: unknown, prices: PriceBook, versi
     provider: 'discord',
     providerSubscriptionId: e.id,
     userId: e.user_id ?? null,
+    checkout: null,
+    ownerFromCustomer: false,
+    // A server subscription gives premium to its server (one slot, fixed there), not a slot to the buyer.
+    guildId: e.guild_id ?? null,
     customerId: e.user_id ?? null,
     status,
     // Premium while the entitlement lasts: a set end is kept as `accessEndsAt` (premium stops then
@@ -116,7 +120,7 @@ export function discordSubscriptionState(data: unknown, prices: PriceBook, versi
     pastDue: false,
     planId: found?.plan.id ?? null,
     interval: found?.interval ?? null,
-    slots: found ? found.plan.limits.servers : null,
+    slots: found ? (e.guild_id ? 1 : found.plan.limits.servers) : null,
     currentPeriodEnd: e.ends_at ?? null,
     cancelAtPeriodEnd: ends !== null && !e.deleted,
     accessEndsAt: e.ends_at ?? null,

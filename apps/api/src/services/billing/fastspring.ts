@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SNOWFLAKE_PATTERN } from '@tickety/api-contract';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock';
+import { FASTSPRING_CHECKOUT_REFERENCE } from './fastspring-secure';
 import { type PriceBook, storeSubscription } from './subscriptions';
 import type { Applier, InboxEvent, SubscriptionState } from './types';
 
@@ -69,12 +69,18 @@ export function fastspringSubscriptionState(data: unknown, prices: PriceBook): S
   // Premium until deactivation: a canceled subscription keeps it to the end of its period.
   const premium = sub.state === 'active' || sub.state === 'trial' || sub.state === 'canceled';
   if (!found && (premium || sub.state === 'overdue')) throw new Error(`fastspring product ${product} is not in the plan catalogue (providerPrices in config/plans.json)`);
-  const userId = typeof sub.tags?.userId === 'string' && SNOWFLAKE_PATTERN.test(sub.tags.userId) ? sub.tags.userId : null;
+  // The buyer is the user of the checkout this server made: its reference is in the secure payload's
+  // tags. Any tag can also be added in the browser (builder.tag), so no tag names a user here, and a
+  // reference counts only as one this server recorded (an unguessable one, sent to its buyer alone).
+  const reference = typeof sub.tags?.checkout === 'string' && FASTSPRING_CHECKOUT_REFERENCE.test(sub.tags.checkout) ? sub.tags.checkout : null;
   const canceled = sub.state === 'canceled';
   return {
     provider: 'fastspring',
     providerSubscriptionId: sub.id,
-    userId,
+    userId: null,
+    checkout: reference,
+    ownerFromCustomer: false,
+    guildId: null,
     customerId: typeof sub.account === 'string' ? sub.account : sub.account.id,
     status: sub.state,
     premium,

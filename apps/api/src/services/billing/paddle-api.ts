@@ -38,6 +38,17 @@ export class PaddleApi implements ProviderClient {
     await this.#call((p) => p.subscriptions.update(subscriptionId, { scheduledChange: null }));
   }
 
+  /**
+   * A transaction for a checkout of one catalogue price (origin `api`), made here for the signed-in
+   * user: Paddle.js opens it by its id, and the subscription paying it makes names it in
+   * `subscription.created` (`transaction_id`), which is how its buyer is known. Its custom data names
+   * the user for Paddle's dashboard only (the browser may change a checkout's custom data).
+   */
+  async createCheckoutTransaction(priceId: string, userId: string): Promise<string> {
+    const txn = await this.#call((p) => p.transactions.create({ items: [{ priceId, quantity: 1 }], customData: { userId } }));
+    return txn.id;
+  }
+
   /** The transaction (and its checkout address) that updates the card of a subscription. */
   async paymentMethodTransaction(subscriptionId: string): Promise<{ transactionId: string; url: string | null }> {
     const txn = await this.#call((p) => p.subscriptions.getPaymentMethodChangeTransaction(subscriptionId));
@@ -107,7 +118,11 @@ export class PaddleApi implements ProviderClient {
     while (collection.hasMore) {
       const page = await this.#call(() => collection.next());
       if (page.length === 0) break;
+      // Paddle's subscriptions do not name the transaction that made them (only subscription.created
+      // does): the transactions the API created (origin api) of this page's subscriptions say it.
+      const made = await this.#apiTransactions(page.map((s) => s.id));
       yield page.map((s) => ({
+        transaction_id: made.get(s.id) ?? null,
         id: s.id,
         status: s.status,
         customer_id: s.customerId,
@@ -118,6 +133,25 @@ export class PaddleApi implements ProviderClient {
         custom_data: s.customData ?? null,
       }));
     }
+  }
+
+  /** Subscription id → the transaction of origin `api` that made it (the earliest), for the given subscriptions. */
+  async #apiTransactions(subscriptionIds: string[]): Promise<Map<string, string>> {
+    const made = new Map<string, { id: string; at: string }>();
+    for (let i = 0; i < subscriptionIds.length; i += 50) {
+      const ids = subscriptionIds.slice(i, i + 50);
+      const collection = await this.#call(async (p) => p.transactions.list({ subscriptionId: ids, origin: ['api'], perPage: 30 }));
+      while (collection.hasMore) {
+        const page = await this.#call(() => collection.next());
+        if (page.length === 0) break;
+        for (const t of page) {
+          if (!t.subscriptionId) continue;
+          const known = made.get(t.subscriptionId);
+          if (!known || t.createdAt < known.at) made.set(t.subscriptionId, { id: t.id, at: t.createdAt });
+        }
+      }
+    }
+    return new Map([...made].map(([sub, t]) => [sub, t.id]));
   }
 
   async #call<T>(work: (p: Paddle) => Promise<T>): Promise<T> {

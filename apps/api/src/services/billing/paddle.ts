@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SNOWFLAKE_PATTERN } from '@tickety/api-contract';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock';
 import { type PriceBook, storePaymentMethod, storeSubscription } from './subscriptions';
@@ -51,7 +50,8 @@ const Subscription = z.object({
   current_billing_period: z.object({ starts_at: z.string(), ends_at: z.iso.datetime({ offset: true }) }).nullish(),
   scheduled_change: z.object({ action: z.enum(['cancel', 'pause', 'resume']), effective_at: z.iso.datetime({ offset: true }) }).nullish(),
   items: z.array(z.object({ quantity: z.number().int().min(0).max(1000), price: z.object({ id: z.string().min(1) }) })).min(1),
-  custom_data: z.object({ userId: z.string().regex(SNOWFLAKE_PATTERN).optional() }).passthrough().nullish(),
+  // Only in `subscription.created`: the transaction that made it (ours when the API created it for a checkout).
+  transaction_id: z.string().min(1).max(100).nullish(),
 });
 
 const Transaction = z.object({
@@ -100,7 +100,12 @@ export function paddleSubscriptionState(data: unknown, prices: PriceBook): Subsc
   return {
     provider: 'paddle',
     providerSubscriptionId: sub.id,
-    userId: sub.custom_data?.userId ?? null,
+    // The buyer is the user of the transaction the API created for the checkout; `custom_data` comes
+    // through the browser (Paddle.js may set it) and names no one here.
+    userId: null,
+    checkout: sub.transaction_id ?? null,
+    ownerFromCustomer: false,
+    guildId: null,
     customerId: sub.customer_id ?? null,
     status: sub.status,
     premium,

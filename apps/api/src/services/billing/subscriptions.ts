@@ -29,33 +29,37 @@ export class PriceBook {
 /**
  * Stores a subscription as its provider describes it: an upsert that only a newer description (a
  * larger provider version) may change, so events applied in any order, twice, or an old one replayed,
- * leave the newest. The owner is set once (by the checkout's user or the customer's link) and never
- * moved by a webhook; the premium slots grow to the plan's count (never shrink: slots beyond it cover
- * nothing). Answers what happened, for the event's outcome.
+ * leave the newest. The owner is set once and never moved by a webhook: the user the provider names
+ * (Discord), else the user of the checkout this server made (`billing_checkouts`), else, where the
+ * customer is ours (Chargebee), the customer's link; nothing the browser supplied. The premium slots
+ * grow to the plan's count (never shrink: slots beyond it cover nothing); a server subscription's one
+ * slot covers its server, for good. Answers what happened, for the event's outcome.
  */
 export async function storeSubscription(tx: Queryable, clock: Clock, state: SubscriptionState, graceDays: number): Promise<string> {
   const now = clock();
-  // One statement (a webhook's whole effect, one round trip): link the customer to the checkout's
-  // user; find the owner (that user, else the customer's earlier link, else the stored owner); the
-  // guarded upsert; the slots up to the plan's count.
+  // One statement (a webhook's whole effect, one round trip): find the owner (the stored one, else
+  // the user the provider names, else the user of our checkout, else, for a customer of ours, its
+  // link); link the customer to the owner; the guarded upsert; the slots up to the plan's count.
   const { rows } = await tx.query<{ user_id: string | null; id: string | null; changed: boolean }>(
     `WITH before AS (
        SELECT status, premium, cancel_at_period_end, current_period_end, access_ends_at, plan_id, billing_interval, slots, grace_until
        FROM subscriptions WHERE provider = $3 AND provider_subscription_id = $4),
+     owner AS (
+       SELECT coalesce(
+         (SELECT user_id FROM subscriptions WHERE provider = $3 AND provider_subscription_id = $4),
+         $2::text,
+         (SELECT user_id FROM billing_checkouts WHERE provider = $3 AND reference = $17::text),
+         (SELECT user_id FROM billing_customers WHERE $18::boolean AND provider = $3 AND customer_id = $10::text)) AS user_id),
      link AS (
        INSERT INTO billing_customers (provider, customer_id, user_id, created_at)
-       SELECT $3, $10, $2, $16 WHERE $2::text IS NOT NULL AND $10::text IS NOT NULL
+       SELECT $3, $10, owner.user_id, $16 FROM owner WHERE owner.user_id IS NOT NULL AND $10::text IS NOT NULL
        ON CONFLICT DO NOTHING),
-     owner AS (
-       SELECT coalesce($2::text,
-         (SELECT user_id FROM billing_customers WHERE provider = $3 AND customer_id = $10::text),
-         (SELECT user_id FROM subscriptions WHERE provider = $3 AND provider_subscription_id = $4)) AS user_id),
      up AS (
        INSERT INTO subscriptions AS s (id, user_id, provider, provider_subscription_id, status, premium, plan_id, billing_interval, slots, customer_id,
-         cancel_at_period_end, current_period_end, access_ends_at, grace_until, provider_version, provider_updated_at, created_at, updated_at)
-       SELECT $1, owner.user_id, $3, $4, $5, $6, $7, $8, coalesce($9::int, 0), $10, $11, $12, $13, $14, $15::numeric, $16, $16, $16 FROM owner WHERE owner.user_id IS NOT NULL
+         cancel_at_period_end, current_period_end, access_ends_at, grace_until, provider_version, provider_updated_at, created_at, updated_at, guild_id)
+       SELECT $1, owner.user_id, $3, $4, $5, $6, $7, $8, coalesce($9::int, 0), $10, $11, $12, $13, $14, $15::numeric, $16, $16, $16, $19::text FROM owner WHERE owner.user_id IS NOT NULL
        ON CONFLICT (provider, provider_subscription_id) DO UPDATE SET
-         status = EXCLUDED.status, premium = EXCLUDED.premium,
+         status = EXCLUDED.status, premium = EXCLUDED.premium, guild_id = coalesce(s.guild_id, EXCLUDED.guild_id),
          -- A price gone from the catalogue changes the status, dates and cancel, never the plan and its slots.
          plan_id = coalesce($7, s.plan_id), billing_interval = coalesce($8, s.billing_interval),
          slots = CASE WHEN $9::int IS NULL THEN s.slots ELSE EXCLUDED.slots END, customer_id = coalesce(EXCLUDED.customer_id, s.customer_id), cancel_at_period_end = EXCLUDED.cancel_at_period_end,
@@ -64,8 +68,14 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
          provider_version = EXCLUDED.provider_version, provider_updated_at = EXCLUDED.provider_updated_at, updated_at = EXCLUDED.updated_at
        WHERE s.provider_version IS NULL OR s.provider_version < EXCLUDED.provider_version
        RETURNING s.id, s.slots),
+     -- The slots up to the count; a server subscription's one slot is its server's, put back there if it
+     -- was anywhere else (one stored before server subscriptions were told apart).
      slots AS (
-       INSERT INTO premium_slots (subscription_id, slot) SELECT up.id, g FROM up, generate_series(1, up.slots) AS g ON CONFLICT DO NOTHING)
+       INSERT INTO premium_slots AS p (subscription_id, slot, guild_id, assigned_at)
+       SELECT up.id, g, CASE WHEN g = 1 THEN $19::text END, CASE WHEN g = 1 AND $19::text IS NOT NULL THEN $16::timestamptz END
+       FROM up, generate_series(1, up.slots) AS g
+       ON CONFLICT (subscription_id, slot) DO UPDATE SET guild_id = EXCLUDED.guild_id, assigned_at = EXCLUDED.assigned_at
+       WHERE EXCLUDED.guild_id IS NOT NULL AND p.guild_id IS DISTINCT FROM EXCLUDED.guild_id)
      SELECT (SELECT user_id FROM owner) AS user_id, (SELECT id FROM up) AS id,
        -- Whether what the pages show changes (a newer description saying the same only moves the version).
        NOT EXISTS (SELECT 1 FROM before b WHERE b.status = $5 AND b.premium = $6 AND b.cancel_at_period_end = $11
@@ -89,10 +99,20 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
       state.pastDue ? iso(now + graceDays * DAY_MS) : null,
       state.version,
       iso(now),
+      state.checkout,
+      state.ownerFromCustomer,
+      state.guildId,
     ],
   );
   const row = rows[0];
-  if (!row?.user_id) throw new NotYetError(`no user is known for ${state.provider} subscription ${state.providerSubscriptionId} (customer ${state.customerId ?? 'none'})`);
+  if (!row?.user_id) {
+    const from = state.checkout
+      ? `checkout ${state.checkout}, not one this server made`
+      : state.ownerFromCustomer
+        ? `customer ${state.customerId ?? 'none'}`
+        : `customer ${state.customerId ?? 'none'}, no checkout of this server named`;
+    throw new NotYetError(`no user is known for ${state.provider} subscription ${state.providerSubscriptionId} (${from})`);
+  }
   if (!row.id) return `stale: a newer description of ${state.providerSubscriptionId} is stored`;
   if (!row.changed) return `unchanged: ${state.providerSubscriptionId} is ${state.status} already`;
   return `${state.providerSubscriptionId}: ${state.status}${state.cancelAtPeriodEnd ? ', cancels at period end' : ''}`;

@@ -36,8 +36,25 @@ export class NotYetError extends Error {}
 export interface SubscriptionState {
   provider: Provider;
   providerSubscriptionId: string;
-  /** Who bought it: from the checkout's data, else the provider customer's link. */
+  /**
+   * The user the provider itself names as the buyer (Discord's entitlement names the Discord user,
+   * who is our user); null for the others, whose buyer is found from what this server made (below).
+   */
   userId: string | null;
+  /**
+   * The checkout this server made that the subscription came from (table `billing_checkouts`, its
+   * user the buyer): Paddle's transaction id (`subscription.created`'s `transaction_id`), FastSpring's
+   * checkout reference. Null when the description does not say (a later event: the stored owner holds).
+   */
+  checkout: string | null;
+  /** Whether the provider's customer is ours, linked to its user before the checkout (Chargebee): the link names the owner. */
+  ownerFromCustomer: boolean;
+  /**
+   * The server the provider sold it for (a Discord server subscription, an entitlement with a
+   * `guild_id`): it gives premium to that server, its one slot covering it for good; null for the
+   * others (the buyer places their slots).
+   */
+  guildId: string | null;
   customerId: string | null;
   status: string;
   /** Whether the status grants premium (before `accessEndsAt`). */

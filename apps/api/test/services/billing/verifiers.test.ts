@@ -63,7 +63,7 @@ describe('FastSpring (base64 HMAC-SHA256 of the body)', () => {
     expect(verifyFastspringSignature(body, undefined, ['fs_test_secret'])).toMatch(/missing/);
   });
 
-  it('maps a subscription: tags give the user, canceled keeps premium until deactivation, overdue is past due', () => {
+  it('maps a subscription: tags give the checkout reference (never a user), canceled keeps premium until deactivation, overdue is past due', () => {
     const sub = {
       id: 'sub1',
       state: 'active',
@@ -72,9 +72,17 @@ describe('FastSpring (base64 HMAC-SHA256 of the body)', () => {
       product: 'tickety-premium-yearly',
       quantity: 1,
       next: 1_731_536_000_000,
-      tags: { userId: '1000000000000000101' },
+      tags: { checkout: 'fsc_0123456789abcdefABCDEF_-', userId: '1000000000000000101' },
     };
-    expect(fastspringSubscriptionState(sub, prices)).toMatchObject({ userId: '1000000000000000101', customerId: 'acc1', premium: true, interval: 'year', version: '1700000000123000' });
+    expect(fastspringSubscriptionState(sub, prices)).toMatchObject({
+      userId: null,
+      checkout: 'fsc_0123456789abcdefABCDEF_-',
+      ownerFromCustomer: false,
+      customerId: 'acc1',
+      premium: true,
+      interval: 'year',
+      version: '1700000000123000',
+    });
     expect(fastspringSubscriptionState({ ...sub, state: 'canceled', deactivationDate: 1_731_536_000_000 }, prices)).toMatchObject({
       premium: true,
       cancelAtPeriodEnd: true,
@@ -82,7 +90,8 @@ describe('FastSpring (base64 HMAC-SHA256 of the body)', () => {
     });
     expect(fastspringSubscriptionState({ ...sub, state: 'overdue' }, prices)).toMatchObject({ premium: false, pastDue: true });
     expect(fastspringSubscriptionState({ ...sub, state: 'deactivated' }, prices)).toMatchObject({ premium: false, pastDue: false });
-    expect(fastspringSubscriptionState({ ...sub, tags: { userId: 'not-an-id' } }, prices).userId).toBeNull();
+    expect(fastspringSubscriptionState({ ...sub, tags: { userId: '1000000000000000101' } }, prices)).toMatchObject({ userId: null, checkout: null });
+    expect(fastspringSubscriptionState({ ...sub, tags: { checkout: 'not a reference' } }, prices).checkout).toBeNull();
   });
 });
 
