@@ -131,7 +131,8 @@ try {
     nested: '['.repeat(512 * 1024),
     depth32: `{"expectedVersion":1,"config":${nested(30, 510 * 1024)}}`,
     flat: `{"expectedVersion":1,"config":[${'0,'.repeat(255 * 1024)}0]}`,
-    bomb: gzipSync(Buffer.from(`{"events":${'['.repeat(16 * mib - 11)}`)),
+    nestedBot: gzipSync(Buffer.from(`{"events":${'['.repeat(mib - 16)}`)),
+    bomb: gzipSync(Buffer.alloc(64 * mib, 32)),
     batch: gzipSync(Buffer.from(JSON.stringify(fullBatch()))),
     transcript: gzipSync(Buffer.from(JSON.stringify(transcript(60_000)))),
   };
@@ -143,7 +144,8 @@ try {
     ['signed-in PUT config, 512 KB of nested [ (4 at once)', () => four(() => put(bodies.nested, { ...json, cookie }))],
     ['signed-in PUT config, 512 KB at depth 30 (4 at once)', () => four(() => put(bodies.depth32, { ...json, cookie }))],
     ['signed-in PUT config, 512 KB flat array (4 at once)', () => four(() => put(bodies.flat, { ...json, cookie }))],
-    ['bot events, 16 KB gzip inflating to 16 MB of [', () => send(`${server.url}/api/bot/v1/events`, { method: 'POST', headers: { ...bot, 'content-encoding': 'gzip' }, body: bodies.bomb })],
+    ['bot events, gzip inflating to 1 MiB of [', () => send(`${server.url}/api/bot/v1/events`, { method: 'POST', headers: { ...bot, 'content-encoding': 'gzip' }, body: bodies.nestedBot })],
+    ['bot transcript, 64 KB gzip bomb inflating to 64 MB', () => send(`${server.url}/api/bot/v1/servers/${ARCADE}/transcripts/bench-bomb`, { method: 'PUT', headers: { ...bot, 'content-encoding': 'gzip' }, body: bodies.bomb })],
     [`bot events, a full batch (1,000 events, ${(JSON.stringify(fullBatch()).length / 1024).toFixed(0)} KiB as JSON, gzipped)`, () => send(`${server.url}/api/bot/v1/events`, { method: 'POST', headers: { ...bot, 'content-encoding': 'gzip' }, body: bodies.batch })],
     ['bot transcript, 60,000 messages (~60 MB as JSON, gzipped)', () => send(`${server.url}/api/bot/v1/servers/${ARCADE}/transcripts/bench-1`, { method: 'PUT', headers: { ...bot, 'content-encoding': 'gzip' }, body: bodies.transcript })],
   ];

@@ -87,8 +87,8 @@ describe.each([pglite!])('request bodies ($name)', (database) => {
   });
 
   it('refuses a gzipped bot body that inflates to deep nesting with 400 code 1001, before parsing it', async () => {
-    const bomb = gzipSync(Buffer.from(`{"events":${'['.repeat(4 * 1024 * 1024)}`));
-    expect(bomb.length).toBeLessThan(16 * 1024);
+    const bomb = gzipSync(Buffer.from(`{"events":${'['.repeat(1024 * 1024 - 16)}`));
+    expect(bomb.length).toBeLessThan(4 * 1024);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/bot/v1/events',
