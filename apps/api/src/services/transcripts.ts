@@ -24,6 +24,15 @@ const gunzip = promisify(gunzipCb);
 
 /** The list's text filter reads at most this much of a transcript's text. */
 export const SEARCH_TEXT_MAX = 1024 * 1024;
+
+/**
+ * A transcript's text as a PostgreSQL `text` value: without NUL characters, which `text` cannot
+ * hold (the upload would fail as a whole). The JSON the viewer reads is stored as it came.
+ */
+function asText(value: string): string {
+  return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+}
+
 /** Attachments copied at once during an upload. */
 const COPY_CONCURRENCY = 4;
 
@@ -171,7 +180,7 @@ export class Transcripts {
     const json = JSON.stringify(transcript);
     const content = await gzip(Buffer.from(json));
     const head = await gzip(Buffer.from(JSON.stringify(headOf(transcript))));
-    const users = new Map(transcript.users.map((u) => [u.id, u.displayName ?? u.username]));
+    const users = new Map(transcript.users.map((u) => [u.id, asText(u.displayName ?? u.username)]));
     const ticket = transcript.ticket;
     let searchText = '';
     for (const m of transcript.messages) {
@@ -193,7 +202,7 @@ export class Transcripts {
       new Date(ticket.openedAt).toISOString(),
       new Date(ticket.closedAt).toISOString(),
       transcript.messages.length,
-      searchText.slice(0, SEARCH_TEXT_MAX).toLowerCase(),
+      asText(searchText).slice(0, SEARCH_TEXT_MAX).toLowerCase(),
       Buffer.byteLength(json),
       content,
       iso(this.clock()),
@@ -214,7 +223,7 @@ export class Transcripts {
       for (const [id, a] of copies) {
         await tx.query(
           'INSERT INTO transcript_attachments (guild_id, file_id, attachment_id, filename, content_type, size, content) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-          [guildId, fileId, id, a.filename, a.contentType, a.size, a.content],
+          [guildId, fileId, id, asText(a.filename), a.contentType === null ? null : asText(a.contentType), a.size, a.content],
         );
       }
     });

@@ -456,6 +456,24 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect(mine.items.map((i) => [i.fileId, i.serverName])).toEqual([['file7', DEMO_GUILDS.avasArcade.name]]);
     });
 
+    it('stores a transcript with a NUL character in its text (a PostgreSQL text cannot hold one), and finds its words', async () => {
+      const nul = transcript({ id: 't10', number: 10, openerId: ava.id, closedAt: at(400) });
+      nul.users = nul.users.map((u) => (u.id === ava.id ? { ...u, displayName: 'Ava\u0000' } : u));
+      nul.messages[0]!.content = 'Order\u0000 ZZ-4242 is gone';
+      nul.messages[0]!.embeds = [
+        { title: null, description: null, url: '\u0000javascript:top.__xss=1', colour: null, author: { name: 'Ava\u0000', url: null, iconUrl: null }, fields: [{ name: 'Link', value: '[x](\u0000javascript:top.__xss=1)', inline: true }], footer: null, imageUrl: null, thumbnailUrl: null, timestamp: null },
+      ];
+      const res = await bot('PUT', `/servers/${ARCADE}/transcripts/file10`, { body: nul });
+      expect(res.statusCode, res.body).toBe(200);
+      const ava_ = await as(ava.id);
+      const found = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts?q=zz-4242`)).json());
+      expect(found.items.map((i) => [i.fileId, i.opener.name])).toEqual([['file10', 'Ava']]);
+      // The transcript itself is served as it was uploaded.
+      const read = await ava_.get(`/api/transcripts/v2/${ARCADE}/file10`, { headers: FROM_DASHBOARD });
+      expect(read.statusCode).toBe(200);
+      expect((read.json() as TranscriptV2).messages[0]!.content).toBe('Order\u0000 ZZ-4242 is gone');
+    });
+
     it('copies attachments from Discord’s CDN (and nothing else), serving the copy to readers only', async () => {
       const file = DEMO_LEGACY_TRANSCRIPTS[0];
       const s = signAttachment(file.channelId, file.id, file.filename, t.clock.now);
