@@ -186,7 +186,8 @@ export class Transcripts {
     for (const m of transcript.messages) {
       if (searchText.length >= SEARCH_TEXT_MAX) break;
       searchText += `${m.content}\n`;
-      for (const e of m.embeds) searchText += `${e.title ?? ''} ${e.description ?? ''}\n`;
+      // Embeds as the viewer shows them: a welcome embed's form answers are in its fields.
+      for (const e of m.embeds) searchText += `${e.author?.name ?? ''} ${e.title ?? ''} ${e.description ?? ''} ${e.fields.map((f) => `${f.name} ${f.value}`).join(' ')} ${e.footer?.text ?? ''}\n`;
     }
     const row = [
       guildId,

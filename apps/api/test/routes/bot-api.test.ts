@@ -449,6 +449,27 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect(byText.items).toHaveLength(2);
       const none = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts?q=nothing-like-this`)).json());
       expect(none.items).toHaveLength(0);
+      // The form's answers in the welcome embed's fields (and its author) are found too.
+      const welcome = transcript({ id: 't9', number: 9, openerId: ava.id, closedAt: at(300) });
+      welcome.messages[0]!.embeds = [
+        {
+          title: 'Support',
+          description: null,
+          url: null,
+          colour: null,
+          author: { name: 'Ava the Opener', url: null, iconUrl: null },
+          fields: [{ name: 'Order number', value: 'AA-77731', inline: true }],
+          footer: null,
+          imageUrl: null,
+          thumbnailUrl: null,
+          timestamp: null,
+        },
+      ];
+      await bot('PUT', `/servers/${ARCADE}/transcripts/file9`, { body: welcome });
+      for (const q of ['aa-77731', 'ORDER NUMBER', 'the opener']) {
+        const found = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts?q=${encodeURIComponent(q)}`)).json());
+        expect(found.items.map((i) => i.fileId), q).toEqual(['file9']);
+      }
       expect((await ava_.get(`/api/guilds/${ARCADE}/transcripts?cursor=bad!`)).statusCode).toBe(400);
       // Cleo has no Web Logs access on Ava's Arcade.
       expect((await (await as(cleo.id)).get(`/api/guilds/${ARCADE}/transcripts`)).statusCode).toBeGreaterThanOrEqual(403);
