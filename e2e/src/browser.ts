@@ -27,6 +27,53 @@ export async function shot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** The binding the pages' init script reports `securitypolicyviolation` events through. */
+const CSP_BINDING = '__tkCspViolation';
+
+/** What the init script passes on of a `SecurityPolicyViolationEvent`. */
+interface ReportedViolation {
+  documentURI: string;
+  effectiveDirective: string;
+  blockedURI: string;
+  sourceFile: string;
+  lineNumber: number;
+  columnNumber: number;
+  sample: string;
+  disposition: string;
+}
+
+/**
+ * Runs in every frame of every page before its own scripts: reports each Content-Security-Policy
+ * violation (blocked or, under a report-only policy, reported) to the test. The listener is on the
+ * window, capturing, so a violation of an element's (an inline script or style) is seen too.
+ */
+function reportViolations(binding: string): void {
+  addEventListener(
+    'securitypolicyviolation',
+    (e) => {
+      const report = (window as unknown as Record<string, ((v: ReportedViolation) => void) | undefined>)[binding];
+      report?.({
+        documentURI: e.documentURI,
+        effectiveDirective: e.effectiveDirective,
+        blockedURI: e.blockedURI,
+        sourceFile: e.sourceFile,
+        lineNumber: e.lineNumber,
+        columnNumber: e.columnNumber,
+        sample: e.sample,
+        disposition: e.disposition,
+      });
+    },
+    true,
+  );
+}
+
+/** One line per violation: where, which directive, what it blocked, from which script line. */
+export function describeViolation(v: ReportedViolation): string {
+  const source = v.sourceFile ? ` at ${v.sourceFile}:${v.lineNumber}:${v.columnNumber}` : '';
+  const sample = v.sample ? ` (sample: ${JSON.stringify(v.sample.slice(0, 80))})` : '';
+  return `${v.disposition === 'report' ? '[report-only] ' : ''}${v.documentURI}: ${v.effectiveDirective} blocked ${v.blockedURI || 'an inline resource'}${source}${sample}`;
+}
+
 export interface BrowserState {
   readonly baseURL: string;
   readonly browser: Browser;
@@ -38,6 +85,13 @@ export interface BrowserState {
   readonly requests: string[];
   /** Console errors and uncaught page errors of this test's pages. */
   readonly errors: string[];
+  /**
+   * Content-Security-Policy violations in this test's pages so far: each `securitypolicyviolation`
+   * event and each console message of Chromium's "Refused to …". Any the test has not allowed fails it.
+   */
+  readonly cspViolations: string[];
+  /** Lets this test cause violations matching `pattern` (a test of the policy itself, e.g. framing refused). */
+  allowCspViolations(pattern: RegExp): void;
 }
 
 /**
@@ -51,6 +105,8 @@ export function useBrowser(options: { baseURL?: () => string; accessibility?: bo
   let page: Page | undefined;
   let requests: string[] = [];
   let errors: string[] = [];
+  let cspViolations: string[] = [];
+  let cspAllowed: RegExp[] = [];
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -62,12 +118,21 @@ export function useBrowser(options: { baseURL?: () => string; accessibility?: bo
     const baseURL = state.baseURL;
     requests = [];
     errors = [];
+    cspViolations = [];
+    cspAllowed = [];
     context = await browser!.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
     context.on('request', (request) => requests.push(request.url()));
+    // Content-Security-Policy violations fail the test (afterEach), named: the events of every frame,
+    // and Chromium's "Refused to …" console lines (in case one reaches no listener).
+    await context.exposeBinding(CSP_BINDING, (_source, v: ReportedViolation) => {
+      cspViolations.push(describeViolation(v));
+    });
+    await context.addInitScript(`(${reportViolations.toString()})(${JSON.stringify(CSP_BINDING)})`);
     context.on('page', (p) => {
       p.on('pageerror', (error) => errors.push(`pageerror ${p.url()}: ${error.message}`));
       p.on('console', (msg) => {
         if (msg.type() === 'error') errors.push(`console ${p.url()}: ${msg.text()}`);
+        if (/^(\[Report Only\] )?Refused to /.test(msg.text())) cspViolations.push(`console ${p.url()}: ${msg.text()}`);
       });
     });
     page = await context.newPage();
@@ -84,7 +149,10 @@ export function useBrowser(options: { baseURL?: () => string; accessibility?: bo
       for (const p of pages) a11y.push(...(await accessibilityProblems(p).catch((error: Error) => [`axe could not run on ${p.url()}: ${error.message}`])));
       a11y = [...new Set(a11y)];
     }
-    const failed = !passed || a11y.length > 0;
+    // Reports still on their way from the pages arrive before a round trip to each of them returns.
+    for (const p of context?.pages() ?? []) await p.evaluate(() => 0).catch(() => undefined);
+    const csp = [...new Set(cspViolations)].filter((line) => !cspAllowed.some((pattern) => pattern.test(line)));
+    const failed = !passed || a11y.length > 0 || csp.length > 0;
     if (failed && context) {
       const name = `${ctx.task.file?.name.replace(/^.*\//, '') ?? ''}-${ctx.task.name}`;
       mkdirSync(ARTIFACTS_DIR, { recursive: true });
@@ -94,12 +162,13 @@ export function useBrowser(options: { baseURL?: () => string; accessibility?: bo
       }
       writeFileSync(
         join(ARTIFACTS_DIR, `FAILED-${slug(name)}.log`),
-        [`pages: ${pages.map((p) => p.url()).join(' ')}`, '', 'errors:', ...errors, ...a11y, '', 'requests:', ...requests].join('\n'),
+        [`pages: ${pages.map((p) => p.url()).join(' ')}`, '', 'errors:', ...errors, ...a11y, '', 'content security policy:', ...csp, '', 'requests:', ...requests].join('\n'),
       );
     }
     await context?.close().catch(() => undefined);
     context = undefined;
     page = undefined;
+    if (passed && csp.length > 0) throw new Error(`Content-Security-Policy violations (none is expected; allow one with allowCspViolations):\n${csp.join('\n')}`);
     if (a11y.length > 0) throw new Error(`accessibility (axe, WCAG 2.2 A/AA), serious or critical:\n${a11y.join('\n')}`);
   });
 
@@ -124,6 +193,12 @@ export function useBrowser(options: { baseURL?: () => string; accessibility?: bo
     },
     get errors() {
       return errors;
+    },
+    get cspViolations() {
+      return cspViolations;
+    },
+    allowCspViolations(pattern: RegExp) {
+      cspAllowed.push(pattern);
     },
   };
   return state;

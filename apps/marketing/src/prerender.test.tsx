@@ -25,6 +25,18 @@ describe('prerendered pages (dist/prerender.mjs, rendered by the server)', () =>
     expect(page?.html).not.toContain('data-tk-page');
   });
 
+  it('renders /clipboard busy, not "Nothing to copy": the text is in the query, which the server does not render', () => {
+    // One HTML for every /clipboard?text=…: a busy page, which the boot script starts the app on at once.
+    for (const locale of ['en', 'de'] as const) {
+      const html = renderPage('/clipboard', TEST_CONFIG, locale)?.html ?? '';
+      expect(html).toMatch(/role="status" aria-busy="true"/);
+      expect(html).not.toMatch(/Nothing to copy|Nichts zu kopieren/);
+    }
+    const html = renderPage('/clipboard', TEST_CONFIG, 'en')?.html ?? '';
+    expect(html).toMatch(/<h1[^>]*>Copying…<\/h1>/);
+    expect(html).toMatch(/<noscript>.*This page needs JavaScript to show the text and copy it\./s);
+  });
+
   it('renders nothing it does not own, and no address with a parameter', () => {
     expect(renderPage('/nope', TEST_CONFIG)).toBeNull();
     expect(renderPage('/dashboard', TEST_CONFIG)).toBeNull();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-setup';
 import {
   ANNOUNCEMENT_AUDIENCES,
   ANNOUNCEMENT_SEVERITIES,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { SNOWFLAKE_PATTERN } from './ids';
 import { StaffPermission } from './staff';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { Snowflake } from './auth';
 
 export const BILLING_PROVIDERS = ['paddle', 'fastspring', 'discord', 'chargebee'] as const;

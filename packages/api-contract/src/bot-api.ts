@@ -3,7 +3,7 @@
  * writes ticket events, transcripts and shard heartbeats. The API validates with these schemas; the
  * demo bot and the OpenAPI document use the same ones (docs/api.md, "Bot API").
  */
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { Snowflake } from './auth';
 import { ShortId } from './server-config/fields';
 

@@ -4,7 +4,7 @@
  * The signature (HMAC-SHA256 with a server-side key named by `keyId`) proves Tickety wrote the file
  * and nothing changed since; docs/api.md ("Configuration files") documents the key and its rotation.
  */
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { Snowflake } from './auth';
 import { ConfigChange, VERSION_MAX } from './server-config-api';
 

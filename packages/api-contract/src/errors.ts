@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-setup';
 
 /**
  * The error-code catalogue. Every error the API answers has the body `ApiError` with one of these

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-setup';
 
 /** One entry of `GET /api/plans`. Prices in major units of `currency`; null = not sold that way. */
 export const Plan = z.object({

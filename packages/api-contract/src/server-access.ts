@@ -8,7 +8,7 @@
  * their own, reads every area (never writes) of a server the product knows; each visit is audited.
  * The helpers (`allows`, `FULL_ACCESS`, ...) live in the zod-free access-areas.ts.
  */
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { ACCESS_AREAS, ACCESS_LEVELS, type AccessArea, type ServerAccessShape } from './access-areas';
 import { Guild } from './auth';
 

@@ -3,7 +3,7 @@
  * the server's Web Logs), shared by the API (route schemas, OpenAPI) and the dashboard.
  * The configuration itself is checked by `serverConfigSchema` with the server's own limits.
  */
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { Snowflake } from './auth';
 
 /** Who made a change, as Web Logs and the version list show them. */

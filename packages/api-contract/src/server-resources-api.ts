@@ -2,7 +2,7 @@
  * What the dashboard needs from Discord about a server (read with the bot's token, cached briefly by
  * the API) and the panels the bot has posted: `/api/guilds/:server/resources` and `/posts`.
  */
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { Snowflake } from './auth';
 
 export const CHANNEL_KINDS = ['category', 'text', 'announcement', 'forum', 'voice', 'other'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { ApiError, ERROR_CODES, type ErrorCodeName, errorByCode } from './errors';
 
 /**

@@ -3,7 +3,7 @@
  * and their cards. Every card view is written to the staff audit (`support.user.view`,
  * `support.server.view`), so the cards answer only the dashboard's own fetch.
  */
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { Snowflake } from './auth';
 import { BillingSubscription } from './billing-api';
 import { WebLogEntry } from './server-config-api';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { Snowflake } from './auth';
 import { StaffPermission } from './staff';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-setup';
 
 import { STAFF_PERMISSIONS } from './staff-flags';
 

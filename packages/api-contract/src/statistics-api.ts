@@ -3,7 +3,7 @@
  * in a time zone, with the previous range of the same length to compare. Computed by the API in SQL
  * from the tickets the bot reported.
  */
-import { z } from 'zod';
+import { z } from './zod-setup';
 import { isTimeZone } from './server-config/support-hours';
 
 export const STATISTICS_RANGES = ['7d', '30d', '90d', 'custom'] as const;

@@ -104,8 +104,11 @@ export const V2_PLACES = [
   'embed.description',
   'embed.field.name',
   'embed.field.value',
+  'embed.field.inline',
   'embed.footer',
   'embed.author',
+  'embed.author.url',
+  'embed.author.icon',
   'embed.url',
   'attachment.filename',
   'sticker.name',
@@ -117,6 +120,45 @@ export type V2Place = (typeof V2_PLACES)[number];
 export interface XssVector {
   n: number;
   payload: string;
+}
+
+/**
+ * Hostile addresses for an embed's links and pictures (the title's link, the author's link and
+ * picture, the image, the thumbnail, the footer's icon): script and data schemes however they are
+ * written, and http(s) addresses that try to break out of an attribute. None may become a script
+ * link or load a picture from elsewhere; an http(s) one may stay a plain link. `$` is the flag
+ * statement; vector `n` takes template `n % length`.
+ */
+const URL_TEMPLATES: readonly string[] = [
+  'javascript:$',
+  'JaVaScRiPt:$',
+  ' javascript:$',
+  'java\tscript:$',
+  'java\nscript:$',
+  '\u0000javascript:$',
+  '&#106;avascript:$',
+  'javascript&colon;$',
+  'data:text/html,<script>$</script>',
+  'data:text/html;base64,PHNjcmlwdD50b3AuX194c3M9MTwvc2NyaXB0Pg==',
+  'vbscript:$',
+  'https://example.com/" onmouseover="$',
+  'https://example.com/"><script>$</script>',
+  "https://example.com/'onfocus='$'autofocus='",
+];
+
+/** Vector `n`'s hostile address for an embed's links. */
+export function hostileUrl(n: number): string {
+  return URL_TEMPLATES[n % URL_TEMPLATES.length]!.replaceAll('$', flag(n));
+}
+
+/**
+ * Vector `n`'s hostile address for an embed's pictures: the script and data ones only. An http(s)
+ * picture from a host outside the page's `img-src` is refused by the policy, which the end-to-end
+ * suite counts as a violation of its own; the attribute break-outs are tried in the links.
+ */
+const PICTURE_TEMPLATES = URL_TEMPLATES.filter((u) => !u.startsWith('https:'));
+export function hostilePictureUrl(n: number): string {
+  return PICTURE_TEMPLATES[n % PICTURE_TEMPLATES.length]!.replaceAll('$', flag(n));
 }
 
 /** Every template with its own flag number (1-based). */
@@ -143,7 +185,9 @@ const cut = (text: string, max: number) => (text.length > max ? text.slice(0, ma
 /**
  * A v2 transcript (packages/api-contract TranscriptV2) with every vector in every place of
  * V2_PLACES: message `n` is by a user whose names are vector `n`, mentions a role and a channel
- * named after it, and carries it in an embed (title, description, a field, footer, author, link),
+ * named after it, and carries it in an embed (title, description, a field and three inline ones,
+ * footer, author with its link and picture, the title's link: hostile addresses of `hostileUrl` and
+ * `hostilePictureUrl`),
  * an attachment's name and link, and a sticker's name. Names are cut to the contract's lengths.
  * Each message starts with `vector <n>` so a test can find it.
  */
@@ -177,13 +221,19 @@ export function xssTranscript(options: XssTranscriptOptions) {
         {
           title: cut(v.payload, 256),
           description: v.payload,
-          url: `javascript:${flag(v.n)}`,
+          url: hostileUrl(v.n),
           colour: null,
-          author: { name: cut(v.payload, 256), url: `javascript:${flag(v.n)}`, iconUrl: `javascript:${flag(v.n)}` },
-          fields: [{ name: cut(v.payload, 256), value: cut(v.payload, 1024), inline: false }],
-          footer: { text: v.payload, iconUrl: `javascript:${flag(v.n)}` },
-          imageUrl: `javascript:${flag(v.n)}`,
-          thumbnailUrl: `javascript:${flag(v.n)}`,
+          author: { name: cut(v.payload, 256), url: hostileUrl(v.n + 1), iconUrl: hostilePictureUrl(v.n) },
+          fields: [
+            { name: cut(v.payload, 256), value: cut(v.payload, 1024), inline: false },
+            // Inline ones side by side (their own layout path), the vector in the name, the value, both.
+            { name: cut(v.payload, 256), value: `vector ${v.n} inline`, inline: true },
+            { name: `vector ${v.n} inline`, value: cut(v.payload, 1024), inline: true },
+            { name: cut(v.payload, 256), value: cut(`[link](${hostileUrl(v.n)}) ${v.payload}`, 1024), inline: true },
+          ],
+          footer: { text: v.payload, iconUrl: hostilePictureUrl(v.n + 1) },
+          imageUrl: hostilePictureUrl(v.n + 2),
+          thumbnailUrl: hostilePictureUrl(v.n + 3),
           timestamp: null,
         },
       ],

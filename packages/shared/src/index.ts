@@ -78,6 +78,7 @@ export {
 export { type BillingInterval, isPaid, priceFor, usePlansQuery, yearlySaving } from './plans';
 // routing helpers for pages
 export { botInviteUrl } from './routing/invite';
+export { usePrerendering } from './routing/prerendering';
 export { useRouteData } from './routing/route-data';
 export {
   type AppDispatch,

@@ -15,6 +15,7 @@ import { addMessages, type CatalogModule, i18n } from './i18n/i18n';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from './i18n/locales';
 import sharedDe from './locales/de.json';
 import sharedEn from './locales/en.json';
+import { PrerenderingContext } from './routing/prerendering';
 import { makeStore } from './store';
 import type { RuntimeConfig } from './types';
 
@@ -64,9 +65,11 @@ export function pageRenderer(table: RouteTable, pages: Record<string, ComponentT
     configureShared({ config, navigate: () => undefined, dispatch: store.dispatch });
     activateForRender(locale);
     const html = renderToString(
-      <Provider store={store}>
-        <RouterProvider router={router} />
-      </Provider>,
+      <PrerenderingContext.Provider value={true}>
+        <Provider store={store}>
+          <RouterProvider router={router} />
+        </Provider>
+      </PrerenderingContext.Provider>,
     );
     return { html, layout: entry.layout };
   };

@@ -41,6 +41,14 @@ export interface TranscriptArtifacts {
 /** A copied attachment's new address and size. */
 export type CopiedAttachments = ReadonlyMap<string, { path: string; size: number }>;
 
+/**
+ * A transcript's text as a PostgreSQL `text` value: without NUL characters, which `text` cannot
+ * hold (the upload would fail as a whole). The JSON the viewer reads is stored as it came.
+ */
+export function asText(value: string): string {
+  return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+}
+
 /** A transcript's head: its first messages and how many it has. */
 export function headOf(transcript: TranscriptV2): TranscriptHead {
   return { ...transcript, messages: transcript.messages.slice(0, TRANSCRIPT_HEAD_MESSAGES), totalMessages: transcript.messages.length };
@@ -66,20 +74,21 @@ export function artifactsOf(transcript: TranscriptV2, copies: CopiedAttachments)
     }
   }
   const json = Buffer.from(JSON.stringify(transcript));
-  const users = new Map(transcript.users.map((u) => [u.id, u.displayName ?? u.username]));
+  const users = new Map(transcript.users.map((u) => [u.id, asText(u.displayName ?? u.username)]));
   const ticket = transcript.ticket;
   let searchText = '';
   for (const m of transcript.messages) {
     if (searchText.length >= SEARCH_TEXT_MAX) break;
     searchText += `${m.content}\n`;
-    for (const e of m.embeds) searchText += `${e.title ?? ''} ${e.description ?? ''}\n`;
+    // Embeds as the viewer shows them: a welcome embed's form answers are in its fields.
+    for (const e of m.embeds) searchText += `${e.author?.name ?? ''} ${e.title ?? ''} ${e.description ?? ''} ${e.fields.map((f) => `${f.name} ${f.value}`).join(' ')} ${e.footer?.text ?? ''}\n`;
   }
   return {
     jsonBytes: json.length,
     content: gzipSync(json),
     head: gzipSync(Buffer.from(JSON.stringify(headOf(transcript)))),
     messageCount: transcript.messages.length,
-    searchText: searchText.slice(0, SEARCH_TEXT_MAX).toLowerCase(),
+    searchText: asText(searchText).slice(0, SEARCH_TEXT_MAX).toLowerCase(),
     ticket,
     openerName: users.get(ticket.openerId) ?? ticket.openerId,
     closerName: ticket.closedBy ? (users.get(ticket.closedBy) ?? ticket.closedBy) : null,

@@ -19,7 +19,7 @@ import { type Clock, iso, toMs } from '../lib/clock';
 import type { FetchLike } from '../lib/discord';
 import type { TranscriptDraft } from '../lib/body-worker';
 import { ApiHttpError } from '../lib/errors';
-import { artifactsOf, headOf, type NamedAttachment, outlineOf } from './transcript-prep';
+import { artifactsOf, asText, headOf, type NamedAttachment, outlineOf } from './transcript-prep';
 
 export { headOf, SEARCH_TEXT_MAX } from './transcript-prep';
 
@@ -219,7 +219,7 @@ export class Transcripts {
       for (const [id, a] of copies) {
         await tx.query(
           'INSERT INTO transcript_attachments (guild_id, file_id, attachment_id, filename, content_type, size, content) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-          [guildId, fileId, id, a.filename, a.contentType, a.size, a.content],
+          [guildId, fileId, id, asText(a.filename), a.contentType === null ? null : asText(a.contentType), a.size, a.content],
         );
       }
     });

@@ -44,6 +44,17 @@ describe('the demo bot’s data', () => {
     const ticket = history(server, now, 10).find((t) => t.finalClosedAt !== null && t.finalClosedAt < now)!;
     const small = TranscriptV2.parse(demoTranscript(server, ticket, { cdnBase: 'http://x/cdn' }));
     expect(small.messages.some((m) => m.embeds.length > 0 && m.embeds[0]!.fields[0]!.value === ticket.answer)).toBe(true);
+    // The welcome embed as a ticket bot sends it: the opener as author (picture, profile link), the
+    // title linking to the channel, the form's short answers as inline fields.
+    const welcome = small.messages.find((m) => m.embeds.length > 0)!.embeds[0]!;
+    expect(welcome.author).toEqual({ name: expect.any(String), url: `https://discord.com/users/${ticket.openerId}`, iconUrl: expect.stringMatching(/^http:\/\/x\/cdn\/embed\/avatars\/[0-5]\.png$/) });
+    expect(welcome.url).toBe(`https://discord.com/channels/${server.id}/${small.channel.id}`);
+    expect(welcome.fields.map((f) => [f.name, f.inline])).toEqual([
+      [expect.any(String), false],
+      ['In-game name', true],
+      ['Platform', true],
+      ['Region', true],
+    ]);
     expect(small.messages.some((m) => m.content.includes('```js'))).toBe(true);
     expect(small.messages.some((m) => m.replyTo !== null)).toBe(true);
     const huge = TranscriptV2.parse(demoTranscript(server, ticket, { cdnBase: 'http://x/cdn', messages: 50_000 }));

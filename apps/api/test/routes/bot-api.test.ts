@@ -458,11 +458,50 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect(byText.items).toHaveLength(2);
       const none = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts?q=nothing-like-this`)).json());
       expect(none.items).toHaveLength(0);
+      // The form's answers in the welcome embed's fields (and its author) are found too.
+      const welcome = transcript({ id: 't9', number: 9, openerId: ava.id, closedAt: at(300) });
+      welcome.messages[0]!.embeds = [
+        {
+          title: 'Support',
+          description: null,
+          url: null,
+          colour: null,
+          author: { name: 'Ava the Opener', url: null, iconUrl: null },
+          fields: [{ name: 'Order number', value: 'AA-77731', inline: true }],
+          footer: null,
+          imageUrl: null,
+          thumbnailUrl: null,
+          timestamp: null,
+        },
+      ];
+      await bot('PUT', `/servers/${ARCADE}/transcripts/file9`, { body: welcome });
+      for (const q of ['aa-77731', 'ORDER NUMBER', 'the opener']) {
+        const found = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts?q=${encodeURIComponent(q)}`)).json());
+        expect(found.items.map((i) => i.fileId), q).toEqual(['file9']);
+      }
       expect((await ava_.get(`/api/guilds/${ARCADE}/transcripts?cursor=bad!`)).statusCode).toBe(400);
       // Cleo has no Web Logs access on Ava's Arcade.
       expect((await (await as(cleo.id)).get(`/api/guilds/${ARCADE}/transcripts`)).statusCode).toBeGreaterThanOrEqual(403);
       const mine = TranscriptList.parse((await (await as(cleo.id)).get('/api/transcripts/mine')).json());
       expect(mine.items.map((i) => [i.fileId, i.serverName])).toEqual([['file7', DEMO_GUILDS.avasArcade.name]]);
+    });
+
+    it('stores a transcript with a NUL character in its text (a PostgreSQL text cannot hold one), and finds its words', async () => {
+      const nul = transcript({ id: 't10', number: 10, openerId: ava.id, closedAt: at(400) });
+      nul.users = nul.users.map((u) => (u.id === ava.id ? { ...u, displayName: 'Ava\u0000' } : u));
+      nul.messages[0]!.content = 'Order\u0000 ZZ-4242 is gone';
+      nul.messages[0]!.embeds = [
+        { title: null, description: null, url: '\u0000javascript:top.__xss=1', colour: null, author: { name: 'Ava\u0000', url: null, iconUrl: null }, fields: [{ name: 'Link', value: '[x](\u0000javascript:top.__xss=1)', inline: true }], footer: null, imageUrl: null, thumbnailUrl: null, timestamp: null },
+      ];
+      const res = await bot('PUT', `/servers/${ARCADE}/transcripts/file10`, { body: nul });
+      expect(res.statusCode, res.body).toBe(200);
+      const ava_ = await as(ava.id);
+      const found = TranscriptList.parse((await ava_.get(`/api/guilds/${ARCADE}/transcripts?q=zz-4242`)).json());
+      expect(found.items.map((i) => [i.fileId, i.opener.name])).toEqual([['file10', 'Ava']]);
+      // The transcript itself is served as it was uploaded.
+      const read = await ava_.get(`/api/transcripts/v2/${ARCADE}/file10`, { headers: FROM_DASHBOARD });
+      expect(read.statusCode).toBe(200);
+      expect((read.json() as TranscriptV2).messages[0]!.content).toBe('Order\u0000 ZZ-4242 is gone');
     });
 
     it('copies attachments from Discord’s CDN (and nothing else), serving the copy to readers only', async () => {

@@ -1,4 +1,4 @@
-import { useSearchParams } from '@tickety/shared';
+import { usePrerendering, useSearchParams } from '@tickety/shared';
 import { Button, cx, inputClasses } from '@tickety/ui';
 import ClipboardCheck from 'lucide-react/icons/clipboard-check';
 import ClipboardX from 'lucide-react/icons/clipboard-x';
@@ -38,6 +38,7 @@ function isMac(): boolean {
  */
 export default function ClipboardPage() {
   const [params] = useSearchParams();
+  const prerendering = usePrerendering();
   const t = useT();
   const text = params.get('text') ?? '';
   const [state, setState] = useState<CopyState>('copying');
@@ -58,6 +59,26 @@ export default function ClipboardPage() {
   useEffect(() => {
     if (text.trim() !== '') void copy();
   }, [text, copy]);
+
+  // The server renders this page once for every address, without its query: the text is not known
+  // there. A busy page (aria-busy) makes the boot script start the app at once, which renders the
+  // text and copies it; without JavaScript, the page says what it needs.
+  if (prerendering) {
+    return (
+      <div className="mx-auto max-w-lg py-4">
+        <div role="status" aria-busy="true" className="flex items-start gap-3">
+          <Copy aria-hidden="true" className="mt-1 size-7 shrink-0 text-surface-500" />
+          <div className="min-w-0">
+            <h1 className="text-xl font-bold text-surface-900 dark:text-surface-50">{t('clipboard.copying.title')}</h1>
+            <p className="mt-1 text-sm text-surface-600 dark:text-surface-400">{t('clipboard.copying.text')}</p>
+          </div>
+        </div>
+        <noscript>
+          <p className="mt-4 text-sm text-surface-700 dark:text-surface-300">{t('clipboard.noScript')}</p>
+        </noscript>
+      </div>
+    );
+  }
 
   if (text.trim() === '') {
     return (

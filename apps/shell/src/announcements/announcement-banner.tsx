@@ -30,11 +30,11 @@ export default function AnnouncementBanner({ notices, onDismiss }: AnnouncementB
     if (!el) return;
     const body = document.body;
     const before = body.style.paddingBottom;
-    const fit = () => {
+    const reserveRoom = () => {
       body.style.paddingBottom = `${Math.ceil(el.getBoundingClientRect().height)}px`;
     };
-    fit();
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(fit);
+    reserveRoom();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(reserveRoom);
     observer?.observe(el);
     return () => {
       observer?.disconnect();

@@ -1,5 +1,5 @@
 /** The embed, emoji and button of a panel's message. */
-import { z } from 'zod';
+import { z } from '../zod-setup';
 import { Snowflake } from '../auth';
 import { Colour, discordText, formatCount, HttpUrl } from './fields';
 import {

@@ -2,7 +2,7 @@
  * Building blocks of the server-config schemas: Discord-counted text, ids, links, colours, and the
  * duplicate check. Every message is a sentence a form can show under its field as it is.
  */
-import { z } from 'zod';
+import { z } from '../zod-setup';
 import { Snowflake } from '../auth';
 import { discordLength } from './limits';
 

@@ -1,5 +1,5 @@
 /** A panel's form: the Discord modal a user fills in to open a ticket. */
-import { z } from 'zod';
+import { z } from '../zod-setup';
 import { discordText, forEachDuplicate, formatCount, ShortId } from './fields';
 import { MODAL_TEXT_INPUTS_MAX, MODAL_TITLE_MAX, TEXT_INPUT_LABEL_MAX, TEXT_INPUT_PLACEHOLDER_MAX, TEXT_INPUT_VALUE_MAX } from './limits';
 

@@ -1,5 +1,5 @@
 /** Panels (the message with the button that opens a ticket) and multi-panels (one message, several panels). */
-import { z } from 'zod';
+import { z } from '../zod-setup';
 import { Snowflake } from '../auth';
 import { EmbedConfig, PanelButton } from './embed';
 import { discordText, forEachDuplicate, formatCount, roleIdList, ShortId } from './fields';

@@ -4,7 +4,7 @@
  * `serverConfigSchema({ panelLimit })` checks it whole, the cross-field rules included; every issue
  * has a path into the config (`panels.0.button.label`) and a sentence to show next to that field.
  */
-import { z } from 'zod';
+import { z } from '../zod-setup';
 import { ACCESS_AREAS, ACCESS_LEVELS } from '../access-areas';
 import { Snowflake } from '../auth';
 import { LOCALES } from '../locales';

@@ -1,5 +1,5 @@
 /** A panel's support hours (premium): weekly opening times in a time zone, and what to say outside them. */
-import { z } from 'zod';
+import { z } from '../zod-setup';
 import { discordText } from './fields';
 import { MESSAGE_CONTENT_MAX } from './limits';
 

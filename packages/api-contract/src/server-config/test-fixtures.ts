@@ -1,5 +1,5 @@
 /** Test data only (not exported by the package): a realistic server configuration and helpers. */
-import type { z } from 'zod';
+import type { z } from '../zod-setup';
 import { newPanel, type Panel } from './panel';
 import type { ServerConfig } from './schemas';
 

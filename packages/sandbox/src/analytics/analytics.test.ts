@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { Writable } from 'node:stream';
 import { runInNewContext } from 'node:vm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -121,6 +123,45 @@ describe('analyticsSandbox', () => {
     // JSON is taken as well as text/plain.
     expect((await post(app, { token: TOKEN, user_id: USER_ID }, 'application/json')).statusCode).toBe(204);
     expect(control.starts()).toEqual([{ token: TOKEN, user_id: USER_ID, user_email: null, at: new Date(AT).toISOString(), page: null }]);
+  });
+
+  it('takes a client hanging up mid-request in its stride: no answer, no error logged, nothing recorded, the next start served', async () => {
+    // A real server and a real connection: the request's headers and part of its body, then the
+    // client is gone (a tab closed while the script's start was on its way).
+    const logs: Array<{ level: number; msg: string }> = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+        done();
+      },
+    });
+    const control = createAnalyticsSandboxControl();
+    app = Fastify({ logger: { level: 'debug', stream } });
+    const answered: number[] = [];
+    app.addHook('onSend', async (_req, reply, payload) => {
+      answered.push(reply.statusCode);
+      return payload;
+    });
+    await app.register(analyticsSandbox, { prefix: PREFIX, token: TOKEN, clock: () => AT, control });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise((ok) => socket.once('connect', ok));
+    const body = JSON.stringify({ token: TOKEN, user_id: USER_ID });
+    socket.write(`POST ${PREFIX}/starts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await expect.poll(() => logs.some((l) => l.msg === 'incoming request')).toBe(true);
+    socket.destroy();
+    // The stand-in has dealt with it: answered (what it must not do), or noted the hang-up.
+    await expect.poll(() => answered.length > 0 || logs.some((l) => /hung up/.test(l.msg))).toBe(true);
+
+    expect(answered).toEqual([]);
+    expect(logs.filter((l) => l.level >= 40)).toEqual([]);
+    expect(control.starts()).toEqual([]);
+    const next = await fetch(`http://127.0.0.1:${port}${PREFIX}/starts`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+    expect(next.status).toBe(204);
+    expect(control.starts().map((s) => s.user_id)).toEqual([USER_ID]);
   });
 
   it('keeps the last maxStarts; reset() forgets them', async () => {

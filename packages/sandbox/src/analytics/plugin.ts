@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../util';
 import { type AnalyticsSandboxControl, type AnalyticsStart, controlInternals, createAnalyticsSandboxControl } from './control';
 import { PAGE_CSP, startsPage } from './page';
@@ -56,6 +56,17 @@ function parseStart(body: unknown, token: string, at: string): AnalyticsStart {
   return { token, user_id: userId, user_email: userEmail, at, page };
 }
 
+/**
+ * Whether the client hung up before its request was read (a tab closed, a page left while the
+ * script's start was on its way): the body stream failed with Node's `aborted` (ECONNRESET) on a
+ * connection that is gone. Nobody is left to answer, and nothing went wrong here.
+ */
+function clientHungUp(error: { code?: unknown; message?: unknown }, req: FastifyRequest): boolean {
+  const raw = req.raw;
+  if (!(raw.destroyed || raw.readableAborted || raw.socket?.destroyed === true)) return false;
+  return error.code === 'ECONNRESET' || error.code === 'ECONNABORTED' || error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.message === 'aborted';
+}
+
 function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).header('cache-control', 'no-store').send({ error: message });
 }
@@ -63,8 +74,9 @@ function sendError(reply: FastifyReply, status: number, message: string): Fastif
 /**
  * ProfitWell's browser snippet on loopback, for the offline demo and tests (production never mounts
  * it): `GET /profitwell.js?auth=<token>` (403 for another token), `POST /starts` (what the script
- * reports; JSON or text/plain, validated, the last `maxStarts` kept), `GET /` (an accessible page of
- * the recent starts). Register it with a prefix: `app.register(analyticsSandbox, { prefix: '/sandbox/analytics', token })`.
+ * reports; JSON or text/plain, validated, the last `maxStarts` kept; a client that hangs up
+ * mid-request is neither answered nor logged as an error), `GET /` (an accessible page of the recent
+ * starts). Register it with a prefix: `app.register(analyticsSandbox, { prefix: '/sandbox/analytics', token })`.
  * Its body parsers and error handler stay inside. State is per control.
  */
 export const analyticsSandbox: FastifyPluginAsync<AnalyticsSandboxOptions> = async function analyticsSandbox(app: FastifyInstance, opts: AnalyticsSandboxOptions) {
@@ -85,6 +97,12 @@ export const analyticsSandbox: FastifyPluginAsync<AnalyticsSandboxOptions> = asy
 
   app.setErrorHandler(async (error: FastifyError | StartError, req, reply) => {
     if (error instanceof StartError) return sendError(reply, error.statusCode, error.message);
+    // A client that hung up is not an outage: no answer to write (the socket is gone), no error logged.
+    if (clientHungUp(error, req)) {
+      req.log.debug({ code: (error as FastifyError).code }, 'analytics sandbox: the client hung up before its request was read');
+      reply.hijack();
+      return;
+    }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) req.log.error({ err: error }, 'analytics sandbox: unexpected error');
     return sendError(reply, status, status >= 500 ? 'The sandbox failed to answer.' : error.message);

@@ -1,8 +1,9 @@
 /**
  * Transcripts (v2) the demo bot uploads for closed tickets: the messages a ticket like it would
- * have — the bot's welcome embed with the form answer, markdown, code blocks, mentions, replies,
- * reactions, a sticker, an edit, files and system lines. Deterministic per ticket. Long tickets
- * (5,000 and 50,000 messages) repeat a realistic conversation with varied text.
+ * have — the bot's welcome embed (the opener as its author, the form's answers as fields), markdown,
+ * code blocks, mentions, replies, reactions, a sticker, an edit, files and system lines.
+ * Deterministic per ticket. Long tickets (5,000 and 50,000 messages) repeat a realistic
+ * conversation with varied text.
  */
 import { DEMO_APP, DEMO_GUILD_DATA } from '../demo-data';
 import { DEMO_TICKET_FILES, demoAttachment } from './files';
@@ -36,6 +37,10 @@ const LINES = [
   'Great, glad it works :) Closing this ticket in a minute.',
   'See https://tickety.example/help/orders for how refunds work.',
 ];
+
+/** The welcome embed's short form answers (inline fields), picked per ticket. */
+const PLATFORMS = ['PC', 'PlayStation', 'Xbox', 'Switch', 'Mobile'];
+const REGIONS = ['Europe', 'North America', 'South America', 'Asia', 'Oceania'];
 
 /** A ticket's transcript (`TranscriptV2`, packages/api-contract/src/bot-api.ts). */
 export function demoTranscript(server: DemoServer, ticket: DemoTicket, options: DemoTranscriptOptions) {
@@ -71,16 +76,26 @@ export function demoTranscript(server: DemoServer, ticket: DemoTicket, options: 
 
   const messages: Array<ReturnType<typeof message>> = [];
   messages.push(message(0, botId, '', { system: 'ticket_opened' }));
+  // The welcome embed: who opened it (with their picture and profile link), the title linking to the
+  // ticket's channel, and the form's answers as fields, the short ones inline. Its own random
+  // sequence, so the rest of the transcript is what it was.
+  const form = prng(hash(`form:${ticket.ticketId}`));
+  const openerName = opener.displayName ?? opener.username;
   messages.push(
     message(1, botId, `<@${ticket.openerId}> welcome! <@&${role}> will be with you shortly.`, {
       embeds: [
         {
           title: panel?.name ?? 'Support',
           description: 'Thanks for reaching out. Please describe your problem; a member of the team will answer here.',
-          url: null,
+          url: `https://discord.com/channels/${server.id}/${channelId}`,
           colour: 0x10b981,
-          author: null,
-          fields: [{ name: panel?.question ?? 'What do you need help with?', value: ticket.answer, inline: false }],
+          author: { name: openerName, url: `https://discord.com/users/${ticket.openerId}`, iconUrl: `${options.cdnBase}/embed/avatars/${Number(BigInt(ticket.openerId) % 6n)}.png` },
+          fields: [
+            { name: panel?.question ?? 'What do you need help with?', value: ticket.answer, inline: false },
+            { name: 'In-game name', value: opener.username, inline: true },
+            { name: 'Platform', value: PLATFORMS[Math.floor(form() * PLATFORMS.length)]!, inline: true },
+            { name: 'Region', value: REGIONS[Math.floor(form() * REGIONS.length)]!, inline: true },
+          ],
           footer: { text: `Ticket #${ticket.number}`, iconUrl: null },
           imageUrl: null,
           thumbnailUrl: null,

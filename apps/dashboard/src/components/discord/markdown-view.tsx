@@ -279,8 +279,21 @@ export function MarkdownView({ text }: { text: string }) {
   return <Blocks blocks={blocks} />;
 }
 
-/** A text with inline markdown only (an embed title). */
-export function InlineMarkdown({ text }: { text: string }) {
-  const nodes = useMemo(() => parseInline(text, { maskedLinks: false }), [text]);
+/** The nodes with every link made its text (inside a link of its own: no link in a link). */
+function unlink(nodes: InlineNode[]): InlineNode[] {
+  return nodes.flatMap((node): InlineNode[] => {
+    if (node.type === 'url') return [{ type: 'text', text: node.url }];
+    if (node.type === 'link') return unlink(node.children);
+    if ('children' in node) return [{ ...node, children: unlink(node.children) }];
+    return [node];
+  });
+}
+
+/** A text with inline markdown only (an embed title, a field's name); `links={false}` inside a link. */
+export function InlineMarkdown({ text, links = true }: { text: string; links?: boolean }) {
+  const nodes = useMemo(() => {
+    const parsed = parseInline(text, { maskedLinks: false });
+    return links ? parsed : unlink(parsed);
+  }, [text, links]);
   return <Inline nodes={nodes} />;
 }

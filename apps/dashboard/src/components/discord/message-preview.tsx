@@ -1,8 +1,9 @@
 /**
  * A Discord message as Discord shows it, from the payload the bot sends (`buildPanelMessage`,
  * `buildMultiPanelMessage` of the contract: the same function the API posts with): the bot's name,
- * content, the embed (colour bar, title, description, thumbnail, image, footer) and the components
- * (buttons in their style colours, a select menu that opens). Light and dark Discord themes.
+ * content, the embed (colour bar, author, title and its link, description, fields, thumbnail, image,
+ * footer) and the components (buttons in their style colours, a select menu that opens). Light and
+ * dark Discord themes. The transcript viewer draws a transcript's embeds with the same `Embed`.
  */
 
 import type { DiscordActionRow, DiscordButton, DiscordEmbed, DiscordMessagePayload, DiscordPartialEmoji, DiscordStringSelect } from '@tickety/api-contract';
@@ -92,6 +93,82 @@ function isHttpUrl(url: string | undefined): url is string {
 }
 
 /**
+ * A link of an embed (its title's, its author's) as an address the page may link to: an absolute
+ * http(s) URL, as the browser parses it, else null (shown as text). `javascript:`, `data:` and the
+ * like, however written, never become a link.
+ */
+export function embedLink(url: string | null | undefined): string | null {
+  if (typeof url !== 'string' || !isHttpUrl(url)) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+type EmbedField = NonNullable<DiscordEmbed['fields']>[number];
+
+/**
+ * How many columns (of 12) each field spans, as Discord lays them out: a field that is not inline
+ * has a row of its own; consecutive inline fields share a row, up to 3 (2 beside a thumbnail).
+ */
+export function fieldSpans(fields: readonly EmbedField[], thumbnail: boolean): number[] {
+  const perRow = thumbnail ? 2 : 3;
+  const rows: number[][] = [];
+  let row: number[] | null = null;
+  fields.forEach((field, i) => {
+    if (field.inline && row && row.length < perRow) row.push(i);
+    else {
+      row = [i];
+      rows.push(row);
+      if (!field.inline) row = null;
+    }
+  });
+  const spans: number[] = [];
+  for (const r of rows) for (const i of r) spans[i] = 12 / r.length;
+  return spans;
+}
+
+/**
+ * A field spanning 12, 6 or 4 columns, as literal classes (Tailwind finds them in the source). In a
+ * narrow embed (a phone) inline fields share a row by two, and below 15rem each has its own: three
+ * columns of a few words each would break every word.
+ */
+const FIELD_SPAN: Record<number, string> = {
+  12: 'col-span-12',
+  6: 'col-span-12 @min-[15rem]:col-span-6',
+  4: 'col-span-12 @min-[15rem]:col-span-6 @sm:col-span-4',
+};
+
+/** The author's little picture; nothing when it does not load. */
+function AuthorIcon({ url }: { url: string }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  if (failed === url) return null;
+  return <img src={url} alt="" referrerPolicy="no-referrer" loading="lazy" onError={() => setFailed(url)} className="size-6 shrink-0 rounded-full object-cover" />;
+}
+
+/** The embed's fields: name and value pairs, inline ones side by side. */
+function Fields({ fields, thumbnail }: { fields: readonly EmbedField[]; thumbnail: boolean }) {
+  const spans = fieldSpans(fields, thumbnail);
+  return (
+    <dl className="@container mt-2 grid grid-cols-12 gap-x-4 gap-y-2">
+      {fields.map((field, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: fields have no id; their order is fixed
+        <div key={i} className={cx('min-w-0', FIELD_SPAN[spans[i]!] ?? 'col-span-12')}>
+          <dt className="mb-0.5 text-sm leading-[1.125rem] font-semibold break-words text-(--d-header)">
+            <InlineMarkdown text={field.name} />
+          </dt>
+          <dd className="text-sm leading-[1.125rem] break-words">
+            <MarkdownView text={field.value} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
  * A picture from the user's link. The dashboard's content policy may not allow the host (Discord
  * proxies every embed image; we do not yet), or the link may be wrong: then a placeholder says so.
  */
@@ -120,13 +197,36 @@ export function Embed({ embed }: { embed: DiscordEmbed }) {
   const colour = embed.color === undefined ? 'var(--d-embed-border)' : `#${embed.color.toString(16).padStart(6, '0')}`;
   const thumbnail = isHttpUrl(embed.thumbnail?.url) ? embed.thumbnail.url : null;
   const image = isHttpUrl(embed.image?.url) ? embed.image.url : null;
+  const titleLink = embedLink(embed.url);
+  const author = embed.author?.name ? embed.author : null;
+  const authorLink = embedLink(author?.url);
+  const authorIcon = isHttpUrl(author?.icon_url) ? author.icon_url : null;
+  const fields = (embed.fields ?? []).filter((f) => f.name !== '' || f.value !== '');
   return (
     <div className="mt-1 grid max-w-[32.5rem] rounded-[4px] border-l-4 bg-(--d-embed)" style={{ borderLeftColor: colour }}>
       <div className={cx('grid gap-x-4 pt-0.5 pr-4 pb-4 pl-3', thumbnail ? 'grid-cols-[minmax(0,1fr)_auto]' : 'grid-cols-1')}>
         <div className="min-w-0">
+          {author ? (
+            <div className="mt-2 flex min-w-0 items-center gap-2">
+              {authorIcon ? <AuthorIcon url={authorIcon} /> : null}
+              {authorLink ? (
+                <a href={authorLink} target="_blank" rel="noopener noreferrer nofollow" className="min-w-0 text-sm font-semibold break-words text-(--d-header) hover:underline">
+                  {author.name}
+                </a>
+              ) : (
+                <span className="min-w-0 text-sm font-semibold break-words text-(--d-header)">{author.name}</span>
+              )}
+            </div>
+          ) : null}
           {embed.title ? (
             <div className="mt-2 text-base leading-[1.375] font-semibold break-words text-(--d-header)">
-              <InlineMarkdown text={embed.title} />
+              {titleLink ? (
+                <a href={titleLink} target="_blank" rel="noopener noreferrer nofollow" className="text-(--d-link) hover:underline">
+                  <InlineMarkdown text={embed.title} links={false} />
+                </a>
+              ) : (
+                <InlineMarkdown text={embed.title} />
+              )}
             </div>
           ) : null}
           {embed.description ? (
@@ -134,6 +234,7 @@ export function Embed({ embed }: { embed: DiscordEmbed }) {
               <MarkdownView text={embed.description} />
             </div>
           ) : null}
+          {fields.length > 0 ? <Fields fields={fields} thumbnail={thumbnail !== null} /> : null}
         </div>
         {thumbnail ? <EmbedImage url={thumbnail} alt={t('preview.thumbnailAlt')} className="mt-2 size-20 max-h-20 max-w-20" /> : null}
         {image ? <EmbedImage url={image} alt={t('preview.imageAlt')} className={cx('mt-4 max-h-[18.75rem] w-full max-w-[25rem]', thumbnail && 'col-span-2')} /> : null}

@@ -110,7 +110,14 @@ describe('Restore Configs: the versions', () => {
     // Ava's avatar is her image; each version is a link that keeps the choice in the address.
     expect(items[1]!.querySelector('img')).toHaveAttribute('src', AVA.avatarUrl);
     expect(within(v2).getByRole('link')).toHaveAttribute('href', `/dashboard/${SERVER}/server-configs?version=2`);
-    expect(within(v2).getByRole('link')).toHaveAccessibleName(/^Version 2 Restored from v1 Ben .*ago.*2026.* Summary of version 2$/);
+    expect(within(v2).getByRole('link')).toHaveAccessibleName(/^v2 \(Version 2\) Restored from v1 Ben .*ago.*2026.* Summary of version 2$/);
+    // Label in name (WCAG 2.5.3): each link's name starts with the "vN" it shows, so a voice-control
+    // user can say "click v3"; the spelt-out "Version N" follows for screen readers.
+    items.forEach((item, i) => {
+      const shown = `v${4 - i}`;
+      expect(within(item).getByText(shown, { exact: true })).toBeVisible();
+      expect(within(item).getByRole('link')).toHaveAccessibleName(new RegExp(`^${shown} \\(Version ${4 - i}\\) `));
+    });
     expect(screen.getByText('That is every version.')).toBeInTheDocument();
     expect(screen.getByText(/Choose a version to see what it contains/)).toBeInTheDocument();
     expect(unexpected).toEqual([]);

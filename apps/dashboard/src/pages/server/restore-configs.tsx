@@ -77,10 +77,10 @@ function VersionItem({
         )}
       >
         <span className="flex flex-wrap items-center gap-1.5">
-          <span aria-hidden="true" className="font-mono text-sm font-semibold text-surface-900 dark:text-surface-50">
-            {t('restore.versionShort', { version: item.version })}
-          </span>
-          <span className="sr-only">{t('restore.version', { version: item.version })}</span>
+          {/* The visible "v7" starts the link's accessible name (WCAG 2.5.3, label in name: a voice-control
+              user says what they see); "Version 7" follows for screen readers, as in Web Logs. */}
+          <span className="font-mono text-sm font-semibold text-surface-900 dark:text-surface-50">{t('restore.versionShort', { version: item.version })}</span>
+          <span className="sr-only"> ({t('restore.version', { version: item.version })})</span>
           {current ? <Badge tone="primary">{t('restore.current')}</Badge> : null}
           {item.restoredFrom !== null ? <Badge tone="warning">{t('restore.restoredFrom', { version: item.restoredFrom })}</Badge> : null}
         </span>

@@ -4,7 +4,7 @@ import type { TranscriptV2 } from '@tickety/api-contract';
 import { json, mockApi, renderPage, resetShared } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DiscordNames, DiscordNamesContext } from '../../components/discord/markdown-view';
-import { DiscordSurface } from '../../components/discord/message-preview';
+import { DiscordSurface, embedLink, fieldSpans } from '../../components/discord/message-preview';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import TranscriptV2Page from './v2';
 import { Message } from './v2/message';
@@ -142,6 +142,86 @@ describe('transcript v2', () => {
     expect(file.querySelectorAll('img')).toHaveLength(0);
     const opener = render(<Message m={t.messages[1]!} grouped={false} users={users} byId={new Map()} />).container;
     expect(opener.querySelector('img')).toBeNull();
+  });
+
+  it('shows an embed as Discord does: the author with picture and link, the title linked, the fields, inline ones side by side', () => {
+    const t = fixture();
+    const embed: TranscriptV2['messages'][number]['embeds'][number] = {
+      title: 'Support',
+      description: 'Thanks for reaching out.',
+      url: 'https://tickety.example/help',
+      colour: 0x10b981,
+      author: { name: 'Cleo', url: 'https://tickety.example/u/cleo', iconUrl: 'https://cdn.discordapp.com/avatars/1/c.png' },
+      fields: [
+        { name: 'What do you need help with?', value: 'My **season pass** is gone', inline: false },
+        { name: 'In-game name', value: 'cleo_42', inline: true },
+        { name: 'Platform', value: 'PC', inline: true },
+        { name: 'Region', value: 'EU', inline: true },
+        { name: 'Order', value: 'AA-1', inline: true },
+      ],
+      footer: { text: 'Ticket #7', iconUrl: null },
+      imageUrl: null,
+      thumbnailUrl: null,
+      timestamp: null,
+    };
+    const m = { ...t.messages[3]!, content: '', embeds: [embed] };
+    const users = new Map(t.users.map((u) => [u.id, u]));
+    const one = (file?: { images: Map<string, string>; origin: string }) =>
+      render(
+        <DiscordSurface theme="light">
+          <Message m={m} grouped={true} users={users} byId={new Map()} {...(file ? { file } : {})} />
+        </DiscordSurface>,
+      ).container;
+    for (const container of [one(), one({ images: new Map(), origin: 'https://tickety.example' })]) {
+      const page = within(container);
+      expect(page.getByRole('link', { name: 'Support' })).toHaveAttribute('href', 'https://tickety.example/help');
+      expect(page.getByRole('link', { name: 'Cleo' })).toHaveAttribute('href', 'https://tickety.example/u/cleo');
+      for (const a of container.querySelectorAll('a')) expect(a).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+      // The fields as name and value pairs, in their order, the value with its markdown.
+      const terms = page.getAllByRole('term').map((dt) => dt.textContent);
+      expect(terms).toEqual(['What do you need help with?', 'In-game name', 'Platform', 'Region', 'Order']);
+      expect(page.getAllByRole('definition').map((dd) => dd.textContent)).toEqual(['My season pass is gone', 'cleo_42', 'PC', 'EU', 'AA-1']);
+      expect(page.getByText('season pass').tagName).toBe('STRONG');
+      // A field alone on its row, three inline ones side by side, the fourth inline on a row of its own
+      // (in a wide embed: a narrow one puts inline fields two to a row, or one).
+      const spans = page.getAllByRole('term').map((dt) => dt.parentElement!.className.match(/col-span-\d+/g)?.at(-1));
+      expect(spans).toEqual(['col-span-12', 'col-span-4', 'col-span-4', 'col-span-4', 'col-span-12']);
+      expect(page.getByText('Ticket #7')).toBeInTheDocument();
+    }
+    // The author's picture on the page (Discord's CDN, as the page's policy allows); none in the file.
+    expect([...one().querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual(['https://cdn.discordapp.com/avatars/1/c.png']);
+    expect(one({ images: new Map(), origin: 'https://tickety.example' }).querySelectorAll('img')).toHaveLength(0);
+  });
+
+  it('lays out inline fields three to a row, two beside a thumbnail', () => {
+    const f = (inline: boolean) => ({ name: 'n', value: 'v', inline });
+    expect(fieldSpans([f(true), f(true), f(true), f(true), f(true)], false)).toEqual([4, 4, 4, 6, 6]);
+    expect(fieldSpans([f(true), f(true), f(true)], true)).toEqual([6, 6, 12]);
+    expect(fieldSpans([f(true), f(false), f(true), f(true)], false)).toEqual([12, 12, 6, 6]);
+    expect(fieldSpans([f(false), f(false)], false)).toEqual([12, 12]);
+    expect(fieldSpans([], false)).toEqual([]);
+  });
+
+  it('links an embed to http(s) addresses only: a script, data or disguised address stays text', () => {
+    expect(embedLink('https://tickety.example/help?x=1#y')).toBe('https://tickety.example/help?x=1#y');
+    expect(embedLink('HTTP://Tickety.Example/a')).toBe('http://tickety.example/a');
+    for (const url of [
+      'javascript:top.__xss=1',
+      'JaVaScRiPt:top.__xss=1',
+      ' javascript:top.__xss=1',
+      'java\tscript:top.__xss=1',
+      '&#106;avascript:top.__xss=1',
+      'data:text/html,<script>top.__xss=1</script>',
+      'vbscript:msgbox(1)',
+      '//evil.example/x',
+      '/api/auth/logout',
+      'https://tickety.example/a b',
+      'https://',
+      '',
+      null,
+    ]) {
+      expect(embedLink(url), String(url)).toBeNull();
+    }
   });
 
   it('loads the transcript from the API and shows its header', async () => {

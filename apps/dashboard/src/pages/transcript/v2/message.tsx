@@ -121,9 +121,13 @@ export function Message({
               embed={{
                 ...(e.title ? { title: e.title } : {}),
                 ...(e.description ? { description: e.description } : {}),
-                ...(e.url && /^https?:\/\//.test(e.url) ? { url: e.url } : {}),
+                // Links are checked by Embed (http and https only); the author's picture loads as the
+                // page's policy allows, and not in the file (no picture from elsewhere there).
+                ...(e.url ? { url: e.url } : {}),
                 ...(e.colour !== null ? { color: e.colour } : {}),
-                ...(e.author ? { author: { name: e.author.name } } : {}),
+                ...(e.author
+                  ? { author: { name: e.author.name, ...(e.author.url ? { url: e.author.url } : {}), ...(!file && e.author.iconUrl ? { icon_url: e.author.iconUrl } : {}) } }
+                  : {}),
                 ...(e.footer ? { footer: { text: e.footer.text } } : {}),
                 // Pictures load as the page's policy allows (Discord's CDN); the file shows none.
                 ...(!file && e.imageUrl && /^https?:\/\//i.test(e.imageUrl) ? { image: { url: e.imageUrl } } : {}),

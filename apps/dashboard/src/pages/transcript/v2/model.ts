@@ -4,10 +4,10 @@
  */
 import type { TranscriptMessage, TranscriptV2 } from '@tickety/api-contract';
 
-/** A message's searchable text: its content and its embeds' words, lower-cased. */
+/** A message's searchable text: its content, its embeds' words (author, title, description, fields, footer) and files' names, lower-cased. */
 export function searchText(message: TranscriptMessage): string {
   let text = message.content;
-  for (const e of message.embeds) text += ` ${e.title ?? ''} ${e.description ?? ''} ${e.fields.map((f) => `${f.name} ${f.value}`).join(' ')} ${e.footer?.text ?? ''}`;
+  for (const e of message.embeds) text += ` ${e.author?.name ?? ''} ${e.title ?? ''} ${e.description ?? ''} ${e.fields.map((f) => `${f.name} ${f.value}`).join(' ')} ${e.footer?.text ?? ''}`;
   for (const a of message.attachments) text += ` ${a.filename}`;
   return text.toLowerCase();
 }
