@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod-setup';
 
 /**
  * REDIS_URL's Redis as this API instance sees it (`GET /api/staff/system`): while it is unreachable
