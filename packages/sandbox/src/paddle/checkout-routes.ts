@@ -26,6 +26,14 @@ function parseJson(text: string | undefined, what: string): unknown {
   }
 }
 
+/** The checkout's `custom_data` parameter: an object, or null when absent (RangeError when it is not one). */
+function customDataParam(req: FastifyRequest): Record<string, unknown> | null {
+  const custom = parseJson(param(req, 'custom_data'), 'custom_data');
+  if (custom === undefined || custom === null) return null;
+  if (typeof custom !== 'object' || Array.isArray(custom)) throw new RangeError('custom_data must be a JSON object.');
+  return custom as Record<string, unknown>;
+}
+
 function summaryHtml(lines: LineInput[], heading: string, dueMinor: number, note: string): string {
   const currency = lines[0]!.price.currency;
   const total = lines.reduce((t, l) => t + l.price.unitMinor * l.quantity, 0);
@@ -228,11 +236,7 @@ export function checkoutRoutes(app: FastifyInstance, ctx: CheckoutContext): void
         if (token !== ctx.clientToken) return tokenRefused();
         let customData = found.txn.custom_data;
         try {
-          const custom = parseJson(param(req, 'custom_data'), 'custom_data');
-          if (custom !== undefined && custom !== null) {
-            if (typeof custom !== 'object' || Array.isArray(custom)) throw new RangeError('custom_data must be a JSON object.');
-            customData = custom as Record<string, unknown>;
-          }
+          customData = customDataParam(req) ?? customData;
         } catch (err) {
           if (err instanceof RangeError) return problemPage(reply, 400, 'Checkout could not open', err.message);
           throw err;
@@ -267,11 +271,7 @@ export function checkoutRoutes(app: FastifyInstance, ctx: CheckoutContext): void
         const items = parseJson(param(req, 'items'), 'items');
         if (!Array.isArray(items)) throw new RangeError('items must be a JSON array of { priceId, quantity }.');
         lines = engine.lines(items as Array<{ priceId: unknown; quantity: unknown }>);
-        const custom = parseJson(param(req, 'custom_data'), 'custom_data');
-        if (custom !== undefined && custom !== null) {
-          if (typeof custom !== 'object' || Array.isArray(custom)) throw new RangeError('custom_data must be a JSON object.');
-          customData = custom as Record<string, unknown>;
-        }
+        customData = customDataParam(req);
       } catch (err) {
         if (err instanceof RangeError) return problemPage(reply, 400, 'Checkout could not open', err.message);
         throw err;
