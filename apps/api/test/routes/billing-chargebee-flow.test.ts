@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { ApiError, BillingActionAnswer, BillingInvoicesAnswer, BillingSubscription, ChangePlanPreview, CheckoutStatus, RedirectCheckoutAnswer, ServerConfigAnswer } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { Browser } from '../helpers/browser';
 import { MINUTE } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
+import { freePort } from '../helpers/redis-server';
 
 const { ava, ben } = DEMO_USERS;
 const PALS = DEMO_GUILDS.pixelPals.id;
@@ -18,17 +18,6 @@ const YEARLY = 'tickety-premium-USD-Yearly';
 const MONTHLY_CENTS = 499;
 const YEARLY_CENTS = 4999;
 
-/** A port nothing listens on now (the API listens there: Paddle's SDK reaches its stand-in over real HTTP when reconciliation reads every provider). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 const ports = await Promise.all(databases().map(() => freePort()));
 
 /**

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { BillingInvoicesAnswer, BillingSubscription, CheckoutStatus, RedirectCheckoutAnswer, ServerConfigAnswer } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { Browser } from '../helpers/browser';
 import { MINUTE } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
+import { freePort } from '../helpers/redis-server';
 
 const { ava } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;
@@ -16,17 +16,6 @@ const PALS = DEMO_GUILDS.pixelPals.id;
 /** The catalogue's Discord SKU: Premium, monthly. */
 const SKU = '1300000000000000801';
 
-/** A port nothing listens on now (the API listens there: a reconciliation pass reads every provider, Paddle's SDK over real HTTP). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 const ports = await Promise.all(databases().map(() => freePort()));
 
 describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Discord app subscription end to end through the stand-in on $name', (database) => {

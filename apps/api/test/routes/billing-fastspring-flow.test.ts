@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import {
   BillingActionAnswer,
   BillingInvoicesAnswer,
@@ -15,22 +14,12 @@ import { Browser } from '../helpers/browser';
 import { DAY, MINUTE } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
+import { freePort } from '../helpers/redis-server';
 
 const { ava, ben } = DEMO_USERS;
 const PALS = DEMO_GUILDS.pixelPals.id;
 const BENS = DEMO_GUILDS.bensWorkshop.id;
 
-/** A port nothing listens on now (the API listens there: reconciliation reads Paddle's stand-in too, through its SDK over real HTTP). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 const ports = await Promise.all(databases().map(() => freePort()));
 
 describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a FastSpring purchase end to end through the stand-in on $name', (database) => {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { ApiError, BillingActionAnswer, BillingSubscription, BillingSubscriptionsAnswer, CheckoutStatus, PaddleCheckoutAnswer, ServerConfigAnswer } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,21 +6,11 @@ import { Browser } from '../helpers/browser';
 import { MINUTE } from '../helpers/clock';
 import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
+import { freePort } from '../helpers/redis-server';
 
 const { ava, ben } = DEMO_USERS;
 const PALS = DEMO_GUILDS.pixelPals.id;
 
-/** A port nothing listens on now (the API listens there: Paddle's SDK calls the stand-in over real HTTP). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 const ports = await Promise.all(databases().map(() => freePort()));
 
 describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Paddle purchase end to end through the stand-in on $name', (database) => {
