@@ -60,7 +60,7 @@ async function openHome(page: Page) {
   expect(await page.evaluate(() => (window as { __tickety?: { pressed: unknown[] } }).__tickety?.pressed.length)).toBe(0);
 }
 
-describe('announcements (issue 12)', () => {
+describe('announcements', () => {
   test('Sam publishes a maintenance notice through the System Update form', async () => {
     await signInContext(b.context, b.baseURL, 'sam');
     await b.page.goto('/systemUpdate');

@@ -5,7 +5,7 @@ import { type RunningServer, startServer } from '../src/server';
 import { DEMO_GUILDS, DEMO_USERS, signInContext } from '../src/session';
 
 /**
- * Premium and billing (issue 10), as people do it in demo mode: Paddle is the sandbox's stand-in
+ * Premium and billing, as people do it in demo mode: Paddle is the sandbox's stand-in
  * (its Paddle.js, its checkout with test cards, its API and its signed webhooks to the API).
  */
 let server: RunningServer | undefined;

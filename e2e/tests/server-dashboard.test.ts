@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from '../src/server';
 import { DEMO_GUILDS, signInContext } from '../src/session';
 
 /**
- * The server dashboard, as an admin uses it (issue 8): Ava builds a panel with a form on Ava's
+ * The server dashboard, as an admin uses it: Ava builds a panel with a form on Ava's
  * Arcade, sends it to a channel, finds it there in the sandbox's Discord, edits it and updates the
  * message in place. Its own server: the flow changes the demo configuration other files read.
  */

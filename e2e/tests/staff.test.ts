@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from '../src/server';
 import { DEMO_GUILDS, DEMO_USERS, type DemoUserKey, signInContext } from '../src/session';
 
 /**
- * The staff tools (issue 12 §6), as people do them in demo mode: Sam (a staff owner) adds Ben to the
+ * The staff tools, as people do them in demo mode: Sam (a staff owner) adds Ben to the
  * staff with DASHBOARD_SUPPORT_SEARCH_READ; Ben finds Ava by a partial name and opens Ava's Arcade
  * read-only; Sam takes the flag back and Ben is refused at once; Sam triggers every overlay state on
  * /test, and reads System and System Update. The tests run in order on a server of their own: each
@@ -79,7 +79,7 @@ async function scheme(page: Page, dark: boolean): Promise<void> {
   await page.waitForFunction((d) => document.documentElement.classList.contains('dark') === d, dark);
 }
 
-describe('staff tools (issue 12)', () => {
+describe('staff tools', () => {
   test('Sam adds Ben by his Discord id with Support search: looked up, confirmed, listed with the flag, and in the audit log', async () => {
     const sam = await person('sam');
     try {

@@ -13,7 +13,7 @@ import { type RunningServer, startServer } from '../src/server';
 import { DEMO_GUILDS, DEMO_USERS, signInContext, signInWithHint } from '../src/session';
 
 /**
- * Tickets flow in (issue 9): the demo bot, a client of the bot API over HTTP, fills the demo with a
+ * Tickets flow in: the demo bot, a client of the bot API over HTTP, fills the demo with a
  * ticket history, shard heartbeats and transcripts; people find them on the status page, in "Your
  * tickets", in a server's transcripts and in Web Logs. Its own server, with the demo bot on.
  */
@@ -98,7 +98,7 @@ describe('tickets flow in from the bot', () => {
     await expect.poll(() => b.page.getByRole('status').filter({ hasText: / of / }).textContent()).toMatch(/^1 of \d+$/);
     await shot(b.page, 'transcript-v2-cleo');
 
-    // A transcript of Ava's Arcade, where Cleo is not a member: spec §8's no-access screen.
+    // A transcript of Ava's Arcade, where Cleo is not a member: the no-access screen (docs/behaviour.md).
     const ava = await signInWithHint(server!.url, 'ava');
     const list = (await (await fetch(`${server!.url}/api/guilds/${ARCADE.id}/transcripts`, { headers: { cookie: ava.header() } })).json()) as { items: Array<{ fileId: string }> };
     expect(list.items.length).toBeGreaterThan(0);

@@ -59,9 +59,9 @@ export function startApp(config: RuntimeConfig) {
   // Usually done already by the entry chunk (index.ts); registering again with the same URL is a no-op.
   registerRemotesEarly(config, composition, window.location.pathname);
   watchForStaff(store, config);
-  // Spec §1: Paddle.js initialised at start-up, once the browser is idle (never before the first page).
+  // Paddle.js initialised at start-up, once the browser is idle (never before the first page).
   schedulePaddle(config);
-  // Spec §1: the subscription-analytics script started with the signed-in user's id, once idle (never for a visitor).
+  // The subscription-analytics script started with the signed-in user's id, once idle (never for a visitor).
   scheduleAnalytics(store, config);
   keepSignedInHint(store);
   // The server dashboard's sidebar and access decision are their own chunk (layouts/server-frame.tsx):

@@ -16,7 +16,7 @@
  *    other page starts the app at once.
  * 3. Until the app is in, a press on a control that needs it (Login, the menu) is kept for it: the
  *    takeover (app/takeover.ts) presses it again on the app. The theme toggle works at once.
- * 4. A notice to show (issue 12: the banner on every page, announcements/). On a prerendered page
+ * 4. A notice to show (the banner on every page, announcements/). On a prerendered page
  *    whose app has not started, once the page has loaded and the browser is idle, the notices are
  *    read (the API's origin from config.json, as the app reads it); when one is not dismissed in this
  *    browser, the app starts on its own and shows the banner (not on a display page, which has no

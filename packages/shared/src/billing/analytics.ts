@@ -1,5 +1,5 @@
 /**
- * The subscription-analytics script in the browser (spec §1: "started with the user id"; ProfitWell,
+ * The subscription-analytics script in the browser (started with the user id, docs/behaviour.md; ProfitWell,
  * now Paddle's ProfitWell Metrics / Retain). ProfitWell's loader semantics: `window.profitwell(...)`
  * queues its calls (`profitwell.q`) until `profitwell.js` has loaded and replays them; the script tag
  * is `<script id="profitwell-js" data-pw-auth="<public token>" src="<script>?auth=<token>">`.

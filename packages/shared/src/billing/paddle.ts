@@ -1,5 +1,5 @@
 /**
- * Paddle.js in the browser (spec §1: initialised at start-up with the configured public token).
+ * Paddle.js in the browser (initialised at start-up with the configured public token, docs/behaviour.md).
  * The shell schedules it when the browser is idle after the first page is shown (`schedulePaddle`),
  * so it never competes with a public page's first load; a checkout page loads it at once if it is not
  * in yet (`loadPaddle`, one load per page). Paddle's events reach every `onPaddleEvent` listener.
