@@ -1,27 +1,8 @@
 #!/usr/bin/env node
 // Deploys one front end into a site folder, as a content-hashed version that is never overwritten,
-// and points the site's config.json (the one composition file) at it. docs/operations.md, "Deploying".
-//
-//   node scripts/deploy.mjs <app>... [--site <dir>] [--base-url <url>] [--public-url <origin>] [--no-build] [--dist <dir>]
-//   node scripts/deploy.mjs rollback <app> [<version>] [--site <dir>]
-//   node scripts/deploy.mjs pages --public-url <origin> [--site <dir>]
-//   node scripts/deploy.mjs list [--site <dir>] [--json]
-//
-// <app>: shell, marketing, billing, dashboard, staff, or `all` (the remotes, then the shell).
-// The site (default <repo>/.data/site; what the all-in-one server serves, or what you upload):
-//   config.json            remotes.<name> = { manifest, version, routes } and shell = { version };
-//                          every other field is kept (a split deployment adds its runtime settings)
-//   app.html               the live shell page (a copy of shell/<version>/index.html)
-//   index.html, 404.html   the same; for a static host (--public-url, pages.json) the prerendered
-//                          home and 404 pages instead, beside <path>/index.html for every other
-//                          public page, sitemap.xml and robots.txt
-//   assets/...             the shell's content-hashed files (same name = same content; never replaced)
-//   favicon.svg, ...       the live shell's other files
-//   shell/<version>/       every shell version deployed (kept for rollback)
-//   remotes/<name>/<version>/  every remote version deployed (mf-manifest.json, routes.json, chunks)
-//   deployments.json       history: [{ app, version, at, previous, action }]
-// A version is the first 12 hex digits of a sha256 over the build's sorted relative paths and
-// contents, every file included (source maps too: what is hashed is exactly what is copied).
+// and points the site's config.json (the one composition file) at it. The commands are in USAGE
+// below (`--help`); what they do and the site folder's layout: docs/operations.md, "Deploying the
+// front ends" and "The site folder".
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -68,8 +49,8 @@ export function hashDir(dir) {
   return hash.digest('hex').slice(0, 12);
 }
 
-function sameContent(a, b) {
-  return existsSync(b) && statSync(a).size === statSync(b).size && readFileSync(a).equals(readFileSync(b));
+function sameContent(built, live) {
+  return existsSync(live) && statSync(built).size === statSync(live).size && readFileSync(built).equals(readFileSync(live));
 }
 
 /** CSP sources of a page's inline scripts (the shell's boot script); the API sends the same (static-site.ts). */
@@ -119,8 +100,8 @@ function withLock(site, fn) {
     let alive = false;
     try {
       alive = Number.isInteger(pid) && pid > 0 && process.kill(pid, 0);
-    } catch (e) {
-      alive = e.code === 'EPERM';
+    } catch (probeError) {
+      alive = probeError.code === 'EPERM';
     }
     if (alive) throw new DeployError(`Another deploy (pid ${pid}) is running on ${site}; wait for it (or remove ${lock} if it is gone).`);
     unlinkSync(lock);
@@ -164,8 +145,8 @@ function readHistory(site) {
 }
 
 function liveVersion(cfg, app) {
-  const v = app === 'shell' ? cfg.shell?.version : cfg.remotes?.[app]?.version;
-  return typeof v === 'string' ? v : null;
+  const version = app === 'shell' ? cfg.shell?.version : cfg.remotes?.[app]?.version;
+  return typeof version === 'string' ? version : null;
 }
 
 /** The versions of an app in the site, oldest first (by first deploy, else by folder time). */
@@ -173,10 +154,10 @@ export function versionsOf(site, app, history = readHistory(site)) {
   const dir = sitePaths(site).versionsDir(app);
   if (!existsSync(dir)) return [];
   const found = readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && VERSION.test(e.name))
-    .map((e) => {
-      const first = history.find((h) => h.app === app && h.version === e.name && h.action !== 'rollback');
-      return { version: e.name, deployedAt: first?.at ?? statSync(join(dir, e.name)).mtime.toISOString() };
+    .filter((entry) => entry.isDirectory() && VERSION.test(entry.name))
+    .map((entry) => {
+      const first = history.find((h) => h.app === app && h.version === entry.name && h.action !== 'rollback');
+      return { version: entry.name, deployedAt: first?.at ?? statSync(join(dir, entry.name)).mtime.toISOString() };
     });
   return found.sort((a, b) => a.deployedAt.localeCompare(b.deployedAt) || a.version.localeCompare(b.version));
 }
@@ -202,9 +183,9 @@ function record(site, { app, version, previous, action }) {
 // ---------------------------------------------------------------------------------------------
 // Route tables and pages (the contract's own functions: packages/api-contract/src, via tsx)
 
-let contract;
+let contractModule;
 async function routeContract() {
-  if (contract) return contract;
+  if (contractModule) return contractModule;
   // tsx's ESM entry (require.resolve would give its CommonJS one), from a package that depends on it.
   let api;
   for (const dir of ['packages/build-config', 'apps/api']) {
@@ -219,8 +200,8 @@ async function routeContract() {
   }
   if (!api) throw new DeployError('tsx is not installed (it loads the route-table checks): run `node scripts/pnpm.mjs install` first.');
   const { tsImport } = await import(pathToFileURL(api).href);
-  contract = await tsImport(pathToFileURL(join(ROOT, 'packages/api-contract/src/index.ts')).href, import.meta.url);
-  return contract;
+  contractModule = await tsImport(pathToFileURL(join(ROOT, 'packages/api-contract/src/index.ts')).href, import.meta.url);
+  return contractModule;
 }
 
 /**
@@ -228,17 +209,17 @@ async function routeContract() {
  * the table is malformed or the composition reports a problem that it causes.
  */
 async function checkRoutes(cfg, app, raw, where) {
-  const c = await routeContract();
+  const contract = await routeContract();
   let table;
   try {
-    table = c.parseRouteTable(raw, app);
+    table = contract.parseRouteTable(raw, app);
   } catch (error) {
     throw new DeployError(`${app}: ${where} is refused: ${error.message}`);
   }
   const current = {};
   for (const [name, entry] of Object.entries(cfg.remotes ?? {})) if (REMOTES.includes(name) && isRecord(entry)) current[name] = entry.routes;
   // A mount belongs to one remote: name the one this table would share.
-  const overlaps = (a, b) => a === b || (a !== '/' && b !== '/' && (c.insideMount(a, b) || c.insideMount(b, a)));
+  const overlaps = (a, b) => a === b || (a !== '/' && b !== '/' && (contract.insideMount(a, b) || contract.insideMount(b, a)));
   for (const [other, raw] of Object.entries(current)) {
     if (other === app || !isRecord(raw) || !Array.isArray(raw.mounts)) continue;
     for (const mount of table.mounts) {
@@ -251,8 +232,8 @@ async function checkRoutes(cfg, app, raw, where) {
       throw error;
     }
   }
-  const before = c.composeRouteTables(current).problems;
-  const after = c.composeRouteTables({ ...current, [app]: table }).problems;
+  const before = contract.composeRouteTables(current).problems;
+  const after = contract.composeRouteTables({ ...current, [app]: table }).problems;
   const caused = after.filter((p) => p.remote === app || !before.some((q) => q.remote === p.remote && q.message === p.message));
   if (caused.length > 0) {
     const error = new DeployError(`${app}: ${where} does not compose with the remotes in config.json, refused:\n  ${caused.map((p) => p.message).join('\n  ')}`);
@@ -479,7 +460,7 @@ export async function publishPages(site, options = {}) {
   const publicUrl = (options.publicUrl ?? state.publicUrl ?? '').replace(/\/+$/, '');
   if (!publicUrl) return null;
   if (!/^https?:\/\/[^\s/]+$/.test(publicUrl)) throw new DeployError(`--public-url must be the site's origin (https://host), not "${publicUrl}".`);
-  const c = await routeContract();
+  const contract = await routeContract();
   const cfg = readConfig(site);
   const shellVersion = liveVersion(cfg, 'shell');
   if (shellVersion && !VERSION.test(shellVersion)) throw new DeployError(`pages: config.json's shell version "${shellVersion}" is not a version of this site: nothing written.`);
@@ -487,13 +468,13 @@ export async function publishPages(site, options = {}) {
     print('pages: no shell is live yet: nothing written');
     return null;
   }
-  const runtime = c.RuntimeConfig.safeParse(cfg);
+  const runtime = contract.RuntimeConfig.safeParse(cfg);
   if (!runtime.success) {
     const missing = [...new Set(runtime.error.issues.map((i) => i.path.join('.')))].join(', ');
     throw new DeployError(`pages: config.json lacks the runtime settings a static host's pages are rendered with (${missing}): add them (docs/operations.md, "A static host").`);
   }
   const config = runtime.data;
-  const composition = c.composeRouteTables(Object.fromEntries(Object.entries(config.remotes).map(([id, e]) => [id, e?.routes])));
+  const composition = contract.composeRouteTables(Object.fromEntries(Object.entries(config.remotes).map(([id, e]) => [id, e?.routes])));
   const load = async (file) => (existsSync(file) ? import(pathToFileURL(file).href) : null);
   let shell;
   try {
@@ -505,16 +486,16 @@ export async function publishPages(site, options = {}) {
   // What is written is recorded before it is written: a run that stops half-way leaves no page
   // that a later run would not know to remove.
   const previous = Array.isArray(state.pages) ? state.pages.filter((f) => typeof f === 'string') : [];
-  const planned = c.openPagePaths(composition).map(pageFile).filter(Boolean);
+  const planned = contract.openPagePaths(composition).map(pageFile).filter(Boolean);
   writeJson(join(site, 'pages.json'), { publicUrl, pages: [...new Set([...previous, ...planned])] });
   const shellHtml = readFileSync(join(site, 'app.html'), 'utf8');
   const page = (path, prerendered, notFound = false) =>
-    c.pageHtml({ shell: shellHtml, composition, path, page: prerendered, notFound, origin: publicUrl, productName: config.productName });
+    contract.pageHtml({ shell: shellHtml, composition, path, page: prerendered, notFound, origin: publicUrl, productName: config.productName });
 
   const written = [];
-  for (const path of c.openPagePaths(composition)) {
+  for (const path of contract.openPagePaths(composition)) {
     const file = pageFile(path);
-    const remote = c.pageOwner(composition, path);
+    const remote = contract.pageOwner(composition, path);
     const entry = remote ? config.remotes[remote] : undefined;
     if (!file || !remote || !entry?.version || !VERSION.test(entry.version)) {
       print(`pages: ${path} skipped (not a plain address of a deployed version)`);
@@ -525,7 +506,7 @@ export async function publishPages(site, options = {}) {
     try {
       const renderer = await load(join(dir, 'prerender.mjs'));
       prerendered = renderer
-        ? c.renderPage({ shell, remote: renderer, remoteId: remote, path, config, stylesheets: c.manifestStylesheets(readJson(join(dir, 'mf-manifest.json'), null), entry.manifest) })
+        ? contract.renderPage({ shell, remote: renderer, remoteId: remote, path, config, stylesheets: contract.manifestStylesheets(readJson(join(dir, 'mf-manifest.json'), null), entry.manifest) })
         : null;
     } catch (error) {
       print(`pages: ${path} could not be prerendered (${error.message}): written as the plain shell page`);
@@ -533,9 +514,9 @@ export async function publishPages(site, options = {}) {
     writeAtomic(join(site, file), page(path, prerendered));
     written.push(file);
   }
-  writeAtomic(join(site, '404.html'), page(c.ANY_ADDRESS, c.renderNotFound(shell, config), true));
-  writeAtomic(join(site, 'sitemap.xml'), c.sitemapXml(composition, publicUrl));
-  writeAtomic(join(site, 'robots.txt'), c.robotsTxt(composition, publicUrl));
+  writeAtomic(join(site, '404.html'), page(contract.ANY_ADDRESS, contract.renderNotFound(shell, config), true));
+  writeAtomic(join(site, 'sitemap.xml'), contract.sitemapXml(composition, publicUrl));
+  writeAtomic(join(site, 'robots.txt'), contract.robotsTxt(composition, publicUrl));
   // A page no longer in the composition must not stay reachable. `/`: back to the shell page.
   for (const file of previous) {
     if (written.includes(file)) continue;
@@ -664,9 +645,9 @@ function parseArgs(argv) {
     const arg = argv[i];
     const value = (name) => {
       if (arg.includes('=')) return arg.slice(arg.indexOf('=') + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new DeployError(`${name} needs a value.\n${USAGE}`);
-      return v;
+      const given = argv[++i];
+      if (given === undefined) throw new DeployError(`${name} needs a value.\n${USAGE}`);
+      return given;
     };
     if (arg === '--help' || arg === '-h') out.help = true;
     else if (arg === '--no-build') out.build = false;

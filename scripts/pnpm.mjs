@@ -13,8 +13,8 @@ const pin = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).package
 const baseEnv = { ...process.env, COREPACK_ENABLE_DOWNLOAD_PROMPT: '0', COREPACK_ENABLE_STRICT: '0' };
 
 function works(cmd, args) {
-  const r = spawnSync(cmd, [...args, '--version'], { env: baseEnv, encoding: 'utf8', cwd: root });
-  return r.status === 0 && r.stdout.trim() === pin;
+  const probe = spawnSync(cmd, [...args, '--version'], { env: baseEnv, encoding: 'utf8', cwd: root });
+  return probe.status === 0 && probe.stdout.trim() === pin;
 }
 
 let resolved;
@@ -43,8 +43,8 @@ function pnpmEnv(extra = {}) {
 
 export function pnpm(args, opts = {}) {
   const [cmd, pre] = pnpmCommand();
-  const r = spawnSync(cmd, [...pre, ...args], { stdio: 'inherit', env: pnpmEnv(opts.env), cwd: opts.cwd ?? root });
-  return r.status ?? 1;
+  const child = spawnSync(cmd, [...pre, ...args], { stdio: 'inherit', env: pnpmEnv(opts.env), cwd: opts.cwd ?? root });
+  return child.status ?? 1;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

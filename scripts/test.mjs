@@ -61,14 +61,14 @@ for (const file of resultFiles()) {
     if (existsSync(join(dirname(file), 'package.json'))) missing.push(dirname(file).slice(root.length + 1));
     continue;
   }
-  const r = JSON.parse(readFileSync(file, 'utf8'));
-  passed += r.numPassedTests ?? 0;
-  failed += r.numFailedTests ?? 0;
-  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  failed += r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0;
-  const ends = (r.testResults ?? []).map((t) => t.endTime ?? 0).filter((t) => t > 0);
-  const ms = ends.length && r.startTime ? Math.max(...ends) - r.startTime : 0;
-  perPackage.push({ name: dirname(file).slice(root.length + 1), passed: r.numPassedTests ?? 0, failed: r.numFailedTests ?? 0, ms });
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  failed += report.numFailedTestSuites && !report.numFailedTests ? report.numFailedTestSuites : 0;
+  const ends = (report.testResults ?? []).map((t) => t.endTime ?? 0).filter((t) => t > 0);
+  const ms = ends.length && report.startTime ? Math.max(...ends) - report.startTime : 0;
+  perPackage.push({ name: dirname(file).slice(root.length + 1), passed: report.numPassedTests ?? 0, failed: report.numFailedTests ?? 0, ms });
 }
 const minutes = (ms) => `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
 console.log('\nTime per package (its test run, slowest first):');
