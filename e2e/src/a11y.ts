@@ -33,9 +33,9 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     document.head.appendChild(style);
   });
   for (const dark of [false, true]) {
-    await page.evaluate((d) => {
-      document.documentElement.classList.toggle('dark', d);
-      document.documentElement.style.colorScheme = d ? 'dark' : 'light';
+    await page.evaluate((isDark) => {
+      document.documentElement.classList.toggle('dark', isDark);
+      document.documentElement.style.colorScheme = isDark ? 'dark' : 'light';
     }, dark);
     const violations = (await page.evaluate(
       (tags) => (window as unknown as { axe: { run(ctx: Document, options: unknown): Promise<{ violations: unknown[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }).then((r) => r.violations),
@@ -50,9 +50,9 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
       problems.push(`${dark ? 'dark' : 'light'} ${new URL(page.url()).pathname}: ${v.impact} ${v.id}: ${v.help} at ${where}${v.nodes.length > 3 ? ` (+${v.nodes.length - 3} more)` : ''}`);
     }
   }
-  await page.evaluate((d) => {
-    document.documentElement.classList.toggle('dark', d);
-    document.documentElement.style.colorScheme = d ? 'dark' : 'light';
+  await page.evaluate((isDark) => {
+    document.documentElement.classList.toggle('dark', isDark);
+    document.documentElement.style.colorScheme = isDark ? 'dark' : 'light';
     document.getElementById('tk-axe-still')?.remove();
   }, wasDark);
   return problems;

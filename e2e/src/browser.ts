@@ -50,17 +50,17 @@ interface ReportedViolation {
 function reportViolations(binding: string): void {
   addEventListener(
     'securitypolicyviolation',
-    (e) => {
-      const report = (window as unknown as Record<string, ((v: ReportedViolation) => void) | undefined>)[binding];
+    (event) => {
+      const report = (window as unknown as Record<string, ((violation: ReportedViolation) => void) | undefined>)[binding];
       report?.({
-        documentURI: e.documentURI,
-        effectiveDirective: e.effectiveDirective,
-        blockedURI: e.blockedURI,
-        sourceFile: e.sourceFile,
-        lineNumber: e.lineNumber,
-        columnNumber: e.columnNumber,
-        sample: e.sample,
-        disposition: e.disposition,
+        documentURI: event.documentURI,
+        effectiveDirective: event.effectiveDirective,
+        blockedURI: event.blockedURI,
+        sourceFile: event.sourceFile,
+        lineNumber: event.lineNumber,
+        columnNumber: event.columnNumber,
+        sample: event.sample,
+        disposition: event.disposition,
       });
     },
     true,
@@ -68,10 +68,10 @@ function reportViolations(binding: string): void {
 }
 
 /** One line per violation: where, which directive, what it blocked, from which script line. */
-export function describeViolation(v: ReportedViolation): string {
-  const source = v.sourceFile ? ` at ${v.sourceFile}:${v.lineNumber}:${v.columnNumber}` : '';
-  const sample = v.sample ? ` (sample: ${JSON.stringify(v.sample.slice(0, 80))})` : '';
-  return `${v.disposition === 'report' ? '[report-only] ' : ''}${v.documentURI}: ${v.effectiveDirective} blocked ${v.blockedURI || 'an inline resource'}${source}${sample}`;
+export function describeViolation(violation: ReportedViolation): string {
+  const source = violation.sourceFile ? ` at ${violation.sourceFile}:${violation.lineNumber}:${violation.columnNumber}` : '';
+  const sample = violation.sample ? ` (sample: ${JSON.stringify(violation.sample.slice(0, 80))})` : '';
+  return `${violation.disposition === 'report' ? '[report-only] ' : ''}${violation.documentURI}: ${violation.effectiveDirective} blocked ${violation.blockedURI || 'an inline resource'}${source}${sample}`;
 }
 
 export interface BrowserState {
@@ -124,15 +124,15 @@ export function useBrowser(options: { baseURL?: () => string; accessibility?: bo
     context.on('request', (request) => requests.push(request.url()));
     // Content-Security-Policy violations fail the test (afterEach), named: the events of every frame,
     // and Chromium's "Refused to …" console lines (in case one reaches no listener).
-    await context.exposeBinding(CSP_BINDING, (_source, v: ReportedViolation) => {
-      cspViolations.push(describeViolation(v));
+    await context.exposeBinding(CSP_BINDING, (_source, violation: ReportedViolation) => {
+      cspViolations.push(describeViolation(violation));
     });
     await context.addInitScript(`(${reportViolations.toString()})(${JSON.stringify(CSP_BINDING)})`);
-    context.on('page', (p) => {
-      p.on('pageerror', (error) => errors.push(`pageerror ${p.url()}: ${error.message}`));
-      p.on('console', (msg) => {
-        if (msg.type() === 'error') errors.push(`console ${p.url()}: ${msg.text()}`);
-        if (/^(\[Report Only\] )?Refused to /.test(msg.text())) cspViolations.push(`console ${p.url()}: ${msg.text()}`);
+    context.on('page', (opened) => {
+      opened.on('pageerror', (error) => errors.push(`pageerror ${opened.url()}: ${error.message}`));
+      opened.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(`console ${opened.url()}: ${msg.text()}`);
+        if (/^(\[Report Only\] )?Refused to /.test(msg.text())) cspViolations.push(`console ${opened.url()}: ${msg.text()}`);
       });
     });
     page = await context.newPage();

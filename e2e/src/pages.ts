@@ -23,14 +23,14 @@ export function main(page: Page) {
 
 /** Resolves once `path` is the current location (path + search + hash as given). */
 export async function waitForPath(page: Page, expected: string | RegExp, timeout = 15_000): Promise<string> {
-  const matches = (u: URL) => {
-    const here = `${u.pathname}${u.search}${u.hash}`;
+  const matches = (url: URL) => {
+    const here = `${url.pathname}${url.search}${url.hash}`;
     return typeof expected === 'string' ? here === expected : expected.test(here);
   };
   // waitForURL also sees client-side (history API) redirects.
   await page.waitForURL(matches, { timeout, waitUntil: 'commit' }).catch(() => undefined);
-  const u = new URL(page.url());
-  return `${u.pathname}${u.search}${u.hash}`;
+  const current = new URL(page.url());
+  return `${current.pathname}${current.search}${current.hash}`;
 }
 
 /**

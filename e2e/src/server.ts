@@ -20,8 +20,8 @@ export const FRONT_ENDS = [...REMOTE_IDS, 'shell'] as const;
  * `node scripts/deploy.mjs <app>... --site <dir> --no-build` does: the layout the server serves.
  */
 export function deploySite(dir: string, apps: readonly string[] = FRONT_ENDS): void {
-  const r = spawnSync(process.execPath, [DEPLOY_JS, ...apps, '--site', dir, '--no-build'], { cwd: REPO_DIR, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`deploying ${apps.join(', ')} into ${dir} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+  const deploy = spawnSync(process.execPath, [DEPLOY_JS, ...apps, '--site', dir, '--no-build'], { cwd: REPO_DIR, encoding: 'utf8' });
+  if (deploy.status !== 0) throw new Error(`deploying ${apps.join(', ')} into ${dir} failed (exit ${deploy.status}):\n${deploy.stdout}${deploy.stderr}`);
 }
 
 export interface RunningServer {

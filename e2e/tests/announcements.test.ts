@@ -6,15 +6,15 @@ import { type RunningServer, startServer } from '../src/server';
 import { signInContext } from '../src/session';
 
 /**
- * Issue 12: "Sam publishes a maintenance notice and a visitor sees the banner on `/`". A visitor's
- * `/` arrives prerendered and the app starts at their first interaction; with a notice to show, the
- * boot script starts it on its own once the page has loaded and the browser is idle
- * (apps/shell/src/boot). The demo seed has an active "welcome" notice of its own, for signed-in users:
+ * Sam publishes a maintenance notice and a visitor sees the banner on `/`. A visitor's `/` arrives
+ * prerendered and the app starts at their first interaction; with a notice to show, the boot script
+ * starts it on its own once the page has loaded and the browser is idle (docs/architecture.md,
+ * "Announcements on a prerendered page"). The demo seed has an active "welcome" notice of its own, for signed-in users:
  * a visitor never sees it, and without this test's notice their prerendered page stays as it is.
  * Its own server: the notice it publishes is seen by every visitor of that server.
  */
 let server: RunningServer | undefined;
-const b = useBrowser({ baseURL: () => server!.url });
+const harness = useBrowser({ baseURL: () => server!.url });
 
 beforeAll(async () => {
   server = await startServer();
@@ -62,57 +62,57 @@ async function openHome(page: Page) {
 
 describe('announcements', () => {
   test('Sam publishes a maintenance notice through the System Update form', async () => {
-    await signInContext(b.context, b.baseURL, 'sam');
-    await b.page.goto('/systemUpdate');
-    await main(b.page).getByRole('button', { name: 'New announcement' }).click();
-    const form = main(b.page).getByRole('form', { name: 'New announcement' });
+    await signInContext(harness.context, harness.baseURL, 'sam');
+    await harness.page.goto('/systemUpdate');
+    await main(harness.page).getByRole('button', { name: 'New announcement' }).click();
+    const form = main(harness.page).getByRole('form', { name: 'New announcement' });
     await form.getByRole('radio', { name: /Maintenance/ }).check();
     await form.getByRole('textbox', { name: 'Text' }).fill(TEXT);
     expect(await form.getByRole('combobox', { name: 'Audience' }).inputValue()).toBe('everyone');
     await form.getByRole('button', { name: 'Publish' }).click();
-    const done = main(b.page).getByText(/Announcement #\d+ published/);
+    const done = main(harness.page).getByText(/Announcement #\d+ published/);
     await done.waitFor();
     published = (await done.textContent())?.match(/#(\d+)/)?.[1];
     expect(published).toBeTruthy();
-    const row = main(b.page).getByRole('row').filter({ hasText: SHOWN });
+    const row = main(harness.page).getByRole('row').filter({ hasText: SHOWN });
     await row.getByText('Active', { exact: true }).waitFor();
-    await shot(b.page, 'announcements-published');
+    await shot(harness.page, 'announcements-published');
   });
 
   test('a visitor sees the banner on / without any interaction, dismisses it, and it stays dismissed', async () => {
     for (const scheme of ['light', 'dark'] as const) {
-      await b.page.emulateMedia({ colorScheme: scheme });
-      await openHome(b.page);
-      const notice = ours(b.page);
+      await harness.page.emulateMedia({ colorScheme: scheme });
+      await openHome(harness.page);
+      const notice = ours(harness.page);
       await notice.waitFor();
       await notice.getByText('Maintenance', { exact: true }).waitFor();
-      expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
-      await b.page.waitForTimeout(400); // the banner's slide-in
-      await shot(b.page, `announcements-banner-${scheme}`);
+      expect(await harness.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
+      await harness.page.waitForTimeout(400); // the banner's slide-in
+      await shot(harness.page, `announcements-banner-${scheme}`);
     }
 
-    await ours(b.page)
+    await ours(harness.page)
       .getByRole('button', { name: /^Dismiss the announcement: Planned maintenance/ })
       .click();
-    await ours(b.page).waitFor({ state: 'detached' });
-    expect(await b.page.evaluate(() => localStorage.getItem('tickety-dismissed-announcements'))).toContain(`"${published}:1"`);
+    await ours(harness.page).waitFor({ state: 'detached' });
+    expect(await harness.page.evaluate(() => localStorage.getItem('tickety-dismissed-announcements'))).toContain(`"${published}:1"`);
 
     // Reloaded: dismissed in this browser, it does not come back, and with nothing else for a
     // visitor the page stays prerendered (no app started).
-    await openHomeWithoutNotice(b.page);
+    await openHomeWithoutNotice(harness.page);
   });
 
   test('Sam withdraws it: a visitor no longer sees it', async () => {
     expect(published).toBeTruthy();
-    await signInContext(b.context, b.baseURL, 'sam');
-    await b.page.goto('/systemUpdate');
-    await main(b.page).getByRole('button', { name: `Withdraw announcement #${published}` }).click();
-    const dialog = b.page.getByRole('alertdialog', { name: 'Withdraw this announcement?' });
+    await signInContext(harness.context, harness.baseURL, 'sam');
+    await harness.page.goto('/systemUpdate');
+    await main(harness.page).getByRole('button', { name: `Withdraw announcement #${published}` }).click();
+    const dialog = harness.page.getByRole('alertdialog', { name: 'Withdraw this announcement?' });
     await dialog.getByRole('button', { name: 'Withdraw', exact: true }).click();
-    await main(b.page).getByText(`Announcement #${published} withdrawn`).waitFor();
-    await main(b.page).getByRole('row').filter({ hasText: SHOWN }).getByText('Withdrawn', { exact: true }).waitFor();
+    await main(harness.page).getByText(`Announcement #${published} withdrawn`).waitFor();
+    await main(harness.page).getByRole('row').filter({ hasText: SHOWN }).getByText('Withdrawn', { exact: true }).waitFor();
 
-    const visitor = await b.browser.newContext({ baseURL: b.baseURL, viewport: { width: 1280, height: 800 } });
+    const visitor = await harness.browser.newContext({ baseURL: harness.baseURL, viewport: { width: 1280, height: 800 } });
     try {
       const page = await visitor.newPage();
       await openHomeWithoutNotice(page);
@@ -120,9 +120,9 @@ describe('announcements', () => {
       await visitor.close();
     }
     // The demo's welcome is for signed-in users: Ava sees it on her dashboard, and not the withdrawn one.
-    const ava = await b.browser.newContext({ baseURL: b.baseURL, viewport: { width: 1280, height: 800 } });
+    const ava = await harness.browser.newContext({ baseURL: harness.baseURL, viewport: { width: 1280, height: 800 } });
     try {
-      await signInContext(ava, b.baseURL, 'ava');
+      await signInContext(ava, harness.baseURL, 'ava');
       const page = await ava.newPage();
       await page.goto('/dashboard');
       await banner(page).getByText(WELCOME).waitFor({ timeout: 20_000 });

@@ -17,13 +17,13 @@ import { DEMO_GUILDS, signInContext } from '../src/session';
 let server: RunningServer | undefined;
 let site = '';
 let work = '';
-const b = useBrowser({ baseURL: () => server!.url });
+const harness = useBrowser({ baseURL: () => server!.url });
 const SERVER = DEMO_GUILDS.avasArcade.id;
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
 }
 
 const deploy = (...args: string[]) => run(process.execPath, [DEPLOY_JS, ...args, '--site', site], REPO_DIR);
@@ -72,12 +72,12 @@ afterAll(async () => {
 describe('a remote adds a page by deploying itself', () => {
   test('the new page works with the shell already deployed; rolling back makes it a 404 again', async () => {
     const before = config();
-    await signInContext(b.context, b.baseURL, 'ava');
+    await signInContext(harness.context, harness.baseURL, 'ava');
 
     // Not deployed yet: the address is a 404 (status and page).
-    const missing = await b.page.goto(`/dashboard/${SERVER}/tickets`);
+    const missing = await harness.page.goto(`/dashboard/${SERVER}/tickets`);
     expect(missing?.status()).toBe(404);
-    await main(b.page).getByRole('heading', { name: 'Page not found' }).waitFor();
+    await main(harness.page).getByRole('heading', { name: 'Page not found' }).waitFor();
 
     const dist = buildVariant();
     deploy('dashboard', '--no-build', '--dist', dist);
@@ -87,23 +87,23 @@ describe('a remote adds a page by deploying itself', () => {
     expect(after.shell).toEqual(before.shell);
 
     // The open tab picks the new version up on its next load.
-    const page = await b.page.goto(`/dashboard/${SERVER}/tickets`);
+    const page = await harness.page.goto(`/dashboard/${SERVER}/tickets`);
     expect(page?.status()).toBe(200);
-    await main(b.page).getByRole('heading', { name: 'Tickets' }).waitFor();
-    expect(await titleOf(b.page, 'Tickety - Tickets')).toBe('Tickety - Tickets');
-    const sidebar = b.page.getByRole('navigation', { name: 'Server' });
+    await main(harness.page).getByRole('heading', { name: 'Tickets' }).waitFor();
+    expect(await titleOf(harness.page, 'Tickety - Tickets')).toBe('Tickety - Tickets');
+    const sidebar = harness.page.getByRole('navigation', { name: 'Server' });
     await sidebar.getByRole('link', { name: 'Tickets' }).waitFor();
-    await shot(b.page, 'composition-variant-page');
+    await shot(harness.page, 'composition-variant-page');
     // The other server pages still come from the same (new) remote version.
     await sidebar.getByRole('link', { name: 'Panel Menu' }).click();
-    await b.page.waitForURL(`**/dashboard/${SERVER}/configs`);
-    expect(b.requests.some((u) => u.includes(`/remotes/dashboard/${after.remotes.dashboard!.version}/`))).toBe(true);
+    await harness.page.waitForURL(`**/dashboard/${SERVER}/configs`);
+    expect(harness.requests.some((u) => u.includes(`/remotes/dashboard/${after.remotes.dashboard!.version}/`))).toBe(true);
 
     deploy('rollback', 'dashboard');
     expect(config().remotes.dashboard!.version).toBe(before.remotes.dashboard!.version);
-    const gone = await b.page.goto(`/dashboard/${SERVER}/tickets`);
+    const gone = await harness.page.goto(`/dashboard/${SERVER}/tickets`);
     expect(gone?.status()).toBe(404);
-    await main(b.page).getByRole('heading', { name: 'Page not found' }).waitFor();
-    expect(await b.page.getByRole('navigation', { name: 'Server' }).getByRole('link', { name: 'Tickets' }).count()).toBe(0);
+    await main(harness.page).getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(await harness.page.getByRole('navigation', { name: 'Server' }).getByRole('link', { name: 'Tickets' }).count()).toBe(0);
   });
 });

@@ -18,13 +18,13 @@ let server: RunningServer | undefined;
 let cdn: Server | undefined;
 let cdnOrigin = '';
 let site = '';
-const b = useBrowser({ baseURL: () => server!.url });
+const harness = useBrowser({ baseURL: () => server!.url });
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.map': 'application/json' };
 
 /** The "CDN": serves <site>/remotes/** read-only, with CORS for any origin and no credentials. */
 function startCdn(root: string): Promise<Server> {
-  const s = createServer((req, res) => {
+  const cdnServer = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://cdn').pathname));
     const file = join(root, path);
     if (!path.startsWith('/remotes/') || !file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
@@ -34,7 +34,7 @@ function startCdn(root: string): Promise<Server> {
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'access-control-allow-origin': '*', 'cache-control': 'no-cache' });
     createReadStream(file).pipe(res);
   });
-  return new Promise((ok) => s.listen(0, '127.0.0.1', () => ok(s)));
+  return new Promise((ok) => cdnServer.listen(0, '127.0.0.1', () => ok(cdnServer)));
 }
 
 beforeAll(async () => {
@@ -45,8 +45,8 @@ beforeAll(async () => {
   );
   cdn = await startCdn(site);
   cdnOrigin = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
-  const r = spawnSync(process.execPath, [DEPLOY_JS, 'billing', '--no-build', '--site', site, '--base-url', cdnOrigin], { cwd: REPO_DIR, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`deploying billing to the CDN origin failed:\n${r.stdout}${r.stderr}`);
+  const deploy = spawnSync(process.execPath, [DEPLOY_JS, 'billing', '--no-build', '--site', site, '--base-url', cdnOrigin], { cwd: REPO_DIR, encoding: 'utf8' });
+  if (deploy.status !== 0) throw new Error(`deploying billing to the CDN origin failed:\n${deploy.stdout}${deploy.stderr}`);
   server = await startServer({ staticRoot: site });
 }, 120_000);
 
@@ -59,17 +59,17 @@ afterAll(async () => {
 describe('a remote served from another origin', () => {
   test('its pages work, fetched from that origin with CORS for any origin and no credentials', async () => {
     const fromCdn: Array<{ url: string; allowOrigin: string | null; allowCredentials: string | null }> = [];
-    b.page.on('response', (res) => {
+    harness.page.on('response', (res) => {
       if (res.url().startsWith(cdnOrigin)) {
-        const h = res.headers();
-        fromCdn.push({ url: res.url(), allowOrigin: h['access-control-allow-origin'] ?? null, allowCredentials: h['access-control-allow-credentials'] ?? null });
+        const headers = res.headers();
+        fromCdn.push({ url: res.url(), allowOrigin: headers['access-control-allow-origin'] ?? null, allowCredentials: headers['access-control-allow-credentials'] ?? null });
       }
     });
-    await b.page.goto('/premium-purchase');
-    await main(b.page).getByRole('heading', { level: 1 }).first().waitFor();
-    await startApp(b.page);
-    await main(b.page).getByRole('heading', { level: 1 }).first().waitFor();
-    await shot(b.page, 'premium-purchase-from-another-origin');
+    await harness.page.goto('/premium-purchase');
+    await main(harness.page).getByRole('heading', { level: 1 }).first().waitFor();
+    await startApp(harness.page);
+    await main(harness.page).getByRole('heading', { level: 1 }).first().waitFor();
+    await shot(harness.page, 'premium-purchase-from-another-origin');
     expect(fromCdn.some((r) => r.url.endsWith('/mf-manifest.json'))).toBe(true);
     expect(fromCdn.some((r) => r.url.endsWith('.js'))).toBe(true);
     for (const r of fromCdn) {
@@ -77,7 +77,7 @@ describe('a remote served from another origin', () => {
       expect(r.allowCredentials, r.url).toBeNull();
     }
     // Nothing of billing came from the site's own origin.
-    expect(b.requests.some((u) => u.startsWith(`${server!.url}/remotes/billing/`))).toBe(false);
-    expect(b.errors).toEqual([]);
+    expect(harness.requests.some((u) => u.startsWith(`${server!.url}/remotes/billing/`))).toBe(false);
+    expect(harness.errors).toEqual([]);
   });
 });

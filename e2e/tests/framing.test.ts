@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { useBrowser } from '../src/browser';
 
-const b = useBrowser();
+const harness = useBrowser();
 
 const DISPLAY_PAGES = ['/home-display', '/premium-display', '/clipboard'];
 
@@ -17,7 +17,7 @@ function frameAncestors(csp: string | null): string | null {
 }
 
 async function headers(path: string) {
-  const res = await fetch(`${b.baseURL}${path}`);
+  const res = await fetch(`${harness.baseURL}${path}`);
   await res.arrayBuffer();
   expect(res.status).toBe(200);
   return { xfo: res.headers.get('x-frame-options'), ancestors: frameAncestors(res.headers.get('content-security-policy')) };
@@ -47,21 +47,21 @@ describe('framing', () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<!doctype html><title>embedder</title>
-          <iframe id="display" src="${b.baseURL}/home-display" width="600" height="400"></iframe>
-          <iframe id="home" src="${b.baseURL}/" width="600" height="400"></iframe>`);
+          <iframe id="display" src="${harness.baseURL}/home-display" width="600" height="400"></iframe>
+          <iframe id="home" src="${harness.baseURL}/" width="600" height="400"></iframe>`);
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     onTestFinished(() => new Promise<void>((ok) => server.close(() => ok())));
     const embedder = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const display = b.page.waitForResponse((r) => r.url() === `${b.baseURL}/home-display`);
-    const home = b.page.waitForResponse((r) => r.url() === `${b.baseURL}/`);
-    await b.page.goto(embedder);
+    const display = harness.page.waitForResponse((r) => r.url() === `${harness.baseURL}/home-display`);
+    const home = harness.page.waitForResponse((r) => r.url() === `${harness.baseURL}/`);
+    await harness.page.goto(embedder);
     await Promise.all([display, home]);
-    const displayFrame = b.page.frameLocator('#display');
+    const displayFrame = harness.page.frameLocator('#display');
     // The display page renders inside the frame.
     await displayFrame.locator('#root *').first().waitFor();
     // The home page is refused: Chromium swaps in its error page, the shell never boots there.
-    const homeFrame = await (await b.page.$('#home'))!.contentFrame();
+    const homeFrame = await (await harness.page.$('#home'))!.contentFrame();
     expect(homeFrame).not.toBeNull();
     await homeFrame!.waitForLoadState('load');
     expect(homeFrame!.url()).toMatch(/^chrome-error:/);

@@ -6,7 +6,7 @@ import { DEMO_GUILDS, signInContext } from '../src/session';
 
 /** Its own server: adding the bot changes the sandbox's demo state, which other files rely on. */
 let server: RunningServer | undefined;
-const b = useBrowser({ baseURL: () => server!.url });
+const harness = useBrowser({ baseURL: () => server!.url });
 
 beforeAll(async () => {
   server = await startServer();
@@ -17,14 +17,14 @@ afterAll(async () => {
 
 describe('inviting the bot, end to end', () => {
   test('Ben adds the bot to his server, refreshes, and opens its dashboard', async () => {
-    await signInContext(b.context, b.baseURL, 'ben');
-    await b.page.goto('/dashboard');
+    await signInContext(harness.context, harness.baseURL, 'ben');
+    await harness.page.goto('/dashboard');
     const workshop = DEMO_GUILDS.bensWorkshop;
-    const notAdded = main(b.page).locator('section').filter({ has: b.page.getByRole('heading', { name: /not added/i }) });
+    const notAdded = main(harness.page).locator('section').filter({ has: harness.page.getByRole('heading', { name: /not added/i }) });
     await notAdded.getByText(workshop.name, { exact: true }).waitFor();
 
     // The invite opens Discord (the sandbox) in a new tab, with the server chosen.
-    const tab = b.context.waitForEvent('page');
+    const tab = harness.context.waitForEvent('page');
     await notAdded.getByRole('link', { name: /invite/i }).first().click();
     const discord = await tab;
     await discord.getByRole('button', { name: `Add to ${workshop.name}` }).click();
@@ -32,14 +32,14 @@ describe('inviting the bot, end to end', () => {
     await discord.close();
 
     // Back on Manage Servers: Refresh moves the server to "Bot added".
-    await b.page.getByRole('button', { name: /refresh/i }).first().click();
-    const added = main(b.page).locator('section').filter({ has: b.page.getByRole('heading', { name: /bot added/i }) });
+    await harness.page.getByRole('button', { name: /refresh/i }).first().click();
+    const added = main(harness.page).locator('section').filter({ has: harness.page.getByRole('heading', { name: /bot added/i }) });
     const link = added.getByRole('link').filter({ hasText: workshop.name }).first();
     await link.waitFor();
-    await shot(b.page, 'manage-servers-ben-after-invite');
+    await shot(harness.page, 'manage-servers-ben-after-invite');
     await link.click();
-    expect(await titleOf(b.page, 'Tickety - Panel Menu')).toBe('Tickety - Panel Menu');
-    await main(b.page).getByRole('heading', { name: 'Panel Menu' }).waitFor();
-    expect(new URL(b.page.url()).pathname).toBe(`/dashboard/${workshop.id}/configs`);
+    expect(await titleOf(harness.page, 'Tickety - Panel Menu')).toBe('Tickety - Panel Menu');
+    await main(harness.page).getByRole('heading', { name: 'Panel Menu' }).waitFor();
+    expect(new URL(harness.page.url()).pathname).toBe(`/dashboard/${workshop.id}/configs`);
   });
 });

@@ -5,7 +5,7 @@ import { shot, useBrowser } from '../src/browser';
 import { main } from '../src/pages';
 import { REPO_DIR } from '../src/server';
 
-const b = useBrowser();
+const harness = useBrowser();
 
 /** The marketing remote's catalogue in a language (what the page must say). */
 function catalogue(locale: 'en' | 'de'): Record<string, string> {
@@ -16,7 +16,7 @@ describe('languages', () => {
   test("a German browser gets the public pages in German, prerendered, and a pick of English is remembered", async () => {
     const de = catalogue('de');
     const en = catalogue('en');
-    const context = await b.browser.newContext({ baseURL: b.baseURL, locale: 'de-DE', viewport: { width: 1280, height: 800 } });
+    const context = await harness.browser.newContext({ baseURL: harness.baseURL, locale: 'de-DE', viewport: { width: 1280, height: 800 } });
     try {
       const page = await context.newPage();
       const res = await page.goto('/', { waitUntil: 'networkidle' });

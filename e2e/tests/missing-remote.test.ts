@@ -14,7 +14,7 @@ import { DEMO_GUILDS, signInContext } from '../src/session';
  */
 let server: RunningServer | undefined;
 let staticRoot = '';
-const b = useBrowser({ baseURL: () => server!.url });
+const harness = useBrowser({ baseURL: () => server!.url });
 
 beforeAll(async () => {
   staticRoot = mkdtempSync(join(tmpdir(), 'tickety-e2e-site-'));
@@ -30,28 +30,28 @@ afterAll(async () => {
 
 describe('a missing remote bundle', () => {
   test('/billing shows the error overlay with Retry', async () => {
-    await signInContext(b.context, b.baseURL, 'ava');
-    const failed = b.page.waitForResponse((r) => r.url().includes('/remotes/billing/') && !r.ok());
-    await b.page.goto('/billing');
+    await signInContext(harness.context, harness.baseURL, 'ava');
+    const failed = harness.page.waitForResponse((r) => r.url().includes('/remotes/billing/') && !r.ok());
+    await harness.page.goto('/billing');
     expect((await failed).status()).toBe(404);
-    await retryButton(b.page).waitFor();
-    await b.page.getByText(/failed|could not be loaded|went wrong/i).first().waitFor();
-    await shot(b.page, 'billing-remote-missing');
+    await retryButton(harness.page).waitFor();
+    await harness.page.getByText(/failed|could not be loaded|went wrong/i).first().waitFor();
+    await shot(harness.page, 'billing-remote-missing');
     // Retry tries again (and fails again: the files are still gone), the overlay comes back.
-    const again = b.page.waitForRequest((r) => r.url().includes('/remotes/billing/'));
-    await retryButton(b.page).click();
+    const again = harness.page.waitForRequest((r) => r.url().includes('/remotes/billing/'));
+    await retryButton(harness.page).click();
     await again;
-    await retryButton(b.page).waitFor();
+    await retryButton(harness.page).waitFor();
   });
 
   test('/ and /dashboard still work', async () => {
-    await signInContext(b.context, b.baseURL, 'ava');
-    await b.page.goto('/');
-    await main(b.page).getByRole('heading').first().waitFor();
-    expect(await retryButton(b.page).count()).toBe(0);
-    await b.page.goto('/dashboard');
-    await main(b.page).getByText(DEMO_GUILDS.avasArcade.name).first().waitFor();
-    expect(await retryButton(b.page).count()).toBe(0);
-    expect(b.requests.some((u) => u.includes('/remotes/billing/'))).toBe(false);
+    await signInContext(harness.context, harness.baseURL, 'ava');
+    await harness.page.goto('/');
+    await main(harness.page).getByRole('heading').first().waitFor();
+    expect(await retryButton(harness.page).count()).toBe(0);
+    await harness.page.goto('/dashboard');
+    await main(harness.page).getByText(DEMO_GUILDS.avasArcade.name).first().waitFor();
+    expect(await retryButton(harness.page).count()).toBe(0);
+    expect(harness.requests.some((u) => u.includes('/remotes/billing/'))).toBe(false);
   });
 });

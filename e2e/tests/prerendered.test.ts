@@ -4,7 +4,7 @@ import { publishNotice } from '../src/announcements';
 import { shot, useBrowser } from '../src/browser';
 import { main } from '../src/pages';
 
-const b = useBrowser();
+const harness = useBrowser();
 
 /**
  * The active notices (the demo seed has one, for signed-in users; a test may publish one) dismissed in this test's browser: with a notice to show,
@@ -12,9 +12,9 @@ const b = useBrowser();
  * banner is the app's); without one, a prerendered page waits for the visitor.
  */
 async function dismissTheNotices(): Promise<void> {
-  const answer = (await (await fetch(`${b.baseURL}/api/announcements`)).json()) as { announcements: Array<{ id: string; revision: number }> };
+  const answer = (await (await fetch(`${harness.baseURL}/api/announcements`)).json()) as { announcements: Array<{ id: string; revision: number }> };
   const keys = answer.announcements.map((n) => `${n.id}:${n.revision}`);
-  await b.context.addInitScript(([key, value]) => localStorage.setItem(key, value), [DISMISSED_KEY, JSON.stringify(keys)] as const);
+  await harness.context.addInitScript(([key, value]) => localStorage.setItem(key, value), [DISMISSED_KEY, JSON.stringify(keys)] as const);
 }
 
 /** Layout shifts recorded from the first paint on (the page's own PerformanceObserver, buffered). */
@@ -33,7 +33,7 @@ async function layoutShift(page: import('playwright-core').Page): Promise<number
 
 describe('public pages arrive as HTML', () => {
   test.each(['/', '/premium', '/support', '/privacy-policy', '/premium-purchase'])('%s is readable with JavaScript off', async (path) => {
-    const context = await b.browser.newContext({ baseURL: b.baseURL, javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+    const context = await harness.browser.newContext({ baseURL: harness.baseURL, javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
     try {
       const page = await context.newPage();
       const res = await page.goto(path);
@@ -50,36 +50,36 @@ describe('public pages arrive as HTML', () => {
 
   test.each(['light', 'dark'] as const)('the app takes the page over, at the first interaction, without a layout shift (%s)', async (scheme) => {
     // Nothing dismissed: the demo's active notice is for signed-in users, so a visitor has none.
-    await b.page.emulateMedia({ colorScheme: scheme });
+    await harness.page.emulateMedia({ colorScheme: scheme });
     const scripts: string[] = [];
-    b.page.on('request', (r) => {
-      if (r.resourceType() === 'script') scripts.push(r.url());
+    harness.page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
     });
     // The boot script reads the notices once the page has loaded and the browser is idle.
-    const noticesRead = b.page.waitForResponse((r) => r.url().endsWith('/api/announcements'));
-    const res = await b.page.goto('/', { waitUntil: 'networkidle' });
+    const noticesRead = harness.page.waitForResponse((r) => r.url().endsWith('/api/announcements'));
+    const res = await harness.page.goto('/', { waitUntil: 'networkidle' });
     expect(await res?.text()).toContain('<div id="root" data-prerendered="/">');
     // HTML first: in the right scheme from the first paint, and, with every notice dismissed, no
     // script fetched at all while the visitor reads.
-    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
+    expect(await harness.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
     await noticesRead;
-    await b.page.waitForTimeout(500);
+    await harness.page.waitForTimeout(500);
     expect(scripts).toEqual([]);
     // The visitor reaches for the page (a synthetic event: a real one would exempt the shifts that
     // follow it from the count below, and none may happen either way).
-    await b.page.evaluate(() => window.dispatchEvent(new Event('pointerdown')));
+    await harness.page.evaluate(() => window.dispatchEvent(new Event('pointerdown')));
     // The app is in charge: the prerendered copy is gone and the Login button works.
-    await b.page.waitForFunction(() => !document.querySelector('[data-prerendered]'));
-    await b.page.getByRole('button', { name: 'Login' }).first().waitFor();
-    expect(await b.page.locator('#root').count()).toBe(1);
-    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
-    expect(await layoutShift(b.page)).toBeLessThan(0.01);
-    expect(b.errors).toEqual([]);
+    await harness.page.waitForFunction(() => !document.querySelector('[data-prerendered]'));
+    await harness.page.getByRole('button', { name: 'Login' }).first().waitFor();
+    expect(await harness.page.locator('#root').count()).toBe(1);
+    expect(await harness.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
+    expect(await layoutShift(harness.page)).toBeLessThan(0.01);
+    expect(harness.errors).toEqual([]);
   });
 
   test('with a notice not dismissed here, the app starts on its own after the page has loaded, and shows the banner without a layout shift', async () => {
     // The demo's own active notice is for signed-in users: one for everyone, withdrawn afterwards.
-    const notice = await publishNotice(b.baseURL, { text: 'A notice for **every visitor** of the prerendered page.' });
+    const notice = await publishNotice(harness.baseURL, { text: 'A notice for **every visitor** of the prerendered page.' });
     try {
       await visitorSeesTheNotice();
     } finally {
@@ -88,13 +88,13 @@ describe('public pages arrive as HTML', () => {
   });
 
   async function visitorSeesTheNotice(): Promise<void> {
-    const res = await b.page.goto('/');
+    const res = await harness.page.goto('/');
     expect(await res?.text()).toContain('<div id="root" data-prerendered="/">');
     // Nobody touches the page: the notice is in the banner once the app has taken over.
-    await b.page.getByRole('region', { name: 'Announcements' }).getByText('A notice for every visitor').waitFor({ timeout: 20_000 });
-    expect(await b.page.locator('[data-prerendered]').count()).toBe(0);
+    await harness.page.getByRole('region', { name: 'Announcements' }).getByText('A notice for every visitor').waitFor({ timeout: 20_000 });
+    expect(await harness.page.locator('[data-prerendered]').count()).toBe(0);
     // Not one script (nor the notices) before the page had loaded: the first paint never waited for them.
-    const timing = await b.page.evaluate(() => {
+    const timing = await harness.page.evaluate(() => {
       const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
       const fetched = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => /(\.js|\/config\.json|\/api\/announcements)(\?|$)/.test(r.name));
       return { loaded: nav?.loadEventEnd ?? 0, first: Math.min(...fetched.map((r) => r.startTime)), scripts: fetched.filter((r) => r.name.endsWith('.js')).length };
@@ -102,21 +102,21 @@ describe('public pages arrive as HTML', () => {
     expect(timing.scripts).toBeGreaterThan(1);
     expect(timing.loaded).toBeGreaterThan(0);
     expect(timing.first).toBeGreaterThanOrEqual(timing.loaded);
-    expect(await layoutShift(b.page)).toBeLessThan(0.01);
-    expect(b.errors).toEqual([]);
+    expect(await layoutShift(harness.page)).toBeLessThan(0.01);
+    expect(harness.errors).toEqual([]);
   }
 
   test('Login pressed on the prerendered page, before the app has taken over, still opens the sign-in popup', async () => {
     await dismissTheNotices();
     // Hold the app back: its bootstrap chunk arrives 2 s late.
-    await b.page.route(/\/assets\/bootstrap\.[0-9a-f]+\.js$/, async (route) => {
+    await harness.page.route(/\/assets\/bootstrap\.[0-9a-f]+\.js$/, async (route) => {
       await new Promise((ok) => setTimeout(ok, 2_000));
       await route.continue();
     });
-    await b.page.goto('/');
-    expect(await b.page.locator('[data-prerendered]').count()).toBe(1);
-    const popupOpened = b.context.waitForEvent('page');
-    await b.page.getByRole('banner').getByRole('button', { name: 'Login' }).click();
+    await harness.page.goto('/');
+    expect(await harness.page.locator('[data-prerendered]').count()).toBe(1);
+    const popupOpened = harness.context.waitForEvent('page');
+    await harness.page.getByRole('banner').getByRole('button', { name: 'Login' }).click();
     const popup = await popupOpened;
     await popup.getByRole('button', { name: /Sign in as Ava/ }).waitFor();
     await popup.close();
@@ -127,31 +127,31 @@ describe('public pages arrive as HTML', () => {
     ['/premium-display', /\$4\.99/],
     ['/premium', /\$4\.99/],
   ] as const)('%s, prerendered while its data loads, fills in without any interaction', async (path, data) => {
-    const res = await b.page.goto(path);
+    const res = await harness.page.goto(path);
     expect(await res?.text()).toContain('aria-busy="true"');
     // Nobody touches the page: the app starts on its own (the boot script sees the loading region).
-    await b.page.getByText(data).first().waitFor();
-    expect(await b.page.locator('[aria-busy="true"]').count()).toBe(0);
-    expect(b.errors).toEqual([]);
+    await harness.page.getByText(data).first().waitFor();
+    expect(await harness.page.locator('[aria-busy="true"]').count()).toBe(0);
+    expect(harness.errors).toEqual([]);
   });
 
   test('a signed-in page is not prerendered', async () => {
-    const res = await b.page.goto('/dashboard');
+    const res = await harness.page.goto('/dashboard');
     expect(await res?.text()).not.toContain('<div id="root" data-prerendered');
   });
 
   test('the theme toggle works on the prerendered page before the app is in, and the app keeps the pick', async () => {
     await dismissTheNotices();
-    await b.page.emulateMedia({ colorScheme: 'light' });
-    await b.page.goto('/premium', { waitUntil: 'networkidle' });
+    await harness.page.emulateMedia({ colorScheme: 'light' });
+    await harness.page.goto('/premium', { waitUntil: 'networkidle' });
     // No interaction has started the app; a click on the toggle does (and toggles at once).
-    await b.page.getByRole('banner').getByRole('button', { name: 'Switch to dark theme' }).click();
-    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
-    await b.page.waitForFunction(() => !document.querySelector('[data-prerendered]'));
-    await b.page.getByRole('banner').getByRole('button', { name: 'Switch to light theme' }).waitFor();
-    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
-    await b.page.reload();
-    expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
-    expect(b.errors).toEqual([]);
+    await harness.page.getByRole('banner').getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await harness.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await harness.page.waitForFunction(() => !document.querySelector('[data-prerendered]'));
+    await harness.page.getByRole('banner').getByRole('button', { name: 'Switch to light theme' }).waitFor();
+    expect(await harness.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await harness.page.reload();
+    expect(await harness.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    expect(harness.errors).toEqual([]);
   });
 });

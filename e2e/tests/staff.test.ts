@@ -14,7 +14,7 @@ import { DEMO_GUILDS, DEMO_USERS, type DemoUserKey, signInContext } from '../src
  * team change is the starting point of the next test.
  */
 let server: RunningServer | undefined;
-const b = useBrowser({ baseURL: () => server!.url });
+const harness = useBrowser({ baseURL: () => server!.url });
 
 beforeAll(async () => {
   server = await startServer({ env: { DEMO_BOT: 'off' } });
@@ -34,8 +34,8 @@ async function expectAccessible(page: Page): Promise<void> {
 
 /** Another signed-in person, in a browser context of their own (the caller closes it). */
 async function person(user: DemoUserKey): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await b.browser.newContext({ baseURL: b.baseURL, viewport: { width: 1280, height: 800 } });
-  await signInContext(context, b.baseURL, user);
+  const context = await harness.browser.newContext({ baseURL: harness.baseURL, viewport: { width: 1280, height: 800 } });
+  await signInContext(context, harness.baseURL, user);
   return { context, page: await context.newPage() };
 }
 
@@ -137,63 +137,63 @@ describe('staff tools', () => {
   });
 
   test('Ben finds Ava by a partial name, opens her card, then Ava’s Arcade’s, then its dashboard read-only: nothing can be saved', async () => {
-    await signInContext(b.context, b.baseURL, 'ben');
-    await b.page.goto('/support-team');
-    expect(await titleOf(b.page, 'Tickety - Support Team')).toBe('Tickety - Support Team');
-    const box = main(b.page).getByRole('combobox', { name: 'Search users and servers' });
+    await signInContext(harness.context, harness.baseURL, 'ben');
+    await harness.page.goto('/support-team');
+    expect(await titleOf(harness.page, 'Tickety - Support Team')).toBe('Tickety - Support Team');
+    const box = main(harness.page).getByRole('combobox', { name: 'Search users and servers' });
     await box.click();
     await box.pressSequentially('av', { delay: 80 });
-    const results = main(b.page).getByRole('listbox', { name: 'Results' });
+    const results = main(harness.page).getByRole('listbox', { name: 'Results' });
     const ava = results.getByRole('option').filter({ hasText: '@ava ·' });
     const arcade = results.getByRole('option').filter({ hasText: ARCADE.name });
     await ava.waitFor();
     await arcade.waitFor();
-    expect(await waitForPath(b.page, /[?&]q=av(&|$)/)).toMatch(/q=av/);
-    await snap(b.page, 'staff-support-search-results');
+    expect(await waitForPath(harness.page, /[?&]q=av(&|$)/)).toMatch(/q=av/);
+    await snap(harness.page, 'staff-support-search-results');
 
     // Ava's card: the servers she manages, Ava's Arcade among them.
     await ava.click();
-    await waitForPath(b.page, new RegExp(`[?&]user=${DEMO_USERS.ava.id}`));
-    await main(b.page).getByRole('heading', { level: 2, name: 'Ava', exact: true }).waitFor();
-    await main(b.page).getByRole('heading', { name: 'Servers they manage' }).waitFor();
-    await snap(b.page, 'staff-support-user-card');
-    await main(b.page).getByRole('link', { name: ARCADE.name, exact: true }).first().click();
+    await waitForPath(harness.page, new RegExp(`[?&]user=${DEMO_USERS.ava.id}`));
+    await main(harness.page).getByRole('heading', { level: 2, name: 'Ava', exact: true }).waitFor();
+    await main(harness.page).getByRole('heading', { name: 'Servers they manage' }).waitFor();
+    await snap(harness.page, 'staff-support-user-card');
+    await main(harness.page).getByRole('link', { name: ARCADE.name, exact: true }).first().click();
 
     // Ava's Arcade's card, with the way to its dashboard.
-    await waitForPath(b.page, new RegExp(`[?&]server=${ARCADE.id}`));
-    await main(b.page).getByRole('heading', { level: 2, name: ARCADE.name, exact: true }).waitFor();
-    await main(b.page).getByText('It opens read-only for staff: nothing can be saved.').waitFor();
-    await snap(b.page, 'staff-support-server-card');
-    await scheme(b.page, true);
-    await snap(b.page, 'staff-support-server-card-dark');
-    await scheme(b.page, false);
-    await main(b.page).getByRole('link', { name: 'Open the server dashboard' }).click();
+    await waitForPath(harness.page, new RegExp(`[?&]server=${ARCADE.id}`));
+    await main(harness.page).getByRole('heading', { level: 2, name: ARCADE.name, exact: true }).waitFor();
+    await main(harness.page).getByText('It opens read-only for staff: nothing can be saved.').waitFor();
+    await snap(harness.page, 'staff-support-server-card');
+    await scheme(harness.page, true);
+    await snap(harness.page, 'staff-support-server-card-dark');
+    await scheme(harness.page, false);
+    await main(harness.page).getByRole('link', { name: 'Open the server dashboard' }).click();
 
     // The server's own dashboard, read-only, with the staff banner.
-    expect(await waitForPath(b.page, `/dashboard/${ARCADE.id}/configs`)).toBe(`/dashboard/${ARCADE.id}/configs`);
-    await main(b.page).getByText('Viewing as staff, read-only').waitFor();
-    await main(b.page).getByText(`You see ${ARCADE.name} through your staff access`).waitFor();
-    await main(b.page).getByText('You are viewing as staff: read-only.').first().waitFor();
-    await main(b.page).getByRole('heading', { name: 'Panels', exact: true }).waitFor();
-    await snap(b.page, 'staff-read-server-panels');
+    expect(await waitForPath(harness.page, `/dashboard/${ARCADE.id}/configs`)).toBe(`/dashboard/${ARCADE.id}/configs`);
+    await main(harness.page).getByText('Viewing as staff, read-only').waitFor();
+    await main(harness.page).getByText(`You see ${ARCADE.name} through your staff access`).waitFor();
+    await main(harness.page).getByText('You are viewing as staff: read-only.').first().waitFor();
+    await main(harness.page).getByRole('heading', { name: 'Panels', exact: true }).waitFor();
+    await snap(harness.page, 'staff-read-server-panels');
 
     // Creating a panel is off (a focusable button that says why and does nothing).
-    const create = main(b.page).getByRole('button', { name: 'Create panel' });
+    const create = main(harness.page).getByRole('button', { name: 'Create panel' });
     expect(await create.getAttribute('aria-disabled')).toBe('true');
     await create.press('Enter');
-    expect(await waitForPath(b.page, `/dashboard/${ARCADE.id}/configs`, 2_000)).toBe(`/dashboard/${ARCADE.id}/configs`);
+    expect(await waitForPath(harness.page, `/dashboard/${ARCADE.id}/configs`, 2_000)).toBe(`/dashboard/${ARCADE.id}/configs`);
 
     // A panel opens read-only: every field off and no Save at all.
-    await main(b.page).getByRole('link', { name: /^View/ }).first().click();
-    const name = main(b.page).getByRole('textbox', { name: /Panel name/ });
+    await main(harness.page).getByRole('link', { name: /^View/ }).first().click();
+    const name = main(harness.page).getByRole('textbox', { name: /Panel name/ });
     await name.waitFor();
     expect(await name.isDisabled()).toBe(true);
-    await main(b.page).getByText('You are viewing as staff: read-only.').first().waitFor();
-    expect(await main(b.page).getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
-    await snap(b.page, 'staff-read-panel-editor');
+    await main(harness.page).getByText('You are viewing as staff: read-only.').first().waitFor();
+    expect(await main(harness.page).getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+    await snap(harness.page, 'staff-read-panel-editor');
 
     // What Save would send, sent by hand from Ben's session: the API refuses it too.
-    const refused = await b.page.evaluate(async (id) => {
+    const refused = await harness.page.evaluate(async (id) => {
       const headers = { 'x-requested-with': 'tickety' };
       const current = (await (await fetch(`/api/guilds/${id}/config`, { credentials: 'include', headers })).json()) as { version: number; config: unknown };
       const res = await fetch(`/api/guilds/${id}/config`, {
@@ -209,11 +209,11 @@ describe('staff tools', () => {
 
   test('Sam takes Ben’s flag back: Ben’s next request for Support Team, and for Ava’s Arcade, is refused', async () => {
     // Ben, on the staff, with Support Team open in this session.
-    await signInContext(b.context, b.baseURL, 'ben');
-    await b.page.goto('/support-team');
-    await main(b.page).getByRole('combobox', { name: 'Search users and servers' }).waitFor();
-    await b.page.getByRole('banner').getByRole('link', { name: 'Servers' }).click();
-    await waitForPath(b.page, '/dashboard');
+    await signInContext(harness.context, harness.baseURL, 'ben');
+    await harness.page.goto('/support-team');
+    await main(harness.page).getByRole('combobox', { name: 'Search users and servers' }).waitFor();
+    await harness.page.getByRole('banner').getByRole('link', { name: 'Servers' }).click();
+    await waitForPath(harness.page, '/dashboard');
 
     // Sam, in his own browser, takes Ben's only flag (a member holds at least one: he removes Ben).
     const sam = await person('sam');
@@ -241,19 +241,19 @@ describe('staff tools', () => {
     }
 
     // Ben's next navigation to Support Team: the guard refuses it, naming the flag.
-    await b.page.goto('/support-team');
-    await main(b.page).getByRole('heading', { name: "You don't have permission to view this page" }).waitFor();
-    expect(await main(b.page).getByText(new RegExp(`holding the permission ${FLAG}`)).isVisible()).toBe(true);
-    expect(await main(b.page).getByRole('combobox').count()).toBe(0);
-    await snap(b.page, 'staff-ben-support-team-refused');
+    await harness.page.goto('/support-team');
+    await main(harness.page).getByRole('heading', { name: "You don't have permission to view this page" }).waitFor();
+    expect(await main(harness.page).getByText(new RegExp(`holding the permission ${FLAG}`)).isVisible()).toBe(true);
+    expect(await main(harness.page).getByRole('combobox').count()).toBe(0);
+    await snap(harness.page, 'staff-ben-support-team-refused');
 
     // Ava's Arcade's dashboard again: no staff read any more, the no-access overlay.
-    await b.page.goto(`/dashboard/${ARCADE.id}`);
-    const refused = overlay(b.page, "You don't have access to this server.");
+    await harness.page.goto(`/dashboard/${ARCADE.id}`);
+    const refused = overlay(harness.page, "You don't have access to this server.");
     await refused.waitFor();
     expect(await refused.getByRole('button', { name: 'Select Another Server' }).isVisible()).toBe(true);
-    expect(await b.page.getByText('Viewing as staff, read-only').count()).toBe(0);
-    await snap(b.page, 'staff-ben-arcade-refused');
+    expect(await harness.page.getByText('Viewing as staff, read-only').count()).toBe(0);
+    await snap(harness.page, 'staff-ben-arcade-refused');
   });
 
   test('Ben, already in the app when the flag goes, is refused at his next navigation to a staff page (fresh flags), not only by the API', async () => {
@@ -272,9 +272,9 @@ describe('staff tools', () => {
       }, BEN.id);
       expect(status).toBe(200);
 
-      await signInContext(b.context, b.baseURL, 'ben');
-      await b.page.goto('/dashboard');
-      await b.page.getByRole('banner').getByRole('link', { name: 'Support Team' }).waitFor();
+      await signInContext(harness.context, harness.baseURL, 'ben');
+      await harness.page.goto('/dashboard');
+      await harness.page.getByRole('banner').getByRole('link', { name: 'Support Team' }).waitFor();
 
       const removed = await sam.page.evaluate(async (user) => {
         const res = await fetch(`/api/staff/team/${user}`, {
@@ -291,13 +291,13 @@ describe('staff tools', () => {
     }
 
     // In-app navigation (no reload): the guard reloads the user for a staff page and refuses it.
-    await b.page.getByRole('banner').getByRole('link', { name: 'Support Team' }).click();
-    await waitForPath(b.page, '/support-team');
-    await main(b.page).getByRole('heading', { name: "You don't have permission to view this page" }).waitFor();
-    expect(await main(b.page).getByRole('combobox', { name: 'Search users and servers' }).count()).toBe(0);
+    await harness.page.getByRole('banner').getByRole('link', { name: 'Support Team' }).click();
+    await waitForPath(harness.page, '/support-team');
+    await main(harness.page).getByRole('heading', { name: "You don't have permission to view this page" }).waitFor();
+    expect(await main(harness.page).getByRole('combobox', { name: 'Search users and servers' }).count()).toBe(0);
     // The header follows the fresh flags.
-    await b.page.getByRole('banner').getByRole('link', { name: 'Support Team' }).waitFor({ state: 'detached' });
-    await snap(b.page, 'staff-ben-client-nav-after-revoke');
+    await harness.page.getByRole('banner').getByRole('link', { name: 'Support Team' }).waitFor({ state: 'detached' });
+    await snap(harness.page, 'staff-ben-client-nav-after-revoke');
   });
 
   test('Sam triggers every overlay state on /test, and the last result reports each', async () => {
@@ -306,17 +306,17 @@ describe('staff tools', () => {
     const page = sam.page;
     await page.goto('/test');
     expect(await titleOf(page, 'Tickety - Test')).toBe('Tickety - Test');
-    const m = main(page);
-    const last = m.getByRole('region', { name: 'Last result' });
+    const mainRegion = main(page);
+    const last = mainRegion.getByRole('region', { name: 'Last result' });
     const outcome = last.getByRole('status');
     await outcome.getByText('Nothing triggered yet.').waitFor();
     // The catalogue's codes (read from the API) are in.
-    const busy = m.getByRole('button', { name: '1011 HTTP 503: answer OVERLOADED' });
+    const busy = mainRegion.getByRole('button', { name: '1011 HTTP 503: answer OVERLOADED' });
     await busy.waitFor();
     await snap(page, 'staff-test-playground');
 
     // 1. The loading overlay after its delay: a success after 1 s.
-    await m.getByRole('button', { name: 'Success after 1 s' }).click();
+    await mainRegion.getByRole('button', { name: 'Success after 1 s' }).click();
     await loadingOverlay(page).waitFor();
     await shot(page, 'staff-test-loading-overlay');
     await outcome.getByText(/^Success after 1 s: answered successfully after [\d.]+ s\.$/).waitFor({ timeout: 15_000 });
@@ -326,7 +326,7 @@ describe('staff tools', () => {
     expect(await last.getByText('None', { exact: true }).isVisible()).toBe(true);
 
     // 2. Login required: the overlay with 'Login with discord' (and Cancel, offered by the page's option).
-    await m.getByRole('button', { name: 'Answer 401: login required' }).click();
+    await mainRegion.getByRole('button', { name: 'Answer 401: login required' }).click();
     const login = overlay(page, 'Login Required');
     await login.waitFor();
     expect(await login.getByRole('button', { name: 'Login with discord' }).isVisible()).toBe(true);
@@ -338,7 +338,7 @@ describe('staff tools', () => {
     await last.getByRole('listitem').filter({ hasText: 'Login Required' }).waitFor();
 
     // 3. No access to a server (403): Home, Retry, Select Another Server.
-    await m.getByRole('button', { name: '403 HTTP 403: answer NO_SERVER_ACCESS' }).click();
+    await mainRegion.getByRole('button', { name: '403 HTTP 403: answer NO_SERVER_ACCESS' }).click();
     const noAccess = overlay(page, "You don't have access to this server.");
     await noAccess.waitFor();
     for (const name of ['Retry', 'Home', 'Select Another Server', 'Cancel']) expect(await noAccess.getByRole('button', { name, exact: true }).isVisible()).toBe(true);
@@ -364,7 +364,7 @@ describe('staff tools', () => {
     await outcome.getByText(/^1011 HTTP 503: answer OVERLOADED: ended after [\d.]+ s: /).waitFor();
 
     // 5. A short timeout: the client gives up after 5 s (the loading overlay meanwhile), then '408 - 0'.
-    await m.getByRole('button', { name: 'Time out after 5 s (shortened for this request)' }).click();
+    await mainRegion.getByRole('button', { name: 'Time out after 5 s (shortened for this request)' }).click();
     await loadingOverlay(page).waitFor();
     const timedOut = overlay(page, 'Request Failed');
     await timedOut.waitFor({ timeout: 20_000 });
@@ -380,7 +380,7 @@ describe('staff tools', () => {
     await last.getByRole('listitem').filter({ hasText: 'Request Failed (408 - 0)' }).waitFor();
 
     // 6. A network failure: the API drops the connection, '0 - 0'.
-    await m.getByRole('button', { name: 'Drop the connection' }).click();
+    await mainRegion.getByRole('button', { name: 'Drop the connection' }).click();
     const dropped = overlay(page, 'Request Failed');
     await dropped.waitFor();
     expect(await dropped.getByText('Could not reach Tickety. Check your internet connection, then try again.').isVisible()).toBe(true);
@@ -392,7 +392,7 @@ describe('staff tools', () => {
     await last.getByRole('listitem').filter({ hasText: 'Request Failed (0 - 0)' }).waitFor();
 
     // 7. A slow success: 5 s under the loading overlay, then answered, no error overlay.
-    await m.getByRole('button', { name: 'Success after 5 s' }).click();
+    await mainRegion.getByRole('button', { name: 'Success after 5 s' }).click();
     await loadingOverlay(page).waitFor();
     await outcome.getByText(/^Success after 5 s: answered successfully after [\d.]+ s\.$/).waitFor({ timeout: 20_000 });
     await loadingOverlay(page).waitFor({ state: 'hidden' });
@@ -406,35 +406,35 @@ describe('staff tools', () => {
   });
 
   test('Sam reads System (database reachable, the payment webhook queues) and System Update (the seeded announcements)', async () => {
-    await signInContext(b.context, b.baseURL, 'sam');
-    await b.page.goto('/system');
-    expect(await titleOf(b.page, 'Tickety - System')).toBe('Tickety - System');
-    const database = main(b.page).getByRole('region', { name: 'Database' });
+    await signInContext(harness.context, harness.baseURL, 'sam');
+    await harness.page.goto('/system');
+    expect(await titleOf(harness.page, 'Tickety - System')).toBe('Tickety - System');
+    const database = main(harness.page).getByRole('region', { name: 'Database' });
     await database.waitFor();
     await database.getByText('Reachable', { exact: true }).waitFor();
     expect(await database.getByText('PGlite (embedded)').isVisible()).toBe(true);
-    const queues = main(b.page).getByRole('list', { name: 'Queue of each provider' });
+    const queues = main(harness.page).getByRole('list', { name: 'Queue of each provider' });
     await queues.waitFor();
     for (const provider of ['Paddle', 'FastSpring', 'Discord', 'Chargebee']) {
       expect(await queues.getByRole('heading', { name: provider, exact: true }).isVisible()).toBe(true);
     }
-    await main(b.page).getByRole('heading', { name: 'Dead letters', exact: true }).waitFor();
-    await snap(b.page, 'staff-system');
-    await scheme(b.page, true);
-    await snap(b.page, 'staff-system-dark');
-    await scheme(b.page, false);
+    await main(harness.page).getByRole('heading', { name: 'Dead letters', exact: true }).waitFor();
+    await snap(harness.page, 'staff-system');
+    await scheme(harness.page, true);
+    await snap(harness.page, 'staff-system-dark');
+    await scheme(harness.page, false);
 
-    await b.page.getByRole('banner').getByRole('link', { name: 'System Update' }).click();
-    await waitForPath(b.page, '/systemUpdate');
-    expect(await titleOf(b.page, 'Tickety - System Update')).toBe('Tickety - System Update');
-    const list = main(b.page).getByRole('table', { name: 'Announcements, newest first' });
+    await harness.page.getByRole('banner').getByRole('link', { name: 'System Update' }).click();
+    await waitForPath(harness.page, '/systemUpdate');
+    expect(await titleOf(harness.page, 'Tickety - System Update')).toBe('Tickety - System Update');
+    const list = main(harness.page).getByRole('table', { name: 'Announcements, newest first' });
     await list.waitFor();
     const row = (text: string) => list.getByRole('row').filter({ hasText: text });
     await row('Welcome to the').waitFor();
     expect(await row('Welcome to the').textContent()).toContain('Active');
     expect(await row('Planned maintenance').textContent()).toContain('Scheduled');
     expect(await row('Transcripts are slow to load').textContent()).toContain('Withdrawn');
-    await snap(b.page, 'staff-system-update');
+    await snap(harness.page, 'staff-system-update');
   });
 
   test('Sam signs Ava out everywhere from her card: her open dashboard asks her to log in again', async () => {
@@ -443,23 +443,23 @@ describe('staff tools', () => {
       await ava.page.goto('/dashboard');
       await ava.page.getByRole('heading', { name: 'Manage Servers' }).waitFor();
 
-      await signInContext(b.context, b.baseURL, 'sam');
-      await b.page.goto(`/support-team?user=${DEMO_USERS.ava.id}`);
-      const sessions = main(b.page).getByText(/^Signed in on \d+ devices? or browsers?\.$/);
+      await signInContext(harness.context, harness.baseURL, 'sam');
+      await harness.page.goto(`/support-team?user=${DEMO_USERS.ava.id}`);
+      const sessions = main(harness.page).getByText(/^Signed in on \d+ devices? or browsers?\.$/);
       await sessions.waitFor();
-      await main(b.page).getByRole('button', { name: 'Sign out everywhere…' }).click();
-      const dialog = b.page.getByRole('alertdialog', { name: 'Sign Ava out everywhere?' });
+      await main(harness.page).getByRole('button', { name: 'Sign out everywhere…' }).click();
+      const dialog = harness.page.getByRole('alertdialog', { name: 'Sign Ava out everywhere?' });
       await dialog.waitFor();
-      await snap(b.page, 'staff-sign-out-everywhere');
+      await snap(harness.page, 'staff-sign-out-everywhere');
       await dialog.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
-      await main(b.page).getByRole('status').filter({ hasText: /of Ava ended\./ }).waitFor();
-      await main(b.page).getByText('Signed in nowhere right now.').waitFor();
-      expect(await main(b.page).getByRole('button', { name: 'Sign out everywhere…' }).isDisabled()).toBe(true);
+      await main(harness.page).getByRole('status').filter({ hasText: /of Ava ended\./ }).waitFor();
+      await main(harness.page).getByText('Signed in nowhere right now.').waitFor();
+      expect(await main(harness.page).getByRole('button', { name: 'Sign out everywhere…' }).isDisabled()).toBe(true);
 
       // Ava's next page load finds her signed out.
       await ava.page.reload();
       await loginRequired(ava.page).waitFor();
-      await expectAccessible(b.page);
+      await expectAccessible(harness.page);
     } finally {
       await ava.context.close();
     }

@@ -21,12 +21,12 @@ let host: Server | undefined;
 let origin = '';
 let site = '';
 let csp = '';
-const b = useBrowser({ baseURL: () => origin });
+const harness = useBrowser({ baseURL: () => origin });
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.json': 'application/json', '.css': 'text/css', '.svg': 'image/svg+xml', '.xml': 'application/xml', '.txt': 'text/plain' };
 
 function startHost(root: string): Promise<Server> {
-  const s = createServer((req, res) => {
+  const hostServer = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname));
     let file = join(root, path);
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
@@ -37,13 +37,13 @@ function startHost(root: string): Promise<Server> {
     res.writeHead(found ? 200 : 404, headers);
     createReadStream(served).pipe(res);
   });
-  return new Promise((ok) => s.listen(0, '127.0.0.1', () => ok(s)));
+  return new Promise((ok) => hostServer.listen(0, '127.0.0.1', () => ok(hostServer)));
 }
 
 function deployCli(args: string[]): string {
-  const r = spawnSync(process.execPath, [DEPLOY_JS, ...args, '--site', site], { cwd: REPO_DIR, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`deploy ${args.join(' ')} failed:\n${r.stdout}${r.stderr}`);
-  return r.stdout;
+  const deploy = spawnSync(process.execPath, [DEPLOY_JS, ...args, '--site', site], { cwd: REPO_DIR, encoding: 'utf8' });
+  if (deploy.status !== 0) throw new Error(`deploy ${args.join(' ')} failed:\n${deploy.stdout}${deploy.stderr}`);
+  return deploy.stdout;
 }
 
 beforeAll(async () => {
@@ -76,7 +76,7 @@ afterAll(async () => {
 
 describe('the site on a static host', () => {
   test('serves every public page as HTML with its head, sitemap.xml and robots.txt', async () => {
-    const context = await b.browser.newContext({ baseURL: origin, javaScriptEnabled: false });
+    const context = await harness.browser.newContext({ baseURL: origin, javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       for (const path of ['/', '/premium', '/privacy-policy', '/support']) {
@@ -95,40 +95,40 @@ describe('the site on a static host', () => {
   });
 
   test('answers an unknown address with 404 and the prerendered 404 page, which the app then takes over', async () => {
-    const res = await b.page.goto('/no-such-page');
+    const res = await harness.page.goto('/no-such-page');
     expect(res?.status()).toBe(404);
-    await main(b.page).getByRole('heading', { name: 'Page not found' }).waitFor();
-    expect(await b.page.title()).toBe('Tickety - Not Found');
-    await b.page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
-    await main(b.page).getByRole('heading', { name: 'Page not found' }).waitFor();
-    expect(b.errors.filter((e) => !e.includes(`${origin}/no-such-page: Failed to load resource`))).toEqual([]);
+    await main(harness.page).getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(await harness.page.title()).toBe('Tickety - Not Found');
+    await harness.page.waitForFunction(() => !document.querySelector('#root[data-prerendered]'));
+    await main(harness.page).getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(harness.errors.filter((e) => !e.includes(`${origin}/no-such-page: Failed to load resource`))).toEqual([]);
   });
 
   test("an app page the host does not know (its 404.html) starts the app at once, which shows that page", async () => {
-    await b.page.goto('/dashboard');
-    await loginRequired(b.page).waitFor();
-    expect(await b.page.locator('#root[data-prerendered]').count()).toBe(0);
+    await harness.page.goto('/dashboard');
+    await loginRequired(harness.page).waitFor();
+    expect(await harness.page.locator('#root[data-prerendered]').count()).toBe(0);
     // The document's own 404 (a host without rewrites), nothing else.
-    expect(b.errors.filter((e) => !e.includes(`${origin}/dashboard: Failed to load resource`))).toEqual([]);
+    expect(harness.errors.filter((e) => !e.includes(`${origin}/dashboard: Failed to load resource`))).toEqual([]);
   });
 
   test('a public page: no script until the visitor reaches for it, then the app takes over and talks to the API', async () => {
     // With a notice to show the app would start on its own after load (e2e/tests/prerendered.test.ts):
     // the demo's active notices are dismissed in this browser first.
     const answer = (await (await fetch(`${api!.url}/api/announcements`)).json()) as { announcements: Array<{ id: string; revision: number }> };
-    await b.context.addInitScript(
+    await harness.context.addInitScript(
       ([key, value]) => localStorage.setItem(key, value),
       [DISMISSED_KEY, JSON.stringify(answer.announcements.map((n) => `${n.id}:${n.revision}`))] as const,
     );
     const scripts: string[] = [];
-    b.page.on('request', (r) => {
-      if (r.resourceType() === 'script') scripts.push(r.url());
+    harness.page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
     });
-    await b.page.goto('/', { waitUntil: 'networkidle' });
+    await harness.page.goto('/', { waitUntil: 'networkidle' });
     expect(scripts).toEqual([]);
-    await startApp(b.page);
-    await b.page.getByRole('banner').getByRole('button', { name: 'Login' }).first().waitFor();
-    expect(b.requests.some((u) => u.startsWith(`${api!.url}/api/auth/@me`))).toBe(true);
-    expect(b.errors).toEqual([]);
+    await startApp(harness.page);
+    await harness.page.getByRole('banner').getByRole('button', { name: 'Login' }).first().waitFor();
+    expect(harness.requests.some((u) => u.startsWith(`${api!.url}/api/auth/@me`))).toBe(true);
+    expect(harness.errors).toEqual([]);
   });
 });

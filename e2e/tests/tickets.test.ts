@@ -18,7 +18,7 @@ import { DEMO_GUILDS, DEMO_USERS, signInContext, signInWithHint } from '../src/s
  * tickets", in a server's transcripts and in Web Logs. Its own server, with the demo bot on.
  */
 let server: RunningServer | undefined;
-const b = useBrowser({ baseURL: () => server!.url });
+const harness = useBrowser({ baseURL: () => server!.url });
 
 beforeAll(async () => {
   server = await startServer({ env: { DEMO_BOT: 'on' } });
@@ -40,107 +40,107 @@ const PIXEL = DEMO_GUILDS.pixelPals;
 
 describe('tickets flow in from the bot', () => {
   test('/status lists the four shards the bot heartbeats, one of them resuming', async () => {
-    await b.page.goto('/status');
-    const table = b.page.getByRole('table', { name: 'Bot shards' });
+    await harness.page.goto('/status');
+    const table = harness.page.getByRole('table', { name: 'Bot shards' });
     await table.waitFor();
     const rows = table.getByRole('row');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(5);
     for (const id of ['#0', '#1', '#2', '#3']) expect(await table.getByText(id, { exact: true }).count(), id).toBe(1);
     expect(await table.getByText('resuming').count()).toBe(1);
-    await shot(b.page, 'status-shards');
+    await shot(harness.page, 'status-shards');
   });
 
   test('Ava reads Statistics of the demo history, switches to 30 days and exports the staff table', async () => {
-    await signInContext(b.context, b.baseURL, 'ava');
-    await b.page.goto(`/dashboard/${ARCADE.id}/statistics`);
-    expect(await titleOf(b.page, 'Tickety - Statistics')).toBe('Tickety - Statistics');
-    const opened = main(b.page).getByText('Opened', { exact: true }).first();
+    await signInContext(harness.context, harness.baseURL, 'ava');
+    await harness.page.goto(`/dashboard/${ARCADE.id}/statistics`);
+    expect(await titleOf(harness.page, 'Tickety - Statistics')).toBe('Tickety - Statistics');
+    const opened = main(harness.page).getByText('Opened', { exact: true }).first();
     await opened.waitFor();
-    await b.page.getByRole('table', { name: 'By staff member' }).waitFor();
-    expect(await b.page.getByRole('table', { name: 'By panel' }).getByRole('row').count()).toBeGreaterThan(1);
-    await b.page.locator('canvas').first().waitFor();
-    await shot(b.page, 'statistics-ava');
-    await b.page.getByRole('button', { name: '30 days' }).click();
-    await b.page.waitForURL(/range=30d/);
-    await b.page.getByText(/Tickets per day \(30 days\)/).waitFor();
-    const download = b.page.waitForEvent('download');
-    await b.page.getByRole('region', { name: 'By staff member' }).getByRole('button', { name: 'Export CSV' }).click();
+    await harness.page.getByRole('table', { name: 'By staff member' }).waitFor();
+    expect(await harness.page.getByRole('table', { name: 'By panel' }).getByRole('row').count()).toBeGreaterThan(1);
+    await harness.page.locator('canvas').first().waitFor();
+    await shot(harness.page, 'statistics-ava');
+    await harness.page.getByRole('button', { name: '30 days' }).click();
+    await harness.page.waitForURL(/range=30d/);
+    await harness.page.getByText(/Tickets per day \(30 days\)/).waitFor();
+    const download = harness.page.waitForEvent('download');
+    await harness.page.getByRole('region', { name: 'By staff member' }).getByRole('button', { name: 'Export CSV' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^statistics-staff-1100000000000000001-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
   });
 
   test('Cleo finds her tickets in Pixel Pals under Your tickets', async () => {
-    await signInContext(b.context, b.baseURL, 'cleo');
-    await b.page.goto('/dashboard');
-    await main(b.page).getByRole('link', { name: 'Your tickets' }).click();
-    expect(await titleOf(b.page, 'Tickety - Your tickets')).toBe('Tickety - Your tickets');
-    const table = b.page.getByRole('table', { name: /tickets you opened/ });
+    await signInContext(harness.context, harness.baseURL, 'cleo');
+    await harness.page.goto('/dashboard');
+    await main(harness.page).getByRole('link', { name: 'Your tickets' }).click();
+    expect(await titleOf(harness.page, 'Tickety - Your tickets')).toBe('Tickety - Your tickets');
+    const table = harness.page.getByRole('table', { name: /tickets you opened/ });
     await expect.poll(async () => {
-      await table.waitFor({ timeout: 10_000 }).catch(() => b.page.reload());
+      await table.waitFor({ timeout: 10_000 }).catch(() => harness.page.reload());
       return table.getByRole('row').count();
     }, { timeout: 30_000 }).toBeGreaterThan(1);
     expect(await table.getByText(PIXEL.name).count()).toBeGreaterThan(0);
     expect(await table.getByText(ARCADE.name).count()).toBe(0);
     const link = table.getByRole('link', { name: /^Ticket #\d+$/ }).first();
     expect(await link.getAttribute('href')).toMatch(new RegExp(`^/transcript/v2/${PIXEL.id}/t-`));
-    await shot(b.page, 'your-tickets-cleo');
+    await shot(harness.page, 'your-tickets-cleo');
   });
 
   test('Cleo reads her own transcript and searches it, but not someone else’s', async () => {
-    await signInContext(b.context, b.baseURL, 'cleo');
-    await b.page.goto('/transcripts');
-    const link = b.page.getByRole('table', { name: /tickets you opened/ }).getByRole('link', { name: /^Ticket #\d+$/ }).first();
+    await signInContext(harness.context, harness.baseURL, 'cleo');
+    await harness.page.goto('/transcripts');
+    const link = harness.page.getByRole('table', { name: /tickets you opened/ }).getByRole('link', { name: /^Ticket #\d+$/ }).first();
     await link.click();
-    await b.page.getByRole('heading', { level: 1, name: /^Ticket #\d+ · #ticket-/ }).waitFor();
-    const conversation = b.page.getByRole('region', { name: 'The conversation' });
+    await harness.page.getByRole('heading', { level: 1, name: /^Ticket #\d+ · #ticket-/ }).waitFor();
+    const conversation = harness.page.getByRole('region', { name: 'The conversation' });
     await conversation.getByText('The ticket was opened.').first().waitFor();
-    await b.page.getByRole('searchbox', { name: 'Search this transcript' }).fill('in-game name');
-    await expect.poll(() => b.page.getByRole('status').filter({ hasText: / of / }).textContent()).toMatch(/^1 of \d+$/);
-    await shot(b.page, 'transcript-v2-cleo');
+    await harness.page.getByRole('searchbox', { name: 'Search this transcript' }).fill('in-game name');
+    await expect.poll(() => harness.page.getByRole('status').filter({ hasText: / of / }).textContent()).toMatch(/^1 of \d+$/);
+    await shot(harness.page, 'transcript-v2-cleo');
 
     // A transcript of Ava's Arcade, where Cleo is not a member: the no-access screen (docs/behaviour.md).
     const ava = await signInWithHint(server!.url, 'ava');
     const list = (await (await fetch(`${server!.url}/api/guilds/${ARCADE.id}/transcripts`, { headers: { cookie: ava.header() } })).json()) as { items: Array<{ fileId: string }> };
     expect(list.items.length).toBeGreaterThan(0);
-    await b.page.goto(`/transcript/v2/${ARCADE.id}/${list.items[0]!.fileId}`);
-    await b.page.getByText('You don’t have access to this server.').or(b.page.getByText("You don't have access to this server.")).first().waitFor();
-    expect(await b.page.getByRole('region', { name: 'The conversation' }).count()).toBe(0);
-    await shot(b.page, 'transcript-v2-cleo-refused');
+    await harness.page.goto(`/transcript/v2/${ARCADE.id}/${list.items[0]!.fileId}`);
+    await harness.page.getByText('You don’t have access to this server.').or(harness.page.getByText("You don't have access to this server.")).first().waitFor();
+    expect(await harness.page.getByRole('region', { name: 'The conversation' }).count()).toBe(0);
+    await shot(harness.page, 'transcript-v2-cleo-refused');
   });
 
   test('Ava reads her server’s transcripts and the ticket events in Web Logs', async () => {
-    await signInContext(b.context, b.baseURL, 'ava');
-    await b.page.goto(`/dashboard/${ARCADE.id}/logs-web`);
-    await main(b.page).getByRole('link', { name: 'Transcripts' }).click();
-    const table = b.page.getByRole('table', { name: /Transcripts of/ });
+    await signInContext(harness.context, harness.baseURL, 'ava');
+    await harness.page.goto(`/dashboard/${ARCADE.id}/logs-web`);
+    await main(harness.page).getByRole('link', { name: 'Transcripts' }).click();
+    const table = harness.page.getByRole('table', { name: /Transcripts of/ });
     await table.waitFor();
     expect(await table.getByRole('link', { name: /^Ticket #\d+$/ }).count()).toBeGreaterThan(3);
-    await shot(b.page, 'server-transcripts-ava');
+    await shot(harness.page, 'server-transcripts-ava');
 
     // Only five-star tickets: every row shows five stars.
-    await b.page.getByLabel('Rating').selectOption('5');
-    await b.page.getByRole('button', { name: 'Apply filters' }).click();
-    await b.page.waitForURL(/rating=5/);
+    await harness.page.getByLabel('Rating').selectOption('5');
+    await harness.page.getByRole('button', { name: 'Apply filters' }).click();
+    await harness.page.waitForURL(/rating=5/);
     await expect.poll(() => table.getByText('4 of 5 stars').count()).toBe(0);
 
-    await b.page.goto(`/dashboard/${ARCADE.id}/logs-web?action=ticket.opened`);
-    const log = b.page.getByRole('list', { name: 'Changes made on the dashboard, newest first' });
+    await harness.page.goto(`/dashboard/${ARCADE.id}/logs-web?action=ticket.opened`);
+    const log = harness.page.getByRole('list', { name: 'Changes made on the dashboard, newest first' });
     await log.waitFor();
     expect(await log.getByText('Opened a ticket').count()).toBeGreaterThan(3);
     expect(await log.getByText(/^Ticket #\d+$/).count()).toBeGreaterThan(3);
   });
 
   test('Ava opens a transcript from the list, searches it, jumps between matches and downloads it', async () => {
-    await signInContext(b.context, b.baseURL, 'ava');
+    await signInContext(harness.context, harness.baseURL, 'ava');
     // A ticket long enough to hold the demo's screenshot (sent with "I pushed the item to your inventory"),
     // not whichever short live ticket the demo bot closed last.
-    await b.page.goto(`/dashboard/${ARCADE.id}/logs-web/transcripts?q=${encodeURIComponent('pushed the item to your inventory')}`);
-    const table = b.page.getByRole('table', { name: /Transcripts of/ });
+    await harness.page.goto(`/dashboard/${ARCADE.id}/logs-web/transcripts?q=${encodeURIComponent('pushed the item to your inventory')}`);
+    const table = harness.page.getByRole('table', { name: /Transcripts of/ });
     await table.getByRole('link', { name: /^Ticket #\d+$/ }).first().click();
-    await b.page.getByRole('heading', { level: 1, name: /^Ticket #\d+ · #ticket-/ }).waitFor();
+    await harness.page.getByRole('heading', { level: 1, name: /^Ticket #\d+ · #ticket-/ }).waitFor();
     // The bot's welcome embed as Discord shows it: the opener as its author (linked), the title linked
     // to the ticket's channel, the form's answers as fields, the three short ones side by side.
-    const welcome = b.page.locator('article').filter({ has: b.page.locator('dt', { hasText: 'Platform' }) }).first();
+    const welcome = harness.page.locator('article').filter({ has: harness.page.locator('dt', { hasText: 'Platform' }) }).first();
     await welcome.waitFor();
     expect(await welcome.locator('dt').allTextContents()).toEqual([expect.any(String), 'In-game name', 'Platform', 'Region']);
     expect(await welcome.locator('a[href^="https://discord.com/users/"]').count()).toBe(1);
@@ -149,28 +149,28 @@ describe('tickets flow in from the bot', () => {
     expect(tops[1]).toBeGreaterThan(tops[0]!);
     expect(new Set(tops.slice(1)).size).toBe(1);
     await welcome.screenshot({ path: join(ARTIFACTS_DIR, 'transcript-v2-welcome-embed.png') });
-    const search = b.page.getByRole('searchbox', { name: 'Search this transcript' });
+    const search = harness.page.getByRole('searchbox', { name: 'Search this transcript' });
     await search.fill('ticket');
-    const count = b.page.getByRole('status').filter({ hasText: / of / });
+    const count = harness.page.getByRole('status').filter({ hasText: / of / });
     await expect.poll(() => count.textContent()).toMatch(/^1 of \d+$/);
     const total = Number((await count.textContent())!.split(' of ')[1]);
     await search.press('Enter');
     await search.press('Enter');
     expect(await count.textContent()).toBe(`${Math.min(2, total) === 2 ? 2 : 1} of ${total}`);
     // The current match is on screen, its words painted by the search highlight.
-    const current = b.page.locator('article.ring-2');
+    const current = harness.page.locator('article.ring-2');
     await current.waitFor();
     expect(await current.isVisible()).toBe(true);
-    expect(await b.page.evaluate(() => (CSS as unknown as { highlights: Map<string, { size: number }> }).highlights.get('tk-transcript-match')?.size ?? 0)).toBeGreaterThan(0);
-    await shot(b.page, 'transcript-v2-search-ava');
+    expect(await harness.page.evaluate(() => (CSS as unknown as { highlights: Map<string, { size: number }> }).highlights.get('tk-transcript-match')?.size ?? 0)).toBeGreaterThan(0);
+    await shot(harness.page, 'transcript-v2-search-ava');
 
-    const download = b.page.waitForEvent('download');
-    await b.page.getByRole('button', { name: 'Download HTML' }).click();
+    const download = harness.page.waitForEvent('download');
+    await harness.page.getByRole('button', { name: 'Download HTML' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(new RegExp(`^transcript-${ARCADE.id}-t-[\\w-]+\\.html$`));
     const saved = join(ARTIFACTS_DIR, 'transcript-ava.html');
     await file.saveAs(saved);
-    const page = await b.context.newPage();
+    const page = await harness.context.newPage();
     await page.goto(pathToFileURL(saved).href);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Ticket #\d+ · #ticket-/);
     expect(await page.locator('article[id^="m-"]').count()).toBeGreaterThan(3);
@@ -185,39 +185,39 @@ describe('tickets flow in from the bot', () => {
   });
 
   test('a legacy (v1) transcript whose link expired opens, refreshed through the bot, and nothing in it runs', async () => {
-    await signInContext(b.context, b.baseURL, 'ava');
+    await signInContext(harness.context, harness.baseURL, 'ava');
     const dialogs: string[] = [];
-    b.page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
+    harness.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
     });
     const path = legacyTranscriptPath(0);
-    await b.page.goto(path);
-    expect(await titleOf(b.page, 'Tickety - Transcript')).toBe('Tickety - Transcript');
-    await b.page.getByText('Discord link expired').waitFor();
-    const frame = b.page.frameLocator('iframe[title^="Legacy transcript"]');
+    await harness.page.goto(path);
+    expect(await titleOf(harness.page, 'Tickety - Transcript')).toBe('Tickety - Transcript');
+    await harness.page.getByText('Discord link expired').waitFor();
+    const frame = harness.page.frameLocator('iframe[title^="Legacy transcript"]');
     await frame.getByText('season pass').waitFor();
-    expect(await b.page.locator('iframe[title^="Legacy transcript"]').getAttribute('sandbox')).toBe('');
+    expect(await harness.page.locator('iframe[title^="Legacy transcript"]').getAttribute('sandbox')).toBe('');
     // The hostile parts are gone or inert: no script ran anywhere, the page stayed where it was.
     expect(await frame.locator('script, iframe, form, svg, object, embed').count()).toBe(0);
     expect(await frame.locator('[onerror], [onload], [onclick], [onmouseover]').count()).toBe(0);
     expect(await frame.locator('a[href^="javascript"]').count()).toBe(0);
-    expect(await b.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await harness.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
-    expect(new URL(b.page.url()).pathname).toBe(path);
-    await shot(b.page, 'transcript-v1');
+    expect(new URL(harness.page.url()).pathname).toBe(path);
+    await shot(harness.page, 'transcript-v1');
   });
 
   test(`the XSS corpus (${xssVectors().length} vectors) in a legacy transcript: nothing runs, nothing hostile is left`, async () => {
-    await signInContext(b.context, b.baseURL, 'ava');
+    await signInContext(harness.context, harness.baseURL, 'ava');
     const dialogs: string[] = [];
-    b.page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
+    harness.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
     });
     const path = legacyTranscriptPath(2);
-    await b.page.goto(path);
-    const frame = b.page.frameLocator('iframe[title^="Legacy transcript"]');
+    await harness.page.goto(path);
+    const frame = harness.page.frameLocator('iframe[title^="Legacy transcript"]');
     await frame.getByText(`vector ${xssVectors().length}`, { exact: true }).waitFor();
     // The document's own <meta charset> and fixed <style> are in its head; nothing of the transcript may add any.
     expect(await frame.locator('script, iframe, svg, math, object, embed, link, base').count()).toBe(0);
@@ -225,10 +225,10 @@ describe('tickets flow in from the bot', () => {
     expect(await frame.locator('body').locator('form, style, meta, input, textarea, select, details, video, audio, marquee').count()).toBe(0);
     expect(await frame.locator('[onerror], [onload], [onclick], [onmouseover], [onfocus], [ontoggle], [onbegin], [style]').count()).toBe(0);
     expect(await frame.locator('a[href^="javascript" i], a[href^="data" i], img[src^="javascript" i]').count()).toBe(0);
-    await b.page.waitForTimeout(500);
-    expect(await b.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    await harness.page.waitForTimeout(500);
+    expect(await harness.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
-    expect(new URL(b.page.url()).pathname).toBe(path);
+    expect(new URL(harness.page.url()).pathname).toBe(path);
   });
 
   test(`the XSS corpus in a v2 transcript (${xssVectors().length} vectors × ${v2VectorCount() / xssVectors().length} places) and in its HTML file: nothing runs`, async () => {
@@ -241,12 +241,12 @@ describe('tickets flow in from the bot', () => {
     });
     expect(put.status, await put.clone().text()).toBe(200);
 
-    await signInContext(b.context, b.baseURL, 'ava');
-    const dialogs = watchDialogs(b.page);
+    await signInContext(harness.context, harness.baseURL, 'ava');
+    const dialogs = watchDialogs(harness.page);
     const path = `/transcript/v2/${ARCADE.id}/xss-corpus`;
-    await b.page.goto(path);
-    await b.page.getByRole('heading', { level: 1, name: 'Ticket #9999 · #xss-corpus' }).waitFor();
-    const conversation = b.page.getByRole('region', { name: 'The conversation' });
+    await harness.page.goto(path);
+    await harness.page.getByRole('heading', { level: 1, name: 'Ticket #9999 · #xss-corpus' }).waitFor();
+    const conversation = harness.page.getByRole('region', { name: 'The conversation' });
     await conversation.getByText('vector 1', { exact: false }).first().waitFor();
     // The embeds' fields are shown, the inline ones too (a name and a value of vector 1's).
     expect(await conversation.getByText('vector 1 inline', { exact: true }).count()).toBe(2);
@@ -261,28 +261,28 @@ describe('tickets flow in from the bot', () => {
         el.scrollTop += el.clientHeight * 0.8;
         return el.scrollTop + el.clientHeight >= el.scrollHeight - 2;
       });
-      await b.page.waitForTimeout(30);
+      await harness.page.waitForTimeout(30);
       if (end && guard > 0) {
         for (const id of await conversation.locator('article[id^="m-"]').evaluateAll((els) => els.map((e) => e.id))) seen.add(id);
         break;
       }
     }
     expect(seen.size).toBe(xssVectors().length);
-    await b.page.waitForTimeout(300);
-    expect(await b.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    await harness.page.waitForTimeout(300);
+    expect(await harness.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
-    expect(new URL(b.page.url()).pathname).toBe(path);
+    expect(new URL(harness.page.url()).pathname).toBe(path);
 
     // The standalone HTML file of the same transcript, opened from disk.
-    const download = b.page.waitForEvent('download');
-    await b.page.getByRole('button', { name: 'Download HTML' }).click();
+    const download = harness.page.waitForEvent('download');
+    await harness.page.getByRole('button', { name: 'Download HTML' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe(`transcript-${ARCADE.id}-xss-corpus.html`);
     const saved = join(ARTIFACTS_DIR, file.suggestedFilename());
     await file.saveAs(saved);
     const html = await readFile(saved, 'utf8');
     expect(html).toContain(`http-equiv="Content-Security-Policy" content="default-src 'none';`);
-    const page = await b.context.newPage();
+    const page = await harness.context.newPage();
     const fileDialogs = watchDialogs(page);
     await page.goto(pathToFileURL(saved).href);
     expect(await page.locator('article[id^="m-"]').count()).toBe(xssVectors().length);
@@ -299,9 +299,9 @@ describe('tickets flow in from the bot', () => {
 
 function watchDialogs(page: Page): string[] {
   const dialogs: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
   });
   return dialogs;
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { shot, titleOf, useBrowser } from '../src/browser';
 import { main } from '../src/pages';
 
-const b = useBrowser();
+const harness = useBrowser();
 
 /** Every public route (docs/behaviour.md#screens-and-providers, public + display layouts) and the title the shell's route table gives it. */
 const PUBLIC_ROUTES: Array<[path: string, title: string]> = [
@@ -24,21 +24,21 @@ const PUBLIC_ROUTES: Array<[path: string, title: string]> = [
 
 describe('document titles', () => {
   test.each(PUBLIC_ROUTES)('%s is titled "%s"', async (path, title) => {
-    const res = await b.page.goto(path);
+    const res = await harness.page.goto(path);
     expect(res?.status()).toBe(200);
-    expect(await titleOf(b.page, title)).toBe(title);
-    if (path === '/') await shot(b.page, 'home-visitor');
+    expect(await titleOf(harness.page, title)).toBe(title);
+    if (path === '/') await shot(harness.page, 'home-visitor');
   });
 });
 
 describe('404', () => {
   test('an unknown path shows the 404 page with a way home', async () => {
-    await b.page.goto('/no-such-page/at-all');
-    expect(await titleOf(b.page, 'Tickety - Not Found')).toBe('Tickety - Not Found');
-    await main(b.page).getByText(/404|not found/i).first().waitFor();
-    const home = main(b.page).getByRole('link', { name: /home/i }).first();
+    await harness.page.goto('/no-such-page/at-all');
+    expect(await titleOf(harness.page, 'Tickety - Not Found')).toBe('Tickety - Not Found');
+    await main(harness.page).getByText(/404|not found/i).first().waitFor();
+    const home = main(harness.page).getByRole('link', { name: /home/i }).first();
     await home.waitFor();
     expect(await home.getAttribute('href')).toBe('/');
-    await shot(b.page, '404');
+    await shot(harness.page, '404');
   });
 });
