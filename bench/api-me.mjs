@@ -50,9 +50,9 @@ try {
     ['Tickety API (session)', `${server.url}/api/auth/@me`, { cookie }],
   ])) {
     /** @type {any} */
-    const r = await run(url, headers);
-    const non2xx = r.non2xx + r.errors + r.timeouts;
-    rows.push([name, Math.round(r.requests.average), r.latency.p50, r.latency.p99, r.latency.max, r.requests.total ?? r.requests.sent, non2xx]);
+    const result = await run(url, headers);
+    const non2xx = result.non2xx + result.errors + result.timeouts;
+    rows.push([name, Math.round(result.requests.average), result.latency.p50, result.latency.p99, result.latency.max, result.requests.total ?? result.requests.sent, non2xx]);
   }
   table(['server', 'req/s (avg)', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'non-2xx/errors'], rows);
   const [bareRow, apiRow] = rows;

@@ -23,20 +23,20 @@ const SERVERS = ['1100000000000000001', '1100000000000000002', '1100000000000000
 const STAFF = ['1000000000000000001', '1000000000000000005', '1300000000000000101'];
 const OPENERS = Array.from({ length: 50 }, (_, i) => String(1300000000000000200n + BigInt(i)));
 
-/** The events of ticket `n`, a life of six: opened, claimed, first response, messages, closed, rated. */
-function ticketEvents(/** @type {number} */ n) {
-  const server = SERVERS[n % SERVERS.length];
-  const staff = STAFF[n % STAFF.length];
-  const start = Date.UTC(2026, 8, 1) + n * 60_000;
+/** The events of ticket `index`, a life of six: opened, claimed, first response, messages, closed, rated. */
+function ticketEvents(/** @type {number} */ index) {
+  const server = SERVERS[index % SERVERS.length];
+  const staff = STAFF[index % STAFF.length];
+  const start = Date.UTC(2026, 8, 1) + index * 60_000;
   const at = (/** @type {number} */ minutes) => new Date(start + minutes * 60_000).toISOString();
-  const base = (/** @type {string} */ kind, /** @type {number} */ minutes) => ({ id: `b${n}-${kind}`, serverId: server, ticketId: `bt${n}`, at: at(minutes) });
+  const base = (/** @type {string} */ kind, /** @type {number} */ minutes) => ({ id: `b${index}-${kind}`, serverId: server, ticketId: `bt${index}`, at: at(minutes) });
   return [
-    { ...base('o', 0), type: 'opened', panelId: 'support', openerId: OPENERS[n % OPENERS.length], number: n + 1, answers: [{ question: 'What happened?', answer: 'Something broke.' }] },
+    { ...base('o', 0), type: 'opened', panelId: 'support', openerId: OPENERS[index % OPENERS.length], number: index + 1, answers: [{ question: 'What happened?', answer: 'Something broke.' }] },
     { ...base('c', 4), type: 'claimed', staffId: staff },
     { ...base('f', 5), type: 'first_response', staffId: staff },
     { ...base('m', 40), type: 'messages', total: 12, staff: 5 },
     { ...base('x', 45), type: 'closed', closedBy: staff, reason: 'Solved' },
-    { ...base('r', 46), type: 'rated', rating: 1 + (n % 5), feedback: n % 3 === 0 ? 'Thanks!' : null },
+    { ...base('r', 46), type: 'rated', rating: 1 + (index % 5), feedback: index % 3 === 0 ? 'Thanks!' : null },
   ];
 }
 

@@ -77,8 +77,8 @@ try {
       ['app', 'files', 'raw bytes', 'gzip bytes', 'gzip', 'on the wire'],
       [
         ...apps.map((app) => {
-          const r = /** @type {{ files: number, raw: number, gzip: number, wire: number }} */ (byApp.get(app));
-          return [app, r.files, r.raw, r.gzip, kb(r.gzip), r.wire];
+          const sizes = /** @type {{ files: number, raw: number, gzip: number, wire: number }} */ (byApp.get(app));
+          return [app, sizes.files, sizes.raw, sizes.gzip, kb(sizes.gzip), sizes.wire];
         }),
         ['TOTAL', files.length, total.raw, total.gzip, kb(total.gzip), total.wire],
       ],

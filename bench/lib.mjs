@@ -37,15 +37,15 @@ export function signIn(baseURL, user) {
 
 /** Which app a URL belongs to: a remote by its `/remotes/<name>/` prefix, else the shell (same origin). */
 export function appOf(/** @type {string} */ url, /** @type {string} */ baseURL) {
-  const u = new URL(url);
-  if (u.origin !== new URL(baseURL).origin) return `external (${u.host})`;
-  const m = u.pathname.match(/^\/remotes\/([^/]+)\//);
-  return m ? /** @type {string} */ (m[1]) : 'shell';
+  const parsed = new URL(url);
+  if (parsed.origin !== new URL(baseURL).origin) return `external (${parsed.host})`;
+  const remote = parsed.pathname.match(/^\/remotes\/([^/]+)\//);
+  return remote ? /** @type {string} */ (remote[1]) : 'shell';
 }
 
-/** @param {number} n */
-export function kb(n) {
-  return `${(n / 1024).toFixed(1)} KiB`;
+/** @param {number} bytes */
+export function kb(bytes) {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
 /**
@@ -64,7 +64,7 @@ export function table(head, rows) {
 
 /** @param {number[]} values */
 export function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? /** @type {number} */ (s[mid]) : (/** @type {number} */ (s[mid - 1]) + /** @type {number} */ (s[mid])) / 2;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? /** @type {number} */ (sorted[mid]) : (/** @type {number} */ (sorted[mid - 1]) + /** @type {number} */ (sorted[mid])) / 2;
 }

@@ -3,12 +3,10 @@
  * Lighthouse 12.8.2 mobile performance of `/` (visitor), LIGHTHOUSE_RUNS (3) runs against the
  * all-in-one server (which compresses responses), Debian's Chromium via chrome-launcher; and the same
  * runs against a plain static copy of the page as it renders (its HTML with every script removed,
- * served with the same stylesheets and images), the baseline an HTML-first page is measured against.
- * Prints each run's metrics, then the figures against the budgets:
- * - median performance score (target >= 0.98);
- * - median LCP of `/` against the static page's (target: within 1.5x);
- * - JavaScript downloaded before `/` is interactive, gzip (target <= 100 KB): every script response
- *   that finished before Lighthouse's Time to Interactive.
+ * same stylesheets and images), the baseline an HTML-first page is measured against. Prints each
+ * run's metrics, then the figures against the budgets: median performance score (>= 0.98); median
+ * LCP of `/` within 1.5x the static page's; JavaScript downloaded before `/` is interactive, gzip
+ * (<= 100 KB: every script response that finished before Lighthouse's Time to Interactive).
  */
 import { createServer } from 'node:http';
 import * as chromeLauncher from 'chrome-launcher';
@@ -55,8 +53,8 @@ async function serveStatic(html, upstream) {
     const answer = await fetch(`${upstream}${req.url}`, { headers: { 'accept-encoding': String(req.headers['accept-encoding'] ?? '') } });
     const headers = {};
     for (const name of ['content-type', 'content-encoding', 'cache-control']) {
-      const v = answer.headers.get(name);
-      if (v) headers[name] = v;
+      const value = answer.headers.get(name);
+      if (value) headers[name] = value;
     }
     res.writeHead(answer.status, headers);
     res.end(Buffer.from(await answer.arrayBuffer()));
@@ -91,8 +89,8 @@ async function measure(url, label, rows) {
         continue;
       }
       const ms = (/** @type {string} */ id) => {
-        const v = lhr.audits[id]?.numericValue;
-        return v === undefined ? '-' : Math.round(v);
+        const value = lhr.audits[id]?.numericValue;
+        return value === undefined ? '-' : Math.round(value);
       };
       const tti = lhr.audits.interactive?.numericValue ?? Number.POSITIVE_INFINITY;
       const requests = /** @type {{ items?: Array<{ resourceType?: string, transferSize?: number, networkEndTime?: number, endTime?: number }> }} */ (lhr.audits['network-requests']?.details)?.items ?? [];

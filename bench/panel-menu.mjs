@@ -15,10 +15,10 @@ import { appOf, kb, launchChromium, median, signInContext, startServer, table } 
 const ARCADE = '1100000000000000001';
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 40);
 
-/** @param {number[]} values @param {number} p */
-function percentile(values, p) {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+/** @param {number[]} values @param {number} percent */
+function percentile(values, percent) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((percent / 100) * sorted.length))] ?? Number.NaN;
 }
 
 const server = await startServer();

@@ -24,18 +24,18 @@ const TARGET_MS = 50;
 /**
  * One HTTP request; resolves with its status and milliseconds.
  * @param {string} url
- * @param {{ method?: string, headers?: Record<string, string>, body?: Buffer | string }} [o]
+ * @param {{ method?: string, headers?: Record<string, string>, body?: Buffer | string }} [options]
  * @returns {Promise<{ status: number, ms: number }>}
  */
-function send(url, o = {}) {
+function send(url, options = {}) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const req = request(url, { method: o.method ?? 'GET', headers: { ...(o.body ? { 'content-length': String(Buffer.byteLength(o.body)) } : {}), ...o.headers }, agent: false }, (res) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: { ...(options.body ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}), ...options.headers }, agent: false }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
     });
     req.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
-    if (o.body) req.write(o.body);
+    if (options.body) req.write(options.body);
     req.end();
   });
 }
@@ -79,11 +79,11 @@ function transcript(/** @type {number} */ messages) {
     users: users.map((id, i) => ({ id, username: `u${i}`, displayName: null, avatarUrl: null, bot: false, staff: i === 1, colour: null })),
     roles: [],
     channels: [],
-    messages: Array.from({ length: messages }, (_, i) => ({
-      id: String(1300000000000100000n + BigInt(i)),
-      authorId: users[i % 2],
-      content: `message ${i} ${'lorem ipsum '.repeat(60)}`,
-      createdAt: at(i + 1),
+    messages: Array.from({ length: messages }, (_, index) => ({
+      id: String(1300000000000100000n + BigInt(index)),
+      authorId: users[index % 2],
+      content: `message ${index} ${'lorem ipsum '.repeat(60)}`,
+      createdAt: at(index + 1),
       editedAt: null,
       system: null,
       replyTo: null,
@@ -155,9 +155,9 @@ try {
   const floor = await stallDuring(bareUrl, () => new Promise((resolve) => setTimeout(() => resolve({ status: 0, ms: 0 }), 500)));
   rows.push(['node:http, idle (the floor)', '-', '-', floor.worst.toFixed(1)]);
   for (const [name, work] of /** @type {Array<[string, () => Promise<{ status: number, ms: number }>]>} */ (cases)) {
-    const r = await stallDuring(health, work);
-    rows.push([name, r.status || '-', r.ms ? r.ms.toFixed(0) : '-', r.worst.toFixed(1)]);
-    if (!name.startsWith('idle')) worstHeavy = Math.max(worstHeavy, r.worst);
+    const result = await stallDuring(health, work);
+    rows.push([name, result.status || '-', result.ms ? result.ms.toFixed(0) : '-', result.worst.toFixed(1)]);
+    if (!name.startsWith('idle')) worstHeavy = Math.max(worstHeavy, result.worst);
   }
   table(['request', 'status', 'its ms', 'slowest probe ms'], rows);
   console.log(`\nworst stall another user felt: ${worstHeavy.toFixed(1)} ms (target <= ${TARGET_MS} ms): ${worstHeavy <= TARGET_MS ? 'met' : 'NOT met'}`);

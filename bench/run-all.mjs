@@ -20,8 +20,8 @@ if (!process.env.BENCH_SKIP_BUILD) {
 const failed = [];
 for (const script of SCRIPTS) {
   console.log(`\n▸ ${script}  (${new Date().toISOString()})\n`);
-  const r = spawnSync(process.execPath, [join(here, script)], { stdio: 'inherit' });
-  if (r.status !== 0) failed.push(script);
+  const child = spawnSync(process.execPath, [join(here, script)], { stdio: 'inherit' });
+  if (child.status !== 0) failed.push(script);
 }
 if (failed.length) {
   console.log(`\nfailed: ${failed.join(', ')}`);

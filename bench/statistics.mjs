@@ -35,21 +35,21 @@ const now = Date.now();
 const first = now - 365 * DAY;
 const spacing = (365 * DAY) / tickets;
 
-/** The events of ticket `n`: opened, claimed, first response, messages, closed, rated, with varied times. */
-function ticketEvents(/** @type {number} */ n) {
-  const staff = STAFF[(n * 7) % STAFF.length];
-  const start = first + n * spacing;
-  const firstResponse = 1 + ((n * 37) % 240);
-  const resolution = firstResponse + 10 + ((n * 131) % 2880);
+/** The events of ticket `index`: opened, claimed, first response, messages, closed, rated, with varied times. */
+function ticketEvents(/** @type {number} */ index) {
+  const staff = STAFF[(index * 7) % STAFF.length];
+  const start = first + index * spacing;
+  const firstResponse = 1 + ((index * 37) % 240);
+  const resolution = firstResponse + 10 + ((index * 131) % 2880);
   const at = (/** @type {number} */ minutes) => new Date(Math.min(now - 1000, start + minutes * 60_000)).toISOString();
-  const base = (/** @type {string} */ kind, /** @type {number} */ minutes) => ({ id: `s${n}-${kind}`, serverId: SERVER, ticketId: `st${n}`, at: at(minutes) });
+  const base = (/** @type {string} */ kind, /** @type {number} */ minutes) => ({ id: `s${index}-${kind}`, serverId: SERVER, ticketId: `st${index}`, at: at(minutes) });
   return [
-    { ...base('o', 0), type: 'opened', panelId: PANELS[n % PANELS.length], openerId: OPENERS[n % OPENERS.length], number: n + 1, answers: [] },
+    { ...base('o', 0), type: 'opened', panelId: PANELS[index % PANELS.length], openerId: OPENERS[index % OPENERS.length], number: index + 1, answers: [] },
     { ...base('c', firstResponse - 1), type: 'claimed', staffId: staff },
     { ...base('f', firstResponse), type: 'first_response', staffId: staff },
-    { ...base('m', resolution - 5), type: 'messages', total: 8 + (n % 20), staff: 2 + (n % 6) },
+    { ...base('m', resolution - 5), type: 'messages', total: 8 + (index % 20), staff: 2 + (index % 6) },
     { ...base('x', resolution), type: 'closed', closedBy: staff, reason: null },
-    { ...base('r', resolution + 1), type: 'rated', rating: 1 + ((n * 3) % 5), feedback: null },
+    { ...base('r', resolution + 1), type: 'rated', rating: 1 + ((index * 3) % 5), feedback: null },
   ];
 }
 
@@ -73,14 +73,14 @@ const server = await startServer({
 });
 try {
   // 1. A year of tickets through the bot API.
-  let n = 0;
+  let nextTicket = 0;
   let sent = KEEP ? loaded() : 0;
-  if (sent >= TOTAL) n = Math.ceil(sent / 6);
+  if (sent >= TOTAL) nextTicket = Math.ceil(sent / 6);
   const started = performance.now();
   const send = async () => {
     while (sent < TOTAL) {
       const events = [];
-      while (events.length + 6 <= BATCH && sent + events.length < TOTAL) events.push(...ticketEvents(n++));
+      while (events.length + 6 <= BATCH && sent + events.length < TOTAL) events.push(...ticketEvents(nextTicket++));
       sent += events.length;
       const res = await fetch(`${server.url}/api/bot/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
       if (res.status !== 200) throw new Error(`events answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
@@ -91,7 +91,7 @@ try {
   const loadSeconds = (performance.now() - started) / 1000;
   // As autovacuum would have by then: statistics for the planner, the visibility map for index-only scans.
   psql(`VACUUM ANALYZE ${SCHEMA}.tickets, ${SCHEMA}.ticket_slots`);
-  console.log(`Loaded ${sent.toLocaleString('en')} events (${n.toLocaleString('en')} tickets on one server, 365 days) in ${loadSeconds.toFixed(0)} s.\n`);
+  console.log(`Loaded ${sent.toLocaleString('en')} events (${nextTicket.toLocaleString('en')} tickets on one server, 365 days) in ${loadSeconds.toFixed(0)} s.\n`);
 
   // 2. Ava reads Statistics.
   const jar = await signIn(server.url, 'ava');

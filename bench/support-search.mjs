@@ -3,11 +3,10 @@
  * Support search over 100,000 users and 100,000 servers on PostgreSQL: the built all-in-one server on
  * BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/test) in a schema of its own (dropped
  * afterwards). SEARCH_ROWS users and as many servers (default 100,000 each) are written straight into
- * the tables (names from first names and surnames with accents, handles, adjectives and nouns, mixed
- * case), then Sam (an owner: every staff flag) searches as staff type: partial names of 1 to 12
- * letters, accented and unaccented, whole names, ids, typos and names that match nothing,
- * SEARCH_RUNS times each (default 20, after one warm-up). Printed: p50 and p95 of the whole answer
- * (HTTP, as the page sees it) per query and over all of them. Target: <= 50 ms p95.
+ * the tables (accented first names and surnames, handles, adjectives and nouns, mixed case), then Sam
+ * (an owner) searches as staff type: partial names of 1 to 12 letters, accented and unaccented, whole
+ * names, ids, typos and names that match nothing, SEARCH_RUNS times each (default 20, after a warm-up).
+ * Printed: p50 and p95 of the whole HTTP answer per query and over all. Target: <= 50 ms p95.
  * SEARCH_KEEP=1 keeps the loaded schema (bench_search_keep) for the next run, which then skips the load.
  */
 import { execFileSync } from 'node:child_process';
@@ -92,10 +91,10 @@ function loaded() {
   }
 }
 
-/** The q-th quantile (0..1) of the values, nearest rank. */
-function quantile(/** @type {number[]} */ values, /** @type {number} */ q) {
-  const s = [...values].sort((a, b) => a - b);
-  return /** @type {number} */ (s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]);
+/** The quantile at `fraction` (0..1) of the values, nearest rank. */
+function quantile(/** @type {number[]} */ values, /** @type {number} */ fraction) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return /** @type {number} */ (sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))]);
 }
 
 const site = mkdtempSync(join(tmpdir(), 'tickety-bench-site-'));

@@ -3,11 +3,9 @@
  * Verified webhook ingestion (`POST /api/webhooks/<provider>`) on PostgreSQL, and how long an event
  * waits from receipt to applied: the built all-in-one server on BENCH_DATABASE_URL (default
  * postgres://root@127.0.0.1:5432/test) in a schema of its own (dropped afterwards), the demo bot off.
- * WEBHOOK_PROVIDER (paddle, fastspring, chargebee, discord, or all; default paddle) says whose
- * webhooks: WEBHOOK_EVENTS of them (default 20,000: a creation and a later change for 10,000
- * subscriptions), each signed or authenticated as that provider does (HMAC-SHA256 hex over ts:body,
- * base64 HMAC of the body, HTTP basic, Ed25519 over timestamp+body), one event per request,
- * WEBHOOK_IN_FLIGHT at once (default 32). Each is verified, stored once and answered; the API's worker
+ * WEBHOOK_PROVIDER (paddle, fastspring, chargebee, discord, or all; default paddle): WEBHOOK_EVENTS of
+ * its webhooks (default 20,000: a creation and a later change for 10,000 subscriptions), each signed
+ * as that provider does, one per request, WEBHOOK_IN_FLIGHT at once (default 32); the API's worker
  * applies them meanwhile. Prints accepted events per second (target >= 2,000) and, from the inbox's
  * own times, receipt to applied (p50, p99).
  */
@@ -31,15 +29,15 @@ function psql(/** @type {string} */ sql) {
   return execFileSync('psql', [DATABASE_URL, '-Atq', '-c', sql], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
 }
 
-/** Paddle notification `n`: subscription n/2 created (even n) or updated with a later time (odd n). */
-function paddle(/** @type {number} */ n) {
-  const sub = Math.floor(n / 2);
-  const updated = new Date(Date.UTC(2026, 10, 1) + sub * 1000 + (n % 2) * 500).toISOString();
+/** Paddle notification `index`: subscription index/2 created (even index) or updated with a later time (odd index). */
+function paddle(/** @type {number} */ index) {
+  const sub = Math.floor(index / 2);
+  const updated = new Date(Date.UTC(2026, 10, 1) + sub * 1000 + (index % 2) * 500).toISOString();
   return {
-    event_id: `evt_bench_${n}`,
-    event_type: n % 2 === 0 ? 'subscription.created' : 'subscription.updated',
+    event_id: `evt_bench_${index}`,
+    event_type: index % 2 === 0 ? 'subscription.created' : 'subscription.updated',
     occurred_at: updated,
-    notification_id: `ntf_bench_${n}`,
+    notification_id: `ntf_bench_${index}`,
     data: {
       id: `sub_bench_${sub}`,
       status: 'active',
@@ -47,7 +45,7 @@ function paddle(/** @type {number} */ n) {
       updated_at: updated,
       current_billing_period: { starts_at: updated, ends_at: new Date(Date.parse(updated) + 30 * 86_400_000).toISOString() },
       scheduled_change: null,
-      items: [{ quantity: 1 + (n % 2), price: { id: 'pri_premium_monthly' } }],
+      items: [{ quantity: 1 + (index % 2), price: { id: 'pri_premium_monthly' } }],
       custom_data: { userId: USERS[sub % USERS.length] },
     },
   };
@@ -56,56 +54,56 @@ function paddle(/** @type {number} */ n) {
 const APP_ID = '1300000000000000001';
 const time = (/** @type {number} */ n) => Date.UTC(2026, 10, 1) + Math.floor(n / 2) * 1000 + (n % 2) * 500;
 
-/** FastSpring event `n` (a POST of one event): activated (even n), then updated (odd n). */
-function fastspring(/** @type {number} */ n) {
-  const sub = Math.floor(n / 2);
+/** FastSpring event `index` (a POST of one event): activated (even index), then updated (odd index). */
+function fastspring(/** @type {number} */ index) {
+  const sub = Math.floor(index / 2);
   return {
     events: [
       {
-        id: `fs_bench_${n}`,
-        type: n % 2 === 0 ? 'subscription.activated' : 'subscription.updated',
+        id: `fs_bench_${index}`,
+        type: index % 2 === 0 ? 'subscription.activated' : 'subscription.updated',
         live: false,
         processed: false,
-        created: time(n),
-        data: { id: `fssub_bench_${sub}`, state: 'active', changed: time(n), account: `acc_${sub % USERS.length}`, product: 'tickety-premium-monthly', quantity: 1 + (n % 2), next: time(n) + 30 * 86_400_000, tags: { userId: USERS[sub % USERS.length] } },
+        created: time(index),
+        data: { id: `fssub_bench_${sub}`, state: 'active', changed: time(index), account: `acc_${sub % USERS.length}`, product: 'tickety-premium-monthly', quantity: 1 + (index % 2), next: time(index) + 30 * 86_400_000, tags: { userId: USERS[sub % USERS.length] } },
       },
     ],
   };
 }
 
-/** Chargebee event `n`: created (even n), then changed (odd n); customers are linked before (as a checkout does). */
-function chargebee(/** @type {number} */ n) {
-  const sub = Math.floor(n / 2);
+/** Chargebee event `index`: created (even index), then changed (odd index); customers are linked before (as a checkout does). */
+function chargebee(/** @type {number} */ index) {
+  const sub = Math.floor(index / 2);
   return {
-    id: `ev_bench_${n}`,
-    occurred_at: Math.floor(time(n) / 1000),
+    id: `ev_bench_${index}`,
+    occurred_at: Math.floor(time(index) / 1000),
     object: 'event',
     api_version: 'v2',
-    event_type: n % 2 === 0 ? 'subscription_created' : 'subscription_changed',
+    event_type: index % 2 === 0 ? 'subscription_created' : 'subscription_changed',
     content: {
       subscription: {
         id: `cbsub_bench_${sub}`,
         customer_id: `cbcus_bench_${sub % USERS.length}`,
         status: 'active',
-        current_term_end: Math.floor(time(n) / 1000) + 30 * 86_400,
+        current_term_end: Math.floor(time(index) / 1000) + 30 * 86_400,
         due_invoices_count: 0,
-        subscription_items: [{ item_price_id: 'tickety-premium-USD-Monthly', item_type: 'plan', quantity: 1 + (n % 2) }],
-        resource_version: time(n),
+        subscription_items: [{ item_price_id: 'tickety-premium-USD-Monthly', item_type: 'plan', quantity: 1 + (index % 2) }],
+        resource_version: time(index),
       },
     },
   };
 }
 
-/** Discord event `n`: an entitlement created (even n), then updated with an end (odd n). */
-function discord(/** @type {number} */ n) {
-  const ent = Math.floor(n / 2);
-  const at = new Date(time(n)).toISOString().replace('Z', '000');
+/** Discord event `index`: an entitlement created (even index), then updated with an end (odd index). */
+function discord(/** @type {number} */ index) {
+  const ent = Math.floor(index / 2);
+  const at = new Date(time(index)).toISOString().replace('Z', '000');
   return {
     version: 1,
     application_id: APP_ID,
     type: 1,
     event: {
-      type: n % 2 === 0 ? 'ENTITLEMENT_CREATE' : 'ENTITLEMENT_UPDATE',
+      type: index % 2 === 0 ? 'ENTITLEMENT_CREATE' : 'ENTITLEMENT_UPDATE',
       timestamp: at,
       data: {
         id: String(1500000000000000000n + BigInt(ent)),
@@ -114,8 +112,8 @@ function discord(/** @type {number} */ n) {
         user_id: USERS[ent % USERS.length],
         type: 8,
         deleted: false,
-        starts_at: new Date(time(n)).toISOString(),
-        ends_at: n % 2 === 0 ? null : new Date(time(n) + 30 * 86_400_000).toISOString(),
+        starts_at: new Date(time(index)).toISOString(),
+        ends_at: index % 2 === 0 ? null : new Date(time(index) + 30 * 86_400_000).toISOString(),
       },
     },
   };
