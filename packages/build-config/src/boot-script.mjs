@@ -52,9 +52,9 @@ export class BootScriptPlugin {
         const preload = [];
         const rest = [];
         for (const tag of data.assetTags.scripts) {
-          const a = tag.attributes ?? {};
-          if (tag.tagName === 'script' && typeof a.src === 'string') scripts.push(a.src);
-          else if (tag.tagName === 'link' && a.rel === 'preload' && a.as === 'script' && typeof a.href === 'string') preload.push(a.href);
+          const attributes = tag.attributes ?? {};
+          if (tag.tagName === 'script' && typeof attributes.src === 'string') scripts.push(attributes.src);
+          else if (tag.tagName === 'link' && attributes.rel === 'preload' && attributes.as === 'script' && typeof attributes.href === 'string') preload.push(attributes.href);
           else rest.push(tag);
         }
         if (scripts.length === 0) return data;
@@ -64,8 +64,8 @@ export class BootScriptPlugin {
       });
       // First in <head>: before the stylesheets (an inline script after a stylesheet waits for it).
       hooks.alterAssetTagGroups.tap('BootScriptPlugin', (data) => {
-        const i = data.headTags.findIndex((t) => t.meta?.plugin === 'BootScriptPlugin');
-        if (i > 0) data.headTags.unshift(...data.headTags.splice(i, 1));
+        const index = data.headTags.findIndex((t) => t.meta?.plugin === 'BootScriptPlugin');
+        if (index > 0) data.headTags.unshift(...data.headTags.splice(index, 1));
         return data;
       });
     });

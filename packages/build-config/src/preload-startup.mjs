@@ -26,16 +26,16 @@ export class PreloadStartupChunks {
         for (const chunk of compilation.chunks) {
           if (chunk.name === 'main') continue;
           const modules = compilation.chunkGraph.getChunkModules(chunk);
-          const wanted = modules.some((m) => {
-            const id = /** @type {{ resource?: string }} */ (m).resource ?? m.identifier();
+          const wanted = modules.some((chunkModule) => {
+            const id = /** @type {{ resource?: string }} */ (chunkModule).resource ?? chunkModule.identifier();
             return this.options.modules.some((re) => re.test(id));
           });
           if (wanted) for (const f of chunk.files) if (f.endsWith('.js')) files.add(f);
         }
-        const links = [...files].sort().map((f) => ({
+        const links = [...files].sort().map((file) => ({
           tagName: 'link',
           voidTag: true,
-          attributes: { rel: 'preload', as: 'script', href: `${publicPath}${f}` },
+          attributes: { rel: 'preload', as: 'script', href: `${publicPath}${file}` },
         }));
         // After the entry script: it still comes first; these follow at once instead of after it has run.
         data.assetTags.scripts.push(...links);

@@ -39,9 +39,9 @@ export async function buildPrerender({ appDir }) {
 function catalogEsbuildPlugin() {
   return {
     name: 'tickety-catalogs',
-    /** @param {import('esbuild').PluginBuild} b */
-    setup(b) {
-      b.onLoad({ filter: CATALOG_FILE }, async (args) => ({ contents: compileCatalog(await readFile(args.path, 'utf8'), args.path), loader: 'json' }));
+    /** @param {import('esbuild').PluginBuild} build */
+    setup(build) {
+      build.onLoad({ filter: CATALOG_FILE }, async (args) => ({ contents: compileCatalog(await readFile(args.path, 'utf8'), args.path), loader: 'json' }));
     },
   };
 }
