@@ -50,9 +50,9 @@ function DevFrame({ name, links, children }: { name: RemoteId; links: string[]; 
     <div className="min-h-screen">
       <header className="flex flex-wrap items-center gap-3 border-b border-surface-300 p-3 text-sm">
         <strong>{name} (standalone)</strong>
-        {links.map((l) => (
-          <Link key={l} to={l} className="underline">
-            {l}
+        {links.map((link) => (
+          <Link key={link} to={link} className="underline">
+            {link}
           </Link>
         ))}
         <span className="ml-auto">{user ? user.globalName ?? user.username : <button type="button" onClick={() => void dispatch(login())}>Login</button>}</span>
@@ -71,18 +71,18 @@ export async function startStandalone(remote: AnyRemoteRoutesModule, apiOrigin =
   const store = makeStore();
   const pages = leafPaths(remote.table).filter((p) => p.route.page);
   const links = pages.map((p) => p.path.replace(/:\w+/g, 'x'));
-  const routes = pages.map((p) => {
-    const mod = (remote.routes as Record<string, { Component: React.ComponentType }>)[p.route.page!]!;
-    const handle: RouteHandle = { ...(p.route.data ? { data: p.route.data } : {}), ...(p.route.title ? { title: p.route.title } : {}) };
+  const routes = pages.map((page) => {
+    const mod = (remote.routes as Record<string, { Component: React.ComponentType }>)[page.route.page!]!;
+    const handle: RouteHandle = { ...(page.route.data ? { data: page.route.data } : {}), ...(page.route.title ? { title: page.route.title } : {}) };
     // No shell here: each lazy page gets its own Suspense boundary.
     const element = (
-      <DevFrame key={p.path} name={remote.id} links={links}>
+      <DevFrame key={page.path} name={remote.id} links={links}>
         <Suspense fallback={<p>Loading…</p>}>
           <mod.Component />
         </Suspense>
       </DevFrame>
     );
-    return { path: p.path, handle, element };
+    return { path: page.path, handle, element };
   });
   const router = createBrowserRouter(routes);
   configureShared({ config, navigate: (to) => void router.navigate(to), dispatch: store.dispatch });

@@ -10,16 +10,12 @@ import { Fragment, type ReactNode } from 'react';
 
 /*
  * A notice of staff's System Update as readers see it: the shell's banner and the staff form's live
- * preview render it with these, so the preview is what readers will see. The text is the contract's
- * markdown subset, parsed by parseAnnouncementText (packages/api-contract/src/announcement-text.ts).
- * Every piece of the text is a text node (React escapes it): markup typed into a notice
- * (`<img onerror>`, `<script>`) shows as those characters. Links are only those the parser kept
- * (https, http, mailto, this site's paths): this site's through the router, other sites' in a new tab
- * without the opener.
- *
- * Imported as `@tickety/shared/announcement-text`, not from the package's entry: the entry is the
- * Module Federation singleton, shared whole (never tree-shaken) and loaded before every first page,
- * while this is needed only when there is a notice to show (the shell loads it lazily).
+ * preview both render with these, so the preview is what readers will see. The text is the contract's
+ * markdown subset (parseAnnouncementText). Every piece is a text node (React escapes it), so markup
+ * typed into a notice shows as characters; links are only those the parser kept, this site's through
+ * the router, other sites' in a new tab without the opener. Imported as
+ * `@tickety/shared/announcement-text`, not from the entry (the never tree-shaken Module Federation
+ * singleton): only a page with a notice needs it (docs/architecture.md, "Public pages arrive as HTML").
  */
 
 /** A notice's colours (border, background, text) by severity, light and dark. */
@@ -41,8 +37,8 @@ const LINK_CLASSES = 'font-medium underline underline-offset-2 hover:opacity-80 
 function Inline({ nodes }: { nodes: AnnouncementInline[] }) {
   return (
     <>
-      {nodes.map((node, i) => {
-        const key = `${node.type}-${i}`;
+      {nodes.map((node, index) => {
+        const key = `${node.type}-${index}`;
         switch (node.type) {
           case 'text':
             return <Fragment key={key}>{node.text}</Fragment>;
@@ -88,18 +84,18 @@ function Inline({ nodes }: { nodes: AnnouncementInline[] }) {
 export function AnnouncementText({ text }: { text: string }) {
   return (
     <div className="space-y-1.5 break-words">
-      {parseAnnouncementText(text).map((block, i) =>
+      {parseAnnouncementText(text).map((block, blockIndex) =>
         block.type === 'paragraph' ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one text, in order
-          <p key={i}>
+          <p key={blockIndex}>
             <Inline nodes={block.children} />
           </p>
         ) : (
           // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one text, in order
-          <ul key={i} className="list-disc space-y-0.5 pl-5">
-            {block.items.map((item, j) => (
+          <ul key={blockIndex} className="list-disc space-y-0.5 pl-5">
+            {block.items.map((item, itemIndex) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: the items of one list, in order
-              <li key={j}>
+              <li key={itemIndex}>
                 <Inline nodes={item} />
               </li>
             ))}

@@ -1,18 +1,10 @@
 /**
- * The subscription-analytics script in the browser (started with the user id, docs/behaviour.md; ProfitWell,
- * now Paddle's ProfitWell Metrics / Retain). ProfitWell's loader semantics: `window.profitwell(...)`
- * queues its calls (`profitwell.q`) until `profitwell.js` has loaded and replays them; the script tag
- * is `<script id="profitwell-js" data-pw-auth="<public token>" src="<script>?auth=<token>">`.
- *
- * `scheduleAnalytics` (the shell, at start-up) watches the signed-in user: once one is signed in, and
- * again whenever a different user signs in, it waits until the browser is idle (like `schedulePaddle`,
- * so it never competes with the first page) and calls `profitwell('start', { user_id })` with the
- * Tickety user id, loading the script the first time. A visitor gets no script at all; neither does
- * anyone without a token. A script that fails to load is reported once on the console and changes
- * nothing else: calls keep queueing, harmlessly.
- *
- * Identified by the Tickety user id (the spec's rule), not the billing customer id ProfitWell's docs
- * prefer (docs/api.md, `analyticsScriptUrl`). In demo mode the script is the sandbox's stand-in.
+ * The subscription-analytics script in the browser (ProfitWell, now Paddle's ProfitWell Metrics /
+ * Retain), started with the Tickety user id (docs/behaviour.md) once a user is signed in and the
+ * browser is idle, never for a visitor or without a token. ProfitWell's `window.profitwell(...)`
+ * queues its calls (`profitwell.q`) until `profitwell.js` has loaded and replays them, so a script
+ * that fails to load changes nothing. Why the user id and not a billing customer id, and the script tag's shape:
+ * docs/api.md, `analyticsToken`, `analyticsScriptUrl`. In demo mode the script is the sandbox's stand-in.
  */
 
 /** ProfitWell's global: a function queueing its calls (`q`) until the script replaces it. */

@@ -51,10 +51,10 @@ describe('overlayBaseQuery in a real store', () => {
     expect(call(env.fetchMock).url).toBe(`${API_ORIGIN}/api/guilds/42/config?v=2`);
     const saved = await env.store.dispatch(plansApi.endpoints.savePrefix.initiate({ id: '42', prefix: '?' }));
     expect(saved.data).toEqual({ prefix: '!' });
-    const c = call(env.fetchMock, 1);
-    expect(c.method).toBe('PATCH');
-    expect(c.body).toBe('{"prefix":"?"}');
-    expect(c.headers.get('x-requested-with')).toBe('tickety');
+    const sent = call(env.fetchMock, 1);
+    expect(sent.method).toBe('PATCH');
+    expect(sent.body).toBe('{"prefix":"?"}');
+    expect(sent.headers.get('x-requested-with')).toBe('tickety');
   });
 
   it('a failing query shows the overlay and waits; Retry re-sends and the query succeeds', async () => {

@@ -11,16 +11,16 @@ export interface OverlayBaseQueryError {
   message: string;
 }
 
-export function toBaseQueryError(e: ApiRequestError): OverlayBaseQueryError {
-  switch (e.kind) {
+export function toBaseQueryError(error: ApiRequestError): OverlayBaseQueryError {
+  switch (error.kind) {
     case 'http':
-      return { status: e.status, data: e.body, message: e.message };
+      return { status: error.status, data: error.body, message: error.message };
     case 'network':
-      return { status: 'NETWORK', data: null, message: e.message };
+      return { status: 'NETWORK', data: null, message: error.message };
     case 'timeout':
-      return { status: 'TIMEOUT', data: null, message: e.message };
+      return { status: 'TIMEOUT', data: null, message: error.message };
     default:
-      return { status: 'CANCELLED', data: null, message: e.message };
+      return { status: 'CANCELLED', data: null, message: error.message };
   }
 }
 
@@ -37,8 +37,8 @@ export const overlayBaseQuery: BaseQueryFn<string | RequestOptions, unknown, Ove
   try {
     const data = await request<unknown>({ ...options, signal: options.signal ?? signal });
     return { data };
-  } catch (e) {
-    if (e instanceof ApiRequestError) return { error: toBaseQueryError(e) };
-    throw e;
+  } catch (error) {
+    if (error instanceof ApiRequestError) return { error: toBaseQueryError(error) };
+    throw error;
   }
 };

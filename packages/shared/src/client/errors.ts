@@ -40,22 +40,22 @@ export class ApiRequestError extends Error {
  * else ERROR_CODE.timeout (408) for a timeout, ERROR_CODE.network (0) for a network failure, else the
  * HTTP status.
  */
-export function errorCode(e: ApiRequestError): number {
-  if (e.body) return e.body.code;
-  if (e.kind === 'timeout') return ERROR_CODE.timeout;
-  if (e.kind === 'http') return e.status;
+export function errorCode(error: ApiRequestError): number {
+  if (error.body) return error.body.code;
+  if (error.kind === 'timeout') return ERROR_CODE.timeout;
+  if (error.kind === 'http') return error.status;
   return ERROR_CODE.network;
 }
 
 /** Narrows an unknown JSON value to the API's error body. */
 export function isApiError(value: unknown): value is ApiError {
   if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
+  const fields = value as Record<string, unknown>;
   return (
-    typeof v.code === 'number' &&
-    typeof v.message === 'string' &&
-    typeof v.isAuthenticated === 'boolean' &&
-    (v.selector === undefined || typeof v.selector === 'boolean')
+    typeof fields.code === 'number' &&
+    typeof fields.message === 'string' &&
+    typeof fields.isAuthenticated === 'boolean' &&
+    (fields.selector === undefined || typeof fields.selector === 'boolean')
   );
 }
 
@@ -138,37 +138,37 @@ const SERVER_ACCESS_CODES: readonly number[] = [ERROR_CODE.noServerAccess, ERROR
  *   Select Another Server only when the answer has `selector: true` (and the request did not turn it off).
  */
 export function toOverlayErrorView(
-  e: ApiRequestError,
+  error: ApiRequestError,
   buttons: Partial<OverlayButtons> | undefined,
   attempt: number,
 ): OverlayErrorView {
-  const b = buttons ?? {};
-  if (e.body?.isAuthenticated === false || e.status === 401) {
+  const overrides = buttons ?? {};
+  if (error.body?.isAuthenticated === false || error.status === 401) {
     return {
       kind: 'login',
       title: t('overlay.title.login'),
-      message: errorText(e),
+      message: errorText(error),
       detail: null,
       buttons: {
-        home: b.home ?? false,
-        retry: b.retry ?? false,
-        cancel: b.cancel ?? false,
-        selectServer: b.selectServer ?? false,
+        home: overrides.home ?? false,
+        retry: overrides.retry ?? false,
+        cancel: overrides.cancel ?? false,
+        selectServer: overrides.selectServer ?? false,
       },
       attempt,
     };
   }
-  if (e.body?.isAuthenticated === true && SERVER_ACCESS_CODES.includes(e.body.code)) {
+  if (error.body?.isAuthenticated === true && SERVER_ACCESS_CODES.includes(error.body.code)) {
     return {
       kind: 'noAccess',
       title: t('overlay.title.noAccess'),
-      message: errorText(e),
+      message: errorText(error),
       detail: null,
       buttons: {
-        home: b.home ?? true,
-        retry: b.retry ?? true,
-        cancel: b.cancel ?? false,
-        selectServer: b.selectServer ?? true,
+        home: overrides.home ?? true,
+        retry: overrides.retry ?? true,
+        cancel: overrides.cancel ?? false,
+        selectServer: overrides.selectServer ?? true,
       },
       attempt,
     };
@@ -176,13 +176,13 @@ export function toOverlayErrorView(
   return {
     kind: 'failed',
     title: t('overlay.title.failed'),
-    message: errorText(e),
-    detail: `${errorCode(e)} - ${e.status}`,
+    message: errorText(error),
+    detail: `${errorCode(error)} - ${error.status}`,
     buttons: {
-      home: b.home ?? true,
-      retry: b.retry ?? true,
-      cancel: b.cancel ?? false,
-      selectServer: e.body?.selector === true && (b.selectServer ?? true),
+      home: overrides.home ?? true,
+      retry: overrides.retry ?? true,
+      cancel: overrides.cancel ?? false,
+      selectServer: error.body?.selector === true && (overrides.selectServer ?? true),
     },
     attempt,
   };

@@ -27,14 +27,14 @@ describe('what request sends', () => {
     env.fetchMock.mockImplementation(async () => jsonResponse({ hello: 'world' }));
     const data = await request<{ hello: string }>({ path: '/api/plans', query: { page: 2, q: 'a b', skip: undefined } });
     expect(data).toEqual({ hello: 'world' });
-    const c = call(env.fetchMock);
-    expect(c.url).toBe(`${API_ORIGIN}/api/plans?page=2&q=a+b`);
-    expect(c.method).toBe('GET');
-    expect(c.credentials).toBe('include');
-    expect(c.headers.get('accept')).toBe('application/json');
-    expect(c.headers.get('x-requested-with')).toBeNull();
-    expect(c.headers.get('content-type')).toBeNull();
-    expect(c.body).toBeUndefined();
+    const sent = call(env.fetchMock);
+    expect(sent.url).toBe(`${API_ORIGIN}/api/plans?page=2&q=a+b`);
+    expect(sent.method).toBe('GET');
+    expect(sent.credentials).toBe('include');
+    expect(sent.headers.get('accept')).toBe('application/json');
+    expect(sent.headers.get('x-requested-with')).toBeNull();
+    expect(sent.headers.get('content-type')).toBeNull();
+    expect(sent.body).toBeUndefined();
   });
 
   it('with gzip, asks for gzipped JSON and inflates it in the page; errors stay JSON', async () => {
@@ -50,12 +50,12 @@ describe('what request sends', () => {
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)('%s carries the JSON content-type and x-requested-with: tickety', async (method) => {
     env.fetchMock.mockImplementation(async () => jsonResponse({ saved: true }));
     await request({ path: '/api/things', method, body: { name: 'x' } });
-    const c = call(env.fetchMock);
-    expect(c.method).toBe(method);
-    expect(c.credentials).toBe('include');
-    expect(c.headers.get('content-type')).toBe('application/json');
-    expect(c.headers.get('x-requested-with')).toBe('tickety');
-    expect(c.body).toBe('{"name":"x"}');
+    const sent = call(env.fetchMock);
+    expect(sent.method).toBe(method);
+    expect(sent.credentials).toBe('include');
+    expect(sent.headers.get('content-type')).toBe('application/json');
+    expect(sent.headers.get('x-requested-with')).toBe('tickety');
+    expect(sent.body).toBe('{"name":"x"}');
   });
 
   it('a mutation without a body sends {} (a JSON content-type with an empty body is refused by the API)', async () => {
@@ -83,13 +83,13 @@ describe('silent requests (overlay: false)', () => {
     const t = track(request({ path: '/api/x', overlay: false }));
     await vi.advanceTimersByTimeAsync(1000);
     expect(t.status).toBe('rejected');
-    const e = t.error as ApiRequestError;
-    expect(e).toBeInstanceOf(ApiRequestError);
-    expect(e.kind).toBe('http');
-    expect(e.status).toBe(429);
-    expect(e.body?.code).toBe(1003);
-    expect(e.retryAfter).toBe(10);
-    expect(e.message).toBe('Too many requests: wait a moment and try again.');
+    const error = t.error as ApiRequestError;
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error.kind).toBe('http');
+    expect(error.status).toBe(429);
+    expect(error.body?.code).toBe(1003);
+    expect(error.retryAfter).toBe(10);
+    expect(error.message).toBe('Too many requests: wait a moment and try again.');
     expect(overlay()).toEqual({ loading: false, error: null });
   });
 
@@ -112,7 +112,7 @@ describe('silent requests (overlay: false)', () => {
 
 describe('loading overlay', () => {
   it('appears only after 250 ms and goes away on the answer', async () => {
-    let answer: (r: Response) => void = () => {};
+    let answer: (response: Response) => void = () => {};
     env.fetchMock.mockImplementation(() => new Promise<Response>((r) => (answer = r)));
     const t = track(request({ path: '/api/slow' }));
     await vi.advanceTimersByTimeAsync(OVERLAY.loadingDelayMs - 1);
@@ -139,7 +139,7 @@ describe('loading overlay', () => {
   });
 
   it('stays while any visible request is pending', async () => {
-    const answers: Array<(r: Response) => void> = [];
+    const answers: Array<(response: Response) => void> = [];
     env.fetchMock.mockImplementation(() => new Promise<Response>((r) => answers.push(r)));
     track(request({ path: '/api/a' }));
     track(request({ path: '/api/b' }));
@@ -452,16 +452,16 @@ describe('several failures at once', () => {
     env.fetchMock.mockImplementation(async (input) =>
       jsonResponse(apiError(1500, String(input).endsWith('/a') ? 'first' : 'second'), 500),
     );
-    const a = track(request({ path: '/api/a', buttons: { cancel: true } }));
-    const b = track(request({ path: '/api/b' }));
+    const first = track(request({ path: '/api/a', buttons: { cancel: true } }));
+    const second = track(request({ path: '/api/b' }));
     await flush();
     expect(overlay().error?.message).toBe('first');
     overlayActions.cancel();
     expect(overlay().error).toBeNull();
     await vi.advanceTimersByTimeAsync(OVERLAY.actionDelayMs);
-    expect(a.error).toMatchObject({ kind: 'cancelled' });
+    expect(first.error).toMatchObject({ kind: 'cancelled' });
     expect(overlay().error?.message).toBe('second');
-    expect(b.status).toBe('pending');
+    expect(second.status).toBe('pending');
   });
 
   it('Retry re-sends only the shown request; a repeat failure goes to the back of the queue', async () => {
@@ -483,13 +483,13 @@ describe('several failures at once', () => {
 
   it('Home leaves the page: every queued request is rejected', async () => {
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(1500, 'boom'), 500));
-    const a = track(request({ path: '/api/a' }));
-    const b = track(request({ path: '/api/b' }));
+    const first = track(request({ path: '/api/a' }));
+    const second = track(request({ path: '/api/b' }));
     await flush();
     overlayActions.home();
     await vi.advanceTimersByTimeAsync(OVERLAY.actionDelayMs);
-    expect(a.error).toMatchObject({ kind: 'cancelled' });
-    expect(b.error).toMatchObject({ kind: 'cancelled' });
+    expect(first.error).toMatchObject({ kind: 'cancelled' });
+    expect(second.error).toMatchObject({ kind: 'cancelled' });
     expect(overlay().error).toBeNull();
     expect(env.navigate).toHaveBeenCalledExactlyOnceWith('/');
   });

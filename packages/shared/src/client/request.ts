@@ -204,9 +204,9 @@ function settle(entry: Entry, outcome: { value: unknown } | { error: unknown }):
 }
 
 function removeFromQueue(entry: Entry): boolean {
-  const i = queue.indexOf(entry);
-  if (i === -1) return false;
-  queue.splice(i, 1);
+  const position = queue.indexOf(entry);
+  if (position === -1) return false;
+  queue.splice(position, 1);
   return true;
 }
 

@@ -21,12 +21,12 @@ export function userLocale(): string {
  */
 const formatters = new Map<string, unknown>();
 function cached<T>(key: string, make: () => T): T {
-  let f = formatters.get(key) as T | undefined;
-  if (f === undefined) {
-    f = make();
-    formatters.set(key, f);
+  let formatter = formatters.get(key) as T | undefined;
+  if (formatter === undefined) {
+    formatter = make();
+    formatters.set(key, formatter);
   }
-  return f;
+  return formatter;
 }
 function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   return cached(`d|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
@@ -44,8 +44,8 @@ export function formatPrice(amount: number, currency: string, options: { cents?:
   return numberFormat(options.locale ?? userLocale(), { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
 }
 
-export function formatNumber(n: number, locale = userLocale()): string {
-  return numberFormat(locale).format(n);
+export function formatNumber(value: number, locale = userLocale()): string {
+  return numberFormat(locale).format(value);
 }
 
 /** A point in time: a Date, epoch milliseconds or an ISO string. */
@@ -57,16 +57,16 @@ function timeOf(at: Instant): number {
 
 /** A date and time for a label or tooltip ("Mar 1, 2026, 12:00 PM"); with `seconds`, to the second. */
 export function formatDateTime(at: Instant, options: { seconds?: boolean; locale?: string } = {}): string {
-  const t = timeOf(at);
-  if (Number.isNaN(t)) return sharedCatalog.t('format.unknown');
-  return dateTimeFormat(options.locale ?? userLocale(), { dateStyle: 'medium', timeStyle: options.seconds ? 'medium' : 'short' }).format(t);
+  const time = timeOf(at);
+  if (Number.isNaN(time)) return sharedCatalog.t('format.unknown');
+  return dateTimeFormat(options.locale ?? userLocale(), { dateStyle: 'medium', timeStyle: options.seconds ? 'medium' : 'short' }).format(time);
 }
 
 /** A calendar date ("January 15, 2026") from "2026-01-15", read as a date without a time zone. */
 export function formatDate(isoDate: string, locale = userLocale()): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate.trim());
-  if (!m) return isoDate;
-  const at = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate.trim());
+  if (!parts) return isoDate;
+  const at = Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3]));
   return dateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
 }
 
@@ -86,9 +86,9 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
  * (a label that ticks every half minute, not every second).
  */
 export function formatRelative(at: Instant, now: number = Date.now(), options: { precision?: 'seconds' | 'minutes'; locale?: string } = {}): string {
-  const t = timeOf(at);
-  if (Number.isNaN(t)) return sharedCatalog.t('format.unknown');
-  const seconds = Math.round((t - now) / 1000);
+  const time = timeOf(at);
+  if (Number.isNaN(time)) return sharedCatalog.t('format.unknown');
+  const seconds = Math.round((time - now) / 1000);
   if (Math.abs(seconds) < (options.precision === 'minutes' ? 45 : 5)) return sharedCatalog.t('format.justNow');
   const locale = options.locale ?? userLocale();
   const rtf = cached(`r|${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'always' }));

@@ -11,9 +11,9 @@ import type { StaffInfo, StaffPermission } from '../types';
 export type GuardDecision = 'allow' | 'pending' | 'login' | 'forbidden';
 
 /** A team owner holds every flag; otherwise the flag must be listed. Null team: no flags. */
-export function hasPermission(team: StaffInfo, p: StaffPermission): boolean {
+export function hasPermission(team: StaffInfo, permission: StaffPermission): boolean {
   if (!team) return false;
-  return team.owner || team.permissions.includes(p);
+  return team.owner || team.permissions.includes(permission);
 }
 
 /** Staff: a team owner or a holder of at least one flag. */

@@ -50,7 +50,7 @@ export function useI18nRevision(): number {
  * Splits a formatted message on `<tag>…</tag>` and `<tag/>` into text and the given elements. `text`
  * maps each piece of text before it is shown (restoring interpolated values, see NamespaceMessage).
  */
-export function formatElements(message: string, components: Record<string, ReactElement> = {}, text: (s: string) => string = (s) => s): ReactNode[] {
+export function formatElements(message: string, components: Record<string, ReactElement> = {}, text: (source: string) => string = (s) => s): ReactNode[] {
   const out: ReactNode[] = [];
   const pattern = /<([a-z][a-z0-9]*)\/>|<([a-z][a-z0-9]*)>([\s\S]*?)<\/\2>/g;
   let last = 0;

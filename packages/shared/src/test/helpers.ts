@@ -94,11 +94,11 @@ export function teardown(): void {
   vi.useRealTimers();
 }
 
-/** The URL, method, headers and body of the n-th fetch call. */
-export function call(fetchMock: { mock: { calls: FetchArgs[] } }, n = 0) {
-  const c = fetchMock.mock.calls[n];
-  if (!c) throw new Error(`fetch was not called ${n + 1} time(s)`);
-  const [input, init] = c;
+/** The URL, method, headers and body of the fetch call at `index` (0-based). */
+export function call(fetchMock: { mock: { calls: FetchArgs[] } }, index = 0) {
+  const args = fetchMock.mock.calls[index];
+  if (!args) throw new Error(`fetch was not called ${index + 1} time(s)`);
+  const [input, init] = args;
   return {
     url: String(input),
     method: init?.method,
@@ -110,9 +110,9 @@ export function call(fetchMock: { mock: { calls: FetchArgs[] } }, n = 0) {
 }
 
 /** Follows a promise's outcome without awaiting it. */
-export function track<T>(p: Promise<T>) {
+export function track<T>(promise: Promise<T>) {
   const t: { status: 'pending' | 'fulfilled' | 'rejected'; value?: T; error?: unknown } = { status: 'pending' };
-  p.then(
+  promise.then(
     (value) => {
       t.status = 'fulfilled';
       t.value = value;
