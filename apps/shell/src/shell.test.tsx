@@ -106,8 +106,8 @@ describe('overlay host', () => {
   });
 
   it('Request Failed shows the message, "<code> - <status>", Retry and Home; Retry re-sends', async () => {
-    let n = 0;
-    mockApi({ '/api/x': () => (++n === 1 ? apiError(500, 1500, 'Something broke') : json({ ok: true })) });
+    let calls = 0;
+    mockApi({ '/api/x': () => (++calls === 1 ? apiError(500, 1500, 'Something broke') : json({ ok: true })) });
     host();
     const answer = request<{ ok: boolean }>({ path: '/api/x' });
     const dialog = await screen.findByRole('alertdialog');
@@ -123,7 +123,7 @@ describe('overlay host', () => {
 
   it('shows the loading overlay only for requests slower than the delay', async () => {
     vi.useFakeTimers();
-    let release: (r: Response) => void = () => {};
+    let release: (response: Response) => void = () => {};
     vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise<Response>((ok) => (release = ok)));
     host();
     const done = request({ path: '/api/slow' });

@@ -1,6 +1,6 @@
 import { announcementPlainText, type PublicAnnouncement } from '@tickety/api-contract';
 import { AnnouncementBody, AnnouncementText, SEVERITY_CLASSES } from '@tickety/shared/announcement-text';
-import { X } from 'lucide-react';
+import { X as CloseIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useT } from '../lib/i18n';
 
@@ -74,7 +74,7 @@ export default function AnnouncementBanner({ notices, onDismiss }: AnnouncementB
               aria-label={t('announcements.dismiss', { summary: excerpt(notice.text) })}
               className="-m-1 shrink-0 rounded-md p-1.5 opacity-80 hover:bg-black/5 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current dark:hover:bg-white/10"
             >
-              <X className="size-4" aria-hidden="true" />
+              <CloseIcon className="size-4" aria-hidden="true" />
             </button>
           </li>
         ))}

@@ -1,28 +1,11 @@
 /**
  * The shell's first script: inlined at the top of index.html by the build (build-config's
  * BootScriptPlugin), before any stylesheet, so it runs before the first paint. No React, no imports
- * that bring code (~1.6 KB gzip once minified).
- *
- * 1. The colour scheme: the user's pick, else the system's, on <html> before anything is painted
- *    (no flash of the wrong theme, with or without a prerendered page).
- * 2. When the app starts. A page that arrived prerendered (a public page: #root is marked
- *    data-prerendered) is complete HTML: its links work, it reads and scrolls without JavaScript. The
- *    app (React, the router, the store, Module Federation: ~200 KB gzip) is then fetched when the
- *    visitor first reaches for the page (pointer, touch, key or focus), or at once for someone who
- *    is signed in (the server saw a session: #root has data-start; or, on a static host, this browser
- *    had a signed-in user last time), whose header must show them, not "Login", and at once on a
- *    page that is still loading data (a region marked aria-busy: the plans, the status) or written in
- *    another language than the reader's (`<html lang>` against their pick or browser languages). Any
- *    other page starts the app at once.
- * 3. Until the app is in, a press on a control that needs it (Login, the menu) is kept for it: the
- *    takeover (app/takeover.ts) presses it again on the app. The theme toggle works at once.
- * 4. A notice to show (the banner on every page, announcements/). On a prerendered page
- *    whose app has not started, once the page has loaded and the browser is idle, the notices are
- *    read (the API's origin from config.json, as the app reads it); when one is not dismissed in this
- *    browser, the app starts on its own and shows the banner (not on a display page, which has no
- *    header and no banner). No notice, all dismissed, or a failed
- *    read: nothing happens (the app waits for the visitor as before). So the first paint never waits
- *    for the notices, and a page with nothing to show loads no app.
+ * that bring code (~1.6 KB gzip once minified). It sets the colour scheme, decides when the app
+ * starts (a prerendered page waits for the visitor's first reach, a signed-in user, a busy page or
+ * another language start it at once), keeps a press on Login or the menu for the app, and reads the
+ * notices once idle so an undismissed one starts the app. Why each: docs/architecture.md, "The boot
+ * script" and "Announcements on a prerendered page".
  */
 import { DEFAULT_LOCALE, LOCALE_STORAGE_KEY, pickLocale } from '@tickety/api-contract/locales';
 import { ANNOUNCEMENTS_IDLE_TIMEOUT_MS, dismissalKey, readDismissed, whenIdle } from '../announcements/dismissals';
@@ -60,13 +43,13 @@ declare global {
 }
 
 function clean(path: string): string {
-  let p = path;
+  let decoded = path;
   try {
-    p = decodeURI(path);
+    decoded = decodeURI(path);
   } catch {
     // as it is
   }
-  return p.length > 1 ? p.replace(/\/+$/, '') : p;
+  return decoded.length > 1 ? decoded.replace(/\/+$/, '') : decoded;
 }
 
 /**

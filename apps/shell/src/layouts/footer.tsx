@@ -48,10 +48,10 @@ export function Footer() {
           <nav key={col.title} aria-label={t(col.title)}>
             <h2 className="text-sm font-semibold text-surface-900 dark:text-surface-100">{t(col.title)}</h2>
             <ul className="mt-3 space-y-2">
-              {col.links.map((l) => (
-                <li key={l.to}>
-                  <Link to={l.to} className="text-sm text-surface-600 hover:text-primary-700 dark:text-surface-400 dark:hover:text-primary-400">
-                    {t(l.label)}
+              {col.links.map((link) => (
+                <li key={link.to}>
+                  <Link to={link.to} className="text-sm text-surface-600 hover:text-primary-700 dark:text-surface-400 dark:hover:text-primary-400">
+                    {t(link.label)}
                   </Link>
                 </li>
               ))}

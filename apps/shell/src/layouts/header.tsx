@@ -1,9 +1,9 @@
 import { login, selectAuth, selectTeam, siteHref, useAppDispatch, useAppSelector } from '@tickety/shared';
 import { Avatar, Button, cx, Skeleton } from '@tickety/ui';
-import { ChevronDown, LogOut, Menu, X } from 'lucide-react';
+import { ChevronDown, LogOut, Menu, X as CloseIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { T, useT } from '../lib/i18n';
+import { Message, useT } from '../lib/i18n';
 import { ThemeToggle } from '../theme/theme-toggle';
 import { LanguagePicker } from './language-picker';
 import { Logo } from './logo';
@@ -47,11 +47,11 @@ function useDismiss(open: boolean, close: () => void, ref: React.RefObject<HTMLE
   useEffect(() => close(), [location.pathname]);
   useEffect(() => {
     if (!open) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close();
     };
-    const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) close();
+    const onDown = (event: MouseEvent) => {
+      if (ref.current && !ref.current.contains(event.target as Node)) close();
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('mousedown', onDown);
@@ -91,7 +91,7 @@ function UserMenu() {
       {open ? (
         <div id={id} className="absolute right-0 z-50 mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-xl border border-surface-200 bg-white p-2 shadow-xl dark:border-surface-800 dark:bg-surface-900">
           <p className="truncate px-3 py-2 text-xs text-surface-500 dark:text-surface-400">
-            <T k="account.signedInAs" values={{ username: user.username }} components={{ name: <span className="font-semibold text-surface-800 dark:text-surface-100" /> }} />
+            <Message k="account.signedInAs" values={{ username: user.username }} components={{ name: <span className="font-semibold text-surface-800 dark:text-surface-100" /> }} />
           </p>
           <ul className="flex flex-col">
             {items.map((item) => (
@@ -157,7 +157,7 @@ export function Header({ variant }: { variant: 'public' | 'app' }) {
             aria-label={t(open ? 'nav.close' : 'nav.open')}
             onClick={() => setOpen((o) => !o)}
           >
-            {open ? <X aria-hidden="true" className="size-5" /> : <Menu aria-hidden="true" className="size-5" />}
+            {open ? <CloseIcon aria-hidden="true" className="size-5" /> : <Menu aria-hidden="true" className="size-5" />}
           </button>
         </div>
         {open ? (

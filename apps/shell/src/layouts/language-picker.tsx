@@ -24,8 +24,8 @@ export function LanguagePicker({ className }: { className?: string }) {
       <select
         id={id}
         value={locale}
-        onChange={(e) => {
-          const next = e.target.value;
+        onChange={(event) => {
+          const next = event.target.value;
           if (!isLocale(next)) return;
           setFailed(false);
           changeLocale(next, { remember: true }).catch((error: unknown) => {
@@ -35,9 +35,9 @@ export function LanguagePicker({ className }: { className?: string }) {
         }}
         className="min-w-0 rounded-lg border border-surface-300 bg-white px-2 py-1.5 text-sm text-surface-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-600 dark:border-surface-700 dark:bg-surface-900 dark:text-surface-100"
       >
-        {LOCALES.map((l) => (
-          <option key={l} value={l} lang={l}>
-            {LOCALE_NAMES[l]}
+        {LOCALES.map((choice) => (
+          <option key={choice} value={choice} lang={choice}>
+            {LOCALE_NAMES[choice]}
           </option>
         ))}
       </select>

@@ -23,8 +23,8 @@ export function ErrorPanel({ title, message, detail, actions, onEscape }: { titl
       aria-modal="true"
       aria-labelledby="overlay-title"
       aria-describedby="overlay-message"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && onEscape) onEscape();
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && onEscape) onEscape();
       }}
       className="w-full max-w-md rounded-2xl border-2 p-6 text-white shadow-2xl"
       style={{ backgroundColor: OVERLAY.colors.backdrop, borderColor: OVERLAY.colors.accent }}
@@ -37,20 +37,20 @@ export function ErrorPanel({ title, message, detail, actions, onEscape }: { titl
       </p>
       {detail ? <p className="mt-2 font-mono text-xs text-slate-400">{detail}</p> : null}
       <div className="mt-6 flex flex-wrap justify-end gap-2">
-        {actions.map((a, i) => (
+        {actions.map((action, index) => (
           <button
-            key={a.label}
-            ref={i === 0 ? first : undefined}
+            key={action.label}
+            ref={index === 0 ? first : undefined}
             type="button"
-            onClick={a.onClick}
+            onClick={action.onClick}
             className={
-              a.primary
+              action.primary
                 ? 'rounded-lg px-4 py-2 text-sm font-semibold text-[#171E29] transition hover:brightness-110 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white'
                 : 'rounded-lg border border-slate-500 px-4 py-2 text-sm font-semibold text-slate-100 transition hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white'
             }
-            style={a.primary ? { backgroundColor: OVERLAY.colors.accent } : undefined}
+            style={action.primary ? { backgroundColor: OVERLAY.colors.accent } : undefined}
           >
-            {a.label}
+            {action.label}
           </button>
         ))}
       </div>

@@ -22,6 +22,6 @@ export function renderApp(url: string, me: MeResponse = SIGNED_OUT_ME, config: R
 
 /** The current location as path + search + hash. */
 export function here(router: ReturnType<typeof createMemoryRouter>): string {
-  const l = router.state.location;
-  return `${l.pathname}${l.search}${l.hash}`;
+  const location = router.state.location;
+  return `${location.pathname}${location.search}${location.hash}`;
 }

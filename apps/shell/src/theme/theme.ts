@@ -13,8 +13,8 @@ const listeners = new Set<() => void>();
 
 function stored(): Scheme | null {
   try {
-    const v = localStorage.getItem(THEME_STORAGE_KEY);
-    return v === 'light' || v === 'dark' ? v : null;
+    const value = localStorage.getItem(THEME_STORAGE_KEY);
+    return value === 'light' || value === 'dark' ? value : null;
   } catch {
     return null;
   }
@@ -49,8 +49,8 @@ export function startTheme(): void {
     });
   }
   // Another tab changed the pick.
-  window.addEventListener('storage', (e) => {
-    if (e.key === THEME_STORAGE_KEY) apply();
+  window.addEventListener('storage', (event) => {
+    if (event.key === THEME_STORAGE_KEY) apply();
   });
   // The boot script's toggle on a prerendered page (boot/boot.ts, SCHEME_EVENT).
   window.addEventListener(SCHEME_EVENT, apply);
