@@ -5,7 +5,8 @@ import { json, mockApi, renderPage, resetShared, signedInMe } from '@tickety/sha
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import AnnouncementBanner from './announcement-banner';
-import { ANNOUNCEMENTS_REFRESH_MS, AnnouncementHost, DISMISSED_KEY } from './announcements';
+import { ANNOUNCEMENTS_REFRESH_MS, AnnouncementHost } from './announcements';
+import { DISMISSED_KEY } from './dismissals';
 
 const notice = (over: Partial<PublicAnnouncement> = {}): PublicAnnouncement => ({
   id: '1',

@@ -3,9 +3,6 @@ import { type RouteHandle, request, useAppSelector, useMatches } from '@tickety/
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { DISMISSED_KEY, DISMISSED_MAX, dismissalKey, readDismissed, whenIdle } from './dismissals';
 
-// Shared with the boot script (boot/boot.ts), which starts the app on a prerendered page when a notice is to be shown.
-export { ANNOUNCEMENTS_IDLE_TIMEOUT_MS, DISMISSED_KEY, dismissalKey, whenIdle } from './dismissals';
-
 /**
  * The banner reads the notices again this often while the page is visible. With the answer's own
  * 30 s cache (the API's Cache-Control), a withdrawn notice is gone within a minute.

@@ -25,10 +25,6 @@ export function registerRemote(id: RemoteId, manifestUrl: string): void {
   registerRemotes([{ name: id, entry: manifestUrl }], { force: true });
 }
 
-export function isRemoteRegistered(id: RemoteId): boolean {
-  return manifests.has(id);
-}
-
 /** Loads a remote's `./routes` module once; a failure is not cached, so Retry really retries. */
 export function loadRemoteRoutes(id: RemoteId): Promise<AnyRemoteRoutesModule> {
   const cached = loaded.get(id);

@@ -65,7 +65,6 @@ export { RemoteLoadError };
 export const registerRemote = (id: string) => {
   registry.registered.add(id);
 };
-export const isRemoteRegistered = (id: string) => registry.registered.has(id);
 export const peekRemoteRoutes = () => undefined;
 export const loadRemoteRoutes = (id: string) => {
   registry.calls.push(id);
