@@ -22,9 +22,10 @@ export interface RequestOptions {
   /** Aborting rejects the request with kind 'cancelled' (and takes it off the overlay). */
   signal?: AbortSignal;
   /**
-   * A GET that changes state (the spec keeps logout a GET): sends `x-requested-with: tickety`, which
-   * another site's page cannot send (from another origin it needs a CORS preflight only dashboard
-   * origins pass), so the API acts on it even when the browser sends no Origin or Fetch Metadata.
+   * A GET that changes state (logout stays a GET, docs/behaviour.md#sign-in-sign-out-and-the-user-cache):
+   * sends `x-requested-with: tickety`, which another site's page cannot send (from another origin it
+   * needs a CORS preflight only dashboard origins pass), so the API acts on it even when the browser
+   * sends no Origin or Fetch Metadata.
    */
   fromDashboard?: boolean;
   /**
