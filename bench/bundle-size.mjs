@@ -70,7 +70,7 @@ try {
       byApp.set(app, row);
     }
     const apps = [...byApp.keys()].sort((a, b) => (a === 'shell' ? -1 : b === 'shell' ? 1 : a.localeCompare(b)));
-    const total = files.reduce((t, f) => ({ raw: t.raw + f.raw, gzip: t.gzip + f.gzip, wire: t.wire + f.wire }), { raw: 0, gzip: 0, wire: 0 });
+    const total = files.reduce((sum, file) => ({ raw: sum.raw + file.raw, gzip: sum.gzip + file.gzip, wire: sum.wire + file.wire }), { raw: 0, gzip: 0, wire: 0 });
     const encodings = [...new Set(files.map((f) => f.encoding))].join(', ');
     console.log(`${path}${user ? ` (signed in as ${user})` : ' (visitor)'}${tap ? ', after a first tap' : ''}: ${files.length} JS files, served with content-encoding: ${encodings || '-'}`);
     table(

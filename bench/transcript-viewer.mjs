@@ -28,7 +28,7 @@ try {
       const res = await fetch(`${server.url}/api/guilds/${ARCADE}/transcripts${cursor ? `?cursor=${cursor}` : ''}`, { headers: { cookie: jar.header() } });
       if (res.status !== 200) break;
       const list = /** @type {{ items: Array<{ fileId: string, messages: number }>, nextCursor: string | null }} */ (await res.json());
-      long = list.items.find((t) => t.messages >= 50_000);
+      long = list.items.find((transcript) => transcript.messages >= 50_000);
       cursor = list.nextCursor;
     }
     if (!long) await new Promise((ok) => setTimeout(ok, 1000));

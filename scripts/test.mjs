@@ -66,7 +66,7 @@ for (const file of resultFiles()) {
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   failed += report.numFailedTestSuites && !report.numFailedTests ? report.numFailedTestSuites : 0;
-  const ends = (report.testResults ?? []).map((t) => t.endTime ?? 0).filter((t) => t > 0);
+  const ends = (report.testResults ?? []).map((result) => result.endTime ?? 0).filter((end) => end > 0);
   const ms = ends.length && report.startTime ? Math.max(...ends) - report.startTime : 0;
   perPackage.push({ name: dirname(file).slice(root.length + 1), passed: report.numPassedTests ?? 0, failed: report.numFailedTests ?? 0, ms });
 }

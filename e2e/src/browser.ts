@@ -206,6 +206,6 @@ export function useBrowser(options: { baseURL?: () => string; accessibility?: bo
 
 /** Waits until document.title equals `expected`; on time-out returns whatever the title is, for a clear assertion. */
 export async function titleOf(page: Page, expected: string, timeout = 15_000): Promise<string> {
-  await page.waitForFunction((t) => document.title === t, expected, { timeout }).catch(() => undefined);
+  await page.waitForFunction((title) => document.title === title, expected, { timeout }).catch(() => undefined);
   return page.title();
 }

@@ -64,7 +64,7 @@ export class BootScriptPlugin {
       });
       // First in <head>: before the stylesheets (an inline script after a stylesheet waits for it).
       hooks.alterAssetTagGroups.tap('BootScriptPlugin', (data) => {
-        const index = data.headTags.findIndex((t) => t.meta?.plugin === 'BootScriptPlugin');
+        const index = data.headTags.findIndex((tag) => tag.meta?.plugin === 'BootScriptPlugin');
         if (index > 0) data.headTags.unshift(...data.headTags.splice(index, 1));
         return data;
       });

@@ -80,10 +80,10 @@ describe('silent requests (overlay: false)', () => {
     env.fetchMock.mockImplementation(async () =>
       jsonResponse(apiError(1003, 'Too many requests: wait a moment and try again.'), 429, { 'retry-after': '10' }),
     );
-    const t = track(request({ path: '/api/x', overlay: false }));
+    const tracked = track(request({ path: '/api/x', overlay: false }));
     await vi.advanceTimersByTimeAsync(1000);
-    expect(t.status).toBe('rejected');
-    const error = t.error as ApiRequestError;
+    expect(tracked.status).toBe('rejected');
+    const error = tracked.error as ApiRequestError;
     expect(error).toBeInstanceOf(ApiRequestError);
     expect(error.kind).toBe('http');
     expect(error.status).toBe(429);
@@ -100,12 +100,12 @@ describe('silent requests (overlay: false)', () => {
 
   it('time out after 60 s by default (kind timeout) and abort the fetch', async () => {
     env.fetchMock.mockImplementation(hangingFetch);
-    const t = track(request({ path: '/api/x', overlay: false }));
+    const tracked = track(request({ path: '/api/x', overlay: false }));
     await vi.advanceTimersByTimeAsync(59_999);
-    expect(t.status).toBe('pending');
+    expect(tracked.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
-    expect(t.status).toBe('rejected');
-    expect(t.error).toMatchObject({ kind: 'timeout', status: 0 });
+    expect(tracked.status).toBe('rejected');
+    expect(tracked.error).toMatchObject({ kind: 'timeout', status: 0 });
     expect(call(env.fetchMock).signal?.aborted).toBe(true);
   });
 });
@@ -114,14 +114,14 @@ describe('loading overlay', () => {
   it('appears only after 250 ms and goes away on the answer', async () => {
     let answer: (response: Response) => void = () => {};
     env.fetchMock.mockImplementation(() => new Promise<Response>((r) => (answer = r)));
-    const t = track(request({ path: '/api/slow' }));
+    const tracked = track(request({ path: '/api/slow' }));
     await vi.advanceTimersByTimeAsync(OVERLAY.loadingDelayMs - 1);
     expect(overlay().loading).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(overlay().loading).toBe(true);
     answer(jsonResponse({ done: 1 }));
     await flush();
-    expect(t.value).toEqual({ done: 1 });
+    expect(tracked.value).toEqual({ done: 1 });
     expect(overlay().loading).toBe(false);
   });
 
@@ -131,10 +131,10 @@ describe('loading overlay', () => {
     env.fetchMock.mockImplementation(
       () => new Promise<Response>((r) => setTimeout(() => r(jsonResponse({ fast: true })), 100)),
     );
-    const t = track(request({ path: '/api/fast' }));
+    const tracked = track(request({ path: '/api/fast' }));
     await vi.advanceTimersByTimeAsync(1000);
     unsubscribe();
-    expect(t.value).toEqual({ fast: true });
+    expect(tracked.value).toEqual({ fast: true });
     expect(seen).not.toContain(true);
   });
 
@@ -159,7 +159,7 @@ describe('error catalogue (docs/behaviour.md#request-overlay-and-error-catalogue
     env.fetchMock.mockImplementation(async () =>
       jsonResponse({ code: 401, message: 'You need to log in with Discord to do this.', isAuthenticated: false }, 401),
     );
-    const t = track(request({ path: '/api/guilds/1' }));
+    const tracked = track(request({ path: '/api/guilds/1' }));
     await vi.advanceTimersByTimeAsync(5000);
     expect(overlay().error).toEqual({
       kind: 'login',
@@ -169,7 +169,7 @@ describe('error catalogue (docs/behaviour.md#request-overlay-and-error-catalogue
       buttons: { home: false, retry: false, cancel: false, selectServer: false },
       attempt: 0,
     });
-    expect(t.status).toBe('pending');
+    expect(tracked.status).toBe('pending');
   });
 
   it('any answer with isAuthenticated false is the login row, whatever its code', async () => {
@@ -184,7 +184,7 @@ describe('error catalogue (docs/behaviour.md#request-overlay-and-error-catalogue
   it('signed in, code 403: no access, with the reason and Home, Retry, Select Another Server (Cancel off)', async () => {
     const reason = "Only this server's owner and members with the Administrator or Manage Server permission can manage it here. If your role changed recently, refresh your server list.";
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(403, reason), 403));
-    const t = track(request({ path: '/api/guilds/1/config' }));
+    const tracked = track(request({ path: '/api/guilds/1/config' }));
     await flush();
     expect(overlay().error).toEqual({
       kind: 'noAccess',
@@ -194,7 +194,7 @@ describe('error catalogue (docs/behaviour.md#request-overlay-and-error-catalogue
       buttons: { home: true, retry: true, cancel: false, selectServer: true },
       attempt: 0,
     });
-    expect(t.status).toBe('pending');
+    expect(tracked.status).toBe('pending');
   });
 
   it('signed in, code 405 (sent with HTTP 404): no access too', async () => {
@@ -278,7 +278,7 @@ describe('error catalogue (docs/behaviour.md#request-overlay-and-error-catalogue
 
   it('a timeout (60 s): Request Failed, detail "408 - 0", the fetch aborted', async () => {
     env.fetchMock.mockImplementation(hangingFetch);
-    const t = track(request({ path: '/api/x' }));
+    const tracked = track(request({ path: '/api/x' }));
     await vi.advanceTimersByTimeAsync(OVERLAY.timeoutMs - 1);
     expect(overlay().error).toBeNull();
     expect(overlay().loading).toBe(true);
@@ -290,7 +290,7 @@ describe('error catalogue (docs/behaviour.md#request-overlay-and-error-catalogue
     });
     expect(overlay().loading).toBe(false);
     expect(call(env.fetchMock).signal?.aborted).toBe(true);
-    expect(t.status).toBe('pending');
+    expect(tracked.status).toBe('pending');
   });
 
   it('a custom timeout is honoured', async () => {
@@ -313,7 +313,7 @@ describe('error catalogue (docs/behaviour.md#request-overlay-and-error-catalogue
 describe('the buttons', () => {
   it('Retry closes the overlay, re-sends after 250 ms and resolves the original promise', async () => {
     failThenSucceed(500, apiError(1500, 'boom'), { second: 'try' });
-    const t = track(request<{ second: string }>({ path: '/api/x', method: 'POST', body: { a: 1 } }));
+    const tracked = track(request<{ second: string }>({ path: '/api/x', method: 'POST', body: { a: 1 } }));
     await flush();
     expect(overlay().error?.kind).toBe('failed');
     overlayActions.retry();
@@ -324,16 +324,16 @@ describe('the buttons', () => {
     expect(env.fetchMock).toHaveBeenCalledTimes(2);
     expect(call(env.fetchMock, 1)).toMatchObject({ url: `${API_ORIGIN}/api/x`, method: 'POST', body: '{"a":1}' });
     await flush();
-    expect(t).toMatchObject({ status: 'fulfilled', value: { second: 'try' } });
+    expect(tracked).toMatchObject({ status: 'fulfilled', value: { second: 'try' } });
     expect(overlay()).toEqual({ loading: false, error: null });
   });
 
   it('never retries by itself', async () => {
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(1500, 'boom'), 500));
-    const t = track(request({ path: '/api/x' }));
+    const tracked = track(request({ path: '/api/x' }));
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(env.fetchMock).toHaveBeenCalledTimes(1);
-    expect(t.status).toBe('pending');
+    expect(tracked.status).toBe('pending');
     expect(overlay().error?.kind).toBe('failed');
   });
 
@@ -358,50 +358,50 @@ describe('the buttons', () => {
 
   it('Cancel (when enabled) closes and rejects as cancelled, without navigating', async () => {
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(1500, 'boom'), 500));
-    const t = track(request({ path: '/api/x', buttons: { cancel: true } }));
+    const tracked = track(request({ path: '/api/x', buttons: { cancel: true } }));
     await flush();
     overlayActions.cancel();
     expect(overlay().error).toBeNull();
     await vi.advanceTimersByTimeAsync(OVERLAY.actionDelayMs);
-    expect(t.status).toBe('rejected');
-    expect(t.error).toMatchObject({ kind: 'cancelled' });
+    expect(tracked.status).toBe('rejected');
+    expect(tracked.error).toMatchObject({ kind: 'cancelled' });
     expect(env.navigate).not.toHaveBeenCalled();
   });
 
   it('Cancel is off by default and then does nothing', async () => {
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(1500, 'boom'), 500));
-    const t = track(request({ path: '/api/x' }));
+    const tracked = track(request({ path: '/api/x' }));
     await flush();
     overlayActions.cancel();
     await vi.advanceTimersByTimeAsync(1000);
-    expect(t.status).toBe('pending');
+    expect(tracked.status).toBe('pending');
     expect(overlay().error?.kind).toBe('failed');
   });
 
   it("Home closes, navigates to '/' and rejects as cancelled", async () => {
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(1500, 'boom'), 500));
-    const t = track(request({ path: '/api/x' }));
+    const tracked = track(request({ path: '/api/x' }));
     await flush();
     overlayActions.home();
     expect(overlay().error).toBeNull();
     await vi.advanceTimersByTimeAsync(OVERLAY.actionDelayMs);
     expect(env.navigate).toHaveBeenCalledExactlyOnceWith('/');
-    expect(t.error).toMatchObject({ kind: 'cancelled' });
+    expect(tracked.error).toMatchObject({ kind: 'cancelled' });
   });
 
   it("Select Another Server closes, navigates to '/dashboard' and rejects", async () => {
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(403, 'no access'), 403));
-    const t = track(request({ path: '/api/x' }));
+    const tracked = track(request({ path: '/api/x' }));
     await flush();
     overlayActions.selectServer();
     await vi.advanceTimersByTimeAsync(OVERLAY.actionDelayMs);
     expect(env.navigate).toHaveBeenCalledExactlyOnceWith('/dashboard');
-    expect(t.error).toMatchObject({ kind: 'cancelled' });
+    expect(tracked.error).toMatchObject({ kind: 'cancelled' });
   });
 
   it('the retry limit: 999 retries are allowed, the next press rejects with retryLimit and goes Home after 500 ms', async () => {
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(1500, 'boom'), 500));
-    const t = track(request({ path: '/api/x' }));
+    const tracked = track(request({ path: '/api/x' }));
     await flush();
     for (let i = 1; i <= OVERLAY.retryLimit; i++) {
       overlayActions.retry();
@@ -409,13 +409,13 @@ describe('the buttons', () => {
       expect(overlay().error?.attempt).toBe(i);
     }
     expect(env.fetchMock).toHaveBeenCalledTimes(1000);
-    expect(t.status).toBe('pending');
+    expect(tracked.status).toBe('pending');
 
     overlayActions.retry();
     await flush();
     expect(overlay().error).toBeNull();
-    expect(t.status).toBe('rejected');
-    expect(t.error).toMatchObject({ kind: 'retryLimit' });
+    expect(tracked.status).toBe('rejected');
+    expect(tracked.error).toMatchObject({ kind: 'retryLimit' });
     await vi.advanceTimersByTimeAsync(OVERLAY.retryLimitDelayMs - 1);
     expect(env.navigate).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
@@ -426,23 +426,23 @@ describe('the buttons', () => {
   it('an aborted request leaves the overlay and rejects as cancelled', async () => {
     env.fetchMock.mockImplementation(async () => jsonResponse(apiError(1500, 'boom'), 500));
     const controller = new AbortController();
-    const t = track(request({ path: '/api/x', signal: controller.signal }));
+    const tracked = track(request({ path: '/api/x', signal: controller.signal }));
     await flush();
     expect(overlay().error?.kind).toBe('failed');
     controller.abort();
     await flush();
     expect(overlay().error).toBeNull();
-    expect(t.error).toMatchObject({ kind: 'cancelled' });
+    expect(tracked.error).toMatchObject({ kind: 'cancelled' });
   });
 
   it('an abort while in flight rejects as cancelled without any error overlay', async () => {
     env.fetchMock.mockImplementation(hangingFetch);
     const controller = new AbortController();
-    const t = track(request({ path: '/api/x', signal: controller.signal }));
+    const tracked = track(request({ path: '/api/x', signal: controller.signal }));
     await flush();
     controller.abort();
     await flush();
-    expect(t.error).toMatchObject({ kind: 'cancelled' });
+    expect(tracked.error).toMatchObject({ kind: 'cancelled' });
     expect(overlay().error).toBeNull();
   });
 });

@@ -166,11 +166,11 @@ const timers = new Set<ReturnType<typeof setTimeout>>();
 
 function afterDelayUnlessReset(ms: number, fn: () => void): void {
   const gen = generation;
-  const t = setTimeout(() => {
-    timers.delete(t);
+  const timer = setTimeout(() => {
+    timers.delete(timer);
     if (gen === generation) fn();
   }, ms);
-  timers.add(t);
+  timers.add(timer);
 }
 
 function publishError(): void {
@@ -182,14 +182,14 @@ function publishError(): void {
 function trackLoading(): () => void {
   const gen = generation;
   let visible = false;
-  const t = setTimeout(() => {
+  const timer = setTimeout(() => {
     if (gen !== generation) return;
     visible = true;
     visibleLoads += 1;
     setOverlayState({ loading: true });
   }, OVERLAY.loadingDelayMs);
   return () => {
-    clearTimeout(t);
+    clearTimeout(timer);
     if (!visible || gen !== generation) return;
     visibleLoads -= 1;
     setOverlayState({ loading: visibleLoads > 0 });
@@ -348,7 +348,7 @@ export function resendAfterLogin(): void {
 /** Tests only: drops the queue, timers and overlay state (pending promises are left unsettled). */
 export function resetClientState(): void {
   generation += 1;
-  for (const t of timers) clearTimeout(t);
+  for (const timer of timers) clearTimeout(timer);
   timers.clear();
   for (const e of queue) e.detach();
   queue = [];

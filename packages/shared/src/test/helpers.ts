@@ -111,18 +111,18 @@ export function call(fetchMock: { mock: { calls: FetchArgs[] } }, index = 0) {
 
 /** Follows a promise's outcome without awaiting it. */
 export function track<T>(promise: Promise<T>) {
-  const t: { status: 'pending' | 'fulfilled' | 'rejected'; value?: T; error?: unknown } = { status: 'pending' };
+  const tracked: { status: 'pending' | 'fulfilled' | 'rejected'; value?: T; error?: unknown } = { status: 'pending' };
   promise.then(
     (value) => {
-      t.status = 'fulfilled';
-      t.value = value;
+      tracked.status = 'fulfilled';
+      tracked.value = value;
     },
     (error: unknown) => {
-      t.status = 'rejected';
-      t.error = error;
+      tracked.status = 'rejected';
+      tracked.error = error;
     },
   );
-  return t;
+  return tracked;
 }
 
 /** Lets pending promise callbacks (and zero-delay timers) run under fake timers. */
