@@ -6,8 +6,6 @@ import { accessibilityProblems } from './a11y';
 import { launchChromium } from './chromium';
 import { REPO_DIR } from './server';
 
-export { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from './chromium';
-
 /** Screenshots (taken on failure and at chosen steps) and failure logs; gitignored. */
 export const ARTIFACTS_DIR = resolve(REPO_DIR, 'e2e', '.e2e-artifacts');
 
