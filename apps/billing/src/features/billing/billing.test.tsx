@@ -2,7 +2,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { subscription } from '../test/fixtures';
+import { subscription } from '../../test/fixtures';
 import BillingPage from './billing';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;

@@ -2,12 +2,12 @@ import { failureText, Link, useSearchParams } from '@tickety/shared';
 import { Alert, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import { useEffect, useRef, useState } from 'react';
-import { BackLink } from '../components/back-link';
-import { LoadFailed } from '../components/load-failed';
-import { useSubscriptionActionMutation, useSubscriptionQuery } from '../lib/billing-api';
-import { href } from '../lib/hrefs';
-import { useT } from '../lib/i18n';
-import { usePaddleCheckout } from '../lib/paddle-checkout';
+import { BackLink } from '../../components/back-link';
+import { LoadFailed } from '../../components/load-failed';
+import { useSubscriptionActionMutation, useSubscriptionQuery } from '../../lib/billing-api';
+import { href } from '../../lib/hrefs';
+import { useT } from '../../lib/i18n';
+import { usePaddleCheckout } from '../../lib/paddle-checkout';
 
 const CONFIRM_POLL_MS = 1500;
 

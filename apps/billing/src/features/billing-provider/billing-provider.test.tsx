@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { formatDateTime } from '@tickety/shared';
 import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ALL_PROVIDER_PLANS, json, subscription } from '../test/fixtures';
+import { ALL_PROVIDER_PLANS, json, subscription } from '../../test/fixtures';
 import BillingProviderPage from './billing-provider';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;

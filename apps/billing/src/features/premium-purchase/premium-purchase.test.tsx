@@ -2,7 +2,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ALL_PROVIDER_PLANS, json, PLANS } from '../test/fixtures';
+import { ALL_PROVIDER_PLANS, json, PLANS } from '../../test/fixtures';
 import PremiumPurchasePage from './premium-purchase';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;

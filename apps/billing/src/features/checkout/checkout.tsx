@@ -3,14 +3,14 @@ import { failureText, Link, Navigate, selectSub, useAppSelector, usePlansQuery, 
 import { Alert, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } from '@tickety/ui';
 import ExternalLink from 'lucide-react/icons/external-link';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { Activation, useActivated } from '../components/activation';
-import { LoadFailed } from '../components/load-failed';
-import { PlanSummary } from '../components/plan-summary';
-import { useFastspringCheckoutMutation, useRedirectCheckoutMutation } from '../lib/billing-api';
-import { loadFastspring, onFastspringPopupClosed } from '../lib/fastspring';
-import { href } from '../lib/hrefs';
-import { useT } from '../lib/i18n';
-import { PROVIDERS } from '../lib/providers';
+import { Activation, useActivated } from '../../components/activation';
+import { LoadFailed } from '../../components/load-failed';
+import { PlanSummary } from '../../components/plan-summary';
+import { href } from '../../lib/hrefs';
+import { useT } from '../../lib/i18n';
+import { PROVIDERS } from '../../lib/providers';
+import { useFastspringCheckoutMutation, useRedirectCheckoutMutation } from './api';
+import { loadFastspring, onFastspringPopupClosed } from './fastspring';
 
 /** The providers this page sells through (Paddle's checkout is /billing/paddleBuy). */
 const CHECKOUT_PROVIDERS = ['fastspring', 'chargebee', 'discord'] as const;

@@ -4,22 +4,16 @@ import { Alert, Badge, Button, buttonClasses, Card, PageHeader, Skeleton, Spinne
 import CircleCheck from 'lucide-react/icons/circle-check';
 import ExternalLink from 'lucide-react/icons/external-link';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { BackLink } from '../components/back-link';
-import { LoadFailed } from '../components/load-failed';
-import { DetailsCard, linkClasses } from '../components/notices';
-import { RenewalLine, StatusBadge } from '../components/subscription-status';
-import {
-  type ActionPath,
-  invoiceDocumentUrl,
-  useChangePlanMutation,
-  useChangePlanPreviewMutation,
-  useInvoicesQuery,
-  useSubscriptionActionMutation,
-  useSubscriptionQuery,
-} from '../lib/billing-api';
-import { href } from '../lib/hrefs';
-import { useT } from '../lib/i18n';
-import { isProviderId, PROVIDERS } from '../lib/providers';
+import { BackLink } from '../../components/back-link';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadFailed } from '../../components/load-failed';
+import { DetailsCard, linkClasses } from '../../components/notices';
+import { RenewalLine, StatusBadge } from '../../components/subscription-status';
+import { type ActionPath, useSubscriptionActionMutation, useSubscriptionQuery } from '../../lib/billing-api';
+import { href } from '../../lib/hrefs';
+import { useT } from '../../lib/i18n';
+import { isProviderId, PROVIDERS } from '../../lib/providers';
+import { invoiceDocumentUrl, useChangePlanMutation, useChangePlanPreviewMutation, useInvoicesQuery } from './api';
 
 /** How often the page asks again while it waits for the provider's webhook to confirm an action, and for how long. */
 const CONFIRM_POLL_MS = 1500;
@@ -255,28 +249,19 @@ function Subscription({ provider, id, user, backLink }: { provider: keyof typeof
               />
             ) : null}
             {confirming === 'cancel' ? (
-              <div role="alertdialog" aria-labelledby="cancel-title" aria-describedby="cancel-body" className="mt-4 rounded-lg border border-red-300 p-4 dark:border-red-800">
-                <h3 id="cancel-title" className="font-semibold text-surface-900 dark:text-surface-50">
-                  {t('provider.cancel.title')}
-                </h3>
-                <p id="cancel-body" className="mt-1 text-sm text-surface-700 dark:text-surface-300">
-                  {data.currentPeriodEnd ? t('provider.cancel.body', { date: formatDateTime(data.currentPeriodEnd) }) : t('provider.cancel.bodyNoDate')}
-                </p>
-                <div className="mt-3 flex flex-wrap gap-3">
-                  <Button variant="danger" loading={acting} onClick={() => void run('cancel')}>
-                    {t('provider.cancel.confirm')}
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    onClick={() => {
-                      setConfirming(null);
-                      cancelButton.current?.focus();
-                    }}
-                  >
-                    {t('provider.cancel.keep')}
-                  </Button>
-                </div>
-              </div>
+              <ConfirmDialog
+                title={t('provider.cancel.title')}
+                confirmLabel={t('provider.cancel.confirm')}
+                cancelLabel={t('provider.cancel.keep')}
+                busy={acting}
+                onConfirm={() => void run('cancel')}
+                onCancel={() => {
+                  setConfirming(null);
+                  cancelButton.current?.focus();
+                }}
+              >
+                {data.currentPeriodEnd ? t('provider.cancel.body', { date: formatDateTime(data.currentPeriodEnd) }) : t('provider.cancel.bodyNoDate')}
+              </ConfirmDialog>
             ) : null}
           </Card>
         ) : null}

@@ -1,12 +1,12 @@
 import { failureText, Link, selectSub, useAppSelector, usePlansQuery, useSearchParams } from '@tickety/shared';
 import { Alert, Button, buttonClasses, PageHeader, Skeleton } from '@tickety/ui';
 import { useEffect } from 'react';
-import { Activation } from '../components/activation';
-import { PlanSummary } from '../components/plan-summary';
-import { usePaddleCheckoutMutation } from '../lib/billing-api';
-import { href } from '../lib/hrefs';
-import { useT } from '../lib/i18n';
-import { usePaddleCheckout } from '../lib/paddle-checkout';
+import { Activation } from '../../components/activation';
+import { PlanSummary } from '../../components/plan-summary';
+import { href } from '../../lib/hrefs';
+import { useT } from '../../lib/i18n';
+import { usePaddleCheckout } from '../../lib/paddle-checkout';
+import { usePaddleCheckoutMutation } from './api';
 
 /**
  * /billing/paddleBuy?price=<Paddle price id>: Paddle's checkout for a plan of the catalogue (the

@@ -2,13 +2,13 @@ import type { BillingSubscription } from '@tickety/api-contract';
 import { formatNumber, Link, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
 import { Alert, buttonClasses, Card, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
 import ReceiptText from 'lucide-react/icons/receipt-text';
-import { BackLink } from '../components/back-link';
-import { LoadFailed } from '../components/load-failed';
-import { RenewalLine, StatusBadge } from '../components/subscription-status';
-import { useSubscriptionsQuery } from '../lib/billing-api';
-import { href } from '../lib/hrefs';
-import { useT } from '../lib/i18n';
-import { PROVIDERS } from '../lib/providers';
+import { BackLink } from '../../components/back-link';
+import { LoadFailed } from '../../components/load-failed';
+import { RenewalLine, StatusBadge } from '../../components/subscription-status';
+import { href } from '../../lib/hrefs';
+import { useT } from '../../lib/i18n';
+import { PROVIDERS } from '../../lib/providers';
+import { useSubscriptionsQuery } from './api';
 
 /**
  * /billing: the signed-in user's subscriptions across providers, each with its premium slots and

@@ -5,10 +5,10 @@ import Check from 'lucide-react/icons/check';
 import Crown from 'lucide-react/icons/crown';
 import LogIn from 'lucide-react/icons/log-in';
 import { useId, useState } from 'react';
-import { useBillingProvidersQuery } from '../lib/billing-api';
-import { href } from '../lib/hrefs';
-import { T, useT } from '../lib/i18n';
-import { PROVIDER_ORDER, PROVIDERS, type ProviderId } from '../lib/providers';
+import { href } from '../../lib/hrefs';
+import { T, useT } from '../../lib/i18n';
+import { PROVIDER_ORDER, PROVIDERS, type ProviderId } from '../../lib/providers';
+import { useBillingProvidersQuery } from './api';
 
 const INTERVALS = [
   { id: 'monthly', label: 'premium.interval.monthly' },

@@ -1,38 +1,19 @@
 import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { PaddleCheckoutOptions, PaddleEvent, PaddleGlobal } from '@tickety/shared';
-import { resetPaddle } from '@tickety/shared';
 import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PLANS, subscription } from '../test/fixtures';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PLANS, subscription } from '../../test/fixtures';
+import { fakePaddleJs, PADDLE } from '../../test/paddle';
 import PaddleBuyPage from './paddle-buy';
-import PaddleUpdatePage from './paddle-update';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
-/** Paddle.js as a page sees it: what checkouts were opened, and Paddle's events sent back. */
-let opened: PaddleCheckoutOptions[] = [];
-let emit: (event: PaddleEvent) => void = () => undefined;
-const fakePaddle: PaddleGlobal = {
-  Initialize(options) {
-    emit = (event) => options.eventCallback?.(event);
-  },
-  Environment: { set: () => undefined },
-  Checkout: { open: (options) => void opened.push(options), close: () => undefined },
-};
-beforeEach(() => {
-  opened = [];
-  window.Paddle = fakePaddle;
-});
+const paddle = fakePaddleJs();
 afterEach(() => {
   cleanup();
   resetShared(store);
-  resetPaddle();
-  delete window.Paddle;
 });
 
-const PADDLE = { paddleToken: 'test_token', paddleScriptUrl: 'https://paddle.test/paddle.js' };
-
-describe('Paddle checkout pages', () => {
+describe('Paddle checkout page', () => {
   it('paddleBuy: pays through Paddle once, then shows "activating" until the webhook has landed, then active (a refresh keeps the purchase)', async () => {
     let state: 'activating' | 'active' = 'activating';
     const { calls } = mockApi({
@@ -47,13 +28,13 @@ describe('Paddle checkout pages', () => {
     const pay = screen.getByRole('button', { name: 'Pay with Paddle' });
     await userEvent.click(pay);
     // Paddle opens the transaction the API made for the signed-in user: no items, no custom data from the page.
-    expect(opened).toEqual([{ transactionId: 'txn_1', settings: { displayMode: 'overlay', theme: 'light' } }]);
+    expect(paddle.opened).toEqual([{ transactionId: 'txn_1', settings: { displayMode: 'overlay', theme: 'light' } }]);
     expect(JSON.parse(String(calls('/api/billing/paddle/checkout')[0]?.[1]?.body))).toEqual({ priceId: 'pri_premium_monthly' });
     // A second click while Paddle's checkout is open opens nothing more.
     expect(screen.getByRole('button', { name: 'Pay with Paddle' })).toBeDisabled();
     expect(calls('/api/billing/paddle/checkout')).toHaveLength(1);
 
-    act(() => emit({ name: 'checkout.completed', data: { transaction_id: 'txn_1', status: 'completed' } }));
+    act(() => paddle.emit({ name: 'checkout.completed', data: { transaction_id: 'txn_1', status: 'completed' } }));
     expect(await screen.findByText('Activating your premium…')).toBeInTheDocument();
     expect(page.router.state.location.search).toBe('?txn=txn_1');
     state = 'active';
@@ -65,8 +46,8 @@ describe('Paddle checkout pages', () => {
     mockApi({ 'GET /api/plans': PLANS, 'POST /api/billing/paddle/checkout': { transactionId: 'txn_2' } });
     ({ store } = renderPage(<PaddleBuyPage />, { url: '/billing/paddleBuy?price=pri_premium_yearly', path: '/billing/paddleBuy', me: signedInMe(), config: PADDLE }));
     await userEvent.click(await screen.findByRole('button', { name: 'Pay with Paddle' }));
-    act(() => emit({ name: 'checkout.payment.failed' }));
-    act(() => emit({ name: 'checkout.closed' }));
+    act(() => paddle.emit({ name: 'checkout.payment.failed' }));
+    act(() => paddle.emit({ name: 'checkout.closed' }));
     expect(await screen.findByText('Your card was declined. Nothing was charged: try another card.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Pay with Paddle' })).toBeEnabled();
   });
@@ -81,27 +62,5 @@ describe('Paddle checkout pages', () => {
     ({ store } = renderPage(<PaddleBuyPage />, { url: '/billing/paddleBuy?price=pri_premium_monthly', path: '/billing/paddleBuy', me: signedInMe(), config: { paddleToken: null, paddleScriptUrl: null } }));
     expect(await screen.findByText('Payments are not set up on this site: no purchase can be made here.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Pay with Paddle' })).not.toBeInTheDocument();
-  });
-
-  it('paddleUpdate: opens Paddle with the update transaction, then shows the new card once the webhook has it', async () => {
-    let method = 'Visa •••• 4242';
-    mockApi({
-      'GET /api/billing/subscriptions/paddle/sub_01': () => new Response(JSON.stringify(subscription({ paymentMethod: method })), { headers: { 'content-type': 'application/json' } }),
-      'POST /api/billing/subscriptions/paddle/sub_01/payment-method': { requested: 'updatePaymentMethod', url: 'https://paddle.test/checkout?txn=txn_u', transactionId: 'txn_u' },
-    });
-    ({ store } = renderPage(<PaddleUpdatePage />, { url: '/billing/paddleUpdate?subscription=sub_01', path: '/billing/paddleUpdate', me: signedInMe(), config: PADDLE }));
-    expect(await screen.findByText('Visa •••• 4242')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Update with Paddle' }));
-    expect(opened.at(-1)).toMatchObject({ transactionId: 'txn_u' });
-    act(() => emit({ name: 'checkout.completed', data: { transaction_id: 'txn_u' } }));
-    expect(await screen.findByText('Saving your new payment method…')).toBeInTheDocument();
-    method = 'Mastercard •••• 4444';
-    expect(await screen.findByText('Future payments use Mastercard •••• 4444.', {}, { timeout: 5000 })).toBeInTheDocument();
-  });
-
-  it('paddleUpdate without a subscription in the address points to billing', () => {
-    ({ store } = renderPage(<PaddleUpdatePage />, { url: '/billing/paddleUpdate', path: '/billing/paddleUpdate', me: signedInMe(), config: PADDLE }));
-    expect(screen.getByText('Which subscription?')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Back to billing' })).toHaveAttribute('href', '/billing');
   });
 });

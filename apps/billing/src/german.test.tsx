@@ -2,10 +2,10 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { inLocale, mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALL_PROVIDER_PLANS, PLANS, subscription } from '../test/fixtures';
-import BillingPage from './billing';
-import BillingProviderPage from './billing-provider';
-import PremiumPurchasePage from './premium-purchase';
+import BillingPage from './features/billing/billing';
+import BillingProviderPage from './features/billing-provider/billing-provider';
+import PremiumPurchasePage from './features/premium-purchase/premium-purchase';
+import { ALL_PROVIDER_PLANS, PLANS, subscription } from './test/fixtures';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
 inLocale('de');

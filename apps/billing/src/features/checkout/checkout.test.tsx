@@ -2,9 +2,9 @@ import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockApi, renderPage, resetShared, signedInMe } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FastspringBuilder, resetFastspring } from '../lib/fastspring';
-import { ALL_PROVIDER_PLANS, json, subscription } from '../test/fixtures';
+import { ALL_PROVIDER_PLANS, json, subscription } from '../../test/fixtures';
 import CheckoutPage from './checkout';
+import { type FastspringBuilder, resetFastspring } from './fastspring';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;
 /** Links the page opens in a new tab are clicked in the tests, never followed by happy-dom. */
