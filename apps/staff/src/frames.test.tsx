@@ -35,7 +35,7 @@ describe('staff page frames', () => {
     expect(screen.getByRole('link', { name: 'Status page' })).toHaveAttribute('href', '/status');
   });
 
-  it('system update lists the announcements; read only without the write flag, a New button with it (pages/system-update.test.tsx has the rest)', async () => {
+  it('system update lists the announcements; read only without the write flag, a New button with it (features/system-update has the rest)', async () => {
     mockApi({ 'GET /api/staff/announcements': { announcements: [], nextCursor: null } });
     ({ store } = renderPage(<SystemUpdatePage />, { url: '/systemUpdate', me: reader }));
     expect(screen.getByRole('heading', { level: 1, name: 'System Update' })).toBeInTheDocument();

@@ -1,8 +1,8 @@
-import type { MessageKey } from './i18n';
+import type { MessageKey } from '../../lib/i18n';
 
 /**
  * The five policy documents: where each is served and its title (the catalogue's `title.<page>` of
- * its route, whose English is the route table's). Their text: lib/policy-documents.ts.
+ * its route, whose English is the route table's). Their text: documents.ts.
  */
 export const POLICIES = {
   'terms-of-service': { path: '/terms-of-service', title: 'title.termsOfService' },

@@ -6,12 +6,12 @@ import BookOpen from 'lucide-react/icons/book-open';
 import Info from 'lucide-react/icons/info';
 import LifeBuoy from 'lucide-react/icons/life-buoy';
 import type { ReactNode } from 'react';
-import { DiscordMark } from '../components/discord-mark';
-import { Faq, type FaqItem } from '../components/faq';
-import { Container, IconBadge } from '../components/layout';
-import { ExternalLink } from '../components/links';
-import { href } from '../lib/hrefs';
-import { type MessageKey, T, useT } from '../lib/i18n';
+import { DiscordMark } from '../../components/discord-mark';
+import { Faq, type FaqItem } from '../../components/faq';
+import { Container, IconBadge } from '../../components/layout';
+import { ExternalLink } from '../../components/links';
+import { href } from '../../lib/hrefs';
+import { type MessageKey, T, useT } from '../../lib/i18n';
 
 /** A full-width button whose label may wrap (the cards are narrow on tablets, and German labels are long). */
 const WRAPPING_BUTTON = 'w-full h-auto! min-h-10 py-2 text-center whitespace-normal!';

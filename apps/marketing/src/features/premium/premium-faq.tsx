@@ -1,7 +1,7 @@
 import { Link, type Translate } from '@tickety/shared';
-import { href } from '../lib/hrefs';
-import { type MessageKey, T } from '../lib/i18n';
-import type { FaqItem } from './faq';
+import type { FaqItem } from '../../components/faq';
+import { href } from '../../lib/hrefs';
+import { type MessageKey, T } from '../../lib/i18n';
 
 /** The premium page's questions, in the active language (`t` from the page's `useT()`). */
 export function premiumFaq(t: Translate<MessageKey>, product: string): FaqItem[] {

@@ -3,11 +3,11 @@ import { Alert, Avatar, buttonClasses, Card, PageHeader } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import TriangleAlert from 'lucide-react/icons/triangle-alert';
-import { DiscordMark } from '../components/discord-mark';
-import { Container } from '../components/layout';
-import { href } from '../lib/hrefs';
-import { type MessageKey, T, useT } from '../lib/i18n';
-import { requestedPermissions, requestedScopes } from '../lib/permissions';
+import { DiscordMark } from '../../components/discord-mark';
+import { Container } from '../../components/layout';
+import { href } from '../../lib/hrefs';
+import { type MessageKey, T, useT } from '../../lib/i18n';
+import { requestedPermissions, requestedScopes } from './permissions';
 
 /** What each OAuth scope is for (catalogue keys; `{product}` is the bot's name). */
 const SCOPES: Record<string, MessageKey> = {

@@ -7,7 +7,7 @@ import PanelsTopLeft from 'lucide-react/icons/panels-top-left';
 import ScrollText from 'lucide-react/icons/scroll-text';
 import Search from 'lucide-react/icons/search';
 import ShieldQuestion from 'lucide-react/icons/shield-question';
-import type { MessageKey } from '../lib/i18n';
+import type { MessageKey } from '../../lib/i18n';
 
 /** The home page's content as catalogue keys (the texts are in src/locales; `text` may use `{product}`). */
 export interface Feature {

@@ -8,11 +8,11 @@ import RefreshCw from 'lucide-react/icons/refresh-cw';
 import Server from 'lucide-react/icons/server';
 import WifiOff from 'lucide-react/icons/wifi-off';
 import { useEffect, useRef } from 'react';
-import { Container } from '../components/layout';
-import { STATUS_REFRESH_MS, useMarketingStatusQuery } from '../lib/api';
-import { useDocumentVisible } from '../lib/hooks';
-import { href } from '../lib/hrefs';
-import { type MessageKey, T, useT } from '../lib/i18n';
+import { Container } from '../../components/layout';
+import { href } from '../../lib/hrefs';
+import { type MessageKey, T, useT } from '../../lib/i18n';
+import { STATUS_REFRESH_MS, useMarketingStatusQuery } from './api';
+import { useDocumentVisible } from './use-document-visible';
 
 /** A shard without a heartbeat for this long is shown as stale (the API stops counting it as healthy). */
 const STALE_HEARTBEAT_MS = 120_000;

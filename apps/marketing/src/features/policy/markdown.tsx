@@ -1,8 +1,8 @@
 import { Link } from '@tickety/shared';
 import Markdown, { type Components, defaultUrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import type { TocEntry } from '../lib/policy';
-import { isOtherOrigin } from './links';
+import { isOtherOrigin } from '../../components/links';
+import type { TocEntry } from './policies';
 
 /** Protocols a link in a document may use; anything else (javascript:, data:, vbscript:) becomes plain text. */
 const SAFE_LINK = /^(?:https?:|mailto:|#|\/(?!\/)|\.{0,2}\/)/i;

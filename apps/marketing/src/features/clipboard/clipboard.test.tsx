@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderPage } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import ClipboardPage from './clipboard-page';
+import ClipboardPage from './clipboard';
 
 const writeText = vi.fn<(text: string) => Promise<void>>();
 const original = Object.getOwnPropertyDescriptor(window.navigator, 'clipboard');

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { changeLocale } from '@tickety/shared';
 import { mockApi, renderPage } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PLANS } from '../test/fixtures';
-import PremiumPage from './premium-page';
+import { PLANS } from '../../test/fixtures';
+import PremiumPage from './premium';
 
 function planCard(name: string) {
   return screen.getByRole('group', { name });

@@ -1,7 +1,7 @@
 import { botInviteUrl, useRuntimeConfig } from '@tickety/shared';
 import Check from 'lucide-react/icons/check';
-import { HeroActions, PanelPreview } from '../components/hero';
-import { type MessageKey, useT } from '../lib/i18n';
+import { HeroActions, PanelPreview } from '../../components/hero';
+import { type MessageKey, useT } from '../../lib/i18n';
 
 const HIGHLIGHTS: MessageKey[] = ['homeDisplay.highlight.panels', 'homeDisplay.highlight.transcripts', 'homeDisplay.highlight.statistics'];
 

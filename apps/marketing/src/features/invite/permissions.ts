@@ -1,5 +1,5 @@
 import type { Translate } from '@tickety/shared';
-import { type MessageKey, t as translate } from './i18n';
+import { type MessageKey, t as translate } from '../../lib/i18n';
 
 /** Discord permission bits the invite may ask for, with why the bot needs each (for the invite page). */
 export interface PermissionInfo {

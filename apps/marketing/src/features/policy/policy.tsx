@@ -2,12 +2,12 @@ import { formatDate, Link, type Locale, useLocale, useRouteData, useRuntimeConfi
 import { Alert, Button, cx, EmptyState, Skeleton } from '@tickety/ui';
 import FileText from 'lucide-react/icons/file-text';
 import { useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { Container } from '../components/layout';
-import { DocumentMarkdown } from '../components/markdown';
-import { href } from '../lib/hrefs';
-import { T, useT } from '../lib/i18n';
-import { fillPlaceholders, isPolicyId, POLICIES, POLICY_IDS, type PolicyId, parseFrontMatter, tableOfContents } from '../lib/policy';
-import { loadedPolicy, loadPolicy, PolicySourcesContext, type PolicyText } from '../lib/policy-documents';
+import { Container } from '../../components/layout';
+import { href } from '../../lib/hrefs';
+import { T, useT } from '../../lib/i18n';
+import { loadedPolicy, loadPolicy, PolicySourcesContext, type PolicyText } from './documents';
+import { DocumentMarkdown } from './markdown';
+import { fillPlaceholders, isPolicyId, POLICIES, POLICY_IDS, type PolicyId, parseFrontMatter, tableOfContents } from './policies';
 
 type Failed = { id: PolicyId; locale: Locale; failed: true };
 

@@ -4,7 +4,7 @@ import ClipboardCheck from 'lucide-react/icons/clipboard-check';
 import ClipboardX from 'lucide-react/icons/clipboard-x';
 import Copy from 'lucide-react/icons/copy';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useT } from '../lib/i18n';
+import { useT } from '../../lib/i18n';
 
 type CopyState = 'copying' | 'copied' | 'refused';
 

@@ -5,12 +5,12 @@ import ArrowRight from 'lucide-react/icons/arrow-right';
 import CreditCard from 'lucide-react/icons/credit-card';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import ShieldCheck from 'lucide-react/icons/shield-check';
-import { Faq } from '../components/faq';
-import { Container } from '../components/layout';
-import { type BillingPeriod, isFreePlan, PlanCatalogue } from '../components/plans';
-import { premiumFaq } from '../components/premium-faq';
-import { href } from '../lib/hrefs';
-import { type MessageKey, T, useT } from '../lib/i18n';
+import { Faq } from '../../components/faq';
+import { Container } from '../../components/layout';
+import { type BillingPeriod, isFreePlan, PlanCatalogue } from '../../components/plans';
+import { href } from '../../lib/hrefs';
+import { type MessageKey, T, useT } from '../../lib/i18n';
+import { premiumFaq } from './premium-faq';
 
 const ASSURANCES: Array<{ icon: typeof CreditCard; title: MessageKey; text: MessageKey }> = [
   { icon: CreditCard, title: 'premium.assurance.pay.title', text: 'premium.assurance.pay.text' },

@@ -3,12 +3,12 @@ import { Card, cx } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import Sparkles from 'lucide-react/icons/sparkles';
 import { useEffect } from 'react';
-import { DiscordMark } from '../components/discord-mark';
-import { HeroActions, HeroGlow, PanelPreview } from '../components/hero';
-import { Container, IconBadge, Section } from '../components/layout';
-import { FEATURES, REASONS, STEPS } from '../content/home-content';
-import { href } from '../lib/hrefs';
-import { type MessageKey, useT } from '../lib/i18n';
+import { DiscordMark } from '../../components/discord-mark';
+import { HeroActions, HeroGlow, PanelPreview } from '../../components/hero';
+import { Container, IconBadge, Section } from '../../components/layout';
+import { href } from '../../lib/hrefs';
+import { type MessageKey, useT } from '../../lib/i18n';
+import { FEATURES, REASONS, STEPS } from './content';
 
 const PERKS: MessageKey[] = ['home.hero.perk.free', 'home.hero.perk.quick', 'home.hero.perk.themes'];
 

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { renderPage, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
 import { describe, expect, it } from 'vitest';
-import InvitePage from './invite-page';
+import InvitePage from './invite';
 
 /** What the API builds: VIEW_CHANNEL, SEND_MESSAGES, MANAGE_CHANNELS, MANAGE_ROLES, ... (apps/api BOT_PERMISSIONS). */
 const API_PERMISSIONS = String((1n << 10n) | (1n << 11n) | (1n << 4n) | (1n << 28n) | (1n << 14n) | (1n << 15n) | (1n << 16n) | (1n << 13n) | (1n << 34n) | (1n << 38n));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMarkdown, fillPlaceholders, POLICY_IDS, parseFrontMatter, slugify, tableOfContents } from './policy';
-import { loadedPolicy, loadPolicy, preloadPolicyAt } from './policy-documents';
+import { loadedPolicy, loadPolicy, preloadPolicyAt } from './documents';
+import { escapeMarkdown, fillPlaceholders, POLICY_IDS, parseFrontMatter, slugify, tableOfContents } from './policies';
 
 describe('policy helpers', () => {
   it('reads the updated date from the front matter and strips it', () => {
@@ -28,8 +28,8 @@ describe('policy helpers', () => {
 
 describe('policy documents', () => {
   it('loads each document per language, and preloads the one an address opens on', async () => {
-    const { default: legalDe } = await import('../content/de/legal.md');
-    const { default: legalEn } = await import('../content/legal.md');
+    const { default: legalDe } = await import('./content/de/legal.md');
+    const { default: legalEn } = await import('./content/legal.md');
     expect(loadedPolicy('legal', 'de')).toBeUndefined();
     await preloadPolicyAt('/legal', 'de');
     expect(loadedPolicy('legal', 'de')?.source).toBe(legalDe);

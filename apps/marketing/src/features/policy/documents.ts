@@ -4,28 +4,28 @@
  */
 import type { Locale } from '@tickety/shared';
 import { createContext } from 'react';
-import type { PolicyId } from './policy';
+import type { PolicyId } from './policies';
 
 type DocumentLoader = () => Promise<{ default: string }>;
 
 /**
- * Each document in each language: src/content/<id>.md in English, src/content/de/<id>.md in German.
+ * Each document in each language: content/<id>.md (next to this file) in English, content/de/<id>.md in German.
  * Explicit imports, so the bundler sees every file and a missing one fails the build.
  */
 export const POLICY_LOADERS: Record<Locale, Record<PolicyId, DocumentLoader>> = {
   en: {
-    'terms-of-service': () => import('../content/terms-of-service.md'),
-    'privacy-policy': () => import('../content/privacy-policy.md'),
-    legal: () => import('../content/legal.md'),
-    'refund-policy': () => import('../content/refund-policy.md'),
-    'aup-policy': () => import('../content/aup-policy.md'),
+    'terms-of-service': () => import('./content/terms-of-service.md'),
+    'privacy-policy': () => import('./content/privacy-policy.md'),
+    legal: () => import('./content/legal.md'),
+    'refund-policy': () => import('./content/refund-policy.md'),
+    'aup-policy': () => import('./content/aup-policy.md'),
   },
   de: {
-    'terms-of-service': () => import('../content/de/terms-of-service.md'),
-    'privacy-policy': () => import('../content/de/privacy-policy.md'),
-    legal: () => import('../content/de/legal.md'),
-    'refund-policy': () => import('../content/de/refund-policy.md'),
-    'aup-policy': () => import('../content/de/aup-policy.md'),
+    'terms-of-service': () => import('./content/de/terms-of-service.md'),
+    'privacy-policy': () => import('./content/de/privacy-policy.md'),
+    legal: () => import('./content/de/legal.md'),
+    'refund-policy': () => import('./content/de/refund-policy.md'),
+    'aup-policy': () => import('./content/de/aup-policy.md'),
   },
 };
 

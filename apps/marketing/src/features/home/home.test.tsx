@@ -2,8 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { botInviteUrl } from '@tickety/shared';
 import { renderPage, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
 import { describe, expect, it } from 'vitest';
-import HomeDisplayPage from './home-display-page';
-import HomePage from './home-page';
+import HomePage from './home';
 
 describe('HomePage', () => {
   it('points "Add to Discord" at the bot invite and "Open dashboard" at /dashboard', () => {
@@ -32,21 +31,5 @@ describe('HomePage', () => {
     expect(screen.getByRole('heading', { level: 3, name: /config versions with restore/i })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 3, name: /sign-in you can trust/i })).toBeInTheDocument();
     expect(container.querySelector('main, header, footer')).toBeNull();
-  });
-});
-
-describe('HomeDisplayPage', () => {
-  it('opens every link in a new tab, since it lives in a frame', () => {
-    renderPage(<HomeDisplayPage />, { url: '/home-display', config: { productName: 'Helpdesk' } });
-    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
-    expect(screen.getAllByText('Helpdesk').length).toBeGreaterThan(0);
-    const add = screen.getByRole('link', { name: /add to discord/i });
-    expect(add).toHaveAttribute('href', botInviteUrl(TEST_CONFIG));
-    const dashboard = screen.getByRole('link', { name: /open dashboard/i });
-    expect(dashboard).toHaveAttribute('href', '/dashboard');
-    for (const link of screen.getAllByRole('link')) {
-      expect(link).toHaveAttribute('target', '_blank');
-      expect(link.getAttribute('rel')).toContain('noopener');
-    }
   });
 });

@@ -2,9 +2,9 @@ import { act, screen, within } from '@testing-library/react';
 import { changeLocale } from '@tickety/shared';
 import { apiError, json, mockApi, overlayStore, renderPage } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { STATUS_REFRESH_MS } from '../lib/api';
-import { statusFixture } from '../test/fixtures';
-import StatusPage from './status-page';
+import { statusFixture } from '../../test/fixtures';
+import { STATUS_REFRESH_MS } from './api';
+import StatusPage from './status';
 
 function setVisibility(state: 'visible' | 'hidden') {
   Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });

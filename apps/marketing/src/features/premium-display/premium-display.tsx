@@ -1,9 +1,9 @@
 import { botInviteUrl, useRuntimeConfig } from '@tickety/shared';
 import { buttonClasses } from '@tickety/ui';
 import ArrowRight from 'lucide-react/icons/arrow-right';
-import { isFreePlan, PlanCatalogue } from '../components/plans';
-import { href } from '../lib/hrefs';
-import { useT } from '../lib/i18n';
+import { isFreePlan, PlanCatalogue } from '../../components/plans';
+import { href } from '../../lib/hrefs';
+import { useT } from '../../lib/i18n';
 
 /** Said to screen readers after a link's text: every link leaves the frame. */
 function NewTabHint() {

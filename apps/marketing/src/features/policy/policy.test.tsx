@@ -3,11 +3,11 @@ import { changeLocale } from '@tickety/shared';
 import { renderPage } from '@tickety/shared/testing';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DocumentMarkdown } from '../components/markdown';
-import refundPolicyDe from '../content/de/refund-policy.md';
-import { t } from '../lib/i18n';
-import { POLICIES, type PolicyId, tableOfContents } from '../lib/policy';
-import PolicyPage from './policy-page';
+import { t } from '../../lib/i18n';
+import refundPolicyDe from './content/de/refund-policy.md';
+import { DocumentMarkdown } from './markdown';
+import { POLICIES, type PolicyId, tableOfContents } from './policies';
+import PolicyPage from './policy';
 
 function renderPolicy(policy: string, productName = 'Tickety') {
   return renderPage(<PolicyPage />, { url: `/${policy}`, handle: { data: { policy } }, config: { productName } });
@@ -71,7 +71,7 @@ describe('PolicyPage in German', () => {
     await changeLocale('en');
   });
 
-  it('shows the German document (src/content/de) with German chrome and a German date', async () => {
+  it('shows the German document (content/de) with German chrome and a German date', async () => {
     await changeLocale('de');
     renderPolicy('privacy-policy', 'Helpdesk');
     expect(screen.getByRole('heading', { level: 1, name: 'Datenschutzerklärung' })).toBeInTheDocument();

@@ -2,8 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockApi, renderPage } from '@tickety/shared/testing';
 import { describe, expect, it } from 'vitest';
-import { PLANS } from '../test/fixtures';
-import PremiumDisplayPage from './premium-display-page';
+import { PLANS } from '../../test/fixtures';
+import PremiumDisplayPage from './premium-display';
 
 describe('PremiumDisplayPage', () => {
   it('shows the plans compactly with links that leave the frame in a new tab', async () => {

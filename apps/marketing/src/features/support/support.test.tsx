@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderPage, signedInMe, testGuild } from '@tickety/shared/testing';
 import { describe, expect, it } from 'vitest';
-import SupportPage from './support-page';
+import SupportPage from './support';
 
 describe('SupportPage', () => {
   it('links to the support server, the docs and the status page', () => {
