@@ -67,20 +67,20 @@ export function Activation({
       </Card>
     );
   }
-  const s = data.subscription!;
+  const bought = data.subscription!;
   return (
     <Card className="p-6" role="status" aria-live="polite">
       <div className="flex items-center gap-3">
         <CircleCheck className="size-6 shrink-0 text-primary-600 dark:text-primary-400" aria-hidden="true" />
-        <h2 className="text-lg font-semibold text-surface-900 dark:text-surface-50">{t('paddleBuy.active.title', { plan: s.planName ?? '' })}</h2>
+        <h2 className="text-lg font-semibold text-surface-900 dark:text-surface-50">{t('paddleBuy.active.title', { plan: bought.planName ?? '' })}</h2>
       </div>
       <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">
-        {s.guildId
-          ? t('paddleBuy.active.server', { server: s.slots.find((slot) => slot.guildId === s.guildId)?.guildName ?? s.guildId })
-          : t('paddleBuy.active.body', { count: s.slots.length })}
+        {bought.guildId
+          ? t('paddleBuy.active.server', { server: bought.slots.find((slot) => slot.guildId === bought.guildId)?.guildName ?? bought.guildId })
+          : t('paddleBuy.active.body', { count: bought.slots.length })}
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
-        <Link to={href(`/billing/${s.provider}/:id`, { id: s.id })} className={buttonClasses()}>
+        <Link to={href(`/billing/${bought.provider}/:id`, { id: bought.id })} className={buttonClasses()}>
           {t('paddleBuy.active.open')}
         </Link>
         <Link to={href('/dashboard')} className={buttonClasses({ variant: 'secondary' })}>

@@ -42,18 +42,18 @@ const loaded = new Map<string, PolicyText>();
 /** Loads a document in a language (once; a failed load is tried again next time). */
 export function loadPolicy(id: PolicyId, locale: Locale): Promise<PolicyText> {
   const key = `${locale}/${id}`;
-  let p = pending.get(key);
-  if (!p) {
-    p = POLICY_LOADERS[locale][id]().then((m) => {
-      const text = { id, locale, source: m.default };
+  let loading = pending.get(key);
+  if (!loading) {
+    loading = POLICY_LOADERS[locale][id]().then((chunk) => {
+      const text = { id, locale, source: chunk.default };
       loaded.set(key, text);
       return text;
     });
     // A failed chunk load may succeed on the next attempt: do not keep the failure.
-    p.catch(() => pending.delete(key));
-    pending.set(key, p);
+    loading.catch(() => pending.delete(key));
+    pending.set(key, loading);
   }
-  return p;
+  return loading;
 }
 
 /** The document if it has been loaded already (the same object every time), else undefined. */

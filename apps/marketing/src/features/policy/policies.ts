@@ -29,14 +29,14 @@ export interface PolicyDocument {
 
 /** Splits a `---`-fenced front matter (only `key: value` lines are read) from the Markdown. */
 export function parseFrontMatter(source: string): PolicyDocument {
-  const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
-  if (!m) return { updated: null, body: source };
+  const frontMatter = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
+  if (!frontMatter) return { updated: null, body: source };
   let updated: string | null = null;
-  for (const line of m[1]!.split(/\r?\n/)) {
+  for (const line of frontMatter[1]!.split(/\r?\n/)) {
     const kv = /^\s*updated\s*:\s*["']?([^"'\s]+)["']?\s*$/.exec(line);
     if (kv) updated = kv[1]!;
   }
-  return { updated, body: source.slice(m[0].length) };
+  return { updated, body: source.slice(frontMatter[0].length) };
 }
 
 /** Backslash-escapes Markdown punctuation so a configured name can't turn into formatting or a link. */
@@ -91,20 +91,20 @@ export function tableOfContents(body: string): TocEntry[] {
   const used = new Map<string, number>();
   let fence: string | null = null;
   body.split(/\r?\n/).forEach((line, i) => {
-    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (f) {
-      if (fence === null) fence = f[1]!.charAt(0);
-      else if (f[1]!.charAt(0) === fence) fence = null;
+    const fenceLine = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (fenceLine) {
+      if (fence === null) fence = fenceLine[1]!.charAt(0);
+      else if (fenceLine[1]!.charAt(0) === fence) fence = null;
       return;
     }
     if (fence !== null) return;
-    const h = /^\s{0,3}#{1,2}\s+(.+?)\s*#*\s*$/.exec(line);
-    if (!h) return;
-    const text = plainHeading(h[1]!);
+    const heading = /^\s{0,3}#{1,2}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (!heading) return;
+    const text = plainHeading(heading[1]!);
     const base = slugify(text);
-    const n = used.get(base) ?? 0;
-    used.set(base, n + 1);
-    entries.push({ id: n === 0 ? base : `${base}-${n}`, text, line: i + 1 });
+    const seen = used.get(base) ?? 0;
+    used.set(base, seen + 1);
+    entries.push({ id: seen === 0 ? base : `${base}-${seen}`, text, line: i + 1 });
   });
   return entries;
 }

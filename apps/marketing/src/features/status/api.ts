@@ -9,12 +9,12 @@ export const STATUS_REFRESH_MS = 30_000;
  * prefixed so they never collide with another remote's endpoints on the one shared `api`.
  */
 export const marketingApi = api.injectEndpoints({
-  endpoints: (b) => ({
+  endpoints: (build) => ({
     /**
      * `GET /api/status`, silently (`overlay: false`): the page polls in the background and shows its
      * own inline error, so an unreachable API never stacks error overlays every 30 seconds.
      */
-    marketingStatus: b.query<StatusResponse, void>({
+    marketingStatus: build.query<StatusResponse, void>({
       query: () => ({ path: '/api/status', overlay: false, timeoutMs: 15_000 }),
       providesTags: ['Status'],
     }),

@@ -89,14 +89,14 @@ function ShardState({ state, stale }: { state: string; stale: boolean }) {
 
 function Overall({ status }: { status: HealthState }) {
   const t = useT();
-  const o = OVERALL[status];
-  const Icon = o.icon;
+  const overall = OVERALL[status];
+  const Icon = overall.icon;
   return (
-    <div className={cx('flex items-start gap-4 rounded-xl border p-5', o.className)}>
+    <div className={cx('flex items-start gap-4 rounded-xl border p-5', overall.className)}>
       <Icon aria-hidden="true" className="mt-0.5 size-7 shrink-0" />
       <div>
-        <p className="text-lg font-semibold">{t(o.title)}</p>
-        <p className="mt-0.5 text-sm opacity-90">{t(o.text)}</p>
+        <p className="text-lg font-semibold">{t(overall.title)}</p>
+        <p className="mt-0.5 text-sm opacity-90">{t(overall.text)}</p>
       </div>
     </div>
   );

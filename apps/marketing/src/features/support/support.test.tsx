@@ -18,9 +18,9 @@ describe('SupportPage', () => {
   it("answers why a server is missing: owner, Administrator or Manage Server, then refresh", async () => {
     const user = userEvent.setup();
     renderPage(<SupportPage />, { url: '/support' });
-    const q = screen.getByRole('button', { name: "Why can't I see my server in the dashboard?" });
-    await user.click(q);
-    const answer = document.getElementById(q.getAttribute('aria-controls')!)!;
+    const question = screen.getByRole('button', { name: "Why can't I see my server in the dashboard?" });
+    await user.click(question);
+    const answer = document.getElementById(question.getAttribute('aria-controls')!)!;
     expect(answer).toBeVisible();
     expect(answer).toHaveTextContent('Administrator');
     expect(answer).toHaveTextContent('Manage Server');

@@ -23,8 +23,8 @@ const WRAPPING_BUTTON = 'w-full h-auto! min-h-10 py-2 text-center whitespace-nor
 function pointsHere(url: string): boolean {
   const page = typeof window === 'undefined' ? null : window.location;
   try {
-    const u = new URL(url, page?.href ?? 'http://prerender.invalid');
-    return (!page || u.origin === page.origin) && u.pathname.replace(/\/+$/, '') === href('/support');
+    const target = new URL(url, page?.href ?? 'http://prerender.invalid');
+    return (!page || target.origin === page.origin) && target.pathname.replace(/\/+$/, '') === href('/support');
   } catch {
     return true;
   }

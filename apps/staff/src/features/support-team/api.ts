@@ -22,13 +22,13 @@ export const searchApi = api.enhanceEndpoints({ addTagTypes: ['StaffUserCard'] }
     }),
     staffUserCard: build.query<StaffUserCard, string>({
       query: (user) => ({ path: `/api/staff/users/${encodeURIComponent(user)}`, overlay: false, fromDashboard: true }),
-      providesTags: (_r, _e, user) => [{ type: 'StaffUserCard', id: user }],
+      providesTags: (_result, _error, user) => [{ type: 'StaffUserCard', id: user }],
       keepUnusedDataFor: 30,
     }),
     /** Signs the user out everywhere (DASHBOARD_SUPPORT_SYSTEM_WRITE); the card is read again. */
     endUserSessions: build.mutation<StaffEndSessionsAnswer, string>({
       query: (user) => ({ path: `/api/staff/users/${encodeURIComponent(user)}/sessions/end`, method: 'POST', body: {}, overlay: false }),
-      invalidatesTags: (_r, error, user) => (error ? [] : [{ type: 'StaffUserCard', id: user }]),
+      invalidatesTags: (_result, error, user) => (error ? [] : [{ type: 'StaffUserCard', id: user }]),
     }),
     staffServerCard: build.query<StaffServerCard, string>({
       query: (server) => ({ path: `/api/staff/servers/${encodeURIComponent(server)}`, overlay: false, fromDashboard: true }),

@@ -18,8 +18,8 @@ const AVA = '1000000000000000001';
 const ZOE = '1500000000000000001';
 const ARCADE = '1100000000000000001';
 
-const answer = (q: string): StaffSearchAnswer => ({
-  q,
+const answer = (query: string): StaffSearchAnswer => ({
+  q: query,
   users: [
     { id: AVA, username: 'ava', globalName: 'Ava', avatarUrl: 'http://cdn.test/a.png', match: 'exact' },
     { id: ZOE, username: 'zoe', globalName: 'Zoë', avatarUrl: 'http://cdn.test/z.png', match: 'similar' },
@@ -153,9 +153,9 @@ describe('Support Team (/support-team)', () => {
     let fail = true;
     mockApi({
       'GET /api/staff/search': (url: URL) => {
-        const q = url.searchParams.get('q');
-        if (q === 'boom') return fail ? apiError(500, 1500, 'Something went wrong on our side.') : json({ q, users: [], servers: [] });
-        return json({ q, users: [], servers: [] });
+        const query = url.searchParams.get('q');
+        if (query === 'boom') return fail ? apiError(500, 1500, 'Something went wrong on our side.') : json({ q: query, users: [], servers: [] });
+        return json({ q: query, users: [], servers: [] });
       },
       '/api/staff/users/1999999999999999999': () => apiError(404, 1002, 'No user with this id has signed in to the dashboard.'),
     });
@@ -178,10 +178,10 @@ describe('Support Team (/support-team)', () => {
     const signals: AbortSignal[] = [];
     mockApi({
       'GET /api/staff/search': (url: URL, init: RequestInit | undefined) => {
-        const q = url.searchParams.get('q') ?? '';
+        const query = url.searchParams.get('q') ?? '';
         if (init?.signal) signals.push(init.signal);
-        if (q === 'slow') return new Promise<Response>(() => undefined);
-        return json(answer(q));
+        if (query === 'slow') return new Promise<Response>(() => undefined);
+        return json(answer(query));
       },
     });
     ({ store } = renderPage(<SupportTeamPage />, { url: '/support-team', me: searcher }));

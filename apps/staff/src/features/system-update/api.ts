@@ -50,17 +50,17 @@ export const { useStaffAnnouncementsInfiniteQuery, useCreateAnnouncementMutation
 /** A time as a `datetime-local` input shows it (the reader's own zone, to the minute); '' for none. */
 export function toLocalInput(isoTime: string | null): string {
   if (!isoTime) return '';
-  const d = new Date(isoTime);
-  if (Number.isNaN(d.getTime())) return '';
+  const time = new Date(isoTime);
+  if (Number.isNaN(time.getTime())) return '';
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}T${pad(time.getHours())}:${pad(time.getMinutes())}`;
 }
 
 /** A `datetime-local` value (the reader's zone) as an ISO time; null for an empty field, undefined for one that is not a time. */
 export function fromLocalInput(value: string): string | null | undefined {
   if (value.trim() === '') return null;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+  const time = new Date(value);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
 }
 
 /** The reader's offset from UTC as "UTC+01:00" (the form's times are in it). */

@@ -5,7 +5,7 @@ import type { t } from '../../lib/i18n';
 type MessageKey = Parameters<typeof t>[0];
 
 /**
- * What each staff flag allows (product design, Staff pages): the catalogue keys of its human label and
+ * What each staff flag allows: the catalogue keys of its human label and
  * its description, shown with `t(...)` when the page renders (the language can change while it is open).
  * A Record over the union, so a new flag in the contract fails the type check here until it is
  * described. Type-only imports: no zod at run time.

@@ -324,10 +324,10 @@ describe('team manager page', () => {
     const { calls } = mockApi({
       'GET /api/staff/team': team(ben, nico),
       'GET /api/staff/audit': (url: URL) => {
-        const q = url.searchParams;
-        if (q.get('cursor') === 'c1') return json(audit({ entries: [entry('0', { action: 'webhook.replay', target: 'paddle event evt_1 (#1)', before: null, after: null })], nextCursor: null }));
-        if (q.get('target') === 'nobody') return json(audit({ entries: [] }));
-        if (q.get('action') === 'team') return json(audit({ entries: [entry('3'), entry('1', { action: 'team.add' })] }));
+        const params = url.searchParams;
+        if (params.get('cursor') === 'c1') return json(audit({ entries: [entry('0', { action: 'webhook.replay', target: 'paddle event evt_1 (#1)', before: null, after: null })], nextCursor: null }));
+        if (params.get('target') === 'nobody') return json(audit({ entries: [] }));
+        if (params.get('action') === 'team') return json(audit({ entries: [entry('3'), entry('1', { action: 'team.add' })] }));
         return json(audit({ nextCursor: 'c1' }));
       },
     });

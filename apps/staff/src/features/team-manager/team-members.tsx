@@ -254,8 +254,8 @@ export function TeamMembers() {
   );
 }
 
-function sameFlags(a: readonly StaffPermission[], b: readonly StaffPermission[]): boolean {
-  return a.length === b.length && a.every((f) => b.includes(f));
+function sameFlags(before: readonly StaffPermission[], after: readonly StaffPermission[]): boolean {
+  return before.length === after.length && before.every((flag) => after.includes(flag));
 }
 
 /** "Add a member": a Discord id, looked up (name and avatar shown), then the flags to grant. */
