@@ -9,7 +9,7 @@ import { useT } from '../lib/i18n';
 import { LoadFailed } from './load-failed';
 
 /** How often "activating" asks whether the provider's webhook has landed. */
-export const ACTIVATION_POLL_MS = 1500;
+const ACTIVATION_POLL_MS = 1500;
 
 /**
  * Whether a purchase reads active in the answer `Activation` keeps (a read of its cache entry: no

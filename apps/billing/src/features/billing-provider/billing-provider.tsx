@@ -7,13 +7,13 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { BackLink } from '../../components/back-link';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { LoadFailed } from '../../components/load-failed';
-import { DetailsCard, linkClasses } from '../../components/notices';
 import { RenewalLine, StatusBadge } from '../../components/subscription-status';
 import { type ActionPath, useSubscriptionActionMutation, useSubscriptionQuery } from '../../lib/billing-api';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { isProviderId, PROVIDERS } from '../../lib/providers';
 import { invoiceDocumentUrl, useChangePlanMutation, useChangePlanPreviewMutation, useInvoicesQuery } from './api';
+import { DetailsCard, linkClasses } from './details-card';
 
 /** How often the page asks again while it waits for the provider's webhook to confirm an action, and for how long. */
 const CONFIRM_POLL_MS = 1500;

@@ -3,7 +3,7 @@ import type { FastspringCheckoutAnswer, RedirectCheckoutAnswer } from '@tickety/
 import { api } from '@tickety/shared';
 
 /** The providers whose checkout is a page to send the buyer to (Chargebee's hosted checkout, Discord's store). */
-export type RedirectProvider = 'chargebee' | 'discord';
+type RedirectProvider = 'chargebee' | 'discord';
 
 const checkoutApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -26,9 +26,9 @@ declare global {
   }
 }
 
-export const FASTSPRING_SCRIPT_ID = 'fsc-api';
+const FASTSPRING_SCRIPT_ID = 'fsc-api';
 /** The global function FastSpring's script calls when the popup closes (`data-popup-closed`). */
-export const FASTSPRING_POPUP_CLOSED = 'ticketyFastspringPopupClosed';
+const FASTSPRING_POPUP_CLOSED = 'ticketyFastspringPopupClosed';
 
 const listeners = new Set<(order: FastspringOrder | null) => void>();
 

@@ -10,7 +10,7 @@ import ShieldQuestion from 'lucide-react/icons/shield-question';
 import type { MessageKey } from '../../lib/i18n';
 
 /** The home page's content as catalogue keys (the texts are in src/locales; `text` may use `{product}`). */
-export interface Feature {
+interface Feature {
   icon: LucideIcon;
   title: MessageKey;
   text: MessageKey;

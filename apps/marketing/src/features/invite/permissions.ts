@@ -2,7 +2,7 @@ import type { Translate } from '@tickety/shared';
 import { type MessageKey, t as translate } from '../../lib/i18n';
 
 /** Discord permission bits the invite may ask for, with why the bot needs each (for the invite page). */
-export interface PermissionInfo {
+interface PermissionInfo {
   bit: number;
   name: string;
   why: string;

@@ -12,7 +12,7 @@ type DocumentLoader = () => Promise<{ default: string }>;
  * Each document in each language: content/<id>.md (next to this file) in English, content/de/<id>.md in German.
  * Explicit imports, so the bundler sees every file and a missing one fails the build.
  */
-export const POLICY_LOADERS: Record<Locale, Record<PolicyId, DocumentLoader>> = {
+const POLICY_LOADERS: Record<Locale, Record<PolicyId, DocumentLoader>> = {
   en: {
     'terms-of-service': () => import('./content/terms-of-service.md'),
     'privacy-policy': () => import('./content/privacy-policy.md'),

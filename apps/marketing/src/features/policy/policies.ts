@@ -20,7 +20,7 @@ export function isPolicyId(id: string | undefined): id is PolicyId {
   return id !== undefined && Object.hasOwn(POLICIES, id);
 }
 
-export interface PolicyDocument {
+interface PolicyDocument {
   /** "2026-11-22" from the front matter's `updated:` line, or null. */
   updated: string | null;
   /** The Markdown without its front matter. */

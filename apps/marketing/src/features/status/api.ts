@@ -8,7 +8,7 @@ export const STATUS_REFRESH_MS = 30_000;
  * The marketing pages' own API calls (the plan catalogue is shared: `usePlansQuery`). Names are
  * prefixed so they never collide with another remote's endpoints on the one shared `api`.
  */
-export const marketingApi = api.injectEndpoints({
+const marketingApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
      * `GET /api/status`, silently (`overlay: false`): the page polls in the background and shows its

@@ -14,7 +14,7 @@ export const SEARCH_DEBOUNCE_MS = 200;
 /** The longest query the API takes (STAFF_SEARCH_MAX_LENGTH). */
 export const SEARCH_MAX_LENGTH = 100;
 
-export const searchApi = api.enhanceEndpoints({ addTagTypes: ['StaffUserCard'] }).injectEndpoints({
+const searchApi = api.enhanceEndpoints({ addTagTypes: ['StaffUserCard'] }).injectEndpoints({
   endpoints: (build) => ({
     staffSearch: build.query<StaffSearchAnswer, string>({
       query: (q) => ({ path: '/api/staff/search', query: { q }, overlay: false }),

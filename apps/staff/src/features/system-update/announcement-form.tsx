@@ -9,7 +9,7 @@ import { type Announcement, fromLocalInput, toLocalInput, useCreateAnnouncementM
 
 export type SavedHow = 'created' | 'published' | 'scheduled' | 'saved';
 
-export interface AnnouncementFormProps {
+interface AnnouncementFormProps {
   /** The notice being edited; null for a new one. */
   editing: Announcement | null;
   onSaved: (saved: Announcement, how: SavedHow) => void;

@@ -3,7 +3,7 @@ import { useT } from '../../lib/i18n';
 import { AnnouncementPreview } from './announcement-preview';
 import type { Announcement } from './api';
 
-export interface AnnouncementWithdrawDialogProps {
+interface AnnouncementWithdrawDialogProps {
   notice: Announcement;
   busy: boolean;
   /** The withdrawal's failure (shown in the dialog), or undefined. */

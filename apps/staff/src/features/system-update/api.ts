@@ -10,7 +10,7 @@ import { api } from '@tickety/shared';
 export type { Announcement };
 
 /** The notices the page asks for at a time. */
-export const ANNOUNCEMENTS_PAGE = 50;
+const ANNOUNCEMENTS_PAGE = 50;
 
 /** A change that went through, or one refused (409) because the notice changed meanwhile: the list is out of date either way. */
 const listOutOfDate = (error: unknown) => !error || (error as { status?: unknown }).status === 409;

@@ -13,7 +13,7 @@ import { AnnouncementWithdrawDialog } from './announcement-withdraw-dialog';
 import { type Announcement, announcementsApi, useStaffAnnouncementsInfiniteQuery, useWithdrawAnnouncementMutation } from './api';
 
 /** The list reads itself again this often: a scheduled notice turns active, an active one ends. */
-export const ANNOUNCEMENTS_POLL_MS = 30_000;
+const ANNOUNCEMENTS_POLL_MS = 30_000;
 
 const STATUS_TONE: Record<Announcement['status'], Tone> = { draft: 'neutral', scheduled: 'info', active: 'primary', ended: 'neutral', withdrawn: 'warning' };
 

@@ -64,7 +64,7 @@ export const STALE_HEARTBEAT_MS = 2 * 60_000;
 
 /** The providers in the order the page shows them (the API answers a queue for each). */
 export const WEBHOOK_PROVIDERS = ['paddle', 'fastspring', 'discord', 'chargebee'] as const satisfies readonly BillingProvider[];
-export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
+type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
 
 /** The providers' product names (not translated). */
 export const PROVIDER_NAMES: Record<WebhookProvider, string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };
@@ -102,7 +102,7 @@ export interface WebhooksPage {
 }
 
 /** The dead letters the page asks for at a time. */
-export const DEAD_LETTER_PAGE = 25;
+const DEAD_LETTER_PAGE = 25;
 
 export interface WebhooksArgs {
   /** Only this provider's dead letters (the queues are always every provider's). */

@@ -19,9 +19,9 @@ import { ReplayDialog } from './replay-dialog';
 import { LoadError, RefreshHeader, SYSTEM_REFRESH_MS, useRefresh } from './system-refresh';
 
 /** The section reads itself again this often (RTK Query polling), like every System section. */
-export const WEBHOOKS_POLL_MS = SYSTEM_REFRESH_MS;
+const WEBHOOKS_POLL_MS = SYSTEM_REFRESH_MS;
 /** A queue whose oldest pending event waits longer than this is highlighted. */
-export const STALE_PENDING_MS = 10 * 60_000;
+const STALE_PENDING_MS = 10 * 60_000;
 /** A last error longer than this is cut, its full text behind a disclosure. */
 const ERROR_PREVIEW = 80;
 

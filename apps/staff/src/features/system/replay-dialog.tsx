@@ -2,7 +2,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useT } from '../../lib/i18n';
 import { type DeadLetter, PROVIDER_NAMES } from './api';
 
-export interface ReplayDialogProps {
+interface ReplayDialogProps {
   letter: DeadLetter;
   busy: boolean;
   /** The replay's failure (shown in the dialog, in the reader's language), or undefined. */

@@ -13,7 +13,7 @@ import { useT } from '../../lib/i18n';
 export const SYSTEM_REFRESH_MS = 15_000;
 
 /** The section's last read asked for by the reader: announced in its live region. */
-export type RefreshNote = { kind: 'refreshing' } | { kind: 'refreshed'; at: number } | { kind: 'failed' } | null;
+type RefreshNote = { kind: 'refreshing' } | { kind: 'refreshed'; at: number } | { kind: 'failed' } | null;
 
 /**
  * Refresh on request: reads again through `refetch` (a query's own), noting "refreshing" and then
@@ -30,7 +30,7 @@ export function useRefresh(refetch: () => PromiseLike<{ isError: boolean }>) {
   return { note, refresh, clear };
 }
 
-export interface RefreshHeaderProps {
+interface RefreshHeaderProps {
   headingId: string;
   title: ReactNode;
   description: ReactNode;

@@ -10,7 +10,7 @@ import { api } from '@tickety/shared';
 export type { StaffAuditEntry, StaffGrant, StaffLookupAnswer, StaffPerson, StaffTeamMember } from '@tickety/api-contract';
 
 /** The audit entries the page asks for at a time. */
-export const AUDIT_PAGE = 25;
+const AUDIT_PAGE = 25;
 
 export interface AuditFilters {
   /** A staff member's id. */

@@ -10,7 +10,7 @@ import { STAFF_FLAGS } from './flags';
 import { usePersonName } from './team-flags';
 
 /** The target filter waits this long after the last key before asking. */
-export const TARGET_DEBOUNCE_MS = 300;
+const TARGET_DEBOUNCE_MS = 300;
 
 /** Actions the page names in words; any other shows as its code. */
 const ACTION_KEYS = {

@@ -41,7 +41,7 @@ export function GrantList({ grants, owner, memberName }: { grants: readonly Staf
   );
 }
 
-export interface FlagChoicesProps {
+interface FlagChoicesProps {
   legend: string;
   value: readonly StaffPermission[];
   onChange: (next: StaffPermission[]) => void;

@@ -14,7 +14,7 @@ const BASE = '/api/staff/playground';
 /** The request client's timeout for the "short" timeout button (the API holds the answer longer). */
 export const SHORT_TIMEOUT_MS = 5_000;
 /** How long the API holds the answer for the short timeout (past SHORT_TIMEOUT_MS). */
-export const SHORT_HOLD_MS = 15_000;
+const SHORT_HOLD_MS = 15_000;
 /** How long it holds it for the real one (past the client's own 60 s; the API's cap). */
 export const REAL_HOLD_MS = 65_000;
 /** "Retry succeeds after …": the catalogue's errors answer a success from this long after the press. */
@@ -68,7 +68,7 @@ export function describeRequest(req: PlaygroundRequest): string {
   return `GET ${req.path}${qs ? `?${qs}` : ''}`;
 }
 
-export const playgroundApi = api.injectEndpoints({
+const playgroundApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The catalogue and the routes' bounds; without the overlay (a failure shows in place, with Try again). */
     staffPlayground: build.query<PlaygroundIndex, void>({

@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { useT } from '../../lib/i18n';
 
 /** An error overlay the request client showed while the run was waiting. */
-export interface ShownOverlay {
+interface ShownOverlay {
   title: string;
   /** '<code> - <http status>' (Request Failed), else null. */
   detail: string | null;
@@ -32,7 +32,7 @@ export function seconds(ms: number): string {
 }
 
 /** The outcome in one sentence (also what the live region announces). */
-export function useOutcomeText(): (run: PlaygroundRun) => string {
+function useOutcomeText(): (run: PlaygroundRun) => string {
   const t = useT();
   return (run) => {
     if (!run.end) return t('test.result.running', { label: run.label });
