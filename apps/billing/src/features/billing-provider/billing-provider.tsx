@@ -394,17 +394,7 @@ function ChangePlan({ subscription, name, onClose, onRequested }: { subscription
             {t('provider.changePlan.previewing', { name })}
           </p>
         ) : current?.isError ? (
-          <Alert
-            tone="danger"
-            title={t('provider.changePlan.previewFailed')}
-            actions={
-              <Button variant="secondary" size="sm" onClick={() => chosen && choose(chosen)}>
-                {t('premium.plans.retry')}
-              </Button>
-            }
-          >
-            {failureText(current.error)}
-          </Alert>
+          <LoadFailed title={t('provider.changePlan.previewFailed')} error={current.error} onRetry={() => chosen && choose(chosen)} />
         ) : ready ? (
           <div className="rounded-lg bg-surface-50 p-3 text-sm text-surface-800 dark:bg-surface-950 dark:text-surface-200">
             <p className="font-medium">

@@ -1,6 +1,7 @@
-import { ApiRequestError, failureText, formatNumber, OVERLAY, request, useOverlayState } from '@tickety/shared';
-import { Alert, Button, Card, cx, PageHeader, Skeleton } from '@tickety/ui';
+import { ApiRequestError, formatNumber, OVERLAY, request, useOverlayState } from '@tickety/shared';
+import { Button, Card, cx, PageHeader, Skeleton } from '@tickety/ui';
 import { useEffect, useId, useRef, useState } from 'react';
+import { FailureAlert } from '../../components/failure-alert';
 import { useT } from '../../lib/i18n';
 import {
   describeRequest,
@@ -203,18 +204,14 @@ export default function TestPage() {
             {catalogue.data ? (
               <div className={cx('mt-4 grid gap-2', 'grid-cols-2 sm:grid-cols-3 lg:grid-cols-5')}>{failedCodes.map(codeButton)}</div>
             ) : catalogue.isError ? (
-              <Alert
+              <FailureAlert
                 tone="warning"
                 className="mt-4"
                 title={t('test.codes.failed')}
-                actions={
-                  <Button variant="secondary" size="sm" onClick={() => void catalogue.refetch()}>
-                    {t('test.codes.retry')}
-                  </Button>
-                }
-              >
-                {failureText(catalogue.error)}
-              </Alert>
+                error={catalogue.error}
+                retryLabel={t('test.codes.retry')}
+                onRetry={() => void catalogue.refetch()}
+              />
             ) : (
               <div className="mt-4" aria-busy="true">
                 <span className="sr-only">{t('test.codes.loading')}</span>
