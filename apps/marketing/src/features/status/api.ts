@@ -5,10 +5,10 @@ import { api } from '@tickety/shared';
 export const STATUS_REFRESH_MS = 30_000;
 
 /**
- * The marketing pages' own API calls (the plan catalogue is shared: `usePlansQuery`). Names are
- * prefixed so they never collide with another remote's endpoints on the one shared `api`.
+ * The status page's read. Endpoint names are prefixed with the remote's name so they never collide
+ * with another remote's endpoints on the one shared `api`.
  */
-const marketingApi = api.injectEndpoints({
+const statusApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
      * `GET /api/status`, silently (`overlay: false`): the page polls in the background and shows its
@@ -21,4 +21,4 @@ const marketingApi = api.injectEndpoints({
   }),
 });
 
-export const { useMarketingStatusQuery } = marketingApi;
+export const { useMarketingStatusQuery } = statusApi;
