@@ -8,5 +8,3 @@ export function useHoldsFlag(flag: StaffPermission): boolean {
 /** Classes of an inline text link. */
 export const linkClasses =
   'font-medium text-primary-700 underline underline-offset-2 hover:text-primary-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-500 dark:text-primary-400 dark:hover:text-primary-300';
-
-export const flagCode = 'font-mono text-xs break-all';

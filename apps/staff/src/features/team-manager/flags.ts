@@ -19,3 +19,6 @@ export const STAFF_FLAGS: Record<StaffPermission, { label: MessageKey; allows: M
 };
 
 export const FLAG_ORDER = Object.keys(STAFF_FLAGS) as StaffPermission[];
+
+/** Classes of a flag's code name (`SPECIAL_TEAM_MANAGER_READ`) beside its label. */
+export const flagCode = 'font-mono text-xs break-all';

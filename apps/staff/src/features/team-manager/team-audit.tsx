@@ -3,10 +3,9 @@ import { Avatar, Button, cx, EmptyState, inputClasses, Skeleton, Table, type Tab
 import ScrollText from 'lucide-react/icons/scroll-text';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FailureAlert } from '../../components/failure-alert';
-import { flagCode } from '../../components/notices';
 import { useT } from '../../lib/i18n';
 import { type AuditFilters, type StaffAuditEntry, type StaffTeamMember, useStaffAuditInfiniteQuery } from './api';
-import { STAFF_FLAGS } from './flags';
+import { flagCode, STAFF_FLAGS } from './flags';
 import { usePersonName } from './team-flags';
 
 /** The target filter waits this long after the last key before asking. */

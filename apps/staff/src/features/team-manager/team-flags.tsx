@@ -2,10 +2,9 @@ import { OWNER_ONLY_STAFF_PERMISSIONS } from '@tickety/api-contract';
 import { formatDateTime, type StaffPermission } from '@tickety/shared';
 import { Badge, cx } from '@tickety/ui';
 import { useId } from 'react';
-import { flagCode } from '../../components/notices';
 import { useT } from '../../lib/i18n';
 import type { StaffGrant } from './api';
-import { FLAG_ORDER, STAFF_FLAGS } from './flags';
+import { FLAG_ORDER, flagCode, STAFF_FLAGS } from './flags';
 
 /** A person's name as the page writes it: their name, else "Unknown user". */
 export function usePersonName(): (person: { name: string | null } | null) => string {
