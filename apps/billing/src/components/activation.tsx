@@ -1,5 +1,5 @@
 import type { BillingProvider } from '@tickety/api-contract';
-import { Link } from '@tickety/shared';
+import { Link, useAppDispatch } from '@tickety/shared';
 import { buttonClasses, Card, Spinner } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -42,14 +42,17 @@ export function Activation({
   children?: ReactNode;
 }) {
   const t = useT();
+  const dispatch = useAppDispatch();
   const [done, setDone] = useState(false);
   const { data, error, refetch } = useCheckoutStatusQuery({ provider, reference }, { pollingInterval: done ? 0 : ACTIVATION_POLL_MS, skipPollingIfUnfocused: false });
   const active = data?.state === 'active' && data.subscription;
   const activeNow = Boolean(active);
-  // Polling stops once the purchase is active.
+  // Polling stops once the purchase is active; the user's list of subscriptions has a new one.
   useEffect(() => {
-    if (activeNow) setDone(true);
-  }, [activeNow]);
+    if (!activeNow) return;
+    setDone(true);
+    dispatch(billingApi.util.invalidateTags(['BillingSubscriptions']));
+  }, [activeNow, dispatch]);
   if (error && !active) {
     return <LoadFailed title={t('paddleBuy.statusFailed')} error={error} onRetry={() => void refetch()} />;
   }
