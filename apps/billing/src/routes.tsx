@@ -13,12 +13,12 @@ export const remoteRoutes = defineRemoteRoutes({
   table: routeTable,
   catalog,
   routes: {
-    premiumPurchase: { Component: lazy(() => import('./pages/premium-purchase')) },
-    billing: { Component: lazy(() => import('./pages/billing')) },
-    billingProvider: { Component: lazy(() => import('./pages/billing-provider')) },
-    paddleBuy: { Component: lazy(() => import('./pages/paddle-buy')) },
-    checkout: { Component: lazy(() => import('./pages/checkout')) },
-    paddleUpdate: { Component: lazy(() => import('./pages/paddle-update')) },
+    premiumPurchase: { Component: lazy(() => import('./features/premium-purchase/premium-purchase')) },
+    billing: { Component: lazy(() => import('./features/billing/billing')) },
+    billingProvider: { Component: lazy(() => import('./features/billing-provider/billing-provider')) },
+    paddleBuy: { Component: lazy(() => import('./features/paddle-buy/paddle-buy')) },
+    checkout: { Component: lazy(() => import('./features/checkout/checkout')) },
+    paddleUpdate: { Component: lazy(() => import('./features/paddle-update/paddle-update')) },
   },
 });
 

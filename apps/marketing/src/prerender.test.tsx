@@ -3,7 +3,7 @@
 import { changeLocale } from '@tickety/shared';
 import { TEST_CONFIG } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import privacyPolicyDe from './content/de/privacy-policy.md';
+import privacyPolicyDe from './features/policy/content/de/privacy-policy.md';
 import { renderPage } from './prerender';
 
 /** The first `## ` heading of a Markdown document. */

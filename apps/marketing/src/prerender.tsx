@@ -4,28 +4,28 @@
  * documents come bundled too, in every language, and each page renders in the locale it is asked for.
  */
 import { pageRenderer } from '@tickety/shared/prerender';
-import aupPolicy from './content/aup-policy.md';
-import aupPolicyDe from './content/de/aup-policy.md';
-import legalDe from './content/de/legal.md';
-import privacyPolicyDe from './content/de/privacy-policy.md';
-import refundPolicyDe from './content/de/refund-policy.md';
-import termsOfServiceDe from './content/de/terms-of-service.md';
-import legal from './content/legal.md';
-import privacyPolicy from './content/privacy-policy.md';
-import refundPolicy from './content/refund-policy.md';
-import termsOfService from './content/terms-of-service.md';
-import { type PolicySources, PolicySourcesContext } from './lib/policy-documents';
+import ClipboardPage from './features/clipboard/clipboard';
+import HomePage from './features/home/home';
+import HomeDisplayPage from './features/home-display/home-display';
+import InvitePage from './features/invite/invite';
+import aupPolicy from './features/policy/content/aup-policy.md';
+import aupPolicyDe from './features/policy/content/de/aup-policy.md';
+import legalDe from './features/policy/content/de/legal.md';
+import privacyPolicyDe from './features/policy/content/de/privacy-policy.md';
+import refundPolicyDe from './features/policy/content/de/refund-policy.md';
+import termsOfServiceDe from './features/policy/content/de/terms-of-service.md';
+import legal from './features/policy/content/legal.md';
+import privacyPolicy from './features/policy/content/privacy-policy.md';
+import refundPolicy from './features/policy/content/refund-policy.md';
+import termsOfService from './features/policy/content/terms-of-service.md';
+import { type PolicySources, PolicySourcesContext } from './features/policy/documents';
+import PolicyPage from './features/policy/policy';
+import PremiumPage from './features/premium/premium';
+import PremiumDisplayPage from './features/premium-display/premium-display';
+import StatusPage from './features/status/status';
+import SupportPage from './features/support/support';
 import de from './locales/de.json';
 import en from './locales/en.json';
-import ClipboardPage from './pages/clipboard-page';
-import HomeDisplayPage from './pages/home-display-page';
-import HomePage from './pages/home-page';
-import InvitePage from './pages/invite-page';
-import PolicyPage from './pages/policy-page';
-import PremiumDisplayPage from './pages/premium-display-page';
-import PremiumPage from './pages/premium-page';
-import StatusPage from './pages/status-page';
-import SupportPage from './pages/support-page';
 import { routeTable } from './route-table';
 
 /** Every policy document in every language (the browser loads them one chunk at a time instead). */

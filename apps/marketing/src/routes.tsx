@@ -1,8 +1,8 @@
 import { activeLocale, defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import HomePage from './features/home/home';
+import { preloadPolicyAt } from './features/policy/documents';
 import { catalog } from './lib/i18n';
-import { preloadPolicyAt } from './lib/policy-documents';
-import HomePage from './pages/home-page';
 import { routeTable } from './route-table';
 import './styles.css';
 
@@ -11,21 +11,21 @@ import './styles.css';
  * page (the shell wraps pages in Suspense), except the home page: it is the landing page, so it comes
  * with this module and paints one round trip sooner. react-markdown lives in the policy chunk only.
  */
-const PremiumPage = lazy(() => import(/* webpackChunkName: "page-premium" */ './pages/premium-page'));
+const PremiumPage = lazy(() => import(/* webpackChunkName: "page-premium" */ './features/premium/premium'));
 // The document opened on comes with the page's chunk (both in parallel), so the page's first render
 // shows it: a prerendered document is then replaced by the same text, never by a skeleton.
 const PolicyPage = lazy(() =>
   Promise.all([
-    import(/* webpackChunkName: "page-policy" */ './pages/policy-page'),
+    import(/* webpackChunkName: "page-policy" */ './features/policy/policy'),
     typeof window === 'undefined' ? undefined : preloadPolicyAt(window.location.pathname, activeLocale()),
   ]).then(([page]) => page),
 );
-const SupportPage = lazy(() => import(/* webpackChunkName: "page-support" */ './pages/support-page'));
-const InvitePage = lazy(() => import(/* webpackChunkName: "page-invite" */ './pages/invite-page'));
-const StatusPage = lazy(() => import(/* webpackChunkName: "page-status" */ './pages/status-page'));
-const HomeDisplayPage = lazy(() => import(/* webpackChunkName: "page-home-display" */ './pages/home-display-page'));
-const PremiumDisplayPage = lazy(() => import(/* webpackChunkName: "page-premium-display" */ './pages/premium-display-page'));
-const ClipboardPage = lazy(() => import(/* webpackChunkName: "page-clipboard" */ './pages/clipboard-page'));
+const SupportPage = lazy(() => import(/* webpackChunkName: "page-support" */ './features/support/support'));
+const InvitePage = lazy(() => import(/* webpackChunkName: "page-invite" */ './features/invite/invite'));
+const StatusPage = lazy(() => import(/* webpackChunkName: "page-status" */ './features/status/status'));
+const HomeDisplayPage = lazy(() => import(/* webpackChunkName: "page-home-display" */ './features/home-display/home-display'));
+const PremiumDisplayPage = lazy(() => import(/* webpackChunkName: "page-premium-display" */ './features/premium-display/premium-display'));
+const ClipboardPage = lazy(() => import(/* webpackChunkName: "page-clipboard" */ './features/clipboard/clipboard'));
 
 const routes = defineRemoteRoutes({
   id: 'marketing',

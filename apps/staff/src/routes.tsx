@@ -14,11 +14,11 @@ export const remoteRoutes = defineRemoteRoutes({
   catalog,
   requiredPermission: 'ANY_STAFF',
   routes: {
-    teamManager: { Component: lazy(() => import('./pages/team-manager')) },
-    test: { Component: lazy(() => import('./pages/test-playground')) },
-    system: { Component: lazy(() => import('./pages/system')) },
-    systemUpdate: { Component: lazy(() => import('./pages/system-update')) },
-    supportTeam: { Component: lazy(() => import('./pages/support-team')) },
+    teamManager: { Component: lazy(() => import('./features/team-manager/team-manager')) },
+    test: { Component: lazy(() => import('./features/test/test')) },
+    system: { Component: lazy(() => import('./features/system/system')) },
+    systemUpdate: { Component: lazy(() => import('./features/system-update/system-update')) },
+    supportTeam: { Component: lazy(() => import('./features/support-team/support-team')) },
   },
 });
 

@@ -1,5 +1,5 @@
 import type { BillingProvider } from '@tickety/api-contract';
-import { Link } from '@tickety/shared';
+import { Link, useAppDispatch } from '@tickety/shared';
 import { buttonClasses, Card, Spinner } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -9,7 +9,7 @@ import { useT } from '../lib/i18n';
 import { LoadFailed } from './load-failed';
 
 /** How often "activating" asks whether the provider's webhook has landed. */
-export const ACTIVATION_POLL_MS = 1500;
+const ACTIVATION_POLL_MS = 1500;
 
 /**
  * Whether a purchase reads active in the answer `Activation` keeps (a read of its cache entry: no
@@ -42,14 +42,17 @@ export function Activation({
   children?: ReactNode;
 }) {
   const t = useT();
+  const dispatch = useAppDispatch();
   const [done, setDone] = useState(false);
   const { data, error, refetch } = useCheckoutStatusQuery({ provider, reference }, { pollingInterval: done ? 0 : ACTIVATION_POLL_MS, skipPollingIfUnfocused: false });
   const active = data?.state === 'active' && data.subscription;
   const activeNow = Boolean(active);
-  // Polling stops once the purchase is active.
+  // Polling stops once the purchase is active; the user's list of subscriptions has a new one.
   useEffect(() => {
-    if (activeNow) setDone(true);
-  }, [activeNow]);
+    if (!activeNow) return;
+    setDone(true);
+    dispatch(billingApi.util.invalidateTags(['BillingSubscriptions']));
+  }, [activeNow, dispatch]);
   if (error && !active) {
     return <LoadFailed title={t('paddleBuy.statusFailed')} error={error} onRetry={() => void refetch()} />;
   }
@@ -67,20 +70,20 @@ export function Activation({
       </Card>
     );
   }
-  const s = data.subscription!;
+  const bought = data.subscription!;
   return (
     <Card className="p-6" role="status" aria-live="polite">
       <div className="flex items-center gap-3">
         <CircleCheck className="size-6 shrink-0 text-primary-600 dark:text-primary-400" aria-hidden="true" />
-        <h2 className="text-lg font-semibold text-surface-900 dark:text-surface-50">{t('paddleBuy.active.title', { plan: s.planName ?? '' })}</h2>
+        <h2 className="text-lg font-semibold text-surface-900 dark:text-surface-50">{t('paddleBuy.active.title', { plan: bought.planName ?? '' })}</h2>
       </div>
       <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">
-        {s.guildId
-          ? t('paddleBuy.active.server', { server: s.slots.find((slot) => slot.guildId === s.guildId)?.guildName ?? s.guildId })
-          : t('paddleBuy.active.body', { count: s.slots.length })}
+        {bought.guildId
+          ? t('paddleBuy.active.server', { server: bought.slots.find((slot) => slot.guildId === bought.guildId)?.guildName ?? bought.guildId })
+          : t('paddleBuy.active.body', { count: bought.slots.length })}
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
-        <Link to={href(`/billing/${s.provider}/:id`, { id: s.id })} className={buttonClasses()}>
+        <Link to={href(`/billing/${bought.provider}/:id`, { id: bought.id })} className={buttonClasses()}>
           {t('paddleBuy.active.open')}
         </Link>
         <Link to={href('/dashboard')} className={buttonClasses({ variant: 'secondary' })}>

@@ -1,27 +1,13 @@
 /**
- * Billing's reads and actions (`/api/billing`): the user's subscriptions (or, for staff, another
- * user's), one subscription and its receipts, the providers that sell now, each provider's checkout
- * data, where a purchase stands, and the actions a provider offers (plan changes with the
- * provider's proration preview). Reads are not through the overlay: the pages show failures in place.
+ * What several billing pages read and send (`/api/billing`): one subscription (its page, Paddle's
+ * payment-method update), the actions a provider offers on it, and where a purchase stands (every
+ * checkout ends on it). Each page's own calls are in its feature's `api.ts`. Reads are not through
+ * the overlay: the pages show failures in place.
  */
-import type {
-  BillingActionAnswer,
-  BillingInvoicesAnswer,
-  BillingProvider,
-  BillingSubscription,
-  BillingSubscriptionsAnswer,
-  ChangePlanPreview,
-  CheckoutStatus,
-  FastspringCheckoutAnswer,
-  PaddleCheckoutAnswer,
-  RedirectCheckoutAnswer,
-} from '@tickety/api-contract';
-import { api, buildUrl } from '@tickety/shared';
+import type { BillingActionAnswer, BillingProvider, BillingSubscription, CheckoutStatus } from '@tickety/api-contract';
+import { api } from '@tickety/shared';
 
 export type ActionPath = 'cancel' | 'resume' | 'payment-method' | 'portal';
-
-/** The providers whose checkout is a page to send the buyer to (Chargebee's hosted checkout, Discord's store). */
-export type RedirectProvider = 'chargebee' | 'discord';
 
 export interface SubscriptionRef {
   provider: BillingProvider;
@@ -30,38 +16,25 @@ export interface SubscriptionRef {
   user?: string;
 }
 
-const subscriptionsPath = (user?: string) => (user ? `/api/billing/users/${encodeURIComponent(user)}/subscriptions` : '/api/billing/subscriptions');
-const subscriptionPath = ({ provider, id, user }: SubscriptionRef) => `${subscriptionsPath(user)}/${provider}/${encodeURIComponent(id)}`;
+export const subscriptionsPath = (user?: string) => (user ? `/api/billing/users/${encodeURIComponent(user)}/subscriptions` : '/api/billing/subscriptions');
+export const subscriptionPath = ({ provider, id, user }: SubscriptionRef) => `${subscriptionsPath(user)}/${provider}/${encodeURIComponent(id)}`;
 
-/** The address of a receipt's document (the API answers a redirect to the provider's copy): the own view only. */
-export function invoiceDocumentUrl(provider: BillingProvider, id: string, invoice: string): string {
-  return buildUrl(`${subscriptionPath({ provider, id })}/invoices/${encodeURIComponent(invoice)}`);
-}
+/**
+ * The cache tags of billing reads: `BillingSubscriptions` a list of subscriptions, `BillingSubscription`
+ * one subscription and its receipts (by `provider/id`, whoever reads it). A change the provider accepted
+ * invalidates both, so every page showing that subscription reads it again.
+ */
+export const billingTags = api.enhanceEndpoints({ addTagTypes: ['BillingSubscriptions', 'BillingSubscription'] });
+export const subscriptionTag = ({ provider, id }: { provider: BillingProvider; id: string }) => ({ type: 'BillingSubscription' as const, id: `${provider}/${id}` });
 
-export const billingApi = api.injectEndpoints({
+/** The actions that change the subscription (the others answer a page of the provider's to open). */
+const CHANGING_ACTIONS: readonly ActionPath[] = ['cancel', 'resume'];
+
+export const billingApi = billingTags.injectEndpoints({
   endpoints: (build) => ({
-    subscriptions: build.query<BillingSubscriptionsAnswer, { user?: string }>({
-      // A staff read of another user's billing is audited: the API takes it from the dashboard's own fetch only.
-      query: ({ user }) => ({ path: subscriptionsPath(user), overlay: false, fromDashboard: user !== undefined }),
-    }),
     subscription: build.query<BillingSubscription, SubscriptionRef>({
       query: (ref) => ({ path: subscriptionPath(ref), overlay: false, fromDashboard: ref.user !== undefined }),
-    }),
-    invoices: build.query<BillingInvoicesAnswer, SubscriptionRef>({
-      query: (ref) => ({ path: `${subscriptionPath(ref)}/invoices`, overlay: false, fromDashboard: ref.user !== undefined }),
-    }),
-    /** The providers this server can sell through now (public). */
-    billingProviders: build.query<{ available: BillingProvider[] }, void>({
-      query: () => ({ path: '/api/billing/providers', overlay: false }),
-    }),
-    paddleCheckout: build.mutation<PaddleCheckoutAnswer, { priceId: string }>({
-      query: (body) => ({ path: '/api/billing/paddle/checkout', method: 'POST', body, overlay: false }),
-    }),
-    fastspringCheckout: build.mutation<FastspringCheckoutAnswer, { priceId: string }>({
-      query: (body) => ({ path: '/api/billing/fastspring/checkout', method: 'POST', body, overlay: false }),
-    }),
-    redirectCheckout: build.mutation<RedirectCheckoutAnswer, { provider: RedirectProvider; priceId: string }>({
-      query: ({ provider, priceId }) => ({ path: `/api/billing/${provider}/checkout`, method: 'POST', body: { priceId }, overlay: false }),
+      providesTags: (_result, _error, ref) => [subscriptionTag(ref)],
     }),
     /** Paddle: the transaction id; FastSpring: the order id; Chargebee: the hosted page id; Discord: the SKU id. */
     checkoutStatus: build.query<CheckoutStatus, { provider: BillingProvider; reference: string }>({
@@ -69,26 +42,9 @@ export const billingApi = api.injectEndpoints({
     }),
     subscriptionAction: build.mutation<BillingActionAnswer, { provider: BillingProvider; id: string; action: ActionPath }>({
       query: ({ provider, id, action }) => ({ path: `${subscriptionPath({ provider, id })}/${action}`, method: 'POST', overlay: false }),
-    }),
-    changePlanPreview: build.mutation<ChangePlanPreview, { provider: BillingProvider; id: string; priceId: string }>({
-      query: ({ provider, id, priceId }) => ({ path: `${subscriptionPath({ provider, id })}/change-plan/preview`, method: 'POST', body: { priceId }, overlay: false }),
-    }),
-    changePlan: build.mutation<BillingActionAnswer, { provider: BillingProvider; id: string; priceId: string }>({
-      query: ({ provider, id, priceId }) => ({ path: `${subscriptionPath({ provider, id })}/change-plan`, method: 'POST', body: { priceId }, overlay: false }),
+      invalidatesTags: (_result, error, ref) => (error || !CHANGING_ACTIONS.includes(ref.action) ? [] : [subscriptionTag(ref), 'BillingSubscriptions']),
     }),
   }),
 });
 
-export const {
-  useSubscriptionsQuery,
-  useSubscriptionQuery,
-  useInvoicesQuery,
-  useBillingProvidersQuery,
-  usePaddleCheckoutMutation,
-  useFastspringCheckoutMutation,
-  useRedirectCheckoutMutation,
-  useCheckoutStatusQuery,
-  useSubscriptionActionMutation,
-  useChangePlanPreviewMutation,
-  useChangePlanMutation,
-} = billingApi;
+export const { useSubscriptionQuery, useCheckoutStatusQuery, useSubscriptionActionMutation } = billingApi;

@@ -1,7 +1,7 @@
 import { loadPaddle, onPaddleEvent, type PaddleCheckoutOptions, type PaddleEvent, useRuntimeConfig } from '@tickety/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-export type CheckoutPhase = 'idle' | 'loading' | 'open' | 'completed' | 'failed';
+type CheckoutPhase = 'idle' | 'loading' | 'open' | 'completed' | 'failed';
 
 /**
  * Paddle.js's overlay checkout from a page: `open` loads Paddle.js if the shell has not yet, opens

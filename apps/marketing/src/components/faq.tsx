@@ -11,7 +11,7 @@ export interface FaqItem {
  * One question of an FAQ as a disclosure (WAI-ARIA pattern): a heading holding a real button with
  * aria-expanded / aria-controls; Enter and Space toggle it, the answer is hidden when closed.
  */
-export function Disclosure({ item, defaultOpen = false, headingLevel = 3 }: { item: FaqItem; defaultOpen?: boolean; headingLevel?: 2 | 3 }) {
+function Disclosure({ item, defaultOpen = false, headingLevel = 3 }: { item: FaqItem; defaultOpen?: boolean; headingLevel?: 2 | 3 }) {
   const [open, setOpen] = useState(defaultOpen);
   const id = useId();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';

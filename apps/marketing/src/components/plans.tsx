@@ -8,7 +8,7 @@ import { type MessageKey, useT } from '../lib/i18n';
 export type BillingPeriod = BillingInterval;
 
 /** The catalogue keys of the period names ("Monthly", "Yearly"). */
-export const PERIOD_LABEL: Record<BillingPeriod, MessageKey> = { monthly: 'plans.period.monthly', yearly: 'plans.period.yearly' };
+const PERIOD_LABEL: Record<BillingPeriod, MessageKey> = { monthly: 'plans.period.monthly', yearly: 'plans.period.yearly' };
 
 export { priceFor };
 
@@ -17,13 +17,13 @@ export function isFreePlan(plan: Plan): boolean {
 }
 
 /** The best saving of paying yearly instead of 12 months over the plans, in whole percent (null when none). */
-export function yearlySavingPercent(plans: Plan[]): number | null {
+function yearlySavingPercent(plans: Plan[]): number | null {
   const savings = plans.map(yearlySaving).filter((p): p is number => p !== null);
   return savings.length ? Math.max(...savings) : null;
 }
 
 /** Monthly / yearly as a pair of radio buttons that look like a segmented control. */
-export function BillingPeriodToggle({ value, onChange, saving, className }: { value: BillingPeriod; onChange: (p: BillingPeriod) => void; saving: number | null; className?: string }) {
+function BillingPeriodToggle({ value, onChange, saving, className }: { value: BillingPeriod; onChange: (p: BillingPeriod) => void; saving: number | null; className?: string }) {
   const name = useId();
   const t = useT();
   return (
@@ -148,7 +148,7 @@ export function PlanCard({ plan, period, cta, compact = false, headingLevel = 2 
 }
 
 /** Placeholder cards in the plans' layout while they load. */
-export function PlanSkeletons({ count = 2, compact = false }: { count?: number; compact?: boolean }) {
+function PlanSkeletons({ count = 2, compact = false }: { count?: number; compact?: boolean }) {
   const t = useT();
   return (
     <div role="status" aria-busy="true" aria-label={t('plans.loading')} className={cx('grid gap-6', count > 1 && 'md:grid-cols-2')}>
@@ -174,7 +174,7 @@ export function PlanSkeletons({ count = 2, compact = false }: { count?: number; 
  * Plans in a grid of one, two or three columns: by viewport on pages, by the container's own width
  * when compact (a display page lives in a frame of any size).
  */
-export function planGridClasses(count: number, compact = false): string {
+function planGridClasses(count: number, compact = false): string {
   if (compact) return cx('grid gap-4', count >= 2 && '@xl:grid-cols-2', count >= 3 && '@4xl:grid-cols-3');
   return cx('grid gap-6', count === 2 && 'md:grid-cols-2', count >= 3 && 'md:grid-cols-2 lg:grid-cols-3');
 }

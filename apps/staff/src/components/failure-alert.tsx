@@ -9,14 +9,16 @@ export interface FailureAlertProps {
   error: unknown;
   retryLabel: string;
   onRetry: () => void;
+  className?: string;
 }
 
 /** A read that failed, with its Retry: the staff pages' one way of saying so. */
-export function FailureAlert({ tone = 'danger', title, error, retryLabel, onRetry }: FailureAlertProps) {
+export function FailureAlert({ tone = 'danger', title, error, retryLabel, onRetry, className }: FailureAlertProps) {
   return (
     <Alert
       tone={tone}
       title={title}
+      className={className}
       actions={
         <Button variant="secondary" size="sm" onClick={onRetry}>
           {retryLabel}

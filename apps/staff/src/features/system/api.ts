@@ -1,0 +1,184 @@
+/**
+ * The System page's reads: the service's health (`/api/staff/system`: the database, Redis, the bot's
+ * shards, this API instance's recent server errors and the API's own version) and the payment
+ * providers' webhook inbox (`/api/staff/webhooks`: each provider's queue, the dead letters a page at a
+ * time, the replay of a dead letter). Not through the overlay: the page shows failures in place.
+ * Type-only imports of the contract: no zod at run time.
+ */
+import type { BillingProvider, ShardState, StaffSystemRedis } from '@tickety/api-contract';
+import { activeLocale, api } from '@tickety/shared';
+
+export interface SystemDatabase {
+  /** PGlite: the embedded database (one connection, no pool); PostgreSQL: a server, through a pool. */
+  kind: 'pglite' | 'postgres';
+  reachable: boolean;
+  /** The round trip of `SELECT 1`; null when it did not answer. */
+  latencyMs: number | null;
+  sizeBytes: number | null;
+  /** The connection pool (PostgreSQL); null for PGlite. */
+  pool: { total: number; idle: number; waiting: number; max: number } | null;
+}
+
+/**
+ * REDIS_URL's Redis as the answering API instance sees it (reachable, its latency, since when, the
+ * last error): while it is unreachable that instance counts the rate limits on its own.
+ */
+export type SystemRedis = StaffSystemRedis;
+
+export interface SystemShard {
+  id: number;
+  /** As the bot reported it: one of the known states, or any other word a newer bot sends. */
+  state: ShardState | (string & {});
+  latencyMs: number | null;
+  guilds: number;
+  lastHeartbeat: string;
+}
+
+/** One server error (5xx) this API instance answered: never a stack or a body. */
+export interface SystemError {
+  at: string;
+  requestId: string;
+  method: string;
+  /** The route pattern the server matched, or null when none did. */
+  route: string | null;
+  status: number;
+  code: number;
+  message: string;
+}
+
+export interface SystemHealth {
+  database: SystemDatabase;
+  /** Null: no REDIS_URL (the limits are always per instance); absent from an API older than this page. */
+  redis?: SystemRedis | null;
+  /** By id. */
+  shards: SystemShard[];
+  /** This API instance's recent server errors, newest first (a bounded list in memory: a restart empties it). */
+  errors: SystemError[];
+  api: { version: string; node: string; startedAt: string; uptimeSeconds: number };
+}
+
+/** A database answering slower than this is marked slow. */
+export const SLOW_DATABASE_MS = 200;
+/** A shard silent for this long is stale (the status page counts it as down). */
+export const STALE_HEARTBEAT_MS = 2 * 60_000;
+
+/** The providers in the order the page shows them (the API answers a queue for each). */
+export const WEBHOOK_PROVIDERS = ['paddle', 'fastspring', 'discord', 'chargebee'] as const satisfies readonly BillingProvider[];
+type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
+
+/** The providers' product names (not translated). */
+export const PROVIDER_NAMES: Record<WebhookProvider, string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };
+
+export function isWebhookProvider(value: string | null | undefined): value is WebhookProvider {
+  return (WEBHOOK_PROVIDERS as readonly string[]).includes(value ?? '');
+}
+
+export interface WebhookQueue {
+  provider: WebhookProvider;
+  pending: number;
+  /** Pending events that failed at least once (retrying with backoff). */
+  failing: number;
+  dead: number;
+  /** ISO time the oldest pending event was received; null when none waits. */
+  oldestPendingAt: string | null;
+}
+
+/** An event that failed every attempt. */
+export interface DeadLetter {
+  id: string;
+  provider: WebhookProvider;
+  type: string;
+  key: string;
+  subject: string | null;
+  attempts: number;
+  lastError: string | null;
+  receivedAt: string;
+}
+
+export interface WebhooksPage {
+  queues: WebhookQueue[];
+  dead: DeadLetter[];
+  nextCursor: string | null;
+}
+
+/** The dead letters the page asks for at a time. */
+const DEAD_LETTER_PAGE = 25;
+
+export interface WebhooksArgs {
+  /** Only this provider's dead letters (the queues are always every provider's). */
+  provider?: WebhookProvider;
+}
+
+export const systemApi = api.enhanceEndpoints({ addTagTypes: ['StaffWebhooks'] }).injectEndpoints({
+  endpoints: (build) => ({
+    /** A staff read: the dashboard's own fetch (audited). Never cached by the browser (the API says no-store). */
+    staffSystem: build.query<SystemHealth, void>({
+      query: () => ({ path: '/api/staff/system', overlay: false, fromDashboard: true }),
+      keepUnusedDataFor: 30,
+    }),
+    /**
+     * The queues and the dead letters, `fetchNextPage` following `nextCursor`; a refetch (polling,
+     * Refresh) reads every page shown again. A staff read: the dashboard's own fetch.
+     */
+    staffWebhooks: build.infiniteQuery<WebhooksPage, WebhooksArgs, string | null>({
+      infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.nextCursor },
+      query: ({ queryArg, pageParam }) => ({
+        path: '/api/staff/webhooks',
+        query: { provider: queryArg.provider, limit: DEAD_LETTER_PAGE, cursor: pageParam ?? undefined },
+        overlay: false,
+        fromDashboard: true,
+      }),
+      providesTags: ['StaffWebhooks'],
+      keepUnusedDataFor: 30,
+    }),
+    /**
+     * Queues a dead letter again (DASHBOARD_SUPPORT_SYSTEM_WRITE); 404 when it is no longer dead. Both
+     * change the figures and the dead letters, so the inbox is read again.
+     */
+    replayWebhook: build.mutation<{ replayed: true }, { id: string }>({
+      query: ({ id }) => ({ path: `/api/staff/webhooks/${encodeURIComponent(id)}/replay`, method: 'POST', overlay: false }),
+      invalidatesTags: (_result, error) => (!error || (error as { status?: unknown }).status === 404 ? ['StaffWebhooks'] : []),
+    }),
+  }),
+});
+
+export const { useStaffSystemQuery, useStaffWebhooksInfiniteQuery, useReplayWebhookMutation } = systemApi;
+
+const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;
+
+/** A size in the reader's language, in decimal units as Intl names them: "512 bytes", "12.3 MB", "1.2 GB". */
+export function formatBytes(bytes: number, locale: string = activeLocale()): string {
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return new Intl.NumberFormat(locale, {
+    style: 'unit',
+    unit: BYTE_UNITS[unit],
+    unitDisplay: unit === 0 ? 'long' : 'short',
+    maximumFractionDigits: unit === 0 || value >= 100 ? 0 : 1,
+  }).format(value);
+}
+
+const DURATION_UNITS = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+  ['second', 1],
+] as const;
+
+/** A length of time by its two largest units, in the reader's language: "3 days 4 hr", "12 min 5 sec", "42 sec". */
+export function formatUptime(seconds: number, locale: string = activeLocale()): string {
+  let rest = Math.max(0, Math.floor(seconds));
+  const parts: string[] = [];
+  for (const [unit, size] of DURATION_UNITS) {
+    const amount = Math.floor(rest / size);
+    rest -= amount * size;
+    if (amount > 0 || (parts.length === 0 && unit === 'second')) parts.push(new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(amount));
+    else if (parts.length > 0) break;
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ');
+}
