@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code-reading rules biome has no rule for (docs/architecture.md#code-that-explains-itself):
-// - no single-letter names, except a short lambda's parameters, a for loop's index, and the two every
-//   file shares: `t` (the translation function) and `z` (zod);
+// - no single-letter names, except a short lambda's parameters (three lines at most), a loop's or a
+//   callback's index (`i`, `j`), and the two every file shares: `t` (translation) and `z` (zod);
 // - no comment block over 10 lines (narratives belong in docs/);
 // - no citations of issues or of documents outside the repository.
 // `node scripts/lint-code.mjs [paths...]` prints each finding and exits 1 when there is one.
@@ -29,12 +29,18 @@ function* files(path) {
   }
 }
 
-/** A lambda short enough that a one-letter parameter reads fine: an expression body on one line. */
+/** A lambda short enough that a one-letter parameter reads fine: at most three lines. */
+const SHORT_LAMBDA_LINES = 3;
 function isShortLambda(node, source) {
   if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return false;
   const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
   const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-  return end - start <= 1;
+  return end - start < SHORT_LAMBDA_LINES;
+}
+
+/** A callback's index (`items.map((item, i) => …)`) is a loop index. */
+function isCallbackIndex(node) {
+  return (node.name.text === 'i' || node.name.text === 'j') && (ts.isArrowFunction(node.parent) || ts.isFunctionExpression(node.parent));
 }
 
 function isLoopIndex(decl) {
@@ -47,7 +53,7 @@ function nameFindings(source, report) {
   const visit = (node) => {
     let name;
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && !isLoopIndex(node)) name = node.name;
-    else if (ts.isParameter(node) && ts.isIdentifier(node.name) && !isShortLambda(node.parent, source)) name = node.name;
+    else if (ts.isParameter(node) && ts.isIdentifier(node.name) && !isShortLambda(node.parent, source) && !isCallbackIndex(node)) name = node.name;
     else if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name) name = node.name;
     else if (ts.isImportSpecifier(node) || ts.isNamespaceImport(node) || ts.isImportClause(node)) name = node.name;
     else if (ts.isBindingElement(node) && ts.isIdentifier(node.name) && node.propertyName) name = node.name;

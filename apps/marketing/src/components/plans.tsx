@@ -23,26 +23,26 @@ function yearlySavingPercent(plans: Plan[]): number | null {
 }
 
 /** Monthly / yearly as a pair of radio buttons that look like a segmented control. */
-function BillingPeriodToggle({ value, onChange, saving, className }: { value: BillingPeriod; onChange: (p: BillingPeriod) => void; saving: number | null; className?: string }) {
+function BillingPeriodToggle({ value, onChange, saving, className }: { value: BillingPeriod; onChange: (period: BillingPeriod) => void; saving: number | null; className?: string }) {
   const name = useId();
   const t = useT();
   return (
     <fieldset className={cx('inline-flex rounded-full bg-surface-200/70 p-1 ring-1 ring-inset ring-surface-300 dark:bg-surface-800 dark:ring-surface-700', className)}>
       <legend className="sr-only">{t('plans.period.legend')}</legend>
-      {(['monthly', 'yearly'] as const).map((p) => (
+      {(['monthly', 'yearly'] as const).map((period) => (
         <label
-          key={p}
+          key={period}
           className={cx(
             'relative inline-flex cursor-pointer items-center gap-2 rounded-full px-4 py-1.5 text-sm font-semibold transition select-none',
             'has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-primary-500',
-            value === p
+            value === period
               ? 'bg-white text-surface-900 shadow-sm dark:bg-surface-600 dark:text-white'
               : 'text-surface-600 hover:text-surface-900 dark:text-surface-300 dark:hover:text-white',
           )}
         >
-          <input type="radio" name={name} value={p} checked={value === p} onChange={() => onChange(p)} className="sr-only" />
-          {t(PERIOD_LABEL[p])}
-          {p === 'yearly' && saving ? (
+          <input type="radio" name={name} value={period} checked={value === period} onChange={() => onChange(period)} className="sr-only" />
+          {t(PERIOD_LABEL[period])}
+          {period === 'yearly' && saving ? (
             <span className="rounded-full bg-primary-100 px-2 py-0.5 text-xs font-semibold text-primary-800 dark:bg-primary-900 dark:text-primary-200">
               {t('plans.save', { percent: formatNumber(saving) })}
             </span>
@@ -136,10 +136,10 @@ export function PlanCard({ plan, period, cta, compact = false, headingLevel = 2 
       <div className={compact ? 'mt-4' : 'mt-6'}>{cta}</div>
       <Limits plan={plan} compact={compact} />
       <ul className={cx('space-y-2.5 text-sm text-surface-700 dark:text-surface-300', compact ? 'mt-4' : 'mt-6')} aria-label={t('plans.includes', { plan: plan.name })}>
-        {plan.features.map((f) => (
-          <li key={f} className="flex gap-2.5">
+        {plan.features.map((feature) => (
+          <li key={feature} className="flex gap-2.5">
             <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary-600 dark:text-primary-400" />
-            <span>{f}</span>
+            <span>{feature}</span>
           </li>
         ))}
       </ul>

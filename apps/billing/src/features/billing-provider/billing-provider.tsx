@@ -451,9 +451,9 @@ function Receipts({ subscription, user, name }: { subscription: BillingSubscript
       key: 'status',
       header: t('provider.receipts.status'),
       label: t('provider.receipts.status'),
-      cell: (r) => {
-        const known = RECEIPT_STATUS[r.status.toLowerCase()];
-        return <Badge tone={known?.tone ?? 'neutral'}>{known ? t(known.key) : r.status.replace(/_/g, ' ')}</Badge>;
+      cell: (invoice) => {
+        const known = RECEIPT_STATUS[invoice.status.toLowerCase()];
+        return <Badge tone={known?.tone ?? 'neutral'}>{known ? t(known.key) : invoice.status.replace(/_/g, ' ')}</Badge>;
       },
     },
     ...(own
@@ -462,10 +462,10 @@ function Receipts({ subscription, user, name }: { subscription: BillingSubscript
             key: 'document',
             header: t('provider.receipts.document'),
             label: t('provider.receipts.document'),
-            cell: (r: BillingInvoice) => (
-              <a href={invoiceDocumentUrl(subscription.provider, subscription.id, r.id)} target="_blank" rel="noopener" className={`inline-flex items-center gap-1 ${linkClasses}`}>
+            cell: (invoice: BillingInvoice) => (
+              <a href={invoiceDocumentUrl(subscription.provider, subscription.id, invoice.id)} target="_blank" rel="noopener" className={`inline-flex items-center gap-1 ${linkClasses}`}>
                 {t('provider.receipts.download')}
-                <span className="sr-only"> {t('provider.receipts.downloadOf', { date: day(r.date) })}</span>
+                <span className="sr-only"> {t('provider.receipts.downloadOf', { date: day(invoice.date) })}</span>
                 <ExternalLink className="size-3.5" aria-hidden="true" />
               </a>
             ),

@@ -64,9 +64,9 @@ export default function BillingPage() {
         </EmptyState>
       ) : (
         <ul className="space-y-4">
-          {data.subscriptions.map((s) => (
-            <li key={`${s.provider}:${s.id}`}>
-              <SubscriptionCard subscription={s} user={staffView ? viewed : undefined} />
+          {data.subscriptions.map((subscription) => (
+            <li key={`${subscription.provider}:${subscription.id}`}>
+              <SubscriptionCard subscription={subscription} user={staffView ? viewed : undefined} />
             </li>
           ))}
         </ul>
@@ -75,25 +75,25 @@ export default function BillingPage() {
   );
 }
 
-function SubscriptionCard({ subscription: s, user }: { subscription: BillingSubscription; user: string | undefined }) {
+function SubscriptionCard({ subscription: subscription, user }: { subscription: BillingSubscription; user: string | undefined }) {
   const t = useT();
-  const provider = PROVIDERS[s.provider];
-  const to = user ? href(`/billing/:user/${s.provider}/:id`, { user, id: s.id }) : href(`/billing/${s.provider}/:id`, { id: s.id });
-  const covered = s.slots.filter((slot) => slot.guildId !== null);
+  const provider = PROVIDERS[subscription.provider];
+  const to = user ? href(`/billing/:user/${subscription.provider}/:id`, { user, id: subscription.id }) : href(`/billing/${subscription.provider}/:id`, { id: subscription.id });
+  const covered = subscription.slots.filter((slot) => slot.guildId !== null);
   return (
     <Card className="p-5 sm:p-6">
       <div className="flex flex-wrap items-center gap-3">
         <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">
-          {t('billing.card.title', { plan: s.planName ?? t('billing.card.unknownPlan'), provider: provider.name })}
+          {t('billing.card.title', { plan: subscription.planName ?? t('billing.card.unknownPlan'), provider: provider.name })}
         </h2>
-        <StatusBadge subscription={s} />
+        <StatusBadge subscription={subscription} />
       </div>
       <p className="mt-1 text-sm text-surface-600 dark:text-surface-400">
-        {s.interval ? `${t(s.interval === 'year' ? 'billing.card.yearly' : 'billing.card.monthly')} · ` : ''}
-        <RenewalLine subscription={s} />
+        {subscription.interval ? `${t(subscription.interval === 'year' ? 'billing.card.yearly' : 'billing.card.monthly')} · ` : ''}
+        <RenewalLine subscription={subscription} />
       </p>
       <h3 className="mt-4 text-sm font-medium text-surface-600 dark:text-surface-400">
-        {t('billing.coveredServers', { count: formatNumber(covered.length) })} · {t('billing.card.slots', { used: covered.length, total: s.slots.length })}
+        {t('billing.coveredServers', { count: formatNumber(covered.length) })} · {t('billing.card.slots', { used: covered.length, total: subscription.slots.length })}
       </h3>
       {covered.length > 0 ? (
         <ul className="mt-2 flex flex-wrap gap-2">
@@ -104,9 +104,9 @@ function SubscriptionCard({ subscription: s, user }: { subscription: BillingSubs
           ))}
         </ul>
       ) : (
-        <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">{s.premium ? t('billing.notAttached') : t('billing.noServerCovered')}</p>
+        <p className="mt-2 text-sm text-surface-700 dark:text-surface-300">{subscription.premium ? t('billing.notAttached') : t('billing.noServerCovered')}</p>
       )}
-      <Link to={to} className={buttonClasses({ variant: 'secondary', size: 'sm', className: 'mt-4' })} aria-label={t('billing.card.openLabel', { plan: s.planName ?? '', provider: provider.name })}>
+      <Link to={to} className={buttonClasses({ variant: 'secondary', size: 'sm', className: 'mt-4' })} aria-label={t('billing.card.openLabel', { plan: subscription.planName ?? '', provider: provider.name })}>
         {t('billing.card.open')}
       </Link>
     </Card>

@@ -6,7 +6,7 @@ import Crown from 'lucide-react/icons/crown';
 import LogIn from 'lucide-react/icons/log-in';
 import { useId, useState } from 'react';
 import { href } from '../../lib/hrefs';
-import { T, useT } from '../../lib/i18n';
+import { Message, useT } from '../../lib/i18n';
 import { PROVIDER_ORDER, PROVIDERS, type ProviderId } from '../../lib/providers';
 import { useBillingProvidersQuery } from './api';
 
@@ -46,7 +46,7 @@ export default function PremiumPurchasePage() {
 
       {sub?.premium ? (
         <Alert tone="primary" title={t('premium.alreadyPremium.title')} className="mb-6">
-          <T k="premium.alreadyPremium.body" components={{ link: <Link to={href('/billing')} className="font-medium underline underline-offset-2" /> }} />
+          <Message k="premium.alreadyPremium.body" components={{ link: <Link to={href('/billing')} className="font-medium underline underline-offset-2" /> }} />
         </Alert>
       ) : null}
 
@@ -137,7 +137,7 @@ export default function PremiumPurchasePage() {
   );
 }
 
-function IntervalPicker({ value, onChange }: { value: BillingInterval; onChange: (v: BillingInterval) => void }) {
+function IntervalPicker({ value, onChange }: { value: BillingInterval; onChange: (interval: BillingInterval) => void }) {
   const t = useT();
   const name = useId();
   return (

@@ -23,10 +23,10 @@ export default function HomeDisplayPage() {
           {t('homeDisplay.lead')}
         </p>
         <ul className="mt-4 space-y-1.5 text-sm text-surface-700 dark:text-surface-300">
-          {HIGHLIGHTS.map((h) => (
-            <li key={h} className="flex items-center gap-2">
+          {HIGHLIGHTS.map((highlight) => (
+            <li key={highlight} className="flex items-center gap-2">
               <Check aria-hidden="true" className="size-4 shrink-0 text-primary-600 dark:text-primary-400" />
-              {t(h)}
+              {t(highlight)}
             </li>
           ))}
         </ul>

@@ -113,14 +113,14 @@ export default function HomePage() {
         className="border-y border-surface-200 bg-white dark:border-surface-800 dark:bg-surface-900/40"
       >
         <ul className="grid gap-x-10 gap-y-8 md:grid-cols-2 lg:grid-cols-3">
-          {REASONS.map((r) => (
-            <li key={r.title} className="flex gap-4">
+          {REASONS.map((reason) => (
+            <li key={reason.title} className="flex gap-4">
               <span aria-hidden="true" className="mt-1 flex size-6 shrink-0 items-center justify-center rounded-full bg-primary-600 text-white">
                 <Check className="size-4" />
               </span>
               <div>
-                <h3 className="font-semibold text-surface-900 dark:text-surface-50">{t(r.title)}</h3>
-                <p className="mt-1 text-sm leading-relaxed text-surface-600 dark:text-surface-400">{t(r.text)}</p>
+                <h3 className="font-semibold text-surface-900 dark:text-surface-50">{t(reason.title)}</h3>
+                <p className="mt-1 text-sm leading-relaxed text-surface-600 dark:text-surface-400">{t(reason.text)}</p>
               </div>
             </li>
           ))}

@@ -6,7 +6,7 @@ import TriangleAlert from 'lucide-react/icons/triangle-alert';
 import { DiscordMark } from '../../components/discord-mark';
 import { Container } from '../../components/layout';
 import { href } from '../../lib/hrefs';
-import { type MessageKey, T, useT } from '../../lib/i18n';
+import { type MessageKey, Message, useT } from '../../lib/i18n';
 import { requestedPermissions, requestedScopes } from './permissions';
 
 /** What each OAuth scope is for (catalogue keys; `{product}` is the bot's name). */
@@ -28,7 +28,7 @@ function PreselectedServer({ guildId }: { guildId: string }) {
   if (!guild) {
     return (
       <Alert tone="info" className="mb-6">
-        <T k="invite.preselected" values={{ id: guildId }} components={{ code: <code className="font-mono" /> }} />
+        <Message k="invite.preselected" values={{ id: guildId }} components={{ code: <code className="font-mono" /> }} />
       </Alert>
     );
   }
@@ -94,7 +94,7 @@ export default function InvitePage() {
             ))}
           </ol>
           <p className="mt-8 text-sm text-surface-600 dark:text-surface-400">
-            <T
+            <Message
               k="invite.alreadyAddedPrompt"
               components={{ link: <Link to={href('/dashboard')} className="font-medium text-primary-700 underline underline-offset-2 dark:text-primary-400" /> }}
             />
@@ -113,12 +113,12 @@ export default function InvitePage() {
           ) : null}
           {permissions.length > 0 ? (
             <ul className="mt-5 divide-y divide-surface-200 dark:divide-surface-800">
-              {permissions.map((p) => (
-                <li key={p.bit} className="flex gap-3 py-3">
+              {permissions.map((permission) => (
+                <li key={permission.bit} className="flex gap-3 py-3">
                   <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary-600 dark:text-primary-400" />
                   <div>
-                    <p className="text-sm font-semibold text-surface-900 dark:text-surface-50">{p.name}</p>
-                    <p className="mt-0.5 text-sm text-surface-600 dark:text-surface-400">{p.why}</p>
+                    <p className="text-sm font-semibold text-surface-900 dark:text-surface-50">{permission.name}</p>
+                    <p className="mt-0.5 text-sm text-surface-600 dark:text-surface-400">{permission.why}</p>
                   </div>
                 </li>
               ))}
@@ -132,10 +132,10 @@ export default function InvitePage() {
             <>
               <h3 className="mt-6 text-sm font-semibold text-surface-900 dark:text-surface-50">{t('invite.scopes.title')}</h3>
               <ul className="mt-2 space-y-1.5 text-sm text-surface-600 dark:text-surface-400">
-                {scopes.map((s) => (
-                  <li key={s}>
-                    <code className="rounded bg-surface-100 px-1.5 py-0.5 font-mono text-xs text-surface-800 dark:bg-surface-800 dark:text-surface-200">{s}</code>{' '}
-                    {t((Object.hasOwn(SCOPES, s) && SCOPES[s]) || 'invite.scope.other', { product: config.productName })}
+                {scopes.map((scope) => (
+                  <li key={scope}>
+                    <code className="rounded bg-surface-100 px-1.5 py-0.5 font-mono text-xs text-surface-800 dark:bg-surface-800 dark:text-surface-200">{scope}</code>{' '}
+                    {t((Object.hasOwn(SCOPES, scope) && SCOPES[scope]) || 'invite.scope.other', { product: config.productName })}
                   </li>
                 ))}
               </ul>

@@ -4,7 +4,7 @@ import FileText from 'lucide-react/icons/file-text';
 import { useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Container } from '../../components/layout';
 import { href } from '../../lib/hrefs';
-import { T, useT } from '../../lib/i18n';
+import { Message, useT } from '../../lib/i18n';
 import { loadedPolicy, loadPolicy, PolicySourcesContext, type PolicyText } from './documents';
 import { DocumentMarkdown } from './markdown';
 import { fillPlaceholders, isPolicyId, POLICIES, POLICY_IDS, type PolicyId, parseFrontMatter, tableOfContents } from './policies';
@@ -71,14 +71,14 @@ function DocumentSkeleton() {
   const t = useT();
   return (
     <div role="status" aria-busy="true" aria-label={t('policy.loading')} className="max-w-[72ch] space-y-3">
-      {['w-full', 'w-11/12', 'w-4/5', 'w-full', 'w-2/3'].map((w, i) => (
+      {['w-full', 'w-11/12', 'w-4/5', 'w-full', 'w-2/3'].map((width, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
-        <Skeleton key={i} className={cx('h-4', w)} />
+        <Skeleton key={i} className={cx('h-4', width)} />
       ))}
       <Skeleton className="mt-8 h-6 w-1/3" />
-      {['w-full', 'w-5/6', 'w-3/4'].map((w, i) => (
+      {['w-full', 'w-5/6', 'w-3/4'].map((width, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
-        <Skeleton key={i} className={cx('h-4', w)} />
+        <Skeleton key={i} className={cx('h-4', width)} />
       ))}
     </div>
   );
@@ -118,7 +118,7 @@ export default function PolicyPage() {
         <h1 className="mt-1 text-3xl font-bold tracking-tight text-surface-900 sm:text-4xl dark:text-surface-50">{title}</h1>
         {doc?.updated ? (
           <p className="mt-2 text-sm text-surface-600 dark:text-surface-400">
-            <T k="policy.updated" values={{ date: formatDate(doc.updated) }} components={{ time: <time dateTime={doc.updated} /> }} />
+            <Message k="policy.updated" values={{ date: formatDate(doc.updated) }} components={{ time: <time dateTime={doc.updated} /> }} />
           </p>
         ) : null}
       </div>
@@ -128,13 +128,13 @@ export default function PolicyPage() {
           <nav aria-label={t('policy.toc')} className="lg:sticky lg:top-24 lg:self-start">
             <p className="text-xs font-semibold tracking-wide text-surface-500 uppercase dark:text-surface-400">{t('policy.toc')}</p>
             <ol className="mt-3 space-y-1 border-l border-surface-200 text-sm dark:border-surface-800">
-              {doc.toc.map((e) => (
-                <li key={e.id}>
+              {doc.toc.map((entry) => (
+                <li key={entry.id}>
                   <a
-                    href={`#${e.id}`}
+                    href={`#${entry.id}`}
                     className="-ml-px block border-l-2 border-transparent py-1 pl-3 text-surface-600 transition hover:border-primary-500 hover:text-surface-900 focus-visible:outline-2 focus-visible:outline-primary-500 dark:text-surface-400 dark:hover:text-surface-100"
                   >
-                    {e.text}
+                    {entry.text}
                   </a>
                 </li>
               ))}

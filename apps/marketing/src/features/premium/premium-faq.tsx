@@ -1,7 +1,7 @@
 import { Link, type Translate } from '@tickety/shared';
 import type { FaqItem } from '../../components/faq';
 import { href } from '../../lib/hrefs';
-import { type MessageKey, T } from '../../lib/i18n';
+import { type MessageKey, Message } from '../../lib/i18n';
 
 /** The premium page's questions, in the active language (`t` from the page's `useT()`). */
 export function premiumFaq(t: Translate<MessageKey>, product: string): FaqItem[] {
@@ -14,7 +14,7 @@ export function premiumFaq(t: Translate<MessageKey>, product: string): FaqItem[]
       question: t('premiumFaq.assign.question'),
       answer: (
         <p>
-          <T k="premiumFaq.assign.answer" components={{ link: <Link to={href('/dashboard')} /> }} />
+          <Message k="premiumFaq.assign.answer" components={{ link: <Link to={href('/dashboard')} /> }} />
         </p>
       ),
     },
@@ -24,7 +24,7 @@ export function premiumFaq(t: Translate<MessageKey>, product: string): FaqItem[]
         <>
           <p>{t('premiumFaq.methods.answer')}</p>
           <p>
-            <T k="premiumFaq.methods.overview" components={{ link: <Link to={href('/billing')} /> }} />
+            <Message k="premiumFaq.methods.overview" components={{ link: <Link to={href('/billing')} /> }} />
           </p>
         </>
       ),
@@ -33,7 +33,7 @@ export function premiumFaq(t: Translate<MessageKey>, product: string): FaqItem[]
       question: t('premiumFaq.cancel.question'),
       answer: (
         <p>
-          <T k="premiumFaq.cancel.answer" components={{ link: <Link to={href('/billing')} /> }} />
+          <Message k="premiumFaq.cancel.answer" components={{ link: <Link to={href('/billing')} /> }} />
         </p>
       ),
     },
@@ -41,7 +41,7 @@ export function premiumFaq(t: Translate<MessageKey>, product: string): FaqItem[]
       question: t('premiumFaq.refunds.question'),
       answer: (
         <p>
-          <T k="premiumFaq.refunds.answer" components={{ link: <Link to={href('/refund-policy')} /> }} />
+          <Message k="premiumFaq.refunds.answer" components={{ link: <Link to={href('/refund-policy')} /> }} />
         </p>
       ),
     },

@@ -9,7 +9,7 @@ import { Faq } from '../../components/faq';
 import { Container } from '../../components/layout';
 import { type BillingPeriod, isFreePlan, PlanCatalogue } from '../../components/plans';
 import { href } from '../../lib/hrefs';
-import { type MessageKey, T, useT } from '../../lib/i18n';
+import { type MessageKey, Message, useT } from '../../lib/i18n';
 import { premiumFaq } from './premium-faq';
 
 const ASSURANCES: Array<{ icon: typeof CreditCard; title: MessageKey; text: MessageKey }> = [
@@ -82,7 +82,7 @@ export default function PremiumPage() {
         </h2>
         <Faq items={premiumFaq(t, config.productName)} className="mt-6" />
         <p className="mt-8 text-sm text-surface-600 dark:text-surface-400">
-          <T
+          <Message
             k="premium.faq.more"
             components={{ link: <Link to={href('/support')} className="font-medium text-primary-700 underline underline-offset-2 dark:text-primary-400" /> }}
           />

@@ -10,7 +10,7 @@ import WifiOff from 'lucide-react/icons/wifi-off';
 import { useEffect, useRef } from 'react';
 import { Container } from '../../components/layout';
 import { href } from '../../lib/hrefs';
-import { type MessageKey, T, useT } from '../../lib/i18n';
+import { type MessageKey, Message, useT } from '../../lib/i18n';
 import { STATUS_REFRESH_MS, useMarketingStatusQuery } from './api';
 import { useDocumentVisible } from './use-document-visible';
 
@@ -107,19 +107,19 @@ function Services({ services }: { services: StatusResponse['services'] }) {
   return (
     <Card>
       <ul className="divide-y divide-surface-200 dark:divide-surface-800">
-        {services.map((s) => {
-          const { label, about } = serviceName(s.name, t);
+        {services.map((service) => {
+          const { label, about } = serviceName(service.name, t);
           return (
-            <li key={s.name} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4">
+            <li key={service.name} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4">
               <div className="w-full min-w-0 sm:w-auto sm:flex-1">
                 <p className="font-medium text-surface-900 dark:text-surface-50">{label}</p>
-                <p className="text-sm text-surface-600 dark:text-surface-400">{s.detail ?? about}</p>
+                <p className="text-sm text-surface-600 dark:text-surface-400">{service.detail ?? about}</p>
               </div>
               <span className="text-sm text-surface-600 tabular-nums dark:text-surface-400" title={t('status.responseTime')}>
                 <span className="sr-only">{t('status.latencyLabel')} </span>
-                {latency(s.latencyMs, t)}
+                {latency(service.latencyMs, t)}
               </span>
-              <Badge tone={STATE_TONE[s.status]}>{t(STATE_LABEL[s.status])}</Badge>
+              <Badge tone={STATE_TONE[service.status]}>{t(STATE_LABEL[service.status])}</Badge>
             </li>
           );
         })}
@@ -155,9 +155,9 @@ function Shards({ shards, now }: { shards: StatusResponse['shards']; now: number
       header: t('status.column.heartbeat'),
       label: t('status.column.heartbeat'),
       sortValue: (s) => Date.parse(s.lastHeartbeat),
-      cell: (s) => (
-        <time dateTime={s.lastHeartbeat} title={formatDateTime(s.lastHeartbeat, { seconds: true })} className={cx(stale(s) && 'font-medium text-red-700 dark:text-red-400')}>
-          {formatRelative(s.lastHeartbeat, now)}
+      cell: (service) => (
+        <time dateTime={service.lastHeartbeat} title={formatDateTime(service.lastHeartbeat, { seconds: true })} className={cx(stale(service) && 'font-medium text-red-700 dark:text-red-400')}>
+          {formatRelative(service.lastHeartbeat, now)}
         </time>
       ),
     },
@@ -233,7 +233,7 @@ export default function StatusPage() {
           <>
             {checkedAt ? (
               <p className="text-sm text-surface-600 dark:text-surface-400">
-                <T
+                <Message
                   k="status.lastChecked"
                   values={{ when: formatRelative(checkedAt, now) }}
                   components={{ time: <time dateTime={new Date(checkedAt).toISOString()} title={formatDateTime(checkedAt, { seconds: true })} /> }}

@@ -11,7 +11,7 @@ import { Faq, type FaqItem } from '../../components/faq';
 import { Container, IconBadge } from '../../components/layout';
 import { ExternalLink } from '../../components/links';
 import { href } from '../../lib/hrefs';
-import { type MessageKey, T, useT } from '../../lib/i18n';
+import { type MessageKey, Message, useT } from '../../lib/i18n';
 
 /** A full-width button whose label may wrap (the cards are narrow on tablets, and German labels are long). */
 const WRAPPING_BUTTON = 'w-full h-auto! min-h-10 py-2 text-center whitespace-normal!';
@@ -53,10 +53,10 @@ function supportFaq(t: Translate<MessageKey>, product: string): FaqItem[] {
       answer: (
         <>
           <p>
-            <T k="supportFaq.missingServer.who" components={{ strong }} />
+            <Message k="supportFaq.missingServer.who" components={{ strong }} />
           </p>
           <p>
-            <T k="supportFaq.missingServer.refresh" components={{ strong, link: <Link to={href('/dashboard')} /> }} />
+            <Message k="supportFaq.missingServer.refresh" components={{ strong, link: <Link to={href('/dashboard')} /> }} />
           </p>
         </>
       ),
@@ -70,10 +70,10 @@ function supportFaq(t: Translate<MessageKey>, product: string): FaqItem[] {
       answer: (
         <>
           <p>
-            <T k="supportFaq.botSilent.permissions" components={{ link: <Link to={href('/invite')} /> }} />
+            <Message k="supportFaq.botSilent.permissions" components={{ link: <Link to={href('/invite')} /> }} />
           </p>
           <p>
-            <T k="supportFaq.botSilent.status" components={{ link: <Link to={href('/status')} /> }} />
+            <Message k="supportFaq.botSilent.status" components={{ link: <Link to={href('/status')} /> }} />
           </p>
         </>
       ),
@@ -86,7 +86,7 @@ function supportFaq(t: Translate<MessageKey>, product: string): FaqItem[] {
       question: t('supportFaq.undo.question'),
       answer: (
         <p>
-          <T k="supportFaq.undo.answer" components={{ strong }} />
+          <Message k="supportFaq.undo.answer" components={{ strong }} />
         </p>
       ),
     },
@@ -94,7 +94,7 @@ function supportFaq(t: Translate<MessageKey>, product: string): FaqItem[] {
       question: t('supportFaq.subscription.question'),
       answer: (
         <p>
-          <T k="supportFaq.subscription.answer" components={{ billing: <Link to={href('/billing')} />, refunds: <Link to={href('/refund-policy')} /> }} />
+          <Message k="supportFaq.subscription.answer" components={{ billing: <Link to={href('/billing')} />, refunds: <Link to={href('/refund-policy')} /> }} />
         </p>
       ),
     },
@@ -102,7 +102,7 @@ function supportFaq(t: Translate<MessageKey>, product: string): FaqItem[] {
       question: t('supportFaq.deleteData.question'),
       answer: (
         <p>
-          <T k="supportFaq.deleteData.answer" components={{ link: <Link to={href('/privacy-policy')} /> }} />
+          <Message k="supportFaq.deleteData.answer" components={{ link: <Link to={href('/privacy-policy')} /> }} />
         </p>
       ),
     },
@@ -118,7 +118,7 @@ function NoManageableServers() {
   if (!signedIn || manageable.length > 0) return null;
   return (
     <Alert tone="info" icon={<Info aria-hidden="true" className="size-5" />} title={t('support.noServers.title')} className="mb-8">
-      <T
+      <Message
         k="support.noServers.text"
         values={{ count: guilds.length, countText: formatNumber(guilds.length) }}
         components={{ link: <Link to={href('/dashboard')} className="font-semibold underline" /> }}
@@ -190,12 +190,12 @@ export default function SupportPage() {
           </h2>
           <ul className="mt-3 list-disc space-y-2 pl-5 text-sm text-surface-700 dark:text-surface-300">
             <li>
-              <T k="support.tips.serverId" components={{ strong }} />
+              <Message k="support.tips.serverId" components={{ strong }} />
             </li>
             <li>{t('support.tips.expected')}</li>
             <li>{t('support.tips.channel')}</li>
             <li>
-              <T k="support.tips.never" components={{ strong }} />
+              <Message k="support.tips.never" components={{ strong }} />
             </li>
           </ul>
         </aside>

@@ -66,14 +66,14 @@ function UserCardBody({ card }: { card: StaffUserCard }) {
           <p className="text-sm text-surface-600 dark:text-surface-400">{t('search.user.noServers')}</p>
         ) : (
           <ul className="space-y-1 text-sm">
-            {card.servers.map((s) => (
-              <li key={s.id} className="flex items-center gap-2">
-                <Avatar src={s.iconUrl} name={s.name} size="xs" shape="square" />
-                <Link to={`?server=${encodeURIComponent(s.id)}`} className={linkClasses}>
-                  {s.name}
+            {card.servers.map((server) => (
+              <li key={server.id} className="flex items-center gap-2">
+                <Avatar src={server.iconUrl} name={server.name} size="xs" shape="square" />
+                <Link to={`?server=${encodeURIComponent(server.id)}`} className={linkClasses}>
+                  {server.name}
                 </Link>
-                {s.owner ? <Badge tone="primary">{t('search.user.owner')}</Badge> : null}
-                {!s.botInGuild ? <Badge>{t('search.server.noBot')}</Badge> : null}
+                {server.owner ? <Badge tone="primary">{t('search.user.owner')}</Badge> : null}
+                {!server.botInGuild ? <Badge>{t('search.server.noBot')}</Badge> : null}
               </li>
             ))}
           </ul>
@@ -85,11 +85,11 @@ function UserCardBody({ card }: { card: StaffUserCard }) {
           <p className="text-sm text-surface-600 dark:text-surface-400">{t('search.user.noSubscriptions')}</p>
         ) : (
           <ul className="space-y-1 text-sm">
-            {card.subscriptions.map((s) => (
-              <li key={`${s.provider}:${s.id}`} className="flex flex-wrap items-center gap-2">
-                <span className="font-medium text-surface-900 dark:text-surface-50">{s.planName ?? s.planId ?? s.id}</span>
-                <span className="text-surface-600 dark:text-surface-400">{PROVIDER_NAMES[s.provider] ?? s.provider}</span>
-                <Badge tone={s.premium ? 'primary' : 'neutral'}>{s.status}</Badge>
+            {card.subscriptions.map((subscription) => (
+              <li key={`${subscription.provider}:${subscription.id}`} className="flex flex-wrap items-center gap-2">
+                <span className="font-medium text-surface-900 dark:text-surface-50">{subscription.planName ?? subscription.planId ?? subscription.id}</span>
+                <span className="text-surface-600 dark:text-surface-400">{PROVIDER_NAMES[subscription.provider] ?? subscription.provider}</span>
+                <Badge tone={subscription.premium ? 'primary' : 'neutral'}>{subscription.status}</Badge>
               </li>
             ))}
           </ul>
@@ -244,13 +244,13 @@ function ServerCardBody({ card }: { card: StaffServerCard }) {
           <p className="text-sm text-surface-600 dark:text-surface-400">{t('search.server.noManagers')}</p>
         ) : (
           <ul className="flex flex-wrap gap-2 text-sm">
-            {card.managers.map((m) => (
-              <li key={m.id} className="flex items-center gap-1.5">
-                <Avatar src={m.avatarUrl} name={m.name} size="xs" />
-                <Link to={`?user=${encodeURIComponent(m.id)}`} className={linkClasses}>
-                  {m.name}
+            {card.managers.map((manager) => (
+              <li key={manager.id} className="flex items-center gap-1.5">
+                <Avatar src={manager.avatarUrl} name={manager.name} size="xs" />
+                <Link to={`?user=${encodeURIComponent(manager.id)}`} className={linkClasses}>
+                  {manager.name}
                 </Link>
-                {m.owner ? <Badge tone="primary">{t('search.user.owner')}</Badge> : null}
+                {manager.owner ? <Badge tone="primary">{t('search.user.owner')}</Badge> : null}
               </li>
             ))}
           </ul>

@@ -11,15 +11,15 @@ export function SearchTickets({ tickets, showServer }: { tickets: StaffTicket[];
   if (tickets.length === 0) return <p className="text-sm text-surface-600 dark:text-surface-400">{t('search.tickets.none')}</p>;
   return (
     <ul className="divide-y divide-surface-200 text-sm dark:divide-surface-800">
-      {tickets.map((k) => (
-        <li key={`${k.serverId}:${k.ticketId}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
-          <span className="font-medium text-surface-900 dark:text-surface-50">{k.number === null ? k.ticketId : t('search.tickets.number', { number: k.number })}</span>
-          {showServer ? <span className="text-surface-600 dark:text-surface-400">{k.serverName ?? k.serverId}</span> : null}
-          {k.closedAt === null ? <Badge tone="info">{t('search.tickets.open')}</Badge> : <Badge>{t('search.tickets.closed')}</Badge>}
-          {k.openedAt ? <span className="text-xs text-surface-500 dark:text-surface-400">{t('search.tickets.openedAt', { at: formatDateTime(k.openedAt) })}</span> : null}
+      {tickets.map((ticket) => (
+        <li key={`${ticket.serverId}:${ticket.ticketId}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
+          <span className="font-medium text-surface-900 dark:text-surface-50">{ticket.number === null ? ticket.ticketId : t('search.tickets.number', { number: ticket.number })}</span>
+          {showServer ? <span className="text-surface-600 dark:text-surface-400">{ticket.serverName ?? ticket.serverId}</span> : null}
+          {ticket.closedAt === null ? <Badge tone="info">{t('search.tickets.open')}</Badge> : <Badge>{t('search.tickets.closed')}</Badge>}
+          {ticket.openedAt ? <span className="text-xs text-surface-500 dark:text-surface-400">{t('search.tickets.openedAt', { at: formatDateTime(ticket.openedAt) })}</span> : null}
           <span className="ms-auto">
-            {k.transcriptId ? (
-              <Link to={transcriptHref(k.serverId, k.transcriptId)} className={linkClasses}>
+            {ticket.transcriptId ? (
+              <Link to={transcriptHref(ticket.serverId, ticket.transcriptId)} className={linkClasses}>
                 {t('search.tickets.transcript')}
               </Link>
             ) : (

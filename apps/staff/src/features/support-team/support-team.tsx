@@ -65,9 +65,9 @@ export default function SupportTeamPage() {
 
   // `/` anywhere on the page (outside a text field) puts the cursor in the box.
   useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
-      e.preventDefault();
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) return;
+      event.preventDefault();
       box.current?.focus();
       box.current?.select();
     };
@@ -98,19 +98,19 @@ export default function SupportTeamPage() {
     [setParams],
   );
 
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       if (options.length === 0) return;
-      e.preventDefault();
-      const step = e.key === 'ArrowDown' ? 1 : -1;
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
       setActive((i) => (i < 0 ? 0 : (i + step + options.length) % options.length));
-    } else if (e.key === 'Enter') {
+    } else if (event.key === 'Enter') {
       const option = options[active];
       if (!option) return;
-      e.preventDefault();
+      event.preventDefault();
       pick(option);
-    } else if (e.key === 'Escape' && text !== '') {
-      e.preventDefault();
+    } else if (event.key === 'Escape' && text !== '') {
+      event.preventDefault();
       setText('');
     }
   };

@@ -121,21 +121,21 @@ export function AnnouncementForm({ editing, onSaved, onCancel }: AnnouncementFor
         <fieldset>
           <legend className={labelClasses}>{t('announcements.form.severity')}</legend>
           <div className="grid gap-2 sm:grid-cols-3">
-            {ANNOUNCEMENT_SEVERITIES.map((s) => (
+            {ANNOUNCEMENT_SEVERITIES.map((level) => (
               <label
-                key={s}
+                key={level}
                 className={cx(
                   'flex cursor-pointer items-start gap-2 rounded-lg border p-3 text-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-primary-500',
-                  severity === s ? 'border-primary-500 bg-primary-50 dark:border-primary-400 dark:bg-primary-950' : 'border-surface-300 dark:border-surface-700',
+                  severity === level ? 'border-primary-500 bg-primary-50 dark:border-primary-400 dark:bg-primary-950' : 'border-surface-300 dark:border-surface-700',
                 )}
               >
-                <input type="radio" name={`${ids}-severity`} value={s} checked={severity === s} onChange={() => setSeverity(s)} className="mt-1 accent-primary-600" />
+                <input type="radio" name={`${ids}-severity`} value={level} checked={severity === level} onChange={() => setSeverity(level)} className="mt-1 accent-primary-600" />
                 <span className="min-w-0">
                   <span className="flex items-center gap-1.5 font-medium text-surface-900 dark:text-surface-50">
-                    <SeverityIcon severity={s} className="size-4" />
-                    {t(`announcements.severity.${s}`)}
+                    <SeverityIcon severity={level} className="size-4" />
+                    {t(`announcements.severity.${level}`)}
                   </span>
-                  <span className="mt-0.5 block text-xs text-surface-600 dark:text-surface-400">{t(`announcements.severityHint.${s}`)}</span>
+                  <span className="mt-0.5 block text-xs text-surface-600 dark:text-surface-400">{t(`announcements.severityHint.${level}`)}</span>
                 </span>
               </label>
             ))}
@@ -185,9 +185,9 @@ export function AnnouncementForm({ editing, onSaved, onCancel }: AnnouncementFor
               {t('announcements.form.audience')}
             </label>
             <select id={`${ids}-audience`} value={audience} onChange={(e) => setAudience(e.target.value as AnnouncementAudience)} className={cx(inputClasses, 'pr-8')}>
-              {ANNOUNCEMENT_AUDIENCES.map((a) => (
-                <option key={a} value={a}>
-                  {t(`announcements.audience.${a}`)}
+              {ANNOUNCEMENT_AUDIENCES.map((audience) => (
+                <option key={audience} value={audience}>
+                  {t(`announcements.audience.${audience}`)}
                 </option>
               ))}
             </select>

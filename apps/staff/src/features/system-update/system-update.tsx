@@ -7,7 +7,7 @@ import Plus from 'lucide-react/icons/plus';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FailureAlert } from '../../components/failure-alert';
 import { useHoldsFlag } from '../../components/notices';
-import { T, useT } from '../../lib/i18n';
+import { Message, useT } from '../../lib/i18n';
 import { AnnouncementForm, type SavedHow } from './announcement-form';
 import { AnnouncementWithdrawDialog } from './announcement-withdraw-dialog';
 import { type Announcement, announcementsApi, useStaffAnnouncementsInfiniteQuery, useWithdrawAnnouncementMutation } from './api';
@@ -152,7 +152,7 @@ export default function SystemUpdatePage() {
       <div className="space-y-6">
         {canWrite ? null : (
           <Alert tone="info" title={t('announcements.readOnly.title')}>
-            <T k="announcements.readOnly.body" values={{ label: t('flags.systemWrite.label') }} components={{ code: <code className="font-mono text-xs break-all" /> }} />
+            <Message k="announcements.readOnly.body" values={{ label: t('flags.systemWrite.label') }} components={{ code: <code className="font-mono text-xs break-all" /> }} />
           </Alert>
         )}
         <p role="status" aria-live="polite" className={done ? undefined : 'sr-only'}>
@@ -213,8 +213,8 @@ function AnnouncementTable({
 }: {
   rows: Announcement[];
   canWrite: boolean;
-  onEdit: (a: Announcement) => void;
-  onWithdraw: (a: Announcement) => void;
+  onEdit: (announcement: Announcement) => void;
+  onWithdraw: (announcement: Announcement) => void;
   empty: ReactNode;
 }) {
   const t = useT();
@@ -224,14 +224,14 @@ function AnnouncementTable({
       header: t('announcements.list.notice'),
       label: t('announcements.list.notice'),
       rowHeader: true,
-      cell: (a) => (
+      cell: (announcement) => (
         <div className="min-w-0 max-w-xl font-normal">
           <span className="mb-1 flex items-center gap-1.5 text-xs font-semibold text-surface-700 dark:text-surface-300">
-            <SeverityIcon severity={a.severity} className="size-4" />
-            {t(`announcements.severity.${a.severity}`)}
-            <span className="font-normal text-surface-500 dark:text-surface-400">#{a.id}</span>
+            <SeverityIcon severity={announcement.severity} className="size-4" />
+            {t(`announcements.severity.${announcement.severity}`)}
+            <span className="font-normal text-surface-500 dark:text-surface-400">#{announcement.id}</span>
           </span>
-          <AnnouncementText text={a.text} />
+          <AnnouncementText text={announcement.text} />
         </div>
       ),
     },
@@ -242,12 +242,12 @@ function AnnouncementTable({
       key: 'updated',
       header: t('announcements.list.updated'),
       label: t('announcements.list.updated'),
-      cell: (a) => (
+      cell: (announcement) => (
         <span className="text-xs">
-          <time dateTime={a.updatedAt} className="whitespace-nowrap">
-            {formatDateTime(a.updatedAt)}
+          <time dateTime={announcement.updatedAt} className="whitespace-nowrap">
+            {formatDateTime(announcement.updatedAt)}
           </time>
-          <span className="block text-surface-600 dark:text-surface-400">{t('announcements.list.by', { name: a.updatedByName ?? a.updatedBy })}</span>
+          <span className="block text-surface-600 dark:text-surface-400">{t('announcements.list.by', { name: announcement.updatedByName ?? announcement.updatedBy })}</span>
         </span>
       ),
     },
@@ -258,13 +258,13 @@ function AnnouncementTable({
       header: <span className="sr-only">{t('announcements.list.actions')}</span>,
       label: t('announcements.list.actions'),
       align: 'end',
-      cell: (a) =>
-        changeable(a) ? (
+      cell: (announcement) =>
+        changeable(announcement) ? (
           <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="secondary" size="sm" aria-label={t('announcements.edit', { id: a.id })} onClick={() => onEdit(a)}>
+            <Button variant="secondary" size="sm" aria-label={t('announcements.edit', { id: announcement.id })} onClick={() => onEdit(announcement)}>
               {t('announcements.editShort')}
             </Button>
-            <Button variant="secondary" size="sm" aria-label={t('announcements.withdraw.button', { id: a.id })} onClick={() => onWithdraw(a)}>
+            <Button variant="secondary" size="sm" aria-label={t('announcements.withdraw.button', { id: announcement.id })} onClick={() => onWithdraw(announcement)}>
               {t('announcements.withdraw.short')}
             </Button>
           </div>

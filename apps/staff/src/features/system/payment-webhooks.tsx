@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Card, cx, EmptyState, inputClasses, Skeleton, Tab
 import CircleCheck from 'lucide-react/icons/circle-check';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { useHoldsFlag } from '../../components/notices';
-import { T, useT } from '../../lib/i18n';
+import { Message, useT } from '../../lib/i18n';
 import {
   type DeadLetter,
   isWebhookProvider,
@@ -165,9 +165,9 @@ export function PaymentWebhooks() {
               </label>
               <select id={`${ids}-provider`} className={cx(inputClasses, 'pr-8')} value={provider ?? ''} onChange={(e) => chooseProvider(e.target.value)}>
                 <option value="">{t('webhooks.filter.all')}</option>
-                {WEBHOOK_PROVIDERS.map((p) => (
-                  <option key={p} value={p}>
-                    {PROVIDER_NAMES[p]}
+                {WEBHOOK_PROVIDERS.map((provider) => (
+                  <option key={provider} value={provider}>
+                    {PROVIDER_NAMES[provider]}
                   </option>
                 ))}
               </select>
@@ -175,7 +175,7 @@ export function PaymentWebhooks() {
           </div>
           {canReplay ? null : (
             <p className="text-sm text-surface-600 dark:text-surface-400">
-              <T k="webhooks.replay.needsFlag" values={{ label: t('flags.systemWrite.label') }} components={{ code: <code className="font-mono text-xs break-all" /> }} />
+              <Message k="webhooks.replay.needsFlag" values={{ label: t('flags.systemWrite.label') }} components={{ code: <code className="font-mono text-xs break-all" /> }} />
             </p>
           )}
           {replayed ? (
@@ -255,12 +255,12 @@ function QueueCards({ queues, now }: { queues: WebhookQueue[]; now: number }) {
   const byProvider = new Map(queues.map((q) => [q.provider, q]));
   return (
     <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label={t('webhooks.queues.label')}>
-      {WEBHOOK_PROVIDERS.map((p) => {
-        const queue = byProvider.get(p) ?? { provider: p, pending: 0, failing: 0, dead: 0, oldestPendingAt: null };
+      {WEBHOOK_PROVIDERS.map((provider) => {
+        const queue = byProvider.get(provider) ?? { provider: provider, pending: 0, failing: 0, dead: 0, oldestPendingAt: null };
         const health = healthOf(queue, now);
-        const name = PROVIDER_NAMES[p];
+        const name = PROVIDER_NAMES[provider];
         return (
-          <li key={p}>
+          <li key={provider}>
             <Card className={cx('h-full p-4', HEALTH_CARD[health])}>
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <h3 className="font-semibold text-surface-900 dark:text-surface-50">{name}</h3>
@@ -340,9 +340,9 @@ function DeadLetterTable({ rows, canReplay, onReplay, empty }: { rows: DeadLette
       key: 'receivedAt',
       header: t('webhooks.dead.received'),
       label: t('webhooks.dead.received'),
-      cell: (r) => (
-        <time dateTime={r.receivedAt} className="whitespace-nowrap">
-          {formatDateTime(r.receivedAt)}
+      cell: (row) => (
+        <time dateTime={row.receivedAt} className="whitespace-nowrap">
+          {formatDateTime(row.receivedAt)}
         </time>
       ),
     },
@@ -353,8 +353,8 @@ function DeadLetterTable({ rows, canReplay, onReplay, empty }: { rows: DeadLette
       header: <span className="sr-only">{t('webhooks.dead.actions')}</span>,
       label: t('webhooks.dead.actions'),
       align: 'end',
-      cell: (r) => (
-        <Button variant="secondary" size="sm" aria-label={t('webhooks.replay.button', { provider: PROVIDER_NAMES[r.provider], key: r.key })} onClick={() => onReplay(r)}>
+      cell: (row) => (
+        <Button variant="secondary" size="sm" aria-label={t('webhooks.replay.button', { provider: PROVIDER_NAMES[row.provider], key: row.key })} onClick={() => onReplay(row)}>
           {t('webhooks.replay.short')}
         </Button>
       ),

@@ -50,9 +50,9 @@ export function SystemErrors({ errors, startedAt, now }: { errors: SystemError[]
       key: 'at',
       header: t('health.errors.col.time'),
       label: t('health.errors.col.time'),
-      cell: (e) => (
-        <time dateTime={e.at} title={formatRelative(Math.min(Date.parse(e.at), now), now)} className="whitespace-nowrap">
-          {formatDateTime(e.at, { seconds: true })}
+      cell: (entry) => (
+        <time dateTime={entry.at} title={formatRelative(Math.min(Date.parse(entry.at), now), now)} className="whitespace-nowrap">
+          {formatDateTime(entry.at, { seconds: true })}
         </time>
       ),
     },
@@ -61,10 +61,10 @@ export function SystemErrors({ errors, startedAt, now }: { errors: SystemError[]
       header: t('health.errors.col.requestId'),
       label: t('health.errors.col.requestId'),
       rowHeader: true,
-      cell: (e) => (
+      cell: (entry) => (
         <span className="inline-flex max-w-full flex-wrap items-center gap-1 font-normal">
-          <code className="font-mono text-xs break-all select-all">{e.requestId}</code>
-          <CopyRequestId id={e.requestId} />
+          <code className="font-mono text-xs break-all select-all">{entry.requestId}</code>
+          <CopyRequestId id={entry.requestId} />
         </span>
       ),
     },
@@ -72,10 +72,10 @@ export function SystemErrors({ errors, startedAt, now }: { errors: SystemError[]
       key: 'request',
       header: t('health.errors.col.request'),
       label: t('health.errors.col.request'),
-      cell: (e) => (
+      cell: (entry) => (
         <span className="break-all">
-          <span className="font-mono text-xs font-semibold">{e.method}</span>{' '}
-          {e.route === null ? <span className="text-surface-500 dark:text-surface-400">{t('health.errors.noRoute')}</span> : <code className="font-mono text-xs">{e.route}</code>}
+          <span className="font-mono text-xs font-semibold">{entry.method}</span>{' '}
+          {entry.route === null ? <span className="text-surface-500 dark:text-surface-400">{t('health.errors.noRoute')}</span> : <code className="font-mono text-xs">{entry.route}</code>}
         </span>
       ),
     },

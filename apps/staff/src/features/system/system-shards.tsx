@@ -48,11 +48,11 @@ export function SystemShards({ shards, now }: { shards: SystemShard[]; now: numb
       label: t('health.shards.col.latency'),
       align: 'end',
       sortValue: (s) => s.latencyMs ?? Number.POSITIVE_INFINITY,
-      cell: (s) =>
-        s.latencyMs === null ? (
+      cell: (shard) =>
+        shard.latencyMs === null ? (
           <span className="text-surface-500 dark:text-surface-400">{t('health.shards.noLatency')}</span>
         ) : (
-          <span className="tabular-nums">{t('health.db.latencyValue', { ms: formatNumber(Math.round(s.latencyMs)) })}</span>
+          <span className="tabular-nums">{t('health.db.latencyValue', { ms: formatNumber(Math.round(shard.latencyMs)) })}</span>
         ),
     },
     {
@@ -68,14 +68,14 @@ export function SystemShards({ shards, now }: { shards: SystemShard[]; now: numb
       header: t('health.shards.col.heartbeat'),
       label: t('health.shards.col.heartbeat'),
       sortValue: (s) => Date.parse(s.lastHeartbeat),
-      cell: (s) => (
+      cell: (shard) => (
         <time
-          dateTime={s.lastHeartbeat}
-          title={formatDateTime(s.lastHeartbeat, { seconds: true })}
-          className={cx('whitespace-nowrap', stale(s) && 'font-medium text-red-700 dark:text-red-400')}
+          dateTime={shard.lastHeartbeat}
+          title={formatDateTime(shard.lastHeartbeat, { seconds: true })}
+          className={cx('whitespace-nowrap', stale(shard) && 'font-medium text-red-700 dark:text-red-400')}
         >
           {/* A heartbeat stamped by a clock slightly ahead of this one reads "just now", not "in 3 seconds". */}
-          {formatRelative(Math.min(Date.parse(s.lastHeartbeat), now), now)}
+          {formatRelative(Math.min(Date.parse(shard.lastHeartbeat), now), now)}
         </time>
       ),
     },

@@ -2,7 +2,7 @@ import { Link } from '@tickety/shared';
 import { Card, PageHeader } from '@tickety/ui';
 import { linkClasses } from '../../components/notices';
 import { href } from '../../lib/hrefs';
-import { T, useT } from '../../lib/i18n';
+import { Message, useT } from '../../lib/i18n';
 import { PaymentWebhooks } from './payment-webhooks';
 import { SystemHealth } from './system-health';
 
@@ -18,7 +18,7 @@ export default function SystemPage() {
         <Card className="p-5 text-sm text-surface-700 sm:p-6 dark:text-surface-300">
           <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('system.public.heading')}</h2>
           <p className="mt-2">
-            <T k="system.public.body" components={{ link: <Link to={href('/status')} className={linkClasses} /> }} />
+            <Message k="system.public.body" components={{ link: <Link to={href('/status')} className={linkClasses} /> }} />
           </p>
         </Card>
       </div>

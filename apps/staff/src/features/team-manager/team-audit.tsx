@@ -77,9 +77,9 @@ export function TeamAudit({ members }: { members: readonly StaffTeamMember[] | u
       key: 'at',
       header: t('audit.col.when'),
       label: t('audit.col.when'),
-      cell: (e) => (
-        <time dateTime={e.at} className="whitespace-nowrap">
-          {formatDateTime(e.at, { seconds: true })}
+      cell: (entry) => (
+        <time dateTime={entry.at} className="whitespace-nowrap">
+          {formatDateTime(entry.at, { seconds: true })}
         </time>
       ),
     },
@@ -87,12 +87,12 @@ export function TeamAudit({ members }: { members: readonly StaffTeamMember[] | u
       key: 'staff',
       header: t('audit.col.staff'),
       label: t('audit.col.staff'),
-      cell: (e) => (
+      cell: (entry) => (
         <span className="flex min-w-0 items-center gap-2">
-          <Avatar src={e.staff.avatarUrl} name={nameOf(e.staff)} size="xs" />
+          <Avatar src={entry.staff.avatarUrl} name={nameOf(entry.staff)} size="xs" />
           <span className="min-w-0">
-            <span className="block break-words">{nameOf(e.staff)}</span>
-            <code className={cx(flagCode, 'text-surface-500 dark:text-surface-400')}>{e.staff.id}</code>
+            <span className="block break-words">{nameOf(entry.staff)}</span>
+            <code className={cx(flagCode, 'text-surface-500 dark:text-surface-400')}>{entry.staff.id}</code>
           </span>
         </span>
       ),
@@ -102,10 +102,10 @@ export function TeamAudit({ members }: { members: readonly StaffTeamMember[] | u
       header: t('audit.col.action'),
       label: t('audit.col.action'),
       rowHeader: true,
-      cell: (e) => (
+      cell: (entry) => (
         <span>
-          <span className="block font-medium">{actionLabel(e.action)}</span>
-          <code className={cx(flagCode, 'text-surface-500 dark:text-surface-400')}>{e.action}</code>
+          <span className="block font-medium">{actionLabel(entry.action)}</span>
+          <code className={cx(flagCode, 'text-surface-500 dark:text-surface-400')}>{entry.action}</code>
         </span>
       ),
     },
@@ -163,9 +163,9 @@ export function TeamAudit({ members }: { members: readonly StaffTeamMember[] | u
           </label>
           <select id={`${ids}-staff`} className={cx(inputClasses, 'pr-8')} value={staff} onChange={(e) => setParam('staff', e.target.value)}>
             <option value="">{t('audit.filter.anyone')}</option>
-            {(members ?? []).map((m) => (
-              <option key={m.id} value={m.id}>
-                {nameOf(m)} ({m.id})
+            {(members ?? []).map((member) => (
+              <option key={member.id} value={member.id}>
+                {nameOf(member)} ({member.id})
               </option>
             ))}
             {staff && !(members ?? []).some((m) => m.id === staff) ? <option value={staff}>{staff}</option> : null}
@@ -178,9 +178,9 @@ export function TeamAudit({ members }: { members: readonly StaffTeamMember[] | u
           <select id={`${ids}-action`} className={cx(inputClasses, 'pr-8')} value={action} onChange={(e) => setParam('action', e.target.value)}>
             <option value="">{t('audit.filter.anyAction')}</option>
             <option value={TEAM_FAMILY}>{t('audit.filter.teamChanges')}</option>
-            {actionChoices.map((a) => (
-              <option key={a} value={a}>
-                {actionLabel(a)}
+            {actionChoices.map((action) => (
+              <option key={action} value={action}>
+                {actionLabel(action)}
               </option>
             ))}
           </select>
@@ -216,18 +216,18 @@ function Change({ entry }: { entry: StaffAuditEntry }) {
   const label = (f: string) => (f in STAFF_FLAGS ? t(STAFF_FLAGS[f as StaffPermission].label) : f);
   return (
     <ul className="space-y-0.5 text-xs">
-      {granted.map((f) => (
-        <li key={`+${f}`} className="text-emerald-800 dark:text-emerald-300">
+      {granted.map((flag) => (
+        <li key={`+${flag}`} className="text-emerald-800 dark:text-emerald-300">
           <span aria-hidden="true">+ </span>
           <span className="sr-only">{t('audit.granted')} </span>
-          {label(f)}
+          {label(flag)}
         </li>
       ))}
-      {revoked.map((f) => (
-        <li key={`-${f}`} className="text-red-700 dark:text-red-300">
+      {revoked.map((flag) => (
+        <li key={`-${flag}`} className="text-red-700 dark:text-red-300">
           <span aria-hidden="true">− </span>
           <span className="sr-only">{t('audit.revoked')} </span>
-          {label(f)}
+          {label(flag)}
         </li>
       ))}
       <li className="text-surface-600 dark:text-surface-400">

@@ -18,17 +18,17 @@ export function GrantList({ grants, owner, memberName }: { grants: readonly Staf
   const nameOf = usePersonName();
   return (
     <ul className="flex flex-col gap-2 sm:flex-row sm:flex-wrap" aria-label={t('team.member.flagsOf', { name: memberName })}>
-      {grants.map((g) => (
-        <li key={g.permission} className="min-w-0 rounded-lg border border-surface-200 px-3 py-2 dark:border-surface-700">
-          <Badge tone="primary">{t(STAFF_FLAGS[g.permission].label)}</Badge>
-          <code className={cx(flagCode, 'mt-1 block text-surface-600 dark:text-surface-400')}>{g.permission}</code>
+      {grants.map((grant) => (
+        <li key={grant.permission} className="min-w-0 rounded-lg border border-surface-200 px-3 py-2 dark:border-surface-700">
+          <Badge tone="primary">{t(STAFF_FLAGS[grant.permission].label)}</Badge>
+          <code className={cx(flagCode, 'mt-1 block text-surface-600 dark:text-surface-400')}>{grant.permission}</code>
           <p className="mt-1 text-xs text-surface-600 dark:text-surface-400">
             {owner ? (
               t('team.member.ownerGrant')
-            ) : g.grantedAt ? (
+            ) : grant.grantedAt ? (
               <>
-                {t('team.member.grantedBy', { name: nameOf(g.grantedBy) })}{' '}
-                <time dateTime={g.grantedAt}>{formatDateTime(g.grantedAt)}</time>
+                {t('team.member.grantedBy', { name: nameOf(grant.grantedBy) })}{' '}
+                <time dateTime={grant.grantedAt}>{formatDateTime(grant.grantedAt)}</time>
               </>
             ) : (
               t('team.member.grantUnknown')
@@ -98,9 +98,9 @@ export function ChangeSummary({ before, after }: { before: readonly StaffPermiss
   const revoked = before.filter((f) => !after.includes(f));
   const list = (flags: StaffPermission[]) => (
     <ul className="mt-1 list-disc space-y-0.5 pl-5">
-      {flags.map((f) => (
-        <li key={f}>
-          {t(STAFF_FLAGS[f].label)} <code className={flagCode}>{f}</code>
+      {flags.map((flag) => (
+        <li key={flag}>
+          {t(STAFF_FLAGS[flag].label)} <code className={flagCode}>{flag}</code>
         </li>
       ))}
     </ul>

@@ -85,12 +85,12 @@ export function PlaygroundResult({ run }: { run: PlaygroundRun | null }) {
                   t('test.result.overlayNone')
                 ) : (
                   <ol className="list-decimal space-y-0.5 pl-5">
-                    {run.shown.map((s, i) => (
+                    {run.shown.map((shown, i) => (
                       // biome-ignore lint/suspicious/noArrayIndexKey: the list only grows, in order
                       <li key={i}>
-                        {s.title}
-                        {s.detail ? <span className="font-mono text-xs"> ({s.detail})</span> : null}
-                        {s.attempt > 0 ? ` · ${t('test.result.retry', { n: formatNumber(s.attempt) })}` : null}
+                        {shown.title}
+                        {shown.detail ? <span className="font-mono text-xs"> ({shown.detail})</span> : null}
+                        {shown.attempt > 0 ? ` · ${t('test.result.retry', { n: formatNumber(shown.attempt) })}` : null}
                       </li>
                     ))}
                   </ol>

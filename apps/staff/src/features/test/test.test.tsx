@@ -61,7 +61,7 @@ describe('test playground', () => {
   });
 
   it('a slow success shows the real loading overlay after its delay, then reports the answer', async () => {
-    let answer: (r: Response) => void = () => {};
+    let answer: (response: Response) => void = () => {};
     const { fetchMock, unexpected } = setup({
       'GET /api/staff/playground/slow': () =>
         new Promise<Response>((resolve) => {

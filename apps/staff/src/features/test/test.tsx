@@ -106,17 +106,17 @@ export default function TestPage() {
     every: formatNumber((catalogue.data?.keepAliveEveryMs ?? KEEP_ALIVE_MS) / 1000),
   };
 
-  const codeButton = (c: PlaygroundCode) => (
+  const codeButton = (code: PlaygroundCode) => (
     <Button
-      key={c.code}
+      key={code.code}
       variant="secondary"
       size="sm"
       className="h-auto min-h-8 py-1.5"
-      aria-label={t('test.code.label', { code: String(c.code), name: c.name, status: String(c.httpStatus) })}
-      onClick={() => void trigger(t('test.code.label', { code: String(c.code), name: c.name, status: String(c.httpStatus) }), errorRequest(c.code))}
+      aria-label={t('test.code.label', { code: String(code.code), name: code.name, status: String(code.httpStatus) })}
+      onClick={() => void trigger(t('test.code.label', { code: String(code.code), name: code.name, status: String(code.httpStatus) }), errorRequest(code.code))}
     >
-      <span className="font-mono">{c.code}</span>{' '}
-      <span className="font-normal text-surface-600 dark:text-surface-400">{t('test.code.status', { status: String(c.httpStatus) })}</span>
+      <span className="font-mono">{code.code}</span>{' '}
+      <span className="font-normal text-surface-600 dark:text-surface-400">{t('test.code.status', { status: String(code.httpStatus) })}</span>
     </Button>
   );
 
@@ -165,12 +165,12 @@ export default function TestPage() {
           </PlaygroundGroup>
 
           <PlaygroundGroup name={t('test.state.noAccess.name')} what={t('test.state.noAccess.what')} how={t('test.state.noAccess.how')}>
-            {NO_ACCESS_CODES.map((c) => {
-              const label = t('test.code.label', { code: String(c.code), name: c.name, status: String(c.httpStatus) });
+            {NO_ACCESS_CODES.map((code) => {
+              const label = t('test.code.label', { code: String(code.code), name: code.name, status: String(code.httpStatus) });
               return (
-                <Button key={c.code} variant="secondary" size="sm" aria-label={label} onClick={() => void trigger(label, errorRequest(c.code))}>
-                  <span className="font-mono">{c.code}</span>{' '}
-                  <span className="font-normal text-surface-600 dark:text-surface-400">{t('test.code.status', { status: String(c.httpStatus) })}</span>
+                <Button key={code.code} variant="secondary" size="sm" aria-label={label} onClick={() => void trigger(label, errorRequest(code.code))}>
+                  <span className="font-mono">{code.code}</span>{' '}
+                  <span className="font-normal text-surface-600 dark:text-surface-400">{t('test.code.status', { status: String(code.httpStatus) })}</span>
                 </Button>
               );
             })}
