@@ -1,5 +1,5 @@
 import { Alert, Button } from '@tickety/ui';
-import { failureDetail, failureText } from '../lib/config-api';
+import { failureDetail, failureText } from '../lib/failures';
 import { useT } from '../lib/i18n';
 
 /** A read that failed, in place: what failed, the API's reason (and its detail), and Try again. */

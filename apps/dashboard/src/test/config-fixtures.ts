@@ -1,6 +1,6 @@
 /** Server configurations, resources and posts as the API answers them, for the Panel Menu's tests. */
 import { newPanel, type Panel, type PanelPost, type ServerConfig, type ServerResources } from '@tickety/api-contract';
-import type { LiveConfig } from '../lib/config-api';
+import type { LiveConfig } from '../features/configs/api';
 
 export const ROLE_SUPPORT = '112233445566778899';
 export const ROLE_MODS = '223344556677889900';

@@ -2,7 +2,7 @@ import type { ServerAccess } from '@tickety/api-contract';
 /** Renders the Panel Menu as the shell would, with the API's answers (tests only). */
 import { Link, useOpenServer } from '@tickety/shared';
 import { type ApiAnswer, apiError, mockApi, renderPage } from '@tickety/shared/testing';
-import ServerConfigs from '../pages/server/configs';
+import ServerConfigs from '../features/configs/configs';
 import { live, posts, resources } from './config-fixtures';
 import { ARCADE, avaMe } from './fixtures';
 
