@@ -1,3 +1,6 @@
+import { failureDetail, failureText, type Translate } from '@tickety/shared';
+import type { MessageKey } from './i18n';
+
 /** What a failed request leaves in RTK Query's `error` (OverlayBaseQueryError of @tickety/shared). */
 export interface RequestFailure {
   status: number | 'CANCELLED' | 'NETWORK' | 'TIMEOUT';
@@ -23,4 +26,9 @@ export function isMissingRoute(error: unknown): boolean {
 }
 
 /** Failures in the reader's language (shared with the other remotes). */
-export { failureDetail, failureText } from '@tickety/shared';
+export { failureDetail, failureText };
+
+/** What `LoadFailed` of @tickety/ui says about a failed read: the reason, its detail, and the Retry button's words. */
+export function failedRead(t: Translate<MessageKey>, error: unknown): { reason: string; detail: string | null; retryLabel: string } {
+  return { reason: failureText(error), detail: failureDetail(error), retryLabel: t('common.retry') };
+}

@@ -6,13 +6,12 @@
 
 import type { ServerConfig } from '@tickety/api-contract';
 import { formatDateTime, Link, useNavigate } from '@tickety/shared';
-import { Alert, Button, buttonClasses } from '@tickety/ui';
+import { Alert, Button, buttonClasses, ConfirmDialog } from '@tickety/ui';
 import ArrowLeft from 'lucide-react/icons/arrow-left';
 import Eye from 'lucide-react/icons/eye';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import Save from 'lucide-react/icons/save';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useT } from '../../lib/i18n';
 import { useAreaWrite } from '../../lib/server-access';
 import type { MenuView } from './config-draft';

@@ -1,6 +1,6 @@
 import type { MultiPanel, Panel, PanelPost, PostKind, ServerConfig, ServerResources } from '@tickety/api-contract';
 import { formatNumber, Link } from '@tickety/shared';
-import { Alert, Badge, Button, buttonClasses, cx, EmptyState, Skeleton, Table, type TableColumn } from '@tickety/ui';
+import { Alert, Badge, Button, buttonClasses, ConfirmDialog, cx, EmptyState, Skeleton, Table, type TableColumn } from '@tickety/ui';
 import Copy from 'lucide-react/icons/copy';
 import Gem from 'lucide-react/icons/gem';
 import LayoutPanelTop from 'lucide-react/icons/layout-panel-top';
@@ -10,7 +10,6 @@ import RefreshCw from 'lucide-react/icons/refresh-cw';
 import Send from 'lucide-react/icons/send';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { MiniPreview } from '../../components/mini-preview';
 import { failureCode, failureDetail, failureText, isMissingRoute } from '../../lib/failures';
 import { href } from '../../lib/hrefs';

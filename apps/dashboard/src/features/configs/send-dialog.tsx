@@ -6,10 +6,9 @@
  */
 
 import type { PostKind } from '@tickety/api-contract';
-import { Alert, Button } from '@tickety/ui';
+import { Alert, Button, ConfirmDialog } from '@tickety/ui';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { useMemo, useState } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { failureDetail, failureText, type RequestFailure } from '../../lib/failures';
 import { useT } from '../../lib/i18n';
 import { useRefreshServerResourcesMutation, useSendPanelMutation, useServerResourcesQuery } from './api';

@@ -1,6 +1,6 @@
 import type { ConfigActor, WebLogEntry } from '@tickety/api-contract';
 import { ApiRequestError, errorText, formatDateTime, formatRelative, Link, useNavigate, useNow, useParams, useSearchParams } from '@tickety/shared';
-import { Alert, Avatar, Badge, Button, buttonClasses, cx, EmptyState, inputClasses, PageHeader, type Tone } from '@tickety/ui';
+import { Alert, Avatar, Badge, Button, buttonClasses, cx, EmptyState, inputClasses, LoadFailed, PageHeader, type Tone } from '@tickety/ui';
 import ChevronDown from 'lucide-react/icons/chevron-down';
 import Download from 'lucide-react/icons/download';
 import FileText from 'lucide-react/icons/file-text';
@@ -10,10 +10,9 @@ import SearchX from 'lucide-react/icons/search-x';
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ConfigChanges } from '../../components/config-changes';
 import { ListSkeleton } from '../../components/list-skeleton';
-import { LoadFailed } from '../../components/load-failed';
 import { useServerName } from '../../components/server-frame';
 import { downloadText } from '../../lib/csv';
-import { failureText } from '../../lib/failures';
+import { failedRead, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { useConfigNamesQuery } from '../configs/api';
@@ -360,7 +359,7 @@ export default function ServerLogsWeb() {
       </EmptyState>
     );
   } else if (!loaded) {
-    content = log.isError ? <LoadFailed title={t('logs.loadFailed')} error={log.error} onRetry={() => void log.refetch()} /> : (
+    content = log.isError ? <LoadFailed title={t('logs.loadFailed')} {...failedRead(t, log.error)} onRetry={() => void log.refetch()} /> : (
       <ListSkeleton label={t('logs.loading')} rows={4} lead="avatar" />
     );
   } else if (entries.length === 0) {

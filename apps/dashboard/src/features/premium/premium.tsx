@@ -1,13 +1,11 @@
 import type { BillingSubscription, PremiumSlot } from '@tickety/api-contract';
 import { formatDateTime, Link, selectOpenServer, useAppSelector, useParams, usePlansQuery } from '@tickety/shared';
-import { Alert, Badge, Button, buttonClasses, Card, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
+import { Alert, Badge, Button, buttonClasses, Card, ConfirmDialog, EmptyState, LoadFailed, PageHeader, Skeleton } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
 import Gem from 'lucide-react/icons/gem';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { LoadFailed } from '../../components/load-failed';
 import { useServerName } from '../../components/server-frame';
-import { failureDetail, failureText } from '../../lib/failures';
+import { failedRead, failureDetail, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { useAssignPremiumMutation, useServerPremiumQuery } from './api';
@@ -60,7 +58,7 @@ export default function ServerPremium() {
           <Skeleton className="h-40" />
         </div>
       ) : error || !data ? (
-        <LoadFailed title={t('server.premium.loadFailed')} error={error} onRetry={() => void refetch()} />
+        <LoadFailed title={t('server.premium.loadFailed')} {...failedRead(t, error)} onRetry={() => void refetch()} />
       ) : (
         <div className="space-y-6">
           <Card className="p-5 sm:p-6">

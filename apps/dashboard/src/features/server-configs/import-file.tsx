@@ -1,10 +1,9 @@
 import type { ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
 import { formatNumber } from '@tickety/shared';
-import { Alert, Badge, Button, Card, cx } from '@tickety/ui';
+import { Alert, Badge, Button, Card, ConfirmDialog, cx } from '@tickety/ui';
 import FileUp from 'lucide-react/icons/file-up';
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { ConfigChanges } from '../../components/config-changes';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { failureCode, failureDetail, failureText } from '../../lib/failures';
 import { useT } from '../../lib/i18n';
 import { CONFIG_FILE_MAX_BYTES, FILE_PROBLEM, kilobytes, pathLabel, readConfigFile, useApplyImportMutation, usePreviewImportMutation } from './api';

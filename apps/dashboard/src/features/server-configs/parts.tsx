@@ -1,7 +1,5 @@
 import { formatDateTime, formatRelative } from '@tickety/shared';
-import { Alert, Avatar, Button } from '@tickety/ui';
-import { failureDetail, failureText } from '../../lib/failures';
-import { useT } from '../../lib/i18n';
+import { Avatar } from '@tickety/ui';
 import type { VersionActor } from './api';
 
 /** When: how long ago, with the date and time in the viewer's time zone and locale (also on hover). */
@@ -28,26 +26,5 @@ export function Actor({ actor, size = 'xs' }: { actor: VersionActor; size?: 'xs'
       <Avatar src={actor.avatarUrl} name={actor.name} size={size} />
       <span className="min-w-0 break-words font-medium [overflow-wrap:anywhere]">{actor.name}</span>
     </span>
-  );
-}
-
-/** A read that failed: the reason in the reader's language, the API's own sentence when it says more, and Retry. */
-export function LoadFailed({ title, error, onRetry, className }: { title: string; error: unknown; onRetry: () => void; className?: string }) {
-  const t = useT();
-  const detail = failureDetail(error);
-  return (
-    <Alert
-      tone="danger"
-      title={title}
-      className={className}
-      actions={
-        <Button variant="secondary" size="sm" onClick={onRetry}>
-          {t('common.retry')}
-        </Button>
-      }
-    >
-      {failureText(error)}
-      {detail ? <span className="mt-1 block">{detail}</span> : null}
-    </Alert>
   );
 }

@@ -1,17 +1,18 @@
 import type { ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
 import { Link, useAppDispatch, useNavigate, useNow, useParams, useSearchParams } from '@tickety/shared';
-import { Alert, Badge, Button, buttonClasses, Card, cx, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
+import { Alert, Badge, Button, buttonClasses, Card, cx, EmptyState, LoadFailed, PageHeader, Skeleton } from '@tickety/ui';
 import FileUp from 'lucide-react/icons/file-up';
 import History from 'lucide-react/icons/history';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useServerName } from '../../components/server-frame';
+import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { T, useT } from '../../lib/i18n';
 import { useAreaWrite } from '../../lib/server-access';
 import { outdatedPosts, useConfigVersionsInfiniteQuery, useRestoreLiveConfigQuery, type VersionSummary } from './api';
 import { ExportLink } from './export-link';
 import { ImportFile } from './import-file';
-import { Actor, LoadFailed, When } from './parts';
+import { Actor, When } from './parts';
 import { VersionView } from './version-view';
 
 /** What was just applied: a restore or an import, the new version, and the posted panels it left outdated. */
@@ -226,7 +227,7 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
   const empty = pages !== undefined && items.length === 0;
   let versionsContent: ReactNode;
   if (!pages) {
-    versionsContent = versions.isError ? <LoadFailed title={t('restore.loadFailed')} error={versions.error} onRetry={() => void versions.refetch()} /> : <ListSkeleton />;
+    versionsContent = versions.isError ? <LoadFailed title={t('restore.loadFailed')} {...failedRead(t, versions.error)} onRetry={() => void versions.refetch()} /> : <ListSkeleton />;
   } else if (empty) {
     versionsContent = (
       <EmptyState icon={<History aria-hidden="true" className="size-6" />} title={t('restore.empty.title')} description={t('restore.empty.body')}>
@@ -239,7 +240,7 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
     const firstNewIndex = focusFrom.current;
     versionsContent = (
       <>
-        {versions.isError && !versions.isFetchNextPageError ? <LoadFailed className="mb-3" title={t('restore.loadFailed')} error={versions.error} onRetry={() => void versions.refetch()} /> : null}
+        {versions.isError && !versions.isFetchNextPageError ? <LoadFailed className="mb-3" title={t('restore.loadFailed')} {...failedRead(t, versions.error)} onRetry={() => void versions.refetch()} /> : null}
         <ol
           aria-label={t('restore.list')}
           aria-busy={versions.isFetching || undefined}
@@ -263,7 +264,7 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
         <div className="mt-3 flex flex-col items-center gap-2">
           <p className="text-xs text-surface-600 dark:text-surface-400">{t('restore.shown', { count: items.length })}</p>
           {versions.isFetchNextPageError ? (
-            <LoadFailed className="w-full" title={t('restore.moreFailed')} error={versions.error} onRetry={loadMore} />
+            <LoadFailed className="w-full" title={t('restore.moreFailed')} {...failedRead(t, versions.error)} onRetry={loadMore} />
           ) : versions.hasNextPage ? (
             <Button variant="secondary" size="sm" loading={versions.isFetchingNextPage} onClick={loadMore}>
               {t('restore.loadMore')}
@@ -278,7 +279,7 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
 
   let detail: ReactNode;
   if (!liveData) {
-    detail = live.isError ? <LoadFailed title={t('restore.liveFailed')} error={live.error} onRetry={() => void live.refetch()} /> : <Skeleton className="h-40 w-full" />;
+    detail = live.isError ? <LoadFailed title={t('restore.liveFailed')} {...failedRead(t, live.error)} onRetry={() => void live.refetch()} /> : <Skeleton className="h-40 w-full" />;
   } else if (selected === null) {
     detail = empty ? null : (
         <div className="flex min-h-40 items-center justify-center rounded-xl border border-dashed border-surface-300 p-6 text-center text-sm text-surface-600 dark:border-surface-700 dark:text-surface-400">

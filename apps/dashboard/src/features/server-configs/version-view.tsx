@@ -1,18 +1,17 @@
 import { diffConfig, type ServerConfigAnswer } from '@tickety/api-contract';
 import { Link, useNow } from '@tickety/shared';
-import { Alert, Badge, Button, Skeleton } from '@tickety/ui';
+import { Alert, Badge, Button, ConfirmDialog, LoadFailed, Skeleton } from '@tickety/ui';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ConfigChanges } from '../../components/config-changes';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { changeText, describeChanges } from '../../lib/config-change-text';
-import { failureCode, failureDetail, failureText } from '../../lib/failures';
+import { failedRead, failureCode, failureDetail, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { useConfigVersionQuery, useRestoreConfigVersionMutation, type VersionDetail } from './api';
 import { ConfigSummary } from './config-summary';
 import { ExportLink } from './export-link';
-import { Actor, LoadFailed, When } from './parts';
+import { Actor, When } from './parts';
 import { Tabs } from './tabs';
 
 type Tab = 'compare' | 'previous' | 'contents';
@@ -31,7 +30,7 @@ function PreviousDiff({ server, detail }: { server: string; detail: VersionDetai
     return failureCode(previous.error) === 1002 ? (
       <p className="text-sm text-surface-700 dark:text-surface-300">{t('restore.view.previousGone', { version: previousVersion })}</p>
     ) : (
-      <LoadFailed title={t('restore.view.previousFailed', { version: previousVersion })} error={previous.error} onRetry={() => void previous.refetch()} />
+      <LoadFailed title={t('restore.view.previousFailed', { version: previousVersion })} {...failedRead(t, previous.error)} onRetry={() => void previous.refetch()} />
     );
   }
   if (!previous.data) return <Skeleton className="h-16 w-full" />;
@@ -109,7 +108,7 @@ export function VersionView({
           {t('restore.view.missing')}
         </Alert>
       ) : (
-        <LoadFailed title={t('restore.view.loadFailed', { version })} error={query.error} onRetry={() => void query.refetch()} />
+        <LoadFailed title={t('restore.view.loadFailed', { version })} {...failedRead(t, query.error)} onRetry={() => void query.refetch()} />
       );
     }
     return (

@@ -1,13 +1,13 @@
 import type { StatisticsAnswer, StatisticsRange } from '@tickety/api-contract';
 import { formatNumber, Link, useNavigate, useParams, useSearchParams } from '@tickety/shared';
-import { Button, buttonClasses, Card, cx, EmptyState, inputClasses, PageHeader, Skeleton, Table, type TableColumn } from '@tickety/ui';
+import { Button, buttonClasses, Card, cx, EmptyState, inputClasses, LoadFailed, PageHeader, Skeleton, Table, type TableColumn } from '@tickety/ui';
 import ChartColumn from 'lucide-react/icons/chart-column';
 import Download from 'lucide-react/icons/download';
 import Inbox from 'lucide-react/icons/inbox';
 import { lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useState } from 'react';
-import { LoadFailed } from '../../components/load-failed';
 import { useServerName } from '../../components/server-frame';
 import { downloadText } from '../../lib/csv';
+import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { useConfigNamesQuery } from '../configs/api';
@@ -174,7 +174,7 @@ export default function ServerStatistics() {
 
   let content: ReactNode;
   if (!data) {
-    content = stats.isError ? <LoadFailed title={t('statistics.loadFailed')} error={stats.error} onRetry={() => void stats.refetch()} /> : (
+    content = stats.isError ? <LoadFailed title={t('statistics.loadFailed')} {...failedRead(t, stats.error)} onRetry={() => void stats.refetch()} /> : (
       <div role="status" aria-label={t('statistics.loading')} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {['a', 'b', 'c', 'd', 'e', 'f'].map((k) => (
           <Skeleton key={k} className="h-28" />

@@ -1,5 +1,5 @@
 import { isSnowflake, Link, useNavigate, useParams, useSearchParams } from '@tickety/shared';
-import { Button, buttonClasses, cx, EmptyState, inputClasses, PageHeader } from '@tickety/ui';
+import { Button, buttonClasses, cx, EmptyState, inputClasses, LoadFailed, PageHeader } from '@tickety/ui';
 import ArrowLeft from 'lucide-react/icons/arrow-left';
 import FileText from 'lucide-react/icons/file-text';
 import FilterX from 'lucide-react/icons/filter-x';
@@ -7,8 +7,8 @@ import Search from 'lucide-react/icons/search';
 import SearchX from 'lucide-react/icons/search-x';
 import { type FormEvent, type ReactNode, useId, useMemo, useState } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
-import { LoadFailed } from '../../components/load-failed';
 import { useServerName } from '../../components/server-frame';
+import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { useConfigNamesQuery } from '../configs/api';
@@ -152,7 +152,7 @@ export default function ServerTranscripts() {
 
   let content: ReactNode;
   if (list.currentData === undefined) {
-    content = list.isError ? <LoadFailed title={t('transcripts.loadFailed')} error={list.error} onRetry={() => void list.refetch()} /> : (
+    content = list.isError ? <LoadFailed title={t('transcripts.loadFailed')} {...failedRead(t, list.error)} onRetry={() => void list.refetch()} /> : (
       <ListSkeleton label={t('transcripts.loading')} rows={4} lead="avatar" />
     );
   } else {

@@ -1,10 +1,9 @@
 import { Link } from '@tickety/shared';
-import { Alert, Button, buttonClasses, EmptyState, PageHeader } from '@tickety/ui';
+import { Alert, Button, buttonClasses, EmptyState, LoadFailed, PageHeader } from '@tickety/ui';
 import Inbox from 'lucide-react/icons/inbox';
 import { type ReactNode, useMemo } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
-import { LoadFailed } from '../../components/load-failed';
-import { failureText } from '../../lib/failures';
+import { failedRead, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { useMyTranscriptsInfiniteQuery } from './api';
@@ -22,7 +21,7 @@ export default function YourTickets() {
 
   let content: ReactNode;
   if (!loaded) {
-    content = list.isError ? <LoadFailed title={t('transcripts.loadFailed')} error={list.error} onRetry={() => void list.refetch()} /> : (
+    content = list.isError ? <LoadFailed title={t('transcripts.loadFailed')} {...failedRead(t, list.error)} onRetry={() => void list.refetch()} /> : (
       <ListSkeleton label={t('transcripts.loading')} rows={4} lead="avatar" />
     );
   } else {

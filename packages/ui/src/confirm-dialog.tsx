@@ -1,5 +1,5 @@
-import { Button } from '@tickety/ui';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { Button } from './button';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -20,7 +20,8 @@ export interface ConfirmDialogProps {
 /**
  * A modal question with two answers, on the native `<dialog>` (focus moves in and is kept there,
  * Escape cancels, the page behind is inert, and focus returns to where it was). It stays inside the
- * remote's subtree, so the remote's scoped styles apply (docs/architecture.md, "CSS").
+ * remote's subtree, so the remote's scoped styles apply (docs/architecture.md, "CSS"). The caller
+ * passes every word in its own catalogue's language.
  */
 export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel, tone = 'danger', busy = false, confirmDisabled = false, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
