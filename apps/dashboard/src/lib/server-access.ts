@@ -5,7 +5,7 @@
  * trying).
  */
 import { type AccessArea, allows, type ServerAccess } from '@tickety/api-contract';
-import { selectOpenServerAccess, useAppSelector } from '@tickety/shared';
+import { selectOpenServer, selectOpenServerAccess, useAppSelector } from '@tickety/shared';
 import { useT } from './i18n';
 
 export interface AreaWrite {
@@ -15,6 +15,11 @@ export interface AreaWrite {
   reason: string | null;
   /** Whether the user has full access (owner, Administrator or Manage Server). */
   full: boolean;
+}
+
+/** The open server's name (the shell's server layout marks the server it checked access to); null when unknown. */
+export function useServerName(): string | null {
+  return useAppSelector(selectOpenServer)?.name ?? null;
 }
 
 export function useServerAccess(): ServerAccess | null {

@@ -3,7 +3,7 @@ import { ApiRequestError, errorCode } from '../client/errors';
 import { request } from '../client/request';
 import { getApiOrigin } from '../config';
 import { AUTH_CACHE, AUTH_PATHS, OVERLAY } from '../constants';
-import type { Guild, MeResponse, ServerAccess, StaffInfo, SubscriptionSummary, User } from '../types';
+import type { Guild, MeResponse, StaffInfo, SubscriptionSummary, User } from '../types';
 import { openLoginPopup } from './login-popup';
 
 /** docs/behaviour.md#auth-state: the client-side auth state. */
@@ -21,21 +21,11 @@ export interface AuthState {
    */
   status: 'idle' | 'loading' | 'loaded' | 'failed';
   /**
-   * The server the open page shows (its id): set by the page that opens it (the dashboard's server
-   * pages, through `useOpenServer`), cleared when the reader leaves it and on sign-out. The shell's
-   * server layout names the server from it.
+   * The server the open page shows (its id): set by the shell's server layout (`useOpenServer`),
+   * cleared when the reader leaves it and on sign-out. What the user may do there is the cached
+   * `GET /api/guilds/:server` answer (`selectOpenServer` in open-records.ts).
    */
   temporaryServer: string | null;
-  /**
-   * What the user may do on the open server (`GET /api/guilds/:server`'s `access`, kept by the shell's
-   * server layout so pages can mirror it); null while unknown. Set and cleared with `temporaryServer`.
-   */
-  temporaryServerAccess: ServerAccess | null;
-  /**
-   * The open server as `GET /api/guilds/:server` answered it, kept only for a staff member's
-   * read-only view (`access.via` 'staff'): such a server is not in their own `guilds`. Null otherwise.
-   */
-  temporaryServerGuild: Guild | null;
   /**
    * The billing record the open page shows (a subscription: its provider and id): set by the page
    * that opens it (`useOpenBilling`), cleared when the reader leaves it and on sign-out.
@@ -58,8 +48,6 @@ export const initialAuthState: AuthState = {
   lastLoaded: null,
   status: 'idle',
   temporaryServer: null,
-  temporaryServerAccess: null,
-  temporaryServerGuild: null,
   temporaryBilling: null,
 };
 
@@ -247,14 +235,9 @@ export const authSlice = createSlice({
   name: 'auth',
   initialState: initialAuthState,
   reducers: {
-    /** The open server: its id, or its id with the access the API answered; null when none is open. */
-    setTemporaryServer(state, action: PayloadAction<string | { id: string; access: ServerAccess | null; guild?: Guild | null } | null>) {
-      const open = action.payload;
-      state.temporaryServer = typeof open === 'string' ? open : (open?.id ?? null);
-      state.temporaryServerAccess = open !== null && typeof open === 'object' ? open.access : null;
-      // The answered server only for staff read, and only the server named (never another's data).
-      const guild = open !== null && typeof open === 'object' ? open.guild : null;
-      state.temporaryServerGuild = typeof open === 'object' && open?.access?.via === 'staff' && guild?.id === open.id ? guild : null;
+    /** The open server's id; null when none is open. */
+    setTemporaryServer(state, action: PayloadAction<string | null>) {
+      state.temporaryServer = action.payload;
     },
     setTemporaryBilling(state, action: PayloadAction<OpenBillingRecord | null>) {
       state.temporaryBilling = action.payload;
@@ -284,8 +267,6 @@ export const authSlice = createSlice({
         state.lastLoaded = null;
         // What a page had open belonged to the signed-in user.
         state.temporaryServer = null;
-        state.temporaryServerAccess = null;
-        state.temporaryServerGuild = null;
         state.temporaryBilling = null;
       })
       .addCase(refreshGuilds.fulfilled, (state, action) => {

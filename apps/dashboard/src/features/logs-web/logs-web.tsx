@@ -10,11 +10,11 @@ import SearchX from 'lucide-react/icons/search-x';
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ConfigChanges } from '../../components/config-changes';
 import { ListSkeleton } from '../../components/list-skeleton';
-import { useServerName } from '../../components/server-frame';
 import { downloadText } from '../../lib/csv';
 import { failedRead, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
+import { useServerName } from '../../lib/server-access';
 import { useConfigNamesQuery } from '../configs/api';
 import { ACTION_LABEL, csvFileName, fetchAllEntries, filterQuery, filtersOf, hasFilters, isEmptyRange, useWebLogActorsQuery, useWebLogInfiniteQuery, WEB_LOG_ACTIONS, type WebLogAction, type WebLogFilters, webLogCsv } from './api';
 

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { BillingSubscription, ServerPremiumAnswer } from '@tickety/api-contract';
 import { useOpenServer } from '@tickety/shared';
-import { mockApi, renderPage, resetShared, TEST_PLANS, testSubscription } from '@tickety/shared/testing';
+import { mockApi, renderPage, resetShared, TEST_PLANS, testSubscription, useServedServer } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import ServerPremium from './premium';
@@ -22,7 +22,7 @@ function OpenedByLayout() {
 const STAFF_ACCESS = { via: 'staff' as const, areas: { panels: 'read' as const, statistics: 'read' as const, logs: 'read' as const, configs: 'read' as const, premium: 'read' as const }, grantedBy: [] };
 const STAFF_GUILD = { ...ARCADE, owner: false, canManage: false, permissions: '0' };
 function StaffLayout() {
-  useOpenServer(ARCADE.id, STAFF_ACCESS, STAFF_GUILD);
+  useServedServer(ARCADE.id, STAFF_ACCESS, STAFF_GUILD);
   return <ServerPremium />;
 }
 function show() {

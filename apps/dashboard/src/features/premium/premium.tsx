@@ -4,10 +4,10 @@ import { Alert, Badge, Button, buttonClasses, Card, ConfirmDialog, EmptyState, L
 import Check from 'lucide-react/icons/check';
 import Gem from 'lucide-react/icons/gem';
 import { useState } from 'react';
-import { useServerName } from '../../components/server-frame';
 import { failedRead, failureDetail, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
+import { useServerName } from '../../lib/server-access';
 import { useAssignPremiumMutation, useServerPremiumQuery } from './api';
 
 const PROVIDER_NAMES: Record<BillingSubscription['provider'], string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };

@@ -2,10 +2,9 @@ import { ApiRequestError, useRuntimeConfig } from '@tickety/shared';
 import { buttonClasses, cx } from '@tickety/ui';
 import Download from 'lucide-react/icons/download';
 import { type MouseEvent, useEffect, useId, useRef, useState } from 'react';
-import { useServerName } from '../../components/server-frame';
 import { failureDetail, failureText } from '../../lib/failures';
 import { useT } from '../../lib/i18n';
-import { useStaffRead } from '../../lib/server-access';
+import { useServerName, useStaffRead } from '../../lib/server-access';
 import { downloadConfigFile, exportPath, fallbackFileName } from './api';
 
 type ExportState = { state: 'idle' } | { state: 'running' } | { state: 'done'; file: string } | { state: 'failed'; message: string };

@@ -2,8 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import type { ServerAccess } from '@tickety/api-contract';
 import { CONFIG_FILE_FORMAT, CONFIG_FILE_MAX_BYTES, type ImportPreview, type ServerConfig } from '@tickety/api-contract';
-import { useOpenServer } from '@tickety/shared';
-import { type ApiAnswer, apiError, inLocale, json, mockApi, renderPage, resetShared } from '@tickety/shared/testing';
+import { type ApiAnswer, apiError, inLocale, json, mockApi, renderPage, resetShared, useServedServer } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CATEGORY_SUPPORT, config, live, panel, resources } from '../../test/config-fixtures';
 import { ARCADE, avaMe } from '../../test/fixtures';
@@ -64,7 +63,7 @@ let store: ReturnType<typeof renderPage>['store'] | undefined;
 afterEach(() => resetShared(store));
 
 function Page({ access, ...props }: RestoreConfigsProps & { access?: ServerAccess }) {
-  useOpenServer(SERVER, access);
+  useServedServer(SERVER, access);
   return <ServerRestoreConfigs {...props} />;
 }
 

@@ -4,11 +4,10 @@ import { Alert, Badge, Button, buttonClasses, Card, cx, EmptyState, LoadFailed, 
 import FileUp from 'lucide-react/icons/file-up';
 import History from 'lucide-react/icons/history';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useServerName } from '../../components/server-frame';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { T, useT } from '../../lib/i18n';
-import { useAreaWrite } from '../../lib/server-access';
+import { useAreaWrite, useServerName } from '../../lib/server-access';
 import { outdatedPosts, useConfigVersionsInfiniteQuery, useRestoreLiveConfigQuery, type VersionSummary } from './api';
 import { ExportLink } from './export-link';
 import { ImportFile } from './import-file';
