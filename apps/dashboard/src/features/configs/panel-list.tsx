@@ -128,8 +128,6 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
       onFlash(t('list.updated', { name, channel: channelName(post.channelId) }));
     } catch (error) {
       setFailure({ title: t('list.updateFailedTitle', { name }), text: failureText(error), detail: failureDetail(error), conflict: false });
-      // A message deleted in Discord is marked so by the API: show it.
-      void posts.refetch();
     } finally {
       setUpdating(null);
     }

@@ -117,11 +117,13 @@ export const webLogsApi = api.injectEndpoints({
         query: { ...apiQuery(queryArg.filters), cursor: pageParam ?? undefined, limit: PAGE_SIZE },
         overlay: false,
       }),
+      providesTags: (_result, _error, { server }) => [{ type: 'WebLog', id: server }],
       keepUnusedDataFor: 30,
     }),
     /** Everyone who appears in the server's Web Logs (the member filter's choices). */
     webLogActors: build.query<{ actors: ConfigActor[] }, string>({
       query: (server) => ({ path: `${logsPath(server)}/actors`, overlay: false }),
+      providesTags: (_result, _error, server) => [{ type: 'WebLog', id: server }],
       keepUnusedDataFor: 30,
     }),
   }),

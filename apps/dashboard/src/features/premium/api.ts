@@ -4,7 +4,6 @@
  */
 import type { AssignPremiumRequest, ServerPremiumAnswer } from '@tickety/api-contract';
 import { api } from '@tickety/shared';
-import { configApi } from '../configs/api';
 
 const base = (server: string) => `/api/guilds/${encodeURIComponent(server)}`;
 
@@ -13,19 +12,26 @@ export const premiumApi = api.injectEndpoints({
     /** Not through the overlay: the page shows a failure in place. */
     serverPremium: build.query<ServerPremiumAnswer, string>({
       query: (server) => ({ path: `${base(server)}/premium`, overlay: false }),
+      providesTags: (_result, _error, server) => [{ type: 'ServerPremium', id: server }],
     }),
     assignPremium: build.mutation<ServerPremiumAnswer, AssignPremiumRequest & { server: string }>({
       query: ({ server, ...body }) => ({ path: `${base(server)}/premium`, method: 'PUT', body, overlay: false }),
-      // The answer is the server's premium now; its limits (the Panel Menu's) follow it.
+      // The answer is the server's premium now; its limits (the configuration's) and the Web Logs follow it.
       async onQueryStarted({ server }, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
           dispatch(premiumApi.util.upsertQueryData('serverPremium', server, data));
-          void dispatch(configApi.endpoints.serverConfig.initiate(server, { forceRefetch: true, subscribe: false }));
         } catch {
           // The page shows the failure.
         }
       },
+      invalidatesTags: (result, _error, { server }) =>
+        result
+          ? [
+              { type: 'ServerConfig', id: server },
+              { type: 'WebLog', id: server },
+            ]
+          : [],
     }),
   }),
 });

@@ -11,7 +11,7 @@ import { ApiRequestError, type AppDispatch, api } from '@tickety/shared';
 import { type ConfigChangeInput, describeChanges } from '../../lib/config-change-text';
 import type { MessageKey } from '../../lib/i18n';
 import { saveBlob } from '../../lib/save-file';
-import { configApi, type LiveConfig } from '../configs/api';
+import { configApi, placeLiveConfig, savedTags } from '../configs/api';
 
 /**
  * The contract's CONFIG_FILE_MAX_BYTES and CONFIG_FILE_FORMAT (config-file-api.ts), repeated here: that
@@ -60,7 +60,7 @@ export function exportPath(server: string, version?: number): string {
 /** After a restore or an import: the new live version everywhere the dashboard shows it (the Panel Menu too). */
 function rememberLive(server: string, dispatch: AppDispatch, data: ServerConfigAnswer): void {
   dispatch(configVersionsApi.util.upsertQueryData('restoreLiveConfig', server, data));
-  dispatch(configApi.util.upsertQueryData('serverConfig', server, data as LiveConfig));
+  placeLiveConfig(dispatch, server, data);
 }
 
 export const configVersionsApi = api.injectEndpoints({
@@ -68,6 +68,7 @@ export const configVersionsApi = api.injectEndpoints({
     /** The live configuration (its version is the one marked current, and what a restore is compared with). */
     restoreLiveConfig: build.query<ServerConfigAnswer, string>({
       query: (server) => ({ path: base(server), overlay: false }),
+      providesTags: (_result, _error, server) => [{ type: 'ServerConfig', id: server }],
     }),
     /** The versions, newest first, a page at a time (`fetchNextPage` follows `nextCursor`). */
     configVersions: build.infiniteQuery<VersionPage, string, string | null>({
@@ -80,6 +81,7 @@ export const configVersionsApi = api.injectEndpoints({
         query: { cursor: pageParam ?? undefined, limit: VERSIONS_PAGE_SIZE },
         overlay: false,
       }),
+      providesTags: (_result, _error, server) => [{ type: 'ConfigVersions', id: server }],
       keepUnusedDataFor: 30,
     }),
     /** One version with its configuration. */
@@ -97,6 +99,7 @@ export const configVersionsApi = api.injectEndpoints({
           // The page shows the failure.
         }
       },
+      invalidatesTags: (result, _error, { server }) => (result ? savedTags(server) : []),
     }),
     /** What importing `file` would do; writes nothing. */
     previewImport: build.mutation<ImportPreview, { server: string; file: unknown }>({
@@ -112,6 +115,7 @@ export const configVersionsApi = api.injectEndpoints({
           // The page shows the failure.
         }
       },
+      invalidatesTags: (result, _error, { server }) => (result ? savedTags(server) : []),
     }),
   }),
 });

@@ -212,7 +212,6 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
     setApplied({ ...made, version: answer.version });
     chosenByReader.current = false;
     navigate(href('/dashboard/:server/server-configs', { server }, { version: answer.version }));
-    void versions.refetch();
     void outdatedPosts(dispatch, server, answer.config).then((outdated) => setApplied((shown) => (shown && shown.version === answer.version ? { ...shown, outdated } : shown)));
   };
 
