@@ -1,9 +1,9 @@
 import { saveBlob } from './save-file';
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. A cell a spreadsheet
+ * One CSV cell: quoted when it holds a comma, quote or line break. A cell a spreadsheet
  * would read as a formula (starting with = + - @, a tab or a carriage return) is made text with a
- * leading apostrophe first (CSV injection, OWASP).
+ * leading apostrophe first, so an exported log cannot run a formula.
  */
 export function csvCell(value: string | number | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value);

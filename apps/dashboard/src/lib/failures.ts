@@ -9,7 +9,7 @@ export interface RequestFailure {
 }
 
 /** The failure of a request as RTK Query reports it (null for anything else). */
-export function asFailure(error: unknown): RequestFailure | null {
+function asFailure(error: unknown): RequestFailure | null {
   if (typeof error !== 'object' || error === null || !('status' in error) || !('message' in error)) return null;
   return error as RequestFailure;
 }

@@ -8,7 +8,7 @@ import { type AccessArea, allows, type ServerAccess } from '@tickety/api-contrac
 import { selectOpenServer, selectOpenServerAccess, useAppSelector } from '@tickety/shared';
 import { useT } from './i18n';
 
-export interface AreaWrite {
+interface AreaWrite {
   /** Whether saving and the bot's actions are allowed (true while unknown: the API still decides). */
   canWrite: boolean;
   /** Why not, for the page's note (null when allowed). */
@@ -22,7 +22,7 @@ export function useServerName(): string | null {
   return useAppSelector(selectOpenServer)?.name ?? null;
 }
 
-export function useServerAccess(): ServerAccess | null {
+function useServerAccess(): ServerAccess | null {
   return useAppSelector(selectOpenServerAccess);
 }
 

@@ -64,7 +64,7 @@ export interface AuthRootState {
   auth: AuthState;
 }
 
-export type LoadUserArg = { force?: boolean } | undefined;
+type LoadUserArg = { force?: boolean } | undefined;
 
 /** Where a loadUser answer came from: the network, another call's in-flight request, or the cache. */
 export interface LoadUserMeta {
@@ -89,7 +89,7 @@ function meFromState(s: AuthState): MeResponse {
 }
 
 /** docs/behaviour.md#sign-in-sign-out-and-the-user-cache: the cache answers within 50 ms of the last load, or within 5 s while a user is signed in. */
-export function isCacheFresh(s: AuthState, now: number): boolean {
+function isCacheFresh(s: AuthState, now: number): boolean {
   if (s.lastLoaded === null) return false;
   const age = now - s.lastLoaded;
   if (age < 0) return false;
@@ -107,17 +107,12 @@ interface Load {
 }
 
 /**
- * Why not an RTK Query endpoint: RTK Query joins every call to a request in flight, even one with
- * `forceRefetch`. A reload forced by a sign-in or sign-out must not join a request sent before it
- * (that one carried the old session: its answer is the previous user), so it sends its own, and
- * every caller ends with the newest answer ("an older answer never overwrites a forced reload" in
- * auth-slice.test.ts fails with an RTK Query endpoint). The cache windows also depend on whether a
- * user is signed in, which RTK Query's age rules cannot say.
- *
  * The newest `@me` request per store (keyed by the store's getState, which redux-thunk passes
- * unchanged). Calls made while it is in flight join it. A call whose request was superseded (by a
- * forced reload, e.g. after login or logout) ends with the newest answer instead of its own, even if
- * its own arrives last, so an older answer never overwrites a newer one.
+ * unchanged). Calls made while it is in flight join it; a call whose request was superseded by a
+ * forced reload (after login or logout) ends with the newest answer, so an older answer never
+ * overwrites a newer one. Not an RTK Query endpoint: RTK Query joins even a forced call to the
+ * request in flight (which carried the old session), and its age rules cannot depend on whether a
+ * user is signed in.
  */
 const newestLoad = new WeakMap<object, Load>();
 

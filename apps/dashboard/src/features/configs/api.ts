@@ -15,7 +15,7 @@ export interface LiveConfig extends Omit<ServerConfigAnswer, 'config'> {
   config: ServerConfig;
 }
 
-export interface SaveConfigArgs {
+interface SaveConfigArgs {
   server: string;
   expectedVersion: number;
   config: ServerConfig;

@@ -33,7 +33,7 @@ export function copyId(used: ReadonlySet<string>, id: string): string {
 }
 
 /** Cuts a name to the 100-character limit (counted in code points, as Discord does). */
-export function fitName(name: string): string {
+function fitName(name: string): string {
   const points = [...name];
   return points.length <= NAME_MAX ? name : points.slice(0, NAME_MAX).join('');
 }

@@ -17,7 +17,7 @@ import type { DraftStash } from './stash';
 // when an editor opens, so the list stays small.
 const MenuEditor = lazy(() => import('./editor'));
 
-export function EditorSkeleton() {
+function EditorSkeleton() {
   const t = useT();
   return (
     <div aria-busy="true" className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">

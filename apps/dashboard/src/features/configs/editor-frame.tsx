@@ -22,7 +22,7 @@ import { useLeaveGuard } from './leave-guard';
 import type { DraftStash } from './stash';
 import type { ConfigEditor } from './use-config-editor';
 
-export interface EditorFrameProps<D> {
+interface EditorFrameProps<D> {
   editor: ConfigEditor<D>;
   /** The heading ("Edit panel “Support”"). */
   title: string;

@@ -14,7 +14,7 @@ import { PanelEditor } from './panel-editor';
 import { ResourcesContext, type ResourcesState } from './pickers';
 import { SettingsEditor } from './settings-editor';
 
-export type MenuEditorProps = Omit<EditorProps, 'view'> & { view: EditorProps['view'] | { kind: 'settings' } };
+type MenuEditorProps = Omit<EditorProps, 'view'> & { view: EditorProps['view'] | { kind: 'settings' } };
 
 export default function MenuEditor(props: MenuEditorProps) {
   const runtime = useRuntimeConfig();

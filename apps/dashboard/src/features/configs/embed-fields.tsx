@@ -27,7 +27,7 @@ const SWATCHES = [
 const toHex = (n: number) => `#${n.toString(16).padStart(6, '0').toUpperCase()}`;
 
 /** The colour bar: Discord's default, a swatch, the system colour picker, or `#RRGGBB` typed in. */
-export function ColourField({ path, value, onChange }: { path: string; value: number | null; onChange(value: number | null): void }) {
+function ColourField({ path, value, onChange }: { path: string; value: number | null; onChange(value: number | null): void }) {
   const t = useT();
   const { id } = useField(path);
   const [text, setText] = useState(value === null ? '' : toHex(value));

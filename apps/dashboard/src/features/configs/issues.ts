@@ -27,7 +27,7 @@ export interface SchemaIssue {
 }
 
 /** The value at `path` in `root` (undefined when there is none). */
-export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
   for (const key of path) {
     if (value === null || typeof value !== 'object') return undefined;

@@ -1,19 +1,14 @@
 /**
- * The unsaved-changes warning of an editor.
- * - Closing or reloading the tab: the browser's own "Leave site?" prompt (`beforeunload`).
- * - In-app navigation: a click on any link of the page (the shell's sidebar, the header, the editor's
- *   own "Back") is held while there are changes and `onBlocked` decides, with the address it would
- *   have gone to.
- *
- * Why not react-router's `useBlocker`: `@tickety/shared`, the only place remotes take the router from,
- * does not re-export it (yet), and a second copy of react-router in the remote would not see the
- * shell's router. With `useBlocker` the browser's Back button would be held too; until then the Panel
- * Menu keeps a draft left that way and offers to return to it (see the page).
+ * The unsaved-changes warning of an editor: closing or reloading the tab gets the browser's own
+ * prompt (`beforeunload`); a click on any link of the page is held while there are changes and
+ * `onBlocked` decides. Not react-router's `useBlocker`: @tickety/shared, where remotes take the
+ * router from, does not re-export it, so the browser's Back button is not held (the Panel Menu keeps
+ * a draft left that way and offers to return to it).
  */
 import { useEffect, useRef } from 'react';
 
 /** The in-app address of a click on a link that would leave the current address, or null. */
-export function leavingLinkTarget(event: MouseEvent): string | null {
+function leavingLinkTarget(event: MouseEvent): string | null {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return null;
   const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
   if (!(anchor instanceof HTMLAnchorElement)) return null;

@@ -43,7 +43,7 @@ const PERMISSION_KEYS = {
   MANAGE_ROLES: 'permission.manageRoles',
 } as const;
 
-export function usePermissionNames() {
+function usePermissionNames() {
   const t = useT();
   return (names: string[]) =>
     names
@@ -59,7 +59,7 @@ export function usePermissionNames() {
       .join(', ');
 }
 
-export interface PickOption {
+interface PickOption {
   id: string;
   label: string;
   description?: string;

@@ -6,7 +6,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { DiscordSurface, type DiscordTheme } from '../../components/discord/message-preview';
 import { useT } from '../../lib/i18n';
 
-export interface PreviewTab {
+interface PreviewTab {
   id: string;
   label: string;
   render(): ReactNode;

@@ -14,7 +14,7 @@ import { useT } from '../../lib/i18n';
 import { useRefreshServerResourcesMutation, useSendPanelMutation, useServerResourcesQuery } from './api';
 import { ChannelPicker, channelLabel, ResourcesContext, type ResourcesState } from './pickers';
 
-export interface SendDialogProps {
+interface SendDialogProps {
   server: string;
   kind: PostKind;
   id: string;

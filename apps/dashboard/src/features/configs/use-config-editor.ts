@@ -25,7 +25,7 @@ export interface EditorTarget<D> {
   savedView(draft: D): MenuView;
 }
 
-export interface ElsewhereIssue {
+interface ElsewhereIssue {
   path: string;
   message: string;
 }
@@ -37,7 +37,7 @@ export interface Validation {
   count: number;
 }
 
-export type ReloadNotice = 'kept' | 'replaced' | 'gone' | null;
+type ReloadNotice = 'kept' | 'replaced' | 'gone' | null;
 
 export interface ConfigEditor<D> {
   draft: D;

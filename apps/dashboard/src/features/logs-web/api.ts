@@ -12,7 +12,7 @@ import type { MessageKey } from '../../lib/i18n';
 
 export type WebLogAction = WebLogEntry['action'];
 
-export interface WebLogPageAnswer {
+interface WebLogPageAnswer {
   entries: WebLogEntry[];
   nextCursor: string | null;
 }
@@ -80,7 +80,7 @@ export function isEmptyRange(filters: WebLogFilters): boolean {
 }
 
 /** The API's query for the filters (dates become instants in the viewer's time zone). */
-export function apiQuery(filters: WebLogFilters): Record<string, string | undefined> {
+function apiQuery(filters: WebLogFilters): Record<string, string | undefined> {
   return {
     actor: filters.actor,
     action: filters.action,
@@ -94,14 +94,14 @@ const logsPath = (server: string) => `/api/guilds/${encodeURIComponent(server)}/
 /** Entries a page of the list shows. */
 export const PAGE_SIZE = 50;
 /** Entries a request of the export asks for (the API's most). */
-export const EXPORT_PAGE_SIZE = 100;
+const EXPORT_PAGE_SIZE = 100;
 
-export interface WebLogArgs {
+interface WebLogArgs {
   server: string;
   filters: WebLogFilters;
 }
 
-export const webLogsApi = api.injectEndpoints({
+const webLogsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
      * The log, newest first, a page at a time (`fetchNextPage` follows `nextCursor`). Not through the

@@ -156,7 +156,7 @@ function Entry({ entry, server, now, names, focusRef }: { entry: WebLogEntry; se
               title={t('logs.versionLink', { version: entry.version })}
               className="rounded font-mono text-sm font-semibold text-primary-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-primary-600 dark:text-primary-300"
             >
-              {/* The visible "v7" starts the accessible name (WCAG 2.5.3, label in name); the rest is for screen readers. */}
+              {/* The visible "v7" starts the accessible name (label in name: voice control says what it sees); the rest is for screen readers. */}
               {t('logs.version', { version: entry.version })}
               <span className="sr-only"> ({t('logs.versionLink', { version: entry.version })})</span>
             </Link>

@@ -45,11 +45,11 @@ describe('serverHref', () => {
 
 describe('matchesQuery', () => {
   it('matches a part of the name (any case) or of the id', () => {
-    const g = { id: '1100000000000000003', name: 'Study Hall' };
-    expect(matchesQuery(g, 'hall')).toBe(true);
-    expect(matchesQuery(g, '  STUDY ')).toBe(true);
-    expect(matchesQuery(g, '00003')).toBe(true);
-    expect(matchesQuery(g, 'arcade')).toBe(false);
-    expect(matchesQuery(g, '')).toBe(true);
+    const guild = { id: '1100000000000000003', name: 'Study Hall' };
+    expect(matchesQuery(guild, 'hall')).toBe(true);
+    expect(matchesQuery(guild, '  STUDY ')).toBe(true);
+    expect(matchesQuery(guild, '00003')).toBe(true);
+    expect(matchesQuery(guild, 'arcade')).toBe(false);
+    expect(matchesQuery(guild, '')).toBe(true);
   });
 });

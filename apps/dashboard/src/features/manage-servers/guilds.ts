@@ -41,7 +41,7 @@ export const SERVER_PAGES = {
   'server-configs': { page: 'serverRestoreConfigs', path: '/dashboard/:server/server-configs' },
 } as const;
 
-export type ServerPageSlug = keyof typeof SERVER_PAGES;
+type ServerPageSlug = keyof typeof SERVER_PAGES;
 
 export function isServerPageSlug(value: string | null | undefined): value is ServerPageSlug {
   return typeof value === 'string' && Object.hasOwn(SERVER_PAGES, value);
@@ -74,11 +74,11 @@ export function serverHref(guildId: string, page: string | null | undefined, has
 
 /** Case-insensitive match on the name, or on the id (digits typed or pasted). */
 export function matchesQuery(guild: Pick<Guild, 'id' | 'name'>, query: string): boolean {
-  const q = query.trim().toLocaleLowerCase();
-  if (!q) return true;
-  return guild.name.toLocaleLowerCase().includes(q) || guild.id.includes(q);
+  const needle = query.trim().toLocaleLowerCase();
+  if (!needle) return true;
+  return guild.name.toLocaleLowerCase().includes(needle) || guild.id.includes(needle);
 }
 
-export function byName(a: Pick<Guild, 'name'>, b: Pick<Guild, 'name'>): number {
-  return a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
+export function byName(first: Pick<Guild, 'name'>, second: Pick<Guild, 'name'>): number {
+  return first.name.localeCompare(second.name, undefined, { sensitivity: 'base' });
 }

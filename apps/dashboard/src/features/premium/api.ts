@@ -7,7 +7,7 @@ import { api } from '@tickety/shared';
 
 const base = (server: string) => `/api/guilds/${encodeURIComponent(server)}`;
 
-export const premiumApi = api.injectEndpoints({
+const premiumApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Not through the overlay: the page shows a failure in place. */
     serverPremium: build.query<ServerPremiumAnswer, string>({

@@ -36,7 +36,7 @@ export interface VersionSummary {
   restoredFrom: number | null;
 }
 
-export interface VersionPage {
+interface VersionPage {
   versions: VersionSummary[];
   nextCursor: string | null;
 }
@@ -48,7 +48,7 @@ export interface VersionDetail extends VersionSummary {
 }
 
 /** Versions a page of the list asks for. */
-export const VERSIONS_PAGE_SIZE = 25;
+const VERSIONS_PAGE_SIZE = 25;
 
 const base = (server: string) => `/api/guilds/${encodeURIComponent(server)}/config`;
 
@@ -63,7 +63,7 @@ function rememberLive(server: string, dispatch: AppDispatch, data: ServerConfigA
   placeLiveConfig(dispatch, server, data);
 }
 
-export const configVersionsApi = api.injectEndpoints({
+const configVersionsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The live configuration (its version is the one marked current, and what a restore is compared with). */
     restoreLiveConfig: build.query<ServerConfigAnswer, string>({
@@ -224,9 +224,9 @@ export async function downloadConfigFile(
 }
 
 /** Why a chosen file is not sent: too large, not JSON, or not a Tickety configuration file. */
-export type FileProblem = { kind: 'empty' } | { kind: 'tooLarge'; bytes: number } | { kind: 'notJson'; detail: string } | { kind: 'notConfigFile' };
+type FileProblem = { kind: 'empty' } | { kind: 'tooLarge'; bytes: number } | { kind: 'notJson'; detail: string } | { kind: 'notConfigFile' };
 
-export type ReadFile = { ok: true; file: unknown; name: string; bytes: number } | { ok: false; name: string; problem: FileProblem };
+type ReadFile = { ok: true; file: unknown; name: string; bytes: number } | { ok: false; name: string; problem: FileProblem };
 
 /**
  * Reads a chosen file and checks what the browser can: its size (CONFIG_FILE_MAX_BYTES, before
@@ -291,7 +291,7 @@ export function pathLabel(t: Parameters<typeof describeChanges>[0], path: string
 }
 
 /** Panels and multi-panels of a configuration by id, with their names (for the posted items a restore leaves outdated). */
-export function itemNames(config: unknown): Map<string, string> {
+function itemNames(config: unknown): Map<string, string> {
   const names = new Map<string, string>();
   if (!isObject(config)) return names;
   for (const key of ['panels', 'multiPanels'] as const) {

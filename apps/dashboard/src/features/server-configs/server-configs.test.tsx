@@ -110,7 +110,7 @@ describe('Restore Configs: the versions', () => {
     expect(items[1]!.querySelector('img')).toHaveAttribute('src', AVA.avatarUrl);
     expect(within(v2).getByRole('link')).toHaveAttribute('href', `/dashboard/${SERVER}/server-configs?version=2`);
     expect(within(v2).getByRole('link')).toHaveAccessibleName(/^v2 \(Version 2\) Restored from v1 Ben .*ago.*2026.* Summary of version 2$/);
-    // Label in name (WCAG 2.5.3): each link's name starts with the "vN" it shows, so a voice-control
+    // Label in name: each link's name starts with the "vN" it shows, so a voice-control
     // user can say "click v3"; the spelt-out "Version N" follows for screen readers.
     items.forEach((item, i) => {
       const shown = `v${4 - i}`;

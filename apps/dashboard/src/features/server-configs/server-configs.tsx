@@ -77,7 +77,7 @@ function VersionItem({
         )}
       >
         <span className="flex flex-wrap items-center gap-1.5">
-          {/* The visible "v7" starts the link's accessible name (WCAG 2.5.3, label in name: a voice-control
+          {/* The visible "v7" starts the link's accessible name (label in name: a voice-control
               user says what they see); "Version 7" follows for screen readers, as in Web Logs. */}
           <span className="font-mono text-sm font-semibold text-surface-900 dark:text-surface-50">{t('restore.versionShort', { version: item.version })}</span>
           <span className="sr-only"> ({t('restore.version', { version: item.version })})</span>

@@ -1,7 +1,7 @@
 import { cx } from '@tickety/ui';
 import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
 
-export interface TabItem<K extends string> {
+interface TabItem<K extends string> {
   key: K;
   label: ReactNode;
 }

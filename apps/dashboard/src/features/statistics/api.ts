@@ -8,7 +8,7 @@ import { toCsv } from '../../lib/csv';
 import { isDay } from '../../lib/days';
 import type { MessageKey } from '../../lib/i18n';
 
-export interface StatisticsArgs {
+interface StatisticsArgs {
   server: string;
   range: StatisticsRange;
   from?: string;
@@ -31,7 +31,7 @@ export function rangeOf(params: URLSearchParams): Pick<StatisticsArgs, 'range' |
   return { range: RANGES.includes(range as StatisticsRange) ? (range as StatisticsRange) : '7d' };
 }
 
-export const statisticsApi = api.injectEndpoints({
+const statisticsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Not through the overlay: the page shows a failure (and the plan's limits) in place. */
     serverStatistics: build.query<StatisticsAnswer, StatisticsArgs>({

@@ -4,7 +4,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { SERIES_COLOURS } from './colours';
 
-export interface DailyChartProps {
+interface DailyChartProps {
   daily: StatisticsAnswer['daily'];
   labels: { opened: string; closed: string; backlog: string };
   /** Dark mode: lighter axes and grid. */

@@ -62,8 +62,8 @@ const PATH = `/transcript/v2/${ARCADE.id}/t7`;
 const show = () => renderPage(<TranscriptV2Page />, { url: PATH, path: '/transcript/v2/:server/:fileid', me: avaMe() });
 
 /** The API's answers: the head (`?part=head`, with totalMessages) or the whole transcript. */
-function served(t: TranscriptV2) {
-  return (u: URL) => json(u.searchParams.get('part') === 'head' ? { ...t, totalMessages: t.messages.length } : t);
+function served(transcript: TranscriptV2) {
+  return (url: URL) => json(url.searchParams.get('part') === 'head' ? { ...transcript, totalMessages: transcript.messages.length } : transcript);
 }
 
 describe('the v2 model', () => {
@@ -91,21 +91,21 @@ describe('the v2 model', () => {
 
 describe('transcript v2', () => {
   it('renders messages like Discord, with names for mentions, and hostile text as text only', () => {
-    const t = fixture();
-    const users = new Map(t.users.map((u) => [u.id, u]));
-    const byId = new Map(t.messages.map((m) => [m.id, m]));
+    const transcript = fixture();
+    const users = new Map(transcript.users.map((u) => [u.id, u]));
+    const byId = new Map(transcript.messages.map((m) => [m.id, m]));
     const names: DiscordNames = {
       loaded: true,
-      roles: new Map(t.roles.map((r) => [r.id, { name: r.name, color: 0 }])),
+      roles: new Map(transcript.roles.map((r) => [r.id, { name: r.name, color: 0 }])),
       channels: new Map(),
-      users: new Map(t.users.map((u) => [u.id, u.displayName ?? u.username])),
+      users: new Map(transcript.users.map((u) => [u.id, u.displayName ?? u.username])),
       emojiUrl: () => '',
     };
     const { container } = render(
       <DiscordNamesContext.Provider value={names}>
         <DiscordSurface theme="dark">
-          {t.messages.map((m, i) => (
-            <Message key={m.id} m={m} grouped={i === 3} users={users} byId={byId} current={false} hit={false} onJump={() => undefined} />
+          {transcript.messages.map((m, i) => (
+            <Message key={m.id} message={m} grouped={i === 3} users={users} byId={byId} current={false} hit={false} onJump={() => undefined} />
           ))}
         </DiscordSurface>
       </DiscordNamesContext.Provider>,
@@ -127,25 +127,25 @@ describe('transcript v2', () => {
   });
 
   it('shows embed pictures and avatars from http(s) links only, and none in the file', () => {
-    const t = fixture();
-    const m = { ...t.messages[2]!, replyTo: null, attachments: [], embeds: [{ ...t.messages[2]!.embeds[0]!, imageUrl: 'https://cdn.discordapp.com/attachments/1/2/chart.png', thumbnailUrl: 'javascript:top.__xss=9' }] };
-    const users = new Map(t.users.map((u) => [u.id, { ...u, avatarUrl: u.id === STAFF ? 'https://cdn.discordapp.com/avatars/1/a.png' : 'javascript:top.__xss=8' }]));
+    const transcript = fixture();
+    const shown = { ...transcript.messages[2]!, replyTo: null, attachments: [], embeds: [{ ...transcript.messages[2]!.embeds[0]!, imageUrl: 'https://cdn.discordapp.com/attachments/1/2/chart.png', thumbnailUrl: 'javascript:top.__xss=9' }] };
+    const users = new Map(transcript.users.map((u) => [u.id, { ...u, avatarUrl: u.id === STAFF ? 'https://cdn.discordapp.com/avatars/1/a.png' : 'javascript:top.__xss=8' }]));
     const one = (file?: { images: Map<string, string>; origin: string }) =>
       render(
         <DiscordSurface theme="dark">
-          <Message m={m} grouped={false} users={users} byId={new Map()} {...(file ? { file } : {})} />
+          <Message message={shown} grouped={false} users={users} byId={new Map()} {...(file ? { file } : {})} />
         </DiscordSurface>,
       ).container;
     const page = one();
     expect([...page.querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual(['https://cdn.discordapp.com/avatars/1/a.png', 'https://cdn.discordapp.com/attachments/1/2/chart.png']);
     const file = one({ images: new Map(), origin: 'https://tickety.example' });
     expect(file.querySelectorAll('img')).toHaveLength(0);
-    const opener = render(<Message m={t.messages[1]!} grouped={false} users={users} byId={new Map()} />).container;
+    const opener = render(<Message message={transcript.messages[1]!} grouped={false} users={users} byId={new Map()} />).container;
     expect(opener.querySelector('img')).toBeNull();
   });
 
   it('shows an embed as Discord does: the author with picture and link, the title linked, the fields, inline ones side by side', () => {
-    const t = fixture();
+    const transcript = fixture();
     const embed: TranscriptV2['messages'][number]['embeds'][number] = {
       title: 'Support',
       description: 'Thanks for reaching out.',
@@ -164,12 +164,12 @@ describe('transcript v2', () => {
       thumbnailUrl: null,
       timestamp: null,
     };
-    const m = { ...t.messages[3]!, content: '', embeds: [embed] };
-    const users = new Map(t.users.map((u) => [u.id, u]));
+    const shown = { ...transcript.messages[3]!, content: '', embeds: [embed] };
+    const users = new Map(transcript.users.map((u) => [u.id, u]));
     const one = (file?: { images: Map<string, string>; origin: string }) =>
       render(
         <DiscordSurface theme="light">
-          <Message m={m} grouped={true} users={users} byId={new Map()} {...(file ? { file } : {})} />
+          <Message message={shown} grouped={true} users={users} byId={new Map()} {...(file ? { file } : {})} />
         </DiscordSurface>,
       ).container;
     for (const container of [one(), one({ images: new Map(), origin: 'https://tickety.example' })]) {
@@ -194,11 +194,11 @@ describe('transcript v2', () => {
   });
 
   it('lays out inline fields three to a row, two beside a thumbnail', () => {
-    const f = (inline: boolean) => ({ name: 'n', value: 'v', inline });
-    expect(fieldSpans([f(true), f(true), f(true), f(true), f(true)], false)).toEqual([4, 4, 4, 6, 6]);
-    expect(fieldSpans([f(true), f(true), f(true)], true)).toEqual([6, 6, 12]);
-    expect(fieldSpans([f(true), f(false), f(true), f(true)], false)).toEqual([12, 12, 6, 6]);
-    expect(fieldSpans([f(false), f(false)], false)).toEqual([12, 12]);
+    const field = (inline: boolean) => ({ name: 'n', value: 'v', inline });
+    expect(fieldSpans([field(true), field(true), field(true), field(true), field(true)], false)).toEqual([4, 4, 4, 6, 6]);
+    expect(fieldSpans([field(true), field(true), field(true)], true)).toEqual([6, 6, 12]);
+    expect(fieldSpans([field(true), field(false), field(true), field(true)], false)).toEqual([12, 12, 6, 6]);
+    expect(fieldSpans([field(false), field(false)], false)).toEqual([12, 12]);
     expect(fieldSpans([], false)).toEqual([]);
   });
 
@@ -288,12 +288,12 @@ describe('transcript v2', () => {
   });
 
   it('makes a standalone HTML file: every message, hostile text as text, and a policy that runs no script', async () => {
-    const t = fixture();
-    t.messages.push(...Array.from({ length: 900 }, (_, i) => ({ ...t.messages[3]!, id: String(1700000000000000000n + BigInt(i)), content: `filler ${i} ${HOSTILE}` })));
-    const names: DiscordNames = { loaded: true, roles: new Map(t.roles.map((r) => [r.id, { name: r.name, color: 0 }])), channels: new Map(), users: new Map(), emojiUrl: () => '' };
+    const transcript = fixture();
+    transcript.messages.push(...Array.from({ length: 900 }, (_, i) => ({ ...transcript.messages[3]!, id: String(1700000000000000000n + BigInt(i)), content: `filler ${i} ${HOSTILE}` })));
+    const names: DiscordNames = { loaded: true, roles: new Map(transcript.roles.map((r) => [r.id, { name: r.name, color: 0 }])), channels: new Map(), users: new Map(), emojiUrl: () => '' };
     const seen: number[] = [];
     const blob = await standaloneHtml(
-      { transcript: t, names, users: new Map(t.users.map((u) => [u.id, u])), byId: new Map(t.messages.map((m) => [m.id, m])), header: <h1>{`Ticket #7 ${HOSTILE}`}</h1> },
+      { transcript, names, users: new Map(transcript.users.map((u) => [u.id, u])), byId: new Map(transcript.messages.map((m) => [m.id, m])), header: <h1>{`Ticket #7 ${HOSTILE}`}</h1> },
       (f) => seen.push(f),
       new AbortController().signal,
     );
@@ -304,14 +304,14 @@ describe('transcript v2', () => {
     // The policy is the first thing after the charset, before any content.
     expect(doc.head.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content')).toBe(FILE_CSP);
     expect(FILE_CSP).toContain("default-src 'none'");
-    expect(doc.querySelectorAll('article[id^="m-"]')).toHaveLength(t.messages.length - 1);
+    expect(doc.querySelectorAll('article[id^="m-"]')).toHaveLength(transcript.messages.length - 1);
     expect(doc.body.textContent).toContain('filler 899');
     expect(doc.querySelector('h1')?.textContent).toBe(`Ticket #7 ${HOSTILE}`);
     expect(doc.querySelectorAll('script, iframe, object, embed, button, [onerror], [onclick], [onload]')).toHaveLength(0);
     expect(doc.querySelectorAll('img')).toHaveLength(0);
     for (const a of doc.querySelectorAll('a')) expect(a.getAttribute('href') ?? '').not.toMatch(/^\s*(javascript|data):/i);
     // The reply is a link to the message it answers.
-    expect(doc.querySelector(`a[href="#m-${t.messages[1]!.id}"]`)).not.toBeNull();
+    expect(doc.querySelector(`a[href="#m-${transcript.messages[1]!.id}"]`)).not.toBeNull();
     expect(seen.at(-1)).toBe(1);
     expect(seen.length).toBeGreaterThan(2);
   });

@@ -18,14 +18,10 @@ import { buildIndex, highlightMatches, MessageIndex, search, startsGroup } from 
 
 /**
  * A transcript stored by this service (/transcript/v2/:server/:fileid), rendered like Discord from
- * its JSON: grouped messages with names, BOT and STAFF tags, markdown with mentions by name, embeds,
- * replies, files (only the service's own copies load; nothing from another host), reactions,
- * stickers and system lines, dates in the viewer's zone. Long transcripts are virtualised and come
- * in two reads: the head (the first messages, a few kilobytes) is painted at once, the whole
- * transcript follows after that first paint (search and downloads wait for it). In-page search with
- * a count, next and previous; `#m-<id>` jumps to a message; download as HTML and JSON. The API
- * decides who may read it (opener, managers, the panel's support roles); a refusal is the request
- * client's no-access screen.
+ * its JSON (only the service's own file copies load). Long transcripts are virtualised and come in
+ * two reads: the head is painted at once, the whole transcript follows (search and downloads wait
+ * for it). In-page search, `#m-<id>` jumps, downloads as HTML and JSON. The API decides who may
+ * read it; a refusal is the request client's no-access screen.
  */
 export default function TranscriptV2Page() {
   const t = useT();
@@ -136,10 +132,10 @@ export default function TranscriptV2Page() {
     initialRect: { width: 800, height: 800 },
   });
 
-  const jumpTo = (i: number) => virtual.scrollToIndex(i, { align: 'center' });
+  const jumpTo = (index: number) => virtual.scrollToIndex(index, { align: 'center' });
   const jumpToId = (id: string) => {
-    const i = byId.indexOf(id);
-    if (i >= 0) jumpTo(i);
+    const index = byId.indexOf(id);
+    if (index >= 0) jumpTo(index);
   };
   // #m-<id> in the address: jump there once the transcript is in.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per loaded transcript
@@ -176,8 +172,8 @@ export default function TranscriptV2Page() {
       const blob = await standaloneHtml({ transcript, names, users, byId, header }, setFileProgress, abort.signal);
       saveBlob(`transcript-${transcript.server.id}-${fileid}.html`, blob);
       setFileError(null);
-    } catch (e) {
-      if (!abort.signal.aborted) setFileError(e instanceof Error ? e.message : String(e));
+    } catch (error) {
+      if (!abort.signal.aborted) setFileError(error instanceof Error ? error.message : String(error));
     } finally {
       if (!abort.signal.aborted) setFileProgress(null);
     }
@@ -265,7 +261,7 @@ export default function TranscriptV2Page() {
               {virtual.getVirtualItems().map((row) => (
                 <div key={row.key} data-index={row.index} ref={virtual.measureElement} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}>
                   <Message
-                    m={messages[row.index]!}
+                    message={messages[row.index]!}
                     grouped={!startsGroup(messages, row.index)}
                     users={users}
                     byId={byId}

@@ -29,14 +29,14 @@ export function transcriptFiltersOf(params: URLSearchParams): TranscriptFilters 
   const rating = params.get('rating');
   const from = params.get('from');
   const to = params.get('to');
-  const q = params.get('q')?.trim();
+  const search = params.get('q')?.trim();
   if (opener && isSnowflake(opener)) filters.opener = opener;
   if (closer && isSnowflake(closer)) filters.closer = closer;
   if (panel && PANEL_ID.test(panel)) filters.panel = panel;
   if (rating && /^[1-5]$/.test(rating)) filters.rating = rating;
   if (isDay(from)) filters.from = from;
   if (isDay(to)) filters.to = to;
-  if (q) filters.q = q.slice(0, 100);
+  if (search) filters.q = search.slice(0, 100);
   return filters;
 }
 
@@ -46,7 +46,7 @@ export function transcriptFilterQuery(filters: TranscriptFilters): HrefQuery {
 }
 
 /** The API's query: days as the instants they start and end in the viewer's zone. */
-export function transcriptApiQuery(filters: TranscriptFilters): Record<string, string | undefined> {
+function transcriptApiQuery(filters: TranscriptFilters): Record<string, string | undefined> {
   return {
     opener: filters.opener,
     closer: filters.closer,
@@ -58,7 +58,7 @@ export function transcriptApiQuery(filters: TranscriptFilters): Record<string, s
   };
 }
 
-export const transcriptsApi = api.injectEndpoints({
+const transcriptsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The signed-in user's tickets in every server, newest first. Failures are shown in the page. */
     myTranscripts: build.infiniteQuery<TranscriptList, void, string | null>({

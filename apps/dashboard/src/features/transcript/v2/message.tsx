@@ -21,8 +21,8 @@ export interface FileMode {
   origin: string;
 }
 
-function colourOf(n: number | null): string | undefined {
-  return n === null ? undefined : `#${n.toString(16).padStart(6, '0')}`;
+function colourOf(colour: number | null): string | undefined {
+  return colour === null ? undefined : `#${colour.toString(16).padStart(6, '0')}`;
 }
 
 /**
@@ -43,7 +43,7 @@ function Avatar({ url, name }: { url: string | null; name: string }) {
 
 /** One message as Discord shows it (or a system line); hostile text stays text. */
 export function Message({
-  m,
+  message,
   grouped,
   users,
   byId,
@@ -51,23 +51,23 @@ export function Message({
   hit = false,
   onJump,
   file,
-}: { m: TranscriptMessage; grouped: boolean; users: Users; byId: MessageLookup; current?: boolean; hit?: boolean; onJump?: (id: string) => void; file?: FileMode }) {
+}: { message: TranscriptMessage; grouped: boolean; users: Users; byId: MessageLookup; current?: boolean; hit?: boolean; onJump?: (id: string) => void; file?: FileMode }) {
   const t = useT();
-  const author = users.get(m.authorId);
-  const name = author?.displayName ?? author?.username ?? m.authorId;
-  const when = formatDateTime(m.createdAt);
-  if (m.system) {
+  const author = users.get(message.authorId);
+  const name = author?.displayName ?? author?.username ?? message.authorId;
+  const when = formatDateTime(message.createdAt);
+  if (message.system) {
     return (
-      <div id={`m-${m.id}`} className="flex items-center gap-2 px-4 py-1 text-sm text-(--d-muted)">
+      <div id={`m-${message.id}`} className="flex items-center gap-2 px-4 py-1 text-sm text-(--d-muted)">
         <span aria-hidden="true">→</span>
-        <span>{t(`transcript.v2.system.${m.system}`, { name })}</span>
-        <time dateTime={m.createdAt} className="text-xs">
+        <span>{t(`transcript.v2.system.${message.system}`, { name })}</span>
+        <time dateTime={message.createdAt} className="text-xs">
           {when}
         </time>
       </div>
     );
   }
-  const reply = m.replyTo ? byId.get(m.replyTo) : undefined;
+  const reply = message.replyTo ? byId.get(message.replyTo) : undefined;
   const replyBody = reply ? (
     <>
       ↱ <span className="font-semibold">{users.get(reply.authorId)?.displayName ?? users.get(reply.authorId)?.username ?? reply.authorId}</span>{' '}
@@ -78,7 +78,7 @@ export function Message({
   const ownUrl = (url: string) => (file ? new URL(buildUrl(url), file.origin).href : buildUrl(url));
   return (
     <article
-      id={`m-${m.id}`}
+      id={`m-${message.id}`}
       aria-label={t('transcript.v2.messageBy', { name, when })}
       className={cx('group relative px-4', grouped ? 'py-0.5' : 'pt-3 pb-0.5', hit && 'shadow-[inset_3px_0_0_#fbbf24]', current && 'ring-2 ring-amber-400 ring-inset')}
     >
@@ -103,18 +103,18 @@ export function Message({
               </span>
               {author?.bot ? <span className="rounded bg-[#5865f2] px-1 text-[10px] font-semibold text-white">{t('transcript.v2.bot')}</span> : null}
               {author?.staff ? <span className="rounded bg-emerald-700 px-1 text-[10px] font-semibold text-white">{t('transcript.v2.staff')}</span> : null}
-              <time dateTime={m.createdAt} className="text-xs text-(--d-muted)">
+              <time dateTime={message.createdAt} className="text-xs text-(--d-muted)">
                 {when}
               </time>
             </div>
           )}
-          {m.content ? (
+          {message.content ? (
             <div className="break-words">
-              <MarkdownView text={m.content} />
-              {m.editedAt ? <span className="ml-1 text-[10px] text-(--d-muted)">{t('transcript.v2.edited')}</span> : null}
+              <MarkdownView text={message.content} />
+              {message.editedAt ? <span className="ml-1 text-[10px] text-(--d-muted)">{t('transcript.v2.edited')}</span> : null}
             </div>
           ) : null}
-          {m.embeds.map((e, i) => (
+          {message.embeds.map((e, i) => (
             <Embed
               // biome-ignore lint/suspicious/noArrayIndexKey: embeds have no id; their order is fixed
               key={i}
@@ -136,7 +136,7 @@ export function Message({
               }}
             />
           ))}
-          {m.attachments.map((a) =>
+          {message.attachments.map((a) =>
             isOwnFile(a.url) && a.contentType?.startsWith('image/') && (!file || file.images.has(a.url)) ? (
               <img key={a.id} src={file ? file.images.get(a.url) : buildUrl(a.url)} alt={a.filename} loading="lazy" className="mt-1 max-h-80 max-w-full rounded" />
             ) : (
@@ -153,10 +153,10 @@ export function Message({
               </a>
             ),
           )}
-          {m.stickers.length ? <div className="mt-1 text-sm text-(--d-muted)">{m.stickers.map((s) => t('transcript.v2.sticker', { name: s.name })).join(' · ')}</div> : null}
-          {m.reactions.length ? (
+          {message.stickers.length ? <div className="mt-1 text-sm text-(--d-muted)">{message.stickers.map((s) => t('transcript.v2.sticker', { name: s.name })).join(' · ')}</div> : null}
+          {message.reactions.length ? (
             <ul className="mt-1 flex flex-wrap gap-1" aria-label={t('transcript.v2.reactions')}>
-              {m.reactions.map((r) => (
+              {message.reactions.map((r) => (
                 <li key={'id' in r.emoji ? r.emoji.id : r.emoji.name} className="rounded-md border border-(--d-embed-border) bg-(--d-embed) px-1.5 text-xs">
                   {'id' in r.emoji ? `:${r.emoji.name}:` : r.emoji.name} {r.count}
                 </li>
@@ -169,7 +169,7 @@ export function Message({
           type="button"
           title={t('transcript.v2.copyLink')}
           aria-label={t('transcript.v2.copyLink')}
-          onClick={() => void navigator.clipboard?.writeText(`${location.origin}${location.pathname}#m-${m.id}`)}
+          onClick={() => void navigator.clipboard?.writeText(`${location.origin}${location.pathname}#m-${message.id}`)}
           className="invisible self-start rounded p-1 text-(--d-muted) group-hover:visible focus-visible:visible"
         >
           <LinkIcon aria-hidden="true" className="size-4" />

@@ -19,10 +19,10 @@ export function buildIndex(transcript: TranscriptV2): string[] {
 
 /** The positions of the messages that contain `query` (case-insensitive), in order. */
 export function search(index: readonly string[], query: string): number[] {
-  const q = query.trim().toLowerCase();
-  if (q === '') return [];
+  const needle = query.trim().toLowerCase();
+  if (needle === '') return [];
   const hits: number[] = [];
-  for (let i = 0; i < index.length; i++) if (index[i]!.includes(q)) hits.push(i);
+  for (let i = 0; i < index.length; i++) if (index[i]!.includes(needle)) hits.push(i);
   return hits;
 }
 
@@ -49,17 +49,17 @@ export class MessageIndex implements MessageLookup {
     return this.positions ? (this.positions.get(id) ?? -1) : this.messages.findIndex((m) => m.id === id);
   }
   get(id: string): TranscriptMessage | undefined {
-    const i = this.indexOf(id);
-    return i >= 0 ? this.messages[i] : undefined;
+    const position = this.indexOf(id);
+    return position >= 0 ? this.messages[position] : undefined;
   }
 }
 
 /** Whether a message starts a new group (another author, a system line, a reply, or 7 minutes later), as Discord groups them. */
-export function startsGroup(messages: readonly TranscriptMessage[], i: number): boolean {
-  const m = messages[i]!;
-  const prev = messages[i - 1];
-  if (!prev || m.system || prev.system || m.replyTo) return true;
-  return prev.authorId !== m.authorId || Date.parse(m.createdAt) - Date.parse(prev.createdAt) > 7 * 60_000;
+export function startsGroup(messages: readonly TranscriptMessage[], index: number): boolean {
+  const message = messages[index]!;
+  const prev = messages[index - 1];
+  if (!prev || message.system || prev.system || message.replyTo) return true;
+  return prev.authorId !== message.authorId || Date.parse(message.createdAt) - Date.parse(prev.createdAt) > 7 * 60_000;
 }
 
 /** The address of a file the API copied: `/api/transcripts/v2/<server>/<file>/attachments/<id>`, nothing else. */
@@ -74,14 +74,14 @@ export function isOwnFile(url: string): boolean {
   return OWN_FILE.test(url);
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** The name of the highlight the search paints (`::highlight(tk-transcript-match)` in styles.css). */
-export const MATCH_HIGHLIGHT = 'tk-transcript-match';
+const MATCH_HIGHLIGHT = 'tk-transcript-match';
 
 /**
  * Marks every occurrence of `query` in the text under `root` with the CSS Custom Highlight API;
@@ -92,8 +92,8 @@ export function highlightMatches(root: Element | null, query: string): void {
   const registry = (globalThis as { CSS?: { highlights?: Map<string, unknown> } }).CSS?.highlights;
   const Highlight = (globalThis as { Highlight?: new (...ranges: Range[]) => unknown }).Highlight;
   if (!registry || !Highlight) return;
-  const q = query.trim().toLowerCase();
-  if (!root || q === '') {
+  const needle = query.trim().toLowerCase();
+  if (!root || needle === '') {
     registry.delete(MATCH_HIGHLIGHT);
     return;
   }
@@ -102,10 +102,10 @@ export function highlightMatches(root: Element | null, query: string): void {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = (node.nodeValue ?? '').toLowerCase();
     if (text.length !== (node.nodeValue ?? '').length) continue;
-    for (let at = text.indexOf(q); at >= 0; at = text.indexOf(q, at + q.length)) {
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
       const range = root.ownerDocument.createRange();
       range.setStart(node, at);
-      range.setEnd(node, at + q.length);
+      range.setEnd(node, at + needle.length);
       ranges.push(range);
     }
   }

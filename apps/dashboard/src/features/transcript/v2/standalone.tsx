@@ -20,10 +20,10 @@ import { isOwnFile, type MessageLookup, startsGroup } from './model';
 /** The file's policy: no script, no frame, no form, no request; inline styles and embedded pictures only. */
 export const FILE_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 /** Pictures included as data URIs, at most this many bytes in all (the rest are links). */
-export const IMAGE_BUDGET_BYTES = 20 * 1024 * 1024;
+const IMAGE_BUDGET_BYTES = 20 * 1024 * 1024;
 const CHUNK = 400;
 
-export interface StandaloneInput {
+interface StandaloneInput {
   transcript: TranscriptV2;
   names: DiscordNames;
   users: Users;
@@ -33,7 +33,7 @@ export interface StandaloneInput {
 }
 
 /** What is done so far, 0..1. */
-export type Progress = (fraction: number) => void;
+type Progress = (fraction: number) => void;
 
 const nextTask = () => new Promise<void>((ok) => setTimeout(ok, 0));
 
@@ -118,7 +118,7 @@ export async function standaloneHtml(input: StandaloneInput, progress: Progress,
     const parts: BlobPart[] = [frame.slice(0, cut)];
     for (let i = 0; i < messages.length; i += CHUNK) {
       if (signal.aborted) throw signal.reason;
-      parts.push(render(messages.slice(i, i + CHUNK).map((m, j) => <Message key={m.id} m={m} grouped={!startsGroup(messages, i + j)} users={users} byId={byId} file={file} />)));
+      parts.push(render(messages.slice(i, i + CHUNK).map((m, j) => <Message key={m.id} message={m} grouped={!startsGroup(messages, i + j)} users={users} byId={byId} file={file} />)));
       progress(0.05 + (0.95 * Math.min(messages.length, i + CHUNK)) / Math.max(1, messages.length));
       await nextTask();
     }
@@ -127,7 +127,7 @@ export async function standaloneHtml(input: StandaloneInput, progress: Progress,
     const head = inert.createElement('head');
     const meta = (attrs: Record<string, string>) => {
       const el = inert.createElement('meta');
-      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
       head.append(el);
     };
     meta({ charset: 'utf-8' });
