@@ -1,8 +1,9 @@
-import { buildUrl, formatDateTime, useParams } from '@tickety/shared';
+import { formatDateTime, useParams } from '@tickety/shared';
 import { Alert, Badge, Button, Skeleton } from '@tickety/ui';
 import FileText from 'lucide-react/icons/file-text';
 import { useEffect, useState } from 'react';
 import { useT } from '../../lib/i18n';
+import { v1FileUrl } from './api';
 import { decodeHexSeconds } from './cdn-signature';
 
 function When({ date }: { date: Date | null }) {
@@ -26,7 +27,7 @@ export default function TranscriptV1() {
   const { channel = '', attachment = '', filename = '', ex = '', is = '', hm = '' } = useParams();
   const expires = decodeHexSeconds(ex);
   const expired = expires !== null && expires.getTime() <= Date.now();
-  const src = buildUrl(`/api/transcripts/v1/${[channel, attachment, filename, ex, is, hm].map(encodeURIComponent).join('/')}`);
+  const src = v1FileUrl([channel, attachment, filename, ex, is, hm]);
   const [probe, setProbe] = useState<Probe>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [frameLoaded, setFrameLoaded] = useState(false);

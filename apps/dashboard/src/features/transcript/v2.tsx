@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { TranscriptHead, TranscriptV2 } from '@tickety/api-contract';
-import { formatDateTime, formatNumber, request, useParams } from '@tickety/shared';
+import type { TranscriptV2 } from '@tickety/api-contract';
+import { formatDateTime, formatNumber, useParams } from '@tickety/shared';
 import { Alert, Button, cx, inputClasses, Skeleton } from '@tickety/ui';
 import ChevronDown from 'lucide-react/icons/chevron-down';
 import ChevronUp from 'lucide-react/icons/chevron-up';
@@ -13,6 +13,7 @@ import { downloadText } from '../../lib/csv';
 import { failureText } from '../../lib/failures';
 import { useT } from '../../lib/i18n';
 import { saveBlob } from '../../lib/save-file';
+import { readTranscript, readTranscriptHead, transcriptPath } from './api';
 import { Message, type Users } from './v2/message';
 import { buildIndex, highlightMatches, MessageIndex, search, startsGroup } from './v2/model';
 
@@ -41,13 +42,13 @@ export default function TranscriptV2Page() {
   useEffect(() => () => fileAbort.current?.abort(), []);
   const scroller = useRef<HTMLElement>(null);
 
-  const path = `/api/transcripts/v2/${encodeURIComponent(server)}/${encodeURIComponent(fileid)}`;
+  const path = transcriptPath(server, fileid);
   useEffect(() => {
     let live = true;
     setTranscript(null);
     setComplete(false);
     setError(null);
-    request<TranscriptHead>({ path, query: { part: 'head' }, fromDashboard: true, gzip: true })
+    readTranscriptHead(path)
       .then((head) => {
         if (!live) return;
         setTotal(head.totalMessages);
@@ -69,7 +70,7 @@ export default function TranscriptV2Page() {
     setRestError(null);
     const frame = requestAnimationFrame(() => {
       timer = setTimeout(() => {
-        request<TranscriptV2>({ path, fromDashboard: true, gzip: true })
+        readTranscript(path)
           .then((whole) => {
             if (!live) return;
             setTranscript(whole);
