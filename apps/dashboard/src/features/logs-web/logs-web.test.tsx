@@ -4,10 +4,9 @@ import type { WebLogEntry } from '@tickety/api-contract';
 import { changeLocale, useOpenServer } from '@tickety/shared';
 import { apiError, json, mockApi, renderPage, resetShared } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigChanges } from '../../components/config-changes';
 import { csvCell } from '../../lib/csv';
 import { endOfDay, startOfDay } from '../../lib/days';
-import { config, live, panel, ROLE_SUPPORT } from '../../test/config-fixtures';
+import { live, panel, ROLE_SUPPORT } from '../../test/config-fixtures';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import ServerLogsWeb from './logs-web';
 
@@ -429,29 +428,5 @@ describe('Web Logs in German', () => {
     expect(within(save).getByText('Nein')).toBeInTheDocument();
     expect(save).toHaveTextContent('Panel „Support“');
     expect(save.querySelector('time')).toHaveTextContent(/vor/);
-  });
-});
-
-describe('ConfigChanges', () => {
-  it('renders a diff against a configuration, naming panels by their names', () => {
-    renderPage(
-      <ConfigChanges
-        changes={[
-          { path: 'panels[support].embed.description', before: 'Line one\nLine two', after: 'Shorter' },
-          { path: 'panels[support].form[q1]', before: config().panels[0]!.form[0] },
-        ]}
-        config={config()}
-      />,
-    );
-    const rows = within(screen.getByRole('list', { name: 'Changes' })).getAllByRole('listitem');
-    expect(rows[0]).toHaveTextContent('Panel “Support”›, Message›, Description');
-    expect(rows[1]).toHaveTextContent('Question “What happened?”');
-    expect(within(rows[1]!).getByText('Removed')).toBeInTheDocument();
-    expect(within(rows[1]!).queryByText('After')).not.toBeInTheDocument();
-  });
-
-  it('says when nothing changed', () => {
-    renderPage(<ConfigChanges changes={[]} />);
-    expect(screen.getByText('No configuration field changed.')).toBeInTheDocument();
   });
 });

@@ -16,7 +16,7 @@ import { configApi, placeLiveConfig, savedTags } from '../configs/api';
 /**
  * The contract's CONFIG_FILE_MAX_BYTES and CONFIG_FILE_FORMAT (config-file-api.ts), repeated here: that
  * module builds zod schemas, and importing it at run time would bring zod (about 28 KB gzip) into this
- * page's chunk. The format is checked by its type; the size by restore-configs.test.tsx.
+ * page's chunk. The format is checked by its type; the size by server-configs.test.tsx.
  */
 export const CONFIG_FILE_MAX_BYTES = 512 * 1024;
 export const CONFIG_FILE_FORMAT: typeof CONTRACT_FILE_FORMAT = 'tickety.server-config';
