@@ -23,7 +23,16 @@ export {
   refreshGuilds,
   visitorAuthState,
 } from './auth/auth-slice';
-export { type OpenServer, selectOpenBilling, selectOpenServer, selectOpenServerAccess, useOpenBilling, useOpenServer } from './auth/open-records';
+export {
+  type OpenServer,
+  selectOpenBilling,
+  selectOpenServer,
+  selectOpenServerAccess,
+  serverApi,
+  useGetServerQuery,
+  useOpenBilling,
+  useOpenServer,
+} from './auth/open-records';
 export {
   selectAuth,
   selectAuthStatus,

@@ -5,19 +5,20 @@
  */
 import { cleanup, type RenderResult, render } from '@testing-library/react';
 import type { BillingSubscription, Plan } from '@tickety/api-contract';
-import type { ReactElement, ReactNode } from 'react';
+import { type ReactElement, type ReactNode, useEffect } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { resetLoginPopup } from './auth/login-popup';
+import { serverApi, useOpenServer } from './auth/open-records';
 import { api } from './client/api';
 import { resetClientState } from './client/request';
 import { configureShared, resetSharedConfiguration } from './config';
 import { type AnyRemoteRoutesModule, leafPaths, parseRouteTable, type RouteHandle } from './contracts/remotes';
 import { changeLocale, i18n } from './i18n/i18n';
 import type { Locale } from './i18n/locales';
-import { type AppStore, makeStore, type RootState } from './store';
-import type { ApiError, Guild, MeResponse, RuntimeConfig } from './types';
+import { type AppStore, makeStore, type RootState, useAppDispatch } from './store';
+import type { ApiError, Guild, MeResponse, RuntimeConfig, ServerAccess } from './types';
 
 export const TEST_API_ORIGIN = 'http://api.test';
 
@@ -127,10 +128,25 @@ export function authStateFor(me: MeResponse, now = Date.now()): RootState['auth'
     lastLoaded: now,
     status: 'loaded',
     temporaryServer: null,
-    temporaryServerAccess: null,
-    temporaryServerGuild: null,
     temporaryBilling: null,
   };
+}
+
+/**
+ * What the shell's server layout does for a server page: the server open while the caller is mounted
+ * and, given `access`, its `GET /api/guilds/:server` answer in the cache (kept subscribed, as the
+ * layout keeps it). `guild`: the server as answered (a staff member's view of a server not theirs).
+ */
+export function useServedServer(id: string, access?: ServerAccess, guild?: Guild): void {
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    if (access === undefined) return;
+    const answer = { ...(guild ?? testGuild({ id, name: id })), access };
+    dispatch(serverApi.util.upsertQueryEntries([{ endpointName: 'getServer', arg: id, value: answer }]));
+    const subscription = dispatch(serverApi.endpoints.getServer.initiate(id));
+    return () => subscription.unsubscribe();
+  }, [dispatch, id, access, guild]);
+  useOpenServer(id);
 }
 
 export type ApiAnswer = unknown | ((url: URL, init: RequestInit | undefined) => Response | Promise<Response>);

@@ -13,7 +13,7 @@ export function initials(name: string): string {
   return letters.join('').toUpperCase() || '?';
 }
 
-export interface AvatarProps {
+interface AvatarProps {
   src: string | null | undefined;
   name: string;
   size?: keyof typeof SIZES;

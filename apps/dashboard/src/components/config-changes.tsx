@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { type ChangeView, type ConfigChangeInput, type ConfigNamesSource, describeChanges, type ValueView } from '../lib/config-change-text';
 import { useT } from '../lib/i18n';
 
-export interface ConfigChangesProps {
+interface ConfigChangesProps {
   /** Field-level changes (`diffConfig` of @tickety/api-contract, or a Web Logs entry's `changes`). */
   changes: readonly ConfigChangeInput[];
   /**

@@ -39,7 +39,7 @@ export interface ChangeView {
   after: ValueView | null;
 }
 
-export interface PathSegment {
+interface PathSegment {
   key: string;
   /** The id in `key[id]` (a panel, a multi-panel, a form question, a role). */
   id?: string;
@@ -406,7 +406,7 @@ export function describeChanges(t: T, changes: readonly ConfigChangeInput[], con
 }
 
 /** A value as one line of text (for the CSV export and screen-reader summaries). */
-export function valueText(t: T, value: ValueView): string {
+function valueText(t: T, value: ValueView): string {
   switch (value.kind) {
     case 'quoted':
       return quote(t, value.text);

@@ -5,10 +5,10 @@
  * trying).
  */
 import { type AccessArea, allows, type ServerAccess } from '@tickety/api-contract';
-import { selectOpenServerAccess, useAppSelector } from '@tickety/shared';
+import { selectOpenServer, selectOpenServerAccess, useAppSelector } from '@tickety/shared';
 import { useT } from './i18n';
 
-export interface AreaWrite {
+interface AreaWrite {
   /** Whether saving and the bot's actions are allowed (true while unknown: the API still decides). */
   canWrite: boolean;
   /** Why not, for the page's note (null when allowed). */
@@ -17,7 +17,12 @@ export interface AreaWrite {
   full: boolean;
 }
 
-export function useServerAccess(): ServerAccess | null {
+/** The open server's name (the shell's server layout marks the server it checked access to); null when unknown. */
+export function useServerName(): string | null {
+  return useAppSelector(selectOpenServer)?.name ?? null;
+}
+
+function useServerAccess(): ServerAccess | null {
   return useAppSelector(selectOpenServerAccess);
 }
 

@@ -1,15 +1,15 @@
 /** Server configurations, resources and posts as the API answers them, for the Panel Menu's tests. */
 import { newPanel, type Panel, type PanelPost, type ServerConfig, type ServerResources } from '@tickety/api-contract';
-import type { LiveConfig } from '../lib/config-api';
+import type { LiveConfig } from '../features/configs/api';
 
 export const ROLE_SUPPORT = '112233445566778899';
 export const ROLE_MODS = '223344556677889900';
-export const ROLE_BOT = '334455667788990011';
+const ROLE_BOT = '334455667788990011';
 export const CATEGORY_SUPPORT = '445566778899001122';
 export const CHANNEL_TRANSCRIPTS = '667788990011223344';
 export const CHANNEL_PANELS = '778899001122334455';
 export const CHANNEL_LOCKED = '889900112233445566';
-export const EMOJI_COIN = '990011223344556677';
+const EMOJI_COIN = '990011223344556677';
 
 export function panel(id: string, name: string, over: Partial<Panel> = {}): Panel {
   return { ...newPanel(id, { name, title: name, description: 'Press the button to open a ticket.', button: 'Open a ticket' }), ...over };

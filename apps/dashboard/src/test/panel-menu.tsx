@@ -1,8 +1,8 @@
 import type { ServerAccess } from '@tickety/api-contract';
 /** Renders the Panel Menu as the shell would, with the API's answers (tests only). */
-import { Link, useOpenServer } from '@tickety/shared';
-import { type ApiAnswer, apiError, mockApi, renderPage } from '@tickety/shared/testing';
-import ServerConfigs from '../pages/server/configs';
+import { Link } from '@tickety/shared';
+import { type ApiAnswer, apiError, mockApi, renderPage, useServedServer } from '@tickety/shared/testing';
+import ServerConfigs from '../features/configs/configs';
 import { live, posts, resources } from './config-fixtures';
 import { ARCADE, avaMe } from './fixtures';
 
@@ -13,7 +13,7 @@ export const BASE = `/api/guilds/${SERVER}`;
 export const missing = (path: string) => () => apiError(404, 1002, `Nothing at GET ${path}`);
 
 function Page({ access }: { access?: ServerAccess }) {
-  useOpenServer(SERVER, access);
+  useServedServer(SERVER, access);
   return <ServerConfigs />;
 }
 

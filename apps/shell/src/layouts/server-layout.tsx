@@ -9,7 +9,6 @@ import {
   botInviteUrl,
   errorText,
   evaluateServerArea,
-  type Guild,
   type RemoteId,
   type RouteHandle,
   refreshGuilds,
@@ -188,18 +187,18 @@ export function ServerAccess({ server }: { server: string }) {
     return <InviteTheBot server={server} name={data.name} recheck={recheck} />;
   }
   // An answer without `access` (an API older than role access) decided on managers only: full access.
-  return <OpenServer server={server} name={data.name} access={data.access ?? null} guild={data} />;
+  return <OpenServer server={server} name={data.name} access={data.access ?? null} />;
 }
 
 /**
- * The server's pages, with the server marked open for them (`selectOpenServer`, with the access the
- * API answered, so pages mirror it) while they show. A page whose area (the route table's `area`) the
+ * The server's pages, with the server marked open for them while they show (`selectOpenServer`: the
+ * access of the cached answer, so pages mirror it). A page whose area (the route table's `area`) the
  * user's access does not read is not shown: the refusal says which area, what their roles give, and
  * who can grant it. The API refuses the page's calls anyway (1017). A staff member's read-only view
  * (`via` 'staff': every area read, the server as answered) shows the staff banner above every page.
  */
-function OpenServer({ server, name, access, guild }: { server: string; name: string; access: Access | null; guild: Guild }) {
-  useOpenServer(server, access, guild);
+function OpenServer({ server, name, access }: { server: string; name: string; access: Access | null }) {
+  useOpenServer(server);
   const decision = evaluateServerArea(serverAreaOf(useHandles()), access);
   if (decision.level === 'refused' && access) return <AreaRefused server={server} name={name} area={decision.area} access={access} />;
   if (access?.via !== 'staff') return <Outlet />;

@@ -1,12 +1,2 @@
-import { api, type GuildWithAccess } from '@tickety/shared';
-
-/** The server dashboard frame's one call: may the user open this server, and what may they do there (the API decides)? */
-export const serverApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    getServer: build.query<GuildWithAccess, string>({
-      query: (server) => ({ path: `/api/guilds/${encodeURIComponent(server)}` }),
-    }),
-  }),
-});
-
-export const { useGetServerQuery } = serverApi;
+/** The server dashboard frame's one call, defined in @tickety/shared so the remotes' pages read the same cached answer. */
+export { serverApi, useGetServerQuery } from '@tickety/shared';

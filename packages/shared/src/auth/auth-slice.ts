@@ -3,7 +3,7 @@ import { ApiRequestError, errorCode } from '../client/errors';
 import { request } from '../client/request';
 import { getApiOrigin } from '../config';
 import { AUTH_CACHE, AUTH_PATHS, OVERLAY } from '../constants';
-import type { Guild, MeResponse, ServerAccess, StaffInfo, SubscriptionSummary, User } from '../types';
+import type { Guild, MeResponse, StaffInfo, SubscriptionSummary, User } from '../types';
 import { openLoginPopup } from './login-popup';
 
 /** docs/behaviour.md#auth-state: the client-side auth state. */
@@ -21,21 +21,11 @@ export interface AuthState {
    */
   status: 'idle' | 'loading' | 'loaded' | 'failed';
   /**
-   * The server the open page shows (its id): set by the page that opens it (the dashboard's server
-   * pages, through `useOpenServer`), cleared when the reader leaves it and on sign-out. The shell's
-   * server layout names the server from it.
+   * The server the open page shows (its id): set by the shell's server layout (`useOpenServer`),
+   * cleared when the reader leaves it and on sign-out. What the user may do there is the cached
+   * `GET /api/guilds/:server` answer (`selectOpenServer` in open-records.ts).
    */
   temporaryServer: string | null;
-  /**
-   * What the user may do on the open server (`GET /api/guilds/:server`'s `access`, kept by the shell's
-   * server layout so pages can mirror it); null while unknown. Set and cleared with `temporaryServer`.
-   */
-  temporaryServerAccess: ServerAccess | null;
-  /**
-   * The open server as `GET /api/guilds/:server` answered it, kept only for a staff member's
-   * read-only view (`access.via` 'staff'): such a server is not in their own `guilds`. Null otherwise.
-   */
-  temporaryServerGuild: Guild | null;
   /**
    * The billing record the open page shows (a subscription: its provider and id): set by the page
    * that opens it (`useOpenBilling`), cleared when the reader leaves it and on sign-out.
@@ -58,8 +48,6 @@ export const initialAuthState: AuthState = {
   lastLoaded: null,
   status: 'idle',
   temporaryServer: null,
-  temporaryServerAccess: null,
-  temporaryServerGuild: null,
   temporaryBilling: null,
 };
 
@@ -76,7 +64,7 @@ export interface AuthRootState {
   auth: AuthState;
 }
 
-export type LoadUserArg = { force?: boolean } | undefined;
+type LoadUserArg = { force?: boolean } | undefined;
 
 /** Where a loadUser answer came from: the network, another call's in-flight request, or the cache. */
 export interface LoadUserMeta {
@@ -101,7 +89,7 @@ function meFromState(s: AuthState): MeResponse {
 }
 
 /** docs/behaviour.md#sign-in-sign-out-and-the-user-cache: the cache answers within 50 ms of the last load, or within 5 s while a user is signed in. */
-export function isCacheFresh(s: AuthState, now: number): boolean {
+function isCacheFresh(s: AuthState, now: number): boolean {
   if (s.lastLoaded === null) return false;
   const age = now - s.lastLoaded;
   if (age < 0) return false;
@@ -119,17 +107,12 @@ interface Load {
 }
 
 /**
- * Why not an RTK Query endpoint: RTK Query joins every call to a request in flight, even one with
- * `forceRefetch`. A reload forced by a sign-in or sign-out must not join a request sent before it
- * (that one carried the old session: its answer is the previous user), so it sends its own, and
- * every caller ends with the newest answer ("an older answer never overwrites a forced reload" in
- * auth-slice.test.ts fails with an RTK Query endpoint). The cache windows also depend on whether a
- * user is signed in, which RTK Query's age rules cannot say.
- *
  * The newest `@me` request per store (keyed by the store's getState, which redux-thunk passes
- * unchanged). Calls made while it is in flight join it. A call whose request was superseded (by a
- * forced reload, e.g. after login or logout) ends with the newest answer instead of its own, even if
- * its own arrives last, so an older answer never overwrites a newer one.
+ * unchanged). Calls made while it is in flight join it; a call whose request was superseded by a
+ * forced reload (after login or logout) ends with the newest answer, so an older answer never
+ * overwrites a newer one. Not an RTK Query endpoint: RTK Query joins even a forced call to the
+ * request in flight (which carried the old session), and its age rules cannot depend on whether a
+ * user is signed in.
  */
 const newestLoad = new WeakMap<object, Load>();
 
@@ -247,14 +230,9 @@ export const authSlice = createSlice({
   name: 'auth',
   initialState: initialAuthState,
   reducers: {
-    /** The open server: its id, or its id with the access the API answered; null when none is open. */
-    setTemporaryServer(state, action: PayloadAction<string | { id: string; access: ServerAccess | null; guild?: Guild | null } | null>) {
-      const open = action.payload;
-      state.temporaryServer = typeof open === 'string' ? open : (open?.id ?? null);
-      state.temporaryServerAccess = open !== null && typeof open === 'object' ? open.access : null;
-      // The answered server only for staff read, and only the server named (never another's data).
-      const guild = open !== null && typeof open === 'object' ? open.guild : null;
-      state.temporaryServerGuild = typeof open === 'object' && open?.access?.via === 'staff' && guild?.id === open.id ? guild : null;
+    /** The open server's id; null when none is open. */
+    setTemporaryServer(state, action: PayloadAction<string | null>) {
+      state.temporaryServer = action.payload;
     },
     setTemporaryBilling(state, action: PayloadAction<OpenBillingRecord | null>) {
       state.temporaryBilling = action.payload;
@@ -284,8 +262,6 @@ export const authSlice = createSlice({
         state.lastLoaded = null;
         // What a page had open belonged to the signed-in user.
         state.temporaryServer = null;
-        state.temporaryServerAccess = null;
-        state.temporaryServerGuild = null;
         state.temporaryBilling = null;
       })
       .addCase(refreshGuilds.fulfilled, (state, action) => {

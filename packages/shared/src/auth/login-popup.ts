@@ -29,15 +29,11 @@ function readAnswer(data: unknown): boolean | null {
 let inFlight: { popup: Window; done: Promise<boolean>; abandon: () => void } | null = null;
 
 /**
- * Opens `<apiOrigin>/api/auth/login` in a centred 500x800 popup and waits for its answer.
- *
- * Resolves true only for a `message` event whose `event.source` is the popup it opened, whose
- * `event.origin` equals `apiOrigin` exactly (a bare origin; no prefix or look-alike matches) and whose
- * data is an object with `auth === true`.
- * Resolves false when the popup answers `auth: false` or is closed without answering. Every other
- * message is ignored. If the browser blocks the popup, the whole window goes to the login URL instead
- * (resolving false: this page is being left). A second call while a popup is open focuses it and
- * shares its answer.
+ * Opens `<apiOrigin>/api/auth/login` in a centred 500x800 popup and waits for its answer: true only
+ * for a `message` from that popup whose origin is exactly `apiOrigin` and whose data has
+ * `auth === true`; false for `auth: false` or a popup closed without answering (other messages are
+ * ignored). A blocked popup sends the whole window to the login URL (false: the page is being left);
+ * a second call while a popup is open focuses it and shares its answer.
  */
 export function openLoginPopup(apiOrigin: string, loginPath: string): Promise<boolean> {
   if (inFlight && !inFlight.popup.closed) {

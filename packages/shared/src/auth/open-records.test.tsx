@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { describe, expect, it } from 'vitest';
 import { makeStore } from '../store';
-import { authStateFor, signedInMe, testGuild } from '../testing';
+import { authStateFor, signedInMe, testGuild, useServedServer } from '../testing';
 import type { ServerAccess } from '../types';
 import { selectOpenBilling, selectOpenServer, selectOpenServerAccess, useOpenBilling, useOpenServer } from './open-records';
 
@@ -10,14 +10,15 @@ function ServerPage({ id }: { id: string }) {
   useOpenServer(id);
   return null;
 }
-function ServerFrame({ id, access }: { id: string; access: ServerAccess | null }) {
-  useOpenServer(id, access);
+/** The shell's server layout: the server's cached answer (with `access`), and the server open. */
+function ServerFrame({ id, access }: { id: string; access: ServerAccess }) {
+  useServedServer(id, access);
   return null;
 }
 /** A server not in the user's list, as the API answered it to a staff member. */
 const ELSEWHERE = testGuild({ id: '200000000000000002', name: 'Elsewhere', canManage: false, owner: false });
 function StaffFrame({ access }: { access: ServerAccess }) {
-  useOpenServer(ELSEWHERE.id, access, ELSEWHERE);
+  useServedServer(ELSEWHERE.id, access, ELSEWHERE);
   return null;
 }
 function SubscriptionPage({ id }: { id: string }) {
@@ -48,7 +49,7 @@ describe('the open server and billing record', () => {
     expect(s.getState().auth.temporaryServer).toBeNull();
   });
 
-  it('keeps the access the API answered on the open server record (what pages mirror), and forgets it with the server', () => {
+  it('gives the open server the access its cached answer holds (what pages mirror), and forgets it with the server', () => {
     const s = store();
     const read: ServerAccess = { via: 'roles', areas: { panels: 'read', statistics: null, logs: 'read', configs: null, premium: null }, grantedBy: ['Dashboard Readers'] };
     const view = render(
@@ -71,7 +72,7 @@ describe('the open server and billing record', () => {
     view.unmount();
     expect(selectOpenServer(s.getState())).toBeNull();
     expect(selectOpenServerAccess(s.getState())).toBeNull();
-    expect(s.getState().auth.temporaryServerAccess).toBeNull();
+    expect(s.getState().auth.temporaryServer).toBeNull();
   });
 
   it("a staff member's read-only view (via staff): the server as answered, though not in their list; any other access never takes it", () => {
@@ -90,9 +91,8 @@ describe('the open server and billing record', () => {
       </Provider>,
     );
     expect(selectOpenServer(s.getState()), 'not theirs, not a staff view').toBeNull();
-    expect(s.getState().auth.temporaryServerGuild).toBeNull();
     view.unmount();
-    expect(s.getState().auth.temporaryServerGuild).toBeNull();
+    expect(selectOpenServer(s.getState())).toBeNull();
   });
 
   it('a page that opens a server without access: the record says null (unknown), never made up', () => {

@@ -6,6 +6,7 @@ export const api = createApi({
   reducerPath: 'api',
   baseQuery: overlayBaseQuery,
   // The cache tags endpoints provide and invalidate (the user and their servers live in the auth slice).
-  tagTypes: ['Plans', 'Status'],
+  // The dashboard's are per server (`id`: the server's id): a write invalidates what it changes.
+  tagTypes: ['Plans', 'Status', 'ServerConfig', 'ConfigVersions', 'PanelPosts', 'ServerPremium', 'WebLog'],
   endpoints: () => ({}),
 });

@@ -34,13 +34,13 @@ const rgbOf = (n: number): Rgb => [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 const mix = (a: Rgb, b: Rgb, share: number): Rgb => [0, 1, 2].map((i) => Math.round(a[i]! * share + b[i]! * (1 - share))) as Rgb;
 function luminance([r, g, b]: Rgb): number {
   const [lr, lg, lb] = [r, g, b].map((v) => {
-    const c = v / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    const channel = v / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
   }) as Rgb;
   return 0.2126 * lr + 0.7152 * lg + 0.0722 * lb;
 }
-function contrast(a: Rgb, b: Rgb): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+function contrast(fore: Rgb, back: Rgb): number {
+  const [hi, lo] = [luminance(fore), luminance(back)].sort((x, y) => y - x) as [number, number];
   return (hi + 0.05) / (lo + 0.05);
 }
 const hex = ([r, g, b]: Rgb) => `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
@@ -49,10 +49,10 @@ const SURFACES: Record<'dark' | 'light', Rgb[]> = { dark: [rgbOf(0x2b2d31), rgbO
 
 /**
  * A role mention's text and tint in the role's colour, as Discord draws it, but moved towards white
- * (dark theme) or black (light theme) until it reads at 4.5:1 on the pill (WCAG AA): Discord's own
+ * (dark theme) or black (light theme) until it reads at 4.5:1 on the pill (the contrast text needs): Discord's own
  * light-theme colours do not always.
  */
-export function rolePillColours(colour: number, theme: 'dark' | 'light'): { color: string; backgroundColor: string } {
+function rolePillColours(colour: number, theme: 'dark' | 'light'): { color: string; backgroundColor: string } {
   const role = rgbOf(colour);
   const pills = SURFACES[theme].map((surface) => mix(role, surface, 0.1));
   const towards: Rgb = theme === 'dark' ? [255, 255, 255] : [0, 0, 0];

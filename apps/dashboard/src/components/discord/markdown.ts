@@ -1,21 +1,10 @@
 /**
  * Discord's markdown, parsed to a small tree that `markdown-view.tsx` renders as React elements (never
- * as an HTML string: every piece of the source reaches the page as a text node, so `<img onerror>`
- * in a description is shown as those characters).
- *
- * Why our own parser: `discord-markdown-parser` 1.3.1 has no list rule (Discord has had lists since
- * 2023), and with its vendored copy of simple-markdown costs 10.3 KB gzip (esbuild, minified);
- * simple-markdown 0.7.3 alone is 5.6 KB gzip, but its default rules are CommonMark-like (paragraphs,
- * setext headings, tables) and every Discord rule would have to be written over it anyway. This file
- * is Discord's subset only, with the inline rules taken from simple-markdown's (the parser Discord's
- * client is built on), so `***x***`, `__*x*__` and `snake_case_names` come out as in Discord.
- *
- * Blocks: code blocks (```lang), block quotes (`> `, `>>> `), headings (`# `, `## `, `### `),
- * subtext (`-# `), lists (`- `, `* `, `1. `, nested by indentation) and text. Inline: bold, italic,
- * underline, strikethrough, spoiler, inline code, masked links `[text](https://…)`, links, user /
- * role / channel mentions, custom emojis, timestamps, @everyone and @here, backslash escapes.
- * Patterns are anchored at the current position (sticky) and checked for a closing delimiter before
- * they run, and nesting stops at MAX_DEPTH, so a hostile 4,096-character description parses fast.
+ * as an HTML string: every piece of the source reaches the page as a text node). Our own parser:
+ * Discord's subset only (blocks: code, quotes, headings, subtext, lists; inline: emphasis, spoilers,
+ * code, links, mentions, emojis, timestamps, escapes), with simple-markdown's inline rules so
+ * `***x***` and `snake_case_names` come out as in Discord. Patterns are sticky and check for a closing
+ * delimiter before they run, and nesting stops at MAX_DEPTH, so a hostile 4,096-character text parses fast.
  */
 
 export type InlineNode =
@@ -37,7 +26,7 @@ export type BlockNode =
   | { type: 'quote'; children: BlockNode[] }
   | { type: 'list'; ordered: boolean; start: number; items: BlockNode[][] };
 
-export interface ParseOptions {
+interface ParseOptions {
   /** Masked links `[text](url)`: embeds and webhooks have them, a user's message does not. Default true. */
   maskedLinks?: boolean;
 }
@@ -121,13 +110,13 @@ export function parseInline(text: string, options: ParseOptions = {}, depth = 0)
       if (!masked && rule.first === '[') continue;
       if (rule.closer && text.indexOf(rule.closer, pos + rule.closer.length) === -1) continue;
       rule.pattern.lastIndex = pos;
-      const m = rule.pattern.exec(text);
-      if (!m) continue;
-      const node = rule.build(m, inner);
+      const match = rule.pattern.exec(text);
+      if (!match) continue;
+      const node = rule.build(match, inner);
       if (!node) continue;
       if (node.type === 'text') pushText(out, node.text);
       else out.push(node);
-      pos += m[0].length;
+      pos += match[0].length;
       matched = true;
       break;
     }
@@ -161,11 +150,11 @@ interface ListLine {
 }
 
 function listLine(line: string): ListLine | null {
-  const m = LIST_ITEM.exec(line);
-  if (!m) return null;
-  const marker = m[2]!;
+  const match = LIST_ITEM.exec(line);
+  if (!match) return null;
+  const marker = match[2]!;
   const ordered = marker.endsWith('.');
-  return { indent: m[1]!.length, ordered, number: ordered ? Number(marker.slice(0, -1)) : 1, text: m[3]! };
+  return { indent: match[1]!.length, ordered, number: ordered ? Number(marker.slice(0, -1)) : 1, text: match[3]! };
 }
 
 /** Lines of one list (consecutive list lines), nested by indentation. */
@@ -176,11 +165,11 @@ function buildList(lines: ListLine[], options: ParseOptions, depth: number): Blo
   while (i < lines.length) {
     const line = lines[i]!;
     const item: BlockNode[] = [{ type: 'paragraph', children: parseInline(line.text, options, depth) }];
-    let j = i + 1;
-    while (j < lines.length && lines[j]!.indent > first.indent) j++;
-    if (j > i + 1 && depth < MAX_DEPTH) item.push(buildList(lines.slice(i + 1, j), options, depth + 1));
+    let end = i + 1;
+    while (end < lines.length && lines[end]!.indent > first.indent) end++;
+    if (end > i + 1 && depth < MAX_DEPTH) item.push(buildList(lines.slice(i + 1, end), options, depth + 1));
     items.push(item);
-    i = j;
+    i = end;
   }
   return { type: 'list', ordered: first.ordered, start: first.number, items };
 }
@@ -211,9 +200,9 @@ function parseLines(text: string, options: ParseOptions, depth: number, inQuote:
         flush();
         const quoted: string[] = [];
         while (i < lines.length) {
-          const q = QUOTE.exec(lines[i]!);
-          if (!q) break;
-          quoted.push(q[1] ?? '');
+          const quote = QUOTE.exec(lines[i]!);
+          if (!quote) break;
+          quoted.push(quote[1] ?? '');
           i++;
         }
         blocks.push({ type: 'quote', children: parseLines(quoted.join('\n'), options, depth + 1, true) });
@@ -261,10 +250,10 @@ export function parseMarkdown(text: string, options: ParseOptions = {}): BlockNo
   const blocks: BlockNode[] = [];
   let last = 0;
   CODE_BLOCK.lastIndex = 0;
-  for (let m = CODE_BLOCK.exec(text); m; m = CODE_BLOCK.exec(text)) {
-    blocks.push(...parseLines(trimBlockEdges(text.slice(last, m.index)), options, 0, false));
-    blocks.push({ type: 'codeBlock', lang: m[1] ?? null, text: m[2]! });
-    last = m.index + m[0].length;
+  for (let block = CODE_BLOCK.exec(text); block; block = CODE_BLOCK.exec(text)) {
+    blocks.push(...parseLines(trimBlockEdges(text.slice(last, block.index)), options, 0, false));
+    blocks.push({ type: 'codeBlock', lang: block[1] ?? null, text: block[2]! });
+    last = block.index + block[0].length;
   }
   blocks.push(...parseLines(last === 0 ? text : trimBlockEdges(text.slice(last)), options, 0, false));
   return blocks;

@@ -18,7 +18,7 @@ export type DiscordTheme = 'dark' | 'light';
 
 /**
  * Discord's own colours (2024 themes), as the variables the preview's classes read. Where one of
- * Discord's text colours falls short of WCAG AA (4.5:1) on its background it is one step darker
+ * Discord's text colours falls short of 4.5:1 contrast on its background it is one step darker
  * (light) or lighter (dark): the dark muted text, the light link and mention, the required mark.
  */
 const THEMES: Record<DiscordTheme, Record<string, string>> = {

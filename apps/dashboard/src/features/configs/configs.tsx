@@ -1,0 +1,169 @@
+import { NavLink, useNavigate, useParams, useSearchParams } from '@tickety/shared';
+import { Alert, Button, cx, PageHeader, Skeleton } from '@tickety/ui';
+import History from 'lucide-react/icons/history';
+import LayoutPanelTop from 'lucide-react/icons/layout-panel-top';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { ListSkeleton } from '../../components/list-skeleton';
+import { failureText } from '../../lib/failures';
+import { href } from '../../lib/hrefs';
+import { useT } from '../../lib/i18n';
+import { useServerName } from '../../lib/server-access';
+import { type LiveConfig, useServerConfigQuery } from './api';
+import { type MenuView, queryOf, viewKey, viewOf } from './config-draft';
+import { PanelList } from './panel-list';
+import type { DraftStash } from './stash';
+
+// The editors, the live preview, the shared schema (zod) and the markdown parser: one chunk, fetched
+// when an editor opens, so the list stays small.
+const MenuEditor = lazy(() => import('./editor'));
+
+function EditorSkeleton() {
+  const t = useT();
+  return (
+    <div aria-busy="true" className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+      <span role="status" className="sr-only">
+        {t('editor.loading')}
+      </span>
+      <div className="space-y-4">
+        <Skeleton className="h-8 w-1/2" />
+        <Skeleton className="h-40 w-full" />
+        <Skeleton className="h-24 w-full" />
+      </div>
+      <Skeleton className="h-64 w-full" />
+    </div>
+  );
+}
+
+/** The two parts of the page: panels (list and editors) and the server's general settings with dashboard access. */
+function MenuTabs({ server, view }: { server: string; view: MenuView }) {
+  const t = useT();
+  const onSettings = view.kind === 'settings';
+  const tab = (active: boolean) =>
+    cx(
+      'inline-flex items-center rounded-t-lg border-b-2 px-3 py-2 text-sm font-semibold transition focus-visible:outline-2 focus-visible:outline-primary-600',
+      active
+        ? 'border-primary-600 text-primary-700 dark:border-primary-400 dark:text-primary-300'
+        : 'border-transparent text-surface-600 hover:text-surface-900 dark:text-surface-400 dark:hover:text-surface-50',
+    );
+  return (
+    <nav aria-label={t('menu.tabs')} className="mb-6 flex gap-1 overflow-x-auto border-b border-surface-200 dark:border-surface-800">
+      <NavLink to={href('/dashboard/:server/configs', { server })} end className={() => tab(!onSettings)} aria-current={!onSettings ? 'page' : undefined}>
+        {t('menu.tab.panels')}
+      </NavLink>
+      <NavLink to={href('/dashboard/:server/configs', { server }, { tab: 'settings' })} className={() => tab(onSettings)} aria-current={onSettings ? 'page' : undefined}>
+        {t('menu.tab.settings')}
+      </NavLink>
+    </nav>
+  );
+}
+
+/**
+ * Panel Menu (/dashboard/:server/configs): the server's panels and multi-panels, their editors with a
+ * live Discord preview, and the general settings with dashboard access by role. Where the page is
+ * lives in the address (`?edit=panel&id=…`, `?edit=multi`, `?tab=settings`), so Back and a shared link
+ * work; the editors are one lazily loaded chunk.
+ */
+export default function ServerConfigs() {
+  const t = useT();
+  const { server = '' } = useParams();
+  const serverName = useServerName();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const view = viewOf(params);
+  const key = viewKey(view);
+  const config = useServerConfigQuery(server, { refetchOnMountOrArgChange: true, skip: server === '' });
+  // A draft whose editor was left without the warning (the browser's Back): kept until the user decides.
+  const [stash, setStash] = useState<DraftStash | null>(null);
+  const [flash, setFlash] = useState<{ key: string; text: string } | null>(null);
+
+  // A confirmation belongs to the view it was made in.
+  useEffect(() => setFlash((current) => (current && current.key === key ? current : null)), [key]);
+
+  const go = useCallback((next: MenuView, replace = false) => navigate(href('/dashboard/:server/configs', { server }, queryOf(next)), { replace }), [navigate, server]);
+  const onSaved = useCallback(
+    (live: LiveConfig, next: MenuView) => {
+      setStash(null);
+      setFlash({ key: viewKey(next), text: t('editor.saved', { version: live.version }) });
+      if (viewKey(next) !== key) go(next, true);
+    },
+    [go, key, t],
+  );
+
+  const description = t('server.configs.description', { server: serverName ?? '', hasName: serverName === null ? 'no' : 'yes' });
+  return (
+    <div>
+      <PageHeader
+        title={
+          <span className="flex min-w-0 items-center gap-3">
+            <LayoutPanelTop aria-hidden="true" className="size-7 shrink-0 text-primary-600 dark:text-primary-400" />
+            <span className="min-w-0 break-words">{t('sidebar.serverConfigs')}</span>
+          </span>
+        }
+        description={description}
+      />
+      <MenuTabs server={server} view={view} />
+
+      {config.data === undefined ? (
+        config.isError ? (
+          <Alert
+            tone="danger"
+            title={t('menu.loadFailed')}
+            actions={
+              <Button variant="secondary" size="sm" onClick={() => void config.refetch()}>
+                {t('common.retry')}
+              </Button>
+            }
+          >
+            {failureText(config.error)}
+          </Alert>
+        ) : (
+          <ListSkeleton label={t('menu.loading')} rows={3} lead="preview" heading />
+        )
+      ) : view.kind === 'list' ? (
+        <>
+          {flash && flash.key === 'list' ? (
+            <Alert tone="primary" className="mb-4">
+              {flash.text}
+            </Alert>
+          ) : null}
+          {stash ? (
+            <Alert
+              tone="warning"
+              icon={<History aria-hidden="true" className="size-4" />}
+              title={t('menu.stash.title', { name: stash.label })}
+              className="mb-6"
+              actions={
+                <>
+                  <Button size="sm" onClick={() => go(stash.view)}>
+                    {t('menu.stash.resume')}
+                  </Button>
+                  <Button size="sm" variant="secondary" onClick={() => setStash(null)}>
+                    {t('menu.stash.discard')}
+                  </Button>
+                </>
+              }
+            >
+              {t('menu.stash.body')}
+            </Alert>
+          ) : null}
+          <PanelList server={server} live={config.data} onFlash={(text) => setFlash({ key: 'list', text })} onReload={() => void config.refetch()} />
+        </>
+      ) : (
+        <Suspense fallback={<EditorSkeleton />}>
+          <MenuEditor
+            key={key}
+            server={server}
+            view={view}
+            live={config.data}
+            restored={stash && stash.key === key ? stash : null}
+            flash={flash && flash.key === key ? flash.text : null}
+            onRestored={() => setStash(null)}
+            onLeftDirty={setStash}
+            onSaved={onSaved}
+            onRefetch={() => config.refetch().unwrap()}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}

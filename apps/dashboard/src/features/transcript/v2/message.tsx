@@ -1,0 +1,182 @@
+import type { TranscriptMessage, TranscriptV2 } from '@tickety/api-contract';
+import { buildUrl, formatDateTime } from '@tickety/shared';
+import { cx } from '@tickety/ui';
+import LinkIcon from 'lucide-react/icons/link';
+import Paperclip from 'lucide-react/icons/paperclip';
+import { useState } from 'react';
+import { MarkdownView } from '../../../components/discord/markdown-view';
+import { Embed } from '../../../components/discord/message-preview';
+import { useT } from '../../../lib/i18n';
+import { formatBytes, isOwnFile, type MessageLookup } from './model';
+
+export type Users = ReadonlyMap<string, TranscriptV2['users'][number]>;
+
+/**
+ * A message rendered for the downloaded, standalone HTML file rather than the page: no buttons (the
+ * file runs no script), replies are links to `#m-<id>`, pictures are the data URIs fetched for it
+ * (anything else links to this site by its full address).
+ */
+export interface FileMode {
+  images: ReadonlyMap<string, string>;
+  origin: string;
+}
+
+function colourOf(colour: number | null): string | undefined {
+  return colour === null ? undefined : `#${colour.toString(16).padStart(6, '0')}`;
+}
+
+/**
+ * The author's picture from Discord's CDN (what the page's policy lets load; an http(s) link only),
+ * else, and in the downloaded file, their initial.
+ */
+function Avatar({ url, name }: { url: string | null; name: string }) {
+  const [failed, setFailed] = useState(false);
+  if (url && /^https?:\/\//i.test(url) && !failed) {
+    return <img src={url} alt="" aria-hidden="true" referrerPolicy="no-referrer" loading="lazy" onError={() => setFailed(true)} className="size-9 rounded-full bg-(--d-embed) object-cover" />;
+  }
+  return (
+    <span aria-hidden="true" className="flex size-9 items-center justify-center rounded-full bg-[#5865f2] text-sm font-semibold text-white">
+      {name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+/** One message as Discord shows it (or a system line); hostile text stays text. */
+export function Message({
+  message,
+  grouped,
+  users,
+  byId,
+  current = false,
+  hit = false,
+  onJump,
+  file,
+}: { message: TranscriptMessage; grouped: boolean; users: Users; byId: MessageLookup; current?: boolean; hit?: boolean; onJump?: (id: string) => void; file?: FileMode }) {
+  const t = useT();
+  const author = users.get(message.authorId);
+  const name = author?.displayName ?? author?.username ?? message.authorId;
+  const when = formatDateTime(message.createdAt);
+  if (message.system) {
+    return (
+      <div id={`m-${message.id}`} className="flex items-center gap-2 px-4 py-1 text-sm text-(--d-muted)">
+        <span aria-hidden="true">→</span>
+        <span>{t(`transcript.v2.system.${message.system}`, { name })}</span>
+        <time dateTime={message.createdAt} className="text-xs">
+          {when}
+        </time>
+      </div>
+    );
+  }
+  const reply = message.replyTo ? byId.get(message.replyTo) : undefined;
+  const replyBody = reply ? (
+    <>
+      ↱ <span className="font-semibold">{users.get(reply.authorId)?.displayName ?? users.get(reply.authorId)?.username ?? reply.authorId}</span>{' '}
+      <span className="truncate">{reply.content.slice(0, 100)}</span>
+    </>
+  ) : null;
+  const replyClass = 'mb-1 ml-12 flex max-w-full items-center gap-1 truncate text-left text-xs text-(--d-muted) hover:underline';
+  const ownUrl = (url: string) => (file ? new URL(buildUrl(url), file.origin).href : buildUrl(url));
+  return (
+    <article
+      id={`m-${message.id}`}
+      aria-label={t('transcript.v2.messageBy', { name, when })}
+      className={cx('group relative px-4', grouped ? 'py-0.5' : 'pt-3 pb-0.5', hit && 'shadow-[inset_3px_0_0_#fbbf24]', current && 'ring-2 ring-amber-400 ring-inset')}
+    >
+      {reply && file ? (
+        <a href={`#m-${reply.id}`} className={replyClass}>
+          {replyBody}
+        </a>
+      ) : reply ? (
+        <button type="button" onClick={() => onJump?.(reply.id)} className={replyClass}>
+          {replyBody}
+        </button>
+      ) : null}
+      <div className="flex gap-3">
+        <div className="w-9 shrink-0">
+          {grouped ? null : <Avatar url={file ? null : (author?.avatarUrl ?? null)} name={name} />}
+        </div>
+        <div className="min-w-0 flex-1">
+          {grouped ? null : (
+            <div className="flex flex-wrap items-baseline gap-x-2">
+              <span className="font-medium" style={{ color: colourOf(author?.colour ?? null) ?? 'var(--d-header)' }}>
+                {name}
+              </span>
+              {author?.bot ? <span className="rounded bg-[#5865f2] px-1 text-[10px] font-semibold text-white">{t('transcript.v2.bot')}</span> : null}
+              {author?.staff ? <span className="rounded bg-emerald-700 px-1 text-[10px] font-semibold text-white">{t('transcript.v2.staff')}</span> : null}
+              <time dateTime={message.createdAt} className="text-xs text-(--d-muted)">
+                {when}
+              </time>
+            </div>
+          )}
+          {message.content ? (
+            <div className="break-words">
+              <MarkdownView text={message.content} />
+              {message.editedAt ? <span className="ml-1 text-[10px] text-(--d-muted)">{t('transcript.v2.edited')}</span> : null}
+            </div>
+          ) : null}
+          {message.embeds.map((e, i) => (
+            <Embed
+              // biome-ignore lint/suspicious/noArrayIndexKey: embeds have no id; their order is fixed
+              key={i}
+              embed={{
+                ...(e.title ? { title: e.title } : {}),
+                ...(e.description ? { description: e.description } : {}),
+                // Links are checked by Embed (http and https only); the author's picture loads as the
+                // page's policy allows, and not in the file (no picture from elsewhere there).
+                ...(e.url ? { url: e.url } : {}),
+                ...(e.colour !== null ? { color: e.colour } : {}),
+                ...(e.author
+                  ? { author: { name: e.author.name, ...(e.author.url ? { url: e.author.url } : {}), ...(!file && e.author.iconUrl ? { icon_url: e.author.iconUrl } : {}) } }
+                  : {}),
+                ...(e.footer ? { footer: { text: e.footer.text } } : {}),
+                // Pictures load as the page's policy allows (Discord's CDN); the file shows none.
+                ...(!file && e.imageUrl && /^https?:\/\//i.test(e.imageUrl) ? { image: { url: e.imageUrl } } : {}),
+                ...(!file && e.thumbnailUrl && /^https?:\/\//i.test(e.thumbnailUrl) ? { thumbnail: { url: e.thumbnailUrl } } : {}),
+                fields: e.fields,
+              }}
+            />
+          ))}
+          {message.attachments.map((a) =>
+            isOwnFile(a.url) && a.contentType?.startsWith('image/') && (!file || file.images.has(a.url)) ? (
+              <img key={a.id} src={file ? file.images.get(a.url) : buildUrl(a.url)} alt={a.filename} loading="lazy" className="mt-1 max-h-80 max-w-full rounded" />
+            ) : (
+              <a
+                key={a.id}
+                href={isOwnFile(a.url) ? ownUrl(a.url) : /^https?:\/\//.test(a.url) ? a.url : undefined}
+                rel="noopener noreferrer nofollow"
+                target="_blank"
+                className="mt-1 flex max-w-sm items-center gap-2 rounded border border-(--d-embed-border) bg-(--d-embed) p-2 text-sm"
+              >
+                <Paperclip aria-hidden="true" className="size-4 shrink-0" />
+                <span className="min-w-0 truncate text-(--d-link)">{a.filename}</span>
+                <span className="text-xs text-(--d-muted)">{formatBytes(a.size)}</span>
+              </a>
+            ),
+          )}
+          {message.stickers.length ? <div className="mt-1 text-sm text-(--d-muted)">{message.stickers.map((s) => t('transcript.v2.sticker', { name: s.name })).join(' · ')}</div> : null}
+          {message.reactions.length ? (
+            <ul className="mt-1 flex flex-wrap gap-1" aria-label={t('transcript.v2.reactions')}>
+              {message.reactions.map((r) => (
+                <li key={'id' in r.emoji ? r.emoji.id : r.emoji.name} className="rounded-md border border-(--d-embed-border) bg-(--d-embed) px-1.5 text-xs">
+                  {'id' in r.emoji ? `:${r.emoji.name}:` : r.emoji.name} {r.count}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+        {file ? null : (
+        <button
+          type="button"
+          title={t('transcript.v2.copyLink')}
+          aria-label={t('transcript.v2.copyLink')}
+          onClick={() => void navigator.clipboard?.writeText(`${location.origin}${location.pathname}#m-${message.id}`)}
+          className="invisible self-start rounded p-1 text-(--d-muted) group-hover:visible focus-visible:visible"
+        >
+          <LinkIcon aria-hidden="true" className="size-4" />
+        </button>
+        )}
+      </div>
+    </article>
+  );
+}
+
