@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -36,8 +36,9 @@ function buildVariant(): string {
   // The copy resolves its dependencies (and the workspace packages) through the real app's.
   symlinkSync(join(APPS_DIR, 'dashboard', 'node_modules'), join(app, 'node_modules'), 'dir');
   cpSync(join(REPO_DIR, 'tsconfig.base.json'), join(work, 'tsconfig.base.json'));
+  mkdirSync(join(app, 'src', 'features', 'tickets'), { recursive: true });
   writeFileSync(
-    join(app, 'src', 'pages', 'server', 'tickets.tsx'),
+    join(app, 'src', 'features', 'tickets', 'tickets.tsx'),
     `export default function TicketsPage() {\n  return <h1 className="text-2xl font-bold">Tickets</h1>;\n}\n`,
   );
   const tableFile = join(app, 'src', 'route-table.ts');
@@ -52,7 +53,7 @@ function buildVariant(): string {
   const routes = readFileSync(routesFile, 'utf8');
   const routesAnchor = '  routes: {\n';
   expect(routes).toContain(routesAnchor);
-  writeFileSync(routesFile, routes.replace(routesAnchor, `${routesAnchor}    serverTickets: { Component: lazy(() => import('./pages/server/tickets')) },\n`));
+  writeFileSync(routesFile, routes.replace(routesAnchor, `${routesAnchor}    serverTickets: { Component: lazy(() => import('./features/tickets/tickets')) },\n`));
   run(join(app, 'node_modules', '.bin', 'rspack'), ['build'], app, { NODE_ENV: 'production' });
   return join(app, 'dist');
 }
