@@ -59,4 +59,18 @@ describe('ConfirmDialog', () => {
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Delete' })).toHaveAttribute('aria-busy', 'true');
   });
+
+  it('as an alertdialog, shows a preview apart from its description and a failure inside the dialog', () => {
+    render(
+      <ConfirmDialog open alert title="Replay?" extra={<p>Event evt_1</p>} failure={{ title: 'The replay failed', reason: 'The server did not answer.' }} confirmLabel="Try again" cancelLabel="Cancel" onConfirm={() => {}} onCancel={() => {}}>
+        The event is delivered again.
+      </ConfirmDialog>,
+    );
+    const dialog = screen.getByRole('alertdialog', { name: 'Replay?' });
+    expect(dialog).toHaveAccessibleDescription('The event is delivered again.');
+    expect(dialog).toHaveTextContent('Event evt_1');
+    expect(screen.getByRole('alert')).toHaveTextContent('The replay failed');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
+  });
 });
+

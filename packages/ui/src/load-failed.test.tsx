@@ -22,4 +22,10 @@ describe('LoadFailed', () => {
     rerender(<LoadFailed title="Failed" reason="Reason." detail={null} retryLabel="Try again" onRetry={() => {}} />);
     expect(screen.queryByText('Unknown Guild')).toBeNull();
   });
+
+  it('says a failed refresh politely (role="status") when what is shown is from before it', () => {
+    render(<LoadFailed tone="warning" title="Could not refresh" reason="The server did not answer." retryLabel="Try again" onRetry={() => {}} />);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('status')).toHaveTextContent('Could not refresh');
+  });
 });

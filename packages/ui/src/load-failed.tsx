@@ -12,14 +12,16 @@ export interface LoadFailedProps {
   /** The Retry button's words, from the caller's catalogue ("Try again"). */
   retryLabel: string;
   onRetry: () => void;
+  /** 'warning': what is shown is from before the failed refresh. */
+  tone?: 'danger' | 'warning';
   className?: string;
 }
 
 /** A read that failed, in place of what it would have shown: what failed, why, and Retry. */
-export function LoadFailed({ title, reason, detail = null, retryLabel, onRetry, className }: LoadFailedProps) {
+export function LoadFailed({ title, reason, detail = null, retryLabel, onRetry, tone = 'danger', className }: LoadFailedProps) {
   return (
     <Alert
-      tone="danger"
+      tone={tone}
       title={title}
       {...(className ? { className } : {})}
       actions={

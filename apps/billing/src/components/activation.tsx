@@ -1,12 +1,11 @@
 import type { BillingProvider } from '@tickety/api-contract';
-import { Link, useAppDispatch } from '@tickety/shared';
-import { buttonClasses, Card, Spinner } from '@tickety/ui';
+import { failureText, Link, useAppDispatch } from '@tickety/shared';
+import { buttonClasses, Card, LoadFailed, Spinner } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import { type ReactNode, useEffect, useState } from 'react';
 import { billingApi, useCheckoutStatusQuery } from '../lib/billing-api';
 import { href } from '../lib/hrefs';
 import { useT } from '../lib/i18n';
-import { LoadFailed } from './load-failed';
 
 /** How often "activating" asks whether the provider's webhook has landed. */
 const ACTIVATION_POLL_MS = 1500;
@@ -54,7 +53,7 @@ export function Activation({
     dispatch(billingApi.util.invalidateTags(['BillingSubscriptions']));
   }, [activeNow, dispatch]);
   if (error && !active) {
-    return <LoadFailed title={t('paddleBuy.statusFailed')} error={error} onRetry={() => void refetch()} />;
+    return <LoadFailed title={t('paddleBuy.statusFailed')} reason={failureText(error)} retryLabel={t('premium.plans.retry')} onRetry={() => void refetch()} />;
   }
   if (!active) {
     return (

@@ -1,12 +1,11 @@
 import type { BillingAction, BillingInvoice, BillingSubscription, ChangePlanPreview, Plan } from '@tickety/api-contract';
 import { failureDetail, failureText, formatDate, formatDateTime, formatPrice, Link, useNavigate, useOpenBilling, useParams, usePlansQuery, useRouteData } from '@tickety/shared';
-import { Alert, Badge, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner, Table, type TableColumn, type Tone } from '@tickety/ui';
+import { Alert, Badge, Button, buttonClasses, Card, LoadFailed, PageHeader, Skeleton, Spinner, Table, type TableColumn, type Tone } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import ExternalLink from 'lucide-react/icons/external-link';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { BackLink } from '../../components/back-link';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { LoadFailed } from '../../components/load-failed';
 import { RenewalLine, StatusBadge } from '../../components/subscription-status';
 import { type ActionPath, useSubscriptionActionMutation, useSubscriptionQuery } from '../../lib/billing-api';
 import { href } from '../../lib/hrefs';
@@ -139,7 +138,7 @@ function Subscription({ provider, id, user, backLink }: { provider: keyof typeof
     return (
       <div>
         <PageHeader title={t('provider.title', { name })} actions={backLink} />
-        <LoadFailed title={t('provider.loadFailed')} error={error} onRetry={() => void refetch()} />
+        <LoadFailed title={t('provider.loadFailed')} reason={failureText(error)} retryLabel={t('premium.plans.retry')} onRetry={() => void refetch()} />
       </div>
     );
   }
@@ -348,7 +347,7 @@ function ChangePlan({ subscription, name, onClose, onRequested }: { subscription
         {isLoading ? (
           <Skeleton className="h-20" />
         ) : !plans ? (
-          <LoadFailed title={t('premium.plans.loadFailed')} error={plansError} onRetry={() => void refetch()} />
+          <LoadFailed title={t('premium.plans.loadFailed')} reason={failureText(plansError)} retryLabel={t('premium.plans.retry')} onRetry={() => void refetch()} />
         ) : options.length === 0 ? (
           <p className="text-sm text-surface-700 dark:text-surface-300">{t('provider.changePlan.none', { name })}</p>
         ) : (
@@ -394,7 +393,7 @@ function ChangePlan({ subscription, name, onClose, onRequested }: { subscription
             {t('provider.changePlan.previewing', { name })}
           </p>
         ) : current?.isError ? (
-          <LoadFailed title={t('provider.changePlan.previewFailed')} error={current.error} onRetry={() => chosen && choose(chosen)} />
+          <LoadFailed title={t('provider.changePlan.previewFailed')} reason={failureText(current.error)} retryLabel={t('premium.plans.retry')} onRetry={() => chosen && choose(chosen)} />
         ) : ready ? (
           <div className="rounded-lg bg-surface-50 p-3 text-sm text-surface-800 dark:bg-surface-950 dark:text-surface-200">
             <p className="font-medium">
@@ -486,7 +485,7 @@ function Receipts({ subscription, user, name }: { subscription: BillingSubscript
             <Skeleton className="h-10" />
           </div>
         ) : error || !data ? (
-          <LoadFailed title={t('provider.receipts.loadFailed')} error={error} onRetry={() => void refetch()} />
+          <LoadFailed title={t('provider.receipts.loadFailed')} reason={failureText(error)} retryLabel={t('premium.plans.retry')} onRetry={() => void refetch()} />
         ) : !data.available ? (
           <p className="text-sm text-surface-700 dark:text-surface-300">{t('provider.receipts.unavailable', { name })}</p>
         ) : (

@@ -1,9 +1,8 @@
 import type { BillingSubscription } from '@tickety/api-contract';
-import { formatNumber, Link, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
-import { Alert, buttonClasses, Card, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
+import { failureText, formatNumber, Link, selectUser, useAppSelector, useParams, useRuntimeConfig } from '@tickety/shared';
+import { Alert, buttonClasses, Card, EmptyState, LoadFailed, PageHeader, Skeleton } from '@tickety/ui';
 import ReceiptText from 'lucide-react/icons/receipt-text';
 import { BackLink } from '../../components/back-link';
-import { LoadFailed } from '../../components/load-failed';
 import { RenewalLine, StatusBadge } from '../../components/subscription-status';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
@@ -49,7 +48,7 @@ export default function BillingPage() {
           <Skeleton className="h-36" />
         </div>
       ) : error || !data ? (
-        <LoadFailed title={t('billing.loadFailed')} error={error} onRetry={() => void refetch()} />
+        <LoadFailed title={t('billing.loadFailed')} reason={failureText(error)} retryLabel={t('premium.plans.retry')} onRetry={() => void refetch()} />
       ) : data.subscriptions.length === 0 ? (
         <EmptyState
           icon={<ReceiptText className="size-6" aria-hidden="true" />}

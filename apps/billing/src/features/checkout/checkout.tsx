@@ -1,10 +1,9 @@
 import type { FastspringCheckoutAnswer, Plan } from '@tickety/api-contract';
 import { failureText, Link, Navigate, selectSub, useAppSelector, usePlansQuery, useSearchParams } from '@tickety/shared';
-import { Alert, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } from '@tickety/ui';
+import { Alert, Button, buttonClasses, Card, LoadFailed, PageHeader, Skeleton, Spinner } from '@tickety/ui';
 import ExternalLink from 'lucide-react/icons/external-link';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Activation, useActivated } from '../../components/activation';
-import { LoadFailed } from '../../components/load-failed';
 import { PlanSummary } from '../../components/plan-summary';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
@@ -129,7 +128,7 @@ function Purchase({ provider, priceId }: { provider: CheckoutProvider; priceId: 
       </div>
     );
   }
-  if (!plans) return <LoadFailed title={t('premium.plans.loadFailed')} error={error} onRetry={() => void refetch()} />;
+  if (!plans) return <LoadFailed title={t('premium.plans.loadFailed')} reason={failureText(error)} retryLabel={t('premium.plans.retry')} onRetry={() => void refetch()} />;
   if (!found) return <NoPlan title={t('paddleBuy.noPlan.title')} body={t('paddleBuy.noPlan.body')} />;
   return (
     <div className="space-y-6">

@@ -1,9 +1,8 @@
 import { failureText, Link, useSearchParams } from '@tickety/shared';
-import { Alert, Button, buttonClasses, Card, PageHeader, Skeleton, Spinner } from '@tickety/ui';
+import { Alert, Button, buttonClasses, Card, LoadFailed, PageHeader, Skeleton, Spinner } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import { useEffect, useRef, useState } from 'react';
 import { BackLink } from '../../components/back-link';
-import { LoadFailed } from '../../components/load-failed';
 import { useSubscriptionActionMutation, useSubscriptionQuery } from '../../lib/billing-api';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
@@ -58,7 +57,7 @@ function Update({ id }: { id: string }) {
   if (isLoading) return <Skeleton className="h-40" />;
   if (error || !data) {
     return (
-      <LoadFailed title={t('provider.loadFailed')} error={error} onRetry={() => void refetch()} />
+      <LoadFailed title={t('provider.loadFailed')} reason={failureText(error)} retryLabel={t('premium.plans.retry')} onRetry={() => void refetch()} />
     );
   }
   if (checkout.phase === 'completed') {

@@ -1,8 +1,7 @@
-import { formatDateTime, Link } from '@tickety/shared';
-import { Avatar, Badge, Button, Card, Skeleton } from '@tickety/ui';
+import { failureText, formatDateTime, Link } from '@tickety/shared';
+import { Avatar, Badge, Button, Card, LoadFailed, Skeleton } from '@tickety/ui';
 import { type ReactNode, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { FailureAlert } from '../../components/failure-alert';
 import { linkClasses } from '../../components/notices';
 import { useT } from '../../lib/i18n';
 import { type StaffServerCard, type StaffUserCard, useEndUserSessionsMutation, useStaffServerCardQuery, useStaffUserCardQuery } from './api';
@@ -34,7 +33,7 @@ function CardState({ loading, error, onRetry }: { loading: boolean; error: unkno
     );
   }
   return (
-    <FailureAlert title={t('search.card.failed')} error={error} retryLabel={t('search.retry')} onRetry={onRetry} />
+    <LoadFailed title={t('search.card.failed')} reason={failureText(error)} retryLabel={t('search.retry')} onRetry={onRetry} />
   );
 }
 

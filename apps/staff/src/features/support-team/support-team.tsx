@@ -1,8 +1,7 @@
-import { useSearchParams } from '@tickety/shared';
-import { Card, cx, EmptyState, inputClasses, PageHeader, Spinner } from '@tickety/ui';
+import { failureText, useSearchParams } from '@tickety/shared';
+import { Card, cx, EmptyState, inputClasses, LoadFailed, PageHeader, Spinner } from '@tickety/ui';
 import Search from 'lucide-react/icons/search';
 import { type KeyboardEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { FailureAlert } from '../../components/failure-alert';
 import { useT } from '../../lib/i18n';
 import { SEARCH_DEBOUNCE_MS, SEARCH_MAX_LENGTH, useLazyStaffSearchQuery } from './api';
 import { SearchServerCard, SearchUserCard } from './search-card';
@@ -157,7 +156,7 @@ export default function SupportTeamPage() {
             {query === '' && cleanQuery(text) === '' ? (
               <p className="text-sm text-surface-600 dark:text-surface-400">{t('search.start')}</p>
             ) : failed ? (
-              <FailureAlert title={t('search.failed')} error={result.error} retryLabel={t('search.retry')} onRetry={() => setRetries((n) => n + 1)} />
+              <LoadFailed title={t('search.failed')} reason={failureText(result.error)} retryLabel={t('search.retry')} onRetry={() => setRetries((n) => n + 1)} />
             ) : waiting && !answer ? (
               <p className="flex items-center gap-2 text-sm text-surface-600 dark:text-surface-400">
                 <Spinner size="sm" label={null} />

@@ -1,11 +1,10 @@
-import { formatDateTime, useAppDispatch } from '@tickety/shared';
+import { failureText, formatDateTime, useAppDispatch } from '@tickety/shared';
 import { AnnouncementText, SeverityIcon } from '@tickety/shared/announcement-text';
-import { Alert, Badge, Button, EmptyState, PageHeader, Skeleton, Table, type TableColumn, type Tone } from '@tickety/ui';
+import { Alert, Badge, Button, EmptyState, LoadFailed, PageHeader, Skeleton, Table, type TableColumn, type Tone } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import Megaphone from 'lucide-react/icons/megaphone';
 import Plus from 'lucide-react/icons/plus';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { FailureAlert } from '../../components/failure-alert';
 import { useHoldsFlag } from '../../components/notices';
 import { Message, useT } from '../../lib/i18n';
 import { AnnouncementForm, type SavedHow } from './announcement-form';
@@ -107,7 +106,7 @@ export default function SystemUpdatePage() {
   let body: ReactNode;
   if (!list.data) {
     body = list.isError ? (
-      <FailureAlert title={t('announcements.loadFailed')} error={list.error} retryLabel={t('announcements.retry')} onRetry={() => void refetch()} />
+      <LoadFailed title={t('announcements.loadFailed')} reason={failureText(list.error)} retryLabel={t('announcements.retry')} onRetry={() => void refetch()} />
     ) : (
       <div role="status" aria-busy="true" className="space-y-3">
         <span className="sr-only">{t('announcements.loading')}</span>
@@ -120,7 +119,7 @@ export default function SystemUpdatePage() {
     body = (
       <div className="space-y-4">
         {list.isError ? (
-          <FailureAlert tone="warning" title={t('announcements.refreshFailed')} error={list.error} retryLabel={t('announcements.retry')} onRetry={() => void refetch()} />
+          <LoadFailed tone="warning" title={t('announcements.refreshFailed')} reason={failureText(list.error)} retryLabel={t('announcements.retry')} onRetry={() => void refetch()} />
         ) : null}
         <AnnouncementTable
           rows={rows}

@@ -2,11 +2,10 @@
  * What the System page's sections share: they read themselves again every 15 s, on Refresh and on
  * Retry, show when they were last read, and announce only what the reader asked for (not each poll).
  */
-import { formatDateTime } from '@tickety/shared';
-import { Button, cx } from '@tickety/ui';
+import { failureText, formatDateTime } from '@tickety/shared';
+import { Button, cx, LoadFailed, type LoadFailedProps } from '@tickety/ui';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { type ReactNode, useCallback, useState } from 'react';
-import { FailureAlert, type FailureAlertProps } from '../../components/failure-alert';
 import { useT } from '../../lib/i18n';
 
 /** Each System section reads itself again this often (RTK Query's `pollingInterval`). */
@@ -80,7 +79,7 @@ export function RefreshHeader({ headingId, title, description, updatedAt, fetchi
 }
 
 /** A failed read of the System page: what failed, the reason in the reader's words, and Retry. */
-export function LoadError({ title, error, onRetry, tone = 'danger' }: { title: string; error: unknown; onRetry: () => void; tone?: FailureAlertProps['tone'] }) {
+export function LoadError({ title, error, onRetry, tone = 'danger' }: { title: string; error: unknown; onRetry: () => void; tone?: LoadFailedProps['tone'] }) {
   const t = useT();
-  return <FailureAlert tone={tone} title={title} error={error} retryLabel={t('refresh.retry')} onRetry={onRetry} />;
+  return <LoadFailed tone={tone} title={title} reason={failureText(error)} retryLabel={t('refresh.retry')} onRetry={onRetry} />;
 }

@@ -1,8 +1,7 @@
-import { formatDateTime, type StaffPermission, useSearchParams } from '@tickety/shared';
-import { Avatar, Button, cx, EmptyState, inputClasses, Skeleton, Table, type TableColumn } from '@tickety/ui';
+import { failureText, formatDateTime, type StaffPermission, useSearchParams } from '@tickety/shared';
+import { Avatar, Button, cx, EmptyState, inputClasses, LoadFailed, Skeleton, Table, type TableColumn } from '@tickety/ui';
 import ScrollText from 'lucide-react/icons/scroll-text';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { FailureAlert } from '../../components/failure-alert';
 import { useT } from '../../lib/i18n';
 import { type AuditFilters, type StaffAuditEntry, type StaffTeamMember, useStaffAuditInfiniteQuery } from './api';
 import { flagCode, STAFF_FLAGS } from './flags';
@@ -116,7 +115,7 @@ export function TeamAudit({ members }: { members: readonly StaffTeamMember[] | u
   let body: ReactNode;
   if (current === undefined) {
     body = list.isError ? (
-      <FailureAlert title={t('audit.loadFailed')} error={list.error} retryLabel={t('team.retry')} onRetry={() => void list.refetch()} />
+      <LoadFailed title={t('audit.loadFailed')} reason={failureText(list.error)} retryLabel={t('team.retry')} onRetry={() => void list.refetch()} />
     ) : (
       <div role="status" aria-busy="true">
         <span className="sr-only">{t('audit.loading')}</span>
@@ -127,7 +126,7 @@ export function TeamAudit({ members }: { members: readonly StaffTeamMember[] | u
     body = (
       <>
         {list.isError ? (
-          <FailureAlert tone="warning" title={t('audit.moreFailed')} error={list.error} retryLabel={t('team.retry')} onRetry={() => void (list.isFetchNextPageError ? loadMore() : list.refetch())} />
+          <LoadFailed tone="warning" title={t('audit.moreFailed')} reason={failureText(list.error)} retryLabel={t('team.retry')} onRetry={() => void (list.isFetchNextPageError ? loadMore() : list.refetch())} />
         ) : null}
         <Table
           caption={t('audit.caption')}

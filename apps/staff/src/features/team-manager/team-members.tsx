@@ -1,12 +1,11 @@
 import { OWNER_ONLY_STAFF_PERMISSIONS } from '@tickety/api-contract';
 import { failureText, formatDateTime, formatNumber, isSnowflake, type StaffPermission, selectStaffPermissions, selectTeam, selectUser, useAppSelector } from '@tickety/shared';
-import { Alert, Avatar, Badge, Button, Card, EmptyState, Skeleton, Spinner, TextField } from '@tickety/ui';
+import { Alert, Avatar, Badge, Button, Card, EmptyState, LoadFailed, Skeleton, Spinner, TextField } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import UserPlus from 'lucide-react/icons/user-plus';
 import Users from 'lucide-react/icons/users';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { FailureAlert } from '../../components/failure-alert';
 import { useHoldsFlag } from '../../components/notices';
 import { useT } from '../../lib/i18n';
 import {
@@ -98,7 +97,7 @@ export function TeamMembers() {
   let body: ReactNode;
   if (!team.data) {
     body = team.isError ? (
-      <FailureAlert title={t('team.members.loadFailed')} error={team.error} retryLabel={t('team.retry')} onRetry={() => void team.refetch()} />
+      <LoadFailed title={t('team.members.loadFailed')} reason={failureText(team.error)} retryLabel={t('team.retry')} onRetry={() => void team.refetch()} />
     ) : (
       <div role="status" aria-busy="true" className="space-y-3">
         <span className="sr-only">{t('team.members.loading')}</span>
@@ -112,7 +111,7 @@ export function TeamMembers() {
     body = (
       <>
         {team.isError ? (
-          <FailureAlert tone="warning" title={t('team.members.refreshFailed')} error={team.error} retryLabel={t('team.retry')} onRetry={() => void team.refetch()} />
+          <LoadFailed tone="warning" title={t('team.members.refreshFailed')} reason={failureText(team.error)} retryLabel={t('team.retry')} onRetry={() => void team.refetch()} />
         ) : null}
         <ul className="space-y-4" aria-labelledby={headingId}>
           {team.data.members.map((member) => {

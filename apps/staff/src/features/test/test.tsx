@@ -1,7 +1,6 @@
-import { ApiRequestError, formatNumber, OVERLAY, request, useOverlayState } from '@tickety/shared';
-import { Button, Card, cx, PageHeader, Skeleton } from '@tickety/ui';
+import { ApiRequestError, failureText, formatNumber, OVERLAY, request, useOverlayState } from '@tickety/shared';
+import { Button, Card, cx, LoadFailed, PageHeader, Skeleton } from '@tickety/ui';
 import { useEffect, useId, useRef, useState } from 'react';
-import { FailureAlert } from '../../components/failure-alert';
 import { useT } from '../../lib/i18n';
 import {
   describeRequest,
@@ -204,11 +203,11 @@ export default function TestPage() {
             {catalogue.data ? (
               <div className={cx('mt-4 grid gap-2', 'grid-cols-2 sm:grid-cols-3 lg:grid-cols-5')}>{failedCodes.map(codeButton)}</div>
             ) : catalogue.isError ? (
-              <FailureAlert
+              <LoadFailed
                 tone="warning"
                 className="mt-4"
                 title={t('test.codes.failed')}
-                error={catalogue.error}
+                reason={failureText(catalogue.error)}
                 retryLabel={t('test.codes.retry')}
                 onRetry={() => void catalogue.refetch()}
               />
