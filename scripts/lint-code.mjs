@@ -38,9 +38,10 @@ function isShortLambda(node, source) {
   return end - start < SHORT_LAMBDA_LINES;
 }
 
-/** A callback's index (`items.map((item, i) => …)`) is a loop index. */
+/** `i` and `j` are indices (a loop's, a callback's `items.map((item, i) => …)`). */
+const INDEX_NAMES = new Set(['i', 'j']);
 function isCallbackIndex(node) {
-  return (node.name.text === 'i' || node.name.text === 'j') && (ts.isArrowFunction(node.parent) || ts.isFunctionExpression(node.parent));
+  return INDEX_NAMES.has(node.name.text);
 }
 
 function isLoopIndex(decl) {
@@ -52,7 +53,7 @@ function isLoopIndex(decl) {
 function nameFindings(source, report) {
   const visit = (node) => {
     let name;
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && !isLoopIndex(node)) name = node.name;
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && !isLoopIndex(node) && !INDEX_NAMES.has(node.name.text)) name = node.name;
     else if (ts.isParameter(node) && ts.isIdentifier(node.name) && !isShortLambda(node.parent, source) && !isCallbackIndex(node)) name = node.name;
     else if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name) name = node.name;
     else if (ts.isImportSpecifier(node) || ts.isNamespaceImport(node) || ts.isImportClause(node)) name = node.name;

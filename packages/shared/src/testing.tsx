@@ -174,7 +174,7 @@ export function mockApi(answers: Record<string, ApiAnswer>) {
       unexpected.push(`${method} ${url.pathname}${url.search}`);
       return json({ code: 1002, message: `No mock for ${method} ${url.pathname}`, isAuthenticated: true }, 404);
     }
-    if (typeof answer === 'function') return (answer as (u: URL, i: RequestInit | undefined) => Response | Promise<Response>)(url, init);
+    if (typeof answer === 'function') return (answer as (url: URL, init: RequestInit | undefined) => Response | Promise<Response>)(url, init);
     return json(answer);
   });
   const calls = (path: string) => fetchMock.mock.calls.filter(([input]) => new URL(String(input)).pathname === path);

@@ -216,9 +216,9 @@ export function AreaRefused({ server, name, area, access }: { server: string; na
   const { remote, items } = useSidebar();
   useI18nRevision();
   const areaName = t(`server.area.${area}`);
-  const granted = ACCESS_AREAS.flatMap((a) => {
-    const level = access.areas[a];
-    return level ? [t(`server.areaLevel.${level}`, { area: t(`server.area.${a}`) })] : [];
+  const granted = ACCESS_AREAS.flatMap((area) => {
+    const level = access.areas[area];
+    return level ? [t(`server.areaLevel.${level}`, { area: t(`server.area.${area}`) })] : [];
   }).join(', ');
   // Where to go instead: the first page of the sidebar the user can open.
   const open = items.find((item) => evaluateServerArea(item.area, access).level !== 'refused');

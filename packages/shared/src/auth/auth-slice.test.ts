@@ -37,9 +37,9 @@ describe('loadUser', () => {
   it('loads the user into the state and records when', async () => {
     answerMe(SIGNED_IN);
     expect(env.store.getState().auth.status).toBe('idle');
-    const p = env.store.dispatch(loadUser());
+    const pending = env.store.dispatch(loadUser());
     expect(env.store.getState().auth.status).toBe('loading');
-    await p;
+    await pending;
     const auth = env.store.getState().auth;
     expect(auth.status).toBe('loaded');
     expect(auth.user?.id).toBe('300000000000000001');
@@ -123,7 +123,7 @@ describe('loadUser', () => {
   });
 
   it('an older answer never overwrites a forced reload that started later', async () => {
-    const answers: Array<(r: Response) => void> = [];
+    const answers: Array<(response: Response) => void> = [];
     env.fetchMock.mockImplementation(() => new Promise<Response>((r) => answers.push(r)));
     const older = env.store.dispatch(loadUser());
     await flush();
@@ -133,8 +133,8 @@ describe('loadUser', () => {
     answers[1]?.(jsonResponse(SIGNED_IN));
     await forced;
     answers[0]?.(jsonResponse(SIGNED_OUT));
-    const o = await older;
-    expect(o.payload).toEqual(SIGNED_IN);
+    const olderAnswer = await older;
+    expect(olderAnswer.payload).toEqual(SIGNED_IN);
     expect(env.store.getState().auth.user?.id).toBe('300000000000000001');
   });
 
@@ -150,13 +150,13 @@ describe('loadUser', () => {
 
   it('a first load the user gives up on (Home on the error overlay) ends in status failed', async () => {
     env.fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
-    const p = env.store.dispatch(loadUser());
+    const pending = env.store.dispatch(loadUser());
     await flush();
     expect(overlayStore.getSnapshot().error?.kind).toBe('failed');
     const { overlayActions } = await import('../client/overlay-actions');
     overlayActions.home();
     await vi.advanceTimersByTimeAsync(OVERLAY.actionDelayMs);
-    const result = await p;
+    const result = await pending;
     expect(result.type).toBe('auth/loadUser/rejected');
     expect(env.store.getState().auth.status).toBe('failed');
   });
@@ -235,10 +235,10 @@ describe('refreshGuilds', () => {
     env.fetchMock.mockImplementation(async () => jsonResponse(refreshed));
     vi.setSystemTime(T0 + 1000);
     await env.store.dispatch(refreshGuilds());
-    const c = call(env.fetchMock, 1);
-    expect(c).toMatchObject({ url: `${API_ORIGIN}/api/auth/guilds/refresh`, method: 'POST', body: '{}', credentials: 'include' });
-    expect(c.headers.get('x-requested-with')).toBe('tickety');
-    expect(c.headers.get('content-type')).toBe('application/json');
+    const sent = call(env.fetchMock, 1);
+    expect(sent).toMatchObject({ url: `${API_ORIGIN}/api/auth/guilds/refresh`, method: 'POST', body: '{}', credentials: 'include' });
+    expect(sent.headers.get('x-requested-with')).toBe('tickety');
+    expect(sent.headers.get('content-type')).toBe('application/json');
     expect(env.store.getState().auth.guilds.map((g) => g.id)).toEqual([GUILD_MANAGED.id]);
     expect(env.store.getState().auth.guildsRefreshedAt).toBe('2026-03-01T12:00:01.000Z');
     expect(env.store.getState().auth.lastLoaded).toBe(T0 + 1000);

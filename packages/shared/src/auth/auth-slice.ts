@@ -74,26 +74,26 @@ export interface LoadUserMeta {
 }
 
 /** The state as the answer `@me` would give now. */
-function meFromState(s: AuthState): MeResponse {
-  if (s.user) {
+function meFromState(state: AuthState): MeResponse {
+  if (state.user) {
     return {
       isAuthenticated: true,
-      user: s.user,
-      guilds: s.guilds,
-      team: s.team,
-      sub: s.sub,
-      guildsRefreshedAt: s.guildsRefreshedAt,
+      user: state.user,
+      guilds: state.guilds,
+      team: state.team,
+      sub: state.sub,
+      guildsRefreshedAt: state.guildsRefreshedAt,
     };
   }
   return { isAuthenticated: false, user: null, guilds: [], team: null, sub: null, guildsRefreshedAt: null };
 }
 
 /** docs/behaviour.md#sign-in-sign-out-and-the-user-cache: the cache answers within 50 ms of the last load, or within 5 s while a user is signed in. */
-function isCacheFresh(s: AuthState, now: number): boolean {
-  if (s.lastLoaded === null) return false;
-  const age = now - s.lastLoaded;
+function isCacheFresh(state: AuthState, now: number): boolean {
+  if (state.lastLoaded === null) return false;
+  const age = now - state.lastLoaded;
   if (age < 0) return false;
-  return age < AUTH_CACHE.repeatMs || (s.user !== null && age < AUTH_CACHE.userMs);
+  return age < AUTH_CACHE.repeatMs || (state.user !== null && age < AUTH_CACHE.userMs);
 }
 
 interface Loaded {
@@ -210,9 +210,9 @@ export const refreshGuilds = createAsyncThunk<
   try {
     const me = await request<MeResponse>({ path: AUTH_PATHS.refreshGuilds, method: 'POST', overlay: false });
     return fulfillWithValue(me, { loadedAt: Date.now() });
-  } catch (e) {
-    if (!(e instanceof ApiRequestError)) throw e;
-    return rejectWithValue({ code: errorCode(e), status: e.status, message: e.message, retryAfter: e.retryAfter });
+  } catch (error) {
+    if (!(error instanceof ApiRequestError)) throw error;
+    return rejectWithValue({ code: errorCode(error), status: error.status, message: error.message, retryAfter: error.retryAfter });
   }
 });
 

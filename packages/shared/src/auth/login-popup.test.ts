@@ -127,14 +127,14 @@ describe('login popup', () => {
   });
 
   it('a second login while the popup is open focuses it instead of opening another', async () => {
-    const a = track(env.store.dispatch(login()));
-    const b = track(env.store.dispatch(login()));
+    const first = track(env.store.dispatch(login()));
+    const second = track(env.store.dispatch(login()));
     expect(openSpy).toHaveBeenCalledTimes(1);
     expect(popup.focus).toHaveBeenCalled();
     post({ auth: true });
     await flush();
-    expect(a.value?.payload).toBe(true);
-    expect(b.value?.payload).toBe(true);
+    expect(first.value?.payload).toBe(true);
+    expect(second.value?.payload).toBe(true);
   });
 });
 

@@ -31,89 +31,89 @@ describe('the open server and billing record', () => {
   const store = () => makeStore({ auth: authStateFor(signedInMe({ guilds: [guild] })) });
 
   it('is set by the page that shows it, follows it to another one, and is cleared when the reader leaves', () => {
-    const s = store();
+    const testStore = store();
     const view = render(
-      <Provider store={s}>
+      <Provider store={testStore}>
         <ServerPage id={guild.id} />
       </Provider>,
     );
-    expect(selectOpenServer(s.getState())).toMatchObject({ id: guild.id, name: 'Lobby' });
+    expect(selectOpenServer(testStore.getState())).toMatchObject({ id: guild.id, name: 'Lobby' });
     view.rerender(
-      <Provider store={s}>
+      <Provider store={testStore}>
         <ServerPage id="200000000000000009" />
       </Provider>,
     );
-    expect(s.getState().auth.temporaryServer).toBe('200000000000000009');
-    expect(selectOpenServer(s.getState()), 'not one of the user servers').toBeNull();
+    expect(testStore.getState().auth.temporaryServer).toBe('200000000000000009');
+    expect(selectOpenServer(testStore.getState()), 'not one of the user servers').toBeNull();
     view.unmount();
-    expect(s.getState().auth.temporaryServer).toBeNull();
+    expect(testStore.getState().auth.temporaryServer).toBeNull();
   });
 
   it('gives the open server the access its cached answer holds (what pages mirror), and forgets it with the server', () => {
-    const s = store();
+    const testStore = store();
     const read: ServerAccess = { via: 'roles', areas: { panels: 'read', statistics: null, logs: 'read', configs: null, premium: null }, grantedBy: ['Dashboard Readers'] };
     const view = render(
-      <Provider store={s}>
+      <Provider store={testStore}>
         <ServerFrame id={guild.id} access={read} />
       </Provider>,
     );
-    const open = selectOpenServer(s.getState());
+    const open = selectOpenServer(testStore.getState());
     expect(open).toMatchObject({ id: guild.id, name: 'Lobby', access: read });
-    expect(selectOpenServer(s.getState()), 'memoised').toBe(open);
-    expect(selectOpenServerAccess(s.getState())).toEqual(read);
+    expect(selectOpenServer(testStore.getState()), 'memoised').toBe(open);
+    expect(selectOpenServerAccess(testStore.getState())).toEqual(read);
     // A refetch with other access replaces it.
     const write: ServerAccess = { ...read, areas: { ...read.areas, panels: 'write' } };
     view.rerender(
-      <Provider store={s}>
+      <Provider store={testStore}>
         <ServerFrame id={guild.id} access={write} />
       </Provider>,
     );
-    expect(selectOpenServer(s.getState())?.access?.areas.panels).toBe('write');
+    expect(selectOpenServer(testStore.getState())?.access?.areas.panels).toBe('write');
     view.unmount();
-    expect(selectOpenServer(s.getState())).toBeNull();
-    expect(selectOpenServerAccess(s.getState())).toBeNull();
-    expect(s.getState().auth.temporaryServer).toBeNull();
+    expect(selectOpenServer(testStore.getState())).toBeNull();
+    expect(selectOpenServerAccess(testStore.getState())).toBeNull();
+    expect(testStore.getState().auth.temporaryServer).toBeNull();
   });
 
   it("a staff member's read-only view (via staff): the server as answered, though not in their list; any other access never takes it", () => {
-    const s = store();
+    const testStore = store();
     const staff: ServerAccess = { via: 'staff', areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: 'read' }, grantedBy: [] };
     const view = render(
-      <Provider store={s}>
+      <Provider store={testStore}>
         <StaffFrame access={staff} />
       </Provider>,
     );
-    expect(selectOpenServer(s.getState())).toMatchObject({ id: ELSEWHERE.id, name: 'Elsewhere', access: staff });
+    expect(selectOpenServer(testStore.getState())).toMatchObject({ id: ELSEWHERE.id, name: 'Elsewhere', access: staff });
     const roles: ServerAccess = { via: 'roles', areas: { ...staff.areas, configs: null }, grantedBy: ['Readers'] };
     view.rerender(
-      <Provider store={s}>
+      <Provider store={testStore}>
         <StaffFrame access={roles} />
       </Provider>,
     );
-    expect(selectOpenServer(s.getState()), 'not theirs, not a staff view').toBeNull();
+    expect(selectOpenServer(testStore.getState()), 'not theirs, not a staff view').toBeNull();
     view.unmount();
-    expect(selectOpenServer(s.getState())).toBeNull();
+    expect(selectOpenServer(testStore.getState())).toBeNull();
   });
 
   it('a page that opens a server without access: the record says null (unknown), never made up', () => {
-    const s = store();
+    const testStore = store();
     render(
-      <Provider store={s}>
+      <Provider store={testStore}>
         <ServerPage id={guild.id} />
       </Provider>,
     );
-    expect(selectOpenServer(s.getState())?.access).toBeNull();
+    expect(selectOpenServer(testStore.getState())?.access).toBeNull();
   });
 
   it('works the same for a billing record', () => {
-    const s = store();
+    const testStore = store();
     const view = render(
-      <Provider store={s}>
+      <Provider store={testStore}>
         <SubscriptionPage id="sub_1" />
       </Provider>,
     );
-    expect(selectOpenBilling(s.getState())).toEqual({ provider: 'paddle', id: 'sub_1' });
+    expect(selectOpenBilling(testStore.getState())).toEqual({ provider: 'paddle', id: 'sub_1' });
     view.unmount();
-    expect(selectOpenBilling(s.getState())).toBeNull();
+    expect(selectOpenBilling(testStore.getState())).toBeNull();
   });
 });

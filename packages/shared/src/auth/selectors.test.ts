@@ -31,17 +31,17 @@ describe('auth selectors', () => {
   });
 
   it('selectManageableGuilds keeps the servers the user can manage, memoised', () => {
-    const a = selectManageableGuilds(signedIn);
-    expect(a.map((g) => g.id)).toEqual([GUILD_MANAGED.id]);
-    expect(selectManageableGuilds(signedIn)).toBe(a);
+    const guilds = selectManageableGuilds(signedIn);
+    expect(guilds.map((g) => g.id)).toEqual([GUILD_MANAGED.id]);
+    expect(selectManageableGuilds(signedIn)).toBe(guilds);
   });
 
   it('selectDashboardGuilds adds the servers a role opens (roleAccess), memoised', () => {
     const roleOnly = { ...SIGNED_IN.guilds[1]!, id: '1100000000000000099', canManage: false, roleAccess: true };
     const state: AuthRootState = { auth: { ...signedIn.auth, guilds: [...SIGNED_IN.guilds, roleOnly] } };
-    const a = selectDashboardGuilds(state);
-    expect(a.map((g) => g.id)).toEqual([GUILD_MANAGED.id, roleOnly.id]);
-    expect(selectDashboardGuilds(state)).toBe(a);
+    const guilds = selectDashboardGuilds(state);
+    expect(guilds.map((g) => g.id)).toEqual([GUILD_MANAGED.id, roleOnly.id]);
+    expect(selectDashboardGuilds(state)).toBe(guilds);
   });
 
   it('selectStaffPermissions: none for non-staff, the flags for staff, all five for a team owner', () => {

@@ -33,8 +33,8 @@ type Rgb = [number, number, number];
 const rgbOf = (n: number): Rgb => [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 const mix = (a: Rgb, b: Rgb, share: number): Rgb => [0, 1, 2].map((i) => Math.round(a[i]! * share + b[i]! * (1 - share))) as Rgb;
 function luminance([r, g, b]: Rgb): number {
-  const [lr, lg, lb] = [r, g, b].map((v) => {
-    const channel = v / 255;
+  const [lr, lg, lb] = [r, g, b].map((value) => {
+    const channel = value / 255;
     return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
   }) as Rgb;
   return 0.2126 * lr + 0.7152 * lg + 0.0722 * lb;

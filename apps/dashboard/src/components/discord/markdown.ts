@@ -44,7 +44,7 @@ interface Rule {
   pattern: RegExp;
   /** A closing delimiter the pattern needs after its opening one (skips it when there is none). */
   closer?: string;
-  build: (m: RegExpExecArray, inner: (text: string) => InlineNode[]) => InlineNode | null;
+  build: (match: RegExpExecArray, inner: (text: string) => InlineNode[]) => InlineNode | null;
 }
 
 const ID = String.raw`\d{1,20}`;

@@ -296,16 +296,16 @@ function SelectPreview({ select }: { select: DiscordStringSelect }) {
 function Rows({ rows }: { rows: DiscordActionRow[] }) {
   return (
     <div className="mt-1 space-y-2 py-0.5">
-      {rows.map((row, r) => (
+      {rows.map((row, rowIndex) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
-        <div key={r} className="flex flex-wrap gap-2">
-          {row.components.map((component, c) =>
+        <div key={rowIndex} className="flex flex-wrap gap-2">
+          {row.components.map((component, column) =>
             component.type === 2 ? (
               // biome-ignore lint/suspicious/noArrayIndexKey: components are positional
-              <ButtonPreview key={c} button={component} />
+              <ButtonPreview key={column} button={component} />
             ) : (
               // biome-ignore lint/suspicious/noArrayIndexKey: components are positional
-              <SelectPreview key={c} select={component} />
+              <SelectPreview key={column} select={component} />
             ),
           )}
         </div>

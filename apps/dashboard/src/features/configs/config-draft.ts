@@ -96,8 +96,8 @@ export function withMultiPanel(config: ServerConfig, item: MultiPanel, replacing
 }
 
 /** A deep equality good enough for plain JSON values (drafts against what was saved). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+export function sameJson(left: unknown, right: unknown): boolean {
+  return JSON.stringify(left) === JSON.stringify(right);
 }
 
 /** Where the Panel Menu is: the list, or an editor (from the address's query). */

@@ -42,11 +42,11 @@ function ColourField({ path, value, onChange }: { path: string; value: number | 
               type="color"
               aria-label={t('field.colourPicker')}
               value={value === null ? '#1e1f22' : toHex(value).toLowerCase()}
-              onChange={(e) => {
-                const n = Number.parseInt(e.target.value.slice(1), 16);
-                setText(toHex(n));
+              onChange={(event) => {
+                const parsed = Number.parseInt(event.target.value.slice(1), 16);
+                setText(toHex(parsed));
                 setTextError(false);
-                onChange(n);
+                onChange(parsed);
               }}
               className="h-9 w-12 cursor-pointer rounded-md border border-surface-300 bg-white p-0.5 dark:border-surface-700 dark:bg-surface-900"
             />
@@ -60,17 +60,17 @@ function ColourField({ path, value, onChange }: { path: string; value: number | 
               placeholder={t('field.colourDefault')}
               spellCheck={false}
               autoComplete="off"
-              onChange={(e) => {
-                const raw = e.target.value.trim();
+              onChange={(event) => {
+                const raw = event.target.value.trim();
                 setText(raw);
                 if (raw === '') {
                   setTextError(false);
                   onChange(null);
                   return;
                 }
-                const m = /^#?([0-9a-f]{6})$/i.exec(raw);
-                setTextError(!m);
-                if (m) onChange(Number.parseInt(m[1]!, 16));
+                const match = /^#?([0-9a-f]{6})$/i.exec(raw);
+                setTextError(!match);
+                if (match) onChange(Number.parseInt(match[1]!, 16));
               }}
             />
             </span>

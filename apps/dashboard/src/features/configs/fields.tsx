@@ -126,7 +126,7 @@ export function FieldFrame({ path, label, hint, max, length = 0, required, class
 }
 
 /** Puts `text` at the cursor of `input` (or around the selection: `before` + selection + `after`). */
-function insertAt(input: HTMLInputElement | HTMLTextAreaElement | null, value: string, before: string, after = '', onChange: (v: string) => void) {
+function insertAt(input: HTMLInputElement | HTMLTextAreaElement | null, value: string, before: string, after = '', onChange: (value: string) => void) {
   const start = input?.selectionStart ?? value.length;
   const end = input?.selectionEnd ?? value.length;
   const next = value.slice(0, start) + before + value.slice(start, end) + after + value.slice(end);
@@ -302,15 +302,15 @@ export function NumberInput({ path, label, value, onChange, min, max, hint, null
           onBlur={() => {
             if (!nullable && text.trim() === '' && value !== null) setText(String(value));
           }}
-          onChange={(e) => {
-            const raw = e.target.value;
+          onChange={(event) => {
+            const raw = event.target.value;
             setText(raw);
             if (raw.trim() === '') {
               if (nullable) onChange(null);
               return;
             }
-            const n = Number(raw);
-            if (Number.isFinite(n)) onChange(n);
+            const parsed = Number(raw);
+            if (Number.isFinite(parsed)) onChange(parsed);
           }}
         />
       )}

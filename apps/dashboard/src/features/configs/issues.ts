@@ -39,7 +39,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 const last = (path: readonly PropertyKey[]) => String(path.at(-1) ?? '');
 
 /** Sentences of the schema's own rules, by how they start, and the message each becomes. */
-const KNOWN: Array<[RegExp, (m: RegExpExecArray, t: Translate) => string]> = [
+const KNOWN: Array<[RegExp, (match: RegExpExecArray, t: Translate) => string]> = [
   [/^The embed is empty/, (_, t) => t('issue.embedEmpty')],
   [/^The button needs a label or an emoji/, (_, t) => t('issue.buttonNeedsLabel')],
   [/^Must be exactly one emoji/, (_, t) => t('issue.emoji')],
@@ -106,8 +106,8 @@ export function issueText(issue: SchemaIssue, config: unknown, limits: { panelLi
       break;
   }
   for (const [pattern, text] of KNOWN) {
-    const m = pattern.exec(issue.message);
-    if (m) return text(m, t);
+    const match = pattern.exec(issue.message);
+    if (match) return text(match, t);
   }
   return issue.message;
 }
@@ -119,6 +119,6 @@ export function parsePath(text: string): IssuePath {
 
 /** The API's 1001 message, `"<path>: <reason>"`, split; null when it has another form. */
 export function splitApiIssue(message: string): { path: IssuePath; reason: string } | null {
-  const m = /^([A-Za-z0-9_.]+): ([\s\S]+)$/.exec(message);
-  return m ? { path: parsePath(m[1]!), reason: m[2]! } : null;
+  const match = /^([A-Za-z0-9_.]+): ([\s\S]+)$/.exec(message);
+  return match ? { path: parsePath(match[1]!), reason: match[2]! } : null;
 }

@@ -86,9 +86,9 @@ function OfferedPanels({ value, onChange, panels, mode }: { value: string[]; onC
               {t('multi.addLabel')}
             </label>
             <select id={addId} className={cx(inputClasses, 'pr-8')} value={chosen} onChange={(e) => setAdding(e.target.value)}>
-              {remaining.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
+              {remaining.map((panel) => (
+                <option key={panel.id} value={panel.id}>
+                  {panel.name}
                 </option>
               ))}
             </select>

@@ -161,8 +161,8 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
   const channels = resources.data?.channels;
   const channelName = (id: string | null, empty: string) => {
     if (id === null) return empty;
-    const c = channels?.find((x) => x.id === id);
-    return c ? channelLabel(c) : t('picker.channelId', { id });
+    const channel = channels?.find((x) => x.id === id);
+    return channel ? channelLabel(channel) : t('picker.channelId', { id });
   };
   const listHref = href('/dashboard/:server/configs', { server });
   const title = view.id ? t('panel.editTitle', { name: panel.name }) : t('panel.newTitle');

@@ -188,11 +188,11 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
       header: t('list.column.name'),
       label: t('list.column.name'),
       rowHeader: true,
-      cell: (p) => (
+      cell: (panel) => (
         <span className="flex flex-col gap-0.5">
-          <span className="font-semibold break-words text-surface-900 dark:text-surface-50">{p.name}</span>
+          <span className="font-semibold break-words text-surface-900 dark:text-surface-50">{panel.name}</span>
           <span className="text-xs text-surface-500 dark:text-surface-400">
-            {p.form.length > 0 ? t('list.formQuestions', { count: p.form.length }) : t('list.noForm')}
+            {panel.form.length > 0 ? t('list.formQuestions', { count: panel.form.length }) : t('list.noForm')}
           </span>
         </span>
       ),
@@ -203,18 +203,18 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
       header: t('list.column.actions'),
       label: t('list.column.actions'),
       align: 'end',
-      cell: (p) => (
+      cell: (panel) => (
         <span className="flex flex-wrap gap-1 sm:justify-end">
-          <ActionLink to={editHref('panel', { id: p.id })} icon={<Pencil aria-hidden="true" className="size-3.5" />}>
+          <ActionLink to={editHref('panel', { id: panel.id })} icon={<Pencil aria-hidden="true" className="size-3.5" />}>
             {locked ? t('list.action.view') : t('list.action.edit')}
-            <span className="sr-only"> {t('list.action.named', { name: p.name })}</span>
+            <span className="sr-only"> {t('list.action.named', { name: panel.name })}</span>
           </ActionLink>
-          <ActionLink to={editHref('panel', { copy: p.id })} icon={<Copy aria-hidden="true" className="size-3.5" />} disabledReasonId={locked ?? (atLimit ? limitId : undefined)}>
+          <ActionLink to={editHref('panel', { copy: panel.id })} icon={<Copy aria-hidden="true" className="size-3.5" />} disabledReasonId={locked ?? (atLimit ? limitId : undefined)}>
             {t('list.action.duplicate')}
-            <span className="sr-only"> {t('list.action.named', { name: p.name })}</span>
+            <span className="sr-only"> {t('list.action.named', { name: panel.name })}</span>
           </ActionLink>
-          {postActions('panel', p.id, p.name)}
-          {deleteButton('panel', p.id, p.name)}
+          {postActions('panel', panel.id, panel.name)}
+          {deleteButton('panel', panel.id, panel.name)}
         </span>
       ),
     },
@@ -226,11 +226,11 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
       key: 'preview',
       header: t('list.column.preview'),
       label: t('list.column.preview'),
-      cell: (m) => (
+      cell: (menu) => (
         <MiniPreview
-          embed={m.embed}
-          buttons={m.mode === 'buttons' ? m.panelIds.flatMap((id) => config.panels.find((p) => p.id === id)?.button ?? []) : []}
-          select={m.mode === 'select' ? (m.selectPlaceholder ?? t('preview.selectDefault')) : undefined}
+          embed={menu.embed}
+          buttons={menu.mode === 'buttons' ? menu.panelIds.flatMap((id) => config.panels.find((p) => p.id === id)?.button ?? []) : []}
+          select={menu.mode === 'select' ? (menu.selectPlaceholder ?? t('preview.selectDefault')) : undefined}
         />
       ),
     },
@@ -239,11 +239,11 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
       header: t('list.column.name'),
       label: t('list.column.name'),
       rowHeader: true,
-      cell: (m) => (
+      cell: (menu) => (
         <span className="flex flex-col gap-0.5">
-          <span className="font-semibold break-words text-surface-900 dark:text-surface-50">{m.name}</span>
+          <span className="font-semibold break-words text-surface-900 dark:text-surface-50">{menu.name}</span>
           <span className="text-xs break-words text-surface-500 dark:text-surface-400">
-            {t(m.mode === 'select' ? 'list.multi.select' : 'list.multi.buttons', { count: m.panelIds.length })}: {m.panelIds.map(panelName).join(', ')}
+            {t(menu.mode === 'select' ? 'list.multi.select' : 'list.multi.buttons', { count: menu.panelIds.length })}: {menu.panelIds.map(panelName).join(', ')}
           </span>
         </span>
       ),
@@ -254,18 +254,18 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
       header: t('list.column.actions'),
       label: t('list.column.actions'),
       align: 'end',
-      cell: (m) => (
+      cell: (menu) => (
         <span className="flex flex-wrap gap-1 sm:justify-end">
-          <ActionLink to={editHref('multi', { id: m.id })} icon={<Pencil aria-hidden="true" className="size-3.5" />}>
+          <ActionLink to={editHref('multi', { id: menu.id })} icon={<Pencil aria-hidden="true" className="size-3.5" />}>
             {locked ? t('list.action.view') : t('list.action.edit')}
-            <span className="sr-only"> {t('list.action.named', { name: m.name })}</span>
+            <span className="sr-only"> {t('list.action.named', { name: menu.name })}</span>
           </ActionLink>
-          <ActionLink to={editHref('multi', { copy: m.id })} icon={<Copy aria-hidden="true" className="size-3.5" />} disabledReasonId={locked}>
+          <ActionLink to={editHref('multi', { copy: menu.id })} icon={<Copy aria-hidden="true" className="size-3.5" />} disabledReasonId={locked}>
             {t('list.action.duplicate')}
-            <span className="sr-only"> {t('list.action.named', { name: m.name })}</span>
+            <span className="sr-only"> {t('list.action.named', { name: menu.name })}</span>
           </ActionLink>
-          {postActions('multiPanel', m.id, m.name)}
-          {deleteButton('multi', m.id, m.name)}
+          {postActions('multiPanel', menu.id, menu.name)}
+          {deleteButton('multi', menu.id, menu.name)}
         </span>
       ),
     },

@@ -12,7 +12,7 @@ import Folder from 'lucide-react/icons/folder';
 import Hash from 'lucide-react/icons/hash';
 import Megaphone from 'lucide-react/icons/megaphone';
 import AlertTriangle from 'lucide-react/icons/triangle-alert';
-import X from 'lucide-react/icons/x';
+import CloseIcon from 'lucide-react/icons/x';
 import { createContext, type ReactNode, useContext, useId, useMemo, useState } from 'react';
 import { failureText, isMissingRoute } from '../../lib/failures';
 import { useT } from '../../lib/i18n';
@@ -88,8 +88,8 @@ function Combobox({ id, options, onPick, placeholder, describedBy, invalid, mult
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const filtered = useMemo(() => {
-    const q = query.trim().toLowerCase().replace(/^[#@:]/, '');
-    return q === '' ? options : options.filter((o) => o.label.toLowerCase().includes(q) || (o.description ?? '').toLowerCase().includes(q));
+    const needle = query.trim().toLowerCase().replace(/^[#@:]/, '');
+    return needle === '' ? options : options.filter((o) => o.label.toLowerCase().includes(needle) || (o.description ?? '').toLowerCase().includes(needle));
   }, [options, query]);
   const current = filtered[Math.min(active, filtered.length - 1)];
 
@@ -117,33 +117,33 @@ function Combobox({ id, options, onPick, placeholder, describedBy, invalid, mult
         className={inputClasses}
         placeholder={placeholder}
         value={query}
-        onChange={(e) => {
-          setQuery(e.target.value);
+        onChange={(event) => {
+          setQuery(event.target.value);
           setActive(0);
           setOpen(true);
         }}
         onFocus={() => setOpen(true)}
         onClick={() => setOpen(true)}
         onBlur={() => setOpen(false)}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            e.preventDefault();
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            event.preventDefault();
             if (!open) setOpen(true);
             else setActive((i) => Math.min(i + 1, filtered.length - 1));
-          } else if (e.key === 'ArrowUp') {
-            e.preventDefault();
+          } else if (event.key === 'ArrowUp') {
+            event.preventDefault();
             setActive((i) => Math.max(i - 1, 0));
-          } else if (e.key === 'Home' && open) {
+          } else if (event.key === 'Home' && open) {
             setActive(0);
-          } else if (e.key === 'End' && open) {
+          } else if (event.key === 'End' && open) {
             setActive(filtered.length - 1);
-          } else if (e.key === 'Enter') {
+          } else if (event.key === 'Enter') {
             // Never submits the form from here.
-            e.preventDefault();
+            event.preventDefault();
             if (open) pick(current);
-          } else if (e.key === 'Escape') {
+          } else if (event.key === 'Escape') {
             if (open) {
-              e.preventDefault();
+              event.preventDefault();
               setOpen(false);
             } else if (query) setQuery('');
           }
@@ -238,7 +238,7 @@ function SelectedChip({ children, onRemove, removeLabel, colour }: { children: R
       {colour ? <span aria-hidden="true" className="size-2.5 shrink-0 rounded-full" style={{ backgroundColor: colour }} /> : null}
       <span className="min-w-0 break-words">{children}</span>
       <button type="button" onClick={onRemove} aria-label={removeLabel} className="rounded-full p-0.5 text-surface-500 hover:bg-surface-200 hover:text-surface-900 focus-visible:outline-2 focus-visible:outline-primary-600 dark:hover:bg-surface-700 dark:hover:text-surface-50">
-        <X aria-hidden="true" className="size-3.5" />
+        <CloseIcon aria-hidden="true" className="size-3.5" />
       </button>
     </span>
   );
@@ -269,14 +269,14 @@ export function ChannelPicker({ path, label, value, onChange, kind, emptyText, h
     return channels
       // In the order the API gives: Discord's own (each category followed by its channels).
       .filter((c) => (kind === 'category' ? c.kind === 'category' : c.kind === 'text' || c.kind === 'announcement'))
-      .map((c) => {
-        const cannot = kind === 'text' && !c.botCanPost ? t('picker.botCannotPost', { missing: permissionNames(c.botMissing) }) : undefined;
+      .map((channel) => {
+        const cannot = kind === 'text' && !channel.botCanPost ? t('picker.botCannotPost', { missing: permissionNames(channel.botMissing) }) : undefined;
         return {
-          id: c.id,
-          label: channelLabel(c),
-          description: c.parentId ? parents.get(c.parentId) : undefined,
-          icon: channelIcon(c),
-          warning: cannot ?? (c.botMissing.length > 0 ? t('picker.botMissing', { missing: permissionNames(c.botMissing) }) : undefined),
+          id: channel.id,
+          label: channelLabel(channel),
+          description: channel.parentId ? parents.get(channel.parentId) : undefined,
+          icon: channelIcon(channel),
+          warning: cannot ?? (channel.botMissing.length > 0 ? t('picker.botMissing', { missing: permissionNames(channel.botMissing) }) : undefined),
           disabledReason: requirePost ? cannot : undefined,
         };
       });
@@ -340,11 +340,11 @@ export function RolePicker({ path, label, values, onChange, max, hint }: { path:
       (roles ?? [])
         .filter((r) => !values.includes(r.id))
         .sort((a, b) => b.position - a.position)
-        .map((r) => ({
-          id: r.id,
-          label: roleLabel(r),
-          icon: <span aria-hidden="true" className="mt-0.5 block size-3 rounded-full" style={{ backgroundColor: roleColour(r) }} />,
-          disabledReason: r.managed ? t('picker.roleManaged') : undefined,
+        .map((role) => ({
+          id: role.id,
+          label: roleLabel(role),
+          icon: <span aria-hidden="true" className="mt-0.5 block size-3 rounded-full" style={{ backgroundColor: roleColour(role) }} />,
+          disabledReason: role.managed ? t('picker.roleManaged') : undefined,
         })),
     [roles, values, t],
   );
@@ -395,11 +395,11 @@ export function SingleRolePicker({ id, onPick, exclude, placeholder }: { id: str
   const options = roles
     .filter((r) => !exclude.includes(r.id))
     .sort((a, b) => b.position - a.position)
-    .map((r) => ({
-      id: r.id,
-      label: roleLabel(r),
-      icon: <span aria-hidden="true" className="mt-0.5 block size-3 rounded-full" style={{ backgroundColor: roleColour(r) }} />,
-      disabledReason: r.managed ? t('picker.roleManaged') : undefined,
+    .map((role) => ({
+      id: role.id,
+      label: roleLabel(role),
+      icon: <span aria-hidden="true" className="mt-0.5 block size-3 rounded-full" style={{ backgroundColor: roleColour(role) }} />,
+      disabledReason: role.managed ? t('picker.roleManaged') : undefined,
     }));
   return <Combobox id={id} options={options} onPick={onPick} placeholder={placeholder} />;
 }
@@ -416,10 +416,10 @@ export function EmojiField({ path, value, onChange }: { path: string; value: Com
   const emojis = resources.data?.emojis;
   const options = useMemo<PickOption[]>(
     () =>
-      (emojis ?? []).map((e) => ({
-        id: e.id,
-        label: `:${e.name}:`,
-        icon: <img src={emojiUrl(config.discordOrigin, e.id, e.animated, 32)} alt="" className="size-5 object-contain" loading="lazy" />,
+      (emojis ?? []).map((emoji) => ({
+        id: emoji.id,
+        label: `:${emoji.name}:`,
+        icon: <img src={emojiUrl(config.discordOrigin, emoji.id, emoji.animated, 32)} alt="" className="size-5 object-contain" loading="lazy" />,
       })),
     [emojis, config.discordOrigin],
   );

@@ -51,9 +51,9 @@ export function PreviewPane({ tabs, note }: { tabs: PreviewTab[]; note?: ReactNo
       {tabs.length > 1 ? (
         <fieldset className="mb-3 flex flex-wrap gap-0.5 rounded-lg bg-surface-200 p-0.5 dark:bg-surface-800">
           <legend className="sr-only">{t('preview.what')}</legend>
-          {tabs.map((x) => (
-            <button key={x.id} type="button" aria-pressed={x.id === shown.id} onClick={() => setTab(x.id)} className={cx(SEGMENT, 'flex-1', x.id === shown.id ? SEGMENT_ON : SEGMENT_OFF)}>
-              {x.label}
+          {tabs.map((tab) => (
+            <button key={tab.id} type="button" aria-pressed={tab.id === shown.id} onClick={() => setTab(tab.id)} className={cx(SEGMENT, 'flex-1', tab.id === shown.id ? SEGMENT_ON : SEGMENT_OFF)}>
+              {tab.label}
             </button>
           ))}
         </fieldset>
@@ -73,13 +73,13 @@ export function FormModalPreview({ title, questions }: { title: string; question
       <div className="overflow-hidden rounded-[8px] bg-(--d-modal) shadow-lg ring-1 ring-black/10">
         <p className="px-4 pt-4 text-xl font-semibold break-words text-(--d-header)">{title}</p>
         <div className="space-y-4 p-4">
-          {questions.map((q) => (
-            <div key={q.id}>
+          {questions.map((question) => (
+            <div key={question.id}>
               <p className="mb-2 text-xs font-bold break-words text-(--d-header) uppercase">
-                {q.label || '…'}
-                {q.required ? <span className="ml-1 text-(--d-required)">*</span> : null}
+                {question.label || '…'}
+                {question.required ? <span className="ml-1 text-(--d-required)">*</span> : null}
               </p>
-              <div className={cx('rounded-[3px] bg-(--d-input-bg) px-2.5 py-2.5 text-sm text-(--d-muted)', q.style === 'paragraph' ? 'min-h-20' : 'h-10')}>{q.placeholder}</div>
+              <div className={cx('rounded-[3px] bg-(--d-input-bg) px-2.5 py-2.5 text-sm text-(--d-muted)', question.style === 'paragraph' ? 'min-h-20' : 'h-10')}>{question.placeholder}</div>
             </div>
           ))}
         </div>

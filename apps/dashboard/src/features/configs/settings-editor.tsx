@@ -86,8 +86,8 @@ function RuleRow({ rule, index, onChange, onRemove }: { rule: AccessRule; index:
                 id={selectId}
                 className={cx(inputClasses, 'pr-8')}
                 value={rule.areas[area] ?? 'none'}
-                onChange={(e) => {
-                  const level = e.target.value as Level;
+                onChange={(event) => {
+                  const level = event.target.value as Level;
                   const areas: Partial<Record<AccessArea, AccessLevel>> = { ...rule.areas };
                   if (level === 'none') delete areas[area];
                   else areas[area] = level;

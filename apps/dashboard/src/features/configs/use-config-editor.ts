@@ -96,8 +96,8 @@ export function useConfigEditor<D>({ server, base: startBase, initial, pristine,
   const schema = useMemo(() => serverConfigSchema(limits), [limits]);
 
   const check = useCallback(
-    (d: D): Validation => {
-      const applied = targetRef.current.apply(base.config, d);
+    (draft: D): Validation => {
+      const applied = targetRef.current.apply(base.config, draft);
       const result = schema.safeParse(applied);
       const fields = new Map<string, string[]>();
       const elsewhere: ElsewhereIssue[] = [];
@@ -105,7 +105,7 @@ export function useConfigEditor<D>({ server, base: startBase, initial, pristine,
         for (const issue of result.error.issues as SchemaIssue[]) {
           const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
           const message = issueText(issue, applied, limits, t);
-          const own = targetRef.current.own(path, applied, d);
+          const own = targetRef.current.own(path, applied, draft);
           if (own === null) elsewhere.push({ path: path.join('.'), message });
           else fields.set(own, [...(fields.get(own) ?? []), message]);
         }
@@ -119,7 +119,7 @@ export function useConfigEditor<D>({ server, base: startBase, initial, pristine,
   const checked = useDeferredValue(draft);
   const validation = useMemo(() => check(checked), [check, checked]);
 
-  const update = useCallback((change: (d: D) => D) => {
+  const update = useCallback((change: (draft: D) => D) => {
     setDraft((d) => change(d));
     setServerErrors((errors) => (errors.size === 0 ? errors : new Map()));
     setFailure(null);

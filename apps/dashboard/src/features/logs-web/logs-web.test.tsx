@@ -48,19 +48,19 @@ const RESTORE = entry(10, { action: 'config.restore', target: 'Panel “FAQ”',
 function fakeLogs(all: WebLogEntry[], options: { fail?: (query: URLSearchParams) => Response | null; delay?: Promise<void> } = {}) {
   const queries: URLSearchParams[] = [];
   const handler = async (url: URL) => {
-    const q = url.searchParams;
-    queries.push(q);
-    const failure = options.fail?.(q);
+    const params = url.searchParams;
+    queries.push(params);
+    const failure = options.fail?.(params);
     if (failure) return failure;
     if (options.delay) await options.delay;
-    const limit = Number(q.get('limit') ?? 50);
+    const limit = Number(params.get('limit') ?? 50);
     const matching = all.filter(
-      (e) =>
-        (!q.get('cursor') || Number(e.id) < Number(q.get('cursor'))) &&
-        (!q.get('actor') || e.actor.id === q.get('actor')) &&
-        (!q.get('action') || e.action === q.get('action')) &&
-        (!q.get('from') || e.at >= q.get('from')!) &&
-        (!q.get('to') || e.at <= q.get('to')!),
+      (entry) =>
+        (!params.get('cursor') || Number(entry.id) < Number(params.get('cursor'))) &&
+        (!params.get('actor') || entry.actor.id === params.get('actor')) &&
+        (!params.get('action') || entry.action === params.get('action')) &&
+        (!params.get('from') || entry.at >= params.get('from')!) &&
+        (!params.get('to') || entry.at <= params.get('to')!),
     );
     const page = matching.slice(0, limit);
     return json({ entries: page, nextCursor: matching.length > limit ? page.at(-1)!.id : null });
@@ -210,11 +210,11 @@ describe('Web Logs', () => {
     const logs = fakeLogs([SAVE, SEND, RESTORE]);
     show(logs, `?actor=${AVA.id}&action=config.restore&from=2026-02-30&to=2026-03-05`);
     await screen.findByRole('list', { name: /newest first/ });
-    const q = logs.queries[0]!;
-    expect(q.get('actor')).toBe(AVA.id);
-    expect(q.get('action')).toBe('config.restore');
-    expect(q.has('from')).toBe(false);
-    expect(q.get('to')).toBe(endOfDay('2026-03-05'));
+    const query = logs.queries[0]!;
+    expect(query.get('actor')).toBe(AVA.id);
+    expect(query.get('action')).toBe('config.restore');
+    expect(query.has('from')).toBe(false);
+    expect(query.get('to')).toBe(endOfDay('2026-03-05'));
     expect(screen.getByLabelText('Action')).toHaveValue('config.restore');
     expect(screen.getByLabelText('Member')).toHaveValue(AVA.id);
     expect(screen.getByLabelText('To')).toHaveValue('2026-03-05');
@@ -244,8 +244,8 @@ describe('Web Logs', () => {
     const logs = fakeLogs(
       Array.from({ length: 55 }, (_, i) => entry(100 - i)),
       {
-        fail: (q) => {
-          if (!q.get('cursor') || !failNext) return null;
+        fail: (params) => {
+          if (!params.get('cursor') || !failNext) return null;
           failNext = false;
           return apiError(503, 1005, 'The database is busy.');
         },

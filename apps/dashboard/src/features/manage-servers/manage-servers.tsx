@@ -9,7 +9,7 @@ import Search from 'lucide-react/icons/search';
 import ServerOff from 'lucide-react/icons/server-off';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { href } from '../../lib/hrefs';
-import { T, useT } from '../../lib/i18n';
+import { Message, useT } from '../../lib/i18n';
 import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref, serverPagePath } from './guilds';
 import { RefreshControl } from './refresh-control';
 import { InviteServerCard, ManagedServerCard } from './server-cards';
@@ -58,13 +58,13 @@ function MissingServerHelp({ supportUrl, otherCount }: { supportUrl: string; oth
       </h2>
       <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-surface-700 dark:text-surface-300">
         <li>
-          <T k="servers.help.manageable" components={{ strong }} />
+          <Message k="servers.help.manageable" components={{ strong }} />
           {otherCount > 0 ? ` ${t('servers.help.memberOnly', { count: otherCount })}` : null}
         </li>
         <li>{t('servers.help.refresh')}</li>
         <li>{t('servers.help.account')}</li>
         <li>
-          <T
+          <Message
             k="servers.help.support"
             components={{
               link: <ExternalAnchor href={supportUrl} className="font-medium text-primary-700 underline underline-offset-2 hover:text-primary-600 dark:text-primary-400" />,
@@ -99,13 +99,13 @@ function NoServers({ memberOf, inviteUrl, supportUrl }: { memberOf: number; invi
         <h2 className="font-semibold text-surface-900 dark:text-surface-50">{t('servers.none.howTo.title')}</h2>
         <ol className="mt-3 list-decimal space-y-1.5 pl-5 text-sm text-surface-700 dark:text-surface-300">
           <li>
-            <T k="servers.none.howTo.help" components={{ strong }} />
+            <Message k="servers.none.howTo.help" components={{ strong }} />
           </li>
           <li>
-            <T k="servers.none.howTo.create" components={{ strong }} />
+            <Message k="servers.none.howTo.create" components={{ strong }} />
           </li>
           <li>
-            <T k="servers.none.howTo.refresh" components={{ strong }} />
+            <Message k="servers.none.howTo.refresh" components={{ strong }} />
           </li>
         </ol>
         <RefreshControl align="start" className="mt-3" />
@@ -167,7 +167,7 @@ export default function ManageServers() {
 
       {isServerPageSlug(pageSlug) && sorted.length > 0 ? (
         <Alert tone="info" icon={<Info aria-hidden="true" className="size-4" />} className="mb-6">
-          <T k="servers.pageHint" values={{ page: t(`sidebar.${SERVER_PAGES[pageSlug].page}`) }} components={{ strong }} />
+          <Message k="servers.pageHint" values={{ page: t(`sidebar.${SERVER_PAGES[pageSlug].page}`) }} components={{ strong }} />
         </Alert>
       ) : null}
 
@@ -197,9 +197,9 @@ export default function ManageServers() {
                 className={cx(inputClasses, 'pl-9')}
                 value={query}
                 onChange={(e) => setQuery(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Escape' && query) {
-                    e.preventDefault();
+                onKeyDown={(event) => {
+                  if (event.key === 'Escape' && query) {
+                    event.preventDefault();
                     setQuery('');
                   }
                 }}
@@ -247,11 +247,11 @@ export default function ManageServers() {
               >
                 {notAdded.length > 0 ? (
                   <ul className={GRID}>
-                    {notAdded.map((g) => (
+                    {notAdded.map((notAddedGuild) => (
                       <InviteServerCard
-                        key={g.id}
-                        guild={g}
-                        inviteHref={botInviteUrl(config, g.id)}
+                        key={notAddedGuild.id}
+                        guild={notAddedGuild}
+                        inviteHref={botInviteUrl(config, notAddedGuild.id)}
                         productName={config.productName}
                         onInvite={(guild: Guild) => setInvitedId(guild.id)}
                       />

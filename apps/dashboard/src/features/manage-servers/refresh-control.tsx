@@ -2,7 +2,7 @@ import { errorText, formatDateTime, formatRelative, loadUser, type RefreshGuilds
 import { Button, cx } from '@tickety/ui';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { useId, useState } from 'react';
-import { T, useT } from '../../lib/i18n';
+import { Message, useT } from '../../lib/i18n';
 
 /** The API allows one guild refresh per user every 10 s; used when a 1003 answer gives no Retry-After. */
 const DEFAULT_WAIT_SECONDS = 10;
@@ -73,7 +73,7 @@ export function RefreshControl({ align = 'end', className }: { align?: 'start' |
           {Number.isNaN(refreshedTime) ? (
             t('refresh.notYet')
           ) : (
-            <T k="refresh.updated" values={{ when: ago }} components={{ time: <time dateTime={refreshedAt ?? undefined} title={formatDateTime(refreshedTime)} /> }} />
+            <Message k="refresh.updated" values={{ when: ago }} components={{ time: <time dateTime={refreshedAt ?? undefined} title={formatDateTime(refreshedTime)} /> }} />
           )}
         </p>
         <Button variant="secondary" loading={pending} disabled={waiting} onClick={() => void refresh()} aria-describedby={shown?.code === 1003 ? messageId : undefined}>
@@ -84,13 +84,13 @@ export function RefreshControl({ align = 'end', className }: { align?: 'start' |
       {shown?.code === 1003 ? (
         // The countdown is visual; the live region below announces the wait once, not every second.
         <p id={messageId} aria-hidden="true" className="max-w-sm text-sm text-amber-700 dark:text-amber-300">
-          <T k="refresh.rateLimited" values={{ count: secondsLeft }} components={{ num: <span className="font-semibold tabular-nums" /> }} />
+          <Message k="refresh.rateLimited" values={{ count: secondsLeft }} components={{ num: <span className="font-semibold tabular-nums" /> }} />
         </p>
       ) : null}
       <div role="status" className="text-sm empty:hidden">
         {shown?.code === 1003 ? (
           <span className="sr-only">
-            <T k="refresh.rateLimited" values={{ count: shown.seconds }} />
+            <Message k="refresh.rateLimited" values={{ count: shown.seconds }} />
           </span>
         ) : shown ? (
           <p className="max-w-sm text-red-700 dark:text-red-300">

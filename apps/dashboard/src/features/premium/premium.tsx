@@ -127,10 +127,10 @@ export default function ServerPremium() {
             <Card className="p-5 sm:p-6">
               <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('server.premium.unlocks', { plan: premiumPlan.name })}</h2>
               <ul className="mt-3 grid gap-2 sm:grid-cols-2">
-                {premiumPlan.features.map((f) => (
-                  <li key={f} className="flex gap-2 text-sm text-surface-700 dark:text-surface-300">
+                {premiumPlan.features.map((feature) => (
+                  <li key={feature} className="flex gap-2 text-sm text-surface-700 dark:text-surface-300">
                     <Check className="mt-0.5 size-4 shrink-0 text-primary-600 dark:text-primary-400" aria-hidden="true" />
-                    {f}
+                    {feature}
                   </li>
                 ))}
               </ul>

@@ -104,7 +104,7 @@ export function ImportFile({ server, canWrite, readOnlyReason, onImported }: { s
   };
 
   const checking = state.step === 'checking';
-  const p = state.step === 'preview' ? state.preview : null;
+  const shownPreview = state.step === 'preview' ? state.preview : null;
 
   return (
     <Card className="p-4 sm:p-5">
@@ -170,37 +170,37 @@ export function ImportFile({ server, canWrite, readOnlyReason, onImported }: { s
           ) : null}
         </div>
 
-        {state.step === 'preview' && p ? (
+        {state.step === 'preview' && shownPreview ? (
           <div className="mt-4 space-y-4">
             <div className="rounded-lg border border-surface-200 bg-surface-50 p-3 text-sm dark:border-surface-800 dark:bg-surface-950">
               <p className="font-medium text-surface-900 dark:text-surface-50">{t('restore.import.file', { name: state.name })}</p>
               <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[auto_minmax(0,1fr)]">
                 <dt className="text-surface-600 dark:text-surface-400">{t('restore.import.fromServer')}</dt>
                 <dd className="break-words [overflow-wrap:anywhere]">
-                  {p.from.serverName}{' '}
-                  {p.sameServer ? <Badge tone="neutral">{t('restore.import.thisServer')}</Badge> : <Badge tone="info">{t('restore.import.otherServer')}</Badge>}
+                  {shownPreview.from.serverName}{' '}
+                  {shownPreview.sameServer ? <Badge tone="neutral">{t('restore.import.thisServer')}</Badge> : <Badge tone="info">{t('restore.import.otherServer')}</Badge>}
                 </dd>
                 <dt className="text-surface-600 dark:text-surface-400">{t('restore.import.fromVersion')}</dt>
-                <dd>{t('restore.version', { version: p.from.version })}</dd>
+                <dd>{t('restore.version', { version: shownPreview.from.version })}</dd>
                 <dt className="text-surface-600 dark:text-surface-400">{t('restore.import.exportedAt')}</dt>
                 <dd>
-                  <When at={p.from.exportedAt} now={Date.now()} inline />
+                  <When at={shownPreview.from.exportedAt} now={Date.now()} inline />
                 </dd>
               </dl>
             </div>
 
-            {!p.sameServer ? (
-              <Alert tone="info" title={t('restore.import.otherServerTitle', { server: p.from.serverName })}>
+            {!shownPreview.sameServer ? (
+              <Alert tone="info" title={t('restore.import.otherServerTitle', { server: shownPreview.from.serverName })}>
                 {t('restore.import.otherServerBody')}
               </Alert>
             ) : null}
 
-            {p.unmapped.length > 0 ? (
-              <Alert tone="warning" title={t('restore.import.unmappedTitle', { count: p.unmapped.length })}>
+            {shownPreview.unmapped.length > 0 ? (
+              <Alert tone="warning" title={t('restore.import.unmappedTitle', { count: shownPreview.unmapped.length })}>
                 <p>{t('restore.import.unmappedBody')}</p>
                 <ul className="mt-2 list-disc space-y-1 pl-5">
-                  {p.unmapped.map((ref) => {
-                    const places = [...new Set(ref.paths.map((path) => pathLabel(t, path, p.config)))];
+                  {shownPreview.unmapped.map((ref) => {
+                    const places = [...new Set(ref.paths.map((path) => pathLabel(t, path, shownPreview.config)))];
                     return (
                       <li key={`${ref.kind}:${ref.id}`} className="break-words [overflow-wrap:anywhere]">
                         <span className="font-medium">
@@ -217,9 +217,9 @@ export function ImportFile({ server, canWrite, readOnlyReason, onImported }: { s
             ) : null}
 
             <div>
-              <h3 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('restore.import.changesTitle', { count: p.changes.length })}</h3>
-              <p className="mb-3 mt-1 text-sm text-surface-600 dark:text-surface-400">{t('restore.import.changesIntro', { current: p.liveVersion })}</p>
-              <ConfigChanges changes={p.changes} config={p.config} />
+              <h3 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('restore.import.changesTitle', { count: shownPreview.changes.length })}</h3>
+              <p className="mb-3 mt-1 text-sm text-surface-600 dark:text-surface-400">{t('restore.import.changesIntro', { current: shownPreview.liveVersion })}</p>
+              <ConfigChanges changes={shownPreview.changes} config={shownPreview.config} />
             </div>
 
             <div aria-live="polite">
@@ -245,10 +245,10 @@ export function ImportFile({ server, canWrite, readOnlyReason, onImported }: { s
             <div className="flex flex-wrap gap-2">
               <Button
                 onClick={() => {
-                  if (canWrite && p.changes.length > 0) setConfirming(true);
+                  if (canWrite && shownPreview.changes.length > 0) setConfirming(true);
                 }}
-                aria-disabled={!canWrite || p.changes.length === 0 || undefined}
-                aria-describedby={p.changes.length === 0 ? `${id}-nothing` : undefined}
+                aria-disabled={!canWrite || shownPreview.changes.length === 0 || undefined}
+                aria-describedby={shownPreview.changes.length === 0 ? `${id}-nothing` : undefined}
               >
                 {t('restore.import.apply')}
               </Button>
@@ -256,7 +256,7 @@ export function ImportFile({ server, canWrite, readOnlyReason, onImported }: { s
                 {t('restore.import.another')}
               </Button>
             </div>
-            {p.changes.length === 0 ? (
+            {shownPreview.changes.length === 0 ? (
               <p id={`${id}-nothing`} className="text-sm text-surface-600 dark:text-surface-400">
                 {t('restore.import.nothing')}
               </p>
@@ -264,7 +264,7 @@ export function ImportFile({ server, canWrite, readOnlyReason, onImported }: { s
 
             <ConfirmDialog
               open={confirming}
-              title={t('restore.import.confirmTitle', { server: p.from.serverName, version: p.from.version })}
+              title={t('restore.import.confirmTitle', { server: shownPreview.from.serverName, version: shownPreview.from.version })}
               confirmLabel={t('restore.import.confirmAction')}
               cancelLabel={t('common.cancel')}
               tone="primary"
@@ -272,8 +272,8 @@ export function ImportFile({ server, canWrite, readOnlyReason, onImported }: { s
               onConfirm={() => void doApply()}
               onCancel={() => setConfirming(false)}
             >
-              <p>{t('restore.import.confirmBody', { count: p.changes.length, current: p.liveVersion, next: p.liveVersion + 1 })}</p>
-              {p.unmapped.length > 0 ? <p>{t('restore.import.confirmUnmapped', { count: p.unmapped.length })}</p> : null}
+              <p>{t('restore.import.confirmBody', { count: shownPreview.changes.length, current: shownPreview.liveVersion, next: shownPreview.liveVersion + 1 })}</p>
+              {shownPreview.unmapped.length > 0 ? <p>{t('restore.import.confirmUnmapped', { count: shownPreview.unmapped.length })}</p> : null}
               <p>{t('restore.confirm.posts')}</p>
             </ConfirmDialog>
           </div>

@@ -15,22 +15,22 @@ const AVA = { id: '1000000000000000001', name: 'Ava', avatarUrl: 'https://cdn.te
 const BEN = { id: '1000000000000000002', name: 'Ben', avatarUrl: null };
 
 /** Version n's configuration: the support panel's button label and claiming change over time; v3 has a FAQ panel too. */
-function configOf(n: number): ServerConfig {
+function configOf(version: number): ServerConfig {
   const base = config();
-  if (n >= 4) return base;
+  if (version >= 4) return base;
   const support = { ...base.panels[0]!, button: { label: 'Open', emoji: '🎫', style: 'primary' as const } };
   return config({
-    general: { ...base.general, claiming: n !== 3 },
-    panels: n === 3 ? [support, panel('faq', 'FAQ')] : [support],
+    general: { ...base.general, claiming: version !== 3 },
+    panels: version === 3 ? [support, panel('faq', 'FAQ')] : [support],
   });
 }
 
-function summary(n: number, over: Record<string, unknown> = {}) {
+function summary(version: number, over: Record<string, unknown> = {}) {
   return {
-    version: n,
-    savedAt: new Date(Date.UTC(2026, 2, 1, 12, 0, 0) + n * 3_600_000).toISOString(),
-    savedBy: n % 2 === 0 ? BEN : AVA,
-    summary: `Summary of version ${n}`,
+    version: version,
+    savedAt: new Date(Date.UTC(2026, 2, 1, 12, 0, 0) + version * 3_600_000).toISOString(),
+    savedBy: version % 2 === 0 ? BEN : AVA,
+    summary: `Summary of version ${version}`,
     restoredFrom: null,
     ...over,
   };
@@ -40,7 +40,7 @@ function summary(n: number, over: Record<string, unknown> = {}) {
  * The API's version routes over versions 1…`count` (newest first; `restored` marks restores): the
  * list pages below the cursor; each version answers its configuration. Records the list's queries.
  */
-function fakeVersions(count: number, options: { restored?: Record<number, number>; fail?: (q: URLSearchParams) => Response | null } = {}) {
+function fakeVersions(count: number, options: { restored?: Record<number, number>; fail?: (params: URLSearchParams) => Response | null } = {}) {
   const queries: URLSearchParams[] = [];
   const all = Array.from({ length: count }, (_, i) => count - i).map((n) => summary(n, { restoredFrom: options.restored?.[n] ?? null }));
   const answers: Record<string, ApiAnswer> = {
@@ -539,11 +539,11 @@ describe('Restore Configs: import', () => {
   });
 
   it('maps the API’s field paths to the diff’s', () => {
-    const c = configOf(3);
-    expect(idPath('panels.1.categoryId', c)).toBe('panels[faq].categoryId');
-    expect(idPath('panels.0.supportRoleIds.1', c)).toBe('panels[support].supportRoleIds');
+    const third = configOf(3);
+    expect(idPath('panels.1.categoryId', third)).toBe('panels[faq].categoryId');
+    expect(idPath('panels.0.supportRoleIds.1', third)).toBe('panels[support].supportRoleIds');
     expect(idPath('panels.0.form.0.label', config())).toBe('panels[support].form[q1].label');
-    expect(idPath('general.transcriptChannelId', c)).toBe('general.transcriptChannelId');
+    expect(idPath('general.transcriptChannelId', third)).toBe('general.transcriptChannelId');
   });
 });
 

@@ -6,7 +6,7 @@ import History from 'lucide-react/icons/history';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { T, useT } from '../../lib/i18n';
+import { Message, useT } from '../../lib/i18n';
 import { useAreaWrite, useServerName } from '../../lib/server-access';
 import { outdatedPosts, useConfigVersionsInfiniteQuery, useRestoreLiveConfigQuery, type VersionSummary } from './api';
 import { ExportLink } from './export-link';
@@ -105,14 +105,14 @@ function AppliedNotice({ server, applied, onClose }: { server: string; applied: 
   else if (applied.outdated === null)
     posts = (
       <p className="mt-1">
-        <T k="restore.applied.postsUnknown" components={{ link: <Link to={menu} className="font-semibold underline underline-offset-2" /> }} />
+        <Message k="restore.applied.postsUnknown" components={{ link: <Link to={menu} className="font-semibold underline underline-offset-2" /> }} />
       </p>
     );
   else if (applied.outdated.length === 0) posts = <p className="mt-1">{t('restore.applied.postsNone')}</p>;
   else
     posts = (
       <p className="mt-1">
-        <T
+        <Message
           k="restore.applied.postsOutdated"
           values={{ count: applied.outdated.length, names: applied.outdated.map((name) => `${t('changes.quoteOpen')}${name}${t('changes.quoteClose')}`).join(', ') }}
           components={{ link: <Link to={menu} className="font-semibold underline underline-offset-2" /> }}

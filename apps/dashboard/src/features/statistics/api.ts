@@ -50,13 +50,13 @@ export const { useServerStatisticsQuery } = statisticsApi;
 /** A duration in seconds as people read it: "45 s", "12 min", "3 h 5 min", "2 d 4 h"; "—" for none. */
 export function formatDuration(t: Translate<MessageKey>, seconds: number | null): string {
   if (seconds === null) return '—';
-  const s = Math.round(seconds);
-  if (s < 60) return t('statistics.duration.seconds', { s });
-  const m = Math.round(s / 60);
-  if (m < 60) return t('statistics.duration.minutes', { m });
-  const h = Math.floor(m / 60);
-  if (h < 48) return t('statistics.duration.hours', { h, m: m % 60 });
-  return t('statistics.duration.days', { d: Math.floor(h / 24), h: h % 24 });
+  const totalSeconds = Math.round(seconds);
+  if (totalSeconds < 60) return t('statistics.duration.seconds', { s: totalSeconds });
+  const totalMinutes = Math.round(totalSeconds / 60);
+  if (totalMinutes < 60) return t('statistics.duration.minutes', { m: totalMinutes });
+  const hours = Math.floor(totalMinutes / 60);
+  if (hours < 48) return t('statistics.duration.hours', { h: hours, m: totalMinutes % 60 });
+  return t('statistics.duration.days', { d: Math.floor(hours / 24), h: hours % 24 });
 }
 
 /** The change from `before` to `now` in percent (null when there was nothing before). */

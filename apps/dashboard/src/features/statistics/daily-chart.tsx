@@ -24,8 +24,8 @@ export default function DailyChart({ daily, labels, dark }: DailyChartProps) {
     if (!el) return;
     const axis = dark ? '#a1a1aa' : '#475569';
     const grid = dark ? 'rgba(255,255,255,0.08)' : 'rgba(15,23,42,0.08)';
-    const x = daily.map((d) => Date.parse(`${d.date}T12:00:00Z`) / 1000);
-    const data: uPlot.AlignedData = [x, daily.map((d) => d.opened), daily.map((d) => d.closed), daily.map((d) => d.backlog)];
+    const times = daily.map((d) => Date.parse(`${d.date}T12:00:00Z`) / 1000);
+    const data: uPlot.AlignedData = [times, daily.map((d) => d.opened), daily.map((d) => d.closed), daily.map((d) => d.backlog)];
     const opts: uPlot.Options = {
       width: Math.max(240, el.clientWidth),
       height: 260,

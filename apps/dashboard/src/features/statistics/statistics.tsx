@@ -57,12 +57,12 @@ function Bars({ values, label, caption }: { values: number[]; label: (i: number)
     <figure>
       <figcaption className="sr-only">{caption}</figcaption>
       <ul className="flex h-36 items-end gap-1">
-        {values.map((v, i) => (
-          <li key={label(i)} className="flex h-full min-w-0 flex-1 flex-col items-center justify-end gap-1" title={`${label(i)}: ${formatNumber(v)}`}>
-            <span className="text-[10px] tabular-nums text-surface-600 dark:text-surface-400">{v > 0 ? formatNumber(v) : ''}</span>
-            <span className="w-full rounded-t bg-primary-500 dark:bg-primary-400" style={{ height: `${(v / max) * 100}%`, minHeight: v > 0 ? 2 : 0 }} />
+        {values.map((value, i) => (
+          <li key={label(i)} className="flex h-full min-w-0 flex-1 flex-col items-center justify-end gap-1" title={`${label(i)}: ${formatNumber(value)}`}>
+            <span className="text-[10px] tabular-nums text-surface-600 dark:text-surface-400">{value > 0 ? formatNumber(value) : ''}</span>
+            <span className="w-full rounded-t bg-primary-500 dark:bg-primary-400" style={{ height: `${(value / max) * 100}%`, minHeight: value > 0 ? 2 : 0 }} />
             <span className="text-[10px] text-surface-500 dark:text-surface-400">{label(i)}</span>
-            <span className="sr-only">{`${label(i)}: ${v}`}</span>
+            <span className="sr-only">{`${label(i)}: ${value}`}</span>
           </li>
         ))}
       </ul>
@@ -100,8 +100,8 @@ function RangePicker({ current, limits, onChange }: { current: ReturnType<typeof
       {current.range === 'custom' || (limits?.export && from) ? (
         <form
           className="flex flex-wrap items-end gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
+          onSubmit={(event) => {
+            event.preventDefault();
             if (from && to && from <= to) onChange({ range: 'custom', from, to });
           }}
         >
@@ -185,7 +185,7 @@ export default function ServerStatistics() {
   } else if (data.totals.opened === 0 && data.totals.closed === 0 && data.totals.backlog === 0) {
     content = <EmptyState icon={<Inbox aria-hidden="true" className="size-6" />} title={t('statistics.empty.title')} description={t('statistics.empty.body')} />;
   } else {
-    const { totals: n, previous: p } = data;
+    const { totals: totals, previous: previous } = data;
     const days = data.daily.length;
     content = (
       <div className={cx('space-y-6', stats.isFetching && 'opacity-70')} aria-busy={stats.isFetching || undefined}>
@@ -200,26 +200,26 @@ export default function ServerStatistics() {
           </label>
         </div>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          <Stat label={t('statistics.opened')} value={formatNumber(n.opened)} delta={<Delta now={n.opened} before={p.opened} />} />
-          <Stat label={t('statistics.closed')} value={formatNumber(n.closed)} delta={<Delta now={n.closed} before={p.closed} />} />
-          <Stat label={t('statistics.backlog')} value={formatNumber(n.backlog)} delta={<Delta now={n.backlog} before={p.backlog} lowerIsBetter />} />
+          <Stat label={t('statistics.opened')} value={formatNumber(totals.opened)} delta={<Delta now={totals.opened} before={previous.opened} />} />
+          <Stat label={t('statistics.closed')} value={formatNumber(totals.closed)} delta={<Delta now={totals.closed} before={previous.closed} />} />
+          <Stat label={t('statistics.backlog')} value={formatNumber(totals.backlog)} delta={<Delta now={totals.backlog} before={previous.backlog} lowerIsBetter />} />
           <Stat
             label={t('statistics.firstResponse')}
-            value={formatDuration(t, n.firstResponseMedian)}
-            detail={t('statistics.p90', { value: formatDuration(t, n.firstResponseP90) })}
-            delta={<Delta now={n.firstResponseMedian} before={p.firstResponseMedian} lowerIsBetter />}
+            value={formatDuration(t, totals.firstResponseMedian)}
+            detail={t('statistics.p90', { value: formatDuration(t, totals.firstResponseP90) })}
+            delta={<Delta now={totals.firstResponseMedian} before={previous.firstResponseMedian} lowerIsBetter />}
           />
           <Stat
             label={t('statistics.resolution')}
-            value={formatDuration(t, n.resolutionMedian)}
-            detail={t('statistics.p90', { value: formatDuration(t, n.resolutionP90) })}
-            delta={<Delta now={n.resolutionMedian} before={p.resolutionMedian} lowerIsBetter />}
+            value={formatDuration(t, totals.resolutionMedian)}
+            detail={t('statistics.p90', { value: formatDuration(t, totals.resolutionP90) })}
+            delta={<Delta now={totals.resolutionMedian} before={previous.resolutionMedian} lowerIsBetter />}
           />
           <Stat
             label={t('statistics.rating')}
-            value={n.ratingAverage === null ? '—' : n.ratingAverage.toFixed(1)}
-            detail={t('statistics.rated', { count: n.rated })}
-            delta={<Delta now={n.ratingAverage} before={p.ratingAverage} />}
+            value={totals.ratingAverage === null ? '—' : totals.ratingAverage.toFixed(1)}
+            detail={t('statistics.rated', { count: totals.rated })}
+            delta={<Delta now={totals.ratingAverage} before={previous.ratingAverage} />}
           />
         </div>
 
@@ -227,10 +227,10 @@ export default function ServerStatistics() {
           <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
             <h2 className="font-semibold text-surface-900 dark:text-surface-50">{t('statistics.daily.title', { days })}</h2>
             <ul className="flex flex-wrap gap-3 text-xs text-surface-700 dark:text-surface-300">
-              {(['opened', 'closed', 'backlog'] as const).map((k) => (
-                <li key={k} className="flex items-center gap-1.5">
-                  <span aria-hidden="true" className="inline-block h-0.5 w-4" style={{ background: SERIES_COLOURS[k] }} />
-                  {t(`statistics.${k}`)}
+              {(['opened', 'closed', 'backlog'] as const).map((measure) => (
+                <li key={measure} className="flex items-center gap-1.5">
+                  <span aria-hidden="true" className="inline-block h-0.5 w-4" style={{ background: SERIES_COLOURS[measure] }} />
+                  {t(`statistics.${measure}`)}
                 </li>
               ))}
             </ul>
@@ -238,7 +238,7 @@ export default function ServerStatistics() {
           <Suspense fallback={<Skeleton className="h-64" />}>
             <DailyChart daily={data.daily} dark={dark} labels={{ opened: t('statistics.opened'), closed: t('statistics.closed'), backlog: t('statistics.backlog') }} />
           </Suspense>
-          <p className="sr-only">{t('statistics.daily.summary', { opened: n.opened, closed: n.closed, backlog: n.backlog })}</p>
+          <p className="sr-only">{t('statistics.daily.summary', { opened: totals.opened, closed: totals.closed, backlog: totals.backlog })}</p>
         </Card>
 
         <div className="grid gap-4 lg:grid-cols-2">

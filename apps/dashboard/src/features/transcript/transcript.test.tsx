@@ -19,11 +19,11 @@ const STAFF = '1000000000000000001';
 const HOSTILE = '<img src=x onerror="top.__xss=1"><script>top.__xss=2</script>';
 
 function fixture(): TranscriptV2 {
-  const msg = (n: number, authorId: string, content: string, over: Partial<TranscriptV2['messages'][number]> = {}) => ({
-    id: String(1600000000000000000n + BigInt(n)),
+  const msg = (number: number, authorId: string, content: string, over: Partial<TranscriptV2['messages'][number]> = {}) => ({
+    id: String(1600000000000000000n + BigInt(number)),
     authorId,
     content,
-    createdAt: `2026-03-01T10:0${n}:00.000Z`,
+    createdAt: `2026-03-01T10:0${number}:00.000Z`,
     editedAt: null,
     system: null,
     replyTo: null,
@@ -257,8 +257,8 @@ describe('transcript v2', () => {
       release = ok;
     });
     const { calls } = mockApi({
-      [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: async (u: URL) => {
-        if (u.searchParams.get('part') === 'head') return json({ ...whole, messages: whole.messages.slice(0, 4), totalMessages: whole.messages.length });
+      [`GET /api/transcripts/v2/${ARCADE.id}/t7`]: async (url: URL) => {
+        if (url.searchParams.get('part') === 'head') return json({ ...whole, messages: whole.messages.slice(0, 4), totalMessages: whole.messages.length });
         await held;
         return json(whole);
       },

@@ -75,10 +75,10 @@ export default function TranscriptV1() {
         </div>
       </div>
       <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
-        {details.map((d) => (
-          <div key={d.label} className="min-w-0">
-            <dt className="text-surface-500 dark:text-surface-400">{d.label}</dt>
-            <dd className="font-medium break-all text-surface-900 dark:text-surface-100">{d.value}</dd>
+        {details.map((detail) => (
+          <div key={detail.label} className="min-w-0">
+            <dt className="text-surface-500 dark:text-surface-400">{detail.label}</dt>
+            <dd className="font-medium break-all text-surface-900 dark:text-surface-100">{detail.value}</dd>
           </div>
         ))}
       </dl>

@@ -200,8 +200,8 @@ export default function TranscriptV2Page() {
       {header}
       <form
         className="mt-4 flex flex-wrap items-center gap-2"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={(event) => {
+          event.preventDefault();
           go(1);
         }}
       >
@@ -215,13 +215,13 @@ export default function TranscriptV2Page() {
           placeholder={complete ? t('transcript.v2.search') : t('transcript.v2.searchWaits')}
           disabled={!complete}
           value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
+          onChange={(event) => {
+            setQuery(event.target.value);
             setAt(-1);
           }}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && e.shiftKey) {
-              e.preventDefault();
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && event.shiftKey) {
+              event.preventDefault();
               go(-1);
             }
           }}

@@ -24,8 +24,8 @@ function Filters({ filters, panels, onApply }: { filters: TranscriptFilters; pan
   const [draft, setDraft] = useState<TranscriptFilters>(filters);
   const [error, setError] = useState<string | null>(null);
   const set = (key: keyof TranscriptFilters, value: string) => setDraft((d) => ({ ...d, [key]: value.trim() === '' ? undefined : value }));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
     for (const key of ['opener', 'closer'] as const) {
       const value = draft[key]?.trim();
       if (value && !isSnowflake(value)) {
@@ -68,9 +68,9 @@ function Filters({ filters, panels, onApply }: { filters: TranscriptFilters; pan
           </label>
           <select id={`${id}-panel`} className={cx(inputClasses, 'mt-1')} value={draft.panel ?? ''} onChange={(e) => set('panel', e.target.value)}>
             <option value="">{t('transcripts.filter.anyPanel')}</option>
-            {panels.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
+            {panels.map((panel) => (
+              <option key={panel.id} value={panel.id}>
+                {panel.name}
               </option>
             ))}
             {draft.panel && !panels.some((p) => p.id === draft.panel) ? <option value={draft.panel}>{draft.panel}</option> : null}
@@ -82,9 +82,9 @@ function Filters({ filters, panels, onApply }: { filters: TranscriptFilters; pan
           </label>
           <select id={`${id}-rating`} className={cx(inputClasses, 'mt-1')} value={draft.rating ?? ''} onChange={(e) => set('rating', e.target.value)}>
             <option value="">{t('transcripts.filter.anyRating')}</option>
-            {[5, 4, 3, 2, 1].map((r) => (
-              <option key={r} value={String(r)}>
-                {t('transcripts.rating', { rating: r })}
+            {[5, 4, 3, 2, 1].map((rating) => (
+              <option key={rating} value={String(rating)}>
+                {t('transcripts.rating', { rating: rating })}
               </option>
             ))}
           </select>

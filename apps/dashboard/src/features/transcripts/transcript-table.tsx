@@ -32,12 +32,12 @@ export function TranscriptTable({ rows, caption, showServer, empty }: { rows: Tr
       label: t('transcripts.column.ticket'),
       rowHeader: true,
       sortValue: (r) => r.number ?? 0,
-      cell: (r) => (
+      cell: (row) => (
         <Link
-          to={href('/transcript/v2/:server/:fileid', { server: r.serverId, fileid: r.fileId })}
+          to={href('/transcript/v2/:server/:fileid', { server: row.serverId, fileid: row.fileId })}
           className="font-medium text-primary-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-primary-600 dark:text-primary-300"
         >
-          {t('transcripts.ticketNumber', { number: r.number ?? '?' })}
+          {t('transcripts.ticketNumber', { number: row.number ?? '?' })}
         </Link>
       ),
     },

@@ -11,20 +11,20 @@ import YourTickets from './your-tickets';
 
 const SERVER = ARCADE.id;
 
-function summary(n: number, over: Partial<TranscriptSummary> = {}): TranscriptSummary {
+function summary(number: number, over: Partial<TranscriptSummary> = {}): TranscriptSummary {
   return {
     serverId: SERVER,
     serverName: "Ava's Arcade",
-    fileId: `t-${n}`,
-    ticketId: `d${n}`,
-    number: n,
+    fileId: `t-${number}`,
+    ticketId: `d${number}`,
+    number: number,
     panelId: 'support',
     opener: { id: '1000000000000000003', name: 'Cleo' },
     closedBy: { id: '1000000000000000902', name: 'Jules' },
     openedAt: '2026-11-20T10:00:00.000Z',
-    closedAt: `2026-11-20T1${n % 10}:00:00.000Z`,
-    messages: 10 + n,
-    rating: n % 2 ? 5 : null,
+    closedAt: `2026-11-20T1${number % 10}:00:00.000Z`,
+    messages: 10 + number,
+    rating: number % 2 ? 5 : null,
     ...over,
   };
 }

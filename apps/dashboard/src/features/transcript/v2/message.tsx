@@ -114,51 +114,51 @@ export function Message({
               {message.editedAt ? <span className="ml-1 text-[10px] text-(--d-muted)">{t('transcript.v2.edited')}</span> : null}
             </div>
           ) : null}
-          {message.embeds.map((e, i) => (
+          {message.embeds.map((embed, i) => (
             <Embed
               // biome-ignore lint/suspicious/noArrayIndexKey: embeds have no id; their order is fixed
               key={i}
               embed={{
-                ...(e.title ? { title: e.title } : {}),
-                ...(e.description ? { description: e.description } : {}),
+                ...(embed.title ? { title: embed.title } : {}),
+                ...(embed.description ? { description: embed.description } : {}),
                 // Links are checked by Embed (http and https only); the author's picture loads as the
                 // page's policy allows, and not in the file (no picture from elsewhere there).
-                ...(e.url ? { url: e.url } : {}),
-                ...(e.colour !== null ? { color: e.colour } : {}),
-                ...(e.author
-                  ? { author: { name: e.author.name, ...(e.author.url ? { url: e.author.url } : {}), ...(!file && e.author.iconUrl ? { icon_url: e.author.iconUrl } : {}) } }
+                ...(embed.url ? { url: embed.url } : {}),
+                ...(embed.colour !== null ? { color: embed.colour } : {}),
+                ...(embed.author
+                  ? { author: { name: embed.author.name, ...(embed.author.url ? { url: embed.author.url } : {}), ...(!file && embed.author.iconUrl ? { icon_url: embed.author.iconUrl } : {}) } }
                   : {}),
-                ...(e.footer ? { footer: { text: e.footer.text } } : {}),
+                ...(embed.footer ? { footer: { text: embed.footer.text } } : {}),
                 // Pictures load as the page's policy allows (Discord's CDN); the file shows none.
-                ...(!file && e.imageUrl && /^https?:\/\//i.test(e.imageUrl) ? { image: { url: e.imageUrl } } : {}),
-                ...(!file && e.thumbnailUrl && /^https?:\/\//i.test(e.thumbnailUrl) ? { thumbnail: { url: e.thumbnailUrl } } : {}),
-                fields: e.fields,
+                ...(!file && embed.imageUrl && /^https?:\/\//i.test(embed.imageUrl) ? { image: { url: embed.imageUrl } } : {}),
+                ...(!file && embed.thumbnailUrl && /^https?:\/\//i.test(embed.thumbnailUrl) ? { thumbnail: { url: embed.thumbnailUrl } } : {}),
+                fields: embed.fields,
               }}
             />
           ))}
-          {message.attachments.map((a) =>
-            isOwnFile(a.url) && a.contentType?.startsWith('image/') && (!file || file.images.has(a.url)) ? (
-              <img key={a.id} src={file ? file.images.get(a.url) : buildUrl(a.url)} alt={a.filename} loading="lazy" className="mt-1 max-h-80 max-w-full rounded" />
+          {message.attachments.map((attachment) =>
+            isOwnFile(attachment.url) && attachment.contentType?.startsWith('image/') && (!file || file.images.has(attachment.url)) ? (
+              <img key={attachment.id} src={file ? file.images.get(attachment.url) : buildUrl(attachment.url)} alt={attachment.filename} loading="lazy" className="mt-1 max-h-80 max-w-full rounded" />
             ) : (
               <a
-                key={a.id}
-                href={isOwnFile(a.url) ? ownUrl(a.url) : /^https?:\/\//.test(a.url) ? a.url : undefined}
+                key={attachment.id}
+                href={isOwnFile(attachment.url) ? ownUrl(attachment.url) : /^https?:\/\//.test(attachment.url) ? attachment.url : undefined}
                 rel="noopener noreferrer nofollow"
                 target="_blank"
                 className="mt-1 flex max-w-sm items-center gap-2 rounded border border-(--d-embed-border) bg-(--d-embed) p-2 text-sm"
               >
                 <Paperclip aria-hidden="true" className="size-4 shrink-0" />
-                <span className="min-w-0 truncate text-(--d-link)">{a.filename}</span>
-                <span className="text-xs text-(--d-muted)">{formatBytes(a.size)}</span>
+                <span className="min-w-0 truncate text-(--d-link)">{attachment.filename}</span>
+                <span className="text-xs text-(--d-muted)">{formatBytes(attachment.size)}</span>
               </a>
             ),
           )}
           {message.stickers.length ? <div className="mt-1 text-sm text-(--d-muted)">{message.stickers.map((s) => t('transcript.v2.sticker', { name: s.name })).join(' · ')}</div> : null}
           {message.reactions.length ? (
             <ul className="mt-1 flex flex-wrap gap-1" aria-label={t('transcript.v2.reactions')}>
-              {message.reactions.map((r) => (
-                <li key={'id' in r.emoji ? r.emoji.id : r.emoji.name} className="rounded-md border border-(--d-embed-border) bg-(--d-embed) px-1.5 text-xs">
-                  {'id' in r.emoji ? `:${r.emoji.name}:` : r.emoji.name} {r.count}
+              {message.reactions.map((reaction) => (
+                <li key={'id' in reaction.emoji ? reaction.emoji.id : reaction.emoji.name} className="rounded-md border border-(--d-embed-border) bg-(--d-embed) px-1.5 text-xs">
+                  {'id' in reaction.emoji ? `:${reaction.emoji.name}:` : reaction.emoji.name} {reaction.count}
                 </li>
               ))}
             </ul>
