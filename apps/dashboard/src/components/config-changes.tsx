@@ -125,5 +125,3 @@ export function ConfigChanges({ changes, config, className }: ConfigChangesProps
     </ul>
   );
 }
-
-export default ConfigChanges;

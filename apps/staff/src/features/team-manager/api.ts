@@ -7,7 +7,7 @@
 import type { StaffAuditAnswer, StaffLookupAnswer, StaffPermission, StaffTeamAnswer, StaffTeamPutAnswer } from '@tickety/api-contract';
 import { api } from '@tickety/shared';
 
-export type { StaffAuditEntry, StaffGrant, StaffLookupAnswer, StaffPerson, StaffTeamMember } from '@tickety/api-contract';
+export type { StaffAuditEntry, StaffGrant, StaffLookupAnswer, StaffTeamMember } from '@tickety/api-contract';
 
 /** The audit entries the page asks for at a time. */
 const AUDIT_PAGE = 25;

@@ -7,7 +7,7 @@
 import type { PlaygroundCode, PlaygroundIndex } from '@tickety/api-contract';
 import { api, OVERLAY, type RequestOptions } from '@tickety/shared';
 
-export type { PlaygroundCode, PlaygroundIndex };
+export type { PlaygroundCode };
 
 const BASE = '/api/staff/playground';
 
