@@ -1,9 +1,8 @@
-import { PLACEHOLDER_SERVERS, type RouteHandle, siteHref } from '@tickety/shared';
+import { PLACEHOLDER_SERVERS, type RouteHandle, serverApi, siteHref } from '@tickety/shared';
 import { Skeleton } from '@tickety/ui';
 import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { GuardedOutlet } from '../guards/guarded-outlet';
-import { serverApi } from '../server/server-api';
 import { Header } from './header';
 
 /** A sidebar entry as routes/table.tsx builds it: the contract's, with the page it opens (for its translated label). */

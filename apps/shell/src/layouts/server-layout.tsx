@@ -19,6 +19,7 @@ import {
   siteHref,
   useAppDispatch,
   useAppSelector,
+  useGetServerQuery,
   useI18nRevision,
   useOpenServer,
   useRuntimeConfig,
@@ -29,7 +30,6 @@ import { type ReactNode, useState } from 'react';
 import { Link, NavLink, Outlet, useMatches } from 'react-router-dom';
 import { useHandles } from '../guards/guarded-outlet';
 import { useT } from '../lib/i18n';
-import { useGetServerQuery } from '../server/server-api';
 import { AccessPending, type SidebarItem } from './server-frame';
 import { StaffReadBanner } from './staff-read-banner';
 
