@@ -5,7 +5,7 @@
  * few rows, deterministic).
  */
 import { crc32, deflateSync } from 'node:zlib';
-import { signAttachment } from '../attachments';
+import { signAttachment } from '../discord/attachments';
 
 /** The channel the demo's ticket files were posted in (fixed, so their ids and links are too). */
 export const DEMO_FILES_CHANNEL = '1200000000000001091';

@@ -4,7 +4,7 @@
  * a later day adds only the days that are new. Events after `now` are not sent yet: tickets opened
  * recently stay open until their close time has come.
  */
-import { DEMO_GUILD_DATA, DEMO_GUILDS, DEMO_PEOPLE, DEMO_USERS } from '../demo-data';
+import { DEMO_GUILD_DATA, DEMO_GUILDS, DEMO_PEOPLE, DEMO_USERS } from '../discord/demo-data';
 
 export const DAY_MS = 86_400_000;
 const MINUTE = 60_000;

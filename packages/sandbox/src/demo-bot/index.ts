@@ -11,7 +11,7 @@
  * It retries 429 and 5xx with back-off (honouring Retry-After) and never throws into the product.
  */
 import { gzipSync } from 'node:zlib';
-import { DEMO_GUILDS } from '../demo-data';
+import { DEMO_GUILDS } from '../discord/demo-data';
 import { type DemoEvent, type DemoServer, type DemoTicket, dayOf, demoServer, dueEvents, history, ticketsOfDay } from './history';
 import { demoTranscript, transcriptFileId } from './transcripts';
 

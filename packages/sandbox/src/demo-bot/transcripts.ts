@@ -5,7 +5,7 @@
  * Deterministic per ticket. Long tickets (5,000 and 50,000 messages) repeat a realistic
  * conversation with varied text.
  */
-import { DEMO_APP, DEMO_GUILD_DATA } from '../demo-data';
+import { DEMO_APP, DEMO_GUILD_DATA } from '../discord/demo-data';
 import { DEMO_TICKET_FILES, demoAttachment } from './files';
 import { type DemoServer, type DemoTicket, demoUserName, hash, prng } from './history';
 
