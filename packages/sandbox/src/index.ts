@@ -10,9 +10,8 @@
  *   control.failNext('GET /api/v10/users/@me/guilds', { status: 503, retryAfter: 2 });
  */
 
-export * from './providers/analytics';
+export { DEMO_BOT_API_KEY, type DemoBot, type DemoBotOptions, demoServer, demoTranscript, dueEvents, history, type SeedReport, startDemoBot } from './demo-bot';
 export { ATTACHMENT_LINK_TTL_MS, attachmentSignature, DEMO_LEGACY_TRANSCRIPTS, LEGACY_ISSUED_MS, legacyTranscriptPath, signAttachment } from './discord/attachments';
-export * from './providers/chargebee';
 export {
   createSandboxControl,
   type FaultOptions,
@@ -23,15 +22,16 @@ export {
   type SandboxRequestRecord,
   type SandboxTokenInfo,
 } from './discord/control';
-export { DEMO_BOT_API_KEY, type DemoBot, type DemoBotOptions, demoServer, demoTranscript, dueEvents, history, type SeedReport, startDemoBot } from './demo-bot';
 export * from './discord/demo-data';
 export type { SandboxTokenResponse } from './discord/engine';
-export * from './providers/fastspring';
 export { charCount, MESSAGE_LIMITS } from './discord/message-validation';
 export * from './discord/monetization';
-export * from './providers/paddle';
 export * from './discord/permissions';
 export { type DiscordSandboxOptions, discordSandbox } from './discord/plugin';
 export type { RateLimitSettings } from './discord/rate-limit';
 export type { EndReason } from './discord/store';
 export { flag as xssFlag, V2_PLACES, type V2Place, v2VectorCount, vectors as xssVectors, type XssVector, xssTranscript } from './discord/xss-vectors';
+export * from './providers/analytics';
+export * from './providers/chargebee';
+export * from './providers/fastspring';
+export * from './providers/paddle';

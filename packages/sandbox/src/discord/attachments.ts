@@ -8,11 +8,12 @@
  */
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { RawBody } from './body';
+import { RawBody } from '../kit/body';
+import { safeEqual } from '../kit/crypto';
 import { DEMO_CHANNELS, DEMO_GUILDS } from './demo-data';
 import type { SandboxEngine } from './engine';
-import { callerOf, unauthorized } from './rest';
-import { safeEqual } from './util';
+import { unauthorized } from './errors';
+import { callerOf } from './rest';
 import { vectors } from './xss-vectors';
 
 /** The sandbox CDN's signing key (a sandbox: public, fixed, so links in docs and tests stay valid). */

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sha256 } from '../kit/crypto';
+import { escapeHtml } from '../kit/html';
 import { DEMO_GUILD_DATA, type DemoEmoji } from './demo-data';
-import { escapeHtml, findGuild, findUser, SNOWFLAKE, sha256 } from './util';
+import { findGuild, findUser, SNOWFLAKE } from './util';
 
 const EMOJIS = new Map<string, DemoEmoji>(Object.values(DEMO_GUILD_DATA).flatMap((d) => d.emojis.map((e) => [e.id, e] as const)));
 const EMOJI_FILE = /^(?<id>\d{1,20})\.(?<ext>png|jpg|jpeg|webp|gif)$/;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sha256 } from '../kit/crypto';
 import type { FaultOptions, RouteMatcher, SandboxTokenInfo } from './control';
 import type { SandboxEngine } from './engine';
-import { sha256 } from './util';
 
 class ControlInputError extends Error {}
 

@@ -3,20 +3,11 @@ import { internalsOf } from './control';
 import type { DemoChannel, DemoGuild, DemoGuildData, DemoMember } from './demo-data';
 import { botUserObject, channelObject, emojiObject, memberObject, personObject, roleObject } from './discord-objects';
 import type { SandboxEngine } from './engine';
+import { discordError, missingAccess, missingPermissions, unauthorized, unknownChannel, unknownGuild } from './errors';
 import { botMember, permissionChannel, permissionGuild, personOf, sortedRoles } from './guild-state';
 import { computeChannelPermissions, hasPermission, type PermissionGuild, type PermissionOverwrite } from './permissions';
-import { callerOf, membershipsOf, ownerOf, unauthorized } from './rest';
+import { callerOf, membershipsOf, ownerOf } from './rest';
 import { compareIds, guildOf, SNOWFLAKE } from './util';
-
-/** Discord's error body `{ message, code }` with its HTTP status. */
-export function discordError(reply: FastifyReply, status: number, code: number, message: string) {
-  return reply.code(status).send({ message, code });
-}
-
-export const unknownGuild = (reply: FastifyReply) => discordError(reply, 404, 10004, 'Unknown Guild');
-export const unknownChannel = (reply: FastifyReply) => discordError(reply, 404, 10003, 'Unknown Channel');
-export const missingAccess = (reply: FastifyReply) => discordError(reply, 403, 50001, 'Missing Access');
-export const missingPermissions = (reply: FastifyReply) => discordError(reply, 403, 50013, 'Missing Permissions');
 
 /** A server with its data, owner and the shape the permission functions take. */
 export interface GuildContext {

@@ -5,7 +5,7 @@
  * their attribute). Patterns only use negated classes or single-character look-aheads, so a long or
  * hostile text renders in linear time; nesting stops at MAX_DEPTH.
  */
-import { escapeHtml as h } from './util';
+import { escapeHtml } from '../kit/html';
 
 export interface MarkdownContext {
   /** A user's display name for `<@id>`, or null (shown as @unknown-user). */
@@ -43,7 +43,7 @@ const INLINE = new RegExp(
 );
 
 function link(url: string, label: string): string {
-  return `<a href="${h(url)}" rel="noopener noreferrer nofollow" target="_blank">${label}</a>`;
+  return `<a href="${escapeHtml(url)}" rel="noopener noreferrer nofollow" target="_blank">${label}</a>`;
 }
 
 function hex(color: number): string {
@@ -74,17 +74,17 @@ function timestampText(seconds: number, style: string | undefined): string | nul
 
 /** Inline markdown of one line or paragraph. */
 export function renderInline(text: string, ctx: MarkdownContext, depth = 0): string {
-  if (depth >= MAX_DEPTH) return h(text);
+  if (depth >= MAX_DEPTH) return escapeHtml(text);
   const inner = (s: string) => renderInline(s, ctx, depth + 1);
   let out = '';
   let last = 0;
   // A fresh RegExp per call: the recursion must not share lastIndex.
   const re = new RegExp(INLINE.source, 'g');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    out += h(text.slice(last, m.index));
+    out += escapeHtml(text.slice(last, m.index));
     last = m.index + m[0].length;
     const g = m;
-    if (g[1] !== undefined) out += `<code>${h(g[1])}</code>`;
+    if (g[1] !== undefined) out += `<code>${escapeHtml(g[1])}</code>`;
     else if (g[2] !== undefined) out += `<strong>${inner(g[2])}</strong>`;
     else if (g[3] !== undefined) out += `<u>${inner(g[3])}</u>`;
     else if (g[4] !== undefined) out += `<em>${inner(g[4])}</em>`;
@@ -92,28 +92,28 @@ export function renderInline(text: string, ctx: MarkdownContext, depth = 0): str
     else if (g[6] !== undefined) out += `<s>${inner(g[6])}</s>`;
     else if (g[7] !== undefined) out += `<span class="spoiler">${inner(g[7])}</span>`;
     else if (g[8] !== undefined && g[9] !== undefined) out += link(g[9], inner(g[8]));
-    else if (g[10] !== undefined) out += link(g[10], h(g[10]));
-    else if (g[11] !== undefined) out += link(g[11], h(g[11]));
+    else if (g[10] !== undefined) out += link(g[10], escapeHtml(g[10]));
+    else if (g[11] !== undefined) out += link(g[11], escapeHtml(g[11]));
     else if (g[12] !== undefined) {
       const name = ctx.user(g[12]);
-      out += `<span class="mention">@${h(name ?? 'unknown-user')}</span>`;
+      out += `<span class="mention">@${escapeHtml(name ?? 'unknown-user')}</span>`;
     } else if (g[13] !== undefined) {
       const role = ctx.role(g[13]);
       out += role
-        ? `<span class="mention${role.color ? ` k-${hex(role.color)}` : ''}">@${h(role.name)}</span>`
+        ? `<span class="mention${role.color ? ` k-${hex(role.color)}` : ''}">@${escapeHtml(role.name)}</span>`
         : '<span class="mention">@unknown-role</span>';
     } else if (g[14] !== undefined) {
       const channel = ctx.channel(g[14]);
-      out += channel ? `<a class="mention" href="${h(channel.href)}">#${h(channel.name)}</a>` : '<span class="mention">#unknown</span>';
+      out += channel ? `<a class="mention" href="${escapeHtml(channel.href)}">#${escapeHtml(channel.name)}</a>` : '<span class="mention">#unknown</span>';
     } else if (g[16] !== undefined && g[17] !== undefined) {
-      out += `<img class="emoji" src="${h(ctx.emojiSrc(g[17], g[15] === 'a'))}" alt=":${h(g[16])}:" title=":${h(g[16])}:" width="22" height="22">`;
+      out += `<img class="emoji" src="${escapeHtml(ctx.emojiSrc(g[17], g[15] === 'a'))}" alt=":${escapeHtml(g[16])}:" title=":${escapeHtml(g[16])}:" width="22" height="22">`;
     } else if (g[18] !== undefined) {
       const shown = timestampText(Number(g[18]), g[19]);
-      out += shown === null ? h(g[0]) : `<time class="stamp">${h(shown)}</time>`;
-    } else if (g[20] !== undefined) out += `<span class="mention">@${h(g[20])}</span>`;
-    else out += h(g[0]);
+      out += shown === null ? escapeHtml(g[0]) : `<time class="stamp">${escapeHtml(shown)}</time>`;
+    } else if (g[20] !== undefined) out += `<span class="mention">@${escapeHtml(g[20])}</span>`;
+    else out += escapeHtml(g[0]);
   }
-  return out + h(text.slice(last));
+  return out + escapeHtml(text.slice(last));
 }
 
 /** Lines of text (no code block): headings, subtext, quotes, lists and plain lines. */
@@ -185,7 +185,7 @@ export function renderMarkdown(text: string, ctx: MarkdownContext, depth = 0): s
   let last = 0;
   for (let m = fence.exec(text); m !== null; m = fence.exec(text)) {
     if (m.index > last) out.push(renderLines(text.slice(last, m.index).replace(/^\n|\n$/g, ''), ctx, depth));
-    out.push(`<pre><code${m[1] ? ` data-lang="${h(m[1])}"` : ''}>${h(m[2]!.replace(/^\n/, ''))}</code></pre>`);
+    out.push(`<pre><code${m[1] ? ` data-lang="${escapeHtml(m[1])}"` : ''}>${escapeHtml(m[2]!.replace(/^\n/, ''))}</code></pre>`);
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push(renderLines(text.slice(last).replace(/^\n/, ''), ctx, depth));

@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FormBody, RawBody } from './body';
+import { jsonBody } from '../kit/body';
+import { queryOf } from '../kit/http';
 import type { DemoChannel } from './demo-data';
 import { messageObject } from './discord-objects';
 import type { SandboxEngine } from './engine';
-import { botGuildContext, botPermissionsIn, discordError, type GuildContext, missingAccess, missingPermissions, unknownChannel, userObjectOf } from './guild-routes';
+import { discordError, missingAccess, missingPermissions, refuseBody, unauthorized, unknownChannel } from './errors';
+import { botGuildContext, botPermissionsIn, type GuildContext, userObjectOf } from './guild-routes';
 import type { StoredMessage } from './guild-state';
 import { isEmptyMessage, validateMessage } from './message-validation';
 import { hasPermission, type PermissionOverwrite } from './permissions';
-import { callerOf, unauthorized } from './rest';
-import { compareIds, queryOf, SNOWFLAKE } from './util';
+import { callerOf } from './rest';
+import { compareIds, SNOWFLAKE } from './util';
 
 interface ChannelAccess {
   ctx: GuildContext;
@@ -45,33 +47,6 @@ function access(engine: SandboxEngine, req: FastifyRequest, reply: FastifyReply)
   return { ctx, channel: found.channel, overwrites: found.overwrites, perms };
 }
 
-type Parsed = { ok: true; body: unknown } | { ok: false };
-
-/** The JSON body (the sandbox's parser hands /api/v10 bodies over raw), answering Discord's errors itself. */
-function jsonBody(req: FastifyRequest, reply: FastifyReply): Parsed {
-  const body = req.body;
-  if (body === undefined || body === null) return { ok: true, body: undefined };
-  if (body instanceof RawBody && /^application\/json\b/i.test(body.contentType)) {
-    const text = body.bytes.toString('utf8');
-    if (text.trim() === '') return { ok: true, body: undefined };
-    try {
-      return { ok: true, body: JSON.parse(text) };
-    } catch {
-      discordError(reply, 400, 50109, 'The request body contains invalid JSON.');
-      return { ok: false };
-    }
-  }
-  if (body instanceof RawBody || body instanceof FormBody) {
-    reply.code(400).send({
-      message: 'Invalid Form Body',
-      code: 50035,
-      errors: { _errors: [{ code: 'SANDBOX_UNSUPPORTED', message: 'The sandbox takes JSON bodies only (no multipart uploads or forms).' }] },
-    });
-    return { ok: false };
-  }
-  return { ok: true, body };
-}
-
 function intParam(reply: FastifyReply, name: string, raw: string | null, fallback: number, min: number, max: number): number | null {
   if (raw === null) return fallback;
   const error = (code: string, message: string) => {
@@ -101,7 +76,7 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
       const a = access(engine, req, reply);
       if (!a) return reply;
       if (a.channel.type === 4) return discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
-      const parsed = jsonBody(req, reply);
+      const parsed = jsonBody(req, refuseBody(reply, 'The sandbox takes JSON bodies only (no multipart uploads or forms).'));
       if (!parsed.ok) return reply;
       const result = validateMessage(parsed.body, 'create');
       if (!result.ok) return reply.code(result.status).send(result.body);
@@ -195,7 +170,7 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
       const message = SNOWFLAKE.test(messageId) ? guilds.get(a.channel.id, messageId) : undefined;
       if (!message) return unknownMessage(reply);
       if (message.authorId !== botId()) return discordError(reply, 403, 50005, 'Cannot edit a message authored by another user');
-      const parsed = jsonBody(req, reply);
+      const parsed = jsonBody(req, refuseBody(reply, 'The sandbox takes JSON bodies only (no multipart uploads or forms).'));
       if (!parsed.ok) return reply;
       const result = validateMessage(parsed.body, 'edit');
       if (!result.ok) return reply.code(result.status).send(result.body);

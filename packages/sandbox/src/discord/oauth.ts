@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FormBody } from './body';
+import { FormBody } from '../kit/body';
+import { safeEqual } from '../kit/crypto';
+import { queryOf } from '../kit/http';
 import type { DemoUser } from './demo-data';
 import { KNOWN_SCOPES, REQUIRED_SCOPES, type SandboxEngine } from './engine';
 import { botInvitePage, chooserPage, errorPage, messagePage, type Page } from './pages';
-import { demoGuilds, demoUsers, findGuild, findUser, queryOf, SNOWFLAKE, s256, safeEqual } from './util';
+import { demoGuilds, demoUsers, findGuild, findUser, SNOWFLAKE, s256 } from './util';
 
 /** Discord's answer to a cancelled consent screen. */
 const DENIED_DESCRIPTION = 'The resource owner or authorization server denied the request';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../kit/html';
 import type { DemoGuild, DemoUser } from './demo-data';
-import { escapeHtml as h } from './util';
 
 /** What each scope lets the application do, in the words of Discord's consent screen. */
 export const SCOPE_WORDS: Record<string, string> = {
@@ -93,7 +93,7 @@ export function page(options: { title: string; body: string; formTargets?: strin
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
-<title>${h(options.title)}</title>
+<title>${escapeHtml(options.title)}</title>
 <style>${CSS}</style>
 </head>
 <body>
@@ -119,10 +119,10 @@ function initials(name: string): string {
 function header(appName: string, kicker: string, heading: string, sub: string, mark?: 'warn' | 'done'): string {
   const icons = mark
     ? `<span class="icon ${mark}">${mark === 'warn' ? '!' : '✓'}</span>`
-    : `<span class="icon">${h(initials(appName))}</span><span class="dots">•••</span><span class="icon discord">D</span>`;
+    : `<span class="icon">${escapeHtml(initials(appName))}</span><span class="dots">•••</span><span class="icon discord">D</span>`;
   return `<div class="head">
 <div class="icons" aria-hidden="true">${icons}</div>
-<p class="kicker">${h(kicker)}</p>
+<p class="kicker">${escapeHtml(kicker)}</p>
 <h1>${heading}</h1>
 ${sub ? `<p class="sub">${sub}</p>` : ''}
 <span class="badge">Sandbox: no real Discord account is used</span>
@@ -131,13 +131,13 @@ ${sub ? `<p class="sub">${sub}</p>` : ''}
 
 function hiddenFields(params: Record<string, string>): string {
   return Object.entries(params)
-    .map(([name, value]) => `<input type="hidden" name="${h(name)}" value="${h(value)}">`)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
 }
 
 function scopeList(scopes: string[]): string {
   return `<ul class="scopes">${scopes
-    .map((s) => `<li><span class="tick" aria-hidden="true">✓</span><span>${h(SCOPE_WORDS[s] ?? s)}</span></li>`)
+    .map((s) => `<li><span class="tick" aria-hidden="true">✓</span><span>${escapeHtml(SCOPE_WORDS[s] ?? s)}</span></li>`)
     .join('')}</ul>`;
 }
 
@@ -158,17 +158,17 @@ export function chooserPage(options: {
   const redirectOrigin = new URL(options.redirectUri).origin;
   const users = options.users
     .map(
-      (u) => `<li><button type="submit" class="choice" name="user_id" value="${h(u.id)}" aria-label="Sign in as ${h(u.globalName)}" aria-describedby="blurb-${h(u.id)}">
-<img src="${h(avatarSrc(u))}" alt="" width="40" height="40">
-<span class="text"><span class="name">Sign in as ${h(u.globalName)}</span><span class="blurb" id="blurb-${h(u.id)}">${h(u.blurb)} · @${h(u.username)}</span></span>
+      (u) => `<li><button type="submit" class="choice" name="user_id" value="${escapeHtml(u.id)}" aria-label="Sign in as ${escapeHtml(u.globalName)}" aria-describedby="blurb-${escapeHtml(u.id)}">
+<img src="${escapeHtml(avatarSrc(u))}" alt="" width="40" height="40">
+<span class="text"><span class="name">Sign in as ${escapeHtml(u.globalName)}</span><span class="blurb" id="blurb-${escapeHtml(u.id)}">${escapeHtml(u.blurb)} · @${escapeHtml(u.username)}</span></span>
 </button></li>`,
     )
     .join('\n');
   const body = `<form method="post" action="authorize">
 ${hiddenFields(options.params)}
-${header(options.appName, 'An external application', h(options.appName), 'wants to access your Discord account')}
+${header(options.appName, 'An external application', escapeHtml(options.appName), 'wants to access your Discord account')}
 <section aria-labelledby="scopes-h">
-<h2 id="scopes-h">This will allow the developer of ${h(options.appName)} to:</h2>
+<h2 id="scopes-h">This will allow the developer of ${escapeHtml(options.appName)} to:</h2>
 ${scopeList(options.scopes)}
 </section>
 <section aria-labelledby="users-h">
@@ -177,7 +177,7 @@ ${scopeList(options.scopes)}
 ${users}
 </ul>
 </section>
-<p class="fine">Once you authorize, you will be redirected outside of Discord to: <strong>${h(redirectOrigin)}</strong></p>
+<p class="fine">Once you authorize, you will be redirected outside of Discord to: <strong>${escapeHtml(redirectOrigin)}</strong></p>
 <div class="actions"><button type="submit" class="secondary" name="decision" value="cancel">Cancel</button></div>
 </form>`;
   return page({ title: 'Discord (sandbox) | Authorize access to your account', body, formTargets: [redirectOrigin] });
@@ -195,17 +195,17 @@ export function botInvitePage(options: {
     .map((g) => {
       const added = options.botGuilds.has(g.id);
       const img = g.icon ? `../cdn/icons/${g.id}/${g.icon}.png?size=64` : `../cdn/icons/${g.id}/default.png?size=64`;
-      return `<li><button type="submit" class="choice" name="add_guild_id" value="${h(g.id)}"${added ? ' disabled' : ''} aria-label="${
-        added ? `${h(g.name)}: already added` : `Add to ${h(g.name)}`
+      return `<li><button type="submit" class="choice" name="add_guild_id" value="${escapeHtml(g.id)}"${added ? ' disabled' : ''} aria-label="${
+        added ? `${escapeHtml(g.name)}: already added` : `Add to ${escapeHtml(g.name)}`
       }">
-<img src="${h(img)}" alt="" width="40" height="40">
-<span class="text"><span class="name">${added ? h(g.name) : `Add to ${h(g.name)}`}</span><span class="blurb">${added ? 'The bot is already in this server' : 'The bot joins this demo server'}</span></span>
-</button>${added ? `<a class="view" href="../guilds/${h(g.id)}">See ${h(g.name)}'s channels and what the bot posted</a>` : ''}</li>`;
+<img src="${escapeHtml(img)}" alt="" width="40" height="40">
+<span class="text"><span class="name">${added ? escapeHtml(g.name) : `Add to ${escapeHtml(g.name)}`}</span><span class="blurb">${added ? 'The bot is already in this server' : 'The bot joins this demo server'}</span></span>
+</button>${added ? `<a class="view" href="../guilds/${escapeHtml(g.id)}">See ${escapeHtml(g.name)}'s channels and what the bot posted</a>` : ''}</li>`;
     })
     .join('\n');
   const body = `<form method="post" action="authorize">
 ${hiddenFields(options.params)}
-${header(options.appName, 'Add a bot', `Add ${h(options.appName)} to a server`, 'The sandbox adds the bot to a demo server')}
+${header(options.appName, 'Add a bot', `Add ${escapeHtml(options.appName)} to a server`, 'The sandbox adds the bot to a demo server')}
 <section aria-labelledby="guilds-h">
 <h2 id="guilds-h">Choose a server</h2>
 <ul class="choices">
@@ -219,15 +219,15 @@ ${items}
 
 /** An error screen (the request is never redirected). */
 export function errorPage(title: string, detail: string): Page {
-  const body = `${header('Discord sandbox', 'Authorization failed', h(title), 'The application sent an invalid authorization request.', 'warn')}
-<section><p class="error" role="alert">${h(detail)}</p></section>
+  const body = `${header('Discord sandbox', 'Authorization failed', escapeHtml(title), 'The application sent an invalid authorization request.', 'warn')}
+<section><p class="error" role="alert">${escapeHtml(detail)}</p></section>
 <p class="fine">Nothing was shared with the application. Close this window and try again from the application.</p>`;
   return page({ title: `Discord (sandbox) | ${title}`, body });
 }
 
 export function messagePage(title: string, text: string): Page {
-  const body = `${header('Discord sandbox', 'Discord sandbox', h(title), '', 'done')}
-<section><p class="ok" role="status">${h(text)}</p></section>
+  const body = `${header('Discord sandbox', 'Discord sandbox', escapeHtml(title), '', 'done')}
+<section><p class="ok" role="status">${escapeHtml(text)}</p></section>
 <p class="fine">You can close this window.</p>`;
   return page({ title: `Discord (sandbox) | ${title}`, body });
 }

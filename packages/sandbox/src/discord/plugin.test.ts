@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, test } from 'vitest';
-import { DEMO_APP, DEMO_USERS } from './demo-data';
 import * as sandbox from '..';
+import { DEMO_APP, DEMO_USERS } from './demo-data';
 import { discordSandbox } from './plugin';
 import { authorizeQuery, basicAuth, get, harness, PREFIX, pkcePair, REDIRECT_URI, signIn, type Tokens } from './test-helpers';
 

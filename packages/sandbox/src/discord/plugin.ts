@@ -1,11 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { DEMO_TICKET_FILES } from '../demo-bot/files';
+import { addBodyParsers } from '../kit/body';
+import { sha256 } from '../kit/crypto';
+import { pathBelow } from '../kit/http';
 import { AttachmentStore, attachmentRoutes } from './attachments';
-import { addBodyParsers } from './body';
 import { cdnRoutes } from './cdn';
 import { createSandboxControl, type FaultOptions, internalsOf, type SandboxControl, type SandboxRequestRecord } from './control';
 import { controlRoutes } from './control-routes';
-import { DEMO_TICKET_FILES } from '../demo-bot/files';
 import { DEMO_APP } from './demo-data';
 import { type ResolvedOptions, SandboxEngine } from './engine';
 import { guildRoutes } from './guild-routes';
@@ -17,7 +19,6 @@ import { DEFAULT_MESSAGE_RATE_LIMIT, DEFAULT_RATE_LIMIT, type RateLimitSettings,
 import { restRoutes } from './rest';
 import { sandboxPages } from './sandbox-pages';
 import { DEFAULT_STORE_LIMITS } from './store';
-import { pathBelow, sha256 } from './util';
 
 export interface DiscordSandboxOptions {
   /**

@@ -1,4 +1,4 @@
-import { sha256 } from './util';
+import { sha256 } from '../kit/crypto';
 
 export interface RateLimitSettings {
   /** Requests allowed per bucket per window. */

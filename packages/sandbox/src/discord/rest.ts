@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { safeEqual } from '../kit/crypto';
+import { queryOf } from '../kit/http';
 import { effectiveMemberships, internalsOf } from './control';
 import { DEMO_APP, DEMO_PEOPLE, type DemoGuild, PERMISSION_BOT } from './demo-data';
 import { botUserObject, emojiObject, roleObject } from './discord-objects';
 import type { SandboxEngine } from './engine';
-import { discordError } from './guild-routes';
+import { discordError, unauthorized } from './errors';
 import { sortedRoles } from './guild-state';
 import type { GrantRecord } from './store';
-import { compareIds, demoUsers, findUser, guildOf, queryOf, SNOWFLAKE, safeEqual } from './util';
+import { compareIds, demoUsers, findUser, guildOf, SNOWFLAKE } from './util';
 
 /** What the bot holds in its servers (its managed role's permissions): VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, READ_MESSAGE_HISTORY, MANAGE_CHANNELS, MANAGE_ROLES, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS. */
 export const BOT_PERMISSIONS = PERMISSION_BOT;
@@ -14,10 +16,6 @@ export const BOT_PERMISSIONS = PERMISSION_BOT;
 const OTHER_OWNER_ID = DEMO_PEOPLE.orion.id;
 
 export type Caller = { kind: 'bot' } | { kind: 'user'; userId: string; grant: GrantRecord } | { kind: 'none' };
-
-export function unauthorized(reply: FastifyReply) {
-  return reply.code(401).header('cache-control', 'no-store').send({ message: '401: Unauthorized', code: 0 });
-}
 
 function invalidForm(reply: FastifyReply, field: string, code: string, message: string) {
   return reply.code(400).send({ message: 'Invalid Form Body', code: 50035, errors: { [field]: { _errors: [{ code, message }] } } });

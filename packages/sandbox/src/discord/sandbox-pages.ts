@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { escapeHtml } from '../kit/html';
 import { DEMO_GUILDS, type DemoChannel, type DemoRole } from './demo-data';
 import type { SandboxEngine } from './engine';
 import { type GuildContext, guildContext, memberOf } from './guild-routes';
@@ -17,7 +18,7 @@ import { sendPage } from './oauth';
 import type { Page } from './pages';
 import { computeChannelPermissions, hasPermission } from './permissions';
 import { discordTimestamp } from './snowflake';
-import { escapeHtml as h, SNOWFLAKE } from './util';
+import { SNOWFLAKE } from './util';
 
 const CSS = `
 :root{color-scheme:dark;--bg:#313338;--side:#2b2d31;--deep:#1e1f22;--text:#dbdee1;--head:#f2f3f5;--muted:#949ba4;--line:#3f4147;--link:#00a8fc;--blurple:#5865f2;--green:#248046;--red:#da373c;--grey:#4e5058;--focus:#00a8fc}
@@ -138,7 +139,7 @@ function viewerPage(title: string, body: string, colours: Iterable<number> = [])
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
-<title>${h(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>${style}</style>
 </head>
 <body>
@@ -154,7 +155,7 @@ const SANDBOX_BADGE = '<span class="badge">Discord sandbox</span>';
 function notFoundPage(what: string): Page {
   return viewerPage(
     `Discord (sandbox) | ${what}`,
-    `<main class="page"><h1>${h(what)}</h1><p>The sandbox has no such thing. <a href="../guilds">See the demo servers</a>.</p></main>`,
+    `<main class="page"><h1>${escapeHtml(what)}</h1><p>The sandbox has no such thing. <a href="../guilds">See the demo servers</a>.</p></main>`,
   );
 }
 
@@ -221,18 +222,18 @@ function sidebar(v: View, current: string | null): string {
   const item = (c: DemoChannel) => {
     if (c.type === 4) return '';
     const status = botStatus(botPerms(v, c));
-    const flag = status.flag ? `<span class="flag${status.level === 'warn' ? ' warn' : ''}" title="${h(status.text)}">${h(status.flag)}</span>` : '';
-    return `<li><a class="chan" href="../channels/${h(c.id)}"${c.id === current ? ' aria-current="page"' : ''}><span class="hash" aria-hidden="true">#</span><span>${h(c.name)}</span>${flag}</a></li>`;
+    const flag = status.flag ? `<span class="flag${status.level === 'warn' ? ' warn' : ''}" title="${escapeHtml(status.text)}">${escapeHtml(status.flag)}</span>` : '';
+    return `<li><a class="chan" href="../channels/${escapeHtml(c.id)}"${c.id === current ? ' aria-current="page"' : ''}><span class="hash" aria-hidden="true">#</span><span>${escapeHtml(c.name)}</span>${flag}</a></li>`;
   };
   const groups = displayOrder(data.channels)
     .map(({ channel, children }) =>
       channel.type === 4
-        ? `<h2 id="cat-${h(channel.id)}">${h(channel.name)}</h2><ul class="plain" aria-labelledby="cat-${h(channel.id)}">${children.map(item).join('')}</ul>`
+        ? `<h2 id="cat-${escapeHtml(channel.id)}">${escapeHtml(channel.name)}</h2><ul class="plain" aria-labelledby="cat-${escapeHtml(channel.id)}">${children.map(item).join('')}</ul>`
         : `<ul class="plain">${item(channel)}</ul>`,
     )
     .join('');
-  return `<nav class="side" aria-label="Channels of ${h(guild.name)}">
-<a class="guild" href="../guilds/${h(guild.id)}"><img src="${h(iconSrc('../', guild, 64))}" alt="" width="28" height="28"><span>${h(guild.name)}</span></a>
+  return `<nav class="side" aria-label="Channels of ${escapeHtml(guild.name)}">
+<a class="guild" href="../guilds/${escapeHtml(guild.id)}"><img src="${escapeHtml(iconSrc('../', guild, 64))}" alt="" width="28" height="28"><span>${escapeHtml(guild.name)}</span></a>
 ${groups || '<p class="empty">No channels.</p>'}
 <p><a class="chan" href="../guilds">All demo servers</a></p>
 </nav>`;
@@ -240,18 +241,18 @@ ${groups || '<p class="empty">No channels.</p>'}
 
 function emojiHtml(e: EmojiOut | undefined): string {
   if (!e) return '';
-  if (e.id) return `<img class="emoji" src="../cdn/emojis/${h(e.id)}.${e.animated ? 'gif' : 'png'}?size=64" alt=":${h(e.name ?? 'emoji')}:" width="22" height="22">`;
-  return e.name ? `<span class="emoji-text" aria-hidden="true">${h(e.name)}</span>` : '';
+  if (e.id) return `<img class="emoji" src="../cdn/emojis/${escapeHtml(e.id)}.${e.animated ? 'gif' : 'png'}?size=64" alt=":${escapeHtml(e.name ?? 'emoji')}:" width="22" height="22">`;
+  return e.name ? `<span class="emoji-text" aria-hidden="true">${escapeHtml(e.name)}</span>` : '';
 }
 
 function buttonHtml(b: ButtonOut): string {
-  const inner = `${emojiHtml(b.emoji)}${b.label ? `<span>${h(b.label)}</span>` : ''}`;
+  const inner = `${emojiHtml(b.emoji)}${b.label ? `<span>${escapeHtml(b.label)}</span>` : ''}`;
   const cls = `btn s${b.style}${b.disabled ? ' off' : ''}`;
   if (b.style === 5 && b.url && !b.disabled) {
-    return `<a class="${cls}" href="${h(b.url)}" rel="noopener noreferrer nofollow" target="_blank">${inner}<span aria-hidden="true">↗</span></a>`;
+    return `<a class="${cls}" href="${escapeHtml(b.url)}" rel="noopener noreferrer nofollow" target="_blank">${inner}<span aria-hidden="true">↗</span></a>`;
   }
-  if (b.style === 6) return `<span class="${cls}">Premium · SKU ${h(b.sku_id ?? '')}</span>`;
-  return `<span class="${cls}" title="custom_id: ${h(b.custom_id ?? '')}">${inner}</span>`;
+  if (b.style === 6) return `<span class="${cls}">Premium · SKU ${escapeHtml(b.sku_id ?? '')}</span>`;
+  return `<span class="${cls}" title="custom_id: ${escapeHtml(b.custom_id ?? '')}">${inner}</span>`;
 }
 
 const SELECT_KIND: Record<number, string> = { 3: 'Make a selection', 5: 'Select a user', 6: 'Select a role', 7: 'Select a user or role', 8: 'Select a channel' };
@@ -260,10 +261,10 @@ function selectHtml(s: SelectOut): string {
   const options = (s.options ?? [])
     .map(
       (o) =>
-        `<li>${emojiHtml(o.emoji)}<span><span>${h(o.label)}</span>${o.description ? `<span class="opt-desc">${h(o.description)}</span>` : ''}</span></li>`,
+        `<li>${emojiHtml(o.emoji)}<span><span>${escapeHtml(o.label)}</span>${o.description ? `<span class="opt-desc">${escapeHtml(o.description)}</span>` : ''}</span></li>`,
     )
     .join('');
-  return `<details class="select${s.disabled ? ' off' : ''}"><summary>${h(s.placeholder ?? SELECT_KIND[s.type] ?? 'Make a selection')}</summary>${
+  return `<details class="select${s.disabled ? ' off' : ''}"><summary>${escapeHtml(s.placeholder ?? SELECT_KIND[s.type] ?? 'Make a selection')}</summary>${
     options ? `<ul>${options}</ul>` : ''
   }</details>`;
 }
@@ -277,18 +278,18 @@ function componentsHtml(rows: readonly ActionRowOut[]): string {
 
 /** An embed's image: the sandbox's own images load; the CSP blocks others, which then show their address (alt). */
 function imageHtml(url: string, cls: string): string {
-  return `<div class="${cls}"><img src="${h(url)}" alt="Image: ${h(url)}"></div>`;
+  return `<div class="${cls}"><img src="${escapeHtml(url)}" alt="Image: ${escapeHtml(url)}"></div>`;
 }
 
 function embedHtml(e: EmbedOut, md: MarkdownContext): string {
   const parts: string[] = [];
   if (e.author) {
-    const name = e.author.url ? `<a href="${h(e.author.url)}" rel="noopener noreferrer nofollow" target="_blank">${h(e.author.name)}</a>` : h(e.author.name);
-    parts.push(`<div class="embed-author">${e.author.icon_url ? `<img src="${h(e.author.icon_url)}" alt="">` : ''}${name}</div>`);
+    const name = e.author.url ? `<a href="${escapeHtml(e.author.url)}" rel="noopener noreferrer nofollow" target="_blank">${escapeHtml(e.author.name)}</a>` : escapeHtml(e.author.name);
+    parts.push(`<div class="embed-author">${e.author.icon_url ? `<img src="${escapeHtml(e.author.icon_url)}" alt="">` : ''}${name}</div>`);
   }
   if (e.title) {
     const title = renderInline(e.title, md);
-    parts.push(`<div class="embed-title">${e.url ? `<a href="${h(e.url)}" rel="noopener noreferrer nofollow" target="_blank">${title}</a>` : title}</div>`);
+    parts.push(`<div class="embed-title">${e.url ? `<a href="${escapeHtml(e.url)}" rel="noopener noreferrer nofollow" target="_blank">${title}</a>` : title}</div>`);
   }
   if (e.description) parts.push(`<div class="embed-desc">${renderMarkdown(e.description, md)}</div>`);
   if (e.fields?.length) {
@@ -301,10 +302,10 @@ function embedHtml(e: EmbedOut, md: MarkdownContext): string {
   const main = `<div class="embed-main">${parts.join('')}</div>`;
   const thumb = e.thumbnail ? imageHtml(e.thumbnail.url, 'thumb') : '';
   const image = e.image ? imageHtml(e.image.url, 'embed-image') : '';
-  const footerBits = [e.footer ? h(e.footer.text) : '', e.timestamp ? h(timeText(Date.parse(e.timestamp))) : ''].filter(Boolean).join(' • ');
-  const footer = footerBits ? `<div class="embed-footer">${e.footer?.icon_url ? `<img src="${h(e.footer.icon_url)}" alt="">` : ''}<span>${footerBits}</span></div>` : '';
+  const footerBits = [e.footer ? escapeHtml(e.footer.text) : '', e.timestamp ? escapeHtml(timeText(Date.parse(e.timestamp))) : ''].filter(Boolean).join(' • ');
+  const footer = footerBits ? `<div class="embed-footer">${e.footer?.icon_url ? `<img src="${escapeHtml(e.footer.icon_url)}" alt="">` : ''}<span>${footerBits}</span></div>` : '';
   const colour = e.color ? ` k-${colourHex(e.color)}` : '';
-  return `<article class="embed${colour}" aria-label="Embed${e.title ? `: ${h(e.title)}` : ''}">${main}${thumb}${image}${footer}</article>`;
+  return `<article class="embed${colour}" aria-label="Embed${e.title ? `: ${escapeHtml(e.title)}` : ''}">${main}${thumb}${image}${footer}</article>`;
 }
 
 function messageHtml(v: View, m: StoredMessage, md: MarkdownContext): string {
@@ -312,11 +313,11 @@ function messageHtml(v: View, m: StoredMessage, md: MarkdownContext): string {
   const person = personOf(m.authorId);
   const avatar = avatarSrc('../', m.authorId, isBot ? null : (person?.avatar ?? null));
   const suppress = (m.flags & (1 << 2)) !== 0;
-  return `<li class="msg" id="m-${h(m.id)}">
-<img class="avatar" src="${h(avatar)}" alt="" width="40" height="40">
+  return `<li class="msg" id="m-${escapeHtml(m.id)}">
+<img class="avatar" src="${escapeHtml(avatar)}" alt="" width="40" height="40">
 <div>
-<div class="meta"><span class="name">${h(displayName(v, m.authorId))}</span>${isBot ? '<span class="tag">APP</span>' : ''}<time class="time" datetime="${h(discordTimestamp(m.createdAt))}">${h(timeText(m.createdAt))}</time>${
-    m.editedAt !== null ? `<span class="edited" title="${h(timeText(m.editedAt))}">(edited)</span>` : ''
+<div class="meta"><span class="name">${escapeHtml(displayName(v, m.authorId))}</span>${isBot ? '<span class="tag">APP</span>' : ''}<time class="time" datetime="${escapeHtml(discordTimestamp(m.createdAt))}">${escapeHtml(timeText(m.createdAt))}</time>${
+    m.editedAt !== null ? `<span class="edited" title="${escapeHtml(timeText(m.editedAt))}">(edited)</span>` : ''
   }</div>
 ${m.content ? `<div class="content">${renderMarkdown(m.content, md)}</div>` : ''}
 ${suppress ? '' : m.embeds.map((e) => embedHtml(e, md)).join('')}
@@ -338,19 +339,19 @@ function channelPage(v: View, channel: DemoChannel): Page {
   let main: string;
   if (channel.type === 4) {
     const children = data.channels.filter((c) => c.parentId === channel.id);
-    main = `<div class="page"><p>A category. Its channels:</p><ul>${children.map((c) => `<li><a href="../channels/${h(c.id)}">#${h(c.name)}</a></li>`).join('')}</ul></div>`;
+    main = `<div class="page"><p>A category. Its channels:</p><ul>${children.map((c) => `<li><a href="../channels/${escapeHtml(c.id)}">#${escapeHtml(c.name)}</a></li>`).join('')}</ul></div>`;
   } else {
     const list = messages.length
-      ? `<ol class="messages" aria-label="Messages in #${h(channel.name)}">${messages.map((m) => messageHtml(v, m, md)).join('\n')}</ol>`
-      : `<p class="empty">No messages in #${h(channel.name)} yet. What the bot posts here (POST /api/v10/channels/${h(channel.id)}/messages) shows up on this page.</p>`;
-    main = `<p class="notice ${status.level === 'ok' ? '' : status.level}" role="status">${h(status.text)}</p>
+      ? `<ol class="messages" aria-label="Messages in #${escapeHtml(channel.name)}">${messages.map((m) => messageHtml(v, m, md)).join('\n')}</ol>`
+      : `<p class="empty">No messages in #${escapeHtml(channel.name)} yet. What the bot posts here (POST /api/v10/channels/${escapeHtml(channel.id)}/messages) shows up on this page.</p>`;
+    main = `<p class="notice ${status.level === 'ok' ? '' : status.level}" role="status">${escapeHtml(status.text)}</p>
 ${list}
-<p class="composer">This is the sandbox's view of #${h(channel.name)}: it shows what the bot posted, and sends nothing.</p>`;
+<p class="composer">This is the sandbox's view of #${escapeHtml(channel.name)}: it shows what the bot posted, and sends nothing.</p>`;
   }
   const body = `<div class="app">
 ${sidebar(v, channel.id)}
 <main class="chat">
-<header class="bar"><span class="hash" aria-hidden="true">#</span><h1>${h(channel.name)}</h1>${channel.topic ? `<span class="topic">${renderInline(channel.topic, md)}</span>` : ''}${SANDBOX_BADGE}</header>
+<header class="bar"><span class="hash" aria-hidden="true">#</span><h1>${escapeHtml(channel.name)}</h1>${channel.topic ? `<span class="topic">${renderInline(channel.topic, md)}</span>` : ''}${SANDBOX_BADGE}</header>
 ${main}
 </main>
 </div>`;
@@ -360,13 +361,13 @@ ${main}
 function guildPage(v: View): Page {
   const { guild, data, ownerId } = v.ctx;
   const roleById = new Map(data.roles.map((r) => [r.id, r]));
-  const roleChip = (r: DemoRole) => `<span class="chip${r.color ? ` k-${colourHex(r.color)}` : ''}"><span class="dot" aria-hidden="true"></span>${h(r.name)}${r.bot ? ' (the bot)' : ''}</span>`;
+  const roleChip = (r: DemoRole) => `<span class="chip${r.color ? ` k-${colourHex(r.color)}` : ''}"><span class="dot" aria-hidden="true"></span>${escapeHtml(r.name)}${r.bot ? ' (the bot)' : ''}</span>`;
   const channelRows = displayOrder(data.channels)
     .flatMap(({ channel, children }) => (channel.type === 4 ? [channel, ...children] : [channel]))
     .map((c) => {
-      if (c.type === 4) return `<tr><th colspan="2" scope="rowgroup">${h(c.name.toUpperCase())}</th></tr>`;
+      if (c.type === 4) return `<tr><th colspan="2" scope="rowgroup">${escapeHtml(c.name.toUpperCase())}</th></tr>`;
       const status = botStatus(botPerms(v, c));
-      return `<tr><td><a href="../channels/${h(c.id)}">#${h(c.name)}</a></td><td class="st-${status.level}">${h(status.text)}</td></tr>`;
+      return `<tr><td><a href="../channels/${escapeHtml(c.id)}">#${escapeHtml(c.name)}</a></td><td class="st-${status.level}">${escapeHtml(status.text)}</td></tr>`;
     })
     .join('');
   const owner = personOf(ownerId);
@@ -378,15 +379,15 @@ function guildPage(v: View): Page {
         const r = roleById.get(rid);
         return r ? [roleChip(r)] : [];
       });
-      return `<tr><td>${h(displayName(v, id))}${id === ownerId ? ' (owner)' : ''}</td><td><span class="chips">${roles.join('') || '<span class="chip">no role</span>'}</span></td></tr>`;
+      return `<tr><td>${escapeHtml(displayName(v, id))}${id === ownerId ? ' (owner)' : ''}</td><td><span class="chips">${roles.join('') || '<span class="chip">no role</span>'}</span></td></tr>`;
     })
     .join('');
   const body = `<div class="app">
 ${sidebar(v, null)}
 <main class="chat">
-<header class="bar"><h1>${h(guild.name)}</h1>${SANDBOX_BADGE}</header>
+<header class="bar"><h1>${escapeHtml(guild.name)}</h1>${SANDBOX_BADGE}</header>
 <div class="page">
-<p class="notice ${v.ctx.botIn ? '' : 'bad'}">${v.ctx.botIn ? 'The bot is in this server.' : 'The bot is not in this server: add it from the dashboard (Invite).'} Owner: ${h(owner?.globalName ?? 'someone else')}.</p>
+<p class="notice ${v.ctx.botIn ? '' : 'bad'}">${v.ctx.botIn ? 'The bot is in this server.' : 'The bot is not in this server: add it from the dashboard (Invite).'} Owner: ${escapeHtml(owner?.globalName ?? 'someone else')}.</p>
 <h2>Channels and what the bot can do</h2>
 <table class="tbl"><thead><tr><th scope="col">Channel</th><th scope="col">The bot</th></tr></thead><tbody>${channelRows}</tbody></table>
 <h2>Roles</h2>
@@ -398,7 +399,7 @@ ${sidebar(v, null)}
 ${
   data.emojis.length
     ? `<ul class="chips">${data.emojis
-        .map((e) => `<li class="chip">${emojiHtml({ id: e.id, name: e.name, animated: e.animated })}:${h(e.name)}:</li>`)
+        .map((e) => `<li class="chip">${emojiHtml({ id: e.id, name: e.name, animated: e.animated })}:${escapeHtml(e.name)}:</li>`)
         .join('')}</ul>`
     : '<p class="empty">No custom emojis.</p>'
 }
@@ -414,7 +415,7 @@ function indexPage(engine: SandboxEngine): Page {
   const items = Object.values(DEMO_GUILDS)
     .map((g) => {
       const botIn = engine.store.botGuilds.has(g.id);
-      return `<li><a class="server" href="guilds/${h(g.id)}"><img src="${h(iconSrc('', g, 128))}" alt="" width="48" height="48"><span>${h(g.name)}<small>${botIn ? 'The bot is in it' : 'Without the bot'}</small></span></a></li>`;
+      return `<li><a class="server" href="guilds/${escapeHtml(g.id)}"><img src="${escapeHtml(iconSrc('', g, 128))}" alt="" width="48" height="48"><span>${escapeHtml(g.name)}<small>${botIn ? 'The bot is in it' : 'Without the bot'}</small></span></a></li>`;
     })
     .join('');
   const body = `<main class="page">

@@ -1,4 +1,5 @@
-import { demoGuilds, randomToken } from './util';
+import { randomToken } from '../kit/crypto';
+import { demoGuilds } from './util';
 
 /** Why a grant (and with it its tokens) ended, or a single token stopped working. */
 export type EndReason =

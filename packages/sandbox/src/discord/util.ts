@@ -1,34 +1,12 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256 } from '../kit/crypto';
 import { DEMO_GUILDS, DEMO_USERS, type DemoGuild, type DemoUser, MAX_SYNTHETIC_GUILDS, SYNTHETIC_GUILD_ID_BASE } from './demo-data';
 
 /** Discord snowflakes are decimal strings (17-20 digits today); accept 1-20 digits like its validator. */
 export const SNOWFLAKE = /^\d{1,20}$/;
 
-/** A random opaque token (Discord's are 30 characters). */
-export function randomToken(length = 30): string {
-  return randomBytes(Math.ceil((length * 3) / 4) + 1)
-    .toString('base64url')
-    .slice(0, length);
-}
-
-export function sha256(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
 /** base64url(SHA-256(ascii)), the PKCE S256 transform (RFC 7636 §4.2). */
 export function s256(verifier: string): string {
   return sha256(verifier).toString('base64url');
-}
-
-/** Constant-time comparison of two strings (a length mismatch is a plain mismatch). */
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**
@@ -40,18 +18,6 @@ export function compareIds(a: string, b: string): number {
   const y = b.replace(/^0+(?=\d)/, '');
   if (x.length !== y.length) return x.length < y.length ? -1 : 1;
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** The path of a request URL without its query. */
-export function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
-
-/** The raw query of a request URL, parsed exactly (repeated parameters stay visible). */
-export function queryOf(url: string): URLSearchParams {
-  const q = url.indexOf('?');
-  return new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
 }
 
 const USERS: readonly DemoUser[] = Object.values(DEMO_USERS);
@@ -94,10 +60,3 @@ export function guildOf(id: string): DemoGuild | undefined {
   return findGuild(id) ?? syntheticGuild(id);
 }
 
-/** A request URL's path below the prefix (`/` for the prefix itself). */
-export function pathBelow(prefix: string): (url: string) => string {
-  return (url) => {
-    const path = pathOf(url);
-    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
-  };
-}

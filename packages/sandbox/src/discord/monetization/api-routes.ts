@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FormBody, RawBody } from '../body';
+import { jsonBody } from '../../kit/body';
+import { queryOf } from '../../kit/http';
 import type { SandboxEngine } from '../engine';
-import { discordError } from '../guild-routes';
-import { callerOf, unauthorized } from '../rest';
-import { compareIds, queryOf, SNOWFLAKE } from '../util';
+import { discordError, refuseBody, unauthorized } from '../errors';
+import { callerOf } from '../rest';
+import { compareIds, SNOWFLAKE } from '../util';
 import { type EntitlementRecord, type MonetizationEngine, MonetizationError } from './engine';
 
 /** Discord's 400 Invalid Form Body with one field's error. */
@@ -76,28 +77,6 @@ function pageOf<T extends { id: string }>(sorted: T[], limit: number, before: st
   if (before !== null) list = list.filter((x) => compareIds(x.id, before) < 0);
   if (before !== null && after === null) return list.slice(Math.max(0, list.length - limit));
   return list.slice(0, limit);
-}
-
-type Json = { ok: true; body: unknown } | { ok: false };
-
-function jsonBody(req: FastifyRequest, reply: FastifyReply): Json {
-  const body = req.body;
-  if (body === undefined || body === null) return { ok: true, body: undefined };
-  if (body instanceof RawBody && /^application\/json\b/i.test(body.contentType)) {
-    const text = body.bytes.toString('utf8');
-    if (text.trim() === '') return { ok: true, body: undefined };
-    try {
-      return { ok: true, body: JSON.parse(text) };
-    } catch {
-      discordError(reply, 400, 50109, 'The request body contains invalid JSON.');
-      return { ok: false };
-    }
-  }
-  if (body instanceof RawBody || body instanceof FormBody) {
-    reply.code(400).send({ message: 'Invalid Form Body', code: 50035, errors: { _errors: [{ code: 'SANDBOX_UNSUPPORTED', message: 'The sandbox takes JSON bodies only.' }] } });
-    return { ok: false };
-  }
-  return { ok: true, body };
 }
 
 /**
@@ -198,7 +177,7 @@ export function monetizationApiRoutes(app: FastifyInstance, discord: SandboxEngi
 
   app.post('/api/v10/applications/:appId/entitlements', { config: { sandboxBucket: 'POST /applications/{application.id}/entitlements' } }, async (req, reply) => {
     if (!appGuard(req, reply)) return reply;
-    const parsed = jsonBody(req, reply);
+    const parsed = jsonBody(req, refuseBody(reply, 'The sandbox takes JSON bodies only.'));
     if (!parsed.ok) return reply;
     const body = parsed.body;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {

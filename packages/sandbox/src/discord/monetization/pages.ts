@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../../kit/html';
 import type { Page } from '../pages';
-import { escapeHtml as h } from '../util';
 
 /** Discord's store look, light or dark as the system asks; no script, the one stylesheet allowed by hash. */
 const CSS = `
@@ -61,7 +61,7 @@ export function storePage(title: string, body: string): Page {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex">
-<title>${h(title)} | Discord (sandbox)</title>
+<title>${escapeHtml(title)} | Discord (sandbox)</title>
 <style>${CSS}</style>
 </head>
 <body>
@@ -75,4 +75,3 @@ ${body}
   return { html, csp };
 }
 
-export { h };

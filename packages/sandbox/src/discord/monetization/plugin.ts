@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, tickOnRequest } from '../../kit/webhooks/plugin';
 import type { SandboxEngine } from '../engine';
 import { SNOWFLAKE } from '../util';
-import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, tickOnRequest } from '../../kit/webhooks/plugin';
 import { monetizationApiRoutes } from './api-routes';
 import { createMonetizationControl, type MonetizationControl, monetizationInternals } from './control';
 import { EventQueue } from './delivery';

@@ -1,25 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FormBody } from '../body';
+import { FormBody } from '../../kit/body';
+import type { CardField } from '../../kit/cards';
+import { type CardValues, cardholderField, cardNumberFields, cardValuesOf, checkCardValues, errorSummary, prefilledCard, testCardsList } from '../../kit/form';
+import { escapeHtml } from '../../kit/html';
+import { queryOf, sameOrigin } from '../../kit/http';
+import { formatMinor } from '../../kit/money';
 import type { DemoUser } from '../demo-data';
 import type { SandboxEngine } from '../engine';
 import { sendPage } from '../oauth';
-import { type CardField, checkCard, groupDigits, TEST_CARDS } from '../../providers/paddle/card';
-import { sameOrigin } from '../../providers/paddle/http';
-import { formatMinor } from '../../providers/paddle/money';
 import { membershipsOf } from '../rest';
-import { demoUsers, findUser, guildOf, queryOf } from '../util';
+import { demoUsers, findUser, guildOf } from '../util';
 import { type MonetizationEngine, MonetizationError, type ResolvedSku, type SubscriptionRecord } from './engine';
-import { h, storePage } from './pages';
+import { storePage } from './pages';
 import { SKU_FLAGS, SKU_TYPE, SUBSCRIPTION_STATUS } from './types';
 
 type Field = CardField | 'guild_id';
 
-interface Values {
+interface Values extends CardValues {
   guild_id: string;
-  card_number: string;
-  expiry: string;
-  cvc: string;
-  cardholder_name: string;
 }
 
 function date(ms: number): string {
@@ -44,32 +42,18 @@ function send(reply: FastifyReply, status: number, title: string, body: string) 
 }
 
 function problem(reply: FastifyReply, status: number, heading: string, detail: string, extra = '') {
-  return send(reply, status, heading, `<section class="card"><h1>${h(heading)}</h1><div class="alert" role="alert">${h(detail)}</div>${extra}</section>`);
+  return send(reply, status, heading, `<section class="card"><h1>${escapeHtml(heading)}</h1><div class="alert" role="alert">${escapeHtml(detail)}</div>${extra}</section>`);
 }
 
 /** The demo accounts as links (the sandbox has no signed-in user: like the consent screen, you pick one; `login_hint` picks it). */
 function chooser(heading: string, intro: string, href: (u: DemoUser) => string): string {
   const items = demoUsers()
-    .map((u) => `<li><a href="${h(href(u))}"><strong>${h(u.globalName)}</strong> <small>@${h(u.username)} · ${h(u.blurb)}</small></a></li>`)
+    .map((u) => `<li><a href="${escapeHtml(href(u))}"><strong>${escapeHtml(u.globalName)}</strong> <small>@${escapeHtml(u.username)} · ${escapeHtml(u.blurb)}</small></a></li>`)
     .join('\n');
-  return `<section class="card" aria-labelledby="who"><h1 id="who">${h(heading)}</h1><p class="muted">${h(intro)}</p><ul class="accounts">${items}</ul></section>`;
-}
-
-function field(name: Field, label: string, value: string, errors: Partial<Record<Field, string>>, attrs: string, hint?: string): string {
-  const error = errors[name];
-  const described = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
-  return `<div>
-<label for="${name}">${h(label)}</label>
-<input id="${name}" name="${name}" value="${h(value)}" ${attrs}${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>
-${hint ? `<p class="hint" id="${name}-hint">${h(hint)}</p>` : ''}${error ? `<p class="field-error" id="${name}-error">${h(error)}</p>` : ''}
-</div>`;
+  return `<section class="card" aria-labelledby="who"><h1 id="who">${escapeHtml(heading)}</h1><p class="muted">${escapeHtml(intro)}</p><ul class="accounts">${items}</ul></section>`;
 }
 
 const FIELD_ORDER: Field[] = ['guild_id', 'card_number', 'expiry', 'cvc', 'cardholder_name'];
-
-function defaultExpiry(nowMs: number): string {
-  return `12/${String((new Date(nowMs).getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
-}
 
 /**
  * The store page (Discord's `https://discord.com/application-directory/{app}/store/{sku}`) and the
@@ -103,51 +87,40 @@ export function storeRoutes(app: FastifyInstance, discord: SandboxEngine, engine
     });
 
   const formPage = (reply: FastifyReply, status: number, sku: ResolvedSku, user: DemoUser, values: Values, errors: Partial<Record<Field, string>>, alert: string | null) => {
-    const problems = FIELD_ORDER.filter((f) => errors[f]);
-    const alertHtml = alert
-      ? `<div class="alert" id="problems" role="alert" tabindex="-1"><strong>${h(alert)}</strong></div>`
-      : problems.length > 0
-        ? `<div class="alert" id="problems" role="alert" tabindex="-1"><strong>Please correct ${problems.length === 1 ? 'this field' : 'these fields'}:</strong><ul>${problems.map((f) => `<li><a href="#${f}">${h(errors[f]!)}</a></li>`).join('')}</ul></div>`
-        : '';
+    const summary = errorSummary(FIELD_ORDER, errors, alert);
     let guildHtml = '';
     if (isGuildSku(sku)) {
       const options = guildsOf(user)
         .map((g) => {
           const taken = engine.activeFor(sku.id, { userId: user.id, guildId: g.id }) !== undefined;
-          return `<option value="${h(g.id)}"${g.id === values.guild_id ? ' selected' : ''}${taken ? ' disabled' : ''}>${h(g.name)}${taken ? ' (already subscribed)' : ''}</option>`;
+          return `<option value="${escapeHtml(g.id)}"${g.id === values.guild_id ? ' selected' : ''}${taken ? ' disabled' : ''}>${escapeHtml(g.name)}${taken ? ' (already subscribed)' : ''}</option>`;
         })
         .join('');
       const error = errors.guild_id;
       guildHtml = `<div><label for="guild_id">Server</label><select id="guild_id" name="guild_id" required${error ? ' aria-invalid="true" aria-describedby="guild_id-error"' : ''}><option value="">Choose a server</option>${options}</select>${
-        error ? `<p class="field-error" id="guild_id-error">${h(error)}</p>` : ''
+        error ? `<p class="field-error" id="guild_id-error">${escapeHtml(error)}</p>` : ''
       }</div>`;
     }
-    const cards = TEST_CARDS.map((c) => `<li><code>${groupDigits(c.number)}</code>: ${h(c.label)}</li>`).join('');
     const body = `<section class="card" aria-labelledby="sku-title">
-<p class="muted">${h(discord.options.appName)} · App subscription</p>
-<h1 id="sku-title">${h(sku.name)}</h1>
-<p class="price">${h(priceText(sku))}</p>
+<p class="muted">${escapeHtml(discord.options.appName)} · App subscription</p>
+<h1 id="sku-title">${escapeHtml(sku.name)}</h1>
+<p class="price">${escapeHtml(priceText(sku))}</p>
 <p class="muted">${isGuildSku(sku) ? 'For one server: every member gets the perks.' : 'For your account, in every server with the app.'} Renews every ${sku.periodDays} days until you cancel in Settings › Subscriptions.</p>
-<p class="muted">Buying as <strong>${h(user.globalName)}</strong> (@${h(user.username)}). <a href="${h(sku.id)}">Not you? Choose another account</a></p>
+<p class="muted">Buying as <strong>${escapeHtml(user.globalName)}</strong> (@${escapeHtml(user.username)}). <a href="${escapeHtml(sku.id)}">Not you? Choose another account</a></p>
 </section>
 <section class="card" aria-labelledby="pay-title">
 <h2 id="pay-title">Payment details</h2>
-${alertHtml}
-<form method="post" action="${h(sku.id)}" novalidate>
-<input type="hidden" name="user_id" value="${h(user.id)}">
+${summary.html}
+<form method="post" action="${escapeHtml(sku.id)}" novalidate>
+<input type="hidden" name="user_id" value="${escapeHtml(user.id)}">
 ${guildHtml}
-${field('card_number', 'Card number', values.card_number, errors, 'inputmode="numeric" autocomplete="cc-number" required maxlength="23"')}
-<div class="row">
-${field('expiry', 'Expiry date', values.expiry, errors, 'autocomplete="cc-exp" required maxlength="7" placeholder="MM/YY"', 'MM/YY')}
-${field('cvc', 'Security code (CVC)', values.cvc, errors, 'inputmode="numeric" autocomplete="cc-csc" required maxlength="4"')}
-</div>
-${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, errors, 'autocomplete="cc-name" maxlength="200"')}
-<button type="submit">Subscribe for ${h(priceText(sku))}</button>
+${cardNumberFields(values, errors)}
+${cardholderField(values, errors)}
+<button type="submit">Subscribe for ${escapeHtml(priceText(sku))}</button>
 </form>
-<h2 class="muted">Test cards</h2>
-<ul class="tests">${cards}<li>Any future expiry (MM/YY) and any 3 or 4 digit CVC.</li></ul>
+${testCardsList()}
 </section>`;
-    const title = alert ? `${alert} – ${sku.name}` : problems.length ? `Error – ${sku.name}` : sku.name;
+    const title = alert ? `${alert} – ${sku.name}` : summary.count ? `Error – ${sku.name}` : sku.name;
     return send(reply, status, title, body);
   };
 
@@ -156,9 +129,9 @@ ${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, er
       reply,
       status,
       `Already subscribed – ${sku.name}`,
-      `<section class="card"><h1>${h(sku.name)}</h1><div class="ok" role="status">${
-        guildName ? `${h(guildName)} already has ${h(sku.name)}.` : `You already have ${h(sku.name)}.`
-      } You cannot buy it twice.</div><a class="button secondary" href="${h(manageHref('../../../', user))}">Manage your subscriptions</a></section>`,
+      `<section class="card"><h1>${escapeHtml(sku.name)}</h1><div class="ok" role="status">${
+        guildName ? `${escapeHtml(guildName)} already has ${escapeHtml(sku.name)}.` : `You already have ${escapeHtml(sku.name)}.`
+      } You cannot buy it twice.</div><a class="button secondary" href="${escapeHtml(manageHref('../../../', user))}">Manage your subscriptions</a></section>`,
     );
 
   app.get('/application-directory/:appId/store/:skuId', async (req, reply) => {
@@ -169,9 +142,9 @@ ${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, er
       return send(reply, 200, sku.name, chooser(`Buy ${sku.name}`, `${priceText(sku)}. Choose the demo account that buys it.`, (u) => `${sku.id}?login_hint=${encodeURIComponent(u.id)}`));
     }
     const user = findUser(hint.slice(0, 64));
-    if (!user) return problem(reply, 400, 'Unknown account', `login_hint "${hint.slice(0, 64)}" is not a demo user.`, `<a class="button secondary" href="${h(sku.id)}">Choose a demo account</a>`);
+    if (!user) return problem(reply, 400, 'Unknown account', `login_hint "${hint.slice(0, 64)}" is not a demo user.`, `<a class="button secondary" href="${escapeHtml(sku.id)}">Choose a demo account</a>`);
     if (!isGuildSku(sku) && engine.activeFor(sku.id, { userId: user.id, guildId: null })) return alreadyPage(reply, 200, sku, user, null);
-    const values: Values = { guild_id: '', card_number: groupDigits(TEST_CARDS[0].number), expiry: defaultExpiry(discord.now()), cvc: '123', cardholder_name: '' };
+    const values: Values = { guild_id: '', ...prefilledCard(discord.now()) };
     return formPage(reply, 200, sku, user, values, {}, null);
   });
 
@@ -182,15 +155,9 @@ ${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, er
     const form = req.body instanceof FormBody ? req.body : null;
     if (!form) return problem(reply, 415, 'Purchase refused', 'The payment form must be sent as application/x-www-form-urlencoded.');
     const user = demoUsers().find((u) => u.id === form.get('user_id'));
-    if (!user) return problem(reply, 400, 'Choose an account', 'Pick one of the demo accounts to buy with.', `<a class="button secondary" href="${h(sku.id)}">Choose a demo account</a>`);
-    const values: Values = {
-      guild_id: form.get('guild_id') ?? '',
-      card_number: form.get('card_number') ?? '',
-      expiry: form.get('expiry') ?? '',
-      cvc: form.get('cvc') ?? '',
-      cardholder_name: form.get('cardholder_name') ?? '',
-    };
-    const checked = checkCard({ number: values.card_number, expiry: values.expiry, cvc: values.cvc, name: values.cardholder_name }, discord.now());
+    if (!user) return problem(reply, 400, 'Choose an account', 'Pick one of the demo accounts to buy with.', `<a class="button secondary" href="${escapeHtml(sku.id)}">Choose a demo account</a>`);
+    const values: Values = { guild_id: form.get('guild_id') ?? '', ...cardValuesOf(form) };
+    const checked = checkCardValues(values, discord.now());
     const errors: Partial<Record<Field, string>> = checked.ok ? {} : { ...checked.errors };
     let guildId: string | null = null;
     let guildName: string | null = null;
@@ -216,9 +183,9 @@ ${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, er
       throw err;
     }
     const body = `<section class="card" aria-labelledby="done-title">
-<div class="ok" role="status"><h1 id="done-title">You're subscribed!</h1><p>${h(sku.name)} is active${guildName ? ` for ${h(guildName)}` : ''}. Thank you!</p></div>
-<dl><dt>Price</dt><dd>${h(priceText(sku))}</dd><dt>Card</dt><dd>${h(`${checked.card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${checked.card.last4}`)}</dd><dt>Renews on</dt><dd>${h(date(sub.periodEnd))}</dd><dt>Subscription</dt><dd><code>${h(sub.id)}</code></dd><dt>Entitlement</dt><dd><code>${h(sub.entitlementId)}</code></dd></dl>
-<a class="button secondary" href="${h(manageHref('../../../', user))}">Manage your subscriptions</a>
+<div class="ok" role="status"><h1 id="done-title">You're subscribed!</h1><p>${escapeHtml(sku.name)} is active${guildName ? ` for ${escapeHtml(guildName)}` : ''}. Thank you!</p></div>
+<dl><dt>Price</dt><dd>${escapeHtml(priceText(sku))}</dd><dt>Card</dt><dd>${escapeHtml(`${checked.card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${checked.card.last4}`)}</dd><dt>Renews on</dt><dd>${escapeHtml(date(sub.periodEnd))}</dd><dt>Subscription</dt><dd><code>${escapeHtml(sub.id)}</code></dd><dt>Entitlement</dt><dd><code>${escapeHtml(sub.entitlementId)}</code></dd></dl>
+<a class="button secondary" href="${escapeHtml(manageHref('../../../', user))}">Manage your subscriptions</a>
 </section>`;
     return send(reply, 200, 'Subscribed', body);
   });
@@ -235,21 +202,21 @@ ${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, er
     let status: string;
     let when: string;
     const actions: string[] = [];
-    const hidden = `<input type="hidden" name="user_id" value="${h(user.id)}">`;
+    const hidden = `<input type="hidden" name="user_id" value="${escapeHtml(user.id)}">`;
     if (s.status === SUBSCRIPTION_STATUS.ACTIVE) {
       status = '<span class="status active">Active</span>';
       when = `Renews on ${date(s.periodEnd)}`;
-      actions.push(`<form class="inline" method="post" action="subscriptions/${h(s.id)}/cancel">${hidden}<button type="submit" class="danger">Cancel subscription</button></form>`);
+      actions.push(`<form class="inline" method="post" action="subscriptions/${escapeHtml(s.id)}/cancel">${hidden}<button type="submit" class="danger">Cancel subscription</button></form>`);
     } else if (s.status === SUBSCRIPTION_STATUS.ENDING) {
       status = '<span class="status ending">Canceled</span>';
       when = `Ends on ${date(s.periodEnd)}; you keep the perks until then`;
-      actions.push(`<form class="inline" method="post" action="subscriptions/${h(s.id)}/uncancel">${hidden}<button type="submit">Keep my subscription</button></form>`);
+      actions.push(`<form class="inline" method="post" action="subscriptions/${escapeHtml(s.id)}/uncancel">${hidden}<button type="submit">Keep my subscription</button></form>`);
     } else {
       status = '<span class="status inactive">Ended</span>';
       when = e?.deleted ? 'Refunded' : `Ended on ${date(e?.endsAt ?? s.periodEnd)}`;
     }
-    return `<section class="card" aria-labelledby="sub-${h(s.id)}"><h2 id="sub-${h(s.id)}">${h(sku.name)}${guild ? ` · ${h(guild.name)}` : ''}</h2>
-<dl><dt>Status</dt><dd>${status}</dd><dt>Price</dt><dd>${h(priceText(sku))}</dd><dt>Billing</dt><dd>${h(when)}</dd><dt>Subscription</dt><dd><code>${h(s.id)}</code></dd></dl>
+    return `<section class="card" aria-labelledby="sub-${escapeHtml(s.id)}"><h2 id="sub-${escapeHtml(s.id)}">${escapeHtml(sku.name)}${guild ? ` · ${escapeHtml(guild.name)}` : ''}</h2>
+<dl><dt>Status</dt><dd>${status}</dd><dt>Price</dt><dd>${escapeHtml(priceText(sku))}</dd><dt>Billing</dt><dd>${escapeHtml(when)}</dd><dt>Subscription</dt><dd><code>${escapeHtml(s.id)}</code></dd></dl>
 ${actions.join('\n')}</section>`;
   };
 
@@ -268,13 +235,13 @@ ${actions.join('\n')}</section>`;
     const notice = NOTICES[q.get('done') ?? ''];
     const shop = [...engine.skus.values()]
       .filter((s) => s.type === SKU_TYPE.SUBSCRIPTION && (s.flags & SKU_FLAGS.AVAILABLE) !== 0)
-      .map((s) => `<li><a href="${h(`../application-directory/${engine.applicationId}/store/${s.id}?login_hint=${encodeURIComponent(user.id)}`)}">${h(s.name)}</a> <span class="muted">${h(priceText(s))}</span></li>`)
+      .map((s) => `<li><a href="${escapeHtml(`../application-directory/${engine.applicationId}/store/${s.id}?login_hint=${encodeURIComponent(user.id)}`)}">${escapeHtml(s.name)}</a> <span class="muted">${escapeHtml(priceText(s))}</span></li>`)
       .join('');
     const body = `<h1>App subscriptions</h1>
-<p class="muted">Signed in as ${h(user.globalName)} (@${h(user.username)}). <a href="subscriptions">Switch account</a></p>
-${notice ? `<div class="ok" role="status">${h(notice)}</div>` : ''}
+<p class="muted">Signed in as ${escapeHtml(user.globalName)} (@${escapeHtml(user.username)}). <a href="subscriptions">Switch account</a></p>
+${notice ? `<div class="ok" role="status">${escapeHtml(notice)}</div>` : ''}
 ${subs.map((s) => describe(s, user)).join('\n') || '<section class="card"><p>You have no app subscriptions.</p></section>'}
-${shop ? `<section class="card"><h2>${h(discord.options.appName)}'s store</h2><ul>${shop}</ul></section>` : ''}`;
+${shop ? `<section class="card"><h2>${escapeHtml(discord.options.appName)}'s store</h2><ul>${shop}</ul></section>` : ''}`;
     return send(reply, 200, 'App subscriptions', body);
   });
 
@@ -289,7 +256,7 @@ ${shop ? `<section class="card"><h2>${h(discord.options.appName)}'s store</h2><u
       else engine.resume(subscriptionId, user.id);
     } catch (err) {
       if (err instanceof MonetizationError) {
-        return problem(reply, err.status, action === 'cancel' ? 'Could not cancel' : 'Could not keep the subscription', err.message, `<a class="button secondary" href="${h(`../../subscriptions?login_hint=${encodeURIComponent(user.id)}`)}">Back to your subscriptions</a>`);
+        return problem(reply, err.status, action === 'cancel' ? 'Could not cancel' : 'Could not keep the subscription', err.message, `<a class="button secondary" href="${escapeHtml(`../../subscriptions?login_hint=${encodeURIComponent(user.id)}`)}">Back to your subscriptions</a>`);
       }
       throw err;
     }

@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { DAY, harnessPerTest, jsonApi, manualClock, mountStandIn, type ReceivedPost, START, type StandInHarness, until, WebhookReceiver } from '../../kit/testing/harness';
 import { createSandboxControl, type SandboxControl } from '../control';
 import { DEMO_APP, DEMO_USERS } from '../demo-data';
 import { discordSandbox } from '../plugin';
-import { DAY, harnessPerTest, jsonApi, manualClock, mountStandIn, type ReceivedPost, START, type StandInHarness, until, WebhookReceiver } from '../../kit/testing/harness';
 import { createMonetizationControl, type MonetizationControl } from './control';
 import type { MonetizationOptions } from './plugin';
 import { SKU_FLAGS } from './types';

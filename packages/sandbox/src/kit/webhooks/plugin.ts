@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { httpUrl } from '../../providers/paddle/http';
+import { httpUrl } from '../http';
 import type { OutboxOptions, WebhookChaos } from './delivery';
 
 /**

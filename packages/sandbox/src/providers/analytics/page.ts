@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml as h } from '../../discord/util';
+import { escapeHtml } from '../../kit/html';
 import type { AnalyticsStart } from './control';
 
 const CSS = `
@@ -34,12 +34,12 @@ function entry(start: AnalyticsStart): string {
     ['page', start.page],
     ['token', start.token],
   ];
-  return `<li aria-label="${h(`Start for ${who}`)}">
+  return `<li aria-label="${escapeHtml(`Start for ${who}`)}">
 <dl>
-<dt>at</dt><dd><time datetime="${h(start.at)}">${h(start.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'))}</time></dd>
+<dt>at</dt><dd><time datetime="${escapeHtml(start.at)}">${escapeHtml(start.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'))}</time></dd>
 ${rows
   .filter(([, v]) => v !== null)
-  .map(([k, v]) => `<dt>${h(k)}</dt><dd><code>${h(v ?? '')}</code></dd>`)
+  .map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v ?? '')}</code></dd>`)
   .join('\n')}
 </dl>
 </li>`;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { safeEqual } from '../../discord/util';
+import { safeEqual } from '../../kit/crypto';
 import { type AnalyticsSandboxControl, type AnalyticsStart, controlInternals, createAnalyticsSandboxControl } from './control';
 import { PAGE_CSP, startsPage } from './page';
 import { profitwellJs } from './profitwell-js';

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FormBody } from '../../discord/body';
-import { baseOf, httpUrl } from '../paddle/http';
-import { queryOf, safeEqual } from '../../discord/util';
+import { FormBody } from '../../kit/body';
+import { safeEqual } from '../../kit/crypto';
+import { EMAIL } from '../../kit/form';
+import { baseOf, httpUrl, queryOf } from '../../kit/http';
 import type { WebhookQueue } from './delivery';
 import type { ChargebeeEngine, PlanChange } from './engine';
 import { authFailed, ChargebeeApiError, invalidParam, notFound } from './errors';
@@ -15,7 +16,6 @@ export interface ApiContext {
   baseUrl: string | null;
 }
 
-export const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]{1,255}\.[^\s@<>()[\]\\,;:".]{2,63}$/;
 const ID = /^[\w.~@-]{1,50}$/;
 
 export function sendApiError(reply: FastifyReply, err: ChargebeeApiError): FastifyReply {

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FormBody } from '../../discord/body';
-import { type CardField, checkCard, groupDigits, TEST_CARDS } from '../paddle/card';
-import { CHECKOUT_SCRIPT } from '../paddle/checkout-script';
-import { param, sameOrigin, sendPage } from '../paddle/http';
-import { formatMinor } from '../paddle/money';
-import { h, page } from '../paddle/pages';
-import { safeEqual } from '../../discord/util';
-import { EMAIL } from './api-routes';
+import { FormBody } from '../../kit/body';
+import type { CardField } from '../../kit/cards';
+import { safeEqual } from '../../kit/crypto';
+import { type CardValues, cardholderField, cardNumberFields, cardValuesOf, checkCardValues, emailProblem, errorSummary, field, prefilledCard, testCardsList } from '../../kit/form';
+import { escapeHtml } from '../../kit/html';
+import { param, sameOrigin, sendPage } from '../../kit/http';
+import { formatMinor } from '../../kit/money';
+import { page } from '../../kit/page';
+import { CHECKOUT_SCRIPT } from './checkout-script';
 import { type ChargebeeEngine, periodLabel } from './engine';
 import { ChargebeeApiError } from './errors';
 import type { ChargebeeSnapshotHostedPage } from './snapshot';
@@ -26,7 +27,7 @@ function date(seconds: number): string {
 }
 
 function problem(reply: FastifyReply, status: number, heading: string, detail: string, label = 'Sandbox checkout') {
-  const body = `<section class="card"><p class="sandbox">${h(label)}</p><h1>${h(heading)}</h1><div class="alert" role="alert">${h(detail)}</div></section>`;
+  const body = `<section class="card"><p class="sandbox">${escapeHtml(label)}</p><h1>${escapeHtml(heading)}</h1><div class="alert" role="alert">${escapeHtml(detail)}</div></section>`;
   return sendPage(reply, status, page({ title: heading, body }));
 }
 
@@ -38,22 +39,8 @@ function withResult(url: string, id: string, state: string): string {
   return u.href;
 }
 
-interface Values {
+interface Values extends CardValues {
   email: string;
-  card_number: string;
-  expiry: string;
-  cvc: string;
-  cardholder_name: string;
-}
-
-function field(name: CardField, label: string, value: string, errors: Partial<Record<CardField, string>>, attrs: string, hint?: string): string {
-  const error = errors[name];
-  const described = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
-  return `<div>
-<label for="${name}">${h(label)}</label>
-<input id="${name}" name="${name}" value="${h(value)}" ${attrs}${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>
-${hint ? `<p class="hint" id="${name}-hint">${h(hint)}</p>` : ''}${error ? `<p class="field-error" id="${name}-error">${h(error)}</p>` : ''}
-</div>`;
 }
 
 const ORDER: CardField[] = ['email', 'card_number', 'expiry', 'cvc', 'cardholder_name'];
@@ -68,43 +55,32 @@ export function pageRoutes(app: FastifyInstance, ctx: PageContext): void {
     const total = price.price * line.quantity;
     const every = periodLabel(price.periodUnit, price.period);
     return `<section class="card" aria-labelledby="summary-title">
-<p class="sandbox">Sandbox (${h(ctx.site)}): no real payment</p>
-<h1 id="summary-title">Subscribe to ${h(price.name)}</h1>
-<ul class="lines" aria-label="Items"><li><span>${h(price.name)}${line.quantity > 1 ? ` × ${line.quantity}` : ''}</span><span>${h(formatMinor(total, price.currencyCode))} / ${h(every)}</span></li></ul>
-<p class="total"><span>Due today</span><span>${h(formatMinor(total, price.currencyCode))}</span></p>
-<p class="muted">Then ${h(formatMinor(total, price.currencyCode))} every ${h(every)} until you cancel.</p>
+<p class="sandbox">Sandbox (${escapeHtml(ctx.site)}): no real payment</p>
+<h1 id="summary-title">Subscribe to ${escapeHtml(price.name)}</h1>
+<ul class="lines" aria-label="Items"><li><span>${escapeHtml(price.name)}${line.quantity > 1 ? ` × ${line.quantity}` : ''}</span><span>${escapeHtml(formatMinor(total, price.currencyCode))} / ${escapeHtml(every)}</span></li></ul>
+<p class="total"><span>Due today</span><span>${escapeHtml(formatMinor(total, price.currencyCode))}</span></p>
+<p class="muted">Then ${escapeHtml(formatMinor(total, price.currencyCode))} every ${escapeHtml(every)} until you cancel.</p>
 </section>`;
   };
 
   const form = (reply: FastifyReply, status: number, p: ChargebeeSnapshotHostedPage, values: Values, errors: Partial<Record<CardField, string>>, alert: string | null) => {
     const line = p.lines[0]!;
     const price = engine.catalog.get(line.itemPriceId)!;
-    const problems = ORDER.filter((f) => errors[f]);
-    const alertHtml = alert
-      ? `<div class="alert" id="problems" role="alert" tabindex="-1"><strong>${h(alert)}</strong></div>`
-      : problems.length > 0
-        ? `<div class="alert" id="problems" role="alert" tabindex="-1"><strong>Please correct ${problems.length === 1 ? 'this field' : 'these fields'}:</strong><ul>${problems.map((f) => `<li><a href="#${f}">${h(errors[f]!)}</a></li>`).join('')}</ul></div>`
-        : '';
-    const cards = TEST_CARDS.map((c) => `<li><code>${groupDigits(c.number)}</code>: ${h(c.label)}</li>`).join('');
+    const errorList = errorSummary(ORDER, errors, alert);
     const body = `${summary(p)}
 <section class="card" aria-labelledby="pay-title">
 <h2 id="pay-title">Payment details</h2>
-${alertHtml}
+${errorList.html}
 <form id="pay" method="post" action="pay" novalidate>
 ${field('email', 'Email', values.email, errors, 'type="email" autocomplete="email" required maxlength="70"')}
-${field('card_number', 'Card number', values.card_number, errors, 'inputmode="numeric" autocomplete="cc-number" required maxlength="23"')}
-<div class="row">
-${field('expiry', 'Expiry date', values.expiry, errors, 'autocomplete="cc-exp" required maxlength="7" placeholder="MM/YY"', 'MM/YY')}
-${field('cvc', 'Security code (CVC)', values.cvc, errors, 'inputmode="numeric" autocomplete="cc-csc" required maxlength="4"')}
-</div>
-${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, errors, 'autocomplete="cc-name" maxlength="200"')}
-<button type="submit">Pay ${h(formatMinor(price.price * line.quantity, price.currencyCode))}</button>
+${cardNumberFields(values, errors)}
+${cardholderField(values, errors)}
+<button type="submit">Pay ${escapeHtml(formatMinor(price.price * line.quantity, price.currencyCode))}</button>
 </form>
 <form method="post" action="cancel"><button type="submit" class="secondary">Cancel and go back</button></form>
-<h2 class="muted">Test cards</h2>
-<ul class="tests">${cards}<li>Any future expiry (MM/YY) and any 3 or 4 digit CVC.</li></ul>
+${testCardsList()}
 </section>`;
-    const title = alert ? `${alert} – Checkout` : problems.length ? `Error – Subscribe to ${price.name}` : `Subscribe to ${price.name}`;
+    const title = alert ? `${alert} – Checkout` : errorList.count ? `Error – Subscribe to ${price.name}` : `Subscribe to ${price.name}`;
     return sendPage(reply, status, page({ title, body, scriptPath: '../checkout.js' }));
   };
 
@@ -112,11 +88,11 @@ ${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, er
     const { subscription } = engine.subscription(p.result!.subscriptionId);
     const price = engine.catalog.get(subscription.subscription_items[0]!.item_price_id)!;
     const card = engine.card(subscription.id);
-    const back = p.redirectUrl ? `<p><a class="button" href="${h(withResult(p.redirectUrl, p.id, 'succeeded'))}">Continue</a></p>` : '';
+    const back = p.redirectUrl ? `<p><a class="button" href="${escapeHtml(withResult(p.redirectUrl, p.id, 'succeeded'))}">Continue</a></p>` : '';
     const body = `<section class="card" aria-labelledby="done-title">
-<p class="sandbox">Sandbox (${h(ctx.site)}): no real payment</p>
-<div class="ok" role="status"><h1 id="done-title">Payment complete</h1><p>Your subscription to ${h(price.name)} is active. This checkout has been paid: it cannot be paid again.</p></div>
-<dl><dt>Card</dt><dd>${h(`${card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${card.last4}`)}</dd><dt>Subscription</dt><dd><code>${h(subscription.id)}</code></dd><dt>Invoice</dt><dd><code>${h(p.result!.invoiceId)}</code></dd></dl>
+<p class="sandbox">Sandbox (${escapeHtml(ctx.site)}): no real payment</p>
+<div class="ok" role="status"><h1 id="done-title">Payment complete</h1><p>Your subscription to ${escapeHtml(price.name)} is active. This checkout has been paid: it cannot be paid again.</p></div>
+<dl><dt>Card</dt><dd>${escapeHtml(`${card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${card.last4}`)}</dd><dt>Subscription</dt><dd><code>${escapeHtml(subscription.id)}</code></dd><dt>Invoice</dt><dd><code>${escapeHtml(p.result!.invoiceId)}</code></dd></dl>
 ${back}
 </section>`;
     return sendPage(reply, 200, page({ title: 'Payment complete', body }));
@@ -138,9 +114,7 @@ ${back}
     if (!p) return problem(reply, 404, 'Checkout not found', 'This checkout link is not valid.');
     const done = closed(reply, p);
     if (done) return done;
-    const now = new Date(engine.now());
-    const expiry = `12/${String((now.getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
-    return form(reply, 200, p, { email: p.email ?? '', card_number: groupDigits(TEST_CARDS[0].number), expiry, cvc: '123', cardholder_name: '' }, {}, null);
+    return form(reply, 200, p, { email: p.email ?? '', ...prefilledCard(engine.now()) }, {}, null);
   });
 
   app.post('/pages/v3/:id/pay', async (req, reply) => {
@@ -151,17 +125,11 @@ ${back}
     if (!p) return problem(reply, 404, 'Checkout not found', 'This checkout link is not valid.');
     const done = closed(reply, p);
     if (done) return done;
-    const values: Values = {
-      email: (body.get('email') ?? '').trim(),
-      card_number: body.get('card_number') ?? '',
-      expiry: body.get('expiry') ?? '',
-      cvc: body.get('cvc') ?? '',
-      cardholder_name: body.get('cardholder_name') ?? '',
-    };
-    const checked = checkCard({ number: values.card_number, expiry: values.expiry, cvc: values.cvc, name: values.cardholder_name }, engine.now());
+    const values: Values = { email: (body.get('email') ?? '').trim(), ...cardValuesOf(body) };
+    const checked = checkCardValues(values, engine.now());
     const errors = checked.ok ? {} : { ...checked.errors };
-    if (values.email === '') errors.email = 'Enter your email address.';
-    else if (values.email.length > 70 || !EMAIL.test(values.email)) errors.email = 'Enter a valid email address, e.g. name@example.com.';
+    const emailError = emailProblem(values.email, 70);
+    if (emailError) errors.email = emailError;
     if (!checked.ok || Object.keys(errors).length > 0) return form(reply, 400, p, values, errors, null);
     if (checked.declined) return form(reply, 402, p, values, {}, 'Your card was declined. Try another card.');
     let paid: ChargebeeSnapshotHostedPage;
@@ -189,14 +157,14 @@ ${back}
 
   const invoiceDocument = (reply: FastifyReply, inv: ChargebeeInvoice) => {
     const customer = engine.customer(inv.customer_id);
-    const money = (n: number) => h(formatMinor(n, inv.currency_code));
+    const money = (n: number) => escapeHtml(formatMinor(n, inv.currency_code));
     const lines = inv.line_items
-      .map((l) => `<li><span>${h(l.description)}${l.quantity > 1 ? ` × ${l.quantity}` : ''}<br><span class="muted">${h(date(l.date_from))} – ${h(date(l.date_to))}</span></span><span>${money(l.amount)}</span></li>`)
+      .map((l) => `<li><span>${escapeHtml(l.description)}${l.quantity > 1 ? ` × ${l.quantity}` : ''}<br><span class="muted">${escapeHtml(date(l.date_from))} – ${escapeHtml(date(l.date_to))}</span></span><span>${money(l.amount)}</span></li>`)
       .join('');
     const body = `<section class="card" aria-labelledby="inv-title">
-<p class="sandbox">Sandbox invoice (${h(ctx.site)}): not a tax document</p>
-<h1 id="inv-title">Invoice #${h(inv.id)}</h1>
-<dl><dt>Date</dt><dd>${h(date(inv.date))}</dd><dt>Billed to</dt><dd>${h(customer.email ?? customer.id)}</dd><dt>Subscription</dt><dd><code>${h(inv.subscription_id)}</code></dd><dt>Status</dt><dd><span class="status ${inv.status === 'paid' ? 'active' : 'past_due'}">${inv.status === 'paid' ? 'Paid' : 'Payment due'}</span></dd></dl>
+<p class="sandbox">Sandbox invoice (${escapeHtml(ctx.site)}): not a tax document</p>
+<h1 id="inv-title">Invoice #${escapeHtml(inv.id)}</h1>
+<dl><dt>Date</dt><dd>${escapeHtml(date(inv.date))}</dd><dt>Billed to</dt><dd>${escapeHtml(customer.email ?? customer.id)}</dd><dt>Subscription</dt><dd><code>${escapeHtml(inv.subscription_id)}</code></dd><dt>Status</dt><dd><span class="status ${inv.status === 'paid' ? 'active' : 'past_due'}">${inv.status === 'paid' ? 'Paid' : 'Payment due'}</span></dd></dl>
 <ul class="lines" aria-label="Invoice lines">${lines}</ul>
 <dl><dt>Sub total</dt><dd>${money(inv.sub_total)}</dd><dt>Credits applied</dt><dd>${money(inv.credits_applied)}</dd><dt>Amount paid</dt><dd>${money(inv.amount_paid)}</dd></dl>
 <p class="total"><span>Amount due</span><span>${money(inv.amount_due)}</span></p>
@@ -231,7 +199,7 @@ ${back}
     return s;
   };
   const portalPage = (reply: FastifyReply, status: number, title: string, body: string) =>
-    sendPage(reply, status, page({ title, body: `<p class="sandbox">Sandbox customer portal (${h(ctx.site)})</p>\n${body}` }));
+    sendPage(reply, status, page({ title, body: `<p class="sandbox">Sandbox customer portal (${escapeHtml(ctx.site)})</p>\n${body}` }));
   const owned = (s: ChargebeePortalSession, reply: FastifyReply, subId: string): ChargebeeSubscription | null => {
     const found = engine.subscriptions({ customerId: s.customer_id }).find((x) => x.subscription.id === subId);
     if (!found) problem(reply, 404, 'Subscription not found', 'This subscription does not belong to you.', 'Sandbox customer portal');
@@ -274,13 +242,13 @@ ${back}
         const base = `${portalPath}/subscriptions/${encodeURIComponent(sub.id)}`;
         const action =
           sub.status === 'active'
-            ? `<a class="button secondary" href="${h(base)}/cancel">Cancel subscription</a>`
+            ? `<a class="button secondary" href="${escapeHtml(base)}/cancel">Cancel subscription</a>`
             : sub.status === 'non_renewing'
-              ? `<form class="inline" method="post" action="${h(base)}/remove_scheduled_cancellation"><button type="submit" class="secondary">Keep my subscription</button></form>`
+              ? `<form class="inline" method="post" action="${escapeHtml(base)}/remove_scheduled_cancellation"><button type="submit" class="secondary">Keep my subscription</button></form>`
               : '';
         const due = sub.due_invoices_count > 0 ? '<dt>Payment</dt><dd>A payment is due</dd>' : '';
-        return `<section class="card"><h2>${h(price.name)}${item.quantity > 1 ? ` × ${item.quantity}` : ''}</h2>
-<dl><dt>Status</dt><dd><span class="status ${sub.status === 'active' ? 'active' : sub.status === 'cancelled' ? 'canceled' : ''}">${h(sub.status.replace('_', ' '))}</span></dd><dt>Price</dt><dd>${h(formatMinor(item.amount, sub.currency_code))} / ${h(every)}</dd>${when ? `<dt>Billing</dt><dd>${h(when)}</dd>` : ''}${due}</dl>
+        return `<section class="card"><h2>${escapeHtml(price.name)}${item.quantity > 1 ? ` × ${item.quantity}` : ''}</h2>
+<dl><dt>Status</dt><dd><span class="status ${sub.status === 'active' ? 'active' : sub.status === 'cancelled' ? 'canceled' : ''}">${escapeHtml(sub.status.replace('_', ' '))}</span></dd><dt>Price</dt><dd>${escapeHtml(formatMinor(item.amount, sub.currency_code))} / ${escapeHtml(every)}</dd>${when ? `<dt>Billing</dt><dd>${escapeHtml(when)}</dd>` : ''}${due}</dl>
 ${action}</section>`;
       })
       .join('\n');
@@ -288,16 +256,16 @@ ${action}</section>`;
       .invoices({ customerId: s.customer_id })
       .map(
         (inv) =>
-          `<li><span>#${h(inv.id)} · ${h(date(inv.date))} · ${h(formatMinor(inv.total, inv.currency_code))} · ${inv.status === 'paid' ? 'Paid' : 'Payment due'}</span><a href="${h(`${portalPath}/invoices/${encodeURIComponent(inv.id)}`)}">Download<span class="muted"> invoice #${h(inv.id)}</span></a></li>`,
+          `<li><span>#${escapeHtml(inv.id)} · ${escapeHtml(date(inv.date))} · ${escapeHtml(formatMinor(inv.total, inv.currency_code))} · ${inv.status === 'paid' ? 'Paid' : 'Payment due'}</span><a href="${escapeHtml(`${portalPath}/invoices/${encodeURIComponent(inv.id)}`)}">Download<span class="muted"> invoice #${escapeHtml(inv.id)}</span></a></li>`,
       )
       .join('');
     const body = `<h1>Your account</h1>
-<p class="muted">Signed in as ${h(customer.email ?? customer.id)}</p>
-${notice ? `<div class="ok" role="status">${h(notice)}</div>` : ''}
+<p class="muted">Signed in as ${escapeHtml(customer.email ?? customer.id)}</p>
+${notice ? `<div class="ok" role="status">${escapeHtml(notice)}</div>` : ''}
 <h2>Subscriptions</h2>
 ${items || '<section class="card"><p>You have no subscriptions.</p></section>'}
 <section class="card" aria-labelledby="inv-title"><h2 id="inv-title">Invoices</h2>${invoices ? `<ul class="lines">${invoices}</ul>` : '<p>No invoices yet.</p>'}</section>
-<form method="post" action="${h(portalPath)}/logout"><button type="submit" class="secondary">Sign out${s.redirect_url ? ' and return' : ''}</button></form>`;
+<form method="post" action="${escapeHtml(portalPath)}/logout"><button type="submit" class="secondary">Sign out${s.redirect_url ? ' and return' : ''}</button></form>`;
     return portalPage(reply, 200, 'Your account', body);
   });
 
@@ -309,9 +277,9 @@ ${items || '<section class="card"><p>You have no subscriptions.</p></section>'}
     if (sub.status !== 'active') return problem(reply, 400, 'Nothing to cancel', 'This subscription is not active.', 'Sandbox customer portal');
     const body = `<section class="card" aria-labelledby="cancel-title">
 <h1 id="cancel-title">Cancel your subscription?</h1>
-<p>You keep access until <strong>${h(date(sub.current_term_end ?? 0))}</strong>, the end of the current term; you will not be charged again.</p>
+<p>You keep access until <strong>${escapeHtml(date(sub.current_term_end ?? 0))}</strong>, the end of the current term; you will not be charged again.</p>
 <form method="post" action="cancel"><button type="submit" class="danger">Cancel at end of term</button></form>
-<a class="button secondary" href="${h(portalPath)}/home">Keep my subscription</a>
+<a class="button secondary" href="${escapeHtml(portalPath)}/home">Keep my subscription</a>
 </section>`;
     return portalPage(reply, 200, 'Cancel your subscription', body);
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { param, sameOrigin, sendPage } from '../paddle/http';
-import { h, page } from '../paddle/pages';
+import { escapeHtml } from '../../kit/html';
+import { param, sameOrigin, sendPage } from '../../kit/http';
+import { page } from '../../kit/page';
 import { FastspringApiError, type FastspringEngine, type OrderRecord, type SubscriptionRecord } from './engine';
 import { dateDisplay, display, intervalLabel } from './format';
 
@@ -23,7 +24,7 @@ function plainPage(reply: FastifyReply, status: number, title: string, body: str
 }
 
 function problem(reply: FastifyReply, status: number, heading: string, detail: string) {
-  return plainPage(reply, status, heading, `<p class="sandbox">Sandbox account</p><section class="card"><h1>${h(heading)}</h1><div class="alert" role="alert">${h(detail)}</div></section>`);
+  return plainPage(reply, status, heading, `<p class="sandbox">Sandbox account</p><section class="card"><h1>${escapeHtml(heading)}</h1><div class="alert" role="alert">${escapeHtml(detail)}</div></section>`);
 }
 
 function subscriptionHtml(engine: FastspringEngine, sub: SubscriptionRecord, token: string): string {
@@ -36,13 +37,13 @@ function subscriptionHtml(engine: FastspringEngine, sub: SubscriptionRecord, tok
   else when = `Renews on ${date(sub.next!)}`;
   const action =
     sub.state === 'active' || sub.state === 'overdue'
-      ? `<form class="inline" method="post" action="${h(token)}/subscriptions/${h(sub.id)}/cancel"><button type="submit" class="danger">Cancel subscription</button></form>`
+      ? `<form class="inline" method="post" action="${escapeHtml(token)}/subscriptions/${escapeHtml(sub.id)}/cancel"><button type="submit" class="danger">Cancel subscription</button></form>`
       : sub.state === 'canceled'
-        ? `<form class="inline" method="post" action="${h(token)}/subscriptions/${h(sub.id)}/uncancel"><button type="submit">Resume subscription</button></form>`
+        ? `<form class="inline" method="post" action="${escapeHtml(token)}/subscriptions/${escapeHtml(sub.id)}/uncancel"><button type="submit">Resume subscription</button></form>`
         : '';
-  return `<section class="card" aria-labelledby="sub-${h(sub.id)}">
-<h2 id="sub-${h(sub.id)}">${h(name)}${sub.quantity > 1 ? ` × ${sub.quantity}` : ''}</h2>
-<dl><dt>Status</dt><dd><span class="status ${sub.state === 'active' ? 'active' : 'canceled'}">${h(sub.state)}</span></dd><dt>Price</dt><dd>${h(price)}</dd><dt>Billing</dt><dd>${h(when)}</dd><dt>Card</dt><dd>${h(`${sub.card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${sub.card.last4}`)}</dd></dl>
+  return `<section class="card" aria-labelledby="sub-${escapeHtml(sub.id)}">
+<h2 id="sub-${escapeHtml(sub.id)}">${escapeHtml(name)}${sub.quantity > 1 ? ` × ${sub.quantity}` : ''}</h2>
+<dl><dt>Status</dt><dd><span class="status ${sub.state === 'active' ? 'active' : 'canceled'}">${escapeHtml(sub.state)}</span></dd><dt>Price</dt><dd>${escapeHtml(price)}</dd><dt>Billing</dt><dd>${escapeHtml(when)}</dd><dt>Card</dt><dd>${escapeHtml(`${sub.card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${sub.card.last4}`)}</dd></dl>
 ${action}
 </section>`;
 }
@@ -53,7 +54,7 @@ function ordersHtml(engine: FastspringEngine, orders: OrderRecord[], prefix: str
     .reverse()
     .map(
       (o) =>
-        `<li><span>${h(date(o.created))} · <code>${h(o.reference)}</code> · ${h(display(o.totalMinor, o.currency))}</span> <a href="${h(`${prefix}${engine.invoicePath(o)}`)}">Invoice<span class="muted"> for ${h(o.reference)}</span></a></li>`,
+        `<li><span>${escapeHtml(date(o.created))} · <code>${escapeHtml(o.reference)}</code> · ${escapeHtml(display(o.totalMinor, o.currency))}</span> <a href="${escapeHtml(`${prefix}${engine.invoicePath(o)}`)}">Invoice<span class="muted"> for ${escapeHtml(o.reference)}</span></a></li>`,
     )
     .join('');
   return `<ul class="lines" aria-label="Orders">${rows}</ul>`;
@@ -87,8 +88,8 @@ export function accountRoutes(app: FastifyInstance, ctx: AccountContext): void {
     const subs = [...engine.subs.values()].filter((s) => s.accountId === account.id).sort((a, b) => b.begin - a.begin);
     const notice = NOTICES[param(req, 'done') ?? ''];
     const body = `<p class="sandbox">Sandbox account</p>
-<section class="card"><h1>Your account</h1><p class="muted">${h(account.email)}</p>
-${notice ? `<div class="ok" role="status">${h(notice)}</div>` : ''}</section>
+<section class="card"><h1>Your account</h1><p class="muted">${escapeHtml(account.email)}</p>
+${notice ? `<div class="ok" role="status">${escapeHtml(notice)}</div>` : ''}</section>
 <h2>Subscriptions</h2>
 ${subs.length ? subs.map((s) => subscriptionHtml(engine, s, found.token)).join('\n') : '<p class="muted">No subscriptions.</p>'}
 <section class="card" aria-labelledby="orders-title"><h2 id="orders-title">Orders</h2>
@@ -123,16 +124,16 @@ ${ordersHtml(engine, engine.ordersOf({ accountId: account.id }), prefix)}
     if (!order || order.invoiceKey !== key) return problem(reply, 404, 'Invoice not found', 'Check the invoice link.');
     const account = engine.accounts.get(order.accountId);
     const rows = order.items
-      .map((i) => `<li><span>${h(i.display)}${i.quantity > 1 ? ` × ${i.quantity}` : ''}</span><span>${h(display(i.subtotalMinor, order.currency))}</span></li>`)
+      .map((i) => `<li><span>${escapeHtml(i.display)}${i.quantity > 1 ? ` × ${i.quantity}` : ''}</span><span>${escapeHtml(display(i.subtotalMinor, order.currency))}</span></li>`)
       .join('');
     const kind = order.kind === 'checkout' ? 'Order' : order.kind === 'rebill' ? 'Subscription renewal' : 'Plan change (prorated)';
     const body = `<p class="sandbox">Sandbox invoice: no real payment</p>
 <section class="card" aria-labelledby="invoice-title">
-<h1 id="invoice-title">Invoice ${h(order.reference)}</h1>
-<dl><dt>Date</dt><dd>${h(date(order.created))} (${h(dateDisplay(order.created))})</dd><dt>Type</dt><dd>${h(kind)}</dd><dt>Billed to</dt><dd>${h([order.first, order.last].filter(Boolean).join(' ') || (account?.email ?? order.email))}<br>${h(order.email)}</dd><dt>Paid with</dt><dd>${h(`${order.card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${order.card.last4}`)}</dd></dl>
+<h1 id="invoice-title">Invoice ${escapeHtml(order.reference)}</h1>
+<dl><dt>Date</dt><dd>${escapeHtml(date(order.created))} (${escapeHtml(dateDisplay(order.created))})</dd><dt>Type</dt><dd>${escapeHtml(kind)}</dd><dt>Billed to</dt><dd>${escapeHtml([order.first, order.last].filter(Boolean).join(' ') || (account?.email ?? order.email))}<br>${escapeHtml(order.email)}</dd><dt>Paid with</dt><dd>${escapeHtml(`${order.card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${order.card.last4}`)}</dd></dl>
 <ul class="lines" aria-label="Items">${rows}</ul>
-<p class="total"><span>Tax</span><span>${h(display(0, order.currency))}</span></p>
-<p class="total"><span>Total paid</span><span>${h(display(order.totalMinor, order.currency))}</span></p>
+<p class="total"><span>Tax</span><span>${escapeHtml(display(0, order.currency))}</span></p>
+<p class="total"><span>Total paid</span><span>${escapeHtml(display(order.totalMinor, order.currency))}</span></p>
 <p class="muted">Sold by the FastSpring sandbox (merchant of record stand-in). Print this page to keep a copy.</p>
 </section>`;
     return plainPage(reply, 200, `Invoice ${order.reference}`, body);

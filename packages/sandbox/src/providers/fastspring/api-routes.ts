@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { safeEqual } from '../../discord/util';
+import { safeEqual } from '../../kit/crypto';
 import type { WebhookQueue } from './delivery';
 import { FastspringApiError, type FastspringEngine, notFoundSubscription, type PlannedChange, type SubscriptionChange } from './engine';
 import { DAY, display, isoDate, major } from './format';

@@ -1,9 +1,11 @@
 import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { FormBody } from '../../discord/body';
-import { type CardField, checkCard, groupDigits, TEST_CARDS } from '../paddle/card';
-import { originOf, param, sameOrigin, sendPage } from '../paddle/http';
-import { h, jsonBlock, page } from '../paddle/pages';
+import { FormBody } from '../../kit/body';
+import type { CardField } from '../../kit/cards';
+import { type CardValues, cardholderField, cardNumberFields, cardValuesOf, checkCardValues, EMAIL, emailProblem, errorSummary, field, prefilledCard, testCardsList } from '../../kit/form';
+import { escapeHtml, jsonBlock } from '../../kit/html';
+import { originOf, param, sameOrigin, sendPage } from '../../kit/http';
+import { page } from '../../kit/page';
 import { type CheckoutLine, CheckoutProblem, type CheckoutSession, type FastspringEngine, MAX_TAGS_JSON } from './engine';
 import { display, intervalLabel } from './format';
 import { POPUP_SCRIPT } from './popup-script';
@@ -15,8 +17,6 @@ export interface CheckoutContext {
   /** The store's public key for secure payloads (null: `fastspring.builder.secure()` is refused). */
   securePublicKey: KeyObject | null;
 }
-
-const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]{1,255}\.[^\s@<>()[\]\\,;:".]{2,63}$/;
 
 /** `tickety.test.onfastspring.com/popup-tickety`, without a scheme or a trailing slash. */
 export function normalizeStorefront(value: string): string {
@@ -36,25 +36,11 @@ function parseJson(text: string | undefined, what: string): unknown {
   }
 }
 
-interface FormValues {
+interface FormValues extends CardValues {
   email: string;
-  cardholder_name: string;
-  card_number: string;
-  expiry: string;
-  cvc: string;
 }
 
 const FIELD_ORDER: CardField[] = ['email', 'cardholder_name', 'card_number', 'expiry', 'cvc'];
-
-function field(name: CardField, label: string, value: string, errors: Partial<Record<CardField, string>>, attrs: string, hint?: string): string {
-  const error = errors[name];
-  const described = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
-  return `<div>
-<label for="${name}">${h(label)}</label>
-<input id="${name}" name="${name}" value="${h(value)}" ${attrs}${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>
-${hint ? `<p class="hint" id="${name}-hint">${h(hint)}</p>` : ''}${error ? `<p class="field-error" id="${name}-error">${h(error)}</p>` : ''}
-</div>`;
-}
 
 function totalOf(lines: CheckoutLine[]): number {
   return lines.reduce((t, l) => t + l.product.unitMinor * l.quantity, 0);
@@ -65,14 +51,14 @@ function summaryHtml(lines: CheckoutLine[]): string {
   const items = lines
     .map(
       (l) =>
-        `<li><span>${h(l.product.display)}${l.quantity > 1 ? ` × ${l.quantity}` : ''}</span><span>${h(display(l.product.unitMinor * l.quantity, currency))} / ${h(intervalLabel(l.product.intervalUnit, l.product.intervalLength))}</span></li>`,
+        `<li><span>${escapeHtml(l.product.display)}${l.quantity > 1 ? ` × ${l.quantity}` : ''}</span><span>${escapeHtml(display(l.product.unitMinor * l.quantity, currency))} / ${escapeHtml(intervalLabel(l.product.intervalUnit, l.product.intervalLength))}</span></li>`,
     )
     .join('');
   return `<section class="card" aria-labelledby="summary-title">
 <p class="sandbox">Sandbox: no real payment</p>
 <h1 id="summary-title">Your order</h1>
 <ul class="lines" aria-label="Items">${items}</ul>
-<p class="total"><span>Due today</span><span>${h(display(totalOf(lines), currency))}</span></p>
+<p class="total"><span>Due today</span><span>${escapeHtml(display(totalOf(lines), currency))}</span></p>
 <p class="muted">Renews automatically until you cancel. Manage it from your account page.</p>
 </section>`;
 }
@@ -90,38 +76,27 @@ function pageFor(session: CheckoutSession | null, title: string, body: string) {
 const CLOSE_BUTTON = '<p><button type="button" class="secondary" data-close>Close</button></p>';
 
 function problemPage(reply: FastifyReply, status: number, heading: string, detail: string, session: CheckoutSession | null = null) {
-  const body = `<section class="card"><p class="sandbox">Sandbox checkout</p><h1>${h(heading)}</h1><div class="alert" role="alert">${h(detail)}</div>${CLOSE_BUTTON}</section>`;
+  const body = `<section class="card"><p class="sandbox">Sandbox checkout</p><h1>${escapeHtml(heading)}</h1><div class="alert" role="alert">${escapeHtml(detail)}</div>${CLOSE_BUTTON}</section>`;
   return sendPage(reply, status, pageFor(session, heading, body));
 }
 
 function formPage(reply: FastifyReply, status: number, session: CheckoutSession, values: FormValues, errors: Partial<Record<CardField, string>>, alert: string | null) {
-  const problems = FIELD_ORDER.filter((f) => errors[f]);
-  const alertHtml = alert
-    ? `<div class="alert" id="problems" role="alert" tabindex="-1"><strong>${h(alert)}</strong></div>`
-    : problems.length > 0
-      ? `<div class="alert" id="problems" role="alert" tabindex="-1"><strong>Please correct ${problems.length === 1 ? 'this field' : 'these fields'}:</strong><ul>${problems.map((f) => `<li><a href="#${f}">${h(errors[f]!)}</a></li>`).join('')}</ul></div>`
-      : '';
-  const cards = TEST_CARDS.map((c) => `<li><code>${groupDigits(c.number)}</code>: ${h(c.label)}</li>`).join('');
+  const summary = errorSummary(FIELD_ORDER, errors, alert);
   const total = display(totalOf(session.lines), session.lines[0]!.product.currency);
   const body = `${summaryHtml(session.lines)}
 <section class="card" aria-labelledby="pay-title">
 <h2 id="pay-title">Payment details</h2>
-${alertHtml}
+${summary.html}
 <form id="pay" method="post" action="popup" novalidate>
-<input type="hidden" name="session" value="${h(session.id)}">
+<input type="hidden" name="session" value="${escapeHtml(session.id)}">
 ${field('email', 'Email', values.email, errors, 'type="email" autocomplete="email" required maxlength="320"')}
-${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, errors, 'autocomplete="cc-name" maxlength="200"')}
-${field('card_number', 'Card number', values.card_number, errors, 'inputmode="numeric" autocomplete="cc-number" required maxlength="23"')}
-<div class="row">
-${field('expiry', 'Expiry date', values.expiry, errors, 'autocomplete="cc-exp" required maxlength="7" placeholder="MM/YY"', 'MM/YY')}
-${field('cvc', 'Security code (CVC)', values.cvc, errors, 'inputmode="numeric" autocomplete="cc-csc" required maxlength="4"')}
-</div>
-<button type="submit">Pay ${h(total)}</button>
+${cardholderField(values, errors)}
+${cardNumberFields(values, errors)}
+<button type="submit">Pay ${escapeHtml(total)}</button>
 </form>
-<h2 class="muted">Test cards</h2>
-<ul class="tests">${cards}<li>Any future expiry (MM/YY) and any 3 or 4 digit CVC.</li></ul>
+${testCardsList()}
 </section>`;
-  const title = alert ? `${alert} – Checkout` : problems.length ? 'Error – Checkout' : 'Checkout';
+  const title = alert ? `${alert} – Checkout` : summary.count ? 'Error – Checkout' : 'Checkout';
   return sendPage(reply, status, pageFor(session, title, body));
 }
 
@@ -131,16 +106,11 @@ function successPage(reply: FastifyReply, session: CheckoutSession) {
 <p class="sandbox">Sandbox: no real payment</p>
 <div class="ok" role="status"><h1 id="done-title">Payment complete</h1>
 <p>Thank you! Your order is complete and your subscription is active.</p></div>
-<dl><dt>Order</dt><dd><code>${h(result.reference)}</code></dd></dl>
+<dl><dt>Order</dt><dd><code>${escapeHtml(result.reference)}</code></dd></dl>
 ${CLOSE_BUTTON}
 </section>
 ${jsonBlock('fastspring-event', { name: 'order.complete', data: { id: result.orderId, reference: result.reference } })}`;
   return sendPage(reply, 200, pageFor(session, 'Payment complete', body));
-}
-
-function defaultExpiry(nowMs: number): string {
-  const d = new Date(nowMs);
-  return `12/${String((d.getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 }
 
 /** GET /popup (the popup checkout the builder frames), POST /popup (its form), GET /popup.js. */
@@ -197,7 +167,7 @@ export function checkoutRoutes(app: FastifyInstance, ctx: CheckoutContext): void
       email: email && email.length <= 320 && EMAIL.test(email) ? email : null,
       parentOrigin: originOf(param(req, 'parent_origin')),
     });
-    const values: FormValues = { email: session.email ?? '', cardholder_name: '', card_number: groupDigits(TEST_CARDS[0].number), expiry: defaultExpiry(engine.now()), cvc: '123' };
+    const values: FormValues = { email: session.email ?? '', ...prefilledCard(engine.now()) };
     return formPage(reply, 200, session, values, {}, null);
   });
 
@@ -208,17 +178,11 @@ export function checkoutRoutes(app: FastifyInstance, ctx: CheckoutContext): void
     const session = engine.checkoutSession(form.get('session') ?? '');
     if (!session) return problemPage(reply, 410, 'This checkout has expired', 'Close it and open the checkout again to pay.');
     if (session.result) return successPage(reply, session);
-    const values: FormValues = {
-      email: (form.get('email') ?? '').trim(),
-      cardholder_name: form.get('cardholder_name') ?? '',
-      card_number: form.get('card_number') ?? '',
-      expiry: form.get('expiry') ?? '',
-      cvc: form.get('cvc') ?? '',
-    };
-    const checked = checkCard({ number: values.card_number, expiry: values.expiry, cvc: values.cvc, name: values.cardholder_name }, engine.now());
+    const values: FormValues = { email: (form.get('email') ?? '').trim(), ...cardValuesOf(form) };
+    const checked = checkCardValues(values, engine.now());
     const errors = checked.ok ? {} : { ...checked.errors };
-    if (values.email === '') errors.email = 'Enter your email address.';
-    else if (values.email.length > 320 || !EMAIL.test(values.email)) errors.email = 'Enter a valid email address, e.g. name@example.com.';
+    const emailError = emailProblem(values.email, 320);
+    if (emailError) errors.email = emailError;
     if (!checked.ok || Object.keys(errors).length > 0) return formPage(reply, 400, session, values, errors, null);
     if (checked.declined) return formPage(reply, 402, session, values, {}, 'Your card was declined. Try another card.');
     engine.purchase(session, { email: values.email, name: values.cardholder_name, card: checked.card });

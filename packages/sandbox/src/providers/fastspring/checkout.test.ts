@@ -1,5 +1,5 @@
-import { describe, expect, test } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
 import { encryptSecurePayload } from './secure';
 import { PREFIX, pageEvent, START, STORE_KEYS, STOREFRONT, signatureValid, TAGS, until, useFastspringHarness } from './test-helpers';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { toMinor } from '../paddle/money';
+import { toMinor } from '../../kit/money';
 import type { PaddleCard } from '../paddle/types';
 import type { WebhookQueue } from './delivery';
 import { addInterval, DAY, dateDisplay, display, intervalLabel, isoDate, major, stamps } from './format';

@@ -1,4 +1,4 @@
-import { exponentOf, formatMinor } from '../paddle/money';
+import { exponentOf, formatMinor } from '../../kit/money';
 import type { IntervalUnit } from './types';
 
 export const DAY = 24 * 60 * 60 * 1000;

@@ -35,7 +35,7 @@
  * same ids (retryBaseMs × 2^(n−1), 10 attempts), then "permanently failed" (still unprocessed).
  */
 
-export { TEST_CARDS as FASTSPRING_TEST_CARDS } from '../paddle/card';
+export { TEST_CARDS as FASTSPRING_TEST_CARDS } from '../../kit/cards';
 export { createFastspringSandboxControl, type FastspringSandboxControl } from './control';
 export type { EventDeliveryState, FastspringChaos, FastspringEventDelivery, FastspringPost } from './delivery';
 export { type FastspringSandboxOptions, fastspringSandbox } from './plugin';

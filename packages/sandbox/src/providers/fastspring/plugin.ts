@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { addBodyParsers } from '../../discord/body';
-import { baseOf } from '../paddle/http';
-import { pathBelow } from '../../discord/util';
+import { addBodyParsers } from '../../kit/body';
+import { baseOf, pathBelow } from '../../kit/http';
 import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, sendText, unexpectedError } from '../../kit/webhooks/plugin';
 
 import { accountRoutes } from './account-routes';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { safeEqual } from '../../discord/util';
+import { safeEqual } from '../../kit/crypto';
+import { baseOf } from '../../kit/http';
 import { type ItemChange, invalidField, PaddleApiError, type PaddleEngine, type SubscriptionPatch } from './engine';
-import { baseOf } from './http';
 import type { InvoiceLinks } from './invoice-links';
 import { transactionRoutes } from './transaction-routes';
 import type { PaddleSubscription } from './types';

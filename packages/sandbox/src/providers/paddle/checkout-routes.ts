@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FormBody } from '../../discord/body';
-import { type CardField, checkCard, groupDigits, TEST_CARDS } from './card';
+import { FormBody } from '../../kit/body';
+import type { CardField } from '../../kit/cards';
+import { type CardValues, cardholderField, cardNumberFields, cardValuesOf, checkCardValues, EMAIL, emailProblem, errorSummary, field, prefilledCard, testCardsList } from '../../kit/form';
+import { escapeHtml, jsonBlock } from '../../kit/html';
+import { httpUrl, originOf, param, sameOrigin, sendPage } from '../../kit/http';
+import { formatMinor } from '../../kit/money';
+import { page } from '../../kit/page';
 import { CHECKOUT_SCRIPT } from './checkout-script';
 import { type CheckoutResult, type CheckoutSession, type LineInput, PaddleApiError, type PaddleEngine } from './engine';
-import { httpUrl, originOf, param, sameOrigin, sendPage } from './http';
-import { formatMinor } from './money';
-import { h, jsonBlock, page } from './pages';
 import type { PaddleCard } from './types';
 
 export interface CheckoutContext {
@@ -14,8 +16,6 @@ export interface CheckoutContext {
 }
 
 const MAX_CUSTOM_DATA = 10_000;
-const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[^\s@<>()[\]\\,;:"]{1,255}\.[^\s@<>()[\]\\,;:".]{2,63}$/;
-
 function parseJson(text: string | undefined, what: string): unknown {
   if (text === undefined || text === '') return undefined;
   if (text.length > MAX_CUSTOM_DATA) throw new RangeError(`${what} is too long.`);
@@ -41,68 +41,38 @@ function summaryHtml(lines: LineInput[], heading: string, dueMinor: number, note
   const items = lines
     .map(
       (l) =>
-        `<li><span>${h(l.price.productName)}${l.quantity > 1 ? ` × ${l.quantity}` : ''} <span class="muted">(${h(l.price.interval === 'month' ? 'monthly' : 'yearly')})</span></span><span>${h(formatMinor(l.price.unitMinor * l.quantity, currency))} / ${h(interval)}</span></li>`,
+        `<li><span>${escapeHtml(l.price.productName)}${l.quantity > 1 ? ` × ${l.quantity}` : ''} <span class="muted">(${escapeHtml(l.price.interval === 'month' ? 'monthly' : 'yearly')})</span></span><span>${escapeHtml(formatMinor(l.price.unitMinor * l.quantity, currency))} / ${escapeHtml(interval)}</span></li>`,
     )
     .join('');
   return `<section class="card" aria-labelledby="summary-title">
 <p class="sandbox">Sandbox: no real payment</p>
-<h1 id="summary-title">${h(heading)}</h1>
+<h1 id="summary-title">${escapeHtml(heading)}</h1>
 <ul class="lines" aria-label="Items">${items}</ul>
-<p class="total"><span>Due today</span><span>${h(formatMinor(dueMinor, currency))}</span></p>
-<p class="muted">${h(note.replace('{total}', formatMinor(total, currency)).replace('{interval}', interval))}</p>
+<p class="total"><span>Due today</span><span>${escapeHtml(formatMinor(dueMinor, currency))}</span></p>
+<p class="muted">${escapeHtml(note.replace('{total}', formatMinor(total, currency)).replace('{interval}', interval))}</p>
 </section>`;
 }
 
-interface FormValues {
+interface FormValues extends CardValues {
   email: string;
-  card_number: string;
-  expiry: string;
-  cvc: string;
-  cardholder_name: string;
-}
-
-function field(name: CardField, label: string, value: string, errors: Partial<Record<CardField, string>>, attrs: string, hint?: string): string {
-  const error = errors[name];
-  const described = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
-  return `<div>
-<label for="${name}">${h(label)}</label>
-<input id="${name}" name="${name}" value="${h(value)}" ${attrs}${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>
-${hint ? `<p class="hint" id="${name}-hint">${h(hint)}</p>` : ''}${error ? `<p class="field-error" id="${name}-error">${h(error)}</p>` : ''}
-</div>`;
 }
 
 const FIELD_ORDER: CardField[] = ['email', 'card_number', 'expiry', 'cvc', 'cardholder_name'];
 
 function formHtml(session: CheckoutSession, values: FormValues, errors: Partial<Record<CardField, string>>, alert: string | null, submitLabel: string): string {
-  const problems = FIELD_ORDER.filter((f) => errors[f]);
-  const alertHtml = alert
-    ? `<div class="alert" id="problems" role="alert" tabindex="-1"><strong>${h(alert)}</strong></div>`
-    : problems.length > 0
-      ? `<div class="alert" id="problems" role="alert" tabindex="-1"><strong>Please correct ${problems.length === 1 ? 'this field' : 'these fields'}:</strong><ul>${problems.map((f) => `<li><a href="#${f}">${h(errors[f]!)}</a></li>`).join('')}</ul></div>`
-      : '';
-  const cards = TEST_CARDS.map((c) => `<li><code>${groupDigits(c.number)}</code>: ${h(c.label)}</li>`).join('');
+  const summary = errorSummary(FIELD_ORDER, errors, alert);
   return `<section class="card" aria-labelledby="pay-title">
 <h2 id="pay-title">${session.kind === 'purchase' ? 'Payment details' : 'New card'}</h2>
-${alertHtml}
+${summary.html}
 <form id="pay" method="post" action="checkout" novalidate>
-<input type="hidden" name="checkout" value="${h(session.id)}">
+<input type="hidden" name="checkout" value="${escapeHtml(session.id)}">
 ${session.kind === 'purchase' ? field('email', 'Email', values.email, errors, 'type="email" autocomplete="email" required maxlength="320"') : ''}
-${field('card_number', 'Card number', values.card_number, errors, 'inputmode="numeric" autocomplete="cc-number" required maxlength="23"')}
-<div class="row">
-${field('expiry', 'Expiry date', values.expiry, errors, 'autocomplete="cc-exp" required maxlength="7" placeholder="MM/YY"', 'MM/YY')}
-${field('cvc', 'Security code (CVC)', values.cvc, errors, 'inputmode="numeric" autocomplete="cc-csc" required maxlength="4"')}
-</div>
-${field('cardholder_name', 'Name on card (optional)', values.cardholder_name, errors, 'autocomplete="cc-name" maxlength="200"')}
-<button type="submit">${h(submitLabel)}</button>
+${cardNumberFields(values, errors)}
+${cardholderField(values, errors)}
+<button type="submit">${escapeHtml(submitLabel)}</button>
 </form>
-<h2 class="muted">Test cards</h2>
-<ul class="tests">${cards}<li>Any future expiry (MM/YY) and any 3 or 4 digit CVC.</li></ul>
+${testCardsList()}
 </section>`;
-}
-
-function defaultExpiry(nowMs: number): string {
-  const d = new Date(nowMs);
-  return `12/${String((d.getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 }
 
 function itemsData(lines: LineInput[]) {
@@ -164,7 +134,7 @@ function pageFor(session: CheckoutSession | null, title: string, body: string) {
 }
 
 function problemPage(reply: FastifyReply, status: number, heading: string, detail: string, session: CheckoutSession | null = null) {
-  const body = `<section class="card"><p class="sandbox">Sandbox checkout</p><h1>${h(heading)}</h1><div class="alert" role="alert">${h(detail)}</div></section>`;
+  const body = `<section class="card"><p class="sandbox">Sandbox checkout</p><h1>${escapeHtml(heading)}</h1><div class="alert" role="alert">${escapeHtml(detail)}</div></section>`;
   return sendPage(reply, status, pageFor(session, heading, body));
 }
 
@@ -185,12 +155,12 @@ function formPage(reply: FastifyReply, status: number, session: CheckoutSession,
 }
 
 function successPage(reply: FastifyReply, session: CheckoutSession, result: CheckoutResult) {
-  const back = session.successUrl ? `<p data-unframed><a class="button" href="${h(session.successUrl)}">Continue</a></p>` : '';
+  const back = session.successUrl ? `<p data-unframed><a class="button" href="${escapeHtml(session.successUrl)}">Continue</a></p>` : '';
   const body = `<section class="card" aria-labelledby="done-title">
 <p class="sandbox">Sandbox: no real payment</p>
 <div class="ok" role="status"><h1 id="done-title">Payment complete</h1>
-<p>${session.kind === 'purchase' ? `Thank you! Your subscription to ${h(session.lines[0]!.price.productName)} is active.` : 'Your payment method has been updated.'}</p></div>
-<dl><dt>Card</dt><dd>${h(cardLabel(result.card))}</dd><dt>Email</dt><dd>${h(result.email)}</dd><dt>Transaction</dt><dd><code>${h(result.transactionId)}</code></dd><dt>Subscription</dt><dd><code>${h(result.subscriptionId)}</code></dd></dl>
+<p>${session.kind === 'purchase' ? `Thank you! Your subscription to ${escapeHtml(session.lines[0]!.price.productName)} is active.` : 'Your payment method has been updated.'}</p></div>
+<dl><dt>Card</dt><dd>${escapeHtml(cardLabel(result.card))}</dd><dt>Email</dt><dd>${escapeHtml(result.email)}</dd><dt>Transaction</dt><dd><code>${escapeHtml(result.transactionId)}</code></dd><dt>Subscription</dt><dd><code>${escapeHtml(result.subscriptionId)}</code></dd></dl>
 ${back}
 </section>
 ${jsonBlock('paddle-event', { name: 'checkout.completed', data: completedData(session, result) })}`;
@@ -287,7 +257,7 @@ export function checkoutRoutes(app: FastifyInstance, ctx: CheckoutContext): void
         dueMinor: 0,
       });
     }
-    const values: FormValues = { email: session.email ?? '', card_number: groupDigits(TEST_CARDS[0].number), expiry: defaultExpiry(engine.now()), cvc: '123', cardholder_name: '' };
+    const values: FormValues = { email: session.email ?? '', ...prefilledCard(engine.now()) };
     return formPage(reply, 200, session, values, {}, null, { name: 'checkout.loaded', data: checkoutData(session) });
   });
 
@@ -298,18 +268,12 @@ export function checkoutRoutes(app: FastifyInstance, ctx: CheckoutContext): void
     const session = engine.checkoutSession(form.get('checkout') ?? '');
     if (!session) return problemPage(reply, 410, 'This checkout has expired', 'Open the checkout again to pay.');
     if (session.result) return successPage(reply, session, session.result);
-    const values: FormValues = {
-      email: (form.get('email') ?? '').trim(),
-      card_number: form.get('card_number') ?? '',
-      expiry: form.get('expiry') ?? '',
-      cvc: form.get('cvc') ?? '',
-      cardholder_name: form.get('cardholder_name') ?? '',
-    };
-    const checked = checkCard({ number: values.card_number, expiry: values.expiry, cvc: values.cvc, name: values.cardholder_name }, engine.now());
+    const values: FormValues = { email: (form.get('email') ?? '').trim(), ...cardValuesOf(form) };
+    const checked = checkCardValues(values, engine.now());
     const errors = checked.ok ? {} : { ...checked.errors };
     if (session.kind === 'purchase') {
-      if (values.email === '') errors.email = 'Enter your email address.';
-      else if (values.email.length > 320 || !EMAIL.test(values.email)) errors.email = 'Enter a valid email address, e.g. name@example.com.';
+      const problem = emailProblem(values.email, 320);
+      if (problem) errors.email = problem;
     }
     if (!checked.ok || Object.keys(errors).length > 0) return formPage(reply, 400, session, values, errors, null, null);
     if (checked.declined) {

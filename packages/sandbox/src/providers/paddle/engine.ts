@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { toMinor } from '../../kit/money';
 import type { WebhookQueue } from './delivery';
 import { addInterval, derivedId, type IdSequence, idParts, isoMicros, isoMs, microsOf } from './ids';
-import { toMinor } from './money';
 import { type PaddleSnapshot, type PaddleSnapshotSubscription, readSnapshot } from './snapshot';
 import type {
   Interval,

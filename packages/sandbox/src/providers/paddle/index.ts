@@ -45,8 +45,8 @@
  * and notifications are not kept: one still pending or retrying when the process stopped is lost.
  */
 
+export { TEST_CARDS as PADDLE_TEST_CARDS } from '../../kit/cards';
 export type { DeliveryState } from '../../kit/webhooks/delivery';
-export { TEST_CARDS as PADDLE_TEST_CARDS } from './card';
 export { createPaddleSandboxControl, type PaddleSandboxControl } from './control';
 export type { PaddleChaos, PaddleDelivery, PaddleEvent } from './delivery';
 export type { PaddlePriceOption } from './engine';

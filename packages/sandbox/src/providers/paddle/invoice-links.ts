@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { safeEqual } from '../../discord/util';
+import { safeEqual } from '../../kit/crypto';
 
 /** What an invoice link names: the transaction, or why it does not work. */
 export type InvoiceLinkResult = { ok: true; transactionId: string } | { ok: false; reason: 'expired' | 'invalid' };

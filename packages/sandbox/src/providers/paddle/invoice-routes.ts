@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { escapeHtml } from '../../kit/html';
+import { sendPage } from '../../kit/http';
+import { formatMinor } from '../../kit/money';
+import { page } from '../../kit/page';
 import type { PaddleEngine } from './engine';
-import { sendPage } from './http';
 import type { InvoiceLinks } from './invoice-links';
-import { formatMinor } from './money';
-import { h, page } from './pages';
 import type { PaddleCustomer, PaddleTransaction } from './types';
 
 export interface InvoiceContext {
@@ -64,7 +65,7 @@ function notAvailable(reply: FastifyReply, heading: string, detail: string): Fas
       title: heading,
       css: INVOICE_CSS,
       body: `<p class="sandbox">Sandbox invoice</p>
-<section class="card"><h1>${h(heading)}</h1><div class="alert" role="alert"><p>${h(detail)}</p></div>
+<section class="card"><h1>${escapeHtml(heading)}</h1><div class="alert" role="alert"><p>${escapeHtml(detail)}</p></div>
 <p class="muted">Invoice links are temporary (they work for one hour). Open the receipt again from the app to get a new link.</p></section>`,
     }),
   );
@@ -86,9 +87,9 @@ export function invoiceHtml(txn: PaddleTransaction, customer: PaddleCustomer | n
       const item = txn.items.find((i) => i.price.id === line.price_id);
       const priceName = item ? item.price.description : line.price_id;
       const proration = line.proration
-        ? `<span class="detail">Prorated: ${h((Number(line.proration.rate) * 100).toFixed(2))}% of ${h(shortDate(line.proration.billing_period.starts_at))} – ${h(shortDate(line.proration.billing_period.ends_at))}</span>`
+        ? `<span class="detail">Prorated: ${escapeHtml((Number(line.proration.rate) * 100).toFixed(2))}% of ${escapeHtml(shortDate(line.proration.billing_period.starts_at))} – ${escapeHtml(shortDate(line.proration.billing_period.ends_at))}</span>`
         : '';
-      return `<tr><td>${h(line.product.name)}<span class="detail">${h(priceName)}</span>${proration}</td><td class="num">${line.quantity}</td><td class="num">${h(money(line.unit_totals.total))}</td><td class="num">${h(money(line.totals.total))}</td></tr>`;
+      return `<tr><td>${escapeHtml(line.product.name)}<span class="detail">${escapeHtml(priceName)}</span>${proration}</td><td class="num">${line.quantity}</td><td class="num">${escapeHtml(money(line.unit_totals.total))}</td><td class="num">${escapeHtml(money(line.totals.total))}</td></tr>`;
     })
     .join('\n');
   const foot = [
@@ -98,16 +99,16 @@ export function invoiceHtml(txn: PaddleTransaction, customer: PaddleCustomer | n
     ['Total', money(t.total)],
     ...(Number(t.credit) > 0 ? [['Credit applied', `−${money(t.credit)}`]] : []),
   ]
-    .map(([label, value]) => `<tr><th scope="row" colspan="3">${h(label!)}</th><td class="num">${h(value!)}</td></tr>`)
+    .map(([label, value]) => `<tr><th scope="row" colspan="3">${escapeHtml(label!)}</th><td class="num">${escapeHtml(value!)}</td></tr>`)
     .join('\n');
   const who = customer
-    ? `${customer.name ? `${h(customer.name)}<br>` : ''}${h(customer.email)}<br><span class="muted">Customer <code>${h(customer.id)}</code></span>`
-    : `<span class="muted">Customer <code>${h(txn.customer_id ?? '')}</code></span>`;
+    ? `${customer.name ? `${escapeHtml(customer.name)}<br>` : ''}${escapeHtml(customer.email)}<br><span class="muted">Customer <code>${escapeHtml(customer.id)}</code></span>`
+    : `<span class="muted">Customer <code>${escapeHtml(txn.customer_id ?? '')}</code></span>`;
   const status = Number(t.balance) === 0 ? 'Paid' : 'Due';
   const body = `<p class="sandbox">Sandbox invoice: not a real tax document</p>
 <article class="card" aria-labelledby="invoice-title">
 <header class="inv-head">
-<div><h1 id="invoice-title">Invoice <span class="nowrap">${h(number)}</span></h1><p class="muted">Issued ${h(date(billed))}</p></div>
+<div><h1 id="invoice-title">Invoice <span class="nowrap">${escapeHtml(number)}</span></h1><p class="muted">Issued ${escapeHtml(date(billed))}</p></div>
 <p><span class="status ${status === 'Paid' ? 'active' : 'past_due'}">${status}</span></p>
 </header>
 <div class="parties">
@@ -115,28 +116,28 @@ export function invoiceHtml(txn: PaddleTransaction, customer: PaddleCustomer | n
 <section aria-labelledby="buyer"><h2 id="buyer">Billed to</h2><p>${who}</p></section>
 </div>
 <dl class="meta">
-<dt>Invoice number</dt><dd>${h(number)}</dd>
-<dt>Invoice date</dt><dd>${h(date(billed))}</dd>
-${period ? `<dt>Billing period</dt><dd>${h(period)}</dd>\n` : ''}<dt>Currency</dt><dd>${h(cur)}</dd>
-<dt>Transaction</dt><dd><code>${h(txn.id)}</code></dd>
-<dt>Subscription</dt><dd><code>${h(txn.subscription_id ?? '')}</code></dd>
+<dt>Invoice number</dt><dd>${escapeHtml(number)}</dd>
+<dt>Invoice date</dt><dd>${escapeHtml(date(billed))}</dd>
+${period ? `<dt>Billing period</dt><dd>${escapeHtml(period)}</dd>\n` : ''}<dt>Currency</dt><dd>${escapeHtml(cur)}</dd>
+<dt>Transaction</dt><dd><code>${escapeHtml(txn.id)}</code></dd>
+<dt>Subscription</dt><dd><code>${escapeHtml(txn.subscription_id ?? '')}</code></dd>
 </dl>
 <div class="table-wrap">
 <table>
-<caption class="visually-hidden">Items and totals of invoice ${h(number)}, in ${h(cur)}</caption>
+<caption class="visually-hidden">Items and totals of invoice ${escapeHtml(number)}, in ${escapeHtml(cur)}</caption>
 <thead><tr><th scope="col">Description</th><th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
 <tfoot>
 ${foot}
-<tr class="grand"><th scope="row" colspan="3">Amount due</th><td class="num">${h(money(t.grand_total))}</td></tr>
-<tr><th scope="row" colspan="3">Amount paid</th><td class="num">${h(money(paidTotal))}</td></tr>
-<tr><th scope="row" colspan="3">Balance</th><td class="num">${h(money(t.balance))}</td></tr>
+<tr class="grand"><th scope="row" colspan="3">Amount due</th><td class="num">${escapeHtml(money(t.grand_total))}</td></tr>
+<tr><th scope="row" colspan="3">Amount paid</th><td class="num">${escapeHtml(money(paidTotal))}</td></tr>
+<tr><th scope="row" colspan="3">Balance</th><td class="num">${escapeHtml(money(t.balance))}</td></tr>
 </tfoot>
 </table>
 </div>
-${card && paid[0] ? `<p>Paid with ${h(card.type === 'visa' ? 'Visa' : 'Mastercard')} ending in ${h(card.last4)} on ${h(date(paid[0].captured_at ?? paid[0].created_at))}.</p>\n` : ''}<p class="note">All amounts in ${h(cur)}. No tax is charged in the sandbox.</p>
+${card && paid[0] ? `<p>Paid with ${escapeHtml(card.type === 'visa' ? 'Visa' : 'Mastercard')} ending in ${escapeHtml(card.last4)} on ${escapeHtml(date(paid[0].captured_at ?? paid[0].created_at))}.</p>\n` : ''}<p class="note">All amounts in ${escapeHtml(cur)}. No tax is charged in the sandbox.</p>
 <p class="no-print"><button id="print" type="button" hidden>Print or save as PDF</button></p>
 </article>`;
   return { title: `Invoice ${number}`, body };

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { addBodyParsers } from '../../discord/body';
-import { pathBelow } from '../../discord/util';
+import { addBodyParsers } from '../../kit/body';
+import { pathBelow } from '../../kit/http';
 import { attachStandIn, optionChecks, outboxOptions, restoreInitialState, sendText, tickOnRequest, unexpectedError } from '../../kit/webhooks/plugin';
 
 import { apiRoutes, sendApiError } from './api-routes';

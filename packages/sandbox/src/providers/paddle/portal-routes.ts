@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml } from '../../kit/html';
+import { baseOf, param, sameOrigin, sendPage } from '../../kit/http';
+import { formatMinor } from '../../kit/money';
+import { page } from '../../kit/page';
 import { PaddleApiError, type PaddleEngine } from './engine';
-import { baseOf, param, sameOrigin, sendPage } from './http';
-import { formatMinor } from './money';
-import { h, page } from './pages';
 import type { PaddlePortalSession, PaddleSubscription } from './types';
 
 export interface PortalContext {
@@ -26,7 +27,7 @@ function plainPage(reply: FastifyReply, status: number, title: string, body: str
 }
 
 function problem(reply: FastifyReply, status: number, heading: string, detail: string) {
-  return plainPage(reply, status, heading, `<section class="card"><h1>${h(heading)}</h1><div class="alert" role="alert">${h(detail)}</div></section>`);
+  return plainPage(reply, status, heading, `<section class="card"><h1>${escapeHtml(heading)}</h1><div class="alert" role="alert">${escapeHtml(detail)}</div></section>`);
 }
 
 function describe(engine: PaddleEngine, sub: PaddleSubscription): string {
@@ -40,8 +41,8 @@ function describe(engine: PaddleEngine, sub: PaddleSubscription): string {
   else if (sub.next_billed_at) when = `Renews on ${date(sub.next_billed_at)}`;
   const card = engine.card(sub.id);
   const status = sub.status === 'past_due' ? 'past due' : sub.status;
-  return `<h2>${h(names)}</h2>
-<dl><dt>Status</dt><dd><span class="status ${h(sub.status)}">${h(status)}</span></dd><dt>Price</dt><dd>${h(price)}</dd>${when ? `<dt>Billing</dt><dd>${h(when)}</dd>` : ''}<dt>Card</dt><dd>${h(`${card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${card.last4}`)}</dd></dl>`;
+  return `<h2>${escapeHtml(names)}</h2>
+<dl><dt>Status</dt><dd><span class="status ${escapeHtml(sub.status)}">${escapeHtml(status)}</span></dd><dt>Price</dt><dd>${escapeHtml(price)}</dd>${when ? `<dt>Billing</dt><dd>${escapeHtml(when)}</dd>` : ''}<dt>Card</dt><dd>${escapeHtml(`${card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${card.last4}`)}</dd></dl>`;
 }
 
 /** The customer portal pages a portal session's URLs point to (`/portal/:session/...`). */
@@ -77,21 +78,21 @@ export function portalRoutes(app: FastifyInstance, ctx: PortalContext): void {
         const path = `${encodeURIComponent(session.id)}/subscriptions/${encodeURIComponent(sub.id)}`;
         const actions: string[] = [];
         if (sub.status !== 'canceled') {
-          actions.push(`<a class="button secondary" href="${h(path)}/payment-method">Update payment method</a>`);
+          actions.push(`<a class="button secondary" href="${escapeHtml(path)}/payment-method">Update payment method</a>`);
           if (sub.scheduled_change) {
             actions.push(
-              `<form class="inline" method="post" action="${h(path)}/resume"><button type="submit" class="secondary">Keep my subscription</button></form>`,
+              `<form class="inline" method="post" action="${escapeHtml(path)}/resume"><button type="submit" class="secondary">Keep my subscription</button></form>`,
             );
           } else {
-            actions.push(`<a class="button secondary" href="${h(path)}/cancel">Cancel subscription</a>`);
+            actions.push(`<a class="button secondary" href="${escapeHtml(path)}/cancel">Cancel subscription</a>`);
           }
         }
         return `<section class="card">${describe(engine, sub)}${actions.join('\n')}</section>`;
       })
       .join('\n');
     const body = `<h1>Your subscriptions</h1>
-<p class="muted">Signed in as ${h(customer.email)}</p>
-${notice ? `<div class="ok" role="status">${h(notice)}</div>` : ''}
+<p class="muted">Signed in as ${escapeHtml(customer.email)}</p>
+${notice ? `<div class="ok" role="status">${escapeHtml(notice)}</div>` : ''}
 ${items || '<section class="card"><p>You have no subscriptions.</p></section>'}`;
     return plainPage(reply, 200, 'Your subscriptions', body);
   });
@@ -107,16 +108,16 @@ ${items || '<section class="card"><p>You have no subscriptions.</p></section>'}`
         reply,
         200,
         'Cancellation scheduled',
-        `<section class="card"><h1>Cancellation scheduled</h1><p>This subscription ends on ${h(date(sub.scheduled_change.effective_at))}.</p><a class="button secondary" href="${h(back)}">Back to your subscriptions</a></section>`,
+        `<section class="card"><h1>Cancellation scheduled</h1><p>This subscription ends on ${escapeHtml(date(sub.scheduled_change.effective_at))}.</p><a class="button secondary" href="${escapeHtml(back)}">Back to your subscriptions</a></section>`,
       );
     }
     const ends = sub.current_billing_period ? date(sub.current_billing_period.ends_at) : 'the end of the billing period';
     const body = `<section class="card" aria-labelledby="cancel-title">
 <h1 id="cancel-title">Cancel your subscription?</h1>
 ${describe(engine, sub)}
-<p>You keep access until <strong>${h(ends)}</strong>; you will not be charged again.</p>
+<p>You keep access until <strong>${escapeHtml(ends)}</strong>; you will not be charged again.</p>
 <form method="post" action="cancel"><button type="submit" class="danger">Cancel at end of billing period</button></form>
-<a class="button secondary" href="${h(back)}">Keep my subscription</a>
+<a class="button secondary" href="${escapeHtml(back)}">Keep my subscription</a>
 </section>`;
     return plainPage(reply, 200, 'Cancel your subscription', body);
   });

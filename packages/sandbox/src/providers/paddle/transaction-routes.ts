@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { queryOf } from '../../discord/util';
+import { queryOf } from '../../kit/http';
 import { invalidField, PaddleApiError, type PaddleEngine, type TransactionQuery } from './engine';
 import type { InvoiceLinks } from './invoice-links';
 import type { PaddleTransaction } from './types';

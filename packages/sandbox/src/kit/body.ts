@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** A parsed `application/x-www-form-urlencoded` body (kept exact: repeated parameters stay visible). */
 export class FormBody {
@@ -56,4 +56,33 @@ export function addBodyParsers(app: FastifyInstance, options: { json: boolean; r
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
     done(null, new RawBody(String(req.headers['content-type'] ?? ''), body as Buffer));
   });
+}
+
+export type JsonBody = { ok: true; body: unknown } | { ok: false };
+
+/** Why `jsonBody` refused a body: JSON that does not parse, or a form, multipart or text body. */
+export type BodyRefusal = 'invalid-json' | 'not-json';
+
+/**
+ * The JSON body of a request whose JSON the parsers kept raw (`rawJson`), an empty body as undefined.
+ * Anything else goes to `refuse`, which answers in the stand-in's own error format.
+ */
+export function jsonBody(req: FastifyRequest, refuse: (refusal: BodyRefusal) => void): JsonBody {
+  const body = req.body;
+  if (body === undefined || body === null) return { ok: true, body: undefined };
+  if (body instanceof RawBody && /^application\/json\b/i.test(body.contentType)) {
+    const text = body.bytes.toString('utf8');
+    if (text.trim() === '') return { ok: true, body: undefined };
+    try {
+      return { ok: true, body: JSON.parse(text) };
+    } catch {
+      refuse('invalid-json');
+      return { ok: false };
+    }
+  }
+  if (body instanceof RawBody || body instanceof FormBody) {
+    refuse('not-json');
+    return { ok: false };
+  }
+  return { ok: true, body };
 }

@@ -1,4 +1,4 @@
-import type { PaddleCard } from './types';
+import type { PaddleCard } from '../providers/paddle/types';
 
 /** Paddle's sandbox test cards the stand-in knows. */
 export const TEST_CARDS = [

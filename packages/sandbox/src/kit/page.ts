@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml as h } from '../../discord/util';
+import { escapeHtml } from './html';
 
 const CSS = `
 :root{color-scheme:light;--bg:#f4f5f7;--card:#fff;--text:#1d1f24;--muted:#5b6270;--line:#d9dce2;--accent:#1a56db;--accent-dark:#1444b0;--red:#b42318;--red-bg:#fef3f2;--green:#067647;--green-bg:#ecfdf3;--focus:#f59e0b}
@@ -90,7 +90,7 @@ export function page(options: PageOptions): Page {
     `frame-ancestors ${ancestors}`,
   ].join('; ');
   const attributes = Object.entries(options.bodyAttributes ?? {})
-    .map(([k, v]) => ` ${k}="${h(v)}"`)
+    .map(([k, v]) => ` ${k}="${escapeHtml(v)}"`)
     .join('');
   const html = `<!doctype html>
 <html lang="en">
@@ -99,9 +99,9 @@ export function page(options: PageOptions): Page {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex">
-<title>${h(options.title)}</title>
+<title>${escapeHtml(options.title)}</title>
 <style>${css}</style>
-${options.scriptPath ? `<script src="${h(options.scriptPath)}" defer></script>\n` : ''}</head>
+${options.scriptPath ? `<script src="${escapeHtml(options.scriptPath)}" defer></script>\n` : ''}</head>
 <body${attributes}>
 <main>
 ${options.body}
@@ -111,11 +111,3 @@ ${options.body}
 `;
   return { html, csp };
 }
-
-/** A JSON data block (never executed): `<`, `>`, `&` and line separators escaped so it cannot end the element. */
-export function jsonBlock(id: string, value: unknown): string {
-  const json = JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return `<script type="application/json" id="${h(id)}">${json}</script>`;
-}
-
-export { h };

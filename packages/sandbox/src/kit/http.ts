@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Page } from './pages';
+import type { Page } from './page';
 
 /** The stand-in's absolute URL for links it hands out (API answers): the option, else the request's host and the prefix. */
 export function baseOf(req: FastifyRequest, prefix: string, configured: string | null): string {
@@ -59,4 +59,24 @@ export function sendPage(reply: FastifyReply, status: number, p: Page): FastifyR
     .header('x-content-type-options', 'nosniff')
     .type('text/html; charset=utf-8')
     .send(p.html);
+}
+
+/** The path of a request URL without its query. */
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** The raw query of a request URL, parsed exactly (repeated parameters stay visible). */
+export function queryOf(url: string): URLSearchParams {
+  const q = url.indexOf('?');
+  return new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+}
+
+/** A request URL's path below the prefix (`/` for the prefix itself). */
+export function pathBelow(prefix: string): (url: string) => string {
+  return (url) => {
+    const path = pathOf(url);
+    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) || '/' : path;
+  };
 }
