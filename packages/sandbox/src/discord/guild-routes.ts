@@ -3,7 +3,7 @@ import { internalsOf } from './control';
 import type { DemoChannel, DemoGuild, DemoGuildData, DemoMember } from './demo-data';
 import { botUserObject, channelObject, emojiObject, memberObject, personObject, roleObject } from './discord-objects';
 import type { SandboxEngine } from './engine';
-import { discordError, missingAccess, missingPermissions, unauthorized, unknownChannel, unknownGuild } from './errors';
+import { discordError, missingAccess, unauthorized, unknownChannel, unknownGuild } from './errors';
 import { botMember, permissionChannel, permissionGuild, personOf, sortedRoles } from './guild-state';
 import { computeChannelPermissions, hasPermission, type PermissionGuild, type PermissionOverwrite } from './permissions';
 import { callerOf, membershipsOf, ownerOf } from './rest';

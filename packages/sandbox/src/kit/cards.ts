@@ -1,4 +1,11 @@
-import type { PaddleCard } from '../providers/paddle/types';
+/** A paid-with card as the providers' answers describe it (no full number is ever kept). */
+export interface Card {
+  type: 'visa' | 'mastercard';
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+  cardholder_name: string | null;
+}
 
 /** Paddle's sandbox test cards the stand-in knows. */
 export const TEST_CARDS = [
@@ -10,7 +17,7 @@ export const TEST_CARDS = [
 export type CardField = 'card_number' | 'expiry' | 'cvc' | 'email' | 'cardholder_name';
 
 export type CardCheck =
-  | { ok: true; card: PaddleCard; declined: boolean }
+  | { ok: true; card: Card; declined: boolean }
   | { ok: false; errors: Partial<Record<CardField, string>> };
 
 export interface CardInput {

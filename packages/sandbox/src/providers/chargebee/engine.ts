@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { addInterval } from '../paddle/ids';
-import type { PaddleCard } from '../paddle/types';
+import type { Card } from '../../kit/cards';
+import { addInterval } from '../../kit/dates';
 import { randomId, type WebhookQueue } from './delivery';
 import { ChargebeeApiError, invalidParam, invalidState, notFound } from './errors';
 import {
@@ -418,7 +418,7 @@ export class ChargebeeEngine {
       .map((i) => structuredClone(i));
   }
 
-  card(subscriptionId: string): PaddleCard {
+  card(subscriptionId: string): Card {
     return structuredClone(this.#sub(subscriptionId).card);
   }
 
@@ -560,7 +560,7 @@ export class ChargebeeEngine {
   }
 
   /** Pays a hosted page: the customer (made or reused), the subscription, its first invoice; customer_created, subscription_created, payment_succeeded. */
-  purchase(id: string, email: string, card: PaddleCard): Readonly<HostedPageRecord> {
+  purchase(id: string, email: string, card: Card): Readonly<HostedPageRecord> {
     const p = this.#pages.get(id);
     if (!p) throw notFound('Hosted page', id);
     if (p.state === 'succeeded') return structuredClone(p);

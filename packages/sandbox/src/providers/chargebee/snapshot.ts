@@ -1,4 +1,4 @@
-import type { PaddleCard } from '../paddle/types';
+import type { Card } from '../../kit/cards';
 import type { ChargebeeInvoice, HostedPageState, PeriodUnit } from './types';
 
 /**
@@ -61,7 +61,7 @@ export interface ChargebeeSnapshotSubscription {
   dueSince: number | null;
   version: number;
   /** The card charged at renewals. */
-  card: PaddleCard;
+  card: Card;
 }
 
 export interface ChargebeeSnapshotHostedPage {
@@ -172,7 +172,7 @@ function object<S extends Shape>(shape: S): Check<Checked<S>> {
   };
 }
 
-const card: Check<PaddleCard> = object({
+const card: Check<Card> = object({
   type: literal('visa', 'mastercard'),
   last4: (v, p) => (typeof v === 'string' && /^\d{4}$/.test(v) ? v : fail(p, `must be 4 digits, not ${shown(v)}`)),
   expiry_month: int(1, 12),

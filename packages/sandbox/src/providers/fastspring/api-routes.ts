@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../../kit/crypto';
+import { DAY } from '../../kit/dates';
 import type { WebhookQueue } from './delivery';
 import { FastspringApiError, type FastspringEngine, notFoundSubscription, type PlannedChange, type SubscriptionChange } from './engine';
-import { DAY, display, isoDate, major } from './format';
+import { display, isoDate, major } from './format';
 
 export interface ApiContext {
   engine: FastspringEngine;

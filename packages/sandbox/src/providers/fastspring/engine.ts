@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Card } from '../../kit/cards';
+import { addInterval, DAY } from '../../kit/dates';
 import { toMinor } from '../../kit/money';
-import type { PaddleCard } from '../paddle/types';
 import type { WebhookQueue } from './delivery';
-import { addInterval, DAY, dateDisplay, display, intervalLabel, isoDate, major, stamps } from './format';
+import { dateDisplay, display, intervalLabel, isoDate, major, stamps } from './format';
 import type {
   FastspringAccount,
   FastspringOrder,
@@ -68,7 +69,7 @@ export interface SubscriptionRecord {
   tags: Record<string, unknown>;
   initialOrderId: string;
   initialOrderReference: string;
-  card: PaddleCard;
+  card: Card;
 }
 
 export interface OrderItemRecord {
@@ -91,7 +92,7 @@ export interface OrderRecord {
   tags: Record<string, unknown>;
   /** The secret part of its invoice URL. */
   invoiceKey: string;
-  card: PaddleCard;
+  card: Card;
   email: string;
   first: string | null;
   last: string | null;
@@ -474,7 +475,7 @@ export class FastspringEngine {
   }
 
   /** Pays a checkout: an account (found by email or new), an order, a subscription per product; order.completed + subscription.activated in one POST. */
-  purchase(session: CheckoutSession, input: { email: string; name: string; card: PaddleCard }): { orderId: string; reference: string } {
+  purchase(session: CheckoutSession, input: { email: string; name: string; card: Card }): { orderId: string; reference: string } {
     if (session.result) return session.result;
     const now = this.now();
     const account = this.#accountFor(input.email, input.name);

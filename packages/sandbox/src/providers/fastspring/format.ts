@@ -1,8 +1,6 @@
 import { exponentOf, formatMinor } from '../../kit/money';
 import type { IntervalUnit } from './types';
 
-export const DAY = 24 * 60 * 60 * 1000;
-
 /** Minor units (499) as FastSpring's major-unit number (4.99). */
 export function major(minor: number, currency: string): number {
   return minor / 10 ** exponentOf(currency);
@@ -32,17 +30,6 @@ export function stamps<K extends string>(key: K, ms: number | null): Record<K | 
     [`${key}InSeconds`]: ms === null ? null : Math.floor(ms / 1000),
     [`${key}Display`]: ms === null ? null : dateDisplay(ms),
   } as Record<K | `${K}Value` | `${K}InSeconds` | `${K}Display`, number | string | null>;
-}
-
-/** Adds whole months or years in UTC, the day clamped to the end of a shorter month (Jan 31 + 1 month = Feb 28). */
-export function addInterval(ms: number, unit: IntervalUnit, length: number): number {
-  const d = new Date(ms);
-  const months = unit === 'year' ? 12 * length : length;
-  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + months;
-  const year = Math.floor(total / 12);
-  const month = total % 12;
-  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return Date.UTC(year, month, Math.min(d.getUTCDate(), last), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
 }
 
 export function intervalLabel(unit: IntervalUnit, length: number): string {

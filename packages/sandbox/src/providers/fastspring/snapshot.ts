@@ -1,4 +1,4 @@
-import type { PaddleCard } from '../paddle/types';
+import type { Card } from '../../kit/cards';
 import type { AccountRecord, AccountSession, CatalogProduct, CheckoutSession, FastspringEngine, OrderRecord, SubscriptionRecord } from './engine';
 import type { IntervalUnit, SubscriptionState } from './types';
 
@@ -121,7 +121,7 @@ function object<S extends Shape>(shape: S): Check<Checked<S>> {
   };
 }
 
-const card: Check<PaddleCard> = object({
+const card: Check<Card> = object({
   type: literal('visa', 'mastercard'),
   last4: matching(/^\d{4}$/, 'the last 4 digits of the card'),
   expiry_month: int(1, 12),

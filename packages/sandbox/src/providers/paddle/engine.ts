@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { addInterval } from '../../kit/dates';
 import { toMinor } from '../../kit/money';
 import type { WebhookQueue } from './delivery';
-import { addInterval, derivedId, type IdSequence, idParts, isoMicros, isoMs, microsOf } from './ids';
+import { derivedId, type IdSequence, idParts, isoMicros, isoMs, microsOf } from './ids';
 import { type PaddleSnapshot, type PaddleSnapshotSubscription, readSnapshot } from './snapshot';
 import type {
   Interval,

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Interval } from './types';
 
 /** Crockford's base32 alphabet, lowercased like Paddle's ids. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -141,16 +140,3 @@ export function isoMs(ms: number): string {
   return isoMicros(Math.floor(ms) * 1000);
 }
 
-/**
- * `ms` moved by `count` calendar months or years in UTC; a day past the end of the target month is
- * clamped to its last day (Jan 31 + 1 month = Feb 28/29), the time of day is kept.
- */
-export function addInterval(ms: number, interval: Interval, count = 1): number {
-  const d = new Date(ms);
-  const months = interval === 'year' ? 12 * count : count;
-  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + months;
-  const year = Math.floor(total / 12);
-  const month = total - year * 12;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return Date.UTC(year, month, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
-}

@@ -1,3 +1,4 @@
+import type { Card } from '../../kit/cards';
 /** The Paddle Billing objects the stand-in answers and notifies with (the fields it fills in). */
 
 export type Interval = 'month' | 'year';
@@ -90,13 +91,7 @@ export interface PaddleSubscription {
   management_urls?: { update_payment_method: string | null; cancel: string };
 }
 
-export interface PaddleCard {
-  type: 'visa' | 'mastercard';
-  last4: string;
-  expiry_month: number;
-  expiry_year: number;
-  cardholder_name: string | null;
-}
+export type PaddleCard = Card;
 
 export interface PaddlePayment {
   amount: string;
