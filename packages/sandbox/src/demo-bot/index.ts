@@ -116,8 +116,8 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
   }
 
   async function heartbeat(): Promise<void> {
-    const t = clock();
-    const shards = SHARDS.map((s) => ({ id: s.id, state: s.state, latencyMs: s.latency + Math.round(((t / 1000) % 7) - 3), guilds: s.guilds }));
+    const time = clock();
+    const shards = SHARDS.map((s) => ({ id: s.id, state: s.state, latencyMs: s.latency + Math.round(((time / 1000) % 7) - 3), guilds: s.guilds }));
     const res = await call('PUT', '/shards', { shards });
     if (res.status !== 204) throw new Error(`the bot API refused the heartbeat: ${res.status}`);
   }
@@ -163,9 +163,9 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
       const today = [...ticketsOfDay(server, dayOf(now) - 86_400_000), ...ticketsOfDay(server, dayOf(now))];
       events.push(...dueEvents(today, now).filter((e) => Date.parse(e.at) > lastLive));
       // The message counts of open tickets move while people talk.
-      for (const t of today.filter((x) => x.openedAt <= now && (x.closedAt === null || x.closedAt > now)).slice(0, 5)) {
-        const total = 2 + Math.floor((now - t.openedAt) / 120_000);
-        events.push({ id: `${server.id}:${t.ticketId}:live:${tick}`, serverId: server.id, ticketId: t.ticketId, at: new Date(now).toISOString(), type: 'messages', total, staff: t.firstResponseAt !== null && t.firstResponseAt <= now ? Math.floor(total / 2) : 0 });
+      for (const ticket of today.filter((x) => x.openedAt <= now && (x.closedAt === null || x.closedAt > now)).slice(0, 5)) {
+        const total = 2 + Math.floor((now - ticket.openedAt) / 120_000);
+        events.push({ id: `${server.id}:${ticket.ticketId}:live:${tick}`, serverId: server.id, ticketId: ticket.ticketId, at: new Date(now).toISOString(), type: 'messages', total, staff: ticket.firstResponseAt !== null && ticket.firstResponseAt <= now ? Math.floor(total / 2) : 0 });
       }
     }
     lastLive = now;
@@ -237,7 +237,7 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     done,
     async stop() {
       stopped = true;
-      for (const t of timers) clearInterval(t);
+      for (const timeout of timers) clearInterval(timeout);
       await done.catch(() => undefined);
     },
   };

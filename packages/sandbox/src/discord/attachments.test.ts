@@ -2,21 +2,21 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ATTACHMENT_LINK_TTL_MS, DEMO_LEGACY_TRANSCRIPTS, signAttachment } from './attachments';
 import { API, BOT_AUTH, type Harness, harness, PREFIX, START } from './test-helpers';
 
-let h: Harness;
+let sandbox: Harness;
 beforeAll(async () => {
-  h = await harness();
+  sandbox = await harness();
 });
 afterAll(async () => {
-  await h.app.close();
+  await sandbox.app.close();
 });
 
 const [file] = DEMO_LEGACY_TRANSCRIPTS;
 const BASE = `http://localhost:3000${PREFIX}/cdn`;
 const link = (issued: number, over: Partial<{ hm: string; filename: string }> = {}) => {
-  const s = signAttachment(file.channelId, file.id, file.filename, issued);
-  return `/attachments/${file.channelId}/${file.id}/${over.filename ?? file.filename}?ex=${s.ex}&is=${s.is}&hm=${over.hm ?? s.hm}`;
+  const session = signAttachment(file.channelId, file.id, file.filename, issued);
+  return `/attachments/${file.channelId}/${file.id}/${over.filename ?? file.filename}?ex=${session.ex}&is=${session.is}&hm=${over.hm ?? session.hm}`;
 };
-const get = (path: string) => h.app.inject({ method: 'GET', url: `${PREFIX}/cdn${path}` });
+const get = (path: string) => sandbox.app.inject({ method: 'GET', url: `${PREFIX}/cdn${path}` });
 
 describe('signed attachment links', () => {
   test('a valid link serves the file, sandboxed; expired, tampered or unknown ones are 404 as on Discord', async () => {
@@ -35,7 +35,7 @@ describe('signed attachment links', () => {
   test('the bot refreshes expired links (known files only); anyone else is refused', async () => {
     const expired = `${BASE}${link(START - 3 * ATTACHMENT_LINK_TTL_MS)}`;
     const refresh = (auth: string | null, body: unknown) =>
-      h.app.inject({ method: 'POST', url: `${API}/attachments/refresh-urls`, headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, payload: JSON.stringify(body) });
+      sandbox.app.inject({ method: 'POST', url: `${API}/attachments/refresh-urls`, headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, payload: JSON.stringify(body) });
     expect((await refresh(null, { attachment_urls: [expired] })).statusCode).toBe(401);
     expect((await refresh(BOT_AUTH, { attachment_urls: [] })).statusCode).toBe(400);
     const res = await refresh(BOT_AUTH, { attachment_urls: [expired, `${BASE}/attachments/1/2/nope.html`] });
@@ -47,7 +47,7 @@ describe('signed attachment links', () => {
     expect(fresh.pathname).toBe(`${PREFIX}/cdn/attachments/${file.channelId}/${file.id}/${file.filename}`);
     expect((await get(`${fresh.pathname.slice(`${PREFIX}/cdn`.length)}${fresh.search}`)).statusCode).toBe(200);
     // A day later the refreshed link has expired too.
-    h.tick(ATTACHMENT_LINK_TTL_MS + 1000);
+    sandbox.tick(ATTACHMENT_LINK_TTL_MS + 1000);
     expect((await get(`${fresh.pathname.slice(`${PREFIX}/cdn`.length)}${fresh.search}`)).statusCode).toBe(404);
   });
 });

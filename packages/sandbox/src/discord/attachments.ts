@@ -95,9 +95,9 @@ export const LEGACY_ISSUED_MS = Date.UTC(2025, 5, 1);
 
 /** The viewer's address of a demo legacy transcript (an expired, correctly signed link). */
 export function legacyTranscriptPath(index: number): string {
-  const t = DEMO_LEGACY_TRANSCRIPTS[index]!;
-  const { ex, is, hm } = signAttachment(t.channelId, t.id, t.filename, LEGACY_ISSUED_MS);
-  return `/transcript/v1/${t.channelId}/${t.id}/${t.filename}/${ex}/${is}/${hm}`;
+  const transaction = DEMO_LEGACY_TRANSCRIPTS[index]!;
+  const { ex, is, hm } = signAttachment(transaction.channelId, transaction.id, transaction.filename, LEGACY_ISSUED_MS);
+  return `/transcript/v1/${transaction.channelId}/${transaction.id}/${transaction.filename}/${ex}/${is}/${hm}`;
 }
 
 /** The sandbox's attachments: the demo's legacy transcripts, and whatever `put` adds. */
@@ -105,7 +105,7 @@ export class AttachmentStore {
   readonly #files = new Map<string, SandboxAttachment>();
 
   constructor() {
-    for (const t of DEMO_LEGACY_TRANSCRIPTS) this.put({ channelId: t.channelId, id: t.id, filename: t.filename, contentType: 'text/html; charset=utf-8', body: Buffer.from(t.html) });
+    for (const transaction of DEMO_LEGACY_TRANSCRIPTS) this.put({ channelId: transaction.channelId, id: transaction.id, filename: transaction.filename, contentType: 'text/html; charset=utf-8', body: Buffer.from(transaction.html) });
   }
 
   put(file: SandboxAttachment): void {
@@ -123,8 +123,8 @@ const LINK = /^\/attachments\/(\d{17,20})\/(\d{17,20})\/([^/?#]{1,255})$/;
 export function attachmentRoutes(app: FastifyInstance, engine: SandboxEngine, store: AttachmentStore, cdnBase: string): void {
   app.get('/cdn/attachments/:channel/:attachment/:filename', async (req, reply) => {
     const { channel, attachment, filename } = req.params as Record<string, string>;
-    const q = req.query as Record<string, unknown>;
-    const [ex, is, hm] = [q.ex, q.is, q.hm].map((v) => (typeof v === 'string' ? v : ''));
+    const query = req.query as Record<string, unknown>;
+    const [ex, is, hm] = [query.ex, query.is, query.hm].map((v) => (typeof v === 'string' ? v : ''));
     const file = store.get(channel ?? '', attachment ?? '');
     const valid =
       file !== undefined &&
@@ -164,9 +164,9 @@ export function attachmentRoutes(app: FastifyInstance, engine: SandboxEngine, st
       } catch {
         return [];
       }
-      const m = LINK.exec(path);
-      const file = m ? store.get(m[1]!, m[2]!) : undefined;
-      if (!m || !file || file.filename !== decodeURIComponent(m[3]!)) return [];
+      const match = LINK.exec(path);
+      const file = match ? store.get(match[1]!, match[2]!) : undefined;
+      if (!match || !file || file.filename !== decodeURIComponent(match[3]!)) return [];
       const { ex, is, hm } = signAttachment(file.channelId, file.id, file.filename, engine.now());
       return [{ original, refreshed: `${cdnBase}/attachments/${file.channelId}/${file.id}/${encodeURIComponent(file.filename)}?ex=${ex}&is=${is}&hm=${hm}&` }];
     });

@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DEMO_APP, DEMO_GUILDS, DEMO_USERS } from './demo-data';
 import { API, authorizeQuery, exchange, type Harness, harness, location, PREFIX, pkcePair, REDIRECT_URI, stored } from './test-helpers';
 
-let h: Harness;
+let sandbox: Harness;
 let app: FastifyInstance;
 
 beforeEach(async () => {
   // controlRoutes: the tests read how many codes are stored (_control/state).
-  h = await harness({ controlRoutes: true });
-  app = h.app;
+  sandbox = await harness({ controlRoutes: true });
+  app = sandbox.app;
 });
 afterEach(async () => {
   await app.close();
@@ -27,14 +27,14 @@ const authorizePost = (form: URLSearchParams) =>
 /** The hidden fields of the chooser's form, as the browser would send them. */
 function formFields(html: string): URLSearchParams {
   const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
-    form.append(decode(m[1]!), decode(m[2]!));
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
+    form.append(decode(match[1]!), decode(match[2]!));
   }
   return form;
 }
 
-function decode(s: string): string {
-  return s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+function decode(text: string): string {
+  return text.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
 }
 
 describe('GET /oauth2/authorize: the chooser', () => {
@@ -118,7 +118,7 @@ describe('POST /oauth2/authorize: the decision', () => {
     expect(`${url.origin}${url.pathname}`).toBe(REDIRECT_URI);
     expect(url.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{30}$/);
     expect(url.searchParams.get('state')).toBe('state-123');
-    expect(h.control.grants()).toHaveLength(0); // a code is not a grant until it is exchanged
+    expect(sandbox.control.grants()).toHaveLength(0); // a code is not a grant until it is exchanged
   });
 
   test('Cancel redirects with error=access_denied, a description and the state, and no code', async () => {
@@ -169,9 +169,9 @@ describe('POST /oauth2/authorize: the decision', () => {
 
 describe('login_hint', () => {
   test('approves at once without the chooser', async () => {
-    const q = authorizeQuery();
-    q.set('login_hint', DEMO_USERS.cleo.id);
-    const res = await authorizeGet(q);
+    const params = authorizeQuery();
+    params.set('login_hint', DEMO_USERS.cleo.id);
+    const res = await authorizeGet(params);
     expect(res.statusCode).toBe(302);
     const url = location(res);
     expect(url.searchParams.get('code')).toBeTruthy();
@@ -179,18 +179,18 @@ describe('login_hint', () => {
   });
 
   test('an unknown user is a 400 page, not a redirect', async () => {
-    const q = authorizeQuery();
-    q.set('login_hint', '42');
-    const res = await authorizeGet(q);
+    const params = authorizeQuery();
+    params.set('login_hint', '42');
+    const res = await authorizeGet(params);
     expect(res.statusCode).toBe(400);
     expect(res.headers.location).toBeUndefined();
     expect(res.body).toContain('Unknown login_hint');
   });
 
   test('a bad request is refused even with login_hint', async () => {
-    const q = authorizeQuery({ client_id: '1' });
-    q.set('login_hint', DEMO_USERS.ava.id);
-    const res = await authorizeGet(q);
+    const params = authorizeQuery({ client_id: '1' });
+    params.set('login_hint', DEMO_USERS.ava.id);
+    const res = await authorizeGet(params);
     expect(res.statusCode).toBe(400);
     expect(res.headers.location).toBeUndefined();
   });
@@ -265,9 +265,9 @@ describe('bot invite (scope=bot), as the dashboard\'s "Invite the bot" link send
     const res = await authorizePost(form);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Added to Study Hall');
-    expect(h.control.botGuildIds()).toContain(DEMO_GUILDS.studyHall.id);
-    h.control.reset();
-    expect(h.control.botGuildIds()).not.toContain(DEMO_GUILDS.studyHall.id);
+    expect(sandbox.control.botGuildIds()).toContain(DEMO_GUILDS.studyHall.id);
+    sandbox.control.reset();
+    expect(sandbox.control.botGuildIds()).not.toContain(DEMO_GUILDS.studyHall.id);
   });
 
   test('with a redirect_uri it redirects with guild_id, permissions and state', async () => {
@@ -293,15 +293,15 @@ describe('bot invite (scope=bot), as the dashboard\'s "Invite the bot" link send
     const posted = await authorizePost(good);
     expect(posted.statusCode).toBe(400);
     expect(posted.headers.location).toBeUndefined();
-    expect(h.control.botGuildIds()).not.toContain(DEMO_GUILDS.studyHall.id);
+    expect(sandbox.control.botGuildIds()).not.toContain(DEMO_GUILDS.studyHall.id);
   });
 });
 
 describe('redirect URIs: loopback only by default, the registered ones otherwise', () => {
   const evil = (extra: Record<string, string | null> = {}) => {
-    const q = authorizeQuery({ redirect_uri: 'https://evil.example/', ...extra });
-    q.set('login_hint', DEMO_USERS.ava.id);
-    return q;
+    const params = authorizeQuery({ redirect_uri: 'https://evil.example/', ...extra });
+    params.set('login_hint', DEMO_USERS.ava.id);
+    return params;
   };
 
   test('login_hint to a foreign site: a 400 page, no redirect, no code stored', async () => {
@@ -328,11 +328,11 @@ describe('redirect URIs: loopback only by default, the registered ones otherwise
   test('with redirectUris, a loopback URI that is not listed is refused too', async () => {
     const strict = await harness({ redirectUris: ['https://tickety.example/api/auth/callback'] });
     try {
-      const q = authorizeQuery();
-      q.set('login_hint', DEMO_USERS.ava.id);
-      expect((await strict.app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${q}` })).statusCode).toBe(400);
-      q.set('redirect_uri', 'https://tickety.example/api/auth/callback');
-      const ok = await strict.app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${q}` });
+      const params = authorizeQuery();
+      params.set('login_hint', DEMO_USERS.ava.id);
+      expect((await strict.app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${params}` })).statusCode).toBe(400);
+      params.set('redirect_uri', 'https://tickety.example/api/auth/callback');
+      const ok = await strict.app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${params}` });
       expect(ok.statusCode).toBe(302);
       expect(location(ok).origin).toBe('https://tickety.example');
     } finally {
@@ -355,10 +355,10 @@ describe('over-long requests: a 400 page, nothing stored', () => {
   ];
 
   test.each(cases)('GET: %s', async (_name, extra, message) => {
-    const q = authorizeQuery();
-    q.set('login_hint', DEMO_USERS.ava.id);
-    for (const [k, v] of Object.entries(extra)) q.set(k, v);
-    const res = await authorizeGet(q);
+    const params = authorizeQuery();
+    params.set('login_hint', DEMO_USERS.ava.id);
+    for (const [key, value] of Object.entries(extra)) params.set(key, value);
+    const res = await authorizeGet(params);
     expect(res.statusCode).toBe(400);
     expect(res.headers.location).toBeUndefined();
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -370,7 +370,7 @@ describe('over-long requests: a 400 page, nothing stored', () => {
   test.each(cases)('POST: %s', async (_name, extra, message) => {
     const form = authorizeQuery();
     form.set('user_id', DEMO_USERS.ava.id);
-    for (const [k, v] of Object.entries(extra)) form.set(k, v);
+    for (const [key, value] of Object.entries(extra)) form.set(key, value);
     const res = await authorizePost(form);
     expect(res.statusCode).toBe(400);
     expect(res.headers.location).toBeUndefined();
@@ -379,9 +379,9 @@ describe('over-long requests: a 400 page, nothing stored', () => {
   });
 
   test('values at the limits are accepted', async () => {
-    const q = authorizeQuery({ state: long(512) });
-    q.set('login_hint', DEMO_USERS.ava.id);
-    const res = await authorizeGet(q);
+    const params = authorizeQuery({ state: long(512) });
+    params.set('login_hint', DEMO_USERS.ava.id);
+    const res = await authorizeGet(params);
     expect(res.statusCode).toBe(302);
     expect(location(res).searchParams.get('state')).toBe(long(512));
     expect((await stored(app)).codes).toBe(1);
@@ -399,9 +399,9 @@ describe('stored codes are capped (maxCodes)', () => {
 
   async function codeFor(userId: string = DEMO_USERS.ava.id) {
     const { verifier, challenge } = pkcePair();
-    const q = authorizeQuery({}, challenge);
-    q.set('login_hint', userId);
-    const res = await capped.app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${q}` });
+    const params = authorizeQuery({}, challenge);
+    params.set('login_hint', userId);
+    const res = await capped.app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${params}` });
     expect(res.statusCode).toBe(302);
     return { code: location(res).searchParams.get('code')!, verifier };
   }

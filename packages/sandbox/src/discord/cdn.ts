@@ -58,8 +58,8 @@ function sizeOf(req: FastifyRequest): number | null {
   const raw = (req.query as Record<string, unknown>).size;
   if (raw === undefined) return 128;
   if (typeof raw !== 'string' || !/^\d{1,4}$/.test(raw)) return null;
-  const n = Number(raw);
-  return n >= 16 && n <= 4096 && (n & (n - 1)) === 0 ? n : null;
+  const count = Number(raw);
+  return count >= 16 && count <= 4096 && (count & (count - 1)) === 0 ? count : null;
 }
 
 function sendImage(reply: FastifyReply, body: string) {

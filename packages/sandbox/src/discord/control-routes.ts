@@ -14,23 +14,23 @@ function objectBody(body: unknown): Json {
 }
 
 function num(body: Json, key: string, required: boolean): number | undefined {
-  const v = body[key];
-  if (v === undefined || v === null) {
+  const value = body[key];
+  if (value === undefined || value === null) {
     if (required) throw new ControlInputError(`"${key}" is required.`);
     return undefined;
   }
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ControlInputError(`"${key}" must be a number.`);
-  return v;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ControlInputError(`"${key}" must be a number.`);
+  return value;
 }
 
 function str(body: Json, key: string, required: boolean): string | undefined {
-  const v = body[key];
-  if (v === undefined || v === null) {
+  const value = body[key];
+  if (value === undefined || value === null) {
     if (required) throw new ControlInputError(`"${key}" is required.`);
     return undefined;
   }
-  if (typeof v !== 'string') throw new ControlInputError(`"${key}" must be a string.`);
-  return v;
+  if (typeof value !== 'string') throw new ControlInputError(`"${key}" must be a string.`);
+  return value;
 }
 
 const MAX_MATCH = 512;
@@ -50,8 +50,8 @@ function matcherOf(options: Json, fallback: RouteMatcher | undefined): RouteMatc
 }
 
 /** Tokens are never sent over HTTP: a fingerprint (first 16 hex of SHA-256) stands in for them. */
-function publicToken(t: SandboxTokenInfo) {
-  const { token, ...rest } = t;
+function publicToken(tokenItem: SandboxTokenInfo) {
+  const { token, ...rest } = tokenItem;
   return { ...rest, fingerprint: sha256(token).toString('hex').slice(0, 16) };
 }
 

@@ -5,13 +5,13 @@ import { DEMO_APP, DEMO_GUILDS, DEMO_USERS } from './demo-data';
 import { discordSandbox } from './plugin';
 import { get, type Harness, harness, PREFIX, signIn, tokenRequest } from './test-helpers';
 
-let h: Harness;
+let sandbox: Harness;
 let app: FastifyInstance;
 
 beforeEach(async () => {
   // The HTTP controls are off by default (see "are not mounted by default" below).
-  h = await harness({ controlRoutes: true });
-  app = h.app;
+  sandbox = await harness({ controlRoutes: true });
+  app = sandbox.app;
 });
 afterEach(async () => {
   vi.useRealTimers();
@@ -24,8 +24,8 @@ const controlPost = (action: string, body?: unknown) =>
 
 describe('failNext', () => {
   test('fails the next N matching requests with the status, then answers normally', async () => {
-    h.control.failNext('GET /api/v10/users/@me/guilds', { status: 503, retryAfter: 7, times: 2 });
-    expect(h.control.pendingFaults()).toEqual([{ match: 'GET /api/v10/users/@me/guilds', status: 503, remaining: 2 }]);
+    sandbox.control.failNext('GET /api/v10/users/@me/guilds', { status: 503, retryAfter: 7, times: 2 });
+    expect(sandbox.control.pendingFaults()).toEqual([{ match: 'GET /api/v10/users/@me/guilds', status: 503, remaining: 2 }]);
     // Other routes are not affected.
     expect((await get(app, '/users/@me', BOT)).statusCode).toBe(200);
     for (let i = 0; i < 2; i++) {
@@ -35,8 +35,8 @@ describe('failNext', () => {
       expect(res.json()).toEqual({ message: '503: Service Unavailable', code: 0 });
     }
     expect((await get(app, '/users/@me/guilds', BOT)).statusCode).toBe(200);
-    expect(h.control.pendingFaults()).toEqual([]);
-    expect(h.control.requests('/api/v10/users/@me/guilds').map((r) => [r.status, r.fault])).toEqual([
+    expect(sandbox.control.pendingFaults()).toEqual([]);
+    expect(sandbox.control.requests('/api/v10/users/@me/guilds').map((r) => [r.status, r.fault])).toEqual([
       [503, true],
       [503, true],
       [200, false],
@@ -44,7 +44,7 @@ describe('failNext', () => {
   });
 
   test('an injected 429 looks like Discord\'s: user scope by default, global on request', async () => {
-    h.control.failNext('/api/v10/users/@me', { status: 429, retryAfter: 2.5 });
+    sandbox.control.failNext('/api/v10/users/@me', { status: 429, retryAfter: 2.5 });
     const user = await get(app, '/users/@me', BOT);
     expect(user.statusCode).toBe(429);
     expect(user.headers['retry-after']).toBe('3');
@@ -52,55 +52,55 @@ describe('failNext', () => {
     expect(user.headers['x-ratelimit-remaining']).toBe('0');
     expect(user.json()).toEqual({ message: 'You are being rate limited.', retry_after: 2.5, global: false });
 
-    h.control.failNext('*', { status: 429, retryAfter: 0.2, scope: 'global' });
+    sandbox.control.failNext('*', { status: 429, retryAfter: 0.2, scope: 'global' });
     const global = await get(app, '/users/@me/guilds', BOT);
     expect(global.statusCode).toBe(429);
     expect(global.headers['x-ratelimit-global']).toBe('true');
     expect(global.headers['x-ratelimit-scope']).toBe('global');
     expect(global.json()).toEqual({ message: 'You are being rate limited.', retry_after: 0.2, global: true });
 
-    h.control.failNext('POST /api/v10/oauth2/*', { status: 429, scope: 'shared' });
+    sandbox.control.failNext('POST /api/v10/oauth2/*', { status: 429, scope: 'shared' });
     const shared = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: 'x' });
     expect(shared.headers['x-ratelimit-scope']).toBe('shared');
     expect(shared.json().retry_after).toBe(1);
   });
 
   test('matchers: exact path, method, prefix, RegExp, function; a custom body', async () => {
-    h.control.failNext('POST /api/v10/users/@me', { status: 500 });
+    sandbox.control.failNext('POST /api/v10/users/@me', { status: 500 });
     expect((await get(app, '/users/@me', BOT)).statusCode).toBe(200); // wrong method: not matched
-    h.control.clearFaults();
-    h.control.failNext(/^\/api\/v10\/guilds\//, { status: 502, body: { message: 'upstream', code: 0 } });
+    sandbox.control.clearFaults();
+    sandbox.control.failNext(/^\/api\/v10\/guilds\//, { status: 502, body: { message: 'upstream', code: 0 } });
     const res = await get(app, `/guilds/${DEMO_GUILDS.avasArcade.id}`, BOT);
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ message: 'upstream', code: 0 });
-    h.control.failNext(({ method, path }) => method === 'GET' && path.startsWith('/cdn/'), { status: 500 });
+    sandbox.control.failNext(({ method, path }) => method === 'GET' && path.startsWith('/cdn/'), { status: 500 });
     expect((await app.inject({ method: 'GET', url: `${PREFIX}/cdn/embed/avatars/1.png` })).statusCode).toBe(500);
-    h.control.failNext('/api/v10/users/*', { status: 500, times: Number.POSITIVE_INFINITY });
+    sandbox.control.failNext('/api/v10/users/*', { status: 500, times: Number.POSITIVE_INFINITY });
     for (let i = 0; i < 3; i++) expect((await get(app, '/users/@me', BOT)).statusCode).toBe(500);
-    expect(h.control.pendingFaults()[0]).toMatchObject({ remaining: Number.POSITIVE_INFINITY });
-    h.control.reset();
+    expect(sandbox.control.pendingFaults()[0]).toMatchObject({ remaining: Number.POSITIVE_INFINITY });
+    sandbox.control.reset();
     expect((await get(app, '/users/@me', BOT)).statusCode).toBe(200);
   });
 
   test('can fail the authorize page and the token endpoint (sign-in while Discord is down)', async () => {
-    h.control.failNext('/oauth2/authorize', { status: 503 });
+    sandbox.control.failNext('/oauth2/authorize', { status: 503 });
     expect((await app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize` })).statusCode).toBe(503);
-    h.control.failNext('/api/v10/oauth2/token', { status: 500 });
+    sandbox.control.failNext('/api/v10/oauth2/token', { status: 500 });
     const res = await tokenRequest(app, { grant_type: 'authorization_code', code: 'x' });
     expect(res.statusCode).toBe(500);
   });
 
   test('refuses nonsense', () => {
-    expect(() => h.control.failNext('*', { status: 200 })).toThrow(RangeError);
-    expect(() => h.control.failNext('*', { status: 500, times: 0 })).toThrow(RangeError);
-    expect(() => h.control.failNext('*', { status: 500, retryAfter: -1 })).toThrow(RangeError);
+    expect(() => sandbox.control.failNext('*', { status: 200 })).toThrow(RangeError);
+    expect(() => sandbox.control.failNext('*', { status: 500, times: 0 })).toThrow(RangeError);
+    expect(() => sandbox.control.failNext('*', { status: 500, retryAfter: -1 })).toThrow(RangeError);
   });
 });
 
 describe('setLatency', () => {
   test('delays answers by the configured time (fake timers)', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
-    h.control.setLatency(250);
+    sandbox.control.setLatency(250);
     let done = false;
     const pending = get(app, '/users/@me', BOT).then((res) => {
       done = true;
@@ -115,7 +115,7 @@ describe('setLatency', () => {
 
   test('a per-route latency applies only to matching requests', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
-    h.control.setLatency(1000, '/api/v10/users/@me/guilds');
+    sandbox.control.setLatency(1000, '/api/v10/users/@me/guilds');
     // Not matched: answered without advancing the timers.
     expect((await get(app, '/users/@me', BOT)).statusCode).toBe(200);
     let done = false;
@@ -132,21 +132,21 @@ describe('setLatency', () => {
 
 describe('tokens, grants and users', () => {
   test('issueTokens, isTokenActive and revokeUser', async () => {
-    const t = h.control.issueTokens('ava');
-    expect(t).toMatchObject({ token_type: 'Bearer', expires_in: 604800, scope: 'identify guilds' });
-    expect((await get(app, '/users/@me', `Bearer ${t.access_token}`)).json().id).toBe(DEMO_USERS.ava.id);
-    expect(h.control.isTokenActive(t.access_token)).toBe(true);
+    const tokenResponse = sandbox.control.issueTokens('ava');
+    expect(tokenResponse).toMatchObject({ token_type: 'Bearer', expires_in: 604800, scope: 'identify guilds' });
+    expect((await get(app, '/users/@me', `Bearer ${tokenResponse.access_token}`)).json().id).toBe(DEMO_USERS.ava.id);
+    expect(sandbox.control.isTokenActive(tokenResponse.access_token)).toBe(true);
     const other = await signIn(app, DEMO_USERS.ben.id);
-    expect(h.control.revokeUser(DEMO_USERS.ava.id)).toBe(1);
-    expect((await get(app, '/users/@me', `Bearer ${t.access_token}`)).statusCode).toBe(401);
-    expect(h.control.isTokenActive(other.access_token)).toBe(true);
-    expect(h.control.grants().map((g) => [g.userId, g.via, g.endReason])).toEqual([
+    expect(sandbox.control.revokeUser(DEMO_USERS.ava.id)).toBe(1);
+    expect((await get(app, '/users/@me', `Bearer ${tokenResponse.access_token}`)).statusCode).toBe(401);
+    expect(sandbox.control.isTokenActive(other.access_token)).toBe(true);
+    expect(sandbox.control.grants().map((g) => [g.userId, g.via, g.endReason])).toEqual([
       [DEMO_USERS.ava.id, 'control', 'user_revoked'],
       [DEMO_USERS.ben.id, 'authorization_code', null],
     ]);
-    expect(() => h.control.issueTokens('nobody')).toThrow(/not a demo user/);
-    h.control.clearGrants();
-    expect(h.control.tokens()).toEqual([]);
+    expect(() => sandbox.control.issueTokens('nobody')).toThrow(/not a demo user/);
+    sandbox.control.clearGrants();
+    expect(sandbox.control.tokens()).toEqual([]);
     expect((await get(app, '/users/@me', `Bearer ${other.access_token}`)).statusCode).toBe(401);
   });
 
@@ -222,8 +222,8 @@ describe('the controls over HTTP (POST <prefix>/_control/...)', () => {
     expect((await get(app, '/users/@me', BOT)).statusCode).toBe(200);
 
     await controlPost('reset', { grants: true });
-    expect(h.control.grants()).toEqual([]);
-    expect(h.control.botGuildIds()).not.toContain(DEMO_GUILDS.studyHall.id);
+    expect(sandbox.control.grants()).toEqual([]);
+    expect(sandbox.control.botGuildIds()).not.toContain(DEMO_GUILDS.studyHall.id);
   });
 
   test('latency over HTTP', async () => {
@@ -267,7 +267,7 @@ describe('the controls over HTTP (POST <prefix>/_control/...)', () => {
       expect(res.json()).toMatchObject({ error: 'invalid_request', message: expect.stringContaining('"pattern"') });
     }
     // Nothing was armed: the request answers normally.
-    expect(h.control.pendingFaults()).toEqual([]);
+    expect(sandbox.control.pendingFaults()).toEqual([]);
     expect((await get(app, '/users/@me', BOT)).statusCode).toBe(200);
   });
 
@@ -297,9 +297,9 @@ describe('the controls over HTTP (POST <prefix>/_control/...)', () => {
   });
 
   test('the control routes are never failed, delayed or logged themselves', async () => {
-    h.control.failNext('*', { status: 500, times: Number.POSITIVE_INFINITY });
+    sandbox.control.failNext('*', { status: 500, times: Number.POSITIVE_INFINITY });
     expect((await controlPost('state')).statusCode).toBe(200);
     expect((await controlPost('clear-faults')).statusCode).toBe(200);
-    expect(h.control.requests()).toEqual([]);
+    expect(sandbox.control.requests()).toEqual([]);
   });
 });

@@ -122,7 +122,7 @@ export interface ControlInternals {
   latencyFor(method: string, path: string): number;
   /** delayNext's delay for this request (consumes one of its `times`), or 0. */
   takeDelay(method: string, path: string): number;
-  record(r: SandboxRequestRecord): void;
+  record(request: SandboxRequestRecord): void;
   rateLimit(fallback: RateLimitSettings): RateLimitSettings;
   offsetMs(): number;
   /** setMembership's changes for a user: guild id → membership, or null (left the server). */
@@ -207,8 +207,8 @@ export class SandboxControl {
         if (rule.remaining <= 0) this.#delays.splice(this.#delays.indexOf(rule), 1);
         return rule.ms;
       },
-      record: (r) => {
-        this.#requests.push(r);
+      record: (request) => {
+        this.#requests.push(request);
         if (this.#requests.length > MAX_REQUESTS) this.#requests.splice(0, this.#requests.length - MAX_REQUESTS);
       },
       rateLimit: (fallback) => this.#rateLimit ?? fallback,
@@ -327,17 +327,17 @@ export class SandboxControl {
   messages(channelId?: string): SandboxMessageInfo[] {
     const engine = this.#engine;
     if (!engine) return [];
-    return engine.guilds.all(channelId).map((m) => ({
-      id: m.id,
-      channelId: m.channelId,
-      guildId: m.guildId,
-      authorId: m.authorId,
-      content: m.content,
-      embeds: structuredClone(m.embeds),
-      components: structuredClone(m.components),
-      flags: m.flags,
-      createdAt: m.createdAt,
-      editedAt: m.editedAt,
+    return engine.guilds.all(channelId).map((message) => ({
+      id: message.id,
+      channelId: message.channelId,
+      guildId: message.guildId,
+      authorId: message.authorId,
+      content: message.content,
+      embeds: structuredClone(message.embeds),
+      components: structuredClone(message.components),
+      flags: message.flags,
+      createdAt: message.createdAt,
+      editedAt: message.editedAt,
     }));
   }
 
@@ -354,8 +354,8 @@ export class SandboxControl {
     if (!found || found.channel.type === 4) throw new Error(`restoreMessage: ${message.channelId} is not a demo text channel`);
     const result = validateMessage(message.body, 'create');
     if (!result.ok) throw new Error(`restoreMessage: the body is not a valid message: ${JSON.stringify(result.body).slice(0, 300)}`);
-    const v = result.value;
-    const draft = { content: v.content ?? '', embeds: v.embeds ?? [], components: v.components ?? [] };
+    const messageItem = result.value;
+    const draft = { content: messageItem.content ?? '', embeds: messageItem.embeds ?? [], components: messageItem.components ?? [] };
     if (isEmptyMessage(draft)) throw new Error('restoreMessage: the message is empty');
     return engine.guilds.restore({
       id: message.id,
@@ -363,7 +363,7 @@ export class SandboxControl {
       guildId: found.guildId,
       authorId: message.authorId ?? engine.options.clientId,
       ...draft,
-      flags: v.flags ?? 0,
+      flags: messageItem.flags ?? 0,
       tts: false,
       nonce: null,
       createdAt: timestampOf(message.id),
@@ -379,17 +379,17 @@ export class SandboxControl {
   setChannelOverwrites(channelId: string, overwrites: PermissionOverwrite[] | null): this {
     if (overwrites !== null) {
       if (!Array.isArray(overwrites) || overwrites.length > 100) throw new TypeError('setChannelOverwrites: overwrites must be an array of at most 100');
-      for (const o of overwrites) {
+      for (const permissionOverwrite of overwrites) {
         const ok =
-          o !== null &&
-          typeof o === 'object' &&
-          typeof o.id === 'string' &&
-          SNOWFLAKE.test(o.id) &&
-          (o.type === 0 || o.type === 1) &&
-          typeof o.allow === 'string' &&
-          /^\d{1,20}$/.test(o.allow) &&
-          typeof o.deny === 'string' &&
-          /^\d{1,20}$/.test(o.deny);
+          permissionOverwrite !== null &&
+          typeof permissionOverwrite === 'object' &&
+          typeof permissionOverwrite.id === 'string' &&
+          SNOWFLAKE.test(permissionOverwrite.id) &&
+          (permissionOverwrite.type === 0 || permissionOverwrite.type === 1) &&
+          typeof permissionOverwrite.allow === 'string' &&
+          /^\d{1,20}$/.test(permissionOverwrite.allow) &&
+          typeof permissionOverwrite.deny === 'string' &&
+          /^\d{1,20}$/.test(permissionOverwrite.deny);
         if (!ok) throw new TypeError('setChannelOverwrites: each overwrite is { id: snowflake, type: 0 | 1, allow: decimal string, deny: decimal string }');
       }
     }
@@ -484,8 +484,8 @@ export class SandboxControl {
    * `null` removes it (the user left or was kicked). `reset()` restores demo-data's memberships.
    */
   setMembership(user: string, guildId: string, membership: SandboxMembership | null): this {
-    const u = findUser(user);
-    if (!u) throw new Error(`setMembership: "${user}" is not a demo user (id, key or username)`);
+    const userItem = findUser(user);
+    if (!userItem) throw new Error(`setMembership: "${user}" is not a demo user (id, key or username)`);
     if (!SNOWFLAKE.test(guildId) || !guildOf(guildId)) throw new Error(`setMembership: ${guildId} is not a demo or synthetic server`);
     if (membership !== null) {
       if (typeof membership.owner !== 'boolean') throw new TypeError('setMembership: owner must be a boolean');
@@ -493,17 +493,17 @@ export class SandboxControl {
         throw new TypeError('setMembership: permissions must be a decimal string, as Discord sends it');
       }
     }
-    const changes = this.#memberships.get(u.id) ?? new Map<string, SandboxMembership | null>();
-    this.#memberships.set(u.id, changes);
+    const changes = this.#memberships.get(userItem.id) ?? new Map<string, SandboxMembership | null>();
+    this.#memberships.set(userItem.id, changes);
     changes.set(guildId, membership === null ? null : { owner: membership.owner, permissions: membership.permissions });
     return this;
   }
 
   /** A demo user's memberships as the sandbox answers them now (demo-data plus setMembership's changes). */
   memberships(user: string): Array<SandboxMembership & { guildId: string }> {
-    const u = findUser(user);
-    if (!u) throw new Error(`memberships: "${user}" is not a demo user (id, key or username)`);
-    return effectiveMemberships(u.memberships, this.#memberships.get(u.id));
+    const userItem = findUser(user);
+    if (!userItem) throw new Error(`memberships: "${user}" is not a demo user (id, key or username)`);
+    return effectiveMemberships(userItem.memberships, this.#memberships.get(userItem.id));
   }
 
   #bound(what: string): SandboxEngine {
@@ -516,34 +516,34 @@ export function createSandboxControl(): SandboxControl {
   return new SandboxControl();
 }
 
-function tokenInfo(t: TokenRecord, g: GrantRecord, now: number): SandboxTokenInfo {
-  const active = g.endedAt === null && t.endedAt === null && (t.expiresAt === null || t.expiresAt > now);
+function tokenInfo(token: TokenRecord, grant: GrantRecord, now: number): SandboxTokenInfo {
+  const active = grant.endedAt === null && token.endedAt === null && (token.expiresAt === null || token.expiresAt > now);
   return {
-    token: t.token,
-    kind: t.kind,
-    grantId: g.id,
-    userId: g.userId,
-    clientId: g.clientId,
-    scopes: [...g.scopes],
-    issuedAt: t.issuedAt,
-    expiresAt: t.expiresAt,
-    endedAt: t.endedAt,
-    endReason: t.endReason,
+    token: token.token,
+    kind: token.kind,
+    grantId: grant.id,
+    userId: grant.userId,
+    clientId: grant.clientId,
+    scopes: [...grant.scopes],
+    issuedAt: token.issuedAt,
+    expiresAt: token.expiresAt,
+    endedAt: token.endedAt,
+    endReason: token.endReason,
     active,
   };
 }
 
-function grantInfo(g: GrantRecord, now: number): SandboxGrantInfo {
+function grantInfo(grantItem: GrantRecord, now: number): SandboxGrantInfo {
   return {
-    id: g.id,
-    userId: g.userId,
-    clientId: g.clientId,
-    scopes: [...g.scopes],
-    via: g.via,
-    createdAt: g.createdAt,
-    endedAt: g.endedAt,
-    endReason: g.endReason,
-    tokens: g.tokens.map((t) => tokenInfo(t, g, now)),
+    id: grantItem.id,
+    userId: grantItem.userId,
+    clientId: grantItem.clientId,
+    scopes: [...grantItem.scopes],
+    via: grantItem.via,
+    createdAt: grantItem.createdAt,
+    endedAt: grantItem.endedAt,
+    endReason: grantItem.endReason,
+    tokens: grantItem.tokens.map((t) => tokenInfo(t, grantItem, now)),
   };
 }
 
@@ -555,10 +555,10 @@ export function effectiveMemberships(
   const list = base.map((m) => ({ guildId: m.guildId, owner: m.owner, permissions: m.permissions }));
   if (!changes) return list;
   const out: Array<SandboxMembership & { guildId: string }> = [];
-  for (const m of list) {
-    const change = changes.get(m.guildId);
-    if (change === undefined) out.push(m);
-    else if (change !== null) out.push({ guildId: m.guildId, ...change });
+  for (const member of list) {
+    const change = changes.get(member.guildId);
+    if (change === undefined) out.push(member);
+    else if (change !== null) out.push({ guildId: member.guildId, ...change });
   }
   for (const [guildId, change] of changes) {
     if (change !== null && !list.some((m) => m.guildId === guildId)) out.push({ guildId, ...change });

@@ -239,20 +239,20 @@ export const PERMISSION_BOT = String(
   ),
 );
 
-const p = (...names: PermissionName[]): string => String(permissionBits(...names));
+const callback = (...names: PermissionName[]): string => String(permissionBits(...names));
 /** A role (type 0) overwrite. */
 const roleOw = (id: string, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({
   id,
   type: 0,
-  allow: p(...allow),
-  deny: p(...deny),
+  allow: callback(...allow),
+  deny: callback(...deny),
 });
 /** A member (type 1) overwrite. */
 const memberOw = (id: string, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({
   id,
   type: 1,
-  allow: p(...allow),
-  deny: p(...deny),
+  allow: callback(...allow),
+  deny: callback(...deny),
 });
 const everyoneRole = (guildId: string, permissions: string): DemoRole => ({ id: guildId, name: '@everyone', color: 0, position: 0, permissions });
 const VIEW_SEND = PERMISSION_VIEW_SEND;
@@ -333,11 +333,11 @@ export const DEMO_CHANNELS = {
   },
 } as const satisfies Record<keyof typeof DEMO_GUILDS, Record<string, string>>;
 
-const R = DEMO_ROLES;
-const C = DEMO_CHANNELS;
-const G = DEMO_GUILDS;
-const U = DEMO_USERS;
-const P = DEMO_PEOPLE;
+const Result = DEMO_ROLES;
+const Cls = DEMO_CHANNELS;
+const Guild = DEMO_GUILDS;
+const value = DEMO_USERS;
+const valueItem = DEMO_PEOPLE;
 const JOINED = '2025-06-01T12:00:00.000000+00:00';
 
 const text = (id: string, name: string, position: number, parentId: string | null, overwrites: PermissionOverwrite[] = [], topic?: string): DemoChannel => ({
@@ -361,65 +361,65 @@ const member = (userId: string, roles: string[], nick?: string): DemoMember => (
 
 /** Channels, roles, emojis and members of every demo server, by server id. */
 export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
-  [G.avasArcade.id]: {
+  [Guild.avasArcade.id]: {
     roles: [
-      everyoneRole(G.avasArcade.id, PERMISSION_MEMBER),
-      { id: R.avasArcade.member, name: 'Member', color: 0x3ba55c, position: 1, permissions: PERMISSION_MEMBER },
+      everyoneRole(Guild.avasArcade.id, PERMISSION_MEMBER),
+      { id: Result.avasArcade.member, name: 'Member', color: 0x3ba55c, position: 1, permissions: PERMISSION_MEMBER },
       {
-        id: R.avasArcade.supportTeam,
+        id: Result.avasArcade.supportTeam,
         name: 'Support Team',
         color: 0x1abc9c,
         position: 2,
-        permissions: p('VIEW_CHANNEL', 'SEND_MESSAGES', 'READ_MESSAGE_HISTORY', 'MANAGE_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES', 'MANAGE_THREADS'),
+        permissions: callback('VIEW_CHANNEL', 'SEND_MESSAGES', 'READ_MESSAGE_HISTORY', 'MANAGE_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES', 'MANAGE_THREADS'),
         hoist: true,
         mentionable: true,
       },
       {
-        id: R.avasArcade.moderator,
+        id: Result.avasArcade.moderator,
         name: 'Moderator',
         color: 0xe67e22,
         position: 3,
-        permissions: p('KICK_MEMBERS', 'BAN_MEMBERS', 'MANAGE_MESSAGES', 'MODERATE_MEMBERS', 'VIEW_AUDIT_LOG', 'MANAGE_NICKNAMES', 'MANAGE_THREADS'),
+        permissions: callback('KICK_MEMBERS', 'BAN_MEMBERS', 'MANAGE_MESSAGES', 'MODERATE_MEMBERS', 'VIEW_AUDIT_LOG', 'MANAGE_NICKNAMES', 'MANAGE_THREADS'),
         hoist: true,
       },
-      { id: R.avasArcade.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
-      { id: R.avasArcade.admin, name: 'Admin', color: 0xe74c3c, position: 5, permissions: p('ADMINISTRATOR'), hoist: true },
+      { id: Result.avasArcade.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
+      { id: Result.avasArcade.admin, name: 'Admin', color: 0xe74c3c, position: 5, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(C.avasArcade.welcome, 'welcome', 0, null, [roleOw(G.avasArcade.id, [], ['SEND_MESSAGES']), roleOw(R.avasArcade.tickety, ['SEND_MESSAGES', 'EMBED_LINKS'], [])], 'Start here: the rules and how to get help'),
-      category(C.avasArcade.supportCategory, 'Support', 0),
-      text(C.avasArcade.support, 'support', 1, C.avasArcade.supportCategory, [], 'Open a ticket with the button below'),
+      text(Cls.avasArcade.welcome, 'welcome', 0, null, [roleOw(Guild.avasArcade.id, [], ['SEND_MESSAGES']), roleOw(Result.avasArcade.tickety, ['SEND_MESSAGES', 'EMBED_LINKS'], [])], 'Start here: the rules and how to get help'),
+      category(Cls.avasArcade.supportCategory, 'Support', 0),
+      text(Cls.avasArcade.support, 'support', 1, Cls.avasArcade.supportCategory, [], 'Open a ticket with the button below'),
       text(
-        C.avasArcade.staffOnly,
+        Cls.avasArcade.staffOnly,
         'staff-only',
         2,
-        C.avasArcade.supportCategory,
+        Cls.avasArcade.supportCategory,
         [
-          roleOw(G.avasArcade.id, [], ['VIEW_CHANNEL']),
-          roleOw(R.avasArcade.supportTeam, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
-          roleOw(R.avasArcade.moderator, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
-          roleOw(R.avasArcade.tickety, ['VIEW_CHANNEL'], ['SEND_MESSAGES']),
-          memberOw(P.mika.id, [], ['SEND_MESSAGES']),
+          roleOw(Guild.avasArcade.id, [], ['VIEW_CHANNEL']),
+          roleOw(Result.avasArcade.supportTeam, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
+          roleOw(Result.avasArcade.moderator, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
+          roleOw(Result.avasArcade.tickety, ['VIEW_CHANNEL'], ['SEND_MESSAGES']),
+          memberOw(valueItem.mika.id, [], ['SEND_MESSAGES']),
         ],
         'Staff chat: the bot may read, not post',
       ),
-      text(C.avasArcade.faq, 'faq', 3, C.avasArcade.supportCategory, [roleOw(R.avasArcade.tickety, [], ['EMBED_LINKS'])], 'Answers to common questions (no embeds here)'),
-      category(C.avasArcade.archiveCategory, 'Archive', 1, [roleOw(G.avasArcade.id, [], ['SEND_MESSAGES'])]),
+      text(Cls.avasArcade.faq, 'faq', 3, Cls.avasArcade.supportCategory, [roleOw(Result.avasArcade.tickety, [], ['EMBED_LINKS'])], 'Answers to common questions (no embeds here)'),
+      category(Cls.avasArcade.archiveCategory, 'Archive', 1, [roleOw(Guild.avasArcade.id, [], ['SEND_MESSAGES'])]),
       text(
-        C.avasArcade.transcripts,
+        Cls.avasArcade.transcripts,
         'transcripts',
         4,
-        C.avasArcade.archiveCategory,
+        Cls.avasArcade.archiveCategory,
         [
-          roleOw(G.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
-          roleOw(R.avasArcade.supportTeam, ['VIEW_CHANNEL'], []),
-          roleOw(R.avasArcade.tickety, ['VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES'], []),
+          roleOw(Guild.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
+          roleOw(Result.avasArcade.supportTeam, ['VIEW_CHANNEL'], []),
+          roleOw(Result.avasArcade.tickety, ['VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES'], []),
         ],
         'Closed tickets',
       ),
-      text(C.avasArcade.modLog, 'mod-log', 5, C.avasArcade.archiveCategory, [
-        roleOw(G.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
-        roleOw(R.avasArcade.moderator, ['VIEW_CHANNEL'], []),
+      text(Cls.avasArcade.modLog, 'mod-log', 5, Cls.avasArcade.archiveCategory, [
+        roleOw(Guild.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
+        roleOw(Result.avasArcade.moderator, ['VIEW_CHANNEL'], []),
       ]),
     ],
     emojis: [
@@ -428,34 +428,34 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       { id: '1500000000000001003', name: 'gg', animated: false },
     ],
     members: [
-      member(U.ava.id, [R.avasArcade.admin]),
-      member(U.ben.id, [R.avasArcade.member]),
-      member(P.mika.id, [R.avasArcade.moderator, R.avasArcade.member]),
-      member(P.jules.id, [R.avasArcade.supportTeam, R.avasArcade.member], 'Jules | Support'),
-      member(U.nico.id, [R.avasArcade.admin, R.avasArcade.member], 'Nico | Co-Admin'),
+      member(value.ava.id, [Result.avasArcade.admin]),
+      member(value.ben.id, [Result.avasArcade.member]),
+      member(valueItem.mika.id, [Result.avasArcade.moderator, Result.avasArcade.member]),
+      member(valueItem.jules.id, [Result.avasArcade.supportTeam, Result.avasArcade.member], 'Jules | Support'),
+      member(value.nico.id, [Result.avasArcade.admin, Result.avasArcade.member], 'Nico | Co-Admin'),
     ],
-    systemChannelId: C.avasArcade.welcome,
+    systemChannelId: Cls.avasArcade.welcome,
   },
-  [G.pixelPals.id]: {
+  [Guild.pixelPals.id]: {
     roles: [
-      everyoneRole(G.pixelPals.id, PERMISSION_MEMBER),
-      { id: R.pixelPals.pixelPal, name: 'Pixel Pal', color: 0xeb459e, position: 1, permissions: '0' },
-      { id: R.pixelPals.helper, name: 'Helper', color: 0x57f287, position: 2, permissions: p('MANAGE_MESSAGES', 'MANAGE_THREADS'), hoist: true },
-      { id: R.pixelPals.tickety, name: 'Tickety', color: 0, position: 3, permissions: PERMISSION_BOT, bot: true },
-      { id: R.pixelPals.admin, name: 'Admin', color: 0xfee75c, position: 4, permissions: p('ADMINISTRATOR'), hoist: true },
+      everyoneRole(Guild.pixelPals.id, PERMISSION_MEMBER),
+      { id: Result.pixelPals.pixelPal, name: 'Pixel Pal', color: 0xeb459e, position: 1, permissions: '0' },
+      { id: Result.pixelPals.helper, name: 'Helper', color: 0x57f287, position: 2, permissions: callback('MANAGE_MESSAGES', 'MANAGE_THREADS'), hoist: true },
+      { id: Result.pixelPals.tickety, name: 'Tickety', color: 0, position: 3, permissions: PERMISSION_BOT, bot: true },
+      { id: Result.pixelPals.admin, name: 'Admin', color: 0xfee75c, position: 4, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(C.pixelPals.general, 'general', 0, null),
-      category(C.pixelPals.helpDeskCategory, 'Help Desk', 0),
-      text(C.pixelPals.help, 'help', 1, C.pixelPals.helpDeskCategory, [], 'Stuck? Open a ticket'),
-      text(C.pixelPals.ticketLogs, 'ticket-logs', 2, C.pixelPals.helpDeskCategory, [
-        roleOw(G.pixelPals.id, [], ['VIEW_CHANNEL']),
-        roleOw(R.pixelPals.helper, ['VIEW_CHANNEL'], []),
+      text(Cls.pixelPals.general, 'general', 0, null),
+      category(Cls.pixelPals.helpDeskCategory, 'Help Desk', 0),
+      text(Cls.pixelPals.help, 'help', 1, Cls.pixelPals.helpDeskCategory, [], 'Stuck? Open a ticket'),
+      text(Cls.pixelPals.ticketLogs, 'ticket-logs', 2, Cls.pixelPals.helpDeskCategory, [
+        roleOw(Guild.pixelPals.id, [], ['VIEW_CHANNEL']),
+        roleOw(Result.pixelPals.helper, ['VIEW_CHANNEL'], []),
       ]),
-      category(C.pixelPals.galleryCategory, 'Gallery', 1),
-      text(C.pixelPals.showcase, 'showcase', 3, C.pixelPals.galleryCategory, [
-        roleOw(G.pixelPals.id, [], ['SEND_MESSAGES']),
-        roleOw(R.pixelPals.pixelPal, ['SEND_MESSAGES'], []),
+      category(Cls.pixelPals.galleryCategory, 'Gallery', 1),
+      text(Cls.pixelPals.showcase, 'showcase', 3, Cls.pixelPals.galleryCategory, [
+        roleOw(Guild.pixelPals.id, [], ['SEND_MESSAGES']),
+        roleOw(Result.pixelPals.pixelPal, ['SEND_MESSAGES'], []),
       ]),
     ],
     emojis: [
@@ -463,97 +463,97 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       { id: '1500000000000002002', name: 'pixel_star', animated: true },
     ],
     members: [
-      member(U.ava.id, [R.pixelPals.admin]),
-      member(U.cleo.id, [R.pixelPals.pixelPal]),
-      member(P.rin.id, [R.pixelPals.helper, R.pixelPals.pixelPal]),
+      member(value.ava.id, [Result.pixelPals.admin]),
+      member(value.cleo.id, [Result.pixelPals.pixelPal]),
+      member(valueItem.rin.id, [Result.pixelPals.helper, Result.pixelPals.pixelPal]),
     ],
-    systemChannelId: C.pixelPals.general,
+    systemChannelId: Cls.pixelPals.general,
   },
-  [G.studyHall.id]: {
+  [Guild.studyHall.id]: {
     roles: [
-      everyoneRole(G.studyHall.id, VIEW_SEND),
-      { id: R.studyHall.student, name: 'Student', color: 0x3498db, position: 1, permissions: '0' },
-      { id: R.studyHall.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
-      { id: R.studyHall.headTutor, name: 'Head Tutor', color: 0x9b59b6, position: 3, permissions: p('ADMINISTRATOR'), hoist: true },
+      everyoneRole(Guild.studyHall.id, VIEW_SEND),
+      { id: Result.studyHall.student, name: 'Student', color: 0x3498db, position: 1, permissions: '0' },
+      { id: Result.studyHall.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
+      { id: Result.studyHall.headTutor, name: 'Head Tutor', color: 0x9b59b6, position: 3, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(C.studyHall.general, 'general', 0, null),
-      category(C.studyHall.studyCategory, 'Study Rooms', 0),
-      text(C.studyHall.homeworkHelp, 'homework-help', 1, C.studyHall.studyCategory),
+      text(Cls.studyHall.general, 'general', 0, null),
+      category(Cls.studyHall.studyCategory, 'Study Rooms', 0),
+      text(Cls.studyHall.homeworkHelp, 'homework-help', 1, Cls.studyHall.studyCategory),
     ],
     emojis: [],
-    members: [member(P.orion.id, []), member(U.ava.id, [R.studyHall.headTutor])],
-    systemChannelId: C.studyHall.general,
+    members: [member(valueItem.orion.id, []), member(value.ava.id, [Result.studyHall.headTutor])],
+    systemChannelId: Cls.studyHall.general,
   },
-  [G.cozyCorner.id]: {
+  [Guild.cozyCorner.id]: {
     roles: [
-      everyoneRole(G.cozyCorner.id, PERMISSION_MEMBER),
-      { id: R.cozyCorner.regular, name: 'Regular', color: 0xc27c0e, position: 1, permissions: '0' },
-      { id: R.cozyCorner.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
-      { id: R.cozyCorner.host, name: 'Host', color: 0xe91e63, position: 3, permissions: p('ADMINISTRATOR'), hoist: true },
+      everyoneRole(Guild.cozyCorner.id, PERMISSION_MEMBER),
+      { id: Result.cozyCorner.regular, name: 'Regular', color: 0xc27c0e, position: 1, permissions: '0' },
+      { id: Result.cozyCorner.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
+      { id: Result.cozyCorner.host, name: 'Host', color: 0xe91e63, position: 3, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(C.cozyCorner.lounge, 'lounge', 0, null),
-      category(C.cozyCorner.helpCategory, 'Help', 0),
-      text(C.cozyCorner.askHere, 'ask-here', 1, C.cozyCorner.helpCategory),
+      text(Cls.cozyCorner.lounge, 'lounge', 0, null),
+      category(Cls.cozyCorner.helpCategory, 'Help', 0),
+      text(Cls.cozyCorner.askHere, 'ask-here', 1, Cls.cozyCorner.helpCategory),
     ],
     emojis: [{ id: '1500000000000004001', name: 'cozy_tea', animated: false }],
-    members: [member(P.orion.id, [R.cozyCorner.host]), member(U.ava.id, [R.cozyCorner.regular]), member(U.cleo.id, [R.cozyCorner.regular])],
-    systemChannelId: C.cozyCorner.lounge,
+    members: [member(valueItem.orion.id, [Result.cozyCorner.host]), member(value.ava.id, [Result.cozyCorner.regular]), member(value.cleo.id, [Result.cozyCorner.regular])],
+    systemChannelId: Cls.cozyCorner.lounge,
   },
-  [G.bensWorkshop.id]: {
+  [Guild.bensWorkshop.id]: {
     roles: [
-      everyoneRole(G.bensWorkshop.id, VIEW_SEND),
-      { id: R.bensWorkshop.tickety, name: 'Tickety', color: 0, position: 1, permissions: PERMISSION_BOT, bot: true },
-      { id: R.bensWorkshop.foreman, name: 'Foreman', color: 0xf1c40f, position: 2, permissions: p('ADMINISTRATOR'), hoist: true },
+      everyoneRole(Guild.bensWorkshop.id, VIEW_SEND),
+      { id: Result.bensWorkshop.tickety, name: 'Tickety', color: 0, position: 1, permissions: PERMISSION_BOT, bot: true },
+      { id: Result.bensWorkshop.foreman, name: 'Foreman', color: 0xf1c40f, position: 2, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(C.bensWorkshop.general, 'general', 0, null),
-      category(C.bensWorkshop.projectsCategory, 'Projects', 0),
-      text(C.bensWorkshop.workbench, 'workbench', 1, C.bensWorkshop.projectsCategory),
+      text(Cls.bensWorkshop.general, 'general', 0, null),
+      category(Cls.bensWorkshop.projectsCategory, 'Projects', 0),
+      text(Cls.bensWorkshop.workbench, 'workbench', 1, Cls.bensWorkshop.projectsCategory),
     ],
     emojis: [],
-    members: [member(P.orion.id, []), member(U.ben.id, [R.bensWorkshop.foreman])],
-    systemChannelId: C.bensWorkshop.general,
+    members: [member(valueItem.orion.id, []), member(value.ben.id, [Result.bensWorkshop.foreman])],
+    systemChannelId: Cls.bensWorkshop.general,
   },
-  [G.ticketyHq.id]: {
+  [Guild.ticketyHq.id]: {
     roles: [
-      everyoneRole(G.ticketyHq.id, PERMISSION_MEMBER),
-      { id: R.ticketyHq.staff, name: 'Staff', color: 0x5865f2, position: 1, permissions: p('MANAGE_MESSAGES', 'MANAGE_THREADS', 'EMBED_LINKS'), hoist: true },
-      { id: R.ticketyHq.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
+      everyoneRole(Guild.ticketyHq.id, PERMISSION_MEMBER),
+      { id: Result.ticketyHq.staff, name: 'Staff', color: 0x5865f2, position: 1, permissions: callback('MANAGE_MESSAGES', 'MANAGE_THREADS', 'EMBED_LINKS'), hoist: true },
+      { id: Result.ticketyHq.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
     ],
     channels: [
-      text(C.ticketyHq.announcements, 'announcements', 0, null, [roleOw(G.ticketyHq.id, [], ['SEND_MESSAGES']), roleOw(R.ticketyHq.tickety, ['SEND_MESSAGES'], [])]),
-      category(C.ticketyHq.supportCategory, 'Support', 0),
-      text(C.ticketyHq.supportQueue, 'support-queue', 1, C.ticketyHq.supportCategory),
-      text(C.ticketyHq.transcripts, 'transcripts', 2, C.ticketyHq.supportCategory, [
-        roleOw(G.ticketyHq.id, [], ['VIEW_CHANNEL']),
-        roleOw(R.ticketyHq.staff, ['VIEW_CHANNEL'], []),
-        roleOw(R.ticketyHq.tickety, ['VIEW_CHANNEL'], []),
+      text(Cls.ticketyHq.announcements, 'announcements', 0, null, [roleOw(Guild.ticketyHq.id, [], ['SEND_MESSAGES']), roleOw(Result.ticketyHq.tickety, ['SEND_MESSAGES'], [])]),
+      category(Cls.ticketyHq.supportCategory, 'Support', 0),
+      text(Cls.ticketyHq.supportQueue, 'support-queue', 1, Cls.ticketyHq.supportCategory),
+      text(Cls.ticketyHq.transcripts, 'transcripts', 2, Cls.ticketyHq.supportCategory, [
+        roleOw(Guild.ticketyHq.id, [], ['VIEW_CHANNEL']),
+        roleOw(Result.ticketyHq.staff, ['VIEW_CHANNEL'], []),
+        roleOw(Result.ticketyHq.tickety, ['VIEW_CHANNEL'], []),
       ]),
     ],
     emojis: [{ id: '1500000000000006001', name: 'tickety', animated: false }],
-    members: [member(U.sam.id, [R.ticketyHq.staff])],
-    systemChannelId: C.ticketyHq.announcements,
+    members: [member(value.sam.id, [Result.ticketyHq.staff])],
+    systemChannelId: Cls.ticketyHq.announcements,
   },
-  [G.modGuild.id]: {
+  [Guild.modGuild.id]: {
     roles: [
-      everyoneRole(G.modGuild.id, VIEW_SEND),
-      { id: R.modGuild.modder, name: 'Modder', color: 0x2ecc71, position: 1, permissions: '0' },
-      { id: R.modGuild.dashboardReaders, name: 'Dashboard Readers', color: 0x9b59b6, position: 2, permissions: '0', mentionable: true },
-      { id: R.modGuild.moderator, name: 'Moderator', color: 0xe67e22, position: 3, permissions: p('MANAGE_GUILD'), hoist: true },
-      { id: R.modGuild.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
-      { id: R.modGuild.founder, name: 'Founder', color: 0xe74c3c, position: 5, permissions: p('ADMINISTRATOR'), hoist: true },
+      everyoneRole(Guild.modGuild.id, VIEW_SEND),
+      { id: Result.modGuild.modder, name: 'Modder', color: 0x2ecc71, position: 1, permissions: '0' },
+      { id: Result.modGuild.dashboardReaders, name: 'Dashboard Readers', color: 0x9b59b6, position: 2, permissions: '0', mentionable: true },
+      { id: Result.modGuild.moderator, name: 'Moderator', color: 0xe67e22, position: 3, permissions: callback('MANAGE_GUILD'), hoist: true },
+      { id: Result.modGuild.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
+      { id: Result.modGuild.founder, name: 'Founder', color: 0xe74c3c, position: 5, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(C.modGuild.announcements, 'announcements', 0, null, [roleOw(G.modGuild.id, [], ['SEND_MESSAGES'])], 'Releases and news (staff only)'),
-      category(C.modGuild.moddingCategory, 'Modding', 0),
-      text(C.modGuild.modHelp, 'mod-help', 1, C.modGuild.moddingCategory),
-      text(C.modGuild.releases, 'releases', 2, C.modGuild.moddingCategory, [roleOw(R.modGuild.tickety, [], ['EMBED_LINKS'])]),
-      category(C.modGuild.staffCategory, 'Staff', 1, [roleOw(G.modGuild.id, [], ['VIEW_CHANNEL']), roleOw(R.modGuild.moderator, ['VIEW_CHANNEL'], [])]),
-      text(C.modGuild.modQueue, 'mod-queue', 3, C.modGuild.staffCategory, [
-        roleOw(G.modGuild.id, [], ['VIEW_CHANNEL']),
-        roleOw(R.modGuild.moderator, ['VIEW_CHANNEL'], []),
+      text(Cls.modGuild.announcements, 'announcements', 0, null, [roleOw(Guild.modGuild.id, [], ['SEND_MESSAGES'])], 'Releases and news (staff only)'),
+      category(Cls.modGuild.moddingCategory, 'Modding', 0),
+      text(Cls.modGuild.modHelp, 'mod-help', 1, Cls.modGuild.moddingCategory),
+      text(Cls.modGuild.releases, 'releases', 2, Cls.modGuild.moddingCategory, [roleOw(Result.modGuild.tickety, [], ['EMBED_LINKS'])]),
+      category(Cls.modGuild.staffCategory, 'Staff', 1, [roleOw(Guild.modGuild.id, [], ['VIEW_CHANNEL']), roleOw(Result.modGuild.moderator, ['VIEW_CHANNEL'], [])]),
+      text(Cls.modGuild.modQueue, 'mod-queue', 3, Cls.modGuild.staffCategory, [
+        roleOw(Guild.modGuild.id, [], ['VIEW_CHANNEL']),
+        roleOw(Result.modGuild.moderator, ['VIEW_CHANNEL'], []),
       ]),
     ],
     emojis: [
@@ -561,13 +561,13 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       { id: '1500000000000007002', name: 'pixel_sword', animated: true },
     ],
     members: [
-      member(P.orion.id, [R.modGuild.founder]),
-      member(U.ava.id, [R.modGuild.moderator]),
+      member(valueItem.orion.id, [Result.modGuild.founder]),
+      member(value.ava.id, [Result.modGuild.moderator]),
       // Ben holds Dashboard Readers (no manage permission): the API's demo seed gives that role read
       // access to Retro Modders' dashboard.
-      member(U.ben.id, [R.modGuild.dashboardReaders, R.modGuild.modder]),
+      member(value.ben.id, [Result.modGuild.dashboardReaders, Result.modGuild.modder]),
     ],
-    systemChannelId: C.modGuild.announcements,
+    systemChannelId: Cls.modGuild.announcements,
   },
 };
 
@@ -578,14 +578,14 @@ const SEEDED_AT = Date.UTC(2026, 0, 1, 9, 0, 0);
 export const DEMO_MESSAGES: readonly DemoMessage[] = [
   {
     id: snowflakeAt(SEEDED_AT, 1),
-    channelId: C.avasArcade.welcome,
-    authorId: U.ava.id,
-    content: `Welcome to **Ava's Arcade**! 🎮\nRead the rules, be kind, and if you need help head to <#${C.avasArcade.support}>.`,
+    channelId: Cls.avasArcade.welcome,
+    authorId: value.ava.id,
+    content: `Welcome to **Ava's Arcade**! 🎮\nRead the rules, be kind, and if you need help head to <#${Cls.avasArcade.support}>.`,
   },
   {
     id: snowflakeAt(SEEDED_AT + 60_000, 2),
-    channelId: C.pixelPals.general,
-    authorId: P.rin.id,
-    content: `Post your pixel art in <#${C.pixelPals.showcase}> and ask for help in <#${C.pixelPals.help}> :)`,
+    channelId: Cls.pixelPals.general,
+    authorId: valueItem.rin.id,
+    content: `Post your pixel art in <#${Cls.pixelPals.showcase}> and ask for help in <#${Cls.pixelPals.help}> :)`,
   },
 ];

@@ -27,13 +27,13 @@ export function botUserObject(options: Pick<ResolvedOptions, 'clientId' | 'appNa
 }
 
 /** A person's public user object (as members and message authors carry it). */
-export function personObject(p: DemoPerson) {
+export function personObject(person: DemoPerson) {
   return {
-    id: p.id,
-    username: p.username,
+    id: person.id,
+    username: person.username,
     discriminator: '0',
-    global_name: p.globalName,
-    avatar: p.avatar,
+    global_name: person.globalName,
+    avatar: person.avatar,
     avatar_decoration_data: null,
     banner: null,
     accent_color: null,
@@ -42,45 +42,45 @@ export function personObject(p: DemoPerson) {
   };
 }
 
-export function roleObject(r: DemoRole, botId: string) {
+export function roleObject(role: DemoRole, botId: string) {
   return {
-    id: r.id,
-    name: r.name,
+    id: role.id,
+    name: role.name,
     description: null,
-    color: r.color,
-    colors: { primary_color: r.color, secondary_color: null, tertiary_color: null },
-    hoist: r.hoist ?? false,
+    color: role.color,
+    colors: { primary_color: role.color, secondary_color: null, tertiary_color: null },
+    hoist: role.hoist ?? false,
     icon: null,
     unicode_emoji: null,
-    position: r.position,
-    permissions: r.permissions,
-    managed: r.bot === true,
-    mentionable: r.mentionable ?? false,
+    position: role.position,
+    permissions: role.permissions,
+    managed: role.bot === true,
+    mentionable: role.mentionable ?? false,
     flags: 0,
-    ...(r.bot ? { tags: { bot_id: botId } } : {}),
+    ...(role.bot ? { tags: { bot_id: botId } } : {}),
   };
 }
 
-export function overwriteObject(o: PermissionOverwrite) {
-  return { id: o.id, type: o.type, allow: o.allow, deny: o.deny };
+export function overwriteObject(permissionOverwrite: PermissionOverwrite) {
+  return { id: permissionOverwrite.id, type: permissionOverwrite.type, allow: permissionOverwrite.allow, deny: permissionOverwrite.deny };
 }
 
-export function channelObject(c: DemoChannel, guildId: string, overwrites: readonly PermissionOverwrite[], lastMessageId: string | null) {
+export function channelObject(channel: DemoChannel, guildId: string, overwrites: readonly PermissionOverwrite[], lastMessageId: string | null) {
   const common = {
-    id: c.id,
-    type: c.type,
+    id: channel.id,
+    type: channel.type,
     guild_id: guildId,
-    name: c.name,
-    position: c.position,
+    name: channel.name,
+    position: channel.position,
     flags: 0,
-    parent_id: c.parentId,
+    parent_id: channel.parentId,
     permission_overwrites: overwrites.map(overwriteObject),
     nsfw: false,
   };
-  if (c.type === 4) return common;
+  if (channel.type === 4) return common;
   return {
     ...common,
-    topic: c.topic ?? null,
+    topic: channel.topic ?? null,
     last_message_id: lastMessageId,
     last_pin_timestamp: null,
     rate_limit_per_user: 0,
@@ -90,18 +90,18 @@ export function channelObject(c: DemoChannel, guildId: string, overwrites: reado
   };
 }
 
-export function emojiObject(e: DemoEmoji) {
-  return { id: e.id, name: e.name, roles: [], require_colons: true, managed: false, animated: e.animated, available: true };
+export function emojiObject(emoji: DemoEmoji) {
+  return { id: emoji.id, name: emoji.name, roles: [], require_colons: true, managed: false, animated: emoji.animated, available: true };
 }
 
-export function memberObject(m: DemoMember, user: object) {
+export function memberObject(member: DemoMember, user: object) {
   return {
     user,
-    nick: m.nick ?? null,
+    nick: member.nick ?? null,
     avatar: null,
     banner: null,
-    roles: [...m.roles],
-    joined_at: m.joinedAt,
+    roles: [...member.roles],
+    joined_at: member.joinedAt,
     premium_since: null,
     deaf: false,
     mute: false,
@@ -112,24 +112,24 @@ export function memberObject(m: DemoMember, user: object) {
   };
 }
 
-export function messageObject(m: StoredMessage, author: object) {
+export function messageObject(message: StoredMessage, author: object) {
   return {
     type: 0,
-    channel_id: m.channelId,
-    content: m.content,
+    channel_id: message.channelId,
+    content: message.content,
     attachments: [],
-    embeds: m.embeds,
-    timestamp: discordTimestamp(m.createdAt),
-    edited_timestamp: m.editedAt === null ? null : discordTimestamp(m.editedAt),
-    flags: m.flags,
-    components: m.components,
-    id: m.id,
+    embeds: message.embeds,
+    timestamp: discordTimestamp(message.createdAt),
+    edited_timestamp: message.editedAt === null ? null : discordTimestamp(message.editedAt),
+    flags: message.flags,
+    components: message.components,
+    id: message.id,
     author,
     mentions: [],
     mention_roles: [],
     pinned: false,
     mention_everyone: false,
-    tts: m.tts,
-    ...(m.nonce !== null ? { nonce: m.nonce } : {}),
+    tts: message.tts,
+    ...(message.nonce !== null ? { nonce: message.nonce } : {}),
   };
 }

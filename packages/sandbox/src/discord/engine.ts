@@ -103,9 +103,9 @@ export class SandboxEngine {
     if (!user) throw new Error(`revokeUser: "${userRef}" is not a demo user (id, key or username)`);
     let ended = 0;
     const now = this.now();
-    for (const g of this.store.grants.values()) {
-      if (g.userId === user.id && g.endedAt === null) {
-        this.store.endGrant(g, 'user_revoked', now);
+    for (const grant of this.store.grants.values()) {
+      if (grant.userId === user.id && grant.endedAt === null) {
+        this.store.endGrant(grant, 'user_revoked', now);
         ended++;
       }
     }

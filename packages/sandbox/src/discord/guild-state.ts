@@ -87,16 +87,16 @@ export class GuildState {
     this.#overwrites.clear();
     this.#total = 0;
     this.#lastId = 0n;
-    for (const m of DEMO_MESSAGES) {
-      const entry = CHANNELS.get(m.channelId);
+    for (const message of DEMO_MESSAGES) {
+      const entry = CHANNELS.get(message.channelId);
       if (!entry) continue;
-      const createdAt = timestampOf(m.id);
+      const createdAt = timestampOf(message.id);
       this.#insert({
-        id: m.id,
-        channelId: m.channelId,
+        id: message.id,
+        channelId: message.channelId,
         guildId: entry.guildId,
-        authorId: m.authorId,
-        content: m.content,
+        authorId: message.authorId,
+        content: message.content,
         embeds: [],
         components: [],
         flags: 0,
@@ -154,16 +154,16 @@ export class GuildState {
   }
 
   get(channelId: string, messageId: string): StoredMessage | undefined {
-    const m = this.#byId.get(messageId);
-    return m && m.channelId === channelId ? m : undefined;
+    const message = this.#byId.get(messageId);
+    return message && message.channelId === channelId ? message : undefined;
   }
 
   delete(message: StoredMessage): void {
     const list = this.#messages.get(message.channelId);
     if (!list) return;
-    const i = list.indexOf(message);
-    if (i !== -1) {
-      list.splice(i, 1);
+    const index = list.indexOf(message);
+    if (index !== -1) {
+      list.splice(index, 1);
       this.#byId.delete(message.id);
       this.#total--;
     }
@@ -202,7 +202,7 @@ export class GuildState {
     while (list.length > MAX_MESSAGES_PER_CHANNEL) this.delete(list[0]!);
     while (this.#total > MAX_MESSAGES) {
       let fullest: StoredMessage[] | null = null;
-      for (const l of this.#messages.values()) if (!fullest || l.length > fullest.length) fullest = l;
+      for (const messages of this.#messages.values()) if (!fullest || messages.length > fullest.length) fullest = messages;
       if (!fullest?.length) break;
       this.delete(fullest[0]!);
     }

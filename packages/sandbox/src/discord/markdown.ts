@@ -83,35 +83,35 @@ export function renderInline(text: string, ctx: MarkdownContext, depth = 0): str
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     out += escapeHtml(text.slice(last, m.index));
     last = m.index + m[0].length;
-    const g = m;
-    if (g[1] !== undefined) out += `<code>${escapeHtml(g[1])}</code>`;
-    else if (g[2] !== undefined) out += `<strong>${inner(g[2])}</strong>`;
-    else if (g[3] !== undefined) out += `<u>${inner(g[3])}</u>`;
-    else if (g[4] !== undefined) out += `<em>${inner(g[4])}</em>`;
-    else if (g[5] !== undefined) out += `<em>${inner(g[5])}</em>`;
-    else if (g[6] !== undefined) out += `<s>${inner(g[6])}</s>`;
-    else if (g[7] !== undefined) out += `<span class="spoiler">${inner(g[7])}</span>`;
-    else if (g[8] !== undefined && g[9] !== undefined) out += link(g[9], inner(g[8]));
-    else if (g[10] !== undefined) out += link(g[10], escapeHtml(g[10]));
-    else if (g[11] !== undefined) out += link(g[11], escapeHtml(g[11]));
-    else if (g[12] !== undefined) {
-      const name = ctx.user(g[12]);
+    const match = m;
+    if (match[1] !== undefined) out += `<code>${escapeHtml(match[1])}</code>`;
+    else if (match[2] !== undefined) out += `<strong>${inner(match[2])}</strong>`;
+    else if (match[3] !== undefined) out += `<u>${inner(match[3])}</u>`;
+    else if (match[4] !== undefined) out += `<em>${inner(match[4])}</em>`;
+    else if (match[5] !== undefined) out += `<em>${inner(match[5])}</em>`;
+    else if (match[6] !== undefined) out += `<s>${inner(match[6])}</s>`;
+    else if (match[7] !== undefined) out += `<span class="spoiler">${inner(match[7])}</span>`;
+    else if (match[8] !== undefined && match[9] !== undefined) out += link(match[9], inner(match[8]));
+    else if (match[10] !== undefined) out += link(match[10], escapeHtml(match[10]));
+    else if (match[11] !== undefined) out += link(match[11], escapeHtml(match[11]));
+    else if (match[12] !== undefined) {
+      const name = ctx.user(match[12]);
       out += `<span class="mention">@${escapeHtml(name ?? 'unknown-user')}</span>`;
-    } else if (g[13] !== undefined) {
-      const role = ctx.role(g[13]);
+    } else if (match[13] !== undefined) {
+      const role = ctx.role(match[13]);
       out += role
         ? `<span class="mention${role.color ? ` k-${hex(role.color)}` : ''}">@${escapeHtml(role.name)}</span>`
         : '<span class="mention">@unknown-role</span>';
-    } else if (g[14] !== undefined) {
-      const channel = ctx.channel(g[14]);
+    } else if (match[14] !== undefined) {
+      const channel = ctx.channel(match[14]);
       out += channel ? `<a class="mention" href="${escapeHtml(channel.href)}">#${escapeHtml(channel.name)}</a>` : '<span class="mention">#unknown</span>';
-    } else if (g[16] !== undefined && g[17] !== undefined) {
-      out += `<img class="emoji" src="${escapeHtml(ctx.emojiSrc(g[17], g[15] === 'a'))}" alt=":${escapeHtml(g[16])}:" title=":${escapeHtml(g[16])}:" width="22" height="22">`;
-    } else if (g[18] !== undefined) {
-      const shown = timestampText(Number(g[18]), g[19]);
-      out += shown === null ? escapeHtml(g[0]) : `<time class="stamp">${escapeHtml(shown)}</time>`;
-    } else if (g[20] !== undefined) out += `<span class="mention">@${escapeHtml(g[20])}</span>`;
-    else out += escapeHtml(g[0]);
+    } else if (match[16] !== undefined && match[17] !== undefined) {
+      out += `<img class="emoji" src="${escapeHtml(ctx.emojiSrc(match[17], match[15] === 'a'))}" alt=":${escapeHtml(match[16])}:" title=":${escapeHtml(match[16])}:" width="22" height="22">`;
+    } else if (match[18] !== undefined) {
+      const shown = timestampText(Number(match[18]), match[19]);
+      out += shown === null ? escapeHtml(match[0]) : `<time class="stamp">${escapeHtml(shown)}</time>`;
+    } else if (match[20] !== undefined) out += `<span class="mention">@${escapeHtml(match[20])}</span>`;
+    else out += escapeHtml(match[0]);
   }
   return out + escapeHtml(text.slice(last));
 }
@@ -147,11 +147,11 @@ function renderLines(text: string, ctx: MarkdownContext, depth: number): string 
       quote = [line.slice(4), ...lines.slice(i + 1)];
       break;
     }
-    const q = depth < MAX_DEPTH ? /^> ?(.*)$/.exec(line) : null;
-    if (q) {
+    const match = depth < MAX_DEPTH ? /^> ?(.*)$/.exec(line) : null;
+    if (match) {
       flushPlain();
       flushList();
-      quote.push(q[1]!);
+      quote.push(match[1]!);
       continue;
     }
     flushQuote();

@@ -54,10 +54,10 @@ function intParam(reply: FastifyReply, name: string, raw: string | null, fallbac
     return null;
   };
   if (!/^-?\d{1,10}$/.test(raw)) return error('NUMBER_TYPE_COERCE', `Value "${raw.slice(0, 100)}" is not int.`);
-  const n = Number(raw);
-  if (n < min) return error('NUMBER_TYPE_MIN', `Int value should be greater than or equal to ${min}.`);
-  if (n > max) return error('NUMBER_TYPE_MAX', `Int value should be less than or equal to ${max}.`);
-  return n;
+  const count = Number(raw);
+  if (count < min) return error('NUMBER_TYPE_MIN', `Int value should be greater than or equal to ${min}.`);
+  if (count > max) return error('NUMBER_TYPE_MAX', `Int value should be less than or equal to ${max}.`);
+  return count;
 }
 
 /**
@@ -73,28 +73,28 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
     '/api/v10/channels/:channelId/messages',
     { config: { sandboxBucket: 'POST /channels/{channel.id}/messages', sandboxMajor: 'channelId', sandboxLimit: 'message' } },
     async (req, reply) => {
-      const a = access(engine, req, reply);
-      if (!a) return reply;
-      if (a.channel.type === 4) return discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
+      if (channelAccess.channel.type === 4) return discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
       const parsed = jsonBody(req, refuseBody(reply, 'The sandbox takes JSON bodies only (no multipart uploads or forms).'));
       if (!parsed.ok) return reply;
       const result = validateMessage(parsed.body, 'create');
       if (!result.ok) return reply.code(result.status).send(result.body);
-      const v = result.value;
-      const draft = { content: v.content ?? '', embeds: v.embeds ?? [], components: v.components ?? [] };
+      const messageItem = result.value;
+      const draft = { content: messageItem.content ?? '', embeds: messageItem.embeds ?? [], components: messageItem.components ?? [] };
       if (isEmptyMessage(draft)) return emptyMessage(reply);
-      if (!hasPermission(a.perms, 'SEND_MESSAGES')) return missingPermissions(reply);
-      if (draft.embeds.length > 0 && !hasPermission(a.perms, 'EMBED_LINKS')) return missingPermissions(reply);
+      if (!hasPermission(channelAccess.perms, 'SEND_MESSAGES')) return missingPermissions(reply);
+      if (draft.embeds.length > 0 && !hasPermission(channelAccess.perms, 'EMBED_LINKS')) return missingPermissions(reply);
       const now = engine.now();
       const message = guilds.add({
         id: guilds.nextId(now),
-        channelId: a.channel.id,
-        guildId: a.ctx.guild.id,
+        channelId: channelAccess.channel.id,
+        guildId: channelAccess.ctx.guild.id,
         authorId: botId(),
         ...draft,
-        flags: v.flags ?? 0,
-        tts: v.tts ?? false,
-        nonce: v.nonce ?? null,
+        flags: messageItem.flags ?? 0,
+        tts: messageItem.tts ?? false,
+        nonce: messageItem.nonce ?? null,
         createdAt: now,
         editedAt: null,
       });
@@ -106,8 +106,8 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
     '/api/v10/channels/:channelId/messages',
     { config: { sandboxBucket: 'GET /channels/{channel.id}/messages', sandboxMajor: 'channelId' } },
     async (req, reply) => {
-      const a = access(engine, req, reply);
-      if (!a) return reply;
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
       const query = queryOf(req.url);
       const limit = intParam(reply, 'limit', query.get('limit'), 50, 1, 100);
       if (limit === null) return reply;
@@ -122,8 +122,8 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
         }
       }
       // Without READ_MESSAGE_HISTORY Discord answers no messages (not an error).
-      if (!hasPermission(a.perms, 'READ_MESSAGE_HISTORY')) return [];
-      const list = guilds.list(a.channel.id);
+      if (!hasPermission(channelAccess.perms, 'READ_MESSAGE_HISTORY')) return [];
+      const list = guilds.list(channelAccess.channel.id);
       let page: readonly StoredMessage[];
       if (anchors.around !== null) {
         const around = anchors.around;
@@ -150,11 +150,11 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
     '/api/v10/channels/:channelId/messages/:messageId',
     { config: { sandboxBucket: 'GET /channels/{channel.id}/messages/{message.id}', sandboxMajor: 'channelId' } },
     async (req, reply) => {
-      const a = access(engine, req, reply);
-      if (!a) return reply;
-      if (!hasPermission(a.perms, 'READ_MESSAGE_HISTORY')) return missingPermissions(reply);
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
+      if (!hasPermission(channelAccess.perms, 'READ_MESSAGE_HISTORY')) return missingPermissions(reply);
       const { messageId } = req.params as { messageId: string };
-      const message = SNOWFLAKE.test(messageId) ? guilds.get(a.channel.id, messageId) : undefined;
+      const message = SNOWFLAKE.test(messageId) ? guilds.get(channelAccess.channel.id, messageId) : undefined;
       if (!message) return unknownMessage(reply);
       return answer(message);
     },
@@ -164,26 +164,26 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
     '/api/v10/channels/:channelId/messages/:messageId',
     { config: { sandboxBucket: 'PATCH /channels/{channel.id}/messages/{message.id}', sandboxMajor: 'channelId' } },
     async (req, reply) => {
-      const a = access(engine, req, reply);
-      if (!a) return reply;
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
       const { messageId } = req.params as { messageId: string };
-      const message = SNOWFLAKE.test(messageId) ? guilds.get(a.channel.id, messageId) : undefined;
+      const message = SNOWFLAKE.test(messageId) ? guilds.get(channelAccess.channel.id, messageId) : undefined;
       if (!message) return unknownMessage(reply);
       if (message.authorId !== botId()) return discordError(reply, 403, 50005, 'Cannot edit a message authored by another user');
       const parsed = jsonBody(req, refuseBody(reply, 'The sandbox takes JSON bodies only (no multipart uploads or forms).'));
       if (!parsed.ok) return reply;
       const result = validateMessage(parsed.body, 'edit');
       if (!result.ok) return reply.code(result.status).send(result.body);
-      const v = result.value;
+      const messageItem = result.value;
       const next = {
-        content: v.content ?? message.content,
-        embeds: v.embeds ?? message.embeds,
-        components: v.components ?? message.components,
+        content: messageItem.content ?? message.content,
+        embeds: messageItem.embeds ?? message.embeds,
+        components: messageItem.components ?? message.components,
       };
       if (isEmptyMessage(next)) return emptyMessage(reply);
-      if (v.embeds !== undefined && v.embeds.length > 0 && !hasPermission(a.perms, 'EMBED_LINKS')) return missingPermissions(reply);
+      if (messageItem.embeds !== undefined && messageItem.embeds.length > 0 && !hasPermission(channelAccess.perms, 'EMBED_LINKS')) return missingPermissions(reply);
       Object.assign(message, next);
-      if (v.flags !== undefined) message.flags = v.flags;
+      if (messageItem.flags !== undefined) message.flags = messageItem.flags;
       message.editedAt = engine.now();
       return answer(message);
     },
@@ -193,12 +193,12 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
     '/api/v10/channels/:channelId/messages/:messageId',
     { config: { sandboxBucket: 'DELETE /channels/{channel.id}/messages/{message.id}', sandboxMajor: 'channelId' } },
     async (req, reply) => {
-      const a = access(engine, req, reply);
-      if (!a) return reply;
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
       const { messageId } = req.params as { messageId: string };
-      const message = SNOWFLAKE.test(messageId) ? guilds.get(a.channel.id, messageId) : undefined;
+      const message = SNOWFLAKE.test(messageId) ? guilds.get(channelAccess.channel.id, messageId) : undefined;
       if (!message) return unknownMessage(reply);
-      if (message.authorId !== botId() && !hasPermission(a.perms, 'MANAGE_MESSAGES')) return missingPermissions(reply);
+      if (message.authorId !== botId() && !hasPermission(channelAccess.perms, 'MANAGE_MESSAGES')) return missingPermissions(reply);
       guilds.delete(message);
       return reply.code(204).send();
     },

@@ -45,9 +45,9 @@ const SELECT_TYPES: ReadonlySet<number> = new Set([3, 5, 6, 7, 8]);
 
 /** Characters as Discord counts them: Unicode code points. */
 export function charCount(value: string): number {
-  let n = 0;
-  for (const _ of value) n++;
-  return n;
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
 }
 
 type Path = ReadonlyArray<string | number>;
@@ -65,11 +65,11 @@ export class FormErrors {
   add(path: Path, code: string, message: string): void {
     let node = this.tree;
     for (const key of path) {
-      const k = String(key);
-      let next = node[k] as ErrorTree | undefined;
+      const keyItem = String(key);
+      let next = node[keyItem] as ErrorTree | undefined;
       if (!next || Array.isArray(next)) {
         next = {};
-        node[k] = next;
+        node[keyItem] = next;
       }
       node = next;
     }
@@ -157,9 +157,9 @@ export type ValidationResult =
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const present = (v: unknown) => v !== undefined && v !== null;
-const shown = (v: unknown) => {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return (s ?? String(v)).slice(0, 100);
+const shown = (value: unknown) => {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return (text ?? String(value)).slice(0, 100);
 };
 
 class Checker {
@@ -177,13 +177,13 @@ class Checker {
       if (required) this.errors.add(path, 'BASE_TYPE_REQUIRED', 'This field is required');
       return undefined;
     }
-    const s = this.string(value, path);
-    if (s === undefined) return undefined;
-    if (charCount(s) > max) {
+    const session = this.string(value, path);
+    if (session === undefined) return undefined;
+    if (charCount(session) > max) {
       this.errors.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
       return undefined;
     }
-    return s;
+    return session;
   }
 
   /** A string of `min` to `max` characters (BASE_TYPE_BAD_LENGTH outside). */
@@ -192,27 +192,27 @@ class Checker {
       this.errors.add(path, 'BASE_TYPE_REQUIRED', 'This field is required');
       return undefined;
     }
-    const s = this.string(value, path);
-    if (s === undefined) return undefined;
-    const n = charCount(s);
-    if (n < min || n > max) {
+    const session = this.string(value, path);
+    if (session === undefined) return undefined;
+    const count = charCount(session);
+    if (count < min || count > max) {
       this.errors.add(path, 'BASE_TYPE_BAD_LENGTH', `Must be between ${min} and ${max} in length.`);
       return undefined;
     }
-    return s;
+    return session;
   }
 
   url(value: unknown, path: Path, schemes: readonly string[] = ['http:', 'https:']): string | undefined {
     if (!present(value)) return undefined;
-    const s = this.string(value, path);
-    if (s === undefined) return undefined;
-    if (charCount(s) > MESSAGE_LIMITS.url) {
+    const session = this.string(value, path);
+    if (session === undefined) return undefined;
+    if (charCount(session) > MESSAGE_LIMITS.url) {
       this.errors.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.url} or fewer in length.`);
       return undefined;
     }
     let ok = false;
     try {
-      ok = schemes.includes(new URL(s).protocol);
+      ok = schemes.includes(new URL(session).protocol);
     } catch {
       ok = false;
     }
@@ -220,7 +220,7 @@ class Checker {
       this.errors.add(path, 'URL_TYPE_INVALID_URL', 'Not a well formed URL.');
       return undefined;
     }
-    return s;
+    return session;
   }
 
   integer(value: unknown, path: Path, min: number, max: number): number | undefined {
@@ -281,93 +281,93 @@ class Checker {
 
   snowflake(value: unknown, path: Path): string | undefined {
     if (!present(value)) return undefined;
-    const s = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-    if (typeof s !== 'string' || !/^\d{1,20}$/.test(s)) {
+    const session = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+    if (typeof session !== 'string' || !/^\d{1,20}$/.test(session)) {
       this.errors.add(path, 'NUMBER_TYPE_COERCE', `Value "${shown(value)}" is not snowflake.`);
       return undefined;
     }
-    return s;
+    return session;
   }
 }
 
 /** Characters an embed counts towards the 6,000 of a message. */
-function embedSize(e: EmbedOut): number {
-  let n = charCount(e.title ?? '') + charCount(e.description ?? '') + charCount(e.footer?.text ?? '') + charCount(e.author?.name ?? '');
-  for (const f of e.fields ?? []) n += charCount(f.name) + charCount(f.value);
-  return n;
+function embedSize(embedOut: EmbedOut): number {
+  let count = charCount(embedOut.title ?? '') + charCount(embedOut.description ?? '') + charCount(embedOut.footer?.text ?? '') + charCount(embedOut.author?.name ?? '');
+  for (const file of embedOut.fields ?? []) count += charCount(file.name) + charCount(file.value);
+  return count;
 }
 
 /** Discord's timestamp (ISO 8601) for an embed's `timestamp`, or undefined when it cannot be read. */
-function embedTimestamp(c: Checker, value: unknown, path: Path): string | undefined {
+function embedTimestamp(checker: Checker, value: unknown, path: Path): string | undefined {
   if (!present(value)) return undefined;
-  const s = c.string(value, path);
-  if (s === undefined) return undefined;
-  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(s) ? Date.parse(s) : Number.NaN;
+  const session = checker.string(value, path);
+  if (session === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(session) ? Date.parse(session) : Number.NaN;
   if (!Number.isFinite(ms)) {
-    c.errors.add(path, 'DATE_TYPE_CONVERT', `Could not parse ${shown(value)}. Should be ISO8601.`);
+    checker.errors.add(path, 'DATE_TYPE_CONVERT', `Could not parse ${shown(value)}. Should be ISO8601.`);
     return undefined;
   }
   return new Date(ms).toISOString().replace(/Z$/, '000+00:00');
 }
 
-function embedOf(c: Checker, raw: unknown, path: Path): EmbedOut | undefined {
-  const e = c.object(raw, path);
-  if (!e) {
-    if (!present(raw)) c.errors.add(path, 'BASE_TYPE_REQUIRED', 'This field is required');
+function embedOf(checkerItem: Checker, raw: unknown, path: Path): EmbedOut | undefined {
+  const entry = checkerItem.object(raw, path);
+  if (!entry) {
+    if (!present(raw)) checkerItem.errors.add(path, 'BASE_TYPE_REQUIRED', 'This field is required');
     return undefined;
   }
   const out: EmbedOut = { type: 'rich' };
-  if (present(e.type)) {
-    const type = c.string(e.type, [...path, 'type']);
+  if (present(entry.type)) {
+    const type = checkerItem.string(entry.type, [...path, 'type']);
     if (type !== undefined) out.type = type;
   }
-  const title = c.text(e.title, [...path, 'title'], MESSAGE_LIMITS.embedTitle);
+  const title = checkerItem.text(entry.title, [...path, 'title'], MESSAGE_LIMITS.embedTitle);
   if (title !== undefined) out.title = title;
-  const description = c.text(e.description, [...path, 'description'], MESSAGE_LIMITS.embedDescription);
+  const description = checkerItem.text(entry.description, [...path, 'description'], MESSAGE_LIMITS.embedDescription);
   if (description !== undefined) out.description = description;
-  const url = c.url(e.url, [...path, 'url']);
+  const url = checkerItem.url(entry.url, [...path, 'url']);
   if (url !== undefined) out.url = url;
-  const timestamp = embedTimestamp(c, e.timestamp, [...path, 'timestamp']);
+  const timestamp = embedTimestamp(checkerItem, entry.timestamp, [...path, 'timestamp']);
   if (timestamp !== undefined) out.timestamp = timestamp;
-  const color = c.integer(e.color, [...path, 'color'], 0, 0xffffff);
+  const color = checkerItem.integer(entry.color, [...path, 'color'], 0, 0xffffff);
   if (color !== undefined) out.color = color;
 
-  const footer = c.object(e.footer, [...path, 'footer']);
+  const footer = checkerItem.object(entry.footer, [...path, 'footer']);
   if (footer) {
-    const text = c.text(footer.text, [...path, 'footer', 'text'], MESSAGE_LIMITS.footerText, true);
-    const icon = c.url(footer.icon_url, [...path, 'footer', 'icon_url'], ['http:', 'https:', 'attachment:']);
+    const text = checkerItem.text(footer.text, [...path, 'footer', 'text'], MESSAGE_LIMITS.footerText, true);
+    const icon = checkerItem.url(footer.icon_url, [...path, 'footer', 'icon_url'], ['http:', 'https:', 'attachment:']);
     if (text !== undefined) out.footer = { text, ...(icon !== undefined ? { icon_url: icon } : {}) };
   }
   for (const key of ['image', 'thumbnail'] as const) {
-    const media = c.object(e[key], [...path, key]);
+    const media = checkerItem.object(entry[key], [...path, key]);
     if (media) {
-      if (!present(media.url)) c.errors.add([...path, key, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
-      const mediaUrl = c.url(media.url, [...path, key, 'url'], ['http:', 'https:', 'attachment:']);
+      if (!present(media.url)) checkerItem.errors.add([...path, key, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
+      const mediaUrl = checkerItem.url(media.url, [...path, key, 'url'], ['http:', 'https:', 'attachment:']);
       if (mediaUrl !== undefined) out[key] = { url: mediaUrl };
     }
   }
-  const author = c.object(e.author, [...path, 'author']);
+  const author = checkerItem.object(entry.author, [...path, 'author']);
   if (author) {
-    const name = c.text(author.name, [...path, 'author', 'name'], MESSAGE_LIMITS.authorName, true);
-    const authorUrl = c.url(author.url, [...path, 'author', 'url']);
-    const icon = c.url(author.icon_url, [...path, 'author', 'icon_url'], ['http:', 'https:', 'attachment:']);
+    const name = checkerItem.text(author.name, [...path, 'author', 'name'], MESSAGE_LIMITS.authorName, true);
+    const authorUrl = checkerItem.url(author.url, [...path, 'author', 'url']);
+    const icon = checkerItem.url(author.icon_url, [...path, 'author', 'icon_url'], ['http:', 'https:', 'attachment:']);
     if (name !== undefined) {
       out.author = { name, ...(authorUrl !== undefined ? { url: authorUrl } : {}), ...(icon !== undefined ? { icon_url: icon } : {}) };
     }
   }
-  const fields = c.list(e.fields, [...path, 'fields']);
+  const fields = checkerItem.list(entry.fields, [...path, 'fields']);
   if (fields) {
     if (fields.length > MESSAGE_LIMITS.embedFields) {
-      c.errors.add([...path, 'fields'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.embedFields} or fewer in length.`);
+      checkerItem.errors.add([...path, 'fields'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.embedFields} or fewer in length.`);
     } else {
       out.fields = [];
-      fields.forEach((raw, i) => {
-        const fieldPath = [...path, 'fields', i];
-        const f = c.object(raw, fieldPath);
-        if (!f) return;
-        const name = c.text(f.name, [...fieldPath, 'name'], MESSAGE_LIMITS.fieldName, true);
-        const value = c.text(f.value, [...fieldPath, 'value'], MESSAGE_LIMITS.fieldValue, true);
-        const inline = c.boolean(f.inline, [...fieldPath, 'inline']);
+      fields.forEach((raw, index) => {
+        const fieldPath = [...path, 'fields', index];
+        const file = checkerItem.object(raw, fieldPath);
+        if (!file) return;
+        const name = checkerItem.text(file.name, [...fieldPath, 'name'], MESSAGE_LIMITS.fieldName, true);
+        const value = checkerItem.text(file.value, [...fieldPath, 'value'], MESSAGE_LIMITS.fieldValue, true);
+        const inline = checkerItem.boolean(file.inline, [...fieldPath, 'inline']);
         if (name !== undefined && value !== undefined) out.fields!.push({ name, value, inline: inline ?? false });
       });
     }
@@ -375,14 +375,14 @@ function embedOf(c: Checker, raw: unknown, path: Path): EmbedOut | undefined {
   return out;
 }
 
-function emojiOf(c: Checker, raw: unknown, path: Path): EmojiOut | undefined {
-  const e = c.object(raw, path);
-  if (!e) return undefined;
-  const id = c.snowflake(e.id, [...path, 'id']);
-  const name = present(e.name) ? c.text(e.name, [...path, 'name'], 32) : undefined;
-  const animated = c.boolean(e.animated, [...path, 'animated']);
+function emojiOf(checker: Checker, raw: unknown, path: Path): EmojiOut | undefined {
+  const entry = checker.object(raw, path);
+  if (!entry) return undefined;
+  const id = checker.snowflake(entry.id, [...path, 'id']);
+  const name = present(entry.name) ? checker.text(entry.name, [...path, 'name'], 32) : undefined;
+  const animated = checker.boolean(entry.animated, [...path, 'animated']);
   if (id === undefined && name === undefined) {
-    c.errors.add(path, 'COMPONENT_INVALID_EMOJI', 'Invalid emoji');
+    checker.errors.add(path, 'COMPONENT_INVALID_EMOJI', 'Invalid emoji');
     return undefined;
   }
   return { id: id ?? null, name: name ?? null, ...(animated !== undefined ? { animated } : {}) };
@@ -394,49 +394,49 @@ interface ComponentContext {
   nextId: () => number;
 }
 
-function customIdOf(c: Checker, ctx: ComponentContext, value: unknown, path: Path): string | undefined {
-  const id = c.between(value, path, 1, MESSAGE_LIMITS.customId);
+function customIdOf(checker: Checker, ctx: ComponentContext, value: unknown, path: Path): string | undefined {
+  const id = checker.between(value, path, 1, MESSAGE_LIMITS.customId);
   if (id === undefined) return undefined;
   if (ctx.customIds.has(id)) {
-    c.errors.add(path, 'COMPONENT_CUSTOM_ID_DUPLICATED', 'Component custom id cannot be duplicated');
+    checker.errors.add(path, 'COMPONENT_CUSTOM_ID_DUPLICATED', 'Component custom id cannot be duplicated');
     return undefined;
   }
   ctx.customIds.set(id, path);
   return id;
 }
 
-function notAllowed(c: Checker, b: Record<string, unknown>, path: Path, keys: string[], why: string): void {
+function notAllowed(checkerItem: Checker, second: Record<string, unknown>, path: Path, keys: string[], why: string): void {
   for (const key of keys) {
-    if (present(b[key])) c.errors.add([...path, key], 'COMPONENT_INVALID_FIELD', why);
+    if (present(second[key])) checkerItem.errors.add([...path, key], 'COMPONENT_INVALID_FIELD', why);
   }
 }
 
-function buttonOf(c: Checker, ctx: ComponentContext, b: Record<string, unknown>, path: Path): ButtonOut | undefined {
-  const style = c.choice(b.style, [...path, 'style'], BUTTON_STYLES);
-  const label = c.text(b.label, [...path, 'label'], MESSAGE_LIMITS.buttonLabel);
-  const emoji = present(b.emoji) ? emojiOf(c, b.emoji, [...path, 'emoji']) : undefined;
-  const disabled = c.boolean(b.disabled, [...path, 'disabled']);
+function buttonOf(checker: Checker, ctx: ComponentContext, secondItem: Record<string, unknown>, path: Path): ButtonOut | undefined {
+  const style = checker.choice(secondItem.style, [...path, 'style'], BUTTON_STYLES);
+  const label = checker.text(secondItem.label, [...path, 'label'], MESSAGE_LIMITS.buttonLabel);
+  const emoji = present(secondItem.emoji) ? emojiOf(checker, secondItem.emoji, [...path, 'emoji']) : undefined;
+  const disabled = checker.boolean(secondItem.disabled, [...path, 'disabled']);
   if (style === undefined) return undefined;
   const out: ButtonOut = { type: 2, id: ctx.nextId(), style };
   if (style === 5) {
     // A link button: a URL, no custom id.
-    if (!present(b.url)) c.errors.add([...path, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
-    notAllowed(c, b, path, ['custom_id', 'sku_id'], 'A link button has a url and no custom_id.');
-    const url = c.url(b.url, [...path, 'url'], ['http:', 'https:', 'discord:']);
+    if (!present(secondItem.url)) checker.errors.add([...path, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    notAllowed(checker, secondItem, path, ['custom_id', 'sku_id'], 'A link button has a url and no custom_id.');
+    const url = checker.url(secondItem.url, [...path, 'url'], ['http:', 'https:', 'discord:']);
     if (url !== undefined) out.url = url;
   } else if (style === 6) {
     // A premium button: an SKU, nothing else.
-    const sku = c.snowflake(b.sku_id, [...path, 'sku_id']);
-    if (!present(b.sku_id)) c.errors.add([...path, 'sku_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
-    notAllowed(c, b, path, ['custom_id', 'url', 'label', 'emoji'], 'A premium button has a sku_id only.');
+    const sku = checker.snowflake(secondItem.sku_id, [...path, 'sku_id']);
+    if (!present(secondItem.sku_id)) checker.errors.add([...path, 'sku_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    notAllowed(checker, secondItem, path, ['custom_id', 'url', 'label', 'emoji'], 'A premium button has a sku_id only.');
     if (sku !== undefined) out.sku_id = sku;
   } else {
-    notAllowed(c, b, path, ['url', 'sku_id'], 'Only link buttons have a url, only premium buttons a sku_id.');
-    const customId = customIdOf(c, ctx, b.custom_id, [...path, 'custom_id']);
+    notAllowed(checker, secondItem, path, ['url', 'sku_id'], 'Only link buttons have a url, only premium buttons a sku_id.');
+    const customId = customIdOf(checker, ctx, secondItem.custom_id, [...path, 'custom_id']);
     if (customId !== undefined) out.custom_id = customId;
   }
-  if (style !== 6 && label === undefined && emoji === undefined && !present(b.label) && !present(b.emoji)) {
-    c.errors.add([...path, 'label'], 'BASE_TYPE_REQUIRED', 'A button needs a label or an emoji.');
+  if (style !== 6 && label === undefined && emoji === undefined && !present(secondItem.label) && !present(secondItem.emoji)) {
+    checker.errors.add([...path, 'label'], 'BASE_TYPE_REQUIRED', 'A button needs a label or an emoji.');
   }
   if (label !== undefined) out.label = label;
   if (emoji !== undefined) out.emoji = emoji;
@@ -444,30 +444,30 @@ function buttonOf(c: Checker, ctx: ComponentContext, b: Record<string, unknown>,
   return out;
 }
 
-function selectOf(c: Checker, ctx: ComponentContext, s: Record<string, unknown>, type: SelectOut['type'], path: Path): SelectOut | undefined {
-  const customId = customIdOf(c, ctx, s.custom_id, [...path, 'custom_id']);
-  const placeholder = c.text(s.placeholder, [...path, 'placeholder'], MESSAGE_LIMITS.selectPlaceholder);
-  const min = c.integer(s.min_values, [...path, 'min_values'], 0, MESSAGE_LIMITS.selectOptions);
-  const max = c.integer(s.max_values, [...path, 'max_values'], 1, MESSAGE_LIMITS.selectOptions);
-  const disabled = c.boolean(s.disabled, [...path, 'disabled']);
+function selectOf(checkerItem: Checker, ctx: ComponentContext, session: Record<string, unknown>, type: SelectOut['type'], path: Path): SelectOut | undefined {
+  const customId = customIdOf(checkerItem, ctx, session.custom_id, [...path, 'custom_id']);
+  const placeholder = checkerItem.text(session.placeholder, [...path, 'placeholder'], MESSAGE_LIMITS.selectPlaceholder);
+  const min = checkerItem.integer(session.min_values, [...path, 'min_values'], 0, MESSAGE_LIMITS.selectOptions);
+  const max = checkerItem.integer(session.max_values, [...path, 'max_values'], 1, MESSAGE_LIMITS.selectOptions);
+  const disabled = checkerItem.boolean(session.disabled, [...path, 'disabled']);
   const out: SelectOut = { type, id: ctx.nextId(), custom_id: customId ?? '', min_values: min ?? 1, max_values: max ?? 1 };
   if (type === 3) {
-    const options = c.list(s.options, [...path, 'options']);
+    const options = checkerItem.list(session.options, [...path, 'options']);
     if (!options) {
-      if (!present(s.options)) c.errors.add([...path, 'options'], 'BASE_TYPE_REQUIRED', 'This field is required');
+      if (!present(session.options)) checkerItem.errors.add([...path, 'options'], 'BASE_TYPE_REQUIRED', 'This field is required');
     } else if (options.length < 1 || options.length > MESSAGE_LIMITS.selectOptions) {
-      c.errors.add([...path, 'options'], 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${MESSAGE_LIMITS.selectOptions} in length.`);
+      checkerItem.errors.add([...path, 'options'], 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${MESSAGE_LIMITS.selectOptions} in length.`);
     } else {
       out.options = [];
-      options.forEach((raw, i) => {
-        const optionPath = [...path, 'options', i];
-        const o = c.object(raw, optionPath);
-        if (!o) return;
-        const label = c.between(o.label, [...optionPath, 'label'], 1, MESSAGE_LIMITS.optionLabel);
-        const value = c.between(o.value, [...optionPath, 'value'], 1, MESSAGE_LIMITS.optionValue);
-        const description = c.text(o.description, [...optionPath, 'description'], MESSAGE_LIMITS.optionDescription);
-        const emoji = present(o.emoji) ? emojiOf(c, o.emoji, [...optionPath, 'emoji']) : undefined;
-        const isDefault = c.boolean(o.default, [...optionPath, 'default']);
+      options.forEach((raw, index) => {
+        const optionPath = [...path, 'options', index];
+        const item = checkerItem.object(raw, optionPath);
+        if (!item) return;
+        const label = checkerItem.between(item.label, [...optionPath, 'label'], 1, MESSAGE_LIMITS.optionLabel);
+        const value = checkerItem.between(item.value, [...optionPath, 'value'], 1, MESSAGE_LIMITS.optionValue);
+        const description = checkerItem.text(item.description, [...optionPath, 'description'], MESSAGE_LIMITS.optionDescription);
+        const emoji = present(item.emoji) ? emojiOf(checkerItem, item.emoji, [...optionPath, 'emoji']) : undefined;
+        const isDefault = checkerItem.boolean(item.default, [...optionPath, 'default']);
         if (label !== undefined && value !== undefined) {
           out.options!.push({
             label,
@@ -479,17 +479,17 @@ function selectOf(c: Checker, ctx: ComponentContext, s: Record<string, unknown>,
         }
       });
       if (max !== undefined && max > options.length) {
-        c.errors.add([...path, 'max_values'], 'NUMBER_TYPE_MAX', `Int value should be less than or equal to ${options.length}.`);
+        checkerItem.errors.add([...path, 'max_values'], 'NUMBER_TYPE_MAX', `Int value should be less than or equal to ${options.length}.`);
       }
     }
-  } else if (present(s.options)) {
-    c.errors.add([...path, 'options'], 'COMPONENT_INVALID_FIELD', 'Only string selects (type 3) have options.');
+  } else if (present(session.options)) {
+    checkerItem.errors.add([...path, 'options'], 'COMPONENT_INVALID_FIELD', 'Only string selects (type 3) have options.');
   }
   if (min !== undefined && max !== undefined && min > max) {
-    c.errors.add([...path, 'min_values'], 'NUMBER_TYPE_MAX', `Int value should be less than or equal to ${max}.`);
+    checkerItem.errors.add([...path, 'min_values'], 'NUMBER_TYPE_MAX', `Int value should be less than or equal to ${max}.`);
   }
-  if (type === 8 && present(s.channel_types)) {
-    const types = c.list(s.channel_types, [...path, 'channel_types']);
+  if (type === 8 && present(session.channel_types)) {
+    const types = checkerItem.list(session.channel_types, [...path, 'channel_types']);
     if (types) out.channel_types = types.filter((t): t is number => Number.isInteger(t));
   }
   if (placeholder !== undefined) out.placeholder = placeholder;
@@ -497,69 +497,69 @@ function selectOf(c: Checker, ctx: ComponentContext, s: Record<string, unknown>,
   return out;
 }
 
-function rowOf(c: Checker, ctx: ComponentContext, raw: unknown, path: Path): ActionRowOut | undefined {
-  const row = c.object(raw, path);
+function rowOf(checker: Checker, ctx: ComponentContext, raw: unknown, path: Path): ActionRowOut | undefined {
+  const row = checker.object(raw, path);
   if (!row) return undefined;
-  if (c.choice(row.type, [...path, 'type'], [1] as const) === undefined) return undefined;
-  const children = c.list(row.components, [...path, 'components']);
+  if (checker.choice(row.type, [...path, 'type'], [1] as const) === undefined) return undefined;
+  const children = checker.list(row.components, [...path, 'components']);
   if (!children) {
-    if (!present(row.components)) c.errors.add([...path, 'components'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    if (!present(row.components)) checker.errors.add([...path, 'components'], 'BASE_TYPE_REQUIRED', 'This field is required');
     return undefined;
   }
   if (children.length < 1 || children.length > MESSAGE_LIMITS.rowWidth) {
-    c.errors.add([...path, 'components'], 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${MESSAGE_LIMITS.rowWidth} in length.`);
+    checker.errors.add([...path, 'components'], 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${MESSAGE_LIMITS.rowWidth} in length.`);
     return undefined;
   }
   const out: ActionRowOut = { type: 1, id: ctx.nextId(), components: [] };
   let width = 0;
-  children.forEach((rawChild, j) => {
-    const childPath = [...path, 'components', j];
-    const child = c.object(rawChild, childPath);
+  children.forEach((rawChild, index) => {
+    const childPath = [...path, 'components', index];
+    const child = checker.object(rawChild, childPath);
     if (!child) return;
-    const type = c.choice(child.type, [...childPath, 'type'], ROW_CHILD_TYPES);
+    const type = checker.choice(child.type, [...childPath, 'type'], ROW_CHILD_TYPES);
     if (type === undefined) return;
     width += SELECT_TYPES.has(type) ? MESSAGE_LIMITS.rowWidth : 1;
     if (width > MESSAGE_LIMITS.rowWidth) {
-      c.errors.add(childPath, 'COMPONENT_LAYOUT_WIDTH_EXCEEDED', 'The specified component exceeds the maximum width');
+      checker.errors.add(childPath, 'COMPONENT_LAYOUT_WIDTH_EXCEEDED', 'The specified component exceeds the maximum width');
       return;
     }
-    const component = type === 2 ? buttonOf(c, ctx, child, childPath) : selectOf(c, ctx, child, type, childPath);
+    const component = type === 2 ? buttonOf(checker, ctx, child, childPath) : selectOf(checker, ctx, child, type, childPath);
     if (component) out.components.push(component);
   });
   return out;
 }
 
-function componentsOf(c: Checker, raw: unknown): ActionRowOut[] | undefined {
-  const rows = c.list(raw, ['components']);
+function componentsOf(checkerItem: Checker, raw: unknown): ActionRowOut[] | undefined {
+  const rows = checkerItem.list(raw, ['components']);
   if (!rows) return undefined;
   if (rows.length > MESSAGE_LIMITS.actionRows) {
-    c.errors.add(['components'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.actionRows} or fewer in length.`);
+    checkerItem.errors.add(['components'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.actionRows} or fewer in length.`);
     return undefined;
   }
   let next = 0;
   const ctx: ComponentContext = { customIds: new Map(), nextId: () => ++next };
   const out: ActionRowOut[] = [];
-  rows.forEach((row, i) => {
-    const r = rowOf(c, ctx, row, ['components', i]);
-    if (r) out.push(r);
+  rows.forEach((row, index) => {
+    const actionRowOut = rowOf(checkerItem, ctx, row, ['components', index]);
+    if (actionRowOut) out.push(actionRowOut);
   });
   return out;
 }
 
-function embedsOf(c: Checker, raw: unknown): EmbedOut[] | undefined {
-  const list = c.list(raw, ['embeds']);
+function embedsOf(checker: Checker, raw: unknown): EmbedOut[] | undefined {
+  const list = checker.list(raw, ['embeds']);
   if (!list) return undefined;
   if (list.length > MESSAGE_LIMITS.embeds) {
-    c.errors.add(['embeds'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.embeds} or fewer in length.`);
+    checker.errors.add(['embeds'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.embeds} or fewer in length.`);
     return undefined;
   }
   const out: EmbedOut[] = [];
-  list.forEach((e, i) => {
-    const embed = embedOf(c, e, ['embeds', i]);
+  list.forEach((entry, index) => {
+    const embed = embedOf(checker, entry, ['embeds', index]);
     if (embed) out.push(embed);
   });
   if (out.reduce((n, e) => n + embedSize(e), 0) > MESSAGE_LIMITS.embedTotal) {
-    c.errors.add(['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', `Embed size exceeds maximum size of ${MESSAGE_LIMITS.embedTotal}`);
+    checker.errors.add(['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', `Embed size exceeds maximum size of ${MESSAGE_LIMITS.embedTotal}`);
   }
   return out;
 }
@@ -574,54 +574,54 @@ export function validateMessage(body: unknown, mode: 'create' | 'edit'): Validat
     errors.add([], 'MODEL_TYPE_CONVERT', 'Only dictionaries may be used in a ModelType');
     return { ok: false, status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: errors.tree } };
   }
-  const b = (body ?? {}) as Record<string, unknown>;
-  const c = new Checker();
+  const second = (body ?? {}) as Record<string, unknown>;
+  const checker = new Checker();
   const value: MessageInput = {};
 
-  if (b.content === null) value.content = '';
-  else if (b.content !== undefined) {
-    const content = c.string(b.content, ['content']);
+  if (second.content === null) value.content = '';
+  else if (second.content !== undefined) {
+    const content = checker.string(second.content, ['content']);
     if (content !== undefined) {
-      if (charCount(content) > MESSAGE_LIMITS.content) c.errors.add(['content'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.content} or fewer in length.`);
+      if (charCount(content) > MESSAGE_LIMITS.content) checker.errors.add(['content'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.content} or fewer in length.`);
       else value.content = content;
     }
   }
-  if (b.embeds === null) value.embeds = [];
-  else if (b.embeds !== undefined) {
-    const embeds = embedsOf(c, b.embeds);
+  if (second.embeds === null) value.embeds = [];
+  else if (second.embeds !== undefined) {
+    const embeds = embedsOf(checker, second.embeds);
     if (embeds) value.embeds = embeds;
   }
-  if (b.components === null) value.components = [];
-  else if (b.components !== undefined) {
-    const components = componentsOf(c, b.components);
+  if (second.components === null) value.components = [];
+  else if (second.components !== undefined) {
+    const components = componentsOf(checker, second.components);
     if (components) value.components = components;
   }
-  if (present(b.flags)) {
-    const flags = c.integer(b.flags, ['flags'], 0, 2 ** 31 - 1);
+  if (present(second.flags)) {
+    const flags = checker.integer(second.flags, ['flags'], 0, 2 ** 31 - 1);
     if (flags !== undefined) {
       if (flags & IS_COMPONENTS_V2) {
-        c.errors.add(['flags'], 'SANDBOX_UNSUPPORTED', 'The sandbox does not implement IS_COMPONENTS_V2 (1 << 15) layout components.');
+        checker.errors.add(['flags'], 'SANDBOX_UNSUPPORTED', 'The sandbox does not implement IS_COMPONENTS_V2 (1 << 15) layout components.');
       } else value.flags = flags & SETTABLE_FLAGS;
     }
   }
   if (mode === 'create') {
-    const tts = c.boolean(b.tts, ['tts']);
+    const tts = checker.boolean(second.tts, ['tts']);
     if (tts !== undefined) value.tts = tts;
-    if (present(b.nonce)) {
-      if (typeof b.nonce === 'number' && Number.isSafeInteger(b.nonce)) value.nonce = b.nonce;
+    if (present(second.nonce)) {
+      if (typeof second.nonce === 'number' && Number.isSafeInteger(second.nonce)) value.nonce = second.nonce;
       else {
-        const nonce = c.text(b.nonce, ['nonce'], MESSAGE_LIMITS.nonce);
+        const nonce = checker.text(second.nonce, ['nonce'], MESSAGE_LIMITS.nonce);
         if (nonce !== undefined) value.nonce = nonce;
       }
     }
-    c.object(b.allowed_mentions, ['allowed_mentions']);
-    c.object(b.message_reference, ['message_reference']);
+    checker.object(second.allowed_mentions, ['allowed_mentions']);
+    checker.object(second.message_reference, ['message_reference']);
   }
-  if (!c.errors.empty) return { ok: false, status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: c.errors.tree } };
+  if (!checker.errors.empty) return { ok: false, status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: checker.errors.tree } };
   return { ok: true, value };
 }
 
 /** Discord's 50006: a message needs content, an embed or a component. */
-export function isEmptyMessage(m: { content: string; embeds: readonly unknown[]; components: readonly unknown[] }): boolean {
-  return m.content === '' && m.embeds.length === 0 && m.components.length === 0;
+export function isEmptyMessage(member: { content: string; embeds: readonly unknown[]; components: readonly unknown[] }): boolean {
+  return member.content === '' && member.embeds.length === 0 && member.components.length === 0;
 }

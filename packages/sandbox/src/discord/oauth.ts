@@ -101,9 +101,9 @@ const MAX_PARAMS_SIZE = 8192;
  */
 export function paramsProblem(params: URLSearchParams, size: number): string | null {
   if (size > MAX_PARAMS_SIZE) return `The request is too long (${MAX_PARAMS_SIZE} characters of parameters at most).`;
-  let n = 0;
+  let count = 0;
   for (const [name, value] of params) {
-    if (++n > MAX_PARAMS) return `The request has too many parameters (${MAX_PARAMS} at most).`;
+    if (++count > MAX_PARAMS) return `The request has too many parameters (${MAX_PARAMS} at most).`;
     if (name.length > MAX_PARAM_NAME) return `A parameter name is too long (${MAX_PARAM_NAME} characters at most).`;
     const max = Object.hasOwn(MAX_PARAM, name) ? MAX_PARAM[name]! : MAX_OTHER_PARAM;
     if (value.length > max) return `"${name}" is too long (${max} characters at most).`;
@@ -210,15 +210,15 @@ export function checkAuthorize(params: URLSearchParams, engine: SandboxEngine): 
 }
 
 /** Sends a sandbox page with its CSP and the headers every page carries. */
-export function sendPage(reply: FastifyReply, status: number, p: Page) {
+export function sendPage(reply: FastifyReply, status: number, page: Page) {
   return reply
     .code(status)
-    .header('content-security-policy', p.csp)
+    .header('content-security-policy', page.csp)
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
     .header('x-frame-options', 'DENY')
     .type('text/html; charset=utf-8')
-    .send(p.html);
+    .send(page.html);
 }
 
 function redirectTo(reply: FastifyReply, base: string, add: Record<string, string | null>) {
@@ -248,9 +248,9 @@ function authenticateClient(req: FastifyRequest, form: FormBody, engine: Sandbox
   let basic: { id: string; secret: string } | null = null;
   const header = req.headers.authorization;
   if (header !== undefined) {
-    const m = /^Basic +([A-Za-z0-9+/=_-]+) *$/i.exec(header);
-    if (!m) return fail(401, 'invalid_client', 'The Authorization header must be HTTP Basic client authentication.');
-    const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+    const match = /^Basic +([A-Za-z0-9+/=_-]+) *$/i.exec(header);
+    if (!match) return fail(401, 'invalid_client', 'The Authorization header must be HTTP Basic client authentication.');
+    const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) return fail(401, 'invalid_client', 'The Basic credentials must be client_id:client_secret.');
     basic = { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
@@ -271,26 +271,26 @@ function authenticateClient(req: FastifyRequest, form: FormBody, engine: Sandbox
 export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
   const { store } = engine;
 
-  const approve = (reply: FastifyReply, r: LoginRequest, user: DemoUser) => {
+  const approve = (reply: FastifyReply, loginRequest: LoginRequest, user: DemoUser) => {
     const now = engine.now();
     const code = store.createCode({
-      clientId: r.clientId,
-      redirectUri: r.redirectUri,
-      challenge: r.challenge,
-      scopes: r.scopes,
+      clientId: loginRequest.clientId,
+      redirectUri: loginRequest.redirectUri,
+      challenge: loginRequest.challenge,
+      scopes: loginRequest.scopes,
       userId: user.id,
       issuedAt: now,
       expiresAt: now + engine.options.codeTtlSeconds * 1000,
     });
-    return redirectTo(reply, r.redirectUri, { code: code.code, state: r.state });
+    return redirectTo(reply, loginRequest.redirectUri, { code: code.code, state: loginRequest.state });
   };
 
   const deny = (reply: FastifyReply, redirectUri: string, state: string | null) =>
     redirectTo(reply, redirectUri, { error: 'access_denied', error_description: DENIED_DESCRIPTION, state });
 
-  const botPage = (reply: FastifyReply, r: BotRequest) => {
-    const guilds = r.guildId ? demoGuilds().filter((g) => g.id === r.guildId) : demoGuilds();
-    if (guilds.length === 0) return sendPage(reply, 400, errorPage('Unknown server', `guild_id "${r.guildId}" is not a demo server.`));
+  const botPage = (reply: FastifyReply, botRequest: BotRequest) => {
+    const guilds = botRequest.guildId ? demoGuilds().filter((g) => g.id === botRequest.guildId) : demoGuilds();
+    if (guilds.length === 0) return sendPage(reply, 400, errorPage('Unknown server', `guild_id "${botRequest.guildId}" is not a demo server.`));
     return sendPage(
       reply,
       200,
@@ -298,30 +298,30 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
         appName: engine.options.appName,
         guilds,
         botGuilds: store.botGuilds,
-        params: r.carried,
-        redirectOrigin: r.redirectUri ? new URL(r.redirectUri).origin : null,
+        params: botRequest.carried,
+        redirectOrigin: botRequest.redirectUri ? new URL(botRequest.redirectUri).origin : null,
       }),
     );
   };
 
   app.get('/oauth2/authorize', async (req, reply) => {
-    const q = req.url.indexOf('?');
+    const quantity = req.url.indexOf('?');
     const params = queryOf(req.url);
-    const tooLong = paramsProblem(params, q === -1 ? 0 : req.url.length - q - 1);
+    const tooLong = paramsProblem(params, quantity === -1 ? 0 : req.url.length - quantity - 1);
     if (tooLong) return sendPage(reply, 400, errorPage('Request too long', tooLong));
-    const r = checkAuthorize(params, engine);
-    if (r.kind === 'error') return sendPage(reply, 400, errorPage(r.title, r.detail));
-    if (r.kind === 'bot') return botPage(reply, r);
+    const loginRequest = checkAuthorize(params, engine);
+    if (loginRequest.kind === 'error') return sendPage(reply, 400, errorPage(loginRequest.title, loginRequest.detail));
+    if (loginRequest.kind === 'bot') return botPage(reply, loginRequest);
     const hint = params.get('login_hint');
     if (hint !== null) {
       const user = findUser(hint);
       if (!user) return sendPage(reply, 400, errorPage('Unknown login_hint', `login_hint "${hint}" is not a demo user id.`));
-      return approve(reply, r, user);
+      return approve(reply, loginRequest, user);
     }
     return sendPage(
       reply,
       200,
-      chooserPage({ appName: engine.options.appName, scopes: r.scopes, redirectUri: r.redirectUri, users: demoUsers(), params: r.carried }),
+      chooserPage({ appName: engine.options.appName, scopes: loginRequest.scopes, redirectUri: loginRequest.redirectUri, users: demoUsers(), params: loginRequest.carried }),
     );
   });
 
@@ -339,27 +339,27 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     params.delete('user_id');
     params.delete('add_guild_id');
     params.delete('login_hint');
-    const r = checkAuthorize(params, engine);
-    if (r.kind === 'error') return sendPage(reply, 400, errorPage(r.title, r.detail));
+    const loginRequest = checkAuthorize(params, engine);
+    if (loginRequest.kind === 'error') return sendPage(reply, 400, errorPage(loginRequest.title, loginRequest.detail));
 
-    if (r.kind === 'bot') {
+    if (loginRequest.kind === 'bot') {
       if (decision === 'cancel') {
-        if (r.redirectUri) return deny(reply, r.redirectUri, r.state);
+        if (loginRequest.redirectUri) return deny(reply, loginRequest.redirectUri, loginRequest.state);
         return sendPage(reply, 200, messagePage('Cancelled', 'The bot was not added to any server.'));
       }
       const guild = addGuild ? findGuild(addGuild) : undefined;
-      if (!guild || (r.guildId !== null && guild.id !== r.guildId)) {
+      if (!guild || (loginRequest.guildId !== null && guild.id !== loginRequest.guildId)) {
         return sendPage(reply, 400, errorPage('Choose a server', 'Pick one of the demo servers to add the bot to.'));
       }
       store.botGuilds.add(guild.id);
-      if (r.redirectUri) return redirectTo(reply, r.redirectUri, { guild_id: guild.id, permissions: r.permissions, state: r.state });
+      if (loginRequest.redirectUri) return redirectTo(reply, loginRequest.redirectUri, { guild_id: guild.id, permissions: loginRequest.permissions, state: loginRequest.state });
       return sendPage(reply, 200, messagePage(`Added to ${guild.name}`, `${engine.options.appName} is now in ${guild.name}.`));
     }
 
-    if (decision === 'cancel') return deny(reply, r.redirectUri, r.state);
+    if (decision === 'cancel') return deny(reply, loginRequest.redirectUri, loginRequest.state);
     const user = userId ? demoUsers().find((u) => u.id === userId) : undefined;
     if (!user) return sendPage(reply, 400, errorPage('Choose an account', 'Pick one of the demo accounts to sign in with, or Cancel.'));
-    return approve(reply, r, user);
+    return approve(reply, loginRequest, user);
   });
 
   app.post('/api/v10/oauth2/token', { config: { sandboxBucket: 'POST /oauth2/token' } }, async (req, reply) => {

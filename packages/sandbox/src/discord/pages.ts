@@ -158,9 +158,9 @@ export function chooserPage(options: {
   const redirectOrigin = new URL(options.redirectUri).origin;
   const users = options.users
     .map(
-      (u) => `<li><button type="submit" class="choice" name="user_id" value="${escapeHtml(u.id)}" aria-label="Sign in as ${escapeHtml(u.globalName)}" aria-describedby="blurb-${escapeHtml(u.id)}">
-<img src="${escapeHtml(avatarSrc(u))}" alt="" width="40" height="40">
-<span class="text"><span class="name">Sign in as ${escapeHtml(u.globalName)}</span><span class="blurb" id="blurb-${escapeHtml(u.id)}">${escapeHtml(u.blurb)} · @${escapeHtml(u.username)}</span></span>
+      (user) => `<li><button type="submit" class="choice" name="user_id" value="${escapeHtml(user.id)}" aria-label="Sign in as ${escapeHtml(user.globalName)}" aria-describedby="blurb-${escapeHtml(user.id)}">
+<img src="${escapeHtml(avatarSrc(user))}" alt="" width="40" height="40">
+<span class="text"><span class="name">Sign in as ${escapeHtml(user.globalName)}</span><span class="blurb" id="blurb-${escapeHtml(user.id)}">${escapeHtml(user.blurb)} · @${escapeHtml(user.username)}</span></span>
 </button></li>`,
     )
     .join('\n');
@@ -192,15 +192,15 @@ export function botInvitePage(options: {
   redirectOrigin: string | null;
 }): Page {
   const items = options.guilds
-    .map((g) => {
-      const added = options.botGuilds.has(g.id);
-      const img = g.icon ? `../cdn/icons/${g.id}/${g.icon}.png?size=64` : `../cdn/icons/${g.id}/default.png?size=64`;
-      return `<li><button type="submit" class="choice" name="add_guild_id" value="${escapeHtml(g.id)}"${added ? ' disabled' : ''} aria-label="${
-        added ? `${escapeHtml(g.name)}: already added` : `Add to ${escapeHtml(g.name)}`
+    .map((guild) => {
+      const added = options.botGuilds.has(guild.id);
+      const img = guild.icon ? `../cdn/icons/${guild.id}/${guild.icon}.png?size=64` : `../cdn/icons/${guild.id}/default.png?size=64`;
+      return `<li><button type="submit" class="choice" name="add_guild_id" value="${escapeHtml(guild.id)}"${added ? ' disabled' : ''} aria-label="${
+        added ? `${escapeHtml(guild.name)}: already added` : `Add to ${escapeHtml(guild.name)}`
       }">
 <img src="${escapeHtml(img)}" alt="" width="40" height="40">
-<span class="text"><span class="name">${added ? escapeHtml(g.name) : `Add to ${escapeHtml(g.name)}`}</span><span class="blurb">${added ? 'The bot is already in this server' : 'The bot joins this demo server'}</span></span>
-</button>${added ? `<a class="view" href="../guilds/${escapeHtml(g.id)}">See ${escapeHtml(g.name)}'s channels and what the bot posted</a>` : ''}</li>`;
+<span class="text"><span class="name">${added ? escapeHtml(guild.name) : `Add to ${escapeHtml(guild.name)}`}</span><span class="blurb">${added ? 'The bot is already in this server' : 'The bot joins this demo server'}</span></span>
+</button>${added ? `<a class="view" href="../guilds/${escapeHtml(guild.id)}">See ${escapeHtml(guild.name)}'s channels and what the bot posted</a>` : ''}</li>`;
     })
     .join('\n');
   const body = `<form method="post" action="authorize">

@@ -24,20 +24,20 @@ const MODS = '201';
 const HELPERS = '202';
 const ADMINS = '203';
 
-const s = (...names: PermissionName[]) => String(permissionBits(...names));
+const callback = (...names: PermissionName[]) => String(permissionBits(...names));
 
 const guild: PermissionGuild = {
   id: GUILD,
   ownerId: OWNER,
   roles: [
-    { id: GUILD, permissions: s('VIEW_CHANNEL', 'SEND_MESSAGES', 'READ_MESSAGE_HISTORY') },
-    { id: MODS, permissions: s('MANAGE_MESSAGES', 'KICK_MEMBERS') },
-    { id: HELPERS, permissions: s('EMBED_LINKS', 'ATTACH_FILES') },
-    { id: ADMINS, permissions: s('ADMINISTRATOR') },
+    { id: GUILD, permissions: callback('VIEW_CHANNEL', 'SEND_MESSAGES', 'READ_MESSAGE_HISTORY') },
+    { id: MODS, permissions: callback('MANAGE_MESSAGES', 'KICK_MEMBERS') },
+    { id: HELPERS, permissions: callback('EMBED_LINKS', 'ATTACH_FILES') },
+    { id: ADMINS, permissions: callback('ADMINISTRATOR') },
   ],
 };
 
-const ow = (id: string, type: 0 | 1, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({ id, type, allow: s(...allow), deny: s(...deny) });
+const ow = (id: string, type: 0 | 1, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({ id, type, allow: callback(...allow), deny: callback(...deny) });
 const text = (...overwrites: PermissionOverwrite[]): PermissionChannel => ({ type: 0, permission_overwrites: overwrites });
 const alice = (...roles: string[]) => ({ userId: ALICE, roles });
 const can = (bits: bigint, name: PermissionName) => hasPermission(bits, name);
@@ -142,36 +142,36 @@ describe('the bot in the demo servers', () => {
     return { view: can(bits, 'VIEW_CHANNEL'), send: can(bits, 'SEND_MESSAGES'), embed: can(bits, 'EMBED_LINKS') };
   };
   const all = { view: true, send: true, embed: true };
-  const C = DEMO_CHANNELS;
-  const G = DEMO_GUILDS;
+  const Cls = DEMO_CHANNELS;
+  const Guild = DEMO_GUILDS;
 
   test.each([
-    ["Ava's Arcade #welcome (read-only for members, the bot's role may post)", G.avasArcade.id, C.avasArcade.welcome, all],
-    ["Ava's Arcade #support", G.avasArcade.id, C.avasArcade.support, all],
-    ["Ava's Arcade #staff-only: no Send Messages", G.avasArcade.id, C.avasArcade.staffOnly, { view: true, send: false, embed: false }],
-    ["Ava's Arcade #faq: no Embed Links", G.avasArcade.id, C.avasArcade.faq, { view: true, send: true, embed: false }],
-    ["Ava's Arcade #transcripts (staff and the bot only)", G.avasArcade.id, C.avasArcade.transcripts, all],
-    ["Ava's Arcade #mod-log: no View Channel", G.avasArcade.id, C.avasArcade.modLog, { view: false, send: false, embed: false }],
-    ['Pixel Pals #help', G.pixelPals.id, C.pixelPals.help, all],
-    ['Pixel Pals #ticket-logs: no View Channel', G.pixelPals.id, C.pixelPals.ticketLogs, { view: false, send: false, embed: false }],
-    ['Pixel Pals #showcase: no Send Messages', G.pixelPals.id, C.pixelPals.showcase, { view: true, send: false, embed: false }],
-    ['Retro Modders #announcements: no Send Messages', G.modGuild.id, C.modGuild.announcements, { view: true, send: false, embed: false }],
-    ['Retro Modders #mod-help', G.modGuild.id, C.modGuild.modHelp, all],
-    ['Retro Modders #releases: no Embed Links', G.modGuild.id, C.modGuild.releases, { view: true, send: true, embed: false }],
-    ['Retro Modders #mod-queue: no View Channel', G.modGuild.id, C.modGuild.modQueue, { view: false, send: false, embed: false }],
-    ['Tickety HQ #transcripts', G.ticketyHq.id, C.ticketyHq.transcripts, all],
+    ["Ava's Arcade #welcome (read-only for members, the bot's role may post)", Guild.avasArcade.id, Cls.avasArcade.welcome, all],
+    ["Ava's Arcade #support", Guild.avasArcade.id, Cls.avasArcade.support, all],
+    ["Ava's Arcade #staff-only: no Send Messages", Guild.avasArcade.id, Cls.avasArcade.staffOnly, { view: true, send: false, embed: false }],
+    ["Ava's Arcade #faq: no Embed Links", Guild.avasArcade.id, Cls.avasArcade.faq, { view: true, send: true, embed: false }],
+    ["Ava's Arcade #transcripts (staff and the bot only)", Guild.avasArcade.id, Cls.avasArcade.transcripts, all],
+    ["Ava's Arcade #mod-log: no View Channel", Guild.avasArcade.id, Cls.avasArcade.modLog, { view: false, send: false, embed: false }],
+    ['Pixel Pals #help', Guild.pixelPals.id, Cls.pixelPals.help, all],
+    ['Pixel Pals #ticket-logs: no View Channel', Guild.pixelPals.id, Cls.pixelPals.ticketLogs, { view: false, send: false, embed: false }],
+    ['Pixel Pals #showcase: no Send Messages', Guild.pixelPals.id, Cls.pixelPals.showcase, { view: true, send: false, embed: false }],
+    ['Retro Modders #announcements: no Send Messages', Guild.modGuild.id, Cls.modGuild.announcements, { view: true, send: false, embed: false }],
+    ['Retro Modders #mod-help', Guild.modGuild.id, Cls.modGuild.modHelp, all],
+    ['Retro Modders #releases: no Embed Links', Guild.modGuild.id, Cls.modGuild.releases, { view: true, send: true, embed: false }],
+    ['Retro Modders #mod-queue: no View Channel', Guild.modGuild.id, Cls.modGuild.modQueue, { view: false, send: false, embed: false }],
+    ['Tickety HQ #transcripts', Guild.ticketyHq.id, Cls.ticketyHq.transcripts, all],
   ])('%s', (_name, guildId, channelId, expected) => {
     expect(botIn(guildId, channelId)).toEqual(expected);
   });
 
   test("Mika (Moderator) is kept out of #staff-only's chat by a member overwrite, Jules (Support Team) is not", () => {
-    const data = DEMO_GUILD_DATA[G.avasArcade.id]!;
-    const channel = data.channels.find((c) => c.id === C.avasArcade.staffOnly)!;
-    const g = permissionGuild(G.avasArcade.id, DEMO_USERS.ava.id, data);
+    const data = DEMO_GUILD_DATA[Guild.avasArcade.id]!;
+    const channel = data.channels.find((c) => c.id === Cls.avasArcade.staffOnly)!;
+    const permissionGuildItem = permissionGuild(Guild.avasArcade.id, DEMO_USERS.ava.id, data);
     const memberOf = (id: string) => data.members.find((m) => m.userId === id)!;
-    const mika = computeChannelPermissions(g, memberOf(DEMO_PEOPLE.mika.id), permissionChannel(channel, channel.overwrites));
-    const jules = computeChannelPermissions(g, memberOf(DEMO_PEOPLE.jules.id), permissionChannel(channel, channel.overwrites));
-    const ben = computeChannelPermissions(g, memberOf(DEMO_USERS.ben.id), permissionChannel(channel, channel.overwrites));
+    const mika = computeChannelPermissions(permissionGuildItem, memberOf(DEMO_PEOPLE.mika.id), permissionChannel(channel, channel.overwrites));
+    const jules = computeChannelPermissions(permissionGuildItem, memberOf(DEMO_PEOPLE.jules.id), permissionChannel(channel, channel.overwrites));
+    const ben = computeChannelPermissions(permissionGuildItem, memberOf(DEMO_USERS.ben.id), permissionChannel(channel, channel.overwrites));
     expect([can(mika, 'VIEW_CHANNEL'), can(mika, 'SEND_MESSAGES')]).toEqual([true, false]);
     expect([can(jules, 'VIEW_CHANNEL'), can(jules, 'SEND_MESSAGES')]).toEqual([true, true]);
     expect(ben).toBe(0n);

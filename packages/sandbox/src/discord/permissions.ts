@@ -147,10 +147,10 @@ export function computeOverwrites(base: bigint, guild: PermissionGuild, member: 
   let allow = 0n;
   let deny = 0n;
   for (const roleId of member.roles) {
-    const o = overwrites.find((x) => x.type === 0 && x.id === roleId);
-    if (o) {
-      allow |= parsePermissions(o.allow);
-      deny |= parsePermissions(o.deny);
+    const permissionOverwrite = overwrites.find((x) => x.type === 0 && x.id === roleId);
+    if (permissionOverwrite) {
+      allow |= parsePermissions(permissionOverwrite.allow);
+      deny |= parsePermissions(permissionOverwrite.deny);
     }
   }
   permissions &= ~deny;

@@ -45,8 +45,8 @@ describe('registration', () => {
     const app = Fastify();
     await app.register(discordSandbox, { prefix: PREFIX });
     try {
-      const t = await signIn(app, DEMO_USERS.ava.id);
-      expect(t.scope).toBe('identify guilds');
+      const tokens = await signIn(app, DEMO_USERS.ava.id);
+      expect(tokens.scope).toBe('identify guilds');
       expect((await get(app, '/users/@me/guilds', `Bot ${DEMO_APP.botToken}`)).statusCode).toBe(200);
     } finally {
       await app.close();
@@ -60,9 +60,9 @@ describe('registration', () => {
     try {
       expect((await app.inject({ method: 'POST', url: `${PREFIX}/_control/state`, payload: {} })).statusCode).toBe(404);
       const authorizeTo = (redirectUri: string) => {
-        const q = authorizeQuery({ redirect_uri: redirectUri });
-        q.set('login_hint', DEMO_USERS.ava.id);
-        return app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${q}` });
+        const params = authorizeQuery({ redirect_uri: redirectUri });
+        params.set('login_hint', DEMO_USERS.ava.id);
+        return app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${params}` });
       };
       for (const allowed of [REDIRECT_URI, 'http://127.0.0.1:8080/cb', 'http://[::1]:9/x?y=1', 'https://localhost/cb', 'http://localhost/']) {
         const res = await authorizeTo(allowed);
@@ -87,9 +87,9 @@ describe('registration', () => {
     await app.ready();
     try {
       const { verifier, challenge } = pkcePair();
-      const q = authorizeQuery({}, challenge);
-      q.set('login_hint', DEMO_USERS.ava.id);
-      const redirect = await app.inject({ method: 'GET', url: `/one/oauth2/authorize?${q}` });
+      const params = authorizeQuery({}, challenge);
+      params.set('login_hint', DEMO_USERS.ava.id);
+      const redirect = await app.inject({ method: 'GET', url: `/one/oauth2/authorize?${params}` });
       const code = new URL(String(redirect.headers.location)).searchParams.get('code')!;
       const exchange = (prefix: string) =>
         app.inject({
@@ -132,9 +132,9 @@ describe('registration', () => {
 
 describe('over real HTTP', () => {
   test('the chooser, a sign-in and the REST calls work over a socket like through inject', async () => {
-    const h = await harness({ clock: Date.now, controlRoutes: true });
+    const sandbox = await harness({ clock: Date.now, controlRoutes: true });
     try {
-      const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = await sandbox.app.listen({ port: 0, host: '127.0.0.1' });
       const base = `${address}${PREFIX}`;
 
       const chooser = await fetch(`${base}/oauth2/authorize?${authorizeQuery()}`);
@@ -176,7 +176,7 @@ describe('over real HTTP', () => {
       expect(icon.headers.get('content-type')).toBe('image/svg+xml');
       expect(await icon.text()).toContain('width="32"');
     } finally {
-      await h.app.close();
+      await sandbox.app.close();
     }
   });
 });

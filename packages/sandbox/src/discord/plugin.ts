@@ -106,8 +106,8 @@ function resolveOptions(options: DiscordSandboxOptions): ResolvedOptions {
   if (options.baseUrl !== undefined) {
     let ok = false;
     try {
-      const u = new URL(options.baseUrl);
-      ok = u.protocol === 'http:' || u.protocol === 'https:';
+      const url = new URL(options.baseUrl);
+      ok = url.protocol === 'http:' || url.protocol === 'https:';
     } catch {
       ok = false;
     }
@@ -245,11 +245,11 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
   app.addHook('onResponse', async (req, reply) => {
     const path = relative(req.url);
     if (path.startsWith('/_control/')) return;
-    const q = req.url.indexOf('?');
+    const quantity = req.url.indexOf('?');
     internals.record({
       method: req.method,
       path,
-      query: q === -1 ? '' : req.url.slice(q + 1),
+      query: quantity === -1 ? '' : req.url.slice(quantity + 1),
       status: reply.statusCode,
       at: engine.now(),
       auth: authKind(req),
@@ -265,8 +265,8 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
     const message = status >= 500 ? 'The sandbox failed to answer.' : error.message;
     reply.code(status).header('cache-control', 'no-store');
     if (path.startsWith('/oauth2/')) {
-      const p = errorPage('Invalid request', message);
-      return reply.header('content-security-policy', p.csp).type('text/html; charset=utf-8').send(p.html);
+      const page = errorPage('Invalid request', message);
+      return reply.header('content-security-policy', page.csp).type('text/html; charset=utf-8').send(page.html);
     }
     if (path.startsWith('/api/v10/oauth2/token')) return reply.send({ error: 'invalid_request', error_description: message });
     if (path.startsWith('/_control/')) return reply.send({ error: 'invalid_request', message });

@@ -41,20 +41,20 @@ export class RateLimiter {
     const bucket = bucketId(route);
     const windowMs = Math.max(1, settings.windowSeconds * 1000);
     const id = `${bucket}:${key}`;
-    let w = this.#windows.get(id);
-    if (!w || now >= w.start + windowMs) {
+    let writer = this.#windows.get(id);
+    if (!writer || now >= writer.start + windowMs) {
       if (this.#windows.size > 10_000) this.#sweep(now);
-      w = { start: now, end: now + windowMs, count: 0 };
-      this.#windows.set(id, w);
+      writer = { start: now, end: now + windowMs, count: 0 };
+      this.#windows.set(id, writer);
     }
-    w.end = w.start + windowMs;
-    const resetMs = w.end;
-    const limited = w.count >= settings.limit;
-    if (!limited) w.count++;
+    writer.end = writer.start + windowMs;
+    const resetMs = writer.end;
+    const limited = writer.count >= settings.limit;
+    if (!limited) writer.count++;
     return {
       limited,
       limit: settings.limit,
-      remaining: Math.max(0, settings.limit - w.count),
+      remaining: Math.max(0, settings.limit - writer.count),
       reset: resetMs / 1000,
       resetAfter: Math.max(0, (resetMs - now) / 1000),
       bucket,
@@ -67,7 +67,7 @@ export class RateLimiter {
 
   /** Drops ended windows (each by its own length: buckets differ). */
   #sweep(now: number): void {
-    for (const [id, w] of this.#windows) if (now >= w.end) this.#windows.delete(id);
+    for (const [id, writer] of this.#windows) if (now >= writer.end) this.#windows.delete(id);
   }
 }
 

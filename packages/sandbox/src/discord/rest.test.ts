@@ -4,13 +4,13 @@ import { DEMO_APP, DEMO_GUILDS, DEMO_USERS, type DemoUserKey } from './demo-data
 import type { PartialGuild } from './rest';
 import { get, type Harness, harness, signIn } from './test-helpers';
 
-let h: Harness;
+let sandbox: Harness;
 let app: FastifyInstance;
 const tokens = {} as Record<DemoUserKey, string>;
 
 beforeAll(async () => {
-  h = await harness();
-  app = h.app;
+  sandbox = await harness();
+  app = sandbox.app;
   for (const key of Object.keys(DEMO_USERS) as DemoUserKey[]) tokens[key] = (await signIn(app, DEMO_USERS[key].id)).access_token;
 });
 afterAll(async () => {
@@ -73,16 +73,16 @@ describe('GET /users/@me', () => {
   });
 
   test('the email scope adds the email', async () => {
-    const t = h.control.issueTokens('cleo', { scope: 'identify guilds email' });
-    const res = await get(app, '/users/@me', `Bearer ${t.access_token}`);
+    const tokenResponse = sandbox.control.issueTokens('cleo', { scope: 'identify guilds email' });
+    const res = await get(app, '/users/@me', `Bearer ${tokenResponse.access_token}`);
     expect(res.json()).toMatchObject({ email: 'cleo@demo.tickety.invalid', verified: true });
   });
 
   test('a token without identify cannot read the user, one without guilds not the guilds', async () => {
-    const guildsOnly = h.control.issueTokens('ava', { scope: 'guilds' });
+    const guildsOnly = sandbox.control.issueTokens('ava', { scope: 'guilds' });
     expect((await get(app, '/users/@me', `Bearer ${guildsOnly.access_token}`)).statusCode).toBe(401);
     expect((await get(app, '/users/@me/guilds', `Bearer ${guildsOnly.access_token}`)).statusCode).toBe(200);
-    const identifyOnly = h.control.issueTokens('ava', { scope: 'identify' });
+    const identifyOnly = sandbox.control.issueTokens('ava', { scope: 'identify' });
     expect((await get(app, '/users/@me/guilds', `Bearer ${identifyOnly.access_token}`)).statusCode).toBe(401);
   });
 });
@@ -95,11 +95,11 @@ describe('GET /users/@me/guilds', () => {
       const guilds = res.json<PartialGuild[]>();
       const expected = [...DEMO_USERS[key].memberships].sort((a, b) => (BigInt(a.guildId) < BigInt(b.guildId) ? -1 : 1));
       expect(guilds.map((g) => [g.id, g.owner, g.permissions])).toEqual(expected.map((m) => [m.guildId, m.owner, m.permissions]));
-      for (const g of guilds) {
-        expect(Object.keys(g).sort()).toEqual(['banner', 'features', 'icon', 'id', 'name', 'owner', 'permissions']);
-        expect(g.banner).toBeNull();
-        expect(g.features).toEqual([]);
-        expect(typeof g.permissions).toBe('string');
+      for (const guild of guilds) {
+        expect(Object.keys(guild).sort()).toEqual(['banner', 'features', 'icon', 'id', 'name', 'owner', 'permissions']);
+        expect(guild.banner).toBeNull();
+        expect(guild.features).toEqual([]);
+        expect(typeof guild.permissions).toBe('string');
       }
     }
   });
@@ -206,13 +206,13 @@ describe('GET /guilds/{id} (bot)', () => {
   });
 
   test('follows the bot joining a guild', async () => {
-    h.control.setBotInGuild(DEMO_GUILDS.bensWorkshop.id, true);
+    sandbox.control.setBotInGuild(DEMO_GUILDS.bensWorkshop.id, true);
     try {
       expect((await get(app, `/guilds/${DEMO_GUILDS.bensWorkshop.id}`, BOT)).statusCode).toBe(200);
       const ids = (await get(app, '/users/@me/guilds', BOT)).json<PartialGuild[]>().map((g) => g.id);
       expect(ids).toContain(DEMO_GUILDS.bensWorkshop.id);
     } finally {
-      h.control.setBotInGuild(DEMO_GUILDS.bensWorkshop.id, false);
+      sandbox.control.setBotInGuild(DEMO_GUILDS.bensWorkshop.id, false);
     }
   });
 

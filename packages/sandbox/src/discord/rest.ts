@@ -24,10 +24,10 @@ function invalidForm(reply: FastifyReply, field: string, code: string, message: 
 /** Who is calling: the bot (`Bot <token>`), a user's live access token (`Bearer <token>`), or nobody valid. */
 export function callerOf(req: FastifyRequest, engine: SandboxEngine): Caller {
   const header = req.headers.authorization ?? '';
-  const m = /^(Bot|Bearer) +(\S+) *$/i.exec(header);
-  if (!m) return { kind: 'none' };
-  const token = m[2]!;
-  if (m[1]!.toLowerCase() === 'bot') return safeEqual(token, engine.options.botToken) ? { kind: 'bot' } : { kind: 'none' };
+  const match = /^(Bot|Bearer) +(\S+) *$/i.exec(header);
+  if (!match) return { kind: 'none' };
+  const token = match[2]!;
+  if (match[1]!.toLowerCase() === 'bot') return safeEqual(token, engine.options.botToken) ? { kind: 'bot' } : { kind: 'none' };
   const live = engine.store.live(token, 'access', engine.now());
   return live ? { kind: 'user', userId: live.grant.userId, grant: live.grant } : { kind: 'none' };
 }
@@ -87,13 +87,13 @@ function pageOf(ids: string[], limit: number, before: string | null, after: stri
 }
 
 function userObject(userId: string, scopes: readonly string[]) {
-  const u = findUser(userId)!;
+  const user = findUser(userId)!;
   return {
-    id: u.id,
-    username: u.username,
+    id: user.id,
+    username: user.username,
     discriminator: '0',
-    global_name: u.globalName,
-    avatar: u.avatar,
+    global_name: user.globalName,
+    avatar: user.avatar,
     avatar_decoration_data: null,
     banner: null,
     accent_color: null,
@@ -105,7 +105,7 @@ function userObject(userId: string, scopes: readonly string[]) {
     flags: 0,
     public_flags: 0,
     premium_type: 0,
-    ...(scopes.includes('email') ? { email: `${u.username}@demo.tickety.invalid`, verified: true } : {}),
+    ...(scopes.includes('email') ? { email: `${user.username}@demo.tickety.invalid`, verified: true } : {}),
   };
 }
 
@@ -178,15 +178,15 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     if (caller.kind === 'bot') {
       const ids = pageOf([...store.botGuilds], limit, before, after);
       return ids.flatMap((id) => {
-        const g = guildOf(id);
-        return g ? [partial(g, false, BOT_PERMISSIONS, counts)] : [];
+        const guild = guildOf(id);
+        return guild ? [partial(guild, false, BOT_PERMISSIONS, counts)] : [];
       });
     }
     const mine = new Map(memberships(caller.userId).map((m) => [m.guildId, m]));
     return pageOf([...mine.keys()], limit, before, after).flatMap((id) => {
-      const g = guildOf(id);
-      const m = mine.get(id)!;
-      return g ? [partial(g, m.owner, m.permissions, counts)] : [];
+      const guild = guildOf(id);
+      const member = mine.get(id)!;
+      return guild ? [partial(guild, member.owner, member.permissions, counts)] : [];
     });
   });
 
@@ -238,6 +238,6 @@ export function restRoutes(app: FastifyInstance, engine: SandboxEngine): void {
 }
 
 function bearerOf(req: FastifyRequest): string | null {
-  const m = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
-  return m ? m[1]! : null;
+  const match = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+  return match ? match[1]! : null;
 }

@@ -189,41 +189,41 @@ interface View {
 }
 
 /** The bot's permissions in a channel (null when it is not in the server). */
-function botPerms(v: View, channel: DemoChannel): bigint | null {
-  if (!v.ctx.botIn) return null;
-  const overwrites = v.engine.guilds.overwritesOf(channel);
-  return computeChannelPermissions(v.ctx.perm, botMember(v.engine.options.clientId, v.ctx.data), permissionChannel(channel, overwrites));
+function botPerms(view: View, channel: DemoChannel): bigint | null {
+  if (!view.ctx.botIn) return null;
+  const overwrites = view.engine.guilds.overwritesOf(channel);
+  return computeChannelPermissions(view.ctx.perm, botMember(view.engine.options.clientId, view.ctx.data), permissionChannel(channel, overwrites));
 }
 
-function displayName(v: View, userId: string): string {
-  if (userId === v.engine.options.clientId) return v.engine.options.appName;
-  const member = memberOf(v.engine, v.ctx, userId);
+function displayName(viewItem: View, userId: string): string {
+  if (userId === viewItem.engine.options.clientId) return viewItem.engine.options.appName;
+  const member = memberOf(viewItem.engine, viewItem.ctx, userId);
   const person = personOf(userId);
   return member?.nick ?? person?.globalName ?? person?.username ?? 'Deleted User';
 }
 
-function markdownContext(v: View): MarkdownContext {
+function markdownContext(view: View): MarkdownContext {
   return {
-    user: (id) => (id === v.engine.options.clientId || personOf(id) ? displayName(v, id) : null),
+    user: (id) => (id === view.engine.options.clientId || personOf(id) ? displayName(view, id) : null),
     role: (id) => {
-      const role = v.ctx.data.roles.find((r) => r.id === id);
+      const role = view.ctx.data.roles.find((r) => r.id === id);
       return role ? { name: role.name, color: role.color } : null;
     },
     channel: (id) => {
-      const found = v.engine.guilds.channel(id);
+      const found = view.engine.guilds.channel(id);
       return found ? { name: found.channel.name, href: `../channels/${found.channel.id}` } : null;
     },
     emojiSrc: (id, animated) => `../cdn/emojis/${id}.${animated ? 'gif' : 'png'}?size=64`,
   };
 }
 
-function sidebar(v: View, current: string | null): string {
-  const { guild, data } = v.ctx;
-  const item = (c: DemoChannel) => {
-    if (c.type === 4) return '';
-    const status = botStatus(botPerms(v, c));
+function sidebar(viewItem: View, current: string | null): string {
+  const { guild, data } = viewItem.ctx;
+  const item = (channel: DemoChannel) => {
+    if (channel.type === 4) return '';
+    const status = botStatus(botPerms(viewItem, channel));
     const flag = status.flag ? `<span class="flag${status.level === 'warn' ? ' warn' : ''}" title="${escapeHtml(status.text)}">${escapeHtml(status.flag)}</span>` : '';
-    return `<li><a class="chan" href="../channels/${escapeHtml(c.id)}"${c.id === current ? ' aria-current="page"' : ''}><span class="hash" aria-hidden="true">#</span><span>${escapeHtml(c.name)}</span>${flag}</a></li>`;
+    return `<li><a class="chan" href="../channels/${escapeHtml(channel.id)}"${channel.id === current ? ' aria-current="page"' : ''}><span class="hash" aria-hidden="true">#</span><span>${escapeHtml(channel.name)}</span>${flag}</a></li>`;
   };
   const groups = displayOrder(data.channels)
     .map(({ channel, children }) =>
@@ -239,32 +239,32 @@ ${groups || '<p class="empty">No channels.</p>'}
 </nav>`;
 }
 
-function emojiHtml(e: EmojiOut | undefined): string {
-  if (!e) return '';
-  if (e.id) return `<img class="emoji" src="../cdn/emojis/${escapeHtml(e.id)}.${e.animated ? 'gif' : 'png'}?size=64" alt=":${escapeHtml(e.name ?? 'emoji')}:" width="22" height="22">`;
-  return e.name ? `<span class="emoji-text" aria-hidden="true">${escapeHtml(e.name)}</span>` : '';
+function emojiHtml(emojiOut: EmojiOut | undefined): string {
+  if (!emojiOut) return '';
+  if (emojiOut.id) return `<img class="emoji" src="../cdn/emojis/${escapeHtml(emojiOut.id)}.${emojiOut.animated ? 'gif' : 'png'}?size=64" alt=":${escapeHtml(emojiOut.name ?? 'emoji')}:" width="22" height="22">`;
+  return emojiOut.name ? `<span class="emoji-text" aria-hidden="true">${escapeHtml(emojiOut.name)}</span>` : '';
 }
 
-function buttonHtml(b: ButtonOut): string {
-  const inner = `${emojiHtml(b.emoji)}${b.label ? `<span>${escapeHtml(b.label)}</span>` : ''}`;
-  const cls = `btn s${b.style}${b.disabled ? ' off' : ''}`;
-  if (b.style === 5 && b.url && !b.disabled) {
-    return `<a class="${cls}" href="${escapeHtml(b.url)}" rel="noopener noreferrer nofollow" target="_blank">${inner}<span aria-hidden="true">↗</span></a>`;
+function buttonHtml(buttonOut: ButtonOut): string {
+  const inner = `${emojiHtml(buttonOut.emoji)}${buttonOut.label ? `<span>${escapeHtml(buttonOut.label)}</span>` : ''}`;
+  const cls = `btn s${buttonOut.style}${buttonOut.disabled ? ' off' : ''}`;
+  if (buttonOut.style === 5 && buttonOut.url && !buttonOut.disabled) {
+    return `<a class="${cls}" href="${escapeHtml(buttonOut.url)}" rel="noopener noreferrer nofollow" target="_blank">${inner}<span aria-hidden="true">↗</span></a>`;
   }
-  if (b.style === 6) return `<span class="${cls}">Premium · SKU ${escapeHtml(b.sku_id ?? '')}</span>`;
-  return `<span class="${cls}" title="custom_id: ${escapeHtml(b.custom_id ?? '')}">${inner}</span>`;
+  if (buttonOut.style === 6) return `<span class="${cls}">Premium · SKU ${escapeHtml(buttonOut.sku_id ?? '')}</span>`;
+  return `<span class="${cls}" title="custom_id: ${escapeHtml(buttonOut.custom_id ?? '')}">${inner}</span>`;
 }
 
 const SELECT_KIND: Record<number, string> = { 3: 'Make a selection', 5: 'Select a user', 6: 'Select a role', 7: 'Select a user or role', 8: 'Select a channel' };
 
-function selectHtml(s: SelectOut): string {
-  const options = (s.options ?? [])
+function selectHtml(selectOut: SelectOut): string {
+  const options = (selectOut.options ?? [])
     .map(
-      (o) =>
-        `<li>${emojiHtml(o.emoji)}<span><span>${escapeHtml(o.label)}</span>${o.description ? `<span class="opt-desc">${escapeHtml(o.description)}</span>` : ''}</span></li>`,
+      (selectOptionOut) =>
+        `<li>${emojiHtml(selectOptionOut.emoji)}<span><span>${escapeHtml(selectOptionOut.label)}</span>${selectOptionOut.description ? `<span class="opt-desc">${escapeHtml(selectOptionOut.description)}</span>` : ''}</span></li>`,
     )
     .join('');
-  return `<details class="select${s.disabled ? ' off' : ''}"><summary>${escapeHtml(s.placeholder ?? SELECT_KIND[s.type] ?? 'Make a selection')}</summary>${
+  return `<details class="select${selectOut.disabled ? ' off' : ''}"><summary>${escapeHtml(selectOut.placeholder ?? SELECT_KIND[selectOut.type] ?? 'Make a selection')}</summary>${
     options ? `<ul>${options}</ul>` : ''
   }</details>`;
 }
@@ -281,47 +281,47 @@ function imageHtml(url: string, cls: string): string {
   return `<div class="${cls}"><img src="${escapeHtml(url)}" alt="Image: ${escapeHtml(url)}"></div>`;
 }
 
-function embedHtml(e: EmbedOut, md: MarkdownContext): string {
+function embedHtml(embedOut: EmbedOut, md: MarkdownContext): string {
   const parts: string[] = [];
-  if (e.author) {
-    const name = e.author.url ? `<a href="${escapeHtml(e.author.url)}" rel="noopener noreferrer nofollow" target="_blank">${escapeHtml(e.author.name)}</a>` : escapeHtml(e.author.name);
-    parts.push(`<div class="embed-author">${e.author.icon_url ? `<img src="${escapeHtml(e.author.icon_url)}" alt="">` : ''}${name}</div>`);
+  if (embedOut.author) {
+    const name = embedOut.author.url ? `<a href="${escapeHtml(embedOut.author.url)}" rel="noopener noreferrer nofollow" target="_blank">${escapeHtml(embedOut.author.name)}</a>` : escapeHtml(embedOut.author.name);
+    parts.push(`<div class="embed-author">${embedOut.author.icon_url ? `<img src="${escapeHtml(embedOut.author.icon_url)}" alt="">` : ''}${name}</div>`);
   }
-  if (e.title) {
-    const title = renderInline(e.title, md);
-    parts.push(`<div class="embed-title">${e.url ? `<a href="${escapeHtml(e.url)}" rel="noopener noreferrer nofollow" target="_blank">${title}</a>` : title}</div>`);
+  if (embedOut.title) {
+    const title = renderInline(embedOut.title, md);
+    parts.push(`<div class="embed-title">${embedOut.url ? `<a href="${escapeHtml(embedOut.url)}" rel="noopener noreferrer nofollow" target="_blank">${title}</a>` : title}</div>`);
   }
-  if (e.description) parts.push(`<div class="embed-desc">${renderMarkdown(e.description, md)}</div>`);
-  if (e.fields?.length) {
+  if (embedOut.description) parts.push(`<div class="embed-desc">${renderMarkdown(embedOut.description, md)}</div>`);
+  if (embedOut.fields?.length) {
     parts.push(
-      `<div class="fields">${e.fields
+      `<div class="fields">${embedOut.fields
         .map((f) => `<div class="field${f.inline ? ' inline' : ''}"><div class="field-name">${renderInline(f.name, md)}</div><div>${renderMarkdown(f.value, md)}</div></div>`)
         .join('')}</div>`,
     );
   }
   const main = `<div class="embed-main">${parts.join('')}</div>`;
-  const thumb = e.thumbnail ? imageHtml(e.thumbnail.url, 'thumb') : '';
-  const image = e.image ? imageHtml(e.image.url, 'embed-image') : '';
-  const footerBits = [e.footer ? escapeHtml(e.footer.text) : '', e.timestamp ? escapeHtml(timeText(Date.parse(e.timestamp))) : ''].filter(Boolean).join(' • ');
-  const footer = footerBits ? `<div class="embed-footer">${e.footer?.icon_url ? `<img src="${escapeHtml(e.footer.icon_url)}" alt="">` : ''}<span>${footerBits}</span></div>` : '';
-  const colour = e.color ? ` k-${colourHex(e.color)}` : '';
-  return `<article class="embed${colour}" aria-label="Embed${e.title ? `: ${escapeHtml(e.title)}` : ''}">${main}${thumb}${image}${footer}</article>`;
+  const thumb = embedOut.thumbnail ? imageHtml(embedOut.thumbnail.url, 'thumb') : '';
+  const image = embedOut.image ? imageHtml(embedOut.image.url, 'embed-image') : '';
+  const footerBits = [embedOut.footer ? escapeHtml(embedOut.footer.text) : '', embedOut.timestamp ? escapeHtml(timeText(Date.parse(embedOut.timestamp))) : ''].filter(Boolean).join(' • ');
+  const footer = footerBits ? `<div class="embed-footer">${embedOut.footer?.icon_url ? `<img src="${escapeHtml(embedOut.footer.icon_url)}" alt="">` : ''}<span>${footerBits}</span></div>` : '';
+  const colour = embedOut.color ? ` k-${colourHex(embedOut.color)}` : '';
+  return `<article class="embed${colour}" aria-label="Embed${embedOut.title ? `: ${escapeHtml(embedOut.title)}` : ''}">${main}${thumb}${image}${footer}</article>`;
 }
 
-function messageHtml(v: View, m: StoredMessage, md: MarkdownContext): string {
-  const isBot = m.authorId === v.engine.options.clientId;
-  const person = personOf(m.authorId);
-  const avatar = avatarSrc('../', m.authorId, isBot ? null : (person?.avatar ?? null));
-  const suppress = (m.flags & (1 << 2)) !== 0;
-  return `<li class="msg" id="m-${escapeHtml(m.id)}">
+function messageHtml(view: View, message: StoredMessage, md: MarkdownContext): string {
+  const isBot = message.authorId === view.engine.options.clientId;
+  const person = personOf(message.authorId);
+  const avatar = avatarSrc('../', message.authorId, isBot ? null : (person?.avatar ?? null));
+  const suppress = (message.flags & (1 << 2)) !== 0;
+  return `<li class="msg" id="m-${escapeHtml(message.id)}">
 <img class="avatar" src="${escapeHtml(avatar)}" alt="" width="40" height="40">
 <div>
-<div class="meta"><span class="name">${escapeHtml(displayName(v, m.authorId))}</span>${isBot ? '<span class="tag">APP</span>' : ''}<time class="time" datetime="${escapeHtml(discordTimestamp(m.createdAt))}">${escapeHtml(timeText(m.createdAt))}</time>${
-    m.editedAt !== null ? `<span class="edited" title="${escapeHtml(timeText(m.editedAt))}">(edited)</span>` : ''
+<div class="meta"><span class="name">${escapeHtml(displayName(view, message.authorId))}</span>${isBot ? '<span class="tag">APP</span>' : ''}<time class="time" datetime="${escapeHtml(discordTimestamp(message.createdAt))}">${escapeHtml(timeText(message.createdAt))}</time>${
+    message.editedAt !== null ? `<span class="edited" title="${escapeHtml(timeText(message.editedAt))}">(edited)</span>` : ''
   }</div>
-${m.content ? `<div class="content">${renderMarkdown(m.content, md)}</div>` : ''}
-${suppress ? '' : m.embeds.map((e) => embedHtml(e, md)).join('')}
-${componentsHtml(m.components)}
+${message.content ? `<div class="content">${renderMarkdown(message.content, md)}</div>` : ''}
+${suppress ? '' : message.embeds.map((e) => embedHtml(e, md)).join('')}
+${componentsHtml(message.components)}
 </div>
 </li>`;
 }
@@ -331,25 +331,25 @@ function coloursOf(roles: readonly DemoRole[], messages: readonly StoredMessage[
   return [...roles.map((r) => r.color), ...messages.flatMap((m) => m.embeds.map((e) => e.color ?? 0))];
 }
 
-function channelPage(v: View, channel: DemoChannel): Page {
-  const { guild, data } = v.ctx;
-  const md = markdownContext(v);
-  const messages = v.engine.guilds.list(channel.id);
-  const status = botStatus(botPerms(v, channel));
+function channelPage(view: View, channel: DemoChannel): Page {
+  const { guild, data } = view.ctx;
+  const md = markdownContext(view);
+  const messages = view.engine.guilds.list(channel.id);
+  const status = botStatus(botPerms(view, channel));
   let main: string;
   if (channel.type === 4) {
     const children = data.channels.filter((c) => c.parentId === channel.id);
     main = `<div class="page"><p>A category. Its channels:</p><ul>${children.map((c) => `<li><a href="../channels/${escapeHtml(c.id)}">#${escapeHtml(c.name)}</a></li>`).join('')}</ul></div>`;
   } else {
     const list = messages.length
-      ? `<ol class="messages" aria-label="Messages in #${escapeHtml(channel.name)}">${messages.map((m) => messageHtml(v, m, md)).join('\n')}</ol>`
+      ? `<ol class="messages" aria-label="Messages in #${escapeHtml(channel.name)}">${messages.map((m) => messageHtml(view, m, md)).join('\n')}</ol>`
       : `<p class="empty">No messages in #${escapeHtml(channel.name)} yet. What the bot posts here (POST /api/v10/channels/${escapeHtml(channel.id)}/messages) shows up on this page.</p>`;
     main = `<p class="notice ${status.level === 'ok' ? '' : status.level}" role="status">${escapeHtml(status.text)}</p>
 ${list}
 <p class="composer">This is the sandbox's view of #${escapeHtml(channel.name)}: it shows what the bot posted, and sends nothing.</p>`;
   }
   const body = `<div class="app">
-${sidebar(v, channel.id)}
+${sidebar(view, channel.id)}
 <main class="chat">
 <header class="bar"><span class="hash" aria-hidden="true">#</span><h1>${escapeHtml(channel.name)}</h1>${channel.topic ? `<span class="topic">${renderInline(channel.topic, md)}</span>` : ''}${SANDBOX_BADGE}</header>
 ${main}
@@ -358,36 +358,36 @@ ${main}
   return viewerPage(`#${channel.name} | ${guild.name} | Discord (sandbox)`, body, coloursOf(data.roles, messages));
 }
 
-function guildPage(v: View): Page {
-  const { guild, data, ownerId } = v.ctx;
+function guildPage(viewItem: View): Page {
+  const { guild, data, ownerId } = viewItem.ctx;
   const roleById = new Map(data.roles.map((r) => [r.id, r]));
   const roleChip = (r: DemoRole) => `<span class="chip${r.color ? ` k-${colourHex(r.color)}` : ''}"><span class="dot" aria-hidden="true"></span>${escapeHtml(r.name)}${r.bot ? ' (the bot)' : ''}</span>`;
   const channelRows = displayOrder(data.channels)
     .flatMap(({ channel, children }) => (channel.type === 4 ? [channel, ...children] : [channel]))
-    .map((c) => {
-      if (c.type === 4) return `<tr><th colspan="2" scope="rowgroup">${escapeHtml(c.name.toUpperCase())}</th></tr>`;
-      const status = botStatus(botPerms(v, c));
-      return `<tr><td><a href="../channels/${escapeHtml(c.id)}">#${escapeHtml(c.name)}</a></td><td class="st-${status.level}">${escapeHtml(status.text)}</td></tr>`;
+    .map((channel) => {
+      if (channel.type === 4) return `<tr><th colspan="2" scope="rowgroup">${escapeHtml(channel.name.toUpperCase())}</th></tr>`;
+      const status = botStatus(botPerms(viewItem, channel));
+      return `<tr><td><a href="../channels/${escapeHtml(channel.id)}">#${escapeHtml(channel.name)}</a></td><td class="st-${status.level}">${escapeHtml(status.text)}</td></tr>`;
     })
     .join('');
   const owner = personOf(ownerId);
   const members = [...data.members.map((m) => m.userId)]
-    .map((id) => ({ id, member: memberOf(v.engine, v.ctx, id) }))
+    .map((id) => ({ id, member: memberOf(viewItem.engine, viewItem.ctx, id) }))
     .filter((x) => x.member !== null)
     .map(({ id, member }) => {
       const roles = member!.roles.flatMap((rid) => {
-        const r = roleById.get(rid);
-        return r ? [roleChip(r)] : [];
+        const role = roleById.get(rid);
+        return role ? [roleChip(role)] : [];
       });
-      return `<tr><td>${escapeHtml(displayName(v, id))}${id === ownerId ? ' (owner)' : ''}</td><td><span class="chips">${roles.join('') || '<span class="chip">no role</span>'}</span></td></tr>`;
+      return `<tr><td>${escapeHtml(displayName(viewItem, id))}${id === ownerId ? ' (owner)' : ''}</td><td><span class="chips">${roles.join('') || '<span class="chip">no role</span>'}</span></td></tr>`;
     })
     .join('');
   const body = `<div class="app">
-${sidebar(v, null)}
+${sidebar(viewItem, null)}
 <main class="chat">
 <header class="bar"><h1>${escapeHtml(guild.name)}</h1>${SANDBOX_BADGE}</header>
 <div class="page">
-<p class="notice ${v.ctx.botIn ? '' : 'bad'}">${v.ctx.botIn ? 'The bot is in this server.' : 'The bot is not in this server: add it from the dashboard (Invite).'} Owner: ${escapeHtml(owner?.globalName ?? 'someone else')}.</p>
+<p class="notice ${viewItem.ctx.botIn ? '' : 'bad'}">${viewItem.ctx.botIn ? 'The bot is in this server.' : 'The bot is not in this server: add it from the dashboard (Invite).'} Owner: ${escapeHtml(owner?.globalName ?? 'someone else')}.</p>
 <h2>Channels and what the bot can do</h2>
 <table class="tbl"><thead><tr><th scope="col">Channel</th><th scope="col">The bot</th></tr></thead><tbody>${channelRows}</tbody></table>
 <h2>Roles</h2>
@@ -413,9 +413,9 @@ ${
 
 function indexPage(engine: SandboxEngine): Page {
   const items = Object.values(DEMO_GUILDS)
-    .map((g) => {
-      const botIn = engine.store.botGuilds.has(g.id);
-      return `<li><a class="server" href="guilds/${escapeHtml(g.id)}"><img src="${escapeHtml(iconSrc('', g, 128))}" alt="" width="48" height="48"><span>${escapeHtml(g.name)}<small>${botIn ? 'The bot is in it' : 'Without the bot'}</small></span></a></li>`;
+    .map((guild) => {
+      const botIn = engine.store.botGuilds.has(guild.id);
+      return `<li><a class="server" href="guilds/${escapeHtml(guild.id)}"><img src="${escapeHtml(iconSrc('', guild, 128))}" alt="" width="48" height="48"><span>${escapeHtml(guild.name)}<small>${botIn ? 'The bot is in it' : 'Without the bot'}</small></span></a></li>`;
     })
     .join('');
   const body = `<main class="page">

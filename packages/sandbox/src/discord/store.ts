@@ -72,15 +72,15 @@ export interface StoreLimits {
 export const DEFAULT_STORE_LIMITS: StoreLimits = { maxCodes: 1000, maxGrants: 10_000 };
 
 /** When a grant stopped mattering: when it ended, else when its last token expires (null: still live). */
-function overAt(g: GrantRecord): number | null {
-  if (g.endedAt !== null) return g.endedAt;
+function overAt(grant: GrantRecord): number | null {
+  if (grant.endedAt !== null) return grant.endedAt;
   let last = Number.NEGATIVE_INFINITY;
-  for (const t of g.tokens) {
-    const end = t.endedAt ?? t.expiresAt;
+  for (const token of grant.tokens) {
+    const end = token.endedAt ?? token.expiresAt;
     if (end === null) return null;
     if (end > last) last = end;
   }
-  return g.tokens.length ? last : null;
+  return grant.tokens.length ? last : null;
 }
 
 /**
@@ -110,7 +110,7 @@ export class SandboxStore {
 
   resetBotGuilds(): void {
     this.botGuilds.clear();
-    for (const g of demoGuilds()) if (g.botInGuild) this.botGuilds.add(g.id);
+    for (const guild of demoGuilds()) if (guild.botInGuild) this.botGuilds.add(guild.id);
   }
 
   clear(): void {
@@ -122,9 +122,9 @@ export class SandboxStore {
   createCode(input: Omit<CodeRecord, 'code' | 'usedAt' | 'grantId'>): CodeRecord {
     this.pruneCodes(input.issuedAt);
     if (this.codes.size >= this.limits.maxCodes) {
-      for (const [code, c] of this.codes) {
+      for (const [code, codeItem] of this.codes) {
         if (this.codes.size < this.limits.maxCodes) break;
-        if (c.usedAt !== null) this.codes.delete(code);
+        if (codeItem.usedAt !== null) this.codes.delete(code);
       }
       // Map order is issue order: the first keys are the oldest.
       for (const code of this.codes.keys()) {
@@ -146,9 +146,9 @@ export class SandboxStore {
   ): IssuedPair {
     this.pruneGrants(now);
     if (this.grants.size >= this.limits.maxGrants) {
-      for (const g of this.grants.values()) {
+      for (const grant of this.grants.values()) {
         if (this.grants.size < this.limits.maxGrants) break;
-        if (overAt(g) !== null && (overAt(g) as number) <= now) this.#dropGrant(g);
+        if (overAt(grant) !== null && (overAt(grant) as number) <= now) this.#dropGrant(grant);
       }
       // Map order is use order (live() moves a used grant to the back): the first is the least recently used.
       for (const lru of this.grants.values()) {
@@ -174,10 +174,10 @@ export class SandboxStore {
       grant.endedAt = now;
       grant.endReason = reason;
     }
-    for (const t of grant.tokens) {
-      if (t.endedAt === null) {
-        t.endedAt = now;
-        t.endReason = reason;
+    for (const token of grant.tokens) {
+      if (token.endedAt === null) {
+        token.endedAt = now;
+        token.endReason = reason;
       }
     }
   }
@@ -197,17 +197,17 @@ export class SandboxStore {
 
   /** Drops expired codes (used or not). Cheap: codes are in issue order, the scan stops at a live one. */
   pruneCodes(now: number): void {
-    for (const [code, c] of this.codes) {
-      if (c.expiresAt > now) break;
+    for (const [code, codeItem] of this.codes) {
+      if (codeItem.expiresAt > now) break;
       this.codes.delete(code);
     }
   }
 
   /** Drops grants that ended or expired more than KEEP_ENDED_MS ago. */
   pruneGrants(now: number): void {
-    for (const g of this.grants.values()) {
-      const over = overAt(g);
-      if (over !== null && over + KEEP_ENDED_MS < now) this.#dropGrant(g);
+    for (const grant of this.grants.values()) {
+      const over = overAt(grant);
+      if (over !== null && over + KEEP_ENDED_MS < now) this.#dropGrant(grant);
     }
   }
 
@@ -218,7 +218,7 @@ export class SandboxStore {
   }
 
   #dropGrant(grant: GrantRecord): void {
-    for (const t of grant.tokens) this.tokens.delete(t.token);
+    for (const token of grant.tokens) this.tokens.delete(token.token);
     this.grants.delete(grant.id);
   }
 
@@ -228,11 +228,11 @@ export class SandboxStore {
     if (over <= 0) return;
     const dead = (t: TokenRecord) => t.endedAt !== null || (t.expiresAt !== null && t.expiresAt <= now);
     const drop = new Set(grant.tokens.filter(dead).slice(0, over));
-    for (const t of grant.tokens) {
+    for (const token of grant.tokens) {
       if (drop.size >= over) break;
-      drop.add(t);
+      drop.add(token);
     }
-    for (const t of drop) this.tokens.delete(t.token);
+    for (const tokenItem of drop) this.tokens.delete(tokenItem.token);
     grant.tokens = grant.tokens.filter((t) => !drop.has(t));
   }
 

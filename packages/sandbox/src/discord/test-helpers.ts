@@ -61,9 +61,9 @@ export function authorizeQuery(overrides: Record<string, string | null> = {}, ch
     code_challenge_method: 'S256',
     ...overrides,
   };
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(base)) if (v !== null) q.set(k, v);
-  return q;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(base)) if (value !== null) params.set(key, value);
+  return params;
 }
 
 export function basicAuth(id: string = DEMO_APP.clientId, secret: string = DEMO_APP.clientSecret): string {
@@ -79,9 +79,9 @@ export function location(res: LightMyRequestResponse): URL {
 /** Signs a demo user in with login_hint; returns the code and the PKCE verifier. */
 export async function authorize(app: FastifyInstance, userId: string, extra: Record<string, string | null> = {}) {
   const { verifier, challenge } = pkcePair();
-  const q = authorizeQuery(extra, challenge);
-  q.set('login_hint', userId);
-  const res = await app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${q}` });
+  const params = authorizeQuery(extra, challenge);
+  params.set('login_hint', userId);
+  const res = await app.inject({ method: 'GET', url: `${PREFIX}/oauth2/authorize?${params}` });
   const url = location(res);
   return { code: url.searchParams.get('code')!, state: url.searchParams.get('state'), verifier, redirect: url };
 }

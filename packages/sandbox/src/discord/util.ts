@@ -13,11 +13,11 @@ export function s256(verifier: string): string {
  * Numeric order of two decimal ids (snowflakes), without BigInt: leading zeros dropped, then the
  * shorter is the smaller, then plain string order (fast enough to sort a bot's 10,000+ guilds per page).
  */
-export function compareIds(a: string, b: string): number {
-  const x = a.replace(/^0+(?=\d)/, '');
-  const y = b.replace(/^0+(?=\d)/, '');
-  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
-  return x < y ? -1 : x > y ? 1 : 0;
+export function compareIds(left: string, right: string): number {
+  const leftItem = left.replace(/^0+(?=\d)/, '');
+  const rightItem = right.replace(/^0+(?=\d)/, '');
+  if (leftItem.length !== rightItem.length) return leftItem.length < rightItem.length ? -1 : 1;
+  return leftItem < rightItem ? -1 : leftItem > rightItem ? 1 : 0;
 }
 
 const USERS: readonly DemoUser[] = Object.values(DEMO_USERS);
@@ -43,16 +43,16 @@ export function findGuild(id: string): DemoGuild | undefined {
 }
 
 /** The id of the n-th synthetic server (n >= 1). */
-export function syntheticGuildId(n: number): string {
-  return String(SYNTHETIC_GUILD_ID_BASE + BigInt(n));
+export function syntheticGuildId(count: number): string {
+  return String(SYNTHETIC_GUILD_ID_BASE + BigInt(count));
 }
 
 /** A synthetic server by id (see SYNTHETIC_GUILD_ID_BASE), or undefined for any other id. */
 export function syntheticGuild(id: string): DemoGuild | undefined {
   if (!/^\d{19}$/.test(id)) return undefined;
-  const n = BigInt(id) - SYNTHETIC_GUILD_ID_BASE;
-  if (n < 1n || n > BigInt(MAX_SYNTHETIC_GUILDS)) return undefined;
-  return { id, name: `Synthetic server ${n}`, icon: null, botInGuild: true };
+  const bits = BigInt(id) - SYNTHETIC_GUILD_ID_BASE;
+  if (bits < 1n || bits > BigInt(MAX_SYNTHETIC_GUILDS)) return undefined;
+  return { id, name: `Synthetic server ${bits}`, icon: null, botInGuild: true };
 }
 
 /** A demo or synthetic server by id. */

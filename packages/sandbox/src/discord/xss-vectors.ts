@@ -147,8 +147,8 @@ const URL_TEMPLATES: readonly string[] = [
 ];
 
 /** Vector `n`'s hostile address for an embed's links. */
-export function hostileUrl(n: number): string {
-  return URL_TEMPLATES[n % URL_TEMPLATES.length]!.replaceAll('$', flag(n));
+export function hostileUrl(count: number): string {
+  return URL_TEMPLATES[count % URL_TEMPLATES.length]!.replaceAll('$', flag(count));
 }
 
 /**
@@ -157,8 +157,8 @@ export function hostileUrl(n: number): string {
  * suite counts as a violation of its own; the attribute break-outs are tried in the links.
  */
 const PICTURE_TEMPLATES = URL_TEMPLATES.filter((u) => !u.startsWith('https:'));
-export function hostilePictureUrl(n: number): string {
-  return PICTURE_TEMPLATES[n % PICTURE_TEMPLATES.length]!.replaceAll('$', flag(n));
+export function hostilePictureUrl(count: number): string {
+  return PICTURE_TEMPLATES[count % PICTURE_TEMPLATES.length]!.replaceAll('$', flag(count));
 }
 
 /** Every template with its own flag number (1-based). */
@@ -209,37 +209,37 @@ export function xssTranscript(options: XssTranscriptOptions) {
     ],
     roles: all.map((v) => ({ id: roleId(v.n), name: cut(v.payload, 100), colour: null })),
     channels: all.map((v) => ({ id: channelId(v.n), name: cut(v.payload, 100) })),
-    messages: all.map((v, i) => ({
-      id: snowflake(1880000000000000000n, v.n),
-      authorId: userId(v.n),
-      content: cut(`vector ${v.n} ${v.payload} <@${userId(v.n)}> <@&${roleId(v.n)}> <#${channelId(v.n)}>`, 4000),
-      createdAt: at(i + 1),
+    messages: all.map((xssVector, index) => ({
+      id: snowflake(1880000000000000000n, xssVector.n),
+      authorId: userId(xssVector.n),
+      content: cut(`vector ${xssVector.n} ${xssVector.payload} <@${userId(xssVector.n)}> <@&${roleId(xssVector.n)}> <#${channelId(xssVector.n)}>`, 4000),
+      createdAt: at(index + 1),
       editedAt: null,
       system: null,
-      replyTo: i > 0 ? snowflake(1880000000000000000n, v.n - 1) : null,
+      replyTo: index > 0 ? snowflake(1880000000000000000n, xssVector.n - 1) : null,
       embeds: [
         {
-          title: cut(v.payload, 256),
-          description: v.payload,
-          url: hostileUrl(v.n),
+          title: cut(xssVector.payload, 256),
+          description: xssVector.payload,
+          url: hostileUrl(xssVector.n),
           colour: null,
-          author: { name: cut(v.payload, 256), url: hostileUrl(v.n + 1), iconUrl: hostilePictureUrl(v.n) },
+          author: { name: cut(xssVector.payload, 256), url: hostileUrl(xssVector.n + 1), iconUrl: hostilePictureUrl(xssVector.n) },
           fields: [
-            { name: cut(v.payload, 256), value: cut(v.payload, 1024), inline: false },
+            { name: cut(xssVector.payload, 256), value: cut(xssVector.payload, 1024), inline: false },
             // Inline ones side by side (their own layout path), the vector in the name, the value, both.
-            { name: cut(v.payload, 256), value: `vector ${v.n} inline`, inline: true },
-            { name: `vector ${v.n} inline`, value: cut(v.payload, 1024), inline: true },
-            { name: cut(v.payload, 256), value: cut(`[link](${hostileUrl(v.n)}) ${v.payload}`, 1024), inline: true },
+            { name: cut(xssVector.payload, 256), value: `vector ${xssVector.n} inline`, inline: true },
+            { name: `vector ${xssVector.n} inline`, value: cut(xssVector.payload, 1024), inline: true },
+            { name: cut(xssVector.payload, 256), value: cut(`[link](${hostileUrl(xssVector.n)}) ${xssVector.payload}`, 1024), inline: true },
           ],
-          footer: { text: v.payload, iconUrl: hostilePictureUrl(v.n + 1) },
-          imageUrl: hostilePictureUrl(v.n + 2),
-          thumbnailUrl: hostilePictureUrl(v.n + 3),
+          footer: { text: xssVector.payload, iconUrl: hostilePictureUrl(xssVector.n + 1) },
+          imageUrl: hostilePictureUrl(xssVector.n + 2),
+          thumbnailUrl: hostilePictureUrl(xssVector.n + 3),
           timestamp: null,
         },
       ],
-      attachments: [{ id: snowflake(1890000000000000000n, v.n), filename: cut(v.payload, 255), contentType: 'text/html', size: v.payload.length, url: `javascript:${flag(v.n)}`, width: null, height: null }],
-      reactions: [{ emoji: { name: cut(v.payload, 64) }, count: 1 }],
-      stickers: [{ id: snowflake(1840000000000000000n, v.n), name: cut(v.payload, 64), format: 'png' as const }],
+      attachments: [{ id: snowflake(1890000000000000000n, xssVector.n), filename: cut(xssVector.payload, 255), contentType: 'text/html', size: xssVector.payload.length, url: `javascript:${flag(xssVector.n)}`, width: null, height: null }],
+      reactions: [{ emoji: { name: cut(xssVector.payload, 64) }, count: 1 }],
+      stickers: [{ id: snowflake(1840000000000000000n, xssVector.n), name: cut(xssVector.payload, 64), format: 'png' as const }],
     })),
   };
 }

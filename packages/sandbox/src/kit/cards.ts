@@ -35,12 +35,12 @@ export function groupDigits(number: string): string {
 function luhn(digits: string): boolean {
   let total = 0;
   for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
+    let days = Number(digits[digits.length - 1 - i]);
     if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
+      days *= 2;
+      if (days > 9) days -= 9;
     }
-    total += d;
+    total += days;
   }
   return total % 10 === 0;
 }
@@ -60,12 +60,12 @@ export function checkCard(input: CardInput, nowMs: number): CardCheck {
 
   let month = 0;
   let year = 0;
-  const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(input.expiry);
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(input.expiry);
   if (input.expiry.trim() === '') errors.expiry = 'Enter the expiry date (MM/YY).';
-  else if (!m) errors.expiry = 'Enter the expiry date as MM/YY, e.g. 12/30.';
+  else if (!match) errors.expiry = 'Enter the expiry date as MM/YY, e.g. 12/30.';
   else {
-    month = Number(m[1]);
-    year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
+    month = Number(match[1]);
+    year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
     const now = new Date(nowMs);
     if (month < 1 || month > 12) errors.expiry = 'The expiry month must be from 01 to 12.';
     else if (year * 12 + month - 1 < now.getUTCFullYear() * 12 + now.getUTCMonth()) errors.expiry = 'The expiry date must be in the future: this card has expired.';

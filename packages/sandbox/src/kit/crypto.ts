@@ -12,8 +12,8 @@ export function sha256(value: string): Buffer {
 }
 
 /** Constant-time comparison of two strings (a length mismatch is a plain mismatch). */
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+export function safeEqual(left: string, right: string): boolean {
+  const bytes = Buffer.from(left);
+  const bytesItem = Buffer.from(right);
+  return bytes.length === bytesItem.length && timingSafeEqual(bytes, bytesItem);
 }

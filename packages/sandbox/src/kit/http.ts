@@ -32,8 +32,8 @@ export function sameOrigin(req: FastifyRequest): boolean {
 export function originOf(value: string | undefined): string | null {
   if (!value || value.length > 300) return null;
   try {
-    const u = new URL(value);
-    if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value) return value;
+    const url = new URL(value);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value) return value;
   } catch {
     // not a URL
   }
@@ -44,33 +44,33 @@ export function originOf(value: string | undefined): string | null {
 export function httpUrl(value: string | undefined): string | null {
   if (!value || value.length > 2000) return null;
   try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
   } catch {
     return null;
   }
 }
 
-export function sendPage(reply: FastifyReply, status: number, p: Page): FastifyReply {
+export function sendPage(reply: FastifyReply, status: number, page: Page): FastifyReply {
   return reply
     .code(status)
-    .header('content-security-policy', p.csp)
+    .header('content-security-policy', page.csp)
     .header('cache-control', 'no-store')
     .header('x-content-type-options', 'nosniff')
     .type('text/html; charset=utf-8')
-    .send(p.html);
+    .send(page.html);
 }
 
 /** The path of a request URL without its query. */
 export function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+  const quantity = url.indexOf('?');
+  return quantity === -1 ? url : url.slice(0, quantity);
 }
 
 /** The raw query of a request URL, parsed exactly (repeated parameters stay visible). */
 export function queryOf(url: string): URLSearchParams {
-  const q = url.indexOf('?');
-  return new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+  const quantity = url.indexOf('?');
+  return new URLSearchParams(quantity === -1 ? '' : url.slice(quantity + 1));
 }
 
 /** A request URL's path below the prefix (`/` for the prefix itself). */

@@ -31,40 +31,40 @@ class Query {
   }
 
   snowflake(name: string): string | null | false {
-    const v = this.params.get(name);
-    if (v === null) return null;
-    if (!SNOWFLAKE.test(v)) {
-      invalidField(this.reply, name, 'NUMBER_TYPE_COERCE', `Value "${v.slice(0, 100)}" is not snowflake.`);
+    const value = this.params.get(name);
+    if (value === null) return null;
+    if (!SNOWFLAKE.test(value)) {
+      invalidField(this.reply, name, 'NUMBER_TYPE_COERCE', `Value "${value.slice(0, 100)}" is not snowflake.`);
       return false;
     }
-    return v;
+    return value;
   }
 
   int(name: string, fallback: number, min: number, max: number): number | false {
-    const v = this.params.get(name);
-    if (v === null) return fallback;
-    if (!/^-?\d{1,10}$/.test(v)) {
-      invalidField(this.reply, name, 'NUMBER_TYPE_COERCE', `Value "${v.slice(0, 100)}" is not int.`);
+    const value = this.params.get(name);
+    if (value === null) return fallback;
+    if (!/^-?\d{1,10}$/.test(value)) {
+      invalidField(this.reply, name, 'NUMBER_TYPE_COERCE', `Value "${value.slice(0, 100)}" is not int.`);
       return false;
     }
-    const n = Number(v);
-    if (n < min) {
+    const count = Number(value);
+    if (count < min) {
       invalidField(this.reply, name, 'NUMBER_TYPE_MIN', `Int value should be greater than or equal to ${min}.`);
       return false;
     }
-    if (n > max) {
+    if (count > max) {
       invalidField(this.reply, name, 'NUMBER_TYPE_MAX', `Int value should be less than or equal to ${max}.`);
       return false;
     }
-    return n;
+    return count;
   }
 
   /** Discord's boolean query strings: True/true/1 and False/false/0. */
   bool(name: string, fallback: boolean): boolean | null {
-    const v = this.params.get(name);
-    if (v === null) return fallback;
-    if (v === 'true' || v === 'True' || v === '1') return true;
-    if (v === 'false' || v === 'False' || v === '0') return false;
+    const value = this.params.get(name);
+    if (value === null) return fallback;
+    if (value === 'true' || value === 'True' || value === '1') return true;
+    if (value === 'false' || value === 'False' || value === '0') return false;
     invalidField(this.reply, name, 'BASE_TYPE_BOOLEAN', 'Must be either true or false.');
     return null;
   }
@@ -110,23 +110,23 @@ export function monetizationApiRoutes(app: FastifyInstance, discord: SandboxEngi
 
   app.get('/api/v10/applications/:appId/entitlements', { config: { sandboxBucket: 'GET /applications/{application.id}/entitlements' } }, async (req, reply) => {
     if (!appGuard(req, reply)) return reply;
-    const q = new Query(req, reply);
-    const userId = q.snowflake('user_id');
+    const query = new Query(req, reply);
+    const userId = query.snowflake('user_id');
     if (userId === false) return reply;
-    const guildId = q.snowflake('guild_id');
+    const guildId = query.snowflake('guild_id');
     if (guildId === false) return reply;
-    const before = q.snowflake('before');
+    const before = query.snowflake('before');
     if (before === false) return reply;
-    const after = q.snowflake('after');
+    const after = query.snowflake('after');
     if (after === false) return reply;
-    const limit = q.int('limit', 100, 1, 100);
+    const limit = query.int('limit', 100, 1, 100);
     if (limit === false) return reply;
-    const excludeEnded = q.bool('exclude_ended', false);
+    const excludeEnded = query.bool('exclude_ended', false);
     if (excludeEnded === null) return reply;
-    const excludeDeleted = q.bool('exclude_deleted', true);
+    const excludeDeleted = query.bool('exclude_deleted', true);
     if (excludeDeleted === null) return reply;
     let skuIds: Set<string> | null = null;
-    const rawSkus = q.params.get('sku_ids');
+    const rawSkus = query.params.get('sku_ids');
     if (rawSkus !== null) {
       const ids = rawSkus.split(',').map((s) => s.trim());
       const bad = ids.find((s) => !SNOWFLAKE.test(s));
@@ -138,12 +138,12 @@ export function monetizationApiRoutes(app: FastifyInstance, discord: SandboxEngi
     const matching = engine
       .entitlementList()
       .filter(
-        (e) =>
-          (userId === null || e.userId === userId) &&
-          (guildId === null || e.guildId === guildId) &&
-          (skuIds === null || skuIds.has(e.skuId)) &&
-          !(excludeDeleted && e.deleted) &&
-          !(excludeEnded && ended(e)),
+        (entitlement) =>
+          (userId === null || entitlement.userId === userId) &&
+          (guildId === null || entitlement.guildId === guildId) &&
+          (skuIds === null || skuIds.has(entitlement.skuId)) &&
+          !(excludeDeleted && entitlement.deleted) &&
+          !(excludeEnded && ended(entitlement)),
       );
     return pageOf(matching, limit, before, after).map((e) => engine.entitlementJson(e, 'rest'));
   });
@@ -154,9 +154,9 @@ export function monetizationApiRoutes(app: FastifyInstance, discord: SandboxEngi
     async (req, reply) => {
       if (!appGuard(req, reply)) return reply;
       const { entitlementId } = req.params as { entitlementId: string };
-      const e = engine.entitlements.get(entitlementId);
-      if (!e) return discordError(reply, 404, 10029, 'Unknown Entitlement');
-      return engine.entitlementJson(e, 'rest');
+      const entitlement = engine.entitlements.get(entitlementId);
+      if (!entitlement) return discordError(reply, 404, 10029, 'Unknown Entitlement');
+      return engine.entitlementJson(entitlement, 'rest');
     },
   );
 
@@ -183,25 +183,25 @@ export function monetizationApiRoutes(app: FastifyInstance, discord: SandboxEngi
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       return reply.code(400).send({ message: 'Invalid Form Body', code: 50035, errors: { _errors: [{ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }] } });
     }
-    const b = body as Record<string, unknown>;
+    const second = body as Record<string, unknown>;
     const errors: Record<string, { _errors: Array<{ code: string; message: string }> }> = {};
     const snowflakeField = (name: string) => {
-      const v = b[name];
-      if (v === undefined || v === null) errors[name] = { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] };
-      else if (!((typeof v === 'string' && SNOWFLAKE.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0))) {
-        errors[name] = { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: `Value "${String(v).slice(0, 100)}" is not snowflake.` }] };
+      const value = second[name];
+      if (value === undefined || value === null) errors[name] = { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] };
+      else if (!((typeof value === 'string' && SNOWFLAKE.test(value)) || (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0))) {
+        errors[name] = { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: `Value "${String(value).slice(0, 100)}" is not snowflake.` }] };
       }
-      return String(v);
+      return String(value);
     };
     const skuId = snowflakeField('sku_id');
     const ownerId = snowflakeField('owner_id');
-    const ownerType = b.owner_type;
+    const ownerType = second.owner_type;
     if (ownerType === undefined || ownerType === null) errors.owner_type = { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] };
     else if (ownerType !== 1 && ownerType !== 2) errors.owner_type = { _errors: [{ code: 'ENUM_TYPE_COERCE', message: `Value "${String(ownerType).slice(0, 100)}" is not a valid enum value.` }] };
     if (Object.keys(errors).length > 0) return reply.code(400).send({ message: 'Invalid Form Body', code: 50035, errors });
     try {
-      const e = engine.grantTest(skuId, ownerId, ownerType as 1 | 2);
-      return engine.entitlementJson(e, 'sent');
+      const entitlement = engine.grantTest(skuId, ownerId, ownerType as 1 | 2);
+      return engine.entitlementJson(entitlement, 'sent');
     } catch (err) {
       return sendError(reply, err);
     }
@@ -239,16 +239,16 @@ export function monetizationApiRoutes(app: FastifyInstance, discord: SandboxEngi
   app.get('/api/v10/skus/:skuId/subscriptions', { config: { sandboxBucket: 'GET /skus/{sku.id}/subscriptions' } }, async (req, reply) => {
     const skuId = skuGuard(req, reply);
     if (skuId === null) return reply;
-    const q = new Query(req, reply);
-    const userId = q.snowflake('user_id');
+    const query = new Query(req, reply);
+    const userId = query.snowflake('user_id');
     if (userId === false) return reply;
     // Required except for OAuth queries (the bot's are not).
     if (userId === null) return invalidField(reply, 'user_id', 'BASE_TYPE_REQUIRED', 'This field is required');
-    const before = q.snowflake('before');
+    const before = query.snowflake('before');
     if (before === false) return reply;
-    const after = q.snowflake('after');
+    const after = query.snowflake('after');
     if (after === false) return reply;
-    const limit = q.int('limit', 50, 1, 100);
+    const limit = query.int('limit', 50, 1, 100);
     if (limit === false) return reply;
     const matching = engine.subscriptionList().filter((s) => s.skuId === skuId && s.userId === userId);
     return pageOf(matching, limit, before, after).map((s) => engine.subscriptionJson(s));
@@ -258,9 +258,9 @@ export function monetizationApiRoutes(app: FastifyInstance, discord: SandboxEngi
     const skuId = skuGuard(req, reply);
     if (skuId === null) return reply;
     const { subscriptionId } = req.params as { subscriptionId: string };
-    const s = engine.subscriptions.get(subscriptionId);
-    if (!s || s.skuId !== skuId) return discordError(reply, 404, 0, '404: Not Found');
-    return engine.subscriptionJson(s);
+    const subscription = engine.subscriptions.get(subscriptionId);
+    if (!subscription || subscription.skuId !== skuId) return discordError(reply, 404, 0, '404: Not Found');
+    return engine.subscriptionJson(subscription);
   });
 }
 

@@ -6,7 +6,7 @@ const ENTS = `/applications/${APP_ID}/entitlements`;
 
 describe('bot auth, errors and rate-limit headers', () => {
   test('every route requires the bot token (401 { message, code })', async () => {
-    const h = await setup();
+    const sandbox = await setup();
     for (const [method, path] of [
       ['GET', `/applications/${APP_ID}/skus`],
       ['GET', ENTS],
@@ -18,7 +18,7 @@ describe('bot auth, errors and rate-limit headers', () => {
       ['GET', `/skus/${SKU_ID}/subscriptions/1`],
     ] as const) {
       for (const auth of [null, 'Bot wrong-token', 'Bearer x']) {
-        const res = await h.api(method, path, undefined, auth);
+        const res = await sandbox.api(method, path, undefined, auth);
         expect(res.statusCode, `${method} ${path} ${auth}`).toBe(401);
         expect(res.json()).toEqual({ message: '401: Unauthorized', code: 0 });
       }
@@ -26,21 +26,21 @@ describe('bot auth, errors and rate-limit headers', () => {
   });
 
   test('answers carry the rate-limit headers; another application is Missing Access', async () => {
-    const h = await setup();
-    const res = await h.api('GET', `/applications/${APP_ID}/skus`);
+    const sandbox = await setup();
+    const res = await sandbox.api('GET', `/applications/${APP_ID}/skus`);
     expect(res.statusCode).toBe(200);
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-reset-after', 'x-ratelimit-bucket']) expect(res.headers[name]).toBeDefined();
-    const other = await h.api('GET', '/applications/1234567890123456789/entitlements');
+    const other = await sandbox.api('GET', '/applications/1234567890123456789/entitlements');
     expect(other.statusCode).toBe(403);
     expect(other.json()).toEqual({ message: 'Missing Access', code: 50001 });
   });
 
   test('the sandbox rate limit applies (429 with retry_after)', async () => {
-    const h = await setup();
-    h.sandbox.setRateLimit({ limit: 2, windowSeconds: 60 });
-    await h.api('GET', ENTS);
-    await h.api('GET', ENTS);
-    const res = await h.api('GET', ENTS);
+    const sandbox = await setup();
+    sandbox.sandbox.setRateLimit({ limit: 2, windowSeconds: 60 });
+    await sandbox.api('GET', ENTS);
+    await sandbox.api('GET', ENTS);
+    const res = await sandbox.api('GET', ENTS);
     expect(res.statusCode).toBe(429);
     expect(res.json()).toMatchObject({ message: 'You are being rate limited.', global: false });
   });
@@ -48,8 +48,8 @@ describe('bot auth, errors and rate-limit headers', () => {
 
 describe('SKUs', () => {
   test('each subscription SKU comes with its SUBSCRIPTION_GROUP twin (type 6)', async () => {
-    const h = await setup();
-    const skus = (await h.api('GET', `/applications/${APP_ID}/skus`)).json();
+    const sandbox = await setup();
+    const skus = (await sandbox.api('GET', `/applications/${APP_ID}/skus`)).json();
     expect(skus.map((s: { id: string; type: number }) => [s.id, s.type])).toEqual([
       [SKU_ID, 5],
       [String(BigInt(SKU_ID) + 1n), 6],
@@ -77,47 +77,47 @@ describe('SKUs', () => {
 
 describe('entitlements', () => {
   test('list filters: user_id, guild_id, sku_ids, exclude_ended, exclude_deleted; get by id', async () => {
-    const h = await setup();
-    await h.buy(AVA);
-    h.advance(1000);
-    await h.buy(BEN);
-    h.advance(1000);
-    await h.buy(AVA, GUILD_SKU_ID, { guild_id: AVAS_ARCADE });
-    const all = (await h.api('GET', ENTS)).json();
+    const sandbox = await setup();
+    await sandbox.buy(AVA);
+    sandbox.advance(1000);
+    await sandbox.buy(BEN);
+    sandbox.advance(1000);
+    await sandbox.buy(AVA, GUILD_SKU_ID, { guild_id: AVAS_ARCADE });
+    const all = (await sandbox.api('GET', ENTS)).json();
     expect(all).toHaveLength(3);
     expect(all.map((e: { id: string }) => e.id)).toEqual([...all.map((e: { id: string }) => e.id)].sort());
-    expect((await h.api('GET', `${ENTS}?user_id=${AVA}`)).json()).toHaveLength(2);
-    expect((await h.api('GET', `${ENTS}?guild_id=${AVAS_ARCADE}`)).json()).toMatchObject([{ sku_id: GUILD_SKU_ID }]);
-    expect((await h.api('GET', `${ENTS}?sku_ids=${SKU_ID}`)).json()).toHaveLength(2);
-    expect((await h.api('GET', `${ENTS}?sku_ids=${SKU_ID},${GUILD_SKU_ID}&user_id=${AVA}`)).json()).toHaveLength(2);
-    const one = await h.api('GET', `${ENTS}/${all[1].id}`);
+    expect((await sandbox.api('GET', `${ENTS}?user_id=${AVA}`)).json()).toHaveLength(2);
+    expect((await sandbox.api('GET', `${ENTS}?guild_id=${AVAS_ARCADE}`)).json()).toMatchObject([{ sku_id: GUILD_SKU_ID }]);
+    expect((await sandbox.api('GET', `${ENTS}?sku_ids=${SKU_ID}`)).json()).toHaveLength(2);
+    expect((await sandbox.api('GET', `${ENTS}?sku_ids=${SKU_ID},${GUILD_SKU_ID}&user_id=${AVA}`)).json()).toHaveLength(2);
+    const one = await sandbox.api('GET', `${ENTS}/${all[1].id}`);
     expect(one.json()).toEqual(all[1]);
-    expect((await h.api('GET', `${ENTS}/1`)).json()).toEqual({ message: 'Unknown Entitlement', code: 10029 });
+    expect((await sandbox.api('GET', `${ENTS}/1`)).json()).toEqual({ message: 'Unknown Entitlement', code: 10029 });
     // Ava's user subscription ends: included by default, left out with exclude_ended.
-    h.control.cancelSubscription(all[0].subscription_id);
-    h.advance(31 * DAY);
-    expect((await h.api('GET', `${ENTS}?user_id=${AVA}`)).json()).toHaveLength(2);
-    expect((await h.api('GET', `${ENTS}?user_id=${AVA}&exclude_ended=true`)).json()).toHaveLength(1);
-    expect((await h.api('GET', `${ENTS}?user_id=${AVA}&exclude_ended=True`)).json()).toHaveLength(1);
-    h.control.refund(all[1].id);
-    expect((await h.api('GET', ENTS)).json()).toHaveLength(2);
-    expect((await h.api('GET', `${ENTS}?exclude_deleted=false`)).json()).toHaveLength(3);
-    expect((await h.api('GET', `${ENTS}?exclude_deleted=0`)).json()).toHaveLength(3);
+    sandbox.control.cancelSubscription(all[0].subscription_id);
+    sandbox.advance(31 * DAY);
+    expect((await sandbox.api('GET', `${ENTS}?user_id=${AVA}`)).json()).toHaveLength(2);
+    expect((await sandbox.api('GET', `${ENTS}?user_id=${AVA}&exclude_ended=true`)).json()).toHaveLength(1);
+    expect((await sandbox.api('GET', `${ENTS}?user_id=${AVA}&exclude_ended=True`)).json()).toHaveLength(1);
+    sandbox.control.refund(all[1].id);
+    expect((await sandbox.api('GET', ENTS)).json()).toHaveLength(2);
+    expect((await sandbox.api('GET', `${ENTS}?exclude_deleted=false`)).json()).toHaveLength(3);
+    expect((await sandbox.api('GET', `${ENTS}?exclude_deleted=0`)).json()).toHaveLength(3);
   });
 
   test('paging: limit (1-100, default 100), after, before', async () => {
-    const h = await setup();
+    const sandbox = await setup();
     const ids: string[] = [];
     for (let n = 0; n < 5; n++) {
-      ids.push((await h.api('POST', ENTS, { sku_id: CONSUMABLE_SKU_ID, owner_id: String(2000000000000000000n + BigInt(n)), owner_type: 2 })).json().id);
-      h.advance(10);
+      ids.push((await sandbox.api('POST', ENTS, { sku_id: CONSUMABLE_SKU_ID, owner_id: String(2000000000000000000n + BigInt(n)), owner_type: 2 })).json().id);
+      sandbox.advance(10);
     }
-    const page = async (q: string) => (await h.api('GET', `${ENTS}?${q}`)).json().map((e: { id: string }) => e.id);
+    const page = async (q: string) => (await sandbox.api('GET', `${ENTS}?${q}`)).json().map((e: { id: string }) => e.id);
     expect(await page('limit=2')).toEqual(ids.slice(0, 2));
     expect(await page(`limit=2&after=${ids[1]}`)).toEqual(ids.slice(2, 4));
     expect(await page(`limit=2&before=${ids[4]}`)).toEqual(ids.slice(2, 4));
     expect(await page(`after=${ids[0]}&before=${ids[3]}`)).toEqual(ids.slice(1, 3));
-    for (const [q, code] of [
+    for (const [query, code] of [
       ['limit=0', 'NUMBER_TYPE_MIN'],
       ['limit=101', 'NUMBER_TYPE_MAX'],
       ['limit=x', 'NUMBER_TYPE_COERCE'],
@@ -125,8 +125,8 @@ describe('entitlements', () => {
       ['exclude_ended=maybe', 'BASE_TYPE_BOOLEAN'],
       ['sku_ids=1,x', 'NUMBER_TYPE_COERCE'],
     ] as const) {
-      const res = await h.api('GET', `${ENTS}?${q}`);
-      expect(res.statusCode, q).toBe(400);
+      const res = await sandbox.api('GET', `${ENTS}?${query}`);
+      expect(res.statusCode, query).toBe(400);
       const body = res.json();
       expect(body).toMatchObject({ message: 'Invalid Form Body', code: 50035 });
       expect(JSON.stringify(body.errors)).toContain(code);
@@ -134,8 +134,8 @@ describe('entitlements', () => {
   });
 
   test('test entitlements: POST grants type 4 without dates (ENTITLEMENT_CREATE), DELETE only them (204, ENTITLEMENT_DELETE)', async () => {
-    const h = await setup();
-    const res = await h.api('POST', ENTS, { sku_id: SKU_ID, owner_id: BEN, owner_type: 2 });
+    const sandbox = await setup();
+    const res = await sandbox.api('POST', ENTS, { sku_id: SKU_ID, owner_id: BEN, owner_type: 2 });
     expect(res.statusCode).toBe(200);
     const created = res.json();
     expect(created).toEqual({
@@ -149,70 +149,70 @@ describe('entitlements', () => {
       gift_code_flags: 0,
       consumed: false,
     });
-    expect((await h.api('GET', `${ENTS}/${created.id}`)).json()).toMatchObject({ type: 4, starts_at: null, ends_at: null });
-    const again = await h.api('POST', ENTS, { sku_id: SKU_ID, owner_id: BEN, owner_type: 2 });
+    expect((await sandbox.api('GET', `${ENTS}/${created.id}`)).json()).toMatchObject({ type: 4, starts_at: null, ends_at: null });
+    const again = await sandbox.api('POST', ENTS, { sku_id: SKU_ID, owner_id: BEN, owner_type: 2 });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ message: 'An entitlement has already been granted for this resource', code: 40074 });
-    const guild = (await h.api('POST', ENTS, { sku_id: GUILD_SKU_ID, owner_id: AVAS_ARCADE, owner_type: 1 })).json();
+    const guild = (await sandbox.api('POST', ENTS, { sku_id: GUILD_SKU_ID, owner_id: AVAS_ARCADE, owner_type: 1 })).json();
     expect(guild).toMatchObject({ guild_id: AVAS_ARCADE, type: 4 });
     expect(guild.user_id).toBeUndefined();
     // A purchased entitlement cannot be deleted.
-    await h.buy(AVA);
-    const bought = h.control.entitlements().find((e) => e.type === 8)!;
-    const refused = await h.api('DELETE', `${ENTS}/${bought.id}`);
+    await sandbox.buy(AVA);
+    const bought = sandbox.control.entitlements().find((e) => e.type === 8)!;
+    const refused = await sandbox.api('DELETE', `${ENTS}/${bought.id}`);
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({ message: 'You can only delete sandbox entitlements.', code: 40019 });
-    const del = await h.api('DELETE', `${ENTS}/${created.id}`);
+    const del = await sandbox.api('DELETE', `${ENTS}/${created.id}`);
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
-    expect((await h.api('DELETE', `${ENTS}/${created.id}`)).statusCode).toBe(404);
-    await h.control.flush();
-    expect(h.receiver.types()).toEqual(['ENTITLEMENT_CREATE', 'ENTITLEMENT_CREATE', 'ENTITLEMENT_CREATE', 'ENTITLEMENT_DELETE']);
-    const test = h.receiver.events()[0]!.data;
+    expect((await sandbox.api('DELETE', `${ENTS}/${created.id}`)).statusCode).toBe(404);
+    await sandbox.control.flush();
+    expect(sandbox.receiver.types()).toEqual(['ENTITLEMENT_CREATE', 'ENTITLEMENT_CREATE', 'ENTITLEMENT_CREATE', 'ENTITLEMENT_DELETE']);
+    const test = sandbox.receiver.events()[0]!.data;
     expect(test).not.toHaveProperty('starts_at');
     expect(test).not.toHaveProperty('subscription_id');
   });
 
   test('POST body errors: Discord 50035 / 50109 / unknown SKU, and nothing changes', async () => {
-    const h = await setup();
-    const missing = await h.api('POST', ENTS, { sku_id: SKU_ID });
+    const sandbox = await setup();
+    const missing = await sandbox.api('POST', ENTS, { sku_id: SKU_ID });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ code: 50035, errors: { owner_id: { _errors: [{ code: 'BASE_TYPE_REQUIRED' }] }, owner_type: { _errors: [{ code: 'BASE_TYPE_REQUIRED' }] } } });
-    expect((await h.api('POST', ENTS, { sku_id: SKU_ID, owner_id: BEN, owner_type: 3 })).json()).toMatchObject({ errors: { owner_type: { _errors: [{ code: 'ENUM_TYPE_COERCE' }] } } });
-    const badJson = await h.app.inject({ method: 'POST', url: `/sandbox/discord/api/v10${ENTS}`, headers: { authorization: `Bot ${'sandbox-bot-token-not-a-real-token'}`, 'content-type': 'application/json' }, payload: '{nope' });
+    expect((await sandbox.api('POST', ENTS, { sku_id: SKU_ID, owner_id: BEN, owner_type: 3 })).json()).toMatchObject({ errors: { owner_type: { _errors: [{ code: 'ENUM_TYPE_COERCE' }] } } });
+    const badJson = await sandbox.app.inject({ method: 'POST', url: `/sandbox/discord/api/v10${ENTS}`, headers: { authorization: `Bot ${'sandbox-bot-token-not-a-real-token'}`, 'content-type': 'application/json' }, payload: '{nope' });
     expect(badJson.json()).toEqual({ message: 'The request body contains invalid JSON.', code: 50109 });
-    const unknown = await h.api('POST', ENTS, { sku_id: '1', owner_id: BEN, owner_type: 2 });
+    const unknown = await sandbox.api('POST', ENTS, { sku_id: '1', owner_id: BEN, owner_type: 2 });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ message: 'Unknown SKU', code: 10027 });
-    expect(h.control.entitlements()).toEqual([]);
+    expect(sandbox.control.entitlements()).toEqual([]);
   });
 
   test('consume: 204 for a consumable, Discord 40018 otherwise', async () => {
-    const h = await setup();
-    const c = (await h.api('POST', ENTS, { sku_id: CONSUMABLE_SKU_ID, owner_id: AVA, owner_type: 2 })).json();
-    const res = await h.api('POST', `${ENTS}/${c.id}/consume`);
+    const sandbox = await setup();
+    const card = (await sandbox.api('POST', ENTS, { sku_id: CONSUMABLE_SKU_ID, owner_id: AVA, owner_type: 2 })).json();
+    const res = await sandbox.api('POST', `${ENTS}/${card.id}/consume`);
     expect(res.statusCode).toBe(204);
-    expect((await h.api('GET', `${ENTS}/${c.id}`)).json()).toMatchObject({ consumed: true });
-    await h.buy(AVA);
-    const sub = h.control.entitlements().find((e) => e.type === 8)!;
-    const refused = await h.api('POST', `${ENTS}/${sub.id}/consume`);
+    expect((await sandbox.api('GET', `${ENTS}/${card.id}`)).json()).toMatchObject({ consumed: true });
+    await sandbox.buy(AVA);
+    const sub = sandbox.control.entitlements().find((e) => e.type === 8)!;
+    const refused = await sandbox.api('POST', `${ENTS}/${sub.id}/consume`);
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({ message: 'Only consumable SKUs can be consumed.', code: 40018 });
-    expect((await h.api('POST', `${ENTS}/1/consume`)).json()).toEqual({ message: 'Unknown Entitlement', code: 10029 });
+    expect((await sandbox.api('POST', `${ENTS}/1/consume`)).json()).toEqual({ message: 'Unknown Entitlement', code: 10029 });
   });
 });
 
 describe('SKU subscriptions', () => {
   test('list by user (required), paging, get by id; Discord objects', async () => {
-    const h = await setup();
-    await h.buy(AVA);
-    const [first] = h.control.subscriptions();
-    h.control.cancelSubscription(first!.id);
-    h.advance(31 * DAY);
-    await h.buy(AVA);
-    await h.buy(BEN);
+    const sandbox = await setup();
+    await sandbox.buy(AVA);
+    const [first] = sandbox.control.subscriptions();
+    sandbox.control.cancelSubscription(first!.id);
+    sandbox.advance(31 * DAY);
+    await sandbox.buy(AVA);
+    await sandbox.buy(BEN);
     const path = `/skus/${SKU_ID}/subscriptions`;
-    const mine = (await h.api('GET', `${path}?user_id=${AVA}`)).json();
+    const mine = (await sandbox.api('GET', `${path}?user_id=${AVA}`)).json();
     expect(mine).toHaveLength(2);
     expect(mine[0]).toEqual({
       id: first!.id,
@@ -226,16 +226,16 @@ describe('SKU subscriptions', () => {
       canceled_at: '2026-01-15T12:00:00.000000+00:00',
     });
     expect(mine[1]).toMatchObject({ status: 0, canceled_at: null });
-    expect((await h.api('GET', `${path}?user_id=${AVA}&limit=1`)).json().map((s: { id: string }) => s.id)).toEqual([first!.id]);
-    expect((await h.api('GET', `${path}?user_id=${AVA}&after=${first!.id}`)).json()).toHaveLength(1);
-    expect((await h.api('GET', `${path}?user_id=${AVA}&before=${mine[1].id}`)).json().map((s: { id: string }) => s.id)).toEqual([first!.id]);
-    const required = await h.api('GET', path);
+    expect((await sandbox.api('GET', `${path}?user_id=${AVA}&limit=1`)).json().map((s: { id: string }) => s.id)).toEqual([first!.id]);
+    expect((await sandbox.api('GET', `${path}?user_id=${AVA}&after=${first!.id}`)).json()).toHaveLength(1);
+    expect((await sandbox.api('GET', `${path}?user_id=${AVA}&before=${mine[1].id}`)).json().map((s: { id: string }) => s.id)).toEqual([first!.id]);
+    const required = await sandbox.api('GET', path);
     expect(required.statusCode).toBe(400);
     expect(required.json()).toMatchObject({ code: 50035, errors: { user_id: { _errors: [{ code: 'BASE_TYPE_REQUIRED' }] } } });
-    expect((await h.api('GET', `${path}?user_id=${AVA}&limit=101`)).statusCode).toBe(400);
-    expect((await h.api('GET', `${path}/${first!.id}`)).json()).toEqual(mine[0]);
-    expect((await h.api('GET', `/skus/${GUILD_SKU_ID}/subscriptions/${first!.id}`)).statusCode).toBe(404);
-    expect((await h.api('GET', `${path}/1`)).json()).toEqual({ message: '404: Not Found', code: 0 });
-    expect((await h.api('GET', `/skus/1/subscriptions?user_id=${AVA}`)).json()).toEqual({ message: 'Unknown SKU', code: 10027 });
+    expect((await sandbox.api('GET', `${path}?user_id=${AVA}&limit=101`)).statusCode).toBe(400);
+    expect((await sandbox.api('GET', `${path}/${first!.id}`)).json()).toEqual(mine[0]);
+    expect((await sandbox.api('GET', `/skus/${GUILD_SKU_ID}/subscriptions/${first!.id}`)).statusCode).toBe(404);
+    expect((await sandbox.api('GET', `${path}/1`)).json()).toEqual({ message: '404: Not Found', code: 0 });
+    expect((await sandbox.api('GET', `/skus/1/subscriptions?user_id=${AVA}`)).json()).toEqual({ message: 'Unknown SKU', code: 10027 });
   });
 });

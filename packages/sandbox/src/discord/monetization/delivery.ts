@@ -101,16 +101,16 @@ export class EventQueue extends WebhookQueue<EventInfo, MonetizationChaos> {
 
   /** A PING (`{version:1, application_id, type:0}`), validly signed: Discord requires 204. */
   async ping(): Promise<EndpointCheck> {
-    const r = await this.#ping(true);
-    if (r.status === null) return { status: null, ok: false, error: r.error };
-    return r.status === 204 ? { status: 204, ok: true, error: null } : { status: r.status, ok: false, error: `a PING must be answered 204, not ${r.status}` };
+    const postResult = await this.#ping(true);
+    if (postResult.status === null) return { status: null, ok: false, error: postResult.error };
+    return postResult.status === 204 ? { status: 204, ok: true, error: null } : { status: postResult.status, ok: false, error: `a PING must be answered 204, not ${postResult.status}` };
   }
 
   /** Discord's security check: a PING with an invalid signature. The endpoint must answer 401. */
   async probe(): Promise<EndpointCheck> {
-    const r = await this.#ping(false);
-    if (r.status === null) return { status: null, ok: false, error: r.error };
-    return r.status === 401 ? { status: 401, ok: true, error: null } : { status: r.status, ok: false, error: `an invalid signature must be answered 401, not ${r.status}` };
+    const postResult = await this.#ping(false);
+    if (postResult.status === null) return { status: null, ok: false, error: postResult.error };
+    return postResult.status === 401 ? { status: 401, ok: true, error: null } : { status: postResult.status, ok: false, error: `an invalid signature must be answered 401, not ${postResult.status}` };
   }
 
   #ping(valid: boolean) {

@@ -77,8 +77,8 @@ export interface EngineConfig {
 }
 
 /** Whether it grants access now (Discord: not deleted, started, not ended, not consumed). */
-export function isActive(e: EntitlementRecord, now: number): boolean {
-  return !e.deleted && !e.consumed && (e.startsAt === null || e.startsAt <= now) && (e.endsAt === null || e.endsAt > now);
+export function isActive(entitlement: EntitlementRecord, now: number): boolean {
+  return !entitlement.deleted && !entitlement.consumed && (entitlement.startsAt === null || entitlement.startsAt <= now) && (entitlement.endsAt === null || entitlement.endsAt > now);
 }
 
 /** One registration's SKUs, entitlements and subscriptions, and the rules that change them. */
@@ -113,8 +113,8 @@ export class MonetizationEngine {
   }
 
   #bump(id: string): void {
-    const n = BigInt(id);
-    if (n > this.#lastId) this.#lastId = n;
+    const bits = BigInt(id);
+    if (bits > this.#lastId) this.#lastId = bits;
   }
 
   sku(id: string): ResolvedSku | undefined {
@@ -123,19 +123,19 @@ export class MonetizationEngine {
 
   /** GET /applications/{app}/skus: each SKU, and after a subscription its SUBSCRIPTION_GROUP twin. */
   skuList(): DiscordSku[] {
-    const one = (id: string, type: number, s: ResolvedSku): DiscordSku => ({
+    const one = (id: string, type: number, sku: ResolvedSku): DiscordSku => ({
       id,
       type,
       dependent_sku_id: null,
       application_id: this.applicationId,
       manifest_labels: null,
       access_type: 1,
-      name: s.name,
+      name: sku.name,
       features: [],
       release_date: null,
       premium: false,
-      slug: s.slug,
-      flags: s.flags,
+      slug: sku.slug,
+      flags: sku.flags,
       show_age_gate: false,
     });
     return [...this.skus.values()].flatMap((s) => (s.groupId ? [one(s.id, s.type, s), one(s.groupId, SKU_TYPE.SUBSCRIPTION_GROUP, s)] : [one(s.id, s.type, s)]));
@@ -145,40 +145,40 @@ export class MonetizationEngine {
    * Discord's entitlement object. `form`: `rest` (GET and list: test entitlements have null dates),
    * `sent` (POST answer and webhook events: a test entitlement has no dates and no subscription_id).
    */
-  entitlementJson(e: EntitlementRecord, form: 'rest' | 'sent'): DiscordEntitlement {
-    const test = e.type === ENTITLEMENT_TYPE.TEST_MODE_PURCHASE;
+  entitlementJson(entitlement: EntitlementRecord, form: 'rest' | 'sent'): DiscordEntitlement {
+    const test = entitlement.type === ENTITLEMENT_TYPE.TEST_MODE_PURCHASE;
     const out: DiscordEntitlement = {
-      id: e.id,
-      sku_id: e.skuId,
+      id: entitlement.id,
+      sku_id: entitlement.skuId,
       application_id: this.applicationId,
-      ...(e.userId !== null ? { user_id: e.userId } : {}),
-      ...(e.guildId !== null ? { guild_id: e.guildId } : {}),
+      ...(entitlement.userId !== null ? { user_id: entitlement.userId } : {}),
+      ...(entitlement.guildId !== null ? { guild_id: entitlement.guildId } : {}),
       promotion_id: null,
-      type: e.type,
-      deleted: e.deleted,
+      type: entitlement.type,
+      deleted: entitlement.deleted,
       gift_code_flags: 0,
-      consumed: e.consumed,
+      consumed: entitlement.consumed,
     };
     if (!(test && form === 'sent')) {
-      out.starts_at = e.startsAt === null ? null : discordTimestamp(e.startsAt);
-      out.ends_at = e.endsAt === null ? null : discordTimestamp(e.endsAt);
+      out.starts_at = entitlement.startsAt === null ? null : discordTimestamp(entitlement.startsAt);
+      out.ends_at = entitlement.endsAt === null ? null : discordTimestamp(entitlement.endsAt);
     }
-    if (e.subscriptionId !== null) out.subscription_id = e.subscriptionId;
+    if (entitlement.subscriptionId !== null) out.subscription_id = entitlement.subscriptionId;
     return out;
   }
 
-  subscriptionJson(s: SubscriptionRecord): DiscordSubscription {
+  subscriptionJson(subscription: SubscriptionRecord): DiscordSubscription {
     return {
-      id: s.id,
-      user_id: s.userId,
-      sku_ids: [s.skuId],
-      entitlement_ids: [s.entitlementId],
+      id: subscription.id,
+      user_id: subscription.userId,
+      sku_ids: [subscription.skuId],
+      entitlement_ids: [subscription.entitlementId],
       // Discord sets it only while a change of plan waits for the renewal (none here).
       renewal_sku_ids: null,
-      current_period_start: discordTimestamp(s.periodStart),
-      current_period_end: discordTimestamp(s.periodEnd),
-      status: s.status,
-      canceled_at: s.canceledAt === null ? null : discordTimestamp(s.canceledAt),
+      current_period_start: discordTimestamp(subscription.periodStart),
+      current_period_end: discordTimestamp(subscription.periodEnd),
+      status: subscription.status,
+      canceled_at: subscription.canceledAt === null ? null : discordTimestamp(subscription.canceledAt),
     };
   }
 
@@ -199,8 +199,8 @@ export class MonetizationEngine {
     );
   }
 
-  #emit(type: DiscordEventType, e: EntitlementRecord): void {
-    this.#queue.enqueue(type, this.entitlementJson(e, 'sent'), this.now());
+  #emit(type: DiscordEventType, entitlement: EntitlementRecord): void {
+    this.#queue.enqueue(type, this.entitlementJson(entitlement, 'sent'), this.now());
   }
 
   #changed(): void {
@@ -251,50 +251,50 @@ export class MonetizationEngine {
   }
 
   #subscription(id: string, userId?: string): SubscriptionRecord {
-    const s = this.subscriptions.get(id);
-    if (!s || (userId !== undefined && s.userId !== userId)) throw new MonetizationError(404, 0, 'Unknown subscription');
-    return s;
+    const subscription = this.subscriptions.get(id);
+    if (!subscription || (userId !== undefined && subscription.userId !== userId)) throw new MonetizationError(404, 0, 'Unknown subscription');
+    return subscription;
   }
 
   /** The user cancels: ENDING with canceled_at; access lasts until the period ends. No event (as Discord). */
   cancel(subscriptionId: string, userId?: string): SubscriptionRecord {
     this.tick();
-    const s = this.#subscription(subscriptionId, userId);
-    if (s.status !== SUBSCRIPTION_STATUS.ACTIVE) throw new MonetizationError(400, 0, s.status === SUBSCRIPTION_STATUS.ENDING ? 'This subscription is already canceled.' : 'This subscription has ended.');
-    s.status = SUBSCRIPTION_STATUS.ENDING;
-    s.canceledAt = this.now();
+    const subscription = this.#subscription(subscriptionId, userId);
+    if (subscription.status !== SUBSCRIPTION_STATUS.ACTIVE) throw new MonetizationError(400, 0, subscription.status === SUBSCRIPTION_STATUS.ENDING ? 'This subscription is already canceled.' : 'This subscription has ended.');
+    subscription.status = SUBSCRIPTION_STATUS.ENDING;
+    subscription.canceledAt = this.now();
     this.#changed();
-    return s;
+    return subscription;
   }
 
   /** The user takes the cancel back before the period ends: ACTIVE, canceled_at null. No event. */
   resume(subscriptionId: string, userId?: string): SubscriptionRecord {
     this.tick();
-    const s = this.#subscription(subscriptionId, userId);
-    if (s.status !== SUBSCRIPTION_STATUS.ENDING) throw new MonetizationError(400, 0, s.status === SUBSCRIPTION_STATUS.ACTIVE ? 'This subscription is not canceled.' : 'This subscription has ended.');
-    s.status = SUBSCRIPTION_STATUS.ACTIVE;
-    s.canceledAt = null;
+    const subscription = this.#subscription(subscriptionId, userId);
+    if (subscription.status !== SUBSCRIPTION_STATUS.ENDING) throw new MonetizationError(400, 0, subscription.status === SUBSCRIPTION_STATUS.ACTIVE ? 'This subscription is not canceled.' : 'This subscription has ended.');
+    subscription.status = SUBSCRIPTION_STATUS.ACTIVE;
+    subscription.canceledAt = null;
     this.#changed();
-    return s;
+    return subscription;
   }
 
   #entitlement(id: string): EntitlementRecord {
-    const e = this.entitlements.get(id);
-    if (!e) throw new MonetizationError(404, 10029, 'Unknown Entitlement');
-    return e;
+    const entitlement = this.entitlements.get(id);
+    if (!entitlement) throw new MonetizationError(404, 10029, 'Unknown Entitlement');
+    return entitlement;
   }
 
   /** Staff refund: the entitlement is deleted (ENTITLEMENT_DELETE) and its subscription INACTIVE. */
   refund(entitlementId: string): EntitlementRecord {
     this.tick();
-    const e = this.#entitlement(entitlementId);
-    if (e.deleted) throw new MonetizationError(400, 0, 'This entitlement is already deleted.');
-    e.deleted = true;
-    const s = e.subscriptionId ? this.subscriptions.get(e.subscriptionId) : undefined;
-    if (s) s.status = SUBSCRIPTION_STATUS.INACTIVE;
-    this.#emit('ENTITLEMENT_DELETE', e);
+    const entitlement = this.#entitlement(entitlementId);
+    if (entitlement.deleted) throw new MonetizationError(400, 0, 'This entitlement is already deleted.');
+    entitlement.deleted = true;
+    const subscription = entitlement.subscriptionId ? this.subscriptions.get(entitlement.subscriptionId) : undefined;
+    if (subscription) subscription.status = SUBSCRIPTION_STATUS.INACTIVE;
+    this.#emit('ENTITLEMENT_DELETE', entitlement);
     this.#changed();
-    return e;
+    return entitlement;
   }
 
   /** POST /applications/{app}/entitlements: a test entitlement (type 4, no dates), ENTITLEMENT_CREATE. */
@@ -303,7 +303,7 @@ export class MonetizationEngine {
     if (!this.skus.has(skuId)) throw new MonetizationError(404, 10027, 'Unknown SKU');
     const owner = ownerType === 1 ? { userId: null, guildId: ownerId } : { userId: ownerId, guildId: null };
     if (this.activeFor(skuId, owner)) throw new MonetizationError(400, 40074, 'An entitlement has already been granted for this resource');
-    const e: EntitlementRecord = {
+    const entitlement: EntitlementRecord = {
       id: this.nextId(),
       skuId,
       ...owner,
@@ -314,29 +314,29 @@ export class MonetizationEngine {
       consumed: false,
       subscriptionId: null,
     };
-    this.entitlements.set(e.id, e);
-    this.#emit('ENTITLEMENT_CREATE', e);
+    this.entitlements.set(entitlement.id, entitlement);
+    this.#emit('ENTITLEMENT_CREATE', entitlement);
     this.#changed();
-    return e;
+    return entitlement;
   }
 
   /** DELETE /applications/{app}/entitlements/{id}: test entitlements only (else 40019), ENTITLEMENT_DELETE. */
   deleteTest(entitlementId: string): void {
     this.tick();
-    const e = this.#entitlement(entitlementId);
-    if (e.deleted) throw new MonetizationError(404, 10029, 'Unknown Entitlement');
-    if (e.type !== ENTITLEMENT_TYPE.TEST_MODE_PURCHASE) throw new MonetizationError(400, 40019, 'You can only delete sandbox entitlements.');
-    e.deleted = true;
-    this.#emit('ENTITLEMENT_DELETE', e);
+    const entitlement = this.#entitlement(entitlementId);
+    if (entitlement.deleted) throw new MonetizationError(404, 10029, 'Unknown Entitlement');
+    if (entitlement.type !== ENTITLEMENT_TYPE.TEST_MODE_PURCHASE) throw new MonetizationError(400, 40019, 'You can only delete sandbox entitlements.');
+    entitlement.deleted = true;
+    this.#emit('ENTITLEMENT_DELETE', entitlement);
     this.#changed();
   }
 
   /** POST …/entitlements/{id}/consume: consumable SKUs only (else 40018). */
   consume(entitlementId: string): void {
-    const e = this.#entitlement(entitlementId);
-    if (this.skus.get(e.skuId)?.type !== SKU_TYPE.CONSUMABLE) throw new MonetizationError(400, 40018, 'Only consumable SKUs can be consumed.');
-    if (!e.consumed) {
-      e.consumed = true;
+    const entitlement = this.#entitlement(entitlementId);
+    if (this.skus.get(entitlement.skuId)?.type !== SKU_TYPE.CONSUMABLE) throw new MonetizationError(400, 40018, 'Only consumable SKUs can be consumed.');
+    if (!entitlement.consumed) {
+      entitlement.consumed = true;
       this.#changed();
     }
   }
@@ -349,19 +349,19 @@ export class MonetizationEngine {
   tick(): void {
     const now = this.now();
     let changed = false;
-    for (const s of this.subscriptionList()) {
-      if (s.periodEnd > now || s.status === SUBSCRIPTION_STATUS.INACTIVE) continue;
-      const sku = this.skus.get(s.skuId)!;
-      if (s.status === SUBSCRIPTION_STATUS.ACTIVE) {
-        const periods = Math.floor((now - s.periodEnd) / sku.periodMs);
-        s.periodStart = s.periodEnd + periods * sku.periodMs;
-        s.periodEnd = s.periodStart + sku.periodMs;
+    for (const subscription of this.subscriptionList()) {
+      if (subscription.periodEnd > now || subscription.status === SUBSCRIPTION_STATUS.INACTIVE) continue;
+      const sku = this.skus.get(subscription.skuId)!;
+      if (subscription.status === SUBSCRIPTION_STATUS.ACTIVE) {
+        const periods = Math.floor((now - subscription.periodEnd) / sku.periodMs);
+        subscription.periodStart = subscription.periodEnd + periods * sku.periodMs;
+        subscription.periodEnd = subscription.periodStart + sku.periodMs;
       } else {
-        s.status = SUBSCRIPTION_STATUS.INACTIVE;
-        const e = this.entitlements.get(s.entitlementId);
-        if (e && !e.deleted) {
-          e.endsAt = s.periodEnd;
-          this.#emit('ENTITLEMENT_UPDATE', e);
+        subscription.status = SUBSCRIPTION_STATUS.INACTIVE;
+        const entitlement = this.entitlements.get(subscription.entitlementId);
+        if (entitlement && !entitlement.deleted) {
+          entitlement.endsAt = subscription.periodEnd;
+          this.#emit('ENTITLEMENT_UPDATE', entitlement);
         }
       }
       changed = true;
@@ -372,35 +372,35 @@ export class MonetizationEngine {
   /** The seeded app subscriptions (initialEntitlements): active, renewing, their period reaching now. */
   #seed(): void {
     const now = this.now();
-    for (const i of this.#initial) {
-      const sku = this.skus.get(i.skuId)!;
-      const startsAt = typeof i.startsAt === 'number' ? i.startsAt : Date.parse(i.startsAt);
+    for (const initialEntitlement of this.#initial) {
+      const sku = this.skus.get(initialEntitlement.skuId)!;
+      const startsAt = typeof initialEntitlement.startsAt === 'number' ? initialEntitlement.startsAt : Date.parse(initialEntitlement.startsAt);
       const periods = startsAt <= now ? Math.floor((now - startsAt) / sku.periodMs) : 0;
       const periodStart = startsAt + periods * sku.periodMs;
-      this.entitlements.set(i.id, {
-        id: i.id,
-        skuId: i.skuId,
-        userId: i.userId,
-        guildId: i.guildId ?? null,
+      this.entitlements.set(initialEntitlement.id, {
+        id: initialEntitlement.id,
+        skuId: initialEntitlement.skuId,
+        userId: initialEntitlement.userId,
+        guildId: initialEntitlement.guildId ?? null,
         type: ENTITLEMENT_TYPE.APPLICATION_SUBSCRIPTION,
         deleted: false,
         startsAt,
         endsAt: null,
         consumed: false,
-        subscriptionId: i.subscriptionId,
+        subscriptionId: initialEntitlement.subscriptionId,
       });
-      this.subscriptions.set(i.subscriptionId, {
-        id: i.subscriptionId,
-        userId: i.userId,
-        skuId: i.skuId,
-        entitlementId: i.id,
+      this.subscriptions.set(initialEntitlement.subscriptionId, {
+        id: initialEntitlement.subscriptionId,
+        userId: initialEntitlement.userId,
+        skuId: initialEntitlement.skuId,
+        entitlementId: initialEntitlement.id,
         status: SUBSCRIPTION_STATUS.ACTIVE,
         periodStart,
         periodEnd: periodStart + sku.periodMs,
         canceledAt: null,
       });
-      this.#bump(i.id);
-      this.#bump(i.subscriptionId);
+      this.#bump(initialEntitlement.id);
+      this.#bump(initialEntitlement.subscriptionId);
     }
   }
 
@@ -424,10 +424,10 @@ export class MonetizationEngine {
 
   /** Replaces the state with a checked snapshot's (a MonetizationSnapshotError names the first bad field). */
   restore(input: unknown): void {
-    const s = readSnapshot(input, (id) => this.skus.get(id));
-    this.entitlements = new Map(s.entitlements.map((e) => [e.id, e]));
-    this.subscriptions = new Map(s.subscriptions.map((x) => [x.id, x]));
-    this.#bump(s.lastId);
+    const snapshot = readSnapshot(input, (id) => this.skus.get(id));
+    this.entitlements = new Map(snapshot.entitlements.map((e) => [e.id, e]));
+    this.subscriptions = new Map(snapshot.subscriptions.map((x) => [x.id, x]));
+    this.#bump(snapshot.lastId);
     this.#changed();
   }
 }

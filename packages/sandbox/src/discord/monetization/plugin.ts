@@ -47,25 +47,25 @@ function resolveSkus(list: unknown): Map<string, ResolvedSku> {
   if (!Array.isArray(list) || list.length === 0) throw new RangeError('discordSandbox: monetization.skus must be a non-empty array');
   const skus = new Map<string, ResolvedSku>();
   const ids = new Set<string>();
-  for (const [n, s] of (list as MonetizationSkuOption[]).entries()) {
-    const at = `discordSandbox: monetization.skus[${n}]`;
-    if (!s || typeof s !== 'object') throw new TypeError(`${at} must be an object`);
-    if (typeof s.id !== 'string' || !SNOWFLAKE.test(s.id)) throw new RangeError(`${at}.id must be a snowflake string, not ${String(s.id)}`);
-    if (typeof s.name !== 'string' || s.name.trim() === '' || s.name.length > 100) throw new RangeError(`${at}.name must be 1-100 characters`);
-    if (typeof s.slug !== 'string' || !/^[a-z0-9-]{1,100}$/.test(s.slug)) throw new RangeError(`${at}.slug must be lowercase letters, digits and dashes`);
-    if (s.type !== 5 && s.type !== 2 && s.type !== 3) throw new RangeError(`${at}.type must be 5 (SUBSCRIPTION), 2 (DURABLE) or 3 (CONSUMABLE), not ${String(s.type)}`);
-    if (!Number.isInteger(s.flags) || s.flags < 0) throw new RangeError(`${at}.flags must be a whole number (SKU flags bitfield)`);
-    if (!s.price || !Number.isInteger(s.price.amount) || s.price.amount < 0) throw new RangeError(`${at}.price.amount must be a whole number of minor units (cents) >= 0`);
-    if (typeof s.price.currency !== 'string' || !/^[A-Z]{3}$/.test(s.price.currency)) throw new RangeError(`${at}.price.currency must be an ISO 4217 code such as USD`);
-    const periodDays = s.periodDays ?? 30;
+  for (const [count, skuOption] of (list as MonetizationSkuOption[]).entries()) {
+    const at = `discordSandbox: monetization.skus[${count}]`;
+    if (!skuOption || typeof skuOption !== 'object') throw new TypeError(`${at} must be an object`);
+    if (typeof skuOption.id !== 'string' || !SNOWFLAKE.test(skuOption.id)) throw new RangeError(`${at}.id must be a snowflake string, not ${String(skuOption.id)}`);
+    if (typeof skuOption.name !== 'string' || skuOption.name.trim() === '' || skuOption.name.length > 100) throw new RangeError(`${at}.name must be 1-100 characters`);
+    if (typeof skuOption.slug !== 'string' || !/^[a-z0-9-]{1,100}$/.test(skuOption.slug)) throw new RangeError(`${at}.slug must be lowercase letters, digits and dashes`);
+    if (skuOption.type !== 5 && skuOption.type !== 2 && skuOption.type !== 3) throw new RangeError(`${at}.type must be 5 (SUBSCRIPTION), 2 (DURABLE) or 3 (CONSUMABLE), not ${String(skuOption.type)}`);
+    if (!Number.isInteger(skuOption.flags) || skuOption.flags < 0) throw new RangeError(`${at}.flags must be a whole number (SKU flags bitfield)`);
+    if (!skuOption.price || !Number.isInteger(skuOption.price.amount) || skuOption.price.amount < 0) throw new RangeError(`${at}.price.amount must be a whole number of minor units (cents) >= 0`);
+    if (typeof skuOption.price.currency !== 'string' || !/^[A-Z]{3}$/.test(skuOption.price.currency)) throw new RangeError(`${at}.price.currency must be an ISO 4217 code such as USD`);
+    const periodDays = skuOption.periodDays ?? 30;
     if (!Number.isInteger(periodDays) || periodDays < 1 || periodDays > 3660) throw new RangeError(`${at}.periodDays must be a whole number of days from 1 to 3660`);
-    const groupId = s.type === 5 ? (s.groupId ?? String(BigInt(s.id) + 1n)) : null;
+    const groupId = skuOption.type === 5 ? (skuOption.groupId ?? String(BigInt(skuOption.id) + 1n)) : null;
     if (groupId !== null && !SNOWFLAKE.test(groupId)) throw new RangeError(`${at}.groupId must be a snowflake string`);
-    for (const id of groupId ? [s.id, groupId] : [s.id]) {
+    for (const id of groupId ? [skuOption.id, groupId] : [skuOption.id]) {
       if (ids.has(id)) throw new RangeError(`${at}: the id ${id} is used twice (SKU ids and their SUBSCRIPTION_GROUP twins, by default id + 1, must all differ: give groupId)`);
       ids.add(id);
     }
-    skus.set(s.id, { id: s.id, groupId, name: s.name, slug: s.slug, type: s.type, flags: s.flags, amount: s.price.amount, currency: s.price.currency, periodDays, periodMs: periodMsOf(periodDays) });
+    skus.set(skuOption.id, { id: skuOption.id, groupId, name: skuOption.name, slug: skuOption.slug, type: skuOption.type, flags: skuOption.flags, amount: skuOption.price.amount, currency: skuOption.price.currency, periodDays, periodMs: periodMsOf(periodDays) });
   }
   return skus;
 }
@@ -74,20 +74,20 @@ function resolveInitial(list: unknown, skus: ReadonlyMap<string, ResolvedSku>): 
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new TypeError('discordSandbox: monetization.initialEntitlements must be an array');
   const ids = new Set<string>();
-  return (list as InitialEntitlement[]).map((i, n) => {
-    const at = `discordSandbox: monetization.initialEntitlements[${n}]`;
+  return (list as InitialEntitlement[]).map((initialEntitlement, count) => {
+    const at = `discordSandbox: monetization.initialEntitlements[${count}]`;
     for (const key of ['id', 'skuId', 'userId', 'subscriptionId'] as const) {
-      if (typeof i?.[key] !== 'string' || !SNOWFLAKE.test(i[key])) throw new RangeError(`${at}.${key} must be a snowflake string`);
+      if (typeof initialEntitlement?.[key] !== 'string' || !SNOWFLAKE.test(initialEntitlement[key])) throw new RangeError(`${at}.${key} must be a snowflake string`);
     }
-    if (i.guildId !== undefined && !SNOWFLAKE.test(i.guildId)) throw new RangeError(`${at}.guildId must be a snowflake string`);
-    if (skus.get(i.skuId)?.type !== 5) throw new RangeError(`${at}.skuId ${i.skuId} is not a subscription SKU of monetization.skus`);
-    const startsAt = typeof i.startsAt === 'number' ? i.startsAt : typeof i.startsAt === 'string' ? Date.parse(i.startsAt) : Number.NaN;
+    if (initialEntitlement.guildId !== undefined && !SNOWFLAKE.test(initialEntitlement.guildId)) throw new RangeError(`${at}.guildId must be a snowflake string`);
+    if (skus.get(initialEntitlement.skuId)?.type !== 5) throw new RangeError(`${at}.skuId ${initialEntitlement.skuId} is not a subscription SKU of monetization.skus`);
+    const startsAt = typeof initialEntitlement.startsAt === 'number' ? initialEntitlement.startsAt : typeof initialEntitlement.startsAt === 'string' ? Date.parse(initialEntitlement.startsAt) : Number.NaN;
     if (!Number.isFinite(startsAt)) throw new RangeError(`${at}.startsAt must be an ISO 8601 time or epoch ms`);
-    for (const id of [i.id, i.subscriptionId]) {
+    for (const id of [initialEntitlement.id, initialEntitlement.subscriptionId]) {
       if (ids.has(id)) throw new RangeError(`${at}: the id ${id} is used twice`);
       ids.add(id);
     }
-    return { ...i };
+    return { ...initialEntitlement };
   });
 }
 

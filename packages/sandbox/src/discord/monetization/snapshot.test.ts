@@ -7,65 +7,65 @@ const setup = useHarness();
 
 describe('snapshot and restore', () => {
   test('a JSON round trip into a new registration carries everything on (and new ids sort after)', async () => {
-    const a = await setup();
-    await a.buy(AVA);
-    await a.buy(BEN);
-    a.control.cancelSubscription(a.control.subscriptions()[1]!.id);
-    await a.api('POST', `/applications/${APP_ID}/entitlements`, { sku_id: SKU_ID, owner_id: '1000000000000000003', owner_type: 2 });
-    const snap = JSON.parse(JSON.stringify(a.control.snapshot()));
-    const before = { e: a.control.entitlements(), s: a.control.subscriptions() };
+    const sandbox = await setup();
+    await sandbox.buy(AVA);
+    await sandbox.buy(BEN);
+    sandbox.control.cancelSubscription(sandbox.control.subscriptions()[1]!.id);
+    await sandbox.api('POST', `/applications/${APP_ID}/entitlements`, { sku_id: SKU_ID, owner_id: '1000000000000000003', owner_type: 2 });
+    const snap = JSON.parse(JSON.stringify(sandbox.control.snapshot()));
+    const before = { e: sandbox.control.entitlements(), s: sandbox.control.subscriptions() };
 
-    const b = await harness({ initialState: snap });
+    const sandboxItem = await harness({ initialState: snap });
     try {
-      expect(b.control.entitlements()).toEqual(before.e);
-      expect(b.control.subscriptions()).toEqual(before.s);
-      expect(b.control.snapshot()).toEqual({ ...snap, takenAt: START });
+      expect(sandboxItem.control.entitlements()).toEqual(before.e);
+      expect(sandboxItem.control.subscriptions()).toEqual(before.s);
+      expect(sandboxItem.control.snapshot()).toEqual({ ...snap, takenAt: START });
       // Ben's canceled one ends at the period end in the new registration too.
-      b.advance(31 * DAY);
-      b.control.tick();
-      await b.control.flush();
-      expect(b.receiver.types()).toEqual(['ENTITLEMENT_UPDATE']);
-      await b.buy(BEN);
-      const newest = b.control.entitlements().at(-1)!;
+      sandboxItem.advance(31 * DAY);
+      sandboxItem.control.tick();
+      await sandboxItem.control.flush();
+      expect(sandboxItem.receiver.types()).toEqual(['ENTITLEMENT_UPDATE']);
+      await sandboxItem.buy(BEN);
+      const newest = sandboxItem.control.entitlements().at(-1)!;
       expect(BigInt(newest.id) > BigInt(snap.lastId)).toBe(true);
     } finally {
-      await b.app.close();
+      await sandboxItem.app.close();
     }
   });
 
   test('restore refuses a bad snapshot whole, naming the first bad field', async () => {
-    const h = await setup();
-    await h.buy();
-    const good = h.control.snapshot();
-    const bad = (change: (s: typeof good) => void) => {
-      const s = structuredClone(good);
-      change(s);
-      return s;
+    const sandbox = await setup();
+    await sandbox.buy();
+    const good = sandbox.control.snapshot();
+    const bad = (change: (snapshot: typeof good) => void) => {
+      const snapshot = structuredClone(good);
+      change(snapshot);
+      return snapshot;
     };
-    expect(() => h.control.restore({ ...good, version: 2 })).toThrow(/snapshot\.version must be 1/);
-    expect(() => h.control.restore(bad((s) => (s.subscriptions[0]!.status = 5 as 0)))).toThrow(/snapshot\.subscriptions\[0\]\.status must be one of 0, 1, 2/);
-    expect(() => h.control.restore(bad((s) => (s.entitlements[0]!.skuId = '1')))).toThrow(/snapshot\.entitlements\[0\]\.skuId names the SKU 1/);
-    expect(() => h.control.restore(bad((s) => (s.subscriptions[0]!.entitlementId = '2')))).toThrow(/entitlementId names the entitlement 2/);
-    expect(() => h.control.restore(bad((s) => Object.assign(s.entitlements[0]!, { extra: 1 })))).toThrow(/\.extra is not a field/);
-    expect(() => h.control.restore(null)).toThrow(MonetizationSnapshotError);
-    expect(h.control.snapshot()).toEqual(good);
+    expect(() => sandbox.control.restore({ ...good, version: 2 })).toThrow(/snapshot\.version must be 1/);
+    expect(() => sandbox.control.restore(bad((s) => (s.subscriptions[0]!.status = 5 as 0)))).toThrow(/snapshot\.subscriptions\[0\]\.status must be one of 0, 1, 2/);
+    expect(() => sandbox.control.restore(bad((s) => (s.entitlements[0]!.skuId = '1')))).toThrow(/snapshot\.entitlements\[0\]\.skuId names the SKU 1/);
+    expect(() => sandbox.control.restore(bad((s) => (s.subscriptions[0]!.entitlementId = '2')))).toThrow(/entitlementId names the entitlement 2/);
+    expect(() => sandbox.control.restore(bad((s) => Object.assign(s.entitlements[0]!, { extra: 1 })))).toThrow(/\.extra is not a field/);
+    expect(() => sandbox.control.restore(null)).toThrow(MonetizationSnapshotError);
+    expect(sandbox.control.snapshot()).toEqual(good);
   });
 
   test('onChange gets a snapshot after changes (debounced) and at close', async () => {
     const seen: unknown[] = [];
-    const h = await harness({ onChange: (s) => void seen.push(s) });
-    await h.buy();
+    const sandbox = await harness({ onChange: (s) => void seen.push(s) });
+    await sandbox.buy();
     await until(() => seen.length === 1, 3000, 'onChange');
     expect(seen[0]).toMatchObject({ version: 1, entitlements: [{ userId: AVA, type: 8 }] });
-    h.control.cancelSubscription(h.control.subscriptions()[0]!.id);
-    await h.app.close();
+    sandbox.control.cancelSubscription(sandbox.control.subscriptions()[0]!.id);
+    await sandbox.app.close();
     expect(seen).toHaveLength(2);
     expect(seen[1]).toMatchObject({ subscriptions: [{ status: 2 }] });
   });
 
   test('initialEntitlements seed active, renewing app subscriptions (no events); reset() goes back to them', async () => {
     const control = createMonetizationControl();
-    const h = await setup({
+    const sandbox = await setup({
       control,
       initialEntitlements: [{ id: '1300000000000000902', skuId: SKU_ID, userId: AVA, subscriptionId: '1300000000000000901', startsAt: '2025-12-01T12:00:00Z' }],
     });
@@ -74,8 +74,8 @@ describe('snapshot and restore', () => {
     ]);
     // 2025-12-01 + 30 days = 2025-12-31, + 30 = 2026-01-30 (START is 2026-01-15).
     expect(control.subscriptions()[0]).toMatchObject({ status: 0, current_period_start: '2025-12-31T12:00:00.000000+00:00', current_period_end: '2026-01-30T12:00:00.000000+00:00' });
-    expect((await h.buy(AVA)).statusCode).toBe(409);
-    await h.buy(BEN);
+    expect((await sandbox.buy(AVA)).statusCode).toBe(409);
+    await sandbox.buy(BEN);
     control.reset();
     expect(control.entitlements().map((e) => e.id)).toEqual(['1300000000000000902']);
     expect(control.deliveries()).toEqual([]);

@@ -23,16 +23,16 @@ export class MonetizationSnapshotError extends Error {
   override name = 'MonetizationSnapshotError';
 }
 
-type Check<T> = (v: unknown, path: string) => T;
+type Check<T> = (value: unknown, path: string) => T;
 
 function fail(path: string, problem: string): never {
   throw new MonetizationSnapshotError(`${path} ${problem}`);
 }
 
-function shown(v: unknown): string {
-  if (Array.isArray(v)) return 'an array';
-  if (v !== null && typeof v === 'object') return 'an object';
-  const text = typeof v === 'bigint' ? `${v}n` : (JSON.stringify(v) ?? String(v));
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value !== null && typeof value === 'object') return 'an object';
+  const text = typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -48,19 +48,19 @@ function oneOf<T extends number>(...values: T[]): Check<T> {
   return (v, p) => (values.includes(v as T) ? (v as T) : fail(p, `must be one of ${values.join(', ')}, not ${shown(v)}`));
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function record<T>(shape: { [K in keyof T]: Check<T[K]> }): Check<T> {
-  return (v, p) => {
-    if (!isObject(v)) return fail(p, `must be an object, not ${shown(v)}`);
+  return (value, path) => {
+    if (!isObject(value)) return fail(path, `must be an object, not ${shown(value)}`);
     const out: Record<string, unknown> = {};
     for (const [key, check] of Object.entries(shape) as Array<[string, Check<unknown>]>) {
-      if (!Object.hasOwn(v, key)) return fail(`${p}.${key}`, 'is missing');
-      out[key] = check(v[key], `${p}.${key}`);
+      if (!Object.hasOwn(value, key)) return fail(`${path}.${key}`, 'is missing');
+      out[key] = check(value[key], `${path}.${key}`);
     }
-    for (const key of Object.keys(v)) if (!Object.hasOwn(shape, key)) fail(`${p}.${key}`, 'is not a field of this snapshot version');
+    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) fail(`${path}.${key}`, 'is not a field of this snapshot version');
     return out as T;
   };
 }
@@ -109,30 +109,30 @@ export function readSnapshot(input: unknown, skuOf: (id: string) => ResolvedSku 
   if (isObject(input) && Object.hasOwn(input, 'version') && input.version !== 1) {
     fail('snapshot.version', `must be 1 (the only snapshot format this stand-in reads), not ${shown(input.version)}`);
   }
-  const s = snapshot(input, 'snapshot');
+  const snapshotItem = snapshot(input, 'snapshot');
   const entitlements = new Map<string, EntitlementRecord>();
-  for (const [n, e] of s.entitlements.entries()) {
-    const at = `snapshot.entitlements[${n}]`;
-    if (entitlements.has(e.id)) fail(`${at}.id`, `repeats the entitlement ${e.id}`);
-    entitlements.set(e.id, e);
-    if (!skuOf(e.skuId)) fail(`${at}.skuId`, `names the SKU ${e.skuId}, which is not among the monetization.skus option`);
-    if (e.userId === null && e.guildId === null) fail(`${at}.userId`, 'and guildId must not both be null');
+  for (const [count, entitlement] of snapshotItem.entitlements.entries()) {
+    const at = `snapshot.entitlements[${count}]`;
+    if (entitlements.has(entitlement.id)) fail(`${at}.id`, `repeats the entitlement ${entitlement.id}`);
+    entitlements.set(entitlement.id, entitlement);
+    if (!skuOf(entitlement.skuId)) fail(`${at}.skuId`, `names the SKU ${entitlement.skuId}, which is not among the monetization.skus option`);
+    if (entitlement.userId === null && entitlement.guildId === null) fail(`${at}.userId`, 'and guildId must not both be null');
   }
   const seen = new Set<string>();
-  for (const [n, x] of s.subscriptions.entries()) {
-    const at = `snapshot.subscriptions[${n}]`;
-    if (seen.has(x.id)) fail(`${at}.id`, `repeats the subscription ${x.id}`);
-    seen.add(x.id);
-    if (skuOf(x.skuId)?.type !== 5) fail(`${at}.skuId`, `names the SKU ${x.skuId}, which is not a subscription SKU of the monetization.skus option`);
-    const e = entitlements.get(x.entitlementId);
-    if (!e) fail(`${at}.entitlementId`, `names the entitlement ${x.entitlementId}, which is not in snapshot.entitlements`);
-    if (e.subscriptionId !== x.id) fail(`${at}.entitlementId`, `names the entitlement ${x.entitlementId}, whose subscriptionId is not ${x.id}`);
-    if (x.periodEnd <= x.periodStart) fail(`${at}.periodEnd`, 'must be after periodStart');
+  for (const [count, subscription] of snapshotItem.subscriptions.entries()) {
+    const at = `snapshot.subscriptions[${count}]`;
+    if (seen.has(subscription.id)) fail(`${at}.id`, `repeats the subscription ${subscription.id}`);
+    seen.add(subscription.id);
+    if (skuOf(subscription.skuId)?.type !== 5) fail(`${at}.skuId`, `names the SKU ${subscription.skuId}, which is not a subscription SKU of the monetization.skus option`);
+    const entitlement = entitlements.get(subscription.entitlementId);
+    if (!entitlement) fail(`${at}.entitlementId`, `names the entitlement ${subscription.entitlementId}, which is not in snapshot.entitlements`);
+    if (entitlement.subscriptionId !== subscription.id) fail(`${at}.entitlementId`, `names the entitlement ${subscription.entitlementId}, whose subscriptionId is not ${subscription.id}`);
+    if (subscription.periodEnd <= subscription.periodStart) fail(`${at}.periodEnd`, 'must be after periodStart');
   }
-  for (const [n, e] of s.entitlements.entries()) {
-    if (e.subscriptionId !== null && !seen.has(e.subscriptionId)) {
-      fail(`snapshot.entitlements[${n}].subscriptionId`, `names the subscription ${e.subscriptionId}, which is not in snapshot.subscriptions`);
+  for (const [countItem, entitlementItem] of snapshotItem.entitlements.entries()) {
+    if (entitlementItem.subscriptionId !== null && !seen.has(entitlementItem.subscriptionId)) {
+      fail(`snapshot.entitlements[${countItem}].subscriptionId`, `names the subscription ${entitlementItem.subscriptionId}, which is not in snapshot.subscriptions`);
     }
   }
-  return s;
+  return snapshotItem;
 }

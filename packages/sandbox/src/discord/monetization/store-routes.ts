@@ -46,7 +46,7 @@ function problem(reply: FastifyReply, status: number, heading: string, detail: s
 }
 
 /** The demo accounts as links (the sandbox has no signed-in user: like the consent screen, you pick one; `login_hint` picks it). */
-function chooser(heading: string, intro: string, href: (u: DemoUser) => string): string {
+function chooser(heading: string, intro: string, href: (user: DemoUser) => string): string {
   const items = demoUsers()
     .map((u) => `<li><a href="${escapeHtml(href(u))}"><strong>${escapeHtml(u.globalName)}</strong> <small>@${escapeHtml(u.username)} · ${escapeHtml(u.blurb)}</small></a></li>`)
     .join('\n');
@@ -81,9 +81,9 @@ export function storeRoutes(app: FastifyInstance, discord: SandboxEngine, engine
   };
 
   const guildsOf = (user: DemoUser) =>
-    memberships(user.id).flatMap((m) => {
-      const g = guildOf(m.guildId);
-      return g ? [g] : [];
+    memberships(user.id).flatMap((member) => {
+      const guild = guildOf(member.guildId);
+      return guild ? [guild] : [];
     });
 
   const formPage = (reply: FastifyReply, status: number, sku: ResolvedSku, user: DemoUser, values: Values, errors: Partial<Record<Field, string>>, alert: string | null) => {
@@ -91,9 +91,9 @@ export function storeRoutes(app: FastifyInstance, discord: SandboxEngine, engine
     let guildHtml = '';
     if (isGuildSku(sku)) {
       const options = guildsOf(user)
-        .map((g) => {
-          const taken = engine.activeFor(sku.id, { userId: user.id, guildId: g.id }) !== undefined;
-          return `<option value="${escapeHtml(g.id)}"${g.id === values.guild_id ? ' selected' : ''}${taken ? ' disabled' : ''}>${escapeHtml(g.name)}${taken ? ' (already subscribed)' : ''}</option>`;
+        .map((guild) => {
+          const taken = engine.activeFor(sku.id, { userId: user.id, guildId: guild.id }) !== undefined;
+          return `<option value="${escapeHtml(guild.id)}"${guild.id === values.guild_id ? ' selected' : ''}${taken ? ' disabled' : ''}>${escapeHtml(guild.name)}${taken ? ' (already subscribed)' : ''}</option>`;
         })
         .join('');
       const error = errors.guild_id;
@@ -195,34 +195,34 @@ ${testCardsList()}
     uncanceled: 'Your subscription will continue: the cancellation was taken back.',
   };
 
-  const describe = (s: SubscriptionRecord, user: DemoUser): string => {
-    const sku = engine.sku(s.skuId)!;
-    const e = engine.entitlements.get(s.entitlementId);
-    const guild = e?.guildId ? guildOf(e.guildId) : undefined;
+  const describe = (subscription: SubscriptionRecord, user: DemoUser): string => {
+    const sku = engine.sku(subscription.skuId)!;
+    const entitlement = engine.entitlements.get(subscription.entitlementId);
+    const guild = entitlement?.guildId ? guildOf(entitlement.guildId) : undefined;
     let status: string;
     let when: string;
     const actions: string[] = [];
     const hidden = `<input type="hidden" name="user_id" value="${escapeHtml(user.id)}">`;
-    if (s.status === SUBSCRIPTION_STATUS.ACTIVE) {
+    if (subscription.status === SUBSCRIPTION_STATUS.ACTIVE) {
       status = '<span class="status active">Active</span>';
-      when = `Renews on ${date(s.periodEnd)}`;
-      actions.push(`<form class="inline" method="post" action="subscriptions/${escapeHtml(s.id)}/cancel">${hidden}<button type="submit" class="danger">Cancel subscription</button></form>`);
-    } else if (s.status === SUBSCRIPTION_STATUS.ENDING) {
+      when = `Renews on ${date(subscription.periodEnd)}`;
+      actions.push(`<form class="inline" method="post" action="subscriptions/${escapeHtml(subscription.id)}/cancel">${hidden}<button type="submit" class="danger">Cancel subscription</button></form>`);
+    } else if (subscription.status === SUBSCRIPTION_STATUS.ENDING) {
       status = '<span class="status ending">Canceled</span>';
-      when = `Ends on ${date(s.periodEnd)}; you keep the perks until then`;
-      actions.push(`<form class="inline" method="post" action="subscriptions/${escapeHtml(s.id)}/uncancel">${hidden}<button type="submit">Keep my subscription</button></form>`);
+      when = `Ends on ${date(subscription.periodEnd)}; you keep the perks until then`;
+      actions.push(`<form class="inline" method="post" action="subscriptions/${escapeHtml(subscription.id)}/uncancel">${hidden}<button type="submit">Keep my subscription</button></form>`);
     } else {
       status = '<span class="status inactive">Ended</span>';
-      when = e?.deleted ? 'Refunded' : `Ended on ${date(e?.endsAt ?? s.periodEnd)}`;
+      when = entitlement?.deleted ? 'Refunded' : `Ended on ${date(entitlement?.endsAt ?? subscription.periodEnd)}`;
     }
-    return `<section class="card" aria-labelledby="sub-${escapeHtml(s.id)}"><h2 id="sub-${escapeHtml(s.id)}">${escapeHtml(sku.name)}${guild ? ` · ${escapeHtml(guild.name)}` : ''}</h2>
-<dl><dt>Status</dt><dd>${status}</dd><dt>Price</dt><dd>${escapeHtml(priceText(sku))}</dd><dt>Billing</dt><dd>${escapeHtml(when)}</dd><dt>Subscription</dt><dd><code>${escapeHtml(s.id)}</code></dd></dl>
+    return `<section class="card" aria-labelledby="sub-${escapeHtml(subscription.id)}"><h2 id="sub-${escapeHtml(subscription.id)}">${escapeHtml(sku.name)}${guild ? ` · ${escapeHtml(guild.name)}` : ''}</h2>
+<dl><dt>Status</dt><dd>${status}</dd><dt>Price</dt><dd>${escapeHtml(priceText(sku))}</dd><dt>Billing</dt><dd>${escapeHtml(when)}</dd><dt>Subscription</dt><dd><code>${escapeHtml(subscription.id)}</code></dd></dl>
 ${actions.join('\n')}</section>`;
   };
 
   app.get('/settings/subscriptions', async (req, reply) => {
-    const q = queryOf(req.url);
-    const hint = q.get('login_hint');
+    const params = queryOf(req.url);
+    const hint = params.get('login_hint');
     if (hint === null) {
       return send(reply, 200, 'Subscriptions', chooser('App subscriptions', 'Choose the demo account whose subscriptions to manage.', (u) => `subscriptions?login_hint=${encodeURIComponent(u.id)}`));
     }
@@ -232,7 +232,7 @@ ${actions.join('\n')}</section>`;
       .subscriptionList()
       .filter((s) => s.userId === user.id)
       .reverse();
-    const notice = NOTICES[q.get('done') ?? ''];
+    const notice = NOTICES[params.get('done') ?? ''];
     const shop = [...engine.skus.values()]
       .filter((s) => s.type === SKU_TYPE.SUBSCRIPTION && (s.flags & SKU_FLAGS.AVAILABLE) !== 0)
       .map((s) => `<li><a href="${escapeHtml(`../application-directory/${engine.applicationId}/store/${s.id}?login_hint=${encodeURIComponent(user.id)}`)}">${escapeHtml(s.name)}</a> <span class="muted">${escapeHtml(priceText(s))}</span></li>`)

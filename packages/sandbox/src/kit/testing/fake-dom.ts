@@ -31,21 +31,21 @@ export class FakeElement {
     this.contentWindow = tagName === 'iframe' ? { frame: true } : null;
   }
 
-  setAttribute(k: string, v: unknown) {
-    this.attributes.set(k, String(v));
+  setAttribute(key: string, value: unknown) {
+    this.attributes.set(key, String(value));
   }
-  getAttribute(k: string) {
-    return this.attributes.get(k) ?? null;
+  getAttribute(keyItem: string) {
+    return this.attributes.get(keyItem) ?? null;
   }
-  appendChild(c: FakeElement) {
-    c.parentNode = this;
-    this.children.push(c);
-    return c;
+  appendChild(fakeElement: FakeElement) {
+    fakeElement.parentNode = this;
+    this.children.push(fakeElement);
+    return fakeElement;
   }
-  removeChild(c: FakeElement) {
-    this.children = this.children.filter((x) => x !== c);
-    c.parentNode = null;
-    return c;
+  removeChild(fakeElementItem: FakeElement) {
+    this.children = this.children.filter((x) => x !== fakeElementItem);
+    fakeElementItem.parentNode = null;
+    return fakeElementItem;
   }
   addEventListener(type: string, fn: Listener) {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);

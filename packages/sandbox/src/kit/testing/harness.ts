@@ -41,7 +41,7 @@ export class WebhookReceiver<R> {
   /** Every POST, answered or not. */
   calls = 0;
   /** The answer to the n-th POST (1-based). */
-  respond: (r: R, n: number) => Answer | Promise<Answer>;
+  respond: (result: R, count: number) => Answer | Promise<Answer>;
   readonly #options: ReceiverOptions<R>;
 
   constructor(options: ReceiverOptions<R>) {
@@ -52,9 +52,9 @@ export class WebhookReceiver<R> {
   readonly fetch = (async (url: string | URL | Request, init?: RequestInit) => {
     if (String(url) !== this.#options.url) throw new Error(`unexpected URL ${String(url)}`);
     const headers = new Headers(init?.headers);
-    const r = this.#options.read({ raw: String(init?.body), contentType: headers.get('content-type') ?? '', at: Date.now() }, headers);
+    const result = this.#options.read({ raw: String(init?.body), contentType: headers.get('content-type') ?? '', at: Date.now() }, headers);
     this.calls++;
-    const answer = await this.respond(r, this.calls);
+    const answer = await this.respond(result, this.calls);
     if (answer === 'throw') throw new TypeError('fetch failed: connection refused');
     if (answer === 'hang') {
       return new Promise<Response>((_resolve, reject) => {
@@ -63,7 +63,7 @@ export class WebhookReceiver<R> {
         signal?.addEventListener('abort', () => reject(signal.reason));
       });
     }
-    this.got.push(r);
+    this.got.push(result);
     if (typeof answer !== 'number') return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'text/plain' } });
     return new Response(answer === 204 ? null : (this.#options.body ?? 'ok'), { status: answer });
   }) as typeof fetch;
@@ -157,14 +157,14 @@ export function harnessPerTest<A extends unknown[], H extends { app: FastifyInst
 
 /** The value of a page's hidden input `name` (matching `value`, a regular expression's source); else an error naming `what`, with the page. */
 export function hiddenInput(html: string, name: string, value: string, what: string): string {
-  const m = new RegExp(`name="${name}" value="(${value})"`).exec(html);
-  if (!m) throw new Error(`no ${what} in the page:\n${html.slice(0, 2000)}`);
-  return m[1]!;
+  const match = new RegExp(`name="${name}" value="(${value})"`).exec(html);
+  if (!match) throw new Error(`no ${what} in the page:\n${html.slice(0, 2000)}`);
+  return match[1]!;
 }
 
 /** The JSON data block `<script type="application/json" id="…">` a stand-in's page posts to its opener, or null. */
 // biome-ignore lint/suspicious/noExplicitAny: test payloads are read freely
 export function pageEventOf(html: string, id: string): { name: string; data: any } | null {
-  const m = new RegExp(`<script type="application/json" id="${id}">([^<]*)</script>`).exec(html);
-  return m ? JSON.parse(m[1]!) : null;
+  const match = new RegExp(`<script type="application/json" id="${id}">([^<]*)</script>`).exec(html);
+  return match ? JSON.parse(match[1]!) : null;
 }

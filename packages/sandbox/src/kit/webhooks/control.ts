@@ -147,18 +147,18 @@ export class ControlRegistry<T extends object, E extends ControlledEngine, Q ext
       resume: () => need('resume').queue.resume(),
       tick: () => need('tick').engine.tick(),
       reset() {
-        const b = need('reset');
+        const bound = need('reset');
         chaos = cleared();
         failuresLeft = 0;
-        b.queue.reset();
-        b.engine.reset();
-        b.queue.resume();
+        bound.queue.reset();
+        bound.engine.reset();
+        bound.queue.resume();
       },
       snapshot: () => spec.snapshot(need('snapshot').engine),
       restore(snapshot) {
-        const b = need('restore');
+        const bound = need('restore');
         try {
-          spec.restore(b.engine, snapshot);
+          spec.restore(bound.engine, snapshot);
         } catch (err) {
           if (err instanceof spec.SnapshotError) throw new spec.SnapshotError(`${spec.control}.restore: ${err.message}`);
           throw err;

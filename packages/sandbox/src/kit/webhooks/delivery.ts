@@ -62,8 +62,8 @@ export function exponentialBackoff(retryBaseMs: number): (retry: number) => numb
 /** Shuffles in place (Fisher-Yates) with the outbox's random source. */
 export function shuffle<T>(items: T[], random: () => number): void {
   for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [items[i], items[j]] = [items[j]!, items[i]!];
+    const index = Math.floor(random() * (i + 1));
+    [items[i], items[index]] = [items[index]!, items[i]!];
   }
 }
 
@@ -294,10 +294,10 @@ export class WebhookQueue<I, C extends WebhookChaos = WebhookChaos> {
     let excess = this.items.length - MAX_KEPT;
     if (excess <= 0) return;
     const forgotten: QueuedDelivery<I>[] = [];
-    this.items = this.items.filter((i) => {
-      if (excess > 0 && i.state !== 'pending') {
+    this.items = this.items.filter((queuedDelivery) => {
+      if (excess > 0 && queuedDelivery.state !== 'pending') {
         excess--;
-        forgotten.push(i);
+        forgotten.push(queuedDelivery);
         return false;
       }
       return true;
@@ -307,7 +307,7 @@ export class WebhookQueue<I, C extends WebhookChaos = WebhookChaos> {
 
   #nextDue(): number {
     let next = Number.POSITIVE_INFINITY;
-    for (const i of this.items) if (i.state === 'pending' && !i.inFlight && i.dueAt < next) next = i.dueAt;
+    for (const queuedDelivery of this.items) if (queuedDelivery.state === 'pending' && !queuedDelivery.inFlight && queuedDelivery.dueAt < next) next = queuedDelivery.dueAt;
     return next;
   }
 
@@ -331,27 +331,27 @@ export class WebhookQueue<I, C extends WebhookChaos = WebhookChaos> {
   async #attempt(item: QueuedDelivery<I>): Promise<void> {
     if (item.state !== 'pending') return;
     item.attempts++;
-    const o = this.options;
-    const result = o.takeFailure() ? { status: 500, error: FAILED_BY_CHAOS } : await this.post(item.raw, o.headers(item.raw));
+    const webhookQueue = this.options;
+    const result = webhookQueue.takeFailure() ? { status: 500, error: FAILED_BY_CHAOS } : await this.post(item.raw, webhookQueue.headers(item.raw));
     if (this.timer.stopped) return;
     item.lastStatus = result.status;
     item.lastError = result.error;
     if (item.state !== 'pending') return;
-    if (result.status !== null && (o.delivered ?? is2xx)(result.status)) {
+    if (result.status !== null && (webhookQueue.delivered ?? is2xx)(result.status)) {
       item.state = 'delivered';
       item.lastError = null;
-      const duplicate = o.chaos().duplicate ?? 0;
-      if (duplicate > 0 && o.random() < duplicate) {
+      const duplicate = webhookQueue.chaos().duplicate ?? 0;
+      if (duplicate > 0 && webhookQueue.random() < duplicate) {
         item.duplicates++;
-        await this.post(item.raw, o.headers(item.raw));
+        await this.post(item.raw, webhookQueue.headers(item.raw));
       }
       return;
     }
-    if (result.status !== null && result.error === null && o.refused) item.lastError = o.refused(result.status);
-    if (item.attempts >= o.maxAttempts) {
+    if (result.status !== null && result.error === null && webhookQueue.refused) item.lastError = webhookQueue.refused(result.status);
+    if (item.attempts >= webhookQueue.maxAttempts) {
       item.state = 'failed';
       return;
     }
-    item.dueAt = Date.now() + o.retryDelayMs(item.attempts);
+    item.dueAt = Date.now() + webhookQueue.retryDelayMs(item.attempts);
   }
 }

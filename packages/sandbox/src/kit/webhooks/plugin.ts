@@ -81,8 +81,8 @@ export interface StandIn<B extends { engine: { onChange: (() => void) | null }; 
  * on an unref'd timer, its errors logged; the close hook makes a pending call at once (and awaits it),
  * then stops the webhook queue.
  */
-export function attachStandIn<B extends { engine: { onChange: (() => void) | null }; queue: { stop(): void } }, S>(app: FastifyInstance, s: StandIn<B, S>): void {
-  const { bound, internals, onChange } = s;
+export function attachStandIn<B extends { engine: { onChange: (() => void) | null }; queue: { stop(): void } }, S>(app: FastifyInstance, standIn: StandIn<B, S>): void {
+  const { bound, internals, onChange } = standIn;
   let changeTimer: NodeJS.Timeout | null = null;
   let firstChangeAt = 0;
   let closed = false;
@@ -90,9 +90,9 @@ export function attachStandIn<B extends { engine: { onChange: (() => void) | nul
     if (changeTimer) clearTimeout(changeTimer);
     changeTimer = null;
     try {
-      await onChange!(s.snapshot());
+      await onChange!(standIn.snapshot());
     } catch (err) {
-      app.log.error({ err }, s.failure);
+      app.log.error({ err }, standIn.failure);
     }
   };
   if (onChange) {

@@ -24,8 +24,8 @@ async function harness(options: Partial<AnalyticsSandboxOptions> = {}): Promise<
   return { app, control };
 }
 
-const post = (a: FastifyInstance, body: unknown, contentType = 'text/plain') =>
-  a.inject({ method: 'POST', url: `${PREFIX}/starts`, headers: { 'content-type': contentType }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+const post = (app: FastifyInstance, body: unknown, contentType = 'text/plain') =>
+  app.inject({ method: 'POST', url: `${PREFIX}/starts`, headers: { 'content-type': contentType }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
 
 /** The served script run against a page: its queue stub, its script tag, fetch recorded. */
 function runScript(code: string, options: { queue?: unknown[][]; pwAuth?: string | null } = {}) {
@@ -79,7 +79,7 @@ describe('analyticsSandbox', () => {
     expect(page.fetched).toHaveLength(2);
     expect(page.logs.filter((l) => l.level === 'error').map((l) => l.text)).toEqual([expect.stringContaining('needs { user_id } or { user_email }')]);
     // What it sends, the stand-in records.
-    for (const f of page.fetched) expect((await post(app, String(f.init.body))).statusCode).toBe(204);
+    for (const file of page.fetched) expect((await post(app, String(file.init.body))).statusCode).toBe(204);
     expect(control.starts()).toEqual([
       { token: TOKEN, user_id: USER_ID, user_email: null, at: new Date(AT).toISOString(), page: '/billing' },
       { token: TOKEN, user_id: null, user_email: 'ava@example.com', at: new Date(AT).toISOString(), page: '/billing' },

@@ -34,84 +34,84 @@ function params(req: FastifyRequest): URLSearchParams {
   throw new ChargebeeApiError(400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded (bracket keys such as customer[id]).');
 }
 
-function bool(p: URLSearchParams, name: string): boolean | undefined {
-  const v = p.get(name);
-  if (v === null) return undefined;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
+function bool(params: URLSearchParams, name: string): boolean | undefined {
+  const value = params.get(name);
+  if (value === null) return undefined;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
   throw invalidParam(name, 'must be true or false');
 }
 
-function text(p: URLSearchParams, name: string, max: number): string | null {
-  const v = p.get(name);
-  if (v === null || v === '') return null;
-  if (v.length > max) throw invalidParam(name, `cannot be longer than ${max} characters`);
-  return v;
+function text(paramsItem: URLSearchParams, name: string, max: number): string | null {
+  const value = paramsItem.get(name);
+  if (value === null || value === '') return null;
+  if (value.length > max) throw invalidParam(name, `cannot be longer than ${max} characters`);
+  return value;
 }
 
-function id(p: URLSearchParams, name: string): string | null {
-  const v = text(p, name, 50);
-  if (v !== null && !ID.test(v)) throw invalidParam(name, 'must be up to 50 letters, digits, _ . ~ @ or -');
-  return v;
+function id(params: URLSearchParams, name: string): string | null {
+  const value = text(params, name, 50);
+  if (value !== null && !ID.test(value)) throw invalidParam(name, 'must be up to 50 letters, digits, _ . ~ @ or -');
+  return value;
 }
 
-function url(p: URLSearchParams, name: string): string | null {
-  const v = text(p, name, 2000);
-  if (v !== null && !httpUrl(v)) throw invalidParam(name, 'must be an absolute http(s) URL');
-  return v;
+function url(paramsItem: URLSearchParams, name: string): string | null {
+  const value = text(paramsItem, name, 2000);
+  if (value !== null && !httpUrl(value)) throw invalidParam(name, 'must be an absolute http(s) URL');
+  return value;
 }
 
-function quantity(p: URLSearchParams, name: string): number | null {
-  const v = p.get(name);
-  if (v === null) return null;
-  if (!/^\d{1,3}$/.test(v) || Number(v) < 1 || Number(v) > 100) throw invalidParam(name, 'must be a whole number from 1 to 100');
-  return Number(v);
+function quantity(params: URLSearchParams, name: string): number | null {
+  const value = params.get(name);
+  if (value === null) return null;
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 100) throw invalidParam(name, 'must be a whole number from 1 to 100');
+  return Number(value);
 }
 
 /** subscription_items[…][0] only: the stand-in's subscriptions have exactly one plan item. */
-function planItem(p: URLSearchParams): { itemPriceId: string; quantity: number | null } {
-  for (const key of p.keys()) {
-    const m = /^subscription_items\[\w+\]\[(\d+)\]$/.exec(key);
-    if (m && m[1] !== '0') throw invalidParam(key, 'this sandbox sells exactly one plan item price per subscription (index 0 only)');
+function planItem(paramsItem: URLSearchParams): { itemPriceId: string; quantity: number | null } {
+  for (const key of paramsItem.keys()) {
+    const match = /^subscription_items\[\w+\]\[(\d+)\]$/.exec(key);
+    if (match && match[1] !== '0') throw invalidParam(key, 'this sandbox sells exactly one plan item price per subscription (index 0 only)');
   }
   const name = 'subscription_items[item_price_id][0]';
-  const itemPriceId = p.get(name);
+  const itemPriceId = paramsItem.get(name);
   if (itemPriceId === null || itemPriceId === '') throw invalidParam(name, 'cannot be blank');
-  return { itemPriceId, quantity: quantity(p, 'subscription_items[quantity][0]') };
+  return { itemPriceId, quantity: quantity(paramsItem, 'subscription_items[quantity][0]') };
 }
 
-function change(p: URLSearchParams): PlanChange {
-  const item = planItem(p);
-  if (bool(p, 'end_of_term') === true) throw invalidParam('end_of_term', 'this sandbox applies item changes immediately only (end_of_term=false)');
-  if (p.get('changes_scheduled_at') !== null || p.get('change_option') === 'specific_date') throw invalidParam('change_option', 'this sandbox applies item changes immediately only');
-  bool(p, 'replace_items_list');
-  return { itemPriceId: item.itemPriceId, quantity: item.quantity, prorate: bool(p, 'prorate') ?? true };
+function change(params: URLSearchParams): PlanChange {
+  const item = planItem(params);
+  if (bool(params, 'end_of_term') === true) throw invalidParam('end_of_term', 'this sandbox applies item changes immediately only (end_of_term=false)');
+  if (params.get('changes_scheduled_at') !== null || params.get('change_option') === 'specific_date') throw invalidParam('change_option', 'this sandbox applies item changes immediately only');
+  bool(params, 'replace_items_list');
+  return { itemPriceId: item.itemPriceId, quantity: item.quantity, prorate: bool(params, 'prorate') ?? true };
 }
 
-function page(p: URLSearchParams): { limit: number; offset: number } {
-  const rawLimit = p.get('limit');
+function page(paramsItem: URLSearchParams): { limit: number; offset: number } {
+  const rawLimit = paramsItem.get('limit');
   const limit = rawLimit === null ? 10 : Number(rawLimit);
   if (!(/^\d{1,3}$/.test(rawLimit ?? '10') && limit >= 1 && limit <= 100)) throw invalidParam('limit', 'must be a whole number from 1 to 100');
-  const rawOffset = p.get('offset');
+  const rawOffset = paramsItem.get('offset');
   if (rawOffset === null || rawOffset === '') return { limit, offset: 0 };
-  const m = /^\["(\d{1,9})"\]$/.exec(rawOffset);
-  if (!m) throw invalidParam('offset', 'is not an offset this API returned (next_offset)');
-  return { limit, offset: Number(m[1]) };
+  const match = /^\["(\d{1,9})"\]$/.exec(rawOffset);
+  if (!match) throw invalidParam('offset', 'is not an offset this API returned (next_offset)');
+  return { limit, offset: Number(match[1]) };
 }
 
-function paged<T>(all: T[], p: URLSearchParams, wrap: (x: T) => unknown) {
-  const { limit, offset } = page(p);
+function paged<T>(all: T[], params: URLSearchParams, wrap: (item: T) => unknown) {
+  const { limit, offset } = page(params);
   const slice = all.slice(offset, offset + limit);
   const next = offset + limit < all.length ? `["${offset + limit}"]` : undefined;
   return { list: slice.map(wrap), ...(next ? { next_offset: next } : {}) };
 }
 
 /** `field[is]` filters (the only operator this stand-in supports); any other operator on the field is refused. */
-function filterIs(p: URLSearchParams, field: string): string | undefined {
-  for (const key of p.keys()) {
+function filterIs(paramsItem: URLSearchParams, field: string): string | undefined {
+  for (const key of paramsItem.keys()) {
     if (key.startsWith(`${field}[`) && key !== `${field}[is]`) throw invalidParam(key, `this sandbox filters ${field} with [is] only`);
   }
-  return p.get(`${field}[is]`) ?? undefined;
+  return paramsItem.get(`${field}[is]`) ?? undefined;
 }
 
 /** Chargebee API v2 (Product Catalog 2.0) subset, behind HTTP Basic auth (username = API key, empty password). */
@@ -120,26 +120,26 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   const base = (req: FastifyRequest) => baseOf(req, ctx.mount, ctx.baseUrl);
 
   app.addHook('onRequest', async (req, reply) => {
-    const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '');
-    const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '');
+    const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
     const user = colon === -1 ? decoded : decoded.slice(0, colon);
-    if (!m || !safeEqual(user, ctx.apiKey)) return sendApiError(reply, authFailed());
+    if (!match || !safeEqual(user, ctx.apiKey)) return sendApiError(reply, authFailed());
   });
 
   app.post('/hosted_pages/checkout_new_for_items', async (req, reply) => {
-    const p = params(req);
-    const item = planItem(p);
-    const email = text(p, 'customer[email]', 70);
+    const paramsItem = params(req);
+    const item = planItem(paramsItem);
+    const email = text(paramsItem, 'customer[email]', 70);
     if (email !== null && !EMAIL.test(email)) throw invalidParam('customer[email]', 'invalid email format');
-    const passThru = text(p, 'pass_thru_content', 2048);
+    const passThru = text(paramsItem, 'pass_thru_content', 2048);
     const input = {
       lines: [{ itemPriceId: item.itemPriceId, quantity: item.quantity ?? 1 }],
-      customerId: id(p, 'customer[id]'),
+      customerId: id(paramsItem, 'customer[id]'),
       email,
-      subscriptionId: id(p, 'subscription[id]'),
-      redirectUrl: url(p, 'redirect_url'),
-      cancelUrl: url(p, 'cancel_url'),
+      subscriptionId: id(paramsItem, 'subscription[id]'),
+      redirectUrl: url(paramsItem, 'redirect_url'),
+      cancelUrl: url(paramsItem, 'cancel_url'),
       passThruContent: passThru,
     };
     const root = base(req);
@@ -149,25 +149,25 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   app.get('/hosted_pages/:id', async (req, reply) => ok(reply, { hosted_page: engine.hostedPage((req.params as { id: string }).id) }));
 
   app.get('/subscriptions', async (req, reply) => {
-    const p = params(req);
-    const customerId = filterIs(p, 'customer_id');
-    const status = filterIs(p, 'status');
+    const paramsItem = params(req);
+    const customerId = filterIs(paramsItem, 'customer_id');
+    const status = filterIs(paramsItem, 'status');
     return ok(
       reply,
-      paged(engine.subscriptions({ customerId, status }), p, (x) => x),
+      paged(engine.subscriptions({ customerId, status }), paramsItem, (x) => x),
     );
   });
 
   app.get('/subscriptions/:id', async (req, reply) => ok(reply, engine.subscription((req.params as { id: string }).id)));
 
   app.post('/subscriptions/:id/cancel_for_items', async (req, reply) => {
-    const p = params(req);
-    const option = p.get('cancel_option');
+    const paramsItem = params(req);
+    const option = paramsItem.get('cancel_option');
     if (option !== null && option !== 'immediately' && option !== 'end_of_term') throw invalidParam('cancel_option', 'this sandbox supports immediately and end_of_term');
-    const endOfTerm = bool(p, 'end_of_term') ?? option === 'end_of_term';
-    const credit = p.get('credit_option_for_current_term_charges') ?? 'none';
+    const endOfTerm = bool(paramsItem, 'end_of_term') ?? option === 'end_of_term';
+    const credit = paramsItem.get('credit_option_for_current_term_charges') ?? 'none';
     if (credit !== 'none' && credit !== 'prorate' && credit !== 'full') throw invalidParam('credit_option_for_current_term_charges', 'must be none, prorate or full');
-    text(p, 'cancel_reason_code', 100);
+    text(paramsItem, 'cancel_reason_code', 100);
     return ok(reply, engine.cancel((req.params as { id: string }).id, endOfTerm, 'api', credit));
   });
 
@@ -182,23 +182,23 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   });
 
   app.post('/subscriptions/:id/update_for_items', async (req, reply) => {
-    const c = change(params(req));
-    return ok(reply, engine.update((req.params as { id: string }).id, c, 'api'));
+    const planChange = change(params(req));
+    return ok(reply, engine.update((req.params as { id: string }).id, planChange, 'api'));
   });
 
   app.post('/estimates/update_subscription_for_items', async (req, reply) => {
-    const p = params(req);
-    const subId = p.get('subscription[id]');
+    const paramsItem = params(req);
+    const subId = paramsItem.get('subscription[id]');
     if (subId === null || subId === '') throw invalidParam('subscription[id]', 'cannot be blank');
-    const c = change(p);
-    return ok(reply, { estimate: engine.estimate(subId, c) });
+    const planChange = change(paramsItem);
+    return ok(reply, { estimate: engine.estimate(subId, planChange) });
   });
 
   app.post('/portal_sessions', async (req, reply) => {
-    const p = params(req);
-    const customerId = id(p, 'customer[id]');
+    const paramsItem = params(req);
+    const customerId = id(paramsItem, 'customer[id]');
     if (customerId === null) throw invalidParam('customer[id]', 'cannot be blank');
-    const redirect = url(p, 'redirect_url');
+    const redirect = url(paramsItem, 'redirect_url');
     const root = base(req);
     return ok(reply, { portal_session: engine.portalSession(customerId, redirect, (token) => `${root}/portal/v2/access/${token}`) });
   });
@@ -208,9 +208,9 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   app.get('/customers/:id', async (req, reply) => ok(reply, { customer: engine.customer((req.params as { id: string }).id) }));
 
   app.get('/invoices', async (req, reply) => {
-    const p = params(req);
-    const invoices = engine.invoices({ subscriptionId: filterIs(p, 'subscription_id'), customerId: filterIs(p, 'customer_id') });
-    return ok(reply, paged(invoices, p, (invoice) => ({ invoice })));
+    const paramsItem = params(req);
+    const invoices = engine.invoices({ subscriptionId: filterIs(paramsItem, 'subscription_id'), customerId: filterIs(paramsItem, 'customer_id') });
+    return ok(reply, paged(invoices, paramsItem, (invoice) => ({ invoice })));
   });
 
   app.get('/invoices/:id', async (req, reply) => ok(reply, { invoice: engine.invoice((req.params as { id: string }).id) }));
@@ -222,10 +222,10 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   });
 
   app.get('/events', async (req, reply) => {
-    const p = params(req);
-    const type = filterIs(p, 'event_type');
+    const paramsItem = params(req);
+    const type = filterIs(paramsItem, 'event_type');
     const events = ctx.queue.events().filter((e) => type === undefined || e.event_type === type).reverse();
-    return ok(reply, paged(events, p, (event) => ({ event })));
+    return ok(reply, paged(events, paramsItem, (event) => ({ event })));
   });
 
   app.get('/events/:id', async (req, reply) => {

@@ -48,7 +48,7 @@ const ALPHANUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 export function randomId(prefix = '', length = 16): string {
   const bytes = randomBytes(length);
   let out = prefix;
-  for (const b of bytes) out += ALPHANUM[b % 62];
+  for (const right of bytes) out += ALPHANUM[right % 62];
   return out;
 }
 
@@ -77,15 +77,15 @@ export class WebhookQueue extends Outbox<EventInfo, ChargebeeChaos> {
   }
 
   drop(eventId: string): void {
-    const e = this.#byId.get(eventId);
-    if (!e) throw new Error(`drop: no event ${eventId}`);
-    if (e.delivery.state === 'pending') e.delivery.state = 'dropped';
+    const entry = this.#byId.get(eventId);
+    if (!entry) throw new Error(`drop: no event ${eventId}`);
+    if (entry.delivery.state === 'pending') entry.delivery.state = 'dropped';
   }
 
   /** The event as sent, with Chargebee's webhook_status of its delivery (as GET /events/{id} answers). */
   event(eventId: string): (Omit<ChargebeeEvent, 'webhook_status'> & { webhook_status: string; webhooks: unknown[] }) | undefined {
-    const e = this.#byId.get(eventId);
-    return e && this.#withStatus(e);
+    const entry = this.#byId.get(eventId);
+    return entry && this.#withStatus(entry);
   }
 
   /** Every kept event, oldest first, as GET /events answers them. */
@@ -99,12 +99,12 @@ export class WebhookQueue extends Outbox<EventInfo, ChargebeeChaos> {
   }
 
   protected override forgot(entries: QueuedDelivery<EventInfo>[]): void {
-    for (const e of entries) this.#byId.delete(e.info.eventId);
+    for (const queuedDelivery of entries) this.#byId.delete(queuedDelivery.info.eventId);
   }
 
-  #withStatus({ event, delivery: d }: { event: ChargebeeEvent; delivery: QueuedDelivery<EventInfo> }) {
+  #withStatus({ event, delivery: queuedDelivery }: { event: ChargebeeEvent; delivery: QueuedDelivery<EventInfo> }) {
     const status =
-      d.state === 'delivered' ? 'succeeded' : d.state === 'failed' ? 'failed' : d.state === 'dropped' ? 'skipped' : d.attempts > 0 ? 're_scheduled' : 'scheduled';
+      queuedDelivery.state === 'delivered' ? 'succeeded' : queuedDelivery.state === 'failed' ? 'failed' : queuedDelivery.state === 'dropped' ? 'skipped' : queuedDelivery.attempts > 0 ? 're_scheduled' : 'scheduled';
     return { ...structuredClone(event), webhook_status: status, webhooks: [{ id: `whv2_${event.id.slice(3)}`, webhook_status: status, object: 'webhook' }] };
   }
 }

@@ -33,10 +33,10 @@ function problem(reply: FastifyReply, status: number, heading: string, detail: s
 
 /** `url` with `id` and `state` added to its query (Chargebee's hosted page redirect). */
 function withResult(url: string, id: string, state: string): string {
-  const u = new URL(url);
-  u.searchParams.set('id', id);
-  u.searchParams.set('state', state);
-  return u.href;
+  const urlItem = new URL(url);
+  urlItem.searchParams.set('id', id);
+  urlItem.searchParams.set('state', state);
+  return urlItem.href;
 }
 
 interface Values extends CardValues {
@@ -49,8 +49,8 @@ const ORDER: CardField[] = ['email', 'card_number', 'expiry', 'cvc', 'cardholder
 export function pageRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { engine } = ctx;
 
-  const summary = (p: ChargebeeSnapshotHostedPage) => {
-    const line = p.lines[0]!;
+  const summary = (hostedPage: ChargebeeSnapshotHostedPage) => {
+    const line = hostedPage.lines[0]!;
     const price = engine.catalog.get(line.itemPriceId)!;
     const total = price.price * line.quantity;
     const every = periodLabel(price.periodUnit, price.period);
@@ -63,11 +63,11 @@ export function pageRoutes(app: FastifyInstance, ctx: PageContext): void {
 </section>`;
   };
 
-  const form = (reply: FastifyReply, status: number, p: ChargebeeSnapshotHostedPage, values: Values, errors: Partial<Record<CardField, string>>, alert: string | null) => {
-    const line = p.lines[0]!;
+  const form = (reply: FastifyReply, status: number, hostedPage: ChargebeeSnapshotHostedPage, values: Values, errors: Partial<Record<CardField, string>>, alert: string | null) => {
+    const line = hostedPage.lines[0]!;
     const price = engine.catalog.get(line.itemPriceId)!;
     const errorList = errorSummary(ORDER, errors, alert);
-    const body = `${summary(p)}
+    const body = `${summary(hostedPage)}
 <section class="card" aria-labelledby="pay-title">
 <h2 id="pay-title">Payment details</h2>
 ${errorList.html}
@@ -84,24 +84,24 @@ ${testCardsList()}
     return sendPage(reply, status, page({ title, body, scriptPath: '../checkout.js' }));
   };
 
-  const success = (reply: FastifyReply, p: ChargebeeSnapshotHostedPage) => {
-    const { subscription } = engine.subscription(p.result!.subscriptionId);
+  const success = (reply: FastifyReply, hostedPage: ChargebeeSnapshotHostedPage) => {
+    const { subscription } = engine.subscription(hostedPage.result!.subscriptionId);
     const price = engine.catalog.get(subscription.subscription_items[0]!.item_price_id)!;
     const card = engine.card(subscription.id);
-    const back = p.redirectUrl ? `<p><a class="button" href="${escapeHtml(withResult(p.redirectUrl, p.id, 'succeeded'))}">Continue</a></p>` : '';
+    const back = hostedPage.redirectUrl ? `<p><a class="button" href="${escapeHtml(withResult(hostedPage.redirectUrl, hostedPage.id, 'succeeded'))}">Continue</a></p>` : '';
     const body = `<section class="card" aria-labelledby="done-title">
 <p class="sandbox">Sandbox (${escapeHtml(ctx.site)}): no real payment</p>
 <div class="ok" role="status"><h1 id="done-title">Payment complete</h1><p>Your subscription to ${escapeHtml(price.name)} is active. This checkout has been paid: it cannot be paid again.</p></div>
-<dl><dt>Card</dt><dd>${escapeHtml(`${card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${card.last4}`)}</dd><dt>Subscription</dt><dd><code>${escapeHtml(subscription.id)}</code></dd><dt>Invoice</dt><dd><code>${escapeHtml(p.result!.invoiceId)}</code></dd></dl>
+<dl><dt>Card</dt><dd>${escapeHtml(`${card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${card.last4}`)}</dd><dt>Subscription</dt><dd><code>${escapeHtml(subscription.id)}</code></dd><dt>Invoice</dt><dd><code>${escapeHtml(hostedPage.result!.invoiceId)}</code></dd></dl>
 ${back}
 </section>`;
     return sendPage(reply, 200, page({ title: 'Payment complete', body }));
   };
 
-  const closed = (reply: FastifyReply, p: ChargebeeSnapshotHostedPage) => {
-    if (p.state === 'succeeded') return success(reply, p);
-    if (p.state === 'cancelled') return problem(reply, 410, 'This checkout was cancelled', 'Start the checkout again from the app to subscribe.');
-    if (p.expiresAt <= engine.sec()) return problem(reply, 410, 'This checkout has expired', 'Start the checkout again from the app to subscribe.');
+  const closed = (reply: FastifyReply, hostedPage: ChargebeeSnapshotHostedPage) => {
+    if (hostedPage.state === 'succeeded') return success(reply, hostedPage);
+    if (hostedPage.state === 'cancelled') return problem(reply, 410, 'This checkout was cancelled', 'Start the checkout again from the app to subscribe.');
+    if (hostedPage.expiresAt <= engine.sec()) return problem(reply, 410, 'This checkout has expired', 'Start the checkout again from the app to subscribe.');
     return null;
   };
 
@@ -110,31 +110,31 @@ ${back}
   );
 
   app.get('/pages/v3/:id/', async (req, reply) => {
-    const p = engine.page((req.params as { id: string }).id, true);
-    if (!p) return problem(reply, 404, 'Checkout not found', 'This checkout link is not valid.');
-    const done = closed(reply, p);
+    const page = engine.page((req.params as { id: string }).id, true);
+    if (!page) return problem(reply, 404, 'Checkout not found', 'This checkout link is not valid.');
+    const done = closed(reply, page);
     if (done) return done;
-    return form(reply, 200, p, { email: p.email ?? '', ...prefilledCard(engine.now()) }, {}, null);
+    return form(reply, 200, page, { email: page.email ?? '', ...prefilledCard(engine.now()) }, {}, null);
   });
 
   app.post('/pages/v3/:id/pay', async (req, reply) => {
     if (!sameOrigin(req)) return problem(reply, 403, 'Checkout refused', 'The payment form must be sent from this checkout page.');
     const body = req.body instanceof FormBody ? req.body : null;
     if (!body) return problem(reply, 415, 'Checkout refused', 'The payment form must be sent as application/x-www-form-urlencoded.');
-    const p = engine.page((req.params as { id: string }).id);
-    if (!p) return problem(reply, 404, 'Checkout not found', 'This checkout link is not valid.');
-    const done = closed(reply, p);
+    const page = engine.page((req.params as { id: string }).id);
+    if (!page) return problem(reply, 404, 'Checkout not found', 'This checkout link is not valid.');
+    const done = closed(reply, page);
     if (done) return done;
     const values: Values = { email: (body.get('email') ?? '').trim(), ...cardValuesOf(body) };
     const checked = checkCardValues(values, engine.now());
     const errors = checked.ok ? {} : { ...checked.errors };
     const emailError = emailProblem(values.email, 70);
     if (emailError) errors.email = emailError;
-    if (!checked.ok || Object.keys(errors).length > 0) return form(reply, 400, p, values, errors, null);
-    if (checked.declined) return form(reply, 402, p, values, {}, 'Your card was declined. Try another card.');
+    if (!checked.ok || Object.keys(errors).length > 0) return form(reply, 400, page, values, errors, null);
+    if (checked.declined) return form(reply, 402, page, values, {}, 'Your card was declined. Try another card.');
     let paid: ChargebeeSnapshotHostedPage;
     try {
-      paid = engine.purchase(p.id, values.email, checked.card);
+      paid = engine.purchase(page.id, values.email, checked.card);
     } catch (err) {
       if (err instanceof ChargebeeApiError) return problem(reply, 409, 'Payment not possible', err.message);
       throw err;
@@ -145,10 +145,10 @@ ${back}
 
   app.post('/pages/v3/:id/cancel', async (req, reply) => {
     if (!sameOrigin(req)) return problem(reply, 403, 'Checkout refused', 'This form must be sent from the checkout page.');
-    const p = engine.page((req.params as { id: string }).id);
-    if (!p) return problem(reply, 404, 'Checkout not found', 'This checkout link is not valid.');
-    if (p.state === 'succeeded') return success(reply, p);
-    const cancelled = engine.cancelPage(p.id);
+    const page = engine.page((req.params as { id: string }).id);
+    if (!page) return problem(reply, 404, 'Checkout not found', 'This checkout link is not valid.');
+    if (page.state === 'succeeded') return success(reply, page);
+    const cancelled = engine.cancelPage(page.id);
     if (cancelled.cancelUrl) return reply.code(303).header('cache-control', 'no-store').header('location', withResult(cancelled.cancelUrl, cancelled.id, 'cancelled')).send();
     return problem(reply, 200, 'Checkout cancelled', 'Nothing was charged. You can close this page.');
   });
@@ -184,24 +184,24 @@ ${back}
   const portalPath = `${ctx.prefix}/portal/v2`;
   const cookieOf = (req: FastifyRequest): { id: string; secret: string } | null => {
     for (const part of (req.headers.cookie ?? '').split(';')) {
-      const [k, ...v] = part.trim().split('=');
-      if (k === COOKIE) {
-        const [id, secret] = v.join('=').split('.');
+      const [key, ...items] = part.trim().split('=');
+      if (key === COOKIE) {
+        const [id, secret] = items.join('=').split('.');
         if (id && secret) return { id, secret };
       }
     }
     return null;
   };
   const session = (req: FastifyRequest, reply: FastifyReply): ChargebeePortalSession | null => {
-    const c = cookieOf(req);
-    const s = c ? engine.portal(c.id, c.secret, safeEqual) : null;
-    if (!s) problem(reply, 401, 'Your portal session has ended', 'Open the customer portal again from the app.', 'Sandbox customer portal');
-    return s;
+    const card = cookieOf(req);
+    const portalSession = card ? engine.portal(card.id, card.secret, safeEqual) : null;
+    if (!portalSession) problem(reply, 401, 'Your portal session has ended', 'Open the customer portal again from the app.', 'Sandbox customer portal');
+    return portalSession;
   };
   const portalPage = (reply: FastifyReply, status: number, title: string, body: string) =>
     sendPage(reply, status, page({ title, body: `<p class="sandbox">Sandbox customer portal (${escapeHtml(ctx.site)})</p>\n${body}` }));
-  const owned = (s: ChargebeePortalSession, reply: FastifyReply, subId: string): ChargebeeSubscription | null => {
-    const found = engine.subscriptions({ customerId: s.customer_id }).find((x) => x.subscription.id === subId);
+  const owned = (portalSession: ChargebeePortalSession, reply: FastifyReply, subId: string): ChargebeeSubscription | null => {
+    const found = engine.subscriptions({ customerId: portalSession.customer_id }).find((x) => x.subscription.id === subId);
     if (!found) problem(reply, 404, 'Subscription not found', 'This subscription does not belong to you.', 'Sandbox customer portal');
     return found?.subscription ?? null;
   };
@@ -225,10 +225,10 @@ ${back}
   };
 
   app.get('/portal/v2/home', async (req, reply) => {
-    const s = session(req, reply);
-    if (!s) return reply;
-    const customer = engine.customer(s.customer_id);
-    const subs = engine.subscriptions({ customerId: s.customer_id }).map((x) => x.subscription);
+    const portalSession = session(req, reply);
+    if (!portalSession) return reply;
+    const customer = engine.customer(portalSession.customer_id);
+    const subs = engine.subscriptions({ customerId: portalSession.customer_id }).map((x) => x.subscription);
     const notice = NOTICES[param(req, 'done') ?? ''];
     const items = subs
       .map((sub) => {
@@ -253,7 +253,7 @@ ${action}</section>`;
       })
       .join('\n');
     const invoices = engine
-      .invoices({ customerId: s.customer_id })
+      .invoices({ customerId: portalSession.customer_id })
       .map(
         (inv) =>
           `<li><span>#${escapeHtml(inv.id)} · ${escapeHtml(date(inv.date))} · ${escapeHtml(formatMinor(inv.total, inv.currency_code))} · ${inv.status === 'paid' ? 'Paid' : 'Payment due'}</span><a href="${escapeHtml(`${portalPath}/invoices/${encodeURIComponent(inv.id)}`)}">Download<span class="muted"> invoice #${escapeHtml(inv.id)}</span></a></li>`,
@@ -265,14 +265,14 @@ ${notice ? `<div class="ok" role="status">${escapeHtml(notice)}</div>` : ''}
 <h2>Subscriptions</h2>
 ${items || '<section class="card"><p>You have no subscriptions.</p></section>'}
 <section class="card" aria-labelledby="inv-title"><h2 id="inv-title">Invoices</h2>${invoices ? `<ul class="lines">${invoices}</ul>` : '<p>No invoices yet.</p>'}</section>
-<form method="post" action="${escapeHtml(portalPath)}/logout"><button type="submit" class="secondary">Sign out${s.redirect_url ? ' and return' : ''}</button></form>`;
+<form method="post" action="${escapeHtml(portalPath)}/logout"><button type="submit" class="secondary">Sign out${portalSession.redirect_url ? ' and return' : ''}</button></form>`;
     return portalPage(reply, 200, 'Your account', body);
   });
 
   app.get('/portal/v2/subscriptions/:id/cancel', async (req, reply) => {
-    const s = session(req, reply);
-    if (!s) return reply;
-    const sub = owned(s, reply, (req.params as { id: string }).id);
+    const portalSession = session(req, reply);
+    if (!portalSession) return reply;
+    const sub = owned(portalSession, reply, (req.params as { id: string }).id);
     if (!sub) return reply;
     if (sub.status !== 'active') return problem(reply, 400, 'Nothing to cancel', 'This subscription is not active.', 'Sandbox customer portal');
     const body = `<section class="card" aria-labelledby="cancel-title">
@@ -286,9 +286,9 @@ ${items || '<section class="card"><p>You have no subscriptions.</p></section>'}
 
   app.post('/portal/v2/subscriptions/:id/cancel', async (req, reply) => {
     if (!sameOrigin(req)) return problem(reply, 403, 'Refused', 'This form must be sent from the portal.', 'Sandbox customer portal');
-    const s = session(req, reply);
-    if (!s) return reply;
-    const sub = owned(s, reply, (req.params as { id: string }).id);
+    const portalSession = session(req, reply);
+    if (!portalSession) return reply;
+    const sub = owned(portalSession, reply, (req.params as { id: string }).id);
     if (!sub) return reply;
     try {
       engine.cancel(sub.id, true, 'portal');
@@ -301,9 +301,9 @@ ${items || '<section class="card"><p>You have no subscriptions.</p></section>'}
 
   app.post('/portal/v2/subscriptions/:id/remove_scheduled_cancellation', async (req, reply) => {
     if (!sameOrigin(req)) return problem(reply, 403, 'Refused', 'This form must be sent from the portal.', 'Sandbox customer portal');
-    const s = session(req, reply);
-    if (!s) return reply;
-    const sub = owned(s, reply, (req.params as { id: string }).id);
+    const portalSession = session(req, reply);
+    if (!portalSession) return reply;
+    const sub = owned(portalSession, reply, (req.params as { id: string }).id);
     if (!sub) return reply;
     try {
       engine.removeScheduledCancellation(sub.id, 'portal');
@@ -315,18 +315,18 @@ ${items || '<section class="card"><p>You have no subscriptions.</p></section>'}
   });
 
   app.get('/portal/v2/invoices/:id', async (req, reply) => {
-    const s = session(req, reply);
-    if (!s) return reply;
-    const inv = engine.invoices({ customerId: s.customer_id }).find((i) => i.id === (req.params as { id: string }).id);
+    const portalSession = session(req, reply);
+    if (!portalSession) return reply;
+    const inv = engine.invoices({ customerId: portalSession.customer_id }).find((i) => i.id === (req.params as { id: string }).id);
     if (!inv) return problem(reply, 404, 'Invoice not found', 'This invoice does not belong to you.', 'Sandbox customer portal');
     return invoiceDocument(reply, inv);
   });
 
   app.post('/portal/v2/logout', async (req, reply) => {
     if (!sameOrigin(req)) return problem(reply, 403, 'Refused', 'This form must be sent from the portal.', 'Sandbox customer portal');
-    const c = cookieOf(req);
-    const s = c ? engine.portal(c.id, c.secret, safeEqual) : null;
-    const out = s ? engine.portalLogout(s.id) : null;
+    const card = cookieOf(req);
+    const portalSession = card ? engine.portal(card.id, card.secret, safeEqual) : null;
+    const out = portalSession ? engine.portalLogout(portalSession.id) : null;
     reply.header('set-cookie', `${COOKIE}=; Path=${portalPath}; Max-Age=0; HttpOnly; SameSite=Lax`);
     if (out?.redirect_url) return reply.code(303).header('location', out.redirect_url).send();
     return portalPage(reply, 200, 'Signed out', '<section class="card"><h1>Signed out</h1><p>You can close this page.</p></section>');

@@ -6,12 +6,12 @@ const setup = useHarness();
 
 describe('snapshots', () => {
   test('round trip: a new registration carries on (subscriptions, invoices, pages, portal, versions)', async () => {
-    const h = await setup();
-    const { subscriptionId, hostedPageId } = await h.buy();
-    await h.api('POST', `/subscriptions/${subscriptionId}/cancel_for_items`, { end_of_term: 'true' });
-    const ps = (await h.api('POST', '/portal_sessions', { 'customer[id]': USER_ID })).json().portal_session;
-    const before = (await h.api('GET', `/subscriptions/${subscriptionId}`)).json();
-    const snap = JSON.parse(JSON.stringify(h.control.snapshot()));
+    const sandbox = await setup();
+    const { subscriptionId, hostedPageId } = await sandbox.buy();
+    await sandbox.api('POST', `/subscriptions/${subscriptionId}/cancel_for_items`, { end_of_term: 'true' });
+    const ps = (await sandbox.api('POST', '/portal_sessions', { 'customer[id]': USER_ID })).json().portal_session;
+    const before = (await sandbox.api('GET', `/subscriptions/${subscriptionId}`)).json();
+    const snap = JSON.parse(JSON.stringify(sandbox.control.snapshot()));
 
     const next = await harness({ initialState: snap });
     try {
@@ -30,30 +30,30 @@ describe('snapshots', () => {
   });
 
   test('a malformed snapshot is refused whole, naming the first bad field', async () => {
-    const h = await setup();
-    const { subscriptionId } = await h.buy();
-    const snap = JSON.parse(JSON.stringify(h.control.snapshot()));
-    expect(() => h.control.restore({ ...snap, version: 2 })).toThrow(/snapshot.version/);
+    const sandbox = await setup();
+    const { subscriptionId } = await sandbox.buy();
+    const snap = JSON.parse(JSON.stringify(sandbox.control.snapshot()));
+    expect(() => sandbox.control.restore({ ...snap, version: 2 })).toThrow(/snapshot.version/);
     const badStatus = structuredClone(snap);
     badStatus.subscriptions[0].status = 'paused';
-    expect(() => h.control.restore(badStatus)).toThrow(ChargebeeSnapshotError);
-    expect(() => h.control.restore(badStatus)).toThrow(/snapshot.subscriptions\[0\].status/);
+    expect(() => sandbox.control.restore(badStatus)).toThrow(ChargebeeSnapshotError);
+    expect(() => sandbox.control.restore(badStatus)).toThrow(/snapshot.subscriptions\[0\].status/);
     const badPrice = structuredClone(snap);
     badPrice.subscriptions[0].items[0].itemPriceId = 'gold';
-    expect(() => h.control.restore(badPrice)).toThrow(/itemPriceId/);
+    expect(() => sandbox.control.restore(badPrice)).toThrow(/itemPriceId/);
     const extra = structuredClone(snap);
     extra.customers[0].nickname = 'x';
-    expect(() => h.control.restore(extra)).toThrow(/snapshot.customers\[0\].nickname/);
+    expect(() => sandbox.control.restore(extra)).toThrow(/snapshot.customers\[0\].nickname/);
     await expect(harness({ initialState: { version: 1 } })).rejects.toThrow(/initialState/);
     // Nothing changed.
-    expect(h.control.subscriptions().map((s) => s.id)).toEqual([subscriptionId]);
+    expect(sandbox.control.subscriptions().map((s) => s.id)).toEqual([subscriptionId]);
   });
 
   test('onChange gets a debounced snapshot after changes, flushed on close', async () => {
     const seen: number[] = [];
-    const h = await harness({ onChange: (s) => void seen.push(s.subscriptions.length) });
-    await h.buy();
-    await h.app.close();
+    const sandbox = await harness({ onChange: (s) => void seen.push(s.subscriptions.length) });
+    await sandbox.buy();
+    await sandbox.app.close();
     expect(seen.at(-1)).toBe(1);
   });
 });

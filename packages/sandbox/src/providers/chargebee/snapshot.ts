@@ -103,23 +103,23 @@ export class ChargebeeSnapshotError extends Error {
 
 // ----- a small validator: each check returns a copy of what it accepts, or throws -----
 
-type Check<T> = (v: unknown, p: string) => T;
+type Check<T> = (value: unknown, path: string) => T;
 
-function fail(p: string, problem: string): never {
-  throw new ChargebeeSnapshotError(`${p} ${problem}`);
+function fail(path: string, problem: string): never {
+  throw new ChargebeeSnapshotError(`${path} ${problem}`);
 }
 
-function shown(v: unknown): string {
-  if (v === undefined) return 'undefined';
-  if (Array.isArray(v)) return 'an array';
-  if (v !== null && typeof v === 'object') return 'an object';
-  const text = JSON.stringify(v) ?? String(v);
+function shown(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  if (value !== null && typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function isPlain(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
+function isPlain(valueItem: unknown): valueItem is Record<string, unknown> {
+  if (valueItem === null || typeof valueItem !== 'object' || Array.isArray(valueItem)) return false;
+  const proto = Object.getPrototypeOf(valueItem);
   return proto === Object.prototype || proto === null;
 }
 
@@ -148,10 +148,10 @@ function literal<T extends string | number | boolean>(...values: T[]): Check<T> 
 }
 
 function array<T>(check: Check<T>, max = 1_000_000): Check<T[]> {
-  return (v, p) => {
-    if (!Array.isArray(v)) return fail(p, `must be an array, not ${shown(v)}`);
-    if (v.length > max) return fail(p, `must have at most ${max} entries`);
-    return v.map((x, n) => check(x, `${p}[${n}]`));
+  return (value, path) => {
+    if (!Array.isArray(value)) return fail(path, `must be an array, not ${shown(value)}`);
+    if (value.length > max) return fail(path, `must have at most ${max} entries`);
+    return value.map((x, n) => check(x, `${path}[${n}]`));
   };
 }
 
@@ -160,14 +160,14 @@ type Checked<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? 
 
 /** An object with exactly these fields (a field whose check accepts undefined may be absent). */
 function object<S extends Shape>(shape: S): Check<Checked<S>> {
-  return (v, p) => {
-    if (!isPlain(v)) return fail(p, `must be an object, not ${shown(v)}`);
+  return (valueItem, path) => {
+    if (!isPlain(valueItem)) return fail(path, `must be an object, not ${shown(valueItem)}`);
     const out: Record<string, unknown> = {};
     for (const [key, check] of Object.entries(shape)) {
-      const value = check(v[key], `${p}.${key}`);
+      const value = check(valueItem[key], `${path}.${key}`);
       if (value !== undefined) out[key] = value;
     }
-    for (const key of Object.keys(v)) if (!Object.hasOwn(shape, key)) fail(`${p}.${key}`, 'is not a field of this snapshot version');
+    for (const key of Object.keys(valueItem)) if (!Object.hasOwn(shape, key)) fail(`${path}.${key}`, 'is not a field of this snapshot version');
     return out as Checked<S>;
   };
 }
@@ -308,12 +308,12 @@ export interface CatalogView {
   get(id: string): { currencyCode: string; periodUnit: PeriodUnit; period: number } | undefined;
 }
 
-function unique<T>(list: T[], key: (x: T) => string, path: (n: number) => string, what: string): Set<string> {
+function unique<T>(list: T[], key: (item: T) => string, path: (count: number) => string, what: string): Set<string> {
   const seen = new Set<string>();
-  for (const [n, x] of list.entries()) {
-    const k = key(x);
-    if (seen.has(k)) fail(path(n), `repeats the ${what} ${k}`);
-    seen.add(k);
+  for (const [count, item] of list.entries()) {
+    const keyItem = key(item);
+    if (seen.has(keyItem)) fail(path(count), `repeats the ${what} ${keyItem}`);
+    seen.add(keyItem);
   }
   return seen;
 }
@@ -322,12 +322,12 @@ function unique<T>(list: T[], key: (x: T) => string, path: (n: number) => string
 export function readSnapshot(input: unknown, catalog: CatalogView): ChargebeeSnapshot {
   if (!isPlain(input)) fail('snapshot', `must be an object, not ${shown(input)}`);
   if (input.version !== 1) fail('snapshot.version', `must be 1 (the only snapshot format this stand-in reads), not ${shown(input.version)}`);
-  const s = snapshot(input, 'snapshot');
-  const customers = unique(s.customers, (c) => c.id, (n) => `snapshot.customers[${n}].id`, 'customer');
-  const subs = unique(s.subscriptions, (x) => x.id, (n) => `snapshot.subscriptions[${n}].id`, 'subscription');
-  const invoices = unique(s.invoices, (x) => x.id, (n) => `snapshot.invoices[${n}].id`, 'invoice');
-  unique(s.hostedPages, (x) => x.id, (n) => `snapshot.hostedPages[${n}].id`, 'hosted page');
-  unique(s.portals, (x) => x.id, (n) => `snapshot.portals[${n}].id`, 'portal session');
+  const snapshotItem = snapshot(input, 'snapshot');
+  const customers = unique(snapshotItem.customers, (c) => c.id, (n) => `snapshot.customers[${n}].id`, 'customer');
+  const subs = unique(snapshotItem.subscriptions, (x) => x.id, (n) => `snapshot.subscriptions[${n}].id`, 'subscription');
+  const invoices = unique(snapshotItem.invoices, (x) => x.id, (n) => `snapshot.invoices[${n}].id`, 'invoice');
+  unique(snapshotItem.hostedPages, (x) => x.id, (n) => `snapshot.hostedPages[${n}].id`, 'hosted page');
+  unique(snapshotItem.portals, (x) => x.id, (n) => `snapshot.portals[${n}].id`, 'portal session');
   const items = (list: ChargebeeSnapshotItem[], path: string, sub?: ChargebeeSnapshotSubscription) => {
     if (list.length !== 1) fail(path, 'must list exactly one plan item price');
     const known = catalog.get(list[0]!.itemPriceId);
@@ -336,24 +336,24 @@ export function readSnapshot(input: unknown, catalog: CatalogView): ChargebeeSna
       fail(`${path}[0].itemPriceId`, `names the item price ${list[0]!.itemPriceId}, whose currency or billing period differs from the subscription's`);
     }
   };
-  for (const [n, sub] of s.subscriptions.entries()) {
-    const p = `snapshot.subscriptions[${n}]`;
-    if (!customers.has(sub.customerId)) fail(`${p}.customerId`, `names the customer ${sub.customerId}, which is not in snapshot.customers`);
-    items(sub.items, `${p}.items`, sub);
-    if (sub.dueInvoiceId !== null && !invoices.has(sub.dueInvoiceId)) fail(`${p}.dueInvoiceId`, `names the invoice ${sub.dueInvoiceId}, which is not in snapshot.invoices`);
-    if (sub.status === 'non_renewing' && sub.cancelledAt === null) fail(`${p}.cancelledAt`, 'must be set for a non_renewing subscription');
+  for (const [count, sub] of snapshotItem.subscriptions.entries()) {
+    const path = `snapshot.subscriptions[${count}]`;
+    if (!customers.has(sub.customerId)) fail(`${path}.customerId`, `names the customer ${sub.customerId}, which is not in snapshot.customers`);
+    items(sub.items, `${path}.items`, sub);
+    if (sub.dueInvoiceId !== null && !invoices.has(sub.dueInvoiceId)) fail(`${path}.dueInvoiceId`, `names the invoice ${sub.dueInvoiceId}, which is not in snapshot.invoices`);
+    if (sub.status === 'non_renewing' && sub.cancelledAt === null) fail(`${path}.cancelledAt`, 'must be set for a non_renewing subscription');
   }
-  for (const [n, inv] of s.invoices.entries()) {
-    if (!customers.has(inv.customer_id)) fail(`snapshot.invoices[${n}].customer_id`, `names the customer ${inv.customer_id}, which is not in snapshot.customers`);
-    if (!subs.has(inv.subscription_id)) fail(`snapshot.invoices[${n}].subscription_id`, `names the subscription ${inv.subscription_id}, which is not in snapshot.subscriptions`);
+  for (const [countItem, inv] of snapshotItem.invoices.entries()) {
+    if (!customers.has(inv.customer_id)) fail(`snapshot.invoices[${countItem}].customer_id`, `names the customer ${inv.customer_id}, which is not in snapshot.customers`);
+    if (!subs.has(inv.subscription_id)) fail(`snapshot.invoices[${countItem}].subscription_id`, `names the subscription ${inv.subscription_id}, which is not in snapshot.subscriptions`);
   }
-  for (const [n, page] of s.hostedPages.entries()) {
-    items(page.lines, `snapshot.hostedPages[${n}].lines`);
-    if ((page.state === 'succeeded') !== (page.result !== null)) fail(`snapshot.hostedPages[${n}].result`, 'must be set exactly when the state is succeeded');
-    if (page.result && !subs.has(page.result.subscriptionId)) fail(`snapshot.hostedPages[${n}].result.subscriptionId`, 'names a subscription not in snapshot.subscriptions');
+  for (const [count, page] of snapshotItem.hostedPages.entries()) {
+    items(page.lines, `snapshot.hostedPages[${count}].lines`);
+    if ((page.state === 'succeeded') !== (page.result !== null)) fail(`snapshot.hostedPages[${count}].result`, 'must be set exactly when the state is succeeded');
+    if (page.result && !subs.has(page.result.subscriptionId)) fail(`snapshot.hostedPages[${count}].result.subscriptionId`, 'names a subscription not in snapshot.subscriptions');
   }
-  for (const [n, x] of s.portals.entries()) {
-    if (!customers.has(x.customerId)) fail(`snapshot.portals[${n}].customerId`, `names the customer ${x.customerId}, which is not in snapshot.customers`);
+  for (const [countItem, portal] of snapshotItem.portals.entries()) {
+    if (!customers.has(portal.customerId)) fail(`snapshot.portals[${countItem}].customerId`, `names the customer ${portal.customerId}, which is not in snapshot.customers`);
   }
-  return s;
+  return snapshotItem;
 }

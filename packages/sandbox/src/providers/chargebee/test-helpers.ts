@@ -57,8 +57,8 @@ export function basic(user: string, pass = ''): string {
 
 function pathOfUrl(url: string): string {
   if (url.startsWith('http')) {
-    const u = new URL(url);
-    return `${u.pathname}${u.search}`;
+    const urlItem = new URL(url);
+    return `${urlItem.pathname}${urlItem.search}`;
   }
   return url.startsWith(PREFIX) ? url : `${PREFIX}${url}`;
 }
@@ -95,12 +95,12 @@ export async function harness(options: Partial<ChargebeeSandboxOptions> = {}): P
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
       payload: new URLSearchParams(form).toString(),
     });
-  const buy: Harness['buy'] = async (o = {}) => {
+  const buy: Harness['buy'] = async (item = {}) => {
     const created = await api('POST', '/hosted_pages/checkout_new_for_items', {
-      'subscription_items[item_price_id][0]': o.itemPriceId ?? 'premium-USD-monthly',
-      'subscription_items[quantity][0]': String(o.quantity ?? 1),
-      'customer[id]': o.customerId ?? USER_ID,
-      'customer[email]': o.email ?? 'ava@example.com',
+      'subscription_items[item_price_id][0]': item.itemPriceId ?? 'premium-USD-monthly',
+      'subscription_items[quantity][0]': String(item.quantity ?? 1),
+      'customer[id]': item.customerId ?? USER_ID,
+      'customer[email]': item.email ?? 'ava@example.com',
       redirect_url: 'http://localhost:5173/billing/done',
       cancel_url: 'http://localhost:5173/billing',
     });
@@ -108,7 +108,7 @@ export async function harness(options: Partial<ChargebeeSandboxOptions> = {}): P
     const hp = created.json().hosted_page;
     const opened = await get(hp.url);
     if (opened.statusCode !== 200) throw new Error(`hosted page: ${opened.statusCode} ${opened.body.slice(0, 500)}`);
-    const paid = await post(`${hp.url}pay`, { email: o.email ?? 'ava@example.com', card_number: '4242 4242 4242 4242', expiry: '12/29', cvc: '123' });
+    const paid = await post(`${hp.url}pay`, { email: item.email ?? 'ava@example.com', card_number: '4242 4242 4242 4242', expiry: '12/29', cvc: '123' });
     if (paid.statusCode !== 303) throw new Error(`pay: ${paid.statusCode} ${paid.body.slice(0, 800)}`);
     const done = (await api('GET', `/hosted_pages/${hp.id}`)).json().hosted_page;
     return { hostedPageId: hp.id, subscriptionId: done.content.subscription.id, customerId: done.content.customer.id };

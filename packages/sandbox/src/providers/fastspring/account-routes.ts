@@ -53,8 +53,8 @@ function ordersHtml(engine: FastspringEngine, orders: OrderRecord[], prefix: str
   const rows = [...orders]
     .reverse()
     .map(
-      (o) =>
-        `<li><span>${escapeHtml(date(o.created))} · <code>${escapeHtml(o.reference)}</code> · ${escapeHtml(display(o.totalMinor, o.currency))}</span> <a href="${escapeHtml(`${prefix}${engine.invoicePath(o)}`)}">Invoice<span class="muted"> for ${escapeHtml(o.reference)}</span></a></li>`,
+      (order) =>
+        `<li><span>${escapeHtml(date(order.created))} · <code>${escapeHtml(order.reference)}</code> · ${escapeHtml(display(order.totalMinor, order.currency))}</span> <a href="${escapeHtml(`${prefix}${engine.invoicePath(order)}`)}">Invoice<span class="muted"> for ${escapeHtml(order.reference)}</span></a></li>`,
     )
     .join('');
   return `<ul class="lines" aria-label="Orders">${rows}</ul>`;

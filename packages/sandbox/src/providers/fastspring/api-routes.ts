@@ -25,8 +25,8 @@ function ok(reply: FastifyReply, body: unknown) {
 }
 
 function query(req: FastifyRequest, name: string): string | undefined {
-  const v = (req.query as Record<string, string | string[] | undefined>)[name];
-  return Array.isArray(v) ? v[0] : v;
+  const value = (req.query as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function ids(raw: string): string[] {
@@ -39,9 +39,9 @@ function ids(raw: string): string[] {
 function positiveInt(req: FastifyRequest, name: string, fallback: number, max: number, action: string): number {
   const raw = query(req, name);
   if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!(Number.isInteger(n) && n >= 1 && n <= max)) throw err(400, action, name, `${name} must be a whole number from 1 to ${max}.`);
-  return n;
+  const count = Number(raw);
+  if (!(Number.isInteger(count) && count >= 1 && count <= max)) throw err(400, action, name, `${name} must be a whole number from 1 to ${max}.`);
+  return count;
 }
 
 /** A time query parameter: epoch ms, or a YYYY-MM-DD date (UTC midnight). */
@@ -49,10 +49,10 @@ function timeParam(req: FastifyRequest, name: string, action: string): number | 
   const raw = query(req, name);
   if (raw === undefined || raw === '') return undefined;
   if (/^\d{1,16}$/.test(raw)) return Number(raw);
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  if (m) {
-    const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-    if (Number.isFinite(t) && isoDate(t) === raw) return t;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
+  if (match) {
+    const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+    if (Number.isFinite(time) && isoDate(time) === raw) return time;
   }
   throw err(400, action, name, `${name} must be a time in epoch milliseconds or a date as YYYY-MM-DD.`);
 }
@@ -66,30 +66,30 @@ function bodyObject(req: FastifyRequest, action: string): Record<string, unknown
 }
 
 /** One entry of POST /subscriptions, checked (no change is made while any entry is bad). */
-function parseChange(item: unknown, n: number): SubscriptionChange {
+function parseChange(item: unknown, count: number): SubscriptionChange {
   const action = 'subscription.update';
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) throw err(400, action, 'subscriptions', `subscriptions[${n}] must be an object.`);
-  const i = item as Record<string, unknown>;
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) throw err(400, action, 'subscriptions', `subscriptions[${count}] must be an object.`);
+  const itemItem = item as Record<string, unknown>;
   const allowed = new Set(['subscription', 'product', 'quantity', 'prorate', 'preview', 'deactivation']);
-  const id = i.subscription;
-  if (typeof id !== 'string' || id === '') throw err(400, action, 'subscription', `subscriptions[${n}].subscription is required.`);
-  for (const key of Object.keys(i)) {
+  const id = itemItem.subscription;
+  if (typeof id !== 'string' || id === '') throw err(400, action, 'subscription', `subscriptions[${count}].subscription is required.`);
+  for (const key of Object.keys(itemItem)) {
     if (!allowed.has(key)) throw err(400, action, key, `${key} is not supported by this sandbox (subscription, product, quantity, prorate, preview, deactivation).`, { subscription: id });
   }
-  if (i.product !== undefined && (typeof i.product !== 'string' || i.product === '')) throw err(400, action, 'product', 'product must be a product path.', { subscription: id });
-  if (i.quantity !== undefined && !(typeof i.quantity === 'number' && Number.isInteger(i.quantity) && i.quantity >= 1 && i.quantity <= 100)) {
+  if (itemItem.product !== undefined && (typeof itemItem.product !== 'string' || itemItem.product === '')) throw err(400, action, 'product', 'product must be a product path.', { subscription: id });
+  if (itemItem.quantity !== undefined && !(typeof itemItem.quantity === 'number' && Number.isInteger(itemItem.quantity) && itemItem.quantity >= 1 && itemItem.quantity <= 100)) {
     throw err(400, action, 'quantity', 'quantity must be a whole number from 1 to 100.', { subscription: id });
   }
-  for (const flag of ['prorate', 'preview'] as const) if (i[flag] !== undefined && typeof i[flag] !== 'boolean') throw err(400, action, flag, `${flag} must be true or false.`, { subscription: id });
-  if ('deactivation' in i && i.deactivation !== null) throw err(400, action, 'deactivation', 'Only "deactivation": null (resume a canceled subscription) is supported.', { subscription: id });
-  if (i.preview === true && i.prorate !== true) throw err(400, action, 'preview', 'preview needs prorate: true.', { subscription: id });
+  for (const flag of ['prorate', 'preview'] as const) if (itemItem[flag] !== undefined && typeof itemItem[flag] !== 'boolean') throw err(400, action, flag, `${flag} must be true or false.`, { subscription: id });
+  if ('deactivation' in itemItem && itemItem.deactivation !== null) throw err(400, action, 'deactivation', 'Only "deactivation": null (resume a canceled subscription) is supported.', { subscription: id });
+  if (itemItem.preview === true && itemItem.prorate !== true) throw err(400, action, 'preview', 'preview needs prorate: true.', { subscription: id });
   return {
     subscription: id,
-    product: i.product as string | undefined,
-    quantity: i.quantity as number | undefined,
-    prorate: i.prorate === true,
-    preview: i.preview === true,
-    uncancel: 'deactivation' in i,
+    product: itemItem.product as string | undefined,
+    quantity: itemItem.quantity as number | undefined,
+    prorate: itemItem.prorate === true,
+    preview: itemItem.preview === true,
+    uncancel: 'deactivation' in itemItem,
   };
 }
 
@@ -98,24 +98,24 @@ function period(unit: string, length: number) {
 }
 
 /** The `proration` object of a POST /subscriptions preview (prorate + preview). */
-function prorationPreview(p: PlannedChange) {
-  const c = p.sub.currency;
-  const m = (minor: number) => major(minor, c);
+function prorationPreview(plannedChange: PlannedChange) {
+  const char = plannedChange.sub.currency;
+  const callback = (minor: number) => major(minor, char);
   const base = {
-    productPath: p.product.path,
-    currency: c,
-    nextPeriodStartDate: new Date(p.newPeriodStart).toISOString(),
-    nextPeriodEndDate: new Date(p.newNext).toISOString(),
-    previousRemainingDays: p.remainingDays,
-    periodPastDays: p.utilizedDays,
-    nextRemainingDays: p.sameInterval ? p.remainingDays : Math.round((p.newNext - p.newPeriodStart) / DAY),
-    regularPeriod: { unit: p.product.intervalUnit.toUpperCase(), unitCount: p.product.intervalLength },
-    nextPricePerPeriod: { amount: m(p.newTotalMinor), period: period(p.product.intervalUnit, p.product.intervalLength) },
-    previousPricePerPeriod: { amount: m(p.oldTotalMinor), period: period(p.sub.intervalUnit, p.sub.intervalLength) },
-    utilizedAmount: m(p.oldTotalMinor - p.creditMinor),
-    proratedAmount: m(p.chargeMinor),
+    productPath: plannedChange.product.path,
+    currency: char,
+    nextPeriodStartDate: new Date(plannedChange.newPeriodStart).toISOString(),
+    nextPeriodEndDate: new Date(plannedChange.newNext).toISOString(),
+    previousRemainingDays: plannedChange.remainingDays,
+    periodPastDays: plannedChange.utilizedDays,
+    nextRemainingDays: plannedChange.sameInterval ? plannedChange.remainingDays : Math.round((plannedChange.newNext - plannedChange.newPeriodStart) / DAY),
+    regularPeriod: { unit: plannedChange.product.intervalUnit.toUpperCase(), unitCount: plannedChange.product.intervalLength },
+    nextPricePerPeriod: { amount: callback(plannedChange.newTotalMinor), period: period(plannedChange.product.intervalUnit, plannedChange.product.intervalLength) },
+    previousPricePerPeriod: { amount: callback(plannedChange.oldTotalMinor), period: period(plannedChange.sub.intervalUnit, plannedChange.sub.intervalLength) },
+    utilizedAmount: callback(plannedChange.oldTotalMinor - plannedChange.creditMinor),
+    proratedAmount: callback(plannedChange.chargeMinor),
   };
-  return p.netMinor >= 0 ? { ...base, creditAmount: m(p.creditMinor), chargeAmount: m(p.netMinor) } : { ...base, prorateAdjustment: m(p.creditMinor), refundAmount: m(-p.netMinor) };
+  return plannedChange.netMinor >= 0 ? { ...base, creditAmount: callback(plannedChange.creditMinor), chargeAmount: callback(plannedChange.netMinor) } : { ...base, prorateAdjustment: callback(plannedChange.creditMinor), refundAmount: callback(-plannedChange.netMinor) };
 }
 
 function dates(key: string, ms: number | null) {
@@ -127,34 +127,34 @@ function dates(key: string, ms: number | null) {
 }
 
 /** POST /subscriptions/estimate's answer. */
-function estimate(engine: FastspringEngine, p: PlannedChange) {
-  const c = p.sub.currency;
-  const money = (key: string, minor: number) => ({ [key]: major(minor, c), [`${key}Display`]: display(minor, c) });
+function estimate(engine: FastspringEngine, plannedChange: PlannedChange) {
+  const char = plannedChange.sub.currency;
+  const money = (key: string, minor: number) => ({ [key]: major(minor, char), [`${key}Display`]: display(minor, char) });
   const plan = (which: 'current' | 'proposed') => {
     const current = which === 'current';
-    const path = current ? p.sub.product : p.product.path;
-    const total = current ? p.oldTotalMinor : p.newTotalMinor;
-    const unit = current ? p.sub.unitMinor : p.newTotalMinor / p.quantity;
-    const prorated = current ? -p.creditMinor : p.chargeMinor;
+    const path = current ? plannedChange.sub.product : plannedChange.product.path;
+    const total = current ? plannedChange.oldTotalMinor : plannedChange.newTotalMinor;
+    const unit = current ? plannedChange.sub.unitMinor : plannedChange.newTotalMinor / plannedChange.quantity;
+    const prorated = current ? -plannedChange.creditMinor : plannedChange.chargeMinor;
     return {
       display: engine.catalog.get(path)?.display ?? path,
       product: path,
-      billingFrequency: current ? `${p.sub.intervalLength} ${p.sub.intervalUnit}` : `${p.product.intervalLength} ${p.product.intervalUnit}`,
+      billingFrequency: current ? `${plannedChange.sub.intervalLength} ${plannedChange.sub.intervalUnit}` : `${plannedChange.product.intervalLength} ${plannedChange.product.intervalUnit}`,
       ...money('price', unit),
       ...money('discount', 0),
-      quantity: current ? p.sub.quantity : p.quantity,
+      quantity: current ? plannedChange.sub.quantity : plannedChange.quantity,
       ...money('subtotal', total),
       ...money('tax', 0),
       ...money('total', total),
       taxPercent: 0,
       taxPercentDisplay: '0%',
-      ...dates('periodStartDate', current ? p.sub.periodStart : p.newPeriodStart),
-      ...dates('periodEndDate', current ? p.sub.next : p.newNext),
-      prorationUtilizedDays: p.utilizedDays,
-      prorationRemainingDays: p.remainingDays,
-      prorationTotalDays: p.totalDays,
-      ...money('proratedItemCharge', current ? 0 : p.chargeMinor),
-      ...money('proratedItemCredit', current ? p.creditMinor : 0),
+      ...dates('periodStartDate', current ? plannedChange.sub.periodStart : plannedChange.newPeriodStart),
+      ...dates('periodEndDate', current ? plannedChange.sub.next : plannedChange.newNext),
+      prorationUtilizedDays: plannedChange.utilizedDays,
+      prorationRemainingDays: plannedChange.remainingDays,
+      prorationTotalDays: plannedChange.totalDays,
+      ...money('proratedItemCharge', current ? 0 : plannedChange.chargeMinor),
+      ...money('proratedItemCredit', current ? plannedChange.creditMinor : 0),
       ...money('proratedItemSubtotal', prorated),
       ...money('proratedItemTax', 0),
       ...money('proratedItemTotal', prorated),
@@ -162,29 +162,29 @@ function estimate(engine: FastspringEngine, p: PlannedChange) {
       ...money('subscriptionSubtotal', total),
       ...money('subscriptionTax', 0),
       ...money('subscriptionTotal', total),
-      ...(current ? money('subscriptionProratedCredit', p.creditMinor) : money('subscriptionProratedCharge', p.chargeMinor)),
+      ...(current ? money('subscriptionProratedCredit', plannedChange.creditMinor) : money('subscriptionProratedCharge', plannedChange.chargeMinor)),
       ...dates('subscriptionEndDate', null),
     };
   };
   return {
-    subscription: p.sub.id,
-    currency: c,
+    subscription: plannedChange.sub.id,
+    currency: char,
     timezone: 'UTC',
-    ...dates('periodStartDate', p.sub.periodStart),
-    ...dates('periodEndDate', p.sub.next),
+    ...dates('periodStartDate', plannedChange.sub.periodStart),
+    ...dates('periodEndDate', plannedChange.sub.next),
     ...dates('endDate', null),
     remainingPeriods: -1,
-    ...dates('nextChargeDate', p.newNext),
+    ...dates('nextChargeDate', plannedChange.newNext),
     isProratable: true,
     prorationStatus: 'Available',
     currentPlan: plan('current'),
     proposedPlan: plan('proposed'),
     amountDue: {
-      ...money('prorationSubtotal', p.netMinor),
+      ...money('prorationSubtotal', plannedChange.netMinor),
       ...money('prorationTax', 0),
-      ...money('totalAmountDue', Math.max(0, p.netMinor)),
-      ...dates('nextChargeDate', p.newNext),
-      ...money('nextChargeAmount', p.newTotalMinor),
+      ...money('totalAmountDue', Math.max(0, plannedChange.netMinor)),
+      ...dates('nextChargeDate', plannedChange.newNext),
+      ...money('nextChargeAmount', plannedChange.newTotalMinor),
     },
     discountTotals: { ...money('productLevelDiscountTotal', 0), ...money('couponLevelDiscountTotal', 0) },
   };
@@ -196,8 +196,8 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
 
   app.addHook('onRequest', async (req, reply) => {
     const header = req.headers.authorization ?? '';
-    const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
-    const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+    const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
     const good = colon > 0 && safeEqual(decoded.slice(0, colon), ctx.apiUsername) && safeEqual(decoded.slice(colon + 1), ctx.apiPassword);
     if (!good) {
@@ -256,14 +256,14 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
     const orders = engine.ordersOf({ subscriptionId: sub.id });
     return ok(
       reply,
-      orders.map((o, n) => {
-        const next = orders[n + 1];
+      orders.map((order, count) => {
+        const next = orders[count + 1];
         return {
-          id: o.id,
-          beginEntryDate: isoDate(o.created),
-          beginPeriodDate: isoDate(o.created),
-          endPeriodDate: isoDate(next ? next.created : (sub.next ?? o.created)),
-          order: engine.orderJson(o),
+          id: order.id,
+          beginEntryDate: isoDate(order.created),
+          beginPeriodDate: isoDate(order.created),
+          endPeriodDate: isoDate(next ? next.created : (sub.next ?? order.created)),
+          order: engine.orderJson(order),
         };
       }),
     );
@@ -294,11 +294,11 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
     const previews = changes.some((c) => c.preview);
     if (previews) {
       return ok(reply, {
-        subscriptions: changes.map((c, n) => ({
-          subscription: c.subscription,
+        subscriptions: changes.map((subscriptionChange, count) => ({
+          subscription: subscriptionChange.subscription,
           action,
           result: 'success',
-          ...(plans[n] ? { prorated: true, proration: prorationPreview(plans[n]!) } : {}),
+          ...(plans[count] ? { prorated: true, proration: prorationPreview(plans[count]!) } : {}),
         })),
       });
     }
@@ -316,23 +316,23 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
     const allowed = new Set(['subscription', 'product', 'quantity', 'prorate', 'pricing', 'addons', 'coupons']);
     for (const key of Object.keys(body)) if (!allowed.has(key)) throw err(400, action, 'message', `${key} is not a field of this request.`, { subscription: id });
     for (const key of ['pricing', 'addons', 'coupons']) {
-      const v = body[key];
-      if (v !== undefined && !(Array.isArray(v) ? v.length === 0 : v !== null && typeof v === 'object' && Object.keys(v).length === 0)) {
+      const value = body[key];
+      if (value !== undefined && !(Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0)) {
         throw err(400, action, 'message', `${key} is not supported by this sandbox (product and quantity only).`, { subscription: id });
       }
     }
     if (body.product !== undefined && (typeof body.product !== 'string' || body.product === '')) throw err(400, action, 'message', 'product must be a product path.', { subscription: id });
-    const q = body.quantity;
-    if (q !== undefined && !(typeof q === 'number' && Number.isInteger(q) && q >= 1 && q <= 100)) throw err(400, action, 'message', 'quantity must be a whole number from 1 to 100.', { subscription: id });
+    const query = body.quantity;
+    if (query !== undefined && !(typeof query === 'number' && Number.isInteger(query) && query >= 1 && query <= 100)) throw err(400, action, 'message', 'quantity must be a whole number from 1 to 100.', { subscription: id });
     const sub = engine.subs.get(id);
     if (!sub) throw new FastspringApiError(404, { status: action, subscription: id, result: 'error', error: { subscription: `Subscription ID does not exist: ${id}` } });
     if (sub.state !== 'active') throw err(400, action, 'message', 'Proration is not allowed for this subscription.', { subscription: id });
     let planned: PlannedChange;
     try {
-      planned = engine.plan(id, body.product as string | undefined, q as number | undefined, action);
-    } catch (e) {
-      if (e instanceof FastspringApiError) throw err(400, action, 'message', e.message, { subscription: id });
-      throw e;
+      planned = engine.plan(id, body.product as string | undefined, query as number | undefined, action);
+    } catch (error) {
+      if (error instanceof FastspringApiError) throw err(400, action, 'message', error.message, { subscription: id });
+      throw error;
     }
     return ok(reply, estimate(engine, planned));
   });
@@ -386,9 +386,9 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
     let from = timeParam(req, 'begin', action);
     let to = timeParam(req, 'end', action);
     if (days !== undefined) {
-      const d = Number(days);
-      if (!(Number.isInteger(d) && d >= 1 && d <= 30)) throw err(400, action, 'days', 'days must be a whole number from 1 to 30.');
-      from ??= now - d * DAY;
+      const daysItem = Number(days);
+      if (!(Number.isInteger(daysItem) && daysItem >= 1 && daysItem <= 30)) throw err(400, action, 'days', 'days must be a whole number from 1 to 30.');
+      from ??= now - daysItem * DAY;
     }
     from ??= now - 30 * DAY;
     to ??= now;

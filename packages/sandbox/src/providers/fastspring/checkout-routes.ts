@@ -50,8 +50,8 @@ function summaryHtml(lines: CheckoutLine[]): string {
   const currency = lines[0]!.product.currency;
   const items = lines
     .map(
-      (l) =>
-        `<li><span>${escapeHtml(l.product.display)}${l.quantity > 1 ? ` × ${l.quantity}` : ''}</span><span>${escapeHtml(display(l.product.unitMinor * l.quantity, currency))} / ${escapeHtml(intervalLabel(l.product.intervalUnit, l.product.intervalLength))}</span></li>`,
+      (checkoutLine) =>
+        `<li><span>${escapeHtml(checkoutLine.product.display)}${checkoutLine.quantity > 1 ? ` × ${checkoutLine.quantity}` : ''}</span><span>${escapeHtml(display(checkoutLine.product.unitMinor * checkoutLine.quantity, currency))} / ${escapeHtml(intervalLabel(checkoutLine.product.intervalUnit, checkoutLine.product.intervalLength))}</span></li>`,
     )
     .join('');
   return `<section class="card" aria-labelledby="summary-title">

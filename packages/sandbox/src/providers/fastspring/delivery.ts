@@ -139,29 +139,29 @@ export class WebhookQueue {
 
   /** `POST /events/{id}`: marks it processed (no more attempts) or unprocessed (listed again; not re-sent). */
   setProcessed(id: string, processed: boolean): FastspringEvent | null {
-    const r = this.#events.get(id);
-    if (!r) return null;
-    r.event.processed = processed;
+    const event = this.#events.get(id);
+    if (!event) return null;
+    event.event.processed = processed;
     if (processed) {
-      if (r.state !== 'processed') r.processedBy = 'api';
-      r.state = 'processed';
-    } else if (r.state === 'processed') {
-      r.state = 'failed';
-      r.processedBy = null;
+      if (event.state !== 'processed') event.processedBy = 'api';
+      event.state = 'processed';
+    } else if (event.state === 'processed') {
+      event.state = 'failed';
+      event.processedBy = null;
     }
-    return structuredClone(r.event);
+    return structuredClone(event.event);
   }
 
   /** Never sends this event again (it stays unprocessed: `GET /events/unprocessed` lists it). */
   drop(id: string): void {
-    const r = this.#events.get(id);
-    if (!r) throw new Error(`drop: no event ${id}`);
-    if (r.state === 'pending') r.state = 'dropped';
+    const event = this.#events.get(id);
+    if (!event) throw new Error(`drop: no event ${id}`);
+    if (event.state === 'pending') event.state = 'dropped';
   }
 
   event(id: string): FastspringEvent | undefined {
-    const r = this.#events.get(id);
-    return r && structuredClone(r.event);
+    const event = this.#events.get(id);
+    return event && structuredClone(event.event);
   }
 
   /** Every event, oldest first. */
@@ -223,16 +223,16 @@ export class WebhookQueue {
   }
 
   #hasPending(): boolean {
-    for (const r of this.#events.values()) if (r.state === 'pending' && !r.inFlight) return true;
+    for (const event of this.#events.values()) if (event.state === 'pending' && !event.inFlight) return true;
     return false;
   }
 
   #trim(): void {
     let excess = this.#events.size - MAX_KEPT;
     if (excess > 0) {
-      for (const [id, r] of this.#events) {
+      for (const [id, event] of this.#events) {
         if (excess <= 0) break;
-        if (r.state === 'processed') {
+        if (event.state === 'processed') {
           this.#events.delete(id);
           excess--;
         }
@@ -244,7 +244,7 @@ export class WebhookQueue {
   /** When the earliest pending event is due (for the background timer). */
   #nextDue(): number {
     let next = Number.POSITIVE_INFINITY;
-    for (const r of this.#events.values()) if (r.state === 'pending' && !r.inFlight && r.dueAt < next) next = r.dueAt;
+    for (const event of this.#events.values()) if (event.state === 'pending' && !event.inFlight && event.dueAt < next) next = event.dueAt;
     return next;
   }
 
@@ -259,7 +259,7 @@ export class WebhookQueue {
       const held = due.filter(() => this.#options.random() < reorder);
       // Never hold back everything: something must move.
       if (held.length < due.length) {
-        for (const r of held) r.dueAt = now + Math.max(1, Math.round(this.#options.retryBaseMs / 2));
+        for (const event of held) event.dueAt = now + Math.max(1, Math.round(this.#options.retryBaseMs / 2));
         due = due.filter((r) => !held.includes(r));
       }
     }
@@ -267,13 +267,13 @@ export class WebhookQueue {
     if (chaos.shuffle) shuffle(due, this.#options.random);
     for (let i = 0; i < due.length; i += MAX_EVENTS_PER_POST) {
       const group = due.slice(i, i + MAX_EVENTS_PER_POST);
-      for (const r of group) r.inFlight = true;
-      const p = this.#attempt(group).finally(() => {
-        for (const r of group) r.inFlight = false;
-        this.#running.delete(p);
+      for (const event of group) event.inFlight = true;
+      const page = this.#attempt(group).finally(() => {
+        for (const event of group) event.inFlight = false;
+        this.#running.delete(page);
         this.#timer.schedule();
       });
-      this.#running.add(p);
+      this.#running.add(page);
     }
     return true;
   }
@@ -290,7 +290,7 @@ export class WebhookQueue {
 
   async #attempt(group: EventRecord[]): Promise<void> {
     const ids = group.map((r) => r.eventId);
-    for (const r of group) r.attempts++;
+    for (const event of group) event.attempts++;
     const raw = JSON.stringify({ events: group.map((r) => ({ ...r.event, processed: false })) });
     const simulated = this.#options.takeFailure();
     const result = simulated ? { status: 500, text: '', error: FAILED_BY_CHAOS } : await this.#send(raw);
@@ -308,17 +308,17 @@ export class WebhookQueue {
     } else acknowledged = new Set();
     this.#log({ eventIds: ids, status: result.status, error: result.error, processedIds: [...acknowledged], duplicate: false, simulated });
     const now = Date.now();
-    for (const r of group) {
-      r.lastStatus = result.status;
-      r.lastError = result.error ?? (acknowledged.has(r.eventId) ? null : result.status === 202 ? 'not listed in the 202 answer' : `answered ${result.status}`);
-      if (r.state !== 'pending') continue;
-      if (acknowledged.has(r.eventId)) {
-        r.state = 'processed';
-        r.processedBy = 'webhook';
-        r.event.processed = true;
-        r.lastError = null;
-      } else if (r.attempts >= MAX_ATTEMPTS) r.state = 'failed';
-      else r.dueAt = now + this.#backoff(r.attempts);
+    for (const event of group) {
+      event.lastStatus = result.status;
+      event.lastError = result.error ?? (acknowledged.has(event.eventId) ? null : result.status === 202 ? 'not listed in the 202 answer' : `answered ${result.status}`);
+      if (event.state !== 'pending') continue;
+      if (acknowledged.has(event.eventId)) {
+        event.state = 'processed';
+        event.processedBy = 'webhook';
+        event.event.processed = true;
+        event.lastError = null;
+      } else if (event.attempts >= MAX_ATTEMPTS) event.state = 'failed';
+      else event.dueAt = now + this.#backoff(event.attempts);
     }
     const duplicate = this.#options.chaos().duplicate ?? 0;
     if (!simulated && result.status !== null && result.status >= 200 && result.status < 300 && duplicate > 0 && this.#options.random() < duplicate) {

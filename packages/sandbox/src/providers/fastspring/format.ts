@@ -13,8 +13,8 @@ export function display(minor: number, currency: string): string {
 
 /** FastSpring's short date display, `M/D/YY` in UTC (`11/8/19`). */
 export function dateDisplay(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${String(d.getUTCFullYear() % 100).padStart(2, '0')}`;
+  const date = new Date(ms);
+  return `${date.getUTCMonth() + 1}/${date.getUTCDate()}/${String(date.getUTCFullYear() % 100).padStart(2, '0')}`;
 }
 
 /** `YYYY-MM-DD` in UTC. */

@@ -69,16 +69,16 @@ const { required, positive, url: absoluteUrl, baseUrl: baseUrlOption, onChange: 
 
 function checkProducts(products: unknown): FastspringProductOption[] {
   if (!Array.isArray(products) || products.length === 0) throw new RangeError('fastspringSandbox: products must be a non-empty array');
-  return products.map((p: FastspringProductOption, n) => {
-    const at = `fastspringSandbox: products[${n}]`;
-    if (p === null || typeof p !== 'object') throw new RangeError(`${at} must be an object`);
-    if (typeof p.path !== 'string' || !PATH.test(p.path)) throw new RangeError(`${at}.path must be a product path (letters, digits, . _ -), not ${JSON.stringify(p.path)}`);
-    if (typeof p.display !== 'string' || p.display.trim() === '') throw new RangeError(`${at}.display must be a non-empty string`);
-    if (typeof p.currency !== 'string' || !/^[A-Z]{3}$/.test(p.currency)) throw new RangeError(`${at}.currency must be an ISO 4217 code such as USD, not ${JSON.stringify(p.currency)}`);
-    if (!(typeof p.price === 'number' && Number.isFinite(p.price) && p.price > 0 && p.price < 1_000_000)) throw new RangeError(`${at}.price must be a number > 0, not ${p.price}`);
-    if (p.intervalUnit !== 'month' && p.intervalUnit !== 'year') throw new RangeError(`${at}.intervalUnit must be "month" or "year", not ${JSON.stringify(p.intervalUnit)}`);
-    if (!(Number.isInteger(p.intervalLength) && p.intervalLength >= 1 && p.intervalLength <= 100)) throw new RangeError(`${at}.intervalLength must be a whole number from 1 to 100`);
-    return { ...p };
+  return products.map((productOption: FastspringProductOption, count) => {
+    const at = `fastspringSandbox: products[${count}]`;
+    if (productOption === null || typeof productOption !== 'object') throw new RangeError(`${at} must be an object`);
+    if (typeof productOption.path !== 'string' || !PATH.test(productOption.path)) throw new RangeError(`${at}.path must be a product path (letters, digits, . _ -), not ${JSON.stringify(productOption.path)}`);
+    if (typeof productOption.display !== 'string' || productOption.display.trim() === '') throw new RangeError(`${at}.display must be a non-empty string`);
+    if (typeof productOption.currency !== 'string' || !/^[A-Z]{3}$/.test(productOption.currency)) throw new RangeError(`${at}.currency must be an ISO 4217 code such as USD, not ${JSON.stringify(productOption.currency)}`);
+    if (!(typeof productOption.price === 'number' && Number.isFinite(productOption.price) && productOption.price > 0 && productOption.price < 1_000_000)) throw new RangeError(`${at}.price must be a number > 0, not ${productOption.price}`);
+    if (productOption.intervalUnit !== 'month' && productOption.intervalUnit !== 'year') throw new RangeError(`${at}.intervalUnit must be "month" or "year", not ${JSON.stringify(productOption.intervalUnit)}`);
+    if (!(Number.isInteger(productOption.intervalLength) && productOption.intervalLength >= 1 && productOption.intervalLength <= 100)) throw new RangeError(`${at}.intervalLength must be a whole number from 1 to 100`);
+    return { ...productOption };
   });
 }
 

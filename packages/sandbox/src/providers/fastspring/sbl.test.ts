@@ -12,7 +12,7 @@ function builderDom(options: Omit<FakeDomOptions, 'currentScript' | 'href'> & { 
   const dom = new FakeDom(options);
   const tag = new FakeElement('script', dom);
   tag.src = `http://localhost:3000${PREFIX}/sbl/fastspring-builder.js`;
-  for (const [k, v] of Object.entries(options.attrs ?? {})) tag.setAttribute(k, v);
+  for (const [key, value] of Object.entries(options.attrs ?? {})) tag.setAttribute(key, value);
   dom.document.currentScript = tag;
   dom.byId = { 'fsc-api': tag, ...dom.byId };
   return dom;
@@ -20,8 +20,8 @@ function builderDom(options: Omit<FakeDomOptions, 'currentScript' | 'href'> & { 
 
 describe('GET /sbl/fastspring-builder.js', () => {
   test('defines fastspring.builder (push, add, remove, tag, reset, secure, checkout) and reads its <script id="fsc-api"> tag', async () => {
-    const h = await setup();
-    const res = await h.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` });
+    const harness = await setup();
+    const res = await harness.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/javascript');
     const js = res.body;
@@ -54,8 +54,8 @@ describe('GET /sbl/fastspring-builder.js', () => {
   });
 
   test('another data-storefront is a clear console error and checkout is refused', async () => {
-    const h = await setup();
-    const js = (await h.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` })).body;
+    const harness = await setup();
+    const js = (await harness.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` })).body;
     const dom = builderDom({ attrs: { 'data-storefront': 'other.test.onfastspring.com/popup-other' } });
     const fs = dom.run(js).fastspring;
     expect(dom.errors()[0]).toContain(`does not match this sandbox's storefront "${STOREFRONT}"`);
@@ -65,8 +65,8 @@ describe('GET /sbl/fastspring-builder.js', () => {
   });
 
   test('checkout opens an accessible popup on /popup; after the order, closing calls data-popup-closed({ id, reference }); without one, null', async () => {
-    const h = await setup();
-    const js = (await h.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` })).body;
+    const harness = await setup();
+    const js = (await harness.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` })).body;
     const dom = builderDom({ attrs: { 'data-storefront': `https://${STOREFRONT}/`, 'data-popup-closed': 'onFSPopupClosed' } });
     const closed: unknown[] = [];
     dom.window.onFSPopupClosed = (r: unknown) => closed.push(r);
@@ -88,9 +88,9 @@ describe('GET /sbl/fastspring-builder.js', () => {
     expect(JSON.parse(src.searchParams.get('tags')!)).toEqual(TAGS);
 
     // The framed page, paid for real through the plugin.
-    const page = await h.app.inject({ method: 'GET', url: `${src.pathname}${src.search}` });
+    const page = await harness.app.inject({ method: 'GET', url: `${src.pathname}${src.search}` });
     expect(page.statusCode).toBe(200);
-    const done = await h.pay(page.body);
+    const done = await harness.pay(page.body);
     const event = pageEvent(done.body)!;
     expect(event.name).toBe('order.complete');
 
@@ -102,7 +102,7 @@ describe('GET /sbl/fastspring-builder.js', () => {
     expect(dom.dialog()).toBeUndefined();
     expect(dom.document.activeElement).toBe(opener);
     expect(closed).toEqual([{ id: event.data.id, reference: event.data.reference }]);
-    expect(h.control.orders()[0]).toMatchObject({ id: event.data.id, reference: event.data.reference });
+    expect(harness.control.orders()[0]).toMatchObject({ id: event.data.id, reference: event.data.reference });
 
     fs.builder.push({ products: [{ path: 'tickety-premium-monthly' }] });
     fs.builder.checkout();
@@ -112,8 +112,8 @@ describe('GET /sbl/fastspring-builder.js', () => {
   });
 
   test('secure(payload, key) sends the encrypted session with the checkout (an empty cart is then enough); only encrypted payloads are taken', async () => {
-    const h = await setup();
-    const js = (await h.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` })).body;
+    const harness = await setup();
+    const js = (await harness.app.inject({ method: 'GET', url: `${PREFIX}/sbl/fastspring-builder.js` })).body;
     const dom = builderDom({ attrs: { 'data-storefront': STOREFRONT, 'data-popup-closed': 'onFSPopupClosed' } });
     const fs = dom.run(js).fastspring;
     fs.builder.secure({ products: [{ path: 'tickety-premium-monthly' }] }, '');
@@ -126,7 +126,7 @@ describe('GET /sbl/fastspring-builder.js', () => {
     const src = new URL(frame.src);
     expect(src.searchParams.get('secure_payload')).toBe(securePayload);
     expect(src.searchParams.get('secure_key')).toBe(secureKey);
-    const page = await h.app.inject({ method: 'GET', url: `${src.pathname}${src.search}` });
+    const page = await harness.app.inject({ method: 'GET', url: `${src.pathname}${src.search}` });
     expect(page.statusCode, page.body).toBe(200);
     expect(page.body).toContain('Tickety Premium (monthly)');
   });

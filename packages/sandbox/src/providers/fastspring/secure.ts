@@ -68,8 +68,8 @@ export function openSecurePayload(publicKey: KeyObject | null, securePayload: st
   let products: SecureSession['products'] = null;
   if (session.products !== undefined) {
     if (!Array.isArray(session.products)) throw new CheckoutProblem('The secure payload\'s "products" must be an array of { path, quantity }.');
-    products = session.products.map((p) => {
-      const item = p as { path?: unknown; quantity?: unknown } | null;
+    products = session.products.map((page) => {
+      const item = page as { path?: unknown; quantity?: unknown } | null;
       if (!item || typeof item !== 'object' || typeof item.path !== 'string') throw new CheckoutProblem('Every product of the secure payload needs a path.');
       return { path: item.path, quantity: item.quantity === undefined ? 1 : (item.quantity as number) };
     });

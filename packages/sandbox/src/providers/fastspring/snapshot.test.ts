@@ -8,45 +8,45 @@ const setup = useFastspringHarness();
 
 describe('snapshot and restore', () => {
   test('a JSON round trip carries subscriptions, orders, accounts, account links and counters to a new registration', async () => {
-    const a = await setup();
-    await a.buy();
-    await a.buy({ email: 'bob@example.com', products: [{ path: 'tickety-pro-monthly', quantity: 2 }] });
-    const sub = a.control.subscriptions()[0]!;
-    await a.api('DELETE', `/subscriptions/${sub.id}`);
-    const link = (await a.api('GET', `/accounts/${sub.account}/authenticate`)).json().accounts[0].url as string;
-    const snap = JSON.parse(JSON.stringify(a.control.snapshot())) as FastspringSnapshot;
-    expect(snap).toMatchObject({ version: 1, takenAt: a.now() });
+    const harness = await setup();
+    await harness.buy();
+    await harness.buy({ email: 'bob@example.com', products: [{ path: 'tickety-pro-monthly', quantity: 2 }] });
+    const sub = harness.control.subscriptions()[0]!;
+    await harness.api('DELETE', `/subscriptions/${sub.id}`);
+    const link = (await harness.api('GET', `/accounts/${sub.account}/authenticate`)).json().accounts[0].url as string;
+    const snap = JSON.parse(JSON.stringify(harness.control.snapshot())) as FastspringSnapshot;
+    expect(snap).toMatchObject({ version: 1, takenAt: harness.now() });
     expect(snap.subscriptions).toHaveLength(2);
 
-    const b = await setup({ initialState: snap });
+    const harnessItem = await setup({ initialState: snap });
     // Absolute links come from the request's host (or the baseUrl option).
-    await b.api('GET', '/subscriptions');
-    expect(b.control.subscriptions()).toEqual(a.control.subscriptions());
-    expect(b.control.orders()).toEqual(a.control.orders());
-    expect((await b.app.inject({ method: 'GET', url: new URL(link).pathname })).statusCode).toBe(200);
+    await harnessItem.api('GET', '/subscriptions');
+    expect(harnessItem.control.subscriptions()).toEqual(harness.control.subscriptions());
+    expect(harnessItem.control.orders()).toEqual(harness.control.orders());
+    expect((await harnessItem.app.inject({ method: 'GET', url: new URL(link).pathname })).statusCode).toBe(200);
     // It carries on: the canceled one deactivates at its date, the other renews; `changed` keeps growing.
-    b.advance(31 * DAY);
-    const after = (await b.api('GET', `/subscriptions/${sub.id}`)).json();
+    harnessItem.advance(31 * DAY);
+    const after = (await harnessItem.api('GET', `/subscriptions/${sub.id}`)).json();
     expect(after).toMatchObject({ state: 'deactivated' });
     expect(after.changed).toBeGreaterThan(sub.changed);
-    const orders = b.control.orders();
+    const orders = harnessItem.control.orders();
     expect(orders).toHaveLength(3);
     expect(new Set(orders.map((o) => o.reference)).size).toBe(3);
   });
 
   test('a malformed snapshot is refused whole, naming the first bad field', async () => {
-    const h = await setup();
-    await h.buy();
-    const snap = h.control.snapshot();
+    const harness = await setup();
+    await harness.buy();
+    const snap = harness.control.snapshot();
     const bad = structuredClone(snap) as unknown as { subscriptions: Array<Record<string, unknown>> };
     bad.subscriptions[0]!.state = 'paused';
-    expect(() => h.control.restore(bad)).toThrow(/snapshot\.subscriptions\[0\]\.state must be one of/);
+    expect(() => harness.control.restore(bad)).toThrow(/snapshot\.subscriptions\[0\]\.state must be one of/);
     const unknownProduct = structuredClone(snap) as unknown as { subscriptions: Array<Record<string, unknown>> };
     unknownProduct.subscriptions[0]!.product = 'gone';
-    expect(() => h.control.restore(unknownProduct)).toThrow(/is not one of the plugin's products/);
-    expect(() => h.control.restore({ ...snap, version: 2 })).toThrow(/version must be 1/);
-    expect(() => h.control.restore({ ...snap, extra: 1 })).toThrow(/extra is not a field/);
-    expect(h.control.subscriptions()).toHaveLength(1);
+    expect(() => harness.control.restore(unknownProduct)).toThrow(/is not one of the plugin's products/);
+    expect(() => harness.control.restore({ ...snap, version: 2 })).toThrow(/version must be 1/);
+    expect(() => harness.control.restore({ ...snap, extra: 1 })).toThrow(/extra is not a field/);
+    expect(harness.control.subscriptions()).toHaveLength(1);
     const app = Fastify({ logger: false });
     await expect(
       app.register(fastspringSandbox, { ...OPTIONS, initialState: { version: 1 } }),
@@ -56,12 +56,12 @@ describe('snapshot and restore', () => {
 
   test('onChange gets a debounced snapshot after changes and a pending one at close', async () => {
     const seen: FastspringSnapshot[] = [];
-    const h = await setup({ onChange: (s) => seen.push(s) });
-    await h.buy();
+    const harness = await setup({ onChange: (s) => seen.push(s) });
+    await harness.buy();
     await until(() => seen.length === 1, 3000, 'onChange');
     expect(seen[0]!.subscriptions).toHaveLength(1);
-    await h.api('DELETE', `/subscriptions/${seen[0]!.subscriptions[0]!.id}`);
-    await h.app.close();
+    await harness.api('DELETE', `/subscriptions/${seen[0]!.subscriptions[0]!.id}`);
+    await harness.app.close();
     expect(seen.at(-1)!.subscriptions[0]!.state).toBe('canceled');
   });
 

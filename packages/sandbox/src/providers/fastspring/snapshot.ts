@@ -58,9 +58,9 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
@@ -86,20 +86,20 @@ function literal<T extends string>(...values: T[]): Check<T> {
 }
 
 function array<T>(check: Check<T>, max = 1_000_000): Check<T[]> {
-  return (v, p) => {
-    if (!Array.isArray(v)) return fail(p, `must be an array, not ${shown(v)}`);
-    if (v.length > max) return fail(p, `must have at most ${max} entries`);
-    return v.map((x, n) => check(x, `${p}[${n}]`));
+  return (value, path) => {
+    if (!Array.isArray(value)) return fail(path, `must be an array, not ${shown(value)}`);
+    if (value.length > max) return fail(path, `must have at most ${max} entries`);
+    return value.map((x, n) => check(x, `${path}[${n}]`));
   };
 }
 
-function jsonValue(v: unknown, p: string, depth: number): unknown {
-  if (depth > 32) return fail(p, 'is nested too deeply');
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : fail(p, `must be a finite number, not ${shown(v)}`);
-  if (Array.isArray(v)) return v.map((x, n) => jsonValue(x, `${p}[${n}]`, depth + 1));
-  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonValue(x, `${p}.${k}`, depth + 1)]));
-  return fail(p, `must be JSON, not ${shown(v)}`);
+function jsonValue(value: unknown, path: string, depth: number): unknown {
+  if (depth > 32) return fail(path, 'is nested too deeply');
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : fail(path, `must be a finite number, not ${shown(value)}`);
+  if (Array.isArray(value)) return value.map((x, n) => jsonValue(x, `${path}[${n}]`, depth + 1));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, jsonValue(x, `${path}.${k}`, depth + 1)]));
+  return fail(path, `must be JSON, not ${shown(value)}`);
 }
 
 const jsonObject: Check<Record<string, unknown>> = (v, p) => (isPlainObject(v) ? (jsonValue(v, p, 0) as Record<string, unknown>) : fail(p, `must be an object, not ${shown(v)}`));
@@ -109,14 +109,14 @@ type Checked<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? 
 
 /** An object with exactly these fields (an unknown field is refused too). */
 function object<S extends Shape>(shape: S): Check<Checked<S>> {
-  return (v, p) => {
-    if (!isPlainObject(v)) return fail(p, `must be an object, not ${shown(v)}`);
+  return (value, path) => {
+    if (!isPlainObject(value)) return fail(path, `must be an object, not ${shown(value)}`);
     const out: Record<string, unknown> = {};
     for (const [key, check] of Object.entries(shape)) {
-      if (!Object.hasOwn(v, key)) return fail(`${p}.${key}`, 'is missing');
-      out[key] = check(v[key], `${p}.${key}`);
+      if (!Object.hasOwn(value, key)) return fail(`${path}.${key}`, 'is missing');
+      out[key] = check(value[key], `${path}.${key}`);
     }
-    for (const key of Object.keys(v)) if (!Object.hasOwn(shape, key)) return fail(`${p}.${key}`, 'is not a field of this snapshot version');
+    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) return fail(`${path}.${key}`, 'is not a field of this snapshot version');
     return out as Checked<S>;
   };
 }
@@ -231,31 +231,31 @@ export function takeSnapshot(engine: FastspringEngine): FastspringSnapshot {
 export function restoreSnapshot(engine: FastspringEngine, input: unknown): void {
   const snap = snapshotCheck(input, 'snapshot');
   const accountIds = new Set<string>();
-  for (const [n, a] of snap.accounts.entries()) {
-    if (accountIds.has(a.id)) fail(`snapshot.accounts[${n}].id`, `repeats ${a.id}`);
-    accountIds.add(a.id);
+  for (const [count, account] of snap.accounts.entries()) {
+    if (accountIds.has(account.id)) fail(`snapshot.accounts[${count}].id`, `repeats ${account.id}`);
+    accountIds.add(account.id);
   }
   const orderIds = new Set(snap.orders.map((o) => o.id));
   const subIds = new Set(snap.subscriptions.map((s) => s.id));
-  for (const [n, s] of snap.subscriptions.entries()) {
-    if (!accountIds.has(s.accountId)) fail(`snapshot.subscriptions[${n}].accountId`, `names no account of the snapshot (${s.accountId})`);
-    if (!engine.catalog.has(s.product)) fail(`snapshot.subscriptions[${n}].product`, `is not one of the plugin's products (${s.product})`);
-    if (!orderIds.has(s.initialOrderId)) fail(`snapshot.subscriptions[${n}].initialOrderId`, `names no order of the snapshot (${s.initialOrderId})`);
-    if (s.state !== 'deactivated' && s.next === null) fail(`snapshot.subscriptions[${n}].next`, `must be a time for a ${s.state} subscription`);
+  for (const [count, subscription] of snap.subscriptions.entries()) {
+    if (!accountIds.has(subscription.accountId)) fail(`snapshot.subscriptions[${count}].accountId`, `names no account of the snapshot (${subscription.accountId})`);
+    if (!engine.catalog.has(subscription.product)) fail(`snapshot.subscriptions[${count}].product`, `is not one of the plugin's products (${subscription.product})`);
+    if (!orderIds.has(subscription.initialOrderId)) fail(`snapshot.subscriptions[${count}].initialOrderId`, `names no order of the snapshot (${subscription.initialOrderId})`);
+    if (subscription.state !== 'deactivated' && subscription.next === null) fail(`snapshot.subscriptions[${count}].next`, `must be a time for a ${subscription.state} subscription`);
   }
-  for (const [n, o] of snap.orders.entries()) {
-    if (!accountIds.has(o.accountId)) fail(`snapshot.orders[${n}].accountId`, `names no account of the snapshot (${o.accountId})`);
-    for (const [k, i] of o.items.entries()) if (!subIds.has(i.subscription)) fail(`snapshot.orders[${n}].items[${k}].subscription`, `names no subscription of the snapshot (${i.subscription})`);
+  for (const [countItem, order] of snap.orders.entries()) {
+    if (!accountIds.has(order.accountId)) fail(`snapshot.orders[${countItem}].accountId`, `names no account of the snapshot (${order.accountId})`);
+    for (const [index, orderItem] of order.items.entries()) if (!subIds.has(orderItem.subscription)) fail(`snapshot.orders[${countItem}].items[${index}].subscription`, `names no subscription of the snapshot (${orderItem.subscription})`);
   }
-  const checkouts: CheckoutSession[] = snap.checkouts.map((c, n) => ({
-    ...c,
-    lines: c.lines.map((l, k) => {
-      const product: CatalogProduct | undefined = engine.catalog.get(l.path);
-      if (!product) fail(`snapshot.checkouts[${n}].lines[${k}].path`, `is not one of the plugin's products (${l.path})`);
-      return { product, quantity: l.quantity };
+  const checkouts: CheckoutSession[] = snap.checkouts.map((checkout, count) => ({
+    ...checkout,
+    lines: checkout.lines.map((line, index) => {
+      const product: CatalogProduct | undefined = engine.catalog.get(line.path);
+      if (!product) fail(`snapshot.checkouts[${count}].lines[${index}].path`, `is not one of the plugin's products (${line.path})`);
+      return { product, quantity: line.quantity };
     }),
   }));
-  for (const [n, l] of snap.accountLinks.entries()) if (!accountIds.has(l.accountId)) fail(`snapshot.accountLinks[${n}].accountId`, `names no account of the snapshot (${l.accountId})`);
+  for (const [count, accountSession] of snap.accountLinks.entries()) if (!accountIds.has(accountSession.accountId)) fail(`snapshot.accountLinks[${count}].accountId`, `names no account of the snapshot (${accountSession.accountId})`);
 
   engine.accounts = new Map(snap.accounts.map((a) => [a.id, a]));
   engine.subs = new Map(snap.subscriptions.map((s) => [s.id, s]));

@@ -108,15 +108,15 @@ export async function fastspringHarness(options: Partial<FastspringSandboxOption
     const form = new URLSearchParams({ session: hiddenSessionId(html), email: 'ava@example.com', card_number: '4242 4242 4242 4242', expiry: '12/29', cvc: '123', ...fields });
     return app.inject({ method: 'POST', url: `${PREFIX}/popup`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() });
   };
-  const buy: FastspringHarness['buy'] = async (o = {}) => {
+  const buy: FastspringHarness['buy'] = async (item = {}) => {
     const page = await openPopup({
       storefront: STOREFRONT,
-      products: JSON.stringify(o.products ?? [{ path: 'tickety-premium-monthly', quantity: 1 }]),
-      tags: JSON.stringify(o.tags ?? TAGS),
+      products: JSON.stringify(item.products ?? [{ path: 'tickety-premium-monthly', quantity: 1 }]),
+      tags: JSON.stringify(item.tags ?? TAGS),
       parent_origin: 'http://localhost:5173',
     });
     if (page.statusCode !== 200) throw new Error(`popup did not open: ${page.statusCode} ${page.body.slice(0, 500)}`);
-    const done = await pay(page.body, { ...(o.email ? { email: o.email } : {}), ...(o.card ? { card_number: o.card } : {}) });
+    const done = await pay(page.body, { ...(item.email ? { email: item.email } : {}), ...(item.card ? { card_number: item.card } : {}) });
     const event = pageEvent(done.body);
     if (done.statusCode !== 200 || event?.name !== 'order.complete') throw new Error(`checkout failed: ${done.statusCode} ${done.body.slice(0, 800)}`);
     return { orderId: event.data.id, reference: event.data.reference, page: done };

@@ -77,12 +77,12 @@ function parsePatch(body: Record<string, unknown>): SubscriptionPatch {
   if ('items' in body) {
     const items = body.items;
     if (!Array.isArray(items) || items.length === 0 || items.length > 10) throw invalidField('items', 'must be an array of 1 to 10 { price_id, quantity }');
-    const parsed: ItemChange['items'] = items.map((item, n) => {
-      const i = item as { price_id?: unknown; quantity?: unknown } | null;
-      if (!i || typeof i !== 'object') throw invalidField(`items[${n}]`, 'must be an object { price_id, quantity }');
-      if (typeof i.price_id !== 'string' || i.price_id === '') throw invalidField(`items[${n}].price_id`, 'must be provided as part of the request');
-      if (!(typeof i.quantity === 'number' && Number.isInteger(i.quantity) && i.quantity >= 1 && i.quantity <= 100)) throw invalidField(`items[${n}].quantity`, 'must be a whole number from 1 to 100');
-      return { price_id: i.price_id, quantity: i.quantity };
+    const parsed: ItemChange['items'] = items.map((item, count) => {
+      const itemItem = item as { price_id?: unknown; quantity?: unknown } | null;
+      if (!itemItem || typeof itemItem !== 'object') throw invalidField(`items[${count}]`, 'must be an object { price_id, quantity }');
+      if (typeof itemItem.price_id !== 'string' || itemItem.price_id === '') throw invalidField(`items[${count}].price_id`, 'must be provided as part of the request');
+      if (!(typeof itemItem.quantity === 'number' && Number.isInteger(itemItem.quantity) && itemItem.quantity >= 1 && itemItem.quantity <= 100)) throw invalidField(`items[${count}].quantity`, 'must be a whole number from 1 to 100');
+      return { price_id: itemItem.price_id, quantity: itemItem.quantity };
     });
     const mode = body.proration_billing_mode;
     if (mode === undefined) throw invalidField('proration_billing_mode', 'must be provided when items change');
@@ -102,9 +102,9 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   app.addHook('onRequest', async (req, reply) => {
     const header = req.headers.authorization;
     if (!header) return sendApiError(reply, new PaddleApiError(403, 'authentication_missing', 'Authentication header missing.'));
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) return sendApiError(reply, new PaddleApiError(403, 'authentication_malformed', 'Authentication header included, but incorrectly formatted.'));
-    if (!safeEqual(m[1]!, ctx.apiKey)) return sendApiError(reply, new PaddleApiError(403, 'forbidden', "You aren't permitted to perform this request."));
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) return sendApiError(reply, new PaddleApiError(403, 'authentication_malformed', 'Authentication header included, but incorrectly formatted.'));
+    if (!safeEqual(match[1]!, ctx.apiKey)) return sendApiError(reply, new PaddleApiError(403, 'forbidden', "You aren't permitted to perform this request."));
   });
 
   const withUrls = (req: FastifyRequest, sub: PaddleSubscription): PaddleSubscription => ({
@@ -118,19 +118,19 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   });
 
   app.get('/subscriptions', async (req, reply) => {
-    const q = req.query as Record<string, string | string[] | undefined>;
-    const statuses = list(q.status, 'status');
-    for (const s of statuses ?? []) if (!STATUSES.includes(s)) throw invalidField('status', `must be one of ${STATUSES.join(', ')}`);
-    const perPageRaw = Array.isArray(q.per_page) ? q.per_page[0] : q.per_page;
+    const query = req.query as Record<string, string | string[] | undefined>;
+    const statuses = list(query.status, 'status');
+    for (const text of statuses ?? []) if (!STATUSES.includes(text)) throw invalidField('status', `must be one of ${STATUSES.join(', ')}`);
+    const perPageRaw = Array.isArray(query.per_page) ? query.per_page[0] : query.per_page;
     const perPage = perPageRaw === undefined ? 50 : Number(perPageRaw);
     if (!(Number.isInteger(perPage) && perPage >= 1 && perPage <= 200)) throw invalidField('per_page', 'must be a whole number from 1 to 200');
-    const after = Array.isArray(q.after) ? q.after[0] : q.after;
-    const all = engine.subscriptions({ customerIds: list(q.customer_id, 'customer_id'), statuses, ids: list(q.id, 'id'), priceIds: list(q.price_id, 'price_id') });
+    const after = Array.isArray(query.after) ? query.after[0] : query.after;
+    const all = engine.subscriptions({ customerIds: list(query.customer_id, 'customer_id'), statuses, ids: list(query.id, 'id'), priceIds: list(query.price_id, 'price_id') });
     const rest = after ? all.filter((s) => s.id > after) : all;
     const page = rest.slice(0, perPage);
     const hasMore = rest.length > page.length;
     const next = new URLSearchParams();
-    for (const [k, v] of Object.entries(q)) if (k !== 'after' && v !== undefined) next.set(k, Array.isArray(v) ? v.join(',') : v);
+    for (const [key, value] of Object.entries(query)) if (key !== 'after' && value !== undefined) next.set(key, Array.isArray(value) ? value.join(',') : value);
     const last = page.at(-1);
     if (last) next.set('after', last.id);
     else if (after) next.set('after', after);

@@ -40,8 +40,8 @@ function summaryHtml(lines: LineInput[], heading: string, dueMinor: number, note
   const interval = lines[0]!.price.interval;
   const items = lines
     .map(
-      (l) =>
-        `<li><span>${escapeHtml(l.price.productName)}${l.quantity > 1 ? ` × ${l.quantity}` : ''} <span class="muted">(${escapeHtml(l.price.interval === 'month' ? 'monthly' : 'yearly')})</span></span><span>${escapeHtml(formatMinor(l.price.unitMinor * l.quantity, currency))} / ${escapeHtml(interval)}</span></li>`,
+      (line) =>
+        `<li><span>${escapeHtml(line.price.productName)}${line.quantity > 1 ? ` × ${line.quantity}` : ''} <span class="muted">(${escapeHtml(line.price.interval === 'month' ? 'monthly' : 'yearly')})</span></span><span>${escapeHtml(formatMinor(line.price.unitMinor * line.quantity, currency))} / ${escapeHtml(interval)}</span></li>`,
     )
     .join('');
   return `<section class="card" aria-labelledby="summary-title">
@@ -76,12 +76,12 @@ ${testCardsList()}
 }
 
 function itemsData(lines: LineInput[]) {
-  return lines.map((l) => ({
-    price_id: l.price.id,
-    quantity: l.quantity,
-    product: { id: l.price.product.id, name: l.price.productName },
-    billing_cycle: { interval: l.price.interval, frequency: 1 },
-    totals: { total: String(l.price.unitMinor * l.quantity) },
+  return lines.map((line) => ({
+    price_id: line.price.id,
+    quantity: line.quantity,
+    product: { id: line.price.product.id, name: line.price.productName },
+    billing_cycle: { interval: line.price.interval, frequency: 1 },
+    totals: { total: String(line.price.unitMinor * line.quantity) },
   }));
 }
 

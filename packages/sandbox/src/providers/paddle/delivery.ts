@@ -81,7 +81,7 @@ export class WebhookQueue extends Outbox<NotificationInfo, PaddleChaos> {
   /** Never delivers the event's pending notifications (one being sent right now may still arrive). */
   drop(eventId: string): void {
     if (!this.#events.has(eventId)) throw new Error(`drop: no event ${eventId}`);
-    for (const n of this.items) if (n.info.eventId === eventId && n.state === 'pending') n.state = 'dropped';
+    for (const queuedDelivery of this.items) if (queuedDelivery.info.eventId === eventId && queuedDelivery.state === 'pending') queuedDelivery.state = 'dropped';
   }
 
   event(eventId: string): PaddleEvent | undefined {

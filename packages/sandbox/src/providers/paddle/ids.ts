@@ -43,24 +43,24 @@ function encode(prefix: string, time: number, random: bigint): string {
     rest = Math.floor(rest / 32);
   }
   let tail = '';
-  let r = random;
+  let bits = random;
   for (let i = 0; i < 16; i++) {
-    tail = ALPHABET[Number(r & 31n)] + tail;
-    r >>= 5n;
+    tail = ALPHABET[Number(bits & 31n)] + tail;
+    bits >>= 5n;
   }
   return `${prefix}_${head}${tail}`;
 }
 
 /** The time and random parts of an id made by an IdSequence, or null when it is not one. */
 export function idParts(id: string): { time: number; random: bigint } | null {
-  const m = /^[a-z]+_([0-9a-hjkmnp-tv-z]{26})$/.exec(id);
-  if (!m) return null;
+  const match = /^[a-z]+_([0-9a-hjkmnp-tv-z]{26})$/.exec(id);
+  if (!match) return null;
   let time = 0;
   let random = 0n;
-  for (const [n, ch] of [...m[1]!].entries()) {
-    const v = ALPHABET.indexOf(ch);
-    if (n < 10) time = time * 32 + v;
-    else random = random * 32n + BigInt(v);
+  for (const [count, ch] of [...match[1]!].entries()) {
+    const value = ALPHABET.indexOf(ch);
+    if (count < 10) time = time * 32 + value;
+    else random = random * 32n + BigInt(value);
   }
   return { time, random };
 }
@@ -77,9 +77,9 @@ export class IdSequence {
   #random = 0n;
 
   next(prefix: string, nowMs: number): string {
-    const t = Math.min(MAX_ID_TIME, Math.max(0, Math.floor(nowMs)));
-    if (t > this.#time) {
-      this.#time = t;
+    const time = Math.min(MAX_ID_TIME, Math.max(0, Math.floor(nowMs)));
+    if (time > this.#time) {
+      this.#time = time;
       this.#random = freshRandom();
     } else if (this.#random + 1n < ID_RANDOM_LIMIT) {
       this.#random += 1n;
@@ -129,10 +129,10 @@ export function isoMicros(micros: number): string {
 
 /** Epoch microseconds of a time written by isoMicros/isoMs (or any `…THH:MM:SS[.f{1,6}]Z`), or NaN. */
 export function microsOf(iso: string): number {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/.exec(iso);
-  if (!m) return Number.NaN;
-  const ms = Date.parse(`${m[1]}Z`);
-  return ms * 1000 + Number((m[2] ?? '').padEnd(6, '0'));
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/.exec(iso);
+  if (!match) return Number.NaN;
+  const ms = Date.parse(`${match[1]}Z`);
+  return ms * 1000 + Number((match[2] ?? '').padEnd(6, '0'));
 }
 
 /** Epoch ms as Paddle writes times (`.sss000Z`). */

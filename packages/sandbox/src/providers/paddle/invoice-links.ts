@@ -36,9 +36,9 @@ export class InvoiceLinks {
   }
 
   read(token: string): InvoiceLinkResult {
-    const m = TOKEN.exec(token);
-    if (!m) return { ok: false, reason: 'invalid' };
-    const [, transactionId, expires, signature] = m as unknown as [string, string, string, string];
+    const match = TOKEN.exec(token);
+    if (!match) return { ok: false, reason: 'invalid' };
+    const [, transactionId, expires, signature] = match as unknown as [string, string, string, string];
     if (!safeEqual(signature, this.#sign(transactionId, expires))) return { ok: false, reason: 'invalid' };
     if (Number.parseInt(expires, 36) <= this.clock()) return { ok: false, reason: 'expired' };
     return { ok: true, transactionId };

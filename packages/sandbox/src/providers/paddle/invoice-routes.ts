@@ -75,7 +75,7 @@ function notAvailable(reply: FastifyReply, heading: string, detail: string): Fas
 export function invoiceHtml(txn: PaddleTransaction, customer: PaddleCustomer | null): { title: string; body: string } {
   const cur = txn.currency_code;
   const money = (minor: string | number) => formatMinor(Number(minor), cur);
-  const t = txn.details.totals;
+  const totals = txn.details.totals;
   const number = txn.invoice_number ?? txn.id;
   const billed = txn.billed_at ?? txn.created_at;
   const paid = txn.payments.filter((p) => p.status === 'captured');
@@ -93,18 +93,18 @@ export function invoiceHtml(txn: PaddleTransaction, customer: PaddleCustomer | n
     })
     .join('\n');
   const foot = [
-    ['Subtotal', money(t.subtotal)],
-    ...(Number(t.discount) > 0 ? [['Discount', `−${money(t.discount)}`]] : []),
-    ['Tax', money(t.tax)],
-    ['Total', money(t.total)],
-    ...(Number(t.credit) > 0 ? [['Credit applied', `−${money(t.credit)}`]] : []),
+    ['Subtotal', money(totals.subtotal)],
+    ...(Number(totals.discount) > 0 ? [['Discount', `−${money(totals.discount)}`]] : []),
+    ['Tax', money(totals.tax)],
+    ['Total', money(totals.total)],
+    ...(Number(totals.credit) > 0 ? [['Credit applied', `−${money(totals.credit)}`]] : []),
   ]
     .map(([label, value]) => `<tr><th scope="row" colspan="3">${escapeHtml(label!)}</th><td class="num">${escapeHtml(value!)}</td></tr>`)
     .join('\n');
   const who = customer
     ? `${customer.name ? `${escapeHtml(customer.name)}<br>` : ''}${escapeHtml(customer.email)}<br><span class="muted">Customer <code>${escapeHtml(customer.id)}</code></span>`
     : `<span class="muted">Customer <code>${escapeHtml(txn.customer_id ?? '')}</code></span>`;
-  const status = Number(t.balance) === 0 ? 'Paid' : 'Due';
+  const status = Number(totals.balance) === 0 ? 'Paid' : 'Due';
   const body = `<p class="sandbox">Sandbox invoice: not a real tax document</p>
 <article class="card" aria-labelledby="invoice-title">
 <header class="inv-head">
@@ -131,9 +131,9 @@ ${rows}
 </tbody>
 <tfoot>
 ${foot}
-<tr class="grand"><th scope="row" colspan="3">Amount due</th><td class="num">${escapeHtml(money(t.grand_total))}</td></tr>
+<tr class="grand"><th scope="row" colspan="3">Amount due</th><td class="num">${escapeHtml(money(totals.grand_total))}</td></tr>
 <tr><th scope="row" colspan="3">Amount paid</th><td class="num">${escapeHtml(money(paidTotal))}</td></tr>
-<tr><th scope="row" colspan="3">Balance</th><td class="num">${escapeHtml(money(t.balance))}</td></tr>
+<tr><th scope="row" colspan="3">Balance</th><td class="num">${escapeHtml(money(totals.balance))}</td></tr>
 </tfoot>
 </table>
 </div>

@@ -102,7 +102,7 @@ describe('GET /paddle.js', () => {
       { name: 'checkout.completed', data },
     ]);
     // successUrl: the host page goes there after a moment.
-    for (const t of dom.timers) t();
+    for (const callback of dom.timers) callback();
     expect(dom.assigned).toEqual(['http://localhost:5173/billing/done']);
 
     // Escape closes, sends checkout.closed and gives the focus back.

@@ -160,7 +160,7 @@ ${describe(engine, sub)}
       if (err instanceof PaddleApiError) return problem(reply, err.status, 'Could not update the payment method', err.detail);
       throw err;
     }
-    const q = new URLSearchParams({ txn: txnId, success_url: `${found.session.urls.general.overview}?done=card` });
-    return reply.code(303).header('location', `../../../../checkout?${q}`).send();
+    const params = new URLSearchParams({ txn: txnId, success_url: `${found.session.urls.general.overview}?done=card` });
+    return reply.code(303).header('location', `../../../../checkout?${params}`).send();
   });
 }

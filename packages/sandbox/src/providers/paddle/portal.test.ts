@@ -5,8 +5,8 @@ const setup = usePaddleHarness();
 
 /** The path (with query) of an absolute URL the API handed out, for inject. */
 function local(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
+  const urlItem = new URL(url);
+  return `${urlItem.pathname}${urlItem.search}`;
 }
 
 /** Resolves a relative link or Location against the page's path. */
@@ -16,9 +16,9 @@ function resolve(from: string, href: string): string {
 
 describe('customer portal', () => {
   test('POST /customers/:id/portal-sessions answers the session with its URLs', async () => {
-    const h = await setup();
-    const { subscriptionId, customerId } = await h.buy();
-    const res = await h.api('POST', `/customers/${customerId}/portal-sessions`, { subscription_ids: [subscriptionId] });
+    const harness = await setup();
+    const { subscriptionId, customerId } = await harness.buy();
+    const res = await harness.api('POST', `/customers/${customerId}/portal-sessions`, { subscription_ids: [subscriptionId] });
     expect(res.statusCode).toBe(201);
     const { data, meta } = res.json();
     expect(meta.request_id).toBeTruthy();
@@ -33,22 +33,22 @@ describe('customer portal', () => {
       ],
     });
     // Without subscription_ids: the overview only.
-    expect((await h.api('POST', `/customers/${customerId}/portal-sessions`, {})).json().data.urls.subscriptions).toEqual([]);
-    expect((await h.api('POST', '/customers/ctm_nobody/portal-sessions', {})).statusCode).toBe(404);
-    const other = await h.buy({ email: 'ben@example.com', customData: { userId: '222222222222222222' } });
-    const foreign = await h.api('POST', `/customers/${customerId}/portal-sessions`, { subscription_ids: [other.subscriptionId] });
+    expect((await harness.api('POST', `/customers/${customerId}/portal-sessions`, {})).json().data.urls.subscriptions).toEqual([]);
+    expect((await harness.api('POST', '/customers/ctm_nobody/portal-sessions', {})).statusCode).toBe(404);
+    const other = await harness.buy({ email: 'ben@example.com', customData: { userId: '222222222222222222' } });
+    const foreign = await harness.api('POST', `/customers/${customerId}/portal-sessions`, { subscription_ids: [other.subscriptionId] });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().error.code).toBe('invalid_field');
-    expect((await h.api('POST', `/customers/${customerId}/portal-sessions`, {}, 'bad')).statusCode).toBe(403);
+    expect((await harness.api('POST', `/customers/${customerId}/portal-sessions`, {}, 'bad')).statusCode).toBe(403);
   });
 
   test('the overview lists the customer’s subscriptions; cancel at period end, then keep it', async () => {
-    const h = await setup();
-    const { subscriptionId, customerId } = await h.buy();
-    await h.buy({ priceId: 'pri_pro_month' });
-    const session = (await h.api('POST', `/customers/${customerId}/portal-sessions`, { subscription_ids: [subscriptionId] })).json().data;
+    const harness = await setup();
+    const { subscriptionId, customerId } = await harness.buy();
+    await harness.buy({ priceId: 'pri_pro_month' });
+    const session = (await harness.api('POST', `/customers/${customerId}/portal-sessions`, { subscription_ids: [subscriptionId] })).json().data;
 
-    const overview = await h.app.inject({ method: 'GET', url: local(session.urls.general.overview) });
+    const overview = await harness.app.inject({ method: 'GET', url: local(session.urls.general.overview) });
     expect(overview.statusCode).toBe(200);
     expect(overview.headers['content-security-policy']).toContain("script-src 'none'");
     expect(overview.body).toContain('Your subscriptions');
@@ -61,78 +61,78 @@ describe('customer portal', () => {
     expect(overview.body).not.toMatch(/\son[a-z]+=/i);
 
     const cancelUrl = local(session.urls.subscriptions[0].cancel_subscription);
-    const confirm = await h.app.inject({ method: 'GET', url: cancelUrl });
+    const confirm = await harness.app.inject({ method: 'GET', url: cancelUrl });
     expect(confirm.statusCode).toBe(200);
     expect(confirm.body).toContain('Cancel your subscription?');
     expect(confirm.body).toContain('<form method="post" action="cancel">');
-    expect(h.control.subscriptions().find((s) => s.id === subscriptionId)!.scheduled_change).toBeNull();
+    expect(harness.control.subscriptions().find((s) => s.id === subscriptionId)!.scheduled_change).toBeNull();
 
-    const cancel = await h.app.inject({ method: 'POST', url: cancelUrl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const cancel = await harness.app.inject({ method: 'POST', url: cancelUrl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
     expect(cancel.statusCode).toBe(303);
     const back = resolve(cancelUrl, String(cancel.headers.location));
     expect(back).toBe(`${local(session.urls.general.overview)}?done=canceled`);
-    expect(h.control.subscriptions().find((s) => s.id === subscriptionId)!.scheduled_change).toMatchObject({ action: 'cancel', effective_at: '2026-02-15T12:00:00.000000Z' });
-    await h.control.flush();
-    expect(h.receiver.types().at(-1)).toBe('subscription.updated');
+    expect(harness.control.subscriptions().find((s) => s.id === subscriptionId)!.scheduled_change).toMatchObject({ action: 'cancel', effective_at: '2026-02-15T12:00:00.000000Z' });
+    await harness.control.flush();
+    expect(harness.receiver.types().at(-1)).toBe('subscription.updated');
 
-    const after = await h.app.inject({ method: 'GET', url: back });
+    const after = await harness.app.inject({ method: 'GET', url: back });
     expect(after.body).toContain('will end at the end of the billing period');
     expect(after.body).toContain('Ends on 15 February 2026');
     const resumeHref = /<form class="inline" method="post" action="([^"]+\/resume)">/.exec(after.body)![1]!;
     const resumeUrl = resolve(back, resumeHref);
-    const resume = await h.app.inject({ method: 'POST', url: resumeUrl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const resume = await harness.app.inject({ method: 'POST', url: resumeUrl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
     expect(resume.statusCode).toBe(303);
-    expect(h.control.subscriptions().find((s) => s.id === subscriptionId)!.scheduled_change).toBeNull();
+    expect(harness.control.subscriptions().find((s) => s.id === subscriptionId)!.scheduled_change).toBeNull();
 
     // Forms from another site are refused.
-    const forged = await h.app.inject({ method: 'POST', url: cancelUrl, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, payload: '' });
+    const forged = await harness.app.inject({ method: 'POST', url: cancelUrl, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, payload: '' });
     expect(forged.statusCode).toBe(403);
-    expect(h.control.subscriptions().find((s) => s.id === subscriptionId)!.scheduled_change).toBeNull();
+    expect(harness.control.subscriptions().find((s) => s.id === subscriptionId)!.scheduled_change).toBeNull();
   });
 
   test('the payment method link opens the card-update checkout, which leads back to the portal', async () => {
-    const h = await setup();
-    const { subscriptionId, customerId } = await h.buy();
-    const session = (await h.api('POST', `/customers/${customerId}/portal-sessions`, { subscription_ids: [subscriptionId] })).json().data;
+    const harness = await setup();
+    const { subscriptionId, customerId } = await harness.buy();
+    const session = (await harness.api('POST', `/customers/${customerId}/portal-sessions`, { subscription_ids: [subscriptionId] })).json().data;
     const from = local(session.urls.subscriptions[0].update_subscription_payment_method);
-    const res = await h.app.inject({ method: 'GET', url: from });
+    const res = await harness.app.inject({ method: 'GET', url: from });
     expect(res.statusCode).toBe(303);
     const checkoutUrl = resolve(from, String(res.headers.location));
     expect(checkoutUrl.startsWith(`${PREFIX}/checkout?txn=txn_`)).toBe(true);
-    const page = await h.app.inject({ method: 'GET', url: checkoutUrl });
+    const page = await harness.app.inject({ method: 'GET', url: checkoutUrl });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Update your payment method');
-    const done = await h.pay(page.body, { card_number: '5555555555554444' });
+    const done = await harness.pay(page.body, { card_number: '5555555555554444' });
     expect(done.body).toContain('Payment complete');
     expect(done.body).toContain(`href="${new URL(`${session.urls.general.overview}?done=card`).href}"`);
     expect(pageEvent(done.body)?.data.subscription_id).toBe(subscriptionId);
-    const overview = await h.app.inject({ method: 'GET', url: `${local(session.urls.general.overview)}?done=card` });
+    const overview = await harness.app.inject({ method: 'GET', url: `${local(session.urls.general.overview)}?done=card` });
     expect(overview.body).toContain('Mastercard •••• 4444');
     expect(overview.body).toContain('Your payment method has been updated.');
   });
 
   test('links expire, and belong to their customer', async () => {
-    const h = await setup();
-    const a = await h.buy();
-    const b = await h.buy({ email: 'ben@example.com', customData: { userId: '222222222222222222' } });
-    const session = (await h.api('POST', `/customers/${a.customerId}/portal-sessions`, {})).json().data;
+    const harness = await setup();
+    const first = await harness.buy();
+    const second = await harness.buy({ email: 'ben@example.com', customData: { userId: '222222222222222222' } });
+    const session = (await harness.api('POST', `/customers/${first.customerId}/portal-sessions`, {})).json().data;
     const root = local(session.urls.general.overview);
-    expect((await h.app.inject({ method: 'GET', url: `${root}/subscriptions/${b.subscriptionId}/cancel` })).statusCode).toBe(404);
-    expect((await h.app.inject({ method: 'POST', url: `${root}/subscriptions/${b.subscriptionId}/cancel`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })).statusCode).toBe(404);
-    expect((await h.app.inject({ method: 'GET', url: `${PREFIX}/portal/cpls_nothing` })).statusCode).toBe(404);
-    h.advance(2 * DAY);
-    const expired = await h.app.inject({ method: 'GET', url: root });
+    expect((await harness.app.inject({ method: 'GET', url: `${root}/subscriptions/${second.subscriptionId}/cancel` })).statusCode).toBe(404);
+    expect((await harness.app.inject({ method: 'POST', url: `${root}/subscriptions/${second.subscriptionId}/cancel`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })).statusCode).toBe(404);
+    expect((await harness.app.inject({ method: 'GET', url: `${PREFIX}/portal/cpls_nothing` })).statusCode).toBe(404);
+    harness.advance(2 * DAY);
+    const expired = await harness.app.inject({ method: 'GET', url: root });
     expect(expired.statusCode).toBe(404);
     expect(expired.body).toContain('This link has expired');
-    expect(h.control.subscriptions().every((s) => s.scheduled_change === null)).toBe(true);
+    expect(harness.control.subscriptions().every((s) => s.scheduled_change === null)).toBe(true);
   });
 
   test('a canceled subscription shows no actions', async () => {
-    const h = await setup();
-    const { subscriptionId, customerId } = await h.buy();
-    await h.api('POST', `/subscriptions/${subscriptionId}/cancel`, { effective_from: 'immediately' });
-    const session = (await h.api('POST', `/customers/${customerId}/portal-sessions`, {})).json().data;
-    const overview = await h.app.inject({ method: 'GET', url: local(session.urls.general.overview) });
+    const harness = await setup();
+    const { subscriptionId, customerId } = await harness.buy();
+    await harness.api('POST', `/subscriptions/${subscriptionId}/cancel`, { effective_from: 'immediately' });
+    const session = (await harness.api('POST', `/customers/${customerId}/portal-sessions`, {})).json().data;
+    const overview = await harness.app.inject({ method: 'GET', url: local(session.urls.general.overview) });
     expect(overview.body).toContain('Canceled on 15 January 2026');
     expect(overview.body).not.toContain('Update payment method');
     expect(overview.body).not.toContain('Cancel subscription');

@@ -5,18 +5,18 @@ import { CLIENT_TOKEN, DAY, type PaddleHarness, paddleHarness, USER_ID, until } 
 
 const open: PaddleHarness[] = [];
 afterEach(async () => {
-  for (const h of open.splice(0)) await h.app.close();
+  for (const harness of open.splice(0)) await harness.app.close();
 });
 
 async function setup(...args: Parameters<typeof paddleHarness>) {
-  const h = await paddleHarness(...args);
-  open.push(h);
-  return h;
+  const harness = await paddleHarness(...args);
+  open.push(harness);
+  return harness;
 }
 
-async function close(h: PaddleHarness): Promise<void> {
-  open.splice(open.indexOf(h), 1);
-  await h.app.close();
+async function close(harnessItem: PaddleHarness): Promise<void> {
+  open.splice(open.indexOf(harnessItem), 1);
+  await harnessItem.app.close();
 }
 
 /** As it would come back from a file. */
@@ -150,19 +150,19 @@ describe('snapshots: carrying on after a restart', () => {
 
 describe('restore refuses malformed snapshots', () => {
   test('each is refused with the first bad field named, and the state is left as it was', async () => {
-    const h = await setup();
-    const { customerId } = await h.buy();
-    await h.api('POST', `/customers/${customerId}/portal-sessions`, {});
-    const good = viaJson(h.control.snapshot());
+    const harness = await setup();
+    const { customerId } = await harness.buy();
+    await harness.api('POST', `/customers/${customerId}/portal-sessions`, {});
+    const good = viaJson(harness.control.snapshot());
     expect(good.portals).toHaveLength(1);
     expect(good.checkouts).toHaveLength(1);
-    await h.buy({ email: 'bea@example.com', customData: { userId: '222222222222222222' } });
-    await h.api('POST', `/customers/${customerId}/portal-sessions`, {});
-    const current = h.control.snapshot();
+    await harness.buy({ email: 'bea@example.com', customData: { userId: '222222222222222222' } });
+    await harness.api('POST', `/customers/${customerId}/portal-sessions`, {});
+    const current = harness.control.snapshot();
     expect(current.subscriptions).toHaveLength(2);
 
     // biome-ignore lint/suspicious/noExplicitAny: the cases break the snapshot on purpose
-    const broken = (change: (s: any) => void): unknown => {
+    const broken = (change: (session: any) => void): unknown => {
       const copy = viaJson(good);
       change(copy);
       return copy;
@@ -193,12 +193,12 @@ describe('restore refuses malformed snapshots', () => {
       [broken((s) => (s.checkouts[s.checkouts.length - 1].expiresAt = 'soon')), /snapshot\.checkouts\[\d+\]\.expiresAt must be a time/],
     ];
     for (const [input, message] of cases) {
-      expect(() => h.control.restore(input), String(message)).toThrow(message);
-      expect(h.control.snapshot()).toEqual(current);
+      expect(() => harness.control.restore(input), String(message)).toThrow(message);
+      expect(harness.control.snapshot()).toEqual(current);
     }
     // A good one is taken (and only then the state changes).
-    h.control.restore(good);
-    expect(h.control.subscriptions()).toHaveLength(1);
+    harness.control.restore(good);
+    expect(harness.control.subscriptions()).toHaveLength(1);
   });
 
   test('a malformed initialState fails the registration with a clear message', async () => {
@@ -210,12 +210,12 @@ describe('restore refuses malformed snapshots', () => {
 describe('onChange', () => {
   test('called once, debounced, after a change; a pending call is made on close', async () => {
     const calls: PaddleSnapshot[] = [];
-    const h = await setup({ onChange: (s) => calls.push(s) });
+    const harness = await setup({ onChange: (s) => calls.push(s) });
     await sleep(250);
     expect(calls).toEqual([]);
 
     const started = Date.now();
-    const { subscriptionId } = await h.buy();
+    const { subscriptionId } = await harness.buy();
     expect(calls).toHaveLength(0);
     await until(() => calls.length > 0, 3000, 'onChange after the purchase');
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
@@ -226,21 +226,21 @@ describe('onChange', () => {
     expect(viaJson(calls[0])).toEqual(calls[0]);
 
     // Reads change nothing (the management_urls' portal session they make is not worth a call).
-    await h.api('GET', '/subscriptions');
-    await h.api('GET', `/subscriptions/${subscriptionId}`);
+    await harness.api('GET', '/subscriptions');
+    await harness.api('GET', `/subscriptions/${subscriptionId}`);
     await sleep(300);
     expect(calls).toHaveLength(1);
 
     // A renewal through the clock.
-    h.advance(31 * DAY + 1000);
-    h.control.tick();
+    harness.advance(31 * DAY + 1000);
+    harness.control.tick();
     await until(() => calls.length > 1, 3000, 'onChange after the renewal');
     expect(calls[1]!.transactions).toHaveLength(2);
 
     // A cancel, then close before the debounce ends: the close hook makes the call.
-    await h.api('POST', `/subscriptions/${subscriptionId}/cancel`, {});
+    await harness.api('POST', `/subscriptions/${subscriptionId}/cancel`, {});
     expect(calls).toHaveLength(2);
-    await close(h);
+    await close(harness);
     expect(calls).toHaveLength(3);
     const ending = calls[2]!.subscriptions[0]!;
     expect(ending.scheduledCancelAt).not.toBeNull();
@@ -252,38 +252,38 @@ describe('onChange', () => {
   test('restore() and reset() through the control count as changes; nothing pending means no call on close; errors are only logged', async () => {
     const calls: PaddleSnapshot[] = [];
     let fail = false;
-    const h = await setup({
-      onChange: (s) => {
-        calls.push(s);
+    const harness = await setup({
+      onChange: (snapshot) => {
+        calls.push(snapshot);
         if (fail) throw new Error('disk full');
       },
     });
-    await h.buy();
+    await harness.buy();
     await until(() => calls.length === 1, 3000, 'onChange after the purchase');
     const stored = viaJson(calls[0]!);
-    h.control.reset();
+    harness.control.reset();
     await until(() => calls.length === 2, 3000, 'onChange after reset');
     expect(calls[1]!.subscriptions).toEqual([]);
     fail = true;
-    h.control.restore(stored);
+    harness.control.restore(stored);
     await until(() => calls.length === 3, 3000, 'onChange after restore');
     expect(calls[2]!.subscriptions).toHaveLength(1);
     // The failing callback did not break the stand-in.
-    expect((await h.api('GET', `/subscriptions/${stored.subscriptions[0]!.id}`)).statusCode).toBe(200);
-    await close(h);
+    expect((await harness.api('GET', `/subscriptions/${stored.subscriptions[0]!.id}`)).statusCode).toBe(200);
+    await close(harness);
     expect(calls).toHaveLength(3);
   });
 
   test('an async onChange is awaited on close', async () => {
     const written: string[] = [];
-    const h = await setup({
-      onChange: async (s) => {
+    const harness = await setup({
+      onChange: async (snapshot) => {
         await sleep(20);
-        written.push(JSON.stringify(s));
+        written.push(JSON.stringify(snapshot));
       },
     });
-    await h.buy();
-    await close(h);
+    await harness.buy();
+    await close(harness);
     expect(written).toHaveLength(1);
     expect(JSON.parse(written[0]!).subscriptions).toHaveLength(1);
   });

@@ -179,37 +179,37 @@ const time: Check<number> = (v, p) => (typeof v === 'number' && Number.isFinite(
 const bool: Check<boolean> = (v, p) => (typeof v === 'boolean' ? v : fail(p, `must be true or false, not ${shown(v)}`));
 
 function array<T>(check: Check<T>, max = 1_000_000): Check<T[]> {
-  return (v, p) => {
-    if (!Array.isArray(v)) return fail(p, `must be an array, not ${shown(v)}`);
-    if (v.length > max) return fail(p, `must have at most ${max} entries`);
-    return v.map((x, n) => check(x, `${p}[${n}]`));
+  return (value, path) => {
+    if (!Array.isArray(value)) return fail(path, `must be an array, not ${shown(value)}`);
+    if (value.length > max) return fail(path, `must have at most ${max} entries`);
+    return value.map((x, n) => check(x, `${path}[${n}]`));
   };
 }
 
 const empty: Check<[]> = (v, p) => (Array.isArray(v) && v.length === 0 ? [] : fail(p, 'must be an empty array'));
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
-function jsonValue(v: unknown, p: string, depth: number): unknown {
-  if (depth > 32) return fail(p, 'is nested too deeply');
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : fail(p, `must be a finite number, not ${shown(v)}`);
-  if (Array.isArray(v)) return v.map((x, n) => jsonValue(x, `${p}[${n}]`, depth + 1));
-  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonValue(x, `${p}.${k}`, depth + 1)]));
-  return fail(p, `must be JSON (null, boolean, number, string, array or object), not ${shown(v)}`);
+function jsonValue(valueItem: unknown, path: string, depth: number): unknown {
+  if (depth > 32) return fail(path, 'is nested too deeply');
+  if (valueItem === null || typeof valueItem === 'string' || typeof valueItem === 'boolean') return valueItem;
+  if (typeof valueItem === 'number') return Number.isFinite(valueItem) ? valueItem : fail(path, `must be a finite number, not ${shown(valueItem)}`);
+  if (Array.isArray(valueItem)) return valueItem.map((x, n) => jsonValue(x, `${path}[${n}]`, depth + 1));
+  if (isPlainObject(valueItem)) return Object.fromEntries(Object.entries(valueItem).map(([k, x]) => [k, jsonValue(x, `${path}.${k}`, depth + 1)]));
+  return fail(path, `must be JSON (null, boolean, number, string, array or object), not ${shown(valueItem)}`);
 }
 
 /** custom_data: a JSON object. */
 const jsonObject: Check<Record<string, unknown>> = (v, p) => (isPlainObject(v) ? (jsonValue(v, p, 0) as Record<string, unknown>) : fail(p, `must be an object, not ${shown(v)}`));
 
 function record<T>(check: Check<T>): Check<Record<string, T>> {
-  return (v, p) => {
-    if (!isPlainObject(v)) return fail(p, `must be an object, not ${shown(v)}`);
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, check(x, `${p}.${k}`)]));
+  return (value, path) => {
+    if (!isPlainObject(value)) return fail(path, `must be an object, not ${shown(value)}`);
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, check(x, `${path}.${k}`)]));
   };
 }
 
@@ -218,14 +218,14 @@ type Checked<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? 
 
 /** An object with exactly these fields (checked in this order; an unknown field is refused too). */
 function object<S extends Shape>(shape: S): Check<Checked<S>> {
-  return (v, p) => {
-    if (!isPlainObject(v)) return fail(p, `must be an object, not ${shown(v)}`);
+  return (value, path) => {
+    if (!isPlainObject(value)) return fail(path, `must be an object, not ${shown(value)}`);
     const out: Record<string, unknown> = {};
     for (const [key, check] of Object.entries(shape)) {
-      if (!Object.hasOwn(v, key)) return fail(`${p}.${key}`, 'is missing');
-      out[key] = check(v[key], `${p}.${key}`);
+      if (!Object.hasOwn(value, key)) return fail(`${path}.${key}`, 'is missing');
+      out[key] = check(value[key], `${path}.${key}`);
     }
-    for (const key of Object.keys(v)) if (!Object.hasOwn(shape, key)) return fail(`${p}.${key}`, 'is not a field of this snapshot version');
+    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) return fail(`${path}.${key}`, 'is not a field of this snapshot version');
     return out as Checked<S>;
   };
 }
@@ -437,12 +437,12 @@ export interface CatalogView {
   get(priceId: string): { currency: string; interval: Interval } | undefined;
 }
 
-function unique<T>(list: T[], key: (item: T) => string, path: (n: number) => string, what: string): Set<string> {
+function unique<T>(list: T[], key: (item: T) => string, path: (count: number) => string, what: string): Set<string> {
   const seen = new Set<string>();
-  for (const [n, item] of list.entries()) {
-    const k = key(item);
-    if (seen.has(k)) fail(path(n), `repeats the ${what} ${k}`);
-    seen.add(k);
+  for (const [count, item] of list.entries()) {
+    const keyItem = key(item);
+    if (seen.has(keyItem)) fail(path(count), `repeats the ${what} ${keyItem}`);
+    seen.add(keyItem);
   }
   return seen;
 }
@@ -456,19 +456,19 @@ export function readSnapshot(input: unknown, catalog: CatalogView): PaddleSnapsh
   if (!isPlainObject(input)) fail('snapshot', `must be an object, not ${shown(input)}`);
   if (!Object.hasOwn(input, 'version')) fail('snapshot.version', 'is missing');
   if (input.version !== 1) fail('snapshot.version', `must be 1 (the only snapshot format this stand-in reads), not ${shown(input.version)}`);
-  const s = snapshot(input, 'snapshot');
+  const snapshotItem = snapshot(input, 'snapshot');
 
-  const customers = unique(s.customers, (c) => c.customer.id, (n) => `snapshot.customers[${n}].customer.id`, 'customer');
-  const subscriptions = unique(s.subscriptions, (x) => x.id, (n) => `snapshot.subscriptions[${n}].id`, 'subscription');
-  unique(s.transactions, (t) => t.id, (n) => `snapshot.transactions[${n}].id`, 'transaction');
-  unique(s.checkouts, (c) => c.id, (n) => `snapshot.checkouts[${n}].id`, 'checkout');
-  unique(s.portals, (x) => x.session.id, (n) => `snapshot.portals[${n}].session.id`, 'portal session');
+  const customers = unique(snapshotItem.customers, (c) => c.customer.id, (n) => `snapshot.customers[${n}].customer.id`, 'customer');
+  const subscriptions = unique(snapshotItem.subscriptions, (x) => x.id, (n) => `snapshot.subscriptions[${n}].id`, 'subscription');
+  unique(snapshotItem.transactions, (t) => t.id, (n) => `snapshot.transactions[${n}].id`, 'transaction');
+  unique(snapshotItem.checkouts, (c) => c.id, (n) => `snapshot.checkouts[${n}].id`, 'checkout');
+  unique(snapshotItem.portals, (x) => x.session.id, (n) => `snapshot.portals[${n}].session.id`, 'portal session');
 
   const priceLines = (lines: Array<{ priceId: string }>, path: string, sub?: { currency: string; interval: Interval }) => {
     if (lines.length === 0) fail(path, 'must not be empty');
     const seen = new Set<string>();
-    for (const [n, line] of lines.entries()) {
-      const at = `${path}[${n}].priceId`;
+    for (const [count, line] of lines.entries()) {
+      const at = `${path}[${count}].priceId`;
       const known = catalog.get(line.priceId);
       if (!known) fail(at, `names the price ${line.priceId}, which is not among the plugin's prices option`);
       if (seen.has(line.priceId)) fail(at, `repeats the price ${line.priceId}`);
@@ -478,30 +478,30 @@ export function readSnapshot(input: unknown, catalog: CatalogView): PaddleSnapsh
     }
   };
 
-  for (const [n, sub] of s.subscriptions.entries()) {
-    const path = `snapshot.subscriptions[${n}]`;
+  for (const [count, sub] of snapshotItem.subscriptions.entries()) {
+    const path = `snapshot.subscriptions[${count}]`;
     if (!customers.has(sub.customerId)) fail(`${path}.customerId`, `names the customer ${sub.customerId}, which is not in snapshot.customers`);
     priceLines(sub.items, `${path}.items`, sub);
     if ((sub.periodStart === null) !== (sub.periodEnd === null)) fail(`${path}.periodEnd`, 'must be null exactly when periodStart is');
     if (sub.status === 'canceled' && sub.scheduledCancelAt !== null) fail(`${path}.scheduledCancelAt`, 'must be null for a canceled subscription');
     if (sub.status === 'canceled' && sub.nextBilledAt !== null) fail(`${path}.nextBilledAt`, 'must be null for a canceled subscription');
   }
-  for (const [n, t] of s.transactions.entries()) {
-    const path = `snapshot.transactions[${n}]`;
+  for (const [countItem, transaction] of snapshotItem.transactions.entries()) {
+    const path = `snapshot.transactions[${countItem}]`;
     // Only a transaction the API created is without a customer and a subscription (until it is paid).
-    if (t.subscription_id === null || t.customer_id === null) {
-      if (t.origin !== 'api') fail(`${path}.${t.subscription_id === null ? 'subscription_id' : 'customer_id'}`, 'must be set (only a transaction the API created has none until it is paid)');
-      if (t.status !== 'draft' && t.status !== 'ready') fail(`${path}.status`, `must be draft or ready while the transaction has no subscription, not ${t.status}`);
+    if (transaction.subscription_id === null || transaction.customer_id === null) {
+      if (transaction.origin !== 'api') fail(`${path}.${transaction.subscription_id === null ? 'subscription_id' : 'customer_id'}`, 'must be set (only a transaction the API created has none until it is paid)');
+      if (transaction.status !== 'draft' && transaction.status !== 'ready') fail(`${path}.status`, `must be draft or ready while the transaction has no subscription, not ${transaction.status}`);
     }
-    if (t.customer_id !== null && !customers.has(t.customer_id)) fail(`${path}.customer_id`, `names the customer ${t.customer_id}, which is not in snapshot.customers`);
-    if (t.subscription_id !== null && !subscriptions.has(t.subscription_id)) fail(`${path}.subscription_id`, `names the subscription ${t.subscription_id}, which is not in snapshot.subscriptions`);
+    if (transaction.customer_id !== null && !customers.has(transaction.customer_id)) fail(`${path}.customer_id`, `names the customer ${transaction.customer_id}, which is not in snapshot.customers`);
+    if (transaction.subscription_id !== null && !subscriptions.has(transaction.subscription_id)) fail(`${path}.subscription_id`, `names the subscription ${transaction.subscription_id}, which is not in snapshot.subscriptions`);
   }
-  for (const [n, c] of s.checkouts.entries()) {
-    priceLines(c.lines, `snapshot.checkouts[${n}].lines`);
-    if (c.kind === 'update' && c.transactionId === null) fail(`snapshot.checkouts[${n}].transactionId`, 'must name the transaction a card-update checkout pays');
+  for (const [count, checkout] of snapshotItem.checkouts.entries()) {
+    priceLines(checkout.lines, `snapshot.checkouts[${count}].lines`);
+    if (checkout.kind === 'update' && checkout.transactionId === null) fail(`snapshot.checkouts[${count}].transactionId`, 'must name the transaction a card-update checkout pays');
   }
-  for (const [n, x] of s.portals.entries()) {
-    if (!customers.has(x.session.customer_id)) fail(`snapshot.portals[${n}].session.customer_id`, `names the customer ${x.session.customer_id}, which is not in snapshot.customers`);
+  for (const [countItem, portal] of snapshotItem.portals.entries()) {
+    if (!customers.has(portal.session.customer_id)) fail(`snapshot.portals[${countItem}].session.customer_id`, `names the customer ${portal.session.customer_id}, which is not in snapshot.customers`);
   }
-  return s;
+  return snapshotItem;
 }

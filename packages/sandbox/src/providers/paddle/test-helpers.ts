@@ -103,14 +103,14 @@ export async function paddleHarness(options: Partial<PaddleSandboxOptions> = {})
     const form = new URLSearchParams({ checkout: hiddenCheckoutId(html), card_number: '4242 4242 4242 4242', expiry: '12/29', cvc: '123', ...fields });
     return app.inject({ method: 'POST', url: `${PREFIX}/checkout`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() });
   };
-  const buy: PaddleHarness['buy'] = async (o = {}) => {
+  const buy: PaddleHarness['buy'] = async (item = {}) => {
     const page = await openCheckout({
-      items: JSON.stringify([{ priceId: o.priceId ?? 'pri_premium_month', quantity: o.quantity ?? 1 }]),
-      custom_data: JSON.stringify(o.customData ?? { userId: USER_ID, guildId: '987654321098765432' }),
+      items: JSON.stringify([{ priceId: item.priceId ?? 'pri_premium_month', quantity: item.quantity ?? 1 }]),
+      custom_data: JSON.stringify(item.customData ?? { userId: USER_ID, guildId: '987654321098765432' }),
       token: CLIENT_TOKEN,
     });
     if (page.statusCode !== 200) throw new Error(`checkout did not open: ${page.statusCode} ${page.body.slice(0, 500)}`);
-    const done = await pay(page.body, { email: o.email ?? 'ava@example.com', ...(o.card ? { card_number: o.card } : {}) });
+    const done = await pay(page.body, { email: item.email ?? 'ava@example.com', ...(item.card ? { card_number: item.card } : {}) });
     const event = pageEvent(done.body);
     if (done.statusCode !== 200 || event?.name !== 'checkout.completed') throw new Error(`checkout failed: ${done.statusCode} ${done.body.slice(0, 800)}`);
     return { subscriptionId: event.data.subscription_id, transactionId: event.data.transaction_id, customerId: event.data.customer.id, page: done };

@@ -28,63 +28,63 @@ type Direction = 'ASC' | 'DESC';
 type OrderField = 'billed_at' | 'created_at' | 'id' | 'updated_at';
 
 /** Every value of a comma-list parameter (repeated parameters add up), or undefined when absent. */
-function values(q: URLSearchParams, name: string, allowed?: string[]): string[] | undefined {
-  if (!q.has(name)) return undefined;
-  const parts = q
+function values(params: URLSearchParams, name: string, allowed?: string[]): string[] | undefined {
+  if (!params.has(name)) return undefined;
+  const parts = params
     .getAll(name)
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter(Boolean);
   if (parts.length === 0) throw invalidField(name, 'must not be empty');
-  for (const p of parts) if (allowed && !allowed.includes(p)) throw invalidField(name, `must be one of ${allowed.join(', ')}, not ${JSON.stringify(p.slice(0, 50))}`);
+  for (const path of parts) if (allowed && !allowed.includes(path)) throw invalidField(name, `must be one of ${allowed.join(', ')}, not ${JSON.stringify(path.slice(0, 50))}`);
   return parts;
 }
 
-function single(q: URLSearchParams, name: string): string | undefined {
-  const all = q.getAll(name);
+function single(paramsItem: URLSearchParams, name: string): string | undefined {
+  const all = paramsItem.getAll(name);
   if (all.length > 1) throw invalidField(name, 'must be given once');
   return all[0];
 }
 
 /** Epoch microseconds of an RFC 3339 date-time (no offset: UTC, as Paddle's examples write it). */
 function micros(value: string, field: string): number {
-  const m = RFC3339.exec(value);
-  const ms = m ? Date.parse(`${m[1]}${m[3] ?? 'Z'}`) : Number.NaN;
-  if (!m || !Number.isFinite(ms)) throw invalidField(field, 'must be an RFC 3339 datetime string, e.g. 2026-01-15T12:00:00Z');
-  return ms * 1000 + Number((m[2] ?? '').slice(0, 6).padEnd(6, '0'));
+  const match = RFC3339.exec(value);
+  const ms = match ? Date.parse(`${match[1]}${match[3] ?? 'Z'}`) : Number.NaN;
+  if (!match || !Number.isFinite(ms)) throw invalidField(field, 'must be an RFC 3339 datetime string, e.g. 2026-01-15T12:00:00Z');
+  return ms * 1000 + Number((match[2] ?? '').slice(0, 6).padEnd(6, '0'));
 }
 
-function parseQuery(q: URLSearchParams): { query: TransactionQuery; include: string[]; order: { field: OrderField; direction: Direction }; perPage: number; after: string | undefined } {
-  const subscription = values(q, 'subscription_id');
+function parseQuery(params: URLSearchParams): { query: TransactionQuery; include: string[]; order: { field: OrderField; direction: Direction }; perPage: number; after: string | undefined } {
+  const subscription = values(params, 'subscription_id');
   const query: TransactionQuery = {
-    ids: values(q, 'id'),
+    ids: values(params, 'id'),
     subscriptionIds: subscription?.length === 1 && subscription[0] === 'null' ? null : subscription,
-    customerIds: values(q, 'customer_id'),
-    statuses: values(q, 'status', STATUSES),
-    origins: values(q, 'origin', ORIGINS),
-    invoiceNumbers: values(q, 'invoice_number'),
-    collectionModes: values(q, 'collection_mode', COLLECTION_MODES),
+    customerIds: values(params, 'customer_id'),
+    statuses: values(params, 'status', STATUSES),
+    origins: values(params, 'origin', ORIGINS),
+    invoiceNumbers: values(params, 'invoice_number'),
+    collectionModes: values(params, 'collection_mode', COLLECTION_MODES),
     dates: [],
   };
   for (const field of DATE_FIELDS) {
     for (const [suffix, op] of Object.entries(OPERATORS)) {
       const name = `${field}${suffix}`;
-      const value = single(q, name);
+      const value = single(params, name);
       if (value !== undefined) query.dates!.push({ field, op, micros: micros(value, name) });
     }
   }
-  const orderBy = single(q, 'order_by') ?? 'id[DESC]';
-  const m = /^(billed_at|created_at|id|updated_at)\[(ASC|DESC)\]$/.exec(orderBy);
-  if (!m) throw invalidField('order_by', 'must be a field (billed_at, created_at, id or updated_at) and a direction, e.g. id[DESC]');
-  const perPageRaw = single(q, 'per_page');
+  const orderBy = single(params, 'order_by') ?? 'id[DESC]';
+  const match = /^(billed_at|created_at|id|updated_at)\[(ASC|DESC)\]$/.exec(orderBy);
+  if (!match) throw invalidField('order_by', 'must be a field (billed_at, created_at, id or updated_at) and a direction, e.g. id[DESC]');
+  const perPageRaw = single(params, 'per_page');
   const perPage = perPageRaw === undefined ? PER_PAGE : Number(perPageRaw);
   if (!(Number.isInteger(perPage) && perPage >= 1)) throw invalidField('per_page', 'must be a whole number of at least 1');
-  const after = single(q, 'after');
+  const after = single(params, 'after');
   if (after === '') throw invalidField('after', 'must not be empty');
   return {
     query,
-    include: values(q, 'include', INCLUDES) ?? [],
-    order: { field: m[1] as OrderField, direction: m[2] as Direction },
+    include: values(params, 'include', INCLUDES) ?? [],
+    order: { field: match[1] as OrderField, direction: match[2] as Direction },
     perPage: Math.min(perPage, PER_PAGE),
     after,
   };
@@ -94,38 +94,38 @@ function parseQuery(q: URLSearchParams): { query: TransactionQuery; include: str
 function sortTransactions(list: PaddleTransaction[], field: OrderField, direction: Direction): PaddleTransaction[] {
   const sign = direction === 'ASC' ? 1 : -1;
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return list.sort((a, b) => {
-    const x = a[field];
-    const y = b[field];
-    if (x !== y) {
-      if (x === null) return 1;
-      if (y === null) return -1;
-      return sign * cmp(x, y);
+  return list.sort((transaction, transactionItem) => {
+    const item = transaction[field];
+    const other = transactionItem[field];
+    if (item !== other) {
+      if (item === null) return 1;
+      if (other === null) return -1;
+      return sign * cmp(item, other);
     }
-    return sign * cmp(a.id, b.id);
+    return sign * cmp(transaction.id, transactionItem.id);
   });
 }
 
 /** The body of POST /transactions the stand-in takes: items (catalogue prices), custom data, automatic collection. */
 function parseCreate(body: unknown): { items: Array<{ priceId: unknown; quantity: unknown }>; customData: Record<string, unknown> | null } {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) throw new PaddleApiError(400, 'bad_request', 'Invalid request: the body must be a JSON object.');
-  const b = body as Record<string, unknown>;
+  const second = body as Record<string, unknown>;
   const allowed = new Set(['items', 'custom_data', 'collection_mode', 'currency_code']);
-  for (const key of Object.keys(b)) if (!allowed.has(key)) throw invalidField(key, 'is not supported by this sandbox (items, custom_data, collection_mode, currency_code)');
-  if (b.collection_mode !== undefined && b.collection_mode !== 'automatic') throw invalidField('collection_mode', 'only automatic is supported by this sandbox');
-  if (!Array.isArray(b.items) || b.items.length === 0 || b.items.length > 10) throw invalidField('items', 'must be an array of 1 to 10 { price_id, quantity }');
-  const items = b.items.map((item, n) => {
-    const i = item as { price_id?: unknown; quantity?: unknown } | null;
-    if (!i || typeof i !== 'object') throw invalidField(`items[${n}]`, 'must be an object { price_id, quantity }');
-    if (typeof i.price_id !== 'string' || i.price_id === '') throw invalidField(`items[${n}].price_id`, 'must be provided as part of the request');
-    if (!(typeof i.quantity === 'number' && Number.isInteger(i.quantity) && i.quantity >= 1 && i.quantity <= 100)) throw invalidField(`items[${n}].quantity`, 'must be a whole number from 1 to 100');
-    return { priceId: i.price_id, quantity: i.quantity };
+  for (const key of Object.keys(second)) if (!allowed.has(key)) throw invalidField(key, 'is not supported by this sandbox (items, custom_data, collection_mode, currency_code)');
+  if (second.collection_mode !== undefined && second.collection_mode !== 'automatic') throw invalidField('collection_mode', 'only automatic is supported by this sandbox');
+  if (!Array.isArray(second.items) || second.items.length === 0 || second.items.length > 10) throw invalidField('items', 'must be an array of 1 to 10 { price_id, quantity }');
+  const items = second.items.map((item, count) => {
+    const itemItem = item as { price_id?: unknown; quantity?: unknown } | null;
+    if (!itemItem || typeof itemItem !== 'object') throw invalidField(`items[${count}]`, 'must be an object { price_id, quantity }');
+    if (typeof itemItem.price_id !== 'string' || itemItem.price_id === '') throw invalidField(`items[${count}].price_id`, 'must be provided as part of the request');
+    if (!(typeof itemItem.quantity === 'number' && Number.isInteger(itemItem.quantity) && itemItem.quantity >= 1 && itemItem.quantity <= 100)) throw invalidField(`items[${count}].quantity`, 'must be a whole number from 1 to 100');
+    return { priceId: itemItem.price_id, quantity: itemItem.quantity };
   });
   let customData: Record<string, unknown> | null = null;
-  if (b.custom_data !== undefined && b.custom_data !== null) {
-    if (typeof b.custom_data !== 'object' || Array.isArray(b.custom_data)) throw invalidField('custom_data', 'must be an object or null');
-    if (JSON.stringify(b.custom_data).length > 10_000) throw invalidField('custom_data', 'is too large');
-    customData = b.custom_data as Record<string, unknown>;
+  if (second.custom_data !== undefined && second.custom_data !== null) {
+    if (typeof second.custom_data !== 'object' || Array.isArray(second.custom_data)) throw invalidField('custom_data', 'must be an object or null');
+    if (JSON.stringify(second.custom_data).length > 10_000) throw invalidField('custom_data', 'is too large');
+    customData = second.custom_data as Record<string, unknown>;
   }
   return { items, customData };
 }
@@ -152,8 +152,8 @@ export function transactionRoutes(app: FastifyInstance, ctx: TransactionRoutesCo
   });
 
   app.get('/transactions', async (req, reply) => {
-    const q = queryOf(req.url);
-    const { query, include, order, perPage, after } = parseQuery(q);
+    const params = queryOf(req.url);
+    const { query, include, order, perPage, after } = parseQuery(params);
     const all = sortTransactions(engine.findTransactions(query), order.field, order.direction);
     let rest = all;
     if (after !== undefined) {
@@ -162,7 +162,7 @@ export function transactionRoutes(app: FastifyInstance, ctx: TransactionRoutesCo
       rest = at >= 0 ? all.slice(at + 1) : all.filter((t) => (order.direction === 'ASC' ? t.id > after : t.id < after));
     }
     const page = rest.slice(0, perPage);
-    const next = new URLSearchParams(q);
+    const next = new URLSearchParams(params);
     next.delete('after');
     const last = page.at(-1);
     if (last) next.set('after', last.id);
@@ -175,8 +175,8 @@ export function transactionRoutes(app: FastifyInstance, ctx: TransactionRoutesCo
 
   app.get('/transactions/:id/invoice', async (req, reply) => {
     const { id } = req.params as { id: string };
-    const q = queryOf(req.url);
-    const disposition = single(q, 'disposition');
+    const params = queryOf(req.url);
+    const disposition = single(params, 'disposition');
     if (disposition !== undefined && !DISPOSITIONS.includes(disposition)) throw invalidField('disposition', 'must be attachment or inline');
     const txn = engine.invoiceable(id);
     const { token } = ctx.invoiceLinks.mint(txn.id);

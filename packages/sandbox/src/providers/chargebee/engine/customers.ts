@@ -7,27 +7,27 @@ import { ChargebeeState } from './state';
 
 /** Customers and subscriptions as the API answers them, and their reads. */
 export class ChargebeeCustomers extends ChargebeeState {
-  protected customerJson(c: CustomerRecord): ChargebeeCustomer {
+  protected customerJson(customer: CustomerRecord): ChargebeeCustomer {
     return {
-      id: c.id,
-      ...(c.email ? { email: c.email } : {}),
+      id: customer.id,
+      ...(customer.email ? { email: customer.email } : {}),
       auto_collection: 'on',
       net_term_days: 0,
       allow_direct_debit: false,
-      created_at: c.createdAt,
+      created_at: customer.createdAt,
       taxability: 'taxable',
-      updated_at: Math.floor(c.version / 1000),
+      updated_at: Math.floor(customer.version / 1000),
       pii_cleared: 'active',
       channel: 'web',
-      resource_version: c.version,
+      resource_version: customer.version,
       deleted: false,
       object: 'customer',
-      card_status: c.hasCard ? 'valid' : 'no_card',
+      card_status: customer.hasCard ? 'valid' : 'no_card',
       promotional_credits: 0,
-      refundable_credits: c.refundableCredits,
+      refundable_credits: customer.refundableCredits,
       excess_payments: 0,
       unbilled_charges: 0,
-      ...(c.currency ? { preferred_currency_code: c.currency } : {}),
+      ...(customer.currency ? { preferred_currency_code: customer.currency } : {}),
     };
   }
 
@@ -35,52 +35,52 @@ export class ChargebeeCustomers extends ChargebeeState {
     return items.reduce((t, i) => t + this.catalog.get(i.itemPriceId)!.price * i.quantity, 0);
   }
 
-  protected subscriptionJson(s: SubscriptionRecord): ChargebeeSubscription {
-    const total = this.total(s.items);
-    const months = s.periodUnit === 'year' ? 12 * s.period : s.period;
-    const due = s.dueInvoiceId ? this.invoiceRecords.get(s.dueInvoiceId) : undefined;
+  protected subscriptionJson(subscription: SubscriptionRecord): ChargebeeSubscription {
+    const total = this.total(subscription.items);
+    const months = subscription.periodUnit === 'year' ? 12 * subscription.period : subscription.period;
+    const due = subscription.dueInvoiceId ? this.invoiceRecords.get(subscription.dueInvoiceId) : undefined;
     return {
-      id: s.id,
-      customer_id: s.customerId,
-      status: s.status,
-      currency_code: s.currency,
-      billing_period: s.period,
-      billing_period_unit: s.periodUnit,
-      current_term_start: s.termStart,
-      current_term_end: s.termEnd,
-      ...(s.nextBillingAt !== null ? { next_billing_at: s.nextBillingAt } : {}),
-      started_at: s.startedAt,
-      activated_at: s.activatedAt,
-      created_at: s.createdAt,
-      updated_at: Math.floor(s.version / 1000),
-      ...(s.cancelledAt !== null ? { cancelled_at: s.cancelledAt } : {}),
-      ...(s.cancelScheduleCreatedAt !== null ? { cancel_schedule_created_at: s.cancelScheduleCreatedAt } : {}),
+      id: subscription.id,
+      customer_id: subscription.customerId,
+      status: subscription.status,
+      currency_code: subscription.currency,
+      billing_period: subscription.period,
+      billing_period_unit: subscription.periodUnit,
+      current_term_start: subscription.termStart,
+      current_term_end: subscription.termEnd,
+      ...(subscription.nextBillingAt !== null ? { next_billing_at: subscription.nextBillingAt } : {}),
+      started_at: subscription.startedAt,
+      activated_at: subscription.activatedAt,
+      created_at: subscription.createdAt,
+      updated_at: Math.floor(subscription.version / 1000),
+      ...(subscription.cancelledAt !== null ? { cancelled_at: subscription.cancelledAt } : {}),
+      ...(subscription.cancelScheduleCreatedAt !== null ? { cancel_schedule_created_at: subscription.cancelScheduleCreatedAt } : {}),
       due_invoices_count: due ? 1 : 0,
-      ...(due && s.dueSince !== null ? { due_since: s.dueSince, total_dues: due.amount_due } : {}),
-      mrr: s.status === 'cancelled' ? 0 : Math.round(total / months),
+      ...(due && subscription.dueSince !== null ? { due_since: subscription.dueSince, total_dues: due.amount_due } : {}),
+      mrr: subscription.status === 'cancelled' ? 0 : Math.round(total / months),
       has_scheduled_changes: false,
       has_scheduled_advance_invoices: false,
       auto_collection: 'on',
       channel: 'web',
-      subscription_items: s.items.map((i) => {
-        const price = this.catalog.get(i.itemPriceId)!;
-        return { item_price_id: i.itemPriceId, item_type: 'plan', quantity: i.quantity, unit_price: price.price, amount: price.price * i.quantity, free_quantity: 0, object: 'subscription_item' };
+      subscription_items: subscription.items.map((item) => {
+        const price = this.catalog.get(item.itemPriceId)!;
+        return { item_price_id: item.itemPriceId, item_type: 'plan', quantity: item.quantity, unit_price: price.price, amount: price.price * item.quantity, free_quantity: 0, object: 'subscription_item' };
       }),
-      resource_version: s.version,
+      resource_version: subscription.version,
       deleted: false,
       object: 'subscription',
     };
   }
 
   protected subscriptionRecord(id: string): SubscriptionRecord {
-    const s = this.subscriptionRecords.get(id);
-    if (!s) throw notFound('Subscription', id);
-    return s;
+    const subscription = this.subscriptionRecords.get(id);
+    if (!subscription) throw notFound('Subscription', id);
+    return subscription;
   }
 
   subscription(id: string): { subscription: ChargebeeSubscription; customer: ChargebeeCustomer } {
-    const s = this.subscriptionRecord(id);
-    return { subscription: this.subscriptionJson(s), customer: this.customerJson(this.customerRecords.get(s.customerId)!) };
+    const subscription = this.subscriptionRecord(id);
+    return { subscription: this.subscriptionJson(subscription), customer: this.customerJson(this.customerRecords.get(subscription.customerId)!) };
   }
 
   /** Newest first, like Chargebee's default order (created_at descending). */
@@ -92,9 +92,9 @@ export class ChargebeeCustomers extends ChargebeeState {
   }
 
   customer(id: string): ChargebeeCustomer {
-    const c = this.customerRecords.get(id);
-    if (!c) throw notFound('Customer', id);
-    return this.customerJson(c);
+    const customer = this.customerRecords.get(id);
+    if (!customer) throw notFound('Customer', id);
+    return this.customerJson(customer);
   }
 
   customers(): ChargebeeCustomer[] {

@@ -8,20 +8,20 @@ import { type ChargebeeItemPriceOption, type CheckoutInput, evict, type HostedPa
 
 /** Hosted checkout pages: created by the API, paid or canceled on the page. */
 export class ChargebeeHostedPages extends ChargebeeInvoices {
-  protected pageJson(p: HostedPageRecord): ChargebeeHostedPage {
-    const result = p.result;
+  protected pageJson(hostedPage: HostedPageRecord): ChargebeeHostedPage {
+    const result = hostedPage.result;
     const sub = result ? this.subscriptionRecords.get(result.subscriptionId) : undefined;
     return {
-      id: p.id,
+      id: hostedPage.id,
       type: 'checkout_new',
-      url: p.url,
-      state: p.state,
-      ...(p.passThruContent !== null ? { pass_thru_content: p.passThruContent } : {}),
+      url: hostedPage.url,
+      state: hostedPage.state,
+      ...(hostedPage.passThruContent !== null ? { pass_thru_content: hostedPage.passThruContent } : {}),
       embed: false,
-      created_at: p.createdAt,
-      expires_at: p.expiresAt,
-      updated_at: Math.floor(p.version / 1000),
-      resource_version: p.version,
+      created_at: hostedPage.createdAt,
+      expires_at: hostedPage.expiresAt,
+      updated_at: Math.floor(hostedPage.version / 1000),
+      resource_version: hostedPage.version,
       ...(result && sub
         ? {
             content: {
@@ -65,45 +65,45 @@ export class ChargebeeHostedPages extends ChargebeeInvoices {
   }
 
   hostedPage(id: string): ChargebeeHostedPage {
-    const p = this.hostedPages.get(id);
-    if (!p) throw notFound('Hosted page', id);
-    return this.pageJson(p);
+    const hostedPage = this.hostedPages.get(id);
+    if (!hostedPage) throw notFound('Hosted page', id);
+    return this.pageJson(hostedPage);
   }
 
   /** The hosted page record for the page routes (null when unknown); `open` marks a created page requested. */
   page(id: string, open = false): Readonly<HostedPageRecord> | null {
-    const p = this.hostedPages.get(id);
-    if (!p) return null;
-    if (open && p.state === 'created' && p.expiresAt > this.sec()) {
-      p.state = 'requested';
-      p.version = this.version();
+    const hostedPage = this.hostedPages.get(id);
+    if (!hostedPage) return null;
+    if (open && hostedPage.state === 'created' && hostedPage.expiresAt > this.sec()) {
+      hostedPage.state = 'requested';
+      hostedPage.version = this.version();
       this.changed();
     }
-    return structuredClone(p);
+    return structuredClone(hostedPage);
   }
 
   cancelPage(id: string): Readonly<HostedPageRecord> {
-    const p = this.hostedPages.get(id);
-    if (!p) throw notFound('Hosted page', id);
-    if (p.state === 'created' || p.state === 'requested') {
-      p.state = 'cancelled';
-      p.version = this.version();
+    const hostedPage = this.hostedPages.get(id);
+    if (!hostedPage) throw notFound('Hosted page', id);
+    if (hostedPage.state === 'created' || hostedPage.state === 'requested') {
+      hostedPage.state = 'cancelled';
+      hostedPage.version = this.version();
       this.changed();
     }
-    return structuredClone(p);
+    return structuredClone(hostedPage);
   }
 
   /** Pays a hosted page: the customer (made or reused), the subscription, its first invoice; customer_created, subscription_created, payment_succeeded. */
   purchase(id: string, email: string, card: Card): Readonly<HostedPageRecord> {
-    const p = this.hostedPages.get(id);
-    if (!p) throw notFound('Hosted page', id);
-    if (p.state === 'succeeded') return structuredClone(p);
-    if (p.state === 'cancelled') throw invalidState('This checkout was cancelled.');
+    const hostedPage = this.hostedPages.get(id);
+    if (!hostedPage) throw notFound('Hosted page', id);
+    if (hostedPage.state === 'succeeded') return structuredClone(hostedPage);
+    if (hostedPage.state === 'cancelled') throw invalidState('This checkout was cancelled.');
     const nowS = this.sec();
-    if (p.expiresAt <= nowS) throw invalidState('This checkout has expired.');
-    const price = this.catalog.get(p.lines[0]!.itemPriceId)!;
-    if (p.subscriptionId !== null && this.subscriptionRecords.has(p.subscriptionId)) throw invalidState(`Subscription ${p.subscriptionId} already exists.`);
-    const customerId = p.customerId ?? randomId();
+    if (hostedPage.expiresAt <= nowS) throw invalidState('This checkout has expired.');
+    const price = this.catalog.get(hostedPage.lines[0]!.itemPriceId)!;
+    if (hostedPage.subscriptionId !== null && this.subscriptionRecords.has(hostedPage.subscriptionId)) throw invalidState(`Subscription ${hostedPage.subscriptionId} already exists.`);
+    const customerId = hostedPage.customerId ?? randomId();
     let customer = this.customerRecords.get(customerId);
     const newCustomer = !customer;
     if (!customer) {
@@ -117,13 +117,13 @@ export class ChargebeeHostedPages extends ChargebeeInvoices {
     }
     const end = Math.floor(addInterval(nowS * 1000, price.periodUnit, price.period) / 1000);
     const sub: SubscriptionRecord = {
-      id: p.subscriptionId ?? randomId(),
+      id: hostedPage.subscriptionId ?? randomId(),
       customerId,
       status: 'active',
       currency: price.currencyCode,
       periodUnit: price.periodUnit,
       period: price.period,
-      items: structuredClone(p.lines),
+      items: structuredClone(hostedPage.lines),
       termStart: nowS,
       termEnd: end,
       nextBillingAt: end,
@@ -140,13 +140,13 @@ export class ChargebeeHostedPages extends ChargebeeInvoices {
     this.subscriptionRecords.set(sub.id, sub);
     const inv = this.addInvoice(sub, [this.line(sub, sub.items[0]!, nowS, end, price.price)]);
     sub.version = this.version();
-    p.state = 'succeeded';
-    p.result = { subscriptionId: sub.id, customerId, invoiceId: inv.id };
-    p.version = this.version();
+    hostedPage.state = 'succeeded';
+    hostedPage.result = { subscriptionId: sub.id, customerId, invoiceId: inv.id };
+    hostedPage.version = this.version();
     if (newCustomer) this.emit('customer_created', 'hosted_page', { customer: this.customerJson(customer) });
     this.emit('subscription_created', 'hosted_page', this.content(sub, inv));
     this.emit('payment_succeeded', 'hosted_page', this.payment(sub, inv, 'success'));
     this.changed();
-    return structuredClone(p);
+    return structuredClone(hostedPage);
   }
 }

@@ -12,18 +12,18 @@ export { type ChargebeeItemPriceOption, type CheckoutInput, type EngineOptions, 
  * sessions, and the events it sends (through its WebhookQueue).
  */
 export class ChargebeeEngine extends ChargebeeSubscriptions {
-  protected portalJson(p: PortalRecord): ChargebeePortalSession {
+  protected portalJson(portal: PortalRecord): ChargebeePortalSession {
     return {
-      id: p.id,
-      token: p.token,
-      access_url: p.accessUrl,
-      ...(p.redirectUrl !== null ? { redirect_url: p.redirectUrl } : {}),
-      status: p.status,
-      created_at: p.createdAt,
-      expires_at: p.expiresAt,
-      customer_id: p.customerId,
-      ...(p.loginAt !== null ? { login_at: p.loginAt } : {}),
-      ...(p.logoutAt !== null ? { logout_at: p.logoutAt } : {}),
+      id: portal.id,
+      token: portal.token,
+      access_url: portal.accessUrl,
+      ...(portal.redirectUrl !== null ? { redirect_url: portal.redirectUrl } : {}),
+      status: portal.status,
+      created_at: portal.createdAt,
+      expires_at: portal.expiresAt,
+      customer_id: portal.customerId,
+      ...(portal.loginAt !== null ? { login_at: portal.loginAt } : {}),
+      ...(portal.logoutAt !== null ? { logout_at: portal.logoutAt } : {}),
       object: 'portal_session',
     };
   }
@@ -33,7 +33,7 @@ export class ChargebeeEngine extends ChargebeeSubscriptions {
     const nowS = this.sec();
     evict(this.portalRecords, nowS);
     const token = randomId('', 32);
-    const p: PortalRecord = {
+    const portal: PortalRecord = {
       id: randomId('portal_'),
       token,
       accessUrl: accessUrlOf(token),
@@ -46,44 +46,44 @@ export class ChargebeeEngine extends ChargebeeSubscriptions {
       logoutAt: null,
       loginSecret: null,
     };
-    this.portalRecords.set(p.id, p);
+    this.portalRecords.set(portal.id, portal);
     this.changed();
-    return this.portalJson(p);
+    return this.portalJson(portal);
   }
 
   /** Uses an access URL's token (once): the session and its new cookie secret, or null (unknown, used or expired). */
   portalLogin(token: string): { session: ChargebeePortalSession; secret: string } | null {
     const nowS = this.sec();
-    const p = [...this.portalRecords.values()].find((x) => x.token === token);
-    if (p?.status !== 'created' || p.expiresAt <= nowS) return null;
-    p.status = 'logged_in';
-    p.loginAt = nowS;
-    p.loginSecret = randomBytes(24).toString('base64url');
-    p.expiresAt = Math.max(p.expiresAt, nowS + Math.floor(this.options.portalTtlMs / 1000));
+    const portal = [...this.portalRecords.values()].find((x) => x.token === token);
+    if (portal?.status !== 'created' || portal.expiresAt <= nowS) return null;
+    portal.status = 'logged_in';
+    portal.loginAt = nowS;
+    portal.loginSecret = randomBytes(24).toString('base64url');
+    portal.expiresAt = Math.max(portal.expiresAt, nowS + Math.floor(this.options.portalTtlMs / 1000));
     this.changed();
-    return { session: this.portalJson(p), secret: p.loginSecret };
+    return { session: this.portalJson(portal), secret: portal.loginSecret };
   }
 
   /** A logged-in portal session whose cookie secret matches, or null. */
-  portal(id: string, secret: string | undefined, equal: (a: string, b: string) => boolean): ChargebeePortalSession | null {
-    const p = this.portalRecords.get(id);
-    if (p?.status !== 'logged_in' || p.loginSecret === null || !secret || !equal(secret, p.loginSecret) || p.expiresAt <= this.sec()) return null;
-    return this.portalJson(p);
+  portal(id: string, secret: string | undefined, equal: (left: string, right: string) => boolean): ChargebeePortalSession | null {
+    const portal = this.portalRecords.get(id);
+    if (portal?.status !== 'logged_in' || portal.loginSecret === null || !secret || !equal(secret, portal.loginSecret) || portal.expiresAt <= this.sec()) return null;
+    return this.portalJson(portal);
   }
 
   portalLogout(id: string): ChargebeePortalSession | null {
-    const p = this.portalRecords.get(id);
-    if (!p) return null;
-    p.status = 'logged_out';
-    p.logoutAt = this.sec();
-    p.loginSecret = null;
+    const portal = this.portalRecords.get(id);
+    if (!portal) return null;
+    portal.status = 'logged_out';
+    portal.logoutAt = this.sec();
+    portal.loginSecret = null;
     this.changed();
-    return this.portalJson(p);
+    return this.portalJson(portal);
   }
 
   portalApi(id: string): ChargebeePortalSession {
-    const p = this.portalRecords.get(id);
-    if (!p) throw notFound('Portal session', id);
-    return this.portalJson(p);
+    const portal = this.portalRecords.get(id);
+    if (!portal) throw notFound('Portal session', id);
+    return this.portalJson(portal);
   }
 }

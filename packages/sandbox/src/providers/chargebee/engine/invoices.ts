@@ -148,9 +148,9 @@ export class ChargebeeInvoices extends ChargebeeCustomers {
   }
 
   downloadable(token: string): ChargebeeInvoice | null {
-    const d = this.downloadTokens.get(token);
-    if (!d || d.expiresAt <= this.sec()) return null;
-    const inv = this.invoiceRecords.get(d.invoiceId);
+    const download = this.downloadTokens.get(token);
+    if (!download || download.expiresAt <= this.sec()) return null;
+    const inv = this.invoiceRecords.get(download.invoiceId);
     return inv ? structuredClone(inv) : null;
   }
 }

@@ -67,23 +67,23 @@ export const MAX_RENEWALS = 1000;
 export function resolveCatalog(prices: ChargebeeItemPriceOption[]): Map<string, ChargebeeItemPriceOption> {
   if (!Array.isArray(prices) || prices.length === 0) throw new RangeError('chargebeeSandbox: itemPrices must list at least one item price');
   const catalog = new Map<string, ChargebeeItemPriceOption>();
-  for (const p of prices) {
-    const name = JSON.stringify(p?.id);
-    if (typeof p?.id !== 'string' || !/^[\w.~@-]{1,100}$/.test(p.id)) throw new RangeError(`chargebeeSandbox: an item price id must be 1-100 letters, digits, _ . ~ @ or -, not ${name}`);
-    if (catalog.has(p.id)) throw new RangeError(`chargebeeSandbox: item price ${p.id} is listed twice`);
-    if (typeof p.itemId !== 'string' || !/^[\w.~@-]{1,100}$/.test(p.itemId)) throw new RangeError(`chargebeeSandbox: item price ${p.id}: itemId must be 1-100 letters, digits, _ . ~ @ or -`);
-    if (typeof p.name !== 'string' || p.name.trim() === '') throw new RangeError(`chargebeeSandbox: item price ${p.id} needs a name`);
-    if (!(Number.isInteger(p.price) && p.price >= 0)) throw new RangeError(`chargebeeSandbox: item price ${p.id}: price must be a whole number of minor units (cents) >= 0`);
-    if (typeof p.currencyCode !== 'string' || !/^[A-Z]{3}$/.test(p.currencyCode)) throw new RangeError(`chargebeeSandbox: item price ${p.id}: currencyCode must be an ISO 4217 code such as USD`);
-    if (p.periodUnit !== 'month' && p.periodUnit !== 'year') throw new RangeError(`chargebeeSandbox: item price ${p.id}: periodUnit must be 'month' or 'year'`);
-    if (!(Number.isInteger(p.period) && p.period >= 1 && p.period <= 12)) throw new RangeError(`chargebeeSandbox: item price ${p.id}: period must be a whole number from 1 to 12`);
-    catalog.set(p.id, { ...p });
+  for (const itemPriceOption of prices) {
+    const name = JSON.stringify(itemPriceOption?.id);
+    if (typeof itemPriceOption?.id !== 'string' || !/^[\w.~@-]{1,100}$/.test(itemPriceOption.id)) throw new RangeError(`chargebeeSandbox: an item price id must be 1-100 letters, digits, _ . ~ @ or -, not ${name}`);
+    if (catalog.has(itemPriceOption.id)) throw new RangeError(`chargebeeSandbox: item price ${itemPriceOption.id} is listed twice`);
+    if (typeof itemPriceOption.itemId !== 'string' || !/^[\w.~@-]{1,100}$/.test(itemPriceOption.itemId)) throw new RangeError(`chargebeeSandbox: item price ${itemPriceOption.id}: itemId must be 1-100 letters, digits, _ . ~ @ or -`);
+    if (typeof itemPriceOption.name !== 'string' || itemPriceOption.name.trim() === '') throw new RangeError(`chargebeeSandbox: item price ${itemPriceOption.id} needs a name`);
+    if (!(Number.isInteger(itemPriceOption.price) && itemPriceOption.price >= 0)) throw new RangeError(`chargebeeSandbox: item price ${itemPriceOption.id}: price must be a whole number of minor units (cents) >= 0`);
+    if (typeof itemPriceOption.currencyCode !== 'string' || !/^[A-Z]{3}$/.test(itemPriceOption.currencyCode)) throw new RangeError(`chargebeeSandbox: item price ${itemPriceOption.id}: currencyCode must be an ISO 4217 code such as USD`);
+    if (itemPriceOption.periodUnit !== 'month' && itemPriceOption.periodUnit !== 'year') throw new RangeError(`chargebeeSandbox: item price ${itemPriceOption.id}: periodUnit must be 'month' or 'year'`);
+    if (!(Number.isInteger(itemPriceOption.period) && itemPriceOption.period >= 1 && itemPriceOption.period <= 12)) throw new RangeError(`chargebeeSandbox: item price ${itemPriceOption.id}: period must be a whole number from 1 to 12`);
+    catalog.set(itemPriceOption.id, { ...itemPriceOption });
   }
   return catalog;
 }
 
 export function evict<T extends { expiresAt: number }>(map: Map<string, T>, nowS: number): void {
-  for (const [id, v] of map) if (v.expiresAt <= nowS) map.delete(id);
+  for (const [id, value] of map) if (value.expiresAt <= nowS) map.delete(id);
   while (map.size >= MAX_SESSIONS) map.delete(map.keys().next().value as string);
 }
 

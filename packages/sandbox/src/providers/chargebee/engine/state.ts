@@ -82,17 +82,17 @@ export class ChargebeeState {
   }
 
   restore(input: unknown): void {
-    const s = readSnapshot(input, this.catalog);
-    let last = s.sequence.lastVersion;
-    for (const x of [...s.customers, ...s.subscriptions, ...s.hostedPages]) last = Math.max(last, x.version);
-    for (const inv of s.invoices) last = Math.max(last, inv.resource_version);
-    let number = s.sequence.invoiceNumber;
-    for (const inv of s.invoices) if (/^\d{1,15}$/.test(inv.id)) number = Math.max(number, Number(inv.id));
-    this.customerRecords = new Map(s.customers.map((c) => [c.id, c]));
-    this.subscriptionRecords = new Map(s.subscriptions.map((x) => [x.id, x]));
-    this.invoiceRecords = new Map(s.invoices.map((x) => [x.id, x]));
-    this.hostedPages = new Map(s.hostedPages.map((x) => [x.id, x]));
-    this.portalRecords = new Map(s.portals.map((x) => [x.id, x]));
+    const snapshot = readSnapshot(input, this.catalog);
+    let last = snapshot.sequence.lastVersion;
+    for (const customer of [...snapshot.customers, ...snapshot.subscriptions, ...snapshot.hostedPages]) last = Math.max(last, customer.version);
+    for (const inv of snapshot.invoices) last = Math.max(last, inv.resource_version);
+    let number = snapshot.sequence.invoiceNumber;
+    for (const inv of snapshot.invoices) if (/^\d{1,15}$/.test(inv.id)) number = Math.max(number, Number(inv.id));
+    this.customerRecords = new Map(snapshot.customers.map((c) => [c.id, c]));
+    this.subscriptionRecords = new Map(snapshot.subscriptions.map((x) => [x.id, x]));
+    this.invoiceRecords = new Map(snapshot.invoices.map((x) => [x.id, x]));
+    this.hostedPages = new Map(snapshot.hostedPages.map((x) => [x.id, x]));
+    this.portalRecords = new Map(snapshot.portals.map((x) => [x.id, x]));
     this.downloadTokens.clear();
     this.lastVersion = Math.max(this.lastVersion, last);
     this.invoiceNumber = Math.max(this.invoiceNumber, number);

@@ -100,11 +100,11 @@ export class ChargebeeSubscriptions extends ChargebeeHostedPages {
     const quantity = change.quantity ?? (old.itemPriceId === price.id ? old.quantity : 1);
     const nowS = this.sec();
     const length = sub.termEnd - sub.termStart;
-    const f = length > 0 ? Math.min(1, Math.max(0, (sub.termEnd - nowS) / length)) : 0;
+    const factor = length > 0 ? Math.min(1, Math.max(0, (sub.termEnd - nowS) / length)) : 0;
     const periodChanges = price.periodUnit !== sub.periodUnit || price.period !== sub.period;
-    const unitCredit = change.prorate && sub.dueInvoiceId === null ? Math.round(oldPrice.price * f) : 0;
+    const unitCredit = change.prorate && sub.dueInvoiceId === null ? Math.round(oldPrice.price * factor) : 0;
     const credit = unitCredit * old.quantity;
-    const unitCharge = periodChanges ? price.price : change.prorate ? Math.round(price.price * f) : 0;
+    const unitCharge = periodChanges ? price.price : change.prorate ? Math.round(price.price * factor) : 0;
     const charge = unitCharge * quantity;
     const termStart = periodChanges ? nowS : sub.termStart;
     const termEnd = periodChanges ? Math.floor(addInterval(nowS * 1000, price.periodUnit, price.period) / 1000) : sub.termEnd;

@@ -4,23 +4,23 @@ import { FastspringState } from './state';
 
 /** Accounts as the API answers them, and the account-management links. */
 export class FastspringAccounts extends FastspringState {
-  accountJson(a: AccountRecord): FastspringAccount {
+  accountJson(account: AccountRecord): FastspringAccount {
     return {
-      id: a.id,
-      account: a.id,
+      id: account.id,
+      account: account.id,
       action: 'account.get',
       result: 'success',
-      contact: { first: a.first, last: a.last, email: a.email, company: null, phone: null, subscribed: true },
+      contact: { first: account.first, last: account.last, email: account.email, company: null, phone: null, subscribed: true },
       language: 'en',
       country: 'US',
-      lookup: { global: a.global },
+      lookup: { global: account.global },
       url: `${this.base}/account`,
     };
   }
 
   protected accountFor(email: string, name: string): AccountRecord {
     const lower = email.toLowerCase();
-    for (const a of this.accounts.values()) if (a.email.toLowerCase() === lower) return a;
+    for (const account of this.accounts.values()) if (account.email.toLowerCase() === lower) return account;
     const { first, last } = splitName(name);
     const account: AccountRecord = { id: fsId(), email, first, last, created: this.now(), global: fsId() };
     this.accounts.set(account.id, account);
@@ -40,7 +40,7 @@ export class FastspringAccounts extends FastspringState {
   }
 
   accountSession(accountId: string, tokenValue: string): AccountSession | null {
-    const s = this.sessions.get(tokenValue);
-    return s && s.accountId === accountId && s.expiresAt > this.now() ? s : null;
+    const accountSession = this.sessions.get(tokenValue);
+    return accountSession && accountSession.accountId === accountId && accountSession.expiresAt > this.now() ? accountSession : null;
   }
 }

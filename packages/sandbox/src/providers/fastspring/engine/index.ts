@@ -12,12 +12,12 @@ export class FastspringEngine extends FastspringSubscriptions {
     if (input.length > 20) throw new CheckoutProblem('The cart has too many products (20 at most).');
     const lines: CheckoutLine[] = [];
     for (const item of input) {
-      const i = item as { path?: unknown; quantity?: unknown } | null;
-      const path = i && typeof i === 'object' ? i.path : undefined;
+      const itemItem = item as { path?: unknown; quantity?: unknown } | null;
+      const path = itemItem && typeof itemItem === 'object' ? itemItem.path : undefined;
       if (typeof path !== 'string' || path === '') throw new CheckoutProblem('Every cart item needs a product path.');
       const product = this.catalog.get(path);
       if (!product) throw new CheckoutProblem(`This store has no product "${path}".`);
-      const quantity = i!.quantity === undefined || i!.quantity === null ? 1 : i!.quantity;
+      const quantity = itemItem!.quantity === undefined || itemItem!.quantity === null ? 1 : itemItem!.quantity;
       if (!(typeof quantity === 'number' && Number.isInteger(quantity) && quantity >= 1 && quantity <= MAX_QUANTITY)) {
         throw new CheckoutProblem(`The quantity of "${path}" must be a whole number from 1 to ${MAX_QUANTITY}.`);
       }
@@ -39,8 +39,8 @@ export class FastspringEngine extends FastspringSubscriptions {
   }
 
   checkoutSession(id: string): CheckoutSession | null {
-    const s = this.checkouts.get(id);
-    return s && s.expiresAt > this.now() ? s : null;
+    const checkoutSession = this.checkouts.get(id);
+    return checkoutSession && checkoutSession.expiresAt > this.now() ? checkoutSession : null;
   }
 
   /** Pays a checkout: an account (found by email or new), an order, a subscription per product; order.completed + subscription.activated in one POST. */
@@ -51,19 +51,19 @@ export class FastspringEngine extends FastspringSubscriptions {
     const orderId = fsId();
     const reference = this.reference(now);
     const currency = session.lines[0]!.product.currency;
-    const subs: SubscriptionRecord[] = session.lines.map((l) => ({
+    const subs: SubscriptionRecord[] = session.lines.map((checkoutLine) => ({
       id: fsId(),
       accountId: account.id,
-      product: l.product.path,
-      quantity: l.quantity,
-      unitMinor: l.product.unitMinor,
+      product: checkoutLine.product.path,
+      quantity: checkoutLine.quantity,
+      unitMinor: checkoutLine.product.unitMinor,
       currency,
-      intervalUnit: l.product.intervalUnit,
-      intervalLength: l.product.intervalLength,
+      intervalUnit: checkoutLine.product.intervalUnit,
+      intervalLength: checkoutLine.product.intervalLength,
       state: 'active',
       begin: now,
       periodStart: now,
-      next: addInterval(now, l.product.intervalUnit, l.product.intervalLength),
+      next: addInterval(now, checkoutLine.product.intervalUnit, checkoutLine.product.intervalLength),
       changed: this.stamp(),
       canceledDate: null,
       deactivationDate: null,
@@ -81,12 +81,12 @@ export class FastspringEngine extends FastspringSubscriptions {
       created: now,
       currency,
       kind: 'checkout',
-      items: session.lines.map((l, n) => ({
-        product: l.product.path,
-        display: l.product.display,
-        quantity: l.quantity,
-        subtotalMinor: l.product.unitMinor * l.quantity,
-        subscription: subs[n]!.id,
+      items: session.lines.map((checkoutLine, count) => ({
+        product: checkoutLine.product.path,
+        display: checkoutLine.product.display,
+        quantity: checkoutLine.quantity,
+        subtotalMinor: checkoutLine.product.unitMinor * checkoutLine.quantity,
+        subscription: subs[count]!.id,
       })),
       totalMinor: session.lines.reduce((t, l) => t + l.product.unitMinor * l.quantity, 0),
       tags: structuredClone(session.tags),
@@ -97,7 +97,7 @@ export class FastspringEngine extends FastspringSubscriptions {
       last,
     };
     this.orders.set(order.id, order);
-    for (const s of subs) this.subs.set(s.id, s);
+    for (const subscription of subs) this.subs.set(subscription.id, subscription);
     session.result = { orderId, reference };
     this.queue.enqueue([{ type: 'order.completed', data: this.orderJson(order) }, ...subs.map((s) => ({ type: 'subscription.activated', data: this.subscriptionJson(s) }))]);
     this.changed();

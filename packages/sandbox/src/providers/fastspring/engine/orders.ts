@@ -9,50 +9,50 @@ export class FastspringOrders extends FastspringAccounts {
     return `/account/order/${encodeURIComponent(order.reference)}/invoice/${order.invoiceKey}`;
   }
 
-  orderJson(o: OrderRecord): FastspringOrder {
-    const c = o.currency;
+  orderJson(order: OrderRecord): FastspringOrder {
+    const char = order.currency;
     const money = (key: string, minor: number) => ({
-      [key]: major(minor, c),
-      [`${key}Display`]: display(minor, c),
-      [`${key}InPayoutCurrency`]: major(minor, c),
-      [`${key}InPayoutCurrencyDisplay`]: display(minor, c),
+      [key]: major(minor, char),
+      [`${key}Display`]: display(minor, char),
+      [`${key}InPayoutCurrency`]: major(minor, char),
+      [`${key}InPayoutCurrencyDisplay`]: display(minor, char),
     });
     return {
-      order: o.id,
-      id: o.id,
-      reference: o.reference,
+      order: order.id,
+      id: order.id,
+      reference: order.reference,
       buyerReference: null,
       ipAddress: '127.0.0.1',
       completed: true,
-      ...(stamps('changed', o.created) as { changed: number; changedValue: number; changedInSeconds: number; changedDisplay: string }),
-      changedDisplayISO8601: isoDate(o.created),
+      ...(stamps('changed', order.created) as { changed: number; changedValue: number; changedInSeconds: number; changedDisplay: string }),
+      changedDisplayISO8601: isoDate(order.created),
       language: 'en',
       live: false,
-      currency: c,
-      payoutCurrency: c,
+      currency: char,
+      payoutCurrency: char,
       quote: null,
-      invoiceUrl: `${this.base}${this.invoicePath(o)}`,
-      account: o.accountId,
-      ...(money('total', o.totalMinor) as { total: number; totalDisplay: string; totalInPayoutCurrency: number; totalInPayoutCurrencyDisplay: string }),
+      invoiceUrl: `${this.base}${this.invoicePath(order)}`,
+      account: order.accountId,
+      ...(money('total', order.totalMinor) as { total: number; totalDisplay: string; totalInPayoutCurrency: number; totalInPayoutCurrencyDisplay: string }),
       ...(money('tax', 0) as { tax: number; taxDisplay: string; taxInPayoutCurrency: number; taxInPayoutCurrencyDisplay: string }),
-      ...(money('subtotal', o.totalMinor) as { subtotal: number; subtotalDisplay: string; subtotalInPayoutCurrency: number; subtotalInPayoutCurrencyDisplay: string }),
+      ...(money('subtotal', order.totalMinor) as { subtotal: number; subtotalDisplay: string; subtotalInPayoutCurrency: number; subtotalInPayoutCurrencyDisplay: string }),
       ...(money('discount', 0) as { discount: number; discountDisplay: string; discountInPayoutCurrency: number; discountInPayoutCurrencyDisplay: string }),
-      payment: { type: 'test', creditcard: o.card.type, cardEnding: o.card.last4 },
-      customer: { first: o.first, last: o.last, email: o.email, company: null, phone: null, subscribed: true },
+      payment: { type: 'test', creditcard: order.card.type, cardEnding: order.card.last4 },
+      customer: { first: order.first, last: order.last, email: order.email, company: null, phone: null, subscribed: true },
       address: { country: 'US', display: 'US' },
       recipients: [],
       notes: [],
-      rebill: o.kind !== 'checkout',
-      tags: structuredClone(o.tags),
-      items: o.items.map((i) => ({
-        product: i.product,
-        quantity: i.quantity,
-        display: i.display,
+      rebill: order.kind !== 'checkout',
+      tags: structuredClone(order.tags),
+      items: order.items.map((orderItem) => ({
+        product: orderItem.product,
+        quantity: orderItem.quantity,
+        display: orderItem.display,
         sku: null,
         imageUrl: null,
-        ...(money('subtotal', i.subtotalMinor) as { subtotal: number; subtotalDisplay: string; subtotalInPayoutCurrency: number; subtotalInPayoutCurrencyDisplay: string }),
+        ...(money('subtotal', orderItem.subtotalMinor) as { subtotal: number; subtotalDisplay: string; subtotalInPayoutCurrency: number; subtotalInPayoutCurrencyDisplay: string }),
         ...(money('discount', 0) as { discount: number; discountDisplay: string; discountInPayoutCurrency: number; discountInPayoutCurrencyDisplay: string }),
-        subscription: i.subscription,
+        subscription: orderItem.subscription,
       })),
     };
   }
@@ -62,7 +62,7 @@ export class FastspringOrders extends FastspringAccounts {
   }
 
   orderByReference(reference: string): OrderRecord | undefined {
-    for (const o of this.orders.values()) if (o.reference === reference) return o;
+    for (const order of this.orders.values()) if (order.reference === reference) return order;
     return undefined;
   }
 

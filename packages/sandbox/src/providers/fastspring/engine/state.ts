@@ -26,15 +26,15 @@ export class FastspringState {
     readonly options: EngineOptions,
     readonly queue: WebhookQueue,
   ) {
-    for (const p of options.products) {
-      if (this.catalog.has(p.path)) throw new RangeError(`fastspringSandbox: products has the path "${p.path}" twice`);
-      this.catalog.set(p.path, {
-        path: p.path,
-        display: p.display,
-        unitMinor: toMinor(p.price, p.currency),
-        currency: p.currency,
-        intervalUnit: p.intervalUnit,
-        intervalLength: p.intervalLength,
+    for (const productOption of options.products) {
+      if (this.catalog.has(productOption.path)) throw new RangeError(`fastspringSandbox: products has the path "${productOption.path}" twice`);
+      this.catalog.set(productOption.path, {
+        path: productOption.path,
+        display: productOption.display,
+        unitMinor: toMinor(productOption.price, productOption.currency),
+        currency: productOption.currency,
+        intervalUnit: productOption.intervalUnit,
+        intervalLength: productOption.intervalLength,
       });
     }
   }
@@ -69,8 +69,8 @@ export class FastspringState {
 
   protected reference(at: number): string {
     this.orderSeq++;
-    const d = new Date(at);
-    const date = `${String(d.getUTCFullYear() % 100).padStart(2, '0')}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`;
+    const dateItem = new Date(at);
+    const date = `${String(dateItem.getUTCFullYear() % 100).padStart(2, '0')}${String(dateItem.getUTCMonth() + 1).padStart(2, '0')}${String(dateItem.getUTCDate()).padStart(2, '0')}`;
     const rand = String(randomBytes(2).readUInt16BE(0) % 10000).padStart(4, '0');
     const seq = String(this.orderSeq % 10000).padStart(4, '0');
     const check = 'ABCDEFGHJKLMNPQRSTUVWXYZ'[(this.orderSeq + Number(rand)) % 24];
@@ -78,7 +78,7 @@ export class FastspringState {
   }
 
   protected evictCheckouts(now: number): void {
-    for (const [id, s] of this.checkouts) if (s.expiresAt <= now) this.checkouts.delete(id);
-    for (const [id, s] of this.sessions) if (s.expiresAt <= now) this.sessions.delete(id);
+    for (const [id, checkoutSession] of this.checkouts) if (checkoutSession.expiresAt <= now) this.checkouts.delete(id);
+    for (const [id, accountSession] of this.sessions) if (accountSession.expiresAt <= now) this.sessions.delete(id);
   }
 }

@@ -9,7 +9,7 @@ export class FastspringSubscriptions extends FastspringOrders {
   subscriptionJson(sub: SubscriptionRecord): FastspringSubscription {
     const product = this.catalog.get(sub.product);
     const totalMinor = sub.unitMinor * sub.quantity;
-    const c = sub.currency;
+    const char = sub.currency;
     const charging = sub.state === 'active' || sub.state === 'overdue' ? sub.next : null;
     return {
       id: sub.id,
@@ -18,7 +18,7 @@ export class FastspringSubscriptions extends FastspringOrders {
       state: sub.state,
       ...(stamps('changed', sub.changed) as { changed: number; changedValue: number; changedInSeconds: number; changedDisplay: string }),
       live: false,
-      currency: c,
+      currency: char,
       account: sub.accountId,
       product: sub.product,
       sku: null,
@@ -26,18 +26,18 @@ export class FastspringSubscriptions extends FastspringOrders {
       quantity: sub.quantity,
       adhoc: false,
       autoRenew: true,
-      price: major(sub.unitMinor, c),
-      priceDisplay: display(sub.unitMinor, c),
-      priceInPayoutCurrency: major(sub.unitMinor, c),
-      priceInPayoutCurrencyDisplay: display(sub.unitMinor, c),
+      price: major(sub.unitMinor, char),
+      priceDisplay: display(sub.unitMinor, char),
+      priceInPayoutCurrency: major(sub.unitMinor, char),
+      priceInPayoutCurrencyDisplay: display(sub.unitMinor, char),
       discount: 0,
-      discountDisplay: display(0, c),
+      discountDisplay: display(0, char),
       discountInPayoutCurrency: 0,
-      discountInPayoutCurrencyDisplay: display(0, c),
-      subtotal: major(totalMinor, c),
-      subtotalDisplay: display(totalMinor, c),
-      subtotalInPayoutCurrency: major(totalMinor, c),
-      subtotalInPayoutCurrencyDisplay: display(totalMinor, c),
+      discountInPayoutCurrencyDisplay: display(0, char),
+      subtotal: major(totalMinor, char),
+      subtotalDisplay: display(totalMinor, char),
+      subtotalInPayoutCurrency: major(totalMinor, char),
+      subtotalInPayoutCurrencyDisplay: display(totalMinor, char),
       ...(stamps('next', sub.next) as { next: number | null; nextValue: number | null; nextInSeconds: number | null; nextDisplay: string | null }),
       end: null,
       endValue: null,
@@ -61,17 +61,17 @@ export class FastspringSubscriptions extends FastspringOrders {
       ...(stamps('begin', sub.begin) as { begin: number; beginValue: number; beginInSeconds: number; beginDisplay: string }),
       intervalUnit: sub.intervalUnit,
       intervalLength: sub.intervalLength,
-      nextChargeCurrency: c,
+      nextChargeCurrency: char,
       ...(stamps('nextChargeDate', charging) as {
         nextChargeDate: number | null;
         nextChargeDateValue: number | null;
         nextChargeDateInSeconds: number | null;
         nextChargeDateDisplay: string | null;
       }),
-      nextChargePreTax: major(totalMinor, c),
-      nextChargePreTaxDisplay: display(totalMinor, c),
-      nextChargeTotal: major(totalMinor, c),
-      nextChargeTotalDisplay: display(totalMinor, c),
+      nextChargePreTax: major(totalMinor, char),
+      nextChargePreTaxDisplay: display(totalMinor, char),
+      nextChargeTotal: major(totalMinor, char),
+      nextChargeTotalDisplay: display(totalMinor, char),
       tags: structuredClone(sub.tags),
       initialOrderId: sub.initialOrderId,
       initialOrderReference: sub.initialOrderReference,
@@ -148,20 +148,20 @@ export class FastspringSubscriptions extends FastspringOrders {
     const product = productPath === undefined ? this.catalog.get(sub.product) : this.catalog.get(productPath);
     if (!product) throw subError(400, action, id, `Product not found: ${productPath ?? sub.product}`, 'product');
     if (product.currency !== sub.currency) throw subError(400, action, id, `The product ${product.path} is not sold in ${sub.currency}.`, 'product');
-    const q = quantity ?? sub.quantity;
+    const quantityItem = quantity ?? sub.quantity;
     const now = this.now();
     const next = sub.next ?? now;
     const totalDays = Math.max(1, Math.round((next - sub.periodStart) / DAY));
     const remainingDays = Math.min(totalDays, Math.max(0, Math.ceil((next - now) / DAY)));
     const oldTotalMinor = sub.unitMinor * sub.quantity;
-    const newTotalMinor = (product.path === sub.product ? sub.unitMinor : product.unitMinor) * q;
+    const newTotalMinor = (product.path === sub.product ? sub.unitMinor : product.unitMinor) * quantityItem;
     const creditMinor = Math.round((oldTotalMinor * remainingDays) / totalDays);
     const sameInterval = product.intervalUnit === sub.intervalUnit && product.intervalLength === sub.intervalLength;
     const chargeMinor = sameInterval ? Math.round((newTotalMinor * remainingDays) / totalDays) : newTotalMinor;
     return {
       sub,
       product,
-      quantity: q,
+      quantity: quantityItem,
       sameInterval,
       totalDays,
       remainingDays,

@@ -6,9 +6,9 @@ import { PaddleState } from './state';
 /** Customers and the reads of subscriptions and transactions the API routes answer with. */
 export class PaddleCustomers extends PaddleState {
   customer(id: string): PaddleCustomer {
-    const c = this.customerRecords.get(id);
-    if (!c) throw notFound('Customer', id);
-    return structuredClone(c.customer);
+    const customer = this.customerRecords.get(id);
+    if (!customer) throw notFound('Customer', id);
+    return structuredClone(customer.customer);
   }
 
   customers(): PaddleCustomer[] {
@@ -70,48 +70,48 @@ export class PaddleCustomers extends PaddleState {
   }
 
   protected subscriptionRecord(id: string): SubscriptionRecord {
-    const s = this.subscriptionRecords.get(id);
-    if (!s) throw notFound('Subscription', id);
-    return s;
+    const subscription = this.subscriptionRecords.get(id);
+    if (!subscription) throw notFound('Subscription', id);
+    return subscription;
   }
 
-  protected json(s: SubscriptionRecord): PaddleSubscription {
-    const nextBilled = s.nextBilledAt === null ? null : isoMs(s.nextBilledAt);
+  protected json(subscriptionItem: SubscriptionRecord): PaddleSubscription {
+    const nextBilled = subscriptionItem.nextBilledAt === null ? null : isoMs(subscriptionItem.nextBilledAt);
     return {
-      id: s.id,
-      status: s.status,
-      customer_id: s.customerId,
-      address_id: s.addressId,
+      id: subscriptionItem.id,
+      status: subscriptionItem.status,
+      customer_id: subscriptionItem.customerId,
+      address_id: subscriptionItem.addressId,
       business_id: null,
-      currency_code: s.currency,
-      created_at: s.createdAt,
-      updated_at: s.updatedAt,
-      started_at: s.startedAt,
-      first_billed_at: s.firstBilledAt,
+      currency_code: subscriptionItem.currency,
+      created_at: subscriptionItem.createdAt,
+      updated_at: subscriptionItem.updatedAt,
+      started_at: subscriptionItem.startedAt,
+      first_billed_at: subscriptionItem.firstBilledAt,
       next_billed_at: nextBilled,
       paused_at: null,
-      canceled_at: s.canceledAt,
+      canceled_at: subscriptionItem.canceledAt,
       collection_mode: 'automatic',
       billing_details: null,
-      current_billing_period: s.periodStart === null || s.periodEnd === null ? null : { starts_at: isoMs(s.periodStart), ends_at: isoMs(s.periodEnd) },
-      billing_cycle: { interval: s.interval, frequency: 1 },
-      scheduled_change: s.scheduledCancelAt === null ? null : { action: 'cancel', effective_at: isoMs(s.scheduledCancelAt), resume_at: null },
-      items: s.items.map((i) => {
-        const c = this.catalog.get(i.priceId)!;
+      current_billing_period: subscriptionItem.periodStart === null || subscriptionItem.periodEnd === null ? null : { starts_at: isoMs(subscriptionItem.periodStart), ends_at: isoMs(subscriptionItem.periodEnd) },
+      billing_cycle: { interval: subscriptionItem.interval, frequency: 1 },
+      scheduled_change: subscriptionItem.scheduledCancelAt === null ? null : { action: 'cancel', effective_at: isoMs(subscriptionItem.scheduledCancelAt), resume_at: null },
+      items: subscriptionItem.items.map((item) => {
+        const catalogPrice = this.catalog.get(item.priceId)!;
         return {
           status: 'active',
-          quantity: i.quantity,
+          quantity: item.quantity,
           recurring: true,
-          created_at: i.createdAt,
-          updated_at: i.updatedAt,
-          previously_billed_at: i.previouslyBilledAt,
+          created_at: item.createdAt,
+          updated_at: item.updatedAt,
+          previously_billed_at: item.previouslyBilledAt,
           next_billed_at: nextBilled,
           trial_dates: null,
-          price: structuredClone(c.price),
-          product: structuredClone(c.product),
+          price: structuredClone(catalogPrice.price),
+          product: structuredClone(catalogPrice.product),
         };
       }),
-      custom_data: s.customData === null ? null : structuredClone(s.customData),
+      custom_data: subscriptionItem.customData === null ? null : structuredClone(subscriptionItem.customData),
       discount: null,
       import_meta: null,
     };

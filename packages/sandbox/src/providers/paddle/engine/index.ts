@@ -13,9 +13,9 @@ export class PaddleEngine extends PaddleSubscriptions {
   portalSession(customerId: string, subscriptionIds: string[], base: string, management = false): PaddlePortalSession {
     const customer = this.customerRecords.get(customerId);
     if (!customer) throw notFound('Customer', customerId);
-    for (const [n, id] of subscriptionIds.entries()) {
+    for (const [count, id] of subscriptionIds.entries()) {
       const sub = this.subscriptionRecords.get(id);
-      if (!sub || sub.customerId !== customerId) throw invalidField(`subscription_ids[${n}]`, `subscription ${id} does not belong to customer ${customerId}`);
+      if (!sub || sub.customerId !== customerId) throw invalidField(`subscription_ids[${count}]`, `subscription ${id} does not belong to customer ${customerId}`);
     }
     const now = this.now();
     evict(this.portalRecords, now);
@@ -26,10 +26,10 @@ export class PaddleEngine extends PaddleSubscriptions {
       customer_id: customerId,
       urls: {
         general: { overview: root },
-        subscriptions: subscriptionIds.map((s) => ({
-          id: s,
-          cancel_subscription: `${root}/subscriptions/${s}/cancel`,
-          update_subscription_payment_method: `${root}/subscriptions/${s}/payment-method`,
+        subscriptions: subscriptionIds.map((text) => ({
+          id: text,
+          cancel_subscription: `${root}/subscriptions/${text}/cancel`,
+          update_subscription_payment_method: `${root}/subscriptions/${text}/payment-method`,
         })),
       },
       created_at: this.stamp(),
@@ -43,8 +43,8 @@ export class PaddleEngine extends PaddleSubscriptions {
 
   /** A live portal session, or null (unknown or expired). */
   portal(id: string): PaddlePortalSession | null {
-    const p = this.portalRecords.get(id);
-    return p && p.expiresAt > this.now() ? structuredClone(p.session) : null;
+    const portal = this.portalRecords.get(id);
+    return portal && portal.expiresAt > this.now() ? structuredClone(portal.session) : null;
   }
 
   /**
@@ -55,8 +55,8 @@ export class PaddleEngine extends PaddleSubscriptions {
     const sub = this.subscriptionRecord(id);
     const now = this.now();
     let session: PaddlePortalSession | null = null;
-    for (const p of this.portalRecords.values()) {
-      if (p.management && p.session.customer_id === sub.customerId && p.expiresAt - now > this.options.portalTtlMs / 2 && p.session.urls.general.overview.startsWith(`${base}/`)) session = p.session;
+    for (const portal of this.portalRecords.values()) {
+      if (portal.management && portal.session.customer_id === sub.customerId && portal.expiresAt - now > this.options.portalTtlMs / 2 && portal.session.urls.general.overview.startsWith(`${base}/`)) session = portal.session;
     }
     session ??= this.portalSession(sub.customerId, [], base, true);
     const root = session.urls.general.overview;

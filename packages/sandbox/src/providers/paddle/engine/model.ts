@@ -137,7 +137,7 @@ export const MAX_SESSIONS = 1000;
 export const MAX_RENEWALS = 1000;
 
 /** Whether two JSON objects are equal apart from their created_at and updated_at. */
-export function sameApartFromTimes(a: object, b: object): boolean {
+export function sameApartFromTimes(first: object, second: object): boolean {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical);
     if (value !== null && typeof value === 'object') {
@@ -148,7 +148,7 @@ export function sameApartFromTimes(a: object, b: object): boolean {
     }
     return value;
   };
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+  return JSON.stringify(canonical(first)) === JSON.stringify(canonical(second));
 }
 
 export function sum(lines: Array<{ unit: number; quantity: number }>): number {
@@ -185,16 +185,16 @@ export function totalsOf(subtotal: number, credit: number, currency: string, toB
   };
 }
 
-export function lineItemOf(l: Line): Omit<PaddleLineItem, 'id'> {
-  const unit = l.quantity > 0 ? Math.round(l.total / l.quantity) : 0;
+export function lineItemOf(line: Line): Omit<PaddleLineItem, 'id'> {
+  const unit = line.quantity > 0 ? Math.round(line.total / line.quantity) : 0;
   return {
-    price_id: l.price.id,
-    quantity: l.quantity,
-    proration: l.proration,
+    price_id: line.price.id,
+    quantity: line.quantity,
+    proration: line.proration,
     tax_rate: '0',
     unit_totals: { subtotal: String(unit), discount: '0', tax: '0', total: String(unit) },
-    totals: { subtotal: String(l.total), discount: '0', tax: '0', total: String(l.total) },
-    product: structuredClone(l.price.product),
+    totals: { subtotal: String(line.total), discount: '0', tax: '0', total: String(line.total) },
+    product: structuredClone(line.price.product),
   };
 }
 
@@ -232,23 +232,23 @@ export interface PreviewExtras {
 }
 
 export function evict<T extends { expiresAt: number }>(map: Map<string, T>, now: number): void {
-  for (const [id, v] of map) if (v.expiresAt <= now) map.delete(id);
+  for (const [id, value] of map) if (value.expiresAt <= now) map.delete(id);
   while (map.size >= MAX_SESSIONS) map.delete(map.keys().next().value as string);
 }
 
 export function resolvePrices(prices: PaddlePriceOption[], at: string): Map<string, CatalogPrice> {
   if (!Array.isArray(prices) || prices.length === 0) throw new RangeError('paddleSandbox: prices must list at least one price');
   const catalog = new Map<string, CatalogPrice>();
-  for (const p of prices) {
-    if (typeof p?.id !== 'string' || !/^[\w-]{1,100}$/.test(p.id)) throw new RangeError(`paddleSandbox: a price id must be 1-100 letters, digits, _ or -, not ${JSON.stringify(p?.id)}`);
-    if (catalog.has(p.id)) throw new RangeError(`paddleSandbox: price ${p.id} is listed twice`);
-    if (typeof p.productName !== 'string' || p.productName.trim() === '') throw new RangeError(`paddleSandbox: price ${p.id} needs a productName`);
-    if (!(typeof p.amount === 'number' && Number.isFinite(p.amount) && p.amount >= 0)) throw new RangeError(`paddleSandbox: price ${p.id}: amount must be a number >= 0`);
-    if (typeof p.currency !== 'string' || !/^[A-Z]{3}$/.test(p.currency)) throw new RangeError(`paddleSandbox: price ${p.id}: currency must be an ISO 4217 code such as USD`);
-    if (p.interval !== 'month' && p.interval !== 'year') throw new RangeError(`paddleSandbox: price ${p.id}: interval must be 'month' or 'year'`);
+  for (const priceOption of prices) {
+    if (typeof priceOption?.id !== 'string' || !/^[\w-]{1,100}$/.test(priceOption.id)) throw new RangeError(`paddleSandbox: a price id must be 1-100 letters, digits, _ or -, not ${JSON.stringify(priceOption?.id)}`);
+    if (catalog.has(priceOption.id)) throw new RangeError(`paddleSandbox: price ${priceOption.id} is listed twice`);
+    if (typeof priceOption.productName !== 'string' || priceOption.productName.trim() === '') throw new RangeError(`paddleSandbox: price ${priceOption.id} needs a productName`);
+    if (!(typeof priceOption.amount === 'number' && Number.isFinite(priceOption.amount) && priceOption.amount >= 0)) throw new RangeError(`paddleSandbox: price ${priceOption.id}: amount must be a number >= 0`);
+    if (typeof priceOption.currency !== 'string' || !/^[A-Z]{3}$/.test(priceOption.currency)) throw new RangeError(`paddleSandbox: price ${priceOption.id}: currency must be an ISO 4217 code such as USD`);
+    if (priceOption.interval !== 'month' && priceOption.interval !== 'year') throw new RangeError(`paddleSandbox: price ${priceOption.id}: interval must be 'month' or 'year'`);
     const product: PaddleProduct = {
-      id: derivedId('pro', p.productName),
-      name: p.productName,
+      id: derivedId('pro', priceOption.productName),
+      name: priceOption.productName,
       description: null,
       type: 'standard',
       tax_category: 'standard',
@@ -259,18 +259,18 @@ export function resolvePrices(prices: PaddlePriceOption[], at: string): Map<stri
       created_at: at,
       updated_at: at,
     };
-    const unitMinor = toMinor(p.amount, p.currency);
-    const cycle = p.interval === 'month' ? 'Monthly' : 'Yearly';
+    const unitMinor = toMinor(priceOption.amount, priceOption.currency);
+    const cycle = priceOption.interval === 'month' ? 'Monthly' : 'Yearly';
     const price: PaddlePrice = {
-      id: p.id,
+      id: priceOption.id,
       product_id: product.id,
       type: 'standard',
-      description: `${p.productName} (${cycle.toLowerCase()})`,
+      description: `${priceOption.productName} (${cycle.toLowerCase()})`,
       name: cycle,
-      billing_cycle: { interval: p.interval, frequency: 1 },
+      billing_cycle: { interval: priceOption.interval, frequency: 1 },
       trial_period: null,
       tax_mode: 'account_setting',
-      unit_price: { amount: String(unitMinor), currency_code: p.currency },
+      unit_price: { amount: String(unitMinor), currency_code: priceOption.currency },
       unit_price_overrides: [],
       quantity: { minimum: 1, maximum: 100 },
       status: 'active',
@@ -279,7 +279,7 @@ export function resolvePrices(prices: PaddlePriceOption[], at: string): Map<stri
       created_at: at,
       updated_at: at,
     };
-    catalog.set(p.id, { id: p.id, productName: p.productName, unitMinor, currency: p.currency, interval: p.interval, price, product });
+    catalog.set(priceOption.id, { id: priceOption.id, productName: priceOption.productName, unitMinor, currency: priceOption.currency, interval: priceOption.interval, price, product });
   }
   return catalog;
 }

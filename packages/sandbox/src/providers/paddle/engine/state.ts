@@ -63,28 +63,28 @@ export class PaddleState {
       takenAt: now,
       sequence: { idTime: ids.time, idRandom: ids.random, lastMicros: this.lastMicros, invoiceNumber: this.invoiceNumber },
       catalog: [...this.catalog.values()].map((c) => ({ price: structuredClone(c.price), product: structuredClone(c.product) })),
-      customers: [...this.customerRecords.values()].map((c) => ({
-        customer: structuredClone(c.customer),
-        addressId: c.addressId,
-        userId: c.userId,
-        credit: Object.fromEntries(c.credit),
+      customers: [...this.customerRecords.values()].map((customer) => ({
+        customer: structuredClone(customer.customer),
+        addressId: customer.addressId,
+        userId: customer.userId,
+        credit: Object.fromEntries(customer.credit),
       })),
       subscriptions: [...this.subscriptionRecords.values()].map((sub) => structuredClone(sub)),
       transactions: [...this.transactionRecords.values()].map((t) => structuredClone(t)),
       checkouts: [...this.checkoutSessions.values()]
         .filter((c) => c.expiresAt > now)
-        .map((c) => ({
-          id: c.id,
-          kind: c.kind,
-          lines: c.lines.map((l) => ({ priceId: l.price.id, quantity: l.quantity })),
-          customData: c.customData === null ? null : structuredClone(c.customData),
-          email: c.email,
-          successUrl: c.successUrl,
-          parentOrigin: c.parentOrigin,
-          transactionId: c.transactionId,
-          dueMinor: c.dueMinor,
-          expiresAt: c.expiresAt,
-          result: c.result === null ? null : structuredClone(c.result),
+        .map((checkoutSession) => ({
+          id: checkoutSession.id,
+          kind: checkoutSession.kind,
+          lines: checkoutSession.lines.map((l) => ({ priceId: l.price.id, quantity: l.quantity })),
+          customData: checkoutSession.customData === null ? null : structuredClone(checkoutSession.customData),
+          email: checkoutSession.email,
+          successUrl: checkoutSession.successUrl,
+          parentOrigin: checkoutSession.parentOrigin,
+          transactionId: checkoutSession.transactionId,
+          dueMinor: checkoutSession.dueMinor,
+          expiresAt: checkoutSession.expiresAt,
+          result: checkoutSession.result === null ? null : structuredClone(checkoutSession.result),
         })),
       portals: [...this.portalRecords.values()].filter((x) => x.expiresAt > now).map((x) => structuredClone(x)),
     };
@@ -113,35 +113,35 @@ export class PaddleState {
 
     let micros = snap.sequence.lastMicros;
     const seen = (iso: string | null) => {
-      const m = iso === null ? Number.NaN : microsOf(iso);
-      if (Number.isFinite(m) && m > micros) micros = m;
+      const months = iso === null ? Number.NaN : microsOf(iso);
+      if (Number.isFinite(months) && months > micros) micros = months;
     };
-    for (const c of snap.customers) seen(c.customer.updated_at);
+    for (const customer of snap.customers) seen(customer.customer.updated_at);
     for (const sub of snap.subscriptions) {
       seen(sub.updatedAt);
       seen(sub.canceledAt);
       for (const item of sub.items) seen(item.updatedAt);
     }
-    for (const t of snap.transactions) {
-      seen(t.updated_at);
-      for (const pay of t.payments) seen(pay.created_at);
+    for (const transaction of snap.transactions) {
+      seen(transaction.updated_at);
+      for (const pay of transaction.payments) seen(pay.created_at);
     }
     let invoiceNumber = snap.sequence.invoiceNumber;
-    for (const t of snap.transactions) {
-      const n = /-(\d{1,15})$/.exec(t.invoice_number ?? '');
-      if (n) invoiceNumber = Math.max(invoiceNumber, Number(n[1]));
+    for (const transaction of snap.transactions) {
+      const match = /-(\d{1,15})$/.exec(transaction.invoice_number ?? '');
+      if (match) invoiceNumber = Math.max(invoiceNumber, Number(match[1]));
     }
 
-    for (const [priceId, c] of this.catalog) {
+    for (const [priceId, catalogPrice] of this.catalog) {
       const old = catalogTimes.get(priceId);
       if (!old) continue;
-      const priceSame = sameApartFromTimes(old.price, c.price);
-      const productSame = old.product.id === c.product.id && sameApartFromTimes(old.product, c.product);
-      c.price.created_at = old.price.created_at;
-      if (priceSame) c.price.updated_at = old.price.updated_at;
-      if (old.product.id === c.product.id) {
-        c.product.created_at = old.product.created_at;
-        if (productSame) c.product.updated_at = old.product.updated_at;
+      const priceSame = sameApartFromTimes(old.price, catalogPrice.price);
+      const productSame = old.product.id === catalogPrice.product.id && sameApartFromTimes(old.product, catalogPrice.product);
+      catalogPrice.price.created_at = old.price.created_at;
+      if (priceSame) catalogPrice.price.updated_at = old.price.updated_at;
+      if (old.product.id === catalogPrice.product.id) {
+        catalogPrice.product.created_at = old.product.created_at;
+        if (productSame) catalogPrice.product.updated_at = old.product.updated_at;
       }
     }
     this.customerRecords = customers;
@@ -156,17 +156,17 @@ export class PaddleState {
       const parts = id === null ? null : idParts(id);
       if (parts) this.ids.raise(parts);
     };
-    for (const c of snap.customers) {
-      raiseTo(c.customer.id);
-      raiseTo(c.addressId);
+    for (const customer of snap.customers) {
+      raiseTo(customer.customer.id);
+      raiseTo(customer.addressId);
     }
     for (const sub of snap.subscriptions) raiseTo(sub.id);
-    for (const t of snap.transactions) {
-      raiseTo(t.id);
-      raiseTo(t.invoice_id);
+    for (const transaction of snap.transactions) {
+      raiseTo(transaction.id);
+      raiseTo(transaction.invoice_id);
     }
-    for (const c of snap.checkouts) raiseTo(c.id);
-    for (const x of snap.portals) raiseTo(x.session.id);
+    for (const checkout of snap.checkouts) raiseTo(checkout.id);
+    for (const portal of snap.portals) raiseTo(portal.session.id);
     this.changed();
   }
 

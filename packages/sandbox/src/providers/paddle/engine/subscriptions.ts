@@ -40,14 +40,14 @@ export class PaddleSubscriptions extends PaddleTransactions {
    * Amounts are integer minor units; the current items' total is Σ unit_price × quantity.
    */
   protected plan(sub: SubscriptionRecord, change: ItemChange): PlannedChange {
-    const lines = change.items.map((i, n) => {
-      const price = this.catalog.get(i.price_id);
-      if (!price) throw invalidField(`items[${n}].price_id`, `price ${i.price_id} not found`);
-      return { price, quantity: i.quantity };
+    const lines = change.items.map((item, count) => {
+      const price = this.catalog.get(item.price_id);
+      if (!price) throw invalidField(`items[${count}].price_id`, `price ${item.price_id} not found`);
+      return { price, quantity: item.quantity };
     });
-    for (const [n, l] of lines.entries()) {
-      if (l.price.currency !== sub.currency) throw invalidField(`items[${n}].price_id`, `price ${l.price.id} is in ${l.price.currency}, the subscription in ${sub.currency}`);
-      if (lines.findIndex((o) => o.price.id === l.price.id) !== n) throw invalidField(`items[${n}].price_id`, `price ${l.price.id} is listed twice`);
+    for (const [count, line] of lines.entries()) {
+      if (line.price.currency !== sub.currency) throw invalidField(`items[${count}].price_id`, `price ${line.price.id} is in ${line.price.currency}, the subscription in ${sub.currency}`);
+      if (lines.findIndex((o) => o.price.id === line.price.id) !== count) throw invalidField(`items[${count}].price_id`, `price ${line.price.id} is listed twice`);
     }
     const interval = lines[0]!.price.interval;
     if (lines.some((l) => l.price.interval !== interval)) throw invalidField('items', 'all items must have the same billing interval');
@@ -74,10 +74,10 @@ export class PaddleSubscriptions extends PaddleTransactions {
     };
     const next: SubscriptionRecord = structuredClone(sub);
     const at = isoMs(now);
-    next.items = lines.map((l) => {
-      const old = sub.items.find((i) => i.priceId === l.price.id);
-      if (old && old.quantity === l.quantity) return { ...old };
-      return { priceId: l.price.id, quantity: l.quantity, createdAt: old?.createdAt ?? at, updatedAt: at, previouslyBilledAt: old?.previouslyBilledAt ?? null };
+    next.items = lines.map((line) => {
+      const old = sub.items.find((i) => i.priceId === line.price.id);
+      if (old && old.quantity === line.quantity) return { ...old };
+      return { priceId: line.price.id, quantity: line.quantity, createdAt: old?.createdAt ?? at, updatedAt: at, previouslyBilledAt: old?.previouslyBilledAt ?? null };
     });
     if (intervalChanges) {
       next.interval = interval;
@@ -99,18 +99,18 @@ export class PaddleSubscriptions extends PaddleTransactions {
     const lineTotals = planned.lines.map((l) => l.price.unitMinor * l.quantity);
     const lineSum = lineTotals.reduce((a, b) => a + b, 0) || 1;
     let left = planned.charge;
-    return planned.lines.map((l, n) => {
-      const total = n === planned.lines.length - 1 ? left : Math.round((planned.charge * lineTotals[n]!) / lineSum);
+    return planned.lines.map((line, count) => {
+      const total = count === planned.lines.length - 1 ? left : Math.round((planned.charge * lineTotals[count]!) / lineSum);
       left -= total;
-      return { price: l.price, quantity: l.quantity, total, proration: { rate, billing_period: period } };
+      return { price: line.price, quantity: line.quantity, total, proration: { rate, billing_period: period } };
     });
   }
 
   /** The full-price lines of a subscription's items (a renewal). */
   protected recurringLines(sub: SubscriptionRecord): Line[] {
-    return sub.items.map((i) => {
-      const price = this.catalog.get(i.priceId)!;
-      return { price, quantity: i.quantity, total: price.unitMinor * i.quantity, proration: null };
+    return sub.items.map((item) => {
+      const price = this.catalog.get(item.priceId)!;
+      return { price, quantity: item.quantity, total: price.unitMinor * item.quantity, proration: null };
     });
   }
 
@@ -206,9 +206,9 @@ export class PaddleSubscriptions extends PaddleTransactions {
       origin: 'subscription_recurring',
       sub,
       customData: sub.customData,
-      lines: sub.items.map((i) => {
-        const price = this.catalog.get(i.priceId)!;
-        return { price, quantity: i.quantity, total: price.unitMinor * i.quantity, proration: null };
+      lines: sub.items.map((item) => {
+        const price = this.catalog.get(item.priceId)!;
+        return { price, quantity: item.quantity, total: price.unitMinor * item.quantity, proration: null };
       }),
       period,
     });

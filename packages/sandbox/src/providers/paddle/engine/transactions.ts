@@ -8,9 +8,9 @@ import { alreadyPaid, type CheckoutResult, type CheckoutSession, canceledError, 
 /** Transactions: created by the API or a checkout, paid with a card, and the invoices they become. */
 export class PaddleTransactions extends PaddleCustomers {
   transaction(id: string): PaddleTransaction {
-    const t = this.transactionRecords.get(id);
-    if (!t) throw notFound('Transaction', id);
-    return structuredClone(t);
+    const transaction = this.transactionRecords.get(id);
+    if (!transaction) throw notFound('Transaction', id);
+    return structuredClone(transaction);
   }
 
   transactions(): PaddleTransaction[] {
@@ -18,23 +18,23 @@ export class PaddleTransactions extends PaddleCustomers {
   }
 
   /** GET /transactions: the transactions matching every filter given (copies, in no particular order). */
-  findTransactions(q: TransactionQuery): PaddleTransaction[] {
+  findTransactions(transactionQuery: TransactionQuery): PaddleTransaction[] {
     const has = (list: string[] | undefined, value: string | null) => !list || (value !== null && list.includes(value));
     return [...this.transactionRecords.values()]
-      .filter((t) => has(q.ids, t.id))
+      .filter((t) => has(transactionQuery.ids, t.id))
       // `subscription_id=null`: the transactions of no subscription (made by the API, not paid yet).
-      .filter((t) => (q.subscriptionIds === null ? t.subscription_id === null : has(q.subscriptionIds, t.subscription_id)))
-      .filter((t) => has(q.customerIds, t.customer_id))
-      .filter((t) => has(q.statuses, t.status))
-      .filter((t) => has(q.origins, t.origin))
-      .filter((t) => has(q.invoiceNumbers, t.invoice_number))
-      .filter((t) => has(q.collectionModes, t.collection_mode))
-      .filter((t) =>
-        (q.dates ?? []).every((d) => {
-          const value = t[d.field];
+      .filter((t) => (transactionQuery.subscriptionIds === null ? t.subscription_id === null : has(transactionQuery.subscriptionIds, t.subscription_id)))
+      .filter((t) => has(transactionQuery.customerIds, t.customer_id))
+      .filter((t) => has(transactionQuery.statuses, t.status))
+      .filter((t) => has(transactionQuery.origins, t.origin))
+      .filter((t) => has(transactionQuery.invoiceNumbers, t.invoice_number))
+      .filter((t) => has(transactionQuery.collectionModes, t.collection_mode))
+      .filter((transaction) =>
+        (transactionQuery.dates ?? []).every((data) => {
+          const value = transaction[data.field];
           if (value === null) return false;
-          const m = microsOf(value);
-          return d.op === 'eq' ? m === d.micros : d.op === 'lt' ? m < d.micros : d.op === 'lte' ? m <= d.micros : d.op === 'gt' ? m > d.micros : m >= d.micros;
+          const months = microsOf(value);
+          return data.op === 'eq' ? months === data.micros : data.op === 'lt' ? months < data.micros : data.op === 'lte' ? months <= data.micros : data.op === 'gt' ? months > data.micros : months >= data.micros;
         }),
       )
       .map((t) => structuredClone(t));
@@ -45,15 +45,15 @@ export class PaddleTransactions extends PaddleCustomers {
    * that is not zero-value, as Paddle documents; else Paddle's error shape (404 for an unknown id).
    */
   invoiceable(id: string): PaddleTransaction {
-    const t = this.transactionRecords.get(id);
-    if (!t) throw notFound('Transaction', id);
-    if (t.status !== 'completed') {
-      throw new PaddleApiError(400, 'bad_request', `Transaction ${id} is ${t.status}: invoice PDFs are only available for completed transactions.`);
+    const transaction = this.transactionRecords.get(id);
+    if (!transaction) throw notFound('Transaction', id);
+    if (transaction.status !== 'completed') {
+      throw new PaddleApiError(400, 'bad_request', `Transaction ${id} is ${transaction.status}: invoice PDFs are only available for completed transactions.`);
     }
-    if (Number(t.details.totals.total) === 0 || t.invoice_number === null) {
+    if (Number(transaction.details.totals.total) === 0 || transaction.invoice_number === null) {
       throw new PaddleApiError(400, 'bad_request', `Transaction ${id} is zero-value: invoice PDFs aren't available for zero-value transactions.`);
     }
-    return structuredClone(t);
+    return structuredClone(transaction);
   }
 
   protected addTransaction(input: {
@@ -184,8 +184,8 @@ export class PaddleTransactions extends PaddleCustomers {
   }
 
   checkoutSession(id: string): CheckoutSession | null {
-    const s = this.checkoutSessions.get(id);
-    return s && s.expiresAt > this.now() ? s : null;
+    const checkoutSession = this.checkoutSessions.get(id);
+    return checkoutSession && checkoutSession.expiresAt > this.now() ? checkoutSession : null;
   }
 
   /**
