@@ -106,26 +106,26 @@ export function demoTranscript(server: DemoServer, ticket: DemoTicket, options: 
   );
   messages.push(message(2, ticket.openerId, ticket.answer));
   if (ticket.firstResponseAt !== null) messages.push(message(3, botId, '', { system: 'ticket_claimed' }));
-  let countItem = messages.length;
+  let remaining = messages.length;
   let line = 0;
-  while (countItem < total - 1) {
+  while (remaining < total - 1) {
     const staffTurn = line % 2 === 0;
     const authorId = ticket.firstResponseAt === null || !staffTurn ? ticket.openerId : ticket.staffId;
     const text = fill(LINES[line % LINES.length]!);
-    const content = total > 100 ? `${text} (${Math.floor(countItem / LINES.length) + 1})` : text;
+    const content = total > 100 ? `${text} (${Math.floor(remaining / LINES.length) + 1})` : text;
     const extra: Record<string, unknown> = {};
     if (line === 1) extra.replyTo = messageId(ticket, 2);
     if (line === 2) extra.reactions = [{ emoji: { name: '👍' }, count: 1 }];
-    if (line === 6) extra.editedAt = new Date(Date.parse(at(countItem)) + 30_000).toISOString();
+    if (line === 6) extra.editedAt = new Date(Date.parse(at(remaining)) + 30_000).toISOString();
     if (line === 7) extra.reactions = [{ emoji: { name: '🎉' }, count: 2 }, { emoji: { id: data?.emojis[0]?.id ?? '1500000000000001001', name: data?.emojis[0]?.name ?? 'ticket', animated: false }, count: 1 }];
-    if (line === 8 && countItem < 40) extra.stickers = [{ id: '1800000000000000001', name: 'Thumbs up', format: 'png' }];
-    if (line === 3 && countItem < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[0]!, options.cdnBase, issued)];
-    if (line === 6 && countItem < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[1]!, options.cdnBase, issued)];
-    messages.push(message(countItem, authorId, content, extra));
-    countItem++;
+    if (line === 8 && remaining < 40) extra.stickers = [{ id: '1800000000000000001', name: 'Thumbs up', format: 'png' }];
+    if (line === 3 && remaining < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[0]!, options.cdnBase, issued)];
+    if (line === 6 && remaining < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[1]!, options.cdnBase, issued)];
+    messages.push(message(remaining, authorId, content, extra));
+    remaining++;
     line++;
   }
-  messages.push(message(countItem, botId, '', { system: 'ticket_closed' }));
+  messages.push(message(remaining, botId, '', { system: 'ticket_closed' }));
 
   const ids = new Set(messages.map((m) => m.authorId));
   const staff = new Set(server.staff);

@@ -50,8 +50,8 @@ function matcherOf(options: Json, fallback: RouteMatcher | undefined): RouteMatc
 }
 
 /** Tokens are never sent over HTTP: a fingerprint (first 16 hex of SHA-256) stands in for them. */
-function publicToken(tokenItem: SandboxTokenInfo) {
-  const { token, ...rest } = tokenItem;
+function publicToken(info: SandboxTokenInfo) {
+  const { token, ...rest } = info;
   return { ...rest, fingerprint: sha256(token).toString('hex').slice(0, 16) };
 }
 

@@ -354,8 +354,8 @@ export class SandboxControl {
     if (!found || found.channel.type === 4) throw new Error(`restoreMessage: ${message.channelId} is not a demo text channel`);
     const result = validateMessage(message.body, 'create');
     if (!result.ok) throw new Error(`restoreMessage: the body is not a valid message: ${JSON.stringify(result.body).slice(0, 300)}`);
-    const messageItem = result.value;
-    const draft = { content: messageItem.content ?? '', embeds: messageItem.embeds ?? [], components: messageItem.components ?? [] };
+    const validated = result.value;
+    const draft = { content: validated.content ?? '', embeds: validated.embeds ?? [], components: validated.components ?? [] };
     if (isEmptyMessage(draft)) throw new Error('restoreMessage: the message is empty');
     return engine.guilds.restore({
       id: message.id,
@@ -363,7 +363,7 @@ export class SandboxControl {
       guildId: found.guildId,
       authorId: message.authorId ?? engine.options.clientId,
       ...draft,
-      flags: messageItem.flags ?? 0,
+      flags: validated.flags ?? 0,
       tts: false,
       nonce: null,
       createdAt: timestampOf(message.id),
@@ -484,8 +484,8 @@ export class SandboxControl {
    * `null` removes it (the user left or was kicked). `reset()` restores demo-data's memberships.
    */
   setMembership(user: string, guildId: string, membership: SandboxMembership | null): this {
-    const userItem = findUser(user);
-    if (!userItem) throw new Error(`setMembership: "${user}" is not a demo user (id, key or username)`);
+    const found = findUser(user);
+    if (!found) throw new Error(`setMembership: "${user}" is not a demo user (id, key or username)`);
     if (!SNOWFLAKE.test(guildId) || !guildOf(guildId)) throw new Error(`setMembership: ${guildId} is not a demo or synthetic server`);
     if (membership !== null) {
       if (typeof membership.owner !== 'boolean') throw new TypeError('setMembership: owner must be a boolean');
@@ -493,17 +493,17 @@ export class SandboxControl {
         throw new TypeError('setMembership: permissions must be a decimal string, as Discord sends it');
       }
     }
-    const changes = this.#memberships.get(userItem.id) ?? new Map<string, SandboxMembership | null>();
-    this.#memberships.set(userItem.id, changes);
+    const changes = this.#memberships.get(found.id) ?? new Map<string, SandboxMembership | null>();
+    this.#memberships.set(found.id, changes);
     changes.set(guildId, membership === null ? null : { owner: membership.owner, permissions: membership.permissions });
     return this;
   }
 
   /** A demo user's memberships as the sandbox answers them now (demo-data plus setMembership's changes). */
   memberships(user: string): Array<SandboxMembership & { guildId: string }> {
-    const userItem = findUser(user);
-    if (!userItem) throw new Error(`memberships: "${user}" is not a demo user (id, key or username)`);
-    return effectiveMemberships(userItem.memberships, this.#memberships.get(userItem.id));
+    const found = findUser(user);
+    if (!found) throw new Error(`memberships: "${user}" is not a demo user (id, key or username)`);
+    return effectiveMemberships(found.memberships, this.#memberships.get(found.id));
   }
 
   #bound(what: string): SandboxEngine {
@@ -533,17 +533,17 @@ function tokenInfo(token: TokenRecord, grant: GrantRecord, now: number): Sandbox
   };
 }
 
-function grantInfo(grantItem: GrantRecord, now: number): SandboxGrantInfo {
+function grantInfo(grant: GrantRecord, now: number): SandboxGrantInfo {
   return {
-    id: grantItem.id,
-    userId: grantItem.userId,
-    clientId: grantItem.clientId,
-    scopes: [...grantItem.scopes],
-    via: grantItem.via,
-    createdAt: grantItem.createdAt,
-    endedAt: grantItem.endedAt,
-    endReason: grantItem.endReason,
-    tokens: grantItem.tokens.map((t) => tokenInfo(t, grantItem, now)),
+    id: grant.id,
+    userId: grant.userId,
+    clientId: grant.clientId,
+    scopes: [...grant.scopes],
+    via: grant.via,
+    createdAt: grant.createdAt,
+    endedAt: grant.endedAt,
+    endReason: grant.endReason,
+    tokens: grant.tokens.map((t) => tokenInfo(t, grant, now)),
   };
 }
 

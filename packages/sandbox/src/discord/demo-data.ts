@@ -333,11 +333,11 @@ export const DEMO_CHANNELS = {
   },
 } as const satisfies Record<keyof typeof DEMO_GUILDS, Record<string, string>>;
 
-const Result = DEMO_ROLES;
-const Cls = DEMO_CHANNELS;
-const Guild = DEMO_GUILDS;
-const value = DEMO_USERS;
-const valueItem = DEMO_PEOPLE;
+const ROLES = DEMO_ROLES;
+const CHANNELS = DEMO_CHANNELS;
+const GUILDS = DEMO_GUILDS;
+const USERS = DEMO_USERS;
+const PEOPLE = DEMO_PEOPLE;
 const JOINED = '2025-06-01T12:00:00.000000+00:00';
 
 const text = (id: string, name: string, position: number, parentId: string | null, overwrites: PermissionOverwrite[] = [], topic?: string): DemoChannel => ({
@@ -361,12 +361,12 @@ const member = (userId: string, roles: string[], nick?: string): DemoMember => (
 
 /** Channels, roles, emojis and members of every demo server, by server id. */
 export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
-  [Guild.avasArcade.id]: {
+  [GUILDS.avasArcade.id]: {
     roles: [
-      everyoneRole(Guild.avasArcade.id, PERMISSION_MEMBER),
-      { id: Result.avasArcade.member, name: 'Member', color: 0x3ba55c, position: 1, permissions: PERMISSION_MEMBER },
+      everyoneRole(GUILDS.avasArcade.id, PERMISSION_MEMBER),
+      { id: ROLES.avasArcade.member, name: 'Member', color: 0x3ba55c, position: 1, permissions: PERMISSION_MEMBER },
       {
-        id: Result.avasArcade.supportTeam,
+        id: ROLES.avasArcade.supportTeam,
         name: 'Support Team',
         color: 0x1abc9c,
         position: 2,
@@ -375,51 +375,51 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
         mentionable: true,
       },
       {
-        id: Result.avasArcade.moderator,
+        id: ROLES.avasArcade.moderator,
         name: 'Moderator',
         color: 0xe67e22,
         position: 3,
         permissions: callback('KICK_MEMBERS', 'BAN_MEMBERS', 'MANAGE_MESSAGES', 'MODERATE_MEMBERS', 'VIEW_AUDIT_LOG', 'MANAGE_NICKNAMES', 'MANAGE_THREADS'),
         hoist: true,
       },
-      { id: Result.avasArcade.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
-      { id: Result.avasArcade.admin, name: 'Admin', color: 0xe74c3c, position: 5, permissions: callback('ADMINISTRATOR'), hoist: true },
+      { id: ROLES.avasArcade.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
+      { id: ROLES.avasArcade.admin, name: 'Admin', color: 0xe74c3c, position: 5, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(Cls.avasArcade.welcome, 'welcome', 0, null, [roleOw(Guild.avasArcade.id, [], ['SEND_MESSAGES']), roleOw(Result.avasArcade.tickety, ['SEND_MESSAGES', 'EMBED_LINKS'], [])], 'Start here: the rules and how to get help'),
-      category(Cls.avasArcade.supportCategory, 'Support', 0),
-      text(Cls.avasArcade.support, 'support', 1, Cls.avasArcade.supportCategory, [], 'Open a ticket with the button below'),
+      text(CHANNELS.avasArcade.welcome, 'welcome', 0, null, [roleOw(GUILDS.avasArcade.id, [], ['SEND_MESSAGES']), roleOw(ROLES.avasArcade.tickety, ['SEND_MESSAGES', 'EMBED_LINKS'], [])], 'Start here: the rules and how to get help'),
+      category(CHANNELS.avasArcade.supportCategory, 'Support', 0),
+      text(CHANNELS.avasArcade.support, 'support', 1, CHANNELS.avasArcade.supportCategory, [], 'Open a ticket with the button below'),
       text(
-        Cls.avasArcade.staffOnly,
+        CHANNELS.avasArcade.staffOnly,
         'staff-only',
         2,
-        Cls.avasArcade.supportCategory,
+        CHANNELS.avasArcade.supportCategory,
         [
-          roleOw(Guild.avasArcade.id, [], ['VIEW_CHANNEL']),
-          roleOw(Result.avasArcade.supportTeam, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
-          roleOw(Result.avasArcade.moderator, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
-          roleOw(Result.avasArcade.tickety, ['VIEW_CHANNEL'], ['SEND_MESSAGES']),
-          memberOw(valueItem.mika.id, [], ['SEND_MESSAGES']),
+          roleOw(GUILDS.avasArcade.id, [], ['VIEW_CHANNEL']),
+          roleOw(ROLES.avasArcade.supportTeam, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
+          roleOw(ROLES.avasArcade.moderator, ['VIEW_CHANNEL', 'SEND_MESSAGES'], []),
+          roleOw(ROLES.avasArcade.tickety, ['VIEW_CHANNEL'], ['SEND_MESSAGES']),
+          memberOw(PEOPLE.mika.id, [], ['SEND_MESSAGES']),
         ],
         'Staff chat: the bot may read, not post',
       ),
-      text(Cls.avasArcade.faq, 'faq', 3, Cls.avasArcade.supportCategory, [roleOw(Result.avasArcade.tickety, [], ['EMBED_LINKS'])], 'Answers to common questions (no embeds here)'),
-      category(Cls.avasArcade.archiveCategory, 'Archive', 1, [roleOw(Guild.avasArcade.id, [], ['SEND_MESSAGES'])]),
+      text(CHANNELS.avasArcade.faq, 'faq', 3, CHANNELS.avasArcade.supportCategory, [roleOw(ROLES.avasArcade.tickety, [], ['EMBED_LINKS'])], 'Answers to common questions (no embeds here)'),
+      category(CHANNELS.avasArcade.archiveCategory, 'Archive', 1, [roleOw(GUILDS.avasArcade.id, [], ['SEND_MESSAGES'])]),
       text(
-        Cls.avasArcade.transcripts,
+        CHANNELS.avasArcade.transcripts,
         'transcripts',
         4,
-        Cls.avasArcade.archiveCategory,
+        CHANNELS.avasArcade.archiveCategory,
         [
-          roleOw(Guild.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
-          roleOw(Result.avasArcade.supportTeam, ['VIEW_CHANNEL'], []),
-          roleOw(Result.avasArcade.tickety, ['VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES'], []),
+          roleOw(GUILDS.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
+          roleOw(ROLES.avasArcade.supportTeam, ['VIEW_CHANNEL'], []),
+          roleOw(ROLES.avasArcade.tickety, ['VIEW_CHANNEL', 'SEND_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES'], []),
         ],
         'Closed tickets',
       ),
-      text(Cls.avasArcade.modLog, 'mod-log', 5, Cls.avasArcade.archiveCategory, [
-        roleOw(Guild.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
-        roleOw(Result.avasArcade.moderator, ['VIEW_CHANNEL'], []),
+      text(CHANNELS.avasArcade.modLog, 'mod-log', 5, CHANNELS.avasArcade.archiveCategory, [
+        roleOw(GUILDS.avasArcade.id, [], ['VIEW_CHANNEL', 'SEND_MESSAGES']),
+        roleOw(ROLES.avasArcade.moderator, ['VIEW_CHANNEL'], []),
       ]),
     ],
     emojis: [
@@ -428,34 +428,34 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       { id: '1500000000000001003', name: 'gg', animated: false },
     ],
     members: [
-      member(value.ava.id, [Result.avasArcade.admin]),
-      member(value.ben.id, [Result.avasArcade.member]),
-      member(valueItem.mika.id, [Result.avasArcade.moderator, Result.avasArcade.member]),
-      member(valueItem.jules.id, [Result.avasArcade.supportTeam, Result.avasArcade.member], 'Jules | Support'),
-      member(value.nico.id, [Result.avasArcade.admin, Result.avasArcade.member], 'Nico | Co-Admin'),
+      member(USERS.ava.id, [ROLES.avasArcade.admin]),
+      member(USERS.ben.id, [ROLES.avasArcade.member]),
+      member(PEOPLE.mika.id, [ROLES.avasArcade.moderator, ROLES.avasArcade.member]),
+      member(PEOPLE.jules.id, [ROLES.avasArcade.supportTeam, ROLES.avasArcade.member], 'Jules | Support'),
+      member(USERS.nico.id, [ROLES.avasArcade.admin, ROLES.avasArcade.member], 'Nico | Co-Admin'),
     ],
-    systemChannelId: Cls.avasArcade.welcome,
+    systemChannelId: CHANNELS.avasArcade.welcome,
   },
-  [Guild.pixelPals.id]: {
+  [GUILDS.pixelPals.id]: {
     roles: [
-      everyoneRole(Guild.pixelPals.id, PERMISSION_MEMBER),
-      { id: Result.pixelPals.pixelPal, name: 'Pixel Pal', color: 0xeb459e, position: 1, permissions: '0' },
-      { id: Result.pixelPals.helper, name: 'Helper', color: 0x57f287, position: 2, permissions: callback('MANAGE_MESSAGES', 'MANAGE_THREADS'), hoist: true },
-      { id: Result.pixelPals.tickety, name: 'Tickety', color: 0, position: 3, permissions: PERMISSION_BOT, bot: true },
-      { id: Result.pixelPals.admin, name: 'Admin', color: 0xfee75c, position: 4, permissions: callback('ADMINISTRATOR'), hoist: true },
+      everyoneRole(GUILDS.pixelPals.id, PERMISSION_MEMBER),
+      { id: ROLES.pixelPals.pixelPal, name: 'Pixel Pal', color: 0xeb459e, position: 1, permissions: '0' },
+      { id: ROLES.pixelPals.helper, name: 'Helper', color: 0x57f287, position: 2, permissions: callback('MANAGE_MESSAGES', 'MANAGE_THREADS'), hoist: true },
+      { id: ROLES.pixelPals.tickety, name: 'Tickety', color: 0, position: 3, permissions: PERMISSION_BOT, bot: true },
+      { id: ROLES.pixelPals.admin, name: 'Admin', color: 0xfee75c, position: 4, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(Cls.pixelPals.general, 'general', 0, null),
-      category(Cls.pixelPals.helpDeskCategory, 'Help Desk', 0),
-      text(Cls.pixelPals.help, 'help', 1, Cls.pixelPals.helpDeskCategory, [], 'Stuck? Open a ticket'),
-      text(Cls.pixelPals.ticketLogs, 'ticket-logs', 2, Cls.pixelPals.helpDeskCategory, [
-        roleOw(Guild.pixelPals.id, [], ['VIEW_CHANNEL']),
-        roleOw(Result.pixelPals.helper, ['VIEW_CHANNEL'], []),
+      text(CHANNELS.pixelPals.general, 'general', 0, null),
+      category(CHANNELS.pixelPals.helpDeskCategory, 'Help Desk', 0),
+      text(CHANNELS.pixelPals.help, 'help', 1, CHANNELS.pixelPals.helpDeskCategory, [], 'Stuck? Open a ticket'),
+      text(CHANNELS.pixelPals.ticketLogs, 'ticket-logs', 2, CHANNELS.pixelPals.helpDeskCategory, [
+        roleOw(GUILDS.pixelPals.id, [], ['VIEW_CHANNEL']),
+        roleOw(ROLES.pixelPals.helper, ['VIEW_CHANNEL'], []),
       ]),
-      category(Cls.pixelPals.galleryCategory, 'Gallery', 1),
-      text(Cls.pixelPals.showcase, 'showcase', 3, Cls.pixelPals.galleryCategory, [
-        roleOw(Guild.pixelPals.id, [], ['SEND_MESSAGES']),
-        roleOw(Result.pixelPals.pixelPal, ['SEND_MESSAGES'], []),
+      category(CHANNELS.pixelPals.galleryCategory, 'Gallery', 1),
+      text(CHANNELS.pixelPals.showcase, 'showcase', 3, CHANNELS.pixelPals.galleryCategory, [
+        roleOw(GUILDS.pixelPals.id, [], ['SEND_MESSAGES']),
+        roleOw(ROLES.pixelPals.pixelPal, ['SEND_MESSAGES'], []),
       ]),
     ],
     emojis: [
@@ -463,97 +463,97 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       { id: '1500000000000002002', name: 'pixel_star', animated: true },
     ],
     members: [
-      member(value.ava.id, [Result.pixelPals.admin]),
-      member(value.cleo.id, [Result.pixelPals.pixelPal]),
-      member(valueItem.rin.id, [Result.pixelPals.helper, Result.pixelPals.pixelPal]),
+      member(USERS.ava.id, [ROLES.pixelPals.admin]),
+      member(USERS.cleo.id, [ROLES.pixelPals.pixelPal]),
+      member(PEOPLE.rin.id, [ROLES.pixelPals.helper, ROLES.pixelPals.pixelPal]),
     ],
-    systemChannelId: Cls.pixelPals.general,
+    systemChannelId: CHANNELS.pixelPals.general,
   },
-  [Guild.studyHall.id]: {
+  [GUILDS.studyHall.id]: {
     roles: [
-      everyoneRole(Guild.studyHall.id, VIEW_SEND),
-      { id: Result.studyHall.student, name: 'Student', color: 0x3498db, position: 1, permissions: '0' },
-      { id: Result.studyHall.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
-      { id: Result.studyHall.headTutor, name: 'Head Tutor', color: 0x9b59b6, position: 3, permissions: callback('ADMINISTRATOR'), hoist: true },
+      everyoneRole(GUILDS.studyHall.id, VIEW_SEND),
+      { id: ROLES.studyHall.student, name: 'Student', color: 0x3498db, position: 1, permissions: '0' },
+      { id: ROLES.studyHall.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
+      { id: ROLES.studyHall.headTutor, name: 'Head Tutor', color: 0x9b59b6, position: 3, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(Cls.studyHall.general, 'general', 0, null),
-      category(Cls.studyHall.studyCategory, 'Study Rooms', 0),
-      text(Cls.studyHall.homeworkHelp, 'homework-help', 1, Cls.studyHall.studyCategory),
+      text(CHANNELS.studyHall.general, 'general', 0, null),
+      category(CHANNELS.studyHall.studyCategory, 'Study Rooms', 0),
+      text(CHANNELS.studyHall.homeworkHelp, 'homework-help', 1, CHANNELS.studyHall.studyCategory),
     ],
     emojis: [],
-    members: [member(valueItem.orion.id, []), member(value.ava.id, [Result.studyHall.headTutor])],
-    systemChannelId: Cls.studyHall.general,
+    members: [member(PEOPLE.orion.id, []), member(USERS.ava.id, [ROLES.studyHall.headTutor])],
+    systemChannelId: CHANNELS.studyHall.general,
   },
-  [Guild.cozyCorner.id]: {
+  [GUILDS.cozyCorner.id]: {
     roles: [
-      everyoneRole(Guild.cozyCorner.id, PERMISSION_MEMBER),
-      { id: Result.cozyCorner.regular, name: 'Regular', color: 0xc27c0e, position: 1, permissions: '0' },
-      { id: Result.cozyCorner.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
-      { id: Result.cozyCorner.host, name: 'Host', color: 0xe91e63, position: 3, permissions: callback('ADMINISTRATOR'), hoist: true },
+      everyoneRole(GUILDS.cozyCorner.id, PERMISSION_MEMBER),
+      { id: ROLES.cozyCorner.regular, name: 'Regular', color: 0xc27c0e, position: 1, permissions: '0' },
+      { id: ROLES.cozyCorner.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
+      { id: ROLES.cozyCorner.host, name: 'Host', color: 0xe91e63, position: 3, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(Cls.cozyCorner.lounge, 'lounge', 0, null),
-      category(Cls.cozyCorner.helpCategory, 'Help', 0),
-      text(Cls.cozyCorner.askHere, 'ask-here', 1, Cls.cozyCorner.helpCategory),
+      text(CHANNELS.cozyCorner.lounge, 'lounge', 0, null),
+      category(CHANNELS.cozyCorner.helpCategory, 'Help', 0),
+      text(CHANNELS.cozyCorner.askHere, 'ask-here', 1, CHANNELS.cozyCorner.helpCategory),
     ],
     emojis: [{ id: '1500000000000004001', name: 'cozy_tea', animated: false }],
-    members: [member(valueItem.orion.id, [Result.cozyCorner.host]), member(value.ava.id, [Result.cozyCorner.regular]), member(value.cleo.id, [Result.cozyCorner.regular])],
-    systemChannelId: Cls.cozyCorner.lounge,
+    members: [member(PEOPLE.orion.id, [ROLES.cozyCorner.host]), member(USERS.ava.id, [ROLES.cozyCorner.regular]), member(USERS.cleo.id, [ROLES.cozyCorner.regular])],
+    systemChannelId: CHANNELS.cozyCorner.lounge,
   },
-  [Guild.bensWorkshop.id]: {
+  [GUILDS.bensWorkshop.id]: {
     roles: [
-      everyoneRole(Guild.bensWorkshop.id, VIEW_SEND),
-      { id: Result.bensWorkshop.tickety, name: 'Tickety', color: 0, position: 1, permissions: PERMISSION_BOT, bot: true },
-      { id: Result.bensWorkshop.foreman, name: 'Foreman', color: 0xf1c40f, position: 2, permissions: callback('ADMINISTRATOR'), hoist: true },
+      everyoneRole(GUILDS.bensWorkshop.id, VIEW_SEND),
+      { id: ROLES.bensWorkshop.tickety, name: 'Tickety', color: 0, position: 1, permissions: PERMISSION_BOT, bot: true },
+      { id: ROLES.bensWorkshop.foreman, name: 'Foreman', color: 0xf1c40f, position: 2, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(Cls.bensWorkshop.general, 'general', 0, null),
-      category(Cls.bensWorkshop.projectsCategory, 'Projects', 0),
-      text(Cls.bensWorkshop.workbench, 'workbench', 1, Cls.bensWorkshop.projectsCategory),
+      text(CHANNELS.bensWorkshop.general, 'general', 0, null),
+      category(CHANNELS.bensWorkshop.projectsCategory, 'Projects', 0),
+      text(CHANNELS.bensWorkshop.workbench, 'workbench', 1, CHANNELS.bensWorkshop.projectsCategory),
     ],
     emojis: [],
-    members: [member(valueItem.orion.id, []), member(value.ben.id, [Result.bensWorkshop.foreman])],
-    systemChannelId: Cls.bensWorkshop.general,
+    members: [member(PEOPLE.orion.id, []), member(USERS.ben.id, [ROLES.bensWorkshop.foreman])],
+    systemChannelId: CHANNELS.bensWorkshop.general,
   },
-  [Guild.ticketyHq.id]: {
+  [GUILDS.ticketyHq.id]: {
     roles: [
-      everyoneRole(Guild.ticketyHq.id, PERMISSION_MEMBER),
-      { id: Result.ticketyHq.staff, name: 'Staff', color: 0x5865f2, position: 1, permissions: callback('MANAGE_MESSAGES', 'MANAGE_THREADS', 'EMBED_LINKS'), hoist: true },
-      { id: Result.ticketyHq.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
+      everyoneRole(GUILDS.ticketyHq.id, PERMISSION_MEMBER),
+      { id: ROLES.ticketyHq.staff, name: 'Staff', color: 0x5865f2, position: 1, permissions: callback('MANAGE_MESSAGES', 'MANAGE_THREADS', 'EMBED_LINKS'), hoist: true },
+      { id: ROLES.ticketyHq.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
     ],
     channels: [
-      text(Cls.ticketyHq.announcements, 'announcements', 0, null, [roleOw(Guild.ticketyHq.id, [], ['SEND_MESSAGES']), roleOw(Result.ticketyHq.tickety, ['SEND_MESSAGES'], [])]),
-      category(Cls.ticketyHq.supportCategory, 'Support', 0),
-      text(Cls.ticketyHq.supportQueue, 'support-queue', 1, Cls.ticketyHq.supportCategory),
-      text(Cls.ticketyHq.transcripts, 'transcripts', 2, Cls.ticketyHq.supportCategory, [
-        roleOw(Guild.ticketyHq.id, [], ['VIEW_CHANNEL']),
-        roleOw(Result.ticketyHq.staff, ['VIEW_CHANNEL'], []),
-        roleOw(Result.ticketyHq.tickety, ['VIEW_CHANNEL'], []),
+      text(CHANNELS.ticketyHq.announcements, 'announcements', 0, null, [roleOw(GUILDS.ticketyHq.id, [], ['SEND_MESSAGES']), roleOw(ROLES.ticketyHq.tickety, ['SEND_MESSAGES'], [])]),
+      category(CHANNELS.ticketyHq.supportCategory, 'Support', 0),
+      text(CHANNELS.ticketyHq.supportQueue, 'support-queue', 1, CHANNELS.ticketyHq.supportCategory),
+      text(CHANNELS.ticketyHq.transcripts, 'transcripts', 2, CHANNELS.ticketyHq.supportCategory, [
+        roleOw(GUILDS.ticketyHq.id, [], ['VIEW_CHANNEL']),
+        roleOw(ROLES.ticketyHq.staff, ['VIEW_CHANNEL'], []),
+        roleOw(ROLES.ticketyHq.tickety, ['VIEW_CHANNEL'], []),
       ]),
     ],
     emojis: [{ id: '1500000000000006001', name: 'tickety', animated: false }],
-    members: [member(value.sam.id, [Result.ticketyHq.staff])],
-    systemChannelId: Cls.ticketyHq.announcements,
+    members: [member(USERS.sam.id, [ROLES.ticketyHq.staff])],
+    systemChannelId: CHANNELS.ticketyHq.announcements,
   },
-  [Guild.modGuild.id]: {
+  [GUILDS.modGuild.id]: {
     roles: [
-      everyoneRole(Guild.modGuild.id, VIEW_SEND),
-      { id: Result.modGuild.modder, name: 'Modder', color: 0x2ecc71, position: 1, permissions: '0' },
-      { id: Result.modGuild.dashboardReaders, name: 'Dashboard Readers', color: 0x9b59b6, position: 2, permissions: '0', mentionable: true },
-      { id: Result.modGuild.moderator, name: 'Moderator', color: 0xe67e22, position: 3, permissions: callback('MANAGE_GUILD'), hoist: true },
-      { id: Result.modGuild.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
-      { id: Result.modGuild.founder, name: 'Founder', color: 0xe74c3c, position: 5, permissions: callback('ADMINISTRATOR'), hoist: true },
+      everyoneRole(GUILDS.modGuild.id, VIEW_SEND),
+      { id: ROLES.modGuild.modder, name: 'Modder', color: 0x2ecc71, position: 1, permissions: '0' },
+      { id: ROLES.modGuild.dashboardReaders, name: 'Dashboard Readers', color: 0x9b59b6, position: 2, permissions: '0', mentionable: true },
+      { id: ROLES.modGuild.moderator, name: 'Moderator', color: 0xe67e22, position: 3, permissions: callback('MANAGE_GUILD'), hoist: true },
+      { id: ROLES.modGuild.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
+      { id: ROLES.modGuild.founder, name: 'Founder', color: 0xe74c3c, position: 5, permissions: callback('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
-      text(Cls.modGuild.announcements, 'announcements', 0, null, [roleOw(Guild.modGuild.id, [], ['SEND_MESSAGES'])], 'Releases and news (staff only)'),
-      category(Cls.modGuild.moddingCategory, 'Modding', 0),
-      text(Cls.modGuild.modHelp, 'mod-help', 1, Cls.modGuild.moddingCategory),
-      text(Cls.modGuild.releases, 'releases', 2, Cls.modGuild.moddingCategory, [roleOw(Result.modGuild.tickety, [], ['EMBED_LINKS'])]),
-      category(Cls.modGuild.staffCategory, 'Staff', 1, [roleOw(Guild.modGuild.id, [], ['VIEW_CHANNEL']), roleOw(Result.modGuild.moderator, ['VIEW_CHANNEL'], [])]),
-      text(Cls.modGuild.modQueue, 'mod-queue', 3, Cls.modGuild.staffCategory, [
-        roleOw(Guild.modGuild.id, [], ['VIEW_CHANNEL']),
-        roleOw(Result.modGuild.moderator, ['VIEW_CHANNEL'], []),
+      text(CHANNELS.modGuild.announcements, 'announcements', 0, null, [roleOw(GUILDS.modGuild.id, [], ['SEND_MESSAGES'])], 'Releases and news (staff only)'),
+      category(CHANNELS.modGuild.moddingCategory, 'Modding', 0),
+      text(CHANNELS.modGuild.modHelp, 'mod-help', 1, CHANNELS.modGuild.moddingCategory),
+      text(CHANNELS.modGuild.releases, 'releases', 2, CHANNELS.modGuild.moddingCategory, [roleOw(ROLES.modGuild.tickety, [], ['EMBED_LINKS'])]),
+      category(CHANNELS.modGuild.staffCategory, 'Staff', 1, [roleOw(GUILDS.modGuild.id, [], ['VIEW_CHANNEL']), roleOw(ROLES.modGuild.moderator, ['VIEW_CHANNEL'], [])]),
+      text(CHANNELS.modGuild.modQueue, 'mod-queue', 3, CHANNELS.modGuild.staffCategory, [
+        roleOw(GUILDS.modGuild.id, [], ['VIEW_CHANNEL']),
+        roleOw(ROLES.modGuild.moderator, ['VIEW_CHANNEL'], []),
       ]),
     ],
     emojis: [
@@ -561,13 +561,13 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       { id: '1500000000000007002', name: 'pixel_sword', animated: true },
     ],
     members: [
-      member(valueItem.orion.id, [Result.modGuild.founder]),
-      member(value.ava.id, [Result.modGuild.moderator]),
+      member(PEOPLE.orion.id, [ROLES.modGuild.founder]),
+      member(USERS.ava.id, [ROLES.modGuild.moderator]),
       // Ben holds Dashboard Readers (no manage permission): the API's demo seed gives that role read
       // access to Retro Modders' dashboard.
-      member(value.ben.id, [Result.modGuild.dashboardReaders, Result.modGuild.modder]),
+      member(USERS.ben.id, [ROLES.modGuild.dashboardReaders, ROLES.modGuild.modder]),
     ],
-    systemChannelId: Cls.modGuild.announcements,
+    systemChannelId: CHANNELS.modGuild.announcements,
   },
 };
 
@@ -578,14 +578,14 @@ const SEEDED_AT = Date.UTC(2026, 0, 1, 9, 0, 0);
 export const DEMO_MESSAGES: readonly DemoMessage[] = [
   {
     id: snowflakeAt(SEEDED_AT, 1),
-    channelId: Cls.avasArcade.welcome,
-    authorId: value.ava.id,
-    content: `Welcome to **Ava's Arcade**! 🎮\nRead the rules, be kind, and if you need help head to <#${Cls.avasArcade.support}>.`,
+    channelId: CHANNELS.avasArcade.welcome,
+    authorId: USERS.ava.id,
+    content: `Welcome to **Ava's Arcade**! 🎮\nRead the rules, be kind, and if you need help head to <#${CHANNELS.avasArcade.support}>.`,
   },
   {
     id: snowflakeAt(SEEDED_AT + 60_000, 2),
-    channelId: Cls.pixelPals.general,
-    authorId: valueItem.rin.id,
-    content: `Post your pixel art in <#${Cls.pixelPals.showcase}> and ask for help in <#${Cls.pixelPals.help}> :)`,
+    channelId: CHANNELS.pixelPals.general,
+    authorId: PEOPLE.rin.id,
+    content: `Post your pixel art in <#${CHANNELS.pixelPals.showcase}> and ask for help in <#${CHANNELS.pixelPals.help}> :)`,
   },
 ];

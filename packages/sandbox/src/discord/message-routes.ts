@@ -80,8 +80,8 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
       if (!parsed.ok) return reply;
       const result = validateMessage(parsed.body, 'create');
       if (!result.ok) return reply.code(result.status).send(result.body);
-      const messageItem = result.value;
-      const draft = { content: messageItem.content ?? '', embeds: messageItem.embeds ?? [], components: messageItem.components ?? [] };
+      const validated = result.value;
+      const draft = { content: validated.content ?? '', embeds: validated.embeds ?? [], components: validated.components ?? [] };
       if (isEmptyMessage(draft)) return emptyMessage(reply);
       if (!hasPermission(channelAccess.perms, 'SEND_MESSAGES')) return missingPermissions(reply);
       if (draft.embeds.length > 0 && !hasPermission(channelAccess.perms, 'EMBED_LINKS')) return missingPermissions(reply);
@@ -92,9 +92,9 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
         guildId: channelAccess.ctx.guild.id,
         authorId: botId(),
         ...draft,
-        flags: messageItem.flags ?? 0,
-        tts: messageItem.tts ?? false,
-        nonce: messageItem.nonce ?? null,
+        flags: validated.flags ?? 0,
+        tts: validated.tts ?? false,
+        nonce: validated.nonce ?? null,
         createdAt: now,
         editedAt: null,
       });
@@ -174,16 +174,16 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
       if (!parsed.ok) return reply;
       const result = validateMessage(parsed.body, 'edit');
       if (!result.ok) return reply.code(result.status).send(result.body);
-      const messageItem = result.value;
+      const validated = result.value;
       const next = {
-        content: messageItem.content ?? message.content,
-        embeds: messageItem.embeds ?? message.embeds,
-        components: messageItem.components ?? message.components,
+        content: validated.content ?? message.content,
+        embeds: validated.embeds ?? message.embeds,
+        components: validated.components ?? message.components,
       };
       if (isEmptyMessage(next)) return emptyMessage(reply);
-      if (messageItem.embeds !== undefined && messageItem.embeds.length > 0 && !hasPermission(channelAccess.perms, 'EMBED_LINKS')) return missingPermissions(reply);
+      if (validated.embeds !== undefined && validated.embeds.length > 0 && !hasPermission(channelAccess.perms, 'EMBED_LINKS')) return missingPermissions(reply);
       Object.assign(message, next);
-      if (messageItem.flags !== undefined) message.flags = messageItem.flags;
+      if (validated.flags !== undefined) message.flags = validated.flags;
       message.editedAt = engine.now();
       return answer(message);
     },

@@ -65,11 +65,11 @@ export class FormErrors {
   add(path: Path, code: string, message: string): void {
     let node = this.tree;
     for (const key of path) {
-      const keyItem = String(key);
-      let next = node[keyItem] as ErrorTree | undefined;
+      const name = String(key);
+      let next = node[name] as ErrorTree | undefined;
       if (!next || Array.isArray(next)) {
         next = {};
-        node[keyItem] = next;
+        node[name] = next;
       }
       node = next;
     }
@@ -310,64 +310,64 @@ function embedTimestamp(checker: Checker, value: unknown, path: Path): string | 
   return new Date(ms).toISOString().replace(/Z$/, '000+00:00');
 }
 
-function embedOf(checkerItem: Checker, raw: unknown, path: Path): EmbedOut | undefined {
-  const entry = checkerItem.object(raw, path);
+function embedOf(checker: Checker, raw: unknown, path: Path): EmbedOut | undefined {
+  const entry = checker.object(raw, path);
   if (!entry) {
-    if (!present(raw)) checkerItem.errors.add(path, 'BASE_TYPE_REQUIRED', 'This field is required');
+    if (!present(raw)) checker.errors.add(path, 'BASE_TYPE_REQUIRED', 'This field is required');
     return undefined;
   }
   const out: EmbedOut = { type: 'rich' };
   if (present(entry.type)) {
-    const type = checkerItem.string(entry.type, [...path, 'type']);
+    const type = checker.string(entry.type, [...path, 'type']);
     if (type !== undefined) out.type = type;
   }
-  const title = checkerItem.text(entry.title, [...path, 'title'], MESSAGE_LIMITS.embedTitle);
+  const title = checker.text(entry.title, [...path, 'title'], MESSAGE_LIMITS.embedTitle);
   if (title !== undefined) out.title = title;
-  const description = checkerItem.text(entry.description, [...path, 'description'], MESSAGE_LIMITS.embedDescription);
+  const description = checker.text(entry.description, [...path, 'description'], MESSAGE_LIMITS.embedDescription);
   if (description !== undefined) out.description = description;
-  const url = checkerItem.url(entry.url, [...path, 'url']);
+  const url = checker.url(entry.url, [...path, 'url']);
   if (url !== undefined) out.url = url;
-  const timestamp = embedTimestamp(checkerItem, entry.timestamp, [...path, 'timestamp']);
+  const timestamp = embedTimestamp(checker, entry.timestamp, [...path, 'timestamp']);
   if (timestamp !== undefined) out.timestamp = timestamp;
-  const color = checkerItem.integer(entry.color, [...path, 'color'], 0, 0xffffff);
+  const color = checker.integer(entry.color, [...path, 'color'], 0, 0xffffff);
   if (color !== undefined) out.color = color;
 
-  const footer = checkerItem.object(entry.footer, [...path, 'footer']);
+  const footer = checker.object(entry.footer, [...path, 'footer']);
   if (footer) {
-    const text = checkerItem.text(footer.text, [...path, 'footer', 'text'], MESSAGE_LIMITS.footerText, true);
-    const icon = checkerItem.url(footer.icon_url, [...path, 'footer', 'icon_url'], ['http:', 'https:', 'attachment:']);
+    const text = checker.text(footer.text, [...path, 'footer', 'text'], MESSAGE_LIMITS.footerText, true);
+    const icon = checker.url(footer.icon_url, [...path, 'footer', 'icon_url'], ['http:', 'https:', 'attachment:']);
     if (text !== undefined) out.footer = { text, ...(icon !== undefined ? { icon_url: icon } : {}) };
   }
   for (const key of ['image', 'thumbnail'] as const) {
-    const media = checkerItem.object(entry[key], [...path, key]);
+    const media = checker.object(entry[key], [...path, key]);
     if (media) {
-      if (!present(media.url)) checkerItem.errors.add([...path, key, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
-      const mediaUrl = checkerItem.url(media.url, [...path, key, 'url'], ['http:', 'https:', 'attachment:']);
+      if (!present(media.url)) checker.errors.add([...path, key, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
+      const mediaUrl = checker.url(media.url, [...path, key, 'url'], ['http:', 'https:', 'attachment:']);
       if (mediaUrl !== undefined) out[key] = { url: mediaUrl };
     }
   }
-  const author = checkerItem.object(entry.author, [...path, 'author']);
+  const author = checker.object(entry.author, [...path, 'author']);
   if (author) {
-    const name = checkerItem.text(author.name, [...path, 'author', 'name'], MESSAGE_LIMITS.authorName, true);
-    const authorUrl = checkerItem.url(author.url, [...path, 'author', 'url']);
-    const icon = checkerItem.url(author.icon_url, [...path, 'author', 'icon_url'], ['http:', 'https:', 'attachment:']);
+    const name = checker.text(author.name, [...path, 'author', 'name'], MESSAGE_LIMITS.authorName, true);
+    const authorUrl = checker.url(author.url, [...path, 'author', 'url']);
+    const icon = checker.url(author.icon_url, [...path, 'author', 'icon_url'], ['http:', 'https:', 'attachment:']);
     if (name !== undefined) {
       out.author = { name, ...(authorUrl !== undefined ? { url: authorUrl } : {}), ...(icon !== undefined ? { icon_url: icon } : {}) };
     }
   }
-  const fields = checkerItem.list(entry.fields, [...path, 'fields']);
+  const fields = checker.list(entry.fields, [...path, 'fields']);
   if (fields) {
     if (fields.length > MESSAGE_LIMITS.embedFields) {
-      checkerItem.errors.add([...path, 'fields'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.embedFields} or fewer in length.`);
+      checker.errors.add([...path, 'fields'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.embedFields} or fewer in length.`);
     } else {
       out.fields = [];
       fields.forEach((raw, index) => {
         const fieldPath = [...path, 'fields', index];
-        const file = checkerItem.object(raw, fieldPath);
+        const file = checker.object(raw, fieldPath);
         if (!file) return;
-        const name = checkerItem.text(file.name, [...fieldPath, 'name'], MESSAGE_LIMITS.fieldName, true);
-        const value = checkerItem.text(file.value, [...fieldPath, 'value'], MESSAGE_LIMITS.fieldValue, true);
-        const inline = checkerItem.boolean(file.inline, [...fieldPath, 'inline']);
+        const name = checker.text(file.name, [...fieldPath, 'name'], MESSAGE_LIMITS.fieldName, true);
+        const value = checker.text(file.value, [...fieldPath, 'value'], MESSAGE_LIMITS.fieldValue, true);
+        const inline = checker.boolean(file.inline, [...fieldPath, 'inline']);
         if (name !== undefined && value !== undefined) out.fields!.push({ name, value, inline: inline ?? false });
       });
     }
@@ -405,37 +405,37 @@ function customIdOf(checker: Checker, ctx: ComponentContext, value: unknown, pat
   return id;
 }
 
-function notAllowed(checkerItem: Checker, second: Record<string, unknown>, path: Path, keys: string[], why: string): void {
+function notAllowed(checker: Checker, object: Record<string, unknown>, path: Path, keys: string[], why: string): void {
   for (const key of keys) {
-    if (present(second[key])) checkerItem.errors.add([...path, key], 'COMPONENT_INVALID_FIELD', why);
+    if (present(object[key])) checker.errors.add([...path, key], 'COMPONENT_INVALID_FIELD', why);
   }
 }
 
-function buttonOf(checker: Checker, ctx: ComponentContext, secondItem: Record<string, unknown>, path: Path): ButtonOut | undefined {
-  const style = checker.choice(secondItem.style, [...path, 'style'], BUTTON_STYLES);
-  const label = checker.text(secondItem.label, [...path, 'label'], MESSAGE_LIMITS.buttonLabel);
-  const emoji = present(secondItem.emoji) ? emojiOf(checker, secondItem.emoji, [...path, 'emoji']) : undefined;
-  const disabled = checker.boolean(secondItem.disabled, [...path, 'disabled']);
+function buttonOf(checker: Checker, ctx: ComponentContext, object: Record<string, unknown>, path: Path): ButtonOut | undefined {
+  const style = checker.choice(object.style, [...path, 'style'], BUTTON_STYLES);
+  const label = checker.text(object.label, [...path, 'label'], MESSAGE_LIMITS.buttonLabel);
+  const emoji = present(object.emoji) ? emojiOf(checker, object.emoji, [...path, 'emoji']) : undefined;
+  const disabled = checker.boolean(object.disabled, [...path, 'disabled']);
   if (style === undefined) return undefined;
   const out: ButtonOut = { type: 2, id: ctx.nextId(), style };
   if (style === 5) {
     // A link button: a URL, no custom id.
-    if (!present(secondItem.url)) checker.errors.add([...path, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
-    notAllowed(checker, secondItem, path, ['custom_id', 'sku_id'], 'A link button has a url and no custom_id.');
-    const url = checker.url(secondItem.url, [...path, 'url'], ['http:', 'https:', 'discord:']);
+    if (!present(object.url)) checker.errors.add([...path, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    notAllowed(checker, object, path, ['custom_id', 'sku_id'], 'A link button has a url and no custom_id.');
+    const url = checker.url(object.url, [...path, 'url'], ['http:', 'https:', 'discord:']);
     if (url !== undefined) out.url = url;
   } else if (style === 6) {
     // A premium button: an SKU, nothing else.
-    const sku = checker.snowflake(secondItem.sku_id, [...path, 'sku_id']);
-    if (!present(secondItem.sku_id)) checker.errors.add([...path, 'sku_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
-    notAllowed(checker, secondItem, path, ['custom_id', 'url', 'label', 'emoji'], 'A premium button has a sku_id only.');
+    const sku = checker.snowflake(object.sku_id, [...path, 'sku_id']);
+    if (!present(object.sku_id)) checker.errors.add([...path, 'sku_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    notAllowed(checker, object, path, ['custom_id', 'url', 'label', 'emoji'], 'A premium button has a sku_id only.');
     if (sku !== undefined) out.sku_id = sku;
   } else {
-    notAllowed(checker, secondItem, path, ['url', 'sku_id'], 'Only link buttons have a url, only premium buttons a sku_id.');
-    const customId = customIdOf(checker, ctx, secondItem.custom_id, [...path, 'custom_id']);
+    notAllowed(checker, object, path, ['url', 'sku_id'], 'Only link buttons have a url, only premium buttons a sku_id.');
+    const customId = customIdOf(checker, ctx, object.custom_id, [...path, 'custom_id']);
     if (customId !== undefined) out.custom_id = customId;
   }
-  if (style !== 6 && label === undefined && emoji === undefined && !present(secondItem.label) && !present(secondItem.emoji)) {
+  if (style !== 6 && label === undefined && emoji === undefined && !present(object.label) && !present(object.emoji)) {
     checker.errors.add([...path, 'label'], 'BASE_TYPE_REQUIRED', 'A button needs a label or an emoji.');
   }
   if (label !== undefined) out.label = label;
@@ -444,30 +444,30 @@ function buttonOf(checker: Checker, ctx: ComponentContext, secondItem: Record<st
   return out;
 }
 
-function selectOf(checkerItem: Checker, ctx: ComponentContext, session: Record<string, unknown>, type: SelectOut['type'], path: Path): SelectOut | undefined {
-  const customId = customIdOf(checkerItem, ctx, session.custom_id, [...path, 'custom_id']);
-  const placeholder = checkerItem.text(session.placeholder, [...path, 'placeholder'], MESSAGE_LIMITS.selectPlaceholder);
-  const min = checkerItem.integer(session.min_values, [...path, 'min_values'], 0, MESSAGE_LIMITS.selectOptions);
-  const max = checkerItem.integer(session.max_values, [...path, 'max_values'], 1, MESSAGE_LIMITS.selectOptions);
-  const disabled = checkerItem.boolean(session.disabled, [...path, 'disabled']);
+function selectOf(checker: Checker, ctx: ComponentContext, object: Record<string, unknown>, type: SelectOut['type'], path: Path): SelectOut | undefined {
+  const customId = customIdOf(checker, ctx, object.custom_id, [...path, 'custom_id']);
+  const placeholder = checker.text(object.placeholder, [...path, 'placeholder'], MESSAGE_LIMITS.selectPlaceholder);
+  const min = checker.integer(object.min_values, [...path, 'min_values'], 0, MESSAGE_LIMITS.selectOptions);
+  const max = checker.integer(object.max_values, [...path, 'max_values'], 1, MESSAGE_LIMITS.selectOptions);
+  const disabled = checker.boolean(object.disabled, [...path, 'disabled']);
   const out: SelectOut = { type, id: ctx.nextId(), custom_id: customId ?? '', min_values: min ?? 1, max_values: max ?? 1 };
   if (type === 3) {
-    const options = checkerItem.list(session.options, [...path, 'options']);
+    const options = checker.list(object.options, [...path, 'options']);
     if (!options) {
-      if (!present(session.options)) checkerItem.errors.add([...path, 'options'], 'BASE_TYPE_REQUIRED', 'This field is required');
+      if (!present(object.options)) checker.errors.add([...path, 'options'], 'BASE_TYPE_REQUIRED', 'This field is required');
     } else if (options.length < 1 || options.length > MESSAGE_LIMITS.selectOptions) {
-      checkerItem.errors.add([...path, 'options'], 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${MESSAGE_LIMITS.selectOptions} in length.`);
+      checker.errors.add([...path, 'options'], 'BASE_TYPE_BAD_LENGTH', `Must be between 1 and ${MESSAGE_LIMITS.selectOptions} in length.`);
     } else {
       out.options = [];
       options.forEach((raw, index) => {
         const optionPath = [...path, 'options', index];
-        const item = checkerItem.object(raw, optionPath);
+        const item = checker.object(raw, optionPath);
         if (!item) return;
-        const label = checkerItem.between(item.label, [...optionPath, 'label'], 1, MESSAGE_LIMITS.optionLabel);
-        const value = checkerItem.between(item.value, [...optionPath, 'value'], 1, MESSAGE_LIMITS.optionValue);
-        const description = checkerItem.text(item.description, [...optionPath, 'description'], MESSAGE_LIMITS.optionDescription);
-        const emoji = present(item.emoji) ? emojiOf(checkerItem, item.emoji, [...optionPath, 'emoji']) : undefined;
-        const isDefault = checkerItem.boolean(item.default, [...optionPath, 'default']);
+        const label = checker.between(item.label, [...optionPath, 'label'], 1, MESSAGE_LIMITS.optionLabel);
+        const value = checker.between(item.value, [...optionPath, 'value'], 1, MESSAGE_LIMITS.optionValue);
+        const description = checker.text(item.description, [...optionPath, 'description'], MESSAGE_LIMITS.optionDescription);
+        const emoji = present(item.emoji) ? emojiOf(checker, item.emoji, [...optionPath, 'emoji']) : undefined;
+        const isDefault = checker.boolean(item.default, [...optionPath, 'default']);
         if (label !== undefined && value !== undefined) {
           out.options!.push({
             label,
@@ -479,17 +479,17 @@ function selectOf(checkerItem: Checker, ctx: ComponentContext, session: Record<s
         }
       });
       if (max !== undefined && max > options.length) {
-        checkerItem.errors.add([...path, 'max_values'], 'NUMBER_TYPE_MAX', `Int value should be less than or equal to ${options.length}.`);
+        checker.errors.add([...path, 'max_values'], 'NUMBER_TYPE_MAX', `Int value should be less than or equal to ${options.length}.`);
       }
     }
-  } else if (present(session.options)) {
-    checkerItem.errors.add([...path, 'options'], 'COMPONENT_INVALID_FIELD', 'Only string selects (type 3) have options.');
+  } else if (present(object.options)) {
+    checker.errors.add([...path, 'options'], 'COMPONENT_INVALID_FIELD', 'Only string selects (type 3) have options.');
   }
   if (min !== undefined && max !== undefined && min > max) {
-    checkerItem.errors.add([...path, 'min_values'], 'NUMBER_TYPE_MAX', `Int value should be less than or equal to ${max}.`);
+    checker.errors.add([...path, 'min_values'], 'NUMBER_TYPE_MAX', `Int value should be less than or equal to ${max}.`);
   }
-  if (type === 8 && present(session.channel_types)) {
-    const types = checkerItem.list(session.channel_types, [...path, 'channel_types']);
+  if (type === 8 && present(object.channel_types)) {
+    const types = checker.list(object.channel_types, [...path, 'channel_types']);
     if (types) out.channel_types = types.filter((t): t is number => Number.isInteger(t));
   }
   if (placeholder !== undefined) out.placeholder = placeholder;
@@ -529,18 +529,18 @@ function rowOf(checker: Checker, ctx: ComponentContext, raw: unknown, path: Path
   return out;
 }
 
-function componentsOf(checkerItem: Checker, raw: unknown): ActionRowOut[] | undefined {
-  const rows = checkerItem.list(raw, ['components']);
+function componentsOf(checker: Checker, raw: unknown): ActionRowOut[] | undefined {
+  const rows = checker.list(raw, ['components']);
   if (!rows) return undefined;
   if (rows.length > MESSAGE_LIMITS.actionRows) {
-    checkerItem.errors.add(['components'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.actionRows} or fewer in length.`);
+    checker.errors.add(['components'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.actionRows} or fewer in length.`);
     return undefined;
   }
   let next = 0;
   const ctx: ComponentContext = { customIds: new Map(), nextId: () => ++next };
   const out: ActionRowOut[] = [];
   rows.forEach((row, index) => {
-    const actionRowOut = rowOf(checkerItem, ctx, row, ['components', index]);
+    const actionRowOut = rowOf(checker, ctx, row, ['components', index]);
     if (actionRowOut) out.push(actionRowOut);
   });
   return out;

@@ -142,36 +142,36 @@ describe('the bot in the demo servers', () => {
     return { view: can(bits, 'VIEW_CHANNEL'), send: can(bits, 'SEND_MESSAGES'), embed: can(bits, 'EMBED_LINKS') };
   };
   const all = { view: true, send: true, embed: true };
-  const Cls = DEMO_CHANNELS;
-  const Guild = DEMO_GUILDS;
+  const CHANNELS = DEMO_CHANNELS;
+  const GUILDS = DEMO_GUILDS;
 
   test.each([
-    ["Ava's Arcade #welcome (read-only for members, the bot's role may post)", Guild.avasArcade.id, Cls.avasArcade.welcome, all],
-    ["Ava's Arcade #support", Guild.avasArcade.id, Cls.avasArcade.support, all],
-    ["Ava's Arcade #staff-only: no Send Messages", Guild.avasArcade.id, Cls.avasArcade.staffOnly, { view: true, send: false, embed: false }],
-    ["Ava's Arcade #faq: no Embed Links", Guild.avasArcade.id, Cls.avasArcade.faq, { view: true, send: true, embed: false }],
-    ["Ava's Arcade #transcripts (staff and the bot only)", Guild.avasArcade.id, Cls.avasArcade.transcripts, all],
-    ["Ava's Arcade #mod-log: no View Channel", Guild.avasArcade.id, Cls.avasArcade.modLog, { view: false, send: false, embed: false }],
-    ['Pixel Pals #help', Guild.pixelPals.id, Cls.pixelPals.help, all],
-    ['Pixel Pals #ticket-logs: no View Channel', Guild.pixelPals.id, Cls.pixelPals.ticketLogs, { view: false, send: false, embed: false }],
-    ['Pixel Pals #showcase: no Send Messages', Guild.pixelPals.id, Cls.pixelPals.showcase, { view: true, send: false, embed: false }],
-    ['Retro Modders #announcements: no Send Messages', Guild.modGuild.id, Cls.modGuild.announcements, { view: true, send: false, embed: false }],
-    ['Retro Modders #mod-help', Guild.modGuild.id, Cls.modGuild.modHelp, all],
-    ['Retro Modders #releases: no Embed Links', Guild.modGuild.id, Cls.modGuild.releases, { view: true, send: true, embed: false }],
-    ['Retro Modders #mod-queue: no View Channel', Guild.modGuild.id, Cls.modGuild.modQueue, { view: false, send: false, embed: false }],
-    ['Tickety HQ #transcripts', Guild.ticketyHq.id, Cls.ticketyHq.transcripts, all],
+    ["Ava's Arcade #welcome (read-only for members, the bot's role may post)", GUILDS.avasArcade.id, CHANNELS.avasArcade.welcome, all],
+    ["Ava's Arcade #support", GUILDS.avasArcade.id, CHANNELS.avasArcade.support, all],
+    ["Ava's Arcade #staff-only: no Send Messages", GUILDS.avasArcade.id, CHANNELS.avasArcade.staffOnly, { view: true, send: false, embed: false }],
+    ["Ava's Arcade #faq: no Embed Links", GUILDS.avasArcade.id, CHANNELS.avasArcade.faq, { view: true, send: true, embed: false }],
+    ["Ava's Arcade #transcripts (staff and the bot only)", GUILDS.avasArcade.id, CHANNELS.avasArcade.transcripts, all],
+    ["Ava's Arcade #mod-log: no View Channel", GUILDS.avasArcade.id, CHANNELS.avasArcade.modLog, { view: false, send: false, embed: false }],
+    ['Pixel Pals #help', GUILDS.pixelPals.id, CHANNELS.pixelPals.help, all],
+    ['Pixel Pals #ticket-logs: no View Channel', GUILDS.pixelPals.id, CHANNELS.pixelPals.ticketLogs, { view: false, send: false, embed: false }],
+    ['Pixel Pals #showcase: no Send Messages', GUILDS.pixelPals.id, CHANNELS.pixelPals.showcase, { view: true, send: false, embed: false }],
+    ['Retro Modders #announcements: no Send Messages', GUILDS.modGuild.id, CHANNELS.modGuild.announcements, { view: true, send: false, embed: false }],
+    ['Retro Modders #mod-help', GUILDS.modGuild.id, CHANNELS.modGuild.modHelp, all],
+    ['Retro Modders #releases: no Embed Links', GUILDS.modGuild.id, CHANNELS.modGuild.releases, { view: true, send: true, embed: false }],
+    ['Retro Modders #mod-queue: no View Channel', GUILDS.modGuild.id, CHANNELS.modGuild.modQueue, { view: false, send: false, embed: false }],
+    ['Tickety HQ #transcripts', GUILDS.ticketyHq.id, CHANNELS.ticketyHq.transcripts, all],
   ])('%s', (_name, guildId, channelId, expected) => {
     expect(botIn(guildId, channelId)).toEqual(expected);
   });
 
   test("Mika (Moderator) is kept out of #staff-only's chat by a member overwrite, Jules (Support Team) is not", () => {
-    const data = DEMO_GUILD_DATA[Guild.avasArcade.id]!;
-    const channel = data.channels.find((c) => c.id === Cls.avasArcade.staffOnly)!;
-    const permissionGuildItem = permissionGuild(Guild.avasArcade.id, DEMO_USERS.ava.id, data);
+    const data = DEMO_GUILD_DATA[GUILDS.avasArcade.id]!;
+    const channel = data.channels.find((c) => c.id === CHANNELS.avasArcade.staffOnly)!;
+    const permissions = permissionGuild(GUILDS.avasArcade.id, DEMO_USERS.ava.id, data);
     const memberOf = (id: string) => data.members.find((m) => m.userId === id)!;
-    const mika = computeChannelPermissions(permissionGuildItem, memberOf(DEMO_PEOPLE.mika.id), permissionChannel(channel, channel.overwrites));
-    const jules = computeChannelPermissions(permissionGuildItem, memberOf(DEMO_PEOPLE.jules.id), permissionChannel(channel, channel.overwrites));
-    const ben = computeChannelPermissions(permissionGuildItem, memberOf(DEMO_USERS.ben.id), permissionChannel(channel, channel.overwrites));
+    const mika = computeChannelPermissions(permissions, memberOf(DEMO_PEOPLE.mika.id), permissionChannel(channel, channel.overwrites));
+    const jules = computeChannelPermissions(permissions, memberOf(DEMO_PEOPLE.jules.id), permissionChannel(channel, channel.overwrites));
+    const ben = computeChannelPermissions(permissions, memberOf(DEMO_USERS.ben.id), permissionChannel(channel, channel.overwrites));
     expect([can(mika, 'VIEW_CHANNEL'), can(mika, 'SEND_MESSAGES')]).toEqual([true, false]);
     expect([can(jules, 'VIEW_CHANNEL'), can(jules, 'SEND_MESSAGES')]).toEqual([true, true]);
     expect(ben).toBe(0n);

@@ -5,8 +5,8 @@ import { DEMO_APP, DEMO_CHANNELS, DEMO_GUILDS } from './demo-data';
 import { PREFIX, postMessage, useHarness } from './test-helpers';
 
 const session = useHarness();
-const Cls = DEMO_CHANNELS;
-const Guild = DEMO_GUILDS;
+const CHANNELS = DEMO_CHANNELS;
+const GUILDS = DEMO_GUILDS;
 
 const page = (path: string) => session.app.inject({ method: 'GET', url: `${PREFIX}${path}` });
 
@@ -32,8 +32,8 @@ const HOSTILE = '<script>alert(1)</script>';
 
 describe('GET /channels/{id} (the channel page)', () => {
   test('shows a panel the bot sent as Discord would: embed with colour bar, fields, footer, buttons, select', async () => {
-    const sent = await postMessage(session.app, Cls.avasArcade.support, {
-      content: `Hello <@${DEMO_APP.clientId}>, see <#${Cls.avasArcade.faq}>`,
+    const sent = await postMessage(session.app, CHANNELS.avasArcade.support, {
+      content: `Hello <@${DEMO_APP.clientId}>, see <#${CHANNELS.avasArcade.faq}>`,
       embeds: [
         {
           title: 'Need help?',
@@ -57,13 +57,13 @@ describe('GET /channels/{id} (the channel page)', () => {
       ],
     });
     expect(sent.statusCode).toBe(200);
-    const res = await page(`/channels/${Cls.avasArcade.support}`);
+    const res = await page(`/channels/${CHANNELS.avasArcade.support}`);
     expect(res.statusCode).toBe(200);
     expectLockedDown(res);
     const body = res.body;
     expect(body).toContain('<h1>support</h1>');
     expect(body).toContain('<span class="tag">APP</span>');
-    expect(body).toContain(`<a class="mention" href="../channels/${Cls.avasArcade.faq}">#faq</a>`);
+    expect(body).toContain(`<a class="mention" href="../channels/${CHANNELS.avasArcade.faq}">#faq</a>`);
     expect(body).toContain(`<span class="mention">@${DEMO_APP.name}</span>`);
     expect(body).toMatch(/<article class="embed k-5865f2"/);
     expect(body).toContain('.k-5865f2{--k:#5865f2}');
@@ -82,7 +82,7 @@ describe('GET /channels/{id} (the channel page)', () => {
   });
 
   test('escapes a message containing <script> everywhere it can appear', async () => {
-    const res = await postMessage(session.app, Cls.avasArcade.support, {
+    const res = await postMessage(session.app, CHANNELS.avasArcade.support, {
       content: `${HOSTILE} **${HOSTILE}** [x](https://e.example/"><script>alert(2)</script>)`,
       embeds: [
         {
@@ -100,7 +100,7 @@ describe('GET /channels/{id} (the channel page)', () => {
       ],
     });
     expect(res.statusCode).toBe(200);
-    const view = await page(`/channels/${Cls.avasArcade.support}`);
+    const view = await page(`/channels/${CHANNELS.avasArcade.support}`);
     expectLockedDown(view);
     expect(view.body).not.toContain('<script>');
     expect(view.body).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
@@ -108,30 +108,30 @@ describe('GET /channels/{id} (the channel page)', () => {
   });
 
   test("the bot's situation in the channel: cannot see, cannot post, no embeds", async () => {
-    expect((await page(`/channels/${Cls.avasArcade.staffOnly}`)).body).toContain('The bot cannot post here (no Send Messages).');
-    expect((await page(`/channels/${Cls.avasArcade.faq}`)).body).toContain('The bot can post text here, but not embeds (no Embed Links).');
-    expect((await page(`/channels/${Cls.avasArcade.modLog}`)).body).toContain('The bot cannot see this channel (no View Channel).');
-    expect((await page(`/channels/${Cls.bensWorkshop.general}`)).body).toContain('The bot is not in this server.');
+    expect((await page(`/channels/${CHANNELS.avasArcade.staffOnly}`)).body).toContain('The bot cannot post here (no Send Messages).');
+    expect((await page(`/channels/${CHANNELS.avasArcade.faq}`)).body).toContain('The bot can post text here, but not embeds (no Embed Links).');
+    expect((await page(`/channels/${CHANNELS.avasArcade.modLog}`)).body).toContain('The bot cannot see this channel (no View Channel).');
+    expect((await page(`/channels/${CHANNELS.bensWorkshop.general}`)).body).toContain('The bot is not in this server.');
     // The sidebar flags them too.
-    const body = (await page(`/channels/${Cls.avasArcade.support}`)).body;
+    const body = (await page(`/channels/${CHANNELS.avasArcade.support}`)).body;
     expect(body).toMatch(/staff-only<\/span><span class="flag" title="[^"]+">read-only<\/span>/);
     expect(body).toMatch(/faq<\/span><span class="flag warn" title="[^"]+">no embeds<\/span>/);
     expect(body).toMatch(/mod-log<\/span><span class="flag" title="[^"]+">hidden<\/span>/);
-    expect(body).toContain(`href="../channels/${Cls.avasArcade.support}" aria-current="page"`);
+    expect(body).toContain(`href="../channels/${CHANNELS.avasArcade.support}" aria-current="page"`);
   });
 
   test('the seeded welcome message, by Ava, with its markdown', async () => {
-    const res = await page(`/channels/${Cls.avasArcade.welcome}`);
+    const res = await page(`/channels/${CHANNELS.avasArcade.welcome}`);
     expect(res.body).toContain('<span class="name">Ava</span>');
     expect(res.body).toContain('Welcome to <strong>Ava&#39;s Arcade</strong>!');
-    expect(res.body).toContain(`<a class="mention" href="../channels/${Cls.avasArcade.support}">#support</a>`);
+    expect(res.body).toContain(`<a class="mention" href="../channels/${CHANNELS.avasArcade.support}">#support</a>`);
   });
 
   test('an empty channel, a category, unknown channels', async () => {
-    expect((await page(`/channels/${Cls.avasArcade.transcripts}`)).body).toContain('No messages in #transcripts yet.');
-    const category = await page(`/channels/${Cls.avasArcade.supportCategory}`);
+    expect((await page(`/channels/${CHANNELS.avasArcade.transcripts}`)).body).toContain('No messages in #transcripts yet.');
+    const category = await page(`/channels/${CHANNELS.avasArcade.supportCategory}`);
     expect(category.statusCode).toBe(200);
-    expect(category.body).toContain(`<a href="../channels/${Cls.avasArcade.support}">#support</a>`);
+    expect(category.body).toContain(`<a href="../channels/${CHANNELS.avasArcade.support}">#support</a>`);
     for (const id of ['1299999999999999999', 'abc', `${'9'.repeat(30)}`]) {
       const res = await page(`/channels/${id}`);
       expect(res.statusCode).toBe(404);
@@ -142,12 +142,12 @@ describe('GET /channels/{id} (the channel page)', () => {
 
 describe('GET /guilds/{id} and GET /guilds', () => {
   test("a server's page lists its channels (linking to their pages) with what the bot can do, its roles, emojis and members", async () => {
-    const res = await page(`/guilds/${Guild.avasArcade.id}`);
+    const res = await page(`/guilds/${GUILDS.avasArcade.id}`);
     expect(res.statusCode).toBe(200);
     expectLockedDown(res);
-    const textChannels = Object.values(Cls.avasArcade).filter((id) => id !== Cls.avasArcade.supportCategory && id !== Cls.avasArcade.archiveCategory);
+    const textChannels = Object.values(CHANNELS.avasArcade).filter((id) => id !== CHANNELS.avasArcade.supportCategory && id !== CHANNELS.avasArcade.archiveCategory);
     for (const id of textChannels) expect(res.body).toContain(`href="../channels/${id}"`);
-    expect(res.body).toContain(`<td><a href="../channels/${Cls.avasArcade.staffOnly}">#staff-only</a></td><td class="st-bad">The bot cannot post here (no Send Messages).</td>`);
+    expect(res.body).toContain(`<td><a href="../channels/${CHANNELS.avasArcade.staffOnly}">#staff-only</a></td><td class="st-bad">The bot cannot post here (no Send Messages).</td>`);
     expect(res.body).toContain('<th colspan="2" scope="rowgroup">SUPPORT</th>');
     expect(res.body).toContain('Tickety (the bot)');
     expect(res.body).toContain(':arcade_coin:');
@@ -156,7 +156,7 @@ describe('GET /guilds/{id} and GET /guilds', () => {
   });
 
   test('Retro Modders shows Ben with Dashboard Readers', async () => {
-    const res = await page(`/guilds/${Guild.modGuild.id}`);
+    const res = await page(`/guilds/${GUILDS.modGuild.id}`);
     expect(res.body).toMatch(/<td>Ben<\/td><td><span class="chips"><span class="chip k-9b59b6"><span class="dot" aria-hidden="true"><\/span>Dashboard Readers<\/span>/);
   });
 
@@ -164,7 +164,7 @@ describe('GET /guilds/{id} and GET /guilds', () => {
     const res = await page('/guilds');
     expect(res.statusCode).toBe(200);
     expectLockedDown(res);
-    for (const guild of Object.values(Guild)) expect(res.body).toContain(`href="guilds/${guild.id}"`);
+    for (const guild of Object.values(GUILDS)) expect(res.body).toContain(`href="guilds/${guild.id}"`);
     expect((await page('/guilds/1199999999999999999')).statusCode).toBe(404);
     expect((await page('/guilds/nope')).statusCode).toBe(404);
   });
@@ -172,15 +172,15 @@ describe('GET /guilds/{id} and GET /guilds', () => {
   test("the bot invite page links the servers the bot is in to their pages", async () => {
     const res = await page(`/oauth2/authorize?client_id=${DEMO_APP.clientId}&scope=bot&permissions=2048`);
     expect(res.statusCode).toBe(200);
-    expect(res.body).toContain(`<a class="view" href="../guilds/${Guild.avasArcade.id}">`);
-    expect(res.body).not.toContain(`href="../guilds/${Guild.bensWorkshop.id}"`);
+    expect(res.body).toContain(`<a class="view" href="../guilds/${GUILDS.avasArcade.id}">`);
+    expect(res.body).not.toContain(`href="../guilds/${GUILDS.bensWorkshop.id}"`);
   });
 });
 
 describe('every picture of the pages is served by the sandbox', () => {
   test('icons, avatars and emojis answer 200', async () => {
-    await postMessage(session.app, Cls.avasArcade.support, { content: 'hi <:gg:1500000000000001003>', components: [{ type: 1, components: [{ type: 2, style: 2, label: 'x', custom_id: 'x', emoji: { id: '1500000000000001002', name: 'arcade_coin', animated: true } }] }] });
-    for (const path of ['/guilds', `/guilds/${Guild.avasArcade.id}`, `/channels/${Cls.avasArcade.support}`, `/channels/${Cls.avasArcade.welcome}`]) {
+    await postMessage(session.app, CHANNELS.avasArcade.support, { content: 'hi <:gg:1500000000000001003>', components: [{ type: 1, components: [{ type: 2, style: 2, label: 'x', custom_id: 'x', emoji: { id: '1500000000000001002', name: 'arcade_coin', animated: true } }] }] });
+    for (const path of ['/guilds', `/guilds/${GUILDS.avasArcade.id}`, `/channels/${CHANNELS.avasArcade.support}`, `/channels/${CHANNELS.avasArcade.welcome}`]) {
       const body = (await page(path)).body;
       const sources = [...body.matchAll(/src="([^"]+)"/g)].map((m) => m[1]!.replace(/&#38;/g, '&'));
       expect(sources.length, path).toBeGreaterThan(0);

@@ -195,9 +195,9 @@ function botPerms(view: View, channel: DemoChannel): bigint | null {
   return computeChannelPermissions(view.ctx.perm, botMember(view.engine.options.clientId, view.ctx.data), permissionChannel(channel, overwrites));
 }
 
-function displayName(viewItem: View, userId: string): string {
-  if (userId === viewItem.engine.options.clientId) return viewItem.engine.options.appName;
-  const member = memberOf(viewItem.engine, viewItem.ctx, userId);
+function displayName(view: View, userId: string): string {
+  if (userId === view.engine.options.clientId) return view.engine.options.appName;
+  const member = memberOf(view.engine, view.ctx, userId);
   const person = personOf(userId);
   return member?.nick ?? person?.globalName ?? person?.username ?? 'Deleted User';
 }
@@ -217,11 +217,11 @@ function markdownContext(view: View): MarkdownContext {
   };
 }
 
-function sidebar(viewItem: View, current: string | null): string {
-  const { guild, data } = viewItem.ctx;
+function sidebar(view: View, current: string | null): string {
+  const { guild, data } = view.ctx;
   const item = (channel: DemoChannel) => {
     if (channel.type === 4) return '';
-    const status = botStatus(botPerms(viewItem, channel));
+    const status = botStatus(botPerms(view, channel));
     const flag = status.flag ? `<span class="flag${status.level === 'warn' ? ' warn' : ''}" title="${escapeHtml(status.text)}">${escapeHtml(status.flag)}</span>` : '';
     return `<li><a class="chan" href="../channels/${escapeHtml(channel.id)}"${channel.id === current ? ' aria-current="page"' : ''}><span class="hash" aria-hidden="true">#</span><span>${escapeHtml(channel.name)}</span>${flag}</a></li>`;
   };
@@ -358,36 +358,36 @@ ${main}
   return viewerPage(`#${channel.name} | ${guild.name} | Discord (sandbox)`, body, coloursOf(data.roles, messages));
 }
 
-function guildPage(viewItem: View): Page {
-  const { guild, data, ownerId } = viewItem.ctx;
+function guildPage(view: View): Page {
+  const { guild, data, ownerId } = view.ctx;
   const roleById = new Map(data.roles.map((r) => [r.id, r]));
   const roleChip = (r: DemoRole) => `<span class="chip${r.color ? ` k-${colourHex(r.color)}` : ''}"><span class="dot" aria-hidden="true"></span>${escapeHtml(r.name)}${r.bot ? ' (the bot)' : ''}</span>`;
   const channelRows = displayOrder(data.channels)
     .flatMap(({ channel, children }) => (channel.type === 4 ? [channel, ...children] : [channel]))
     .map((channel) => {
       if (channel.type === 4) return `<tr><th colspan="2" scope="rowgroup">${escapeHtml(channel.name.toUpperCase())}</th></tr>`;
-      const status = botStatus(botPerms(viewItem, channel));
+      const status = botStatus(botPerms(view, channel));
       return `<tr><td><a href="../channels/${escapeHtml(channel.id)}">#${escapeHtml(channel.name)}</a></td><td class="st-${status.level}">${escapeHtml(status.text)}</td></tr>`;
     })
     .join('');
   const owner = personOf(ownerId);
   const members = [...data.members.map((m) => m.userId)]
-    .map((id) => ({ id, member: memberOf(viewItem.engine, viewItem.ctx, id) }))
+    .map((id) => ({ id, member: memberOf(view.engine, view.ctx, id) }))
     .filter((x) => x.member !== null)
     .map(({ id, member }) => {
       const roles = member!.roles.flatMap((rid) => {
         const role = roleById.get(rid);
         return role ? [roleChip(role)] : [];
       });
-      return `<tr><td>${escapeHtml(displayName(viewItem, id))}${id === ownerId ? ' (owner)' : ''}</td><td><span class="chips">${roles.join('') || '<span class="chip">no role</span>'}</span></td></tr>`;
+      return `<tr><td>${escapeHtml(displayName(view, id))}${id === ownerId ? ' (owner)' : ''}</td><td><span class="chips">${roles.join('') || '<span class="chip">no role</span>'}</span></td></tr>`;
     })
     .join('');
   const body = `<div class="app">
-${sidebar(viewItem, null)}
+${sidebar(view, null)}
 <main class="chat">
 <header class="bar"><h1>${escapeHtml(guild.name)}</h1>${SANDBOX_BADGE}</header>
 <div class="page">
-<p class="notice ${viewItem.ctx.botIn ? '' : 'bad'}">${viewItem.ctx.botIn ? 'The bot is in this server.' : 'The bot is not in this server: add it from the dashboard (Invite).'} Owner: ${escapeHtml(owner?.globalName ?? 'someone else')}.</p>
+<p class="notice ${view.ctx.botIn ? '' : 'bad'}">${view.ctx.botIn ? 'The bot is in this server.' : 'The bot is not in this server: add it from the dashboard (Invite).'} Owner: ${escapeHtml(owner?.globalName ?? 'someone else')}.</p>
 <h2>Channels and what the bot can do</h2>
 <table class="tbl"><thead><tr><th scope="col">Channel</th><th scope="col">The bot</th></tr></thead><tbody>${channelRows}</tbody></table>
 <h2>Roles</h2>

@@ -122,9 +122,9 @@ export class SandboxStore {
   createCode(input: Omit<CodeRecord, 'code' | 'usedAt' | 'grantId'>): CodeRecord {
     this.pruneCodes(input.issuedAt);
     if (this.codes.size >= this.limits.maxCodes) {
-      for (const [code, codeItem] of this.codes) {
+      for (const [code, grantCode] of this.codes) {
         if (this.codes.size < this.limits.maxCodes) break;
-        if (codeItem.usedAt !== null) this.codes.delete(code);
+        if (grantCode.usedAt !== null) this.codes.delete(code);
       }
       // Map order is issue order: the first keys are the oldest.
       for (const code of this.codes.keys()) {
@@ -197,8 +197,8 @@ export class SandboxStore {
 
   /** Drops expired codes (used or not). Cheap: codes are in issue order, the scan stops at a live one. */
   pruneCodes(now: number): void {
-    for (const [code, codeItem] of this.codes) {
-      if (codeItem.expiresAt > now) break;
+    for (const [code, grantCode] of this.codes) {
+      if (grantCode.expiresAt > now) break;
       this.codes.delete(code);
     }
   }
@@ -232,7 +232,7 @@ export class SandboxStore {
       if (drop.size >= over) break;
       drop.add(token);
     }
-    for (const tokenItem of drop) this.tokens.delete(tokenItem.token);
+    for (const dropped of drop) this.tokens.delete(dropped.token);
     grant.tokens = grant.tokens.filter((t) => !drop.has(t));
   }
 

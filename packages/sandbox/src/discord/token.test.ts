@@ -248,10 +248,10 @@ describe('POST /oauth2/token/revoke', () => {
 
   test('the hint is only a hint, and other grants are untouched', async () => {
     const tokens = await signIn(session.app, DEMO_USERS.ava.id);
-    const tokensItem = await signIn(session.app, DEMO_USERS.ava.id);
+    const again = await signIn(session.app, DEMO_USERS.ava.id);
     expect((await revoke({ token: tokens.access_token, token_type_hint: 'refresh_token' })).statusCode).toBe(200);
     expect((await me(tokens.access_token)).statusCode).toBe(401);
-    expect((await me(tokensItem.access_token)).statusCode).toBe(200);
+    expect((await me(again.access_token)).statusCode).toBe(200);
   });
 
   test('an unknown or already revoked token answers 200', async () => {

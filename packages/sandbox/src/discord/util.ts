@@ -14,10 +14,10 @@ export function s256(verifier: string): string {
  * shorter is the smaller, then plain string order (fast enough to sort a bot's 10,000+ guilds per page).
  */
 export function compareIds(left: string, right: string): number {
-  const leftItem = left.replace(/^0+(?=\d)/, '');
-  const rightItem = right.replace(/^0+(?=\d)/, '');
-  if (leftItem.length !== rightItem.length) return leftItem.length < rightItem.length ? -1 : 1;
-  return leftItem < rightItem ? -1 : leftItem > rightItem ? 1 : 0;
+  const leftDigits = left.replace(/^0+(?=\d)/, '');
+  const rightDigits = right.replace(/^0+(?=\d)/, '');
+  if (leftDigits.length !== rightDigits.length) return leftDigits.length < rightDigits.length ? -1 : 1;
+  return leftDigits < rightDigits ? -1 : leftDigits > rightDigits ? 1 : 0;
 }
 
 const USERS: readonly DemoUser[] = Object.values(DEMO_USERS);

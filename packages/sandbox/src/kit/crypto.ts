@@ -13,7 +13,7 @@ export function sha256(value: string): Buffer {
 
 /** Constant-time comparison of two strings (a length mismatch is a plain mismatch). */
 export function safeEqual(left: string, right: string): boolean {
-  const bytes = Buffer.from(left);
-  const bytesItem = Buffer.from(right);
-  return bytes.length === bytesItem.length && timingSafeEqual(bytes, bytesItem);
+  const leftBytes = Buffer.from(left);
+  const rightBytes = Buffer.from(right);
+  return leftBytes.length === rightBytes.length && timingSafeEqual(leftBytes, rightBytes);
 }

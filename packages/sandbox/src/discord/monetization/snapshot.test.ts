@@ -15,21 +15,21 @@ describe('snapshot and restore', () => {
     const snap = JSON.parse(JSON.stringify(sandbox.control.snapshot()));
     const before = { e: sandbox.control.entitlements(), s: sandbox.control.subscriptions() };
 
-    const sandboxItem = await harness({ initialState: snap });
+    const restored = await harness({ initialState: snap });
     try {
-      expect(sandboxItem.control.entitlements()).toEqual(before.e);
-      expect(sandboxItem.control.subscriptions()).toEqual(before.s);
-      expect(sandboxItem.control.snapshot()).toEqual({ ...snap, takenAt: START });
+      expect(restored.control.entitlements()).toEqual(before.e);
+      expect(restored.control.subscriptions()).toEqual(before.s);
+      expect(restored.control.snapshot()).toEqual({ ...snap, takenAt: START });
       // Ben's canceled one ends at the period end in the new registration too.
-      sandboxItem.advance(31 * DAY);
-      sandboxItem.control.tick();
-      await sandboxItem.control.flush();
-      expect(sandboxItem.receiver.types()).toEqual(['ENTITLEMENT_UPDATE']);
-      await sandboxItem.buy(BEN);
-      const newest = sandboxItem.control.entitlements().at(-1)!;
+      restored.advance(31 * DAY);
+      restored.control.tick();
+      await restored.control.flush();
+      expect(restored.receiver.types()).toEqual(['ENTITLEMENT_UPDATE']);
+      await restored.buy(BEN);
+      const newest = restored.control.entitlements().at(-1)!;
       expect(BigInt(newest.id) > BigInt(snap.lastId)).toBe(true);
     } finally {
-      await sandboxItem.app.close();
+      await restored.app.close();
     }
   });
 

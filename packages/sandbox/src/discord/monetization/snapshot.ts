@@ -109,9 +109,9 @@ export function readSnapshot(input: unknown, skuOf: (id: string) => ResolvedSku 
   if (isObject(input) && Object.hasOwn(input, 'version') && input.version !== 1) {
     fail('snapshot.version', `must be 1 (the only snapshot format this stand-in reads), not ${shown(input.version)}`);
   }
-  const snapshotItem = snapshot(input, 'snapshot');
+  const checked = snapshot(input, 'snapshot');
   const entitlements = new Map<string, EntitlementRecord>();
-  for (const [count, entitlement] of snapshotItem.entitlements.entries()) {
+  for (const [count, entitlement] of checked.entitlements.entries()) {
     const at = `snapshot.entitlements[${count}]`;
     if (entitlements.has(entitlement.id)) fail(`${at}.id`, `repeats the entitlement ${entitlement.id}`);
     entitlements.set(entitlement.id, entitlement);
@@ -119,7 +119,7 @@ export function readSnapshot(input: unknown, skuOf: (id: string) => ResolvedSku 
     if (entitlement.userId === null && entitlement.guildId === null) fail(`${at}.userId`, 'and guildId must not both be null');
   }
   const seen = new Set<string>();
-  for (const [count, subscription] of snapshotItem.subscriptions.entries()) {
+  for (const [count, subscription] of checked.subscriptions.entries()) {
     const at = `snapshot.subscriptions[${count}]`;
     if (seen.has(subscription.id)) fail(`${at}.id`, `repeats the subscription ${subscription.id}`);
     seen.add(subscription.id);
@@ -129,10 +129,10 @@ export function readSnapshot(input: unknown, skuOf: (id: string) => ResolvedSku 
     if (entitlement.subscriptionId !== subscription.id) fail(`${at}.entitlementId`, `names the entitlement ${subscription.entitlementId}, whose subscriptionId is not ${subscription.id}`);
     if (subscription.periodEnd <= subscription.periodStart) fail(`${at}.periodEnd`, 'must be after periodStart');
   }
-  for (const [countItem, entitlementItem] of snapshotItem.entitlements.entries()) {
-    if (entitlementItem.subscriptionId !== null && !seen.has(entitlementItem.subscriptionId)) {
-      fail(`snapshot.entitlements[${countItem}].subscriptionId`, `names the subscription ${entitlementItem.subscriptionId}, which is not in snapshot.subscriptions`);
+  for (const [index, entitlement] of checked.entitlements.entries()) {
+    if (entitlement.subscriptionId !== null && !seen.has(entitlement.subscriptionId)) {
+      fail(`snapshot.entitlements[${index}].subscriptionId`, `names the subscription ${entitlement.subscriptionId}, which is not in snapshot.subscriptions`);
     }
   }
-  return snapshotItem;
+  return checked;
 }

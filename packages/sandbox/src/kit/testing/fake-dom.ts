@@ -34,18 +34,18 @@ export class FakeElement {
   setAttribute(key: string, value: unknown) {
     this.attributes.set(key, String(value));
   }
-  getAttribute(keyItem: string) {
-    return this.attributes.get(keyItem) ?? null;
+  getAttribute(name: string) {
+    return this.attributes.get(name) ?? null;
   }
   appendChild(fakeElement: FakeElement) {
     fakeElement.parentNode = this;
     this.children.push(fakeElement);
     return fakeElement;
   }
-  removeChild(fakeElementItem: FakeElement) {
-    this.children = this.children.filter((x) => x !== fakeElementItem);
-    fakeElementItem.parentNode = null;
-    return fakeElementItem;
+  removeChild(child: FakeElement) {
+    this.children = this.children.filter((x) => x !== child);
+    child.parentNode = null;
+    return child;
   }
   addEventListener(type: string, fn: Listener) {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);

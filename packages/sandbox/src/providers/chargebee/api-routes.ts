@@ -42,8 +42,8 @@ function bool(params: URLSearchParams, name: string): boolean | undefined {
   throw invalidParam(name, 'must be true or false');
 }
 
-function text(paramsItem: URLSearchParams, name: string, max: number): string | null {
-  const value = paramsItem.get(name);
+function text(form: URLSearchParams, name: string, max: number): string | null {
+  const value = form.get(name);
   if (value === null || value === '') return null;
   if (value.length > max) throw invalidParam(name, `cannot be longer than ${max} characters`);
   return value;
@@ -55,8 +55,8 @@ function id(params: URLSearchParams, name: string): string | null {
   return value;
 }
 
-function url(paramsItem: URLSearchParams, name: string): string | null {
-  const value = text(paramsItem, name, 2000);
+function url(form: URLSearchParams, name: string): string | null {
+  const value = text(form, name, 2000);
   if (value !== null && !httpUrl(value)) throw invalidParam(name, 'must be an absolute http(s) URL');
   return value;
 }
@@ -69,15 +69,15 @@ function quantity(params: URLSearchParams, name: string): number | null {
 }
 
 /** subscription_items[…][0] only: the stand-in's subscriptions have exactly one plan item. */
-function planItem(paramsItem: URLSearchParams): { itemPriceId: string; quantity: number | null } {
-  for (const key of paramsItem.keys()) {
+function planItem(form: URLSearchParams): { itemPriceId: string; quantity: number | null } {
+  for (const key of form.keys()) {
     const match = /^subscription_items\[\w+\]\[(\d+)\]$/.exec(key);
     if (match && match[1] !== '0') throw invalidParam(key, 'this sandbox sells exactly one plan item price per subscription (index 0 only)');
   }
   const name = 'subscription_items[item_price_id][0]';
-  const itemPriceId = paramsItem.get(name);
+  const itemPriceId = form.get(name);
   if (itemPriceId === null || itemPriceId === '') throw invalidParam(name, 'cannot be blank');
-  return { itemPriceId, quantity: quantity(paramsItem, 'subscription_items[quantity][0]') };
+  return { itemPriceId, quantity: quantity(form, 'subscription_items[quantity][0]') };
 }
 
 function change(params: URLSearchParams): PlanChange {
@@ -88,11 +88,11 @@ function change(params: URLSearchParams): PlanChange {
   return { itemPriceId: item.itemPriceId, quantity: item.quantity, prorate: bool(params, 'prorate') ?? true };
 }
 
-function page(paramsItem: URLSearchParams): { limit: number; offset: number } {
-  const rawLimit = paramsItem.get('limit');
+function page(form: URLSearchParams): { limit: number; offset: number } {
+  const rawLimit = form.get('limit');
   const limit = rawLimit === null ? 10 : Number(rawLimit);
   if (!(/^\d{1,3}$/.test(rawLimit ?? '10') && limit >= 1 && limit <= 100)) throw invalidParam('limit', 'must be a whole number from 1 to 100');
-  const rawOffset = paramsItem.get('offset');
+  const rawOffset = form.get('offset');
   if (rawOffset === null || rawOffset === '') return { limit, offset: 0 };
   const match = /^\["(\d{1,9})"\]$/.exec(rawOffset);
   if (!match) throw invalidParam('offset', 'is not an offset this API returned (next_offset)');
@@ -107,11 +107,11 @@ function paged<T>(all: T[], params: URLSearchParams, wrap: (item: T) => unknown)
 }
 
 /** `field[is]` filters (the only operator this stand-in supports); any other operator on the field is refused. */
-function filterIs(paramsItem: URLSearchParams, field: string): string | undefined {
-  for (const key of paramsItem.keys()) {
+function filterIs(form: URLSearchParams, field: string): string | undefined {
+  for (const key of form.keys()) {
     if (key.startsWith(`${field}[`) && key !== `${field}[is]`) throw invalidParam(key, `this sandbox filters ${field} with [is] only`);
   }
-  return paramsItem.get(`${field}[is]`) ?? undefined;
+  return form.get(`${field}[is]`) ?? undefined;
 }
 
 /** Chargebee API v2 (Product Catalog 2.0) subset, behind HTTP Basic auth (username = API key, empty password). */
@@ -128,18 +128,18 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   });
 
   app.post('/hosted_pages/checkout_new_for_items', async (req, reply) => {
-    const paramsItem = params(req);
-    const item = planItem(paramsItem);
-    const email = text(paramsItem, 'customer[email]', 70);
+    const form = params(req);
+    const item = planItem(form);
+    const email = text(form, 'customer[email]', 70);
     if (email !== null && !EMAIL.test(email)) throw invalidParam('customer[email]', 'invalid email format');
-    const passThru = text(paramsItem, 'pass_thru_content', 2048);
+    const passThru = text(form, 'pass_thru_content', 2048);
     const input = {
       lines: [{ itemPriceId: item.itemPriceId, quantity: item.quantity ?? 1 }],
-      customerId: id(paramsItem, 'customer[id]'),
+      customerId: id(form, 'customer[id]'),
       email,
-      subscriptionId: id(paramsItem, 'subscription[id]'),
-      redirectUrl: url(paramsItem, 'redirect_url'),
-      cancelUrl: url(paramsItem, 'cancel_url'),
+      subscriptionId: id(form, 'subscription[id]'),
+      redirectUrl: url(form, 'redirect_url'),
+      cancelUrl: url(form, 'cancel_url'),
       passThruContent: passThru,
     };
     const root = base(req);
@@ -149,25 +149,25 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   app.get('/hosted_pages/:id', async (req, reply) => ok(reply, { hosted_page: engine.hostedPage((req.params as { id: string }).id) }));
 
   app.get('/subscriptions', async (req, reply) => {
-    const paramsItem = params(req);
-    const customerId = filterIs(paramsItem, 'customer_id');
-    const status = filterIs(paramsItem, 'status');
+    const form = params(req);
+    const customerId = filterIs(form, 'customer_id');
+    const status = filterIs(form, 'status');
     return ok(
       reply,
-      paged(engine.subscriptions({ customerId, status }), paramsItem, (x) => x),
+      paged(engine.subscriptions({ customerId, status }), form, (x) => x),
     );
   });
 
   app.get('/subscriptions/:id', async (req, reply) => ok(reply, engine.subscription((req.params as { id: string }).id)));
 
   app.post('/subscriptions/:id/cancel_for_items', async (req, reply) => {
-    const paramsItem = params(req);
-    const option = paramsItem.get('cancel_option');
+    const form = params(req);
+    const option = form.get('cancel_option');
     if (option !== null && option !== 'immediately' && option !== 'end_of_term') throw invalidParam('cancel_option', 'this sandbox supports immediately and end_of_term');
-    const endOfTerm = bool(paramsItem, 'end_of_term') ?? option === 'end_of_term';
-    const credit = paramsItem.get('credit_option_for_current_term_charges') ?? 'none';
+    const endOfTerm = bool(form, 'end_of_term') ?? option === 'end_of_term';
+    const credit = form.get('credit_option_for_current_term_charges') ?? 'none';
     if (credit !== 'none' && credit !== 'prorate' && credit !== 'full') throw invalidParam('credit_option_for_current_term_charges', 'must be none, prorate or full');
-    text(paramsItem, 'cancel_reason_code', 100);
+    text(form, 'cancel_reason_code', 100);
     return ok(reply, engine.cancel((req.params as { id: string }).id, endOfTerm, 'api', credit));
   });
 
@@ -187,18 +187,18 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   });
 
   app.post('/estimates/update_subscription_for_items', async (req, reply) => {
-    const paramsItem = params(req);
-    const subId = paramsItem.get('subscription[id]');
+    const form = params(req);
+    const subId = form.get('subscription[id]');
     if (subId === null || subId === '') throw invalidParam('subscription[id]', 'cannot be blank');
-    const planChange = change(paramsItem);
+    const planChange = change(form);
     return ok(reply, { estimate: engine.estimate(subId, planChange) });
   });
 
   app.post('/portal_sessions', async (req, reply) => {
-    const paramsItem = params(req);
-    const customerId = id(paramsItem, 'customer[id]');
+    const form = params(req);
+    const customerId = id(form, 'customer[id]');
     if (customerId === null) throw invalidParam('customer[id]', 'cannot be blank');
-    const redirect = url(paramsItem, 'redirect_url');
+    const redirect = url(form, 'redirect_url');
     const root = base(req);
     return ok(reply, { portal_session: engine.portalSession(customerId, redirect, (token) => `${root}/portal/v2/access/${token}`) });
   });
@@ -208,9 +208,9 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   app.get('/customers/:id', async (req, reply) => ok(reply, { customer: engine.customer((req.params as { id: string }).id) }));
 
   app.get('/invoices', async (req, reply) => {
-    const paramsItem = params(req);
-    const invoices = engine.invoices({ subscriptionId: filterIs(paramsItem, 'subscription_id'), customerId: filterIs(paramsItem, 'customer_id') });
-    return ok(reply, paged(invoices, paramsItem, (invoice) => ({ invoice })));
+    const form = params(req);
+    const invoices = engine.invoices({ subscriptionId: filterIs(form, 'subscription_id'), customerId: filterIs(form, 'customer_id') });
+    return ok(reply, paged(invoices, form, (invoice) => ({ invoice })));
   });
 
   app.get('/invoices/:id', async (req, reply) => ok(reply, { invoice: engine.invoice((req.params as { id: string }).id) }));
@@ -222,10 +222,10 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
   });
 
   app.get('/events', async (req, reply) => {
-    const paramsItem = params(req);
-    const type = filterIs(paramsItem, 'event_type');
+    const form = params(req);
+    const type = filterIs(form, 'event_type');
     const events = ctx.queue.events().filter((e) => type === undefined || e.event_type === type).reverse();
-    return ok(reply, paged(events, paramsItem, (event) => ({ event })));
+    return ok(reply, paged(events, form, (event) => ({ event })));
   });
 
   app.get('/events/:id', async (req, reply) => {

@@ -49,12 +49,12 @@ describe('webhook delivery', () => {
     const sandbox = await setup({ timeoutMs: 20 });
     sandbox.control.pause();
     await sandbox.buy();
-    const [delivery, deliveryItem, otherDelivery] = sandbox.control.deliveries();
-    sandbox.receiver.respond = (r) => (r.body.id === delivery!.eventId ? 500 : r.body.id === deliveryItem!.eventId ? 'throw' : 'hang');
+    const [delivery, second, otherDelivery] = sandbox.control.deliveries();
+    sandbox.receiver.respond = (r) => (r.body.id === delivery!.eventId ? 500 : r.body.id === second!.eventId ? 'throw' : 'hang');
     await sandbox.control.flush({ ignoreBackoff: true });
     const [delivery2, y, z] = sandbox.control.deliveries();
     expect(delivery2).toMatchObject({ eventId: delivery!.eventId, state: 'failed', attempts: 8, lastStatus: 500 });
-    expect(y).toMatchObject({ eventId: deliveryItem!.eventId, state: 'failed', attempts: 8, lastStatus: null });
+    expect(y).toMatchObject({ eventId: second!.eventId, state: 'failed', attempts: 8, lastStatus: null });
     expect(z).toMatchObject({ eventId: otherDelivery!.eventId, state: 'failed', attempts: 8, lastError: 'no answer within 20 ms' });
     expect((await sandbox.api('GET', `/events/${delivery!.eventId}`)).json().event.webhook_status).toBe('failed');
   });

@@ -33,10 +33,10 @@ function problem(reply: FastifyReply, status: number, heading: string, detail: s
 
 /** `url` with `id` and `state` added to its query (Chargebee's hosted page redirect). */
 function withResult(url: string, id: string, state: string): string {
-  const urlItem = new URL(url);
-  urlItem.searchParams.set('id', id);
-  urlItem.searchParams.set('state', state);
-  return urlItem.href;
+  const target = new URL(url);
+  target.searchParams.set('id', id);
+  target.searchParams.set('state', state);
+  return target.href;
 }
 
 interface Values extends CardValues {

@@ -117,9 +117,9 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function isPlain(valueItem: unknown): valueItem is Record<string, unknown> {
-  if (valueItem === null || typeof valueItem !== 'object' || Array.isArray(valueItem)) return false;
-  const proto = Object.getPrototypeOf(valueItem);
+function isPlain(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
@@ -160,14 +160,14 @@ type Checked<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? 
 
 /** An object with exactly these fields (a field whose check accepts undefined may be absent). */
 function object<S extends Shape>(shape: S): Check<Checked<S>> {
-  return (valueItem, path) => {
-    if (!isPlain(valueItem)) return fail(path, `must be an object, not ${shown(valueItem)}`);
+  return (candidate, path) => {
+    if (!isPlain(candidate)) return fail(path, `must be an object, not ${shown(candidate)}`);
     const out: Record<string, unknown> = {};
     for (const [key, check] of Object.entries(shape)) {
-      const value = check(valueItem[key], `${path}.${key}`);
+      const value = check(candidate[key], `${path}.${key}`);
       if (value !== undefined) out[key] = value;
     }
-    for (const key of Object.keys(valueItem)) if (!Object.hasOwn(shape, key)) fail(`${path}.${key}`, 'is not a field of this snapshot version');
+    for (const key of Object.keys(candidate)) if (!Object.hasOwn(shape, key)) fail(`${path}.${key}`, 'is not a field of this snapshot version');
     return out as Checked<S>;
   };
 }
@@ -311,9 +311,9 @@ export interface CatalogView {
 function unique<T>(list: T[], key: (item: T) => string, path: (count: number) => string, what: string): Set<string> {
   const seen = new Set<string>();
   for (const [count, item] of list.entries()) {
-    const keyItem = key(item);
-    if (seen.has(keyItem)) fail(path(count), `repeats the ${what} ${keyItem}`);
-    seen.add(keyItem);
+    const itemKey = key(item);
+    if (seen.has(itemKey)) fail(path(count), `repeats the ${what} ${itemKey}`);
+    seen.add(itemKey);
   }
   return seen;
 }
@@ -322,12 +322,12 @@ function unique<T>(list: T[], key: (item: T) => string, path: (count: number) =>
 export function readSnapshot(input: unknown, catalog: CatalogView): ChargebeeSnapshot {
   if (!isPlain(input)) fail('snapshot', `must be an object, not ${shown(input)}`);
   if (input.version !== 1) fail('snapshot.version', `must be 1 (the only snapshot format this stand-in reads), not ${shown(input.version)}`);
-  const snapshotItem = snapshot(input, 'snapshot');
-  const customers = unique(snapshotItem.customers, (c) => c.id, (n) => `snapshot.customers[${n}].id`, 'customer');
-  const subs = unique(snapshotItem.subscriptions, (x) => x.id, (n) => `snapshot.subscriptions[${n}].id`, 'subscription');
-  const invoices = unique(snapshotItem.invoices, (x) => x.id, (n) => `snapshot.invoices[${n}].id`, 'invoice');
-  unique(snapshotItem.hostedPages, (x) => x.id, (n) => `snapshot.hostedPages[${n}].id`, 'hosted page');
-  unique(snapshotItem.portals, (x) => x.id, (n) => `snapshot.portals[${n}].id`, 'portal session');
+  const checked = snapshot(input, 'snapshot');
+  const customers = unique(checked.customers, (c) => c.id, (n) => `snapshot.customers[${n}].id`, 'customer');
+  const subs = unique(checked.subscriptions, (x) => x.id, (n) => `snapshot.subscriptions[${n}].id`, 'subscription');
+  const invoices = unique(checked.invoices, (x) => x.id, (n) => `snapshot.invoices[${n}].id`, 'invoice');
+  unique(checked.hostedPages, (x) => x.id, (n) => `snapshot.hostedPages[${n}].id`, 'hosted page');
+  unique(checked.portals, (x) => x.id, (n) => `snapshot.portals[${n}].id`, 'portal session');
   const items = (list: ChargebeeSnapshotItem[], path: string, sub?: ChargebeeSnapshotSubscription) => {
     if (list.length !== 1) fail(path, 'must list exactly one plan item price');
     const known = catalog.get(list[0]!.itemPriceId);
@@ -336,24 +336,24 @@ export function readSnapshot(input: unknown, catalog: CatalogView): ChargebeeSna
       fail(`${path}[0].itemPriceId`, `names the item price ${list[0]!.itemPriceId}, whose currency or billing period differs from the subscription's`);
     }
   };
-  for (const [count, sub] of snapshotItem.subscriptions.entries()) {
+  for (const [count, sub] of checked.subscriptions.entries()) {
     const path = `snapshot.subscriptions[${count}]`;
     if (!customers.has(sub.customerId)) fail(`${path}.customerId`, `names the customer ${sub.customerId}, which is not in snapshot.customers`);
     items(sub.items, `${path}.items`, sub);
     if (sub.dueInvoiceId !== null && !invoices.has(sub.dueInvoiceId)) fail(`${path}.dueInvoiceId`, `names the invoice ${sub.dueInvoiceId}, which is not in snapshot.invoices`);
     if (sub.status === 'non_renewing' && sub.cancelledAt === null) fail(`${path}.cancelledAt`, 'must be set for a non_renewing subscription');
   }
-  for (const [countItem, inv] of snapshotItem.invoices.entries()) {
-    if (!customers.has(inv.customer_id)) fail(`snapshot.invoices[${countItem}].customer_id`, `names the customer ${inv.customer_id}, which is not in snapshot.customers`);
-    if (!subs.has(inv.subscription_id)) fail(`snapshot.invoices[${countItem}].subscription_id`, `names the subscription ${inv.subscription_id}, which is not in snapshot.subscriptions`);
+  for (const [index, inv] of checked.invoices.entries()) {
+    if (!customers.has(inv.customer_id)) fail(`snapshot.invoices[${index}].customer_id`, `names the customer ${inv.customer_id}, which is not in snapshot.customers`);
+    if (!subs.has(inv.subscription_id)) fail(`snapshot.invoices[${index}].subscription_id`, `names the subscription ${inv.subscription_id}, which is not in snapshot.subscriptions`);
   }
-  for (const [count, page] of snapshotItem.hostedPages.entries()) {
+  for (const [count, page] of checked.hostedPages.entries()) {
     items(page.lines, `snapshot.hostedPages[${count}].lines`);
     if ((page.state === 'succeeded') !== (page.result !== null)) fail(`snapshot.hostedPages[${count}].result`, 'must be set exactly when the state is succeeded');
     if (page.result && !subs.has(page.result.subscriptionId)) fail(`snapshot.hostedPages[${count}].result.subscriptionId`, 'names a subscription not in snapshot.subscriptions');
   }
-  for (const [countItem, portal] of snapshotItem.portals.entries()) {
-    if (!customers.has(portal.customerId)) fail(`snapshot.portals[${countItem}].customerId`, `names the customer ${portal.customerId}, which is not in snapshot.customers`);
+  for (const [index, portal] of checked.portals.entries()) {
+    if (!customers.has(portal.customerId)) fail(`snapshot.portals[${index}].customerId`, `names the customer ${portal.customerId}, which is not in snapshot.customers`);
   }
-  return snapshotItem;
+  return checked;
 }

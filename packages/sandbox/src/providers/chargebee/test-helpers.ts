@@ -57,8 +57,8 @@ export function basic(user: string, pass = ''): string {
 
 function pathOfUrl(url: string): string {
   if (url.startsWith('http')) {
-    const urlItem = new URL(url);
-    return `${urlItem.pathname}${urlItem.search}`;
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
   }
   return url.startsWith(PREFIX) ? url : `${PREFIX}${url}`;
 }

@@ -69,27 +69,27 @@ function bodyObject(req: FastifyRequest, action: string): Record<string, unknown
 function parseChange(item: unknown, count: number): SubscriptionChange {
   const action = 'subscription.update';
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw err(400, action, 'subscriptions', `subscriptions[${count}] must be an object.`);
-  const itemItem = item as Record<string, unknown>;
+  const fields = item as Record<string, unknown>;
   const allowed = new Set(['subscription', 'product', 'quantity', 'prorate', 'preview', 'deactivation']);
-  const id = itemItem.subscription;
+  const id = fields.subscription;
   if (typeof id !== 'string' || id === '') throw err(400, action, 'subscription', `subscriptions[${count}].subscription is required.`);
-  for (const key of Object.keys(itemItem)) {
+  for (const key of Object.keys(fields)) {
     if (!allowed.has(key)) throw err(400, action, key, `${key} is not supported by this sandbox (subscription, product, quantity, prorate, preview, deactivation).`, { subscription: id });
   }
-  if (itemItem.product !== undefined && (typeof itemItem.product !== 'string' || itemItem.product === '')) throw err(400, action, 'product', 'product must be a product path.', { subscription: id });
-  if (itemItem.quantity !== undefined && !(typeof itemItem.quantity === 'number' && Number.isInteger(itemItem.quantity) && itemItem.quantity >= 1 && itemItem.quantity <= 100)) {
+  if (fields.product !== undefined && (typeof fields.product !== 'string' || fields.product === '')) throw err(400, action, 'product', 'product must be a product path.', { subscription: id });
+  if (fields.quantity !== undefined && !(typeof fields.quantity === 'number' && Number.isInteger(fields.quantity) && fields.quantity >= 1 && fields.quantity <= 100)) {
     throw err(400, action, 'quantity', 'quantity must be a whole number from 1 to 100.', { subscription: id });
   }
-  for (const flag of ['prorate', 'preview'] as const) if (itemItem[flag] !== undefined && typeof itemItem[flag] !== 'boolean') throw err(400, action, flag, `${flag} must be true or false.`, { subscription: id });
-  if ('deactivation' in itemItem && itemItem.deactivation !== null) throw err(400, action, 'deactivation', 'Only "deactivation": null (resume a canceled subscription) is supported.', { subscription: id });
-  if (itemItem.preview === true && itemItem.prorate !== true) throw err(400, action, 'preview', 'preview needs prorate: true.', { subscription: id });
+  for (const flag of ['prorate', 'preview'] as const) if (fields[flag] !== undefined && typeof fields[flag] !== 'boolean') throw err(400, action, flag, `${flag} must be true or false.`, { subscription: id });
+  if ('deactivation' in fields && fields.deactivation !== null) throw err(400, action, 'deactivation', 'Only "deactivation": null (resume a canceled subscription) is supported.', { subscription: id });
+  if (fields.preview === true && fields.prorate !== true) throw err(400, action, 'preview', 'preview needs prorate: true.', { subscription: id });
   return {
     subscription: id,
-    product: itemItem.product as string | undefined,
-    quantity: itemItem.quantity as number | undefined,
-    prorate: itemItem.prorate === true,
-    preview: itemItem.preview === true,
-    uncancel: 'deactivation' in itemItem,
+    product: fields.product as string | undefined,
+    quantity: fields.quantity as number | undefined,
+    prorate: fields.prorate === true,
+    preview: fields.preview === true,
+    uncancel: 'deactivation' in fields,
   };
 }
 
@@ -386,9 +386,9 @@ export async function apiRoutes(app: FastifyInstance, ctx: ApiContext): Promise<
     let from = timeParam(req, 'begin', action);
     let to = timeParam(req, 'end', action);
     if (days !== undefined) {
-      const daysItem = Number(days);
-      if (!(Number.isInteger(daysItem) && daysItem >= 1 && daysItem <= 30)) throw err(400, action, 'days', 'days must be a whole number from 1 to 30.');
-      from ??= now - daysItem * DAY;
+      const dayCount = Number(days);
+      if (!(Number.isInteger(dayCount) && dayCount >= 1 && dayCount <= 30)) throw err(400, action, 'days', 'days must be a whole number from 1 to 30.');
+      from ??= now - dayCount * DAY;
     }
     from ??= now - 30 * DAY;
     to ??= now;

@@ -18,18 +18,18 @@ describe('snapshot and restore', () => {
     expect(snap).toMatchObject({ version: 1, takenAt: harness.now() });
     expect(snap.subscriptions).toHaveLength(2);
 
-    const harnessItem = await setup({ initialState: snap });
+    const restored = await setup({ initialState: snap });
     // Absolute links come from the request's host (or the baseUrl option).
-    await harnessItem.api('GET', '/subscriptions');
-    expect(harnessItem.control.subscriptions()).toEqual(harness.control.subscriptions());
-    expect(harnessItem.control.orders()).toEqual(harness.control.orders());
-    expect((await harnessItem.app.inject({ method: 'GET', url: new URL(link).pathname })).statusCode).toBe(200);
+    await restored.api('GET', '/subscriptions');
+    expect(restored.control.subscriptions()).toEqual(harness.control.subscriptions());
+    expect(restored.control.orders()).toEqual(harness.control.orders());
+    expect((await restored.app.inject({ method: 'GET', url: new URL(link).pathname })).statusCode).toBe(200);
     // It carries on: the canceled one deactivates at its date, the other renews; `changed` keeps growing.
-    harnessItem.advance(31 * DAY);
-    const after = (await harnessItem.api('GET', `/subscriptions/${sub.id}`)).json();
+    restored.advance(31 * DAY);
+    const after = (await restored.api('GET', `/subscriptions/${sub.id}`)).json();
     expect(after).toMatchObject({ state: 'deactivated' });
     expect(after.changed).toBeGreaterThan(sub.changed);
-    const orders = harnessItem.control.orders();
+    const orders = restored.control.orders();
     expect(orders).toHaveLength(3);
     expect(new Set(orders.map((o) => o.reference)).size).toBe(3);
   });

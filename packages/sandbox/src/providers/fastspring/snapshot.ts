@@ -243,9 +243,9 @@ export function restoreSnapshot(engine: FastspringEngine, input: unknown): void 
     if (!orderIds.has(subscription.initialOrderId)) fail(`snapshot.subscriptions[${count}].initialOrderId`, `names no order of the snapshot (${subscription.initialOrderId})`);
     if (subscription.state !== 'deactivated' && subscription.next === null) fail(`snapshot.subscriptions[${count}].next`, `must be a time for a ${subscription.state} subscription`);
   }
-  for (const [countItem, order] of snap.orders.entries()) {
-    if (!accountIds.has(order.accountId)) fail(`snapshot.orders[${countItem}].accountId`, `names no account of the snapshot (${order.accountId})`);
-    for (const [index, orderItem] of order.items.entries()) if (!subIds.has(orderItem.subscription)) fail(`snapshot.orders[${countItem}].items[${index}].subscription`, `names no subscription of the snapshot (${orderItem.subscription})`);
+  for (const [orderIndex, order] of snap.orders.entries()) {
+    if (!accountIds.has(order.accountId)) fail(`snapshot.orders[${orderIndex}].accountId`, `names no account of the snapshot (${order.accountId})`);
+    for (const [index, line] of order.items.entries()) if (!subIds.has(line.subscription)) fail(`snapshot.orders[${orderIndex}].items[${index}].subscription`, `names no subscription of the snapshot (${line.subscription})`);
   }
   const checkouts: CheckoutSession[] = snap.checkouts.map((checkout, count) => ({
     ...checkout,

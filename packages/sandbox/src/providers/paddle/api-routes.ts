@@ -78,11 +78,11 @@ function parsePatch(body: Record<string, unknown>): SubscriptionPatch {
     const items = body.items;
     if (!Array.isArray(items) || items.length === 0 || items.length > 10) throw invalidField('items', 'must be an array of 1 to 10 { price_id, quantity }');
     const parsed: ItemChange['items'] = items.map((item, count) => {
-      const itemItem = item as { price_id?: unknown; quantity?: unknown } | null;
-      if (!itemItem || typeof itemItem !== 'object') throw invalidField(`items[${count}]`, 'must be an object { price_id, quantity }');
-      if (typeof itemItem.price_id !== 'string' || itemItem.price_id === '') throw invalidField(`items[${count}].price_id`, 'must be provided as part of the request');
-      if (!(typeof itemItem.quantity === 'number' && Number.isInteger(itemItem.quantity) && itemItem.quantity >= 1 && itemItem.quantity <= 100)) throw invalidField(`items[${count}].quantity`, 'must be a whole number from 1 to 100');
-      return { price_id: itemItem.price_id, quantity: itemItem.quantity };
+      const fields = item as { price_id?: unknown; quantity?: unknown } | null;
+      if (!fields || typeof fields !== 'object') throw invalidField(`items[${count}]`, 'must be an object { price_id, quantity }');
+      if (typeof fields.price_id !== 'string' || fields.price_id === '') throw invalidField(`items[${count}].price_id`, 'must be provided as part of the request');
+      if (!(typeof fields.quantity === 'number' && Number.isInteger(fields.quantity) && fields.quantity >= 1 && fields.quantity <= 100)) throw invalidField(`items[${count}].quantity`, 'must be a whole number from 1 to 100');
+      return { price_id: fields.price_id, quantity: fields.quantity };
     });
     const mode = body.proration_billing_mode;
     if (mode === undefined) throw invalidField('proration_billing_mode', 'must be provided when items change');

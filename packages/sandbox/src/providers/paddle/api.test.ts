@@ -87,7 +87,7 @@ describe('reading subscriptions', () => {
     const harness = await setup();
     const a1 = await harness.buy({ email: 'ava@example.com', customData: { userId: '111111111111111111' } });
     const a2 = await harness.buy({ email: 'ava@example.com', customData: { userId: '111111111111111111' } });
-    const secondItem = await harness.buy({ email: 'ben@example.com', customData: { userId: '222222222222222222' } });
+    const secondBuy = await harness.buy({ email: 'ben@example.com', customData: { userId: '222222222222222222' } });
     await harness.api('POST', `/subscriptions/${a2.subscriptionId}/cancel`, { effective_from: 'immediately' });
 
     const mine = (await harness.api('GET', `/subscriptions?customer_id=${a1.customerId}`)).json();
@@ -95,7 +95,7 @@ describe('reading subscriptions', () => {
     expect(mine.meta.pagination).toMatchObject({ per_page: 50, has_more: false, estimated_total: 2 });
     const active = (await harness.api('GET', `/subscriptions?customer_id=${a1.customerId}&status=active`)).json();
     expect(active.data.map((s: { id: string }) => s.id)).toEqual([a1.subscriptionId]);
-    const several = (await harness.api('GET', `/subscriptions?customer_id=${a1.customerId},${secondItem.customerId}&status=active,past_due`)).json();
+    const several = (await harness.api('GET', `/subscriptions?customer_id=${a1.customerId},${secondBuy.customerId}&status=active,past_due`)).json();
     expect(several.data).toHaveLength(2);
 
     const first = (await harness.api('GET', '/subscriptions?per_page=2')).json();
@@ -104,7 +104,7 @@ describe('reading subscriptions', () => {
     const next = new URL(first.meta.pagination.next);
     expect(next.searchParams.get('after')).toBe(first.data[1].id);
     const second = (await harness.api('GET', `${next.pathname.slice(PREFIX.length)}${next.search}`)).json();
-    expect(second.data.map((s: { id: string }) => s.id)).toEqual([secondItem.subscriptionId]);
+    expect(second.data.map((s: { id: string }) => s.id)).toEqual([secondBuy.subscriptionId]);
     expect(second.meta.pagination.has_more).toBe(false);
 
     expect((await harness.api('GET', '/subscriptions?status=sleeping')).statusCode).toBe(400);

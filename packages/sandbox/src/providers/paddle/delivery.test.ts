@@ -68,9 +68,9 @@ describe('webhook delivery', () => {
     await harness.control.flush({ ignoreBackoff: true });
     expect(attempts).toHaveLength(2);
     expect(attempts[1]!.raw).toBe(attempts[0]!.raw);
-    const firstItem = signatureValid(attempts[0]!.raw, attempts[0]!.signature);
+    const firstValid = signatureValid(attempts[0]!.raw, attempts[0]!.signature);
     const second = signatureValid(attempts[1]!.raw, attempts[1]!.signature);
-    expect(firstItem).toEqual({ ok: true, ts: Math.floor(START / 1000) });
+    expect(firstValid).toEqual({ ok: true, ts: Math.floor(START / 1000) });
     expect(second).toEqual({ ok: true, ts: Math.floor(START / 1000) + 90 });
     expect(JSON.parse(attempts[0]!.raw).event_id).toBe(first!.eventId);
   });
@@ -83,8 +83,8 @@ describe('webhook delivery', () => {
     for (const delivery of harness.control.deliveries().slice(2)) harness.control.drop(delivery.eventId);
     harness.receiver.respond = (r) => (r.body.event_id === first!.eventId ? 500 : 'throw');
     await harness.control.flush({ ignoreBackoff: true });
-    const [deliveryItem, otherDelivery] = harness.control.deliveries();
-    expect(deliveryItem).toMatchObject({ eventId: first!.eventId, state: 'failed', attempts: 10, lastStatus: 500 });
+    const [delivery, otherDelivery] = harness.control.deliveries();
+    expect(delivery).toMatchObject({ eventId: first!.eventId, state: 'failed', attempts: 10, lastStatus: 500 });
     expect(otherDelivery).toMatchObject({ eventId: second!.eventId, state: 'failed', attempts: 10, lastStatus: null });
     expect(otherDelivery!.lastError).toContain('connection refused');
     expect(harness.receiver.calls).toBe(20);

@@ -38,8 +38,8 @@ async function scenario(harness: PaddleHarness) {
   };
 }
 
-async function list(harnessItem: PaddleHarness, query: string) {
-  const res = await harnessItem.api('GET', `/transactions${query ? `?${query}` : ''}`);
+async function list(sandbox: PaddleHarness, query: string) {
+  const res = await sandbox.api('GET', `/transactions${query ? `?${query}` : ''}`);
   return { res, body: res.json() as Json, ids: (res.json().data ?? []).map((t: Json) => t.id) as string[] };
 }
 

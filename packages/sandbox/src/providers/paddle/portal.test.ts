@@ -5,8 +5,8 @@ const setup = usePaddleHarness();
 
 /** The path (with query) of an absolute URL the API handed out, for inject. */
 function local(url: string): string {
-  const urlItem = new URL(url);
-  return `${urlItem.pathname}${urlItem.search}`;
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
 }
 
 /** Resolves a relative link or Location against the page's path. */

@@ -14,9 +14,9 @@ async function setup(...args: Parameters<typeof paddleHarness>) {
   return harness;
 }
 
-async function close(harnessItem: PaddleHarness): Promise<void> {
-  open.splice(open.indexOf(harnessItem), 1);
-  await harnessItem.app.close();
+async function close(sandbox: PaddleHarness): Promise<void> {
+  open.splice(open.indexOf(sandbox), 1);
+  await sandbox.app.close();
 }
 
 /** As it would come back from a file. */

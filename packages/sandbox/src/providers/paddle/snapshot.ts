@@ -194,13 +194,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function jsonValue(valueItem: unknown, path: string, depth: number): unknown {
+function jsonValue(value: unknown, path: string, depth: number): unknown {
   if (depth > 32) return fail(path, 'is nested too deeply');
-  if (valueItem === null || typeof valueItem === 'string' || typeof valueItem === 'boolean') return valueItem;
-  if (typeof valueItem === 'number') return Number.isFinite(valueItem) ? valueItem : fail(path, `must be a finite number, not ${shown(valueItem)}`);
-  if (Array.isArray(valueItem)) return valueItem.map((x, n) => jsonValue(x, `${path}[${n}]`, depth + 1));
-  if (isPlainObject(valueItem)) return Object.fromEntries(Object.entries(valueItem).map(([k, x]) => [k, jsonValue(x, `${path}.${k}`, depth + 1)]));
-  return fail(path, `must be JSON (null, boolean, number, string, array or object), not ${shown(valueItem)}`);
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : fail(path, `must be a finite number, not ${shown(value)}`);
+  if (Array.isArray(value)) return value.map((x, n) => jsonValue(x, `${path}[${n}]`, depth + 1));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, jsonValue(x, `${path}.${k}`, depth + 1)]));
+  return fail(path, `must be JSON (null, boolean, number, string, array or object), not ${shown(value)}`);
 }
 
 /** custom_data: a JSON object. */
@@ -440,9 +440,9 @@ export interface CatalogView {
 function unique<T>(list: T[], key: (item: T) => string, path: (count: number) => string, what: string): Set<string> {
   const seen = new Set<string>();
   for (const [count, item] of list.entries()) {
-    const keyItem = key(item);
-    if (seen.has(keyItem)) fail(path(count), `repeats the ${what} ${keyItem}`);
-    seen.add(keyItem);
+    const itemKey = key(item);
+    if (seen.has(itemKey)) fail(path(count), `repeats the ${what} ${itemKey}`);
+    seen.add(itemKey);
   }
   return seen;
 }
@@ -456,13 +456,13 @@ export function readSnapshot(input: unknown, catalog: CatalogView): PaddleSnapsh
   if (!isPlainObject(input)) fail('snapshot', `must be an object, not ${shown(input)}`);
   if (!Object.hasOwn(input, 'version')) fail('snapshot.version', 'is missing');
   if (input.version !== 1) fail('snapshot.version', `must be 1 (the only snapshot format this stand-in reads), not ${shown(input.version)}`);
-  const snapshotItem = snapshot(input, 'snapshot');
+  const checked = snapshot(input, 'snapshot');
 
-  const customers = unique(snapshotItem.customers, (c) => c.customer.id, (n) => `snapshot.customers[${n}].customer.id`, 'customer');
-  const subscriptions = unique(snapshotItem.subscriptions, (x) => x.id, (n) => `snapshot.subscriptions[${n}].id`, 'subscription');
-  unique(snapshotItem.transactions, (t) => t.id, (n) => `snapshot.transactions[${n}].id`, 'transaction');
-  unique(snapshotItem.checkouts, (c) => c.id, (n) => `snapshot.checkouts[${n}].id`, 'checkout');
-  unique(snapshotItem.portals, (x) => x.session.id, (n) => `snapshot.portals[${n}].session.id`, 'portal session');
+  const customers = unique(checked.customers, (c) => c.customer.id, (n) => `snapshot.customers[${n}].customer.id`, 'customer');
+  const subscriptions = unique(checked.subscriptions, (x) => x.id, (n) => `snapshot.subscriptions[${n}].id`, 'subscription');
+  unique(checked.transactions, (t) => t.id, (n) => `snapshot.transactions[${n}].id`, 'transaction');
+  unique(checked.checkouts, (c) => c.id, (n) => `snapshot.checkouts[${n}].id`, 'checkout');
+  unique(checked.portals, (x) => x.session.id, (n) => `snapshot.portals[${n}].session.id`, 'portal session');
 
   const priceLines = (lines: Array<{ priceId: string }>, path: string, sub?: { currency: string; interval: Interval }) => {
     if (lines.length === 0) fail(path, 'must not be empty');
@@ -478,7 +478,7 @@ export function readSnapshot(input: unknown, catalog: CatalogView): PaddleSnapsh
     }
   };
 
-  for (const [count, sub] of snapshotItem.subscriptions.entries()) {
+  for (const [count, sub] of checked.subscriptions.entries()) {
     const path = `snapshot.subscriptions[${count}]`;
     if (!customers.has(sub.customerId)) fail(`${path}.customerId`, `names the customer ${sub.customerId}, which is not in snapshot.customers`);
     priceLines(sub.items, `${path}.items`, sub);
@@ -486,8 +486,8 @@ export function readSnapshot(input: unknown, catalog: CatalogView): PaddleSnapsh
     if (sub.status === 'canceled' && sub.scheduledCancelAt !== null) fail(`${path}.scheduledCancelAt`, 'must be null for a canceled subscription');
     if (sub.status === 'canceled' && sub.nextBilledAt !== null) fail(`${path}.nextBilledAt`, 'must be null for a canceled subscription');
   }
-  for (const [countItem, transaction] of snapshotItem.transactions.entries()) {
-    const path = `snapshot.transactions[${countItem}]`;
+  for (const [index, transaction] of checked.transactions.entries()) {
+    const path = `snapshot.transactions[${index}]`;
     // Only a transaction the API created is without a customer and a subscription (until it is paid).
     if (transaction.subscription_id === null || transaction.customer_id === null) {
       if (transaction.origin !== 'api') fail(`${path}.${transaction.subscription_id === null ? 'subscription_id' : 'customer_id'}`, 'must be set (only a transaction the API created has none until it is paid)');
@@ -496,12 +496,12 @@ export function readSnapshot(input: unknown, catalog: CatalogView): PaddleSnapsh
     if (transaction.customer_id !== null && !customers.has(transaction.customer_id)) fail(`${path}.customer_id`, `names the customer ${transaction.customer_id}, which is not in snapshot.customers`);
     if (transaction.subscription_id !== null && !subscriptions.has(transaction.subscription_id)) fail(`${path}.subscription_id`, `names the subscription ${transaction.subscription_id}, which is not in snapshot.subscriptions`);
   }
-  for (const [count, checkout] of snapshotItem.checkouts.entries()) {
+  for (const [count, checkout] of checked.checkouts.entries()) {
     priceLines(checkout.lines, `snapshot.checkouts[${count}].lines`);
     if (checkout.kind === 'update' && checkout.transactionId === null) fail(`snapshot.checkouts[${count}].transactionId`, 'must name the transaction a card-update checkout pays');
   }
-  for (const [countItem, portal] of snapshotItem.portals.entries()) {
-    if (!customers.has(portal.session.customer_id)) fail(`snapshot.portals[${countItem}].session.customer_id`, `names the customer ${portal.session.customer_id}, which is not in snapshot.customers`);
+  for (const [index, portal] of checked.portals.entries()) {
+    if (!customers.has(portal.session.customer_id)) fail(`snapshot.portals[${index}].session.customer_id`, `names the customer ${portal.session.customer_id}, which is not in snapshot.customers`);
   }
-  return snapshotItem;
+  return checked;
 }

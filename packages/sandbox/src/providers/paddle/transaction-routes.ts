@@ -40,8 +40,8 @@ function values(params: URLSearchParams, name: string, allowed?: string[]): stri
   return parts;
 }
 
-function single(paramsItem: URLSearchParams, name: string): string | undefined {
-  const all = paramsItem.getAll(name);
+function single(params: URLSearchParams, name: string): string | undefined {
+  const all = params.getAll(name);
   if (all.length > 1) throw invalidField(name, 'must be given once');
   return all[0];
 }
@@ -94,15 +94,15 @@ function parseQuery(params: URLSearchParams): { query: TransactionQuery; include
 function sortTransactions(list: PaddleTransaction[], field: OrderField, direction: Direction): PaddleTransaction[] {
   const sign = direction === 'ASC' ? 1 : -1;
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return list.sort((transaction, transactionItem) => {
-    const item = transaction[field];
-    const other = transactionItem[field];
+  return list.sort((left, right) => {
+    const item = left[field];
+    const other = right[field];
     if (item !== other) {
       if (item === null) return 1;
       if (other === null) return -1;
       return sign * cmp(item, other);
     }
-    return sign * cmp(transaction.id, transactionItem.id);
+    return sign * cmp(left.id, right.id);
   });
 }
 
@@ -115,11 +115,11 @@ function parseCreate(body: unknown): { items: Array<{ priceId: unknown; quantity
   if (second.collection_mode !== undefined && second.collection_mode !== 'automatic') throw invalidField('collection_mode', 'only automatic is supported by this sandbox');
   if (!Array.isArray(second.items) || second.items.length === 0 || second.items.length > 10) throw invalidField('items', 'must be an array of 1 to 10 { price_id, quantity }');
   const items = second.items.map((item, count) => {
-    const itemItem = item as { price_id?: unknown; quantity?: unknown } | null;
-    if (!itemItem || typeof itemItem !== 'object') throw invalidField(`items[${count}]`, 'must be an object { price_id, quantity }');
-    if (typeof itemItem.price_id !== 'string' || itemItem.price_id === '') throw invalidField(`items[${count}].price_id`, 'must be provided as part of the request');
-    if (!(typeof itemItem.quantity === 'number' && Number.isInteger(itemItem.quantity) && itemItem.quantity >= 1 && itemItem.quantity <= 100)) throw invalidField(`items[${count}].quantity`, 'must be a whole number from 1 to 100');
-    return { priceId: itemItem.price_id, quantity: itemItem.quantity };
+    const fields = item as { price_id?: unknown; quantity?: unknown } | null;
+    if (!fields || typeof fields !== 'object') throw invalidField(`items[${count}]`, 'must be an object { price_id, quantity }');
+    if (typeof fields.price_id !== 'string' || fields.price_id === '') throw invalidField(`items[${count}].price_id`, 'must be provided as part of the request');
+    if (!(typeof fields.quantity === 'number' && Number.isInteger(fields.quantity) && fields.quantity >= 1 && fields.quantity <= 100)) throw invalidField(`items[${count}].quantity`, 'must be a whole number from 1 to 100');
+    return { priceId: fields.price_id, quantity: fields.quantity };
   });
   let customData: Record<string, unknown> | null = null;
   if (second.custom_data !== undefined && second.custom_data !== null) {

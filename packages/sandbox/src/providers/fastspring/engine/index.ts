@@ -12,12 +12,12 @@ export class FastspringEngine extends FastspringSubscriptions {
     if (input.length > 20) throw new CheckoutProblem('The cart has too many products (20 at most).');
     const lines: CheckoutLine[] = [];
     for (const item of input) {
-      const itemItem = item as { path?: unknown; quantity?: unknown } | null;
-      const path = itemItem && typeof itemItem === 'object' ? itemItem.path : undefined;
+      const fields = item as { path?: unknown; quantity?: unknown } | null;
+      const path = fields && typeof fields === 'object' ? fields.path : undefined;
       if (typeof path !== 'string' || path === '') throw new CheckoutProblem('Every cart item needs a product path.');
       const product = this.catalog.get(path);
       if (!product) throw new CheckoutProblem(`This store has no product "${path}".`);
-      const quantity = itemItem!.quantity === undefined || itemItem!.quantity === null ? 1 : itemItem!.quantity;
+      const quantity = fields!.quantity === undefined || fields!.quantity === null ? 1 : fields!.quantity;
       if (!(typeof quantity === 'number' && Number.isInteger(quantity) && quantity >= 1 && quantity <= MAX_QUANTITY)) {
         throw new CheckoutProblem(`The quantity of "${path}" must be a whole number from 1 to ${MAX_QUANTITY}.`);
       }

@@ -69,8 +69,8 @@ export class FastspringState {
 
   protected reference(at: number): string {
     this.orderSeq++;
-    const dateItem = new Date(at);
-    const date = `${String(dateItem.getUTCFullYear() % 100).padStart(2, '0')}${String(dateItem.getUTCMonth() + 1).padStart(2, '0')}${String(dateItem.getUTCDate()).padStart(2, '0')}`;
+    const moment = new Date(at);
+    const date = `${String(moment.getUTCFullYear() % 100).padStart(2, '0')}${String(moment.getUTCMonth() + 1).padStart(2, '0')}${String(moment.getUTCDate()).padStart(2, '0')}`;
     const rand = String(randomBytes(2).readUInt16BE(0) % 10000).padStart(4, '0');
     const seq = String(this.orderSeq % 10000).padStart(4, '0');
     const check = 'ABCDEFGHJKLMNPQRSTUVWXYZ'[(this.orderSeq + Number(rand)) % 24];

@@ -148,20 +148,20 @@ export class FastspringSubscriptions extends FastspringOrders {
     const product = productPath === undefined ? this.catalog.get(sub.product) : this.catalog.get(productPath);
     if (!product) throw subError(400, action, id, `Product not found: ${productPath ?? sub.product}`, 'product');
     if (product.currency !== sub.currency) throw subError(400, action, id, `The product ${product.path} is not sold in ${sub.currency}.`, 'product');
-    const quantityItem = quantity ?? sub.quantity;
+    const newQuantity = quantity ?? sub.quantity;
     const now = this.now();
     const next = sub.next ?? now;
     const totalDays = Math.max(1, Math.round((next - sub.periodStart) / DAY));
     const remainingDays = Math.min(totalDays, Math.max(0, Math.ceil((next - now) / DAY)));
     const oldTotalMinor = sub.unitMinor * sub.quantity;
-    const newTotalMinor = (product.path === sub.product ? sub.unitMinor : product.unitMinor) * quantityItem;
+    const newTotalMinor = (product.path === sub.product ? sub.unitMinor : product.unitMinor) * newQuantity;
     const creditMinor = Math.round((oldTotalMinor * remainingDays) / totalDays);
     const sameInterval = product.intervalUnit === sub.intervalUnit && product.intervalLength === sub.intervalLength;
     const chargeMinor = sameInterval ? Math.round((newTotalMinor * remainingDays) / totalDays) : newTotalMinor;
     return {
       sub,
       product,
-      quantity: quantityItem,
+      quantity: newQuantity,
       sameInterval,
       totalDays,
       remainingDays,

@@ -75,28 +75,28 @@ export class PaddleCustomers extends PaddleState {
     return subscription;
   }
 
-  protected json(subscriptionItem: SubscriptionRecord): PaddleSubscription {
-    const nextBilled = subscriptionItem.nextBilledAt === null ? null : isoMs(subscriptionItem.nextBilledAt);
+  protected json(record: SubscriptionRecord): PaddleSubscription {
+    const nextBilled = record.nextBilledAt === null ? null : isoMs(record.nextBilledAt);
     return {
-      id: subscriptionItem.id,
-      status: subscriptionItem.status,
-      customer_id: subscriptionItem.customerId,
-      address_id: subscriptionItem.addressId,
+      id: record.id,
+      status: record.status,
+      customer_id: record.customerId,
+      address_id: record.addressId,
       business_id: null,
-      currency_code: subscriptionItem.currency,
-      created_at: subscriptionItem.createdAt,
-      updated_at: subscriptionItem.updatedAt,
-      started_at: subscriptionItem.startedAt,
-      first_billed_at: subscriptionItem.firstBilledAt,
+      currency_code: record.currency,
+      created_at: record.createdAt,
+      updated_at: record.updatedAt,
+      started_at: record.startedAt,
+      first_billed_at: record.firstBilledAt,
       next_billed_at: nextBilled,
       paused_at: null,
-      canceled_at: subscriptionItem.canceledAt,
+      canceled_at: record.canceledAt,
       collection_mode: 'automatic',
       billing_details: null,
-      current_billing_period: subscriptionItem.periodStart === null || subscriptionItem.periodEnd === null ? null : { starts_at: isoMs(subscriptionItem.periodStart), ends_at: isoMs(subscriptionItem.periodEnd) },
-      billing_cycle: { interval: subscriptionItem.interval, frequency: 1 },
-      scheduled_change: subscriptionItem.scheduledCancelAt === null ? null : { action: 'cancel', effective_at: isoMs(subscriptionItem.scheduledCancelAt), resume_at: null },
-      items: subscriptionItem.items.map((item) => {
+      current_billing_period: record.periodStart === null || record.periodEnd === null ? null : { starts_at: isoMs(record.periodStart), ends_at: isoMs(record.periodEnd) },
+      billing_cycle: { interval: record.interval, frequency: 1 },
+      scheduled_change: record.scheduledCancelAt === null ? null : { action: 'cancel', effective_at: isoMs(record.scheduledCancelAt), resume_at: null },
+      items: record.items.map((item) => {
         const catalogPrice = this.catalog.get(item.priceId)!;
         return {
           status: 'active',
@@ -111,7 +111,7 @@ export class PaddleCustomers extends PaddleState {
           product: structuredClone(catalogPrice.product),
         };
       }),
-      custom_data: subscriptionItem.customData === null ? null : structuredClone(subscriptionItem.customData),
+      custom_data: record.customData === null ? null : structuredClone(record.customData),
       discount: null,
       import_meta: null,
     };
