@@ -6,7 +6,7 @@
  * is one character, as Discord counts them.
  */
 
-/** Discord's documented limits (https://discord.com/developers/docs/resources/message, components reference). */
+/** Discord's documented limits. */
 export const MESSAGE_LIMITS = {
   content: 2000,
   embeds: 10,

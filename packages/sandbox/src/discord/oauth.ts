@@ -9,7 +9,7 @@ import { demoGuilds, demoUsers, findGuild, findUser, SNOWFLAKE, s256 } from './u
 
 /** Discord's answer to a cancelled consent screen. */
 const DENIED_DESCRIPTION = 'The resource owner or authorization server denied the request';
-/** RFC 7636 §4.1: 43-128 characters of [A-Z a-z 0-9 - . _ ~]. */
+/** PKCE verifier: 43-128 characters of [A-Z a-z 0-9 - . _ ~]. */
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 /** base64url(SHA-256) without padding is always 43 characters. */
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -242,7 +242,7 @@ function formDecode(value: string): string {
   }
 }
 
-/** RFC 6749 §2.3.1: HTTP Basic (form-encoded id and secret) or client_id/client_secret in the form; not both. */
+/** Client authentication: HTTP Basic (form-encoded id and secret) or client_id/client_secret in the form; not both. */
 function authenticateClient(req: FastifyRequest, form: FormBody, engine: SandboxEngine): ClientAuth {
   const fail = (status: number, error: string, description: string): ClientAuth => ({ ok: false, status, error, description });
   let basic: { id: string; secret: string } | null = null;
@@ -383,7 +383,7 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
       const record = store.codes.get(code);
       if (!record || record.clientId !== client.clientId) return sendOauthError(reply, 400, 'invalid_grant', 'Invalid "code" in request.');
       if (record.usedAt !== null) {
-        // RFC 6749 §4.1.2: a code used twice revokes what it issued.
+        // A code used twice revokes what it issued.
         const grant = record.grantId ? store.grants.get(record.grantId) : undefined;
         if (grant) store.endGrant(grant, 'code_replay', now);
         return sendOauthError(reply, 400, 'invalid_grant', 'Invalid "code" in request: it was already used.');
@@ -430,7 +430,7 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     if (!client.ok) return sendOauthError(reply, client.status, client.error, client.description);
     const token = form.get('token');
     if (!token) return sendOauthError(reply, 400, 'invalid_request', 'Missing "token".');
-    // RFC 7009: the hint is only a hint; unknown or already-ended tokens still answer 200.
+    // Revocation: the hint is only a hint; unknown or already-ended tokens still answer 200.
     const record = store.tokens.get(token);
     const grant = record ? store.grants.get(record.grantId) : undefined;
     if (grant && grant.clientId === client.clientId) store.endGrant(grant, 'revoked', engine.now());

@@ -1,8 +1,7 @@
 /**
- * Discord's permission bits and its documented algorithm for a member's permissions in a channel
- * (https://discord.com/developers/docs/topics/permissions: "Permission Hierarchy", "Permission
- * Overwrites", "Implicit Permissions"). Pure functions over plain data, so the sandbox's routes, its
- * pages and its tests share one implementation.
+ * Discord's permission bits and how a member's permissions in a channel follow from roles, overwrites
+ * and implicit rules (docs/sandbox.md#permissions). Pure functions over plain data, so the sandbox's
+ * routes, its pages and its tests share one implementation.
  */
 
 /** Permission bits, as bigints (Discord sends them as decimal strings: parse with BigInt). */

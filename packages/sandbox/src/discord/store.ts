@@ -7,7 +7,7 @@ export type EndReason =
   | 'revoked'
   /** The refresh token was exchanged for a new pair (refresh-token rotation). */
   | 'rotated'
-  /** Its authorization code was presented a second time (RFC 6749 §4.1.2). */
+  /** Its authorization code was presented a second time. */
   | 'code_replay'
   /** The user "removed the app" (SandboxControl.revokeUser). */
   | 'user_revoked';

@@ -4,7 +4,7 @@ import { DEMO_GUILDS, DEMO_USERS, type DemoGuild, type DemoUser, MAX_SYNTHETIC_G
 /** Discord snowflakes are decimal strings (17-20 digits today); accept 1-20 digits like its validator. */
 export const SNOWFLAKE = /^\d{1,20}$/;
 
-/** base64url(SHA-256(ascii)), the PKCE S256 transform (RFC 7636 §4.2). */
+/** base64url(SHA-256(ascii)), the PKCE S256 transform. */
 export function s256(verifier: string): string {
   return sha256(verifier).toString('base64url');
 }

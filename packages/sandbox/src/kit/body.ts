@@ -8,7 +8,7 @@ export class FormBody {
     return this.params.get(name) ?? undefined;
   }
 
-  /** The first parameter that appears more than once (RFC 6749 §3.1: must not be repeated), or null. */
+  /** The first parameter that appears more than once (OAuth parameters must not be repeated), or null. */
   repeated(): string | null {
     const seen = new Set<string>();
     for (const name of this.params.keys()) {

@@ -4,14 +4,14 @@ import { DEMO_APP } from '../demo-data';
 import { discordKeyPair, discordPublicKeyHex, signDiscordEvent, verifyDiscordEvent } from './keys';
 import { PUBLIC_KEY, SEED } from './test-helpers';
 
-describe('Ed25519 keys and signatures (providers.md §2 vectors)', () => {
-  test('the seed derives RFC 8032 test 1 public key (DEMO_APP.publicKey)', () => {
+describe('Ed25519 keys and signatures (reference vectors)', () => {
+  test('the seed derives the reference test 1 public key (DEMO_APP.publicKey)', () => {
     expect(discordPublicKeyHex(SEED)).toBe(PUBLIC_KEY);
     expect(PUBLIC_KEY).toBe(DEMO_APP.publicKey);
     expect(discordKeyPair(SEED).publicKeyHex).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  test('RFC 8032 test 1: the empty message', () => {
+  test('reference test 1: the empty message', () => {
     expect(signDiscordEvent('', '', SEED)).toBe(
       'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
     );

@@ -1,8 +1,8 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 
-/** PKCS#8 DER header of an Ed25519 private key: the 32-byte seed follows (RFC 8410). */
+/** PKCS#8 DER header of an Ed25519 private key: the 32-byte seed follows. */
 const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
-/** SPKI DER header of an Ed25519 public key: the 32-byte key follows (RFC 8410). */
+/** SPKI DER header of an Ed25519 public key: the 32-byte key follows. */
 const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');
 
 export interface DiscordKeyPair {
@@ -19,7 +19,7 @@ function seedBytes(seedHex: string, where: string): Buffer {
   return Buffer.from(seedHex, 'hex');
 }
 
-/** The Ed25519 key pair of a 32-byte seed (hex), as RFC 8032 derives it. */
+/** The Ed25519 key pair of a 32-byte seed (hex), as Ed25519 derives it. */
 export function discordKeyPair(seedHex: string): DiscordKeyPair {
   const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, seedBytes(seedHex, 'discordKeyPair')]), format: 'der', type: 'pkcs8' });
   const publicKey = createPublicKey(privateKey);

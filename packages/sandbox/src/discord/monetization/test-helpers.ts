@@ -12,7 +12,7 @@ export { DAY, START, until };
 export const PREFIX = '/sandbox/discord';
 export const APP_ID = DEMO_APP.clientId;
 export const BOT = `Bot ${DEMO_APP.botToken}`;
-/** RFC 8032 §7.1 test 1: its public key is DEMO_APP.publicKey. */
+/** The Ed25519 reference seed (test 1): its public key is DEMO_APP.publicKey. */
 export const SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 export const PUBLIC_KEY = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
 export const WEBHOOK_URL = 'http://127.0.0.1:3000/api/webhooks/discord';

@@ -39,7 +39,7 @@ export const controlInternals = (control: ChargebeeSandboxControl) => registry.i
 export function createChargebeeSandboxControl(): ChargebeeSandboxControl {
   return registry.create((need, shared) => ({
     ...shared,
-    events: () => need('events').queue.events().map(({ webhooks: _w, ...e }) => ({ ...e, webhook_status: 'scheduled' as const })),
+    events: () => need('events').queue.events().map(({ webhooks: _webhooks, ...event }) => ({ ...event, webhook_status: 'scheduled' as const })),
     subscriptions: () => need('subscriptions').engine.subscriptions().map((x) => x.subscription).reverse(),
     customers: () => need('customers').engine.customers(),
     invoices: () => need('invoices').engine.invoices().reverse(),

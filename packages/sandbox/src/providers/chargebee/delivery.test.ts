@@ -49,14 +49,14 @@ describe('webhook delivery', () => {
     const sandbox = await setup({ timeoutMs: 20 });
     sandbox.control.pause();
     await sandbox.buy();
-    const [delivery, second, otherDelivery] = sandbox.control.deliveries();
-    sandbox.receiver.respond = (r) => (r.body.id === delivery!.eventId ? 500 : r.body.id === second!.eventId ? 'throw' : 'hang');
+    const [answered500, thrown, hung] = sandbox.control.deliveries();
+    sandbox.receiver.respond = (r) => (r.body.id === answered500!.eventId ? 500 : r.body.id === thrown!.eventId ? 'throw' : 'hang');
     await sandbox.control.flush({ ignoreBackoff: true });
-    const [delivery2, y, z] = sandbox.control.deliveries();
-    expect(delivery2).toMatchObject({ eventId: delivery!.eventId, state: 'failed', attempts: 8, lastStatus: 500 });
-    expect(y).toMatchObject({ eventId: second!.eventId, state: 'failed', attempts: 8, lastStatus: null });
-    expect(z).toMatchObject({ eventId: otherDelivery!.eventId, state: 'failed', attempts: 8, lastError: 'no answer within 20 ms' });
-    expect((await sandbox.api('GET', `/events/${delivery!.eventId}`)).json().event.webhook_status).toBe('failed');
+    const [afterAnswered, afterThrown, afterHung] = sandbox.control.deliveries();
+    expect(afterAnswered).toMatchObject({ eventId: answered500!.eventId, state: 'failed', attempts: 8, lastStatus: 500 });
+    expect(afterThrown).toMatchObject({ eventId: thrown!.eventId, state: 'failed', attempts: 8, lastStatus: null });
+    expect(afterHung).toMatchObject({ eventId: hung!.eventId, state: 'failed', attempts: 8, lastError: 'no answer within 20 ms' });
+    expect((await sandbox.api('GET', `/events/${answered500!.eventId}`)).json().event.webhook_status).toBe('failed');
   });
 
   test('failFirst fails the next attempts without sending; they are retried', async () => {

@@ -3,7 +3,7 @@ import { signFastspring } from './signature';
 import { signatureValid } from './test-helpers';
 
 describe('signFastspring', () => {
-  test('matches the reference vector of providers.md §4 (base64 HMAC-SHA256 of the raw body)', () => {
+  test('matches the reference vector (base64 HMAC-SHA256 of the raw body)', () => {
     const body =
       '{"events":[{"id":"evt1","type":"subscription.activated","live":false,"processed":false,"created":1700000000000,"data":{"id":"sub1","state":"active"}}]}';
     expect(signFastspring(body, 'fs_test_secret')).toBe('YegfBU4Z98OzX3W3bb24ZRnimqMo0Q8GZXj0LJcBzpc=');
