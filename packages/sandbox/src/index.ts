@@ -2,12 +2,8 @@
  * @tickety/sandbox: a local stand-in for Discord (OAuth2 consent screen, token/revoke, users/@me,
  * users/@me/guilds, guilds/{id} with its channels, roles, emojis and members, channel messages with
  * Discord's limits and permission checks, rate-limit headers and buckets, CDN, and pages showing the
- * channels as Discord would), for demo mode and tests. Production never mounts it. Options, the
- * SandboxControl API and the HTTP controls are described in ../README.md.
- *
- *   const control = createSandboxControl();
- *   await app.register(discordSandbox, { prefix: '/sandbox/discord', control });
- *   control.failNext('GET /api/v10/users/@me/guilds', { status: 503, retryAfter: 2 });
+ * channels as Discord would), plus the payment and analytics stand-ins, for demo mode and tests.
+ * Production never mounts it. The tree and usage: docs/sandbox.md; options: ../README.md.
  */
 
 export { DEMO_BOT_API_KEY, type DemoBot, type DemoBotOptions, demoServer, demoTranscript, dueEvents, history, type SeedReport, startDemoBot } from './demo-bot';

@@ -1,14 +1,7 @@
 /**
  * The demo bot: a simulated bot process that uses the product's bot API over HTTP exactly as a real
- * one would (`/api/bot/v1`, docs/api.md "Bot API"). Started by the all-in-one launcher in demo mode.
- * - reads each demo server's configuration (its panels and support roles) through the bot API;
- * - seeds a deterministic 90-day ticket history from them (history.ts), in batches of 1,000;
- * - keeps going: every few seconds it sends what has become due (new tickets, answers, closes,
- *   ratings) and the message counts of open tickets;
- * - heartbeats four shards every 15 s (shard 2 is resuming with a high latency: degraded);
- * - uploads transcripts of recent closed tickets (gzipped), a 5,000-message one and a 50,000-message
- *   one, each followed by its `transcript_stored` event.
- * It retries 429 and 5xx with back-off (honouring Retry-After) and never throws into the product.
+ * one would. Started by the all-in-one launcher in demo mode.
+ * What it does and when: docs/sandbox.md#demo-bot.
  */
 import { gzipSync } from 'node:zlib';
 import { DEMO_GUILDS } from '../discord/demo-data';

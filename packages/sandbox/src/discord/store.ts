@@ -84,16 +84,9 @@ function overAt(grant: GrantRecord): number | null {
 }
 
 /**
- * The sandbox's memory: authorization codes, grants and tokens, and which guilds the bot is in.
- * One instance per plugin registration; nothing is shared or persisted.
- *
- * Bounded, since the authorize and token endpoints answer anyone: every new code first drops the
- * expired ones (used codes are kept until they expire, for replay detection), and when `maxCodes` are
- * still held the used ones, then the oldest, are evicted (an evicted code is refused like an expired
- * one). Every new grant drops grants that ended or expired more than KEEP_ENDED_MS ago, and when
- * `maxGrants` are still held, ended ones first, then the least recently used (its tokens stop
- * working): a grant whose token is used moves to the back, so a flood of new sign-ins evicts idle
- * grants, never the ones people are using. A grant keeps at most MAX_TOKENS_PER_GRANT tokens.
+ * The sandbox's memory: authorization codes, grants and tokens, and which guilds the bot is in. One
+ * instance per plugin registration; nothing is shared or persisted. Bounded because the endpoints
+ * answer anyone; the eviction order is in docs/sandbox.md#oauth-memory.
  */
 export class SandboxStore {
   readonly codes = new Map<string, CodeRecord>();

@@ -6,15 +6,9 @@ function literal(value: string): string {
 }
 
 /**
- * The Store Builder Library stand-in (`GET /sbl/fastspring-builder.js`), loaded like the real one:
- *
- *   <script id="fsc-api" src=".../sbl/fastspring-builder.js" type="text/javascript"
- *     data-storefront="tickety.test.onfastspring.com/popup-tickety" data-popup-closed="onFSPopupClosed"></script>
- *
- * It defines `window.fastspring.builder` (push, add, remove, tag, reset, secure, checkout) and opens this
- * stand-in's `/popup` in an accessible modal dialog. When the dialog closes it calls
- * `window[data-popup-closed]({ id, reference })` after an order, else `window[data-popup-closed](null)`.
- * A `data-storefront` other than the configured one is reported on the console and checkout refused.
+ * The Store Builder Library stand-in (`GET /sbl/fastspring-builder.js`), loaded like the real one
+ * (docs/sandbox.md#fastspring): `window.fastspring.builder` opening this stand-in's `/popup` in an
+ * accessible modal dialog, and `window[data-popup-closed]` called with the order or null on close.
  */
 export function builderJs(storefront: string): string {
   return `/* FastSpring Store Builder Library stand-in (FastSpring sandbox): fastspring.builder push/add/remove/tag/reset/checkout */

@@ -81,14 +81,8 @@ export class ChargebeeSubscriptions extends ChargebeeHostedPages {
 
   /**
    * The change of a subscription's plan item price, with Chargebee's proration on the remaining term
-   * (times in seconds): f = (current_term_end − now) / (current_term_end − current_term_start).
-   * - same billing period: the term is kept; charge = round(new unit price × f) × quantity (an invoice
-   *   now), credit = round(old unit price × f) × old quantity (a credit note for the unused time);
-   * - another billing period: a new term starts now; charge = the new plan's full amount, credit as above;
-   * - prorate=false: no charge and no credit (the new price applies from the next renewal), except the
-   *   full charge of a new term when the period changes.
-   * The credit is applied to the charge first (credits_applied); what is left of it joins the customer's
-   * refundable_credits, used by later invoices (next_invoice_estimate shows it).
+   * (docs/sandbox.md#chargebee-proration): a charge for the new price, a credit for the unused time,
+   * the credit applied to the charge first and the rest kept as refundable credits.
    */
   protected planChange(sub: SubscriptionRecord, change: PlanChange): Plan {
     const param = 'subscription_items[item_price_id][0]';
