@@ -1,3 +1,4 @@
+import { type Check, type Fail, isPlainObject, type Shape, shown, snapshotChecks } from '../../kit/snapshot';
 import type { EntitlementRecord, ResolvedSku, SubscriptionRecord } from './engine';
 
 /**
@@ -23,50 +24,15 @@ export class MonetizationSnapshotError extends Error {
   override name = 'MonetizationSnapshotError';
 }
 
-type Check<T> = (value: unknown, path: string) => T;
+const checks = snapshotChecks((message) => new MonetizationSnapshotError(message));
+const fail: Fail = checks.fail;
+const { time, bool, nullable, literal: oneOf, array: list } = checks;
+const snowflake: Check<string> = (value, path) =>
+  typeof value === 'string' && /^\d{1,20}$/.test(value) && BigInt(value) < 1n << 64n ? value : fail(path, `must be a snowflake (a decimal string), not ${shown(value)}`);
 
-function fail(path: string, problem: string): never {
-  throw new MonetizationSnapshotError(`${path} ${problem}`);
-}
-
-function shown(value: unknown): string {
-  if (Array.isArray(value)) return 'an array';
-  if (value !== null && typeof value === 'object') return 'an object';
-  const text = typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-const snowflake: Check<string> = (v, p) => (typeof v === 'string' && /^\d{1,20}$/.test(v) && BigInt(v) < 1n << 64n ? v : fail(p, `must be a snowflake (a decimal string), not ${shown(v)}`));
-const time: Check<number> = (v, p) => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15 ? v : fail(p, `must be a time in epoch milliseconds, not ${shown(v)}`));
-const bool: Check<boolean> = (v, p) => (typeof v === 'boolean' ? v : fail(p, `must be true or false, not ${shown(v)}`));
-
-function nullable<T>(check: Check<T>): Check<T | null> {
-  return (v, p) => (v === null ? null : check(v, p));
-}
-
-function oneOf<T extends number>(...values: T[]): Check<T> {
-  return (v, p) => (values.includes(v as T) ? (v as T) : fail(p, `must be one of ${values.join(', ')}, not ${shown(v)}`));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
+/** An object with exactly the fields of T. */
 function record<T>(shape: { [K in keyof T]: Check<T[K]> }): Check<T> {
-  return (value, path) => {
-    if (!isObject(value)) return fail(path, `must be an object, not ${shown(value)}`);
-    const out: Record<string, unknown> = {};
-    for (const [key, check] of Object.entries(shape) as Array<[string, Check<unknown>]>) {
-      if (!Object.hasOwn(value, key)) return fail(`${path}.${key}`, 'is missing');
-      out[key] = check(value[key], `${path}.${key}`);
-    }
-    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) fail(`${path}.${key}`, 'is not a field of this snapshot version');
-    return out as T;
-  };
-}
-
-function list<T>(check: Check<T>): Check<T[]> {
-  return (v, p) => (Array.isArray(v) ? v.map((x, n) => check(x, `${p}[${n}]`)) : fail(p, `must be an array, not ${shown(v)}`));
+  return checks.object(shape as Shape) as Check<T>;
 }
 
 const entitlement = record<EntitlementRecord>({
@@ -106,7 +72,7 @@ const snapshot = record<MonetizationSnapshot>({
  * entitlement and back) and returns a fresh copy. Throws a MonetizationSnapshotError naming the first bad field.
  */
 export function readSnapshot(input: unknown, skuOf: (id: string) => ResolvedSku | undefined): MonetizationSnapshot {
-  if (isObject(input) && Object.hasOwn(input, 'version') && input.version !== 1) {
+  if (isPlainObject(input) && Object.hasOwn(input, 'version') && input.version !== 1) {
     fail('snapshot.version', `must be 1 (the only snapshot format this stand-in reads), not ${shown(input.version)}`);
   }
   const checked = snapshot(input, 'snapshot');

@@ -1,4 +1,5 @@
 import type { Card } from '../../kit/cards';
+import { type Check, type Checked, type Fail, isPlainObject, type Shape, shown, snapshotChecks } from '../../kit/snapshot';
 import type { ChargebeeInvoice, HostedPageState, PeriodUnit } from './types';
 
 /**
@@ -101,67 +102,23 @@ export class ChargebeeSnapshotError extends Error {
   override name = 'ChargebeeSnapshotError';
 }
 
-// ----- a small validator: each check returns a copy of what it accepts, or throws -----
-
-type Check<T> = (value: unknown, path: string) => T;
-
-function fail(path: string, problem: string): never {
-  throw new ChargebeeSnapshotError(`${path} ${problem}`);
-}
-
-function shown(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  if (value !== null && typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-function isPlain(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-const str: Check<string> = (v, p) => (typeof v === 'string' ? v : fail(p, `must be a string, not ${shown(v)}`));
-const idStr: Check<string> = (v, p) => (typeof v === 'string' && /^[\w.~@-]{1,100}$/.test(v) ? v : fail(p, `must be an id (1-100 letters, digits, _ . ~ @ -), not ${shown(v)}`));
-const currency: Check<string> = (v, p) => (typeof v === 'string' && /^[A-Z]{3}$/.test(v) ? v : fail(p, `must be an ISO 4217 code such as USD, not ${shown(v)}`));
-const bool: Check<boolean> = (v, p) => (typeof v === 'boolean' ? v : fail(p, `must be true or false, not ${shown(v)}`));
-
-function int(min: number, max = Number.MAX_SAFE_INTEGER): Check<number> {
-  return (v, p) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(p, `must be a whole number from ${min} to ${max}, not ${shown(v)}`));
-}
-
+const checks = snapshotChecks((message) => new ChargebeeSnapshotError(message));
+const fail: Fail = checks.fail;
+const { matching, string: str, bool, int, nullable, optional, array } = checks;
+const idStr = matching(/^[\w.~@-]{1,100}$/, 'an id (1-100 letters, digits, _ . ~ @ -)');
+const currency = matching(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD');
 const seconds = int(0, 253402300799);
 const ms = int(0, 8.64e15);
 
-function nullable<T>(check: Check<T>): Check<T | null> {
-  return (v, p) => (v === null ? null : check(v, p));
-}
-
-function optional<T>(check: Check<T>): Check<T | undefined> {
-  return (v, p) => (v === undefined ? undefined : check(v, p));
-}
-
+/** Chargebee's snapshot names the allowed values joined with "or". */
 function literal<T extends string | number | boolean>(...values: T[]): Check<T> {
-  return (v, p) => (values.includes(v as T) ? (v as T) : fail(p, `must be ${values.map((x) => JSON.stringify(x)).join(' or ')}, not ${shown(v)}`));
+  return (value, path) => (values.includes(value as T) ? (value as T) : fail(path, `must be ${values.map((x) => JSON.stringify(x)).join(' or ')}, not ${shown(value)}`));
 }
-
-function array<T>(check: Check<T>, max = 1_000_000): Check<T[]> {
-  return (value, path) => {
-    if (!Array.isArray(value)) return fail(path, `must be an array, not ${shown(value)}`);
-    if (value.length > max) return fail(path, `must have at most ${max} entries`);
-    return value.map((x, n) => check(x, `${path}[${n}]`));
-  };
-}
-
-type Shape = Record<string, Check<unknown>>;
-type Checked<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? T : never };
 
 /** An object with exactly these fields (a field whose check accepts undefined may be absent). */
 function object<S extends Shape>(shape: S): Check<Checked<S>> {
   return (candidate, path) => {
-    if (!isPlain(candidate)) return fail(path, `must be an object, not ${shown(candidate)}`);
+    if (!isPlainObject(candidate)) return fail(path, `must be an object, not ${shown(candidate)}`);
     const out: Record<string, unknown> = {};
     for (const [key, check] of Object.entries(shape)) {
       const value = check(candidate[key], `${path}.${key}`);
@@ -320,7 +277,7 @@ function unique<T>(list: T[], key: (item: T) => string, path: (count: number) =>
 
 /** Checks a version 1 snapshot and its references; returns a copy. Throws ChargebeeSnapshotError naming the first bad field. */
 export function readSnapshot(input: unknown, catalog: CatalogView): ChargebeeSnapshot {
-  if (!isPlain(input)) fail('snapshot', `must be an object, not ${shown(input)}`);
+  if (!isPlainObject(input)) fail('snapshot', `must be an object, not ${shown(input)}`);
   if (input.version !== 1) fail('snapshot.version', `must be 1 (the only snapshot format this stand-in reads), not ${shown(input.version)}`);
   const checked = snapshot(input, 'snapshot');
   const customers = unique(checked.customers, (c) => c.id, (n) => `snapshot.customers[${n}].id`, 'customer');

@@ -1,4 +1,5 @@
 import type { Card } from '../../kit/cards';
+import { type Check, type Fail, shown, snapshotChecks } from '../../kit/snapshot';
 import type { AccountRecord, AccountSession, CatalogProduct, CheckoutSession, FastspringEngine, OrderRecord, SubscriptionRecord } from './engine';
 import type { IntervalUnit, SubscriptionState } from './types';
 
@@ -42,84 +43,12 @@ export class FastspringSnapshotError extends Error {
   override name = 'FastspringSnapshotError';
 }
 
-// ----- a small validator: each check returns a copy of what it accepts, or throws -----
-
-type Check<T> = (value: unknown, path: string) => T;
-
-function fail(path: string, problem: string): never {
-  throw new FastspringSnapshotError(`${path} ${problem}`);
-}
-
-function shown(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  if (value !== null && typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function matching(pattern: RegExp, what: string): Check<string> {
-  return (v, p) => (typeof v === 'string' && pattern.test(v) ? v : fail(p, `must be ${what}, not ${shown(v)}`));
-}
-
-const string: Check<string> = (v, p) => (typeof v === 'string' ? v : fail(p, `must be a string, not ${shown(v)}`));
+const checks = snapshotChecks((message) => new FastspringSnapshotError(message));
+const fail: Fail = checks.fail;
+const { matching, string, time, int, nullable, literal, array, object } = checks;
 const fsIdCheck = matching(/^[A-Za-z0-9_-]{8,64}$/, 'a FastSpring id (8-64 letters, digits, _ or -)');
 const currency = matching(/^[A-Z]{3}$/, 'an ISO 4217 currency code such as USD');
-const time: Check<number> = (v, p) => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15 ? v : fail(p, `must be a time in epoch milliseconds, not ${shown(v)}`));
-
-function int(min: number, max = Number.MAX_SAFE_INTEGER): Check<number> {
-  return (v, p) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(p, `must be a whole number from ${min} to ${max}, not ${shown(v)}`));
-}
-
-function nullable<T>(check: Check<T>): Check<T | null> {
-  return (v, p) => (v === null ? null : check(v, p));
-}
-
-function literal<T extends string>(...values: T[]): Check<T> {
-  return (v, p) => (values.includes(v as T) ? (v as T) : fail(p, `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}, not ${shown(v)}`));
-}
-
-function array<T>(check: Check<T>, max = 1_000_000): Check<T[]> {
-  return (value, path) => {
-    if (!Array.isArray(value)) return fail(path, `must be an array, not ${shown(value)}`);
-    if (value.length > max) return fail(path, `must have at most ${max} entries`);
-    return value.map((x, n) => check(x, `${path}[${n}]`));
-  };
-}
-
-function jsonValue(value: unknown, path: string, depth: number): unknown {
-  if (depth > 32) return fail(path, 'is nested too deeply');
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : fail(path, `must be a finite number, not ${shown(value)}`);
-  if (Array.isArray(value)) return value.map((x, n) => jsonValue(x, `${path}[${n}]`, depth + 1));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, jsonValue(x, `${path}.${k}`, depth + 1)]));
-  return fail(path, `must be JSON, not ${shown(value)}`);
-}
-
-const jsonObject: Check<Record<string, unknown>> = (v, p) => (isPlainObject(v) ? (jsonValue(v, p, 0) as Record<string, unknown>) : fail(p, `must be an object, not ${shown(v)}`));
-
-type Shape = Record<string, Check<unknown>>;
-type Checked<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? T : never };
-
-/** An object with exactly these fields (an unknown field is refused too). */
-function object<S extends Shape>(shape: S): Check<Checked<S>> {
-  return (value, path) => {
-    if (!isPlainObject(value)) return fail(path, `must be an object, not ${shown(value)}`);
-    const out: Record<string, unknown> = {};
-    for (const [key, check] of Object.entries(shape)) {
-      if (!Object.hasOwn(value, key)) return fail(`${path}.${key}`, 'is missing');
-      out[key] = check(value[key], `${path}.${key}`);
-    }
-    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) return fail(`${path}.${key}`, 'is not a field of this snapshot version');
-    return out as Checked<S>;
-  };
-}
+const jsonObject = checks.jsonObject();
 
 const card: Check<Card> = object({
   type: literal('visa', 'mastercard'),

@@ -1,3 +1,4 @@
+import { type Check, type Fail, isPlainObject, shown, snapshotChecks } from '../../kit/snapshot';
 import { ID_RANDOM_LIMIT, MAX_ID_TIME, microsOf } from './ids';
 import type {
   Interval,
@@ -126,111 +127,33 @@ export class PaddleSnapshotError extends Error {
   override name = 'PaddleSnapshotError';
 }
 
-// ----- a small validator: each check returns a fresh copy of what it accepts, or throws -----
-
-type Check<T> = (value: unknown, path: string) => T;
-
-function fail(path: string, problem: string): never {
-  throw new PaddleSnapshotError(`${path} ${problem}`);
-}
-
-function shown(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'function') return 'a function';
-  if (Array.isArray(value)) return 'an array';
-  if (value !== null && typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-const string: Check<string> = (v, p) => (typeof v === 'string' ? v : fail(p, `must be a string, not ${shown(v)}`));
-
-function matching(pattern: RegExp, what: string): Check<string> {
-  return (v, p) => (typeof v === 'string' && pattern.test(v) ? v : fail(p, `must be ${what}, not ${shown(v)}`));
-}
+const checks = snapshotChecks((message) => new PaddleSnapshotError(message));
+const fail: Fail = checks.fail;
+const { matching, string, nullable, literal, int, time, bool, array, jsonObject: jsonObjectOf, object } = checks;
 
 const nonEmpty = matching(/\S/, 'a non-empty string');
 const currency = matching(/^[A-Z]{3}$/, 'an ISO 4217 currency code such as USD');
 /** Minor units as a decimal string, like Paddle. */
 const amount = matching(/^-?\d{1,20}$/, 'an amount in minor units as a decimal string such as "499"');
 
-const iso: Check<string> = (v, p) => (typeof v === 'string' && Number.isFinite(microsOf(v)) ? v : fail(p, `must be an ISO 8601 UTC time such as "2026-01-15T12:00:00.000000Z", not ${shown(v)}`));
+const iso: Check<string> = (value, path) =>
+  typeof value === 'string' && Number.isFinite(microsOf(value)) ? value : fail(path, `must be an ISO 8601 UTC time such as "2026-01-15T12:00:00.000000Z", not ${shown(value)}`);
 
 function id(prefix: string): Check<string> {
   return matching(new RegExp(`^${prefix}_[0-9a-z]{1,64}$`), `a ${prefix}_… id`);
 }
 
-function nullable<T>(check: Check<T>): Check<T | null> {
-  return (v, p) => (v === null ? null : check(v, p));
-}
-
-function literal<T extends string | number | boolean | null>(...values: T[]): Check<T> {
-  return (v, p) => (values.includes(v as T) ? (v as T) : fail(p, `must be ${values.length > 1 ? 'one of ' : ''}${values.map((x) => JSON.stringify(x)).join(', ')}, not ${shown(v)}`));
-}
-
-function int(min: number, max = Number.MAX_SAFE_INTEGER): Check<number> {
-  return (v, p) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(p, `must be a whole number from ${min} to ${max}, not ${shown(v)}`));
-}
-
-/** Epoch ms. */
-const time: Check<number> = (v, p) => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15 ? v : fail(p, `must be a time in epoch milliseconds, not ${shown(v)}`));
-
-const bool: Check<boolean> = (v, p) => (typeof v === 'boolean' ? v : fail(p, `must be true or false, not ${shown(v)}`));
-
-function array<T>(check: Check<T>, max = 1_000_000): Check<T[]> {
-  return (value, path) => {
-    if (!Array.isArray(value)) return fail(path, `must be an array, not ${shown(value)}`);
-    if (value.length > max) return fail(path, `must have at most ${max} entries`);
-    return value.map((x, n) => check(x, `${path}[${n}]`));
-  };
-}
-
-const empty: Check<[]> = (v, p) => (Array.isArray(v) && v.length === 0 ? [] : fail(p, 'must be an empty array'));
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function jsonValue(value: unknown, path: string, depth: number): unknown {
-  if (depth > 32) return fail(path, 'is nested too deeply');
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : fail(path, `must be a finite number, not ${shown(value)}`);
-  if (Array.isArray(value)) return value.map((x, n) => jsonValue(x, `${path}[${n}]`, depth + 1));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, jsonValue(x, `${path}.${k}`, depth + 1)]));
-  return fail(path, `must be JSON (null, boolean, number, string, array or object), not ${shown(value)}`);
-}
+const empty: Check<[]> = (value, path) => (Array.isArray(value) && value.length === 0 ? [] : fail(path, 'must be an empty array'));
 
 /** custom_data: a JSON object. */
-const jsonObject: Check<Record<string, unknown>> = (v, p) => (isPlainObject(v) ? (jsonValue(v, p, 0) as Record<string, unknown>) : fail(p, `must be an object, not ${shown(v)}`));
+const jsonObject = jsonObjectOf('JSON (null, boolean, number, string, array or object)');
 
 function record<T>(check: Check<T>): Check<Record<string, T>> {
   return (value, path) => {
     if (!isPlainObject(value)) return fail(path, `must be an object, not ${shown(value)}`);
-    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, check(x, `${path}.${k}`)]));
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, check(entry, `${path}.${key}`)]));
   };
 }
-
-type Shape = Record<string, Check<unknown>>;
-type Checked<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? T : never };
-
-/** An object with exactly these fields (checked in this order; an unknown field is refused too). */
-function object<S extends Shape>(shape: S): Check<Checked<S>> {
-  return (value, path) => {
-    if (!isPlainObject(value)) return fail(path, `must be an object, not ${shown(value)}`);
-    const out: Record<string, unknown> = {};
-    for (const [key, check] of Object.entries(shape)) {
-      if (!Object.hasOwn(value, key)) return fail(`${path}.${key}`, 'is missing');
-      out[key] = check(value[key], `${path}.${key}`);
-    }
-    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) return fail(`${path}.${key}`, 'is not a field of this snapshot version');
-    return out as Checked<S>;
-  };
-}
-
-// ----- the Paddle objects -----
 
 const product: Check<PaddleProduct> = object({
   id: id('pro'),
