@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { escapeHtml } from '../kit/html';
+import { escapeHtml, htmlDocument, styleHash } from '../kit/html';
 import type { DemoGuild, DemoUser } from './demo-data';
 
 /** What each scope lets the application do, in the words of Discord's consent screen. */
@@ -64,7 +63,7 @@ button:focus-visible,a:focus-visible{outline:3px solid var(--focus);outline-offs
 @media (prefers-reduced-motion:reduce){.choice{transition:none}}
 `.trim();
 
-const STYLE_HASH = `sha256-${createHash('sha256').update(CSS).digest('base64')}`;
+const STYLE_HASH = styleHash(CSS);
 
 export interface Page {
   html: string;
@@ -86,23 +85,7 @@ export function page(options: { title: string; body: string; formTargets?: strin
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(options.title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-${options.body}
-</main>
-</body>
-</html>
-`;
+  const html = htmlDocument({ title: options.title, css: CSS, referrer: 'no-referrer', body: `<main>\n${options.body}\n</main>` });
   return { html, csp };
 }
 

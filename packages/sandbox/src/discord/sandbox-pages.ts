@@ -5,9 +5,8 @@
  * theme. Like the consent screen they run no script: every value is escaped, the one stylesheet is
  * allowed by its hash, and images come from the sandbox itself.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { escapeHtml } from '../kit/html';
+import { escapeHtml, htmlDocument, styleHash } from '../kit/html';
 import { DEMO_GUILDS, type DemoChannel, type DemoRole } from './demo-data';
 import type { SandboxEngine } from './engine';
 import { type GuildContext, guildContext, memberOf } from './guild-routes';
@@ -130,23 +129,9 @@ a.btn:hover{text-decoration:none;filter:brightness(1.12)}
 /** A page of the viewer: its own stylesheet plus the colour classes it uses, allowed by hash (no script). */
 function viewerPage(title: string, body: string, colours: Iterable<number> = []): Page {
   const style = `${CSS}\n${colourCss(colours)}`;
-  const hash = `sha256-${createHash('sha256').update(style).digest('base64')}`;
+  const hash = styleHash(style);
   const csp = ["default-src 'none'", "img-src 'self' data:", `style-src '${hash}'`, "form-action 'none'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${style}</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+  const html = htmlDocument({ title, css: style, referrer: 'no-referrer', body });
   return { html, csp };
 }
 

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { escapeHtml } from './html';
+import { escapeHtml, htmlDocument, styleHash } from './html';
 
 const CSS = `
 :root{color-scheme:light;--bg:#f4f5f7;--card:#fff;--text:#1d1f24;--muted:#5b6270;--line:#d9dce2;--accent:#1a56db;--accent-dark:#1444b0;--red:#b42318;--red-bg:#fef3f2;--green:#067647;--green-bg:#ecfdf3;--focus:#f59e0b}
@@ -45,10 +44,10 @@ form.inline{margin:0}
 const styleHashes = new Map<string, string>();
 
 /** The CSP hash of a page's stylesheet (the shared one plus the page's own), computed once per stylesheet. */
-function styleHash(css: string): string {
+function cachedStyleHash(css: string): string {
   let hash = styleHashes.get(css);
   if (!hash) {
-    hash = `sha256-${createHash('sha256').update(css).digest('base64')}`;
+    hash = styleHash(css);
     styleHashes.set(css, hash);
   }
   return hash;
@@ -83,31 +82,19 @@ export function page(options: PageOptions): Page {
   const csp = [
     "default-src 'none'",
     options.scriptPath ? "script-src 'self'" : "script-src 'none'",
-    `style-src '${styleHash(css)}'`,
+    `style-src '${cachedStyleHash(css)}'`,
     "img-src 'self' data:",
     "form-action 'self'",
     "base-uri 'none'",
     `frame-ancestors ${ancestors}`,
   ].join('; ');
-  const attributes = Object.entries(options.bodyAttributes ?? {})
-    .map(([k, v]) => ` ${k}="${escapeHtml(v)}"`)
-    .join('');
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(options.title)}</title>
-<style>${css}</style>
-${options.scriptPath ? `<script src="${escapeHtml(options.scriptPath)}" defer></script>\n` : ''}</head>
-<body${attributes}>
-<main>
-${options.body}
-</main>
-</body>
-</html>
-`;
+  const html = htmlDocument({
+    title: options.title,
+    css,
+    referrer: 'same-origin',
+    head: options.scriptPath ? `<script src="${escapeHtml(options.scriptPath)}" defer></script>\n` : '',
+    bodyAttributes: options.bodyAttributes,
+    body: `<main>\n${options.body}\n</main>`,
+  });
   return { html, csp };
 }

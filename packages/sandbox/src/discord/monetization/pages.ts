@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { escapeHtml } from '../../kit/html';
+import { htmlDocument, styleHash } from '../../kit/html';
 import type { Page } from '../pages';
 
 /** Discord's store look, light or dark as the system asks; no script, the one stylesheet allowed by hash. */
@@ -49,29 +48,17 @@ form.inline{margin:0}
 @media (prefers-reduced-motion:reduce){*{transition:none!important}}
 `.trim();
 
-const STYLE_HASH = `sha256-${createHash('sha256').update(CSS).digest('base64')}`;
+const STYLE_HASH = styleHash(CSS);
 
 /** A whole page: no script at all, the stylesheet by hash, forms posting to the stand-in only, never framed. */
 export function storePage(title: string, body: string): Page {
   const csp = ["default-src 'none'", "script-src 'none'", `style-src '${STYLE_HASH}'`, "img-src 'self' data:", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)} | Discord (sandbox)</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-<p class="badge">Discord sandbox: no real payment</p>
-${body}
-</main>
-</body>
-</html>
-`;
+  const html = htmlDocument({
+    title: `${title} | Discord (sandbox)`,
+    css: CSS,
+    referrer: 'same-origin',
+    body: `<main>\n<p class="badge">Discord sandbox: no real payment</p>\n${body}\n</main>`,
+  });
   return { html, csp };
 }
 

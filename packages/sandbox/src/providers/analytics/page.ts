@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { escapeHtml } from '../../kit/html';
+import { escapeHtml, htmlDocument, styleHash } from '../../kit/html';
 import type { AnalyticsStart } from './control';
 
 const CSS = `
@@ -21,7 +20,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 a{color:var(--accent)}
 a:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 `.trim();
-const STYLE_HASH = `sha256-${createHash('sha256').update(CSS).digest('base64')}`;
+const STYLE_HASH = styleHash(CSS);
 
 /** No script at all; the one inline stylesheet allowed by its hash; not framable. */
 export const PAGE_CSP = ["default-src 'none'", `style-src '${STYLE_HASH}'`, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
@@ -52,18 +51,11 @@ export function startsPage(starts: AnalyticsStart[], shown: number): string {
     recent.length === 0
       ? '<p>No start yet. Sign in to the dashboard: once the page is idle it starts the script with your user id, and the start appears here.</p>'
       : `<ol>\n${recent.map(entry).join('\n')}\n</ol>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<meta name="robots" content="noindex">
-<title>ProfitWell sandbox: recent starts</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
+  return htmlDocument({
+    title: 'ProfitWell sandbox: recent starts',
+    css: CSS,
+    referrer: 'same-origin',
+    body: `<main>
 <p class="sandbox">Sandbox</p>
 <h1>ProfitWell sandbox</h1>
 <p class="muted">A stand-in for the subscription-analytics script (<code>profitwell.js</code>). It records each <code>profitwell('start', …)</code> the dashboard makes; nothing leaves this server.</p>
@@ -72,8 +64,6 @@ export function startsPage(starts: AnalyticsStart[], shown: number): string {
 ${list}
 </section>
 <p><a href="">Reload</a></p>
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
