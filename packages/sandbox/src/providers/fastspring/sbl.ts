@@ -1,3 +1,5 @@
+import { dialogScript } from '../../kit/dialog-script';
+
 /** The postMessage `source` of the stand-in's popup page (the builder ignores any other message). */
 export const POPUP_SOURCE = 'fastspring-sandbox-popup';
 
@@ -95,12 +97,7 @@ export function builderJs(storefront: string): string {
     }
   }
 
-  function styled(tagName, style) {
-    var el = document.createElement(tagName);
-    for (var k in style) if (Object.prototype.hasOwnProperty.call(style, k)) el.style[k] = style[k];
-    return el;
-  }
-
+${dialogScript({ marker: ['data-fastspring-sandbox', 'popup'], frameName: 'fastspring_sandbox_popup' })}
   function close() {
     if (!popup) return;
     var p = popup;
@@ -134,41 +131,10 @@ export function builderJs(storefront: string): string {
     }
     q.set('parent_origin', window.location.origin);
 
-    var root = styled('div', {
-      position: 'fixed', top: '0', right: '0', bottom: '0', left: '0', zIndex: '2147483647',
-      background: 'rgba(17, 24, 39, 0.72)', display: 'flex', alignItems: 'center', justifyContent: 'center',
-      padding: '16px', boxSizing: 'border-box'
-    });
-    root.setAttribute('role', 'dialog');
-    root.setAttribute('aria-modal', 'true');
-    root.setAttribute('aria-label', 'Checkout');
-    root.setAttribute('data-fastspring-sandbox', 'popup');
-    var panel = styled('div', { position: 'relative', width: '100%', maxWidth: '480px', height: '100%', maxHeight: '760px' });
-    var frame = styled('iframe', { width: '100%', height: '100%', border: '0', borderRadius: '12px', background: '#fff', display: 'block' });
-    frame.title = 'Checkout';
-    frame.name = 'fastspring_sandbox_popup';
-    frame.src = base + '/popup?' + q.toString();
-    var closeButton = styled('button', {
-      position: 'absolute', top: '8px', right: '8px', width: '40px', height: '40px', borderRadius: '50%',
-      border: '2px solid #1d1f24', background: '#fff', color: '#1d1f24', fontSize: '24px', lineHeight: '1',
-      cursor: 'pointer', zIndex: '1'
-    });
-    closeButton.type = 'button';
-    closeButton.setAttribute('aria-label', 'Close checkout');
-    closeButton.textContent = '\\u00d7';
-    closeButton.addEventListener('click', function () { close(); });
-    // Focus stays in the dialog: the sentinels send it round between the close button and the popup.
-    var before = styled('span', {});
-    var after = styled('span', {});
-    before.tabIndex = 0;
-    after.tabIndex = 0;
-    before.addEventListener('focus', function () { frame.focus(); });
-    after.addEventListener('focus', function () { closeButton.focus(); });
-    panel.appendChild(closeButton);
-    panel.appendChild(frame);
-    root.appendChild(before);
-    root.appendChild(panel);
-    root.appendChild(after);
+    var dialog = buildDialog(base + '/popup?' + q.toString(), function () { close(); });
+    var root = dialog.root;
+    var frame = dialog.frame;
+    var closeButton = dialog.closeButton;
     var onKey = function (e) {
       if (popup && e.key === 'Escape') {
         e.preventDefault();
