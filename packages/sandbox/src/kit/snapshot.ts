@@ -70,5 +70,15 @@ export function snapshotChecks(refuse: (message: string) => Error) {
     for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) return fail(`${path}.${key}`, 'is not a field of this snapshot version');
     return out as Checked<S>;
   };
-  return { fail, matching, string, bool, time, int, nullable, optional, literal, array, jsonObject, object };
+  /** The keys of a list, refusing the first repeated one (`path(index)` names where it stands). */
+  const unique = <T>(list: T[], key: (item: T) => string, path: (index: number) => string, what: string): Set<string> => {
+    const seen = new Set<string>();
+    for (const [index, item] of list.entries()) {
+      const itemKey = key(item);
+      if (seen.has(itemKey)) fail(path(index), `repeats the ${what} ${itemKey}`);
+      seen.add(itemKey);
+    }
+    return seen;
+  };
+  return { fail, matching, string, bool, time, int, nullable, optional, literal, array, jsonObject, object, unique };
 }

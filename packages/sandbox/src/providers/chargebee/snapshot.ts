@@ -104,7 +104,7 @@ export class ChargebeeSnapshotError extends Error {
 
 const checks = snapshotChecks((message) => new ChargebeeSnapshotError(message));
 const fail: Fail = checks.fail;
-const { matching, string: str, bool, int, nullable, optional, array } = checks;
+const { matching, string: str, bool, int, nullable, optional, array, unique } = checks;
 const idStr = matching(/^[\w.~@-]{1,100}$/, 'an id (1-100 letters, digits, _ . ~ @ -)');
 const currency = matching(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD');
 const seconds = int(0, 253402300799);
@@ -263,16 +263,6 @@ const snapshot: Check<ChargebeeSnapshot> = object({
 /** What restore checks item price ids against: the registration's configured item prices. */
 export interface CatalogView {
   get(id: string): { currencyCode: string; periodUnit: PeriodUnit; period: number } | undefined;
-}
-
-function unique<T>(list: T[], key: (item: T) => string, path: (count: number) => string, what: string): Set<string> {
-  const seen = new Set<string>();
-  for (const [count, item] of list.entries()) {
-    const itemKey = key(item);
-    if (seen.has(itemKey)) fail(path(count), `repeats the ${what} ${itemKey}`);
-    seen.add(itemKey);
-  }
-  return seen;
 }
 
 /** Checks a version 1 snapshot and its references; returns a copy. Throws ChargebeeSnapshotError naming the first bad field. */

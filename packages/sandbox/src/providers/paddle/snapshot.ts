@@ -129,7 +129,7 @@ export class PaddleSnapshotError extends Error {
 
 const checks = snapshotChecks((message) => new PaddleSnapshotError(message));
 const fail: Fail = checks.fail;
-const { matching, string, nullable, literal, int, time, bool, array, jsonObject: jsonObjectOf, object } = checks;
+const { matching, string, nullable, literal, int, time, bool, array, jsonObject: jsonObjectOf, object, unique } = checks;
 
 const nonEmpty = matching(/\S/, 'a non-empty string');
 const currency = matching(/^[A-Z]{3}$/, 'an ISO 4217 currency code such as USD');
@@ -358,16 +358,6 @@ const snapshot: Check<PaddleSnapshot> = object({
 /** What restore checks snapshot prices against: the registration's configured prices. */
 export interface CatalogView {
   get(priceId: string): { currency: string; interval: Interval } | undefined;
-}
-
-function unique<T>(list: T[], key: (item: T) => string, path: (count: number) => string, what: string): Set<string> {
-  const seen = new Set<string>();
-  for (const [count, item] of list.entries()) {
-    const itemKey = key(item);
-    if (seen.has(itemKey)) fail(path(count), `repeats the ${what} ${itemKey}`);
-    seen.add(itemKey);
-  }
-  return seen;
 }
 
 /**
