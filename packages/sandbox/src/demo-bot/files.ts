@@ -8,7 +8,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { signAttachment } from '../discord/attachments';
 
 /** The channel the demo's ticket files were posted in (fixed, so their ids and links are too). */
-export const DEMO_FILES_CHANNEL = '1200000000000001091';
+const DEMO_FILES_CHANNEL = '1200000000000001091';
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);

@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { RawBody } from '../kit/body';
 import { safeEqual } from '../kit/crypto';
-import { DEMO_CHANNELS, DEMO_GUILDS } from './demo-data';
+import { DEMO_CHANNELS, } from './demo-data';
 import type { SandboxEngine } from './engine';
 import { unauthorized } from './errors';
 import { callerOf } from './rest';
@@ -173,6 +173,3 @@ export function attachmentRoutes(app: FastifyInstance, engine: SandboxEngine, st
     return reply.send({ refreshed_urls: refreshed });
   });
 }
-
-/** Where the legacy transcripts were posted (for the docs): Ava's Arcade. */
-export const LEGACY_TRANSCRIPTS_SERVER = DEMO_GUILDS.avasArcade.id;

@@ -61,7 +61,7 @@ export function roleObject(role: DemoRole, botId: string) {
   };
 }
 
-export function overwriteObject(permissionOverwrite: PermissionOverwrite) {
+function overwriteObject(permissionOverwrite: PermissionOverwrite) {
   return { id: permissionOverwrite.id, type: permissionOverwrite.type, allow: permissionOverwrite.allow, deny: permissionOverwrite.deny };
 }
 

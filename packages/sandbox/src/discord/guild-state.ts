@@ -33,7 +33,7 @@ export interface StoredMessage {
 
 /** Messages kept per channel (the oldest go first) and in all (the oldest of the fullest channel go first). */
 export const MAX_MESSAGES_PER_CHANNEL = 100;
-export const MAX_MESSAGES = 1000;
+const MAX_MESSAGES = 1000;
 
 interface ChannelEntry {
   guildId: string;

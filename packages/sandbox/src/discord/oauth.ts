@@ -99,7 +99,7 @@ const MAX_PARAMS_SIZE = 8192;
  * Refuses over-long requests before anything is looked at or stored: the whole query or form (`size`,
  * its encoded length), the number of parameters and each value. Returns the problem, or null.
  */
-export function paramsProblem(params: URLSearchParams, size: number): string | null {
+function paramsProblem(params: URLSearchParams, size: number): string | null {
   if (size > MAX_PARAMS_SIZE) return `The request is too long (${MAX_PARAMS_SIZE} characters of parameters at most).`;
   let count = 0;
   for (const [name, value] of params) {
@@ -137,7 +137,7 @@ function checkRedirectUri(raw: string, allowed: readonly string[] | null): strin
 }
 
 /** Validates an authorization request (query of the GET, or the form of the POST) the way Discord does. */
-export function checkAuthorize(params: URLSearchParams, engine: SandboxEngine): LoginRequest | BotRequest | Invalid {
+function checkAuthorize(params: URLSearchParams, engine: SandboxEngine): LoginRequest | BotRequest | Invalid {
   // The handlers checked the whole query or form already; any other caller gets the per-value limits.
   const tooLong = paramsProblem(params, 0);
   if (tooLong) return invalid('Request too long', tooLong);
@@ -227,7 +227,7 @@ function redirectTo(reply: FastifyReply, base: string, add: Record<string, strin
   return reply.code(302).header('location', url.toString()).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
 }
 
-export function sendOauthError(reply: FastifyReply, status: number, error: string, description: string) {
+function sendOauthError(reply: FastifyReply, status: number, error: string, description: string) {
   if (status === 401) reply.header('www-authenticate', 'Basic realm="Discord sandbox"');
   return reply.code(status).header('cache-control', 'no-store').header('pragma', 'no-cache').send({ error, error_description: description });
 }

@@ -2,7 +2,7 @@ import { escapeHtml, htmlDocument, styleHash } from '../kit/html';
 import type { DemoGuild, DemoUser } from './demo-data';
 
 /** What each scope lets the application do, in the words of Discord's consent screen. */
-export const SCOPE_WORDS: Record<string, string> = {
+const SCOPE_WORDS: Record<string, string> = {
   identify: 'Access your username, avatar, and banner',
   email: 'Access your email address',
   guilds: "Know what servers you're in",

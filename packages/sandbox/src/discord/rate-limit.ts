@@ -26,7 +26,7 @@ export interface RateLimitOutcome {
 }
 
 /** Opaque, stable per route like Discord's bucket hashes. */
-export function bucketId(route: string): string {
+function bucketId(route: string): string {
   return sha256(`sandbox-bucket:${route}`).toString('hex').slice(0, 32);
 }
 

@@ -1,5 +1,5 @@
 /** Discord's epoch (the first second of 2015), in epoch ms. */
-export const DISCORD_EPOCH = 1_420_070_400_000n;
+const DISCORD_EPOCH = 1_420_070_400_000n;
 
 /** A snowflake for a time (epoch ms): milliseconds since Discord's epoch in the top 42 bits, then `increment`. */
 export function snowflakeAt(ms: number, increment = 0): string {

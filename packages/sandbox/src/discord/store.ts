@@ -58,9 +58,9 @@ export interface IssuedPair {
 }
 
 /** How long ended or expired grants stay visible (control.grants(), replay detection) before they are dropped. */
-export const KEEP_ENDED_MS = 3600 * 1000;
+const KEEP_ENDED_MS = 3600 * 1000;
 /** Tokens kept per grant (refresh-token rotation adds a pair each time): beyond, the oldest go first. */
-export const MAX_TOKENS_PER_GRANT = 20;
+const MAX_TOKENS_PER_GRANT = 20;
 
 export interface StoreLimits {
   /** Authorization codes kept at most (issued, not yet expired). */

@@ -48,7 +48,7 @@ export function syntheticGuildId(count: number): string {
 }
 
 /** A synthetic server by id (see SYNTHETIC_GUILD_ID_BASE), or undefined for any other id. */
-export function syntheticGuild(id: string): DemoGuild | undefined {
+function syntheticGuild(id: string): DemoGuild | undefined {
   if (!/^\d{19}$/.test(id)) return undefined;
   const bits = BigInt(id) - SYNTHETIC_GUILD_ID_BASE;
   if (bits < 1n || bits > BigInt(MAX_SYNTHETIC_GUILDS)) return undefined;

@@ -147,7 +147,7 @@ const URL_TEMPLATES: readonly string[] = [
 ];
 
 /** Vector `n`'s hostile address for an embed's links. */
-export function hostileUrl(count: number): string {
+function hostileUrl(count: number): string {
   return URL_TEMPLATES[count % URL_TEMPLATES.length]!.replaceAll('$', flag(count));
 }
 
@@ -157,7 +157,7 @@ export function hostileUrl(count: number): string {
  * suite counts as a violation of its own; the attribute break-outs are tried in the links.
  */
 const PICTURE_TEMPLATES = URL_TEMPLATES.filter((u) => !u.startsWith('https:'));
-export function hostilePictureUrl(count: number): string {
+function hostilePictureUrl(count: number): string {
   return PICTURE_TEMPLATES[count % PICTURE_TEMPLATES.length]!.replaceAll('$', flag(count));
 }
 

@@ -50,7 +50,7 @@ export const MAX_ATTEMPTS = 10;
 const USER_AGENT = 'Discord-Webhooks/1.0 (+https://discord.com) Tickety sandbox';
 
 /** Discord's event timestamp: ISO 8601 with microseconds and no offset (UTC), e.g. `2024-10-18T18:41:21.109604`. */
-export function eventTimestamp(ms: number): string {
+function eventTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/Z$/, '000');
 }
 

@@ -25,7 +25,7 @@ function date(ms: number): string {
 }
 
 /** `$4.99 / month`, `€9.99 / year`, `$1.00 every 14 days`. */
-export function priceText(sku: ResolvedSku): string {
+function priceText(sku: ResolvedSku): string {
   const money = formatMinor(sku.amount, sku.currency);
   if (sku.periodDays === 30) return `${money} / month`;
   if (sku.periodDays === 365) return `${money} / year`;

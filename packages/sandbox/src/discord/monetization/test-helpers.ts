@@ -23,7 +23,7 @@ export const AVA = DEMO_USERS.ava.id;
 export const BEN = DEMO_USERS.ben.id;
 export const AVAS_ARCADE = '1100000000000000001';
 
-export const SKUS: MonetizationOptions['skus'] = [
+const SKUS: MonetizationOptions['skus'] = [
   { id: SKU_ID, name: 'Tickety Premium', slug: 'tickety-premium', type: 5, flags: SKU_FLAGS.USER_SUBSCRIPTION | SKU_FLAGS.AVAILABLE, price: { amount: 499, currency: 'USD' } },
   {
     id: GUILD_SKU_ID,

@@ -7,12 +7,12 @@ import { type ChargebeeSandboxOptions, chargebeeSandbox } from './plugin';
 export { DAY, START, until };
 
 export const PREFIX = '/sandbox/chargebee';
-export const SITE = 'tickety-test';
+const SITE = 'tickety-test';
 export const API_KEY = 'test_cbKey123';
-export const WEBHOOK_USER = 'cb_user';
-export const WEBHOOK_PASS = 'cb_pass';
+const WEBHOOK_USER = 'cb_user';
+const WEBHOOK_PASS = 'cb_pass';
 export const WEBHOOK_URL = 'http://127.0.0.1:3000/api/webhooks/chargebee';
-export const ITEM_PRICES: ChargebeeItemPriceOption[] = [
+const ITEM_PRICES: ChargebeeItemPriceOption[] = [
   { id: 'premium-USD-monthly', itemId: 'premium', name: 'Premium Monthly', price: 500, currencyCode: 'USD', periodUnit: 'month', period: 1 },
   { id: 'premium-USD-yearly', itemId: 'premium', name: 'Premium Yearly', price: 5000, currencyCode: 'USD', periodUnit: 'year', period: 1 },
   { id: 'pro-USD-monthly', itemId: 'pro', name: 'Pro Monthly', price: 1000, currencyCode: 'USD', periodUnit: 'month', period: 1 },

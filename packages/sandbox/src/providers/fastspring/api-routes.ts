@@ -14,7 +14,7 @@ export interface ApiContext {
 
 const STATUSES = ['active', 'canceled', 'deactivated', 'overdue', 'trial'];
 /** GET /events/unprocessed answers this many events at most (with `more: true` when there are more). */
-export const EVENTS_PER_PAGE = 25;
+const EVENTS_PER_PAGE = 25;
 
 function err(status: number, action: string, field: string, message: string, extra: Record<string, unknown> = {}): FastspringApiError {
   return new FastspringApiError(status, { action, ...extra, result: 'error', error: { [field]: message } }, message);

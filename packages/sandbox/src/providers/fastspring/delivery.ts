@@ -73,7 +73,7 @@ export interface DeliveryOptions extends OutboxOptions<FastspringChaos> {
 
 export const MAX_ATTEMPTS = 10;
 /** Events in one POST at most. */
-export const MAX_EVENTS_PER_POST = 50;
+const MAX_EVENTS_PER_POST = 50;
 
 /** FastSpring-style event id: 30 characters of A-Z and 0-9. */
 function eventId(): string {

@@ -9,7 +9,7 @@ export { DAY, START, until };
 
 export const PREFIX = '/sandbox/fastspring';
 export const API_USER = 'fs_api_user';
-export const API_PASS = 'fs_api_pass_9d2k';
+const API_PASS = 'fs_api_pass_9d2k';
 export const SECRET = 'fs_hmac_secret_test';
 export const WEBHOOK_URL = 'http://127.0.0.1:3000/api/webhooks/fastspring';
 export const STOREFRONT = 'tickety.test.onfastspring.com/popup-tickety';
@@ -33,7 +33,7 @@ export const OPTIONS = {
   products: PRODUCTS,
   securePayloadPublicKey: STORE_KEYS.publicKey,
 };
-export const BASIC = `Basic ${Buffer.from(`${API_USER}:${API_PASS}`).toString('base64')}`;
+const BASIC = `Basic ${Buffer.from(`${API_USER}:${API_PASS}`).toString('base64')}`;
 
 // biome-ignore lint/suspicious/noExplicitAny: test payloads are read freely
 export type AnyEvent = { id: string; type: string; live: boolean; processed: boolean; created: number; data: any };
@@ -86,12 +86,12 @@ export interface FastspringHarness extends StandInHarness<FastspringSandboxContr
   }>;
 }
 
-export const hiddenSessionId = (html: string) => hiddenInput(html, 'session', '[A-Za-z0-9_-]+', 'session id');
+const hiddenSessionId = (html: string) => hiddenInput(html, 'session', '[A-Za-z0-9_-]+', 'session id');
 
 /** The JSON data block the popup page posts to the builder. */
 export const pageEvent = (html: string) => pageEventOf(html, 'fastspring-event');
 
-export async function fastspringHarness(options: Partial<FastspringSandboxOptions> = {}): Promise<FastspringHarness> {
+async function fastspringHarness(options: Partial<FastspringSandboxOptions> = {}): Promise<FastspringHarness> {
   const clock = manualClock(START);
   const receiver = new Receiver();
   const control = options.control ?? createFastspringSandboxControl();

@@ -103,7 +103,7 @@ function cardLabel(card: PaddleCard): string {
   return `${card.type === 'visa' ? 'Visa' : 'Mastercard'} •••• ${card.last4}`;
 }
 
-export function completedData(session: CheckoutSession, result: CheckoutResult) {
+function completedData(session: CheckoutSession, result: CheckoutResult) {
   const currency = session.lines[0]!.price.currency;
   return {
     id: session.id,

@@ -72,7 +72,7 @@ function notAvailable(reply: FastifyReply, heading: string, detail: string): Fas
 }
 
 /** The printable invoice of a completed transaction. */
-export function invoiceHtml(txn: PaddleTransaction, customer: PaddleCustomer | null): { title: string; body: string } {
+function invoiceHtml(txn: PaddleTransaction, customer: PaddleCustomer | null): { title: string; body: string } {
   const cur = txn.currency_code;
   const money = (minor: string | number) => formatMinor(Number(minor), cur);
   const totals = txn.details.totals;

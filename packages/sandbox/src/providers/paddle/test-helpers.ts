@@ -12,7 +12,7 @@ export const API_KEY = 'pdl_sdbx_apikey_01htest';
 export const CLIENT_TOKEN = 'test_5a1d7b8c9e0f';
 export const SECRET = 'pdl_ntfset_01htestsecret';
 export const WEBHOOK_URL = 'http://127.0.0.1:3000/api/webhooks/paddle';
-export const PRICES: PaddlePriceOption[] = [
+const PRICES: PaddlePriceOption[] = [
   { id: 'pri_premium_month', productName: 'Premium', amount: 4.99, currency: 'USD', interval: 'month' },
   { id: 'pri_premium_year', productName: 'Premium', amount: 49.9, currency: 'USD', interval: 'year' },
   { id: 'pri_pro_month', productName: 'Pro', amount: 9.99, currency: 'USD', interval: 'month' },
@@ -76,7 +76,7 @@ export interface PaddleHarness extends StandInHarness<PaddleSandboxControl, Rece
   buy(options?: { priceId?: string; quantity?: number; email?: string; customData?: Record<string, unknown>; card?: string }): Promise<{ subscriptionId: string; transactionId: string; customerId: string; page: LightMyRequestResponse }>;
 }
 
-export const hiddenCheckoutId = (html: string) => hiddenInput(html, 'checkout', 'chk_[0-9a-z]+', 'checkout id');
+const hiddenCheckoutId = (html: string) => hiddenInput(html, 'checkout', 'chk_[0-9a-z]+', 'checkout id');
 
 /** The JSON data block the checkout page posts to Paddle.js. */
 export const pageEvent = (html: string) => pageEventOf(html, 'paddle-event');
