@@ -1,6 +1,7 @@
 import { discordTimestamp } from '../snowflake';
 import { compareIds } from '../util';
 import type { EventQueue } from './delivery';
+import type { EntitlementRecord, ResolvedSku, SubscriptionRecord } from './records';
 import { type MonetizationSnapshot, readSnapshot } from './snapshot';
 import {
   type DiscordEntitlement,
@@ -12,8 +13,9 @@ import {
   SKU_FLAGS,
   SKU_TYPE,
   SUBSCRIPTION_STATUS,
-  type SubscriptionStatus,
 } from './types';
+
+export type { EntitlementRecord, ResolvedSku, SubscriptionRecord } from './records';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -27,45 +29,6 @@ export class MonetizationError extends Error {
   ) {
     super(message);
   }
-}
-
-export interface ResolvedSku {
-  id: string;
-  groupId: string | null;
-  name: string;
-  slug: string;
-  type: 2 | 3 | 5;
-  flags: number;
-  amount: number;
-  currency: string;
-  periodMs: number;
-  periodDays: number;
-}
-
-/** An entitlement as kept (times in epoch ms). */
-export interface EntitlementRecord {
-  id: string;
-  skuId: string;
-  userId: string | null;
-  guildId: string | null;
-  type: number;
-  deleted: boolean;
-  startsAt: number | null;
-  endsAt: number | null;
-  consumed: boolean;
-  subscriptionId: string | null;
-}
-
-/** A subscription as kept (times in epoch ms). */
-export interface SubscriptionRecord {
-  id: string;
-  userId: string;
-  skuId: string;
-  entitlementId: string;
-  status: SubscriptionStatus;
-  periodStart: number;
-  periodEnd: number;
-  canceledAt: number | null;
 }
 
 export interface EngineConfig {

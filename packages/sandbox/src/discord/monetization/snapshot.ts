@@ -1,5 +1,5 @@
 import { type Check, type Fail, isPlainObject, type Shape, shown, snapshotChecks } from '../../kit/snapshot';
-import type { EntitlementRecord, ResolvedSku, SubscriptionRecord } from './engine';
+import type { EntitlementRecord, ResolvedSku, SubscriptionRecord } from './records';
 
 /**
  * The durable state of the monetization stand-in (`MonetizationControl.snapshot()`, the `onChange`
