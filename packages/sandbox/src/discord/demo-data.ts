@@ -239,20 +239,20 @@ export const PERMISSION_BOT = String(
   ),
 );
 
-const callback = (...names: PermissionName[]): string => String(permissionBits(...names));
+const bits = (...names: PermissionName[]): string => String(permissionBits(...names));
 /** A role (type 0) overwrite. */
 const roleOw = (id: string, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({
   id,
   type: 0,
-  allow: callback(...allow),
-  deny: callback(...deny),
+  allow: bits(...allow),
+  deny: bits(...deny),
 });
 /** A member (type 1) overwrite. */
 const memberOw = (id: string, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({
   id,
   type: 1,
-  allow: callback(...allow),
-  deny: callback(...deny),
+  allow: bits(...allow),
+  deny: bits(...deny),
 });
 const everyoneRole = (guildId: string, permissions: string): DemoRole => ({ id: guildId, name: '@everyone', color: 0, position: 0, permissions });
 const VIEW_SEND = PERMISSION_VIEW_SEND;
@@ -370,7 +370,7 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
         name: 'Support Team',
         color: 0x1abc9c,
         position: 2,
-        permissions: callback('VIEW_CHANNEL', 'SEND_MESSAGES', 'READ_MESSAGE_HISTORY', 'MANAGE_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES', 'MANAGE_THREADS'),
+        permissions: bits('VIEW_CHANNEL', 'SEND_MESSAGES', 'READ_MESSAGE_HISTORY', 'MANAGE_MESSAGES', 'EMBED_LINKS', 'ATTACH_FILES', 'MANAGE_THREADS'),
         hoist: true,
         mentionable: true,
       },
@@ -379,11 +379,11 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
         name: 'Moderator',
         color: 0xe67e22,
         position: 3,
-        permissions: callback('KICK_MEMBERS', 'BAN_MEMBERS', 'MANAGE_MESSAGES', 'MODERATE_MEMBERS', 'VIEW_AUDIT_LOG', 'MANAGE_NICKNAMES', 'MANAGE_THREADS'),
+        permissions: bits('KICK_MEMBERS', 'BAN_MEMBERS', 'MANAGE_MESSAGES', 'MODERATE_MEMBERS', 'VIEW_AUDIT_LOG', 'MANAGE_NICKNAMES', 'MANAGE_THREADS'),
         hoist: true,
       },
       { id: ROLES.avasArcade.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
-      { id: ROLES.avasArcade.admin, name: 'Admin', color: 0xe74c3c, position: 5, permissions: callback('ADMINISTRATOR'), hoist: true },
+      { id: ROLES.avasArcade.admin, name: 'Admin', color: 0xe74c3c, position: 5, permissions: bits('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
       text(CHANNELS.avasArcade.welcome, 'welcome', 0, null, [roleOw(GUILDS.avasArcade.id, [], ['SEND_MESSAGES']), roleOw(ROLES.avasArcade.tickety, ['SEND_MESSAGES', 'EMBED_LINKS'], [])], 'Start here: the rules and how to get help'),
@@ -440,9 +440,9 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
     roles: [
       everyoneRole(GUILDS.pixelPals.id, PERMISSION_MEMBER),
       { id: ROLES.pixelPals.pixelPal, name: 'Pixel Pal', color: 0xeb459e, position: 1, permissions: '0' },
-      { id: ROLES.pixelPals.helper, name: 'Helper', color: 0x57f287, position: 2, permissions: callback('MANAGE_MESSAGES', 'MANAGE_THREADS'), hoist: true },
+      { id: ROLES.pixelPals.helper, name: 'Helper', color: 0x57f287, position: 2, permissions: bits('MANAGE_MESSAGES', 'MANAGE_THREADS'), hoist: true },
       { id: ROLES.pixelPals.tickety, name: 'Tickety', color: 0, position: 3, permissions: PERMISSION_BOT, bot: true },
-      { id: ROLES.pixelPals.admin, name: 'Admin', color: 0xfee75c, position: 4, permissions: callback('ADMINISTRATOR'), hoist: true },
+      { id: ROLES.pixelPals.admin, name: 'Admin', color: 0xfee75c, position: 4, permissions: bits('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
       text(CHANNELS.pixelPals.general, 'general', 0, null),
@@ -474,7 +474,7 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       everyoneRole(GUILDS.studyHall.id, VIEW_SEND),
       { id: ROLES.studyHall.student, name: 'Student', color: 0x3498db, position: 1, permissions: '0' },
       { id: ROLES.studyHall.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
-      { id: ROLES.studyHall.headTutor, name: 'Head Tutor', color: 0x9b59b6, position: 3, permissions: callback('ADMINISTRATOR'), hoist: true },
+      { id: ROLES.studyHall.headTutor, name: 'Head Tutor', color: 0x9b59b6, position: 3, permissions: bits('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
       text(CHANNELS.studyHall.general, 'general', 0, null),
@@ -490,7 +490,7 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       everyoneRole(GUILDS.cozyCorner.id, PERMISSION_MEMBER),
       { id: ROLES.cozyCorner.regular, name: 'Regular', color: 0xc27c0e, position: 1, permissions: '0' },
       { id: ROLES.cozyCorner.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
-      { id: ROLES.cozyCorner.host, name: 'Host', color: 0xe91e63, position: 3, permissions: callback('ADMINISTRATOR'), hoist: true },
+      { id: ROLES.cozyCorner.host, name: 'Host', color: 0xe91e63, position: 3, permissions: bits('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
       text(CHANNELS.cozyCorner.lounge, 'lounge', 0, null),
@@ -505,7 +505,7 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
     roles: [
       everyoneRole(GUILDS.bensWorkshop.id, VIEW_SEND),
       { id: ROLES.bensWorkshop.tickety, name: 'Tickety', color: 0, position: 1, permissions: PERMISSION_BOT, bot: true },
-      { id: ROLES.bensWorkshop.foreman, name: 'Foreman', color: 0xf1c40f, position: 2, permissions: callback('ADMINISTRATOR'), hoist: true },
+      { id: ROLES.bensWorkshop.foreman, name: 'Foreman', color: 0xf1c40f, position: 2, permissions: bits('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
       text(CHANNELS.bensWorkshop.general, 'general', 0, null),
@@ -519,7 +519,7 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
   [GUILDS.ticketyHq.id]: {
     roles: [
       everyoneRole(GUILDS.ticketyHq.id, PERMISSION_MEMBER),
-      { id: ROLES.ticketyHq.staff, name: 'Staff', color: 0x5865f2, position: 1, permissions: callback('MANAGE_MESSAGES', 'MANAGE_THREADS', 'EMBED_LINKS'), hoist: true },
+      { id: ROLES.ticketyHq.staff, name: 'Staff', color: 0x5865f2, position: 1, permissions: bits('MANAGE_MESSAGES', 'MANAGE_THREADS', 'EMBED_LINKS'), hoist: true },
       { id: ROLES.ticketyHq.tickety, name: 'Tickety', color: 0, position: 2, permissions: PERMISSION_BOT, bot: true },
     ],
     channels: [
@@ -541,9 +541,9 @@ export const DEMO_GUILD_DATA: Readonly<Record<string, DemoGuildData>> = {
       everyoneRole(GUILDS.modGuild.id, VIEW_SEND),
       { id: ROLES.modGuild.modder, name: 'Modder', color: 0x2ecc71, position: 1, permissions: '0' },
       { id: ROLES.modGuild.dashboardReaders, name: 'Dashboard Readers', color: 0x9b59b6, position: 2, permissions: '0', mentionable: true },
-      { id: ROLES.modGuild.moderator, name: 'Moderator', color: 0xe67e22, position: 3, permissions: callback('MANAGE_GUILD'), hoist: true },
+      { id: ROLES.modGuild.moderator, name: 'Moderator', color: 0xe67e22, position: 3, permissions: bits('MANAGE_GUILD'), hoist: true },
       { id: ROLES.modGuild.tickety, name: 'Tickety', color: 0, position: 4, permissions: PERMISSION_BOT, bot: true },
-      { id: ROLES.modGuild.founder, name: 'Founder', color: 0xe74c3c, position: 5, permissions: callback('ADMINISTRATOR'), hoist: true },
+      { id: ROLES.modGuild.founder, name: 'Founder', color: 0xe74c3c, position: 5, permissions: bits('ADMINISTRATOR'), hoist: true },
     ],
     channels: [
       text(CHANNELS.modGuild.announcements, 'announcements', 0, null, [roleOw(GUILDS.modGuild.id, [], ['SEND_MESSAGES'])], 'Releases and news (staff only)'),

@@ -24,20 +24,20 @@ const MODS = '201';
 const HELPERS = '202';
 const ADMINS = '203';
 
-const callback = (...names: PermissionName[]) => String(permissionBits(...names));
+const allowed = (...names: PermissionName[]) => String(permissionBits(...names));
 
 const guild: PermissionGuild = {
   id: GUILD,
   ownerId: OWNER,
   roles: [
-    { id: GUILD, permissions: callback('VIEW_CHANNEL', 'SEND_MESSAGES', 'READ_MESSAGE_HISTORY') },
-    { id: MODS, permissions: callback('MANAGE_MESSAGES', 'KICK_MEMBERS') },
-    { id: HELPERS, permissions: callback('EMBED_LINKS', 'ATTACH_FILES') },
-    { id: ADMINS, permissions: callback('ADMINISTRATOR') },
+    { id: GUILD, permissions: allowed('VIEW_CHANNEL', 'SEND_MESSAGES', 'READ_MESSAGE_HISTORY') },
+    { id: MODS, permissions: allowed('MANAGE_MESSAGES', 'KICK_MEMBERS') },
+    { id: HELPERS, permissions: allowed('EMBED_LINKS', 'ATTACH_FILES') },
+    { id: ADMINS, permissions: allowed('ADMINISTRATOR') },
   ],
 };
 
-const ow = (id: string, type: 0 | 1, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({ id, type, allow: callback(...allow), deny: callback(...deny) });
+const ow = (id: string, type: 0 | 1, allow: PermissionName[], deny: PermissionName[]): PermissionOverwrite => ({ id, type, allow: allowed(...allow), deny: allowed(...deny) });
 const text = (...overwrites: PermissionOverwrite[]): PermissionChannel => ({ type: 0, permission_overwrites: overwrites });
 const alice = (...roles: string[]) => ({ userId: ALICE, roles });
 const can = (bits: bigint, name: PermissionName) => hasPermission(bits, name);

@@ -14,30 +14,30 @@ export function validateMessage(body: unknown, mode: 'create' | 'edit'): Validat
     errors.add([], 'MODEL_TYPE_CONVERT', 'Only dictionaries may be used in a ModelType');
     return { ok: false, status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: errors.tree } };
   }
-  const second = (body ?? {}) as Record<string, unknown>;
+  const fields = (body ?? {}) as Record<string, unknown>;
   const checker = new Checker();
   const value: MessageInput = {};
 
-  if (second.content === null) value.content = '';
-  else if (second.content !== undefined) {
-    const content = checker.string(second.content, ['content']);
+  if (fields.content === null) value.content = '';
+  else if (fields.content !== undefined) {
+    const content = checker.string(fields.content, ['content']);
     if (content !== undefined) {
       if (charCount(content) > MESSAGE_LIMITS.content) checker.errors.add(['content'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MESSAGE_LIMITS.content} or fewer in length.`);
       else value.content = content;
     }
   }
-  if (second.embeds === null) value.embeds = [];
-  else if (second.embeds !== undefined) {
-    const embeds = embedsOf(checker, second.embeds);
+  if (fields.embeds === null) value.embeds = [];
+  else if (fields.embeds !== undefined) {
+    const embeds = embedsOf(checker, fields.embeds);
     if (embeds) value.embeds = embeds;
   }
-  if (second.components === null) value.components = [];
-  else if (second.components !== undefined) {
-    const components = componentsOf(checker, second.components);
+  if (fields.components === null) value.components = [];
+  else if (fields.components !== undefined) {
+    const components = componentsOf(checker, fields.components);
     if (components) value.components = components;
   }
-  if (present(second.flags)) {
-    const flags = checker.integer(second.flags, ['flags'], 0, 2 ** 31 - 1);
+  if (present(fields.flags)) {
+    const flags = checker.integer(fields.flags, ['flags'], 0, 2 ** 31 - 1);
     if (flags !== undefined) {
       if (flags & IS_COMPONENTS_V2) {
         checker.errors.add(['flags'], 'SANDBOX_UNSUPPORTED', 'The sandbox does not implement IS_COMPONENTS_V2 (1 << 15) layout components.');
@@ -45,17 +45,17 @@ export function validateMessage(body: unknown, mode: 'create' | 'edit'): Validat
     }
   }
   if (mode === 'create') {
-    const tts = checker.boolean(second.tts, ['tts']);
+    const tts = checker.boolean(fields.tts, ['tts']);
     if (tts !== undefined) value.tts = tts;
-    if (present(second.nonce)) {
-      if (typeof second.nonce === 'number' && Number.isSafeInteger(second.nonce)) value.nonce = second.nonce;
+    if (present(fields.nonce)) {
+      if (typeof fields.nonce === 'number' && Number.isSafeInteger(fields.nonce)) value.nonce = fields.nonce;
       else {
-        const nonce = checker.text(second.nonce, ['nonce'], MESSAGE_LIMITS.nonce);
+        const nonce = checker.text(fields.nonce, ['nonce'], MESSAGE_LIMITS.nonce);
         if (nonce !== undefined) value.nonce = nonce;
       }
     }
-    checker.object(second.allowed_mentions, ['allowed_mentions']);
-    checker.object(second.message_reference, ['message_reference']);
+    checker.object(fields.allowed_mentions, ['allowed_mentions']);
+    checker.object(fields.message_reference, ['message_reference']);
   }
   if (!checker.errors.empty) return { ok: false, status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: checker.errors.tree } };
   return { ok: true, value };

@@ -183,10 +183,10 @@ export function monetizationApiRoutes(app: FastifyInstance, discord: SandboxEngi
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       return reply.code(400).send({ message: 'Invalid Form Body', code: 50035, errors: { _errors: [{ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }] } });
     }
-    const second = body as Record<string, unknown>;
+    const fields = body as Record<string, unknown>;
     const errors: Record<string, { _errors: Array<{ code: string; message: string }> }> = {};
     const snowflakeField = (name: string) => {
-      const value = second[name];
+      const value = fields[name];
       if (value === undefined || value === null) errors[name] = { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] };
       else if (!((typeof value === 'string' && SNOWFLAKE.test(value)) || (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0))) {
         errors[name] = { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: `Value "${String(value).slice(0, 100)}" is not snowflake.` }] };
@@ -195,7 +195,7 @@ export function monetizationApiRoutes(app: FastifyInstance, discord: SandboxEngi
     };
     const skuId = snowflakeField('sku_id');
     const ownerId = snowflakeField('owner_id');
-    const ownerType = second.owner_type;
+    const ownerType = fields.owner_type;
     if (ownerType === undefined || ownerType === null) errors.owner_type = { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] };
     else if (ownerType !== 1 && ownerType !== 2) errors.owner_type = { _errors: [{ code: 'ENUM_TYPE_COERCE', message: `Value "${String(ownerType).slice(0, 100)}" is not a valid enum value.` }] };
     if (Object.keys(errors).length > 0) return reply.code(400).send({ message: 'Invalid Form Body', code: 50035, errors });

@@ -44,14 +44,14 @@ function field(body: Record<string, unknown>, name: string, max: number): string
 /** A POST /starts body as a start, or a StartError saying what is wrong. */
 function parseStart(body: unknown, token: string, at: string): AnalyticsStart {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new StartError(400, 'The body must be a JSON object.');
-  const second = body as Record<string, unknown>;
-  const given = second.token;
+  const fields = body as Record<string, unknown>;
+  const given = fields.token;
   if (typeof given !== 'string' || !safeEqual(given, token)) throw new StartError(403, 'Unknown token.');
-  const userId = field(second, 'user_id', MAX_ID);
-  const userEmail = field(second, 'user_email', MAX_EMAIL);
+  const userId = field(fields, 'user_id', MAX_ID);
+  const userEmail = field(fields, 'user_email', MAX_EMAIL);
   if (userId === null && userEmail === null) throw new StartError(400, 'A start needs user_id or user_email.');
   if (userEmail !== null && !/^[^\s@]+@[^\s@]+$/.test(userEmail)) throw new StartError(400, 'user_email must be an email address.');
-  const page = field(second, 'page', MAX_PAGE);
+  const page = field(fields, 'page', MAX_PAGE);
   if (page !== null && !page.startsWith('/')) throw new StartError(400, 'page must be a path starting with "/".');
   return { token, user_id: userId, user_email: userEmail, at, page };
 }
