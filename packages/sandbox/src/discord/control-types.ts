@@ -1,4 +1,4 @@
-import type { ActionRowOut, EmbedOut } from './message-validation';
+import type { StoredMessage } from './guild-state';
 import type { EndReason } from './store';
 
 /**
@@ -26,20 +26,8 @@ export interface FaultOptions {
   delayMs?: number;
 }
 
-/** A message in a sandbox channel (SandboxControl.messages). */
-export interface SandboxMessageInfo {
-  id: string;
-  channelId: string;
-  guildId: string;
-  authorId: string;
-  content: string;
-  embeds: EmbedOut[];
-  components: ActionRowOut[];
-  flags: number;
-  /** Epoch ms. */
-  createdAt: number;
-  editedAt: number | null;
-}
+/** A message in a sandbox channel (SandboxControl.messages): what it keeps, but tts and nonce. */
+export type SandboxMessageInfo = Omit<StoredMessage, 'tts' | 'nonce'>;
 
 export interface SandboxTokenInfo {
   token: string;
