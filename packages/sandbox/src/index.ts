@@ -2,17 +2,12 @@
  * @tickety/sandbox: a local stand-in for Discord (OAuth2 consent screen, token/revoke, users/@me,
  * users/@me/guilds, guilds/{id} with its channels, roles, emojis and members, channel messages with
  * Discord's limits and permission checks, rate-limit headers and buckets, CDN, and pages showing the
- * channels as Discord would), for demo mode and tests. Production never mounts it. Options, the
- * SandboxControl API and the HTTP controls are described in ../README.md.
- *
- *   const control = createSandboxControl();
- *   await app.register(discordSandbox, { prefix: '/sandbox/discord', control });
- *   control.failNext('GET /api/v10/users/@me/guilds', { status: 503, retryAfter: 2 });
+ * channels as Discord would), plus the payment and analytics stand-ins, for demo mode and tests.
+ * Production never mounts it. The tree and usage: docs/sandbox.md; options: ../README.md.
  */
 
-export * from './analytics';
-export { ATTACHMENT_LINK_TTL_MS, attachmentSignature, DEMO_LEGACY_TRANSCRIPTS, LEGACY_ISSUED_MS, legacyTranscriptPath, signAttachment } from './attachments';
-export * from './chargebee';
+export { DEMO_BOT_API_KEY, type DemoBot, type DemoBotOptions, demoServer, demoTranscript, dueEvents, history, type SeedReport, startDemoBot } from './demo-bot';
+export { ATTACHMENT_LINK_TTL_MS, attachmentSignature, DEMO_LEGACY_TRANSCRIPTS, LEGACY_ISSUED_MS, legacyTranscriptPath, signAttachment } from './discord/attachments';
 export {
   createSandboxControl,
   type FaultOptions,
@@ -22,16 +17,17 @@ export {
   type SandboxMessageInfo,
   type SandboxRequestRecord,
   type SandboxTokenInfo,
-} from './control';
-export { DEMO_BOT_API_KEY, type DemoBot, type DemoBotOptions, demoServer, demoTranscript, dueEvents, history, type SeedReport, startDemoBot } from './demo-bot';
-export * from './demo-data';
-export type { SandboxTokenResponse } from './engine';
-export * from './fastspring';
-export { charCount, MESSAGE_LIMITS } from './message-validation';
-export * from './monetization';
-export * from './paddle';
-export * from './permissions';
-export { type DiscordSandboxOptions, discordSandbox } from './plugin';
-export type { RateLimitSettings } from './rate-limit';
-export type { EndReason } from './store';
-export { flag as xssFlag, V2_PLACES, type V2Place, v2VectorCount, vectors as xssVectors, type XssVector, xssTranscript } from './xss-vectors';
+} from './discord/control';
+export * from './discord/demo-data';
+export type { SandboxTokenResponse } from './discord/engine';
+export { charCount, MESSAGE_LIMITS } from './discord/message-validation';
+export * from './discord/monetization';
+export * from './discord/permissions';
+export { type DiscordSandboxOptions, discordSandbox } from './discord/plugin';
+export type { RateLimitSettings } from './discord/rate-limit';
+export type { EndReason } from './discord/store';
+export { flag as xssFlag, V2_PLACES, type V2Place, v2VectorCount, vectors as xssVectors, type XssVector, xssTranscript } from './discord/xss-vectors';
+export * from './providers/analytics';
+export * from './providers/chargebee';
+export * from './providers/fastspring';
+export * from './providers/paddle';

@@ -5,10 +5,10 @@
  * few rows, deterministic).
  */
 import { crc32, deflateSync } from 'node:zlib';
-import { signAttachment } from '../attachments';
+import { signAttachment } from '../discord/attachments';
 
 /** The channel the demo's ticket files were posted in (fixed, so their ids and links are too). */
-export const DEMO_FILES_CHANNEL = '1200000000000001091';
+const DEMO_FILES_CHANNEL = '1200000000000001091';
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -20,16 +20,16 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** A width × height RGB PNG whose pixels `paint(x, y)` gives as [r, g, b]. */
-export function png(width: number, height: number, paint: (x: number, y: number) => readonly [number, number, number]): Buffer {
+export function png(width: number, height: number, paint: (amount: number, year: number) => readonly [number, number, number]): Buffer {
   const raw = Buffer.alloc((width * 3 + 1) * height);
   for (let y = 0; y < height; y++) {
     const row = y * (width * 3 + 1);
     raw[row] = 0; // filter: none
     for (let x = 0; x < width; x++) {
-      const [r, g, b] = paint(x, y);
-      raw[row + 1 + x * 3] = r;
-      raw[row + 2 + x * 3] = g;
-      raw[row + 3 + x * 3] = b;
+      const [remainder, group, right] = paint(x, y);
+      raw[row + 1 + x * 3] = remainder;
+      raw[row + 2 + x * 3] = group;
+      raw[row + 3 + x * 3] = right;
     }
   }
   const ihdr = Buffer.alloc(13);
@@ -42,13 +42,13 @@ export function png(width: number, height: number, paint: (x: number, y: number)
 
 /** The screenshot: a game's inventory window with one empty slot highlighted. */
 function screenshot(): Buffer {
-  return png(480, 270, (x, y) => {
-    if (y < 28) return x > 440 && x < 464 && y > 8 && y < 20 ? [237, 66, 69] : [32, 34, 37];
-    const col = Math.floor((x - 24) / 72);
-    const row = Math.floor((y - 48) / 72);
-    const inSlot = x >= 24 && y >= 48 && col < 6 && row < 3 && (x - 24) % 72 < 64 && (y - 48) % 72 < 64;
+  return png(480, 270, (amount, year) => {
+    if (year < 28) return amount > 440 && amount < 464 && year > 8 && year < 20 ? [237, 66, 69] : [32, 34, 37];
+    const col = Math.floor((amount - 24) / 72);
+    const row = Math.floor((year - 48) / 72);
+    const inSlot = amount >= 24 && year >= 48 && col < 6 && row < 3 && (amount - 24) % 72 < 64 && (year - 48) % 72 < 64;
     if (!inSlot) return [54, 57, 63];
-    if (col === 2 && row === 1) return (x - 24) % 72 < 3 || (x - 24) % 72 > 60 || (y - 48) % 72 < 3 || (y - 48) % 72 > 60 ? [250, 166, 26] : [47, 49, 54];
+    if (col === 2 && row === 1) return (amount - 24) % 72 < 3 || (amount - 24) % 72 > 60 || (year - 48) % 72 < 3 || (year - 48) % 72 > 60 ? [250, 166, 26] : [47, 49, 54];
     const hue = (col * 53 + row * 97) % 255;
     return [80 + (hue % 120), 100 + ((hue * 3) % 100), 160 - (hue % 90)];
   });

@@ -4,7 +4,7 @@
  * a later day adds only the days that are new. Events after `now` are not sent yet: tickets opened
  * recently stay open until their close time has come.
  */
-import { DEMO_GUILD_DATA, DEMO_GUILDS, DEMO_PEOPLE, DEMO_USERS } from '../demo-data';
+import { DEMO_GUILD_DATA, DEMO_GUILDS, DEMO_PEOPLE, DEMO_USERS } from '../discord/demo-data';
 
 export const DAY_MS = 86_400_000;
 const MINUTE = 60_000;
@@ -12,32 +12,32 @@ const HOUR = 60 * MINUTE;
 
 /** mulberry32: a tiny seeded PRNG (same seed, same numbers). */
 export function prng(seed: number): () => number {
-  let a = seed >>> 0;
+  let left = seed >>> 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    left = (left + 0x6d2b79f5) >>> 0;
+    let time = left;
+    time = Math.imul(time ^ (time >>> 15), time | 1);
+    time ^= time + Math.imul(time ^ (time >>> 7), time | 61);
+    return ((time ^ (time >>> 14)) >>> 0) / 4294967296;
   };
 }
 
 /** A 32-bit hash of text (FNV-1a), for seeds. */
 export function hash(text: string): number {
-  let h = 0x811c9dc5;
+  let hours = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    hours ^= text.charCodeAt(i);
+    hours = Math.imul(hours, 0x01000193);
   }
-  return h >>> 0;
+  return hours >>> 0;
 }
 
 /** A log-normal sample with the given median (ms) and spread. */
 function logNormal(random: () => number, median: number, sigma: number): number {
-  const u = Math.max(random(), 1e-9);
-  const v = random();
-  const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  return median * Math.exp(sigma * z);
+  const units = Math.max(random(), 1e-9);
+  const value = random();
+  const zeros = Math.sqrt(-2 * Math.log(units)) * Math.cos(2 * Math.PI * value);
+  return median * Math.exp(sigma * zeros);
 }
 
 function pick<T>(random: () => number, items: readonly T[]): T {
@@ -79,16 +79,16 @@ export interface DemoServer {
 }
 
 /** Made-up members who open tickets (beside the demo users who are members). */
-export const DEMO_OPENERS = Array.from({ length: 40 }, (_, i) => ({
-  id: String(1000000000000100000n + BigInt(i)),
-  username: `player${String(i + 1).padStart(2, '0')}`,
-  globalName: ['Kai', 'Noa', 'Lena', 'Theo', 'Maya', 'Finn', 'Zoe', 'Liam', 'Ivy', 'Omar'][i % 10]! + (i >= 10 ? ` ${Math.floor(i / 10) + 1}` : ''),
+export const DEMO_OPENERS = Array.from({ length: 40 }, (_, index) => ({
+  id: String(1000000000000100000n + BigInt(index)),
+  username: `player${String(index + 1).padStart(2, '0')}`,
+  globalName: ['Kai', 'Noa', 'Lena', 'Theo', 'Maya', 'Finn', 'Zoe', 'Liam', 'Ivy', 'Omar'][index % 10]! + (index >= 10 ? ` ${Math.floor(index / 10) + 1}` : ''),
 }));
 
 /** Names of everyone the demo bot writes about. */
 export function demoUserName(id: string): { username: string; displayName: string | null } {
-  for (const u of [...Object.values(DEMO_USERS), ...Object.values(DEMO_PEOPLE), ...DEMO_OPENERS]) {
-    if (u.id === id) return { username: u.username, displayName: u.globalName ?? null };
+  for (const user of [...Object.values(DEMO_USERS), ...Object.values(DEMO_PEOPLE), ...DEMO_OPENERS]) {
+    if (user.id === id) return { username: user.username, displayName: user.globalName ?? null };
   }
   return { username: `user-${id.slice(-4)}`, displayName: null };
 }
@@ -133,18 +133,18 @@ const HOURS = [2, 1, 1, 1, 1, 1, 2, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9, 10, 10, 10, 9,
 const HOURS_TOTAL = HOURS.reduce((a, b) => a + b, 0);
 
 function hourOf(random: () => number): number {
-  let r = random() * HOURS_TOTAL;
+  let remainder = random() * HOURS_TOTAL;
   for (let h = 0; h < 24; h++) {
-    r -= HOURS[h]!;
-    if (r <= 0) return h;
+    remainder -= HOURS[h]!;
+    if (remainder <= 0) return h;
   }
   return 23;
 }
 
 /** Staff answer faster during their hours (09-23 UTC). */
 function staffAway(at: number): boolean {
-  const h = new Date(at).getUTCHours();
-  return h < 9 || h >= 23;
+  const hours = new Date(at).getUTCHours();
+  return hours < 9 || hours >= 23;
 }
 
 /** The tickets of one server on one UTC day (`day`: ms at 00:00 UTC). */
@@ -168,8 +168,8 @@ export function ticketsOfDay(server: DemoServer, day: number): DemoTicket[] {
     const reopenedAt = reopened ? closedAt + Math.round(logNormal(random, 20 * HOUR, 0.6)) : null;
     const finalClosedAt = reopenedAt ? reopenedAt + Math.round(logNormal(random, 3 * HOUR, 0.7)) : closedAt;
     const rated = !abandoned && random() < 0.7;
-    const r = random();
-    const rating = rated ? (r < 0.5 ? 5 : r < 0.8 ? 4 : r < 0.9 ? 3 : r < 0.96 ? 2 : 1) : null;
+    const remainder = random();
+    const rating = rated ? (remainder < 0.5 ? 5 : remainder < 0.8 ? 4 : remainder < 0.9 ? 3 : remainder < 0.96 ? 2 : 1) : null;
     tickets.push({
       serverId: server.id,
       ticketId: `d${dayNumber}n${i}`,
@@ -193,28 +193,28 @@ export function ticketsOfDay(server: DemoServer, day: number): DemoTicket[] {
 }
 
 /** A ticket's events (all of them; the caller drops those not due yet). */
-export function eventsOf(t: DemoTicket): DemoEvent[] {
-  const base = (kind: string, at: number) => ({ id: `${t.serverId}:${t.ticketId}:${kind}`, serverId: t.serverId, ticketId: t.ticketId, at: new Date(at).toISOString() });
+export function eventsOf(ticket: DemoTicket): DemoEvent[] {
+  const base = (kind: string, at: number) => ({ id: `${ticket.serverId}:${ticket.ticketId}:${kind}`, serverId: ticket.serverId, ticketId: ticket.ticketId, at: new Date(at).toISOString() });
   const events: DemoEvent[] = [];
-  const panel = t.panelId;
-  events.push({ ...base('o', t.openedAt), type: 'opened', panelId: panel, openerId: t.openerId, number: t.number, answers: [{ question: 'What do you need help with?', answer: t.answer }] });
-  if (t.firstResponseAt !== null) {
-    events.push({ ...base('c', t.firstResponseAt - MINUTE), type: 'claimed', staffId: t.staffId });
-    events.push({ ...base('f', t.firstResponseAt), type: 'first_response', staffId: t.staffId });
+  const panel = ticket.panelId;
+  events.push({ ...base('o', ticket.openedAt), type: 'opened', panelId: panel, openerId: ticket.openerId, number: ticket.number, answers: [{ question: 'What do you need help with?', answer: ticket.answer }] });
+  if (ticket.firstResponseAt !== null) {
+    events.push({ ...base('c', ticket.firstResponseAt - MINUTE), type: 'claimed', staffId: ticket.staffId });
+    events.push({ ...base('f', ticket.firstResponseAt), type: 'first_response', staffId: ticket.staffId });
   }
-  const total = 3 + (hash(t.ticketId) % 18);
-  const staff = t.firstResponseAt === null ? 0 : Math.floor(total / 2);
-  if (t.closedAt !== null) {
-    events.push({ ...base('m', t.closedAt - MINUTE), type: 'messages', total, staff });
-    events.push({ ...base('x', t.closedAt), type: 'closed', closedBy: t.closedBy!, reason: t.abandoned ? 'Closed by the opener' : 'Resolved' });
+  const total = 3 + (hash(ticket.ticketId) % 18);
+  const staff = ticket.firstResponseAt === null ? 0 : Math.floor(total / 2);
+  if (ticket.closedAt !== null) {
+    events.push({ ...base('m', ticket.closedAt - MINUTE), type: 'messages', total, staff });
+    events.push({ ...base('x', ticket.closedAt), type: 'closed', closedBy: ticket.closedBy!, reason: ticket.abandoned ? 'Closed by the opener' : 'Resolved' });
   }
-  if (t.reopenedAt !== null && t.finalClosedAt !== null) {
-    events.push({ ...base('ro', t.reopenedAt), type: 'reopened', by: t.openerId });
-    events.push({ ...base('m2', t.finalClosedAt - MINUTE), type: 'messages', total: total + 4, staff: staff + 2 });
-    events.push({ ...base('x2', t.finalClosedAt), type: 'closed', closedBy: t.staffId, reason: 'Resolved again' });
+  if (ticket.reopenedAt !== null && ticket.finalClosedAt !== null) {
+    events.push({ ...base('ro', ticket.reopenedAt), type: 'reopened', by: ticket.openerId });
+    events.push({ ...base('m2', ticket.finalClosedAt - MINUTE), type: 'messages', total: total + 4, staff: staff + 2 });
+    events.push({ ...base('x2', ticket.finalClosedAt), type: 'closed', closedBy: ticket.staffId, reason: 'Resolved again' });
   }
-  if (t.rating !== null && t.finalClosedAt !== null) {
-    events.push({ ...base('r', t.finalClosedAt + 5 * MINUTE), type: 'rated', rating: t.rating, feedback: t.feedback });
+  if (ticket.rating !== null && ticket.finalClosedAt !== null) {
+    events.push({ ...base('r', ticket.finalClosedAt + 5 * MINUTE), type: 'rated', rating: ticket.rating, feedback: ticket.feedback });
   }
   return events;
 }

@@ -1,17 +1,10 @@
 /**
  * The demo bot: a simulated bot process that uses the product's bot API over HTTP exactly as a real
- * one would (`/api/bot/v1`, docs/api.md "Bot API"). Started by the all-in-one launcher in demo mode.
- * - reads each demo server's configuration (its panels and support roles) through the bot API;
- * - seeds a deterministic 90-day ticket history from them (history.ts), in batches of 1,000;
- * - keeps going: every few seconds it sends what has become due (new tickets, answers, closes,
- *   ratings) and the message counts of open tickets;
- * - heartbeats four shards every 15 s (shard 2 is resuming with a high latency: degraded);
- * - uploads transcripts of recent closed tickets (gzipped), a 5,000-message one and a 50,000-message
- *   one, each followed by its `transcript_stored` event.
- * It retries 429 and 5xx with back-off (honouring Retry-After) and never throws into the product.
+ * one would. Started by the all-in-one launcher in demo mode.
+ * What it does and when: docs/sandbox.md#demo-bot.
  */
 import { gzipSync } from 'node:zlib';
-import { DEMO_GUILDS } from '../demo-data';
+import { DEMO_GUILDS } from '../discord/demo-data';
 import { type DemoEvent, type DemoServer, type DemoTicket, dayOf, demoServer, dueEvents, history, ticketsOfDay } from './history';
 import { demoTranscript, transcriptFileId } from './transcripts';
 
@@ -116,8 +109,8 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
   }
 
   async function heartbeat(): Promise<void> {
-    const t = clock();
-    const shards = SHARDS.map((s) => ({ id: s.id, state: s.state, latencyMs: s.latency + Math.round(((t / 1000) % 7) - 3), guilds: s.guilds }));
+    const time = clock();
+    const shards = SHARDS.map((s) => ({ id: s.id, state: s.state, latencyMs: s.latency + Math.round(((time / 1000) % 7) - 3), guilds: s.guilds }));
     const res = await call('PUT', '/shards', { shards });
     if (res.status !== 204) throw new Error(`the bot API refused the heartbeat: ${res.status}`);
   }
@@ -163,9 +156,9 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
       const today = [...ticketsOfDay(server, dayOf(now) - 86_400_000), ...ticketsOfDay(server, dayOf(now))];
       events.push(...dueEvents(today, now).filter((e) => Date.parse(e.at) > lastLive));
       // The message counts of open tickets move while people talk.
-      for (const t of today.filter((x) => x.openedAt <= now && (x.closedAt === null || x.closedAt > now)).slice(0, 5)) {
-        const total = 2 + Math.floor((now - t.openedAt) / 120_000);
-        events.push({ id: `${server.id}:${t.ticketId}:live:${tick}`, serverId: server.id, ticketId: t.ticketId, at: new Date(now).toISOString(), type: 'messages', total, staff: t.firstResponseAt !== null && t.firstResponseAt <= now ? Math.floor(total / 2) : 0 });
+      for (const ticket of today.filter((x) => x.openedAt <= now && (x.closedAt === null || x.closedAt > now)).slice(0, 5)) {
+        const total = 2 + Math.floor((now - ticket.openedAt) / 120_000);
+        events.push({ id: `${server.id}:${ticket.ticketId}:live:${tick}`, serverId: server.id, ticketId: ticket.ticketId, at: new Date(now).toISOString(), type: 'messages', total, staff: ticket.firstResponseAt !== null && ticket.firstResponseAt <= now ? Math.floor(total / 2) : 0 });
       }
     }
     lastLive = now;
@@ -237,7 +230,7 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     done,
     async stop() {
       stopped = true;
-      for (const t of timers) clearInterval(t);
+      for (const timeout of timers) clearInterval(timeout);
       await done.catch(() => undefined);
     },
   };

@@ -5,7 +5,7 @@
  * Deterministic per ticket. Long tickets (5,000 and 50,000 messages) repeat a realistic
  * conversation with varied text.
  */
-import { DEMO_APP, DEMO_GUILD_DATA } from '../demo-data';
+import { DEMO_APP, DEMO_GUILD_DATA } from '../discord/demo-data';
 import { DEMO_TICKET_FILES, demoAttachment } from './files';
 import { type DemoServer, type DemoTicket, demoUserName, hash, prng } from './history';
 
@@ -21,8 +21,8 @@ export interface DemoTranscriptOptions {
 }
 
 /** Deterministic snowflake-like ids for a ticket's messages. */
-function messageId(ticket: DemoTicket, n: number): string {
-  return String(1600000000000000000n + BigInt(hash(ticket.ticketId) % 1_000_000) * 100_000n + BigInt(n));
+function messageId(ticket: DemoTicket, count: number): string {
+  return String(1600000000000000000n + BigInt(hash(ticket.ticketId) % 1_000_000) * 100_000n + BigInt(count));
 }
 
 const LINES = [
@@ -59,11 +59,11 @@ export function demoTranscript(server: DemoServer, ticket: DemoTicket, options: 
   const step = Math.max(1000, Math.floor((end - start) / (total + 1)));
   const at = (n: number) => new Date(start + n * step).toISOString();
   const fill = (text: string) => text.replaceAll('{name}', opener.displayName ?? opener.username).replaceAll('{opener}', ticket.openerId).replaceAll('{role}', role).replaceAll('{channel}', support);
-  const message = (n: number, authorId: string, content: string, extra: Record<string, unknown> = {}) => ({
-    id: messageId(ticket, n),
+  const message = (count: number, authorId: string, content: string, extra: Record<string, unknown> = {}) => ({
+    id: messageId(ticket, count),
     authorId,
     content,
-    createdAt: at(n),
+    createdAt: at(count),
     editedAt: null,
     system: null,
     replyTo: null,
@@ -106,26 +106,26 @@ export function demoTranscript(server: DemoServer, ticket: DemoTicket, options: 
   );
   messages.push(message(2, ticket.openerId, ticket.answer));
   if (ticket.firstResponseAt !== null) messages.push(message(3, botId, '', { system: 'ticket_claimed' }));
-  let n = messages.length;
+  let remaining = messages.length;
   let line = 0;
-  while (n < total - 1) {
+  while (remaining < total - 1) {
     const staffTurn = line % 2 === 0;
     const authorId = ticket.firstResponseAt === null || !staffTurn ? ticket.openerId : ticket.staffId;
     const text = fill(LINES[line % LINES.length]!);
-    const content = total > 100 ? `${text} (${Math.floor(n / LINES.length) + 1})` : text;
+    const content = total > 100 ? `${text} (${Math.floor(remaining / LINES.length) + 1})` : text;
     const extra: Record<string, unknown> = {};
     if (line === 1) extra.replyTo = messageId(ticket, 2);
     if (line === 2) extra.reactions = [{ emoji: { name: '👍' }, count: 1 }];
-    if (line === 6) extra.editedAt = new Date(Date.parse(at(n)) + 30_000).toISOString();
+    if (line === 6) extra.editedAt = new Date(Date.parse(at(remaining)) + 30_000).toISOString();
     if (line === 7) extra.reactions = [{ emoji: { name: '🎉' }, count: 2 }, { emoji: { id: data?.emojis[0]?.id ?? '1500000000000001001', name: data?.emojis[0]?.name ?? 'ticket', animated: false }, count: 1 }];
-    if (line === 8 && n < 40) extra.stickers = [{ id: '1800000000000000001', name: 'Thumbs up', format: 'png' }];
-    if (line === 3 && n < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[0]!, options.cdnBase, issued)];
-    if (line === 6 && n < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[1]!, options.cdnBase, issued)];
-    messages.push(message(n, authorId, content, extra));
-    n++;
+    if (line === 8 && remaining < 40) extra.stickers = [{ id: '1800000000000000001', name: 'Thumbs up', format: 'png' }];
+    if (line === 3 && remaining < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[0]!, options.cdnBase, issued)];
+    if (line === 6 && remaining < 40) extra.attachments = [demoAttachment(DEMO_TICKET_FILES[1]!, options.cdnBase, issued)];
+    messages.push(message(remaining, authorId, content, extra));
+    remaining++;
     line++;
   }
-  messages.push(message(n, botId, '', { system: 'ticket_closed' }));
+  messages.push(message(remaining, botId, '', { system: 'ticket_closed' }));
 
   const ids = new Set(messages.map((m) => m.authorId));
   const staff = new Set(server.staff);

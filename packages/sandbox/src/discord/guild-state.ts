@@ -1,0 +1,240 @@
+import {
+  DEMO_GUILD_DATA,
+  DEMO_MESSAGES,
+  DEMO_PEOPLE,
+  type DemoChannel,
+  type DemoGuildData,
+  type DemoMember,
+  type DemoPerson,
+  type DemoRole,
+  PERMISSION_MEMBER,
+} from './demo-data';
+import type { ActionRowOut, EmbedOut } from './message-validation';
+import type { PermissionChannel, PermissionGuild, PermissionOverwrite } from './permissions';
+import { snowflakeAt, timestampOf } from './snowflake';
+import { compareIds, demoUsers } from './util';
+
+/** A message as the sandbox keeps it. */
+export interface StoredMessage {
+  id: string;
+  channelId: string;
+  guildId: string;
+  authorId: string;
+  content: string;
+  embeds: EmbedOut[];
+  components: ActionRowOut[];
+  flags: number;
+  tts: boolean;
+  nonce: string | number | null;
+  /** Epoch ms. */
+  createdAt: number;
+  editedAt: number | null;
+}
+
+/** Messages kept per channel (the oldest go first) and in all (the oldest of the fullest channel go first). */
+export const MAX_MESSAGES_PER_CHANNEL = 100;
+const MAX_MESSAGES = 1000;
+
+interface ChannelEntry {
+  guildId: string;
+  channel: DemoChannel;
+}
+
+const CHANNELS = new Map<string, ChannelEntry>();
+for (const [guildId, data] of Object.entries(DEMO_GUILD_DATA)) {
+  for (const channel of data.channels) CHANNELS.set(channel.id, { guildId, channel });
+}
+
+const PEOPLE: readonly DemoPerson[] = Object.values(DEMO_PEOPLE);
+
+/** A synthetic server (SandboxControl.addBotGuilds): @everyone only, no channels. */
+function syntheticData(guildId: string): DemoGuildData {
+  return {
+    roles: [{ id: guildId, name: '@everyone', color: 0, position: 0, permissions: PERMISSION_MEMBER }],
+    channels: [],
+    emojis: [],
+    members: [],
+    systemChannelId: null,
+  };
+}
+
+/** Who a user id is: a demo user (who can sign in) or a demo person (who cannot). */
+export function personOf(userId: string): DemoPerson | undefined {
+  const user = demoUsers().find((u) => u.id === userId);
+  if (user) return { id: user.id, username: user.username, globalName: user.globalName, avatar: user.avatar };
+  return PEOPLE.find((p) => p.id === userId);
+}
+
+/**
+ * What the sandbox's servers hold at run time: the demo data (channels, roles, emojis, members), the
+ * channel overwrites SandboxControl changed, and the messages. One instance per registration.
+ */
+export class GuildState {
+  readonly #messages = new Map<string, StoredMessage[]>();
+  readonly #byId = new Map<string, StoredMessage>();
+  readonly #overwrites = new Map<string, PermissionOverwrite[]>();
+  #lastId = 0n;
+  #total = 0;
+
+  constructor() {
+    this.reset();
+  }
+
+  /** Messages back to the seeded ones, overwrites back to the demo data's. */
+  reset(): void {
+    this.#messages.clear();
+    this.#byId.clear();
+    this.#overwrites.clear();
+    this.#total = 0;
+    this.#lastId = 0n;
+    for (const message of DEMO_MESSAGES) {
+      const entry = CHANNELS.get(message.channelId);
+      if (!entry) continue;
+      const createdAt = timestampOf(message.id);
+      this.#insert({
+        id: message.id,
+        channelId: message.channelId,
+        guildId: entry.guildId,
+        authorId: message.authorId,
+        content: message.content,
+        embeds: [],
+        components: [],
+        flags: 0,
+        tts: false,
+        nonce: null,
+        createdAt,
+        editedAt: null,
+      });
+    }
+  }
+
+  /** A server's data (a synthetic server's is generated), or undefined for an unknown id. */
+  data(guildId: string, known: boolean): DemoGuildData | undefined {
+    return DEMO_GUILD_DATA[guildId] ?? (known ? syntheticData(guildId) : undefined);
+  }
+
+  channel(channelId: string): { guildId: string; channel: DemoChannel; overwrites: PermissionOverwrite[] } | undefined {
+    const entry = CHANNELS.get(channelId);
+    if (!entry) return undefined;
+    return { ...entry, overwrites: this.overwritesOf(entry.channel) };
+  }
+
+  overwritesOf(channel: DemoChannel): PermissionOverwrite[] {
+    return this.#overwrites.get(channel.id) ?? channel.overwrites;
+  }
+
+  /** Replaces a channel's overwrites (null: back to the demo data's). */
+  setOverwrites(channelId: string, overwrites: PermissionOverwrite[] | null): void {
+    if (!CHANNELS.has(channelId)) throw new Error(`setChannelOverwrites: ${channelId} is not a demo channel`);
+    if (overwrites === null) this.#overwrites.delete(channelId);
+    else this.#overwrites.set(channelId, overwrites.map((o) => ({ ...o })));
+  }
+
+  /** A new message id: a snowflake of `now`, always above every id given before. */
+  nextId(now: number): string {
+    let id = BigInt(snowflakeAt(now));
+    if (id <= this.#lastId) id = this.#lastId + 1n;
+    this.#lastId = id;
+    return String(id);
+  }
+
+  add(message: StoredMessage): StoredMessage {
+    this.#insert(message);
+    this.#trim(message.channelId);
+    return message;
+  }
+
+  /** Puts back a message with its own id, in id order among the channel's; false when the id is taken. */
+  restore(message: StoredMessage): boolean {
+    if (this.#byId.has(message.id)) return false;
+    this.#insert(message);
+    this.#messages.get(message.channelId)!.sort((a, b) => compareIds(a.id, b.id));
+    this.#trim(message.channelId);
+    return true;
+  }
+
+  get(channelId: string, messageId: string): StoredMessage | undefined {
+    const message = this.#byId.get(messageId);
+    return message && message.channelId === channelId ? message : undefined;
+  }
+
+  delete(message: StoredMessage): void {
+    const list = this.#messages.get(message.channelId);
+    if (!list) return;
+    const index = list.indexOf(message);
+    if (index !== -1) {
+      list.splice(index, 1);
+      this.#byId.delete(message.id);
+      this.#total--;
+    }
+  }
+
+  /** A channel's messages, oldest first. */
+  list(channelId: string): readonly StoredMessage[] {
+    return this.#messages.get(channelId) ?? [];
+  }
+
+  /** Every message, or one channel's, oldest first. */
+  all(channelId?: string): StoredMessage[] {
+    if (channelId !== undefined) return [...this.list(channelId)];
+    return [...this.#byId.values()].sort((a, b) => compareIds(a.id, b.id));
+  }
+
+  get size(): number {
+    return this.#total;
+  }
+
+  lastMessageId(channelId: string): string | null {
+    return this.list(channelId).at(-1)?.id ?? null;
+  }
+
+  #insert(message: StoredMessage): void {
+    const list = this.#messages.get(message.channelId) ?? [];
+    this.#messages.set(message.channelId, list);
+    list.push(message);
+    this.#byId.set(message.id, message);
+    if (BigInt(message.id) > this.#lastId) this.#lastId = BigInt(message.id);
+    this.#total++;
+  }
+
+  #trim(channelId: string): void {
+    const list = this.#messages.get(channelId)!;
+    while (list.length > MAX_MESSAGES_PER_CHANNEL) this.delete(list[0]!);
+    while (this.#total > MAX_MESSAGES) {
+      let fullest: StoredMessage[] | null = null;
+      for (const messages of this.#messages.values()) if (!fullest || messages.length > fullest.length) fullest = messages;
+      if (!fullest?.length) break;
+      this.delete(fullest[0]!);
+    }
+  }
+}
+
+/** A server as the permission functions see it. */
+export function permissionGuild(guildId: string, ownerId: string, data: DemoGuildData): PermissionGuild {
+  return { id: guildId, ownerId, roles: data.roles };
+}
+
+export function permissionChannel(channel: DemoChannel, overwrites: readonly PermissionOverwrite[]): PermissionChannel {
+  return { type: channel.type, permission_overwrites: overwrites };
+}
+
+/** The bot's member in a server: the roles marked `bot` (its managed role). */
+export function botMember(botId: string, data: DemoGuildData): DemoMember {
+  return { userId: botId, roles: data.roles.filter((r) => r.bot).map((r) => r.id), joinedAt: '2025-06-02T12:00:00.000000+00:00' };
+}
+
+/** Roles in Discord's order (by position, then id). */
+export function sortedRoles(roles: readonly DemoRole[]): DemoRole[] {
+  return [...roles].sort((a, b) => a.position - b.position || compareIds(a.id, b.id));
+}
+
+/** Channels in Discord's display order: top-level channels, then each category followed by its channels. */
+export function displayOrder(channels: readonly DemoChannel[]): Array<{ channel: DemoChannel; children: DemoChannel[] }> {
+  const byPosition = (a: DemoChannel, b: DemoChannel) => a.position - b.position || compareIds(a.id, b.id);
+  const top = channels.filter((c) => c.type !== 4 && c.parentId === null).sort(byPosition);
+  const groups = channels
+    .filter((c) => c.type === 4)
+    .sort(byPosition)
+    .map((cat) => ({ channel: cat, children: channels.filter((c) => c.parentId === cat.id).sort(byPosition) }));
+  return [...top.map((channel) => ({ channel, children: [] })), ...groups];
+}

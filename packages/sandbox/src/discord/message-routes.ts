@@ -1,0 +1,206 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { jsonBody } from '../kit/body';
+import { queryOf } from '../kit/http';
+import type { DemoChannel } from './demo-data';
+import { messageObject } from './discord-objects';
+import type { SandboxEngine } from './engine';
+import { discordError, missingAccess, missingPermissions, refuseBody, unauthorized, unknownChannel } from './errors';
+import { botGuildContext, botPermissionsIn, type GuildContext, userObjectOf } from './guild-routes';
+import type { StoredMessage } from './guild-state';
+import { isEmptyMessage, validateMessage } from './message-validation';
+import { hasPermission, type PermissionOverwrite } from './permissions';
+import { callerOf } from './rest';
+import { compareIds, SNOWFLAKE } from './util';
+
+interface ChannelAccess {
+  ctx: GuildContext;
+  channel: DemoChannel;
+  overwrites: PermissionOverwrite[];
+  /** The bot's permissions in the channel. */
+  perms: bigint;
+}
+
+const unknownMessage = (reply: FastifyReply) => discordError(reply, 404, 10008, 'Unknown Message');
+const emptyMessage = (reply: FastifyReply) => discordError(reply, 400, 50006, 'Cannot send an empty message');
+
+/**
+ * The checks every message route starts with: the bot token (401), a known channel (404 10003), a
+ * server the bot is in and a channel it can see (403 50001 Missing Access). Null when answered.
+ */
+function access(engine: SandboxEngine, req: FastifyRequest, reply: FastifyReply): ChannelAccess | null {
+  if (callerOf(req, engine).kind !== 'bot') {
+    unauthorized(reply);
+    return null;
+  }
+  const { channelId } = req.params as { channelId: string };
+  const found = SNOWFLAKE.test(channelId) ? engine.guilds.channel(channelId) : undefined;
+  if (!found) {
+    unknownChannel(reply);
+    return null;
+  }
+  const ctx = botGuildContext(engine, found.guildId);
+  const perms = ctx ? botPermissionsIn(engine, ctx, found.channel, found.overwrites) : 0n;
+  if (!ctx || !hasPermission(perms, 'VIEW_CHANNEL')) {
+    missingAccess(reply);
+    return null;
+  }
+  return { ctx, channel: found.channel, overwrites: found.overwrites, perms };
+}
+
+function intParam(reply: FastifyReply, name: string, raw: string | null, fallback: number, min: number, max: number): number | null {
+  if (raw === null) return fallback;
+  const error = (code: string, message: string) => {
+    reply.code(400).send({ message: 'Invalid Form Body', code: 50035, errors: { [name]: { _errors: [{ code, message }] } } });
+    return null;
+  };
+  if (!/^-?\d{1,10}$/.test(raw)) return error('NUMBER_TYPE_COERCE', `Value "${raw.slice(0, 100)}" is not int.`);
+  const count = Number(raw);
+  if (count < min) return error('NUMBER_TYPE_MIN', `Int value should be greater than or equal to ${min}.`);
+  if (count > max) return error('NUMBER_TYPE_MAX', `Int value should be less than or equal to ${max}.`);
+  return count;
+}
+
+/**
+ * Discord's message routes for the bot: create, edit, read, list and delete messages in the demo
+ * channels, with Discord's body limits (message-validation.ts), permission checks and error codes.
+ */
+export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void {
+  const { guilds } = engine;
+  const answer = (m: StoredMessage) => messageObject(m, userObjectOf(engine, m.authorId));
+  const botId = () => engine.options.clientId;
+
+  app.post(
+    '/api/v10/channels/:channelId/messages',
+    { config: { sandboxBucket: 'POST /channels/{channel.id}/messages', sandboxMajor: 'channelId', sandboxLimit: 'message' } },
+    async (req, reply) => {
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
+      if (channelAccess.channel.type === 4) return discordError(reply, 400, 50008, 'Cannot send messages in a non-text channel');
+      const parsed = jsonBody(req, refuseBody(reply, 'The sandbox takes JSON bodies only (no multipart uploads or forms).'));
+      if (!parsed.ok) return reply;
+      const result = validateMessage(parsed.body, 'create');
+      if (!result.ok) return reply.code(result.status).send(result.body);
+      const validated = result.value;
+      const draft = { content: validated.content ?? '', embeds: validated.embeds ?? [], components: validated.components ?? [] };
+      if (isEmptyMessage(draft)) return emptyMessage(reply);
+      if (!hasPermission(channelAccess.perms, 'SEND_MESSAGES')) return missingPermissions(reply);
+      if (draft.embeds.length > 0 && !hasPermission(channelAccess.perms, 'EMBED_LINKS')) return missingPermissions(reply);
+      const now = engine.now();
+      const message = guilds.add({
+        id: guilds.nextId(now),
+        channelId: channelAccess.channel.id,
+        guildId: channelAccess.ctx.guild.id,
+        authorId: botId(),
+        ...draft,
+        flags: validated.flags ?? 0,
+        tts: validated.tts ?? false,
+        nonce: validated.nonce ?? null,
+        createdAt: now,
+        editedAt: null,
+      });
+      return answer(message);
+    },
+  );
+
+  app.get(
+    '/api/v10/channels/:channelId/messages',
+    { config: { sandboxBucket: 'GET /channels/{channel.id}/messages', sandboxMajor: 'channelId' } },
+    async (req, reply) => {
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
+      const query = queryOf(req.url);
+      const limit = intParam(reply, 'limit', query.get('limit'), 50, 1, 100);
+      if (limit === null) return reply;
+      const anchors: Record<'before' | 'after' | 'around', string | null> = { before: query.get('before'), after: query.get('after'), around: query.get('around') };
+      for (const [name, value] of Object.entries(anchors)) {
+        if (value !== null && !SNOWFLAKE.test(value)) {
+          return reply.code(400).send({
+            message: 'Invalid Form Body',
+            code: 50035,
+            errors: { [name]: { _errors: [{ code: 'NUMBER_TYPE_COERCE', message: `Value "${value.slice(0, 100)}" is not snowflake.` }] } },
+          });
+        }
+      }
+      // Without READ_MESSAGE_HISTORY Discord answers no messages (not an error).
+      if (!hasPermission(channelAccess.perms, 'READ_MESSAGE_HISTORY')) return [];
+      const list = guilds.list(channelAccess.channel.id);
+      let page: readonly StoredMessage[];
+      if (anchors.around !== null) {
+        const around = anchors.around;
+        const older = list.filter((m) => compareIds(m.id, around) < 0);
+        const newer = list.filter((m) => compareIds(m.id, around) >= 0);
+        const after = newer.slice(0, Math.ceil(limit / 2));
+        page = [...older.slice(Math.max(0, older.length - (limit - after.length))), ...after];
+      } else if (anchors.before !== null) {
+        const before = anchors.before;
+        const older = list.filter((m) => compareIds(m.id, before) < 0);
+        page = older.slice(Math.max(0, older.length - limit));
+      } else if (anchors.after !== null) {
+        const after = anchors.after;
+        page = list.filter((m) => compareIds(m.id, after) > 0).slice(0, limit);
+      } else {
+        page = list.slice(Math.max(0, list.length - limit));
+      }
+      // Newest first, as Discord answers.
+      return [...page].reverse().map(answer);
+    },
+  );
+
+  app.get(
+    '/api/v10/channels/:channelId/messages/:messageId',
+    { config: { sandboxBucket: 'GET /channels/{channel.id}/messages/{message.id}', sandboxMajor: 'channelId' } },
+    async (req, reply) => {
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
+      if (!hasPermission(channelAccess.perms, 'READ_MESSAGE_HISTORY')) return missingPermissions(reply);
+      const { messageId } = req.params as { messageId: string };
+      const message = SNOWFLAKE.test(messageId) ? guilds.get(channelAccess.channel.id, messageId) : undefined;
+      if (!message) return unknownMessage(reply);
+      return answer(message);
+    },
+  );
+
+  app.patch(
+    '/api/v10/channels/:channelId/messages/:messageId',
+    { config: { sandboxBucket: 'PATCH /channels/{channel.id}/messages/{message.id}', sandboxMajor: 'channelId' } },
+    async (req, reply) => {
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
+      const { messageId } = req.params as { messageId: string };
+      const message = SNOWFLAKE.test(messageId) ? guilds.get(channelAccess.channel.id, messageId) : undefined;
+      if (!message) return unknownMessage(reply);
+      if (message.authorId !== botId()) return discordError(reply, 403, 50005, 'Cannot edit a message authored by another user');
+      const parsed = jsonBody(req, refuseBody(reply, 'The sandbox takes JSON bodies only (no multipart uploads or forms).'));
+      if (!parsed.ok) return reply;
+      const result = validateMessage(parsed.body, 'edit');
+      if (!result.ok) return reply.code(result.status).send(result.body);
+      const validated = result.value;
+      const next = {
+        content: validated.content ?? message.content,
+        embeds: validated.embeds ?? message.embeds,
+        components: validated.components ?? message.components,
+      };
+      if (isEmptyMessage(next)) return emptyMessage(reply);
+      if (validated.embeds !== undefined && validated.embeds.length > 0 && !hasPermission(channelAccess.perms, 'EMBED_LINKS')) return missingPermissions(reply);
+      Object.assign(message, next);
+      if (validated.flags !== undefined) message.flags = validated.flags;
+      message.editedAt = engine.now();
+      return answer(message);
+    },
+  );
+
+  app.delete(
+    '/api/v10/channels/:channelId/messages/:messageId',
+    { config: { sandboxBucket: 'DELETE /channels/{channel.id}/messages/{message.id}', sandboxMajor: 'channelId' } },
+    async (req, reply) => {
+      const channelAccess = access(engine, req, reply);
+      if (!channelAccess) return reply;
+      const { messageId } = req.params as { messageId: string };
+      const message = SNOWFLAKE.test(messageId) ? guilds.get(channelAccess.channel.id, messageId) : undefined;
+      if (!message) return unknownMessage(reply);
+      if (message.authorId !== botId() && !hasPermission(channelAccess.perms, 'MANAGE_MESSAGES')) return missingPermissions(reply);
+      guilds.delete(message);
+      return reply.code(204).send();
+    },
+  );
+}
