@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { DEMO_USERS, type DemoUserKey } from '../../packages/sandbox/src/demo-data';
+import { DEMO_USERS, type DemoUserKey } from '../../packages/sandbox/src/discord/demo-data';
 
-export { DEMO_GUILDS } from '../../packages/sandbox/src/demo-data';
+export { DEMO_GUILDS } from '../../packages/sandbox/src/discord/demo-data';
 export { DEMO_USERS, type DemoUserKey };
 
 export interface JarCookie {
