@@ -8,8 +8,8 @@ import { DEMO_GUILDS } from '../discord/demo-data';
 import { type DemoEvent, type DemoServer, type DemoTicket, dayOf, demoServer, dueEvents, history, ticketsOfDay } from './history';
 import { demoTranscript, transcriptFileId } from './transcripts';
 
-export { DEMO_OPENERS, type DemoEvent, type DemoServer, type DemoTicket, demoServer, dueEvents, eventsOf, history, prng, ticketsOfDay } from './history';
-export { demoTranscript, transcriptFileId } from './transcripts';
+export { demoServer, dueEvents, history } from './history';
+export { demoTranscript } from './transcripts';
 
 /** The demo bot's key to the bot API (demo mode only: public, like every demo credential). */
 export const DEMO_BOT_API_KEY = 'tk_bot_demobot01_Tickety-demo-bot-key-not-a-secret-0001';

@@ -2,7 +2,7 @@ import { componentsOf } from './components';
 import { embedsOf } from './embeds';
 import { Checker, charCount, FormErrors, IS_COMPONENTS_V2, isObject, MESSAGE_LIMITS, type MessageInput, present, SETTABLE_FLAGS, type ValidationResult } from './model';
 
-export { type ActionRowOut, BUTTON_STYLES, type ButtonOut, charCount, type EmbedOut, type EmojiOut, MESSAGE_LIMITS, type SelectOut } from './model';
+export { type ActionRowOut, type ButtonOut, charCount, type EmbedOut, type EmojiOut, MESSAGE_LIMITS, type SelectOut } from './model';
 
 /**
  * Checks a create (`mode: 'create'`) or edit body. Keys the body does not have are left out of the

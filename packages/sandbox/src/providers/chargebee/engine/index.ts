@@ -5,7 +5,7 @@ import type { ChargebeePortalSession } from '../types';
 import { evict, type PortalRecord } from './model';
 import { ChargebeeSubscriptions } from './subscriptions';
 
-export { type ChargebeeItemPriceOption, type CheckoutInput, type EngineOptions, type PlanChange, periodLabel } from './model';
+export { type ChargebeeItemPriceOption, type PlanChange, periodLabel } from './model';
 
 /**
  * The Chargebee state of one registration: customers, subscriptions, invoices, hosted pages, portal

@@ -4,7 +4,7 @@ import { type CheckoutLine, CheckoutProblem, type CheckoutSession, fsId, MAX_QUA
 import { FastspringSubscriptions } from './subscriptions';
 
 
-export { type AccountRecord, type AccountSession, type CatalogProduct, type CheckoutLine, CheckoutProblem, type CheckoutSession, type EngineOptions, FastspringApiError, fsId, MAX_TAGS_JSON, notFoundSubscription, type OrderItemRecord, type OrderRecord, type PlannedChange, type SubscriptionChange, type SubscriptionRecord } from './model';
+export { type AccountRecord, type AccountSession, type CatalogProduct, type CheckoutLine, CheckoutProblem, type CheckoutSession, FastspringApiError, MAX_TAGS_JSON, notFoundSubscription, type OrderRecord, type PlannedChange, type SubscriptionChange, type SubscriptionRecord } from './model';
 
 export class FastspringEngine extends FastspringSubscriptions {
   lines(input: unknown): CheckoutLine[] {

@@ -2,7 +2,7 @@ import type { PaddlePortalSession, PaddleSubscription } from '../types';
 import { evict, invalidField, notFound } from './model';
 import { PaddleSubscriptions } from './subscriptions';
 
-export { type CatalogPrice, type CheckoutResult, type CheckoutSession, type EngineOptions, type ItemChange, invalidField, type LineInput, PaddleApiError, type PaddlePriceOption, type PreviewExtras, type ProrationMode, type SubscriptionPatch, type TransactionQuery } from './model';
+export { type CheckoutResult, type CheckoutSession, type ItemChange, invalidField, type LineInput, PaddleApiError, type PaddlePriceOption, type SubscriptionPatch, type TransactionQuery } from './model';
 
 /**
  * The stand-in's state (customers, subscriptions, transactions, checkout and portal sessions) and every
