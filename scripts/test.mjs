@@ -45,6 +45,9 @@ const haveChromium = ensureChromium();
 
 for (const file of resultFiles()) rmSync(file, { force: true });
 
+step('Checking the whole repository: dead code (knip) and the reading rules (scripts/lint-code.mjs)');
+const repoStatus = Math.max(pnpm(['exec', 'knip', '--no-progress']), spawnSync(process.execPath, [join(root, 'scripts', 'lint-code.mjs')], { stdio: 'inherit' }).status ?? 1);
+
 step('Linting, type-checking, building and testing every package (turbo)');
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 // The linter (file names, imports, accessibility rules) and the type checker fail the run like a test.
@@ -79,6 +82,6 @@ console.log(`  ${'whole run'.padEnd(22)} ${minutes(Date.now() - startedAt).padSt
 console.log('');
 if (missing.length) console.log(`No test results from: ${missing.join(', ')}`);
 if (!haveChromium) console.log('End-to-end tests could not run: Chromium is missing.');
-if (status !== 0 && failed === 0) failed = 1; // a build or runner failure counts as a failure
+if ((status !== 0 || repoStatus !== 0) && failed === 0) failed = 1; // a lint, build or runner failure counts as a failure
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(status === 0 && failed === 0 && haveChromium ? 0 : 1);
+process.exit(status === 0 && repoStatus === 0 && failed === 0 && haveChromium ? 0 : 1);
