@@ -6,8 +6,8 @@ import { DEFAULT_LOCALE, isLocale, isPagePath, LOCALE_STORAGE_KEY, type Locale, 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createPrerenderer } from '../../lib/prerender';
+import { runtimeConfig } from '../../lib/runtime-config';
 import type { SiteConfig, SiteRemotes } from '../../lib/site-config';
-import { runtimeConfig } from '../../routes/runtime-config/index';
 import { decodedPathOf, isDisplayPage, pathOf } from './security';
 
 const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
