@@ -7,13 +7,16 @@ import type { SecretBox, Signer } from './lib/crypto';
 import type { DiscordClient } from './lib/discord';
 import type { DiscordBot } from './lib/discord-bot';
 import type { Accounts } from './services/accounts';
+import type { Announcements } from './services/announcements';
 import type { BillingAccounts } from './services/billing/accounts';
 import type { WebhookInbox } from './services/billing/inbox';
 import type { PaddleApi } from './services/billing/paddle-api';
 import type { BillingReconciler } from './services/billing/reconcile';
 import type { BillingClients } from './services/billing/types';
+import type { WebhookQueue } from './services/billing/webhook-queue';
 import type { InboxWorker } from './services/billing/worker';
 import type { BotKeys } from './services/bot-keys';
+import type { ConfigFiles } from './services/config-files';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
 import type { PanelPosts } from './services/panel-posts';
@@ -21,6 +24,11 @@ import type { ServerAccessService } from './services/server-access';
 import type { ServerConfigs } from './services/server-config';
 import type { ServerResourcesCache } from './services/server-resources';
 import type { Session, SessionStore } from './services/sessions';
+import type { StaffAudit } from './services/staff-audit';
+import type { StaffSearch } from './services/staff-search';
+import type { StaffTeam } from './services/staff-team';
+import type { Statistics } from './services/statistics';
+import type { SystemHealth } from './services/system-health';
 import type { Tickets } from './services/tickets';
 import type { Transcripts } from './services/transcripts';
 
@@ -51,6 +59,22 @@ declare module 'fastify' {
     /** Billing webhooks: the durable inbox of verified provider events, and this instance's worker draining it. */
     webhookInbox: WebhookInbox;
     inboxWorker: InboxWorker;
+    /** The webhook inbox as the staff System page shows it (queues, dead letters, replays). */
+    webhookQueue: WebhookQueue;
+    /** The database, Redis and the bot's shards, for the status page, the System page and readiness. */
+    systemHealth: SystemHealth;
+    /** A server's Statistics page (the plan's range, the staff named by the bot). */
+    statistics: Statistics;
+    /** Restore Configs' configuration files: signed export, checked import. */
+    configFiles: ConfigFiles;
+    /** System Update's announcements and the public banner's. */
+    announcements: Announcements;
+    /** The staff audit, for routes that record a view or a change of their own. */
+    staffAudit: StaffAudit;
+    /** Support Team's search and cards. */
+    staffSearch: StaffSearch;
+    /** Team Manager's staff members and audit. */
+    staffTeam: StaffTeam;
     /** Subscriptions as the billing pages show them, and premium slots (assign, move with a cooldown). */
     billingAccounts: BillingAccounts;
     /** Paddle's API (official SDK), for the actions of the billing pages. */

@@ -89,7 +89,7 @@ function invalid(error: ZodError): ApiHttpError {
 /** Deeper than any configuration file nests (a file is about 10 levels deep). */
 export const CONFIG_FILE_MAX_DEPTH = 32;
 
-/** The refusal of a file nested deeper than CONFIG_FILE_MAX_DEPTH (also said while the body is read: routes/guilds/config-files.ts). */
+/** The refusal of a file nested deeper than CONFIG_FILE_MAX_DEPTH (also said while the body is read: routes/guilds/server-configs.ts). */
 export function fileTooDeep(): ApiHttpError {
   return reject(`This is not a Tickety configuration file: it nests deeper than ${CONFIG_FILE_MAX_DEPTH} levels, which Tickety's files never do.`);
 }

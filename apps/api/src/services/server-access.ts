@@ -101,6 +101,21 @@ export class ServerAccessService {
   ) {}
 
   /**
+   * A change by a member without full access must not touch the access rules (a role cannot give
+   * itself more), decided on the live version. When `expectedVersion` is not the live one the change
+   * is refused as a conflict first (`notDone` says what did not happen and what to do).
+   */
+  async assertMayChangeRules(guild: Guild, access: ServerAccess, next: unknown, expectedVersion: number | undefined, notDone: string): Promise<void> {
+    if (access.via === 'full') return;
+    const live = await this.configs.live(guild.id);
+    if (expectedVersion !== undefined && live.version !== expectedVersion) {
+      const who = live.savedBy ? `${live.savedBy.name} saved version ${live.version}` : 'Someone saved a newer version';
+      throw new ApiHttpError('CONFIG_CONFLICT', { message: `${who} ${notDone}` });
+    }
+    assertMayChangeAccessRules(guild, access, live.config, next);
+  }
+
+  /**
    * The member's roles in the server (null: not a member). `fresh` reads Discord again (a write
    * decides on what Discord says now). Throws the bot's errors (DiscordBotError).
    */

@@ -1,5 +1,5 @@
-import type { Queryable } from '../db/driver';
-import { iso } from '../lib/clock';
+import type { Db, Queryable } from '../db/driver';
+import { type Clock, iso } from '../lib/clock';
 
 /**
  * Every action the staff audit records (one definition: writers name one of these, and the team
@@ -73,4 +73,20 @@ export async function writeStaffView(q: Queryable, view: Omit<StaffAuditEntry, '
                            AND at > $5::timestamptz AND at <= $1::timestamptz)`,
     [iso(view.at), view.staffId, view.action, view.target, iso(view.at - STAFF_VIEW_AUDIT_WINDOW_MS)],
   );
+}
+
+/** The staff audit for routes: a change or a view, at the clock's now, outside any other transaction. */
+export class StaffAudit {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async write(entry: Omit<StaffAuditEntry, 'at'>): Promise<void> {
+    await writeStaffAudit(this.db, { ...entry, at: this.clock() });
+  }
+
+  async view(entry: Omit<StaffAuditEntry, 'at' | 'before' | 'after'>): Promise<void> {
+    await writeStaffView(this.db, { ...entry, at: this.clock() });
+  }
 }

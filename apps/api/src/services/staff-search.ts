@@ -17,6 +17,8 @@ import { avatarUrl, guildIconUrl } from '../lib/discord';
 import type { BillingAccounts } from './billing/accounts';
 import { subscriptionGrants } from './premium';
 import type { ServerConfigs } from './server-config';
+import type { SessionStore } from './sessions';
+import { writeStaffAudit } from './staff-audit';
 
 /** Queries shorter than this (folded) are matched on the start of names only: trigrams need three letters. */
 export const SUBSTRING_MIN_LENGTH = 3;
@@ -113,6 +115,7 @@ export interface StaffSearchOptions {
   cdnBase: string;
   billing: BillingAccounts;
   configs: ServerConfigs;
+  sessions: SessionStore;
 }
 
 /**
@@ -126,6 +129,21 @@ export class StaffSearch {
 
   constructor(options: StaffSearchOptions) {
     this.#o = options;
+  }
+
+  /** Whether this user has ever signed in to the dashboard. */
+  async isKnownUser(userId: string): Promise<boolean> {
+    const { rows } = await this.#o.db.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+    return rows.length > 0;
+  }
+
+  /** Ends every live session of a user, in the transaction of its audit row (`user.sessions.end`); answers how many. */
+  async endSessions(staffId: string, userId: string): Promise<number> {
+    return this.#o.db.transaction(async (tx) => {
+      const ended = await this.#o.sessions.revokeAllOf(tx, userId);
+      await writeStaffAudit(tx, { at: this.#o.clock(), staffId, action: 'user.sessions.end', target: `user ${userId}`, after: { ended } });
+      return ended;
+    });
   }
 
   async search(raw: string, limit = STAFF_SEARCH_LIMIT): Promise<StaffSearchAnswer> {

@@ -1,10 +1,23 @@
-import type { Plan, StatisticsAnswer, StatisticsQuery, StatisticsTotals } from '@tickety/api-contract';
+import type { Guild, Plan, ServerConfig, StatisticsAnswer, StatisticsQuery, StatisticsTotals } from '@tickety/api-contract';
 import type { Db } from '../db/driver';
 import type { Clock } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
 import { serverHasPremium } from './premium';
+import type { StaffNames } from './staff-names';
 
 const DAY_MS = 86_400_000;
+
+/** The time zone most of the server's panels' support hours use (the first such panel's on a tie), or null. */
+export function serverTimeZone(config: ServerConfig): string | null {
+  const counts = new Map<string, number>();
+  for (const panel of config.panels ?? []) {
+    const zone = panel.supportHours?.timeZone;
+    if (zone) counts.set(zone, (counts.get(zone) ?? 0) + 1);
+  }
+  let best: string | null = null;
+  for (const [zone, count] of counts) if (best === null || count > counts.get(best)!) best = zone;
+  return best;
+}
 
 /** `day` ± `n` days (YYYY-MM-DD). */
 export function addDays(day: string, n: number): string {
@@ -65,7 +78,16 @@ export class Statistics {
     private readonly plans: Plan[],
     /** The server's time zone (see StatisticsAnswer.serverTz), read fresh for each answer. */
     private readonly serverTimeZone: (guildId: string) => Promise<string | null> = async () => null,
+    /** Names the staff who never signed in (the Statistics page); without it they keep their ids. */
+    private readonly staffNames: StaffNames | null = null,
   ) {}
+
+  /** The Statistics page's answer: the range's statistics, with the staff named where the bot can. */
+  async page(guild: Guild, query: StatisticsQuery, timing?: (name: string, ms: number) => void): Promise<StatisticsAnswer> {
+    const answer = await this.read(guild.id, query, timing);
+    await this.staffNames?.fill(guild, answer.staff);
+    return answer;
+  }
 
   /**
    * One statistics query, in a transaction of its own with JIT off, room to sort in memory and the

@@ -26,7 +26,6 @@ import { notDashboardFetch } from '../../plugins/app/security';
 import { encryptSecurePayload } from '../../services/billing/fastspring-secure';
 import { causeOf } from '../../services/billing/reconcile';
 import type { ProviderClient } from '../../services/billing/types';
-import { writeStaffAudit } from '../../services/staff-audit';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 502: ApiError, 503: ApiError };
 const SubscriptionParams = z.object({ provider: BillingProvider, id: ProviderSubscriptionId });
@@ -75,7 +74,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   }
   async function audit(req: FastifyRequest, action: 'billing.view', target: string): Promise<void> {
     assertDashboard(req);
-    await writeStaffAudit(app.db, { at: app.clock(), staffId: await userOf(req), action, target });
+    await app.staffAudit.write({ staffId: await userOf(req), action, target });
   }
 
   app.get('/subscriptions', { ...own, schema: { response: { 200: BillingSubscriptionsAnswer, ...errors } } }, async (req, reply) => {
@@ -190,12 +189,9 @@ export default async function billingRoutes(fastify: FastifyInstance) {
     if (provider === 'paddle') {
       // Only a checkout this server made for this user (another user's, or one it did not make: 404).
       if ((await accounts.checkoutUser('paddle', reference)) !== userId) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
-      subject = await appliedSubject(
-        `provider = 'paddle' AND ((event_type = 'subscription.created' AND payload->'data'->>'transaction_id' = $1) OR (event_type = 'transaction.completed' AND payload->'data'->>'id' = $1))`,
-        reference,
-      );
+      subject = await app.webhookInbox.checkoutSubject('paddle', reference);
     } else if (provider === 'fastspring') {
-      subject = await appliedSubject(`provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`, reference);
+      subject = await app.webhookInbox.checkoutSubject('fastspring', reference);
       // Its activation never came (reconciliation stored the subscription): FastSpring says which it is.
       // Best effort: FastSpring not answering leaves the purchase "activating" (its webhook still comes).
       subject ??= await settledLookup(`fastspring:${reference}`, () => clients.fastspring.orderSubscription(reference), (id) => id !== null).catch((error: unknown) => {
@@ -234,11 +230,6 @@ export default async function billingRoutes(fastify: FastifyInstance) {
       settled.set(key, { at: now, value });
     }
     return value;
-  }
-
-  async function appliedSubject(where: string, reference: string): Promise<string | null> {
-    const { rows } = await app.db.query<{ subject: string | null }>(`SELECT subject FROM webhook_events WHERE ${where} AND state = 'applied' LIMIT 1`, [reference]);
-    return rows[0]?.subject ?? null;
   }
 
   /** The user's own subscription (someone else's is answered like one that does not exist). */

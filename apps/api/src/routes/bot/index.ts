@@ -24,7 +24,6 @@ import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fas
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TranscriptDraft } from '../../lib/body-worker';
 import { z } from 'zod';
-import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
 import { parseUntrustedJson } from '../../lib/json-body';
 import { CSRF_EXEMPT } from '../../plugins/app/security';
@@ -178,14 +177,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
   );
 
   app.put('/shards', { ...raw, schema: { body: ShardHeartbeatBatch, response: { 204: z.null(), ...errors } } }, async (req, reply) => {
-    const now = iso(app.clock());
-    const { shards } = req.body;
-    await app.db.query(
-      `INSERT INTO bot_shards (bot_id, id, state, latency_ms, guilds, last_heartbeat)
-       SELECT $6, s.*, $5::timestamptz FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS s(id, state, latency_ms, guilds)
-       ON CONFLICT (bot_id, id) DO UPDATE SET state = EXCLUDED.state, latency_ms = EXCLUDED.latency_ms, guilds = EXCLUDED.guilds, last_heartbeat = EXCLUDED.last_heartbeat`,
-      [shards.map((s) => s.id), shards.map((s) => s.state), shards.map((s) => s.latencyMs), shards.map((s) => s.guilds), now, req.bot!.botId],
-    );
+    await app.systemHealth.recordShards(req.bot!.botId, req.body.shards);
     return reply.code(204).send(null);
   });
 

@@ -10,7 +10,7 @@ import { DiscordBotError } from '../../lib/discord-bot';
 import { ApiHttpError } from '../../lib/errors';
 import { channelPermissions, hasPermission } from '../../lib/permissions';
 import { notDashboardFetch } from '../../plugins/app/security';
-import { actorOf } from '../guilds/config';
+import { actorOf } from '../../lib/actor';
 
 /** The largest legacy transcript the API reads. */
 export const LEGACY_TRANSCRIPT_MAX_BYTES = 5 * 1024 * 1024;

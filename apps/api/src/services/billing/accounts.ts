@@ -1,9 +1,10 @@
-import type { BillingAction, BillingProvider, BillingSubscription, Plan, PremiumSlot, ServerPremiumAnswer } from '@tickety/api-contract';
+import type { BillingAction, BillingProvider, BillingSubscription, ConfigActor, Plan, PremiumSlot, ServerPremiumAnswer } from '@tickety/api-contract';
 import type { Db, Queryable } from '../../db/driver';
 import { type Clock, iso } from '../../lib/clock';
 import { randomToken } from '../../lib/crypto';
 import { ApiHttpError } from '../../lib/errors';
 import { subscriptionGrants } from '../premium';
+import { insertWebLog } from '../server-config';
 
 interface SubscriptionRow {
   id: string;
@@ -162,6 +163,19 @@ export class BillingAccounts {
       mine,
       cooldownHours: this.cooldownHours,
     };
+  }
+
+  /**
+   * Puts the user's slot on the server (assign) and writes it to both servers' Web Logs; the other
+   * server's entry does not name where the slot went (its readers need not know that server).
+   */
+  async assignToServer(actor: ConfigActor, guildId: string, provider: BillingProvider, providerSubscriptionId: string, slot: number): Promise<void> {
+    const { from } = await this.assign(actor.id, guildId, provider, providerSubscriptionId, slot);
+    if (from === guildId) return;
+    const at = iso(this.clock());
+    const target = `Premium slot ${slot}`;
+    await insertWebLog(this.db, { guildId, at, actor, action: 'premium.assigned', target, version: null, changes: [] });
+    if (from) await insertWebLog(this.db, { guildId: from, at, actor, action: 'premium.removed', target, version: null, changes: [] });
   }
 
   /**

@@ -47,6 +47,19 @@ export class WebhookInbox {
     private readonly options: InboxOptions = DEFAULT_INBOX_OPTIONS,
   ) {}
 
+  /**
+   * The provider's subscription a checkout made, once its webhook has been applied (null before):
+   * Paddle's by the checkout's transaction, FastSpring's by its initial order.
+   */
+  async checkoutSubject(provider: 'paddle' | 'fastspring', reference: string): Promise<string | null> {
+    const where =
+      provider === 'paddle'
+        ? `provider = 'paddle' AND ((event_type = 'subscription.created' AND payload->'data'->>'transaction_id' = $1) OR (event_type = 'transaction.completed' AND payload->'data'->>'id' = $1))`
+        : `provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`;
+    const { rows } = await this.db.query<{ subject: string | null }>(`SELECT subject FROM webhook_events WHERE ${where} AND state = 'applied' LIMIT 1`, [reference]);
+    return rows[0]?.subject ?? null;
+  }
+
   /** Events waiting for the next write, with whoever waits for them. */
   #queue: InboxWaiter[] = [];
   #flushing = false;

@@ -108,7 +108,7 @@ class Holds {
  * They read and change nothing. Slow and held requests count against a cap of waiting requests per
  * staff member and per instance; each route has its own rate limit per address.
  */
-export default async function staffPlaygroundRoutes(fastify: FastifyInstance) {
+export default async function staffTestRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const guard = app.requireStaff('SPECIAL_TEAM_MANAGER_READ');
   const holds = new Holds();

@@ -2,12 +2,12 @@ import { ApiError, AuthenticatedMe, ERROR_CODES, GuildWithAccess, type ServerCon
 import { DEMO_CHANNELS, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../demo/seed';
-import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { SECOND } from '../helpers/clock';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { seedDemo } from '../../../demo/seed';
+import { DASHBOARD_ORIGIN, useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { SECOND } from '../../helpers/clock';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 /**
  * Who may do what on a server (issue 8 §1), route by route, on the demo data (demo/seed.ts): Ava owns
