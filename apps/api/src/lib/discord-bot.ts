@@ -15,21 +15,9 @@ import type { FetchLike } from './discord';
 
 /**
  * The bot's REST calls to Discord (or the sandbox, by base URL): the server's channels, roles and
- * emojis, its member, and the panel messages it posts and edits. Built on @discordjs/rest, which
- * queues requests per route bucket and major parameter, keeps to the global limit (50 a second),
- * reads Discord's X-RateLimit headers to wait before a bucket runs dry, and waits out a 429's
- * Retry-After before trying again. Around it:
- * - every request goes through the API's injectable fetch (`makeRequest`), so tests and demo mode
- *   reach the in-process sandbox, and the per-attempt timeout aborts even a fetch that ignores its
- *   signal;
- * - one deadline per call (`timeoutMs`), rate-limit waits and a retry included;
- * - a wait longer than `maxRateLimitWaitMs` is not waited: the call fails at once as `unavailable`
- *   with Discord's Retry-After, which the routes pass on (1008);
- * - 5xx and timeouts are retried once for reads and edits (idempotent), never for a new message
- *   (a second POST could post the panel twice);
- * - every failure becomes a DiscordBotError: `unavailable` (429 past the wait, 5xx, timeout,
- *   unreachable), `refused` (Discord's 4xx with its JSON code: 50013, 50001, 10003, 10008, 50035...),
- *   `failed` (the bot token refused, a nonsense answer).
+ * emojis, its member, and the panel messages it posts and edits. Built on @discordjs/rest (buckets,
+ * the global limit, Retry-After), with one deadline per call, a bounded rate-limit wait, one retry
+ * for idempotent calls and every failure a DiscordBotError: docs/api.md#the-bots-rest-client.
  */
 export type DiscordBotErrorKind = 'unavailable' | 'refused' | 'failed';
 

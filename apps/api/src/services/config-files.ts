@@ -1,22 +1,8 @@
 /**
- * Configuration files (issue 8 §5): a server's configuration exported as a signed file and imported
- * again, on the same server or another one. The format is `ConfigFile` of packages/api-contract
- * (config-file-api.ts); docs/api.md ("Configuration files") describes it and the keys.
- *
- * The signature is HMAC-SHA256, base64url, over the canonical JSON (`canonicalJson`) of every field
- * of the file but `signature`, with the key `keyId` names (CONFIG_FILE_KEYS; the first key signs,
- * all verify, so keys can be rotated). An import checks, in this order, and refuses with 1015
- * (CONFIG_FILE_REJECTED) saying which: the file is a JSON object of Tickety's format; its key is
- * known; its signature matches; its schema version is the one this API reads. Then the
- * configuration inside passes the server-config schema (1001). A file over CONFIG_FILE_MAX_BYTES is
- * 1016 (PAYLOAD_TOO_LARGE).
- *
- * Channels and roles: on the server the file came from their ids are kept, unless they no longer
- * exist there; on another server each is mapped to the channel or role of the same name
- * (case-insensitive; a channel of a kind that fits the field). What cannot be mapped is listed and
- * removed from the configuration (an id field cleared, a role taken out of its list, an access rule
- * dropped); a mention in a text (`<#id>`, `<@&id>`) is rewritten when it maps and left as it is
- * otherwise (Discord shows it as an unknown channel or role), listed as well.
+ * Configuration files: a server's configuration exported as a signed file and imported again, on the
+ * same server or another one. The format is `ConfigFile` (packages/api-contract, config-file-api.ts);
+ * the signature, the import's checks and how channels and roles are mapped are in
+ * docs/api.md#configuration-file-signing-and-mapping.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {

@@ -80,7 +80,7 @@ function roleList(names: readonly string[]): string {
 }
 
 /**
- * Who may do what on a server's dashboard (issue 8 §1). Full access: the owner and members with
+ * Who may do what on a server's dashboard (docs/api.md#who-may-do-what-on-a-server). Full access: the owner and members with
  * Administrator or Manage Server (the user's guild list says so: `canManage`). Anyone else gets what
  * the server's live configuration's access rules give the roles they hold: the bot reads the member
  * (`GET /guilds/{id}/members/{user}`), reused for a minute for reads, read again for every write.

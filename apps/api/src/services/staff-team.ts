@@ -77,7 +77,7 @@ function likeLiteral(text: string): string {
 const CURSOR_AT = `to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * The team manager (issue 12 §1): the staff members with who granted each flag, adding / editing /
+ * The team manager (docs/api.md#staff): the staff members with who granted each flag, adding / editing /
  * removing one under the rules (nobody grants or revokes a flag they do not hold, nobody changes
  * their own flags, owners are never edited), each change written with its `staff_audit` row in one
  * transaction; and the audit log, newest first, a page at a time. `requireStaff` reads

@@ -95,18 +95,10 @@ class Holds {
 }
 
 /**
- * The staff test playground (`/api/staff/playground`, SPECIAL_TEAM_MANAGER_READ: the /test page's
- * flag). Each route makes the API answer one state of the request overlay and the error catalogue
- * for real, so a staff member can check the overlay after a deploy:
- * - `GET /playground`: the catalogue the error route answers, and the other routes' bounds;
- * - `GET /playground/slow?ms=`: a success after a bounded wait (the loading overlay shows after its delay);
- * - `GET /playground/error/:code`: exactly that catalogue error (status, body, Retry-After and
- *   `selector` as the API sends them), or a success once `until` has passed;
- * - `GET /playground/timeout?ms=`: the answer is held (headers and a blank every 10 s, the JSON at the
- *   end) past the client's timeout, at most 65 s, ended early when the client gives up;
- * - `GET /playground/network`: the connection is destroyed without an answer (a network failure).
- * They read and change nothing. Slow and held requests count against a cap of waiting requests per
- * staff member and per instance; each route has its own rate limit per address.
+ * The staff Test page's playground (`/api/staff/playground`, SPECIAL_TEAM_MANAGER_READ): each route
+ * makes the API answer one state of the request overlay and the error catalogue for real (a slow
+ * success, a catalogue error, a held answer, a dropped connection), reading and changing nothing.
+ * The routes and their caps: docs/api.md#the-staff-test-playground.
  */
 export default async function staffTestRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

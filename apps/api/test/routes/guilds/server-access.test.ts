@@ -10,7 +10,7 @@ import { databases } from '../../helpers/db';
 import { signIn } from '../../helpers/oauth';
 
 /**
- * Who may do what on a server (issue 8 §1), route by route, on the demo data (demo/seed.ts): Ava owns
+ * Who may do what on a server (docs/api.md#who-may-do-what-on-a-server), route by route, on the demo data (demo/seed.ts): Ava owns
  * Ava's Arcade, Nico administers it, Ben is a plain member there and reads Retro Modders through its
  * "Dashboard Readers" role, Cleo is a plain member of Pixel Pals (no access rules), Sam is staff.
  */
