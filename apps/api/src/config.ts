@@ -188,7 +188,7 @@ export interface ConfigFileKey {
 }
 
 /** The product's Discord support server (an invite link); set SUPPORT_URL for another brand. */
-export const DEFAULT_SUPPORT_URL = 'https://discord.gg/tickety';
+const DEFAULT_SUPPORT_URL = 'https://discord.gg/tickety';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -332,9 +332,9 @@ const EnvSchema = z.object({
 });
 
 /** Demo mode's Paddle client-side token (public by nature, like Paddle's own `test_…` tokens); its API key is derived (demoProviderSecrets). */
-export const DEMO_PADDLE_CLIENT_TOKEN = 'test_tickety_demo';
+const DEMO_PADDLE_CLIENT_TOKEN = 'test_tickety_demo';
 /** Demo mode's public token of the subscription-analytics script: the sandbox's stand-in accepts it. */
-export const DEMO_ANALYTICS_TOKEN = 'demo_analytics';
+const DEMO_ANALYTICS_TOKEN = 'demo_analytics';
 
 /**
  * Demo mode's provider credentials, derived from the token key (so no two demos share them and none
@@ -379,7 +379,7 @@ function demoStoreKey(): KeyObject {
 }
 
 /** The public key (64 hex characters) of an Ed25519 seed, as Discord shows an application's. */
-export function ed25519PublicKeyHex(seed: Buffer): string {
+function ed25519PublicKeyHex(seed: Buffer): string {
   const key = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
   return Buffer.from(createPublicKey(key).export({ format: 'jwk' }).x!, 'base64url').toString('hex');
 }
@@ -412,7 +412,7 @@ function isLocalHttp(publicUrl: string): boolean {
 }
 
 /** Reads and validates the plan catalogue (config/plans.json or PLANS_FILE). */
-export function loadPlans(file: string): Plan[] {
+function loadPlans(file: string): Plan[] {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -472,7 +472,7 @@ function previousKeys(value: string | undefined): Buffer[] {
 }
 
 /** The shortest configuration-file secret accepted (bytes): HMAC-SHA256 gains nothing from a longer one. */
-export const CONFIG_FILE_KEY_MIN_BYTES = 32;
+const CONFIG_FILE_KEY_MIN_BYTES = 32;
 const CONFIG_FILE_KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
@@ -483,7 +483,7 @@ const CONFIG_FILE_KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * tests need no setting, the same key after a restart); set, they still verify (files exported
  * before CONFIG_FILE_KEYS was set keep importing). Errors never show a secret.
  */
-export function configFileKeys(value: string | undefined, tokenKeys: readonly Buffer[]): AppConfig['configFiles'] {
+function configFileKeys(value: string | undefined, tokenKeys: readonly Buffer[]): AppConfig['configFiles'] {
   const derivedKeys: ConfigFileKey[] = tokenKeys.map((master) => ({
     id: `tk-${deriveKey(master, 'config-file-key-id', 6).toString('base64url')}`,
     secret: deriveKey(master, 'config-file-signing'),

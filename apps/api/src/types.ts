@@ -20,10 +20,12 @@ import type { ConfigFiles } from './services/config-files';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
 import type { PanelPosts } from './services/panel-posts';
+import type { PlaygroundHolds } from './services/playground-holds';
 import type { ServerAccessService } from './services/server-access';
 import type { ServerConfigs } from './services/server-config';
 import type { ServerResourcesCache } from './services/server-resources';
 import type { Session, SessionStore } from './services/sessions';
+import type { SignIns } from './services/sign-ins';
 import type { StaffAudit } from './services/staff-audit';
 import type { StaffSearch } from './services/staff-search';
 import type { StaffTeam } from './services/staff-team';
@@ -43,6 +45,8 @@ declare module 'fastify' {
     sessions: SessionStore;
     accounts: Accounts;
     oauthStates: OAuthStates;
+    /** A finished sign-in stored in one transaction (user, guilds, session). */
+    signIns: SignIns;
     guildSync: GuildSync;
     serverConfigs: ServerConfigs;
     /** The bot's REST client (@discordjs/rest): server resources, panel messages. */
@@ -75,6 +79,8 @@ declare module 'fastify' {
     staffSearch: StaffSearch;
     /** Team Manager's staff members and audit. */
     staffTeam: StaffTeam;
+    /** The staff Test page's held requests (bounded per member and instance, ended at shutdown). */
+    playgroundHolds: PlaygroundHolds;
     /** Subscriptions as the billing pages show them, and premium slots (assign, move with a cooldown). */
     billingAccounts: BillingAccounts;
     /** Paddle's API (official SDK), for the actions of the billing pages. */

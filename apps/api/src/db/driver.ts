@@ -2,7 +2,7 @@
  * The tiny database driver interface the API uses (PostgreSQL dialect everywhere). Two
  * implementations: PGlite (embedded, a data folder or memory) and `pg` (a pool, DATABASE_URL).
  */
-export interface QueryResult<T> {
+interface QueryResult<T> {
   rows: T[];
 }
 

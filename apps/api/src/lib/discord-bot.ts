@@ -19,7 +19,7 @@ import type { FetchLike } from './discord';
  * the global limit, Retry-After), with one deadline per call, a bounded rate-limit wait, one retry
  * for idempotent calls and every failure a DiscordBotError: docs/api.md#the-bots-rest-client.
  */
-export type DiscordBotErrorKind = 'unavailable' | 'refused' | 'failed';
+type DiscordBotErrorKind = 'unavailable' | 'refused' | 'failed';
 
 export class DiscordBotError extends Error {
   constructor(
@@ -39,7 +39,7 @@ export class DiscordBotError extends Error {
   }
 }
 
-export interface DiscordBotOptions {
+interface DiscordBotOptions {
   /** Discord's versioned API base (`https://discord.com/api/v10`, or the sandbox's). */
   apiBase: string;
   /** Without one, every call fails as `failed` (no bot configured). */
@@ -53,14 +53,14 @@ export interface DiscordBotOptions {
   log?: { warn(obj: object, msg: string): void };
 }
 
-export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 3_000;
+const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 3_000;
 /** The margin @discordjs/rest adds to every rate-limit wait (its `offset`), taken off again when reporting Retry-After. */
 const RATE_LIMIT_OFFSET_MS = 50;
 /** Retry-After for failures that carry none (5xx, timeouts). */
 const DEFAULT_RETRY_AFTER = 5;
 
 /** A panel message's body, as Discord's create / edit message takes it. */
-export type MessageBody = Record<string, unknown>;
+type MessageBody = Record<string, unknown>;
 
 /** A channel of `GET /guilds/{id}/channels`, as far as the API reads it (the type is a number: new kinds appear). */
 export type GuildChannel = Omit<APIGuildChannel, 'type'> & { type: number; parent_id?: string | null; position?: number };

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-export interface DiscordClientOptions {
+interface DiscordClientOptions {
   apiBase: string;
   clientId: string;
   clientSecret: string;
@@ -23,7 +23,7 @@ export interface DiscordClientOptions {
   userAgent?: string;
 }
 
-export const DEFAULT_BOT_GUILDS_DEADLINE_MS = 20_000;
+const DEFAULT_BOT_GUILDS_DEADLINE_MS = 20_000;
 /** Guilds per page of GET /users/@me/guilds (Discord's maximum). */
 const PAGE_SIZE = 200;
 /** Rate-limit waits (429 or an empty bucket) one bot guild list may do before giving up. */
@@ -52,7 +52,7 @@ export interface DiscordPartialGuild {
   permissions: string;
 }
 
-export type DiscordErrorKind = 'unavailable' | 'unauthorized' | 'invalid_grant' | 'failed';
+type DiscordErrorKind = 'unavailable' | 'unauthorized' | 'invalid_grant' | 'failed';
 
 export class DiscordError extends Error {
   constructor(

@@ -15,7 +15,7 @@ interface Counted {
  * Fixed-window counters in this process's memory, one per key: what @fastify/rate-limit's local store
  * does (a window starts with a key's first request and lasts `windowMs`).
  */
-export class LocalCounts {
+class LocalCounts {
   readonly #entries = new Map<string, { count: number; resetAt: number }>();
 
   constructor(private readonly capacity: number = LOCAL_KEYS) {}

@@ -21,7 +21,7 @@ export function redactUrl(url: string): string {
 }
 
 /** What an error keeps in the logs. */
-export interface LoggedError {
+interface LoggedError {
   type: string;
   message: string;
   code?: string | number;

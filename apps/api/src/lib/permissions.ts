@@ -21,7 +21,7 @@ export const PERMISSION_BITS = {
 export type PermissionName = keyof typeof PERMISSION_BITS;
 
 /** How Discord's client names them (for messages a person reads). */
-export const PERMISSION_LABELS: Record<PermissionName, string> = {
+const PERMISSION_LABELS: Record<PermissionName, string> = {
   ADMINISTRATOR: 'Administrator',
   VIEW_CHANNEL: 'View Channel',
   SEND_MESSAGES: 'Send Messages',
@@ -62,7 +62,7 @@ export interface MemberPermissionData {
   roles: readonly string[];
 }
 
-export interface ChannelOverwrite {
+interface ChannelOverwrite {
   /** A role id (type 0) or a member id (type 1); the @everyone overwrite has the guild's id. */
   id: string;
   type: number;

@@ -20,7 +20,7 @@ export interface SiteState {
   composition: Composition;
 }
 
-export interface SiteConfigOptions {
+interface SiteConfigOptions {
   /** The site folder (STATIC_ROOT). */
   root: string;
   /** REMOTE_<NAME>_URL: manifest URLs that replace the site's entries. */

@@ -58,6 +58,11 @@ export class Accounts {
     );
   }
 
+  /** Replaces a user's stored guild list (a refresh), in a transaction of its own. */
+  async storeGuilds(userId: string, guilds: DiscordPartialGuild[], botGuilds: Set<string> | null): Promise<void> {
+    await this.db.transaction((tx) => this.replaceGuilds(tx, userId, guilds, botGuilds));
+  }
+
   /**
    * Replaces the user's stored guild list with what Discord sent. `botGuilds` null means the bot's
    * list is unknown right now: keep what is stored for each guild.

@@ -28,15 +28,15 @@ import type { LiveConfig, ServerConfigs, ServerLimits } from './server-config';
 import type { ServerResourcesCache } from './server-resources';
 
 /** The fields of a file that the signature covers: all but `signature`. */
-export type UnsignedConfigFile = Omit<ConfigFile, 'signature'>;
+type UnsignedConfigFile = Omit<ConfigFile, 'signature'>;
 
 /** The signature of `fields` (a file without its `signature`) under `secret`: base64url HMAC-SHA256. */
-export function signatureOf(fields: Record<string, unknown>, secret: Buffer): string {
+function signatureOf(fields: Record<string, unknown>, secret: Buffer): string {
   return createHmac('sha256', secret).update(canonicalJson(fields), 'utf8').digest('base64url');
 }
 
 /** A file signed with `key`: `keyId` set to the key's id and the signature added. */
-export function signConfigFile(fields: Omit<UnsignedConfigFile, 'keyId'>, key: ConfigFileKey): ConfigFile {
+function signConfigFile(fields: Omit<UnsignedConfigFile, 'keyId'>, key: ConfigFileKey): ConfigFile {
   const unsigned: UnsignedConfigFile = { ...fields, keyId: key.id };
   return { ...unsigned, signature: signatureOf(unsigned, key.secret) };
 }
@@ -102,7 +102,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 type Fit = 'category' | 'text' | 'any';
 
 /** One place a configuration names a channel or role. */
-export interface Reference {
+interface Reference {
   kind: 'channel' | 'role';
   id: string;
   fit: Fit;
@@ -119,7 +119,7 @@ const MENTION = /<(#|@&)(\d{17,20})>/g;
  * or null to remove it (an id field becomes null, a role leaves its list, an access rule is
  * dropped; a mention in a text stays as it is). Roles mapped onto one role are kept once.
  */
-export function rewriteReferences(config: ServerConfig, visit: (ref: Reference) => string | null): ServerConfig {
+function rewriteReferences(config: ServerConfig, visit: (ref: Reference) => string | null): ServerConfig {
   const next = structuredClone(config);
 
   // Mentions first, on the configuration's own indices (nothing has been removed yet).
@@ -192,7 +192,7 @@ export function byName<T extends { id: string; name: string }>(items: readonly T
 }
 
 /** A file's configuration prepared for this server: as it would be saved, and what it would change. */
-export interface PreparedImport {
+interface PreparedImport {
   preview: ImportPreview;
   config: ServerConfig;
   live: LiveConfig & ServerLimits;

@@ -31,7 +31,7 @@ interface PostRow {
   deleted_at: Date | string | null;
 }
 
-export const MESSAGE_DELETED = 'The message was deleted in Discord: send the panel again.';
+const MESSAGE_DELETED = 'The message was deleted in Discord: send the panel again.';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -299,6 +299,6 @@ export class PanelPosts {
 }
 
 /** "The bot cannot post in #staff-only: it lacks Send Messages." */
-export function cannotPost(channelName: string, missing: readonly PermissionName[]): string {
+function cannotPost(channelName: string, missing: readonly PermissionName[]): string {
   return `The bot cannot post in #${channelName}: it lacks ${describePermissions(missing)}.`;
 }

@@ -27,16 +27,16 @@ import type { ServerResourcesCache } from './server-resources';
 const AccessRules = z.array(AccessRule).max(ACCESS_RULES_MAX);
 
 /** How long a member's roles are reused for reads (writes always read them again). */
-export const MEMBER_TTL_MS = 60_000;
+const MEMBER_TTL_MS = 60_000;
 /** Members kept in memory at most (the least recently fetched go first). */
-export const MEMBER_CACHE_MAX = 10_000;
+const MEMBER_CACHE_MAX = 10_000;
 /** Servers looked up at most when a user's list is fetched (the rest keep their stored value). */
-export const LIST_LOOKUPS_MAX = 25;
+const LIST_LOOKUPS_MAX = 25;
 /** Member lookups running at once for one list. */
 const LIST_CONCURRENCY = 5;
 
 /** Who can grant dashboard access, and where (said in every refusal). */
-export const WHO_GRANTS =
+const WHO_GRANTS =
   "The server's owner and members with the Administrator or Manage Server permission can give a role access under Panel Menu › Settings and access.";
 
 /** A member's roles (without @everyone), or null when Discord says the user is not a member. */
@@ -282,7 +282,7 @@ export function areaRefusal(guild: Pick<Guild, 'name'>, access: ServerAccess, ar
  * role with Panel Menu write access must not give itself, or anyone, more. Throws 1017 when `access`
  * is not full and `next`'s rules differ from `before`'s.
  */
-export function assertMayChangeAccessRules(
+function assertMayChangeAccessRules(
   guild: Pick<Guild, 'name'>,
   access: ServerAccess,
   before: Pick<ServerConfig, 'access'>,

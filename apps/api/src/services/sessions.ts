@@ -34,7 +34,7 @@ export interface SessionLog {
 }
 
 /** SESSIONS_PER_USER_MAX's default. */
-export const DEFAULT_SESSIONS_PER_USER = 20;
+const DEFAULT_SESSIONS_PER_USER = 20;
 
 interface SessionRow {
   id: string;

@@ -21,7 +21,7 @@ import type { SessionStore } from './sessions';
 import { writeStaffAudit } from './staff-audit';
 
 /** Queries shorter than this (folded) are matched on the start of names only: trigrams need three letters. */
-export const SUBSTRING_MIN_LENGTH = 3;
+const SUBSTRING_MIN_LENGTH = 3;
 
 type Stamp = Date | string;
 const isoOf = (v: Stamp | null | undefined): string | null => (v === null || v === undefined ? null : new Date(v).toISOString());
@@ -109,7 +109,7 @@ const ticketOf = (r: TicketRow): StaffTicket => ({
   transcriptId: r.file_id,
 });
 
-export interface StaffSearchOptions {
+interface StaffSearchOptions {
   db: Db;
   clock: Clock;
   cdnBase: string;

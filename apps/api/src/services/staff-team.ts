@@ -49,7 +49,7 @@ interface Profile {
   avatar: string | null;
 }
 
-export interface StaffTeamOptions {
+interface StaffTeamOptions {
   db: Db;
   clock: Clock;
   cdnBase: string;

@@ -20,12 +20,12 @@ export function serverTimeZone(config: ServerConfig): string | null {
 }
 
 /** `day` ± `n` days (YYYY-MM-DD). */
-export function addDays(day: string, n: number): string {
+function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The calendar day of `ms` in `tz` (YYYY-MM-DD). */
-export function dayIn(ms: number, tz: string): string {
+function dayIn(ms: number, tz: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
 }
 

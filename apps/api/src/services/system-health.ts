@@ -8,10 +8,10 @@ import type { RedisLink } from '../lib/redis-link';
 import { API_VERSION } from '../lib/version';
 
 /** A database check slower than this is "degraded" on the status page; one that does not finish in time is "down". */
-export const DB_SLOW_MS = 1_000;
-export const DB_TIMEOUT_MS = 3_000;
+const DB_SLOW_MS = 1_000;
+const DB_TIMEOUT_MS = 3_000;
 /** The System page's database check waits this long. */
-export const SYSTEM_DB_CHECK_MS = 2_000;
+const SYSTEM_DB_CHECK_MS = 2_000;
 /** A shard without a heartbeat for this long is not counted as healthy. */
 export const SHARD_STALE_MS = 120_000;
 
@@ -20,7 +20,7 @@ const rank: Record<HealthState, number> = { operational: 0, degraded: 1, down: 2
 
 type Shard = StatusResponse['shards'][number];
 
-export interface SystemHealthDeps {
+interface SystemHealthDeps {
   db: Db;
   clock: Clock;
   /** The product's bot (its shards are the ones shown). */

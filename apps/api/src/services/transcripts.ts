@@ -44,7 +44,7 @@ export interface TranscriptRow {
 }
 
 /** A copied attachment. */
-export interface StoredAttachment {
+interface StoredAttachment {
   filename: string;
   contentType: string;
   size: number;
@@ -53,7 +53,7 @@ export interface StoredAttachment {
 
 /** The API's address of a copied attachment (the viewer and the downloaded HTML load it from here). */
 
-export function attachmentPath(guildId: string, fileId: string, attachmentId: string): string {
+function attachmentPath(guildId: string, fileId: string, attachmentId: string): string {
   return `/api/transcripts/v2/${guildId}/${fileId}/attachments/${attachmentId}`;
 }
 

@@ -19,7 +19,7 @@ import type { Session } from '../../services/sessions';
 import { STAFF_VIEW_AUDIT_WINDOW_MS, writeStaffView } from '../../services/staff-audit';
 import { notDashboardFetch, notDashboardMedia } from './security';
 
-export interface CookieNames {
+interface CookieNames {
   session: string;
   state: string;
 }
@@ -45,7 +45,7 @@ export function clearSessionCookie(app: FastifyInstance, reply: FastifyReply): v
 }
 
 /** The staff flag that opens a server's dashboard read-only (`via: 'staff'`) to a staff member without access of their own. */
-export const STAFF_READ_PERMISSION: StaffPermission = 'DASHBOARD_SUPPORT_SEARCH_READ';
+const STAFF_READ_PERMISSION: StaffPermission = 'DASHBOARD_SUPPORT_SEARCH_READ';
 
 /**
  * A transcript's copied attachment: the viewer loads it as an image, video or download, which sends

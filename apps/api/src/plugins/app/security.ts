@@ -101,7 +101,7 @@ export function notDashboardMedia(req: FastifyRequest, dashboardOrigins: Readonl
   return `Sec-Fetch-Site: ${String(site).slice(0, 20)}`;
 }
 
-export interface SecurityOptions {
+interface SecurityOptions {
   allowedOrigins: string[];
   secure: boolean;
   /** Content-Security-Policy of HTML pages (frame-ancestors is added per page). */
@@ -195,7 +195,7 @@ export function checkoutSources(
  * The subscription-analytics script's origin (ProfitWell's `public.profitwell.com`), when it is
  * configured and not served by this origin (the demo's stand-in is).
  */
-export function analyticsScriptSources(config: { publicUrl: string; analyticsScriptUrl: string | null }): string[] {
+function analyticsScriptSources(config: { publicUrl: string; analyticsScriptUrl: string | null }): string[] {
   if (!config.analyticsScriptUrl) return [];
   const script = new URL(config.analyticsScriptUrl).origin;
   return script === new URL(config.publicUrl).origin ? [] : [script];

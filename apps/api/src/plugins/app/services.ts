@@ -27,10 +27,12 @@ import { ConfigFiles } from '../../services/config-files';
 import { GuildSync } from '../../services/guild-sync';
 import { OAuthStates } from '../../services/oauth-states';
 import { PanelPosts } from '../../services/panel-posts';
+import { PlaygroundHolds } from '../../services/playground-holds';
 import { ServerAccessService } from '../../services/server-access';
 import { ServerConfigs } from '../../services/server-config';
 import { ServerResourcesCache } from '../../services/server-resources';
 import { SessionStore } from '../../services/sessions';
+import { SignIns } from '../../services/sign-ins';
 import { StaffAudit } from '../../services/staff-audit';
 import { StaffNames } from '../../services/staff-names';
 import { StaffSearch } from '../../services/staff-search';
@@ -66,6 +68,7 @@ export default fp(
     );
     app.decorate('accounts', new Accounts(db, clock, config.discord.cdnBase, new Set(config.staffOwnerIds)));
     app.decorate('oauthStates', new OAuthStates(db, box, clock));
+    app.decorate('signIns', new SignIns(db, app.accounts, app.sessions));
     app.decorate('guildSync', new GuildSync(discord, clock));
     const serverConfigs = new ServerConfigs(db, clock, config.plans);
     app.decorate('serverConfigs', serverConfigs);
@@ -121,6 +124,9 @@ export default fp(
     app.decorate('configFiles', configFiles);
     app.decorate('announcements', new Announcements(db, clock));
     app.decorate('staffAudit', new StaffAudit(db, clock));
+    const playgroundHolds = new PlaygroundHolds();
+    app.decorate('playgroundHolds', playgroundHolds);
+    app.addHook('preClose', async () => playgroundHolds.shutdown());
     app.decorate('staffTeam', new StaffTeam({ db, clock, cdnBase: config.discord.cdnBase, ownerIds: new Set(config.staffOwnerIds), bot }));
 
     // Billing: the webhook inbox (each provider's verified events, applied by a worker that every

@@ -45,7 +45,7 @@ export interface StaticSite {
   sendShell(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
 
-export interface StaticSiteOptions {
+interface StaticSiteOptions {
   /** The site folder (STATIC_ROOT) as `scripts/deploy.mjs` writes it. */
   root: string;
   /** The site's composition (config.json and the REMOTE_<NAME>_URL overrides). */
@@ -87,7 +87,7 @@ export function cspWithOrigins(csp: string, origins: string[]): string {
 
 /** Origins of remotes served from elsewhere than this server (their scripts, styles and manifests). */
 /** The language a page is rendered in: the reader's pick (its cookie), else their Accept-Language, else English. */
-export function readerLocale(req: FastifyRequest): Locale {
+function readerLocale(req: FastifyRequest): Locale {
   const picked = req.cookies[LOCALE_STORAGE_KEY];
   if (isLocale(picked)) return picked;
   return localeFromAcceptLanguage(req.headers['accept-language']) ?? DEFAULT_LOCALE;

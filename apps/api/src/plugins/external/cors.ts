@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { ApiHttpError } from '../../lib/errors';
 
 /** Static files anyone may fetch cross-origin (remote manifests and bundles): `*`, no credentials. */
-export function isPublicAsset(path: string): boolean {
+function isPublicAsset(path: string): boolean {
   return path.startsWith('/remotes/') || path.endsWith('/mf-manifest.json');
 }
 

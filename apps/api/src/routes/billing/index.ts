@@ -2,18 +2,17 @@ import {
   ApiError,
   BILLING_PROVIDERS,
   BillingActionAnswer,
+  BillingCheckoutAnswer,
   BillingInvoicesAnswer,
   BillingProvider,
+  BillingProvidersAnswer,
   BillingSubscription,
   BillingSubscriptionsAnswer,
   ChangePlanPreview,
   ChangePlanRequest,
   CheckoutRequest,
   CheckoutStatus,
-  FastspringCheckoutAnswer,
-  PaddleCheckoutAnswer,
   ProviderSubscriptionId,
-  RedirectCheckoutAnswer,
   Snowflake,
 } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -37,8 +36,6 @@ const PROVIDER_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/;
 const ReferenceParams = ProviderParams.extend({ reference: z.string().regex(PROVIDER_ID, 'must be a checkout reference of the provider') });
 const ActionParams = SubscriptionParams.extend({ action: z.enum(['cancel', 'resume', 'payment-method', 'portal']) });
 const InvoiceParams = SubscriptionParams.extend({ invoice: z.string().regex(PROVIDER_ID, 'must be an invoice id of the provider') });
-const CheckoutAnswer = z.union([PaddleCheckoutAnswer, FastspringCheckoutAnswer, RedirectCheckoutAnswer]);
-const BillingProvidersAnswer = z.object({ available: z.array(BillingProvider) });
 /** How long a provider's settled answer about a checkout is reused. */
 const CHECKOUT_LOOKUP_TTL_MS = 60_000;
 const PROVIDER_NAMES: Record<BillingProvider, string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };
@@ -140,7 +137,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   });
 
   // A checkout of a catalogue price: what the provider's checkout needs, tied to the signed-in user.
-  app.post('/:provider/checkout', { ...own, config: perUser('provider-checkout', 0.5), schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: CheckoutAnswer, ...errors } } }, async (req) => {
+  app.post('/:provider/checkout', { ...own, config: perUser('provider-checkout', 0.5), schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: BillingCheckoutAnswer, ...errors } } }, async (req) => {
     if (req.validationError) throw req.validationError;
     const { provider } = req.params;
     const { priceId } = req.body;

@@ -39,7 +39,7 @@ const validatedInWorker: FastifySchemaCompiler<unknown> = (route) =>
   route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : (validatorCompiler(route as never) as (data: unknown) => { value: unknown });
 
 /** Raw (possibly gzipped) body limits: a batch of events, a transcript. */
-export const EVENTS_BODY_MAX = 1024 * 1024;
+const EVENTS_BODY_MAX = 1024 * 1024;
 /**
  * A batch of events inflates to at most 1 MiB of JSON (thousands of ordinary events; a bot with long
  * form answers splits its batches): storing one costs the event loop its parameters' serialisation,
@@ -58,7 +58,7 @@ const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 413
 const TranscriptParams = z.object({ server: Snowflake, fileid: TranscriptFileId });
 
 /** A weak ETag of a configuration as a bot reads it: its version and a hash of its canonical JSON. */
-export function configEtag(version: number, config: unknown): string {
+function configEtag(version: number, config: unknown): string {
   return `W/"${version}-${createHash('sha256').update(canonicalJson(config)).digest('base64url').slice(0, 22)}"`;
 }
 

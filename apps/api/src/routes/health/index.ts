@@ -6,7 +6,7 @@ import { DB_RETRY_AFTER } from '../../plugins/app/errors';
 import { ANSWERS_UNDER_PRESSURE, OVERLOAD_RETRY_AFTER } from '../../plugins/external/under-pressure';
 
 /** How long the readiness check waits for the database. */
-export const READY_DB_DEADLINE_MS = 2_000;
+const READY_DB_DEADLINE_MS = 2_000;
 
 /**
  * Liveness (`/api/health`: the process answers, no dependency checked, answers under load too) and

@@ -21,7 +21,7 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
  * How long a browser (or, for a caller without cookies, a shared cache) may reuse the public answer.
  * The banner reads again every 30 s, so a withdrawn notice is gone from every page within a minute.
  */
-export const ANNOUNCEMENTS_MAX_AGE_SECONDS = 30;
+const ANNOUNCEMENTS_MAX_AGE_SECONDS = 30;
 
 /** Adds `value` to the answer's Vary (CORS has put Origin there). */
 function vary(reply: FastifyReply, value: string): void {

@@ -13,10 +13,10 @@ import { notDashboardFetch } from '../../plugins/app/security';
 import { actorOf } from '../../lib/actor';
 
 /** The largest legacy transcript the API reads. */
-export const LEGACY_TRANSCRIPT_MAX_BYTES = 5 * 1024 * 1024;
+const LEGACY_TRANSCRIPT_MAX_BYTES = 5 * 1024 * 1024;
 
 const Hex = (max: number) => z.string().regex(new RegExp(`^[0-9a-f]{1,${max}}$`), 'must be lower-case hex');
-export const LegacyParams = z.object({
+const LegacyParams = z.object({
   channel: Snowflake,
   attachment: Snowflake,
   filename: z.string().regex(/^[A-Za-z0-9._-]{1,200}\.(html?|txt)$/, 'must be the name of an .html or .txt file'),

@@ -5,7 +5,7 @@ import { minorToMajor } from './money';
 import type { PriceBook } from './subscriptions';
 import type { ChangePreview, Invoice, ProviderClient, SubscriptionState } from './types';
 
-export interface ChargebeeApiOptions {
+interface ChargebeeApiOptions {
   site: string | null;
   /** The API key (server side only, never logged). Null: not configured. */
   apiKey: string | null;

@@ -78,7 +78,7 @@ export const DiscordWebhookBody = z.discriminatedUnion('type', [
 type DiscordEvent = Extract<z.infer<typeof DiscordWebhookBody>, { type: 1 }>['event'];
 
 /** The entitlement events billing applies; the rest (APPLICATION_AUTHORIZED, …) are acknowledged and ignored. */
-export const ENTITLEMENT_EVENTS = new Set(['ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE']);
+const ENTITLEMENT_EVENTS = new Set(['ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE']);
 
 /**
  * The inbox's view of an event. Discord gives events no id: the key is the event's type, its

@@ -3,7 +3,7 @@ import type { Db } from '../../db/driver';
 import { type Clock, iso } from '../../lib/clock';
 import { type Applier, type InboxEvent, NotYetError, type Provider } from './types';
 
-export interface InboxOptions {
+interface InboxOptions {
   /** Attempts before an event goes to the dead letters (staff replay it from there). */
   maxAttempts: number;
   /** The first retry's delay; each next one doubles, up to `maxDelayMs`. */
@@ -11,7 +11,7 @@ export interface InboxOptions {
   maxDelayMs: number;
 }
 
-export const DEFAULT_INBOX_OPTIONS: InboxOptions = { maxAttempts: 8, baseDelayMs: 5_000, maxDelayMs: 3_600_000 };
+const DEFAULT_INBOX_OPTIONS: InboxOptions = { maxAttempts: 8, baseDelayMs: 5_000, maxDelayMs: 3_600_000 };
 
 interface InboxWaiter {
   provider: Provider;
