@@ -9,6 +9,7 @@ import type { DiscordBot } from './lib/discord-bot';
 import type { Accounts } from './services/accounts';
 import type { Announcements } from './services/announcements';
 import type { BillingAccounts } from './services/billing/accounts';
+import type { CheckoutStatuses } from './services/billing/checkouts';
 import type { WebhookInbox } from './services/billing/inbox';
 import type { PaddleApi } from './services/billing/paddle-api';
 import type { BillingReconciler } from './services/billing/reconcile';
@@ -93,6 +94,8 @@ declare module 'fastify' {
     logThrottle: import('./lib/log').LogThrottle;
     /** Every provider's API client (Paddle's is also `paddleApi`), for actions, receipts and reconciliation. */
     billingClients: BillingClients;
+    /** Where a purchase stands after a provider's checkout (the billing pages poll it). */
+    checkoutStatuses: CheckoutStatuses;
     /** Heals lost webhooks by re-reading the providers' subscriptions. */
     billingReconciler: BillingReconciler;
     /** Background work (e.g. revoking a Discord token) that close() waits for. */

@@ -10,6 +10,7 @@ import { Announcements } from '../../services/announcements';
 import { BillingAccounts } from '../../services/billing/accounts';
 import { chargebeeApplier } from '../../services/billing/chargebee';
 import { ChargebeeApi } from '../../services/billing/chargebee-api';
+import { CheckoutStatuses } from '../../services/billing/checkouts';
 import { discordApplier } from '../../services/billing/discord';
 import { DiscordBillingClient } from '../../services/billing/discord-api';
 import { fastspringApplier } from '../../services/billing/fastspring';
@@ -163,6 +164,7 @@ export default fp(
       discord: new DiscordBillingClient(bot, config.discord.clientId, clock, config.billing.discord.publicKeys.length > 0 && prices.sells('discord')),
     };
     app.decorate('billingClients', clients);
+    app.decorate('checkoutStatuses', new CheckoutStatuses(app.billingAccounts, clients, inbox, config.plans));
     app.decorate(
       'staffSearch',
       new StaffSearch({ db, clock, cdnBase: config.discord.cdnBase, billing: app.billingAccounts, configs: serverConfigs, sessions: app.sessions }),
