@@ -144,13 +144,13 @@ function arcadeHistory(): Step[] {
 }
 
 function pixelPalsConfig(): ServerConfig {
-  const C = DEMO_CHANNELS.pixelPals;
-  const R = DEMO_ROLES.pixelPals;
+  const channels = DEMO_CHANNELS.pixelPals;
+  const roles = DEMO_ROLES.pixelPals;
   const panel = (id: string, name: string, title: string, description: string, button: string, emoji: string): Panel => ({
     ...newPanel(id, { name, title, description, button }),
     button: { label: button, emoji, style: 'primary' },
-    categoryId: C.helpDeskCategory,
-    supportRoleIds: [R.helper],
+    categoryId: channels.helpDeskCategory,
+    supportRoleIds: [roles.helper],
   });
   return {
     ...defaultServerConfig(),
@@ -163,8 +163,8 @@ function pixelPalsConfig(): ServerConfig {
 }
 
 function retroModdersHistory(): Step[] {
-  const C = DEMO_CHANNELS.modGuild;
-  const R = DEMO_ROLES.modGuild;
+  const channels = DEMO_CHANNELS.modGuild;
+  const roles = DEMO_ROLES.modGuild;
   const v1: ServerConfig = {
     ...defaultServerConfig(),
     panels: [
@@ -175,13 +175,13 @@ function retroModdersHistory(): Step[] {
           description: 'Your mod does not load, or crashes the game? Open a ticket with your game version and the mods you use.',
           button: 'Get mod help',
         }),
-        categoryId: C.moddingCategory,
-        supportRoleIds: [R.moderator],
+        categoryId: channels.moddingCategory,
+        supportRoleIds: [roles.moderator],
       },
     ],
   };
   const v2: ServerConfig = structuredClone(v1);
-  v2.access = [{ roleId: R.dashboardReaders, areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read' } }];
+  v2.access = [{ roleId: roles.dashboardReaders, areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read' } }];
   return [
     { by: 'ava', ago: 4 * DAY, config: v1 },
     { by: 'ava', ago: 4 * DAY - 2 * HOUR, config: v2 },

@@ -184,9 +184,9 @@ export class Accounts {
         WHERE u.id = $1`,
       [userId, guildId],
     );
-    const r = rows[0];
-    if (!r) return { refreshedAt: null, guild: null };
-    return { refreshedAt: toMs(r.guilds_refreshed_at), guild: r.listed ? this.#guild(r) : null };
+    const row = rows[0];
+    if (!row) return { refreshedAt: null, guild: null };
+    return { refreshedAt: toMs(row.guilds_refreshed_at), guild: row.listed ? this.#guild(row) : null };
   }
 
   #guild(r: GuildRow): Guild {
