@@ -47,9 +47,9 @@ export class Accounts {
     private readonly staffOwnerIds: ReadonlySet<string>,
   ) {}
 
-  async upsertUser(q: Queryable, user: DiscordUser): Promise<void> {
+  async upsertUser(queryable: Queryable, user: DiscordUser): Promise<void> {
     const now = iso(this.clock());
-    await q.query(
+    await queryable.query(
       `INSERT INTO users (id, username, global_name, avatar, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz)
        ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, global_name = EXCLUDED.global_name,
@@ -67,14 +67,14 @@ export class Accounts {
    * Replaces the user's stored guild list with what Discord sent. `botGuilds` null means the bot's
    * list is unknown right now: keep what is stored for each guild.
    */
-  async replaceGuilds(q: Queryable, userId: string, guilds: DiscordPartialGuild[], botGuilds: Set<string> | null): Promise<void> {
+  async replaceGuilds(queryable: Queryable, userId: string, guilds: DiscordPartialGuild[], botGuilds: Set<string> | null): Promise<void> {
     const now = iso(this.clock());
     // One replacement per user at a time (sign-in, refresh and access checks may overlap): the user's
     // row is locked until the transaction ends, so their delete-then-insert never interleave.
-    await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    await queryable.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
     const unique = [...new Map(guilds.map((g) => [g.id, g])).values()];
     if (unique.length > 0) {
-      await q.query(
+      await queryable.query(
         `INSERT INTO guilds (id, name, icon, bot_in_guild, updated_at)
          SELECT id, name, icon, COALESCE(bot, false), $5::timestamptz
            FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[]) AS t(id, name, icon, bot)
@@ -92,12 +92,12 @@ export class Accounts {
     }
     // Role access is the bot's finding (services/server-access.ts), not Discord's list: kept for the
     // servers still listed (as non-manager) until it is checked again.
-    const kept = await q.query<{ guild_id: string }>('SELECT guild_id FROM user_guilds WHERE user_id = $1 AND role_access', [userId]);
+    const kept = await queryable.query<{ guild_id: string }>('SELECT guild_id FROM user_guilds WHERE user_id = $1 AND role_access', [userId]);
     const roleAccess = new Set(kept.rows.map((r) => r.guild_id));
-    await q.query('DELETE FROM user_guilds WHERE user_id = $1', [userId]);
+    await queryable.query('DELETE FROM user_guilds WHERE user_id = $1', [userId]);
     if (unique.length > 0) {
       const manages = unique.map((g) => canManageGuild(g.owner, g.permissions));
-      await q.query(
+      await queryable.query(
         `INSERT INTO user_guilds (user_id, guild_id, position, owner, permissions, can_manage, role_access)
          SELECT $1, guild_id, position, owner, permissions, can_manage, role_access
            FROM unnest($2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[], $7::boolean[])
@@ -113,7 +113,7 @@ export class Accounts {
         ],
       );
     }
-    await q.query('UPDATE users SET guilds_refreshed_at = $2::timestamptz WHERE id = $1', [userId, now]);
+    await queryable.query('UPDATE users SET guilds_refreshed_at = $2::timestamptz WHERE id = $1', [userId, now]);
   }
 
   /**

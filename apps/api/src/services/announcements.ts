@@ -142,8 +142,8 @@ export class Announcements {
     return { announcements: page.map((r) => this.#toAnnouncement(r, now)), nextCursor: rows.length > options.limit ? page.at(-1)!.id : null };
   }
 
-  async #one(q: Queryable, id: string): Promise<Announcement> {
-    const { rows } = await q.query<Row>(
+  async #one(queryable: Queryable, id: string): Promise<Announcement> {
+    const { rows } = await queryable.query<Row>(
       `SELECT ${COLUMNS}, COALESCE(u.global_name, u.username) AS updated_by_name FROM announcements a LEFT JOIN users u ON u.id = a.updated_by WHERE a.id = $1`,
       [id],
     );

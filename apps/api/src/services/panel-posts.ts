@@ -256,8 +256,8 @@ export class PanelPosts {
     return new ApiHttpError('DISCORD_REFUSED', { message: `Discord refused the message: ${detail || `HTTP ${error.status}`}${code ? ` (code ${code})` : ''}.`, cause: error });
   }
 
-  async #row(q: Queryable, guildId: string, kind: PostKind, id: string): Promise<PostRow | null> {
-    const { rows } = await q.query<PostRow>(
+  async #row(queryable: Queryable, guildId: string, kind: PostKind, id: string): Promise<PostRow | null> {
+    const { rows } = await queryable.query<PostRow>(
       'SELECT kind, item_id, channel_id, message_id, posted_version, posted_at, deleted_at FROM panel_posts WHERE guild_id = $1 AND kind = $2 AND item_id = $3',
       [guildId, kind, id],
     );

@@ -52,14 +52,14 @@ export class BillingAccounts {
     return this.cooldownMs / 3_600_000;
   }
 
-  async list(userId: string, q: Queryable = this.db): Promise<BillingSubscription[]> {
-    const { rows } = await q.query<SubscriptionRow>(`${SELECT('$2::timestamptz')} WHERE s.user_id = $1 ORDER BY s.created_at DESC, s.id`, [userId, iso(this.clock())]);
+  async list(userId: string, queryable: Queryable = this.db): Promise<BillingSubscription[]> {
+    const { rows } = await queryable.query<SubscriptionRow>(`${SELECT('$2::timestamptz')} WHERE s.user_id = $1 ORDER BY s.created_at DESC, s.id`, [userId, iso(this.clock())]);
     return rows.map((r) => this.#answer(r));
   }
 
   /** One subscription by its provider's id, whoever owns it (the route decides who may see it). */
-  async find(provider: BillingProvider, providerSubscriptionId: string, q: Queryable = this.db): Promise<BillingSubscription | null> {
-    const { rows } = await q.query<SubscriptionRow>(`${SELECT('$3::timestamptz')} WHERE s.provider = $1 AND s.provider_subscription_id = $2`, [
+  async find(provider: BillingProvider, providerSubscriptionId: string, queryable: Queryable = this.db): Promise<BillingSubscription | null> {
+    const { rows } = await queryable.query<SubscriptionRow>(`${SELECT('$3::timestamptz')} WHERE s.provider = $1 AND s.provider_subscription_id = $2`, [
       provider,
       providerSubscriptionId,
       iso(this.clock()),
