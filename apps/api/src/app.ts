@@ -213,9 +213,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Requests no route matched count against the /api limit too (the handler may read the session).
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (req, reply) => {
-    const s = site as StaticSite | null;
+    const staticSite = site as StaticSite | null;
     // A page address gets the shell with 200, any other navigation the shell with 404.
-    if (s?.wantsShell(req)) return s.sendShell(req, reply);
+    if (staticSite?.wantsShell(req)) return staticSite.sendShell(req, reply);
     const path = decodedPathOf(req);
     if (path.startsWith('/api/') && hasOverlongSegment(path)) {
       throw new ApiHttpError('VALIDATION_FAILED', { httpStatus: 414, message: 'A part of the address is too long.' });
