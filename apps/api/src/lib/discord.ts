@@ -137,15 +137,15 @@ export class DiscordClient {
       },
       what,
     );
-    const b = body as Record<string, unknown> | null;
-    if (!b || typeof b.access_token !== 'string' || typeof b.refresh_token !== 'string') {
+    const answer = body as Record<string, unknown> | null;
+    if (!answer || typeof answer.access_token !== 'string' || typeof answer.refresh_token !== 'string') {
       throw new DiscordError('failed', `Discord ${what}: unexpected answer`);
     }
     return {
-      accessToken: b.access_token,
-      refreshToken: b.refresh_token,
-      expiresIn: typeof b.expires_in === 'number' && b.expires_in > 0 ? b.expires_in : 604_800,
-      scope: typeof b.scope === 'string' ? b.scope : '',
+      accessToken: answer.access_token,
+      refreshToken: answer.refresh_token,
+      expiresIn: typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 604_800,
+      scope: typeof answer.scope === 'string' ? answer.scope : '',
     };
   }
 
@@ -174,14 +174,14 @@ export class DiscordClient {
 
   async getUser(accessToken: string): Promise<DiscordUser> {
     const { body } = await this.#request('/users/@me', { headers: { authorization: `Bearer ${accessToken}` } }, 'users/@me');
-    const u = body as Record<string, unknown> | null;
-    if (!u || typeof u.id !== 'string' || typeof u.username !== 'string') throw new DiscordError('failed', 'Discord users/@me: unexpected answer');
+    const answer = body as Record<string, unknown> | null;
+    if (!answer || typeof answer.id !== 'string' || typeof answer.username !== 'string') throw new DiscordError('failed', 'Discord users/@me: unexpected answer');
     return {
-      id: u.id,
-      username: u.username,
-      global_name: typeof u.global_name === 'string' ? u.global_name : null,
-      avatar: typeof u.avatar === 'string' ? u.avatar : null,
-      ...(typeof u.discriminator === 'string' ? { discriminator: u.discriminator } : {}),
+      id: answer.id,
+      username: answer.username,
+      global_name: typeof answer.global_name === 'string' ? answer.global_name : null,
+      avatar: typeof answer.avatar === 'string' ? answer.avatar : null,
+      ...(typeof answer.discriminator === 'string' ? { discriminator: answer.discriminator } : {}),
     };
   }
 

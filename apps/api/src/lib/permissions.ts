@@ -126,8 +126,8 @@ export function implicitPermissions(permissions: bigint, channelType: number): b
   if (hasPermission(permissions, 'ADMINISTRATOR')) return permissions;
   if (!hasPermission(permissions, 'VIEW_CHANNEL')) return 0n;
   if (MESSAGE_CHANNEL_TYPES.has(channelType) && !hasPermission(permissions, 'SEND_MESSAGES')) {
-    const b = PERMISSION_BITS;
-    return permissions & ~(b.MENTION_EVERYONE | b.SEND_TTS_MESSAGES | b.ATTACH_FILES | b.EMBED_LINKS);
+    const bits = PERMISSION_BITS;
+    return permissions & ~(bits.MENTION_EVERYONE | bits.SEND_TTS_MESSAGES | bits.ATTACH_FILES | bits.EMBED_LINKS);
   }
   return permissions;
 }

@@ -150,8 +150,8 @@ export default fp(
     function shellPage(): { html: string; scriptHashes: string[] } | null {
       for (const file of [appFile, indexFile]) {
         try {
-          const s = statSync(file);
-          const key = `${file}:${s.mtimeMs}:${s.size}:${s.ino}`;
+          const stats = statSync(file);
+          const key = `${file}:${stats.mtimeMs}:${stats.size}:${stats.ino}`;
           if (!cached || cached.key !== key) {
             const html = readFileSync(file, 'utf8');
             cached = { key, html, scriptHashes: inlineScriptHashes(html) };
