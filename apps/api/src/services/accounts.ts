@@ -189,17 +189,17 @@ export class Accounts {
     return { refreshedAt: toMs(row.guilds_refreshed_at), guild: row.listed ? this.#guild(row) : null };
   }
 
-  #guild(r: GuildRow): Guild {
+  #guild(row: GuildRow): Guild {
     return {
-      id: r.id,
-      name: r.name,
-      icon: r.icon,
-      iconUrl: guildIconUrl(this.cdnBase, r.id, r.icon),
-      owner: r.owner,
-      permissions: r.permissions,
-      canManage: r.can_manage,
-      botInGuild: r.bot_in_guild,
-      roleAccess: !r.can_manage && r.role_access === true,
+      id: row.id,
+      name: row.name,
+      icon: row.icon,
+      iconUrl: guildIconUrl(this.cdnBase, row.id, row.icon),
+      owner: row.owner,
+      permissions: row.permissions,
+      canManage: row.can_manage,
+      botInGuild: row.bot_in_guild,
+      roleAccess: !row.can_manage && row.role_access === true,
     };
   }
 
@@ -293,15 +293,15 @@ export class Accounts {
          FROM users u WHERE u.id = $1`,
       [userId, iso(this.clock())],
     );
-    const u = rows[0];
-    if (!u) return null;
-    const refreshed = toMs(u.guilds_refreshed_at);
+    const row = rows[0];
+    if (!row) return null;
+    const refreshed = toMs(row.guilds_refreshed_at);
     return {
       isAuthenticated: true,
-      user: { id: u.id, username: u.username, globalName: u.global_name, avatar: u.avatar, avatarUrl: avatarUrl(this.cdnBase, u.id, u.avatar) },
-      guilds: json<GuildRow[]>(u.guilds).map((r) => this.#guild(r)),
-      team: this.#team(u.id, json<string[] | null>(u.staff_permissions)),
-      sub: this.#sub(json<Array<{ premium: boolean; servers: string[] }>>(u.subscriptions)),
+      user: { id: row.id, username: row.username, globalName: row.global_name, avatar: row.avatar, avatarUrl: avatarUrl(this.cdnBase, row.id, row.avatar) },
+      guilds: json<GuildRow[]>(row.guilds).map((r) => this.#guild(r)),
+      team: this.#team(row.id, json<string[] | null>(row.staff_permissions)),
+      sub: this.#sub(json<Array<{ premium: boolean; servers: string[] }>>(row.subscriptions)),
       guildsRefreshedAt: refreshed === null ? null : iso(refreshed),
     };
   }

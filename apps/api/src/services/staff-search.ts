@@ -259,16 +259,16 @@ export class StaffSearch {
       configs.logs(guildId, { limit: STAFF_CARD_WEB_LOGS }),
       db.query<TicketRow>(TICKETS('guild_id'), [guildId, STAFF_CARD_TICKETS]),
     ]);
-    const c = cover.rows[0];
-    const subscription = c ? await billing.find(c.provider, c.provider_subscription_id) : null;
+    const coverRow = cover.rows[0];
+    const subscription = coverRow ? await billing.find(coverRow.provider, coverRow.provider_subscription_id) : null;
     const config = live.config as ServerConfig;
     return {
       server: { id: guild.id, name: guild.name, iconUrl: guildIconUrl(cdn, guild.id, guild.icon), botInGuild: guild.bot_in_guild, updatedAt: iso(new Date(guild.updated_at).getTime()) },
       premium: {
-        active: c !== undefined,
+        active: coverRow !== undefined,
         coveredBy:
-          c && subscription
-            ? { subscription, owner: { id: c.user_id, name: c.global_name ?? c.username ?? c.user_id, avatarUrl: avatarUrl(cdn, c.user_id, c.avatar) }, slot: Number(c.slot) }
+          coverRow && subscription
+            ? { subscription, owner: { id: coverRow.user_id, name: coverRow.global_name ?? coverRow.username ?? coverRow.user_id, avatarUrl: avatarUrl(cdn, coverRow.user_id, coverRow.avatar) }, slot: Number(coverRow.slot) }
             : null,
       },
       config: { version: live.version, savedAt: live.savedAt, panels: config.panels?.length ?? 0, multiPanels: config.multiPanels?.length ?? 0 },

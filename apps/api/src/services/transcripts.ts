@@ -376,10 +376,10 @@ export class Transcripts {
 
   private async page(where: string[], params: unknown[], cursor: string | undefined): Promise<TranscriptList> {
     if (cursor) {
-      const c = decodeCursor(cursor);
-      params.push(c.at, c.guildId, c.fileId);
-      const n = params.length;
-      where.push(`(t.closed_at, t.guild_id, t.file_id) < ($${n - 2}::timestamptz, $${n - 1}, $${n})`);
+      const position = decodeCursor(cursor);
+      params.push(position.at, position.guildId, position.fileId);
+      const last = params.length;
+      where.push(`(t.closed_at, t.guild_id, t.file_id) < ($${last - 2}::timestamptz, $${last - 1}, $${last})`);
     }
     const { rows } = await this.db.query<ListRow>(
       `SELECT ${LIST_COLUMNS} FROM ${LIST_FROM} WHERE ${where.join(' AND ')}

@@ -237,11 +237,11 @@ export class BillingAccounts {
     return this.plans.find((p) => p.id === planId)?.name ?? null;
   }
 
-  #answer(r: SubscriptionRow): BillingSubscription {
-    const slots: PremiumSlot[] = r.slots.map((p) => {
+  #answer(row: SubscriptionRow): BillingSubscription {
+    const slots: PremiumSlot[] = row.slots.map((p) => {
       const assignedAt = toIso(p.assigned_at);
       // A server subscription's slot never moves: no time to wait for.
-      const movable = p.guild_id && assignedAt && r.guild_id === null ? new Date(assignedAt).getTime() + this.cooldownMs : null;
+      const movable = p.guild_id && assignedAt && row.guild_id === null ? new Date(assignedAt).getTime() + this.cooldownMs : null;
       return {
         slot: p.slot,
         guildId: p.guild_id,
@@ -250,24 +250,24 @@ export class BillingAccounts {
         movableAt: movable !== null && movable > this.clock() ? new Date(movable).toISOString() : null,
       };
     });
-    const graceUntil = toIso(r.grace_until);
+    const graceUntil = toIso(row.grace_until);
     return {
-      provider: r.provider,
-      id: r.provider_subscription_id,
-      userId: r.user_id,
-      planId: r.plan_id,
-      planName: this.#planName(r.plan_id),
-      interval: r.billing_interval,
-      status: r.status,
-      premium: r.premium_now,
+      provider: row.provider,
+      id: row.provider_subscription_id,
+      userId: row.user_id,
+      planId: row.plan_id,
+      planName: this.#planName(row.plan_id),
+      interval: row.billing_interval,
+      status: row.status,
+      premium: row.premium_now,
       graceUntil: graceUntil && new Date(graceUntil).getTime() > this.clock() ? graceUntil : null,
-      currentPeriodEnd: toIso(r.current_period_end),
-      cancelAtPeriodEnd: r.cancel_at_period_end,
-      paymentMethod: r.payment_method,
-      guildId: r.guild_id,
+      currentPeriodEnd: toIso(row.current_period_end),
+      cancelAtPeriodEnd: row.cancel_at_period_end,
+      paymentMethod: row.payment_method,
+      guildId: row.guild_id,
       slots,
-      actions: actionsOf(r),
-      updatedAt: toIso(r.updated_at)!,
+      actions: actionsOf(row),
+      updatedAt: toIso(row.updated_at)!,
     };
   }
 }
