@@ -53,7 +53,7 @@ export const DEMO_DISCORD: DemoDiscord = {
  * SANDBOX_CONTROL enables them; /sandbox/* has its own per-IP limit (rate-limit plugin).
  */
 /** The Paddle prices the catalogue names, as the stand-in sells them (`pricesOf` in Paddle's option names). */
-export function paddlePrices(plans: readonly Plan[]) {
+function paddlePrices(plans: readonly Plan[]) {
   return plans.flatMap((plan) =>
     plan.providerPrices
       .filter((p) => p.provider === 'paddle')
@@ -118,7 +118,7 @@ function restoreOnReady(app: FastifyInstance, name: string, control: { restore(s
 }
 
 /** Controls of the payment providers' stand-ins (tests drive them in process). */
-export interface StandInControls {
+interface StandInControls {
   paddle?: PaddleSandboxControl;
   fastspring?: FastspringSandboxControl;
   chargebee?: ChargebeeSandboxControl;

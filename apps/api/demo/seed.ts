@@ -1,23 +1,8 @@
 /**
- * The demo's seed data (issue 8 §6), written when demo mode starts (`npm start` → all-in-one.ts) and
- * safe to run on every start with the embedded database:
- * - Ava's Arcade has premium: a subscription of Ava's covering it, as billing will write them;
- * - Ava's Arcade has a history of configuration versions saved by Ava and her co-admin Nico (two
- *   panels, a multi-panel, general settings, support hours, dashboard access by role), each with its
- *   Web Logs entry, and the two panels and the multi-panel posted by the bot in the sandbox's
- *   channels (`panel_posts` records them, Web Logs logs the sends);
- * - Pixel Pals is free and at its 3-panel limit;
- * - Retro Modders gives its "Dashboard Readers" role (Ben holds it) read access to its Panel Menu,
- *   Statistics, Web Logs and Restore Configs.
- * Everything goes through the product's services (ServerConfigs.save: validated, versioned, logged;
- * PanelPosts.send: the bot posts through the sandbox), except the subscription row, which billing
- * will own. Each part is written only while what it would write is absent (a server without a saved
- * configuration, an item without a post, a subscription id not yet stored), so a restart, or a
- * visitor's changes, are left as they are.
- *
- * The sandbox keeps its messages in memory: on every start, the messages the database says the bot
- * posted (and that Discord has not deleted) are put back into the sandbox's channels with their ids
- * (`SandboxControl.restoreMessage`), built from the version each message shows.
+ * The demo's seed data, written when demo mode starts (`npm start` → all-in-one.ts) and safe to run on
+ * every start: Ava's Arcade with premium and a history of versions and posted panels, Pixel Pals at
+ * its free limit, Retro Modders' read-only role. Each part is written only while absent, through the
+ * product's services; the sandbox's messages are put back on every start: docs/api.md#demo-seed-data.
  */
 import {
   type ConfigActor,
@@ -67,9 +52,9 @@ export interface SeedReport {
 
 type Step = { by: 'ava' | 'nico'; ago: number; config: ServerConfig };
 
-const A = DEMO_GUILDS.avasArcade.id;
-const CA = DEMO_CHANNELS.avasArcade;
-const RA = DEMO_ROLES.avasArcade;
+const ARCADE = DEMO_GUILDS.avasArcade.id;
+const ARCADE_CHANNELS = DEMO_CHANNELS.avasArcade;
+const ARCADE_ROLES = DEMO_ROLES.avasArcade;
 
 function supportPanel(): Panel {
   return {
@@ -80,9 +65,9 @@ function supportPanel(): Panel {
         'Stuck on a level, lost your progress or found a bug?\nPress **Open a ticket** and the **Support Team** will answer in a private channel.',
       button: 'Open a ticket',
     }),
-    categoryId: CA.supportCategory,
-    supportRoleIds: [RA.supportTeam],
-    pingRoleIds: [RA.supportTeam],
+    categoryId: ARCADE_CHANNELS.supportCategory,
+    supportRoleIds: [ARCADE_ROLES.supportTeam],
+    pingRoleIds: [ARCADE_ROLES.supportTeam],
     form: [{ id: 'what', label: 'What do you need help with?', style: 'paragraph', required: true, minLength: 10, maxLength: 1000, placeholder: 'Tell us what happened' }],
   };
 }
@@ -98,9 +83,9 @@ function purchasesPanel(): Panel {
     ...panel,
     embed: { ...panel.embed, colour: 0xfee75c, footer: "Ava's Arcade • we answer within a day" },
     button: { label: 'Ask about a purchase', emoji: '🧾', style: 'success' },
-    categoryId: CA.supportCategory,
+    categoryId: ARCADE_CHANNELS.supportCategory,
     namingScheme: 'purchase-{count}',
-    supportRoleIds: [RA.supportTeam, RA.admin],
+    supportRoleIds: [ARCADE_ROLES.supportTeam, ARCADE_ROLES.admin],
     form: [{ id: 'order', label: 'Order number', style: 'short', required: true, minLength: 4, maxLength: 40, placeholder: 'e.g. AA-12345' }],
     perUserLimit: 1,
   };
@@ -121,7 +106,7 @@ function helpDesk(): MultiPanel {
 function arcadeHistory(): Step[] {
   const v1: ServerConfig = {
     ...defaultServerConfig(),
-    general: { ...defaultServerConfig().general, defaultCategoryId: CA.supportCategory, transcriptChannelId: CA.transcripts },
+    general: { ...defaultServerConfig().general, defaultCategoryId: ARCADE_CHANNELS.supportCategory, transcriptChannelId: ARCADE_CHANNELS.transcripts },
     panels: [supportPanel()],
   };
   const v2: ServerConfig = { ...structuredClone(v1), panels: [supportPanel(), purchasesPanel()] };
@@ -146,8 +131,8 @@ function arcadeHistory(): Step[] {
   };
   const v5: ServerConfig = structuredClone(v4);
   v5.access = [
-    { roleId: RA.supportTeam, areas: { panels: 'read', logs: 'read' } },
-    { roleId: RA.moderator, areas: { statistics: 'read', logs: 'read' } },
+    { roleId: ARCADE_ROLES.supportTeam, areas: { panels: 'read', logs: 'read' } },
+    { roleId: ARCADE_ROLES.moderator, areas: { statistics: 'read', logs: 'read' } },
   ];
   return [
     { by: 'ava', ago: 6 * DAY, config: v1 },
@@ -159,13 +144,13 @@ function arcadeHistory(): Step[] {
 }
 
 function pixelPalsConfig(): ServerConfig {
-  const C = DEMO_CHANNELS.pixelPals;
-  const R = DEMO_ROLES.pixelPals;
+  const channels = DEMO_CHANNELS.pixelPals;
+  const roles = DEMO_ROLES.pixelPals;
   const panel = (id: string, name: string, title: string, description: string, button: string, emoji: string): Panel => ({
     ...newPanel(id, { name, title, description, button }),
     button: { label: button, emoji, style: 'primary' },
-    categoryId: C.helpDeskCategory,
-    supportRoleIds: [R.helper],
+    categoryId: channels.helpDeskCategory,
+    supportRoleIds: [roles.helper],
   });
   return {
     ...defaultServerConfig(),
@@ -178,8 +163,8 @@ function pixelPalsConfig(): ServerConfig {
 }
 
 function retroModdersHistory(): Step[] {
-  const C = DEMO_CHANNELS.modGuild;
-  const R = DEMO_ROLES.modGuild;
+  const channels = DEMO_CHANNELS.modGuild;
+  const roles = DEMO_ROLES.modGuild;
   const v1: ServerConfig = {
     ...defaultServerConfig(),
     panels: [
@@ -190,13 +175,13 @@ function retroModdersHistory(): Step[] {
           description: 'Your mod does not load, or crashes the game? Open a ticket with your game version and the mods you use.',
           button: 'Get mod help',
         }),
-        categoryId: C.moddingCategory,
-        supportRoleIds: [R.moderator],
+        categoryId: channels.moddingCategory,
+        supportRoleIds: [roles.moderator],
       },
     ],
   };
   const v2: ServerConfig = structuredClone(v1);
-  v2.access = [{ roleId: R.dashboardReaders, areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read' } }];
+  v2.access = [{ roleId: roles.dashboardReaders, areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read' } }];
   return [
     { by: 'ava', ago: 4 * DAY, config: v1 },
     { by: 'ava', ago: 4 * DAY - 2 * HOUR, config: v2 },
@@ -232,7 +217,7 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
   if (sub.rows.length > 0) {
     await app.db.query('INSERT INTO premium_slots (subscription_id, slot, guild_id, assigned_at) VALUES ($1, 1, $2, $3) ON CONFLICT DO NOTHING', [
       DEMO_SUBSCRIPTION.id,
-      A,
+      ARCADE,
       new Date(start).toISOString(),
     ]);
   }
@@ -240,7 +225,7 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
 
   // The configuration histories, each only on a server without a saved configuration.
   const histories: Array<[string, string, Step[]]> = [
-    [A, "Ava's Arcade", arcadeHistory()],
+    [ARCADE, "Ava's Arcade", arcadeHistory()],
     [DEMO_GUILDS.pixelPals.id, 'Pixel Pals', [{ by: 'ava', ago: 4 * DAY + 6 * HOUR, config: pixelPalsConfig() }]],
     [DEMO_GUILDS.modGuild.id, 'Retro Modders', retroModdersHistory()],
   ];
@@ -255,18 +240,18 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
   }
 
   // Ava's Arcade's posts, while its configuration is still the seeded one and the item has none.
-  const arcade = await app.serverConfigs.live(A);
+  const arcade = await app.serverConfigs.live(ARCADE);
   const seeded = arcadeHistory();
   if (arcade.version === seeded.length && arcade.savedBy?.id === DEMO_USERS.ava.id) {
     for (const post of DEMO_POSTS) {
-      const { rows } = await app.db.query('SELECT 1 FROM panel_posts WHERE guild_id = $1 AND kind = $2 AND item_id = $3', [A, post.kind, post.id]);
+      const { rows } = await app.db.query('SELECT 1 FROM panel_posts WHERE guild_id = $1 AND kind = $2 AND item_id = $3', [ARCADE, post.kind, post.id]);
       if (rows.length > 0) continue;
-      await withRetries(() => app.panelPosts.send({ guildId: A, kind: post.kind, id: post.id, channelId: post.channelId, actor: actor(post.by) }));
+      await withRetries(() => app.panelPosts.send({ guildId: ARCADE, kind: post.kind, id: post.id, channelId: post.channelId, actor: actor(post.by) }));
       report.written.push(`Ava's Arcade: ${post.kind} ${post.id} posted`);
     }
   }
 
-  // ---- Announcements (issue 12 §3, System Update) -------------------------------------------------
+  // ---- Announcements (System Update) -----------------------------------------------------------------
   // One active, one scheduled and one withdrawn notice, published by Sam through the product's service
   // (each audited as his), only while there is no announcement at all: staff's own are left as they are.
   // The active one is for signed-in users: a visitor's prerendered page then starts no JavaScript
@@ -305,7 +290,7 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
   }
   // ---- end of announcements ------------------------------------------------------------------------
 
-  // ---- The staff team (issue 12 §1, §5) -------------------------------------------------------
+  // ---- The staff team (Team Manager) ------------------------------------------------------------
   // Besides Sam (an owner, from STAFF_OWNER_IDS), Nico holds two flags, and the staff audit has their
   // history: Sam added Nico, then granted him System (read); Cleo held Team manager (read) for two
   // days; Nico looked at Ava's billing. Written once, while Nico is no staff member and the audit holds
@@ -352,7 +337,7 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
   }
   // ---- end of the staff team ------------------------------------------------------------------------
 
-  // ---- Support search (issue 12 §2, §5) ------------------------------------------------------------
+  // ---- Support search (Support Team) -----------------------------------------------------------------
   // Enough people and servers for the search to be worth trying: the sandbox's own (so staff find Ava
   // and Ava's Arcade before anyone signed in; sign-in replaces their server lists) and 200 users and
   // 150 servers with varied names (accents, mixed case), each of the first 150 users owning one server.
@@ -431,7 +416,7 @@ export async function seedDemo(app: FastifyInstance, control?: SandboxControl): 
   }
   // ---- end of support search -----------------------------------------------------------------------
 
-  // ---- dead letters (issue 12 §5): two provider events that failed every attempt, for the System
+  // ---- dead letters: two provider events that failed every attempt, for the System
   // page (its dead-letter list and replay). Real failures of the product's own appliers: a Paddle
   // price the catalogue no longer has, and a Chargebee subscription whose customer no user is linked to.
   const dead = await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE state = 'dead'`);

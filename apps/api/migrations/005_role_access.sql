@@ -1,4 +1,4 @@
--- Dashboard access through a server's access rules (issue 8 §1): a member who is not the owner and
+-- Dashboard access through a server's access rules (docs/api.md#who-may-do-what-on-a-server): a member who is not the owner and
 -- lacks Administrator and Manage Server may still open a server's dashboard when the server's live
 -- configuration gives one of their roles access to some area. `role_access` remembers what the bot
 -- found when the user's list was last fetched (only servers with access rules are looked up), so

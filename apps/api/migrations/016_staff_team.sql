@@ -1,4 +1,4 @@
--- The team manager (issue 12 §1): who granted each staff flag and when, the name and avatar a member
+-- The team manager (docs/api.md#staff): who granted each staff flag and when, the name and avatar a member
 -- had when added (for members who never signed in), and the staff audit's before / after states.
 
 -- Per flag held: { "<FLAG>": { "by": "<staff user id>", "at": "<ISO time>" } }. Rows from before this

@@ -1,4 +1,4 @@
--- Support search (issue 12 §2): users and servers by name, partial, case- and accent-insensitive,
+-- Support search (docs/api.md#staff): users and servers by name, partial, case- and accent-insensitive,
 -- ranked, answered from indexes as staff type (services/staff-search.ts, bench/support-search.mjs).
 --
 -- The extensions are the database's, not this schema's: created in `public` when missing (the database

@@ -60,7 +60,7 @@ export function bundle(entry, outfile, o = {}) {
  * The entries: the production server (no sandbox in it), the all-in-one launcher's (demo/), and the
  * body worker's thread that both start beside themselves (src/lib/body-worker.ts).
  */
-export const ENTRIES = [
+const ENTRIES = [
   ['src/server.ts', 'dist/server.js'],
   ['demo/all-in-one.ts', 'dist/all-in-one.js'],
   ['src/workers/body-worker.ts', 'dist/body-worker.js'],

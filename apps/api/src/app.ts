@@ -27,21 +27,20 @@ import underPressurePlugin from './plugins/external/under-pressure';
 import authRoutes from './routes/auth/index';
 import billingRoutes from './routes/billing';
 import botRoutes from './routes/bot/index';
-import serverConfigRoutes from './routes/guilds/config';
-import configFileRoutes from './routes/guilds/config-files';
+import configsRoutes from './routes/guilds/configs';
 import guildRoutes from './routes/guilds/index';
-import panelPostRoutes from './routes/guilds/posts';
+import logsWebRoutes from './routes/guilds/logs-web';
 import premiumRoutes from './routes/guilds/premium';
-import serverResourcesRoutes from './routes/guilds/resources';
+import serverConfigsRoutes from './routes/guilds/server-configs';
 import statisticsRoutes from './routes/guilds/statistics';
 import healthRoutes from './routes/health/index';
 import planRoutes from './routes/plans/index';
 import runtimeConfigRoutes from './routes/runtime-config/index';
-import staffRoutes from './routes/staff';
-import staffAnnouncementsRoutes from './routes/staff/announcements';
-import staffPlaygroundRoutes from './routes/staff/playground';
-import staffSearchRoutes from './routes/staff/search';
-import staffTeamRoutes from './routes/staff/team';
+import supportTeamRoutes from './routes/staff/support-team';
+import staffSystemRoutes from './routes/staff/system';
+import systemUpdateRoutes from './routes/staff/system-update';
+import teamManagerRoutes from './routes/staff/team-manager';
+import staffTestRoutes from './routes/staff/test';
 import statusRoutes from './routes/status/index';
 import transcriptV1Routes from './routes/transcripts/v1';
 import transcriptV2Routes, { serverTranscriptRoutes } from './routes/transcripts/v2';
@@ -170,20 +169,20 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Routes.
   await app.register(authRoutes, { prefix: '/api/auth' });
+  // One route file per dashboard page, named by the page's URL segment (docs/api.md#route-files).
   await app.register(guildRoutes, { prefix: '/api/guilds' });
-  await app.register(serverConfigRoutes, { prefix: '/api/guilds' });
-  await app.register(configFileRoutes, { prefix: '/api/guilds' });
-  await app.register(serverResourcesRoutes, { prefix: '/api/guilds' });
-  await app.register(panelPostRoutes, { prefix: '/api/guilds' });
+  await app.register(configsRoutes, { prefix: '/api/guilds' });
+  await app.register(serverConfigsRoutes, { prefix: '/api/guilds' });
+  await app.register(logsWebRoutes, { prefix: '/api/guilds' });
   await app.register(serverTranscriptRoutes, { prefix: '/api/guilds' });
   await app.register(statisticsRoutes, { prefix: '/api/guilds' });
   await app.register(premiumRoutes, { prefix: '/api/guilds' });
   await app.register(billingRoutes, { prefix: '/api/billing' });
-  await app.register(staffRoutes, { prefix: '/api/staff' });
-  await app.register(staffSearchRoutes, { prefix: '/api/staff' });
-  await app.register(staffTeamRoutes, { prefix: '/api/staff' });
-  await app.register(staffPlaygroundRoutes, { prefix: '/api/staff' });
-  await app.register(staffAnnouncementsRoutes, { prefix: '/api' });
+  await app.register(staffSystemRoutes, { prefix: '/api/staff' });
+  await app.register(supportTeamRoutes, { prefix: '/api/staff' });
+  await app.register(teamManagerRoutes, { prefix: '/api/staff' });
+  await app.register(staffTestRoutes, { prefix: '/api/staff' });
+  await app.register(systemUpdateRoutes, { prefix: '/api' });
   await app.register(transcriptV2Routes, { prefix: '/api/transcripts' });
   await app.register(transcriptV1Routes, { prefix: '/api/transcripts', fetch: discordFetch ?? ((input, init) => fetch(input, init)) });
   await app.register(botRoutes, { prefix: '/api/bot/v1' });
@@ -214,9 +213,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Requests no route matched count against the /api limit too (the handler may read the session).
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (req, reply) => {
-    const s = site as StaticSite | null;
+    const staticSite = site as StaticSite | null;
     // A page address gets the shell with 200, any other navigation the shell with 404.
-    if (s?.wantsShell(req)) return s.sendShell(req, reply);
+    if (staticSite?.wantsShell(req)) return staticSite.sendShell(req, reply);
     const path = decodedPathOf(req);
     if (path.startsWith('/api/') && hasOverlongSegment(path)) {
       throw new ApiHttpError('VALIDATION_FAILED', { httpStatus: 414, message: 'A part of the address is too long.' });

@@ -188,7 +188,7 @@ export interface ConfigFileKey {
 }
 
 /** The product's Discord support server (an invite link); set SUPPORT_URL for another brand. */
-export const DEFAULT_SUPPORT_URL = 'https://discord.gg/tickety';
+const DEFAULT_SUPPORT_URL = 'https://discord.gg/tickety';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -210,12 +210,12 @@ const url = (name: string) =>
 const int = (min: number, max: number) =>
   optionalString.transform((v, ctx): number | undefined => {
     if (v === undefined) return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) {
+    const number = Number(v);
+    if (!Number.isInteger(number) || number < min || number > max) {
       ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
       return z.NEVER;
     }
-    return n;
+    return number;
   });
 const snowflakeList = optionalString.refine(
   (v) => v === undefined || v.split(',').every((id) => isSnowflake(id.trim())),
@@ -332,9 +332,9 @@ const EnvSchema = z.object({
 });
 
 /** Demo mode's Paddle client-side token (public by nature, like Paddle's own `test_…` tokens); its API key is derived (demoProviderSecrets). */
-export const DEMO_PADDLE_CLIENT_TOKEN = 'test_tickety_demo';
+const DEMO_PADDLE_CLIENT_TOKEN = 'test_tickety_demo';
 /** Demo mode's public token of the subscription-analytics script: the sandbox's stand-in accepts it. */
-export const DEMO_ANALYTICS_TOKEN = 'demo_analytics';
+const DEMO_ANALYTICS_TOKEN = 'demo_analytics';
 
 /**
  * Demo mode's provider credentials, derived from the token key (so no two demos share them and none
@@ -379,7 +379,7 @@ function demoStoreKey(): KeyObject {
 }
 
 /** The public key (64 hex characters) of an Ed25519 seed, as Discord shows an application's. */
-export function ed25519PublicKeyHex(seed: Buffer): string {
+function ed25519PublicKeyHex(seed: Buffer): string {
   const key = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
   return Buffer.from(createPublicKey(key).export({ format: 'jwk' }).x!, 'base64url').toString('hex');
 }
@@ -395,8 +395,8 @@ function secretList(value: string | undefined): string[] | undefined {
 
 function origin(value: string, name: string): string {
   try {
-    const u = new URL(value);
-    return u.origin;
+    const url = new URL(value);
+    return url.origin;
   } catch {
     throw new ConfigError(`${name}: "${value}" is not a URL.`);
   }
@@ -407,12 +407,12 @@ function trimSlash(value: string): string {
 }
 
 function isLocalHttp(publicUrl: string): boolean {
-  const u = new URL(publicUrl);
-  return u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+  const url = new URL(publicUrl);
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
 
 /** Reads and validates the plan catalogue (config/plans.json or PLANS_FILE). */
-export function loadPlans(file: string): Plan[] {
+function loadPlans(file: string): Plan[] {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -472,7 +472,7 @@ function previousKeys(value: string | undefined): Buffer[] {
 }
 
 /** The shortest configuration-file secret accepted (bytes): HMAC-SHA256 gains nothing from a longer one. */
-export const CONFIG_FILE_KEY_MIN_BYTES = 32;
+const CONFIG_FILE_KEY_MIN_BYTES = 32;
 const CONFIG_FILE_KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
@@ -483,7 +483,7 @@ const CONFIG_FILE_KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * tests need no setting, the same key after a restart); set, they still verify (files exported
  * before CONFIG_FILE_KEYS was set keep importing). Errors never show a secret.
  */
-export function configFileKeys(value: string | undefined, tokenKeys: readonly Buffer[]): AppConfig['configFiles'] {
+function configFileKeys(value: string | undefined, tokenKeys: readonly Buffer[]): AppConfig['configFiles'] {
   const derivedKeys: ConfigFileKey[] = tokenKeys.map((master) => ({
     id: `tk-${deriveKey(master, 'config-file-key-id', 6).toString('base64url')}`,
     secret: deriveKey(master, 'config-file-signing'),
@@ -540,17 +540,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  const e = parsed.data;
-  const nodeEnv = e.NODE_ENV === 'production' ? 'production' : e.NODE_ENV === 'test' ? 'test' : 'development';
-  const port = e.PORT ?? 3000;
-  const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://localhost:${port}`);
+  const settings = parsed.data;
+  const nodeEnv = settings.NODE_ENV === 'production' ? 'production' : settings.NODE_ENV === 'test' ? 'test' : 'development';
+  const port = settings.PORT ?? 3000;
+  const publicUrl = trimSlash(settings.PUBLIC_URL ?? `http://localhost:${port}`);
   const publicOrigin = origin(publicUrl, 'PUBLIC_URL');
   if (publicOrigin !== publicUrl) {
     throw new ConfigError(`PUBLIC_URL must be an origin (scheme://host[:port]) without a path, not "${publicUrl}".`);
   }
-  const demo = e.DISCORD_CLIENT_ID === undefined;
+  const demo = settings.DISCORD_CLIENT_ID === undefined;
 
-  const dataDir = e.DATA_DIR ?? join(REPO_DIR, '.data', 'pglite');
+  const dataDir = settings.DATA_DIR ?? join(REPO_DIR, '.data', 'pglite');
   const resolvedDataDir = dataDir.startsWith('memory://') || isAbsolute(dataDir) ? dataDir : resolve(dataDir);
 
   let discord: AppConfig['discord'];
@@ -565,30 +565,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       clientId: demoDiscord.clientId,
       clientSecret: demoDiscord.clientSecret,
       botToken: demoDiscord.botToken,
-      origin: trimSlash(e.DISCORD_ORIGIN ?? base),
-      apiBase: trimSlash(e.DISCORD_API_URL ?? `${base}/api/v10`),
-      cdnBase: trimSlash(e.DISCORD_CDN_URL ?? `${base}/cdn`),
-      timeoutMs: e.DISCORD_TIMEOUT_MS ?? 10_000,
-      botGuildsDeadlineMs: e.BOT_GUILDS_DEADLINE_MS ?? 20_000,
+      origin: trimSlash(settings.DISCORD_ORIGIN ?? base),
+      apiBase: trimSlash(settings.DISCORD_API_URL ?? `${base}/api/v10`),
+      cdnBase: trimSlash(settings.DISCORD_CDN_URL ?? `${base}/cdn`),
+      timeoutMs: settings.DISCORD_TIMEOUT_MS ?? 10_000,
+      botGuildsDeadlineMs: settings.BOT_GUILDS_DEADLINE_MS ?? 20_000,
     };
   } else {
-    if (!e.DISCORD_CLIENT_SECRET) {
+    if (!settings.DISCORD_CLIENT_SECRET) {
       throw new ConfigError('DISCORD_CLIENT_SECRET is required when DISCORD_CLIENT_ID is set.');
     }
-    const discordOrigin = trimSlash(e.DISCORD_ORIGIN ?? 'https://discord.com');
+    const discordOrigin = trimSlash(settings.DISCORD_ORIGIN ?? 'https://discord.com');
     discord = {
-      clientId: e.DISCORD_CLIENT_ID!,
-      clientSecret: e.DISCORD_CLIENT_SECRET,
-      botToken: e.DISCORD_BOT_TOKEN ?? null,
+      clientId: settings.DISCORD_CLIENT_ID!,
+      clientSecret: settings.DISCORD_CLIENT_SECRET,
+      botToken: settings.DISCORD_BOT_TOKEN ?? null,
       origin: discordOrigin,
-      apiBase: trimSlash(e.DISCORD_API_URL ?? `${discordOrigin}/api/v10`),
-      cdnBase: trimSlash(e.DISCORD_CDN_URL ?? 'https://cdn.discordapp.com'),
-      timeoutMs: e.DISCORD_TIMEOUT_MS ?? 10_000,
-      botGuildsDeadlineMs: e.BOT_GUILDS_DEADLINE_MS ?? 20_000,
+      apiBase: trimSlash(settings.DISCORD_API_URL ?? `${discordOrigin}/api/v10`),
+      cdnBase: trimSlash(settings.DISCORD_CDN_URL ?? 'https://cdn.discordapp.com'),
+      timeoutMs: settings.DISCORD_TIMEOUT_MS ?? 10_000,
+      botGuildsDeadlineMs: settings.BOT_GUILDS_DEADLINE_MS ?? 20_000,
     };
   }
 
-  const dashboardOrigins = (e.DASHBOARD_ORIGINS ?? publicOrigin)
+  const dashboardOrigins = (settings.DASHBOARD_ORIGINS ?? publicOrigin)
     .split(',')
     .map((options) => options.trim())
     .filter(Boolean)
@@ -599,15 +599,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
     });
   if (dashboardOrigins.length === 0) throw new ConfigError('DASHBOARD_ORIGINS: at least one origin is required.');
 
-  const idleSeconds = e.SESSION_IDLE_SECONDS ?? 24 * 3600;
-  const maxAgeSeconds = e.SESSION_MAX_AGE_SECONDS ?? 7 * 24 * 3600;
+  const idleSeconds = settings.SESSION_IDLE_SECONDS ?? 24 * 3600;
+  const maxAgeSeconds = settings.SESSION_MAX_AGE_SECONDS ?? 7 * 24 * 3600;
   if (idleSeconds > maxAgeSeconds) throw new ConfigError('SESSION_IDLE_SECONDS must not exceed SESSION_MAX_AGE_SECONDS.');
-  const staffIdleSeconds = e.STAFF_SESSION_IDLE_SECONDS ?? 30 * 60;
-  const staffMaxAgeSeconds = e.STAFF_SESSION_MAX_AGE_SECONDS ?? 12 * 3600;
+  const staffIdleSeconds = settings.STAFF_SESSION_IDLE_SECONDS ?? 30 * 60;
+  const staffMaxAgeSeconds = settings.STAFF_SESSION_MAX_AGE_SECONDS ?? 12 * 3600;
   if (staffIdleSeconds > staffMaxAgeSeconds) throw new ConfigError('STAFF_SESSION_IDLE_SECONDS must not exceed STAFF_SESSION_MAX_AGE_SECONDS.');
-  const requestTimeoutMs = e.REQUEST_TIMEOUT_MS ?? 30_000;
+  const requestTimeoutMs = settings.REQUEST_TIMEOUT_MS ?? 30_000;
 
-  const staffOwnerIds = (e.STAFF_OWNER_IDS ?? (demo ? (demoDiscord?.staffOwnerIds ?? []).join(',') : ''))
+  const staffOwnerIds = (settings.STAFF_OWNER_IDS ?? (demo ? (demoDiscord?.staffOwnerIds ?? []).join(',') : ''))
     .split(',')
     .map((id: string) => id.trim())
     .filter(Boolean);
@@ -615,152 +615,152 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
   // REMOTE_<NAME>_URL: only the remotes overridden (the others come from the site's config.json).
   const remotes: Partial<Record<RemoteId, string>> = {};
   for (const name of REMOTE_IDS) {
-    const value = e[remoteUrlVariable(name)];
+    const value = settings[remoteUrlVariable(name)];
     if (value !== undefined) remotes[name] = value;
   }
 
   const inviteUrl =
-    e.INVITE_URL ??
+    settings.INVITE_URL ??
     `${discord.origin}/oauth2/authorize?client_id=${discord.clientId}&scope=bot%20applications.commands&permissions=${BOT_PERMISSIONS}`;
 
   let trustProxy: boolean | string = false;
-  if (e.TRUST_PROXY !== undefined) {
-    const t = e.TRUST_PROXY.toLowerCase();
-    trustProxy = ['1', 'true', 'yes'].includes(t) ? true : ['0', 'false', 'no'].includes(t) ? false : e.TRUST_PROXY;
+  if (settings.TRUST_PROXY !== undefined) {
+    const trust = settings.TRUST_PROXY.toLowerCase();
+    trustProxy = ['1', 'true', 'yes'].includes(trust) ? true : ['0', 'false', 'no'].includes(trust) ? false : settings.TRUST_PROXY;
   }
 
-  const tokenEncryptionKey = loadKey(e.TOKEN_ENCRYPTION_KEY, demo, resolvedDataDir);
-  const previousTokenEncryptionKeys = previousKeys(e.TOKEN_ENCRYPTION_PREVIOUS_KEYS);
+  const tokenEncryptionKey = loadKey(settings.TOKEN_ENCRYPTION_KEY, demo, resolvedDataDir);
+  const previousTokenEncryptionKeys = previousKeys(settings.TOKEN_ENCRYPTION_PREVIOUS_KEYS);
   const demoSecrets = demoProviderSecrets(tokenEncryptionKey);
   // The providers' APIs carry our keys and passwords: never over plain http to another machine.
   for (const name of ['PADDLE_API_URL', 'FASTSPRING_API_URL', 'CHARGEBEE_API_URL'] as const) {
-    const value = e[name];
+    const value = settings[name];
     if (value === undefined || demo) continue;
-    const u = new URL(value);
-    if (u.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(u.hostname)) {
-      throw new ConfigError(`${name} must be an https URL (the API key travels with every call), not ${u.protocol}//${u.host}.`);
+    const url = new URL(value);
+    if (url.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+      throw new ConfigError(`${name} must be an https URL (the API key travels with every call), not ${url.protocol}//${url.host}.`);
     }
   }
 
   return {
     env: nodeEnv,
-    host: e.HOST ?? '127.0.0.1',
+    host: settings.HOST ?? '127.0.0.1',
     port,
     publicUrl,
-    allInOne: e.ALL_IN_ONE,
-    staticRoot: resolve(e.STATIC_ROOT ?? join(REPO_DIR, '.data', 'site')),
+    allInOne: settings.ALL_IN_ONE,
+    staticRoot: resolve(settings.STATIC_ROOT ?? join(REPO_DIR, '.data', 'site')),
     dashboardOrigins,
-    productName: e.PRODUCT_NAME ?? 'Tickety',
-    docsUrl: e.DOCS_URL ?? 'https://docs.tickety.gg',
-    supportUrl: e.SUPPORT_URL ?? DEFAULT_SUPPORT_URL,
+    productName: settings.PRODUCT_NAME ?? 'Tickety',
+    docsUrl: settings.DOCS_URL ?? 'https://docs.tickety.gg',
+    supportUrl: settings.SUPPORT_URL ?? DEFAULT_SUPPORT_URL,
     inviteUrl,
     remotes,
-    paddleToken: e.PADDLE_CLIENT_TOKEN ?? (demo ? DEMO_PADDLE_CLIENT_TOKEN : null),
-    analyticsToken: e.ANALYTICS_TOKEN ?? (demo ? DEMO_ANALYTICS_TOKEN : null),
+    paddleToken: settings.PADDLE_CLIENT_TOKEN ?? (demo ? DEMO_PADDLE_CLIENT_TOKEN : null),
+    analyticsToken: settings.ANALYTICS_TOKEN ?? (demo ? DEMO_ANALYTICS_TOKEN : null),
     analyticsScriptUrl:
-      (e.ANALYTICS_TOKEN ?? (demo ? DEMO_ANALYTICS_TOKEN : null)) === null
+      (settings.ANALYTICS_TOKEN ?? (demo ? DEMO_ANALYTICS_TOKEN : null)) === null
         ? null
-        : (e.ANALYTICS_SCRIPT_URL ?? (demo ? `${publicUrl}/sandbox/analytics/profitwell.js` : 'https://public.profitwell.com/js/profitwell.js')),
+        : (settings.ANALYTICS_SCRIPT_URL ?? (demo ? `${publicUrl}/sandbox/analytics/profitwell.js` : 'https://public.profitwell.com/js/profitwell.js')),
     paddleScriptUrl:
-      (e.PADDLE_CLIENT_TOKEN ?? (demo ? DEMO_PADDLE_CLIENT_TOKEN : null)) === null
+      (settings.PADDLE_CLIENT_TOKEN ?? (demo ? DEMO_PADDLE_CLIENT_TOKEN : null)) === null
         ? null
-        : (e.PADDLE_JS_URL ?? (demo ? `${publicUrl}/sandbox/paddle/paddle.js` : 'https://cdn.paddle.com/paddle/v2/paddle.js')),
+        : (settings.PADDLE_JS_URL ?? (demo ? `${publicUrl}/sandbox/paddle/paddle.js` : 'https://cdn.paddle.com/paddle/v2/paddle.js')),
     demo,
     // Anyone reaching a demo could inject faults for everyone: off unless explicitly enabled.
-    sandboxControl: demo && e.SANDBOX_CONTROL !== undefined && ['1', 'true', 'yes', 'on'].includes(e.SANDBOX_CONTROL.toLowerCase()),
+    sandboxControl: demo && settings.SANDBOX_CONTROL !== undefined && ['1', 'true', 'yes', 'on'].includes(settings.SANDBOX_CONTROL.toLowerCase()),
     discord,
     tokenEncryptionKey,
     previousTokenEncryptionKeys,
-    configFiles: configFileKeys(e.CONFIG_FILE_KEYS, [tokenEncryptionKey, ...previousTokenEncryptionKeys]),
+    configFiles: configFileKeys(settings.CONFIG_FILE_KEYS, [tokenEncryptionKey, ...previousTokenEncryptionKeys]),
     database: {
-      url: e.DATABASE_URL ?? null,
-      schema: e.DATABASE_SCHEMA ?? null,
+      url: settings.DATABASE_URL ?? null,
+      schema: settings.DATABASE_SCHEMA ?? null,
       dataDir: resolvedDataDir,
-      poolMax: e.DATABASE_POOL_MAX ?? 10,
-      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS ?? 15_000,
-      queueMax: e.DATABASE_QUEUE_MAX ?? 200,
+      poolMax: settings.DATABASE_POOL_MAX ?? 10,
+      statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS ?? 15_000,
+      queueMax: settings.DATABASE_QUEUE_MAX ?? 200,
     },
-    redisUrl: e.REDIS_URL ?? null,
-    redisTimeoutMs: e.REDIS_TIMEOUT_MS ?? 250,
+    redisUrl: settings.REDIS_URL ?? null,
+    redisTimeoutMs: settings.REDIS_TIMEOUT_MS ?? 250,
     // Demo users are shared by every visitor of a demo: a small cap would have them sign each other out.
-    session: { idleSeconds, maxAgeSeconds, maxPerUser: e.SESSIONS_PER_USER_MAX ?? (demo ? 1000 : 20), staffIdleSeconds, staffMaxAgeSeconds },
+    session: { idleSeconds, maxAgeSeconds, maxPerUser: settings.SESSIONS_PER_USER_MAX ?? (demo ? 1000 : 20), staffIdleSeconds, staffMaxAgeSeconds },
     guildAccess: {
-      readMaxAgeSeconds: e.GUILD_ACCESS_MAX_AGE_SECONDS ?? 300,
-      writeMaxAgeSeconds: e.GUILD_WRITE_ACCESS_MAX_AGE_SECONDS ?? 60,
+      readMaxAgeSeconds: settings.GUILD_ACCESS_MAX_AGE_SECONDS ?? 300,
+      writeMaxAgeSeconds: settings.GUILD_WRITE_ACCESS_MAX_AGE_SECONDS ?? 60,
     },
     http: {
       requestTimeoutMs: requestTimeoutMs,
-      headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS ?? 10_000, requestTimeoutMs),
-      connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS ?? 60_000,
-      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS ?? 72_000,
-      maxRequestsPerSocket: e.MAX_REQUESTS_PER_SOCKET ?? 1000,
+      headersTimeoutMs: Math.min(settings.HEADERS_TIMEOUT_MS ?? 10_000, requestTimeoutMs),
+      connectionTimeoutMs: settings.CONNECTION_TIMEOUT_MS ?? 60_000,
+      keepAliveTimeoutMs: settings.KEEP_ALIVE_TIMEOUT_MS ?? 72_000,
+      maxRequestsPerSocket: settings.MAX_REQUESTS_PER_SOCKET ?? 1000,
     },
     pressure: {
-      maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS ?? 1_000,
-      maxHeapUsedBytes: e.MAX_HEAP_USED_BYTES ?? 0,
-      maxRssBytes: e.MAX_RSS_BYTES ?? 0,
+      maxEventLoopDelayMs: settings.MAX_EVENT_LOOP_DELAY_MS ?? 1_000,
+      maxHeapUsedBytes: settings.MAX_HEAP_USED_BYTES ?? 0,
+      maxRssBytes: settings.MAX_RSS_BYTES ?? 0,
       // Off by default: the embedded database runs on the event loop, so a busy all-in-one demo is busy, not stuck.
-      maxEventLoopUtilization: e.MAX_EVENT_LOOP_UTILIZATION === undefined ? 0 : Number(e.MAX_EVENT_LOOP_UTILIZATION),
+      maxEventLoopUtilization: settings.MAX_EVENT_LOOP_UTILIZATION === undefined ? 0 : Number(settings.MAX_EVENT_LOOP_UTILIZATION),
     },
     secureCookies: !isLocalHttp(publicUrl),
     staffOwnerIds,
-    plans: loadPlans(e.PLANS_FILE ? resolve(e.PLANS_FILE) : join(API_DIR, 'config', 'plans.json')),
+    plans: loadPlans(settings.PLANS_FILE ? resolve(settings.PLANS_FILE) : join(API_DIR, 'config', 'plans.json')),
     rateLimit: {
-      max: e.RATE_LIMIT_MAX ?? 300,
-      authMax: e.AUTH_RATE_LIMIT_MAX ?? 30,
-      sandboxMax: e.SANDBOX_RATE_LIMIT_MAX ?? 600,
-      botMax: e.BOT_RATE_LIMIT_MAX ?? 1200,
-      botKeyFailuresMax: e.BOT_KEY_FAILURES_MAX ?? 30,
-      webhookMax: e.WEBHOOK_RATE_LIMIT_MAX ?? 6000,
-      providerMax: e.PROVIDER_RATE_LIMIT_MAX ?? 30,
-      staffMax: e.STAFF_RATE_LIMIT_MAX ?? 120,
+      max: settings.RATE_LIMIT_MAX ?? 300,
+      authMax: settings.AUTH_RATE_LIMIT_MAX ?? 30,
+      sandboxMax: settings.SANDBOX_RATE_LIMIT_MAX ?? 600,
+      botMax: settings.BOT_RATE_LIMIT_MAX ?? 1200,
+      botKeyFailuresMax: settings.BOT_KEY_FAILURES_MAX ?? 30,
+      webhookMax: settings.WEBHOOK_RATE_LIMIT_MAX ?? 6000,
+      providerMax: settings.PROVIDER_RATE_LIMIT_MAX ?? 30,
+      staffMax: settings.STAFF_RATE_LIMIT_MAX ?? 120,
       windowMs: 60_000,
     },
     bot: {
-      apiKey: e.BOT_API_KEY ?? (demo ? (demoDiscord?.botApiKey ?? null) : null),
-      keyOverlapSeconds: e.BOT_KEY_OVERLAP_SECONDS ?? BOT_KEY_OVERLAP_DEFAULT_S,
+      apiKey: settings.BOT_API_KEY ?? (demo ? (demoDiscord?.botApiKey ?? null) : null),
+      keyOverlapSeconds: settings.BOT_KEY_OVERLAP_SECONDS ?? BOT_KEY_OVERLAP_DEFAULT_S,
     },
     billing: {
-      graceDays: e.BILLING_GRACE_DAYS ?? DEFAULT_GRACE_DAYS,
-      workIntervalMs: e.WEBHOOK_WORK_INTERVAL_MS ?? 1000,
+      graceDays: settings.BILLING_GRACE_DAYS ?? DEFAULT_GRACE_DAYS,
+      workIntervalMs: settings.WEBHOOK_WORK_INTERVAL_MS ?? 1000,
       paddle: {
         // Demo mode: a secret derived from the token key, which the all-in-one launcher gives the sandbox's Paddle.
-        webhookSecrets: secretList(e.PADDLE_WEBHOOK_SECRETS) ?? (demo ? [`pdl_ntfset_demo_${deriveKey(tokenEncryptionKey, 'demo paddle webhooks', 16).toString('hex')}`] : []),
-        toleranceSeconds: e.PADDLE_WEBHOOK_TOLERANCE_SECONDS ?? 5,
+        webhookSecrets: secretList(settings.PADDLE_WEBHOOK_SECRETS) ?? (demo ? [`pdl_ntfset_demo_${deriveKey(tokenEncryptionKey, 'demo paddle webhooks', 16).toString('hex')}`] : []),
+        toleranceSeconds: settings.PADDLE_WEBHOOK_TOLERANCE_SECONDS ?? 5,
         // Demo mode: the sandbox's Paddle (mounted by the all-in-one launcher at /sandbox/paddle) and its demo key.
-        apiKey: e.PADDLE_API_KEY ?? (demo ? demoSecrets.paddle.apiKey : null),
-        apiBase: trimSlash(e.PADDLE_API_URL ?? (demo ? `${publicUrl}/sandbox/paddle` : 'https://api.paddle.com')),
+        apiKey: settings.PADDLE_API_KEY ?? (demo ? demoSecrets.paddle.apiKey : null),
+        apiBase: trimSlash(settings.PADDLE_API_URL ?? (demo ? `${publicUrl}/sandbox/paddle` : 'https://api.paddle.com')),
       },
       // Demo mode: the launcher's stand-ins at /sandbox/fastspring and /sandbox/chargebee, and the
       // sandbox Discord application's key, all with credentials derived from the token key.
       fastspring: {
-        apiUsername: e.FASTSPRING_API_USERNAME ?? (demo ? demoSecrets.fastspring.apiUsername : null),
-        apiPassword: e.FASTSPRING_API_PASSWORD ?? (demo ? demoSecrets.fastspring.apiPassword : null),
-        apiBase: trimSlash(e.FASTSPRING_API_URL ?? (demo ? `${publicUrl}/sandbox/fastspring` : 'https://api.fastspring.com')),
-        webhookSecrets: secretList(e.FASTSPRING_WEBHOOK_SECRETS) ?? (demo ? [demoSecrets.fastspring.webhookSecret] : []),
-        storefront: e.FASTSPRING_STOREFRONT ?? (demo ? 'tickety.test.onfastspring.com/popup-tickety' : null),
-        scriptUrl: e.FASTSPRING_SCRIPT_URL ?? (demo ? `${publicUrl}/sandbox/fastspring/sbl/fastspring-builder.js` : 'https://sbl.onfastspring.com/sbl/1.0.3/fastspring-builder.min.js'),
-        securePayloadKey: e.FASTSPRING_PRIVATE_KEY !== undefined ? storePrivateKey(e.FASTSPRING_PRIVATE_KEY) : demo ? demoStoreKey() : null,
+        apiUsername: settings.FASTSPRING_API_USERNAME ?? (demo ? demoSecrets.fastspring.apiUsername : null),
+        apiPassword: settings.FASTSPRING_API_PASSWORD ?? (demo ? demoSecrets.fastspring.apiPassword : null),
+        apiBase: trimSlash(settings.FASTSPRING_API_URL ?? (demo ? `${publicUrl}/sandbox/fastspring` : 'https://api.fastspring.com')),
+        webhookSecrets: secretList(settings.FASTSPRING_WEBHOOK_SECRETS) ?? (demo ? [demoSecrets.fastspring.webhookSecret] : []),
+        storefront: settings.FASTSPRING_STOREFRONT ?? (demo ? 'tickety.test.onfastspring.com/popup-tickety' : null),
+        scriptUrl: settings.FASTSPRING_SCRIPT_URL ?? (demo ? `${publicUrl}/sandbox/fastspring/sbl/fastspring-builder.js` : 'https://sbl.onfastspring.com/sbl/1.0.3/fastspring-builder.min.js'),
+        securePayloadKey: settings.FASTSPRING_PRIVATE_KEY !== undefined ? storePrivateKey(settings.FASTSPRING_PRIVATE_KEY) : demo ? demoStoreKey() : null,
       },
       chargebee: {
-        site: e.CHARGEBEE_SITE ?? (demo ? 'tickety-test' : null),
-        apiKey: e.CHARGEBEE_API_KEY ?? (demo ? demoSecrets.chargebee.apiKey : null),
+        site: settings.CHARGEBEE_SITE ?? (demo ? 'tickety-test' : null),
+        apiKey: settings.CHARGEBEE_API_KEY ?? (demo ? demoSecrets.chargebee.apiKey : null),
         apiBase: trimSlash(
-          e.CHARGEBEE_API_URL ??
-            (demo ? `${publicUrl}/sandbox/chargebee/api/v2` : `https://${e.CHARGEBEE_SITE ?? 'site'}.chargebee.com/api/v2`),
+          settings.CHARGEBEE_API_URL ??
+            (demo ? `${publicUrl}/sandbox/chargebee/api/v2` : `https://${settings.CHARGEBEE_SITE ?? 'site'}.chargebee.com/api/v2`),
         ),
         webhookCredentials:
-          secretList(e.CHARGEBEE_WEBHOOK_CREDENTIALS) ?? (demo ? [`${demoSecrets.chargebee.webhookUser}:${demoSecrets.chargebee.webhookPassword}`] : []),
+          secretList(settings.CHARGEBEE_WEBHOOK_CREDENTIALS) ?? (demo ? [`${demoSecrets.chargebee.webhookUser}:${demoSecrets.chargebee.webhookPassword}`] : []),
       },
       discord: {
-        publicKeys: secretList(e.DISCORD_PUBLIC_KEYS)?.map((k) => k.toLowerCase()) ?? (demo ? [ed25519PublicKeyHex(demoSecrets.discordEventSeed)] : []),
-        toleranceSeconds: e.DISCORD_WEBHOOK_TOLERANCE_SECONDS ?? 300,
+        publicKeys: secretList(settings.DISCORD_PUBLIC_KEYS)?.map((k) => k.toLowerCase()) ?? (demo ? [ed25519PublicKeyHex(demoSecrets.discordEventSeed)] : []),
+        toleranceSeconds: settings.DISCORD_WEBHOOK_TOLERANCE_SECONDS ?? 300,
       },
-      slotCooldownHours: e.PREMIUM_SLOT_COOLDOWN_HOURS ?? 24,
-      reconcileIntervalMs: e.BILLING_RECONCILE_INTERVAL_MS ?? 3_600_000,
+      slotCooldownHours: settings.PREMIUM_SLOT_COOLDOWN_HOURS ?? 24,
+      reconcileIntervalMs: settings.BILLING_RECONCILE_INTERVAL_MS ?? 3_600_000,
     },
     trustProxy,
-    logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    logLevel: settings.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
   };
 }
 

@@ -7,20 +7,31 @@ import type { SecretBox, Signer } from './lib/crypto';
 import type { DiscordClient } from './lib/discord';
 import type { DiscordBot } from './lib/discord-bot';
 import type { Accounts } from './services/accounts';
+import type { Announcements } from './services/announcements';
 import type { BillingAccounts } from './services/billing/accounts';
+import type { CheckoutStatuses } from './services/billing/checkouts';
 import type { WebhookInbox } from './services/billing/inbox';
 import type { PaddleApi } from './services/billing/paddle-api';
 import type { BillingReconciler } from './services/billing/reconcile';
 import type { BillingClients } from './services/billing/types';
+import type { WebhookQueue } from './services/billing/webhook-queue';
 import type { InboxWorker } from './services/billing/worker';
 import type { BotKeys } from './services/bot-keys';
+import type { ConfigFiles } from './services/config-files';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
 import type { PanelPosts } from './services/panel-posts';
+import type { PlaygroundHolds } from './services/playground-holds';
 import type { ServerAccessService } from './services/server-access';
 import type { ServerConfigs } from './services/server-config';
 import type { ServerResourcesCache } from './services/server-resources';
 import type { Session, SessionStore } from './services/sessions';
+import type { SignIns } from './services/sign-ins';
+import type { StaffAudit } from './services/staff-audit';
+import type { StaffSearch } from './services/staff-search';
+import type { StaffTeam } from './services/staff-team';
+import type { Statistics } from './services/statistics';
+import type { SystemHealth } from './services/system-health';
 import type { Tickets } from './services/tickets';
 import type { Transcripts } from './services/transcripts';
 
@@ -35,6 +46,8 @@ declare module 'fastify' {
     sessions: SessionStore;
     accounts: Accounts;
     oauthStates: OAuthStates;
+    /** A finished sign-in stored in one transaction (user, guilds, session). */
+    signIns: SignIns;
     guildSync: GuildSync;
     serverConfigs: ServerConfigs;
     /** The bot's REST client (@discordjs/rest): server resources, panel messages. */
@@ -51,6 +64,24 @@ declare module 'fastify' {
     /** Billing webhooks: the durable inbox of verified provider events, and this instance's worker draining it. */
     webhookInbox: WebhookInbox;
     inboxWorker: InboxWorker;
+    /** The webhook inbox as the staff System page shows it (queues, dead letters, replays). */
+    webhookQueue: WebhookQueue;
+    /** The database, Redis and the bot's shards, for the status page, the System page and readiness. */
+    systemHealth: SystemHealth;
+    /** A server's Statistics page (the plan's range, the staff named by the bot). */
+    statistics: Statistics;
+    /** Restore Configs' configuration files: signed export, checked import. */
+    configFiles: ConfigFiles;
+    /** System Update's announcements and the public banner's. */
+    announcements: Announcements;
+    /** The staff audit, for routes that record a view or a change of their own. */
+    staffAudit: StaffAudit;
+    /** Support Team's search and cards. */
+    staffSearch: StaffSearch;
+    /** Team Manager's staff members and audit. */
+    staffTeam: StaffTeam;
+    /** The staff Test page's held requests (bounded per member and instance, ended at shutdown). */
+    playgroundHolds: PlaygroundHolds;
     /** Subscriptions as the billing pages show them, and premium slots (assign, move with a cooldown). */
     billingAccounts: BillingAccounts;
     /** Paddle's API (official SDK), for the actions of the billing pages. */
@@ -63,6 +94,8 @@ declare module 'fastify' {
     logThrottle: import('./lib/log').LogThrottle;
     /** Every provider's API client (Paddle's is also `paddleApi`), for actions, receipts and reconciliation. */
     billingClients: BillingClients;
+    /** Where a purchase stands after a provider's checkout (the billing pages poll it). */
+    checkoutStatuses: CheckoutStatuses;
     /** Heals lost webhooks by re-reading the providers' subscriptions. */
     billingReconciler: BillingReconciler;
     /** Background work (e.g. revoking a Discord token) that close() waits for. */

@@ -37,10 +37,6 @@ export const ACCESS_AREA_NAMES: Record<AccessArea, string> = {
   premium: 'Premium',
 };
 
-export function isAccessArea(value: unknown): value is AccessArea {
-  return typeof value === 'string' && (ACCESS_AREAS as readonly string[]).includes(value);
-}
-
 export const FULL_ACCESS: ServerAccessShape = {
   via: 'full',
   areas: Object.fromEntries(ACCESS_AREAS.map((area) => [area, 'write'])) as AreaLevels,
@@ -56,11 +52,6 @@ export const STAFF_READ_ACCESS: ServerAccessShape = {
   areas: Object.fromEntries(ACCESS_AREAS.map((area) => [area, 'read'])) as AreaLevels,
   grantedBy: [],
 };
-
-/** Whether `access` is a staff member's read-only view (not their own access to the server). */
-export function isStaffRead(access: Pick<ServerAccessShape, 'via'> | null | undefined): boolean {
-  return access?.via === 'staff';
-}
 
 /** Whether `access` allows `level` in `area` ('write' includes 'read'). */
 export function allows(access: Pick<ServerAccessShape, 'areas'>, area: AccessArea, level: AccessLevel): boolean {

@@ -1,15 +1,8 @@
 /**
  * Announcements (staff's System Update, the shell's banner): the words they are made of, and their
- * short markdown text parsed to a small tree. No zod here: the shell and the staff remote import this
- * at run time (the banner and the form's live preview render the same tree), and zod stays out of
- * their bundles.
- *
- * The text is a small markdown subset: paragraphs (a blank line between them), line breaks, lists
- * (`- ` or `* ` lines), **bold**, *italic* or _italic_, `code`, links `[words](https://…)` and
- * backslash escapes. Nothing else is markup: `<b>`, `<img onerror=…>` or `javascript:` come out as the
- * characters they are, because the tree holds only text and the renderers (React) put text into the
- * page as text nodes, never as HTML. A link is kept only when its address is https, http, mailto or a
- * path on this site; any other is shown as its words.
+ * short markdown text parsed to a small tree of text only (so nothing in it is ever HTML). No zod
+ * here: the shell and the staff remote import this at run time. The subset and the link rules:
+ * docs/api.md#announcement-text.
  */
 
 /** How a notice looks: information, planned maintenance, or an incident happening now. */

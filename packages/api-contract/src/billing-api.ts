@@ -65,8 +65,6 @@ export type CheckoutStatus = z.infer<typeof CheckoutStatus>;
 /** A checkout of one of the catalogue's prices (`providerPrices` of a plan) with a provider. */
 export const CheckoutRequest = z.object({ priceId: z.string().min(1).max(200) }).strict();
 export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
-/** @deprecated the name of `CheckoutRequest` for Paddle. */
-export const PaddleCheckoutRequest = CheckoutRequest;
 /**
  * Paddle's checkout: the transaction the API created at Paddle for the signed-in user and the price
  * (Paddle.js opens it with `Paddle.Checkout.open({ transactionId })`; its buyer is the transaction's user).
@@ -83,6 +81,14 @@ export type FastspringCheckoutAnswer = z.infer<typeof FastspringCheckoutAnswer>;
 /** A provider page to send the buyer to (Chargebee's hosted checkout, Discord's store page). */
 export const RedirectCheckoutAnswer = z.object({ url: z.string() });
 export type RedirectCheckoutAnswer = z.infer<typeof RedirectCheckoutAnswer>;
+
+/** `POST /api/billing/:provider/checkout`: what the provider's checkout needs (its kind follows the provider). */
+export const BillingCheckoutAnswer = z.union([PaddleCheckoutAnswer, FastspringCheckoutAnswer, RedirectCheckoutAnswer]);
+export type BillingCheckoutAnswer = z.infer<typeof BillingCheckoutAnswer>;
+
+/** `GET /api/billing/providers`: the providers whose checkout is configured on this server. */
+export const BillingProvidersAnswer = z.object({ available: z.array(BillingProvider) });
+export type BillingProvidersAnswer = z.infer<typeof BillingProvidersAnswer>;
 
 /** Money as providers state it: the amount in the currency's major unit and its ISO code. */
 export const Money = z.object({ amount: z.number(), currency: z.string() });
@@ -133,3 +139,7 @@ export type ServerPremiumAnswer = z.infer<typeof ServerPremiumAnswer>;
 
 export const AssignPremiumRequest = z.object({ provider: BillingProvider, subscriptionId: ProviderSubscriptionId, slot: z.number().int().min(1).max(1000) }).strict();
 export type AssignPremiumRequest = z.infer<typeof AssignPremiumRequest>;
+
+/** `POST /api/webhooks/:provider`: the event is stored (`duplicate`: it was already). */
+export const WebhookReceivedAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
+export type WebhookReceivedAnswer = z.infer<typeof WebhookReceivedAnswer>;

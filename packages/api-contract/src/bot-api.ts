@@ -95,7 +95,6 @@ export const FEEDBACK_MAX = 1024;
 const eventBase = { id: BotEventId, serverId: Snowflake, ticketId: BotTicketId, at: EventTime };
 
 export const TICKET_EVENT_TYPES = ['opened', 'claimed', 'unclaimed', 'first_response', 'messages', 'closed', 'reopened', 'rated', 'transcript_stored'] as const;
-export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number];
 
 export const TicketEvent = z.discriminatedUnion('type', [
   z

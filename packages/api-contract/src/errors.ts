@@ -166,7 +166,6 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
-export type ErrorCode = (typeof ERROR_CODES)[ErrorCodeName]['code'];
 
 /** Server-access codes (docs/behaviour.md#request-overlay-and-error-catalogue): the "You don't have access to this server." screen. */
 export const SERVER_ACCESS_CODES: readonly number[] = [ERROR_CODES.NO_SERVER_ACCESS.code, ERROR_CODES.SERVER_NOT_FOUND.code];

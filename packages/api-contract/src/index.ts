@@ -25,4 +25,5 @@ export * from './staff-playground-api';
 export * from './staff-search-api';
 export * from './staff-system-api';
 export * from './staff-team-api';
+export * from './staff-webhooks-api';
 export * from './statistics-api';

@@ -1,15 +1,7 @@
 /**
- * Route tables: how a remote declares the pages it owns, as data.
- *
- * Each remote writes its table in `src/route-table.ts` (typed with `RouteTable`); its build emits it
- * as `routes.json` beside `mf-manifest.json`, and `config.json` (the site's one composition file)
- * carries every remote's table next to its manifest URL. So the shell knows every path, layout,
- * title and guard before it fetches any remote's code, and the server knows which addresses are
- * pages (anything else answers HTTP 404). A remote adds a page by changing its table and its
- * `./routes` module, then deploying itself: no shell release.
- *
- * Plain TypeScript on purpose (no zod): the shell validates tables at run time and stays small; the
- * build, the deploy script and the API use the same functions.
+ * Route tables: how a remote declares the pages it owns, as data (its `src/route-table.ts`, emitted as
+ * `routes.json` and carried in `config.json`), so the shell and the server know every page before any
+ * remote's code loads. Plain TypeScript on purpose (no zod): docs/api.md#route-tables.
  */
 
 import { ACCESS_AREAS, type AccessArea } from './access-areas';

@@ -42,6 +42,8 @@ export const ConfigVersionSummary = z.object({
   /** The version this one restored, when it was a restore. */
   restoredFrom: z.number().int().positive().nullable(),
 });
+/** `GET /config/versions`: a page of versions, older than `cursor`. */
+export const ConfigVersionListQuery = z.object({ cursor: z.coerce.number().int().positive().max(VERSION_MAX).optional(), limit: z.coerce.number().int().min(1).max(100).default(25) });
 export const ConfigVersionList = z.object({ versions: z.array(ConfigVersionSummary), nextCursor: z.string().nullable() });
 export const ConfigVersionAnswer = ConfigVersionSummary.extend({ config: z.record(z.string(), z.unknown()), changes: z.array(ConfigChange) });
 

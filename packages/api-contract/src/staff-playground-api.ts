@@ -26,15 +26,6 @@ export const PLAYGROUND_LIMITS = {
   rate: { index: 60, slow: 30, error: 120, timeout: 10, network: 20 },
 } as const;
 
-/** The playground's addresses (below /api/staff). */
-export const PLAYGROUND_PATHS = {
-  index: '/api/staff/playground',
-  slow: '/api/staff/playground/slow',
-  error: (code: number) => `/api/staff/playground/error/${code}`,
-  timeout: '/api/staff/playground/timeout',
-  network: '/api/staff/playground/network',
-} as const;
-
 /** A catalogue entry as the page lists it. */
 export const PlaygroundCode = z.object({
   name: z.string(),

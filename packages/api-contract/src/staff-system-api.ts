@@ -15,21 +15,38 @@ export const StaffSystemRedis = z.object({
 });
 export type StaffSystemRedis = z.infer<typeof StaffSystemRedis>;
 
+export const StaffSystemDatabase = z.object({
+  kind: z.enum(['pglite', 'postgres']),
+  reachable: z.boolean(),
+  latencyMs: z.number().nullable(),
+  sizeBytes: z.number().nullable(),
+  pool: z.object({ total: z.number().int(), idle: z.number().int(), waiting: z.number().int(), max: z.number().int() }).nullable(),
+});
+export type StaffSystemDatabase = z.infer<typeof StaffSystemDatabase>;
+
+/** A bot shard as its last heartbeat said. */
+export const StaffSystemShard = z.object({ id: z.number().int(), state: z.string(), latencyMs: z.number().nullable(), guilds: z.number().int(), lastHeartbeat: z.string() });
+export type StaffSystemShard = z.infer<typeof StaffSystemShard>;
+
+/** One of this instance's recent server errors (its request id is the one to find in the logs). */
+export const StaffSystemError = z.object({
+  at: z.string(),
+  requestId: z.string(),
+  method: z.string(),
+  route: z.string().nullable(),
+  status: z.number().int(),
+  code: z.number().int(),
+  message: z.string(),
+});
+export type StaffSystemError = z.infer<typeof StaffSystemError>;
+
 /** `GET /api/staff/system`: the System page's health. */
 export const StaffSystemAnswer = z.object({
-  database: z.object({
-    kind: z.enum(['pglite', 'postgres']),
-    reachable: z.boolean(),
-    latencyMs: z.number().nullable(),
-    sizeBytes: z.number().nullable(),
-    pool: z.object({ total: z.number().int(), idle: z.number().int(), waiting: z.number().int(), max: z.number().int() }).nullable(),
-  }),
+  database: StaffSystemDatabase,
   /** Null without REDIS_URL (the limits are then always per instance). */
   redis: StaffSystemRedis.nullable(),
-  shards: z.array(z.object({ id: z.number().int(), state: z.string(), latencyMs: z.number().nullable(), guilds: z.number().int(), lastHeartbeat: z.string() })),
-  errors: z.array(
-    z.object({ at: z.string(), requestId: z.string(), method: z.string(), route: z.string().nullable(), status: z.number().int(), code: z.number().int(), message: z.string() }),
-  ),
+  shards: z.array(StaffSystemShard),
+  errors: z.array(StaffSystemError),
   api: z.object({ version: z.string(), node: z.string(), startedAt: z.string(), uptimeSeconds: z.number().int() }),
 });
 export type StaffSystemAnswer = z.infer<typeof StaffSystemAnswer>;

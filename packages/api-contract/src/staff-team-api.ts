@@ -87,8 +87,6 @@ export function isStaffAuditCursor(value: string): boolean {
   return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 19) === m[1] && BigInt(m[2]!) <= 9_223_372_036_854_775_807n;
 }
 
-/** Team changes in the audit (other staff actions: `billing.view`, `webhook.replay`, …). */
-export const STAFF_TEAM_ACTIONS = ['team.add', 'team.update', 'team.remove'] as const;
 
 export const StaffAuditQuery = z.object({
   /** Only what this staff member did. */

@@ -2,7 +2,7 @@
  * The tiny database driver interface the API uses (PostgreSQL dialect everywhere). Two
  * implementations: PGlite (embedded, a data folder or memory) and `pg` (a pool, DATABASE_URL).
  */
-export interface QueryResult<T> {
+interface QueryResult<T> {
   rows: T[];
 }
 
@@ -55,14 +55,14 @@ const NETWORK_CODES = new Set([
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
   if (!error || typeof error !== 'object') return false;
-  const e = error as { code?: unknown; message?: unknown };
-  if (typeof e.code === 'string') {
-    if (NETWORK_CODES.has(e.code)) return true;
-    if (/^(08|53|57)/.test(e.code)) return true;
+  const failure = error as { code?: unknown; message?: unknown };
+  if (typeof failure.code === 'string') {
+    if (NETWORK_CODES.has(failure.code)) return true;
+    if (/^(08|53|57)/.test(failure.code)) return true;
   }
   // PGlite is PostgreSQL in WebAssembly: an abort (out of memory, a trap) leaves it unusable.
   if ((error as { name?: unknown }).name === 'RuntimeError') return true;
-  const message = typeof e.message === 'string' ? e.message : '';
+  const message = typeof failure.message === 'string' ? failure.message : '';
   return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed|Query read timeout|Aborted\(|database queue is full/i.test(
     message,
   );

@@ -4,7 +4,7 @@ import type { Db } from './driver';
 
 const FILE = /^(\d{3})_([a-z0-9_]+)\.sql$/;
 
-export interface MigrationResult {
+interface MigrationResult {
   applied: string[];
   total: number;
 }

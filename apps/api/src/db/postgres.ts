@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { type Db, guard, isUnavailable, type Queryable } from './driver';
 
-export interface PostgresOptions {
+interface PostgresOptions {
   url: string;
   /** Schema to use (search_path); created when missing. Tests isolate each suite this way. */
   schema?: string | null;

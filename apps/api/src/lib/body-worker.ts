@@ -14,7 +14,7 @@ import { ApiHttpError } from './errors';
  * first use; at most BODY_WORKER_QUEUE_BYTES of bodies wait for it (past that: 503 code 1011 with
  * Retry-After, the bot sends again). A worker that dies fails what it held (503) and is started again.
  */
-export const BODY_WORKER_QUEUE_BYTES = 256 * 1024 * 1024;
+const BODY_WORKER_QUEUE_BYTES = 256 * 1024 * 1024;
 
 export type WorkerRequest =
   | { id: number; op: 'events'; raw: Uint8Array; encoding: string; max: number }

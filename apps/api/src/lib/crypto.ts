@@ -30,7 +30,7 @@ export function tokenKeyId(master: Buffer): string {
   return deriveKey(master, 'token-encryption-key-id', 6).toString('base64url');
 }
 
-export type SecretUndecryptableReason = 'format' | 'unknown-key' | 'authentication';
+type SecretUndecryptableReason = 'format' | 'unknown-key' | 'authentication';
 
 /**
  * A stored secret that cannot be opened: sealed with a key that is not configured any more (changed
@@ -49,7 +49,7 @@ export class SecretUndecryptableError extends Error {
   }
 }
 
-export interface OpenedSecret {
+interface OpenedSecret {
   plaintext: string;
   /** Sealed with a previous key or in the `v1` format: seal it again with the current key. */
   stale: boolean;

@@ -15,23 +15,11 @@ import type { FetchLike } from './discord';
 
 /**
  * The bot's REST calls to Discord (or the sandbox, by base URL): the server's channels, roles and
- * emojis, its member, and the panel messages it posts and edits. Built on @discordjs/rest, which
- * queues requests per route bucket and major parameter, keeps to the global limit (50 a second),
- * reads Discord's X-RateLimit headers to wait before a bucket runs dry, and waits out a 429's
- * Retry-After before trying again. Around it:
- * - every request goes through the API's injectable fetch (`makeRequest`), so tests and demo mode
- *   reach the in-process sandbox, and the per-attempt timeout aborts even a fetch that ignores its
- *   signal;
- * - one deadline per call (`timeoutMs`), rate-limit waits and a retry included;
- * - a wait longer than `maxRateLimitWaitMs` is not waited: the call fails at once as `unavailable`
- *   with Discord's Retry-After, which the routes pass on (1008);
- * - 5xx and timeouts are retried once for reads and edits (idempotent), never for a new message
- *   (a second POST could post the panel twice);
- * - every failure becomes a DiscordBotError: `unavailable` (429 past the wait, 5xx, timeout,
- *   unreachable), `refused` (Discord's 4xx with its JSON code: 50013, 50001, 10003, 10008, 50035...),
- *   `failed` (the bot token refused, a nonsense answer).
+ * emojis, its member, and the panel messages it posts and edits. Built on @discordjs/rest (buckets,
+ * the global limit, Retry-After), with one deadline per call, a bounded rate-limit wait, one retry
+ * for idempotent calls and every failure a DiscordBotError: docs/api.md#the-bots-rest-client.
  */
-export type DiscordBotErrorKind = 'unavailable' | 'refused' | 'failed';
+type DiscordBotErrorKind = 'unavailable' | 'refused' | 'failed';
 
 export class DiscordBotError extends Error {
   constructor(
@@ -51,7 +39,7 @@ export class DiscordBotError extends Error {
   }
 }
 
-export interface DiscordBotOptions {
+interface DiscordBotOptions {
   /** Discord's versioned API base (`https://discord.com/api/v10`, or the sandbox's). */
   apiBase: string;
   /** Without one, every call fails as `failed` (no bot configured). */
@@ -65,14 +53,14 @@ export interface DiscordBotOptions {
   log?: { warn(obj: object, msg: string): void };
 }
 
-export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 3_000;
+const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 3_000;
 /** The margin @discordjs/rest adds to every rate-limit wait (its `offset`), taken off again when reporting Retry-After. */
 const RATE_LIMIT_OFFSET_MS = 50;
 /** Retry-After for failures that carry none (5xx, timeouts). */
 const DEFAULT_RETRY_AFTER = 5;
 
 /** A panel message's body, as Discord's create / edit message takes it. */
-export type MessageBody = Record<string, unknown>;
+type MessageBody = Record<string, unknown>;
 
 /** A channel of `GET /guilds/{id}/channels`, as far as the API reads it (the type is a number: new kinds appear). */
 export type GuildChannel = Omit<APIGuildChannel, 'type'> & { type: number; parent_id?: string | null; position?: number };

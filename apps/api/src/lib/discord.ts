@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-export interface DiscordClientOptions {
+interface DiscordClientOptions {
   apiBase: string;
   clientId: string;
   clientSecret: string;
@@ -23,7 +23,7 @@ export interface DiscordClientOptions {
   userAgent?: string;
 }
 
-export const DEFAULT_BOT_GUILDS_DEADLINE_MS = 20_000;
+const DEFAULT_BOT_GUILDS_DEADLINE_MS = 20_000;
 /** Guilds per page of GET /users/@me/guilds (Discord's maximum). */
 const PAGE_SIZE = 200;
 /** Rate-limit waits (429 or an empty bucket) one bot guild list may do before giving up. */
@@ -52,7 +52,7 @@ export interface DiscordPartialGuild {
   permissions: string;
 }
 
-export type DiscordErrorKind = 'unavailable' | 'unauthorized' | 'invalid_grant' | 'failed';
+type DiscordErrorKind = 'unavailable' | 'unauthorized' | 'invalid_grant' | 'failed';
 
 export class DiscordError extends Error {
   constructor(
@@ -137,15 +137,15 @@ export class DiscordClient {
       },
       what,
     );
-    const b = body as Record<string, unknown> | null;
-    if (!b || typeof b.access_token !== 'string' || typeof b.refresh_token !== 'string') {
+    const answer = body as Record<string, unknown> | null;
+    if (!answer || typeof answer.access_token !== 'string' || typeof answer.refresh_token !== 'string') {
       throw new DiscordError('failed', `Discord ${what}: unexpected answer`);
     }
     return {
-      accessToken: b.access_token,
-      refreshToken: b.refresh_token,
-      expiresIn: typeof b.expires_in === 'number' && b.expires_in > 0 ? b.expires_in : 604_800,
-      scope: typeof b.scope === 'string' ? b.scope : '',
+      accessToken: answer.access_token,
+      refreshToken: answer.refresh_token,
+      expiresIn: typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 604_800,
+      scope: typeof answer.scope === 'string' ? answer.scope : '',
     };
   }
 
@@ -174,14 +174,14 @@ export class DiscordClient {
 
   async getUser(accessToken: string): Promise<DiscordUser> {
     const { body } = await this.#request('/users/@me', { headers: { authorization: `Bearer ${accessToken}` } }, 'users/@me');
-    const u = body as Record<string, unknown> | null;
-    if (!u || typeof u.id !== 'string' || typeof u.username !== 'string') throw new DiscordError('failed', 'Discord users/@me: unexpected answer');
+    const answer = body as Record<string, unknown> | null;
+    if (!answer || typeof answer.id !== 'string' || typeof answer.username !== 'string') throw new DiscordError('failed', 'Discord users/@me: unexpected answer');
     return {
-      id: u.id,
-      username: u.username,
-      global_name: typeof u.global_name === 'string' ? u.global_name : null,
-      avatar: typeof u.avatar === 'string' ? u.avatar : null,
-      ...(typeof u.discriminator === 'string' ? { discriminator: u.discriminator } : {}),
+      id: answer.id,
+      username: answer.username,
+      global_name: typeof answer.global_name === 'string' ? answer.global_name : null,
+      avatar: typeof answer.avatar === 'string' ? answer.avatar : null,
+      ...(typeof answer.discriminator === 'string' ? { discriminator: answer.discriminator } : {}),
     };
   }
 

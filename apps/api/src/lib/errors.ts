@@ -1,6 +1,6 @@
 import { ERROR_CODES, type ErrorCodeName } from '@tickety/api-contract';
 
-export interface ApiHttpErrorOptions {
+interface ApiHttpErrorOptions {
   /** A more precise message than the catalogue's (always safe to show). */
   message?: string;
   /** Overrides the catalogue's HTTP status (rare: e.g. 413 for a too-large body). */

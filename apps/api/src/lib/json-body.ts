@@ -29,15 +29,15 @@ export function jsonShapeProblem(text: string, maxDepth = JSON_MAX_DEPTH, maxCon
   let containers = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    const code = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+      if (code === 0x5c) i++; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
       if (++depth > maxDepth) return 'depth';
       if (++containers > maxContainers) return 'containers';
-    } else if (c === 0x5d || c === 0x7d) depth--;
+    } else if (code === 0x5d || code === 0x7d) depth--;
   }
   return null;
 }

@@ -15,7 +15,7 @@ interface Counted {
  * Fixed-window counters in this process's memory, one per key: what @fastify/rate-limit's local store
  * does (a window starts with a key's first request and lasts `windowMs`).
  */
-export class LocalCounts {
+class LocalCounts {
   readonly #entries = new Map<string, { count: number; resetAt: number }>();
 
   constructor(private readonly capacity: number = LOCAL_KEYS) {}
@@ -51,9 +51,9 @@ return {current, ttl}
 type LimitRedis = Redis & { ticketyRateLimit(key: string, windowMs: number): Promise<[number, number]> };
 
 function withCommand(redis: Redis): LimitRedis {
-  const r = redis as LimitRedis;
-  if (typeof r.ticketyRateLimit !== 'function') redis.defineCommand('ticketyRateLimit', { numberOfKeys: 1, lua: LUA });
-  return r;
+  const commands = redis as LimitRedis;
+  if (typeof commands.ticketyRateLimit !== 'function') redis.defineCommand('ticketyRateLimit', { numberOfKeys: 1, lua: LUA });
+  return commands;
 }
 
 /** Where the counters live in Redis (before each limit's own prefix). */

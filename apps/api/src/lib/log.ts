@@ -7,9 +7,9 @@ const LEGACY_TRANSCRIPT = /^(\/(?:api\/transcripts|transcript)\/v1\/(?:[^/?]*\/)
 /** The URL with secret query values (and a legacy transcript's signature) replaced, for logs. */
 export function redactUrl(url: string): string {
   if (LEGACY_TRANSCRIPT.test(url)) url = url.replace(LEGACY_TRANSCRIPT, '$1[redacted]');
-  const q = url.indexOf('?');
-  if (q === -1) return url;
-  const params = new URLSearchParams(url.slice(q + 1));
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return url;
+  const params = new URLSearchParams(url.slice(queryAt + 1));
   let changed = false;
   for (const key of [...new Set(params.keys())]) {
     if (SECRET_PARAMS.test(key)) {
@@ -17,11 +17,11 @@ export function redactUrl(url: string): string {
       changed = true;
     }
   }
-  return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
+  return changed ? `${url.slice(0, queryAt)}?${params.toString()}` : url;
 }
 
 /** What an error keeps in the logs. */
-export interface LoggedError {
+interface LoggedError {
   type: string;
   message: string;
   code?: string | number;

@@ -16,7 +16,7 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
-export interface PopupPageOptions {
+interface PopupPageOptions {
   productName: string;
   title: string;
   heading: string;
@@ -68,7 +68,7 @@ export function popupErrorKind(code: number): string {
   }
 }
 
-export interface PopupErrorOptions {
+interface PopupErrorOptions {
   productName: string;
   targetOrigin: string;
   /** Catalogue code and HTTP status (shown as "<code> - <status>", docs/behaviour.md#request-overlay-and-error-catalogue). */

@@ -21,7 +21,7 @@ export const PERMISSION_BITS = {
 export type PermissionName = keyof typeof PERMISSION_BITS;
 
 /** How Discord's client names them (for messages a person reads). */
-export const PERMISSION_LABELS: Record<PermissionName, string> = {
+const PERMISSION_LABELS: Record<PermissionName, string> = {
   ADMINISTRATOR: 'Administrator',
   VIEW_CHANNEL: 'View Channel',
   SEND_MESSAGES: 'Send Messages',
@@ -62,7 +62,7 @@ export interface MemberPermissionData {
   roles: readonly string[];
 }
 
-export interface ChannelOverwrite {
+interface ChannelOverwrite {
   /** A role id (type 0) or a member id (type 1); the @everyone overwrite has the guild's id. */
   id: string;
   type: number;
@@ -126,8 +126,8 @@ export function implicitPermissions(permissions: bigint, channelType: number): b
   if (hasPermission(permissions, 'ADMINISTRATOR')) return permissions;
   if (!hasPermission(permissions, 'VIEW_CHANNEL')) return 0n;
   if (MESSAGE_CHANNEL_TYPES.has(channelType) && !hasPermission(permissions, 'SEND_MESSAGES')) {
-    const b = PERMISSION_BITS;
-    return permissions & ~(b.MENTION_EVERYONE | b.SEND_TTS_MESSAGES | b.ATTACH_FILES | b.EMBED_LINKS);
+    const bits = PERMISSION_BITS;
+    return permissions & ~(bits.MENTION_EVERYONE | bits.SEND_TTS_MESSAGES | bits.ATTACH_FILES | bits.EMBED_LINKS);
   }
   return permissions;
 }

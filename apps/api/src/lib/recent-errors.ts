@@ -1,5 +1,5 @@
 /** One server error as the System page shows it (never a stack, a body or a secret). */
-export interface RecentError {
+interface RecentError {
   at: string;
   requestId: string;
   method: string;

@@ -3,18 +3,18 @@ import type { Redis } from 'ioredis';
 import { type Clock, iso } from './clock';
 
 /** How often a Redis marked unreachable is checked again while its connection looks open. */
-export const REDIS_PROBE_MS = 1_000;
+const REDIS_PROBE_MS = 1_000;
 
-export interface RedisCheck {
+interface RedisCheck {
   reachable: boolean;
   /** The check's round trip; null when it did not answer. */
   latencyMs: number | null;
 }
 
 /** What proves Redis usable: by default a PING; the app gives the rate limits' own kind of call (lib/limit-store.ts). */
-export type RedisProbe = (redis: Redis) => Promise<unknown>;
+type RedisProbe = (redis: Redis) => Promise<unknown>;
 
-export interface RedisState {
+interface RedisState {
   reachable: boolean;
   /** When this instance last saw Redis become reachable or unreachable. */
   since: string;

@@ -20,7 +20,7 @@ export interface SiteState {
   composition: Composition;
 }
 
-export interface SiteConfigOptions {
+interface SiteConfigOptions {
   /** The site folder (STATIC_ROOT). */
   root: string;
   /** REMOTE_<NAME>_URL: manifest URLs that replace the site's entries. */
@@ -72,8 +72,8 @@ export function createSiteConfig(opts: SiteConfigOptions): SiteConfig {
   function readFile(): FileState {
     let key: string;
     try {
-      const s = statSync(file);
-      key = `${s.mtimeMs}:${s.size}:${s.ino}`;
+      const stats = statSync(file);
+      key = `${stats.mtimeMs}:${stats.size}:${stats.ino}`;
     } catch {
       if (opts.required) problem('missing', `the site has no config.json: no remotes are deployed (node scripts/deploy.mjs <app>, or npm start)`);
       fileState = EMPTY;

@@ -47,9 +47,9 @@ export class Accounts {
     private readonly staffOwnerIds: ReadonlySet<string>,
   ) {}
 
-  async upsertUser(q: Queryable, user: DiscordUser): Promise<void> {
+  async upsertUser(queryable: Queryable, user: DiscordUser): Promise<void> {
     const now = iso(this.clock());
-    await q.query(
+    await queryable.query(
       `INSERT INTO users (id, username, global_name, avatar, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz)
        ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, global_name = EXCLUDED.global_name,
@@ -58,18 +58,23 @@ export class Accounts {
     );
   }
 
+  /** Replaces a user's stored guild list (a refresh), in a transaction of its own. */
+  async storeGuilds(userId: string, guilds: DiscordPartialGuild[], botGuilds: Set<string> | null): Promise<void> {
+    await this.db.transaction((tx) => this.replaceGuilds(tx, userId, guilds, botGuilds));
+  }
+
   /**
    * Replaces the user's stored guild list with what Discord sent. `botGuilds` null means the bot's
    * list is unknown right now: keep what is stored for each guild.
    */
-  async replaceGuilds(q: Queryable, userId: string, guilds: DiscordPartialGuild[], botGuilds: Set<string> | null): Promise<void> {
+  async replaceGuilds(queryable: Queryable, userId: string, guilds: DiscordPartialGuild[], botGuilds: Set<string> | null): Promise<void> {
     const now = iso(this.clock());
     // One replacement per user at a time (sign-in, refresh and access checks may overlap): the user's
     // row is locked until the transaction ends, so their delete-then-insert never interleave.
-    await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    await queryable.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
     const unique = [...new Map(guilds.map((g) => [g.id, g])).values()];
     if (unique.length > 0) {
-      await q.query(
+      await queryable.query(
         `INSERT INTO guilds (id, name, icon, bot_in_guild, updated_at)
          SELECT id, name, icon, COALESCE(bot, false), $5::timestamptz
            FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[]) AS t(id, name, icon, bot)
@@ -87,12 +92,12 @@ export class Accounts {
     }
     // Role access is the bot's finding (services/server-access.ts), not Discord's list: kept for the
     // servers still listed (as non-manager) until it is checked again.
-    const kept = await q.query<{ guild_id: string }>('SELECT guild_id FROM user_guilds WHERE user_id = $1 AND role_access', [userId]);
+    const kept = await queryable.query<{ guild_id: string }>('SELECT guild_id FROM user_guilds WHERE user_id = $1 AND role_access', [userId]);
     const roleAccess = new Set(kept.rows.map((r) => r.guild_id));
-    await q.query('DELETE FROM user_guilds WHERE user_id = $1', [userId]);
+    await queryable.query('DELETE FROM user_guilds WHERE user_id = $1', [userId]);
     if (unique.length > 0) {
       const manages = unique.map((g) => canManageGuild(g.owner, g.permissions));
-      await q.query(
+      await queryable.query(
         `INSERT INTO user_guilds (user_id, guild_id, position, owner, permissions, can_manage, role_access)
          SELECT $1, guild_id, position, owner, permissions, can_manage, role_access
            FROM unnest($2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[], $7::boolean[])
@@ -108,7 +113,7 @@ export class Accounts {
         ],
       );
     }
-    await q.query('UPDATE users SET guilds_refreshed_at = $2::timestamptz WHERE id = $1', [userId, now]);
+    await queryable.query('UPDATE users SET guilds_refreshed_at = $2::timestamptz WHERE id = $1', [userId, now]);
   }
 
   /**
@@ -179,22 +184,22 @@ export class Accounts {
         WHERE u.id = $1`,
       [userId, guildId],
     );
-    const r = rows[0];
-    if (!r) return { refreshedAt: null, guild: null };
-    return { refreshedAt: toMs(r.guilds_refreshed_at), guild: r.listed ? this.#guild(r) : null };
+    const row = rows[0];
+    if (!row) return { refreshedAt: null, guild: null };
+    return { refreshedAt: toMs(row.guilds_refreshed_at), guild: row.listed ? this.#guild(row) : null };
   }
 
-  #guild(r: GuildRow): Guild {
+  #guild(row: GuildRow): Guild {
     return {
-      id: r.id,
-      name: r.name,
-      icon: r.icon,
-      iconUrl: guildIconUrl(this.cdnBase, r.id, r.icon),
-      owner: r.owner,
-      permissions: r.permissions,
-      canManage: r.can_manage,
-      botInGuild: r.bot_in_guild,
-      roleAccess: !r.can_manage && r.role_access === true,
+      id: row.id,
+      name: row.name,
+      icon: row.icon,
+      iconUrl: guildIconUrl(this.cdnBase, row.id, row.icon),
+      owner: row.owner,
+      permissions: row.permissions,
+      canManage: row.can_manage,
+      botInGuild: row.bot_in_guild,
+      roleAccess: !row.can_manage && row.role_access === true,
     };
   }
 
@@ -288,15 +293,15 @@ export class Accounts {
          FROM users u WHERE u.id = $1`,
       [userId, iso(this.clock())],
     );
-    const u = rows[0];
-    if (!u) return null;
-    const refreshed = toMs(u.guilds_refreshed_at);
+    const row = rows[0];
+    if (!row) return null;
+    const refreshed = toMs(row.guilds_refreshed_at);
     return {
       isAuthenticated: true,
-      user: { id: u.id, username: u.username, globalName: u.global_name, avatar: u.avatar, avatarUrl: avatarUrl(this.cdnBase, u.id, u.avatar) },
-      guilds: json<GuildRow[]>(u.guilds).map((r) => this.#guild(r)),
-      team: this.#team(u.id, json<string[] | null>(u.staff_permissions)),
-      sub: this.#sub(json<Array<{ premium: boolean; servers: string[] }>>(u.subscriptions)),
+      user: { id: row.id, username: row.username, globalName: row.global_name, avatar: row.avatar, avatarUrl: avatarUrl(this.cdnBase, row.id, row.avatar) },
+      guilds: json<GuildRow[]>(row.guilds).map((r) => this.#guild(r)),
+      team: this.#team(row.id, json<string[] | null>(row.staff_permissions)),
+      sub: this.#sub(json<Array<{ premium: boolean; servers: string[] }>>(row.subscriptions)),
       guildsRefreshedAt: refreshed === null ? null : iso(refreshed),
     };
   }

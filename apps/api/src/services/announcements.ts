@@ -36,7 +36,7 @@ const COLUMNS = `a.id::text AS id, a.severity, a.body, a.audience, a.state, a.st
   a.created_at, a.created_by, a.updated_at, a.updated_by, a.published_at, a.withdrawn_at`;
 
 /** Fields of a new notice (validated by the route's schema: AnnouncementText, AnnouncementTime). */
-export interface NewAnnouncement {
+interface NewAnnouncement {
   severity: AnnouncementSeverity;
   text: string;
   audience: AnnouncementAudience;
@@ -46,7 +46,7 @@ export interface NewAnnouncement {
 }
 
 /** Fields to change (absent: unchanged) from `version`. */
-export interface AnnouncementEdit {
+interface AnnouncementEdit {
   version: number;
   severity?: AnnouncementSeverity | undefined;
   text?: string | undefined;
@@ -70,7 +70,7 @@ function iso_(value: Date | string | null): string | null {
   return ms === null ? null : iso(ms);
 }
 
-export function statusOf(row: Pick<Row, 'state' | 'starts_at' | 'ends_at'>, now: number): AnnouncementStatus {
+function statusOf(row: Pick<Row, 'state' | 'starts_at' | 'ends_at'>, now: number): AnnouncementStatus {
   if (row.state === 'draft' || row.state === 'withdrawn') return row.state;
   const start = toMs(row.starts_at);
   const end = toMs(row.ends_at);
@@ -142,8 +142,8 @@ export class Announcements {
     return { announcements: page.map((r) => this.#toAnnouncement(r, now)), nextCursor: rows.length > options.limit ? page.at(-1)!.id : null };
   }
 
-  async #one(q: Queryable, id: string): Promise<Announcement> {
-    const { rows } = await q.query<Row>(
+  async #one(queryable: Queryable, id: string): Promise<Announcement> {
+    const { rows } = await queryable.query<Row>(
       `SELECT ${COLUMNS}, COALESCE(u.global_name, u.username) AS updated_by_name FROM announcements a LEFT JOIN users u ON u.id = a.updated_by WHERE a.id = $1`,
       [id],
     );

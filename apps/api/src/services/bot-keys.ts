@@ -26,7 +26,7 @@ export function botKeyId(key: string): string | null {
 }
 
 /** A new key: a random public id and a 256-bit secret. */
-export function newBotKey(): { id: string; key: string } {
+function newBotKey(): { id: string; key: string } {
   const id = randomBytes(8).toString('hex');
   return { id, key: `tk_bot_${id}_${randomBytes(32).toString('base64url')}` };
 }

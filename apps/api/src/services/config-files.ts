@@ -1,22 +1,8 @@
 /**
- * Configuration files (issue 8 §5): a server's configuration exported as a signed file and imported
- * again, on the same server or another one. The format is `ConfigFile` of packages/api-contract
- * (config-file-api.ts); docs/api.md ("Configuration files") describes it and the keys.
- *
- * The signature is HMAC-SHA256, base64url, over the canonical JSON (`canonicalJson`) of every field
- * of the file but `signature`, with the key `keyId` names (CONFIG_FILE_KEYS; the first key signs,
- * all verify, so keys can be rotated). An import checks, in this order, and refuses with 1015
- * (CONFIG_FILE_REJECTED) saying which: the file is a JSON object of Tickety's format; its key is
- * known; its signature matches; its schema version is the one this API reads. Then the
- * configuration inside passes the server-config schema (1001). A file over CONFIG_FILE_MAX_BYTES is
- * 1016 (PAYLOAD_TOO_LARGE).
- *
- * Channels and roles: on the server the file came from their ids are kept, unless they no longer
- * exist there; on another server each is mapped to the channel or role of the same name
- * (case-insensitive; a channel of a kind that fits the field). What cannot be mapped is listed and
- * removed from the configuration (an id field cleared, a role taken out of its list, an access rule
- * dropped); a mention in a text (`<#id>`, `<@&id>`) is rewritten when it maps and left as it is
- * otherwise (Discord shows it as an unknown channel or role), listed as well.
+ * Configuration files: a server's configuration exported as a signed file and imported again, on the
+ * same server or another one. The format is `ConfigFile` (packages/api-contract, config-file-api.ts);
+ * the signature, the import's checks and how channels and roles are mapped are in
+ * docs/api.md#configuration-file-signing-and-mapping.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
@@ -42,15 +28,15 @@ import type { LiveConfig, ServerConfigs, ServerLimits } from './server-config';
 import type { ServerResourcesCache } from './server-resources';
 
 /** The fields of a file that the signature covers: all but `signature`. */
-export type UnsignedConfigFile = Omit<ConfigFile, 'signature'>;
+type UnsignedConfigFile = Omit<ConfigFile, 'signature'>;
 
 /** The signature of `fields` (a file without its `signature`) under `secret`: base64url HMAC-SHA256. */
-export function signatureOf(fields: Record<string, unknown>, secret: Buffer): string {
+function signatureOf(fields: Record<string, unknown>, secret: Buffer): string {
   return createHmac('sha256', secret).update(canonicalJson(fields), 'utf8').digest('base64url');
 }
 
 /** A file signed with `key`: `keyId` set to the key's id and the signature added. */
-export function signConfigFile(fields: Omit<UnsignedConfigFile, 'keyId'>, key: ConfigFileKey): ConfigFile {
+function signConfigFile(fields: Omit<UnsignedConfigFile, 'keyId'>, key: ConfigFileKey): ConfigFile {
   const unsigned: UnsignedConfigFile = { ...fields, keyId: key.id };
   return { ...unsigned, signature: signatureOf(unsigned, key.secret) };
 }
@@ -89,7 +75,7 @@ function invalid(error: ZodError): ApiHttpError {
 /** Deeper than any configuration file nests (a file is about 10 levels deep). */
 export const CONFIG_FILE_MAX_DEPTH = 32;
 
-/** The refusal of a file nested deeper than CONFIG_FILE_MAX_DEPTH (also said while the body is read: routes/guilds/config-files.ts). */
+/** The refusal of a file nested deeper than CONFIG_FILE_MAX_DEPTH (also said while the body is read: routes/guilds/server-configs.ts). */
 export function fileTooDeep(): ApiHttpError {
   return reject(`This is not a Tickety configuration file: it nests deeper than ${CONFIG_FILE_MAX_DEPTH} levels, which Tickety's files never do.`);
 }
@@ -116,7 +102,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 type Fit = 'category' | 'text' | 'any';
 
 /** One place a configuration names a channel or role. */
-export interface Reference {
+interface Reference {
   kind: 'channel' | 'role';
   id: string;
   fit: Fit;
@@ -133,7 +119,7 @@ const MENTION = /<(#|@&)(\d{17,20})>/g;
  * or null to remove it (an id field becomes null, a role leaves its list, an access rule is
  * dropped; a mention in a text stays as it is). Roles mapped onto one role are kept once.
  */
-export function rewriteReferences(config: ServerConfig, visit: (ref: Reference) => string | null): ServerConfig {
+function rewriteReferences(config: ServerConfig, visit: (ref: Reference) => string | null): ServerConfig {
   const next = structuredClone(config);
 
   // Mentions first, on the configuration's own indices (nothing has been removed yet).
@@ -206,7 +192,7 @@ export function byName<T extends { id: string; name: string }>(items: readonly T
 }
 
 /** A file's configuration prepared for this server: as it would be saved, and what it would change. */
-export interface PreparedImport {
+interface PreparedImport {
   preview: ImportPreview;
   config: ServerConfig;
   live: LiveConfig & ServerLimits;

@@ -5,12 +5,12 @@ import { randomToken, type SecretBox, SecretUndecryptableError, sha256Hex } from
 /** How long a sign-in may take between /api/auth/login and /api/auth/callback. */
 export const STATE_TTL_MS = 10 * 60 * 1000;
 
-export interface StartedSignIn {
+interface StartedSignIn {
   state: string;
   codeVerifier: string;
 }
 
-export interface ConsumedState {
+interface ConsumedState {
   codeVerifier: string;
   returnOrigin: string;
 }

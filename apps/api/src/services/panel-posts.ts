@@ -31,7 +31,7 @@ interface PostRow {
   deleted_at: Date | string | null;
 }
 
-export const MESSAGE_DELETED = 'The message was deleted in Discord: send the panel again.';
+const MESSAGE_DELETED = 'The message was deleted in Discord: send the panel again.';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -256,8 +256,8 @@ export class PanelPosts {
     return new ApiHttpError('DISCORD_REFUSED', { message: `Discord refused the message: ${detail || `HTTP ${error.status}`}${code ? ` (code ${code})` : ''}.`, cause: error });
   }
 
-  async #row(q: Queryable, guildId: string, kind: PostKind, id: string): Promise<PostRow | null> {
-    const { rows } = await q.query<PostRow>(
+  async #row(queryable: Queryable, guildId: string, kind: PostKind, id: string): Promise<PostRow | null> {
+    const { rows } = await queryable.query<PostRow>(
       'SELECT kind, item_id, channel_id, message_id, posted_version, posted_at, deleted_at FROM panel_posts WHERE guild_id = $1 AND kind = $2 AND item_id = $3',
       [guildId, kind, id],
     );
@@ -299,6 +299,6 @@ export class PanelPosts {
 }
 
 /** "The bot cannot post in #staff-only: it lacks Send Messages." */
-export function cannotPost(channelName: string, missing: readonly PermissionName[]): string {
+function cannotPost(channelName: string, missing: readonly PermissionName[]): string {
   return `The bot cannot post in #${channelName}: it lacks ${describePermissions(missing)}.`;
 }

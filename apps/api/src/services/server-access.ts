@@ -27,16 +27,16 @@ import type { ServerResourcesCache } from './server-resources';
 const AccessRules = z.array(AccessRule).max(ACCESS_RULES_MAX);
 
 /** How long a member's roles are reused for reads (writes always read them again). */
-export const MEMBER_TTL_MS = 60_000;
+const MEMBER_TTL_MS = 60_000;
 /** Members kept in memory at most (the least recently fetched go first). */
-export const MEMBER_CACHE_MAX = 10_000;
+const MEMBER_CACHE_MAX = 10_000;
 /** Servers looked up at most when a user's list is fetched (the rest keep their stored value). */
-export const LIST_LOOKUPS_MAX = 25;
+const LIST_LOOKUPS_MAX = 25;
 /** Member lookups running at once for one list. */
 const LIST_CONCURRENCY = 5;
 
 /** Who can grant dashboard access, and where (said in every refusal). */
-export const WHO_GRANTS =
+const WHO_GRANTS =
   "The server's owner and members with the Administrator or Manage Server permission can give a role access under Panel Menu › Settings and access.";
 
 /** A member's roles (without @everyone), or null when Discord says the user is not a member. */
@@ -80,7 +80,7 @@ function roleList(names: readonly string[]): string {
 }
 
 /**
- * Who may do what on a server's dashboard (issue 8 §1). Full access: the owner and members with
+ * Who may do what on a server's dashboard (docs/api.md#who-may-do-what-on-a-server). Full access: the owner and members with
  * Administrator or Manage Server (the user's guild list says so: `canManage`). Anyone else gets what
  * the server's live configuration's access rules give the roles they hold: the bot reads the member
  * (`GET /guilds/{id}/members/{user}`), reused for a minute for reads, read again for every write.
@@ -99,6 +99,21 @@ export class ServerAccessService {
     private readonly ttlMs = MEMBER_TTL_MS,
     private readonly maxMembers = MEMBER_CACHE_MAX,
   ) {}
+
+  /**
+   * A change by a member without full access must not touch the access rules (a role cannot give
+   * itself more), decided on the live version. When `expectedVersion` is not the live one the change
+   * is refused as a conflict first (`notDone` says what did not happen and what to do).
+   */
+  async assertMayChangeRules(guild: Guild, access: ServerAccess, next: unknown, expectedVersion: number | undefined, notDone: string): Promise<void> {
+    if (access.via === 'full') return;
+    const live = await this.configs.live(guild.id);
+    if (expectedVersion !== undefined && live.version !== expectedVersion) {
+      const who = live.savedBy ? `${live.savedBy.name} saved version ${live.version}` : 'Someone saved a newer version';
+      throw new ApiHttpError('CONFIG_CONFLICT', { message: `${who} ${notDone}` });
+    }
+    assertMayChangeAccessRules(guild, access, live.config, next);
+  }
 
   /**
    * The member's roles in the server (null: not a member). `fresh` reads Discord again (a write
@@ -267,7 +282,7 @@ export function areaRefusal(guild: Pick<Guild, 'name'>, access: ServerAccess, ar
  * role with Panel Menu write access must not give itself, or anyone, more. Throws 1017 when `access`
  * is not full and `next`'s rules differ from `before`'s.
  */
-export function assertMayChangeAccessRules(
+function assertMayChangeAccessRules(
   guild: Pick<Guild, 'name'>,
   access: ServerAccess,
   before: Pick<ServerConfig, 'access'>,

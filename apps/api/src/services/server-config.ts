@@ -51,10 +51,10 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Writes one Web Logs entry (inside the transaction of the change it describes). */
 export async function insertWebLog(
-  q: Queryable,
+  queryable: Queryable,
   entry: { guildId: string; at: string; actor: ConfigActor; action: WebLogEntry['action']; target: string; version: number | null; changes: ConfigFieldChange[] },
 ): Promise<void> {
-  await q.query(
+  await queryable.query(
     `INSERT INTO web_logs (guild_id, at, actor_id, actor_name, actor_avatar_url, action, target, version, changes)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [entry.guildId, entry.at, entry.actor.id, entry.actor.name, entry.actor.avatarUrl, entry.action, entry.target, entry.version, JSON.stringify(entry.changes)],
@@ -95,8 +95,8 @@ export class ServerConfigs {
   ) {}
 
   /** Whether the server has premium (a subscription that grants it covers the server) and its panel limit. */
-  async limits(guildId: string, q: Queryable = this.db): Promise<ServerLimits> {
-    const { rows } = await q.query<{ premium: boolean }>(`SELECT ${serverHasPremium('$1', '$2::timestamptz')} AS premium`, [guildId, iso(new Date(this.clock()))]);
+  async limits(guildId: string, queryable: Queryable = this.db): Promise<ServerLimits> {
+    const { rows } = await queryable.query<{ premium: boolean }>(`SELECT ${serverHasPremium('$1', '$2::timestamptz')} AS premium`, [guildId, iso(new Date(this.clock()))]);
     return this.limitsFor(rows[0]?.premium === true);
   }
 
@@ -120,8 +120,8 @@ export class ServerConfigs {
    * The live configuration and the server's limits together, in one query (what `GET /config`
    * answers: the Panel Menu opens on it).
    */
-  async read(guildId: string, q: Queryable = this.db): Promise<LiveConfig & ServerLimits> {
-    const { rows } = await q.query<Partial<VersionRow> & { premium: boolean }>(
+  async read(guildId: string, queryable: Queryable = this.db): Promise<LiveConfig & ServerLimits> {
+    const { rows } = await queryable.query<Partial<VersionRow> & { premium: boolean }>(
       `SELECT v.version, v.config, v.summary, v.actor_id, v.actor_name, v.actor_avatar_url, v.restored_from, v.created_at,
               ${serverHasPremium('$1', '$2::timestamptz')} AS premium
          FROM (SELECT 1) AS one
@@ -137,8 +137,8 @@ export class ServerConfigs {
     return { version: saved.version, config: saved.config, savedAt: iso(saved.created_at), savedBy: actorOf(saved), ...limits };
   }
 
-  async live(guildId: string, q: Queryable = this.db): Promise<LiveConfig> {
-    const { rows } = await q.query<VersionRow>(
+  async live(guildId: string, queryable: Queryable = this.db): Promise<LiveConfig> {
+    const { rows } = await queryable.query<VersionRow>(
       'SELECT version, config, summary, actor_id, actor_name, actor_avatar_url, restored_from, created_at FROM server_config_versions WHERE guild_id = $1 ORDER BY version DESC LIMIT 1',
       [guildId],
     );
@@ -191,8 +191,8 @@ export class ServerConfigs {
   }
 
   /** What the versions after `version` were about ("Panel “Support”"), oldest first, at most five. */
-  private async savedSince(guildId: string, version: number, q: Queryable): Promise<string[]> {
-    const { rows } = await q.query<{ summary: string }>(
+  private async savedSince(guildId: string, version: number, queryable: Queryable): Promise<string[]> {
+    const { rows } = await queryable.query<{ summary: string }>(
       'SELECT summary FROM server_config_versions WHERE guild_id = $1 AND version > $2 ORDER BY version LIMIT 5',
       [guildId, version],
     );

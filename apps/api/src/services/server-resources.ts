@@ -6,16 +6,16 @@ import { ApiHttpError } from '../lib/errors';
 import { type GuildPermissionData, type MemberPermissionData, missingPermissions, PANEL_POST_PERMISSIONS } from '../lib/permissions';
 
 /** How long a server's resources are served from memory. */
-export const RESOURCES_TTL_MS = 60_000;
+const RESOURCES_TTL_MS = 60_000;
 /** Servers kept in memory at most (the least recently fetched go first). */
-export const RESOURCES_MAX_GUILDS = 1_000;
+const RESOURCES_MAX_GUILDS = 1_000;
 
-export const BOT_NOT_IN_SERVER = 'The bot is not in this server: invite it first.';
+const BOT_NOT_IN_SERVER = 'The bot is not in this server: invite it first.';
 
 type ChannelKind = ServerChannel['kind'];
 
 /** The contract's kind of a Discord channel type. */
-export function channelKind(type: number): ChannelKind {
+function channelKind(type: number): ChannelKind {
   switch (type) {
     case ChannelType.GuildText:
       return 'text';
@@ -73,7 +73,7 @@ function roleColour(role: APIRole): number {
 }
 
 /** The server's resources from Discord's answers, with where the bot can post a panel. */
-export function buildResources(guild: APIGuild, channels: readonly GuildChannel[], bot: MemberPermissionData, fetchedAt: string): ServerResources {
+function buildResources(guild: APIGuild, channels: readonly GuildChannel[], bot: MemberPermissionData, fetchedAt: string): ServerResources {
   const permissionGuild: GuildPermissionData = { id: guild.id, ownerId: guild.owner_id, roles: guild.roles };
   const listed: ServerChannel[] = channels.map((channel) => {
     const kind = channelKind(channel.type);

@@ -34,7 +34,7 @@ export interface SessionLog {
 }
 
 /** SESSIONS_PER_USER_MAX's default. */
-export const DEFAULT_SESSIONS_PER_USER = 20;
+const DEFAULT_SESSIONS_PER_USER = 20;
 
 interface SessionRow {
   id: string;
@@ -73,7 +73,7 @@ export class SessionStore {
    * grants are not revoked at Discord, they lapse there).
    */
   async create(
-    q: Queryable,
+    queryable: Queryable,
     userId: string,
     tokens: DiscordTokens,
     userAgent: string | undefined,
@@ -82,8 +82,8 @@ export class SessionStore {
     const token = randomToken(32);
     const id = randomToken(16);
     const expiresAt = now + this.maxAgeMs;
-    await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-    await q.query(
+    await queryable.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    await queryable.query(
       `INSERT INTO sessions (id, token_hash, user_id, created_at, last_seen_at, expires_at,
          discord_access_token, discord_refresh_token, discord_token_expires_at, discord_scope, user_agent)
        VALUES ($1, $2, $3, $4::timestamptz, $4::timestamptz, $5::timestamptz, $6, $7, $8::timestamptz, $9, $10)`,
@@ -102,7 +102,7 @@ export class SessionStore {
     );
     // Live sessions (not revoked, not past either expiry), newest first: all but the newest
     // maxPerUser - 1 others (plus this one) end now. Dead unrevoked ones are left to purge().
-    await q.query(
+    await queryable.query(
       `UPDATE sessions SET revoked_at = $3::timestamptz, discord_access_token = NULL, discord_refresh_token = NULL
         WHERE id IN (SELECT id FROM sessions
                       WHERE user_id = $1 AND revoked_at IS NULL AND id <> $2
@@ -160,11 +160,11 @@ export class SessionStore {
    * (their grants are not revoked at Discord; they lapse there). Run it in the transaction of its audit
    * row. Returns how many were live.
    */
-  async revokeAllOf(q: Queryable, userId: string): Promise<number> {
+  async revokeAllOf(queryable: Queryable, userId: string): Promise<number> {
     const now = this.clock();
     // The user's row, as a sign-in takes it (create): one under way finishes first, and is ended here too.
-    await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-    const { rows } = await q.query<{ live: boolean }>(
+    await queryable.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    const { rows } = await queryable.query<{ live: boolean }>(
       `UPDATE sessions SET revoked_at = $2::timestamptz, discord_access_token = NULL, discord_refresh_token = NULL
         WHERE user_id = $1 AND revoked_at IS NULL
         RETURNING (expires_at > $2::timestamptz AND last_seen_at > $3::timestamptz) AS live`,
@@ -188,8 +188,8 @@ export class SessionStore {
    * held (decrypted) so the caller can revoke the grant at Discord, or null if it was already ended
    * or its tokens no longer decrypt (the session is revoked all the same).
    */
-  async revoke(sessionId: string, q: Queryable = this.db): Promise<StoredDiscordTokens | null> {
-    const { rows } = await q.query<TokenColumns>(
+  async revoke(sessionId: string, queryable: Queryable = this.db): Promise<StoredDiscordTokens | null> {
+    const { rows } = await queryable.query<TokenColumns>(
       `UPDATE sessions s SET revoked_at = $2::timestamptz, discord_access_token = NULL, discord_refresh_token = NULL
          FROM (SELECT id, discord_access_token, discord_refresh_token, discord_token_expires_at, discord_scope
                  FROM sessions WHERE id = $1 AND revoked_at IS NULL FOR UPDATE) old
@@ -248,9 +248,9 @@ export class SessionStore {
   }
 
   /** Removes sessions that ended more than 30 days ago (called now and then on sign-in). */
-  async purge(q: Queryable = this.db): Promise<void> {
+  async purge(queryable: Queryable = this.db): Promise<void> {
     const cutoff = iso(this.clock() - 30 * 24 * 3600 * 1000);
-    await q.query('DELETE FROM sessions WHERE expires_at < $1::timestamptz OR revoked_at < $1::timestamptz', [cutoff]);
+    await queryable.query('DELETE FROM sessions WHERE expires_at < $1::timestamptz OR revoked_at < $1::timestamptz', [cutoff]);
   }
 
   /** The decrypted tokens (and whether a previous key sealed them), or null when they do not decrypt. */

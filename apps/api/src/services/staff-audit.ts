@@ -1,5 +1,5 @@
-import type { Queryable } from '../db/driver';
-import { iso } from '../lib/clock';
+import type { Db, Queryable } from '../db/driver';
+import { type Clock, iso } from '../lib/clock';
 
 /**
  * Every action the staff audit records (one definition: writers name one of these, and the team
@@ -47,9 +47,9 @@ export interface StaffAuditEntry {
 }
 
 /** Writes one row; run it in the transaction of the change it records, so neither stands without the other. */
-export async function writeStaffAudit(q: Queryable, entry: StaffAuditEntry): Promise<void> {
+export async function writeStaffAudit(queryable: Queryable, entry: StaffAuditEntry): Promise<void> {
   const { before = null, after = null } = entry;
-  await q.query('INSERT INTO staff_audit (at, staff_id, action, target, before, after) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)', [
+  await queryable.query('INSERT INTO staff_audit (at, staff_id, action, target, before, after) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)', [
     iso(entry.at),
     entry.staffId,
     entry.action,
@@ -64,8 +64,8 @@ export async function writeStaffAudit(q: Queryable, entry: StaffAuditEntry): Pro
  * the audit within STAFF_VIEW_AUDIT_WINDOW_MS before `at`. A failed write throws: callers answer
  * nothing then (no unaudited view).
  */
-export async function writeStaffView(q: Queryable, view: Omit<StaffAuditEntry, 'before' | 'after'>): Promise<void> {
-  await q.query(
+export async function writeStaffView(queryable: Queryable, view: Omit<StaffAuditEntry, 'before' | 'after'>): Promise<void> {
+  await queryable.query(
     `INSERT INTO staff_audit (at, staff_id, action, target)
      SELECT $1::timestamptz, $2, $3, $4
       WHERE NOT EXISTS (SELECT 1 FROM staff_audit
@@ -73,4 +73,20 @@ export async function writeStaffView(q: Queryable, view: Omit<StaffAuditEntry, '
                            AND at > $5::timestamptz AND at <= $1::timestamptz)`,
     [iso(view.at), view.staffId, view.action, view.target, iso(view.at - STAFF_VIEW_AUDIT_WINDOW_MS)],
   );
+}
+
+/** The staff audit for routes: a change or a view, at the clock's now, outside any other transaction. */
+export class StaffAudit {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async write(entry: Omit<StaffAuditEntry, 'at'>): Promise<void> {
+    await writeStaffAudit(this.db, { ...entry, at: this.clock() });
+  }
+
+  async view(entry: Omit<StaffAuditEntry, 'at' | 'before' | 'after'>): Promise<void> {
+    await writeStaffView(this.db, { ...entry, at: this.clock() });
+  }
 }

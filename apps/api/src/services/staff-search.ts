@@ -17,9 +17,11 @@ import { avatarUrl, guildIconUrl } from '../lib/discord';
 import type { BillingAccounts } from './billing/accounts';
 import { subscriptionGrants } from './premium';
 import type { ServerConfigs } from './server-config';
+import type { SessionStore } from './sessions';
+import { writeStaffAudit } from './staff-audit';
 
 /** Queries shorter than this (folded) are matched on the start of names only: trigrams need three letters. */
-export const SUBSTRING_MIN_LENGTH = 3;
+const SUBSTRING_MIN_LENGTH = 3;
 
 type Stamp = Date | string;
 const isoOf = (v: Stamp | null | undefined): string | null => (v === null || v === undefined ? null : new Date(v).toISOString());
@@ -107,12 +109,13 @@ const ticketOf = (r: TicketRow): StaffTicket => ({
   transcriptId: r.file_id,
 });
 
-export interface StaffSearchOptions {
+interface StaffSearchOptions {
   db: Db;
   clock: Clock;
   cdnBase: string;
   billing: BillingAccounts;
   configs: ServerConfigs;
+  sessions: SessionStore;
 }
 
 /**
@@ -126,6 +129,21 @@ export class StaffSearch {
 
   constructor(options: StaffSearchOptions) {
     this.#o = options;
+  }
+
+  /** Whether this user has ever signed in to the dashboard. */
+  async isKnownUser(userId: string): Promise<boolean> {
+    const { rows } = await this.#o.db.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+    return rows.length > 0;
+  }
+
+  /** Ends every live session of a user, in the transaction of its audit row (`user.sessions.end`); answers how many. */
+  async endSessions(staffId: string, userId: string): Promise<number> {
+    return this.#o.db.transaction(async (tx) => {
+      const ended = await this.#o.sessions.revokeAllOf(tx, userId);
+      await writeStaffAudit(tx, { at: this.#o.clock(), staffId, action: 'user.sessions.end', target: `user ${userId}`, after: { ended } });
+      return ended;
+    });
   }
 
   async search(raw: string, limit = STAFF_SEARCH_LIMIT): Promise<StaffSearchAnswer> {
@@ -241,16 +259,16 @@ export class StaffSearch {
       configs.logs(guildId, { limit: STAFF_CARD_WEB_LOGS }),
       db.query<TicketRow>(TICKETS('guild_id'), [guildId, STAFF_CARD_TICKETS]),
     ]);
-    const c = cover.rows[0];
-    const subscription = c ? await billing.find(c.provider, c.provider_subscription_id) : null;
+    const coverRow = cover.rows[0];
+    const subscription = coverRow ? await billing.find(coverRow.provider, coverRow.provider_subscription_id) : null;
     const config = live.config as ServerConfig;
     return {
       server: { id: guild.id, name: guild.name, iconUrl: guildIconUrl(cdn, guild.id, guild.icon), botInGuild: guild.bot_in_guild, updatedAt: iso(new Date(guild.updated_at).getTime()) },
       premium: {
-        active: c !== undefined,
+        active: coverRow !== undefined,
         coveredBy:
-          c && subscription
-            ? { subscription, owner: { id: c.user_id, name: c.global_name ?? c.username ?? c.user_id, avatarUrl: avatarUrl(cdn, c.user_id, c.avatar) }, slot: Number(c.slot) }
+          coverRow && subscription
+            ? { subscription, owner: { id: coverRow.user_id, name: coverRow.global_name ?? coverRow.username ?? coverRow.user_id, avatarUrl: avatarUrl(cdn, coverRow.user_id, coverRow.avatar) }, slot: Number(coverRow.slot) }
             : null,
       },
       config: { version: live.version, savedAt: live.savedAt, panels: config.panels?.length ?? 0, multiPanels: config.multiPanels?.length ?? 0 },

@@ -49,7 +49,7 @@ interface Profile {
   avatar: string | null;
 }
 
-export interface StaffTeamOptions {
+interface StaffTeamOptions {
   db: Db;
   clock: Clock;
   cdnBase: string;
@@ -77,7 +77,7 @@ function likeLiteral(text: string): string {
 const CURSOR_AT = `to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * The team manager (issue 12 §1): the staff members with who granted each flag, adding / editing /
+ * The team manager (docs/api.md#staff): the staff members with who granted each flag, adding / editing /
  * removing one under the rules (nobody grants or revokes a flag they do not hold, nobody changes
  * their own flags, owners are never edited), each change written with its `staff_audit` row in one
  * transaction; and the audit log, newest first, a page at a time. `requireStaff` reads
@@ -100,11 +100,11 @@ export class StaffTeam {
   }
 
   /** Profiles of these users: their users row (written at sign-in), else the one stored when they were added. */
-  async #profiles(q: Queryable, ids: Iterable<string>): Promise<Map<string, Profile>> {
+  async #profiles(queryable: Queryable, ids: Iterable<string>): Promise<Map<string, Profile>> {
     const wanted = [...new Set(ids)];
     const found = new Map<string, Profile>();
     if (wanted.length === 0) return found;
-    const { rows } = await q.query<ProfileRow & { source: number }>(
+    const { rows } = await queryable.query<ProfileRow & { source: number }>(
       `SELECT id, username, global_name, avatar, 0 AS source FROM users WHERE id = ANY($1::text[])
        UNION ALL
        SELECT user_id, username, global_name, avatar, 1 AS source FROM staff_members WHERE user_id = ANY($1::text[]) AND username IS NOT NULL
@@ -118,9 +118,9 @@ export class StaffTeam {
   }
 
   /** The staff member's flags as stored now (owners: every flag; not staff: none). */
-  async #held(q: Queryable, userId: string): Promise<StaffPermission[]> {
+  async #held(queryable: Queryable, userId: string): Promise<StaffPermission[]> {
     if (this.isOwner(userId)) return [...STAFF_PERMISSIONS];
-    const { rows } = await q.query<{ permissions: string[] }>('SELECT permissions FROM staff_members WHERE user_id = $1', [userId]);
+    const { rows } = await queryable.query<{ permissions: string[] }>('SELECT permissions FROM staff_members WHERE user_id = $1', [userId]);
     return flagsOf(rows[0]?.permissions);
   }
 
@@ -145,8 +145,8 @@ export class StaffTeam {
     };
   }
 
-  async #memberRows(q: Queryable, userId?: string): Promise<MemberRow[]> {
-    const { rows } = await q.query<MemberRow>(
+  async #memberRows(queryable: Queryable, userId?: string): Promise<MemberRow[]> {
+    const { rows } = await queryable.query<MemberRow>(
       `SELECT user_id, permissions, grants, added_by, created_at, username, global_name, avatar
          FROM staff_members WHERE ($1::text IS NULL OR user_id = $1)`,
       [userId ?? null],
@@ -154,14 +154,14 @@ export class StaffTeam {
     return rows.filter((r) => !this.isOwner(r.user_id));
   }
 
-  async #withPeople(q: Queryable, rows: MemberRow[], extra: Iterable<string> = []): Promise<{ members: StaffTeamMember[]; profiles: Map<string, Profile> }> {
+  async #withPeople(queryable: Queryable, rows: MemberRow[], extra: Iterable<string> = []): Promise<{ members: StaffTeamMember[]; profiles: Map<string, Profile> }> {
     const ids = new Set<string>(extra);
     for (const r of rows) {
       ids.add(r.user_id);
       if (r.added_by) ids.add(r.added_by);
       for (const g of Object.values(json<Record<string, GrantRecord> | null>(r.grants) ?? {})) if (g?.by) ids.add(g.by);
     }
-    const profiles = await this.#profiles(q, ids);
+    const profiles = await this.#profiles(queryable, ids);
     return { members: rows.map((r) => this.#member(r, profiles)), profiles };
   }
 

@@ -1,18 +1,31 @@
-import type { Plan, StatisticsAnswer, StatisticsQuery, StatisticsTotals } from '@tickety/api-contract';
+import type { Guild, Plan, ServerConfig, StatisticsAnswer, StatisticsQuery, StatisticsTotals } from '@tickety/api-contract';
 import type { Db } from '../db/driver';
 import type { Clock } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
 import { serverHasPremium } from './premium';
+import type { StaffNames } from './staff-names';
 
 const DAY_MS = 86_400_000;
 
+/** The time zone most of the server's panels' support hours use (the first such panel's on a tie), or null. */
+export function serverTimeZone(config: ServerConfig): string | null {
+  const counts = new Map<string, number>();
+  for (const panel of config.panels ?? []) {
+    const zone = panel.supportHours?.timeZone;
+    if (zone) counts.set(zone, (counts.get(zone) ?? 0) + 1);
+  }
+  let best: string | null = null;
+  for (const [zone, count] of counts) if (best === null || count > counts.get(best)!) best = zone;
+  return best;
+}
+
 /** `day` ± `n` days (YYYY-MM-DD). */
-export function addDays(day: string, n: number): string {
+function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The calendar day of `ms` in `tz` (YYYY-MM-DD). */
-export function dayIn(ms: number, tz: string): string {
+function dayIn(ms: number, tz: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
 }
 
@@ -28,9 +41,9 @@ const midnight = (day: string, tz: string) => `((${day})::date::timestamp AT TIM
  * condition rather than read from a CTE: the planner then knows them and picks the index that fits
  * (a CTE's values are unknown when planning, and it guessed a scan of the server's whole history).
  */
-const S = midnight('$2', '$4');
+const RANGE_START = midnight('$2', '$4');
 /** The local midnight after the range's last day (not 24 hours after its start: a day can have 23 or 25). */
-const E = midnight('$3::date + 1', '$4');
+const RANGE_END = midnight('$3::date + 1', '$4');
 
 /**
  * Whether every local midnight of the range, and the one ending it, falls on a quarter hour of UTC,
@@ -65,7 +78,16 @@ export class Statistics {
     private readonly plans: Plan[],
     /** The server's time zone (see StatisticsAnswer.serverTz), read fresh for each answer. */
     private readonly serverTimeZone: (guildId: string) => Promise<string | null> = async () => null,
+    /** Names the staff who never signed in (the Statistics page); without it they keep their ids. */
+    private readonly staffNames: StaffNames | null = null,
   ) {}
+
+  /** The Statistics page's answer: the range's statistics, with the staff named where the bot can. */
+  async page(guild: Guild, query: StatisticsQuery, timing?: (name: string, ms: number) => void): Promise<StatisticsAnswer> {
+    const answer = await this.read(guild.id, query, timing);
+    await this.staffNames?.fill(guild, answer.staff);
+    return answer;
+  }
 
   /**
    * One statistics query, in a transaction of its own with JIT off, room to sort in memory and the
@@ -148,15 +170,15 @@ export class Statistics {
     const { rows } = await this.query<Record<string, unknown>>(
       `WITH o AS (SELECT count(*) AS opened,
                percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY s.fr) FILTER (WHERE s.fr IS NOT NULL) AS fr
-             FROM (${ordered('t.first_response_s AS fr', `t.opened_at >= ${S} AND t.opened_at < ${E}`, 't.first_response_s')}) s),
+             FROM (${ordered('t.first_response_s AS fr', `t.opened_at >= ${RANGE_START} AND t.opened_at < ${RANGE_END}`, 't.first_response_s')}) s),
        c AS (SELECT count(*) AS closed,
                percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY s.res) AS res,
                avg(s.rating) AS rating_avg, count(s.rating) AS rated,
                ARRAY[count(*) FILTER (WHERE s.rating = 1), count(*) FILTER (WHERE s.rating = 2), count(*) FILTER (WHERE s.rating = 3),
                      count(*) FILTER (WHERE s.rating = 4), count(*) FILTER (WHERE s.rating = 5)] AS ratings
-             FROM (${ordered('t.resolution_s AS res, t.rating', `t.closed_at >= ${S} AND t.closed_at < ${E} AND t.opened_at IS NOT NULL`, 't.resolution_s')}) s),
-       b AS (SELECT (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND t.closed_at >= ${E} AND t.opened_at < ${E})
-                  + (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND t.closed_at IS NULL AND t.opened_at < ${E}) AS backlog)
+             FROM (${ordered('t.resolution_s AS res, t.rating', `t.closed_at >= ${RANGE_START} AND t.closed_at < ${RANGE_END} AND t.opened_at IS NOT NULL`, 't.resolution_s')}) s),
+       b AS (SELECT (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND t.closed_at >= ${RANGE_END} AND t.opened_at < ${RANGE_END})
+                  + (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND t.closed_at IS NULL AND t.opened_at < ${RANGE_END}) AS backlog)
        SELECT o.opened, o.fr[1] AS fr_median, o.fr[2] AS fr_p90, c.closed, c.res[1] AS res_median, c.res[2] AS res_p90, c.rating_avg, c.rated, c.ratings, b.backlog FROM o, c, b`,
       [guildId, from, to, tz],
     );
@@ -187,13 +209,13 @@ export class Statistics {
       `WITH days AS (SELECT d::date AS day, i FROM generate_series($2::date, $3::date, interval '1 day') WITH ORDINALITY AS g(d, i)),
        b AS (SELECT array_agg(${midnight('days.day', '$4')} ORDER BY days.i) AS starts FROM days),
        n AS (SELECT width_bucket(s.slot, b.starts) AS i, sum(s.opened) AS opened, sum(s.closed) AS closed FROM ticket_slots s, b
-             WHERE ${ON_SLOTS} AND s.guild_id = $1 AND s.slot >= ${S} AND s.slot < ${E} GROUP BY 1
+             WHERE ${ON_SLOTS} AND s.guild_id = $1 AND s.slot >= ${RANGE_START} AND s.slot < ${RANGE_END} GROUP BY 1
              UNION ALL
              SELECT width_bucket(t.opened_at, b.starts), count(*), 0 FROM tickets t, b
-             WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at >= ${S} AND t.opened_at < ${E} GROUP BY 1
+             WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at >= ${RANGE_START} AND t.opened_at < ${RANGE_END} GROUP BY 1
              UNION ALL
              SELECT width_bucket(t.closed_at, b.starts), 0, count(*) FROM tickets t, b
-             WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.closed_at >= ${S} AND t.closed_at < ${E} GROUP BY 1)
+             WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.closed_at >= ${RANGE_START} AND t.closed_at < ${RANGE_END} GROUP BY 1)
        SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(sum(n.opened), 0) AS opened, coalesce(sum(n.closed), 0) AS closed
        FROM days LEFT JOIN n ON n.i = days.i GROUP BY days.day, days.i ORDER BY days.i`,
       [guildId, from, to, tz],
@@ -205,12 +227,12 @@ export class Statistics {
   private async hours(guildId: string, from: string, to: string, tz: string): Promise<number[]> {
     const { rows } = await this.query<{ h: number; n: string }>(
       `WITH b AS (SELECT array_agg(h ORDER BY h) AS starts, array_agg(extract(hour FROM h AT TIME ZONE $4)::int ORDER BY h) AS labels
-             FROM generate_series(${S}, ${E} - interval '1 hour', interval '1 hour') AS h)
+             FROM generate_series(${RANGE_START}, ${RANGE_END} - interval '1 hour', interval '1 hour') AS h)
        SELECT b.labels[width_bucket(s.slot, b.starts)] AS h, sum(s.opened) AS n FROM ticket_slots s, b
-       WHERE ${ON_SLOTS} AND s.guild_id = $1 AND s.slot >= ${S} AND s.slot < ${E} AND s.opened <> 0 GROUP BY 1
+       WHERE ${ON_SLOTS} AND s.guild_id = $1 AND s.slot >= ${RANGE_START} AND s.slot < ${RANGE_END} AND s.opened <> 0 GROUP BY 1
        UNION ALL
        SELECT b.labels[width_bucket(t.opened_at, b.starts)], count(*) FROM tickets t, b
-       WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at >= ${S} AND t.opened_at < ${E} GROUP BY 1`,
+       WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at >= ${RANGE_START} AND t.opened_at < ${RANGE_END} GROUP BY 1`,
       [guildId, from, to, tz],
     );
     const counts = Array.from({ length: 24 }, () => 0);
@@ -224,7 +246,7 @@ export class Statistics {
          percentile_cont(0.5) WITHIN GROUP (ORDER BY s.fr) FILTER (WHERE s.fr IS NOT NULL) AS fr,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY s.res) FILTER (WHERE s.res IS NOT NULL) AS res,
          avg(s.rating) AS rating
-       FROM (${ordered('t.panel_id, t.closed_at, t.rating, t.first_response_s AS fr, t.resolution_s AS res', `t.opened_at >= ${S} AND t.opened_at < ${E}`, 't.panel_id, t.first_response_s')}) s
+       FROM (${ordered('t.panel_id, t.closed_at, t.rating, t.first_response_s AS fr, t.resolution_s AS res', `t.opened_at >= ${RANGE_START} AND t.opened_at < ${RANGE_END}`, 't.panel_id, t.first_response_s')}) s
        GROUP BY s.panel_id ORDER BY opened DESC, 1`,
       [guildId, from, to, tz],
     );
@@ -237,7 +259,7 @@ export class Statistics {
                percentile_cont(0.5) WITHIN GROUP (ORDER BY s.fr) FILTER (WHERE s.fr IS NOT NULL) AS fr,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY s.res) AS res,
                avg(s.rating) AS rating
-             FROM (${ordered('t.handled_by, t.first_response_s AS fr, t.resolution_s AS res, t.rating', `t.opened_at IS NOT NULL AND t.closed_at >= ${S} AND t.closed_at < ${E} AND t.handled_by IS NOT NULL`, 't.handled_by, t.resolution_s')}) s
+             FROM (${ordered('t.handled_by, t.first_response_s AS fr, t.resolution_s AS res, t.rating', `t.opened_at IS NOT NULL AND t.closed_at >= ${RANGE_START} AND t.closed_at < ${RANGE_END} AND t.handled_by IS NOT NULL`, 't.handled_by, t.resolution_s')}) s
              GROUP BY s.handled_by)
        SELECT h.user_id, coalesce(u.global_name, u.username) AS name, h.handled, h.fr, h.res, h.rating
        FROM h LEFT JOIN users u ON u.id = h.user_id ORDER BY h.handled DESC, h.user_id`,

@@ -2,9 +2,6 @@ import type { TicketEvent, TicketEventBatchResult } from '@tickety/api-contract'
 import type { Db, Queryable } from '../db/driver';
 import { type Clock, iso } from '../lib/clock';
 
-/** Event types Web Logs lists (the others are counts and links, not something a member did). */
-export const LOGGED_TICKET_EVENTS = { opened: 'ticket.opened', claimed: 'ticket.claimed', closed: 'ticket.closed', reopened: 'ticket.reopened', rated: 'ticket.rated' } as const;
-
 /** The data an event carries besides id, server, ticket, type and time (stored as jsonb). */
 function dataOf(event: TicketEvent): Record<string, unknown> {
   const { id: _id, serverId: _server, ticketId: _ticket, type: _type, at: _at, ...data } = event;

@@ -5,9 +5,7 @@ import {
   TRANSCRIPT_ATTACHMENT_MAX_BYTES,
   TRANSCRIPT_ATTACHMENTS_MAX,
   TRANSCRIPT_ATTACHMENTS_TOTAL_MAX_BYTES,
-  TRANSCRIPT_HEAD_MESSAGES,
   TRANSCRIPT_LIST_PAGE,
-  type TranscriptHead,
   type TranscriptList,
   type TranscriptListQuery,
   type TranscriptStored,
@@ -46,7 +44,7 @@ export interface TranscriptRow {
 }
 
 /** A copied attachment. */
-export interface StoredAttachment {
+interface StoredAttachment {
   filename: string;
   contentType: string;
   size: number;
@@ -55,7 +53,7 @@ export interface StoredAttachment {
 
 /** The API's address of a copied attachment (the viewer and the downloaded HTML load it from here). */
 
-export function attachmentPath(guildId: string, fileId: string, attachmentId: string): string {
+function attachmentPath(guildId: string, fileId: string, attachmentId: string): string {
   return `/api/transcripts/v2/${guildId}/${fileId}/attachments/${attachmentId}`;
 }
 
@@ -378,10 +376,10 @@ export class Transcripts {
 
   private async page(where: string[], params: unknown[], cursor: string | undefined): Promise<TranscriptList> {
     if (cursor) {
-      const c = decodeCursor(cursor);
-      params.push(c.at, c.guildId, c.fileId);
-      const n = params.length;
-      where.push(`(t.closed_at, t.guild_id, t.file_id) < ($${n - 2}::timestamptz, $${n - 1}, $${n})`);
+      const position = decodeCursor(cursor);
+      params.push(position.at, position.guildId, position.fileId);
+      const last = params.length;
+      where.push(`(t.closed_at, t.guild_id, t.file_id) < ($${last - 2}::timestamptz, $${last - 1}, $${last})`);
     }
     const { rows } = await this.db.query<ListRow>(
       `SELECT ${LIST_COLUMNS} FROM ${LIST_FROM} WHERE ${where.join(' AND ')}

@@ -16,7 +16,7 @@ describe('randomToken / sha256Hex / pkceChallenge', () => {
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
-  it('computes the PKCE S256 challenge (RFC 7636 appendix B vector)', () => {
+  it('computes the PKCE S256 challenge of the published test verifier (docs/api.md#pkce-test-vector)', () => {
     expect(pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
   });
 

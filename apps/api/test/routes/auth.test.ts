@@ -57,7 +57,7 @@ describe.each(databases())('auth routes on $name', (database) => {
   describe('GET /api/auth/login', () => {
     const t = useTestApp(database);
 
-    it("redirects to Discord's authorize page with the spec's parameters, a state and PKCE S256", async () => {
+    it("redirects to Discord's authorize page with the OAuth parameters, a state and PKCE S256", async () => {
       const browser = new Browser(t.app);
       const { res, authorize, state } = await startLogin(browser);
       expect(`${authorize.origin}${authorize.pathname}`).toBe(`${PUBLIC_URL}/sandbox/discord/oauth2/authorize`);

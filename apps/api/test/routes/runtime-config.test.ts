@@ -8,7 +8,7 @@ import { RuntimeConfig } from '@tickety/api-contract';
 import { DEMO_APP } from '@tickety/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { runtimeConfig } from '../../src/routes/runtime-config';
+import { runtimeConfig } from '../../src/lib/runtime-config';
 import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, PUBLIC_URL, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';

@@ -12,7 +12,7 @@ import { databases } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
 
 /**
- * Staff read (issue 12 §2): a staff member holding DASHBOARD_SUPPORT_SEARCH_READ opens a server's
+ * Staff read (docs/api.md#who-may-do-what-on-a-server): a staff member holding DASHBOARD_SUPPORT_SEARCH_READ opens a server's
  * dashboard read-only when they have no access of their own (`via: 'staff'`), never writes, and each
  * visit is written to the staff audit (once per few minutes). On the demo data: Ben is a plain member
  * of Ava's Arcade without access and not in Pixel Pals at all; Cleo is no staff; Sam (an owner) owns

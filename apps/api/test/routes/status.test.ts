@@ -1,6 +1,6 @@
 import { StatusResponse } from '@tickety/api-contract';
 import { describe, expect, it } from 'vitest';
-import { SHARD_STALE_MS } from '../../src/routes/status/index';
+import { SHARD_STALE_MS } from '../../src/services/system-health';
 import { useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { SECOND } from '../helpers/clock';

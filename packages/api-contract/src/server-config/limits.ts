@@ -69,16 +69,9 @@ export const CHANNEL_NAME_MIN = 1;
 export const CHANNEL_NAME_MAX = 100;
 
 /**
- * How Discord counts the characters of a text against the limits above: Unicode code points.
- *
- * Why code points and not JavaScript's `length` (UTF-16 code units): Discord's API is written in
- * Python 3 and checks limits with `len()`, which counts code points; a Discord engineer said so
- * (discord/discord-api-docs#1315, 2020-01-23: "the API calculates length based on the number of
- * codepoints in the string"). So '😀' (U+1F600, two UTF-16 units) counts 1, and '👩‍👩‍👧' (three
- * emoji joined by two U+200D ZERO WIDTH JOINERs) counts 5, not 1 (what a reader sees) and not 8
- * (`length`). CJK characters of the Basic Multilingual Plane count 1 either way. A lone surrogate
- * counts 1, as in Python. This is `[...text].length`; the dashboard's counters and the sandbox use
- * this function so that all three agree.
+ * How Discord counts the characters of a text against the limits above: Unicode code points, not
+ * UTF-16 units (`[...text].length`: '😀' counts 1, '👩‍👩‍👧' counts 5). The dashboard's counters and
+ * the sandbox use this function so that all three agree. Why: docs/api.md#discord-text-length.
  */
 export function discordLength(text: string): number {
   let count = 0;

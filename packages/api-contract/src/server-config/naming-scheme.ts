@@ -4,7 +4,6 @@ import { CHANNEL_NAME_MAX } from './limits';
 
 /** The variables a naming scheme may use; the bot fills them in when it opens a ticket. */
 export const NAMING_SCHEME_VARIABLES = ['count', 'username', 'userid'] as const;
-export type NamingSchemeVariable = (typeof NAMING_SCHEME_VARIABLES)[number];
 
 /** The scheme a new server starts with. */
 export const DEFAULT_NAMING_SCHEME = 'ticket-{count}';

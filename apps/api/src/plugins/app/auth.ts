@@ -19,7 +19,7 @@ import type { Session } from '../../services/sessions';
 import { STAFF_VIEW_AUDIT_WINDOW_MS, writeStaffView } from '../../services/staff-audit';
 import { notDashboardFetch, notDashboardMedia } from './security';
 
-export interface CookieNames {
+interface CookieNames {
   session: string;
   state: string;
 }
@@ -45,7 +45,7 @@ export function clearSessionCookie(app: FastifyInstance, reply: FastifyReply): v
 }
 
 /** The staff flag that opens a server's dashboard read-only (`via: 'staff'`) to a staff member without access of their own. */
-export const STAFF_READ_PERMISSION: StaffPermission = 'DASHBOARD_SUPPORT_SEARCH_READ';
+const STAFF_READ_PERMISSION: StaffPermission = 'DASHBOARD_SUPPORT_SEARCH_READ';
 
 /**
  * A transcript's copied attachment: the viewer loads it as an image, video or download, which sends
@@ -193,16 +193,10 @@ export default fp(
     app.decorate('isStaffSessionRecent', (session: Session) => staffLifetimeLapsed(session, app.clock()) === null);
 
     /**
-     * The user's stored guild list says who manages what, but Discord is the truth: roles change,
-     * people leave. A list older than `maxAgeMs` is fetched again with the user's token (one fetch per
-     * user at a time, within Discord's Retry-After) and stored before deciding; the decision always
-     * uses a list younger than the window. Never falls back to an older list: if Discord cannot be
-     * asked, 503 (1008) with Retry-After; if the user's grant has ended, the session ends (401).
-     * Then what the user may do there (services/server-access.ts): full access for a manager, else the
-     * server's access rules for the member's roles (read again from Discord for a write); with a
-     * `need`, that access must allow its level in one of its areas (1017 otherwise).
-     * A user with no access of their own (not in their list, or no area) who holds the staff flag
-     * DASHBOARD_SUPPORT_SEARCH_READ (read fresh) gets staff read on a read (`staffRead`).
+     * Decides on a guild list younger than `maxAgeMs` (fetched again from Discord first, never an
+     * older one: 503 1008 when Discord cannot be asked, 401 when the grant has ended), then on what the
+     * user may do there (full access, the access rules for the member's roles, or staff read); with a
+     * `need`, that access must allow it (1017). docs/api.md#server-access-decisions.
      */
     async function guildAccess(
       req: FastifyRequest,

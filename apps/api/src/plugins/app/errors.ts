@@ -31,7 +31,7 @@ export const DB_RETRY_AFTER = 5;
  * `aborted`, code ECONNRESET, on a request stream that is gone). That is the client's doing, not an
  * outage: never a 503 "database unavailable", never a warning, never on the System page.
  */
-export function isClientAbort(error: unknown, req: FastifyRequest): boolean {
+function isClientAbort(error: unknown, req: FastifyRequest): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (code !== 'ECONNRESET' && code !== 'ERR_STREAM_PREMATURE_CLOSE') return false;
   // The request stream itself was cut before its end (not, say, a database connection reset while
@@ -40,7 +40,7 @@ export function isClientAbort(error: unknown, req: FastifyRequest): boolean {
 }
 
 /** Turns anything thrown into an ApiHttpError (unknown errors become 1500, logged, never shown). */
-export function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
+function toApiError(error: unknown, req: FastifyRequest): ApiHttpError {
   if (isClientAbort(error, req)) {
     req.log.debug({ route: req.routeOptions?.url ?? null }, 'client hung up before its request arrived');
     return new ApiHttpError('VALIDATION_FAILED', { message: 'The request did not arrive whole: the client hung up.' });
@@ -141,7 +141,7 @@ async function knownAuthState(req: FastifyRequest, sessionCookie: string): Promi
   return Boolean(req.cookies?.[sessionCookie]);
 }
 
-export interface ErrorsOptions {
+interface ErrorsOptions {
   sessionCookie: string;
   productName: string;
   /** Where a failed sign-in popup reports (the first dashboard origin). */

@@ -6,7 +6,7 @@ import { ApiHttpError } from '../../lib/errors';
 import { writeRawError } from './errors';
 
 /** Seconds a client should wait when this instance is shutting down. */
-export const CLOSING_RETRY_AFTER = 5;
+const CLOSING_RETRY_AFTER = 5;
 
 /**
  * Answers outside the routes, in the catalogue's shape too:

@@ -19,8 +19,8 @@ function isCsrfExempt(req: FastifyRequest): boolean {
 export const DISPLAY_PAGES = new Set(['/home-display', '/premium-display', '/clipboard']);
 
 export function pathOf(req: FastifyRequest): string {
-  const q = req.url.indexOf('?');
-  return q === -1 ? req.url : req.url.slice(0, q);
+  const queryAt = req.url.indexOf('?');
+  return queryAt === -1 ? req.url : req.url.slice(0, queryAt);
 }
 
 /** The path as the router sees it (percent-decoded); the raw path when it does not decode. */
@@ -58,22 +58,22 @@ function originOf(value: string | undefined): string | null {
  *   or the dashboard client's own `x-requested-with: tickety`.
  */
 export function notDashboardFetch(req: FastifyRequest, dashboardOrigins: ReadonlySet<string>): string | null {
-  const h = req.headers;
-  const purpose = [h['sec-purpose'], h.purpose, h['x-purpose']].map((v) => String(v ?? '').toLowerCase()).join(' ');
+  const headers = req.headers;
+  const purpose = [headers['sec-purpose'], headers.purpose, headers['x-purpose']].map((v) => String(v ?? '').toLowerCase()).join(' ');
   if (purpose.includes('prefetch') || purpose.includes('prerender')) return 'prefetch';
   // The dashboard's request client sends x-requested-with: tickety. Another site's page cannot:
   // links, forms, frames and images set no headers, and a cross-origin fetch with it needs a CORS
   // preflight that only dashboard origins pass. So it proves the caller even without Origin,
   // Referer or Fetch Metadata (older browsers, stripped referrers).
-  if (h['x-requested-with'] === 'tickety' && h['sec-fetch-mode'] !== 'navigate') return null;
-  const from = originOf(h.origin) ?? originOf(h.referer);
+  if (headers['x-requested-with'] === 'tickety' && headers['sec-fetch-mode'] !== 'navigate') return null;
+  const from = originOf(headers.origin) ?? originOf(headers.referer);
   const fromDashboard = from !== null && dashboardOrigins.has(from);
-  const site = h['sec-fetch-site'];
+  const site = headers['sec-fetch-site'];
   if (site === undefined) return fromDashboard ? null : 'no dashboard Origin or Referer';
   if (site !== 'same-origin' && site !== 'same-site') return `Sec-Fetch-Site: ${String(site).slice(0, 20)}`;
-  const mode = h['sec-fetch-mode'];
+  const mode = headers['sec-fetch-mode'];
   if (mode === 'navigate' || mode === 'nested-navigate') return 'a navigation';
-  const dest = h['sec-fetch-dest'];
+  const dest = headers['sec-fetch-dest'];
   if (dest !== undefined && dest !== 'empty') return `Sec-Fetch-Dest: ${String(dest).slice(0, 20)}`;
   if (site === 'same-site' && !fromDashboard) return 'same-site, not from a dashboard origin';
   return null;
@@ -89,19 +89,19 @@ export function notDashboardFetch(req: FastifyRequest, dashboardOrigins: Readonl
  * (older browsers), an `Origin` or `Referer` among the dashboard origins.
  */
 export function notDashboardMedia(req: FastifyRequest, dashboardOrigins: ReadonlySet<string>): string | null {
-  const h = req.headers;
-  const purpose = [h['sec-purpose'], h.purpose, h['x-purpose']].map((v) => String(v ?? '').toLowerCase()).join(' ');
+  const headers = req.headers;
+  const purpose = [headers['sec-purpose'], headers.purpose, headers['x-purpose']].map((v) => String(v ?? '').toLowerCase()).join(' ');
   if (purpose.includes('prefetch') || purpose.includes('prerender')) return 'prefetch';
-  const from = originOf(h.origin) ?? originOf(h.referer);
+  const from = originOf(headers.origin) ?? originOf(headers.referer);
   const fromDashboard = from !== null && dashboardOrigins.has(from);
-  const site = h['sec-fetch-site'];
+  const site = headers['sec-fetch-site'];
   if (site === undefined) return fromDashboard ? null : 'no dashboard Origin or Referer';
   if (site === 'same-origin' || site === 'none') return null;
   if (site === 'same-site') return fromDashboard ? null : 'same-site, not from a dashboard origin';
   return `Sec-Fetch-Site: ${String(site).slice(0, 20)}`;
 }
 
-export interface SecurityOptions {
+interface SecurityOptions {
   allowedOrigins: string[];
   secure: boolean;
   /** Content-Security-Policy of HTML pages (frame-ancestors is added per page). */
@@ -195,7 +195,7 @@ export function checkoutSources(
  * The subscription-analytics script's origin (ProfitWell's `public.profitwell.com`), when it is
  * configured and not served by this origin (the demo's stand-in is).
  */
-export function analyticsScriptSources(config: { publicUrl: string; analyticsScriptUrl: string | null }): string[] {
+function analyticsScriptSources(config: { publicUrl: string; analyticsScriptUrl: string | null }): string[] {
   if (!config.analyticsScriptUrl) return [];
   const script = new URL(config.analyticsScriptUrl).origin;
   return script === new URL(config.publicUrl).origin ? [] : [script];

@@ -1,13 +1,16 @@
 import { BodyWorker } from '../../lib/body-worker';
+import type { ServerConfig } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SecretBox, Signer } from '../../lib/crypto';
 import { DiscordClient, type FetchLike } from '../../lib/discord';
 import { DiscordBot } from '../../lib/discord-bot';
 import { Accounts } from '../../services/accounts';
+import { Announcements } from '../../services/announcements';
 import { BillingAccounts } from '../../services/billing/accounts';
 import { chargebeeApplier } from '../../services/billing/chargebee';
 import { ChargebeeApi } from '../../services/billing/chargebee-api';
+import { CheckoutStatuses } from '../../services/billing/checkouts';
 import { discordApplier } from '../../services/billing/discord';
 import { DiscordBillingClient } from '../../services/billing/discord-api';
 import { fastspringApplier } from '../../services/billing/fastspring';
@@ -18,15 +21,25 @@ import { PaddleApi } from '../../services/billing/paddle-api';
 import { BillingReconciler } from '../../services/billing/reconcile';
 import { PriceBook } from '../../services/billing/subscriptions';
 import type { BillingClients } from '../../services/billing/types';
+import { WebhookQueue } from '../../services/billing/webhook-queue';
 import { InboxWorker } from '../../services/billing/worker';
 import { BotKeys } from '../../services/bot-keys';
+import { ConfigFiles } from '../../services/config-files';
 import { GuildSync } from '../../services/guild-sync';
 import { OAuthStates } from '../../services/oauth-states';
 import { PanelPosts } from '../../services/panel-posts';
+import { PlaygroundHolds } from '../../services/playground-holds';
 import { ServerAccessService } from '../../services/server-access';
 import { ServerConfigs } from '../../services/server-config';
 import { ServerResourcesCache } from '../../services/server-resources';
 import { SessionStore } from '../../services/sessions';
+import { SignIns } from '../../services/sign-ins';
+import { StaffAudit } from '../../services/staff-audit';
+import { StaffNames } from '../../services/staff-names';
+import { StaffSearch } from '../../services/staff-search';
+import { StaffTeam } from '../../services/staff-team';
+import { Statistics, serverTimeZone } from '../../services/statistics';
+import { SystemHealth } from '../../services/system-health';
 import { Tickets } from '../../services/tickets';
 import { Transcripts } from '../../services/transcripts';
 
@@ -56,6 +69,7 @@ export default fp(
     );
     app.decorate('accounts', new Accounts(db, clock, config.discord.cdnBase, new Set(config.staffOwnerIds)));
     app.decorate('oauthStates', new OAuthStates(db, box, clock));
+    app.decorate('signIns', new SignIns(db, app.accounts, app.sessions));
     app.decorate('guildSync', new GuildSync(discord, clock));
     const serverConfigs = new ServerConfigs(db, clock, config.plans);
     app.decorate('serverConfigs', serverConfigs);
@@ -86,7 +100,35 @@ export default fp(
       });
     }
     app.decorate('tickets', new Tickets(db, clock));
+    app.decorate(
+      'systemHealth',
+      new SystemHealth({ db, clock, botId: config.discord.clientId, redis: app.redisLink, recentErrors: app.recentErrors, logThrottle: app.logThrottle }),
+    );
     app.decorate('transcripts', new Transcripts(db, clock, config.discord.cdnBase, opts.discordFetch ?? ((input, init) => fetch(input, init))));
+
+    app.decorate(
+      'statistics',
+      new Statistics(
+        db,
+        clock,
+        config.plans,
+        async (guildId) => serverTimeZone((await serverConfigs.live(guildId)).config as ServerConfig),
+        new StaffNames(bot, botKeys, config.discord.clientId, clock),
+      ),
+    );
+    const configFiles = new ConfigFiles(config.configFiles.keys, serverConfigs, serverResources, clock);
+    // Key ids only, never a secret.
+    app.log.info(
+      { signingKeyId: configFiles.signingKeyId, verifyingKeyIds: config.configFiles.keys.map((key) => key.id), derived: config.configFiles.derived },
+      'configuration file keys',
+    );
+    app.decorate('configFiles', configFiles);
+    app.decorate('announcements', new Announcements(db, clock));
+    app.decorate('staffAudit', new StaffAudit(db, clock));
+    const playgroundHolds = new PlaygroundHolds();
+    app.decorate('playgroundHolds', playgroundHolds);
+    app.addHook('preClose', async () => playgroundHolds.shutdown());
+    app.decorate('staffTeam', new StaffTeam({ db, clock, cdnBase: config.discord.cdnBase, ownerIds: new Set(config.staffOwnerIds), bot }));
 
     // Billing: the webhook inbox (each provider's verified events, applied by a worker that every
     // instance runs; the queue's row locks share the work).
@@ -99,6 +141,7 @@ export default fp(
       discord: discordApplier(clock, prices, grace),
     });
     app.decorate('webhookInbox', inbox);
+    app.decorate('webhookQueue', new WebhookQueue(db, clock));
     const worker = new InboxWorker(inbox, config.billing.workIntervalMs, app.log);
     app.decorate('inboxWorker', worker);
     app.decorate('billingAccounts', new BillingAccounts(db, clock, config.plans, config.billing.slotCooldownHours * 3_600_000));
@@ -121,6 +164,11 @@ export default fp(
       discord: new DiscordBillingClient(bot, config.discord.clientId, clock, config.billing.discord.publicKeys.length > 0 && prices.sells('discord')),
     };
     app.decorate('billingClients', clients);
+    app.decorate('checkoutStatuses', new CheckoutStatuses(app.billingAccounts, clients, inbox, config.plans));
+    app.decorate(
+      'staffSearch',
+      new StaffSearch({ db, clock, cdnBase: config.discord.cdnBase, billing: app.billingAccounts, configs: serverConfigs, sessions: app.sessions }),
+    );
     // Lost webhooks healed: the providers' subscriptions re-read every BILLING_RECONCILE_INTERVAL_MS.
     const reconciler = new BillingReconciler(db, clock, Object.values(clients), prices, config.billing.graceDays, config.billing.reconcileIntervalMs, app.log);
     app.decorate('billingReconciler', reconciler);

@@ -6,8 +6,8 @@ import { DEFAULT_LOCALE, isLocale, isPagePath, LOCALE_STORAGE_KEY, type Locale, 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createPrerenderer } from '../../lib/prerender';
+import { runtimeConfig } from '../../lib/runtime-config';
 import type { SiteConfig, SiteRemotes } from '../../lib/site-config';
-import { runtimeConfig } from '../../routes/runtime-config/index';
 import { decodedPathOf, isDisplayPage, pathOf } from './security';
 
 const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
@@ -45,7 +45,7 @@ export interface StaticSite {
   sendShell(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
 
-export interface StaticSiteOptions {
+interface StaticSiteOptions {
   /** The site folder (STATIC_ROOT) as `scripts/deploy.mjs` writes it. */
   root: string;
   /** The site's composition (config.json and the REMOTE_<NAME>_URL overrides). */
@@ -87,7 +87,7 @@ export function cspWithOrigins(csp: string, origins: string[]): string {
 
 /** Origins of remotes served from elsewhere than this server (their scripts, styles and manifests). */
 /** The language a page is rendered in: the reader's pick (its cookie), else their Accept-Language, else English. */
-export function readerLocale(req: FastifyRequest): Locale {
+function readerLocale(req: FastifyRequest): Locale {
   const picked = req.cookies[LOCALE_STORAGE_KEY];
   if (isLocale(picked)) return picked;
   return localeFromAcceptLanguage(req.headers['accept-language']) ?? DEFAULT_LOCALE;
@@ -150,8 +150,8 @@ export default fp(
     function shellPage(): { html: string; scriptHashes: string[] } | null {
       for (const file of [appFile, indexFile]) {
         try {
-          const s = statSync(file);
-          const key = `${file}:${s.mtimeMs}:${s.size}:${s.ino}`;
+          const stats = statSync(file);
+          const key = `${file}:${stats.mtimeMs}:${stats.size}:${stats.ino}`;
           if (!cached || cached.key !== key) {
             const html = readFileSync(file, 'utf8');
             cached = { key, html, scriptHashes: inlineScriptHashes(html) };

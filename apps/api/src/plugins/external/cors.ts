@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { ApiHttpError } from '../../lib/errors';
 
 /** Static files anyone may fetch cross-origin (remote manifests and bundles): `*`, no credentials. */
-export function isPublicAsset(path: string): boolean {
+function isPublicAsset(path: string): boolean {
   return path.startsWith('/remotes/') || path.endsWith('/mf-manifest.json');
 }
 
@@ -29,8 +29,8 @@ export default fp(
     await app.register(cors, {
       hook: 'onRequest',
       delegator: (req: FastifyRequest, cb: (error: Error | null, options: FastifyCorsOptions) => void) => {
-        const q = req.url.indexOf('?');
-        const path = q === -1 ? req.url : req.url.slice(0, q);
+        const queryAt = req.url.indexOf('?');
+        const path = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
         // A preflight must say where it comes from and what it will send (else the plugin's own
         // plain-text 400): refused with the catalogue's body instead.
         if (req.method === 'OPTIONS' && isPublicAsset(path) && (!req.headers.origin || !req.headers['access-control-request-method'])) {

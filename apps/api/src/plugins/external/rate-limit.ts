@@ -7,7 +7,7 @@ import { LIMIT_NAMESPACE, sharedOrLocalStore } from '../../lib/limit-store';
 import type { RedisLink } from '../../lib/redis-link';
 import { bearerKey, botKeyId } from '../../services/bot-keys';
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Requests per window and IP on /api (and unmatched addresses). */
   max: number;
   /** Requests per window and IP on /sandbox (demo mode). */
@@ -22,7 +22,7 @@ export interface RateLimitOptions {
 }
 
 /** Which limit a request counts against, or null (static files, config.json, health). */
-export type LimitScope = 'api' | 'bot' | 'webhook' | 'sandbox' | null;
+type LimitScope = 'api' | 'bot' | 'webhook' | 'sandbox' | null;
 
 /**
  * Decided on the route the router matched (its pattern, on decoded paths), never on the raw URL:
@@ -31,7 +31,7 @@ export type LimitScope = 'api' | 'bot' | 'webhook' | 'sandbox' | null;
  * static site's not-found still counts. Requests no route matched reach the not-found handler, which
  * may read the session: they count against the /api limit.
  */
-export function limitScope(req: FastifyRequest): LimitScope {
+function limitScope(req: FastifyRequest): LimitScope {
   const route = req.routeOptions.url;
   if (route === undefined) return 'api';
   const path = route === '/*' ? `/${(req.params as { '*'?: string } | undefined)?.['*'] ?? ''}` : route;

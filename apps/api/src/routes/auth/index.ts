@@ -20,9 +20,9 @@ export const ANONYMOUS: AnonymousMe = {
 };
 
 /** At most one guild refresh per user in this window. */
-export const GUILD_REFRESH_INTERVAL_MS = 10_000;
+const GUILD_REFRESH_INTERVAL_MS = 10_000;
 /** How long sign-in and a refresh wait for the role-access lookups (they go on in the background). */
-export const ROLE_ACCESS_WAIT_MS = 3_000;
+const ROLE_ACCESS_WAIT_MS = 3_000;
 
 /** docs/behaviour.md#sign-in-sign-out-and-the-user-cache: /api/auth/@me, /logout, /login (popup), /callback; plus POST /guilds/refresh. */
 export default async function authRoutes(fastify: FastifyInstance) {
@@ -164,12 +164,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
         app.guildSync.botGuildsWithin(req.log, SIGN_IN_BOT_WAIT_MS),
       ]);
       const previous = await req.getSession().catch(() => null);
-      const created = await app.db.transaction(async (tx) => {
-        await app.accounts.upsertUser(tx, user);
-        await app.accounts.replaceGuilds(tx, user.id, guilds, botGuilds);
-        if (previous) await app.sessions.revoke(previous.id, tx);
-        return app.sessions.create(tx, user.id, tokens, req.headers['user-agent']);
-      });
+      const created = await app.signIns.complete({ user, guilds, botGuilds, tokens, previousSessionId: previous?.id ?? null, userAgent: req.headers['user-agent'] });
       if (Math.random() < 0.05) app.background(app.sessions.purge());
       await checkRoleAccess(req, user.id);
       setSessionCookie(app, reply, created.token);
@@ -216,7 +211,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       // A refresh is often "I just added the bot": the servers the user manages are checked directly.
       const manageable = fetched.filter((g) => canManageGuild(g.owner, g.permissions)).map((g) => g.id);
       const botGuilds = await app.guildSync.botGuildsFor(req.log, manageable);
-      await app.db.transaction((tx) => app.accounts.replaceGuilds(tx, session.userId, fetched, botGuilds));
+      await app.accounts.storeGuilds(session.userId, fetched, botGuilds);
       return fetched;
     };
     try {

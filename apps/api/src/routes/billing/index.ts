@@ -2,18 +2,17 @@ import {
   ApiError,
   BILLING_PROVIDERS,
   BillingActionAnswer,
+  BillingCheckoutAnswer,
   BillingInvoicesAnswer,
   BillingProvider,
+  BillingProvidersAnswer,
   BillingSubscription,
   BillingSubscriptionsAnswer,
   ChangePlanPreview,
   ChangePlanRequest,
   CheckoutRequest,
   CheckoutStatus,
-  FastspringCheckoutAnswer,
-  PaddleCheckoutAnswer,
   ProviderSubscriptionId,
-  RedirectCheckoutAnswer,
   Snowflake,
 } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -24,9 +23,8 @@ import { ApiHttpError } from '../../lib/errors';
 import { perUserLimit } from '../../lib/rate-limits';
 import { notDashboardFetch } from '../../plugins/app/security';
 import { encryptSecurePayload } from '../../services/billing/fastspring-secure';
-import { causeOf } from '../../services/billing/reconcile';
+import { priceOf as priceOfPlans } from '../../services/billing/checkouts';
 import type { ProviderClient } from '../../services/billing/types';
-import { writeStaffAudit } from '../../services/staff-audit';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 502: ApiError, 503: ApiError };
 const SubscriptionParams = z.object({ provider: BillingProvider, id: ProviderSubscriptionId });
@@ -38,10 +36,6 @@ const PROVIDER_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/;
 const ReferenceParams = ProviderParams.extend({ reference: z.string().regex(PROVIDER_ID, 'must be a checkout reference of the provider') });
 const ActionParams = SubscriptionParams.extend({ action: z.enum(['cancel', 'resume', 'payment-method', 'portal']) });
 const InvoiceParams = SubscriptionParams.extend({ invoice: z.string().regex(PROVIDER_ID, 'must be an invoice id of the provider') });
-const CheckoutAnswer = z.union([PaddleCheckoutAnswer, FastspringCheckoutAnswer, RedirectCheckoutAnswer]);
-const BillingProvidersAnswer = z.object({ available: z.array(BillingProvider) });
-/** How long a provider's settled answer about a checkout is reused. */
-const CHECKOUT_LOOKUP_TTL_MS = 60_000;
 const PROVIDER_NAMES: Record<BillingProvider, string> = { paddle: 'Paddle', fastspring: 'FastSpring', discord: 'Discord', chargebee: 'Chargebee' };
 
 async function userOf(req: FastifyRequest): Promise<string> {
@@ -75,7 +69,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   }
   async function audit(req: FastifyRequest, action: 'billing.view', target: string): Promise<void> {
     assertDashboard(req);
-    await writeStaffAudit(app.db, { at: app.clock(), staffId: await userOf(req), action, target });
+    await app.staffAudit.write({ staffId: await userOf(req), action, target });
   }
 
   app.get('/subscriptions', { ...own, schema: { response: { 200: BillingSubscriptionsAnswer, ...errors } } }, async (req, reply) => {
@@ -111,7 +105,6 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   const clients = app.billingClients;
   const providerMax = app.config.rateLimit.providerMax;
-  /** A route calling a provider: `share` of PROVIDER_RATE_LIMIT_MAX per session and minute. */
   /**
    * Routes that call a provider's API are limited per user (the providers limit our account as a
    * whole: one user looping must not use it up for everyone): `share` of PROVIDER_RATE_LIMIT_MAX, each
@@ -119,10 +112,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
    */
   const perUser = (route: string, share: number) => perUserLimit(`provider-calls:${route}`, Math.max(1, Math.round(providerMax * share)));
   const publicOrigin = app.config.dashboardOrigins[0] ?? app.config.publicUrl;
-  const priceOf = (provider: BillingProvider, priceId: string) => {
-    for (const plan of app.config.plans) for (const p of plan.providerPrices) if (p.provider === provider && p.id === priceId) return { plan, interval: p.interval };
-    return null;
-  };
+  const priceOf = (provider: BillingProvider, priceId: string) => priceOfPlans(app.config.plans, provider, priceId);
   /** Whether a provider can sell now: its API configured, what its checkout needs set, and a price in the catalogue. */
   const available = (provider: BillingProvider): boolean => {
     if (!clients[provider].configured || !app.config.plans.some((plan) => plan.providerPrices.some((p) => p.provider === provider))) return false;
@@ -141,7 +131,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   });
 
   // A checkout of a catalogue price: what the provider's checkout needs, tied to the signed-in user.
-  app.post('/:provider/checkout', { ...own, config: perUser('provider-checkout', 0.5), schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: CheckoutAnswer, ...errors } } }, async (req) => {
+  app.post('/:provider/checkout', { ...own, config: perUser('provider-checkout', 0.5), schema: { params: ProviderParams, body: CheckoutRequest, response: { 200: BillingCheckoutAnswer, ...errors } } }, async (req) => {
     if (req.validationError) throw req.validationError;
     const { provider } = req.params;
     const { priceId } = req.body;
@@ -184,62 +174,8 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   app.get('/checkouts/:provider/:reference', { ...own, config: perUser('checkouts-provider-reference', 3), schema: { params: ReferenceParams, response: { 200: CheckoutStatus, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     noStore(reply);
-    const userId = await userOf(req);
-    const { provider, reference } = req.params;
-    let subject: string | null = null;
-    if (provider === 'paddle') {
-      // Only a checkout this server made for this user (another user's, or one it did not make: 404).
-      if ((await accounts.checkoutUser('paddle', reference)) !== userId) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
-      subject = await appliedSubject(
-        `provider = 'paddle' AND ((event_type = 'subscription.created' AND payload->'data'->>'transaction_id' = $1) OR (event_type = 'transaction.completed' AND payload->'data'->>'id' = $1))`,
-        reference,
-      );
-    } else if (provider === 'fastspring') {
-      subject = await appliedSubject(`provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`, reference);
-      // Its activation never came (reconciliation stored the subscription): FastSpring says which it is.
-      // Best effort: FastSpring not answering leaves the purchase "activating" (its webhook still comes).
-      subject ??= await settledLookup(`fastspring:${reference}`, () => clients.fastspring.orderSubscription(reference), (id) => id !== null).catch((error: unknown) => {
-        req.log.warn({ err: error instanceof Error ? error.message : String(error), cause: causeOf(error) }, 'fastspring: the order could not be read for a checkout status');
-        return null;
-      });
-    } else if (provider === 'chargebee') {
-      const page = await settledLookup(`chargebee:${reference}`, () => clients.chargebee.hostedPage(reference), (p) => p.state === 'succeeded');
-      if (page.customerId && !(await accounts.isLinked('chargebee', page.customerId, userId))) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
-      if (page.state === 'cancelled' || page.state === 'failed') {
-        throw new ApiHttpError('NOT_FOUND', { message: `This Chargebee checkout was ${page.state === 'failed' ? 'not paid' : 'cancelled'}: nothing was charged. Start a new one from the plans.` });
-      }
-      subject = page.state === 'succeeded' ? page.subscriptionId : null;
-    } else {
-      const mine = (await accounts.list(userId)).find((s) => s.provider === 'discord' && s.premium && priceOf('discord', reference)?.plan.id === s.planId);
-      subject = mine?.id ?? null;
-    }
-    const subscription = subject ? await accounts.find(provider, subject) : null;
-    if (subscription && subscription.userId !== userId) throw new ApiHttpError('NOT_FOUND', { message: 'This purchase is not yours.' });
-    return { state: subscription?.premium ? ('active' as const) : ('activating' as const), subscription };
+    return app.checkoutStatuses.status(await userOf(req), req.params.provider, req.params.reference, req.log);
   });
-
-  /**
-   * Provider answers about checkouts that can no longer change (a paid hosted page, the subscription an
-   * order made), by provider and reference: the page asks every 1.5 s until the webhook lands, and the
-   * provider is asked once. Bounded; entries expire.
-   */
-  const settled = new Map<string, { at: number; value: unknown }>();
-  async function settledLookup<T>(key: string, ask: () => Promise<T>, isSettled: (value: T) => boolean): Promise<T> {
-    const now = Date.now();
-    const hit = settled.get(key);
-    if (hit && now - hit.at < CHECKOUT_LOOKUP_TTL_MS) return hit.value as T;
-    const value = await ask();
-    if (isSettled(value)) {
-      if (settled.size >= 10_000) settled.clear();
-      settled.set(key, { at: now, value });
-    }
-    return value;
-  }
-
-  async function appliedSubject(where: string, reference: string): Promise<string | null> {
-    const { rows } = await app.db.query<{ subject: string | null }>(`SELECT subject FROM webhook_events WHERE ${where} AND state = 'applied' LIMIT 1`, [reference]);
-    return rows[0]?.subject ?? null;
-  }
 
   /** The user's own subscription (someone else's is answered like one that does not exist). */
   async function ownSubscription(req: FastifyRequest, provider: BillingProvider, id: string) {

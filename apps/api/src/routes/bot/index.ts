@@ -24,7 +24,6 @@ import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fas
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TranscriptDraft } from '../../lib/body-worker';
 import { z } from 'zod';
-import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
 import { parseUntrustedJson } from '../../lib/json-body';
 import { CSRF_EXEMPT } from '../../plugins/app/security';
@@ -40,7 +39,7 @@ const validatedInWorker: FastifySchemaCompiler<unknown> = (route) =>
   route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : (validatorCompiler(route as never) as (data: unknown) => { value: unknown });
 
 /** Raw (possibly gzipped) body limits: a batch of events, a transcript. */
-export const EVENTS_BODY_MAX = 1024 * 1024;
+const EVENTS_BODY_MAX = 1024 * 1024;
 /**
  * A batch of events inflates to at most 1 MiB of JSON (thousands of ordinary events; a bot with long
  * form answers splits its batches): storing one costs the event loop its parameters' serialisation,
@@ -59,7 +58,7 @@ const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError, 413
 const TranscriptParams = z.object({ server: Snowflake, fileid: TranscriptFileId });
 
 /** A weak ETag of a configuration as a bot reads it: its version and a hash of its canonical JSON. */
-export function configEtag(version: number, config: unknown): string {
+function configEtag(version: number, config: unknown): string {
   return `W/"${version}-${createHash('sha256').update(canonicalJson(config)).digest('base64url').slice(0, 22)}"`;
 }
 
@@ -178,14 +177,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
   );
 
   app.put('/shards', { ...raw, schema: { body: ShardHeartbeatBatch, response: { 204: z.null(), ...errors } } }, async (req, reply) => {
-    const now = iso(app.clock());
-    const { shards } = req.body;
-    await app.db.query(
-      `INSERT INTO bot_shards (bot_id, id, state, latency_ms, guilds, last_heartbeat)
-       SELECT $6, s.*, $5::timestamptz FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS s(id, state, latency_ms, guilds)
-       ON CONFLICT (bot_id, id) DO UPDATE SET state = EXCLUDED.state, latency_ms = EXCLUDED.latency_ms, guilds = EXCLUDED.guilds, last_heartbeat = EXCLUDED.last_heartbeat`,
-      [shards.map((s) => s.id), shards.map((s) => s.state), shards.map((s) => s.latencyMs), shards.map((s) => s.guilds), now, req.bot!.botId],
-    );
+    await app.systemHealth.recordShards(req.bot!.botId, req.body.shards);
     return reply.code(204).send(null);
   });
 

@@ -1,9 +1,7 @@
 import { ApiError, AssignPremiumRequest, GuildParams, ServerPremiumAnswer } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { iso } from '../../lib/clock';
-import { insertWebLog } from '../../services/server-config';
-import { actorOf } from './config';
+import { actorOf } from '../../lib/actor';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 503: ApiError };
 
@@ -30,13 +28,7 @@ export default async function premiumRoutes(fastify: FastifyInstance) {
       const guild = req.guild!;
       const actor = await actorOf(req);
       const { provider, subscriptionId, slot } = req.body;
-      const { from } = await app.billingAccounts.assign(actor.id, guild.id, provider, subscriptionId, slot);
-      if (from !== guild.id) {
-        const at = iso(app.clock());
-        await insertWebLog(app.db, { guildId: guild.id, at, actor, action: 'premium.assigned', target: `Premium slot ${slot}`, version: null, changes: [] });
-        // The other server's log does not name where the slot went (its readers need not know that server).
-        if (from) await insertWebLog(app.db, { guildId: from, at, actor, action: 'premium.removed', target: `Premium slot ${slot}`, version: null, changes: [] });
-      }
+      await app.billingAccounts.assignToServer(actor, guild.id, provider, subscriptionId, slot);
       return app.billingAccounts.serverPremium(guild.id, actor.id);
     },
   );

@@ -10,13 +10,13 @@ import { DiscordBotError } from '../../lib/discord-bot';
 import { ApiHttpError } from '../../lib/errors';
 import { channelPermissions, hasPermission } from '../../lib/permissions';
 import { notDashboardFetch } from '../../plugins/app/security';
-import { actorOf } from '../guilds/config';
+import { actorOf } from '../../lib/actor';
 
 /** The largest legacy transcript the API reads. */
-export const LEGACY_TRANSCRIPT_MAX_BYTES = 5 * 1024 * 1024;
+const LEGACY_TRANSCRIPT_MAX_BYTES = 5 * 1024 * 1024;
 
 const Hex = (max: number) => z.string().regex(new RegExp(`^[0-9a-f]{1,${max}}$`), 'must be lower-case hex');
-export const LegacyParams = z.object({
+const LegacyParams = z.object({
   channel: Snowflake,
   attachment: Snowflake,
   filename: z.string().regex(/^[A-Za-z0-9._-]{1,200}\.(html?|txt)$/, 'must be the name of an .html or .txt file'),
@@ -62,15 +62,9 @@ function gone(): ApiHttpError {
 
 /**
  * Legacy transcripts (v1): `GET /api/transcripts/v1/:channel/:attachment/:filename/:ex/:is/:hm`, the
- * address of `/transcript/v1/...` with the CDN's signed parameters. Signed-in members of the server
- * the channel belongs to whose roles let them read that channel (decided from Discord's answers as
- * the bot on every read: the signature is no access check, since Discord refreshes any link to a
- * file the bot can see), or the recipient of a direct message; asked by the dashboard (its fetch or its frame: each read is written to the server's Web
- * Logs, once a minute), never by another site's link or frame. The API
- * fetches the file from Discord's CDN (only there: the host is fixed, the path is built from checked
- * parts), asks the bot for a fresh link when the signed one has expired, sanitises the HTML
- * (allow-list) and answers it as a document of its own with a restrictive CSP (`sandbox`, no script,
- * only its fixed style), framed only by the dashboard: the viewer shows it in a sandboxed frame.
+ * address of `/transcript/v1/...` with the CDN's signed parameters. Access is decided from Discord's
+ * answers as the bot on every read; only the dashboard asks; the HTML is fetched from Discord's CDN,
+ * sanitised and answered under a restrictive CSP: docs/api.md#legacy-transcripts.
  */
 export default async function transcriptV1Routes(fastify: FastifyInstance, opts: { fetch: FetchLike }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { ApiHttpError } from '../../lib/errors';
 import { notDashboardFetch } from '../../plugins/app/security';
 import type { TranscriptRow } from '../../services/transcripts';
-import { actorOf } from '../guilds/config';
+import { actorOf } from '../../lib/actor';
 
 const gunzip = promisify(gunzipCb);
 

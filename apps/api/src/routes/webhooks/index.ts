@@ -1,4 +1,4 @@
-import { ApiError } from '@tickety/api-contract';
+import { ApiError, WebhookReceivedAnswer } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,10 +11,9 @@ import { FastspringBatch, fastspringInboxEvent, verifyFastspringSignature } from
 import { PaddleEnvelope, paddleInboxEvent, verifyPaddleSignature } from '../../services/billing/paddle';
 
 /** A provider's notification is small; anything larger is not one. */
-export const WEBHOOK_BODY_MAX = 1024 * 1024;
+const WEBHOOK_BODY_MAX = 1024 * 1024;
 
 const errors = { 400: ApiError, 401: ApiError, 413: ApiError, 415: ApiError, 429: ApiError, 503: ApiError };
-const Received = z.object({ received: z.literal(true), duplicate: z.boolean() });
 
 /**
  * Payment providers' webhooks (docs/api.md, "Webhooks"). The body is kept as the bytes that arrived
@@ -54,7 +53,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_MAX }, async (_req: FastifyRequest, body: Buffer) => body);
 
-  app.post('/paddle', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 200: Received, ...errors } } }, async (req) => {
+  app.post('/paddle', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 200: WebhookReceivedAnswer, ...errors } } }, async (req) => {
     const raw = req.body;
     if (!Buffer.isBuffer(raw)) throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE', { message: 'A Paddle notification is a JSON body (content-type: application/json).' });
     const { webhookSecrets, toleranceSeconds } = app.config.billing.paddle;
@@ -75,7 +74,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
   // FastSpring: several events per POST. 200 means every event of it is processed (stored); 202 with
   // the stored ids, one per line, means only those (FastSpring sends the others again). An event that
   // is not one is left out that way; a body that is no batch at all is refused whole.
-  app.post('/fastspring', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 200: Received, 202: z.string(), ...errors } } }, async (req, reply) => {
+  app.post('/fastspring', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 200: WebhookReceivedAnswer, 202: z.string(), ...errors } } }, async (req, reply) => {
     const raw = rawBody(req, 'FastSpring');
     const { webhookSecrets } = app.config.billing.fastspring;
     if (webhookSecrets.length === 0) throw new ApiHttpError('WEBHOOK_REJECTED', { message: 'FastSpring webhooks are not configured on this server (FASTSPRING_WEBHOOK_SECRETS).' });
@@ -112,7 +111,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
   });
 
   // Chargebee: one event per POST, protected by HTTP basic authentication.
-  app.post('/chargebee', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 200: Received, ...errors } } }, async (req) => {
+  app.post('/chargebee', { bodyLimit: WEBHOOK_BODY_MAX, schema: { response: { 200: WebhookReceivedAnswer, ...errors } } }, async (req) => {
     const { webhookCredentials } = app.config.billing.chargebee;
     if (webhookCredentials.length === 0) throw new ApiHttpError('WEBHOOK_REJECTED', { message: 'Chargebee webhooks are not configured on this server (CHARGEBEE_WEBHOOK_CREDENTIALS).' });
     const refused = verifyChargebeeAuth(header(req, 'authorization'), webhookCredentials);

@@ -1,9 +1,10 @@
-import type { BillingAction, BillingProvider, BillingSubscription, Plan, PremiumSlot, ServerPremiumAnswer } from '@tickety/api-contract';
+import type { BillingAction, BillingProvider, BillingSubscription, ConfigActor, Plan, PremiumSlot, ServerPremiumAnswer } from '@tickety/api-contract';
 import type { Db, Queryable } from '../../db/driver';
 import { type Clock, iso } from '../../lib/clock';
 import { randomToken } from '../../lib/crypto';
 import { ApiHttpError } from '../../lib/errors';
 import { subscriptionGrants } from '../premium';
+import { insertWebLog } from '../server-config';
 
 interface SubscriptionRow {
   id: string;
@@ -51,14 +52,14 @@ export class BillingAccounts {
     return this.cooldownMs / 3_600_000;
   }
 
-  async list(userId: string, q: Queryable = this.db): Promise<BillingSubscription[]> {
-    const { rows } = await q.query<SubscriptionRow>(`${SELECT('$2::timestamptz')} WHERE s.user_id = $1 ORDER BY s.created_at DESC, s.id`, [userId, iso(this.clock())]);
+  async list(userId: string, queryable: Queryable = this.db): Promise<BillingSubscription[]> {
+    const { rows } = await queryable.query<SubscriptionRow>(`${SELECT('$2::timestamptz')} WHERE s.user_id = $1 ORDER BY s.created_at DESC, s.id`, [userId, iso(this.clock())]);
     return rows.map((r) => this.#answer(r));
   }
 
   /** One subscription by its provider's id, whoever owns it (the route decides who may see it). */
-  async find(provider: BillingProvider, providerSubscriptionId: string, q: Queryable = this.db): Promise<BillingSubscription | null> {
-    const { rows } = await q.query<SubscriptionRow>(`${SELECT('$3::timestamptz')} WHERE s.provider = $1 AND s.provider_subscription_id = $2`, [
+  async find(provider: BillingProvider, providerSubscriptionId: string, queryable: Queryable = this.db): Promise<BillingSubscription | null> {
+    const { rows } = await queryable.query<SubscriptionRow>(`${SELECT('$3::timestamptz')} WHERE s.provider = $1 AND s.provider_subscription_id = $2`, [
       provider,
       providerSubscriptionId,
       iso(this.clock()),
@@ -165,6 +166,19 @@ export class BillingAccounts {
   }
 
   /**
+   * Puts the user's slot on the server (assign) and writes it to both servers' Web Logs; the other
+   * server's entry does not name where the slot went (its readers need not know that server).
+   */
+  async assignToServer(actor: ConfigActor, guildId: string, provider: BillingProvider, providerSubscriptionId: string, slot: number): Promise<void> {
+    const { from } = await this.assign(actor.id, guildId, provider, providerSubscriptionId, slot);
+    if (from === guildId) return;
+    const at = iso(this.clock());
+    const target = `Premium slot ${slot}`;
+    await insertWebLog(this.db, { guildId, at, actor, action: 'premium.assigned', target, version: null, changes: [] });
+    if (from) await insertWebLog(this.db, { guildId: from, at, actor, action: 'premium.removed', target, version: null, changes: [] });
+  }
+
+  /**
    * Puts the user's slot on the server (moving it from another server when the cooldown allows), in
    * one transaction with the slot's row locked. Answers the server's premium afterwards.
    */
@@ -223,11 +237,11 @@ export class BillingAccounts {
     return this.plans.find((p) => p.id === planId)?.name ?? null;
   }
 
-  #answer(r: SubscriptionRow): BillingSubscription {
-    const slots: PremiumSlot[] = r.slots.map((p) => {
+  #answer(row: SubscriptionRow): BillingSubscription {
+    const slots: PremiumSlot[] = row.slots.map((p) => {
       const assignedAt = toIso(p.assigned_at);
       // A server subscription's slot never moves: no time to wait for.
-      const movable = p.guild_id && assignedAt && r.guild_id === null ? new Date(assignedAt).getTime() + this.cooldownMs : null;
+      const movable = p.guild_id && assignedAt && row.guild_id === null ? new Date(assignedAt).getTime() + this.cooldownMs : null;
       return {
         slot: p.slot,
         guildId: p.guild_id,
@@ -236,24 +250,24 @@ export class BillingAccounts {
         movableAt: movable !== null && movable > this.clock() ? new Date(movable).toISOString() : null,
       };
     });
-    const graceUntil = toIso(r.grace_until);
+    const graceUntil = toIso(row.grace_until);
     return {
-      provider: r.provider,
-      id: r.provider_subscription_id,
-      userId: r.user_id,
-      planId: r.plan_id,
-      planName: this.#planName(r.plan_id),
-      interval: r.billing_interval,
-      status: r.status,
-      premium: r.premium_now,
+      provider: row.provider,
+      id: row.provider_subscription_id,
+      userId: row.user_id,
+      planId: row.plan_id,
+      planName: this.#planName(row.plan_id),
+      interval: row.billing_interval,
+      status: row.status,
+      premium: row.premium_now,
       graceUntil: graceUntil && new Date(graceUntil).getTime() > this.clock() ? graceUntil : null,
-      currentPeriodEnd: toIso(r.current_period_end),
-      cancelAtPeriodEnd: r.cancel_at_period_end,
-      paymentMethod: r.payment_method,
-      guildId: r.guild_id,
+      currentPeriodEnd: toIso(row.current_period_end),
+      cancelAtPeriodEnd: row.cancel_at_period_end,
+      paymentMethod: row.payment_method,
+      guildId: row.guild_id,
       slots,
-      actions: actionsOf(r),
-      updatedAt: toIso(r.updated_at)!,
+      actions: actionsOf(row),
+      updatedAt: toIso(row.updated_at)!,
     };
   }
 }

@@ -5,7 +5,7 @@ import { minorToMajor } from './money';
 import type { PriceBook } from './subscriptions';
 import type { ChangePreview, Invoice, ProviderClient, SubscriptionState } from './types';
 
-export interface ChargebeeApiOptions {
+interface ChargebeeApiOptions {
   site: string | null;
   /** The API key (server side only, never logged). Null: not configured. */
   apiKey: string | null;
@@ -173,11 +173,11 @@ export class ChargebeeApi implements ProviderClient {
     try {
       return await work(this.#client);
     } catch (error) {
-      const e = error as SdkError;
-      const status = typeof e?.http_status_code === 'number' ? e.http_status_code : null;
-      if (status === 404) throw new ApiHttpError('NOT_FOUND', { message: `Chargebee does not know it: ${e.message ?? e.api_error_code}` });
+      const sdkError = error as SdkError;
+      const status = typeof sdkError?.http_status_code === 'number' ? sdkError.http_status_code : null;
+      if (status === 404) throw new ApiHttpError('NOT_FOUND', { message: `Chargebee does not know it: ${sdkError.message ?? sdkError.api_error_code}` });
       if (status !== null && status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429) {
-        throw new ApiHttpError('VALIDATION_FAILED', { message: `Chargebee refused: ${e.message ?? e.api_error_code}` });
+        throw new ApiHttpError('VALIDATION_FAILED', { message: `Chargebee refused: ${sdkError.message ?? sdkError.api_error_code}` });
       }
       throw new ApiHttpError('PROVIDER_UNAVAILABLE', { cause: error });
     }

@@ -94,20 +94,20 @@ const Transaction = z.object({ payment_method: z.string().nullish(), masked_card
 /** Applies a stored Chargebee event: its subscription (if any) and, for a payment, the card used. */
 export function chargebeeApplier(clock: Clock, prices: PriceBook, graceDays: number): Applier {
   return async (tx, event) => {
-    const e = ChargebeeEvent.parse(event.payload);
+    const notification = ChargebeeEvent.parse(event.payload);
     const outcomes: string[] = [];
-    if (e.content.subscription) {
-      const sub = e.event_type === 'subscription_deleted' ? { ...(e.content.subscription as object), deleted: true } : e.content.subscription;
+    if (notification.content.subscription) {
+      const sub = notification.event_type === 'subscription_deleted' ? { ...(notification.content.subscription as object), deleted: true } : notification.content.subscription;
       outcomes.push(await storeSubscription(tx, clock, chargebeeSubscriptionState(sub, prices), graceDays));
     }
-    if (e.event_type === 'payment_succeeded' && e.content.transaction && e.content.invoice) {
-      const txn = Transaction.safeParse(e.content.transaction);
-      const inv = Invoice.safeParse(e.content.invoice);
+    if (notification.event_type === 'payment_succeeded' && notification.content.transaction && notification.content.invoice) {
+      const txn = Transaction.safeParse(notification.content.transaction);
+      const inv = Invoice.safeParse(notification.content.invoice);
       if (txn.success && inv.success && inv.data.subscription_id && txn.data.masked_card_number) {
         const last4 = txn.data.masked_card_number.replace(/\D/g, '').slice(-4);
-        outcomes.push(await storePaymentMethod(tx, 'chargebee', inv.data.subscription_id, `Card •••• ${last4}`, iso(txn.data.date ?? e.occurred_at)!));
+        outcomes.push(await storePaymentMethod(tx, 'chargebee', inv.data.subscription_id, `Card •••• ${last4}`, iso(txn.data.date ?? notification.occurred_at)!));
       }
     }
-    return outcomes.length > 0 ? outcomes.join('; ') : `ignored: ${e.event_type} changes nothing here`;
+    return outcomes.length > 0 ? outcomes.join('; ') : `ignored: ${notification.event_type} changes nothing here`;
   };
 }

@@ -78,7 +78,7 @@ export const DiscordWebhookBody = z.discriminatedUnion('type', [
 type DiscordEvent = Extract<z.infer<typeof DiscordWebhookBody>, { type: 1 }>['event'];
 
 /** The entitlement events billing applies; the rest (APPLICATION_AUTHORIZED, …) are acknowledged and ignored. */
-export const ENTITLEMENT_EVENTS = new Set(['ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE']);
+const ENTITLEMENT_EVENTS = new Set(['ENTITLEMENT_CREATE', 'ENTITLEMENT_UPDATE', 'ENTITLEMENT_DELETE']);
 
 /**
  * The inbox's view of an event. Discord gives events no id: the key is the event's type, its
@@ -96,34 +96,34 @@ export function discordInboxEvent(event: DiscordEvent): InboxEvent {
  * event's timestamp, or the time of the API read for reconciliation.
  */
 export function discordSubscriptionState(data: unknown, prices: PriceBook, versionMicros: string, nowMs: number): SubscriptionState {
-  const e = DiscordEntitlement.parse(data);
-  const found = prices.find('discord', e.sku_id);
-  const ends = e.ends_at ? Date.parse(e.ends_at) : null;
-  const started = !e.starts_at || Date.parse(e.starts_at) <= nowMs;
-  const live = !e.deleted && !e.consumed && started && (ends === null || ends > nowMs);
-  if (!found && live) throw new Error(`discord SKU ${e.sku_id} is not in the plan catalogue (providerPrices in config/plans.json)`);
-  const status = e.deleted ? 'deleted' : !started ? 'scheduled' : !live ? 'ended' : ends !== null ? 'ending' : 'active';
+  const entitlement = DiscordEntitlement.parse(data);
+  const found = prices.find('discord', entitlement.sku_id);
+  const ends = entitlement.ends_at ? Date.parse(entitlement.ends_at) : null;
+  const started = !entitlement.starts_at || Date.parse(entitlement.starts_at) <= nowMs;
+  const live = !entitlement.deleted && !entitlement.consumed && started && (ends === null || ends > nowMs);
+  if (!found && live) throw new Error(`discord SKU ${entitlement.sku_id} is not in the plan catalogue (providerPrices in config/plans.json)`);
+  const status = entitlement.deleted ? 'deleted' : !started ? 'scheduled' : !live ? 'ended' : ends !== null ? 'ending' : 'active';
   return {
     provider: 'discord',
-    providerSubscriptionId: e.id,
-    userId: e.user_id ?? null,
+    providerSubscriptionId: entitlement.id,
+    userId: entitlement.user_id ?? null,
     checkout: null,
     ownerFromCustomer: false,
     // A server subscription gives premium to its server (one slot, fixed there), not a slot to the buyer.
-    guildId: e.guild_id ?? null,
-    customerId: e.user_id ?? null,
+    guildId: entitlement.guild_id ?? null,
+    customerId: entitlement.user_id ?? null,
     status,
     // Premium while the entitlement lasts: a set end is kept as `accessEndsAt` (premium stops then
     // even if no event comes); a deleted (refunded) one ends now.
     // One that has not started yet gives nothing now (reconciliation stores it again once it has).
-    premium: !e.deleted && !e.consumed && started,
+    premium: !entitlement.deleted && !entitlement.consumed && started,
     pastDue: false,
     planId: found?.plan.id ?? null,
     interval: found?.interval ?? null,
-    slots: found ? (e.guild_id ? 1 : found.plan.limits.servers) : null,
-    currentPeriodEnd: e.ends_at ?? null,
-    cancelAtPeriodEnd: ends !== null && !e.deleted,
-    accessEndsAt: e.ends_at ?? null,
+    slots: found ? (entitlement.guild_id ? 1 : found.plan.limits.servers) : null,
+    currentPeriodEnd: entitlement.ends_at ?? null,
+    cancelAtPeriodEnd: ends !== null && !entitlement.deleted,
+    accessEndsAt: entitlement.ends_at ?? null,
     version: versionMicros,
   };
 }
@@ -137,13 +137,13 @@ export function sellsAsPlan(data: Record<string, unknown>, prices: PriceBook): b
 /** Applies a stored Discord event: an entitlement event stores the entitlement. */
 export function discordApplier(clock: Clock, prices: PriceBook, graceDays: number): Applier {
   return async (tx, event) => {
-    const e = event.payload as DiscordEvent;
-    if (!ENTITLEMENT_EVENTS.has(e.type)) return `ignored: ${e.type} changes nothing here`;
+    const notification = event.payload as DiscordEvent;
+    if (!ENTITLEMENT_EVENTS.has(notification.type)) return `ignored: ${notification.type} changes nothing here`;
     // Another kind of purchase of the application (a consumable, say) is none of billing's business.
-    if (!sellsAsPlan(e.data, prices)) return `ignored: SKU ${String(e.data.sku_id)} is not a plan`;
+    if (!sellsAsPlan(notification.data, prices)) return `ignored: SKU ${String(notification.data.sku_id)} is not a plan`;
     // A deletion ends the entitlement whatever its data says (its `deleted` flag, or a SKU gone from
     // the catalogue since): read it as deleted, so it never waits for a plan it no longer needs.
-    const data = e.type === 'ENTITLEMENT_DELETE' ? { ...e.data, deleted: true } : e.data;
-    return storeSubscription(tx, clock, discordSubscriptionState(data, prices, isoMicros(e.timestamp), clock()), graceDays);
+    const data = notification.type === 'ENTITLEMENT_DELETE' ? { ...notification.data, deleted: true } : notification.data;
+    return storeSubscription(tx, clock, discordSubscriptionState(data, prices, isoMicros(notification.timestamp), clock()), graceDays);
   };
 }

@@ -3,7 +3,7 @@ import { fastspringSubscriptionState } from './fastspring';
 import type { PriceBook } from './subscriptions';
 import type { ChangePreview, Invoice, ProviderClient, SubscriptionState } from './types';
 
-export interface FastspringApiOptions {
+interface FastspringApiOptions {
   /** The API user and password (HTTP basic; server side only, never logged). Null: not configured. */
   username: string | null;
   password: string | null;

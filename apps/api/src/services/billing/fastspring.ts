@@ -99,12 +99,12 @@ export function fastspringSubscriptionState(data: unknown, prices: PriceBook): S
 /** Applies a stored FastSpring event: every subscription event carries the whole subscription. */
 export function fastspringApplier(clock: Clock, prices: PriceBook, graceDays: number): Applier {
   return async (tx, event) => {
-    const e = FsEvent.parse(event.payload);
-    if (!e.type.startsWith('subscription.')) return `ignored: ${e.type} changes nothing here`;
+    const notification = FsEvent.parse(event.payload);
+    if (!notification.type.startsWith('subscription.')) return `ignored: ${notification.type} changes nothing here`;
     // Reminders and charge results carry the subscription too (as an object or its id); only a whole
     // object is stored.
-    const data = e.data.subscription && typeof e.data.subscription === 'object' ? e.data.subscription : e.data;
-    if (typeof (data as { state?: unknown }).state !== 'string') return `ignored: ${e.type} carries no subscription state`;
+    const data = notification.data.subscription && typeof notification.data.subscription === 'object' ? notification.data.subscription : notification.data;
+    if (typeof (data as { state?: unknown }).state !== 'string') return `ignored: ${notification.type} carries no subscription state`;
     return storeSubscription(tx, clock, fastspringSubscriptionState(data, prices), graceDays);
   };
 }

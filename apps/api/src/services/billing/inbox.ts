@@ -3,7 +3,7 @@ import type { Db } from '../../db/driver';
 import { type Clock, iso } from '../../lib/clock';
 import { type Applier, type InboxEvent, NotYetError, type Provider } from './types';
 
-export interface InboxOptions {
+interface InboxOptions {
   /** Attempts before an event goes to the dead letters (staff replay it from there). */
   maxAttempts: number;
   /** The first retry's delay; each next one doubles, up to `maxDelayMs`. */
@@ -11,7 +11,7 @@ export interface InboxOptions {
   maxDelayMs: number;
 }
 
-export const DEFAULT_INBOX_OPTIONS: InboxOptions = { maxAttempts: 8, baseDelayMs: 5_000, maxDelayMs: 3_600_000 };
+const DEFAULT_INBOX_OPTIONS: InboxOptions = { maxAttempts: 8, baseDelayMs: 5_000, maxDelayMs: 3_600_000 };
 
 interface InboxWaiter {
   provider: Provider;
@@ -46,6 +46,19 @@ export class WebhookInbox {
     private readonly appliers: Partial<Record<Provider, Applier>>,
     private readonly options: InboxOptions = DEFAULT_INBOX_OPTIONS,
   ) {}
+
+  /**
+   * The provider's subscription a checkout made, once its webhook has been applied (null before):
+   * Paddle's by the checkout's transaction, FastSpring's by its initial order.
+   */
+  async checkoutSubject(provider: 'paddle' | 'fastspring', reference: string): Promise<string | null> {
+    const where =
+      provider === 'paddle'
+        ? `provider = 'paddle' AND ((event_type = 'subscription.created' AND payload->'data'->>'transaction_id' = $1) OR (event_type = 'transaction.completed' AND payload->'data'->>'id' = $1))`
+        : `provider = 'fastspring' AND event_type = 'subscription.activated' AND payload->'data'->>'initialOrderId' = $1`;
+    const { rows } = await this.db.query<{ subject: string | null }>(`SELECT subject FROM webhook_events WHERE ${where} AND state = 'applied' LIMIT 1`, [reference]);
+    return rows[0]?.subject ?? null;
+  }
 
   /** Events waiting for the next write, with whoever waits for them. */
   #queue: InboxWaiter[] = [];

@@ -3,7 +3,7 @@ const ZERO_DECIMAL = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'XAF', '
 
 /** A provider's amount in minor units (a string or number of cents) as the currency's major unit. */
 export function minorToMajor(minor: string | number, currency: string): number {
-  const n = typeof minor === 'number' ? minor : Number(minor);
-  if (!Number.isFinite(n)) throw new RangeError(`not an amount: ${minor}`);
-  return ZERO_DECIMAL.has(currency.toUpperCase()) ? n : n / 100;
+  const amount = typeof minor === 'number' ? minor : Number(minor);
+  if (!Number.isFinite(amount)) throw new RangeError(`not an amount: ${minor}`);
+  return ZERO_DECIMAL.has(currency.toUpperCase()) ? amount : amount / 100;
 }

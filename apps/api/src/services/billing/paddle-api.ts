@@ -5,7 +5,7 @@ import { paddleSubscriptionState } from './paddle';
 import type { PriceBook } from './subscriptions';
 import type { ChangePreview, Invoice, ProviderClient, SubscriptionState } from './types';
 
-export interface PaddleApiOptions {
+interface PaddleApiOptions {
   /** The API key (server side only; never logged, never sent to the browser). Null: Paddle is not configured. */
   apiKey: string | null;
   /** Paddle's API origin: production, sandbox, or in demo mode the built-in stand-in. */

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock';
 import { type PriceBook, storeSubscription } from './subscriptions';
 import type { ProviderClient } from './types';
 
-export interface ReconcileReport {
+interface ReconcileReport {
   /** Subscriptions the providers listed. */
   read: number;
   /** Of those, stored anew or changed from what was stored (a webhook that never came). */

@@ -20,7 +20,7 @@ export interface InboxEvent {
 }
 
 /** A stored event handed to its provider's applier. */
-export interface StoredEvent extends InboxEvent {
+interface StoredEvent extends InboxEvent {
   id: string;
   provider: Provider;
   attempts: number;

@@ -17,13 +17,13 @@ import {
 import { DEMO_CHANNELS, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { DEMO_DISCORD } from '../../demo/demo';
-import { ConfigError, loadConfig } from '../../src/config';
-import { byName } from '../../src/services/config-files';
-import { createTestApp, testEnv, useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { DEMO_DISCORD } from '../../../demo/demo';
+import { ConfigError, loadConfig } from '../../../src/config';
+import { byName } from '../../../src/services/config-files';
+import { createTestApp, testEnv, useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ava, ben, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;

@@ -1,10 +1,10 @@
 import { ApiError } from '@tickety/api-contract';
 import { DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { DASHBOARD_ORIGIN, useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ava, ben, cleo, sam } = DEMO_USERS;
 

@@ -1,10 +1,10 @@
 import { ApiError, defaultServerConfig, newPanel, PanelPost, PanelPostList, ServerConfigAnswer, WebLogPage } from '@tickety/api-contract';
 import { DEMO_APP, DEMO_CHANNELS, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { DASHBOARD_ORIGIN, useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ava, ben, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;

@@ -19,100 +19,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { iso } from '../../lib/clock';
 import { ApiHttpError } from '../../lib/errors';
+import type { WaitEnd } from '../../services/playground-holds';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 429: ApiError, 503: ApiError };
 
 /** A route's own limit: requests per minute and address (on top of nothing else: it replaces the /api limit for the route). */
 const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: 60_000 } });
 
-/** How a wait ended: its time passed, the client went away, or the server is shutting down. */
-type WaitEnd = 'done' | 'gone' | 'closing';
-
 /**
- * The requests the playground holds open (slow successes, held answers): at most
- * PLAYGROUND_LIMITS.holdsPerUser per staff member and holdsTotal per instance, so clicking cannot
- * tie up the server's sockets; every hold ends when its client goes away, and all of them at once
- * when the server shuts down.
+ * The staff Test page's playground (`/api/staff/playground`, SPECIAL_TEAM_MANAGER_READ): each route
+ * makes the API answer one state of the request overlay and the error catalogue for real (a slow
+ * success, a catalogue error, a held answer, a dropped connection), reading and changing nothing.
+ * The routes and their caps: docs/api.md#the-staff-test-playground.
  */
-class Holds {
-  #total = 0;
-  readonly #perUser = new Map<string, number>();
-  readonly #open = new Set<() => void>();
-
-  /** Takes a place for `userId` or throws the answer (429 for this member, 503 for the instance); returns its release. */
-  take(userId: string): () => void {
-    const mine = this.#perUser.get(userId) ?? 0;
-    if (mine >= PLAYGROUND_LIMITS.holdsPerUser) {
-      throw new ApiHttpError('RATE_LIMITED', {
-        message: `You already have ${mine} playground requests waiting: let one finish (or cancel it) first.`,
-        retryAfter: 5,
-      });
-    }
-    if (this.#total >= PLAYGROUND_LIMITS.holdsTotal) {
-      throw new ApiHttpError('OVERLOADED', { message: 'The playground holds as many waiting requests as it allows right now. Try again in a few seconds.', retryAfter: 5 });
-    }
-    this.#total += 1;
-    this.#perUser.set(userId, mine + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#total -= 1;
-      const left = (this.#perUser.get(userId) ?? 1) - 1;
-      if (left > 0) this.#perUser.set(userId, left);
-      else this.#perUser.delete(userId);
-    };
-  }
-
-  /** Waits `ms`, or less when the client closes the connection or the server shuts down. */
-  wait(ms: number, reply: FastifyReply): Promise<WaitEnd> {
-    return new Promise<WaitEnd>((resolve) => {
-      const end = (how: WaitEnd) => {
-        clearTimeout(timer);
-        reply.raw.off('close', onClose);
-        this.#open.delete(onShutdown);
-        resolve(how);
-      };
-      const onClose = () => {
-        if (!reply.raw.writableEnded) end('gone');
-      };
-      const onShutdown = () => end('closing');
-      const timer = setTimeout(() => end('done'), ms);
-      reply.raw.on('close', onClose);
-      this.#open.add(onShutdown);
-    });
-  }
-
-  /** Registers something to end at shutdown; returns its unregistration. */
-  onShutdown(fn: () => void): () => void {
-    this.#open.add(fn);
-    return () => this.#open.delete(fn);
-  }
-
-  shutdown(): void {
-    for (const fn of [...this.#open]) fn();
-  }
-}
-
-/**
- * The staff test playground (`/api/staff/playground`, SPECIAL_TEAM_MANAGER_READ: the /test page's
- * flag). Each route makes the API answer one state of the request overlay and the error catalogue
- * for real, so a staff member can check the overlay after a deploy:
- * - `GET /playground`: the catalogue the error route answers, and the other routes' bounds;
- * - `GET /playground/slow?ms=`: a success after a bounded wait (the loading overlay shows after its delay);
- * - `GET /playground/error/:code`: exactly that catalogue error (status, body, Retry-After and
- *   `selector` as the API sends them), or a success once `until` has passed;
- * - `GET /playground/timeout?ms=`: the answer is held (headers and a blank every 10 s, the JSON at the
- *   end) past the client's timeout, at most 65 s, ended early when the client gives up;
- * - `GET /playground/network`: the connection is destroyed without an answer (a network failure).
- * They read and change nothing. Slow and held requests count against a cap of waiting requests per
- * staff member and per instance; each route has its own rate limit per address.
- */
-export default async function staffPlaygroundRoutes(fastify: FastifyInstance) {
+export default async function staffTestRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const guard = app.requireStaff('SPECIAL_TEAM_MANAGER_READ');
-  const holds = new Holds();
-  app.addHook('preClose', async () => holds.shutdown());
+  const holds = app.playgroundHolds;
   const userOf = async (req: FastifyRequest) => (await req.getSession())!.userId;
   const codes = playgroundCodes();
   const byCode = new Map(codes.map((c) => [c.code, c]));

@@ -13,7 +13,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Announcements, audiencesFor } from '../../services/announcements';
+import { audiencesFor } from '../../services/announcements';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError };
 
@@ -21,7 +21,7 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
  * How long a browser (or, for a caller without cookies, a shared cache) may reuse the public answer.
  * The banner reads again every 30 s, so a withdrawn notice is gone from every page within a minute.
  */
-export const ANNOUNCEMENTS_MAX_AGE_SECONDS = 30;
+const ANNOUNCEMENTS_MAX_AGE_SECONDS = 30;
 
 /** Adds `value` to the answer's Vary (CORS has put Origin there). */
 function vary(reply: FastifyReply, value: string): void {
@@ -42,8 +42,8 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   const bare = etag.replace(/^W\//, '');
   return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === bare;
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === bare;
   });
 }
 
@@ -57,9 +57,9 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  *   signed-in user: also `signedIn`; staff, read from the database on this request: also `staff`),
  *   cacheable for 30 s (`Vary: Cookie`, an ETag answered with 304).
  */
-export default async function staffAnnouncementsRoutes(fastify: FastifyInstance) {
+export default async function systemUpdateRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const announcements = new Announcements(app.db, app.clock);
+  const announcements = app.announcements;
   const read = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_READ') } as const;
   const write = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_WRITE') } as const;
   const userOf = async (req: FastifyRequest) => (await req.getSession())!.userId;

@@ -2,11 +2,11 @@ import { ApiError, STAFF_PERMISSIONS, type StaffPermission } from '@tickety/api-
 import { DEMO_USERS } from '@tickety/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { HOUR, MINUTE, START } from '../helpers/clock';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { DASHBOARD_ORIGIN, useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { HOUR, MINUTE, START } from '../../helpers/clock';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ava, ben, cleo, sam } = DEMO_USERS;
 const at = (ms: number) => new Date(ms).toISOString();

@@ -12,7 +12,6 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { perUserLimit } from '../../lib/rate-limits';
-import { StaffTeam } from '../../services/staff-team';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 429: ApiError, 503: ApiError };
 
@@ -23,15 +22,9 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 429
  * are one transaction; `requireStaff` reads the flags fresh on every request, so the member's very
  * next request, in any session, sees the change.
  */
-export default async function staffTeamRoutes(fastify: FastifyInstance) {
+export default async function teamManagerRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const team = new StaffTeam({
-    db: app.db,
-    clock: app.clock,
-    cdnBase: app.config.discord.cdnBase,
-    ownerIds: new Set(app.config.staffOwnerIds),
-    bot: app.discordBot,
-  });
+  const team = app.staffTeam;
   const read = { attachValidation: true, preHandler: app.requireStaff('SPECIAL_TEAM_MANAGER_READ') } as const;
   const write = { attachValidation: true, preHandler: app.requireStaff('SPECIAL_TEAM_MANAGER_WRITE') } as const;
   const userOf = async (req: FastifyRequest) => (await req.getSession())!.userId;

@@ -1,10 +1,10 @@
 import { ApiError, ERROR_CODES, Guild } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ava, cleo } = DEMO_USERS;
 

@@ -11,12 +11,12 @@ import {
 import { DEMO_USERS } from '@tickety/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { STAFF_AUDIT_ACTIONS } from '../../src/services/staff-audit';
-import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { HOUR, MINUTE } from '../helpers/clock';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { STAFF_AUDIT_ACTIONS } from '../../../src/services/staff-audit';
+import { DASHBOARD_ORIGIN, useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { HOUR, MINUTE } from '../../helpers/clock';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ava, ben, cleo, sam, nico } = DEMO_USERS;
 /** A Discord user the dashboard never saw (answered by the test's Discord, not the sandbox). */

@@ -1,11 +1,11 @@
 import { ApiError, StatisticsAnswer } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serverTimeZone } from '../../src/routes/guilds/statistics';
-import { useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { serverTimeZone } from '../../../src/services/statistics';
+import { useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ava, nico, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;

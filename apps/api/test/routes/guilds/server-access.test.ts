@@ -2,15 +2,15 @@ import { ApiError, AuthenticatedMe, ERROR_CODES, GuildWithAccess, type ServerCon
 import { DEMO_CHANNELS, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../demo/seed';
-import { DASHBOARD_ORIGIN, useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { SECOND } from '../helpers/clock';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { seedDemo } from '../../../demo/seed';
+import { DASHBOARD_ORIGIN, useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { SECOND } from '../../helpers/clock';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 /**
- * Who may do what on a server (issue 8 §1), route by route, on the demo data (demo/seed.ts): Ava owns
+ * Who may do what on a server (docs/api.md#who-may-do-what-on-a-server), route by route, on the demo data (demo/seed.ts): Ava owns
  * Ava's Arcade, Nico administers it, Ben is a plain member there and reads Retro Modders through its
  * "Dashboard Readers" role, Cleo is a plain member of Pixel Pals (no access rules), Sam is staff.
  */

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { ApiError, defaultServerConfig, newPanel, STAFF_PERMISSIONS, type StaffPermission, StaffSearchAnswer, StaffServerCard, StaffUserCard } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { STAFF_VIEW_AUDIT_WINDOW_MS } from '../../src/services/staff-audit';
-import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { STAFF_VIEW_AUDIT_WINDOW_MS } from '../../../src/services/staff-audit';
+import { DASHBOARD_ORIGIN, FOREIGN_ORIGIN, useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ava, ben, cleo, sam } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;

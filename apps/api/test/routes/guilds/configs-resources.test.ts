@@ -1,11 +1,11 @@
 import { ApiError, ServerResources } from '@tickety/api-contract';
 import { DEMO_CHANNELS, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox';
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { SECOND } from '../helpers/clock';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { SECOND } from '../../helpers/clock';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ava, ben, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;

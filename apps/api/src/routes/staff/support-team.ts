@@ -14,8 +14,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiHttpError } from '../../lib/errors';
 import { perUserLimit } from '../../lib/rate-limits';
 import { notDashboardFetch } from '../../plugins/app/security';
-import { writeStaffAudit, writeStaffView } from '../../services/staff-audit';
-import { StaffSearch } from '../../services/staff-search';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 429: ApiError };
 
@@ -25,9 +23,8 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 429
  * A card is a staff view of someone's data: written to the staff audit, so only the dashboard's own
  * fetch may ask for one (a link, frame or image on another page is refused, nothing written).
  */
-export default async function staffSearchRoutes(fastify: FastifyInstance) {
+export default async function supportTeamRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const search = new StaffSearch({ db: app.db, clock: app.clock, cdnBase: app.config.discord.cdnBase, billing: app.billingAccounts, configs: app.serverConfigs });
   // Search answers as staff type, so its limit is per staff member (STAFF_RATE_LIMIT_MAX a minute,
   // each route its own), well above typing speed and well below what a script scraping users needs.
   const guard = (route: string) => ({ attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SEARCH_READ'), config: perUserLimit(`staff-${route}`, app.config.rateLimit.staffMax) }) as const;
@@ -43,8 +40,7 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
     return (await req.getSession())!.userId;
   }
   /** A card view, once per staff member and card within the audit's view window (a page's refreshes are one view). */
-  const audit = (staffId: string, action: 'support.user.view' | 'support.server.view', target: string) =>
-    writeStaffView(app.db, { at: app.clock(), staffId, action, target });
+  const audit = (staffId: string, action: 'support.user.view' | 'support.server.view', target: string) => app.staffAudit.view({ staffId, action, target });
   /** Whether the viewer holds a flag (read fresh, like every staff flag). */
   const holds = async (staffId: string, flag: StaffPermission) => (await app.accounts.team(staffId))?.permissions.includes(flag) ?? false;
   /**
@@ -69,14 +65,14 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
   app.get('/search', { ...guard('search'), schema: { querystring: StaffSearchQuery, response: { 200: StaffSearchAnswer, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     reply.header('cache-control', 'no-store');
-    return search.search(req.query.q);
+    return app.staffSearch.search(req.query.q);
   });
 
   app.get('/users/:user', { ...guard('user-card'), schema: { params: StaffUserParams, response: { 200: StaffUserCard, ...errors } } }, async (req, reply) => {
     if (req.validationError) throw req.validationError;
     reply.header('cache-control', 'no-store');
     const staffId = await viewer(req);
-    const card = await search.userCard(req.params.user);
+    const card = await app.staffSearch.userCard(req.params.user);
     if (!card) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
     await audit(staffId, 'support.user.view', `user ${req.params.user}`);
     const billing = await canViewBilling(staffId);
@@ -98,15 +94,10 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
       if (req.validationError) throw req.validationError;
       reply.header('cache-control', 'no-store');
       const staffId = (await req.getSession())!.userId;
-      const known = await app.db.query('SELECT 1 FROM users WHERE id = $1', [req.params.user]);
-      if (known.rows.length === 0) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
+      if (!(await app.staffSearch.isKnownUser(req.params.user))) throw new ApiHttpError('NOT_FOUND', { message: 'No user with this id has signed in to the dashboard.' });
       const refusal = await signOutRefusal(staffId, req.params.user);
       if (refusal) throw refusal;
-      const ended = await app.db.transaction(async (tx) => {
-        const n = await app.sessions.revokeAllOf(tx, req.params.user);
-        await writeStaffAudit(tx, { at: app.clock(), staffId, action: 'user.sessions.end', target: `user ${req.params.user}`, after: { ended: n } });
-        return n;
-      });
+      const ended = await app.staffSearch.endSessions(staffId, req.params.user);
       req.log.info({ userId: req.params.user, ended }, 'staff ended every session of a user');
       return { ended };
     },
@@ -116,7 +107,7 @@ export default async function staffSearchRoutes(fastify: FastifyInstance) {
     if (req.validationError) throw req.validationError;
     reply.header('cache-control', 'no-store');
     const staffId = await viewer(req);
-    const card = await search.serverCard(req.params.server);
+    const card = await app.staffSearch.serverCard(req.params.server);
     if (!card) throw new ApiHttpError('NOT_FOUND', { message: 'No server with this id is known: nobody who signed in to the dashboard is on it.' });
     await audit(staffId, 'support.server.view', `server ${req.params.server}`);
     const billing = await canViewBilling(staffId);

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { ApiError, ERROR_CODES, PLAYGROUND_LIMITS, PlaygroundHeldAnswer, PlaygroundIndex, PlaygroundSlowAnswer, STAFF_PERMISSIONS } from '@tickety/api-contract';
 import { DEMO_USERS } from '@tickety/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../helpers/app';
-import { Browser } from '../helpers/browser';
-import { databases } from '../helpers/db';
-import { signIn } from '../helpers/oauth';
+import { useTestApp } from '../../helpers/app';
+import { Browser } from '../../helpers/browser';
+import { databases } from '../../helpers/db';
+import { signIn } from '../../helpers/oauth';
 
 const { ben, cleo, sam } = DEMO_USERS;
 
