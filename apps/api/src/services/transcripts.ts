@@ -19,8 +19,6 @@ import type { TranscriptDraft } from '../lib/body-worker';
 import { ApiHttpError } from '../lib/errors';
 import { artifactsOf, asText, headOf, type NamedAttachment, outlineOf } from './transcript-prep';
 
-export { headOf, SEARCH_TEXT_MAX } from './transcript-prep';
-
 /** A transcript given as an object (tests): prepared in process. */
 function inProcessDraft(transcript: TranscriptV2): TranscriptDraft {
   return { outline: outlineOf(transcript), finish: async (copies) => artifactsOf(transcript, copies), discard: () => undefined };
