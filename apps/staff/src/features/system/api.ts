@@ -5,57 +5,18 @@
  * time, the replay of a dead letter). Not through the overlay: the page shows failures in place.
  * Type-only imports of the contract: no zod at run time.
  */
-import type { BillingProvider, ShardState, StaffSystemRedis } from '@tickety/api-contract';
+import type {
+  BillingProvider,
+  StaffDeadLetter,
+  StaffSystemAnswer,
+  StaffSystemDatabase,
+  StaffSystemError,
+  StaffSystemRedis,
+  StaffSystemShard,
+  StaffWebhookQueue,
+  StaffWebhooksAnswer,
+} from '@tickety/api-contract';
 import { activeLocale, api } from '@tickety/shared';
-
-export interface SystemDatabase {
-  /** PGlite: the embedded database (one connection, no pool); PostgreSQL: a server, through a pool. */
-  kind: 'pglite' | 'postgres';
-  reachable: boolean;
-  /** The round trip of `SELECT 1`; null when it did not answer. */
-  latencyMs: number | null;
-  sizeBytes: number | null;
-  /** The connection pool (PostgreSQL); null for PGlite. */
-  pool: { total: number; idle: number; waiting: number; max: number } | null;
-}
-
-/**
- * REDIS_URL's Redis as the answering API instance sees it (reachable, its latency, since when, the
- * last error): while it is unreachable that instance counts the rate limits on its own.
- */
-export type SystemRedis = StaffSystemRedis;
-
-export interface SystemShard {
-  id: number;
-  /** As the bot reported it: one of the known states, or any other word a newer bot sends. */
-  state: ShardState | (string & {});
-  latencyMs: number | null;
-  guilds: number;
-  lastHeartbeat: string;
-}
-
-/** One server error (5xx) this API instance answered: never a stack or a body. */
-export interface SystemError {
-  at: string;
-  requestId: string;
-  method: string;
-  /** The route pattern the server matched, or null when none did. */
-  route: string | null;
-  status: number;
-  code: number;
-  message: string;
-}
-
-export interface SystemHealth {
-  database: SystemDatabase;
-  /** Null: no REDIS_URL (the limits are always per instance); absent from an API older than this page. */
-  redis?: SystemRedis | null;
-  /** By id. */
-  shards: SystemShard[];
-  /** This API instance's recent server errors, newest first (a bounded list in memory: a restart empties it). */
-  errors: SystemError[];
-  api: { version: string; node: string; startedAt: string; uptimeSeconds: number };
-}
 
 /** A database answering slower than this is marked slow. */
 export const SLOW_DATABASE_MS = 200;
@@ -73,34 +34,6 @@ export function isWebhookProvider(value: string | null | undefined): value is We
   return (WEBHOOK_PROVIDERS as readonly string[]).includes(value ?? '');
 }
 
-export interface WebhookQueue {
-  provider: WebhookProvider;
-  pending: number;
-  /** Pending events that failed at least once (retrying with backoff). */
-  failing: number;
-  dead: number;
-  /** ISO time the oldest pending event was received; null when none waits. */
-  oldestPendingAt: string | null;
-}
-
-/** An event that failed every attempt. */
-export interface DeadLetter {
-  id: string;
-  provider: WebhookProvider;
-  type: string;
-  key: string;
-  subject: string | null;
-  attempts: number;
-  lastError: string | null;
-  receivedAt: string;
-}
-
-export interface WebhooksPage {
-  queues: WebhookQueue[];
-  dead: DeadLetter[];
-  nextCursor: string | null;
-}
-
 /** The dead letters the page asks for at a time. */
 const DEAD_LETTER_PAGE = 25;
 
@@ -112,7 +45,7 @@ export interface WebhooksArgs {
 export const systemApi = api.enhanceEndpoints({ addTagTypes: ['StaffWebhooks'] }).injectEndpoints({
   endpoints: (build) => ({
     /** A staff read: the dashboard's own fetch (audited). Never cached by the browser (the API says no-store). */
-    staffSystem: build.query<SystemHealth, void>({
+    staffSystem: build.query<StaffSystemAnswer, void>({
       query: () => ({ path: '/api/staff/system', overlay: false, fromDashboard: true }),
       keepUnusedDataFor: 30,
     }),
@@ -120,7 +53,7 @@ export const systemApi = api.enhanceEndpoints({ addTagTypes: ['StaffWebhooks'] }
      * The queues and the dead letters, `fetchNextPage` following `nextCursor`; a refetch (polling,
      * Refresh) reads every page shown again. A staff read: the dashboard's own fetch.
      */
-    staffWebhooks: build.infiniteQuery<WebhooksPage, WebhooksArgs, string | null>({
+    staffWebhooks: build.infiniteQuery<StaffWebhooksAnswer, WebhooksArgs, string | null>({
       infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.nextCursor },
       query: ({ queryArg, pageParam }) => ({
         path: '/api/staff/webhooks',

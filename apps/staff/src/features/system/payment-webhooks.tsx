@@ -1,20 +1,11 @@
+import type { StaffDeadLetter, StaffWebhookQueue } from '@tickety/api-contract';
 import { formatDateTime, formatNumber, formatRelative, useAppDispatch, useNow, useSearchParams } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, EmptyState, inputClasses, Skeleton, Table, type TableColumn, type Tone } from '@tickety/ui';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { useHoldsFlag } from '../../components/notices';
 import { Message, useT } from '../../lib/i18n';
-import {
-  type DeadLetter,
-  isWebhookProvider,
-  PROVIDER_NAMES,
-  systemApi,
-  useReplayWebhookMutation,
-  useStaffWebhooksInfiniteQuery,
-  WEBHOOK_PROVIDERS,
-  type WebhookQueue,
-  type WebhooksArgs,
-} from './api';
+import { isWebhookProvider, PROVIDER_NAMES, systemApi, useReplayWebhookMutation, useStaffWebhooksInfiniteQuery, WEBHOOK_PROVIDERS, type WebhooksArgs } from './api';
 import { ReplayDialog } from './replay-dialog';
 import { LoadError, RefreshHeader, SYSTEM_REFRESH_MS, useRefresh } from './system-refresh';
 
@@ -27,7 +18,7 @@ const ERROR_PREVIEW = 80;
 
 type Health = 'dead' | 'stale' | 'ok';
 
-function healthOf(queue: WebhookQueue, now: number): Health {
+function healthOf(queue: StaffWebhookQueue, now: number): Health {
   if (queue.dead > 0) return 'dead';
   if (queue.oldestPendingAt !== null && now - Date.parse(queue.oldestPendingAt) > STALE_PENDING_MS) return 'stale';
   return 'ok';
@@ -58,7 +49,7 @@ export function PaymentWebhooks() {
   const ids = useId();
   const deadHeading = useRef<HTMLHeadingElement>(null);
   // The last replay, confirmed in place until the next replay or Refresh.
-  const [replayed, setReplayed] = useState<DeadLetter | null>(null);
+  const [replayed, setReplayed] = useState<StaffDeadLetter | null>(null);
 
   // The queues are every provider's whatever the filter: the last answer (of any filter) stands while a new filter loads.
   const pages = list.data?.pages;
@@ -75,12 +66,12 @@ export function PaymentWebhooks() {
   };
 
   // Replay: the letter asked about, the element focus returns to, the request.
-  const [confirming, setConfirming] = useState<DeadLetter | null>(null);
+  const [confirming, setConfirming] = useState<StaffDeadLetter | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   const [replay, replayState] = useReplayWebhookMutation();
   const [replayError, setReplayError] = useState<unknown>(undefined);
 
-  const ask = (letter: DeadLetter) => {
+  const ask = (letter: StaffDeadLetter) => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setReplayError(undefined);
     replayState.reset();
@@ -250,7 +241,7 @@ function WebhooksSkeleton({ label }: { label: string }) {
 }
 
 /** One card per provider: pending, retrying, dead and the oldest pending one's age; highlighted when something is dead or waits too long. */
-function QueueCards({ queues, now }: { queues: WebhookQueue[]; now: number }) {
+function QueueCards({ queues, now }: { queues: StaffWebhookQueue[]; now: number }) {
   const t = useT();
   const byProvider = new Map(queues.map((q) => [q.provider, q]));
   return (
@@ -316,9 +307,9 @@ function LastError({ text }: { text: string | null }) {
   );
 }
 
-function DeadLetterTable({ rows, canReplay, onReplay, empty }: { rows: DeadLetter[]; canReplay: boolean; onReplay: (letter: DeadLetter) => void; empty: ReactNode }) {
+function DeadLetterTable({ rows, canReplay, onReplay, empty }: { rows: StaffDeadLetter[]; canReplay: boolean; onReplay: (letter: StaffDeadLetter) => void; empty: ReactNode }) {
   const t = useT();
-  const columns: Array<TableColumn<DeadLetter>> = [
+  const columns: Array<TableColumn<StaffDeadLetter>> = [
     { key: 'provider', header: t('webhooks.dead.provider'), label: t('webhooks.dead.provider'), cell: (r) => PROVIDER_NAMES[r.provider] },
     { key: 'type', header: t('webhooks.dead.type'), label: t('webhooks.dead.type'), cell: (r) => <code className="font-mono text-xs break-all">{r.type}</code> },
     {

@@ -1,9 +1,10 @@
+import type { StaffDeadLetter } from '@tickety/api-contract';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useT } from '../../lib/i18n';
-import { type DeadLetter, PROVIDER_NAMES } from './api';
+import { PROVIDER_NAMES } from './api';
 
 interface ReplayDialogProps {
-  letter: DeadLetter;
+  letter: StaffDeadLetter;
   busy: boolean;
   /** The replay's failure (shown in the dialog, in the reader's language), or undefined. */
   error: unknown;

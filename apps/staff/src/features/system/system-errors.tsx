@@ -1,3 +1,4 @@
+import type { StaffSystemError } from '@tickety/api-contract';
 import { formatDateTime, formatRelative } from '@tickety/shared';
 import { Button, EmptyState, Table, type TableColumn } from '@tickety/ui';
 import Check from 'lucide-react/icons/check';
@@ -5,7 +6,6 @@ import CircleCheck from 'lucide-react/icons/circle-check';
 import Copy from 'lucide-react/icons/copy';
 import { useEffect, useId, useState } from 'react';
 import { useT } from '../../lib/i18n';
-import type { SystemError } from './api';
 
 /** How long "Copied" (or the failure) stays beside a copy button. */
 const COPY_NOTE_MS = 2_000;
@@ -42,10 +42,10 @@ function CopyRequestId({ id }: { id: string }) {
 }
 
 /** This API instance's recent server errors, newest first, each with the request id to find in the logs. */
-export function SystemErrors({ errors, startedAt, now }: { errors: SystemError[]; startedAt: string; now: number }) {
+export function SystemErrors({ errors, startedAt, now }: { errors: StaffSystemError[]; startedAt: string; now: number }) {
   const t = useT();
   const id = useId();
-  const columns: Array<TableColumn<SystemError>> = [
+  const columns: Array<TableColumn<StaffSystemError>> = [
     {
       key: 'at',
       header: t('health.errors.col.time'),

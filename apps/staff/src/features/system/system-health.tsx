@@ -1,9 +1,10 @@
+import type { StaffSystemAnswer as Health, StaffSystemDatabase, StaffSystemRedis } from '@tickety/api-contract';
 import { formatDateTime, formatNumber, formatRelative, REMOTE_IDS, type RemoteId, useNow, useRuntimeConfig } from '@tickety/shared';
 import { Badge, Card, cx, Skeleton, type Tone } from '@tickety/ui';
 import TriangleAlert from 'lucide-react/icons/triangle-alert';
 import { type ReactNode, useId } from 'react';
 import { useT } from '../../lib/i18n';
-import { formatBytes, formatUptime, type SystemHealth as Health, SLOW_DATABASE_MS, type SystemDatabase, type SystemRedis, useStaffSystemQuery } from './api';
+import { formatBytes, formatUptime, SLOW_DATABASE_MS, useStaffSystemQuery } from './api';
 import { SystemErrors } from './system-errors';
 import { LoadError, RefreshHeader, SYSTEM_REFRESH_MS, useRefresh } from './system-refresh';
 import { SystemShards } from './system-shards';
@@ -15,7 +16,7 @@ import { SystemShards } from './system-shards';
  * loaded), the bot's shards and this API instance's recent server errors. Reads itself again every
  * 15 s and on Refresh.
  */
-export function SystemHealth() {
+export function StaffSystemAnswer() {
   const t = useT();
   const ids = useId();
   const query = useStaffSystemQuery(undefined, { pollingInterval: SYSTEM_REFRESH_MS, refetchOnMountOrArgChange: true });
@@ -113,7 +114,7 @@ function Figure({ label, children, strong = false }: { label: string; children: 
 
 const muted = 'font-normal text-surface-500 dark:text-surface-400';
 
-function DatabaseCard({ database }: { database: SystemDatabase }) {
+function DatabaseCard({ database }: { database: StaffSystemDatabase }) {
   const t = useT();
   const slow = database.latencyMs !== null && database.latencyMs > SLOW_DATABASE_MS;
   const badge: { tone: Tone; text: string } = !database.reachable
@@ -169,7 +170,7 @@ function DatabaseCard({ database }: { database: SystemDatabase }) {
 }
 
 /** REDIS_URL's Redis: the rate limits shared by every instance, or counted per instance (not configured, or unreachable). */
-function RedisCard({ redis, now }: { redis: SystemRedis | null; now: number }) {
+function RedisCard({ redis, now }: { redis: StaffSystemRedis | null; now: number }) {
   const t = useT();
   if (redis === null) {
     return (

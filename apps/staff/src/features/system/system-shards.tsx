@@ -1,10 +1,11 @@
+import type { StaffSystemShard } from '@tickety/api-contract';
 import type { ShardState } from '@tickety/api-contract';
 import { formatDateTime, formatNumber, formatRelative } from '@tickety/shared';
 import { Badge, cx, EmptyState, Table, type TableColumn, type Tone } from '@tickety/ui';
 import Server from 'lucide-react/icons/server';
 import { useId } from 'react';
 import { useT } from '../../lib/i18n';
-import { STALE_HEARTBEAT_MS, type SystemShard } from './api';
+import { STALE_HEARTBEAT_MS } from './api';
 
 const STATE_TONE: Record<ShardState, Tone> = { ready: 'primary', connecting: 'warning', resuming: 'warning', disconnected: 'danger' };
 
@@ -24,15 +25,15 @@ function StateBadges({ state, stale }: { state: string; stale: boolean }) {
 }
 
 /** The bot's shards by id: state, gateway latency, servers and the last heartbeat (stale after 2 minutes). */
-export function SystemShards({ shards, now }: { shards: SystemShard[]; now: number }) {
+export function SystemShards({ shards, now }: { shards: StaffSystemShard[]; now: number }) {
   const t = useT();
   const id = useId();
-  const stale = (s: SystemShard) => now - Date.parse(s.lastHeartbeat) > STALE_HEARTBEAT_MS;
+  const stale = (s: StaffSystemShard) => now - Date.parse(s.lastHeartbeat) > STALE_HEARTBEAT_MS;
   const staleCount = shards.filter(stale).length;
   const ready = shards.filter((s) => s.state === 'ready' && !stale(s)).length;
   const guilds = shards.reduce((sum, s) => sum + s.guilds, 0);
 
-  const columns: Array<TableColumn<SystemShard>> = [
+  const columns: Array<TableColumn<StaffSystemShard>> = [
     {
       key: 'shard',
       header: t('health.shards.col.shard'),

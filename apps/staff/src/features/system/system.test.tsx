@@ -1,8 +1,9 @@
+import type { StaffDeadLetter, StaffSystemAnswer, StaffWebhookQueue, StaffWebhooksAnswer } from '@tickety/api-contract';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type ApiAnswer, apiError, json, mockApi, renderPage, resetShared, signedInMe, TEST_CONFIG } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { DeadLetter, SystemHealth, WebhookQueue, WebhooksPage } from './api';
+
 import SystemPage from './system';
 import { SYSTEM_REFRESH_MS } from './system-refresh';
 
@@ -19,11 +20,11 @@ const writer = signedInMe({ team: { owner: false, permissions: ['DASHBOARD_SUPPO
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 
-function queues(over: Partial<Record<WebhookQueue['provider'], Partial<WebhookQueue>>> = {}): WebhookQueue[] {
+function queues(over: Partial<Record<StaffWebhookQueue['provider'], Partial<StaffWebhookQueue>>> = {}): StaffWebhookQueue[] {
   return (['paddle', 'fastspring', 'discord', 'chargebee'] as const).map((provider) => ({ provider, pending: 0, failing: 0, dead: 0, oldestPendingAt: null, ...over[provider] }));
 }
 
-function letter(id: string, over: Partial<DeadLetter> = {}): DeadLetter {
+function letter(id: string, over: Partial<StaffDeadLetter> = {}): StaffDeadLetter {
   return {
     id,
     provider: 'paddle',
@@ -40,9 +41,10 @@ function letter(id: string, over: Partial<DeadLetter> = {}): DeadLetter {
 const LONG_ERROR = `Paddle answered 500: ${'the upstream service failed to apply the subscription change; '.repeat(3)}end of trace`;
 
 /** A healthy answer of /api/staff/system with no shard and no error (the webhooks tests' backdrop). */
-function quietHealth(): SystemHealth {
+function quietHealth(): StaffSystemAnswer {
   return {
     database: { kind: 'postgres', reachable: true, latencyMs: 3, sizeBytes: 8_200_000, pool: { total: 2, idle: 2, waiting: 0, max: 10 } },
+    redis: null,
     shards: [],
     errors: [],
     api: { version: '0.1.0', node: 'v20.20.2', startedAt: '2026-03-01T08:00:00.000Z', uptimeSeconds: 60 },
@@ -55,7 +57,7 @@ function mockPage(answers: Record<string, ApiAnswer>) {
 }
 
 /** Paddle: two dead; FastSpring: 3 pending (one retrying), the oldest 30 minutes old; Discord: one pending just now. */
-function page(over: Partial<WebhooksPage> = {}): WebhooksPage {
+function page(over: Partial<StaffWebhooksAnswer> = {}): StaffWebhooksAnswer {
   return {
     queues: queues({
       paddle: { dead: 2 },
@@ -243,11 +245,11 @@ describe('system page: payment webhooks', () => {
 // ---------------------------------------------------------------------------------------------
 // Service health: database, API, deployed versions, bot shards, recent server errors
 
-const QUIET_WEBHOOKS: WebhooksPage = { queues: queues(), dead: [], nextCursor: null };
+const QUIET_WEBHOOKS: StaffWebhooksAnswer = { queues: queues(), dead: [], nextCursor: null };
 const secondsAgo = (s: number) => new Date(Date.now() - s * 1000).toISOString();
 
 /** PostgreSQL, 12 ms, 12.3 MB, 3 of 10 connections busy and 2 waiting; Redis reachable; three shards (one silent for 5 minutes); two errors. */
-function health(over: Partial<SystemHealth> = {}): SystemHealth {
+function health(over: Partial<StaffSystemAnswer> = {}): StaffSystemAnswer {
   return {
     database: { kind: 'postgres', reachable: true, latencyMs: 12, sizeBytes: 12_345_678, pool: { total: 5, idle: 2, waiting: 2, max: 10 } },
     redis: { reachable: true, latencyMs: 0.4, since: '2026-03-01T08:00:01.000Z', error: null },
@@ -473,7 +475,7 @@ describe('system page: service health', () => {
 
     // An API older than the page says nothing of Redis: no card rather than a wrong one.
     const { redis: _omitted, ...older } = health();
-    answer = older as SystemHealth;
+    answer = older as StaffSystemAnswer;
     await userEvent.click(screen.getByRole('button', { name: 'Refresh service health' }));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Redis' })).not.toBeInTheDocument());
     expect(region('Database')).toBeInTheDocument();

@@ -4,7 +4,7 @@ import { linkClasses } from '../../components/notices';
 import { href } from '../../lib/hrefs';
 import { Message, useT } from '../../lib/i18n';
 import { PaymentWebhooks } from './payment-webhooks';
-import { SystemHealth } from './system-health';
+import { StaffSystemAnswer } from './system-health';
 
 /** /system: the health of the service, for staff (the page is guarded by DASHBOARD_SUPPORT_SYSTEM_READ). */
 export default function SystemPage() {
@@ -13,7 +13,7 @@ export default function SystemPage() {
     <div>
       <PageHeader title={t('title.system')} description={t('system.description')} />
       <div className="space-y-10">
-        <SystemHealth />
+        <StaffSystemAnswer />
         <PaymentWebhooks />
         <Card className="p-5 text-sm text-surface-700 sm:p-6 dark:text-surface-300">
           <h2 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('system.public.heading')}</h2>
