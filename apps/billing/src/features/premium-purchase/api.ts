@@ -1,10 +1,10 @@
 /** The premium purchase page's read: the providers this server can sell through now (public). */
-import type { BillingProvider } from '@tickety/api-contract';
+import type { BillingProvidersAnswer } from '@tickety/api-contract';
 import { api } from '@tickety/shared';
 
 const premiumPurchaseApi = api.injectEndpoints({
   endpoints: (build) => ({
-    billingProviders: build.query<{ available: BillingProvider[] }, void>({
+    billingProviders: build.query<BillingProvidersAnswer, void>({
       query: () => ({ path: '/api/billing/providers', overlay: false }),
     }),
   }),
