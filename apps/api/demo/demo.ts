@@ -57,9 +57,9 @@ function paddlePrices(plans: readonly Plan[]) {
   return plans.flatMap((plan) =>
     plan.providerPrices
       .filter((p) => p.provider === 'paddle')
-      .flatMap((p) => {
-        const amount = p.interval === 'year' ? plan.priceYearly : plan.priceMonthly;
-        return amount === null ? [] : [{ id: p.id, productName: plan.name, amount, currency: plan.currency, interval: p.interval }];
+      .flatMap((providerPrice) => {
+        const amount = providerPrice.interval === 'year' ? plan.priceYearly : plan.priceMonthly;
+        return amount === null ? [] : [{ id: providerPrice.id, productName: plan.name, amount, currency: plan.currency, interval: providerPrice.interval }];
       }),
   );
 }
@@ -69,9 +69,9 @@ function pricesOf(plans: readonly Plan[], provider: Plan['providerPrices'][numbe
   return plans.flatMap((plan) =>
     plan.providerPrices
       .filter((p) => p.provider === provider)
-      .flatMap((p) => {
-        const amount = p.interval === 'year' ? plan.priceYearly : plan.priceMonthly;
-        return amount === null ? [] : [{ id: p.id, name: plan.name, amount, currency: plan.currency, interval: p.interval }];
+      .flatMap((providerPrice) => {
+        const amount = providerPrice.interval === 'year' ? plan.priceYearly : plan.priceMonthly;
+        return amount === null ? [] : [{ id: providerPrice.id, name: plan.name, amount, currency: plan.currency, interval: providerPrice.interval }];
       }),
   );
 }
@@ -141,13 +141,13 @@ export function mountSandbox(control?: SandboxControl, controls: StandInControls
     if (skus.length > 0 && config.billing.discord.publicKeys.includes(discordPublicKeyHex(seed))) {
       const state = standInState(config.database.dataDir, 'discord-billing', app.log);
       monetization = {
-        skus: skus.map((p) => ({
-          id: p.id,
-          name: `Tickety ${p.name}`,
-          slug: `tickety-${p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+        skus: skus.map((sku) => ({
+          id: sku.id,
+          name: `Tickety ${sku.name}`,
+          slug: `tickety-${sku.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
           type: 5,
           flags: SKU_FLAGS.USER_SUBSCRIPTION | SKU_FLAGS.AVAILABLE,
-          price: { amount: Math.round(p.amount * 100), currency: p.currency },
+          price: { amount: Math.round(sku.amount * 100), currency: sku.currency },
         })),
         privateKeySeed: seed,
         webhookUrl: `${config.publicUrl}/api/webhooks/discord`,
@@ -271,13 +271,13 @@ export function mountSandbox(control?: SandboxControl, controls: StandInControls
           webhookUsername: cbUser,
           webhookPassword: cbPass.join(':'),
           webhookUrl: `${config.publicUrl}/api/webhooks/chargebee`,
-          itemPrices: cbPrices.map((p) => ({
-            id: p.id,
-            itemId: `tickety-${p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
-            name: `Tickety ${p.name}`,
-            price: Math.round(p.amount * 100),
-            currencyCode: p.currency,
-            periodUnit: p.interval,
+          itemPrices: cbPrices.map((price) => ({
+            id: price.id,
+            itemId: `tickety-${price.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+            name: `Tickety ${price.name}`,
+            price: Math.round(price.amount * 100),
+            currencyCode: price.currency,
+            periodUnit: price.interval,
             period: 1,
           })),
           clock: app.clock,

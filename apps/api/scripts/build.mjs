@@ -20,8 +20,8 @@ const deps = new Set(Object.keys(pkg.dependencies ?? {}));
  */
 const externals = {
   name: 'externals',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('node:')) return { path: args.path, external: true };
       const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
       if (workspace(name)) return undefined;
@@ -36,9 +36,9 @@ const externals = {
  * it (the test that checks what the production build contains).
  * @param {string} entry
  * @param {string} outfile
- * @param {{ write?: boolean }} [o]
+ * @param {{ write?: boolean }} [options]
  */
-export function bundle(entry, outfile, o = {}) {
+export function bundle(entry, outfile, options = {}) {
   return build({
     entryPoints: [join(root, entry)],
     outfile: join(root, outfile),
@@ -52,7 +52,7 @@ export function bundle(entry, outfile, o = {}) {
     banner: { js: `// ${pkg.name} ${pkg.version}: built by scripts/build.mjs` },
     metafile: true,
     logLevel: 'warning',
-    write: o.write ?? true,
+    write: options.write ?? true,
   });
 }
 

@@ -208,9 +208,9 @@ const optionalString = z
 const url = (name: string) =>
   optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v), `${name} must be an http(s) URL`);
 const int = (min: number, max: number) =>
-  optionalString.transform((v, ctx): number | undefined => {
-    if (v === undefined) return undefined;
-    const number = Number(v);
+  optionalString.transform((value, ctx): number | undefined => {
+    if (value === undefined) return undefined;
+    const number = Number(value);
     if (!Number.isInteger(number) || number < min || number > max) {
       ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
       return z.NEVER;
@@ -464,8 +464,8 @@ function previousKeys(value: string | undefined): Buffer[] {
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean)
-    .map((k, i) => {
-      const key = Buffer.from(k, 'base64');
+    .map((encodedKey, i) => {
+      const key = Buffer.from(encodedKey, 'base64');
       if (key.length !== 32) throw new ConfigError(`TOKEN_ENCRYPTION_PREVIOUS_KEYS: key ${i + 1} is not 32 bytes, base64-encoded.`);
       return key;
     });

@@ -19,9 +19,9 @@ afterAll(() => {
 });
 
 function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'tickety-config-'));
-  dirs.push(d);
-  return d;
+  const dir = mkdtempSync(join(tmpdir(), 'tickety-config-'));
+  dirs.push(dir);
+  return dir;
 }
 
 function configError(env: Record<string, string>): string {
@@ -42,17 +42,17 @@ describe('the production entry (no demo application given)', () => {
 });
 
 describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
-  const c = loadConfig({ DATA_DIR: 'memory://' });
+  const config = loadConfig({ DATA_DIR: 'memory://' });
 
   it('runs on localhost:3000 in demo mode with the sandbox as Discord', () => {
-    expect(c.env).toBe('development');
-    expect(c.host).toBe('127.0.0.1');
-    expect(c.port).toBe(3000);
-    expect(c.publicUrl).toBe('http://localhost:3000');
-    expect(c.dashboardOrigins).toEqual(['http://localhost:3000']);
-    expect(c.demo).toBe(true);
-    expect(c.allInOne).toBe(false);
-    expect(c.discord).toEqual({
+    expect(config.env).toBe('development');
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.port).toBe(3000);
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.dashboardOrigins).toEqual(['http://localhost:3000']);
+    expect(config.demo).toBe(true);
+    expect(config.allInOne).toBe(false);
+    expect(config.discord).toEqual({
       clientId: DEMO_APP.clientId,
       clientSecret: DEMO_APP.clientSecret,
       botToken: DEMO_APP.botToken,
@@ -62,40 +62,40 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
       timeoutMs: 10_000,
       botGuildsDeadlineMs: 20_000,
     });
-    expect(c.staffOwnerIds).toEqual([DEMO_USERS.sam.id]);
+    expect(config.staffOwnerIds).toEqual([DEMO_USERS.sam.id]);
   });
 
   it('has the documented limits and lifetimes', () => {
-    expect(c.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 1000, staffIdleSeconds: 30 * 60, staffMaxAgeSeconds: 12 * 3600 });
+    expect(config.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 1000, staffIdleSeconds: 30 * 60, staffMaxAgeSeconds: 12 * 3600 });
     expect(() => loadConfig({ ...REAL, STAFF_SESSION_IDLE_SECONDS: '7200', STAFF_SESSION_MAX_AGE_SECONDS: '3600' })).toThrow(/STAFF_SESSION_IDLE_SECONDS must not exceed/);
     // With a real Discord application, 20 sessions per user.
     expect(loadConfig({ ...REAL }).session.maxPerUser).toBe(20);
-    expect(c.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, botKeyFailuresMax: 30, webhookMax: 6000, providerMax: 30, staffMax: 120, windowMs: 60_000 });
+    expect(config.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, botKeyFailuresMax: 30, webhookMax: 6000, providerMax: 30, staffMax: 120, windowMs: 60_000 });
     // Billing: 3 days of grace, the inbox drained every second; in demo mode a Paddle secret derived from the token key.
-    expect(c.billing).toMatchObject({ graceDays: 3, workIntervalMs: 1000, reconcileIntervalMs: 3_600_000, paddle: { toleranceSeconds: 5, webhookSecrets: [expect.stringMatching(/^pdl_ntfset_demo_[0-9a-f]{32}$/)] } });
+    expect(config.billing).toMatchObject({ graceDays: 3, workIntervalMs: 1000, reconcileIntervalMs: 3_600_000, paddle: { toleranceSeconds: 5, webhookSecrets: [expect.stringMatching(/^pdl_ntfset_demo_[0-9a-f]{32}$/)] } });
     expect(loadConfig({ ...REAL }).billing.paddle.webhookSecrets).toEqual([]);
     expect(loadConfig({ ...REAL, PADDLE_WEBHOOK_SECRETS: ' a , b ', PADDLE_WEBHOOK_TOLERANCE_SECONDS: '30', BILLING_GRACE_DAYS: '7' }).billing).toMatchObject({
       graceDays: 7,
       paddle: { webhookSecrets: ['a', 'b'], toleranceSeconds: 30 },
     });
     // Demo mode: the demo bot's key, unless BOT_API_KEY is set.
-    expect(c.bot).toEqual({ apiKey: DEMO_BOT_API_KEY, keyOverlapSeconds: 86_400 });
-    expect(c.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10, statementTimeoutMs: 15_000, queueMax: 200 });
-    expect(c.guildAccess).toEqual({ readMaxAgeSeconds: 300, writeMaxAgeSeconds: 60 });
-    expect(c.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, connectionTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, maxRequestsPerSocket: 1000 });
-    expect(c.pressure).toEqual({ maxEventLoopDelayMs: 1_000, maxHeapUsedBytes: 0, maxRssBytes: 0, maxEventLoopUtilization: 0 });
-    expect(c.previousTokenEncryptionKeys).toEqual([]);
-    expect(c.secureCookies).toBe(false);
-    expect(c.trustProxy).toBe(false);
-    expect(c.redisUrl).toBeNull();
-    expect(c.redisTimeoutMs).toBe(250);
-    expect(c.productName).toBe('Tickety');
-    expect(c.plans.map((p) => p.id)).toEqual(['free', 'premium']);
-    expect(c.tokenEncryptionKey).toHaveLength(32);
+    expect(config.bot).toEqual({ apiKey: DEMO_BOT_API_KEY, keyOverlapSeconds: 86_400 });
+    expect(config.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10, statementTimeoutMs: 15_000, queueMax: 200 });
+    expect(config.guildAccess).toEqual({ readMaxAgeSeconds: 300, writeMaxAgeSeconds: 60 });
+    expect(config.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, connectionTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, maxRequestsPerSocket: 1000 });
+    expect(config.pressure).toEqual({ maxEventLoopDelayMs: 1_000, maxHeapUsedBytes: 0, maxRssBytes: 0, maxEventLoopUtilization: 0 });
+    expect(config.previousTokenEncryptionKeys).toEqual([]);
+    expect(config.secureCookies).toBe(false);
+    expect(config.trustProxy).toBe(false);
+    expect(config.redisUrl).toBeNull();
+    expect(config.redisTimeoutMs).toBe(250);
+    expect(config.productName).toBe('Tickety');
+    expect(config.plans.map((p) => p.id)).toEqual(['free', 'premium']);
+    expect(config.tokenEncryptionKey).toHaveLength(32);
   });
 
   it('builds the invite link with the bot permissions', () => {
-    expect(c.inviteUrl).toBe(
+    expect(config.inviteUrl).toBe(
       `http://localhost:3000/sandbox/discord/oauth2/authorize?client_id=${DEMO_APP.clientId}&scope=bot%20applications.commands&permissions=${BOT_PERMISSIONS}`,
     );
     const bits = BigInt(BOT_PERMISSIONS);
@@ -114,7 +114,7 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
 
   it('offers the sandbox controls only when SANDBOX_CONTROL enables them, in demo mode', () => {
     // Off unless explicitly enabled, in every environment.
-    expect(c.sandboxControl).toBe(false);
+    expect(config.sandboxControl).toBe(false);
     expect(loadConfig({ DATA_DIR: 'memory://', NODE_ENV: 'development' }).sandboxControl).toBe(false);
     expect(loadConfig({ DATA_DIR: 'memory://', NODE_ENV: 'production' }).sandboxControl).toBe(false);
     expect(loadConfig({ DATA_DIR: 'memory://', NODE_ENV: 'production', SANDBOX_CONTROL: 'yes' }).sandboxControl).toBe(true);
@@ -147,17 +147,17 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
   });
 
   it('defaults the site folder to <repo>/.data/site and overrides no remote', () => {
-    expect(c.staticRoot).toBe(join(REPO_DIR, '.data', 'site'));
-    expect(c.remotes).toEqual({});
-    const o = loadConfig({ DATA_DIR: 'memory://', STATIC_ROOT: '/srv/site', REMOTE_BILLING_URL: 'http://localhost:4002/mf-manifest.json' });
-    expect(o.staticRoot).toBe('/srv/site');
-    expect(o.remotes).toEqual({ billing: 'http://localhost:4002/mf-manifest.json' });
+    expect(config.staticRoot).toBe(join(REPO_DIR, '.data', 'site'));
+    expect(config.remotes).toEqual({});
+    const withRemote = loadConfig({ DATA_DIR: 'memory://', STATIC_ROOT: '/srv/site', REMOTE_BILLING_URL: 'http://localhost:4002/mf-manifest.json' });
+    expect(withRemote.staticRoot).toBe('/srv/site');
+    expect(withRemote.remotes).toEqual({ billing: 'http://localhost:4002/mf-manifest.json' });
   });
 });
 
 describe('loadConfig with a real Discord application (split deployment)', () => {
   it('uses Discord and the given origins', () => {
-    const c = loadConfig({
+    const config = loadConfig({
       ...REAL,
       DISCORD_BOT_TOKEN: 'bot',
       NODE_ENV: 'production',
@@ -171,12 +171,12 @@ describe('loadConfig with a real Discord application (split deployment)', () => 
       TRUST_PROXY: '1',
       STAFF_OWNER_IDS: '111111111111111111, 222222222222222222',
     });
-    expect(c.env).toBe('production');
-    expect(c.demo).toBe(false);
-    expect(c.publicUrl).toBe('https://api.tickety.gg');
-    expect(c.secureCookies).toBe(true);
-    expect(c.dashboardOrigins).toEqual(['https://tickety.gg', 'https://beta.tickety.gg']);
-    expect(c.discord).toMatchObject({
+    expect(config.env).toBe('production');
+    expect(config.demo).toBe(false);
+    expect(config.publicUrl).toBe('https://api.tickety.gg');
+    expect(config.secureCookies).toBe(true);
+    expect(config.dashboardOrigins).toEqual(['https://tickety.gg', 'https://beta.tickety.gg']);
+    expect(config.discord).toMatchObject({
       clientId: '987654321098765432',
       clientSecret: 'secret',
       botToken: 'bot',
@@ -184,14 +184,14 @@ describe('loadConfig with a real Discord application (split deployment)', () => 
       apiBase: 'https://discord.com/api/v10',
       cdnBase: 'https://cdn.discordapp.com',
     });
-    expect(c.database).toMatchObject({ url: 'postgres://u:p@db:5432/tickety', schema: 'tickety', poolMax: 20 });
-    expect(c.redisUrl).toBe('redis://redis:6379');
-    expect(c.redisTimeoutMs).toBe(500);
-    expect(c.trustProxy).toBe(true);
-    expect(c.staffOwnerIds).toEqual(['111111111111111111', '222222222222222222']);
-    expect(c.supportUrl).toBe('https://discord.gg/tickety');
-    expect(c.tokenEncryptionKey.equals(Buffer.from(KEY, 'base64'))).toBe(true);
-    expect(c.logLevel).toBe('info');
+    expect(config.database).toMatchObject({ url: 'postgres://u:p@db:5432/tickety', schema: 'tickety', poolMax: 20 });
+    expect(config.redisUrl).toBe('redis://redis:6379');
+    expect(config.redisTimeoutMs).toBe(500);
+    expect(config.trustProxy).toBe(true);
+    expect(config.staffOwnerIds).toEqual(['111111111111111111', '222222222222222222']);
+    expect(config.supportUrl).toBe('https://discord.gg/tickety');
+    expect(config.tokenEncryptionKey.equals(Buffer.from(KEY, 'base64'))).toBe(true);
+    expect(config.logLevel).toBe('info');
   });
 
   it('needs the client secret and a token-encryption key', () => {
@@ -220,15 +220,15 @@ describe('loadConfig with a real Discord application (split deployment)', () => 
 
 describe('the subscription-analytics script (ANALYTICS_TOKEN, ANALYTICS_SCRIPT_URL)', () => {
   const csp = (env: NodeJS.ProcessEnv) => {
-    const c = loadConfig({ DATA_DIR: 'memory://', ...env });
-    return htmlCsp({ imgOrigins: [], connectOrigins: [new URL(c.publicUrl).origin], checkout: checkoutSources(c) });
+    const config = loadConfig({ DATA_DIR: 'memory://', ...env });
+    return htmlCsp({ imgOrigins: [], connectOrigins: [new URL(config.publicUrl).origin], checkout: checkoutSources(config) });
   };
   const scriptSrc = (env: NodeJS.ProcessEnv) => csp(env).split('; ').find((d) => d.startsWith('script-src '));
 
   it("demo mode: the sandbox's stand-in with a demo token, on this origin (nothing added to the CSP)", () => {
-    const c = loadConfig({ DATA_DIR: 'memory://' });
-    expect(c.analyticsToken).toBe('demo_analytics');
-    expect(c.analyticsScriptUrl).toBe('http://localhost:3000/sandbox/analytics/profitwell.js');
+    const config = loadConfig({ DATA_DIR: 'memory://' });
+    expect(config.analyticsToken).toBe('demo_analytics');
+    expect(config.analyticsScriptUrl).toBe('http://localhost:3000/sandbox/analytics/profitwell.js');
     expect(loadConfig({ DATA_DIR: 'memory://', ANALYTICS_TOKEN: 'pk_mine' }).analyticsToken).toBe('pk_mine');
     expect(scriptSrc({})).toBe("script-src 'self'");
   });
@@ -250,8 +250,8 @@ describe('the subscription-analytics script (ANALYTICS_TOKEN, ANALYTICS_SCRIPT_U
 
 describe("Paddle.js and Paddle's checkout in the pages' CSP (PADDLE_CLIENT_TOKEN, PADDLE_JS_URL)", () => {
   const directive = (env: NodeJS.ProcessEnv, name: string) => {
-    const c = loadConfig({ DATA_DIR: 'memory://', ...env });
-    return htmlCsp({ imgOrigins: [], connectOrigins: [new URL(c.publicUrl).origin], checkout: checkoutSources(c) })
+    const config = loadConfig({ DATA_DIR: 'memory://', ...env });
+    return htmlCsp({ imgOrigins: [], connectOrigins: [new URL(config.publicUrl).origin], checkout: checkoutSources(config) })
       .split('; ')
       .find((d) => d.startsWith(`${name} `));
   };

@@ -21,19 +21,19 @@ const history = () => JSON.parse(read('deployments.json')) as Array<{ app: strin
 const listJson = () => JSON.parse(deployCli(['list', '--site', site, '--json']).stdout);
 
 function ok(args: string[]) {
-  const r = deployCli([...args, '--site', site]);
-  expect(r.stderr, args.join(' ')).toBe('');
-  expect(r.status, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(0);
-  return r.stdout;
+  const result = deployCli([...args, '--site', site]);
+  expect(result.stderr, args.join(' ')).toBe('');
+  expect(result.status, `${args.join(' ')}\n${result.stdout}${result.stderr}`).toBe(0);
+  return result.stdout;
 }
 
 function refused(args: string[], message: RegExp) {
   const before = existsSync(join(site, 'config.json')) ? read('config.json') : null;
-  const r = deployCli([...args, '--site', site]);
-  expect(r.status, r.stdout).toBe(1);
-  expect(r.stderr).toMatch(message);
+  const result = deployCli([...args, '--site', site]);
+  expect(result.status, result.stdout).toBe(1);
+  expect(result.stderr).toMatch(message);
   expect(existsSync(join(site, 'config.json')) ? read('config.json') : null).toBe(before);
-  return r.stderr;
+  return result.stderr;
 }
 
 describe('scripts/deploy.mjs', () => {
@@ -146,8 +146,8 @@ describe('scripts/deploy.mjs', () => {
     writeFile(join(second, 'assets/main.55555555.js'), readFileSync(join(first, 'assets/main.55555555.js'), 'utf8'));
     writeFile(join(second, 'assets/main.55555555.js.map'), '{"version":3,"sources":["new"]}');
     for (const dist of [first, second]) {
-      const r = deployCli(['shell', '--dist', dist, '--site', other]);
-      expect(r.status, r.stderr).toBe(0);
+      const result = deployCli(['shell', '--dist', dist, '--site', other]);
+      expect(result.status, result.stderr).toBe(0);
     }
     expect(readFileSync(join(other, 'assets/main.55555555.js.map'), 'utf8')).toContain('new');
     expect(readFileSync(join(other, 'app.html'), 'utf8')).toContain('data-build="two"');
@@ -178,8 +178,8 @@ describe('scripts/deploy.mjs', () => {
   it('keeps the other fields of an existing config.json (a split deployment’s runtime settings)', () => {
     const other = join(work, 'site-with-settings');
     writeFile(join(other, 'config.json'), JSON.stringify({ apiOrigin: 'https://api.tickety.test', productName: 'Tickety' }));
-    const r = deployCli(['billing', '--dist', billing1, '--site', other]);
-    expect(r.status, r.stderr).toBe(0);
+    const result = deployCli(['billing', '--dist', billing1, '--site', other]);
+    expect(result.status, result.stderr).toBe(0);
     const cfg = JSON.parse(readFileSync(join(other, 'config.json'), 'utf8'));
     expect(cfg).toMatchObject({ apiOrigin: 'https://api.tickety.test', productName: 'Tickety', remotes: { billing: { version: v1 } } });
   });
@@ -217,9 +217,9 @@ describe('pages for a static host (--public-url, `pages`)', () => {
     routes: TABLES.marketing.routes.filter((r) => withPremium || r.path !== '/premium'),
   });
   const marketingBuild = (dir: string, withPremium: boolean) => {
-    const d = remoteDist(join(work, dir), 'marketing', marketingTable(withPremium), `export default ${withPremium};`);
-    writeFile(join(d, 'prerender.mjs'), `export function renderPage(path) { return { html: '<h1>' + path + '</h1>', layout: path.endsWith('display') ? 'display' : 'public' }; }`);
-    return d;
+    const dist = remoteDist(join(work, dir), 'marketing', marketingTable(withPremium), `export default ${withPremium};`);
+    writeFile(join(dist, 'prerender.mjs'), `export function renderPage(path) { return { html: '<h1>' + path + '</h1>', layout: path.endsWith('display') ? 'display' : 'public' }; }`);
+    return dist;
   };
   const withPremium = marketingBuild('pages-marketing-1', true);
   const withoutPremium = marketingBuild('pages-marketing-2', false);
@@ -239,9 +239,9 @@ describe('pages for a static host (--public-url, `pages`)', () => {
   it('writes every public page, 404.html, sitemap.xml and robots.txt, and prints the CSP the boot script needs', () => {
     const cfg = JSON.parse(text('config.json'));
     writeFile(file('config.json'), JSON.stringify({ ...cfg, ...SETTINGS }));
-    const r = run(['pages', '--public-url', 'https://ticketo.test/']);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain("script-src 'self' 'sha256-");
+    const result = run(['pages', '--public-url', 'https://ticketo.test/']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain("script-src 'self' 'sha256-");
     expect(text('index.html')).toContain('<div id="root" data-prerendered="/"><header>Ticketo</header><div class="tk-remote-marketing contents"><h1>/</h1></div></div>');
     expect(text('premium/index.html')).toContain('data-prerendered="/premium"');
     expect(text('premium/index.html')).toContain('<link rel="canonical" href="https://ticketo.test/premium" />');
@@ -257,9 +257,9 @@ describe('pages for a static host (--public-url, `pages`)', () => {
   it('writes a page whose renderer cannot even be loaded as the plain shell page, and goes on', () => {
     const broken = remoteDist(join(work, 'pages-marketing-broken'), 'marketing', marketingTable(true), 'export default "broken";');
     writeFile(join(broken, 'prerender.mjs'), 'export function renderPage( {');
-    const r = run(['marketing', '--dist', broken]);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/pages: \/premium could not be prerendered/);
+    const result = run(['marketing', '--dist', broken]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/pages: \/premium could not be prerendered/);
     expect(text('premium/index.html')).not.toContain('data-prerendered');
     expect(text('premium/index.html')).toContain('<link rel="canonical" href="https://ticketo.test/premium" />');
     expect(run(['rollback', 'marketing']).status).toBe(0);
@@ -321,8 +321,8 @@ describe.each(databases())('the all-in-one server on a deployed site on $name', 
       ['dashboard', remoteDist(join(work, 'served-dashboard'), 'dashboard', TABLES.dashboard)],
       ['shell', shellDist(join(work, 'served-shell'), 'served', 'main.33333333.js')],
     ] as const) {
-      const r = deployCli([app, '--dist', dist, '--site', served]);
-      expect(r.status, r.stderr).toBe(0);
+      const result = deployCli([app, '--dist', dist, '--site', served]);
+      expect(result.status, result.stderr).toBe(0);
     }
   });
   const t = useTestApp(database, { env: { ALL_IN_ONE: '1', STATIC_ROOT: served } });
@@ -334,11 +334,11 @@ describe.each(databases())('the all-in-one server on a deployed site on $name', 
     expect(page.body).toContain('data-build="served"');
     expect((await new Browser(t.app).get('/nope', { headers: html })).statusCode).toBe(404);
     const cfg = (await new Browser(t.app).get('/config.json')).json();
-    const v = cfg.remotes.billing.version;
+    const version = cfg.remotes.billing.version;
     const manifest = await new Browser(t.app).get(cfg.remotes.billing.manifest);
     expect(manifest.statusCode).toBe(200);
     expect(manifest.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(cfg.remotes.billing.manifest).toBe(`/remotes/billing/${v}/mf-manifest.json`);
+    expect(cfg.remotes.billing.manifest).toBe(`/remotes/billing/${version}/mf-manifest.json`);
     expect((await new Browser(t.app).get('/assets/main.33333333.js')).statusCode).toBe(200);
     expect(cfg.shell.version).toMatch(/^[0-9a-f]{12}$/);
   });

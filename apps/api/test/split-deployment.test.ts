@@ -82,8 +82,8 @@ describe.each(databases())('split deployment: two API instances on $name', (data
   }
 
   it('runs without the sandbox, sending the browser to the configured Discord', async () => {
-    const b = browser();
-    const { authorize } = await startLogin(b);
+    const visitor = browser();
+    const { authorize } = await startLogin(visitor);
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`${DISCORD}/oauth2/authorize`);
     expect(authorize.searchParams.get('redirect_uri')).toBe(`${API}/api/auth/callback`);
     for (const instance of instances) {
@@ -92,31 +92,31 @@ describe.each(databases())('split deployment: two API instances on $name', (data
   });
 
   it('signs in across instances, shares sessions, the refresh limit and logout', async () => {
-    const b = browser();
+    const visitor = browser();
     // Login on one instance, callback on the other: the signed state cookie and the stored state are shared.
-    const { authorize } = await startLogin(b);
+    const { authorize } = await startLogin(visitor);
     authorize.searchParams.set('login_hint', DEMO_USERS.ava.id);
-    const approved = await b.get(authorize.toString());
+    const approved = await visitor.get(authorize.toString());
     expect(approved.statusCode).toBe(302);
-    const callback = await b.get(String(approved.headers.location));
+    const callback = await visitor.get(String(approved.headers.location));
     expect(callback.statusCode).toBe(200);
     expect(runPopup(callback.body).posted).toEqual([{ message: { auth: true }, targetOrigin: DASHBOARD }]);
-    expect(b.jar.has(SESSION)).toBe(true);
+    expect(visitor.jar.has(SESSION)).toBe(true);
 
     for (let i = 0; i < 4; i++) {
-      const me = AuthenticatedMe.parse((await b.get(`${API}/api/auth/@me`)).json());
+      const me = AuthenticatedMe.parse((await visitor.get(`${API}/api/auth/@me`)).json());
       expect(me.user.id).toBe(DEMO_USERS.ava.id);
     }
 
     advance(11 * SECOND);
     const headers = { origin: DASHBOARD };
-    expect((await b.post(`${API}/api/auth/guilds/refresh`, undefined, { headers })).statusCode).toBe(200);
-    const second = await b.post(`${API}/api/auth/guilds/refresh`, undefined, { headers });
+    expect((await visitor.post(`${API}/api/auth/guilds/refresh`, undefined, { headers })).statusCode).toBe(200);
+    const second = await visitor.post(`${API}/api/auth/guilds/refresh`, undefined, { headers });
     expect(second.statusCode).toBe(429);
     expect(second.json().code).toBe(1003);
 
     const fetchHeaders = { origin: DASHBOARD, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' };
-    expect((await b.get(`${API}/api/auth/logout`, { headers: fetchHeaders })).json()).toEqual({ isAuthenticated: false });
+    expect((await visitor.get(`${API}/api/auth/logout`, { headers: fetchHeaders })).json()).toEqual({ isAuthenticated: false });
     const stolen = new Browser((host) => (host === 'discord.test' ? discord : instances[0]!.app));
     stolen.jar.set(SESSION, callback.cookies.find((c) => c.name === SESSION)!.value);
     const me = MeResponse.parse((await stolen.get(`${API}/api/auth/@me`)).json());

@@ -22,9 +22,9 @@ export const ANNOUNCEMENT_TEXT_MAX = 500;
 
 /** Characters of a text as people count them (an emoji is one). */
 export function announcementTextLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n += 1;
-  return n;
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
 }
 
 /** The text as it is stored: line endings made `\n`, spaces around it trimmed. */
@@ -66,8 +66,8 @@ export function safeAnnouncementHref(raw: string): { href: string; external: boo
 }
 
 /** Letters, digits and `_`: an `_` beside one is part of a word (`snake_case`, `__x`), not emphasis. */
-function isWordChar(c: string | undefined): boolean {
-  return c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+function isWordChar(character: string | undefined): boolean {
+  return character !== undefined && /[\p{L}\p{N}_]/u.test(character);
 }
 
 function inline(src: string, depth: number): AnnouncementInline[] {
@@ -82,20 +82,20 @@ function inline(src: string, depth: number): AnnouncementInline[] {
   };
   let i = 0;
   while (i < src.length) {
-    const c = src[i]!;
+    const character = src[i]!;
     const next = src[i + 1];
-    if (c === '\\' && next !== undefined && ESCAPABLE.includes(next)) {
+    if (character === '\\' && next !== undefined && ESCAPABLE.includes(next)) {
       buf += next;
       i += 2;
       continue;
     }
-    if (c === '\n') {
+    if (character === '\n') {
       flush();
       out.push({ type: 'break' });
       i += 1;
       continue;
     }
-    if (c === '`') {
+    if (character === '`') {
       const end = src.indexOf('`', i + 1);
       if (end > i + 1) {
         flush();
@@ -104,7 +104,7 @@ function inline(src: string, depth: number): AnnouncementInline[] {
         continue;
       }
     }
-    if (depth < MAX_DEPTH && c === '*' && next === '*') {
+    if (depth < MAX_DEPTH && character === '*' && next === '*') {
       const end = src.indexOf('**', i + 2);
       if (end > i + 2 && src[i + 2] !== ' ' && src[end - 1] !== ' ') {
         flush();
@@ -113,34 +113,34 @@ function inline(src: string, depth: number): AnnouncementInline[] {
         continue;
       }
     }
-    if (depth < MAX_DEPTH && (c === '*' || c === '_') && next !== c && next !== ' ' && next !== undefined && !(c === '_' && isWordChar(src[i - 1]))) {
-      let end = src.indexOf(c, i + 1);
+    if (depth < MAX_DEPTH && (character === '*' || character === '_') && next !== character && next !== ' ' && next !== undefined && !(character === '_' && isWordChar(src[i - 1]))) {
+      let end = src.indexOf(character, i + 1);
       // `*a **b** c*`: a closing `*` is not the start of `**`.
-      while (c === '*' && end !== -1 && src[end + 1] === '*') {
+      while (character === '*' && end !== -1 && src[end + 1] === '*') {
         const close = src.indexOf('**', end + 2);
-        end = close === -1 ? -1 : src.indexOf(c, close + 2);
+        end = close === -1 ? -1 : src.indexOf(character, close + 2);
       }
-      if (end > i + 1 && src[end - 1] !== ' ' && !(c === '_' && isWordChar(src[end + 1]))) {
+      if (end > i + 1 && src[end - 1] !== ' ' && !(character === '_' && isWordChar(src[end + 1]))) {
         flush();
         out.push({ type: 'em', children: inline(src.slice(i + 1, end), depth + 1) });
         i = end + 1;
         continue;
       }
     }
-    if (c === '[') {
+    if (character === '[') {
       LINK.lastIndex = i;
-      const m = LINK.exec(src);
-      if (m) {
+      const match = LINK.exec(src);
+      if (match) {
         flush();
-        const children = depth < MAX_DEPTH ? inline(m[1]!, depth + 1) : [{ type: 'text' as const, text: m[1]! }];
-        const safe = safeAnnouncementHref(m[2]!);
+        const children = depth < MAX_DEPTH ? inline(match[1]!, depth + 1) : [{ type: 'text' as const, text: match[1]! }];
+        const safe = safeAnnouncementHref(match[2]!);
         if (safe) out.push({ type: 'link', href: safe.href, external: safe.external, children });
         else out.push(...children);
-        i += m[0].length;
+        i += match[0].length;
         continue;
       }
     }
-    buf += c;
+    buf += character;
     i += 1;
   }
   flush();

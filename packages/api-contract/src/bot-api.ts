@@ -68,9 +68,9 @@ export const ShardHeartbeatBatch = z
   .strict()
   .superRefine((batch, ctx) => {
     const seen = new Set<number>();
-    batch.shards.forEach((s, i) => {
-      if (seen.has(s.id)) ctx.addIssue({ code: 'custom', path: ['shards', i, 'id'], input: s.id, message: `Shard ${s.id} is listed twice.` });
-      seen.add(s.id);
+    batch.shards.forEach((shard, i) => {
+      if (seen.has(shard.id)) ctx.addIssue({ code: 'custom', path: ['shards', i, 'id'], input: shard.id, message: `Shard ${shard.id} is listed twice.` });
+      seen.add(shard.id);
     });
   });
 export type ShardHeartbeatBatch = z.infer<typeof ShardHeartbeatBatch>;
@@ -132,9 +132,9 @@ export const TicketEventBatch = z
   .strict()
   .superRefine((batch, ctx) => {
     const seen = new Set<string>();
-    batch.events.forEach((e, i) => {
-      if (seen.has(e.id)) ctx.addIssue({ code: 'custom', path: ['events', i, 'id'], input: e.id, message: `Event ${e.id} is in the batch twice.` });
-      seen.add(e.id);
+    batch.events.forEach((event, i) => {
+      if (seen.has(event.id)) ctx.addIssue({ code: 'custom', path: ['events', i, 'id'], input: event.id, message: `Event ${event.id} is in the batch twice.` });
+      seen.add(event.id);
     });
   });
 export type TicketEventBatch = z.infer<typeof TicketEventBatch>;
@@ -273,13 +273,13 @@ export const TranscriptV2 = z
     messages: z.array(TranscriptMessage).max(TRANSCRIPT_MESSAGES_MAX),
   })
   .strict()
-  .superRefine((t, ctx) => {
-    const users = new Set(t.users.map((u) => u.id));
-    if (!users.has(t.ticket.openerId)) ctx.addIssue({ code: 'custom', path: ['ticket', 'openerId'], input: t.ticket.openerId, message: 'the opener must be in users' });
-    for (let i = 0; i < t.messages.length; i++) {
-      const m = t.messages[i]!;
-      if (!users.has(m.authorId)) {
-        ctx.addIssue({ code: 'custom', path: ['messages', i, 'authorId'], input: m.authorId, message: 'every author must be in users' });
+  .superRefine((transcript, ctx) => {
+    const users = new Set(transcript.users.map((u) => u.id));
+    if (!users.has(transcript.ticket.openerId)) ctx.addIssue({ code: 'custom', path: ['ticket', 'openerId'], input: transcript.ticket.openerId, message: 'the opener must be in users' });
+    for (let i = 0; i < transcript.messages.length; i++) {
+      const message = transcript.messages[i]!;
+      if (!users.has(message.authorId)) {
+        ctx.addIssue({ code: 'custom', path: ['messages', i, 'authorId'], input: message.authorId, message: 'every author must be in users' });
         return;
       }
     }

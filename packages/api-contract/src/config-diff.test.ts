@@ -12,15 +12,15 @@ describe('diffConfig', () => {
   });
 
   it('matches list items by id: an edit is a field change, a reorder is one change, not every item', () => {
-    const a = { id: 'a', name: 'A' };
-    const b = { id: 'b', name: 'B' };
-    expect(diffConfig({ panels: [a, b] }, { panels: [b, { ...a, name: 'Alpha' }] })).toEqual([
+    const panelA = { id: 'a', name: 'A' };
+    const panelB = { id: 'b', name: 'B' };
+    expect(diffConfig({ panels: [panelA, panelB] }, { panels: [panelB, { ...panelA, name: 'Alpha' }] })).toEqual([
       { path: 'panels[a].name', before: 'A', after: 'Alpha' },
       { path: 'panels.order', before: ['a', 'b'], after: ['b', 'a'] },
     ]);
-    expect(diffConfig({ panels: [a] }, { panels: [b] })).toEqual([
-      { path: 'panels[a]', before: a },
-      { path: 'panels[b]', after: b },
+    expect(diffConfig({ panels: [panelA] }, { panels: [panelB] })).toEqual([
+      { path: 'panels[a]', before: panelA },
+      { path: 'panels[b]', after: panelB },
     ]);
   });
 

@@ -23,8 +23,8 @@ function keyedById(value: unknown): value is Array<{ id: string }> {
 }
 
 /** Equal as values: key order does not count (PostgreSQL's jsonb gives keys back in its own order). */
-function same(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+function same(left: unknown, right: unknown): boolean {
+  return canonicalJson(left) === canonicalJson(right);
 }
 
 function join(path: string, key: string): string {

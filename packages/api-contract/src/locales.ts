@@ -36,8 +36,8 @@ export function localeFromAcceptLanguage(header: string | undefined): Locale | n
     .split(',', 32)
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
+      const quality = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+      return { tag: tag.trim(), q: quality === undefined ? 1 : Number(quality), index };
     })
     .filter((t) => t.tag && t.tag !== '*' && t.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index)

@@ -60,20 +60,20 @@ function escapeHtml(value: string): string {
 /** The head tags of a page: title, description, canonical, Open Graph and Twitter (noindex when not indexable). */
 export function headTags(meta: PageMeta, site: { origin: string; productName: string }): string {
   const url = `${site.origin}${meta.path}`;
-  const t = escapeHtml(meta.title);
-  const d = escapeHtml(meta.description);
+  const title = escapeHtml(meta.title);
+  const description = escapeHtml(meta.description);
   return [
-    `<title>${t}</title>`,
-    `<meta name="description" content="${d}" />`,
+    `<title>${title}</title>`,
+    `<meta name="description" content="${description}" />`,
     `<link rel="canonical" href="${escapeHtml(url)}" />`,
     `<meta property="og:type" content="website" />`,
     `<meta property="og:site_name" content="${escapeHtml(site.productName)}" />`,
-    `<meta property="og:title" content="${t}" />`,
-    `<meta property="og:description" content="${d}" />`,
+    `<meta property="og:title" content="${title}" />`,
+    `<meta property="og:description" content="${description}" />`,
     `<meta property="og:url" content="${escapeHtml(url)}" />`,
     `<meta name="twitter:card" content="summary" />`,
-    `<meta name="twitter:title" content="${t}" />`,
-    `<meta name="twitter:description" content="${d}" />`,
+    `<meta name="twitter:title" content="${title}" />`,
+    `<meta name="twitter:description" content="${description}" />`,
     ...(meta.indexable ? [] : ['<meta name="robots" content="noindex" />']),
   ].join('\n    ');
 }

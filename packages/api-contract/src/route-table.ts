@@ -95,12 +95,12 @@ export class RouteTableError extends Error {
   }
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function shortString(v: unknown, max: number): v is string {
-  return typeof v === 'string' && v.length > 0 && v.length <= max;
+function shortString(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= max;
 }
 
 /** `/a/:b` → ['a', ':b']; `/` → []. */
@@ -160,49 +160,49 @@ export function parseRouteTable(value: unknown, expected: RemoteId): RouteTable 
       return;
     }
     for (const key of Object.keys(route)) if (!KEYS.has(key)) problems.push(`${where}: unknown field "${key}"`);
-    const r = route as RouteDef;
+    const definition = route as RouteDef;
     let full = parent ?? '';
-    if (r.index === true) {
+    if (definition.index === true) {
       if (parent === null) problems.push(`${where}: an index route must be a child`);
-      if (r.path !== undefined) problems.push(`${where}: an index route has no path`);
-      if (r.children !== undefined) problems.push(`${where}: an index route has no children`);
-      if (r.redirect !== undefined && (!shortString(r.redirect, 200) || !validPath(r.redirect, false))) problems.push(`${where}: "redirect" must be a relative path`);
-      if ((r.redirect === undefined) === (r.page === undefined)) problems.push(`${where}: an index route has a page or a redirect`);
+      if (definition.path !== undefined) problems.push(`${where}: an index route has no path`);
+      if (definition.children !== undefined) problems.push(`${where}: an index route has no children`);
+      if (definition.redirect !== undefined && (!shortString(definition.redirect, 200) || !validPath(definition.redirect, false))) problems.push(`${where}: "redirect" must be a relative path`);
+      if ((definition.redirect === undefined) === (definition.page === undefined)) problems.push(`${where}: an index route has a page or a redirect`);
     } else {
-      if (r.index !== undefined) problems.push(`${where}: "index" must be true or absent`);
-      if (r.redirect !== undefined) problems.push(`${where}: only index routes redirect`);
-      if (typeof r.path !== 'string' || !validPath(r.path, parent === null)) {
+      if (definition.index !== undefined) problems.push(`${where}: "index" must be true or absent`);
+      if (definition.redirect !== undefined) problems.push(`${where}: only index routes redirect`);
+      if (typeof definition.path !== 'string' || !validPath(definition.path, parent === null)) {
         problems.push(`${where}: "path" must be ${parent === null ? 'an absolute path such as /billing/:id' : 'a relative path such as configs'}`);
       } else {
-        full = parent === null ? r.path : join(parent, r.path);
-        if (parent === null && !mountList.some((m) => insideMount(r.path!, m))) problems.push(`${where}: "${r.path}" is outside this remote's mounts`);
+        full = parent === null ? definition.path : join(parent, definition.path);
+        if (parent === null && !mountList.some((m) => insideMount(definition.path!, m))) problems.push(`${where}: "${definition.path}" is outside this remote's mounts`);
       }
     }
     if (parent === null) {
-      if (!(LAYOUT_IDS as readonly unknown[]).includes(r.layout)) problems.push(`${where}: "layout" must be one of ${LAYOUT_IDS.join(', ')}`);
-    } else if (r.layout !== undefined) problems.push(`${where}: a child takes its parent's layout`);
-    if (r.page !== undefined && !(shortString(r.page, 60) && /^[A-Za-z][A-Za-z0-9]*$/.test(r.page))) problems.push(`${where}: "page" must be an identifier`);
-    if (r.title !== undefined && !shortString(r.title, 100)) problems.push(`${where}: "title" must be 1 to 100 characters`);
-    if (r.description !== undefined && !shortString(r.description, 300)) problems.push(`${where}: "description" must be 1 to 300 characters`);
-    if (r.requiresAuth !== undefined && typeof r.requiresAuth !== 'boolean') problems.push(`${where}: "requiresAuth" must be a boolean`);
-    if (r.permission !== undefined && !(ROUTE_PERMISSIONS as readonly unknown[]).includes(r.permission)) problems.push(`${where}: unknown permission ${JSON.stringify(r.permission)}`);
-    if (r.sidebar !== undefined && !(isRecord(r.sidebar) && shortString(r.sidebar.label, 60) && Object.keys(r.sidebar).length === 2)) {
+      if (!(LAYOUT_IDS as readonly unknown[]).includes(definition.layout)) problems.push(`${where}: "layout" must be one of ${LAYOUT_IDS.join(', ')}`);
+    } else if (definition.layout !== undefined) problems.push(`${where}: a child takes its parent's layout`);
+    if (definition.page !== undefined && !(shortString(definition.page, 60) && /^[A-Za-z][A-Za-z0-9]*$/.test(definition.page))) problems.push(`${where}: "page" must be an identifier`);
+    if (definition.title !== undefined && !shortString(definition.title, 100)) problems.push(`${where}: "title" must be 1 to 100 characters`);
+    if (definition.description !== undefined && !shortString(definition.description, 300)) problems.push(`${where}: "description" must be 1 to 300 characters`);
+    if (definition.requiresAuth !== undefined && typeof definition.requiresAuth !== 'boolean') problems.push(`${where}: "requiresAuth" must be a boolean`);
+    if (definition.permission !== undefined && !(ROUTE_PERMISSIONS as readonly unknown[]).includes(definition.permission)) problems.push(`${where}: unknown permission ${JSON.stringify(definition.permission)}`);
+    if (definition.sidebar !== undefined && !(isRecord(definition.sidebar) && shortString(definition.sidebar.label, 60) && Object.keys(definition.sidebar).length === 2)) {
       problems.push(`${where}: "sidebar" must be { label, icon }`);
-    } else if (r.sidebar !== undefined && !(SIDEBAR_ICONS as readonly unknown[]).includes(r.sidebar.icon)) {
-      problems.push(`${where}: sidebar icon ${JSON.stringify(r.sidebar.icon)} is not one of ${SIDEBAR_ICONS.join(', ')}`);
+    } else if (definition.sidebar !== undefined && !(SIDEBAR_ICONS as readonly unknown[]).includes(definition.sidebar.icon)) {
+      problems.push(`${where}: sidebar icon ${JSON.stringify(definition.sidebar.icon)} is not one of ${SIDEBAR_ICONS.join(', ')}`);
     }
-    if (r.area !== undefined && !(ACCESS_AREAS as readonly unknown[]).includes(r.area)) {
-      problems.push(`${where}: area ${JSON.stringify(r.area)} is not one of ${ACCESS_AREAS.join(', ')}`);
+    if (definition.area !== undefined && !(ACCESS_AREAS as readonly unknown[]).includes(definition.area)) {
+      problems.push(`${where}: area ${JSON.stringify(definition.area)} is not one of ${ACCESS_AREAS.join(', ')}`);
     }
-    if (r.data !== undefined && !(isRecord(r.data) && Object.keys(r.data).length <= 20 && Object.values(r.data).every((v) => typeof v === 'string' && v.length <= 200))) {
+    if (definition.data !== undefined && !(isRecord(definition.data) && Object.keys(definition.data).length <= 20 && Object.values(definition.data).every((v) => typeof v === 'string' && v.length <= 200))) {
       problems.push(`${where}: "data" must map names to strings`);
     }
-    if (r.children !== undefined) {
-      if (!Array.isArray(r.children) || r.children.length === 0) problems.push(`${where}: "children" must be a non-empty list`);
+    if (definition.children !== undefined) {
+      if (!Array.isArray(definition.children) || definition.children.length === 0) problems.push(`${where}: "children" must be a non-empty list`);
       else if (depth >= MAX_DEPTH) problems.push(`${where}: routes nest at most ${MAX_DEPTH} deep`);
-      else for (const [i, c] of r.children.entries()) check(c, `${where}.children[${i}]`, full, depth + 1);
-    } else if (r.index !== true && r.page === undefined) problems.push(`${where}: a route without children needs a "page"`);
-    if (r.index !== true && typeof r.path === 'string' && r.page !== undefined) {
+      else for (const [i, c] of definition.children.entries()) check(c, `${where}.children[${i}]`, full, depth + 1);
+    } else if (definition.index !== true && definition.page === undefined) problems.push(`${where}: a route without children needs a "page"`);
+    if (definition.index !== true && typeof definition.path === 'string' && definition.page !== undefined) {
       if (seen.has(full)) problems.push(`${where}: "${full}" is declared twice`);
       seen.add(full);
     }
@@ -268,8 +268,8 @@ export interface Composition {
   problems: Array<{ remote: RemoteId; message: string; mounts: string[] }>;
 }
 
-function overlaps(a: string, b: string): boolean {
-  return a === b || (a !== '/' && b !== '/' && (insideMount(a, b) || insideMount(b, a)));
+function overlaps(left: string, right: string): boolean {
+  return left === right || (left !== '/' && right !== '/' && (insideMount(left, right) || insideMount(right, left)));
 }
 
 /**

@@ -63,8 +63,8 @@ const SELECTOR: ReadonlySet<ErrorCodeName> = new Set(['NO_SERVER_ACCESS', 'SERVE
 /** Every catalogue code as the error route answers it, in the catalogue's order. */
 export function playgroundCodes(): PlaygroundCode[] {
   return (Object.keys(ERROR_CODES) as ErrorCodeName[]).map((name) => {
-    const e = ERROR_CODES[name];
-    return { name, code: e.code, httpStatus: e.httpStatus, message: e.message, selector: SELECTOR.has(name), retryAfter: RETRY_AFTER[name] ?? null };
+    const entry = ERROR_CODES[name];
+    return { name, code: entry.code, httpStatus: entry.httpStatus, message: entry.message, selector: SELECTOR.has(name), retryAfter: RETRY_AFTER[name] ?? null };
   });
 }
 

@@ -81,10 +81,10 @@ export const STAFF_AUDIT_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{6}
 
 /** A cursor the audit can continue from: the pattern, a real instant, an id within bigint. */
 export function isStaffAuditCursor(value: string): boolean {
-  const m = STAFF_AUDIT_CURSOR.exec(value);
-  if (!m) return false;
-  const at = new Date(`${m[1]}Z`);
-  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 19) === m[1] && BigInt(m[2]!) <= 9_223_372_036_854_775_807n;
+  const match = STAFF_AUDIT_CURSOR.exec(value);
+  if (!match) return false;
+  const at = new Date(`${match[1]}Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 19) === match[1] && BigInt(match[2]!) <= 9_223_372_036_854_775_807n;
 }
 
 

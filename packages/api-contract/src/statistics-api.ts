@@ -28,16 +28,16 @@ export const StatisticsQuery = z
     tz: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
   })
   .strict()
-  .superRefine((q, ctx) => {
-    if (q.range === 'custom') {
-      if (!q.from || !q.to) ctx.addIssue({ code: 'custom', path: ['from'], input: q.from, message: 'a custom range needs from and to' });
-      else if (Number.isNaN(Date.parse(`${q.from}T00:00:00Z`)) || Number.isNaN(Date.parse(`${q.to}T00:00:00Z`))) ctx.addIssue({ code: 'custom', path: ['from'], input: q.from, message: 'from and to must be real dates' });
-      else if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['to'], input: q.to, message: 'to must not be before from' });
-      else if ((Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 + 1 > STATISTICS_DAYS_MAX) {
-        ctx.addIssue({ code: 'custom', path: ['to'], input: q.to, message: `a range is at most ${STATISTICS_DAYS_MAX} days` });
+  .superRefine((query, ctx) => {
+    if (query.range === 'custom') {
+      if (!query.from || !query.to) ctx.addIssue({ code: 'custom', path: ['from'], input: query.from, message: 'a custom range needs from and to' });
+      else if (Number.isNaN(Date.parse(`${query.from}T00:00:00Z`)) || Number.isNaN(Date.parse(`${query.to}T00:00:00Z`))) ctx.addIssue({ code: 'custom', path: ['from'], input: query.from, message: 'from and to must be real dates' });
+      else if (query.from > query.to) ctx.addIssue({ code: 'custom', path: ['to'], input: query.to, message: 'to must not be before from' });
+      else if ((Date.parse(`${query.to}T00:00:00Z`) - Date.parse(`${query.from}T00:00:00Z`)) / 86_400_000 + 1 > STATISTICS_DAYS_MAX) {
+        ctx.addIssue({ code: 'custom', path: ['to'], input: query.to, message: `a range is at most ${STATISTICS_DAYS_MAX} days` });
       }
-    } else if (q.from || q.to) {
-      ctx.addIssue({ code: 'custom', path: ['from'], input: q.from, message: 'from and to go with range=custom only' });
+    } else if (query.from || query.to) {
+      ctx.addIssue({ code: 'custom', path: ['from'], input: query.from, message: 'from and to go with range=custom only' });
     }
   });
 export type StatisticsQuery = z.infer<typeof StatisticsQuery>;

@@ -15,9 +15,9 @@ export async function createPgliteDb(dataDir: string): Promise<Db> {
 
 /** The driver over an open PGlite instance; `close()` closes it. */
 export function pgliteDb(pg: PGlite): Db {
-  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
-    query: (sql, params) => guard(async () => ({ rows: (await q.query(sql, params as unknown[] | undefined)).rows as never[] })),
-    exec: (sql) => guard(async () => void (await q.exec(sql))),
+  const wrap = (client: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    query: (sql, params) => guard(async () => ({ rows: (await client.query(sql, params as unknown[] | undefined)).rows as never[] })),
+    exec: (sql) => guard(async () => void (await client.exec(sql))),
   });
   const base = wrap(pg);
   return {

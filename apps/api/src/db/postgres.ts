@@ -35,9 +35,9 @@ export async function createPostgresDb(options: PostgresOptions): Promise<Db> {
   pool.on('error', (error) => options.onError?.(error));
   if (schema) await guard(() => pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`));
 
-  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
-    query: (sql, params) => guard(async () => ({ rows: (await q.query(sql, params as unknown[] | undefined)).rows })),
-    exec: (sql) => guard(async () => void (await q.query(sql))),
+  const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
+    query: (sql, params) => guard(async () => ({ rows: (await client.query(sql, params as unknown[] | undefined)).rows })),
+    exec: (sql) => guard(async () => void (await client.query(sql))),
   });
   const base = wrap(pool);
   let closed = false;

@@ -48,8 +48,8 @@ interface FileState {
 
 const EMPTY: FileState = { key: '', remotes: {}, shell: null };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function createSiteConfig(opts: SiteConfigOptions): SiteConfig {

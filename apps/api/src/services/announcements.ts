@@ -265,6 +265,6 @@ export class Announcements {
 }
 
 /** The audit's target: which notice, what kind, for whom. */
-function describe(a: Announcement): string {
-  return `announcement #${a.id} (${a.severity}, ${a.audience})`;
+function describe(announcement: Announcement): string {
+  return `announcement #${announcement.id} (${announcement.severity}, ${announcement.audience})`;
 }

@@ -39,8 +39,8 @@ export function canHoldPanel(kind: ChannelKind): boolean {
   return kind === 'text' || kind === 'announcement';
 }
 
-function compareIds(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+function compareIds(left: string, right: string): number {
+  return left.length - right.length || (left < right ? -1 : left > right ? 1 : 0);
 }
 
 /**
@@ -63,8 +63,8 @@ export function displayOrder<T extends { id: string; kind: ChannelKind; parentId
 }
 
 /** Roles as Discord lists them: highest first; @everyone (position 0, the guild's id) last. */
-function roleOrder(a: APIRole, b: APIRole): number {
-  return b.position - a.position || compareIds(a.id, b.id);
+function roleOrder(left: APIRole, right: APIRole): number {
+  return right.position - left.position || compareIds(left.id, right.id);
 }
 
 function roleColour(role: APIRole): number {

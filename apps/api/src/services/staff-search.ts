@@ -48,13 +48,13 @@ const SIMILAR_CANDIDATES = 200;
  * a rank of thousands: names starting with the query, in index order (shortest prefix matches come
  * first); for three letters or more, names containing it (trigrams); with `similar`, names similar to it.
  */
-function candidateIds(table: string, columns: string[], o: { id: boolean; name: boolean; long: boolean; similar: boolean }): string {
+function candidateIds(table: string, columns: string[], include: { id: boolean; name: boolean; long: boolean; similar: boolean }): string {
   const branches: string[] = [];
-  if (o.id) branches.push(`(SELECT id FROM ${table} WHERE id = $5)`);
-  if (o.name) {
+  if (include.id) branches.push(`(SELECT id FROM ${table} WHERE id = $5)`);
+  if (include.name) {
     for (const c of columns) branches.push(`(SELECT id FROM ${table} WHERE ${c} LIKE $2 ORDER BY ${c} USING ~<~ LIMIT ${PREFIX_CANDIDATES})`);
-    if (o.long) for (const c of columns) branches.push(`(SELECT id FROM ${table} WHERE ${c} LIKE $4 LIMIT ${SUBSTRING_CANDIDATES})`);
-    if (o.similar) for (const c of columns) branches.push(`(SELECT id FROM ${table} WHERE support_similar(${c}, $1) LIMIT ${SIMILAR_CANDIDATES})`);
+    if (include.long) for (const c of columns) branches.push(`(SELECT id FROM ${table} WHERE ${c} LIKE $4 LIMIT ${SUBSTRING_CANDIDATES})`);
+    if (include.similar) for (const c of columns) branches.push(`(SELECT id FROM ${table} WHERE support_similar(${c}, $1) LIMIT ${SIMILAR_CANDIDATES})`);
   }
   return branches.length > 0 ? branches.join(' UNION ') : 'SELECT NULL::text WHERE false';
 }
@@ -96,17 +96,17 @@ const TICKETS = (column: 'opener_id' | 'guild_id') => `
       ORDER BY tr.closed_at DESC LIMIT $2)
   ) AS t ORDER BY sort_at DESC, guild_id, ticket_id LIMIT $2`;
 
-const ticketOf = (r: TicketRow): StaffTicket => ({
-  serverId: r.guild_id,
-  serverName: r.guild_name,
-  ticketId: r.ticket_id,
-  number: r.number === null ? null : Number(r.number),
-  panelId: r.panel_id,
-  openerId: r.opener_id,
-  openedAt: isoOf(r.opened_at),
-  closedAt: isoOf(r.closed_at),
-  rating: r.rating === null ? null : Number(r.rating),
-  transcriptId: r.file_id,
+const ticketOf = (row: TicketRow): StaffTicket => ({
+  serverId: row.guild_id,
+  serverName: row.guild_name,
+  ticketId: row.ticket_id,
+  number: row.number === null ? null : Number(row.number),
+  panelId: row.panel_id,
+  openerId: row.opener_id,
+  openedAt: isoOf(row.opened_at),
+  closedAt: isoOf(row.closed_at),
+  rating: row.rating === null ? null : Number(row.rating),
+  transcriptId: row.file_id,
 });
 
 interface StaffSearchOptions {
@@ -147,13 +147,13 @@ export class StaffSearch {
   }
 
   async search(raw: string, limit = STAFF_SEARCH_LIMIT): Promise<StaffSearchAnswer> {
-    const q = raw.trim();
+    const query = raw.trim();
     const db = this.#o.db;
     // An id is looked up as an id (no name has 17 digits in a row worth finding that way).
-    const id = isSnowflake(q) ? q : null;
+    const id = isSnowflake(query) ? query : null;
     // Folded by the database (the stored columns' own function), spaces collapsed.
-    const folded = id !== null ? '' : ((await db.query<{ f: string | null }>('SELECT support_fold($1) AS f', [q])).rows[0]?.f ?? '').replace(/\s+/g, ' ').trim();
-    if (folded === '' && id === null) return { q, users: [], servers: [] };
+    const folded = id !== null ? '' : ((await db.query<{ f: string | null }>('SELECT support_fold($1) AS f', [query])).rows[0]?.f ?? '').replace(/\s+/g, ' ').trim();
+    if (folded === '' && id === null) return { q: query, users: [], servers: [] };
     const long = [...folded].length >= SUBSTRING_MIN_LENGTH;
     const literal = likeLiteral(folded);
     // $1 the folded query, $2 its prefix pattern, $3 a word start (regex), $4 anywhere, $5 the id, $6 the limit.
@@ -193,7 +193,7 @@ export class StaffSearch {
     const cdn = this.#o.cdnBase;
     const matchOf = (rank: number): SearchMatch => SEARCH_MATCHES[Number(rank)] ?? 'similar';
     return {
-      q,
+      q: query,
       users: u.rows.map((r) => ({ id: r.id, username: r.username, globalName: r.global_name, avatarUrl: avatarUrl(cdn, r.id, r.avatar), match: matchOf(r.rank) })),
       servers: s.rows.map((r) => ({ id: r.id, name: r.name, iconUrl: guildIconUrl(cdn, r.id, r.icon), botInGuild: r.bot_in_guild, match: matchOf(r.rank) })),
     };

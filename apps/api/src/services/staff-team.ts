@@ -384,14 +384,14 @@ export class StaffTeam {
       page.map((r) => r.staff_id),
     );
     const entries = page.map(
-      (r): StaffAuditEntry => ({
-        id: r.id,
-        at: iso(toMs(r.at)!),
-        staff: this.#person(r.staff_id, profiles.get(r.staff_id) ?? null),
-        action: r.action,
-        target: r.target,
-        before: json<Record<string, unknown> | null>(r.before) ?? null,
-        after: json<Record<string, unknown> | null>(r.after) ?? null,
+      (row): StaffAuditEntry => ({
+        id: row.id,
+        at: iso(toMs(row.at)!),
+        staff: this.#person(row.staff_id, profiles.get(row.staff_id) ?? null),
+        action: row.action,
+        target: row.target,
+        before: json<Record<string, unknown> | null>(row.before) ?? null,
+        after: json<Record<string, unknown> | null>(row.after) ?? null,
       }),
     );
     const last = page.at(-1);

@@ -19,9 +19,9 @@ export function serverTimeZone(config: ServerConfig): string | null {
   return best;
 }
 
-/** `day` ± `n` days (YYYY-MM-DD). */
-function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+/** `day` ± `count` days (YYYY-MM-DD). */
+function addDays(day: string, count: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + count * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The calendar day of `ms` in `tz` (YYYY-MM-DD). */
@@ -153,9 +153,9 @@ export class Statistics {
     // The backlog at the range's start, from the one at its end: every ticket opened in the range
     // added one, every one closed in it took one away (no scan of the tickets open before it).
     let backlog = totals.backlog - totals.opened + totals.closed;
-    const daily = days.map((d) => {
-      backlog += d.opened - d.closed;
-      return { ...d, backlog };
+    const daily = days.map((day) => {
+      backlog += day.opened - day.closed;
+      return { ...day, backlog };
     });
     return { range: query.range, tz, serverTz, from, to, previousFrom, previousTo, totals, previous, daily, panels, staff, ratings, hours, limits };
   }
@@ -265,13 +265,13 @@ export class Statistics {
        FROM h LEFT JOIN users u ON u.id = h.user_id ORDER BY h.handled DESC, h.user_id`,
       [guildId, from, to, tz],
     );
-    return rows.map((r) => ({
-      userId: String(r.user_id),
-      name: r.name === null || r.name === undefined ? null : String(r.name),
-      handled: Number(r.handled),
-      firstResponseMedian: secs(r.fr),
-      resolutionMedian: secs(r.res),
-      ratingAverage: num(r.rating),
+    return rows.map((row) => ({
+      userId: String(row.user_id),
+      name: row.name === null || row.name === undefined ? null : String(row.name),
+      handled: Number(row.handled),
+      firstResponseMedian: secs(row.fr),
+      resolutionMedian: secs(row.res),
+      ratingAverage: num(row.rating),
     }));
   }
 

@@ -353,7 +353,7 @@ export class Transcripts {
   async list(guildId: string, query: TranscriptListQuery): Promise<TranscriptList> {
     const where = ['t.guild_id = $1'];
     const params: unknown[] = [guildId];
-    const add = (sql: (n: number) => string, value: unknown) => {
+    const add = (sql: (placeholder: number) => string, value: unknown) => {
       params.push(value);
       where.push(sql(params.length));
     };

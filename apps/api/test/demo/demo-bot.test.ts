@@ -20,12 +20,12 @@ describe('the demo bot’s data', () => {
   const now = Date.UTC(2026, 10, 20, 15, 0, 0);
 
   it('is the same on the same day, and valid for the bot API', () => {
-    const a = dueEvents(history(server, now, 30), now);
-    const b = dueEvents(history(server, now + 60_000, 30), now);
-    expect(a).toEqual(b);
-    expect(a.length).toBeGreaterThan(500);
-    for (let i = 0; i < a.length; i += 1000) TicketEventBatch.parse({ events: a.slice(i, i + 1000) });
-    expect(a.every((e) => Date.parse(e.at) <= now)).toBe(true);
+    const fromNow = dueEvents(history(server, now, 30), now);
+    const aMinuteLater = dueEvents(history(server, now + 60_000, 30), now);
+    expect(fromNow).toEqual(aMinuteLater);
+    expect(fromNow.length).toBeGreaterThan(500);
+    for (let i = 0; i < fromNow.length; i += 1000) TicketEventBatch.parse({ events: fromNow.slice(i, i + 1000) });
+    expect(fromNow.every((e) => Date.parse(e.at) <= now)).toBe(true);
   });
 
   it('has the shape of a real support team: some reopened, some abandoned, ratings skewed high, some still open', () => {

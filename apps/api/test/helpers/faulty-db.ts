@@ -119,14 +119,14 @@ export async function faultyDb(db: SuiteDb, database: TestDatabase, options: { s
     if (error) throw error;
     if (isDown && database.name === 'pglite') await closedPglite();
   };
-  const wrap = (q: Queryable): Queryable => ({
+  const wrap = (inner: Queryable): Queryable => ({
     query: async (sql, params) => {
       await check(sql);
-      return q.query(sql, params);
+      return inner.query(sql, params);
     },
     exec: async (sql) => {
       await check(sql);
-      return q.exec(sql);
+      return inner.exec(sql);
     },
   });
   return {

@@ -26,8 +26,8 @@ export class LogCapture {
 
   /** Entries whose `msg` matches. */
   messages(match: string | RegExp): Array<Record<string, unknown>> {
-    return this.entries().filter((e) => {
-      const msg = typeof e.msg === 'string' ? e.msg : '';
+    return this.entries().filter((entry) => {
+      const msg = typeof entry.msg === 'string' ? entry.msg : '';
       return typeof match === 'string' ? msg === match : match.test(msg);
     });
   }

@@ -104,6 +104,6 @@ export interface DeployRun {
 
 /** Runs `node scripts/deploy.mjs ...args`. */
 export function deployCli(args: string[]): DeployRun {
-  const r = spawnSync(process.execPath, [DEPLOY_JS, ...args], { cwd: REPO_DIR, encoding: 'utf8', timeout: 60_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const result = spawnSync(process.execPath, [DEPLOY_JS, ...args], { cwd: REPO_DIR, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

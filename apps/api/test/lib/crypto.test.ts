@@ -32,13 +32,13 @@ describe('SecretBox', () => {
   const flip = (s: string) => `${s.slice(0, -2)}${s.at(-2) === 'A' ? 'B' : 'A'}${s.at(-1)}`;
 
   it('round-trips, with a fresh IV every time', () => {
-    const a = box.encrypt('discord-access-token', 'session-1');
-    const b = box.encrypt('discord-access-token', 'session-1');
-    expect(a).not.toBe(b);
-    expect(a).toMatch(/^v2\.[\w-]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
-    expect(a).not.toContain('discord-access-token');
-    expect(box.decrypt(a, 'session-1')).toBe('discord-access-token');
-    expect(box.open(a, 'session-1')).toEqual({ plaintext: 'discord-access-token', stale: false });
+    const first = box.encrypt('discord-access-token', 'session-1');
+    const second = box.encrypt('discord-access-token', 'session-1');
+    expect(first).not.toBe(second);
+    expect(first).toMatch(/^v2\.[\w-]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
+    expect(first).not.toContain('discord-access-token');
+    expect(box.decrypt(first, 'session-1')).toBe('discord-access-token');
+    expect(box.open(first, 'session-1')).toEqual({ plaintext: 'discord-access-token', stale: false });
     expect(box.decrypt(box.encrypt('', 'x'), 'x')).toBe('');
     expect(box.decrypt(box.encrypt('ünïcødé ✓', 'x'), 'x')).toBe('ünïcødé ✓');
   });

@@ -30,9 +30,9 @@ function scripted(...answers: Array<Response | (() => Response | Promise<Respons
 
 const bots: DiscordBot[] = [];
 function bot(fetch: FetchLike, options: { timeoutMs?: number; maxRateLimitWaitMs?: number } = {}) {
-  const b = new DiscordBot({ apiBase: API, botToken: 'bot-token', timeoutMs: options.timeoutMs ?? 2_000, fetch, ...(options.maxRateLimitWaitMs !== undefined ? { maxRateLimitWaitMs: options.maxRateLimitWaitMs } : {}) });
-  bots.push(b);
-  return b;
+  const discordBot = new DiscordBot({ apiBase: API, botToken: 'bot-token', timeoutMs: options.timeoutMs ?? 2_000, fetch, ...(options.maxRateLimitWaitMs !== undefined ? { maxRateLimitWaitMs: options.maxRateLimitWaitMs } : {}) });
+  bots.push(discordBot);
+  return discordBot;
 }
 
 afterEach(() => {
@@ -76,12 +76,12 @@ describe('DiscordBot (@discordjs/rest over the injected fetch)', () => {
   it('keeps to a bucket it has emptied: the next call on the route waits for the reset, or fails with it', async () => {
     const empty = { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '30', 'x-ratelimit-bucket': 'abc' };
     const { fetch, calls } = scripted(json(200, { id: '1' }, empty));
-    const b = bot(fetch);
+    const discordBot = bot(fetch);
     // The first answer names the route's bucket (the library files the route under it from then on),
     // the second says that bucket is empty for 30 s.
-    await b.createMessage(CHANNEL, { content: 'one' });
-    await b.createMessage(CHANNEL, { content: 'two' });
-    const error = await failure(b.createMessage(CHANNEL, { content: 'three' }));
+    await discordBot.createMessage(CHANNEL, { content: 'one' });
+    await discordBot.createMessage(CHANNEL, { content: 'two' });
+    const error = await failure(discordBot.createMessage(CHANNEL, { content: 'three' }));
     expect(error).toMatchObject({ kind: 'unavailable', status: 429 });
     expect(error.retryAfter).toBeGreaterThanOrEqual(29);
     expect(calls).toHaveLength(2); // the third never reached Discord
@@ -115,15 +115,15 @@ describe('DiscordBot (@discordjs/rest over the injected fetch)', () => {
 
   it('keeps its token after a 401 (the library would forget it), and says the token was refused', async () => {
     const { fetch, calls } = scripted(json(401, { message: '401: Unauthorized', code: 0 }), json(200, { id: '7', username: 'Tickety' }));
-    const b = bot(fetch);
-    expect(await failure(b.me())).toMatchObject({ kind: 'failed', status: 401 });
-    await expect(b.me()).resolves.toMatchObject({ id: '7' });
+    const discordBot = bot(fetch);
+    expect(await failure(discordBot.me())).toMatchObject({ kind: 'failed', status: 401 });
+    await expect(discordBot.me()).resolves.toMatchObject({ id: '7' });
     expect(calls.map((c) => c.auth)).toEqual(['Bot bot-token', 'Bot bot-token']);
   });
 
   it('fails every call as `failed` without a bot token', async () => {
-    const b = new DiscordBot({ apiBase: API, botToken: null, timeoutMs: 1000 });
-    expect(b.configured).toBe(false);
-    expect(await failure(b.guild('1100000000000000001'))).toMatchObject({ kind: 'failed' });
+    const discordBot = new DiscordBot({ apiBase: API, botToken: null, timeoutMs: 1000 });
+    expect(discordBot.configured).toBe(false);
+    expect(await failure(discordBot.guild('1100000000000000001'))).toMatchObject({ kind: 'failed' });
   });
 });

@@ -147,12 +147,12 @@ describe.each(databases().flatMap((db) => redisUrls.map((url) => ({ ...db, redis
     const octet = () => Math.floor(Math.random() * 254) + 1;
     const namespace = `10.${octet()}.${octet()}.${octet()}`;
     const env = { RATE_LIMIT_MAX: '3', REDIS_URL: database.redis };
-    const a = useTestApp(database, { env });
-    const b = useTestApp(database, { env });
+    const first = useTestApp(database, { env });
+    const second = useTestApp(database, { env });
 
     it('two instances count the same client together', async () => {
       const statuses = [];
-      for (const instance of [a, b, a, b]) statuses.push((await new Browser(instance.app, { ip: namespace }).get('/api/plans')).statusCode);
+      for (const instance of [first, second, first, second]) statuses.push((await new Browser(instance.app, { ip: namespace }).get('/api/plans')).statusCode);
       expect(statuses).toEqual([200, 200, 200, 429]);
     });
   },

@@ -17,9 +17,9 @@ let run = 0;
 /** Client addresses of their own per call (the counters of a restarted Redis are empty, an old run's are not). */
 function addresses(): { next(): string } {
   run += 1;
-  let n = 0;
+  let count = 0;
   const base = `10.${(process.pid % 250) + 1}.${run % 250}`;
-  return { next: () => `${base}.${++n}` };
+  return { next: () => `${base}.${++count}` };
 }
 
 const switchedDown = (t: TestApp) => t.logs.messages(/^redis unreachable/);
@@ -115,12 +115,12 @@ describe.skipIf(!canRunRedisServer)('rate limits when a Redis of our own really 
   afterAll(async () => {
     await redis?.kill();
   });
-  const a = useTestApp(databases()[0]!, {
+  const first = useTestApp(databases()[0]!, {
     get env() {
       return env;
     },
   });
-  const b = useTestApp(databases()[0]!, {
+  const second = useTestApp(databases()[0]!, {
     get env() {
       return env;
     },
@@ -130,24 +130,24 @@ describe.skipIf(!canRunRedisServer)('rate limits when a Redis of our own really 
   it('killed: every limit still applies, per instance, from the counts this instance saw; status says down; one warning each', async () => {
     // Shared: two instances count one client together.
     const client = ips.next();
-    expect([...(await plans(a, client, 1)), ...(await plans(b, client, 1)), ...(await plans(a, client, 1)), ...(await plans(b, client, 1))]).toEqual([200, 200, 200, 429]);
-    expect(switchedDown(a)).toHaveLength(0);
+    expect([...(await plans(first, client, 1)), ...(await plans(second, client, 1)), ...(await plans(first, client, 1)), ...(await plans(second, client, 1))]).toEqual([200, 200, 200, 429]);
+    expect(switchedDown(first)).toHaveLength(0);
 
     await redis.kill();
     // The client spent 2 requests on instance a and 2 on b in this window: each has 1 left (3 - 2), no more.
-    expect(await plans(a, client, 2)).toEqual([200, 429]);
-    expect(await plans(b, client, 2)).toEqual([200, 429]);
+    expect(await plans(first, client, 2)).toEqual([200, 429]);
+    expect(await plans(second, client, 2)).toEqual([200, 429]);
     // A new client gets the limit on each instance: at most N times it across N instances.
     const fresh = ips.next();
-    expect(await plans(a, fresh, 4)).toEqual([200, 200, 200, 429]);
-    expect(await plans(b, fresh, 4)).toEqual([200, 200, 200, 429]);
-    await expectEveryLimitHolds(a, ips);
+    expect(await plans(first, fresh, 4)).toEqual([200, 200, 200, 429]);
+    expect(await plans(second, fresh, 4)).toEqual([200, 200, 200, 429]);
+    await expectEveryLimitHolds(first, ips);
 
-    const body = await status(a);
+    const body = await status(first);
     expect(body.services.map((s) => s.name)).toEqual(['api', 'database', 'redis']);
     expect(body.services[2]).toMatchObject({ name: 'redis', status: 'down', latencyMs: null });
     expect(body.status).toBe('degraded');
-    for (const t of [a, b]) {
+    for (const t of [first, second]) {
       expect(switchedDown(t)).toHaveLength(1);
       expect(switchedDown(t)[0]!.level).toBe(WARN);
     }
@@ -157,12 +157,12 @@ describe.skipIf(!canRunRedisServer)('rate limits when a Redis of our own really 
     // One client keeps asking instance a while Redis starts again and the client reconnects.
     const client = ips.next();
     const statuses: number[] = [];
-    const ask = async () => statuses.push((await new Browser(a.app, { ip: client }).get('/api/plans')).statusCode);
+    const ask = async () => statuses.push((await new Browser(first.app, { ip: client }).get('/api/plans')).statusCode);
     for (let i = 0; i < 5; i++) await ask();
     await redis.start();
     const back = await eventually(async () => {
       await ask();
-      return switchedUp(a).length > 0;
+      return switchedUp(first).length > 0;
     });
     expect(back).toBe(true);
     for (let i = 0; i < 5; i++) await ask();
@@ -171,20 +171,20 @@ describe.skipIf(!canRunRedisServer)('rate limits when a Redis of our own really 
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 429, 429]);
     expect(statuses.at(-1)).toBe(429);
 
-    expect(await eventually(() => switchedUp(b).length > 0)).toBe(true);
-    for (const t of [a, b]) {
+    expect(await eventually(() => switchedUp(second).length > 0)).toBe(true);
+    for (const t of [first, second]) {
       expect(switchedUp(t)).toHaveLength(1);
       expect(switchedUp(t)[0]!.level).toBe(INFO);
       expect(switchedDown(t)).toHaveLength(1);
     }
-    expect((await status(a)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'operational', latencyMs: expect.any(Number) });
+    expect((await status(first)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'operational', latencyMs: expect.any(Number) });
     // Shared again.
     const fresh = ips.next();
-    expect([...(await plans(a, fresh, 1)), ...(await plans(b, fresh, 1)), ...(await plans(a, fresh, 1)), ...(await plans(b, fresh, 1))]).toEqual([200, 200, 200, 429]);
+    expect([...(await plans(first, fresh, 1)), ...(await plans(second, fresh, 1)), ...(await plans(first, fresh, 1)), ...(await plans(second, fresh, 1))]).toEqual([200, 200, 200, 429]);
   });
 
   it('the System page reads Redis reachable, then unreachable since the failure with its error', async () => {
-    const sam = new Browser(a.app, { ip: ips.next() });
+    const sam = new Browser(first.app, { ip: ips.next() });
     await signIn(sam, DEMO_USERS.sam.id);
     let res = await sam.get('/api/staff/system', dashboard);
     expect(res.statusCode, res.body).toBe(200);
@@ -195,50 +195,50 @@ describe.skipIf(!canRunRedisServer)('rate limits when a Redis of our own really 
     await redis.kill();
     res = await sam.get('/api/staff/system', dashboard);
     body = StaffSystemAnswer.parse(res.json());
-    expect(body.redis).toMatchObject({ reachable: false, latencyMs: null, since: new Date(a.clock.now).toISOString() });
+    expect(body.redis).toMatchObject({ reachable: false, latencyMs: null, since: new Date(first.clock.now).toISOString() });
     expect(body.redis!.error).toEqual(expect.any(String));
     await redis.start();
-    expect(await eventually(async () => (await status(a)).services.find((s) => s.name === 'redis')?.status === 'operational')).toBe(true);
+    expect(await eventually(async () => (await status(first)).services.find((s) => s.name === 'redis')?.status === 'operational')).toBe(true);
   });
 
   it('hung (it accepts, never answers): requests do not wait on it, the limits apply per instance, and it is used again once it answers', async () => {
-    const before = { down: switchedDown(a).length, up: switchedUp(a).length };
+    const before = { down: switchedDown(first).length, up: switchedUp(first).length };
     redis.freeze();
     try {
       const client = ips.next();
       // Without a bound on its calls, the first request would wait for ever.
-      const answered = await Promise.race([plans(a, client, 4), new Promise<null>((r) => setTimeout(() => r(null), 5_000))]);
+      const answered = await Promise.race([plans(first, client, 4), new Promise<null>((r) => setTimeout(() => r(null), 5_000))]);
       expect(answered).toEqual([200, 200, 200, 429]);
-      expect(switchedDown(a)).toHaveLength(before.down + 1);
-      expect(switchedDown(a).at(-1)!.err).toMatch(/timed out/i);
-      expect((await status(a)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'down' });
+      expect(switchedDown(first)).toHaveLength(before.down + 1);
+      expect(switchedDown(first).at(-1)!.err).toMatch(/timed out/i);
+      expect((await status(first)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'down' });
     } finally {
       redis.thaw();
     }
-    expect(await eventually(() => switchedUp(a).length === before.up + 1)).toBe(true);
-    expect((await status(a)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'operational' });
+    expect(await eventually(() => switchedUp(first).length === before.up + 1)).toBe(true);
+    expect((await status(first)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'operational' });
     const fresh = ips.next();
-    expect([...(await plans(a, fresh, 1)), ...(await plans(b, fresh, 1)), ...(await plans(a, fresh, 1)), ...(await plans(b, fresh, 1))]).toEqual([200, 200, 200, 429]);
+    expect([...(await plans(first, fresh, 1)), ...(await plans(second, fresh, 1)), ...(await plans(first, fresh, 1)), ...(await plans(second, fresh, 1))]).toEqual([200, 200, 200, 429]);
   });
 
   it('answering PING but refusing to count (out of memory): per instance, without switching back and forth in the log', async () => {
-    const before = { down: switchedDown(a).length, up: switchedUp(a).length };
+    const before = { down: switchedDown(first).length, up: switchedUp(first).length };
     await redis.configSet('maxmemory', '1');
     try {
       const client = ips.next();
-      expect(await plans(a, client, 4)).toEqual([200, 200, 200, 429]);
-      expect(switchedDown(a)).toHaveLength(before.down + 1);
-      expect(switchedDown(a).at(-1)!.err).toMatch(/OOM/);
+      expect(await plans(first, client, 4)).toEqual([200, 200, 200, 429]);
+      expect(switchedDown(first)).toHaveLength(before.down + 1);
+      expect(switchedDown(first).at(-1)!.err).toMatch(/OOM/);
       // The checks every second keep failing: no "reachable again" in between, no second warning.
       await new Promise((r) => setTimeout(r, 2_500));
-      expect(await plans(a, client, 1)).toEqual([429]);
-      expect(switchedUp(a)).toHaveLength(before.up);
-      expect(switchedDown(a)).toHaveLength(before.down + 1);
-      expect((await status(a)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'down' });
+      expect(await plans(first, client, 1)).toEqual([429]);
+      expect(switchedUp(first)).toHaveLength(before.up);
+      expect(switchedDown(first)).toHaveLength(before.down + 1);
+      expect((await status(first)).services.find((s) => s.name === 'redis')).toMatchObject({ status: 'down' });
     } finally {
       await redis.configSet('maxmemory', '0');
     }
-    expect(await eventually(() => switchedUp(a).length === before.up + 1)).toBe(true);
-    expect(switchedDown(a)).toHaveLength(before.down + 1);
+    expect(await eventually(() => switchedUp(first).length === before.up + 1)).toBe(true);
+    expect(switchedDown(first)).toHaveLength(before.down + 1);
   });
 });

@@ -9,7 +9,7 @@ import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
 import { entry, TABLES, writeFile, writeSite } from '../helpers/site';
 
-const V = { marketing: 'aaaaaaaaaaa1', billing: 'bbbbbbbbbbb1', dashboard: 'ddddddddddd1', shell: 'eeeeeeeeeee1' };
+const VERSIONS = { marketing: 'aaaaaaaaaaa1', billing: 'bbbbbbbbbbb1', dashboard: 'ddddddddddd1', shell: 'eeeeeeeeeee1' };
 
 const root = mkdtempSync(join(tmpdir(), 'tickety-site-'));
 const empty = mkdtempSync(join(tmpdir(), 'tickety-site-empty-'));
@@ -22,11 +22,11 @@ afterAll(() => {
 // have): the composition refuses it whole, and addresses under its mount are still pages (they show
 // the remote's error). billing is deployed but its files are gone.
 writeSite(root, {
-  shell: V.shell,
+  shell: VERSIONS.shell,
   remotes: {
-    marketing: entry('marketing', V.marketing),
-    billing: entry('billing', V.billing),
-    dashboard: entry('dashboard', V.dashboard),
+    marketing: entry('marketing', VERSIONS.marketing),
+    billing: entry('billing', VERSIONS.billing),
+    dashboard: entry('dashboard', VERSIONS.dashboard),
     staff: { manifest: '/remotes/staff/fffffffffff1/mf-manifest.json', version: 'fffffffffff1', routes: { ...TABLES.staff, routes: [{ path: '/staff/system', layout: 'sidebar', page: 'System' }] } },
   },
 });
@@ -34,16 +34,16 @@ writeFile(join(root, '404.html'), '<!doctype html><title>Tickety</title><div id=
 writeFile(join(root, 'assets/main-3f9a2c1d7e.js'), 'console.log(1)');
 writeFile(join(root, 'favicon.svg'), '<svg/>');
 writeFile(join(root, 'deployments.json'), '[]');
-writeFile(join(root, `shell/${V.shell}/index.html`), '<!doctype html><title>old shell</title>');
-writeFile(join(root, `remotes/marketing/${V.marketing}/mf-manifest.json`), '{"name":"marketing"}');
-writeFile(join(root, `remotes/marketing/${V.marketing}/remoteEntry.js`), 'var marketing;');
-writeFile(join(root, `remotes/marketing/${V.marketing}/routes.json`), JSON.stringify(TABLES.marketing));
-writeFile(join(root, `remotes/marketing/${V.marketing}/static/js/page.0123abcd.js`), 'x');
+writeFile(join(root, `shell/${VERSIONS.shell}/index.html`), '<!doctype html><title>old shell</title>');
+writeFile(join(root, `remotes/marketing/${VERSIONS.marketing}/mf-manifest.json`), '{"name":"marketing"}');
+writeFile(join(root, `remotes/marketing/${VERSIONS.marketing}/remoteEntry.js`), 'var marketing;');
+writeFile(join(root, `remotes/marketing/${VERSIONS.marketing}/routes.json`), JSON.stringify(TABLES.marketing));
+writeFile(join(root, `remotes/marketing/${VERSIONS.marketing}/static/js/page.0123abcd.js`), 'x');
 writeFile(join(root, 'remotes/marketing/unversioned/remoteEntry.js'), 'var marketing;');
 
 // A site whose billing remote is served from another origin.
 writeSite(foreign, {
-  remotes: { marketing: entry('marketing', V.marketing), billing: entry('billing', V.billing, TABLES.billing, 'https://cdn.tickety.test') },
+  remotes: { marketing: entry('marketing', VERSIONS.marketing), billing: entry('billing', VERSIONS.billing, TABLES.billing, 'https://cdn.tickety.test') },
 });
 
 const html = { accept: 'text/html,application/xhtml+xml' };
@@ -53,9 +53,9 @@ describe('cacheControlFor', () => {
     expect(cacheControlFor('/assets/main-3f9a2c1d7e.js')).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('/assets/page.0123abcd.css')).toBe('public, max-age=31536000, immutable');
     for (const f of ['mf-manifest.json', 'remoteEntry.js', 'routes.json', 'static/js/page.0123abcd.js']) {
-      expect(cacheControlFor(`/remotes/billing/${V.billing}/${f}`), f).toBe('public, max-age=31536000, immutable');
+      expect(cacheControlFor(`/remotes/billing/${VERSIONS.billing}/${f}`), f).toBe('public, max-age=31536000, immutable');
     }
-    for (const f of ['/index.html', '/404.html', '/mf-manifest.json', '/favicon.svg', `/shell/${V.shell}/index.html`, '/remotes/billing/latest/remoteEntry.js']) {
+    for (const f of ['/index.html', '/404.html', '/mf-manifest.json', '/favicon.svg', `/shell/${VERSIONS.shell}/index.html`, '/remotes/billing/latest/remoteEntry.js']) {
       expect(cacheControlFor(f), f).toBe('no-cache');
     }
   });
@@ -148,16 +148,16 @@ describe.each(databases())('all-in-one site on $name', (database) => {
       const asset = await new Browser(t.app).get('/assets/main-3f9a2c1d7e.js');
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-      const manifest = await new Browser(t.app).get(`/remotes/marketing/${V.marketing}/mf-manifest.json`, { headers: { origin: FOREIGN_ORIGIN } });
+      const manifest = await new Browser(t.app).get(`/remotes/marketing/${VERSIONS.marketing}/mf-manifest.json`, { headers: { origin: FOREIGN_ORIGIN } });
       expect(manifest.statusCode).toBe(200);
       expect(manifest.json()).toEqual({ name: 'marketing' });
       expect(manifest.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(manifest.headers['access-control-allow-origin']).toBe('*');
       expect(manifest.headers['access-control-allow-credentials']).toBeUndefined();
-      const routes = await new Browser(t.app).get(`/remotes/marketing/${V.marketing}/routes.json`, { headers: { origin: FOREIGN_ORIGIN } });
+      const routes = await new Browser(t.app).get(`/remotes/marketing/${VERSIONS.marketing}/routes.json`, { headers: { origin: FOREIGN_ORIGIN } });
       expect(routes.json()).toEqual(TABLES.marketing);
       expect(routes.headers['access-control-allow-origin']).toBe('*');
-      const chunk = await new Browser(t.app).get(`/remotes/marketing/${V.marketing}/static/js/page.0123abcd.js`);
+      const chunk = await new Browser(t.app).get(`/remotes/marketing/${VERSIONS.marketing}/static/js/page.0123abcd.js`);
       expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       const loose = await new Browser(t.app).get('/remotes/marketing/unversioned/remoteEntry.js');
       expect(loose.headers['cache-control']).toBe('no-cache');
@@ -167,7 +167,7 @@ describe.each(databases())('all-in-one site on $name', (database) => {
     });
 
     it('keeps the history, the composition file and the shell archive to itself', async () => {
-      for (const path of ['/deployments.json', '/%64eployments.json', `/shell/${V.shell}/index.html`, `/%73hell/${V.shell}/index.html`, '/404.html', '/.deploy.lock']) {
+      for (const path of ['/deployments.json', '/%64eployments.json', `/shell/${VERSIONS.shell}/index.html`, `/%73hell/${VERSIONS.shell}/index.html`, '/404.html', '/.deploy.lock']) {
         const res = await new Browser(t.app).get(path, { headers: { accept: '*/*' } });
         expect(res.statusCode, path).toBe(404);
         expect(res.json().code, path).toBe(1002);
@@ -183,7 +183,7 @@ describe.each(databases())('all-in-one site on $name', (database) => {
       expect(api.statusCode).toBe(404);
       expect(api.json().code).toBe(1002);
       // billing is in config.json but its files are gone: a plain 404 (its pages show the error overlay).
-      const remote = await new Browser(t.app).get(`/remotes/billing/${V.billing}/mf-manifest.json`, { headers: html });
+      const remote = await new Browser(t.app).get(`/remotes/billing/${VERSIONS.billing}/mf-manifest.json`, { headers: html });
       expect(remote.statusCode).toBe(404);
       expect(remote.headers['content-type']).toMatch(/^application\/json/);
       const script = await new Browser(t.app).get('/assets/missing.js', { headers: { accept: '*/*' } });

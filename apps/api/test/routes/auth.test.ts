@@ -61,15 +61,15 @@ describe.each(databases())('auth routes on $name', (database) => {
       const browser = new Browser(t.app);
       const { res, authorize, state } = await startLogin(browser);
       expect(`${authorize.origin}${authorize.pathname}`).toBe(`${PUBLIC_URL}/sandbox/discord/oauth2/authorize`);
-      const q = authorize.searchParams;
-      expect(q.get('response_type')).toBe('code');
-      expect(q.get('scope')).toBe('identify guilds');
-      expect(q.get('prompt')).toBe('consent');
-      expect(q.get('client_id')).toBe(DEMO_APP.clientId);
-      expect(q.get('client_id')).toBe(t.config.discord.clientId);
-      expect(q.get('redirect_uri')).toBe(`${PUBLIC_URL}/api/auth/callback`);
-      expect(q.get('code_challenge_method')).toBe('S256');
-      expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const params = authorize.searchParams;
+      expect(params.get('response_type')).toBe('code');
+      expect(params.get('scope')).toBe('identify guilds');
+      expect(params.get('prompt')).toBe('consent');
+      expect(params.get('client_id')).toBe(DEMO_APP.clientId);
+      expect(params.get('client_id')).toBe(t.config.discord.clientId);
+      expect(params.get('redirect_uri')).toBe(`${PUBLIC_URL}/api/auth/callback`);
+      expect(params.get('code_challenge_method')).toBe('S256');
+      expect(params.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(state).toMatch(/^[A-Za-z0-9_-]{43,}$/);
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
@@ -107,10 +107,10 @@ describe.each(databases())('auth routes on $name', (database) => {
     });
 
     it('uses a new state and PKCE challenge for every sign-in', async () => {
-      const a = await startLogin(new Browser(t.app));
-      const b = await startLogin(new Browser(t.app));
-      expect(a.state).not.toBe(b.state);
-      expect(a.authorize.searchParams.get('code_challenge')).not.toBe(b.authorize.searchParams.get('code_challenge'));
+      const first = await startLogin(new Browser(t.app));
+      const second = await startLogin(new Browser(t.app));
+      expect(first.state).not.toBe(second.state);
+      expect(first.authorize.searchParams.get('code_challenge')).not.toBe(second.authorize.searchParams.get('code_challenge'));
     });
   });
 
@@ -156,8 +156,8 @@ describe.each(databases())('auth routes on $name', (database) => {
       const res = await signIn(new Browser(t.app), ava.id);
       const csp = String(res.headers['content-security-policy']);
       const directives = Object.fromEntries(
-        csp.split(';').map((d) => {
-          const [name, ...values] = d.trim().split(/\s+/);
+        csp.split(';').map((directive) => {
+          const [name, ...values] = directive.trim().split(/\s+/);
           return [name!, values.join(' ')];
         }),
       );
@@ -344,9 +344,9 @@ describe.each(databases())('auth routes on $name', (database) => {
         guildsRefreshedAt: null,
       });
       for (const value of ['A'.repeat(43), 'nonsense', '', 'x'.repeat(5000)]) {
-        const b = new Browser(t.app);
-        b.jar.set(SESSION, value);
-        expect(await me(b)).toEqual(ANONYMOUS);
+        const browser = new Browser(t.app);
+        browser.jar.set(SESSION, value);
+        expect(await me(browser)).toEqual(ANONYMOUS);
       }
     });
 

@@ -44,9 +44,9 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Chargeb
 
   /** The stand-in's path of one of its absolute URLs (the API runs in process: inject, not HTTP). */
   const pathOf = (url: string) => {
-    const u = new URL(url);
-    expect(u.origin).toBe(t.config.publicUrl);
-    return `${u.pathname}${u.search}`;
+    const parsed = new URL(url);
+    expect(parsed.origin).toBe(t.config.publicUrl);
+    return `${parsed.pathname}${parsed.search}`;
   };
 
   /**
@@ -158,8 +158,8 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a Chargeb
     await signIn(browser, ava.id);
     await signIn(other, ben.id);
     const nowS = Math.floor(t.clock.now / 1000);
-    const f = (before.current_term_end! - nowS) / (before.current_term_end! - before.current_term_start!);
-    const credit = Math.round(MONTHLY_CENTS * f);
+    const unusedShare = (before.current_term_end! - nowS) / (before.current_term_end! - before.current_term_start!);
+    const credit = Math.round(MONTHLY_CENTS * unusedShare);
     // The stand-in's arithmetic: another billing period starts a new term now, charged in full, the
     // credit for the unused time applied to that charge first.
     const due = YEARLY_CENTS - credit;

@@ -258,10 +258,10 @@ describe.each(databases().map((d, i) => ({ ...d, port: ports[i]! })))('a FastSpr
     const before = t.fastspring.orders().length;
     await buy('tickety-premium-monthly', undefined, {
       page: 400,
-      tamper: (a) => {
-        const bytes = Buffer.from(a.securePayload, 'base64');
+      tamper: (answer) => {
+        const bytes = Buffer.from(answer.securePayload, 'base64');
         bytes[5]! ^= 0x01;
-        return { ...a, securePayload: bytes.toString('base64') };
+        return { ...answer, securePayload: bytes.toString('base64') };
       },
     });
     expect(t.fastspring.orders()).toHaveLength(before);

@@ -79,9 +79,9 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
   const count = async (table: string) => Number((await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`)).rows[0]!.n);
 
   async function as(userId: string) {
-    const b = new Browser(t.app);
-    await signIn(b, userId);
-    return b;
+    const browser = new Browser(t.app);
+    await signIn(browser, userId);
+    return browser;
   }
 
   beforeAll(async () => {
@@ -239,19 +239,19 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
     });
 
     it('applies events arriving out of order as if in order (close before open, reopen, claims)', async () => {
-      const E = (id: string, minutes: number, rest: Record<string, unknown>) => ({ id, serverId: ARCADE, ticketId: 'tk2', at: at(minutes), ...rest }) as TicketEvent;
+      const eventAt = (id: string, minutes: number, rest: Record<string, unknown>) => ({ id, serverId: ARCADE, ticketId: 'tk2', at: at(minutes), ...rest }) as TicketEvent;
       const all = [
         opened('o1', 'tk2', 0),
-        E('o2', 5, { type: 'claimed', staffId: ava.id }),
-        E('o3', 6, { type: 'first_response', staffId: ava.id }),
-        E('o4', 30, { type: 'closed', closedBy: ava.id, reason: 'first' }),
-        E('o5', 40, { type: 'reopened', by: cleo.id }),
-        E('o6', 41, { type: 'unclaimed', staffId: ava.id }),
-        E('o7', 42, { type: 'claimed', staffId: nico.id }),
-        E('o8', 60, { type: 'messages', total: 14, staff: 6 }),
-        E('o9', 50, { type: 'messages', total: 9, staff: 4 }),
-        E('o10', 90, { type: 'closed', closedBy: nico.id, reason: 'done' }),
-        E('o11', 95, { type: 'rated', rating: 4, feedback: 'Quick!' }),
+        eventAt('o2', 5, { type: 'claimed', staffId: ava.id }),
+        eventAt('o3', 6, { type: 'first_response', staffId: ava.id }),
+        eventAt('o4', 30, { type: 'closed', closedBy: ava.id, reason: 'first' }),
+        eventAt('o5', 40, { type: 'reopened', by: cleo.id }),
+        eventAt('o6', 41, { type: 'unclaimed', staffId: ava.id }),
+        eventAt('o7', 42, { type: 'claimed', staffId: nico.id }),
+        eventAt('o8', 60, { type: 'messages', total: 14, staff: 6 }),
+        eventAt('o9', 50, { type: 'messages', total: 9, staff: 4 }),
+        eventAt('o10', 90, { type: 'closed', closedBy: nico.id, reason: 'done' }),
+        eventAt('o11', 95, { type: 'rated', rating: 4, feedback: 'Quick!' }),
       ];
       // Newest first, in two batches.
       const reversed = [...all].reverse();
@@ -264,7 +264,7 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       expect(new Date(String(row!.closed_at)).toISOString()).toBe(at(90));
 
       // A reopen arriving last (the newest event): open again.
-      await events([E('o12', 120, { type: 'reopened', by: cleo.id })]);
+      await events([eventAt('o12', 120, { type: 'reopened', by: cleo.id })]);
       expect(await ticket('tk2')).toMatchObject({ closed_at: null, closed_by: null, reopen_count: 2 });
     });
 
@@ -284,9 +284,9 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
         { events: [{ ...opened('x3', 'tk3', 0), extra: true }] },
         { events: Array.from({ length: 1001 }, (_, i) => opened(`m${i}`, 'tk3', i)) },
       ]) {
-        const r = await bot('POST', '/events', { body });
-        expect(r.statusCode, r.body).toBe(400);
-        expect(ApiError.parse(r.json()).code).toBe(1001);
+        const response = await bot('POST', '/events', { body });
+        expect(response.statusCode, response.body).toBe(400);
+        expect(ApiError.parse(response.json()).code).toBe(1001);
       }
       expect(await count('ticket_events')).toBe(before);
     });
@@ -506,9 +506,9 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
 
     it('copies attachments from Discord’s CDN (and nothing else), serving the copy to readers only', async () => {
       const file = DEMO_LEGACY_TRANSCRIPTS[0];
-      const s = signAttachment(file.channelId, file.id, file.filename, t.clock.now);
+      const signature = signAttachment(file.channelId, file.id, file.filename, t.clock.now);
       const cdn = t.config.discord.cdnBase;
-      const url = `${cdn}/attachments/${file.channelId}/${file.id}/${file.filename}?ex=${s.ex}&is=${s.is}&hm=${s.hm}&`;
+      const url = `${cdn}/attachments/${file.channelId}/${file.id}/${file.filename}?ex=${signature.ex}&is=${signature.is}&hm=${signature.hm}&`;
       const sneaky = `${cdn}/attachments/../../../api/health`;
       const body = transcript({ id: 't9', number: 9 });
       body.messages[0]!.attachments = [

@@ -38,23 +38,23 @@ interface Row {
 
 /**
  * The API restarted with another TOKEN_ENCRYPTION_KEY on the same database (a rotation, or the key
- * lost). Instance `a` (first key) is where users signed in; later instances use its Discord sandbox,
- * so the Discord grants they hold stay valid and only the key differs.
+ * lost). Instance `original` (first key) is where users signed in; later instances use its Discord
+ * sandbox, so the Discord grants they hold stay valid and only the key differs.
  */
 describe.each(databases())('token encryption key changes on $name', (database) => {
   const keyA = randomBytes(32).toString('base64');
   const keyB = randomBytes(32).toString('base64');
   let db: SuiteDb;
   let drop: () => Promise<void>;
-  let a: TestApp;
+  let original: TestApp;
   const instances: TestApp[] = [];
-  /** Requests each later instance sent to "Discord" (a's sandbox). */
+  /** Requests each later instance sent to "Discord" (the original's sandbox). */
   const sent = new Map<TestApp, string[]>();
 
   beforeAll(async () => {
     ({ db, drop } = await openSuiteDb(database));
-    a = await createTestApp(db, { env: { TOKEN_ENCRYPTION_KEY: keyA } });
-    instances.push(a);
+    original = await createTestApp(db, { env: { TOKEN_ENCRYPTION_KEY: keyA } });
+    instances.push(original);
   });
 
   afterAll(async () => {
@@ -62,16 +62,16 @@ describe.each(databases())('token encryption key changes on $name', (database) =
     await drop();
   });
 
-  /** Another API instance on the same database with this key configuration; its Discord is a's sandbox. */
+  /** Another API instance on the same database with this key configuration; its Discord is the original's sandbox. */
   async function restartWith(env: Record<string, string>): Promise<TestApp> {
     const calls: string[] = [];
-    const toA = injectFetch(a.app);
+    const toA = injectFetch(original.app);
     const fetch: FetchLike = (input, init) => {
       calls.push(`${(init?.method ?? 'GET').toUpperCase()} ${new URL(input).pathname}`);
       return toA(input, init);
     };
     const instance = await createTestApp(db, { env, wrapFetch: () => fetch });
-    instance.clock.set(a.clock.now);
+    instance.clock.set(original.clock.now);
     instances.push(instance);
     sent.set(instance, calls);
     return instance;
@@ -104,13 +104,13 @@ describe.each(databases())('token encryption key changes on $name', (database) =
   }
 
   it('new key, old one not kept: /guilds/refresh answers 401 and ends the session (no 500, nothing secret logged)', async () => {
-    const before = new Browser(a.app);
+    const before = new Browser(original.app);
     await signIn(before, ava.id);
-    const b = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB });
-    const browser = moveTo(before, b);
+    const rotated = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB });
+    const browser = moveTo(before, rotated);
     expect((await me(browser)).isAuthenticated).toBe(true); // the session itself does not depend on the key
     advance(11 * SECOND);
-    a.sandbox.clearRequests();
+    original.sandbox.clearRequests();
 
     const res = await browser.post('/api/auth/guilds/refresh');
     expect(res.statusCode, res.body).toBe(401);
@@ -121,61 +121,61 @@ describe.each(databases())('token encryption key changes on $name', (database) =
     });
     expect(setCookie(res, SESSION)?.value).toBe('');
     expect(browser.jar.has(SESSION)).toBe(false);
-    expect(await me(moveTo(before, b))).toEqual(ANONYMOUS); // the old cookie is dead server-side
+    expect(await me(moveTo(before, rotated))).toEqual(ANONYMOUS); // the old cookie is dead server-side
     const [row] = await rows(ava.id);
     expect(row!.revoked_at).not.toBeNull();
     expect(row!.discord_access_token).toBeNull();
     expect(row!.discord_refresh_token).toBeNull();
     // Discord was not asked anything with tokens it could not read.
-    expect(sent.get(b)).toEqual([]);
-    expect(a.sandbox.requests()).toEqual([]);
+    expect(sent.get(rotated)).toEqual([]);
+    expect(original.sandbox.requests()).toEqual([]);
 
-    const [warning] = b.logs.messages(/do not decrypt/);
+    const [warning] = rotated.logs.messages(/do not decrypt/);
     expect(warning).toMatchObject({ level: 40, sessionId: row!.id, reason: 'unknown-key', keyId: tokenKeyId(Buffer.from(keyA, 'base64')) });
-    expect(b.logs.text()).not.toContain(keyA);
-    expect(b.logs.text()).not.toContain(before.jar.get(SESSION));
-    for (const token of a.sandbox.tokens().filter((t) => t.userId === ava.id)) expect(b.logs.text()).not.toContain(token.token);
+    expect(rotated.logs.text()).not.toContain(keyA);
+    expect(rotated.logs.text()).not.toContain(before.jar.get(SESSION));
+    for (const token of original.sandbox.tokens().filter((t) => t.userId === ava.id)) expect(rotated.logs.text()).not.toContain(token.token);
   });
 
   it('new key, old one not kept: logout answers 200 and clears the cookie; nothing is revoked at Discord', async () => {
-    const before = new Browser(a.app);
+    const before = new Browser(original.app);
     await signIn(before, ben.id);
-    const b = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB });
-    const browser = moveTo(before, b);
-    a.sandbox.clearRequests();
+    const rotated = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB });
+    const browser = moveTo(before, rotated);
+    original.sandbox.clearRequests();
 
     const res = await browser.get('/api/auth/logout', { headers: LOGOUT_HEADERS });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ isAuthenticated: false });
     expect(setCookie(res, SESSION)?.value).toBe('');
     expect(browser.jar.has(SESSION)).toBe(false);
-    expect(await me(moveTo(before, b))).toEqual(ANONYMOUS);
+    expect(await me(moveTo(before, rotated))).toEqual(ANONYMOUS);
     const [row] = await rows(ben.id);
     expect(row!.revoked_at).not.toBeNull();
     expect(row!.discord_access_token).toBeNull();
-    await b.close(); // waits for background tasks (a revoke would be one)
-    expect(sent.get(b)).toEqual([]);
-    expect(a.sandbox.requests('POST /api/v10/oauth2/token/revoke')).toEqual([]);
+    await rotated.close(); // waits for background tasks (a revoke would be one)
+    expect(sent.get(rotated)).toEqual([]);
+    expect(original.sandbox.requests('POST /api/v10/oauth2/token/revoke')).toEqual([]);
   });
 
   it('old key in TOKEN_ENCRYPTION_PREVIOUS_KEYS: the refresh works and the tokens are sealed again with the new key', async () => {
-    const before = new Browser(a.app);
+    const before = new Browser(original.app);
     await signIn(before, cleo.id);
     const [sealed] = await rows(cleo.id);
     expect(sealed!.discord_access_token).toMatch(new RegExp(`^v2\\.${tokenKeyId(Buffer.from(keyA, 'base64'))}\\.`));
 
-    const c = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB, TOKEN_ENCRYPTION_PREVIOUS_KEYS: keyA });
-    expect(c.logs.messages('token encryption keys')[0]).toMatchObject({
+    const withPrevious = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB, TOKEN_ENCRYPTION_PREVIOUS_KEYS: keyA });
+    expect(withPrevious.logs.messages('token encryption keys')[0]).toMatchObject({
       keyId: tokenKeyId(Buffer.from(keyB, 'base64')),
       previousKeyIds: [tokenKeyId(Buffer.from(keyA, 'base64'))],
     });
     advance(11 * SECOND);
-    a.sandbox.clearRequests();
-    const res = await moveTo(before, c).post('/api/auth/guilds/refresh');
+    original.sandbox.clearRequests();
+    const res = await moveTo(before, withPrevious).post('/api/auth/guilds/refresh');
     expect(res.statusCode, res.body).toBe(200);
     expect(AuthenticatedMe.parse(res.json()).user.id).toBe(cleo.id);
     // The user's tokens, opened with the previous key, were used at Discord.
-    expect(a.sandbox.requests('GET /api/v10/users/@me/guilds').filter((r) => r.auth === 'bearer')).toHaveLength(1);
+    expect(original.sandbox.requests('GET /api/v10/users/@me/guilds').filter((r) => r.auth === 'bearer')).toHaveLength(1);
 
     const [resealed] = await rows(cleo.id);
     expect(resealed!.revoked_at).toBeNull();
@@ -183,23 +183,23 @@ describe.each(databases())('token encryption key changes on $name', (database) =
       expect(value).toMatch(new RegExp(`^v2\\.${tokenKeyId(Buffer.from(keyB, 'base64'))}\\.`));
     }
     // Sealed again: an instance that no longer knows the old key reads them.
-    const b = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB });
+    const rotated = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB });
     advance(11 * SECOND);
-    expect((await moveTo(before, b).post('/api/auth/guilds/refresh')).statusCode).toBe(200);
+    expect((await moveTo(before, rotated).post('/api/auth/guilds/refresh')).statusCode).toBe(200);
   });
 
   it('a sign-in started before the change: OAUTH_STATE_INVALID without the old key, completes with it', async () => {
     const lost = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB });
     const kept = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB, TOKEN_ENCRYPTION_PREVIOUS_KEYS: keyA });
 
-    const first = new Browser(a.app);
+    const first = new Browser(original.app);
     const callback = await approveAs(first, (await startLogin(first)).authorize, sam.id);
     const refused = await moveTo(first, lost).get(callback.toString());
     expect(refused.statusCode).toBe(ERROR_CODES.OAUTH_STATE_INVALID.httpStatus);
     expect(footer(refused.body)).toBe(`${ERROR_CODES.OAUTH_STATE_INVALID.code} - ${ERROR_CODES.OAUTH_STATE_INVALID.httpStatus}`);
     expect(await rows(sam.id)).toEqual([]);
 
-    const second = new Browser(a.app);
+    const second = new Browser(original.app);
     const again = await approveAs(second, (await startLogin(second)).authorize, sam.id);
     const browser = moveTo(second, kept);
     const done = await browser.get(again.toString());
@@ -209,19 +209,19 @@ describe.each(databases())('token encryption key changes on $name', (database) =
   });
 
   it('signing in again in a browser whose session holds undecryptable tokens works, and ends that session', async () => {
-    const before = new Browser(a.app);
+    const before = new Browser(original.app);
     await signIn(before, ben.id);
     const oldCookie = before.jar.get(SESSION)!;
-    const b = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB });
-    const browser = moveTo(before, b);
-    // Login and callback at the new instance; the consent at "Discord" (a's sandbox, which b uses).
+    const rotated = await restartWith({ TOKEN_ENCRYPTION_KEY: keyB });
+    const browser = moveTo(before, rotated);
+    // Login and callback at the new instance; the consent at "Discord" (the original's sandbox, which `rotated` uses).
     const { authorize } = await startLogin(browser);
-    const callback = await approveAs(new Browser(a.app), authorize, ben.id);
+    const callback = await approveAs(new Browser(original.app), authorize, ben.id);
     const res = await browser.get(callback.toString());
     expect(res.statusCode, res.body).toBe(200);
     expect(runPopup(res.body).posted).toEqual([{ message: { auth: true }, targetOrigin: DASHBOARD_ORIGIN }]);
     expect(browser.jar.get(SESSION)).not.toBe(oldCookie);
-    const stale = new Browser(b.app);
+    const stale = new Browser(rotated.app);
     stale.jar.set(SESSION, oldCookie);
     expect(await me(stale)).toEqual(ANONYMOUS);
     const me2 = await me(browser);

@@ -21,9 +21,9 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 function siteDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'tickety-config-site-'));
-  dirs.push(d);
-  return d;
+  const dir = mkdtempSync(join(tmpdir(), 'tickety-config-site-'));
+  dirs.push(dir);
+  return dir;
 }
 
 /** A remote's dev server (or CDN) on loopback: serves mf-manifest.json and routes.json, counts requests. */

@@ -49,7 +49,7 @@ interface Ctx {
 }
 
 /** Every change the dashboard can make on a server. */
-const WRITES: Array<{ name: string; run: (b: Browser, s: string, c: Ctx) => Promise<LightMyRequestResponse> }> = [
+const WRITES: Array<{ name: string; run: (browser: Browser, server: string, ctx: Ctx) => Promise<LightMyRequestResponse> }> = [
   { name: 'PUT /config', run: (b, s, c) => b.request('PUT', `/api/guilds/${s}/config`, { headers: mutation, payload: { expectedVersion: c.version, config: c.config } }) },
   { name: 'POST restore', run: (b, s, c) => b.request('POST', `/api/guilds/${s}/config/versions/1/restore`, { headers: mutation, payload: { expectedVersion: c.version } }) },
   { name: 'POST import/preview', run: (b, s) => b.request('POST', `/api/guilds/${s}/config/import/preview`, { headers: mutation, payload: { file: {} } }) },

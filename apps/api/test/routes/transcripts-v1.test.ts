@@ -14,8 +14,8 @@ const AS_FRAME = { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', 
 
 /** The API's address of a legacy transcript link (the viewer's path under /api/transcripts). */
 function apiPath(issuedMs: number, over: Partial<{ hm: string; filename: string }> = {}): string {
-  const s = signAttachment(first.channelId, first.id, first.filename, issuedMs);
-  return `/api/transcripts/v1/${first.channelId}/${first.id}/${over.filename ?? first.filename}/${s.ex}/${s.is}/${over.hm ?? s.hm}`;
+  const signature = signAttachment(first.channelId, first.id, first.filename, issuedMs);
+  return `/api/transcripts/v1/${first.channelId}/${first.id}/${over.filename ?? first.filename}/${signature.ex}/${signature.is}/${over.hm ?? signature.hm}`;
 }
 
 describe('sanitizeLegacyTranscript', () => {
@@ -52,9 +52,9 @@ describe.each(databases())('legacy transcripts (/api/transcripts/v1) on $name', 
   const t = useTestApp(database);
 
   async function as(userId: string) {
-    const b = new Browser(t.app);
-    await signIn(b, userId);
-    return b;
+    const browser = new Browser(t.app);
+    await signIn(browser, userId);
+    return browser;
   }
   const ava = () => as(DEMO_USERS.ava.id);
   const views = async () =>

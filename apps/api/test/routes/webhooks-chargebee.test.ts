@@ -19,7 +19,7 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 describe.each(databases())('Chargebee webhooks (/api/webhooks/chargebee) on $name', (database) => {
   const t = useTestApp(database, { env: ENV });
-  let n = 0;
+  let sequence = 0;
   /** Ava's customer at Chargebee: linked to her by the API before a checkout (what the checkout route does). */
   let customer = '';
 
@@ -44,7 +44,7 @@ describe.each(databases())('Chargebee webhooks (/api/webhooks/chargebee) on $nam
     object: 'subscription',
     ...over,
   });
-  const event = (type: string, content: Record<string, unknown>, id = `ev_test${++n}`) => ({
+  const event = (type: string, content: Record<string, unknown>, id = `ev_test${++sequence}`) => ({
     id,
     occurred_at: seconds(t.clock.now),
     source: 'api',
@@ -186,23 +186,23 @@ describe.each(databases())('Chargebee webhooks (/api/webhooks/chargebee) on $nam
   });
 
   it('applies in the order of resource_version: a cancel arriving before the creation stays cancelled; an old description under a new event id changes nothing', async () => {
-    const v = t.clock.now;
-    const created = event('subscription_created', { subscription: subscription('cb_order', {}, v) });
-    const cancelled = event('subscription_cancelled', { subscription: subscription('cb_order', { status: 'cancelled', cancelled_at: seconds(v) + 60 }, v + 60_000) });
+    const version = t.clock.now;
+    const created = event('subscription_created', { subscription: subscription('cb_order', {}, version) });
+    const cancelled = event('subscription_cancelled', { subscription: subscription('cb_order', { status: 'cancelled', cancelled_at: seconds(version) + 60 }, version + 60_000) });
     await send(cancelled);
     await t.app.webhookInbox.work();
     await send(created);
     await t.app.webhookInbox.work();
     expect(await row('cb_order')).toMatchObject([{ status: 'cancelled', premium: false, user_id: ava.id }]);
     // Resent by hand long after (a new event id), carrying the subscription as it was then.
-    const replayed = event('subscription_changed', { subscription: subscription('cb_order', {}, v + 30_000) });
+    const replayed = event('subscription_changed', { subscription: subscription('cb_order', {}, version + 30_000) });
     await send(replayed);
     await t.app.webhookInbox.work();
     expect(await row('cb_order')).toMatchObject([{ status: 'cancelled', premium: false }]);
     const { rows } = await t.db.query<{ outcome: string }>(`SELECT outcome FROM webhook_events WHERE subject = 'cb_order' ORDER BY id`);
     expect(rows.map((r) => r.outcome)).toEqual(['cb_order: cancelled', expect.stringMatching(/^stale/), expect.stringMatching(/^stale/)]);
     // The same version again (Chargebee describing it twice) is no newer either.
-    await send(event('subscription_changed', { subscription: subscription('cb_order', { status: 'active' }, v + 60_000) }));
+    await send(event('subscription_changed', { subscription: subscription('cb_order', { status: 'active' }, version + 60_000) }));
     await t.app.webhookInbox.work();
     expect(await row('cb_order')).toMatchObject([{ status: 'cancelled' }]);
   });
@@ -247,10 +247,10 @@ describe.each(databases())('Chargebee webhooks (/api/webhooks/chargebee) on $nam
   });
 
   it('a real database error while applying rolls that event back and retries it; the rest of the batch applies', async () => {
-    const a = event('subscription_created', { subscription: subscription('cb_dberror') });
-    const b = event('customer_changed', { customer: { id: customer, object: 'customer' } });
-    await send(a);
-    await send(b);
+    const created = event('subscription_created', { subscription: subscription('cb_dberror') });
+    const customerChanged = event('customer_changed', { customer: { id: customer, object: 'customer' } });
+    await send(created);
+    await send(customerChanged);
     await t.db.query('ALTER TABLE premium_slots RENAME TO premium_slots_away');
     try {
       expect(await t.app.webhookInbox.work()).toEqual({ applied: 1, failed: 1, dead: 0 });
@@ -258,12 +258,12 @@ describe.each(databases())('Chargebee webhooks (/api/webhooks/chargebee) on $nam
       await t.db.query('ALTER TABLE premium_slots_away RENAME TO premium_slots');
     }
     expect(await row('cb_dberror')).toEqual([]);
-    expect(await stored(a.id)).toMatchObject([{ state: 'pending', attempts: 1, last_error: expect.stringMatching(/premium_slots/) }]);
-    expect(await stored(b.id)).toMatchObject([{ state: 'applied', outcome: 'ignored: customer_changed changes nothing here' }]);
+    expect(await stored(created.id)).toMatchObject([{ state: 'pending', attempts: 1, last_error: expect.stringMatching(/premium_slots/) }]);
+    expect(await stored(customerChanged.id)).toMatchObject([{ state: 'applied', outcome: 'ignored: customer_changed changes nothing here' }]);
     t.clock.advance(10 * MINUTE);
     expect(await t.app.webhookInbox.work()).toEqual({ applied: 1, failed: 0, dead: 0 });
     expect(await row('cb_dberror')).toMatchObject([{ status: 'active', premium: true }]);
-    expect(await stored(a.id)).toMatchObject([{ state: 'applied', attempts: 2, last_error: null }]);
+    expect(await stored(created.id)).toMatchObject([{ state: 'applied', attempts: 2, last_error: null }]);
   });
 
   describe('through the stand-in (its own events, as Chargebee makes them)', () => {

@@ -27,7 +27,7 @@ describe.each(databases())('Discord Webhook Events (/api/webhooks/discord) on $n
   const t = useTestApp(database);
   let key: KeyObject;
   let other: KeyObject;
-  let n = 0;
+  let sequence = 0;
   beforeAll(() => {
     // The sandbox application's key: the API's configured public key is derived from it (demo mode).
     key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, demoProviderSecrets(t.config.tokenEncryptionKey).discordEventSeed]), format: 'der', type: 'pkcs8' });
@@ -35,7 +35,7 @@ describe.each(databases())('Discord Webhook Events (/api/webhooks/discord) on $n
   });
 
   /** A fresh entitlement id (a snowflake). */
-  const snowflake = () => String(1_400_000_000_000_000_000n + BigInt(++n));
+  const snowflake = () => String(1_400_000_000_000_000_000n + BigInt(++sequence));
   /** An entitlement as Discord's events carry it: an app subscription of Ava's, renewing. */
   const entitlement = (id: string, over: Record<string, unknown> = {}) => ({
     id,

@@ -55,7 +55,7 @@ function corruptor(app: FastifyInstance): void {
 
 describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $name', (database) => {
   const t = useTestApp(database, { env: ENV, extend: corruptor });
-  let n = 0;
+  let sequence = 0;
 
   beforeAll(async () => {
     // The stand-in's POSTs go out only when a test flushes them.
@@ -83,7 +83,7 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
     initialOrderId: `ord_${id}`,
     ...over,
   });
-  const event = (type: string, data: unknown, id = `EVT${String(++n).padStart(6, '0')}TEST${database.name.toUpperCase()}`) => ({
+  const event = (type: string, data: unknown, id = `EVT${String(++sequence).padStart(6, '0')}TEST${database.name.toUpperCase()}`) => ({
     id,
     type,
     live: false,
@@ -165,12 +165,12 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
 
   it('stores a batch of several events in one POST before answering, and applies every one (any of our secrets)', async () => {
     const order = event('order.completed', { id: 'ord_batch', order: 'ord_batch', completed: true, total: 54.98, items: [] });
-    const a = event('subscription.activated', subscription('fs_batch_a'));
-    const b = event('subscription.activated', subscription('fs_batch_b', { product: 'tickety-premium-yearly', quantity: 2, next: t.clock.now + 365 * DAY }));
-    const res = await send([order, a, b], { secret: SECRETS[1] });
+    const monthly = event('subscription.activated', subscription('fs_batch_a'));
+    const yearly = event('subscription.activated', subscription('fs_batch_b', { product: 'tickety-premium-yearly', quantity: 2, next: t.clock.now + 365 * DAY }));
+    const res = await send([order, monthly, yearly], { secret: SECRETS[1] });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ received: true, duplicate: false });
-    expect(await stored([order.id, a.id, b.id])).toEqual([order, a, b].map((e) => ({ event_key: e.id, state: 'pending', attempts: 0 })));
+    expect(await stored([order.id, monthly.id, yearly.id])).toEqual([order, monthly, yearly].map((e) => ({ event_key: e.id, state: 'pending', attempts: 0 })));
     expect(await row('fs_batch_a')).toEqual([]);
     expect(await t.app.webhookInbox.work()).toEqual({ applied: 3, failed: 0, dead: 0 });
     expect(await row('fs_batch_a')).toEqual([
@@ -204,7 +204,7 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
 
   it('a batch with a malformed event: 202 listing exactly the events stored (one a line); the malformed one is not stored', async () => {
     const good1 = event('subscription.activated', subscription('fs_partial_1'));
-    const bad = { id: `BAD${n}${database.name}`, type: 'subscription.activated', created: 'not a time', data: subscription('fs_partial_bad') };
+    const bad = { id: `BAD${sequence}${database.name}`, type: 'subscription.activated', created: 'not a time', data: subscription('fs_partial_bad') };
     const good2 = event('subscription.activated', subscription('fs_partial_2'));
     const res = await send([good1, bad, good2]);
     expect(res.statusCode, res.body).toBe(202);
@@ -336,9 +336,9 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
   });
 
   it('a real database error while applying rolls that event back and retries it; the rest of the batch applies', async () => {
-    const a = event('subscription.activated', subscription('fs_dberror'));
-    const b = event('order.completed', { id: 'ord_dberror' });
-    await send([a, b]);
+    const activated = event('subscription.activated', subscription('fs_dberror'));
+    const completed = event('order.completed', { id: 'ord_dberror' });
+    await send([activated, completed]);
     await t.db.query('ALTER TABLE premium_slots RENAME TO premium_slots_away');
     try {
       expect(await t.app.webhookInbox.work()).toEqual({ applied: 1, failed: 1, dead: 0 });
@@ -346,14 +346,14 @@ describe.each(databases())('FastSpring webhooks (/api/webhooks/fastspring) on $n
       await t.db.query('ALTER TABLE premium_slots_away RENAME TO premium_slots');
     }
     expect(await row('fs_dberror')).toEqual([]);
-    const { rows } = await t.db.query<{ state: string; attempts: number; last_error: string }>(`SELECT state, attempts, last_error FROM webhook_events WHERE event_key = $1`, [a.id]);
+    const { rows } = await t.db.query<{ state: string; attempts: number; last_error: string }>(`SELECT state, attempts, last_error FROM webhook_events WHERE event_key = $1`, [activated.id]);
     expect(rows[0]).toMatchObject({ state: 'pending', attempts: 1, last_error: expect.stringMatching(/premium_slots/) });
     // Not before its retry is due.
     expect(await t.app.webhookInbox.work()).toEqual({ applied: 0, failed: 0, dead: 0 });
     t.clock.advance(10 * MINUTE);
     expect(await t.app.webhookInbox.work()).toEqual({ applied: 1, failed: 0, dead: 0 });
     expect(await row('fs_dberror')).toMatchObject([{ status: 'active', premium: true, slots: 1 }]);
-    expect(await stored([a.id])).toEqual([{ event_key: a.id, state: 'applied', attempts: 2 }]);
+    expect(await stored([activated.id])).toEqual([{ event_key: activated.id, state: 'applied', attempts: 2 }]);
   });
 
   it('an event that keeps failing ends in the dead letters after its attempts; replayed, it applies', async () => {

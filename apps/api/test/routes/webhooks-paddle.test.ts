@@ -52,7 +52,7 @@ describe('Paddle signatures (our verifier)', () => {
 
 describe.each(databases())('Paddle webhooks (/api/webhooks/paddle) on $name', (database) => {
   const t = useTestApp(database, { env: { PADDLE_WEBHOOK_SECRETS: SECRETS.join(',') } });
-  let n = 0;
+  let sequence = 0;
 
   /** A Paddle subscription object as its webhooks carry it. */
   const subscription = (id: string, over: Record<string, unknown> = {}, updatedAt = new Date(t.clock.now).toISOString()) => ({
@@ -71,15 +71,15 @@ describe.each(databases())('Paddle webhooks (/api/webhooks/paddle) on $name', (d
    * subscription (`transaction_id`): here `txn_<subscription>`, a checkout the API made for Ava (see
    * `send`), unless the data gives its own.
    */
-  const envelope = (type: string, data: unknown, eventId = `evt_${++n}`) => {
-    const d = data as Record<string, unknown>;
-    const withTxn = type === 'subscription.created' && typeof d.id === 'string' && !('transaction_id' in d) ? { ...d, transaction_id: `txn_${d.id}` } : data;
-    return { event_id: eventId, event_type: type, occurred_at: new Date(t.clock.now).toISOString(), notification_id: `ntf_${n}`, data: withTxn };
+  const envelope = (type: string, data: unknown, eventId = `evt_${++sequence}`) => {
+    const fields = data as Record<string, unknown>;
+    const withTxn = type === 'subscription.created' && typeof fields.id === 'string' && !('transaction_id' in fields) ? { ...fields, transaction_id: `txn_${fields.id}` } : data;
+    return { event_id: eventId, event_type: type, occurred_at: new Date(t.clock.now).toISOString(), notification_id: `ntf_${sequence}`, data: withTxn };
   };
   /** The checkouts the API made: `txn_<subscription>` of a `subscription.created` is Ava's, as if she had bought it through the API. */
   const recordCheckout = async (body: unknown) => {
-    const e = body as { event_type?: string; data?: { transaction_id?: unknown } } | null;
-    const txn = e?.event_type === 'subscription.created' ? e.data?.transaction_id : null;
+    const notification = body as { event_type?: string; data?: { transaction_id?: unknown } } | null;
+    const txn = notification?.event_type === 'subscription.created' ? notification.data?.transaction_id : null;
     if (typeof txn === 'string' && txn.startsWith('txn_sub_')) {
       await t.db.query(`INSERT INTO billing_checkouts (provider, reference, user_id, price_id, created_at) VALUES ('paddle', $1, $2, 'pri_premium_monthly', now()) ON CONFLICT DO NOTHING`, [txn, ava.id]);
     }
@@ -294,10 +294,10 @@ describe.each(databases())('Paddle webhooks (/api/webhooks/paddle) on $name', (d
   });
 
   it('a real database error while applying rolls that event back and retries it; the rest of the batch applies', async () => {
-    const a = envelope('subscription.created', subscription('sub_dberror_a'));
-    const b = envelope('transaction.paid', { id: 'txn_ignored' });
-    await send(a);
-    await send(b);
+    const created = envelope('subscription.created', subscription('sub_dberror_a'));
+    const paid = envelope('transaction.paid', { id: 'txn_ignored' });
+    await send(created);
+    await send(paid);
     await t.db.query('ALTER TABLE premium_slots RENAME TO premium_slots_away');
     try {
       expect(await t.app.webhookInbox.work()).toEqual({ applied: 1, failed: 1, dead: 0 });
@@ -305,7 +305,7 @@ describe.each(databases())('Paddle webhooks (/api/webhooks/paddle) on $name', (d
       await t.db.query('ALTER TABLE premium_slots_away RENAME TO premium_slots');
     }
     expect(await row('sub_dberror_a')).toEqual([]);
-    const { rows } = await t.db.query<{ state: string; attempts: number; last_error: string }>(`SELECT state, attempts, last_error FROM webhook_events WHERE event_key = $1`, [a.event_id]);
+    const { rows } = await t.db.query<{ state: string; attempts: number; last_error: string }>(`SELECT state, attempts, last_error FROM webhook_events WHERE event_key = $1`, [created.event_id]);
     expect(rows[0]).toMatchObject({ state: 'pending', attempts: 1, last_error: expect.stringMatching(/premium_slots/) });
     t.clock.advance(10 * MINUTE);
     expect(await t.app.webhookInbox.work()).toEqual({ applied: 1, failed: 0, dead: 0 });

@@ -47,20 +47,20 @@ describe.each(databases())('Accounts on $name', (database) => {
   });
 
   it("replaces the user's list in Discord's order, once per guild, keeping the bot flag when the bot's list is unknown", async () => {
-    const a = guild('1100000000000000311', false, '8', 'A');
-    const b = guild('1100000000000000312', true, '0', 'B');
-    await accounts().replaceGuilds(deps.db, USER, [b, a, b], new Set([a.id]));
+    const guildA = guild('1100000000000000311', false, '8', 'A');
+    const guildB = guild('1100000000000000312', true, '0', 'B');
+    await accounts().replaceGuilds(deps.db, USER, [guildB, guildA, guildB], new Set([guildA.id]));
     expect((await accounts().guilds(USER)).map((g) => [g.name, g.botInGuild])).toEqual([
       ['B', false],
       ['A', true],
     ]);
     // The bot's list could not be fetched (null): names update, the stored bot flag stays.
-    await accounts().replaceGuilds(deps.db, USER, [{ ...a, name: 'A renamed', icon: 'abc' }], null);
+    await accounts().replaceGuilds(deps.db, USER, [{ ...guildA, name: 'A renamed', icon: 'abc' }], null);
     const after = await accounts().guilds(USER);
     expect(after).toEqual([
-      { id: a.id, name: 'A renamed', icon: 'abc', iconUrl: `${CDN}/icons/${a.id}/abc.png`, owner: false, permissions: '8', canManage: true, botInGuild: true, roleAccess: false },
+      { id: guildA.id, name: 'A renamed', icon: 'abc', iconUrl: `${CDN}/icons/${guildA.id}/abc.png`, owner: false, permissions: '8', canManage: true, botInGuild: true, roleAccess: false },
     ]);
-    expect(await accounts().guild(USER, b.id)).toBeNull();
+    expect(await accounts().guild(USER, guildB.id)).toBeNull();
     await accounts().replaceGuilds(deps.db, USER, [], null);
     expect(await accounts().guilds(USER)).toEqual([]);
   });
@@ -139,9 +139,9 @@ describe.each(databases())('Accounts on $name', (database) => {
   });
 
   it('me: one query giving the same guilds (in order), team and sub as the separate reads', async () => {
-    const a = guild('1100000000000000321', false, '8', 'A');
-    const b = guild('1100000000000000322', true, '0', 'B');
-    await accounts().replaceGuilds(deps.db, USER, [b, a], new Set([b.id]));
+    const guildA = guild('1100000000000000321', false, '8', 'A');
+    const guildB = guild('1100000000000000322', true, '0', 'B');
+    await accounts().replaceGuilds(deps.db, USER, [guildB, guildA], new Set([guildB.id]));
     // Earlier tests of this suite left rows for USER: start from none.
     await deps.db.query('DELETE FROM staff_members WHERE user_id = $1', [USER]);
     await deps.db.query('DELETE FROM subscriptions WHERE user_id = $1', [USER]);

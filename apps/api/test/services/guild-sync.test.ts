@@ -85,10 +85,10 @@ describe('GuildSync.userGuilds', () => {
   it('refreshes a token expiring within a minute first, and saves the new pair', async () => {
     const discord = new FakeDiscord();
     discord.refreshAnswers.push(pair(1));
-    const s = sessions({ ...live(), expiresAt: clock.now + 30_000 });
-    await new GuildSync(discord, clock).userGuilds(s.store, 's');
+    const tokenStore = sessions({ ...live(), expiresAt: clock.now + 30_000 });
+    await new GuildSync(discord, clock).userGuilds(tokenStore.store, 's');
     expect(discord.calls).toEqual(['refresh:r0', 'guilds:a1']);
-    expect(s.saved).toEqual([pair(1)]);
+    expect(tokenStore.saved).toEqual([pair(1)]);
   });
 
   it('on a 401, refreshes once and retries once; a second 401 ends the grant (no loop)', async () => {

@@ -14,10 +14,10 @@ const PLANS = [{ id: 'free', limits: { statisticsDays: 400, statisticsExport: tr
 
 /** A small deterministic random source, so a failure can be replayed. */
 function random(seed: number): () => number {
-  let s = seed;
+  let state = seed;
   return () => {
-    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
-    return s / 2 ** 31;
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
   };
 }
 
@@ -95,10 +95,10 @@ describe.each(databases())('Statistics\' quarter-hour roll-up on $name', (databa
     const dayOf = (d: Date) => local(d).filter((p) => ['year', 'month', 'day'].includes(p.type)).map((p) => p.value).join('-');
     const hourOf = (d: Date) => Number(local(d).find((p) => p.type === 'hour')!.value);
     const inRange = (d: Date) => dayOf(d) >= answer.from && dayOf(d) <= answer.to;
-    const daily = answer.daily.map((d) => ({
-      date: d.date,
-      opened: rows.filter((r) => dayOf(new Date(r.opened_at)) === d.date).length,
-      closed: rows.filter((r) => r.closed_at && dayOf(new Date(r.closed_at)) === d.date).length,
+    const daily = answer.daily.map((day) => ({
+      date: day.date,
+      opened: rows.filter((r) => dayOf(new Date(r.opened_at)) === day.date).length,
+      closed: rows.filter((r) => r.closed_at && dayOf(new Date(r.closed_at)) === day.date).length,
     }));
     expect(answer.daily.map(({ date, opened, closed }) => ({ date, opened, closed }))).toEqual(daily);
     expect(daily.reduce((n, d) => n + d.opened, 0)).toBeGreaterThan(50);

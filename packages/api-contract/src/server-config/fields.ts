@@ -7,8 +7,8 @@ import { Snowflake } from '../auth';
 import { discordLength } from './limits';
 
 /** A count as a reader writes it, the same in every locale ("6,000"). */
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+export function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
 }
 
 /**
@@ -86,10 +86,10 @@ export function forEachDuplicate<T>(
 ): void {
   const seen = new Map<string, number>();
   items.forEach((item, index) => {
-    const k = key(item);
-    if (k === undefined) return;
-    const first = seen.get(k);
-    if (first === undefined) seen.set(k, index);
+    const itemKey = key(item);
+    if (itemKey === undefined) return;
+    const first = seen.get(itemKey);
+    if (first === undefined) seen.set(itemKey, index);
     else report(index, first);
   });
 }

@@ -25,15 +25,15 @@ export const FormQuestion = z
     maxLength: lengthBound(1, 'maximum'),
     placeholder: discordText(TEXT_INPUT_PLACEHOLDER_MAX),
   })
-  .superRefine((q, ctx) => {
+  .superRefine((question, ctx) => {
     // Only between two bounds that are each valid: a bound out of range has its own message.
     const inRange = (n: number, min: number) => Number.isInteger(n) && n >= min && n <= TEXT_INPUT_VALUE_MAX;
-    if (inRange(q.minLength, 0) && inRange(q.maxLength, 1) && q.minLength > q.maxLength) {
+    if (inRange(question.minLength, 0) && inRange(question.maxLength, 1) && question.minLength > question.maxLength) {
       ctx.addIssue({
         code: 'custom',
         path: ['minLength'],
-        input: q.minLength,
-        message: `The minimum length (${formatCount(q.minLength)}) is more than the maximum length (${formatCount(q.maxLength)}).`,
+        input: question.minLength,
+        message: `The minimum length (${formatCount(question.minLength)}) is more than the maximum length (${formatCount(question.maxLength)}).`,
       });
     }
   });

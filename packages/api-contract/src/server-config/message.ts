@@ -226,19 +226,19 @@ export function validateMessagePayload(payload: DiscordMessagePayload): MessageP
 
   if (embeds.length > MESSAGE_EMBEDS_MAX) add(['embeds'], `A message has at most ${MESSAGE_EMBEDS_MAX} embeds (this has ${embeds.length}).`);
   let embedsTotal = 0;
-  embeds.forEach((embed, e) => {
-    maxText(['embeds', e, 'title'], embed.title, EMBED_TITLE_MAX, 'The embed title');
-    maxText(['embeds', e, 'description'], embed.description, EMBED_DESCRIPTION_MAX, 'The embed description');
-    maxText(['embeds', e, 'footer', 'text'], embed.footer?.text, EMBED_FOOTER_TEXT_MAX, 'The embed footer', true);
-    maxText(['embeds', e, 'author', 'name'], embed.author?.name, EMBED_AUTHOR_NAME_MAX, 'The embed author name', true);
+  embeds.forEach((embed, embedIndex) => {
+    maxText(['embeds', embedIndex, 'title'], embed.title, EMBED_TITLE_MAX, 'The embed title');
+    maxText(['embeds', embedIndex, 'description'], embed.description, EMBED_DESCRIPTION_MAX, 'The embed description');
+    maxText(['embeds', embedIndex, 'footer', 'text'], embed.footer?.text, EMBED_FOOTER_TEXT_MAX, 'The embed footer', true);
+    maxText(['embeds', embedIndex, 'author', 'name'], embed.author?.name, EMBED_AUTHOR_NAME_MAX, 'The embed author name', true);
     const fields = embed.fields ?? [];
-    if (fields.length > EMBED_FIELDS_MAX) add(['embeds', e, 'fields'], `An embed has at most ${EMBED_FIELDS_MAX} fields (this has ${fields.length}).`);
-    fields.forEach((field, f) => {
-      maxText(['embeds', e, 'fields', f, 'name'], field.name, EMBED_FIELD_NAME_MAX, 'A field name', true);
-      maxText(['embeds', e, 'fields', f, 'value'], field.value, EMBED_FIELD_VALUE_MAX, 'A field value', true);
+    if (fields.length > EMBED_FIELDS_MAX) add(['embeds', embedIndex, 'fields'], `An embed has at most ${EMBED_FIELDS_MAX} fields (this has ${fields.length}).`);
+    fields.forEach((field, fieldIndex) => {
+      maxText(['embeds', embedIndex, 'fields', fieldIndex, 'name'], field.name, EMBED_FIELD_NAME_MAX, 'A field name', true);
+      maxText(['embeds', embedIndex, 'fields', fieldIndex, 'value'], field.value, EMBED_FIELD_VALUE_MAX, 'A field value', true);
     });
     if (embed.color !== undefined && !(Number.isInteger(embed.color) && embed.color >= 0 && embed.color <= 0xffffff)) {
-      add(['embeds', e, 'color'], 'The embed colour must be an integer from 0 to 16777215 (0xFFFFFF).');
+      add(['embeds', embedIndex, 'color'], 'The embed colour must be an integer from 0 to 16777215 (0xFFFFFF).');
     }
     embedsTotal += embedLength(embed);
   });
@@ -264,8 +264,8 @@ export function validateMessagePayload(payload: DiscordMessagePayload): MessageP
     else customIds.set(customId, path.join('.'));
   };
 
-  components.forEach((row, r) => {
-    const rowPath = ['components', r];
+  components.forEach((row, rowIndex) => {
+    const rowPath = ['components', rowIndex];
     if (row.type !== COMPONENT_TYPE.ACTION_ROW) {
       add([...rowPath, 'type'], 'A top-level component must be an action row.');
       return;
@@ -277,8 +277,8 @@ export function validateMessagePayload(payload: DiscordMessagePayload): MessageP
     } else if (row.components.length > ACTION_ROW_BUTTONS_MAX) {
       add([...rowPath, 'components'], `A row has at most ${ACTION_ROW_BUTTONS_MAX} buttons (this has ${row.components.length}).`);
     }
-    row.components.forEach((component, c) => {
-      const path = [...rowPath, 'components', c];
+    row.components.forEach((component, componentIndex) => {
+      const path = [...rowPath, 'components', componentIndex];
       if (component.type === COMPONENT_TYPE.BUTTON) {
         maxText([...path, 'label'], component.label, BUTTON_LABEL_MAX, 'A button label');
         if ((component.label ?? '').trim() === '' && component.emoji === undefined) {
@@ -299,8 +299,8 @@ export function validateMessagePayload(payload: DiscordMessagePayload): MessageP
           add([...path, 'options'], `A select menu has 1 to ${SELECT_OPTIONS_MAX} options (this has ${options.length}).`);
         }
         const values = new Set<string>();
-        options.forEach((option, o) => {
-          const optionPath = [...path, 'options', o];
+        options.forEach((option, optionIndex) => {
+          const optionPath = [...path, 'options', optionIndex];
           maxText([...optionPath, 'label'], option.label, SELECT_OPTION_LABEL_MAX, 'An option label', true);
           maxText([...optionPath, 'value'], option.value, SELECT_OPTION_VALUE_MAX, 'An option value', true);
           maxText([...optionPath, 'description'], option.description, SELECT_OPTION_DESCRIPTION_MAX, 'An option description');

@@ -297,11 +297,11 @@ describe('panel limits and roles', () => {
   });
 
   it('checks role ids and flags a role listed twice', () => {
-    const p = panel();
-    expect(issuesOf(Panel, withValue(p, 'pingRoleIds', [...p.pingRoleIds, 'everyone']))).toEqual([
+    const validPanel = panel();
+    expect(issuesOf(Panel, withValue(validPanel, 'pingRoleIds', [...validPanel.pingRoleIds, 'everyone']))).toEqual([
       { path: 'pingRoleIds.1', code: 'invalid_format', message: 'must be a Discord id (17 to 20 digits)' },
     ]);
-    expect(issuesOf(Panel, withValue(p, 'supportRoleIds', [...p.supportRoleIds, p.supportRoleIds[0]]))).toEqual([
+    expect(issuesOf(Panel, withValue(validPanel, 'supportRoleIds', [...validPanel.supportRoleIds, validPanel.supportRoleIds[0]]))).toEqual([
       { path: 'supportRoleIds.2', code: 'custom', message: 'This role is already in the list.' },
     ]);
   });

@@ -163,12 +163,12 @@ export function serverConfigSchema(options: ServerConfigSchemaOptions) {
     );
 
     const panelIds = new Set(panels.map((p) => p.id));
-    multiPanels.forEach((multi, m) => {
+    multiPanels.forEach((multi, multiIndex) => {
       multi.panelIds.forEach((id, i) => {
         if (!panelIds.has(id)) {
           ctx.addIssue({
             code: 'custom',
-            path: ['multiPanels', m, 'panelIds', i],
+            path: ['multiPanels', multiIndex, 'panelIds', i],
             input: id,
             message: `There is no panel with the id "${id}" (it may have been deleted): remove it from this multi-panel.`,
           });

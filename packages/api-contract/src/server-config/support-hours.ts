@@ -37,8 +37,8 @@ export const TimeZone = z.string().superRefine((name, ctx) => {
 
 /** Minutes since midnight of 'HH:MM' (00:00 to 24:00), or null when it is not such a time. */
 export function minutesOfDay(time: string): number | null {
-  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(time);
-  if (m) return Number(m[1]) * 60 + Number(m[2]);
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(time);
+  if (match) return Number(match[1]) * 60 + Number(match[2]);
   return time === '24:00' ? 24 * 60 : null;
 }
 

@@ -10,7 +10,7 @@ import { createPostgresDb } from '../../db/postgres';
 export const MIGRATIONS_DIR = join(API_DIR, 'migrations');
 
 /** Opens the configured database (PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR). */
-async function openDb(config: FastifyInstance['config'], onError?: (e: Error) => void): Promise<Db> {
+async function openDb(config: FastifyInstance['config'], onError?: (error: Error) => void): Promise<Db> {
   if (config.database.url) {
     return createPostgresDb({
       url: config.database.url,

@@ -78,9 +78,9 @@ export function cspWithOrigins(csp: string, origins: string[]): string {
   const widen = new Set(['default-src', 'script-src', 'style-src', 'connect-src', 'img-src', 'font-src']);
   return csp
     .split(/;\s*/)
-    .map((d) => {
-      const name = d.split(/\s+/, 1)[0] ?? '';
-      return widen.has(name) ? [d, ...origins.filter((options) => !d.split(/\s+/).includes(options))].join(' ') : d;
+    .map((directive) => {
+      const name = directive.split(/\s+/, 1)[0] ?? '';
+      return widen.has(name) ? [directive, ...origins.filter((origin) => !directive.split(/\s+/).includes(origin))].join(' ') : directive;
     })
     .join('; ');
 }

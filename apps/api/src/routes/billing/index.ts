@@ -56,7 +56,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
   const paddle = app.paddleApi;
   const own = { attachValidation: true, preHandler: app.requireSession } as const;
   const staff = { attachValidation: true, preHandler: app.requireStaff('DASHBOARD_SUPPORT_SYSTEM_READ') } as const;
-  const noStore = (reply: { header: (k: string, v: string) => unknown }) => reply.header('cache-control', 'no-store');
+  const noStore = (reply: { header: (name: string, value: string) => unknown }) => reply.header('cache-control', 'no-store');
 
   const dashboardOrigins = new Set(app.config.dashboardOrigins);
   /** A staff read writes the audit: only the dashboard's own fetch may cause that, never another site's link or frame. */

@@ -136,9 +136,9 @@ export default async function transcriptV1Routes(fastify: FastifyInstance, opts:
     return { guildId, channelName };
   }
 
-  async function fetchTranscript(p: LegacyParams): Promise<string> {
-    const path = `${cdnBase}/attachments/${p.channel}/${p.attachment}/${p.filename}`;
-    const signed = `${path}?ex=${p.ex}&is=${p.is}&hm=${p.hm}&`;
+  async function fetchTranscript(params: LegacyParams): Promise<string> {
+    const path = `${cdnBase}/attachments/${params.channel}/${params.attachment}/${params.filename}`;
+    const signed = `${path}?ex=${params.ex}&is=${params.is}&hm=${params.hm}&`;
     const first = await download(signed);
     if (first.text !== null) return first.text;
     if (first.status !== 404 && first.status !== 403) throw new ApiHttpError('DISCORD_UNAVAILABLE', { retryAfter: 5, message: `Discord’s CDN answered ${first.status}. Try again shortly.` });

@@ -238,14 +238,14 @@ export class BillingAccounts {
   }
 
   #answer(row: SubscriptionRow): BillingSubscription {
-    const slots: PremiumSlot[] = row.slots.map((p) => {
-      const assignedAt = toIso(p.assigned_at);
+    const slots: PremiumSlot[] = row.slots.map((slotRow) => {
+      const assignedAt = toIso(slotRow.assigned_at);
       // A server subscription's slot never moves: no time to wait for.
-      const movable = p.guild_id && assignedAt && row.guild_id === null ? new Date(assignedAt).getTime() + this.cooldownMs : null;
+      const movable = slotRow.guild_id && assignedAt && row.guild_id === null ? new Date(assignedAt).getTime() + this.cooldownMs : null;
       return {
-        slot: p.slot,
-        guildId: p.guild_id,
-        guildName: p.guild_name,
+        slot: slotRow.slot,
+        guildId: slotRow.guild_id,
+        guildName: slotRow.guild_name,
         assignedAt,
         movableAt: movable !== null && movable > this.clock() ? new Date(movable).toISOString() : null,
       };
@@ -276,27 +276,27 @@ export class BillingAccounts {
  * What the provider offers on a subscription in its state (only what this service implements).
  * Discord's app subscriptions are managed in Discord: none here.
  */
-function actionsOf(r: SubscriptionRow): BillingAction[] {
+function actionsOf(row: SubscriptionRow): BillingAction[] {
   const actions: BillingAction[] = [];
-  const portal = r.customer_id !== null;
-  switch (r.provider) {
+  const portal = row.customer_id !== null;
+  switch (row.provider) {
     case 'paddle': {
-      const live = r.status === 'active' || r.status === 'trialing' || r.status === 'past_due';
-      if (live && !r.cancel_at_period_end) actions.push('cancel');
-      if (live && r.cancel_at_period_end) actions.push('resume');
-      if (r.status === 'active' || r.status === 'past_due') actions.push('updatePaymentMethod');
-      if (r.status === 'active' && !r.cancel_at_period_end) actions.push('changePlan');
+      const live = row.status === 'active' || row.status === 'trialing' || row.status === 'past_due';
+      if (live && !row.cancel_at_period_end) actions.push('cancel');
+      if (live && row.cancel_at_period_end) actions.push('resume');
+      if (row.status === 'active' || row.status === 'past_due') actions.push('updatePaymentMethod');
+      if (row.status === 'active' && !row.cancel_at_period_end) actions.push('changePlan');
       break;
     }
     case 'fastspring':
-      if (r.status === 'active' || r.status === 'trial' || r.status === 'overdue') actions.push('cancel');
-      if (r.status === 'canceled') actions.push('resume');
-      if (r.status === 'active') actions.push('changePlan');
+      if (row.status === 'active' || row.status === 'trial' || row.status === 'overdue') actions.push('cancel');
+      if (row.status === 'canceled') actions.push('resume');
+      if (row.status === 'active') actions.push('changePlan');
       break;
     case 'chargebee':
-      if (r.status === 'active' || r.status === 'in_trial') actions.push('cancel');
-      if (r.status === 'non_renewing') actions.push('resume');
-      if (r.status === 'active') actions.push('changePlan');
+      if (row.status === 'active' || row.status === 'in_trial') actions.push('cancel');
+      if (row.status === 'non_renewing') actions.push('resume');
+      if (row.status === 'active') actions.push('changePlan');
       break;
     case 'discord':
       return [];

@@ -33,11 +33,11 @@ export class DiscordBillingClient implements ProviderClient {
       if (page.length === 0) return;
       yield page
         .filter((e) => e.user_id && sellsAsPlan(e as unknown as Record<string, unknown>, prices))
-        .map((e) => {
+        .map((entitlement) => {
           try {
-            return discordSubscriptionState(e, prices, (BigInt(readAt) * 1000n).toString(), readAt);
+            return discordSubscriptionState(entitlement, prices, (BigInt(readAt) * 1000n).toString(), readAt);
           } catch (error) {
-            return { id: e.id, error: error instanceof Error ? error : new Error(String(error)) };
+            return { id: entitlement.id, error: error instanceof Error ? error : new Error(String(error)) };
           }
         });
       // Pages go forward by id (`after`); the largest id of this page starts the next.

@@ -81,11 +81,11 @@ export class FastspringApi implements ProviderClient {
     );
     return (Array.isArray(entries) ? entries : [])
       .flatMap((e) => (e.order?.id ? [e.order] : []))
-      .map((o) => ({
-        id: o.id!,
-        date: new Date(o.changed ?? 0).toISOString(),
-        total: { amount: o.total ?? 0, currency: o.currency ?? 'USD' },
-        status: o.completed === false ? 'pending' : 'completed',
+      .map((order) => ({
+        id: order.id!,
+        date: new Date(order.changed ?? 0).toISOString(),
+        total: { amount: order.total ?? 0, currency: order.currency ?? 'USD' },
+        status: order.completed === false ? 'pending' : 'completed',
       }))
       .sort((a, b) => b.date.localeCompare(a.date));
   }

@@ -121,16 +121,16 @@ export class PaddleApi implements ProviderClient {
       // Paddle's subscriptions do not name the transaction that made them (only subscription.created
       // does): the transactions the API created (origin api) of this page's subscriptions say it.
       const made = await this.#apiTransactions(page.map((s) => s.id));
-      yield page.map((s) => ({
-        transaction_id: made.get(s.id) ?? null,
-        id: s.id,
-        status: s.status,
-        customer_id: s.customerId,
-        updated_at: s.updatedAt,
-        current_billing_period: s.currentBillingPeriod ? { starts_at: s.currentBillingPeriod.startsAt, ends_at: s.currentBillingPeriod.endsAt } : null,
-        scheduled_change: s.scheduledChange ? { action: s.scheduledChange.action, effective_at: s.scheduledChange.effectiveAt } : null,
-        items: s.items.map((i) => ({ quantity: i.quantity, price: { id: i.price.id } })),
-        custom_data: s.customData ?? null,
+      yield page.map((subscription) => ({
+        transaction_id: made.get(subscription.id) ?? null,
+        id: subscription.id,
+        status: subscription.status,
+        customer_id: subscription.customerId,
+        updated_at: subscription.updatedAt,
+        current_billing_period: subscription.currentBillingPeriod ? { starts_at: subscription.currentBillingPeriod.startsAt, ends_at: subscription.currentBillingPeriod.endsAt } : null,
+        scheduled_change: subscription.scheduledChange ? { action: subscription.scheduledChange.action, effective_at: subscription.scheduledChange.effectiveAt } : null,
+        items: subscription.items.map((i) => ({ quantity: i.quantity, price: { id: i.price.id } })),
+        custom_data: subscription.customData ?? null,
       }));
     }
   }
@@ -154,7 +154,7 @@ export class PaddleApi implements ProviderClient {
     return new Map([...made].map(([sub, t]) => [sub, t.id]));
   }
 
-  async #call<T>(work: (p: Paddle) => Promise<T>): Promise<T> {
+  async #call<T>(work: (client: Paddle) => Promise<T>): Promise<T> {
     if (!this.#client) throw new ApiHttpError('PROVIDER_UNAVAILABLE', { message: 'Paddle is not configured on this server (PADDLE_API_KEY).' });
     try {
       return await work(this.#client);

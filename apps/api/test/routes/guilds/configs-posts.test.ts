@@ -8,7 +8,7 @@ import { signIn } from '../../helpers/oauth';
 
 const { ava, ben, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;
-const C = DEMO_CHANNELS.avasArcade;
+const CHANNELS = DEMO_CHANNELS.avasArcade;
 const SEND_MESSAGES = String(1 << 11);
 
 function panel(id: string, name: string, title = name) {
@@ -39,9 +39,9 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
   let browser: Browser;
 
   async function as(userId: string) {
-    const b = new Browser(t.app);
-    await signIn(b, userId);
-    return b;
+    const browser = new Browser(t.app);
+    await signIn(browser, userId);
+    return browser;
   }
 
   async function save(config: unknown) {
@@ -75,28 +75,28 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
     expect(await posts()).toEqual([]);
     const visitor = new Browser(t.app);
     expect((await visitor.get(`${base}/posts`)).statusCode).toBe(401);
-    expect((await send({ kind: 'panel', id: 'support', channelId: C.support }, visitor)).statusCode).toBe(401);
+    expect((await send({ kind: 'panel', id: 'support', channelId: CHANNELS.support }, visitor)).statusCode).toBe(401);
     for (const who of [ben.id, cleo.id]) {
-      const b = await as(who);
-      for (const res of [await b.get(`${base}/posts`), await send({ kind: 'panel', id: 'support', channelId: C.support }, b), await update('panel', 'support', b)]) {
+      const browser = await as(who);
+      for (const res of [await browser.get(`${base}/posts`), await send({ kind: 'panel', id: 'support', channelId: CHANNELS.support }, browser), await update('panel', 'support', browser)]) {
         expect(ApiError.parse(res.json()).code).toBe(who === ben.id ? 403 : 405);
       }
     }
     // A cross-site request (no x-requested-with, another origin) is refused before anything else.
     const forged = await browser.request('POST', `${base}/posts`, {
       headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
-      payload: { kind: 'panel', id: 'support', channelId: C.support },
+      payload: { kind: 'panel', id: 'support', channelId: CHANNELS.support },
     });
     expect(forged.statusCode).toBe(403);
     expect(ApiError.parse(forged.json()).code).toBe(1005);
-    expect(t.sandbox.messages(C.support)).toEqual([]);
+    expect(t.sandbox.messages(CHANNELS.support)).toEqual([]);
   });
 
   it('refuses an item the live configuration does not have (1002) and a malformed body (1001)', async () => {
-    const missing = await send({ kind: 'panel', id: 'support', channelId: C.support });
+    const missing = await send({ kind: 'panel', id: 'support', channelId: CHANNELS.support });
     expect(missing.statusCode).toBe(404);
     expect(ApiError.parse(missing.json())).toMatchObject({ code: 1002, message: "This server's configuration has no panel “support”: save it first." });
-    const bad = await send({ kind: 'poster', id: 'support', channelId: C.support });
+    const bad = await send({ kind: 'poster', id: 'support', channelId: CHANNELS.support });
     expect(bad.statusCode).toBe(400);
     expect(ApiError.parse(bad.json()).code).toBe(1001);
     const notYet = await update('panel', 'support');
@@ -106,12 +106,12 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
 
   it('sends a panel to #support: the bot posts its message, the post is stored and logged', async () => {
     const version = await save(configWith());
-    const res = await send({ kind: 'panel', id: 'support', channelId: C.support });
+    const res = await send({ kind: 'panel', id: 'support', channelId: CHANNELS.support });
     expect(res.statusCode, res.body).toBe(200);
     const post = PanelPost.parse(res.json());
-    expect(post).toMatchObject({ kind: 'panel', id: 'support', channelId: C.support, postedVersion: version, state: 'posted' });
+    expect(post).toMatchObject({ kind: 'panel', id: 'support', channelId: CHANNELS.support, postedVersion: version, state: 'posted' });
 
-    const [message] = t.sandbox.messages(C.support);
+    const [message] = t.sandbox.messages(CHANNELS.support);
     expect(message).toMatchObject({ id: post.messageId, authorId: DEMO_APP.clientId, guildId: ARCADE });
     expect(message!.embeds[0]).toMatchObject({ title: 'Support', description: 'Press the button to open a ticket.', color: 0x10b981 });
     expect(message!.components[0]!.components[0]).toMatchObject({ type: 2, style: 1, label: 'Open Support', custom_id: 'tickety:panel:support', emoji: { name: '🎫' } });
@@ -122,9 +122,9 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
   });
 
   it('sends a multi-panel with a button per panel (or one select menu)', async () => {
-    const res = await send({ kind: 'multiPanel', id: 'helpdesk', channelId: C.welcome });
+    const res = await send({ kind: 'multiPanel', id: 'helpdesk', channelId: CHANNELS.welcome });
     expect(res.statusCode, res.body).toBe(200);
-    const message = t.sandbox.messages(C.welcome).find((m) => m.id === PanelPost.parse(res.json()).messageId)!;
+    const message = t.sandbox.messages(CHANNELS.welcome).find((m) => m.id === PanelPost.parse(res.json()).messageId)!;
     expect(message.embeds[0]).toMatchObject({ title: 'How can we help?' });
     expect(message.components).toHaveLength(1);
     expect(message.components[0]!.components.map((c) => [c.type, (c as { custom_id?: string }).custom_id])).toEqual([
@@ -135,15 +135,15 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
 
   it('refuses, without asking Discord, a channel where the bot lacks a permission, a category, and a channel of another server', async () => {
     const before = t.discordCalls.length;
-    expectRefused(await send({ kind: 'panel', id: 'support', channelId: C.staffOnly }), 'The bot cannot post in #staff-only: it lacks Send Messages.');
-    expectRefused(await send({ kind: 'panel', id: 'support', channelId: C.faq }), 'The bot cannot post in #faq: it lacks Embed Links.');
-    expectRefused(await send({ kind: 'panel', id: 'support', channelId: C.modLog }), 'The bot cannot post in #mod-log: it lacks View Channel and Send Messages.');
-    const category = await send({ kind: 'panel', id: 'support', channelId: C.supportCategory });
+    expectRefused(await send({ kind: 'panel', id: 'support', channelId: CHANNELS.staffOnly }), 'The bot cannot post in #staff-only: it lacks Send Messages.');
+    expectRefused(await send({ kind: 'panel', id: 'support', channelId: CHANNELS.faq }), 'The bot cannot post in #faq: it lacks Embed Links.');
+    expectRefused(await send({ kind: 'panel', id: 'support', channelId: CHANNELS.modLog }), 'The bot cannot post in #mod-log: it lacks View Channel and Send Messages.');
+    const category = await send({ kind: 'panel', id: 'support', channelId: CHANNELS.supportCategory });
     expect(category.statusCode).toBe(400);
     expect(ApiError.parse(category.json())).toMatchObject({ code: 1001, message: 'channelId: #Support is a category: a panel is posted in a text or announcement channel.' });
     expectRefused(await send({ kind: 'panel', id: 'support', channelId: DEMO_CHANNELS.pixelPals.general }), /not in this server/);
     expect(messageCalls(before)).toEqual([]);
-    expect(t.sandbox.messages(C.staffOnly)).toEqual([]);
+    expect(t.sandbox.messages(CHANNELS.staffOnly)).toEqual([]);
   });
 
   it('marks a post outdated when the live configuration changes its message, and updates it in place', async () => {
@@ -156,12 +156,12 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
     const before = t.discordCalls.length;
     const res = await update('panel', 'support');
     expect(res.statusCode, res.body).toBe(200);
-    expect(PanelPost.parse(res.json())).toMatchObject({ messageId: sent.messageId, channelId: C.support, postedVersion: version, state: 'posted' });
+    expect(PanelPost.parse(res.json())).toMatchObject({ messageId: sent.messageId, channelId: CHANNELS.support, postedVersion: version, state: 'posted' });
     expect(messageCalls(before).map((c) => c.method)).toEqual(['PATCH']);
-    const message = t.sandbox.messages(C.support).find((m) => m.id === sent.messageId)!;
+    const message = t.sandbox.messages(CHANNELS.support).find((m) => m.id === sent.messageId)!;
     expect(message.embeds[0]).toMatchObject({ title: 'Support (24/7)' });
     expect(message.editedAt).not.toBeNull();
-    expect(t.sandbox.messages(C.support)).toHaveLength(1);
+    expect(t.sandbox.messages(CHANNELS.support)).toHaveLength(1);
     expect(await postOf('panel', 'support')).toMatchObject({ state: 'posted', postedVersion: version });
     const log = WebLogPage.parse((await browser.get(`${base}/logs?action=panel.update`)).json()).entries;
     expect(log[0]).toMatchObject({ action: 'panel.update', target: 'Panel “Support” in #support', version, changes: [{ path: 'version', before: sent.postedVersion, after: version }] });
@@ -171,7 +171,7 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
     const sent = (await postOf('panel', 'support'))!;
     const deleted = await t.app.inject({
       method: 'DELETE',
-      url: `/sandbox/discord/api/v10/channels/${C.support}/messages/${sent.messageId}`,
+      url: `/sandbox/discord/api/v10/channels/${CHANNELS.support}/messages/${sent.messageId}`,
       headers: { authorization: `Bot ${DEMO_APP.botToken}` },
     });
     expect(deleted.statusCode).toBe(204);
@@ -183,64 +183,64 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
     expectRefused(await update('panel', 'support'), 'The message was deleted in Discord: send the panel again.');
     expect(messageCalls(before)).toEqual([]);
 
-    const again = await send({ kind: 'panel', id: 'support', channelId: C.transcripts });
+    const again = await send({ kind: 'panel', id: 'support', channelId: CHANNELS.transcripts });
     expect(again.statusCode, again.body).toBe(200);
-    expect(await postOf('panel', 'support')).toMatchObject({ state: 'posted', channelId: C.transcripts, messageId: PanelPost.parse(again.json()).messageId });
+    expect(await postOf('panel', 'support')).toMatchObject({ state: 'posted', channelId: CHANNELS.transcripts, messageId: PanelPost.parse(again.json()).messageId });
     const log = WebLogPage.parse((await browser.get(`${base}/logs?action=panel.send`)).json()).entries;
     expect(log[0]).toMatchObject({ target: 'Panel “Support” in #transcripts', changes: [{ path: 'channel', before: '#support', after: '#transcripts' }] });
   });
 
   it('marks the post deleted when Discord says its channel is gone (10003)', async () => {
     await save(configWith(panel('support', 'Support', 'Support (weekends)')));
-    t.sandbox.failNext(`PATCH /api/v10/channels/${C.transcripts}/messages/*`, { status: 404, body: { message: 'Unknown Channel', code: 10003 } });
+    t.sandbox.failNext(`PATCH /api/v10/channels/${CHANNELS.transcripts}/messages/*`, { status: 404, body: { message: 'Unknown Channel', code: 10003 } });
     expectRefused(await update('panel', 'support'), 'The channel #transcripts was deleted in Discord: send the panel again.');
     expect(await postOf('panel', 'support')).toMatchObject({ state: 'deleted' });
-    expect((await send({ kind: 'panel', id: 'support', channelId: C.support })).statusCode).toBe(200);
+    expect((await send({ kind: 'panel', id: 'support', channelId: CHANNELS.support })).statusCode).toBe(200);
   });
 
   it('names what the bot lacks when Discord refuses (50013) after the channel list was read', async () => {
     // The cached list says the bot can post in #welcome; Discord has just taken Send Messages away.
-    expect((await browser.get(`${base}/resources`)).json().channels.find((c: { id: string }) => c.id === C.welcome).botCanPost).toBe(true);
-    t.sandbox.setChannelOverwrites(C.welcome, [{ id: DEMO_ROLES.avasArcade.tickety, type: 0, allow: '0', deny: SEND_MESSAGES }]);
+    expect((await browser.get(`${base}/resources`)).json().channels.find((c: { id: string }) => c.id === CHANNELS.welcome).botCanPost).toBe(true);
+    t.sandbox.setChannelOverwrites(CHANNELS.welcome, [{ id: DEMO_ROLES.avasArcade.tickety, type: 0, allow: '0', deny: SEND_MESSAGES }]);
     try {
-      expectRefused(await send({ kind: 'panel', id: 'billing', channelId: C.welcome }), 'The bot cannot post in #welcome: it lacks Send Messages.');
+      expectRefused(await send({ kind: 'panel', id: 'billing', channelId: CHANNELS.welcome }), 'The bot cannot post in #welcome: it lacks Send Messages.');
       expect(await postOf('panel', 'billing')).toBeUndefined();
     } finally {
-      t.sandbox.setChannelOverwrites(C.welcome, null);
+      t.sandbox.setChannelOverwrites(CHANNELS.welcome, null);
     }
     // Sending decides on the cached list, which now says the bot cannot post there: a send right away
     // is refused without asking Discord, until the list is read again (the picker's ?refresh=1).
     const before = t.discordCalls.length;
-    expectRefused(await send({ kind: 'panel', id: 'billing', channelId: C.welcome }), 'The bot cannot post in #welcome: it lacks Send Messages.');
+    expectRefused(await send({ kind: 'panel', id: 'billing', channelId: CHANNELS.welcome }), 'The bot cannot post in #welcome: it lacks Send Messages.');
     expect(t.discordCalls.length).toBe(before);
     expect((await browser.get(`${base}/resources?refresh=1`)).statusCode).toBe(200);
   });
 
   it('waits out a short 429 from Discord; a long one or a 5xx is 1008 with Retry-After, and nothing is stored', async () => {
-    const route = `POST /api/v10/channels/${C.welcome}/messages`;
+    const route = `POST /api/v10/channels/${CHANNELS.welcome}/messages`;
     t.sandbox.failNext(route, { status: 429, retryAfter: 0.2 });
-    const waited = await send({ kind: 'panel', id: 'billing', channelId: C.welcome });
+    const waited = await send({ kind: 'panel', id: 'billing', channelId: CHANNELS.welcome });
     expect(waited.statusCode, waited.body).toBe(200);
     expect(t.sandbox.requests(route).slice(-2).map((r) => r.status)).toEqual([429, 200]);
     const posted = (await postOf('panel', 'billing'))!;
 
     t.sandbox.failNext(route, { status: 429, retryAfter: 30 });
-    const limited = await send({ kind: 'panel', id: 'billing', channelId: C.welcome });
+    const limited = await send({ kind: 'panel', id: 'billing', channelId: CHANNELS.welcome });
     expect(limited.statusCode).toBe(503);
     expect(ApiError.parse(limited.json()).code).toBe(1008);
     expect(limited.headers['retry-after']).toBe('30');
 
     // Discord said this route is limited for 30 s in #welcome: the bot keeps to it without asking again.
     const before = t.discordCalls.length;
-    const still = await send({ kind: 'panel', id: 'billing', channelId: C.welcome });
+    const still = await send({ kind: 'panel', id: 'billing', channelId: CHANNELS.welcome });
     expect(still.statusCode).toBe(503);
     expect(Number(still.headers['retry-after'])).toBeGreaterThanOrEqual(29);
     expect(Number(still.headers['retry-after'])).toBeLessThanOrEqual(31);
     expect(messageCalls(before)).toEqual([]);
 
-    const other = `POST /api/v10/channels/${C.transcripts}/messages`;
+    const other = `POST /api/v10/channels/${CHANNELS.transcripts}/messages`;
     t.sandbox.failNext(other, { status: 500 });
-    const down = await send({ kind: 'panel', id: 'billing', channelId: C.transcripts });
+    const down = await send({ kind: 'panel', id: 'billing', channelId: CHANNELS.transcripts });
     expect(down.statusCode).toBe(503);
     expect(ApiError.parse(down.json()).code).toBe(1008);
     expect(down.headers['retry-after']).toBe('5');
@@ -251,7 +251,7 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
 
   it('retries an edit once after a 5xx', async () => {
     await save(configWith(panel('support', 'Support', 'Support (holidays)')));
-    t.sandbox.failNext(`PATCH /api/v10/channels/${C.support}/messages/*`, { status: 503 });
+    t.sandbox.failNext(`PATCH /api/v10/channels/${CHANNELS.support}/messages/*`, { status: 503 });
     const res = await update('panel', 'support');
     expect(res.statusCode, res.body).toBe(200);
     expect(await postOf('panel', 'support')).toMatchObject({ state: 'posted' });
@@ -259,7 +259,7 @@ describe.each(databases())('posted panels (/api/guilds/:server/posts) on $name',
 
   it('passes on what else Discord refuses (50035 Invalid Form Body) as 1014, and leaves the post as it was', async () => {
     await save(configWith(panel('support', 'Support', 'Support (spring)')));
-    t.sandbox.failNext(`PATCH /api/v10/channels/${C.support}/messages/*`, {
+    t.sandbox.failNext(`PATCH /api/v10/channels/${CHANNELS.support}/messages/*`, {
       status: 400,
       body: { message: 'Invalid Form Body', code: 50035, errors: { components: { 0: { components: { 0: { emoji: { _errors: [{ code: 'COMPONENT_INVALID_EMOJI', message: 'Invalid emoji' }] } } } } } } },
     });

@@ -9,7 +9,7 @@ import { signIn } from '../../helpers/oauth';
 
 const { ava, ben, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;
-const C = DEMO_CHANNELS.avasArcade;
+const CHANNELS = DEMO_CHANNELS.avasArcade;
 const SEND_MESSAGES = String(1 << 11);
 
 describe.each(databases())('GET /api/guilds/:server/resources on $name', (database) => {
@@ -47,20 +47,20 @@ describe.each(databases())('GET /api/guilds/:server/resources on $name', (databa
     expect(body.channels.map((c) => [c.name, c.kind, c.parentId])).toEqual([
       ['welcome', 'text', null],
       ['Support', 'category', null],
-      ['support', 'text', C.supportCategory],
-      ['staff-only', 'text', C.supportCategory],
-      ['faq', 'text', C.supportCategory],
+      ['support', 'text', CHANNELS.supportCategory],
+      ['staff-only', 'text', CHANNELS.supportCategory],
+      ['faq', 'text', CHANNELS.supportCategory],
       ['Archive', 'category', null],
-      ['transcripts', 'text', C.archiveCategory],
-      ['mod-log', 'text', C.archiveCategory],
+      ['transcripts', 'text', CHANNELS.archiveCategory],
+      ['mod-log', 'text', CHANNELS.archiveCategory],
     ]);
     const byId = new Map(body.channels.map((c) => [c.id, c]));
-    for (const id of [C.welcome, C.support, C.transcripts]) expect(byId.get(id)).toMatchObject({ botCanPost: true, botMissing: [] });
-    expect(byId.get(C.staffOnly)).toMatchObject({ botCanPost: false, botMissing: ['SEND_MESSAGES'] });
-    expect(byId.get(C.faq)).toMatchObject({ botCanPost: false, botMissing: ['EMBED_LINKS'] });
+    for (const id of [CHANNELS.welcome, CHANNELS.support, CHANNELS.transcripts]) expect(byId.get(id)).toMatchObject({ botCanPost: true, botMissing: [] });
+    expect(byId.get(CHANNELS.staffOnly)).toMatchObject({ botCanPost: false, botMissing: ['SEND_MESSAGES'] });
+    expect(byId.get(CHANNELS.faq)).toMatchObject({ botCanPost: false, botMissing: ['EMBED_LINKS'] });
     // @everyone may neither see nor send in #mod-log, and nothing gives the bot either back.
-    expect(byId.get(C.modLog)).toMatchObject({ botCanPost: false, botMissing: ['VIEW_CHANNEL', 'SEND_MESSAGES'] });
-    expect(byId.get(C.supportCategory)).toMatchObject({ kind: 'category', botCanPost: false });
+    expect(byId.get(CHANNELS.modLog)).toMatchObject({ botCanPost: false, botMissing: ['VIEW_CHANNEL', 'SEND_MESSAGES'] });
+    expect(byId.get(CHANNELS.supportCategory)).toMatchObject({ kind: 'category', botCanPost: false });
 
     // Highest first; @everyone (the server's id) kept, last.
     expect(body.roles.map((r) => [r.name, r.managed])).toEqual([
@@ -121,15 +121,15 @@ describe.each(databases())('GET /api/guilds/:server/resources on $name', (databa
 
   it('follows the overwrites Discord has now (refresh=1): the bot losing Send Messages in #support', async () => {
     const browser = await as(ava.id);
-    t.sandbox.setChannelOverwrites(C.support, [{ id: DEMO_ROLES.avasArcade.tickety, type: 0, allow: '0', deny: SEND_MESSAGES }]);
+    t.sandbox.setChannelOverwrites(CHANNELS.support, [{ id: DEMO_ROLES.avasArcade.tickety, type: 0, allow: '0', deny: SEND_MESSAGES }]);
     try {
       const body = ServerResources.parse((await browser.get(`${url}?refresh=1`)).json());
-      expect(body.channels.find((c) => c.id === C.support)).toMatchObject({ botCanPost: false, botMissing: ['SEND_MESSAGES'] });
+      expect(body.channels.find((c) => c.id === CHANNELS.support)).toMatchObject({ botCanPost: false, botMissing: ['SEND_MESSAGES'] });
     } finally {
-      t.sandbox.setChannelOverwrites(C.support, null);
+      t.sandbox.setChannelOverwrites(CHANNELS.support, null);
     }
     const back = ServerResources.parse((await browser.get(`${url}?refresh=1`)).json());
-    expect(back.channels.find((c) => c.id === C.support)).toMatchObject({ botCanPost: true, botMissing: [] });
+    expect(back.channels.find((c) => c.id === CHANNELS.support)).toMatchObject({ botCanPost: true, botMissing: [] });
   });
 
   it('answers 1014 for a server the bot is not in: invite it first', async () => {

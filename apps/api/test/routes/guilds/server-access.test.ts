@@ -20,7 +20,7 @@ const PIXEL = DEMO_GUILDS.pixelPals.id;
 const MODS = DEMO_GUILDS.modGuild.id;
 const MR = DEMO_ROLES.modGuild;
 
-type Call = { name: string; kind: 'read' | 'write'; run: (b: Browser, server: string, ctx: Ctx) => Promise<LightMyRequestResponse> };
+type Call = { name: string; kind: 'read' | 'write'; run: (browser: Browser, server: string, ctx: Ctx) => Promise<LightMyRequestResponse> };
 interface Ctx {
   version: number;
   config: ServerConfig;

@@ -28,8 +28,8 @@ import { signIn } from '../../helpers/oauth';
 const { ava, ben, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;
 const PALS = DEMO_GUILDS.pixelPals.id;
-const R = DEMO_ROLES;
-const C = DEMO_CHANNELS;
+const ROLES = DEMO_ROLES;
+const CHANNELS = DEMO_CHANNELS;
 /** Test secrets (32 bytes each, base64). */
 const KEY_2025 = Buffer.alloc(32, 7).toString('base64');
 const KEY_2026 = Buffer.alloc(32, 9).toString('base64');
@@ -55,21 +55,21 @@ function arcadeConfig(): ServerConfig {
   const panel = newPanel('support', {
     name: 'Support',
     title: 'Support',
-    description: `Read <#${C.avasArcade.faq}> first; <@&${R.avasArcade.supportTeam}> will answer.`,
+    description: `Read <#${CHANNELS.avasArcade.faq}> first; <@&${ROLES.avasArcade.supportTeam}> will answer.`,
     button: 'Open a ticket',
   });
   return {
     ...defaultServerConfig(),
-    general: { ...defaultGeneralSettings(), defaultCategoryId: C.avasArcade.archiveCategory, logChannelId: C.avasArcade.modLog },
-    access: [{ roleId: R.avasArcade.moderator, areas: { logs: 'read' } }],
+    general: { ...defaultGeneralSettings(), defaultCategoryId: CHANNELS.avasArcade.archiveCategory, logChannelId: CHANNELS.avasArcade.modLog },
+    access: [{ roleId: ROLES.avasArcade.moderator, areas: { logs: 'read' } }],
     panels: [
       {
         ...panel,
-        categoryId: C.avasArcade.supportCategory,
-        transcriptChannelId: C.avasArcade.transcripts,
-        supportRoleIds: [R.avasArcade.supportTeam, R.avasArcade.admin],
-        additionalRoleIds: [R.avasArcade.moderator],
-        pingRoleIds: [R.avasArcade.supportTeam],
+        categoryId: CHANNELS.avasArcade.supportCategory,
+        transcriptChannelId: CHANNELS.avasArcade.transcripts,
+        supportRoleIds: [ROLES.avasArcade.supportTeam, ROLES.avasArcade.admin],
+        additionalRoleIds: [ROLES.avasArcade.moderator],
+        pingRoleIds: [ROLES.avasArcade.supportTeam],
       },
     ],
   };
@@ -77,14 +77,14 @@ function arcadeConfig(): ServerConfig {
 
 /** A file as another server (not a demo one) would have exported it, signed with the test key. */
 const FOREIGN = '1100000000000000099';
-const F = { cat: '1200000000000099001', help: '1200000000000099002', gallery: '1200000000000099003', gone: '1200000000000099004', helper: '1400000000000099001', nobody: '1400000000000099002' };
+const FOREIGN_IDS = { cat: '1200000000000099001', help: '1200000000000099002', gallery: '1200000000000099003', gone: '1200000000000099004', helper: '1400000000000099001', nobody: '1400000000000099002' };
 function foreignFile(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const panel = newPanel('help', { name: 'Help', title: 'Help', description: `Ask in <#${F.help}>.`, button: 'Help me' });
+  const panel = newPanel('help', { name: 'Help', title: 'Help', description: `Ask in <#${FOREIGN_IDS.help}>.`, button: 'Help me' });
   const config: ServerConfig = {
     ...defaultServerConfig(),
-    general: { ...defaultGeneralSettings(), defaultCategoryId: F.gone, logChannelId: F.gallery },
-    access: [{ roleId: F.helper, areas: { panels: 'read' } }],
-    panels: [{ ...panel, categoryId: F.cat, transcriptChannelId: F.help, supportRoleIds: [F.helper, F.nobody], pingRoleIds: [FOREIGN] }],
+    general: { ...defaultGeneralSettings(), defaultCategoryId: FOREIGN_IDS.gone, logChannelId: FOREIGN_IDS.gallery },
+    access: [{ roleId: FOREIGN_IDS.helper, areas: { panels: 'read' } }],
+    panels: [{ ...panel, categoryId: FOREIGN_IDS.cat, transcriptChannelId: FOREIGN_IDS.help, supportRoleIds: [FOREIGN_IDS.helper, FOREIGN_IDS.nobody], pingRoleIds: [FOREIGN] }],
   };
   return sign({
     format: CONFIG_FILE_FORMAT,
@@ -94,8 +94,8 @@ function foreignFile(overrides: Record<string, unknown> = {}): Record<string, un
     version: 7,
     exportedAt: '2025-05-01T10:00:00.000Z',
     names: {
-      channels: { [F.cat]: 'help desk', [F.help]: 'HELP', [F.gallery]: 'Gallery' },
-      roles: { [F.helper]: 'helper', [F.nobody]: 'Nobody', [FOREIGN]: '@everyone' },
+      channels: { [FOREIGN_IDS.cat]: 'help desk', [FOREIGN_IDS.help]: 'HELP', [FOREIGN_IDS.gallery]: 'Gallery' },
+      roles: { [FOREIGN_IDS.helper]: 'helper', [FOREIGN_IDS.nobody]: 'Nobody', [FOREIGN]: '@everyone' },
     },
     config,
     ...overrides,
@@ -180,16 +180,16 @@ describe.each(databases())('configuration files on $name', (database) => {
     expect(parsed.signature).toBe(sign(unsigned(file)).signature);
     expect(canonicalJson(unsigned(file))).toBe(canonical(unsigned(file)));
     expect(parsed.names.channels).toEqual({
-      [C.avasArcade.archiveCategory]: 'Archive',
-      [C.avasArcade.modLog]: 'mod-log',
-      [C.avasArcade.supportCategory]: 'Support',
-      [C.avasArcade.transcripts]: 'transcripts',
-      [C.avasArcade.faq]: 'faq',
+      [CHANNELS.avasArcade.archiveCategory]: 'Archive',
+      [CHANNELS.avasArcade.modLog]: 'mod-log',
+      [CHANNELS.avasArcade.supportCategory]: 'Support',
+      [CHANNELS.avasArcade.transcripts]: 'transcripts',
+      [CHANNELS.avasArcade.faq]: 'faq',
     });
     expect(parsed.names.roles).toEqual({
-      [R.avasArcade.moderator]: 'Moderator',
-      [R.avasArcade.supportTeam]: 'Support Team',
-      [R.avasArcade.admin]: 'Admin',
+      [ROLES.avasArcade.moderator]: 'Moderator',
+      [ROLES.avasArcade.supportTeam]: 'Support Team',
+      [ROLES.avasArcade.admin]: 'Admin',
     });
 
     // An earlier version by number; one that does not exist is a 404.
@@ -238,9 +238,9 @@ describe.each(databases())('configuration files on $name', (database) => {
     const goneChannel = '1200000000000001999';
     const goneRole = '1400000000000001999';
     config.panels[0]!.transcriptChannelId = goneChannel;
-    config.panels[0]!.supportRoleIds = [goneRole, R.avasArcade.admin];
+    config.panels[0]!.supportRoleIds = [goneRole, ROLES.avasArcade.admin];
     // A channel of the wrong kind is not kept either (a text channel as the ticket category).
-    config.general.defaultCategoryId = C.avasArcade.support;
+    config.general.defaultCategoryId = CHANNELS.avasArcade.support;
     const file = sign({
       format: CONFIG_FILE_FORMAT,
       schemaVersion: 1,
@@ -248,21 +248,21 @@ describe.each(databases())('configuration files on $name', (database) => {
       serverName: "Ava's Arcade",
       version: 1,
       exportedAt: '2025-06-01T12:00:00.000Z',
-      names: { channels: { [goneChannel]: 'old-transcripts', [C.avasArcade.support]: 'support' }, roles: { [goneRole]: 'Retired' } },
+      names: { channels: { [goneChannel]: 'old-transcripts', [CHANNELS.avasArcade.support]: 'support' }, roles: { [goneRole]: 'Retired' } },
       config,
     });
     const preview = ImportPreview.parse((await browser.post(`${arcade}/config/import/preview`, { file })).json());
     expect(preview.sameServer).toBe(true);
     expect(preview.unmapped).toEqual([
-      { kind: 'channel', id: C.avasArcade.support, name: 'support', paths: ['general.defaultCategoryId'] },
+      { kind: 'channel', id: CHANNELS.avasArcade.support, name: 'support', paths: ['general.defaultCategoryId'] },
       { kind: 'channel', id: goneChannel, name: 'old-transcripts', paths: ['panels.0.transcriptChannelId'] },
       { kind: 'role', id: goneRole, name: 'Retired', paths: ['panels.0.supportRoleIds.0'] },
     ]);
     const mapped = preview.config as ServerConfig;
     expect(mapped.general.defaultCategoryId).toBeNull();
     expect(mapped.panels[0]!.transcriptChannelId).toBeNull();
-    expect(mapped.panels[0]!.supportRoleIds).toEqual([R.avasArcade.admin]);
-    expect(mapped.panels[0]!.categoryId).toBe(C.avasArcade.supportCategory);
+    expect(mapped.panels[0]!.supportRoleIds).toEqual([ROLES.avasArcade.admin]);
+    expect(mapped.panels[0]!.categoryId).toBe(CHANNELS.avasArcade.supportCategory);
   });
 
   it('maps another server’s channels and roles by name (kind must fit) and lists what it cannot map before anything is written', async () => {
@@ -274,20 +274,20 @@ describe.each(databases())('configuration files on $name', (database) => {
     expect(preview).toMatchObject({ sameServer: false, liveVersion: 0, from: { serverId: FOREIGN, serverName: 'Elsewhere', version: 7 } });
     const mapped = preview.config as ServerConfig;
     const panel = mapped.panels[0]!;
-    expect(panel.categoryId).toBe(C.pixelPals.helpDeskCategory); // "help desk" → the category "Help Desk"
-    expect(panel.transcriptChannelId).toBe(C.pixelPals.help); // "HELP" → the text channel "help"
-    expect(panel.embed.description).toBe(`Ask in <#${C.pixelPals.help}>.`);
-    expect(panel.supportRoleIds).toEqual([R.pixelPals.helper]);
+    expect(panel.categoryId).toBe(CHANNELS.pixelPals.helpDeskCategory); // "help desk" → the category "Help Desk"
+    expect(panel.transcriptChannelId).toBe(CHANNELS.pixelPals.help); // "HELP" → the text channel "help"
+    expect(panel.embed.description).toBe(`Ask in <#${CHANNELS.pixelPals.help}>.`);
+    expect(panel.supportRoleIds).toEqual([ROLES.pixelPals.helper]);
     expect(panel.pingRoleIds).toEqual([PALS]); // @everyone is the server's id
     // Dashboard access is never carried over by a role's name: the rule is listed, the owner grants it again.
     expect(mapped.access).toEqual([]);
     expect(mapped.general.logChannelId).toBeNull(); // "Gallery" is a category on Pixel Pals, not a channel to post in
     expect(mapped.general.defaultCategoryId).toBeNull();
     expect(preview.unmapped).toEqual([
-      { kind: 'channel', id: F.gone, name: '', paths: ['general.defaultCategoryId'] },
-      { kind: 'channel', id: F.gallery, name: 'Gallery', paths: ['general.logChannelId'] },
-      { kind: 'role', id: F.helper, name: 'helper', paths: ['access.0.roleId'] },
-      { kind: 'role', id: F.nobody, name: 'Nobody', paths: ['panels.0.supportRoleIds.1'] },
+      { kind: 'channel', id: FOREIGN_IDS.gone, name: '', paths: ['general.defaultCategoryId'] },
+      { kind: 'channel', id: FOREIGN_IDS.gallery, name: 'Gallery', paths: ['general.logChannelId'] },
+      { kind: 'role', id: FOREIGN_IDS.helper, name: 'helper', paths: ['access.0.roleId'] },
+      { kind: 'role', id: FOREIGN_IDS.nobody, name: 'Nobody', paths: ['panels.0.supportRoleIds.1'] },
     ]);
     expect(preview.changes.map((c) => c.path)).toEqual(expect.arrayContaining(['panels[help]']));
     expect(await written()).toBe(before);
@@ -306,20 +306,20 @@ describe.each(databases())('configuration files on $name', (database) => {
     const preview = ImportPreview.parse((await browser.post(`${pals}/config/import/preview`, { file })).json());
     expect(preview.sameServer).toBe(false);
     const mapped = preview.config as ServerConfig;
-    expect(mapped.panels[0]!.supportRoleIds).toEqual([R.pixelPals.admin]);
+    expect(mapped.panels[0]!.supportRoleIds).toEqual([ROLES.pixelPals.admin]);
     expect(mapped.access).toEqual([]);
     expect(mapped.panels[0]!.embed.description).toBe(arcadeConfig().panels[0]!.embed.description); // unmapped mentions stay as written
     const byId = Object.fromEntries(preview.unmapped.map((u) => [u.id, u]));
     expect(Object.keys(byId).sort()).toEqual(
-      [C.avasArcade.faq, C.avasArcade.archiveCategory, C.avasArcade.modLog, C.avasArcade.supportCategory, C.avasArcade.transcripts, R.avasArcade.moderator, R.avasArcade.supportTeam].sort(),
+      [CHANNELS.avasArcade.faq, CHANNELS.avasArcade.archiveCategory, CHANNELS.avasArcade.modLog, CHANNELS.avasArcade.supportCategory, CHANNELS.avasArcade.transcripts, ROLES.avasArcade.moderator, ROLES.avasArcade.supportTeam].sort(),
     );
-    expect(byId[R.avasArcade.supportTeam]).toEqual({
+    expect(byId[ROLES.avasArcade.supportTeam]).toEqual({
       kind: 'role',
-      id: R.avasArcade.supportTeam,
+      id: ROLES.avasArcade.supportTeam,
       name: 'Support Team',
       paths: ['panels.0.embed.description', 'panels.0.supportRoleIds.0', 'panels.0.pingRoleIds.0'],
     });
-    expect(byId[R.avasArcade.moderator]!.paths).toEqual(['access.0.roleId', 'panels.0.additionalRoleIds.0']);
+    expect(byId[ROLES.avasArcade.moderator]!.paths).toEqual(['access.0.roleId', 'panels.0.additionalRoleIds.0']);
   });
 
   describe('refusals (1015 with the reason, 1001, 1016, 1013), nothing written', () => {
@@ -434,7 +434,7 @@ describe.each(databases())('configuration files on $name', (database) => {
   it('a role with Restore Configs and Panel Menu write may import, but not change the access rules; Restore Configs write alone is not enough (1017)', async () => {
     const browser = await as(ava.id);
     const configsOnly = arcadeConfig();
-    configsOnly.access = [{ roleId: R.avasArcade.member, areas: { configs: 'write', panels: 'read' } }];
+    configsOnly.access = [{ roleId: ROLES.avasArcade.member, areas: { configs: 'write', panels: 'read' } }];
     const before0 = await live(browser, arcade);
     const first = await browser.request('PUT', `${arcade}/config`, {
       headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety', origin: 'http://localhost:5173' },
@@ -453,7 +453,7 @@ describe.each(databases())('configuration files on $name', (database) => {
     expect(await written()).toBe(untouched);
 
     const granted = arcadeConfig();
-    granted.access = [{ roleId: R.avasArcade.member, areas: { configs: 'write', panels: 'write' } }];
+    granted.access = [{ roleId: ROLES.avasArcade.member, areas: { configs: 'write', panels: 'write' } }];
     const current = await live(browser, arcade);
     const put = await browser.request('PUT', `${arcade}/config`, {
       headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety', origin: 'http://localhost:5173' },
@@ -462,7 +462,7 @@ describe.each(databases())('configuration files on $name', (database) => {
     expect(put.statusCode, put.body).toBe(200);
     const { file: same } = await exported(browser, arcade);
     const version = (await live(browser, arcade)).version;
-    const widened = sign({ ...unsigned(same), config: { ...granted, access: [{ roleId: R.avasArcade.member, areas: { configs: 'write', panels: 'write', logs: 'read' } }] } });
+    const widened = sign({ ...unsigned(same), config: { ...granted, access: [{ roleId: ROLES.avasArcade.member, areas: { configs: 'write', panels: 'write', logs: 'read' } }] } });
 
     const bens = await as(ben.id);
     const before = await written();
@@ -559,16 +559,16 @@ describe('CONFIG_FILE_KEYS', () => {
   it('without it, derives one key per token-encryption key, the same after a restart', () => {
     const token = Buffer.alloc(32, 1).toString('base64');
     const previous = Buffer.alloc(32, 2).toString('base64');
-    const a = load({ TOKEN_ENCRYPTION_KEY: token, TOKEN_ENCRYPTION_PREVIOUS_KEYS: previous });
-    const b = load({ TOKEN_ENCRYPTION_KEY: token });
-    expect(a.configFiles.derived).toBe(true);
-    expect(a.configFiles.keys).toHaveLength(2);
-    expect(a.configFiles.keys[0]!.id).toMatch(/^tk-[A-Za-z0-9_-]{8}$/);
-    expect(b.configFiles.keys[0]).toEqual(a.configFiles.keys[0]);
-    expect(a.configFiles.keys[0]!.secret.equals(Buffer.from(token, 'base64'))).toBe(false);
+    const withPrevious = load({ TOKEN_ENCRYPTION_KEY: token, TOKEN_ENCRYPTION_PREVIOUS_KEYS: previous });
+    const tokenOnly = load({ TOKEN_ENCRYPTION_KEY: token });
+    expect(withPrevious.configFiles.derived).toBe(true);
+    expect(withPrevious.configFiles.keys).toHaveLength(2);
+    expect(withPrevious.configFiles.keys[0]!.id).toMatch(/^tk-[A-Za-z0-9_-]{8}$/);
+    expect(tokenOnly.configFiles.keys[0]).toEqual(withPrevious.configFiles.keys[0]);
+    expect(withPrevious.configFiles.keys[0]!.secret.equals(Buffer.from(token, 'base64'))).toBe(false);
     const set = load({ TOKEN_ENCRYPTION_KEY: token, CONFIG_FILE_KEYS: `new:${KEY_2026}` });
     expect(set.configFiles.derived).toBe(false);
-    expect(set.configFiles.keys.map((k) => k.id)).toEqual(['new', a.configFiles.keys[0]!.id]);
+    expect(set.configFiles.keys.map((k) => k.id)).toEqual(['new', withPrevious.configFiles.keys[0]!.id]);
   });
 });
 

@@ -9,7 +9,7 @@ import { signIn } from '../../helpers/oauth';
 
 const { ava, nico, cleo } = DEMO_USERS;
 const ARCADE = DEMO_GUILDS.avasArcade.id;
-const M = 60;
+const MINUTE = 60;
 
 /**
  * A fixture computed by hand (the test clock's today is 2026-03-02, 10:00 UTC; the 7-day range is
@@ -21,14 +21,14 @@ const M = 60;
  * T5 02-20 10:00 → 5 min → closed 11:00 (1 h), Ava, 1 star (previous range)
  * T6 02-23 22:00 → 20 min → closed 02-24 02:00 (4 h), Nico, not rated (opened before, closed within)
  */
-const T = (day: string, time: string) => `2026-${day}T${time}:00Z`;
+const isoAt = (day: string, time: string) => `2026-${day}T${time}:00Z`;
 const FIXTURE = [
-  ['t1', 'support', T('02-25', '10:00'), T('02-25', '10:10'), ava.id, ava.id, T('02-25', '12:00'), 5],
-  ['t2', 'support', T('02-26', '23:30'), T('02-27', '00:00'), null, nico.id, T('02-27', '01:30'), 3],
-  ['t3', 'billing', T('02-27', '08:00'), T('02-27', '09:00'), ava.id, ava.id, T('03-01', '08:00'), 4],
-  ['t4', 'support', T('03-01', '20:00'), null, null, null, null, null],
-  ['t5', 'support', T('02-20', '10:00'), T('02-20', '10:05'), null, ava.id, T('02-20', '11:00'), 1],
-  ['t6', 'support', T('02-23', '22:00'), T('02-23', '22:20'), null, nico.id, T('02-24', '02:00'), null],
+  ['t1', 'support', isoAt('02-25', '10:00'), isoAt('02-25', '10:10'), ava.id, ava.id, isoAt('02-25', '12:00'), 5],
+  ['t2', 'support', isoAt('02-26', '23:30'), isoAt('02-27', '00:00'), null, nico.id, isoAt('02-27', '01:30'), 3],
+  ['t3', 'billing', isoAt('02-27', '08:00'), isoAt('02-27', '09:00'), ava.id, ava.id, isoAt('03-01', '08:00'), 4],
+  ['t4', 'support', isoAt('03-01', '20:00'), null, null, null, null, null],
+  ['t5', 'support', isoAt('02-20', '10:00'), isoAt('02-20', '10:05'), null, ava.id, isoAt('02-20', '11:00'), 1],
+  ['t6', 'support', isoAt('02-23', '22:00'), isoAt('02-23', '22:20'), null, nico.id, isoAt('02-24', '02:00'), null],
 ] as const;
 
 describe.each(databases())('Statistics (/api/guilds/:server/statistics) on $name', (database) => {
@@ -44,7 +44,7 @@ describe.each(databases())('Statistics (/api/guilds/:server/statistics) on $name
       );
     }
     // Another server's tickets never count here.
-    await t.db.query(`INSERT INTO tickets (bot_id, guild_id, ticket_id, opened_at, updated_at) VALUES ('bot', '1100000000000000002', 'x', $1, now())`, [T('02-25', '10:00')]);
+    await t.db.query(`INSERT INTO tickets (bot_id, guild_id, ticket_id, opened_at, updated_at) VALUES ('bot', '1100000000000000002', 'x', $1, now())`, [isoAt('02-25', '10:00')]);
     browser = new Browser(t.app);
     await signIn(browser, ava.id);
   });
@@ -58,22 +58,22 @@ describe.each(databases())('Statistics (/api/guilds/:server/statistics) on $name
   };
 
   it('computes the totals, medians and p90 of the range and the previous one', async () => {
-    const s = await read('');
-    expect(s).toMatchObject({ range: '7d', tz: 'UTC', serverTz: null, from: '2026-02-24', to: '2026-03-02', previousFrom: '2026-02-17', previousTo: '2026-02-23' });
-    expect(s.totals).toEqual({
+    const answer = await read('');
+    expect(answer).toMatchObject({ range: '7d', tz: 'UTC', serverTz: null, from: '2026-02-24', to: '2026-03-02', previousFrom: '2026-02-17', previousTo: '2026-02-23' });
+    expect(answer.totals).toEqual({
       opened: 4,
       closed: 4,
       backlog: 1,
-      firstResponseMedian: 30 * M,
+      firstResponseMedian: 30 * MINUTE,
       firstResponseP90: 3240, // 1800 + 0.8 × (3600 − 1800)
       resolutionMedian: 10_800, // (7200 + 14400) / 2
       resolutionP90: 125_280, // 14400 + 0.7 × (172800 − 14400)
       ratingAverage: 4,
       rated: 3,
     });
-    expect(s.previous).toMatchObject({ opened: 2, closed: 1, backlog: 1, firstResponseMedian: 750, rated: 1, ratingAverage: 1 });
-    expect(s.ratings).toEqual([0, 0, 1, 1, 1]);
-    expect(s.limits).toEqual({ premium: false, days: 7, export: false });
+    expect(answer.previous).toMatchObject({ opened: 2, closed: 1, backlog: 1, firstResponseMedian: 750, rated: 1, ratingAverage: 1 });
+    expect(answer.ratings).toEqual([0, 0, 1, 1, 1]);
+    expect(answer.limits).toEqual({ premium: false, days: 7, export: false });
   });
 
   it('counts days, the backlog and hours in the time zone asked for', async () => {
@@ -100,12 +100,12 @@ describe.each(databases())('Statistics (/api/guilds/:server/statistics) on $name
   });
 
   it('has the per-panel and per-staff tables', async () => {
-    const s = await read('');
-    expect(s.panels).toEqual([
+    const answer = await read('');
+    expect(answer.panels).toEqual([
       { panelId: 'support', opened: 3, closed: 2, firstResponseMedian: 1200, resolutionMedian: 7200, ratingAverage: 4 },
       { panelId: 'billing', opened: 1, closed: 1, firstResponseMedian: 3600, resolutionMedian: 172_800, ratingAverage: 4 },
     ]);
-    expect(s.staff).toEqual([
+    expect(answer.staff).toEqual([
       { userId: ava.id, name: 'Ava', handled: 2, firstResponseMedian: 2100, resolutionMedian: 90_000, ratingAverage: 4.5 },
       // Nico never signed in to the dashboard: his nickname in the server, asked of Discord as the bot.
       { userId: nico.id, name: 'Nico | Co-Admin', handled: 2, firstResponseMedian: 1500, resolutionMedian: 10_800, ratingAverage: 3 },

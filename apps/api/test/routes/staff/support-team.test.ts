@@ -126,8 +126,8 @@ describe.each(databases())('Staff: support search and cards (/api/staff/search, 
   it('finds people and servers by a part of the name, whatever the case and accents, best matches first', async () => {
     await seedPeople();
     const sam_ = await as(sam.id);
-    const search = async (q: string) => {
-      const res = await sam_.get(`/api/staff/search?q=${encodeURIComponent(q)}`);
+    const search = async (query: string) => {
+      const res = await sam_.get(`/api/staff/search?q=${encodeURIComponent(query)}`);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
       return StaffSearchAnswer.parse(res.json());

@@ -51,7 +51,7 @@ describe.each(databases())('Announcements (/api/staff/announcements, /api/announ
     const visitor = new Browser(t.app);
     const cleo_ = await as(cleo.id);
     const ben_ = await as(ben.id);
-    type Route = { name: string; flag: StaffPermission; send: (b: Browser) => Promise<LightMyRequestResponse> };
+    type Route = { name: string; flag: StaffPermission; send: (browser: Browser) => Promise<LightMyRequestResponse> };
     let version = seeded.version as number;
     const routes: Route[] = [
       { name: 'list', flag: 'DASHBOARD_SUPPORT_SYSTEM_READ', send: (b) => b.get('/api/staff/announcements') },

@@ -236,13 +236,13 @@ function open(url: string, cookie: string): Promise<{ res: IncomingMessage; firs
       const firstChunk = new Promise<string>((r) => {
         gotFirst = r;
       });
-      const ended = new Promise<string>((r, j) => {
+      const ended = new Promise<string>((resolve, reject) => {
         res.on('data', (chunk: string) => {
           if (body === '') gotFirst(chunk);
           body += chunk;
         });
-        res.on('end', () => r(body));
-        res.on('error', j);
+        res.on('end', () => resolve(body));
+        res.on('error', reject);
       });
       ended.catch(() => {});
       resolve({ res, firstChunk, text: () => ended, abort: () => req.destroy() });
