@@ -8,10 +8,9 @@ import { z } from './zod-setup';
 import { Snowflake } from './auth';
 import { ConfigChange, VERSION_MAX } from './server-config-api';
 
-/** The `format` every configuration file carries. */
-export const CONFIG_FILE_FORMAT = 'tickety.server-config';
-/** The largest file an import accepts, in bytes of its JSON text (Restore Configs says so before upload). */
-export const CONFIG_FILE_MAX_BYTES = 512 * 1024;
+import { CONFIG_FILE_FORMAT } from './config-file-name';
+
+export { CONFIG_FILE_FORMAT, CONFIG_FILE_MAX_BYTES, fileNamePart } from './config-file-name';
 
 /**
  * The file as exported. `signature` is base64url HMAC-SHA256 over the canonical JSON (keys sorted, no

@@ -11,6 +11,7 @@ import {
   ConfigFile,
   canonicalJson,
   diffConfig,
+  fileNamePart,
   type Guild,
   type ImportPreview,
   SERVER_CONFIG_SCHEMA_VERSION,
@@ -39,20 +40,6 @@ function signatureOf(fields: Record<string, unknown>, secret: Buffer): string {
 function signConfigFile(fields: Omit<UnsignedConfigFile, 'keyId'>, key: ConfigFileKey): ConfigFile {
   const unsigned: UnsignedConfigFile = { ...fields, keyId: key.id };
   return { ...unsigned, signature: signatureOf(unsigned, key.secret) };
-}
-
-/** "avas-arcade": a server name as a file name part (ASCII letters, digits and dashes). */
-export function slug(name: string): string {
-  const plain = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 48)
-    .replace(/-+$/, '');
-  return plain || 'server';
 }
 
 /** "512 KB". */
@@ -256,7 +243,7 @@ export class ConfigFiles {
       },
       this.keys[0]!,
     );
-    return { file, filename: `${slug(guild.name)}-config-v${saved.version}-${exportedAt.slice(0, 10)}.json` };
+    return { file, filename: `${fileNamePart(guild.name) || 'server'}-config-v${saved.version}-${exportedAt.slice(0, 10)}.json` };
   }
 
   /**

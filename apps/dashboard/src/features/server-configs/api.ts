@@ -6,20 +6,14 @@
  * - `POST /config/import/preview {file}` and `POST /config/import {file, expectedVersion}`.
  * None goes through the overlay: the page shows each failure in place, with its own Retry.
  */
-import type { CONFIG_FILE_FORMAT as CONTRACT_FILE_FORMAT, ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
+import type { ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
+import { CONFIG_FILE_FORMAT, CONFIG_FILE_MAX_BYTES, fileNamePart } from '@tickety/api-contract/config-file-name';
 import { ApiRequestError, type AppDispatch, api } from '@tickety/shared';
 import { type ConfigChangeInput, describeChanges } from '../../lib/config-change-text';
 import type { MessageKey } from '../../lib/i18n';
 import { saveBlob } from '../../lib/save-file';
 import { configApi, placeLiveConfig, savedTags } from '../configs/api';
 
-/**
- * The contract's CONFIG_FILE_MAX_BYTES and CONFIG_FILE_FORMAT (config-file-api.ts), repeated here: that
- * module builds zod schemas, and importing it at run time would bring zod (about 28 KB gzip) into this
- * page's chunk. The format is checked by its type; the size by server-configs.test.tsx.
- */
-export const CONFIG_FILE_MAX_BYTES = 512 * 1024;
-export const CONFIG_FILE_FORMAT: typeof CONTRACT_FILE_FORMAT = 'tickety.server-config';
 
 export interface VersionActor {
   id: string;
@@ -170,14 +164,7 @@ export function filenameOf(header: string | null): string | null {
  * is only readable when the API exposes it): the API's shape, `<server-name>-config-v<N>.json`.
  */
 export function fallbackFileName(server: string, version?: number, serverName?: string | null): string {
-  const name = (serverName ?? '')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 48);
+  const name = fileNamePart(serverName ?? '');
   return `${name || `tickety-${server}`}-config${version === undefined ? '' : `-v${version}`}.json`;
 }
 

@@ -6,7 +6,7 @@ import { type ApiAnswer, apiError, inLocale, json, mockApi, renderPage, resetSha
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CATEGORY_SUPPORT, config, live, panel, resources } from '../../test/config-fixtures';
 import { ARCADE, avaMe } from '../../test/fixtures';
-import { CONFIG_FILE_FORMAT as CLIENT_FORMAT, CONFIG_FILE_MAX_BYTES as CLIENT_MAX_BYTES, fallbackFileName, filenameOf, idPath } from './api';
+import { fallbackFileName, filenameOf, idPath } from './api';
 import ServerRestoreConfigs, { type RestoreConfigsProps } from './server-configs';
 
 const SERVER = ARCADE.id;
@@ -533,9 +533,10 @@ describe('Restore Configs: import', () => {
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
 
-  it('checks files against the contract’s limit and format', () => {
-    expect(CLIENT_MAX_BYTES).toBe(CONFIG_FILE_MAX_BYTES);
-    expect(CLIENT_FORMAT).toBe(CONFIG_FILE_FORMAT);
+  it('names a download as the API does: the server name as letters, digits and dashes, never ending in a dash', () => {
+    expect(fallbackFileName('1', 3, 'Ava’s Arcade')).toBe('avas-arcade-config-v3.json');
+    expect(fallbackFileName('1', 3, `${'a'.repeat(47)} b`)).toBe(`${'a'.repeat(47)}-config-v3.json`);
+    expect(fallbackFileName('1', 3, '✨✨')).toBe('tickety-1-config-v3.json');
   });
 
   it('maps the API’s field paths to the diff’s', () => {
