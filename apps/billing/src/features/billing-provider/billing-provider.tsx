@@ -5,7 +5,7 @@ import CircleCheck from 'lucide-react/icons/circle-check';
 import ExternalLink from 'lucide-react/icons/external-link';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { BackLink } from '../../components/back-link';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmInPlace } from './confirm-in-place';
 import { RenewalLine, StatusBadge } from '../../components/subscription-status';
 import { type ActionPath, useSubscriptionActionMutation, useSubscriptionQuery } from '../../lib/billing-api';
 import { href } from '../../lib/hrefs';
@@ -248,7 +248,7 @@ function Subscription({ provider, id, user, backLink }: { provider: keyof typeof
               />
             ) : null}
             {confirming === 'cancel' ? (
-              <ConfirmDialog
+              <ConfirmInPlace
                 title={t('provider.cancel.title')}
                 confirmLabel={t('provider.cancel.confirm')}
                 cancelLabel={t('provider.cancel.keep')}
@@ -260,7 +260,7 @@ function Subscription({ provider, id, user, backLink }: { provider: keyof typeof
                 }}
               >
                 {data.currentPeriodEnd ? t('provider.cancel.body', { date: formatDateTime(data.currentPeriodEnd) }) : t('provider.cancel.bodyNoDate')}
-              </ConfirmDialog>
+              </ConfirmInPlace>
             ) : null}
           </Card>
         ) : null}

@@ -1,9 +1,9 @@
 import { Button } from '@tickety/ui';
 import { type ReactNode, useId } from 'react';
 
-export interface ConfirmDialogProps {
+export interface ConfirmInPlaceProps {
   title: string;
-  /** What the change does: the dialog's accessible description. */
+  /** What the change does: its accessible description. */
   children: ReactNode;
   /** The confirming button's words; the button is red (every billing confirmation gives something up). */
   confirmLabel: string;
@@ -15,8 +15,8 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-/** A change asked about in place, under the button that started it: the billing pages' one confirmation. */
-export function ConfirmDialog({ title, children, confirmLabel, cancelLabel, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+/** A change asked about in place, under the button that started it (cancelling a subscription): not a modal dialog. */
+export function ConfirmInPlace({ title, children, confirmLabel, cancelLabel, busy, onConfirm, onCancel }: ConfirmInPlaceProps) {
   const ids = useId();
   return (
     <div role="alertdialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-body`} className="mt-4 rounded-lg border border-red-300 p-4 dark:border-red-800">
