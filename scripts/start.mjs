@@ -43,7 +43,7 @@ const env = {
   ...process.env,
   STATIC_ROOT: site,
 };
-step(`Serving Tickety on http://localhost:${env.PORT}${env.DISCORD_CLIENT_ID ? '' : ' (demo mode: Discord is the local sandbox)'}`);
+step(`Starting Tickety on http://localhost:${env.PORT}${env.DISCORD_CLIENT_ID ? '' : ' (demo mode: Discord is the local sandbox)'}`);
 const child = spawn(process.execPath, [server], { stdio: 'inherit', env, cwd: root });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

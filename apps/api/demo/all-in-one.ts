@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config';
 import { serve } from '../src/serve';
 import { DEMO_DISCORD, mountSandbox } from './demo';
 import { seedDemo } from './seed';
+import { chooseLogging, launcherEnv, launcherLogOptions, startBanner } from './terminal-log';
 
 /**
  * The all-in-one launcher's server (`node dist/all-in-one.js`, what `npm start` runs): the API, the
@@ -13,9 +14,20 @@ import { seedDemo } from './seed';
  * production server with the site.
  */
 const sandbox = createSandboxControl();
+// In a terminal, readable warnings and errors after a banner; JSON lines otherwise (terminal-log.ts).
+let logging: ReturnType<typeof chooseLogging>;
+try {
+  logging = chooseLogging(process.env, process.stdout.isTTY === true);
+} catch (error) {
+  console.error(`Tickety: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(78); // EX_CONFIG, as an invalid variable of the API's
+}
 serve(
-  () => loadConfig(process.env, DEMO_DISCORD),
-  { extensions: [async (app) => (app.config.demo ? mountSandbox(sandbox)(app) : undefined)] },
+  () => loadConfig(launcherEnv(process.env, logging), DEMO_DISCORD),
+  {
+    extensions: [async (app) => (app.config.demo ? mountSandbox(sandbox)(app) : undefined)],
+    ...launcherLogOptions(logging, process.stdout),
+  },
   {
     beforeListen: async (app) => {
       if (!app.config.demo) return;
@@ -27,6 +39,7 @@ serve(
       }
     },
     afterListen: (app, address) => {
+      if (logging.format === 'text') process.stdout.write(startBanner(app.config, logging));
       const key = app.config.bot.apiKey;
       if (!app.config.demo || !key || process.env.DEMO_BOT === 'off') return;
       // The bot calls the API like any client, on the address it listens on (0.0.0.0: this host).

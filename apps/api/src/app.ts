@@ -53,6 +53,8 @@ export interface BuildOptions {
   db?: Db;
   /** Where logs go (tests capture them); defaults to stdout. */
   logStream?: { write(line: string): void };
+  /** Each request's log lines also carry `route` (method and redacted URL): the launcher's readable lines show it; production's JSON does not. */
+  logRequestRoute?: boolean;
   /** fetch used for Discord (defaults to global fetch; in demo mode, the in-process sandbox). */
   discordFetch?: FetchLike;
   /**
@@ -101,6 +103,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // A request arriving during shutdown gets the catalogue's 503 (plugins/app/lifecycle.ts).
     return503OnClosing: false,
     genReqId: () => randomBytes(6).toString('hex'),
+    ...(options.logRequestRoute
+      ? { childLoggerFactory: (logger, bindings, childOptions, rawReq) => logger.child({ ...bindings, route: `${rawReq.method} ${redactUrl(rawReq.url ?? '')}` }, childOptions) }
+      : {}),
     // Starting the embedded database (PGlite, its extensions and every migration) can take more
     // than Fastify's default 10 s on a busy machine; a plugin that truly hangs still fails start-up.
     pluginTimeout: 60_000,
