@@ -74,7 +74,7 @@ export default function BillingPage() {
   );
 }
 
-function SubscriptionCard({ subscription: subscription, user }: { subscription: BillingSubscription; user: string | undefined }) {
+function SubscriptionCard({ subscription, user }: { subscription: BillingSubscription; user: string | undefined }) {
   const t = useT();
   const provider = PROVIDERS[subscription.provider];
   const to = user ? href(`/billing/:user/${subscription.provider}/:id`, { user, id: subscription.id }) : href(`/billing/${subscription.provider}/:id`, { id: subscription.id });

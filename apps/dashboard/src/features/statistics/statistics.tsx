@@ -185,7 +185,7 @@ export default function ServerStatistics() {
   } else if (data.totals.opened === 0 && data.totals.closed === 0 && data.totals.backlog === 0) {
     content = <EmptyState icon={<Inbox aria-hidden="true" className="size-6" />} title={t('statistics.empty.title')} description={t('statistics.empty.body')} />;
   } else {
-    const { totals: totals, previous: previous } = data;
+    const { totals, previous } = data;
     const days = data.daily.length;
     content = (
       <div className={cx('space-y-6', stats.isFetching && 'opacity-70')} aria-busy={stats.isFetching || undefined}>
