@@ -39,7 +39,11 @@ serve(
       }
     },
     afterListen: (app, address) => {
-      if (logging.format === 'text') process.stdout.write(startBanner(app.config, logging));
+      if (logging.format === 'text') {
+        process.stdout.write(startBanner(app.config, logging));
+        // The shutdown itself logs at info, below what a terminal shows: say it here.
+        for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.stdout.write('\n  Stopping Tickety…\n'));
+      }
       const key = app.config.bot.apiKey;
       if (!app.config.demo || !key || process.env.DEMO_BOT === 'off') return;
       // The bot calls the API like any client, on the address it listens on (0.0.0.0: this host).
