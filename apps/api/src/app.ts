@@ -109,6 +109,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Starting the embedded database (PGlite, its extensions and every migration) can take more
     // than Fastify's default 10 s on a busy machine; a plugin that truly hangs still fails start-up.
     pluginTimeout: 60_000,
+    // One line per request (the hook below), not Fastify's two: two cost 11-15 % of @me's
+    // throughput on PostgreSQL (docs/operations.md, "Logs").
+    disableRequestLogging: true,
     frameworkErrors: frameworkErrors(names.session),
     clientErrorHandler: clientErrorHandler(names.session),
     // Fastify turns Node's own timeouts off by default: a client that sends its headers and then
@@ -134,6 +137,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // unless told not to (http.requireHostHeader): it gets the catalogue's 400 instead.
   app.addHook('onRequest', async (req) => {
     if (!req.headers.host && req.raw.httpVersion !== '1.0') throw new ApiHttpError('VALIDATION_FAILED', { message: 'The request has no Host header.' });
+  });
+
+  // The request's one log line, once it is answered (its method, redacted URL, status and time).
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ req, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   });
 
   // External plugins.

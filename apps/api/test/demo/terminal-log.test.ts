@@ -99,17 +99,19 @@ describe.each(databases())('npm start’s output, through the app, on $name', (d
 
   it('with LOG_LEVEL=info in a terminal: every request, still readable', async () => {
     const { out } = await launch(chooseLogging({ LOG_LEVEL: 'info' }, true));
-    expect(out).toMatch(/INFO {2}incoming request \[[0-9a-f]{12} GET \/api\/health\]/);
-    expect(out).toMatch(/request completed .*→ 200/);
+    expect(out).toMatch(/INFO {2}request completed \[[0-9a-f]{12} GET \/api\/health\].*→ 200/);
+    // One line per request: no "incoming request" line before it.
+    expect(out).not.toContain('incoming request');
     expect(out).not.toContain('"level"');
   });
 
-  it('not a terminal (or LOG_FORMAT=json): JSON lines with every request, as production', async () => {
+  it('not a terminal (or LOG_FORMAT=json): JSON lines, one per request, as production', async () => {
     for (const choice of [chooseLogging({}, false), chooseLogging({ LOG_FORMAT: 'json' }, true)]) {
       const { out, json } = await launch(choice);
       expect(out).toBe('');
       expect(json.lines.length).toBe(json.entries().length);
-      expect(json.messages('incoming request').map((entry) => (entry.req as { url: string }).url)).toEqual(expect.arrayContaining(['/api/health', '/api/plans']));
+      expect(json.messages('request completed').map((entry) => (entry.req as { url: string }).url)).toEqual(expect.arrayContaining(['/api/health', '/api/plans']));
+      expect(json.messages('incoming request')).toHaveLength(0);
       expect(json.messages('unhandled error')).toHaveLength(1);
       // No route field: production's lines are as before.
       expect(json.entries().some((entry) => 'route' in entry)).toBe(false);
