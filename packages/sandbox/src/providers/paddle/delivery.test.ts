@@ -36,7 +36,8 @@ describe('webhook delivery', () => {
   });
 
   test('failFirst fails the next attempts without sending; they are retried', async () => {
-    const harness = await setup({ retryBaseMs: 10 });
+    // A retry is due a second later: the flush below must not reach it, however slow the machine.
+    const harness = await setup({ retryBaseMs: 1000 });
     harness.control.setChaos({ failFirst: 3 });
     harness.control.pause();
     await harness.buy();
@@ -46,7 +47,7 @@ describe('webhook delivery', () => {
     expect(failed).toHaveLength(3);
     expect(failed.every((d) => d.attempts === 1 && d.lastStatus === 500 && d.lastError === 'failed by setChaos({ failFirst })')).toBe(true);
     harness.control.resume();
-    await until(() => harness.control.deliveries().every((d) => d.state === 'delivered'), 3000, 'retries');
+    await until(() => harness.control.deliveries().every((d) => d.state === 'delivered'), 6000, 'retries');
     expect(harness.receiver.calls).toBe(4);
     expect(harness.receiver.types().sort()).toEqual(['subscription.activated', 'subscription.created', 'transaction.completed', 'transaction.paid']);
     expect(harness.control.deliveries().map((d) => d.attempts).sort()).toEqual([1, 2, 2, 2]);
