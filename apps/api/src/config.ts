@@ -97,6 +97,10 @@ export interface AppConfig {
     staffIdleSeconds: number;
     /** …and signed in this recently. */
     staffMaxAgeSeconds: number;
+    /** How long an instance keeps a session and its user's state without reading them again (0: never keeps them). */
+    cacheSeconds: number;
+    /** Sessions kept in memory at most; user states at most a tenth of that (they are larger). */
+    cacheMax: number;
   };
   /**
    * How old the stored guild list may be when it decides access to a server: reads, and writes
@@ -272,6 +276,8 @@ const EnvSchema = z.object({
   STAFF_SESSION_IDLE_SECONDS: int(60, 31_536_000),
   STAFF_SESSION_MAX_AGE_SECONDS: int(60, 31_536_000),
   SESSIONS_PER_USER_MAX: int(1, 1000),
+  SESSION_CACHE_SECONDS: int(0, 300),
+  SESSION_CACHE_MAX: int(1, 10_000_000),
   GUILD_ACCESS_MAX_AGE_SECONDS: int(0, 86_400),
   GUILD_WRITE_ACCESS_MAX_AGE_SECONDS: int(0, 86_400),
   BOT_GUILDS_DEADLINE_MS: int(100, 600_000),
@@ -683,7 +689,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
     redisUrl: settings.REDIS_URL ?? null,
     redisTimeoutMs: settings.REDIS_TIMEOUT_MS ?? 250,
     // Demo users are shared by every visitor of a demo: a small cap would have them sign each other out.
-    session: { idleSeconds, maxAgeSeconds, maxPerUser: settings.SESSIONS_PER_USER_MAX ?? (demo ? 1000 : 20), staffIdleSeconds, staffMaxAgeSeconds },
+    session: { idleSeconds, maxAgeSeconds, maxPerUser: settings.SESSIONS_PER_USER_MAX ?? (demo ? 1000 : 20), staffIdleSeconds, staffMaxAgeSeconds,
+      cacheSeconds: settings.SESSION_CACHE_SECONDS ?? 15, cacheMax: settings.SESSION_CACHE_MAX ?? 100_000 },
     guildAccess: {
       readMaxAgeSeconds: settings.GUILD_ACCESS_MAX_AGE_SECONDS ?? 300,
       writeMaxAgeSeconds: settings.GUILD_WRITE_ACCESS_MAX_AGE_SECONDS ?? 60,

@@ -6,6 +6,7 @@ import type { Clock } from './lib/clock';
 import type { SecretBox, Signer } from './lib/crypto';
 import type { DiscordClient } from './lib/discord';
 import type { DiscordBot } from './lib/discord-bot';
+import type { SessionCache } from './lib/session-cache';
 import type { Accounts } from './services/accounts';
 import type { Announcements } from './services/announcements';
 import type { BillingAccounts } from './services/billing/accounts';
@@ -44,6 +45,8 @@ declare module 'fastify' {
     signer: Signer;
     discord: DiscordClient;
     sessions: SessionStore;
+    /** This instance's sessions and user states (lib/session-cache.ts). */
+    sessionCache: SessionCache;
     accounts: Accounts;
     oauthStates: OAuthStates;
     /** A finished sign-in stored in one transaction (user, guilds, session). */

@@ -66,7 +66,7 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
   });
 
   it('has the documented limits and lifetimes', () => {
-    expect(config.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 1000, staffIdleSeconds: 30 * 60, staffMaxAgeSeconds: 12 * 3600 });
+    expect(config.session).toEqual({ idleSeconds: 24 * 3600, maxAgeSeconds: 7 * 24 * 3600, maxPerUser: 1000, staffIdleSeconds: 30 * 60, staffMaxAgeSeconds: 12 * 3600, cacheSeconds: 15, cacheMax: 100_000 });
     expect(() => loadConfig({ ...REAL, STAFF_SESSION_IDLE_SECONDS: '7200', STAFF_SESSION_MAX_AGE_SECONDS: '3600' })).toThrow(/STAFF_SESSION_IDLE_SECONDS must not exceed/);
     // With a real Discord application, 20 sessions per user.
     expect(loadConfig({ ...REAL }).session.maxPerUser).toBe(20);

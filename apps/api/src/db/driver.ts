@@ -11,6 +11,27 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
   /** Several statements, no parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /** Tells the change's listeners (Db.onChange): inside a transaction once it commits, never if it rolls back; else at once. Use announce(). */
+  announce?(change: DataChange): void;
+}
+
+/**
+ * A change that caches of other rows must hear about (lib/session-cache.ts): a session ended, every
+ * session of a user ended, a user's state (what @me shows) changed, or anything may have.
+ */
+export type DataChange =
+  | { kind: 'session'; id: string }
+  | { kind: 'user-sessions'; id: string }
+  | { kind: 'user'; id: string }
+  | { kind: 'all' };
+
+/**
+ * Announces what `queryable` wrote once it is visible to every other connection: after the commit of
+ * the transaction it belongs to, or at once outside one. A cache told any earlier could read and keep
+ * the rows from before the change.
+ */
+export function announce(queryable: Queryable, change: DataChange): void {
+  queryable.announce?.(change);
 }
 
 export interface Db extends Queryable {
@@ -20,6 +41,8 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   /** The connection pool's use (PostgreSQL); absent for an embedded database (one connection). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
+  /** Where announce()'s changes go (boundedDb only). */
+  onChange?(listener: (change: DataChange) => void): void;
 }
 
 /** The database could not be reached (connection refused, timed out, shutting down...): answer 503. */
@@ -71,10 +94,15 @@ export function isUnavailable(error: unknown): boolean {
 /**
  * Fails fast instead of piling up: at most `max` database calls (a transaction counts once) wait or
  * run at once; past that a call fails at once with DatabaseUnavailableError (503, Retry-After), so a
- * database that stalls (a black-holed server, a wedged PGlite) cannot gather every request.
+ * database that stalls (a black-holed server, a wedged PGlite) cannot gather every request. It
+ * delivers announce()'s changes to its onChange listeners, a transaction's once it has committed.
  */
 export function boundedDb<T extends Db>(db: T, max: number): T & { readonly pending: number } {
   let pending = 0;
+  const listeners: Array<(change: DataChange) => void> = [];
+  const tell = (change: DataChange) => {
+    for (const listener of listeners) listener(change);
+  };
   const run = async <R>(fn: () => Promise<R>): Promise<R> => {
     if (pending >= max) throw new DatabaseUnavailableError(new Error(`The database queue is full (${max} calls waiting or running).`));
     pending++;
@@ -88,7 +116,16 @@ export function boundedDb<T extends Db>(db: T, max: number): T & { readonly pend
     ...db,
     query: (sql, params) => run(() => db.query(sql, params)),
     exec: (sql) => run(() => db.exec(sql)),
-    transaction: (fn) => run(() => db.transaction(fn)),
+    transaction: async (fn) => {
+      const committed: DataChange[] = [];
+      const result = await run(() =>
+        db.transaction((tx) => fn({ query: (sql, params) => tx.query(sql, params), exec: (sql) => tx.exec(sql), announce: (change) => committed.push(change) })),
+      );
+      for (const change of committed) tell(change);
+      return result;
+    },
+    announce: (change) => tell(change),
+    onChange: (listener) => listeners.push(listener),
     close: () => db.close(),
     get pending() {
       return pending;

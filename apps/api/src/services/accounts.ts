@@ -6,9 +6,10 @@ import {
   type StaffInfo,
   type SubscriptionSummary,
 } from '@tickety/api-contract';
-import type { Db, Queryable } from '../db/driver';
+import { announce, type Db, type Queryable } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
 import { avatarUrl, type DiscordPartialGuild, type DiscordUser, guildIconUrl } from '../lib/discord';
+import type { SessionCache, UserState } from '../lib/session-cache';
 import { coveredServers, subscriptionGrants } from './premium';
 
 interface GuildRow {
@@ -38,13 +39,18 @@ function json<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
-/** Users, their stored guild lists, staff flags and subscription summary. */
+/**
+ * Users, their stored guild lists, staff flags and subscription summary. With a cache, a user's state
+ * (what @me shows, and the guilds a read's access check needs) is read from the database at most once
+ * per cache TTL; every change to it is announced (db/driver.ts, announce) once it commits.
+ */
 export class Accounts {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly cdnBase: string,
     private readonly staffOwnerIds: ReadonlySet<string>,
+    private readonly cache: SessionCache | null = null,
   ) {}
 
   async upsertUser(queryable: Queryable, user: DiscordUser): Promise<void> {
@@ -56,6 +62,7 @@ export class Accounts {
          avatar = EXCLUDED.avatar, updated_at = EXCLUDED.updated_at`,
       [user.id, user.username, user.global_name, user.avatar, now],
     );
+    announce(queryable, { kind: 'user', id: user.id });
   }
 
   /** Replaces a user's stored guild list (a refresh), in a transaction of its own. */
@@ -114,6 +121,7 @@ export class Accounts {
       );
     }
     await queryable.query('UPDATE users SET guilds_refreshed_at = $2::timestamptz WHERE id = $1', [userId, now]);
+    announce(queryable, { kind: 'user', id: userId });
   }
 
   /**
@@ -172,9 +180,14 @@ export class Accounts {
 
   /**
    * What an access check needs, in one query: when the user's stored list was fetched from Discord
-   * (epoch ms, null if never) and the guild from it (null when not in the list).
+   * (epoch ms, null if never) and the guild from it (null when not in the list). A read (`cached`)
+   * takes it from the user's cached state when there is one.
    */
-  async guildAccess(userId: string, guildId: string): Promise<{ refreshedAt: number | null; guild: Guild | null }> {
+  async guildAccess(userId: string, guildId: string, options: { cached?: boolean } = {}): Promise<{ refreshedAt: number | null; guild: Guild | null }> {
+    if (options.cached && this.cache?.enabled) {
+      const state = await this.state(userId);
+      return { refreshedAt: state?.refreshedAt ?? null, guild: state?.guilds.get(guildId) ?? null };
+    }
     const { rows } = await this.db.query<GuildRow & { guilds_refreshed_at: unknown; listed: boolean }>(
       `SELECT u.guilds_refreshed_at, g.id IS NOT NULL AS listed,
               g.id, g.name, g.icon, g.bot_in_guild, ug.owner, ug.permissions, ug.can_manage, ug.role_access
@@ -216,6 +229,7 @@ export class Accounts {
         RETURNING guild_id`,
       [userId, [...checked], [...granted]],
     );
+    if (rows.length > 0) announce(this.db, { kind: 'user', id: userId });
     return rows.length > 0;
   }
 
@@ -275,11 +289,20 @@ export class Accounts {
     return { premium, servers };
   }
 
-  /**
-   * The authenticated /api/auth/@me answer, from stored data only (never calls Discord), in one query
-   * (the user, their guilds in Discord's order, staff flags and subscriptions): the hottest read.
-   */
+  /** The authenticated /api/auth/@me answer (see state). */
   async me(userId: string): Promise<AuthenticatedMe | null> {
+    return (await this.state(userId))?.me ?? null;
+  }
+
+  /**
+   * The user's state from stored data only (never calls Discord): the cached one, else one query (the
+   * user, their guilds in Discord's order, staff flags and subscriptions), kept in the cache. The
+   * hottest read: every page's @me.
+   */
+  async state(userId: string): Promise<UserState | null> {
+    const cached = this.cache?.user(userId);
+    if (cached) return cached;
+    const ticket = this.cache?.ticket() ?? 0;
     const { rows } = await this.db.query<MeRow>(
       `SELECT u.id, u.username, u.global_name, u.avatar, u.guilds_refreshed_at,
               COALESCE((SELECT json_agg(json_build_object('id', g.id, 'name', g.name, 'icon', g.icon, 'bot_in_guild', g.bot_in_guild,
@@ -296,13 +319,20 @@ export class Accounts {
     const row = rows[0];
     if (!row) return null;
     const refreshed = toMs(row.guilds_refreshed_at);
-    return {
-      isAuthenticated: true,
-      user: { id: row.id, username: row.username, globalName: row.global_name, avatar: row.avatar, avatarUrl: avatarUrl(this.cdnBase, row.id, row.avatar) },
-      guilds: json<GuildRow[]>(row.guilds).map((r) => this.#guild(r)),
-      team: this.#team(row.id, json<string[] | null>(row.staff_permissions)),
-      sub: this.#sub(json<Array<{ premium: boolean; servers: string[] }>>(row.subscriptions)),
-      guildsRefreshedAt: refreshed === null ? null : iso(refreshed),
+    const guilds = json<GuildRow[]>(row.guilds).map((r) => this.#guild(r));
+    const state: UserState = {
+      me: {
+        isAuthenticated: true,
+        user: { id: row.id, username: row.username, globalName: row.global_name, avatar: row.avatar, avatarUrl: avatarUrl(this.cdnBase, row.id, row.avatar) },
+        guilds,
+        team: this.#team(row.id, json<string[] | null>(row.staff_permissions)),
+        sub: this.#sub(json<Array<{ premium: boolean; servers: string[] }>>(row.subscriptions)),
+        guildsRefreshedAt: refreshed === null ? null : iso(refreshed),
+      },
+      refreshedAt: refreshed,
+      guilds: new Map(guilds.map((guild) => [guild.id, guild])),
     };
+    this.cache?.fillUser(userId, state, ticket);
+    return state;
   }
 }

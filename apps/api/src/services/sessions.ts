@@ -1,7 +1,8 @@
-import type { Db, Queryable } from '../db/driver';
+import { announce, type Db, type Queryable } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
 import { randomToken, type SecretBox, SecretUndecryptableError, sha256Hex } from '../lib/crypto';
 import type { DiscordTokens } from '../lib/discord';
+import type { SessionCache } from '../lib/session-cache';
 
 /** A live session (the token itself is never kept: only its sha256 is stored). */
 export interface Session {
@@ -53,7 +54,9 @@ export const TOUCH_INTERVAL_MS = 60_000;
  * Server-side sessions: random 256-bit token in the cookie, its sha256 in the database, idle and
  * absolute expiry, revocable, at most `maxPerUser` live ones per user. Discord tokens live on the
  * session, AES-256-GCM encrypted with the session id as associated data; tokens that no configured
- * key decrypts any more (key changed or lost) count as an ended Discord grant.
+ * key decrypts any more (key changed or lost) count as an ended Discord grant. With a cache, a live
+ * session is read from the database at most once per cache TTL (lib/session-cache.ts); every change
+ * that ends one is announced (db/driver.ts, announce) once it commits.
  */
 export class SessionStore {
   constructor(
@@ -64,6 +67,7 @@ export class SessionStore {
     private readonly maxAgeMs: number,
     private readonly maxPerUser: number = DEFAULT_SESSIONS_PER_USER,
     private readonly log: SessionLog | null = null,
+    private readonly cache: SessionCache | null = null,
   ) {}
 
   /**
@@ -102,29 +106,42 @@ export class SessionStore {
     );
     // Live sessions (not revoked, not past either expiry), newest first: all but the newest
     // maxPerUser - 1 others (plus this one) end now. Dead unrevoked ones are left to purge().
-    await queryable.query(
+    const evicted = await queryable.query<{ id: string }>(
       `UPDATE sessions SET revoked_at = $3::timestamptz, discord_access_token = NULL, discord_refresh_token = NULL
         WHERE id IN (SELECT id FROM sessions
                       WHERE user_id = $1 AND revoked_at IS NULL AND id <> $2
                         AND expires_at > $3::timestamptz AND last_seen_at > $4::timestamptz
                       ORDER BY created_at DESC, id DESC
                       OFFSET $5
-                        FOR UPDATE)`,
+                        FOR UPDATE)
+        RETURNING id`,
       [userId, id, iso(now), iso(now - this.idleMs), Math.max(0, this.maxPerUser - 1)],
     );
+    for (const row of evicted.rows) announce(queryable, { kind: 'session', id: row.id });
     return { token, session: { id, userId, createdAt: now, lastSeenAt: now, expiresAt, staffSeenAt: null } };
   }
 
-  /** The live session for a cookie token, or null (unknown, revoked, idle or past its absolute expiry). */
-  async resolve(token: string): Promise<Session | null> {
+  /**
+   * The live session for a cookie token, or null (unknown, revoked, idle or past its absolute expiry).
+   * From the cache when it holds the session and it is live by what the cache knows; `fresh` reads the
+   * database whatever the cache holds (a decision the cached copy would refuse).
+   */
+  async resolve(token: string, options: { fresh?: boolean } = {}): Promise<Session | null> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+    const hash = sha256Hex(token);
+    const now = this.clock();
+    const cached = options.fresh ? null : this.cache?.session(hash);
+    // Live as far as this copy knows (another instance may have seen it since: the database decides otherwise).
+    if (cached && now < cached.expiresAt && now - cached.lastSeenAt < this.idleMs) {
+      return (await this.#touch(cached, now)) ? cached : null;
+    }
+    const ticket = this.cache?.ticket() ?? 0;
     const { rows } = await this.db.query<SessionRow>(
       'SELECT id, user_id, created_at, last_seen_at, expires_at, revoked_at, staff_seen_at FROM sessions WHERE token_hash = $1',
-      [sha256Hex(token)],
+      [hash],
     );
     const row = rows[0];
     if (!row || row.revoked_at !== null) return null;
-    const now = this.clock();
     const session: Session = {
       id: row.id,
       userId: row.user_id,
@@ -134,14 +151,24 @@ export class SessionStore {
       staffSeenAt: toMs(row.staff_seen_at),
     };
     if (now >= session.expiresAt || now - session.lastSeenAt >= this.idleMs) return null;
-    if (now - session.lastSeenAt >= TOUCH_INTERVAL_MS) {
-      await this.db.query('UPDATE sessions SET last_seen_at = $2::timestamptz WHERE id = $1 AND revoked_at IS NULL', [
-        session.id,
-        iso(now),
-      ]);
-      session.lastSeenAt = now;
-    }
+    if (!(await this.#touch(session, now))) return null;
+    this.cache?.fillSession(hash, session, ticket);
     return session;
+  }
+
+  /** Writes last_seen_at when it is TOUCH_INTERVAL_MS old; false when the session turns out ended. */
+  async #touch(session: Session, now: number): Promise<boolean> {
+    if (now - session.lastSeenAt < TOUCH_INTERVAL_MS) return true;
+    const { rows } = await this.db.query<{ id: string }>(
+      'UPDATE sessions SET last_seen_at = $2::timestamptz WHERE id = $1 AND revoked_at IS NULL RETURNING id',
+      [session.id, iso(now)],
+    );
+    if (rows.length === 0) {
+      this.cache?.invalidate({ kind: 'session', id: session.id });
+      return false;
+    }
+    session.lastSeenAt = now;
+    return true;
   }
 
   /** How many live sessions (not revoked, not past either expiry) the user has. */
@@ -170,6 +197,7 @@ export class SessionStore {
         RETURNING (expires_at > $2::timestamptz AND last_seen_at > $3::timestamptz) AS live`,
       [userId, iso(now), iso(now - this.idleMs)],
     );
+    announce(queryable, { kind: 'user-sessions', id: userId });
     return rows.filter((r) => r.live).length;
   }
 
@@ -197,6 +225,7 @@ export class SessionStore {
         RETURNING old.discord_access_token, old.discord_refresh_token, old.discord_token_expires_at, old.discord_scope`,
       [sessionId, iso(this.clock())],
     );
+    announce(queryable, { kind: 'session', id: sessionId });
     const row = rows[0];
     if (!row?.discord_access_token || !row.discord_refresh_token) return null;
     return this.#open(sessionId, row, 'revoke')?.tokens ?? null;

@@ -11,7 +11,7 @@ import {
   type StaffTeamMember,
   type StaffTeamPutAnswer,
 } from '@tickety/api-contract';
-import type { Db, Queryable } from '../db/driver';
+import { announce, type Db, type Queryable } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
 import { avatarUrl } from '../lib/discord';
 import { type DiscordBot, DiscordBotError } from '../lib/discord-bot';
@@ -321,6 +321,8 @@ export class StaffTeam {
         row ? { permissions: before } : null,
         { permissions },
       );
+      // The member's @me (staff flags) changes.
+      announce(tx, { kind: 'user', id: targetId });
       return { added: !row, changed: true };
     });
     const rows = await this.#memberRows(this.#o.db, targetId);
@@ -342,6 +344,7 @@ export class StaffTeam {
       const before = flagsOf(row.permissions);
       this.#refuseUnheld(actorId, before, held);
       await tx.query('DELETE FROM staff_members WHERE user_id = $1', [targetId]);
+      announce(tx, { kind: 'user', id: targetId });
       await this.#audit(tx, iso(this.#o.clock()), actorId, 'team.remove', this.#target(targetId, profile), { permissions: before }, null);
     });
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { boundedDb, DatabaseUnavailableError, type Db, guard, isUnavailable } from '../../src/db/driver';
+import { announce, boundedDb, DatabaseUnavailableError, type DataChange, type Db, guard, isUnavailable } from '../../src/db/driver';
 import { createPostgresDb } from '../../src/db/postgres';
+import { databases, useSuiteDb } from '../helpers/db';
 
 /** WebAssembly's own RuntimeError (what an aborting PGlite throws); its type is not in this project's lib. */
 const WasmRuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: ErrorConstructor } }).WebAssembly.RuntimeError;
@@ -102,5 +103,34 @@ describe('createPostgresDb', () => {
 
   it('refuses an unsafe schema name', async () => {
     await expect(createPostgresDb({ url: 'postgres://x@127.0.0.1:1/x', schema: 'a; DROP TABLE users' })).rejects.toThrow(/Invalid schema name/);
+  });
+});
+
+describe.each(databases())('announce on $name', (database) => {
+  const suite = useSuiteDb(database);
+
+  it("tells a transaction's changes once it has committed, never when it rolled back, and others at once", async () => {
+    const db = boundedDb(suite.db, 10);
+    const heard: DataChange[] = [];
+    db.onChange?.((change) => heard.push(change));
+
+    await db.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      announce(tx, { kind: 'user', id: 'committed' });
+      // Not yet: other connections cannot see the transaction's rows before its commit.
+      expect(heard).toEqual([]);
+    });
+    expect(heard).toEqual([{ kind: 'user', id: 'committed' }]);
+
+    // A real failure (division by zero) rolls the transaction back: nothing changed, nothing is told.
+    const failed = db.transaction(async (tx) => {
+      announce(tx, { kind: 'user', id: 'rolled back' });
+      await tx.query('SELECT 1 / 0');
+    });
+    await expect(failed).rejects.toThrow(/division by zero/);
+    expect(heard).toHaveLength(1);
+
+    announce(db, { kind: 'session', id: 'outside' });
+    expect(heard.at(-1)).toEqual({ kind: 'session', id: 'outside' });
   });
 });

@@ -167,9 +167,18 @@ export default fp(
      * 401 code 1030 on staff routes and staff reads until the user signs in again. Everything else the
      * session does is unaffected. Otherwise this request is the session's latest staff activity.
      */
-    async function requireRecentStaffSession(req: FastifyRequest, session: Session): Promise<void> {
+    async function requireRecentStaffSession(req: FastifyRequest, cached: Session): Promise<void> {
       const now = app.clock();
-      const lapsed = staffLifetimeLapsed(session, now);
+      let session = cached;
+      let lapsed = staffLifetimeLapsed(session, now);
+      if (lapsed) {
+        // This instance's copy may predate staff activity another instance saw: the database decides a refusal.
+        const token = req.cookies?.[names.session];
+        const fresh = token ? await app.sessions.resolve(token, { fresh: true }) : null;
+        if (!fresh) throw new ApiHttpError('UNAUTHENTICATED');
+        session = fresh;
+        lapsed = staffLifetimeLapsed(session, now);
+      }
       if (lapsed) throw new ApiHttpError('STAFF_SIGN_IN_AGAIN', { message: lapsed });
       // Only the dashboard's own requests are staff activity: another page's link or image (the Lax
       // cookie goes along on same-site requests and top-level navigations) must not keep it alive.
@@ -215,7 +224,8 @@ export default fp(
       if (req.validationError) throw new ApiHttpError('VALIDATION_FAILED', { message: `The request is not valid: ${req.validationError.message}.` });
       const { guildAccess: windows } = app.config;
       const maxAgeMs = (mode === 'write' ? windows.writeMaxAgeSeconds : windows.readMaxAgeSeconds) * 1000;
-      const stored = await app.accounts.guildAccess(session.userId, parsed.data);
+      // A read decides on the user's cached state (dropped on every change to it, at most SESSION_CACHE_SECONDS old); a write on the stored rows.
+      const stored = await app.accounts.guildAccess(session.userId, parsed.data, { cached: mode === 'read' });
       const age = stored.refreshedAt === null ? Number.POSITIVE_INFINITY : app.clock() - stored.refreshedAt;
       // A timestamp ahead of this clock (another instance's) counts only within the window.
       let guild: Guild | null;

@@ -5,6 +5,8 @@ import fp from 'fastify-plugin';
 import { SecretBox, Signer } from '../../lib/crypto';
 import { DiscordClient, type FetchLike } from '../../lib/discord';
 import { DiscordBot } from '../../lib/discord-bot';
+import { type InvalidationBus, LocalInvalidationBus, RedisInvalidationBus } from '../../lib/invalidation-bus';
+import { SessionCache } from '../../lib/session-cache';
 import { Accounts } from '../../services/accounts';
 import { Announcements } from '../../services/announcements';
 import { BillingAccounts } from '../../services/billing/accounts';
@@ -63,11 +65,21 @@ export default fp(
       ...(opts.discordFetch ? { fetch: opts.discordFetch } : {}),
     });
     app.decorate('discord', discord);
+    // Sessions and user states kept in memory; what changes them is announced by the database layer
+    // once committed, dropped here and told to the other instances over Redis (lib/session-cache.ts).
+    const bus: InvalidationBus = app.redis
+      ? new RedisInvalidationBus(app.redis, `tickety:cache:${config.database.schema ?? 'public'}`, app.log)
+      : new LocalInvalidationBus();
+    app.addHook('onClose', () => bus.close());
+    const { cacheSeconds, cacheMax } = config.session;
+    const cache = new SessionCache({ ttlMs: cacheSeconds * 1000, maxSessions: cacheMax, maxUsers: Math.max(1, Math.ceil(cacheMax / 10)) }, clock, bus);
+    db.onChange?.((change) => cache.invalidate(change));
+    app.decorate('sessionCache', cache);
     app.decorate(
       'sessions',
-      new SessionStore(db, box, clock, config.session.idleSeconds * 1000, config.session.maxAgeSeconds * 1000, config.session.maxPerUser, app.log),
+      new SessionStore(db, box, clock, config.session.idleSeconds * 1000, config.session.maxAgeSeconds * 1000, config.session.maxPerUser, app.log, cache),
     );
-    app.decorate('accounts', new Accounts(db, clock, config.discord.cdnBase, new Set(config.staffOwnerIds)));
+    app.decorate('accounts', new Accounts(db, clock, config.discord.cdnBase, new Set(config.staffOwnerIds), cache));
     app.decorate('oauthStates', new OAuthStates(db, box, clock));
     app.decorate('signIns', new SignIns(db, app.accounts, app.sessions));
     app.decorate('guildSync', new GuildSync(discord, clock));

@@ -1,5 +1,5 @@
 import type { BillingAction, BillingProvider, BillingSubscription, ConfigActor, Plan, PremiumSlot, ServerPremiumAnswer } from '@tickety/api-contract';
-import type { Db, Queryable } from '../../db/driver';
+import { announce, type Db, type Queryable } from '../../db/driver';
 import { type Clock, iso } from '../../lib/clock';
 import { randomToken } from '../../lib/crypto';
 import { ApiHttpError } from '../../lib/errors';
@@ -229,6 +229,8 @@ export class BillingAccounts {
          ON CONFLICT (subscription_id, slot) DO UPDATE SET guild_id = EXCLUDED.guild_id, assigned_at = EXCLUDED.assigned_at`,
         [row.id, slot, guildId, iso(now)],
       );
+      // The user's @me lists the servers their premium covers.
+      announce(tx, { kind: 'user', id: userId });
       return { from: row.guild_id };
     });
   }

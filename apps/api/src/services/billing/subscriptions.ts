@@ -1,5 +1,5 @@
 import type { Plan } from '@tickety/api-contract';
-import type { Queryable } from '../../db/driver';
+import { announce, type Queryable } from '../../db/driver';
 import { type Clock, iso } from '../../lib/clock';
 import { randomToken } from '../../lib/crypto';
 import { NotYetError, type Provider, type SubscriptionState } from './types';
@@ -114,6 +114,8 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
     throw new NotYetError(`no user is known for ${state.provider} subscription ${state.providerSubscriptionId} (${from})`);
   }
   if (!row.id) return `stale: a newer description of ${state.providerSubscriptionId} is stored`;
+  // The owner's @me (premium, the servers it covers) may change.
+  announce(tx, { kind: 'user', id: row.user_id });
   if (!row.changed) return `unchanged: ${state.providerSubscriptionId} is ${state.status} already`;
   return `${state.providerSubscriptionId}: ${state.status}${state.cancelAtPeriodEnd ? ', cancels at period end' : ''}`;
 }
