@@ -91,6 +91,30 @@ describe.each(databases())('session cache on $name', (database) => {
       expect(counter.queries - warm).toBeLessThanOrEqual(1);
     });
 
+    it("asks the database at most once for a warm read of a server's pages (statistics and premium excepted)", async () => {
+      const browser = new Browser(t.app);
+      await signIn(browser, ava.id);
+      await me(browser);
+      const server = DEMO_GUILDS.avasArcade.id;
+      const asked: Record<string, number> = {};
+      const pages = ['', '/config', '/config/versions', '/logs', '/logs/actors', '/resources', '/posts', '/transcripts'];
+      for (const url of [...pages.map((path) => `/api/guilds/${server}${path}`), '/api/billing/subscriptions', '/api/billing/providers']) {
+        expect((await browser.get(url)).statusCode, url).toBe(200);
+        const before = counter.queries;
+        expect((await browser.get(url)).statusCode, url).toBe(200);
+        asked[url] = counter.queries - before;
+      }
+      expect(Object.entries(asked).filter(([, n]) => n > 1)).toEqual([]);
+      // Statistics runs its six aggregates side by side (one round trip's wait, six statements) after
+      // the server's limits and time zone; premium reads the server's cover, then the user's slots.
+      for (const [path, most] of [['/statistics', 9], ['/premium', 2]] as const) {
+        await browser.get(`/api/guilds/${server}${path}`);
+        const before = counter.queries;
+        expect((await browser.get(`/api/guilds/${server}${path}`)).statusCode).toBe(200);
+        expect(counter.queries - before, path).toBeLessThanOrEqual(most);
+      }
+    });
+
     it('reads the database again once the TTL has passed, and a logout ends the session at once', async () => {
       const browser = new Browser(t.app);
       await signIn(browser, ben.id);
