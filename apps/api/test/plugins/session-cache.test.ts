@@ -206,10 +206,13 @@ describe.each(databases())('session cache on $name', (database) => {
       await redis.kill();
       try {
         expect((await onFirst.logout()).statusCode).toBe(200);
-        // Nothing carried the logout: the second instance's copy stands until its TTL...
+        // Nothing carried the logout: the second instance's copy stands for reads until its TTL...
         await new Promise((r) => setTimeout(r, 300));
         expect((await me(onSecond)).isAuthenticated).toBe(true);
-        second.clock.advance(TTL - SECOND);
+        // ...never for a write, which reads the stored session.
+        second.clock.advance(11 * SECOND);
+        expect((await onSecond.post('/api/auth/guilds/refresh')).statusCode).toBe(401);
+        second.clock.advance(TTL - 12 * SECOND);
         expect((await me(onSecond)).isAuthenticated).toBe(true);
         // ...and not a moment beyond.
         second.clock.advance(SECOND);

@@ -112,7 +112,10 @@ export default fp(
     app.decorateRequest('getSession', function getSession(this: FastifyRequest): Promise<Session | null> {
       if (!this.sessionPromise) {
         const token = this.cookies?.[names.session];
-        this.sessionPromise = token ? app.sessions.resolve(token) : Promise.resolve(null);
+        // A write never rests on this instance's cached copy: a session revoked elsewhere cannot write
+        // here even while the news cannot travel (Redis down). Reads may, for SESSION_CACHE_SECONDS.
+        const fresh = this.method !== 'GET' && this.method !== 'HEAD';
+        this.sessionPromise = token ? app.sessions.resolve(token, { fresh }) : Promise.resolve(null);
         // A failed lookup (database down) is not cached: the error handler may ask again.
         this.sessionPromise.catch(() => {
           this.sessionPromise = null;
