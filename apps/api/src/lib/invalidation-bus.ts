@@ -81,7 +81,9 @@ export class RedisInvalidationBus implements InvalidationBus {
 
   async close(): Promise<void> {
     this.#closing = true;
-    await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
+    // A Redis that is away would hold a polite QUIT until it came back.
+    if (this.#subscriber.status !== 'ready') this.#subscriber.disconnect();
+    else await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
   }
 
   #emit(change: DataChange): void {
