@@ -1,18 +1,12 @@
 // @ts-check
 /**
- * A round-robin HTTP balancer for benches and tests: every request goes to the next upstream in turn,
- * no sticky sessions (what several demo instances must survive: docs/operations.md, Several demo
- * instances). Plain node:http with keep-alive agents; it forwards the method, path, headers and body
- * untouched (Host included) and adds only X-Forwarded-For (the client's address appended) and
- * X-Forwarded-Proto (http, unless the client sent one). Hop-by-hop headers are not forwarded. An
- * upstream that cannot be reached answers 502. No WebSocket upgrades.
- *
- *   import { startBalancer } from './balancer.mjs';
- *   const balancer = await startBalancer({ upstreams: [3001, 3002], port: 8080 });
- *   balancer.url;      // 'http://127.0.0.1:8080'
- *   balancer.counts;   // requests sent to each upstream, in the order given
- *   await balancer.close();
- *
+ * A round-robin HTTP balancer for benches and tests (docs/operations.md, Several demo instances): each
+ * request goes to the next upstream, no sticky sessions. node:http with keep-alive agents; the method,
+ * path, headers (Host too) and body go through untouched but for the hop-by-hop headers, and it adds
+ * X-Forwarded-For (the client's address appended) and X-Forwarded-Proto (http unless sent). An
+ * unreachable upstream answers 502; no WebSocket upgrades.
+ *   const balancer = await startBalancer({ upstreams: [3001, 3002], port: 8080 }); // port 0: a free one
+ *   balancer.url; balancer.counts; await balancer.close(); // counts: requests per upstream, in order
  *   node bench/balancer.mjs [--port 8080] [--host 127.0.0.1] 3001 3002 http://10.0.0.5:3000
  */
 import http from 'node:http';
