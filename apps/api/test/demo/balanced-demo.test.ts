@@ -8,7 +8,11 @@ import { DAY, SECOND } from '../helpers/clock';
 import { databases, openSuiteDb } from '../helpers/db';
 import { runPopup, startLogin } from '../helpers/oauth';
 
-/** The sign-in's hops whose instance the balancer chooses: every combination of the two instances is tried. */
+/**
+ * The sign-in's hops whose instance the balancer chooses: every combination of the two instances is
+ * tried. The code exchange and Discord's @me happen inside the callback's instance (the API calls its
+ * own sandbox in process); a later guild refresh calls Discord with the tokens on either instance.
+ */
 const HOPS = ['login', 'authorize page', 'approve', 'callback'] as const;
 
 /** Every way of spreading the hops over two instances: 0 and 1 per hop, 2^HOPS.length patterns. */
