@@ -31,6 +31,7 @@ import {analyticsSandbox,
 } from '@tickety/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { type DemoDiscord, demoProviderSecrets } from '../src/config';
+import { deriveKey } from '../src/lib/crypto';
 import { injectFetch } from '../src/lib/inject-fetch';
 import { CSRF_EXEMPT } from '../src/plugins/app/security';
 
@@ -175,6 +176,9 @@ export function mountSandbox(control?: SandboxControl, controls: StandInControls
         ...(config.discord.botToken ? { botToken: config.discord.botToken } : {}),
         // One time source for the API and its Discord: tests that move the clock expire codes and tokens too.
         clock: app.clock,
+        // Codes and tokens sealed with a key every instance with this TOKEN_ENCRYPTION_KEY derives: behind
+        // a balancer, the instance that exchanges a code or serves a token need not be the one that issued it.
+        sealSecret: deriveKey(config.tokenEncryptionKey, 'demo discord sandbox seal').toString('hex'),
         controlRoutes: config.sandboxControl,
         ...(control ? { control } : {}),
       });

@@ -109,7 +109,7 @@ describe.each(databases())('the Discord sandbox in demo mode on $name', (databas
       }
       const token = await browser.request('POST', '/sandbox/discord/api/v10/oauth2/token', {
         headers: form,
-        payload: new URLSearchParams({ grant_type: 'authorization_code', code: 'x'.repeat(200) }).toString(),
+        payload: new URLSearchParams({ grant_type: 'authorization_code', code: 'x'.repeat(4097) }).toString(),
       });
       expect(token.statusCode).toBe(400);
       expect(token.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('"code" is too long') });

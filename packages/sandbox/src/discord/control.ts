@@ -313,7 +313,8 @@ export class SandboxControl {
 
   /** Forgets every code, grant and token (all tokens stop working). */
   clearGrants(): this {
-    this.#engine?.store.clear();
+    const engine = this.#engine;
+    engine?.store.clear(engine.now());
     return this;
   }
 
@@ -333,7 +334,7 @@ export class SandboxControl {
   isTokenActive(token: string): boolean {
     const engine = this.#engine;
     if (!engine) return false;
-    const record = engine.store.tokens.get(token);
+    const record = engine.store.findToken(token);
     return Boolean(record && engine.store.live(token, record.kind, engine.now()));
   }
 

@@ -1,3 +1,4 @@
+import { Sealer } from '../kit/seal';
 import { internalsOf, type SandboxControl } from './control';
 import { GuildState } from './guild-state';
 import type { RateLimitSettings } from './rate-limit';
@@ -36,6 +37,8 @@ export interface ResolvedOptions {
   controlRoutes: boolean;
   maxCodes: number;
   maxGrants: number;
+  /** The secret codes and tokens are sealed with (every instance that shares it accepts them), or null: random tokens. */
+  sealSecret: string | null;
 }
 
 /** One registration's state and rules, shared by its routes and its SandboxControl. */
@@ -50,7 +53,7 @@ export class SandboxEngine {
     readonly clock: () => number,
     readonly control: SandboxControl,
   ) {
-    this.store = new SandboxStore({ maxCodes: options.maxCodes, maxGrants: options.maxGrants });
+    this.store = new SandboxStore({ maxCodes: options.maxCodes, maxGrants: options.maxGrants }, options.sealSecret === null ? null : new Sealer(options.sealSecret));
   }
 
   now(): number {
@@ -103,6 +106,7 @@ export class SandboxEngine {
     if (!user) throw new Error(`revokeUser: "${userRef}" is not a demo user (id, key or username)`);
     let ended = 0;
     const now = this.now();
+    this.store.forgetUser(user.id, now);
     for (const grant of this.store.grants.values()) {
       if (grant.userId === user.id && grant.endedAt === null) {
         this.store.endGrant(grant, 'user_revoked', now);

@@ -81,11 +81,12 @@ const MAX_PARAM: Readonly<Record<string, number>> = {
   user_id: 64,
   add_guild_id: 64,
   grant_type: 64,
-  code: 128,
+  // Sealed codes carry their redirect URI and sealed tokens their grant (the sealSecret option).
+  code: 4096,
   code_verifier: 128,
-  refresh_token: 128,
+  refresh_token: 1024,
   client_secret: 256,
-  token: 256,
+  token: 1024,
   token_type_hint: 32,
 };
 /** Any other parameter (ignored, like Discord ignores it). */
@@ -380,7 +381,7 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
       const redirectUri = form.get('redirect_uri');
       const verifier = form.get('code_verifier');
       if (!code) return sendOauthError(reply, 400, 'invalid_request', 'Missing "code".');
-      const record = store.codes.get(code);
+      const record = store.findCode(code);
       if (!record || record.clientId !== client.clientId) return sendOauthError(reply, 400, 'invalid_grant', 'Invalid "code" in request.');
       if (record.usedAt !== null) {
         // A code used twice revokes what it issued.
@@ -431,7 +432,7 @@ export function oauthRoutes(app: FastifyInstance, engine: SandboxEngine): void {
     const token = form.get('token');
     if (!token) return sendOauthError(reply, 400, 'invalid_request', 'Missing "token".');
     // Revocation: the hint is only a hint; unknown or already-ended tokens still answer 200.
-    const record = store.tokens.get(token);
+    const record = store.findToken(token);
     const grant = record ? store.grants.get(record.grantId) : undefined;
     if (grant && grant.clientId === client.clientId) store.endGrant(grant, 'revoked', engine.now());
     return reply.header('cache-control', 'no-store').send({});

@@ -72,6 +72,13 @@ export interface DiscordSandboxOptions {
    * hour are dropped on every new grant; when the store is still full the oldest grant is dropped.
    */
   maxGrants?: number;
+  /**
+   * A secret shared by every instance of one deployment (at least 16 characters): authorization codes
+   * and access and refresh tokens are then sealed with it (AES-256-GCM), so an instance accepts what
+   * another issued, behind a balancer without sticky sessions. Revocation and single use stay per
+   * instance (docs/sandbox.md#several-instances). Default: none, random tokens known to this one only.
+   */
+  sealSecret?: string;
   /** Discord app subscriptions (SKUs, entitlements, store page, webhook events): see monetization/index.ts. Default: off. */
   monetization?: MonetizationOptions;
 }
@@ -91,6 +98,12 @@ function count(name: string, value: number | undefined, fallback: number): numbe
   if (value === undefined) return fallback;
   if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`discordSandbox: ${name} must be an integer >= 1, not ${value}`);
   return value;
+}
+
+function sealSecretOf(secret: string | undefined): string | null {
+  if (secret === undefined) return null;
+  if (secret.length < 16) throw new RangeError('discordSandbox: sealSecret must be at least 16 characters');
+  return secret;
 }
 
 function redirectUrisOf(list: string[] | undefined): string[] | null {
@@ -136,6 +149,7 @@ function resolveOptions(options: DiscordSandboxOptions): ResolvedOptions {
     controlRoutes: options.controlRoutes === true,
     maxCodes: count('maxCodes', options.maxCodes, DEFAULT_STORE_LIMITS.maxCodes),
     maxGrants: count('maxGrants', options.maxGrants, DEFAULT_STORE_LIMITS.maxGrants),
+    sealSecret: sealSecretOf(options.sealSecret),
   };
 }
 
