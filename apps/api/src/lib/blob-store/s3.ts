@@ -71,16 +71,18 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    checkKey(key);
     try {
-      await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: checkKey(key), Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }));
+      await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }));
     } catch (error) {
       throw this.#fail('put', key, error);
     }
   }
 
   async get(key: string): Promise<Buffer | null> {
+    checkKey(key);
     try {
-      const answer = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: checkKey(key) }));
+      const answer = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }));
       return answer.Body ? Buffer.from(await answer.Body.transformToByteArray()) : Buffer.alloc(0);
     } catch (error) {
       if (isMissing(error)) return null;
@@ -89,8 +91,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async head(key: string): Promise<BlobInfo | null> {
+    checkKey(key);
     try {
-      const answer = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: checkKey(key) }));
+      const answer = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }));
       return { size: answer.ContentLength ?? 0, contentType: answer.ContentType ?? 'application/octet-stream' };
     } catch (error) {
       if (isMissing(error)) return null;
