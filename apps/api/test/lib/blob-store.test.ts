@@ -9,7 +9,7 @@ import { MIGRATIONS_DIR } from '../../src/plugins/app/db';
 import { databases, useSuiteDb } from '../helpers/db';
 
 /** The sandbox's S3 stand-in on a real loopback port, as the API meets MinIO or R2. */
-export const S3_DEMO = { accessKeyId: 'TICKETYSANDBOXKEY', secretAccessKey: 'tickety-sandbox-secret-0123456789', region: 'us-east-1', bucket: 'transcripts' };
+const S3_DEMO = { accessKeyId: 'TICKETYSANDBOXKEY', secretAccessKey: 'tickety-sandbox-secret-0123456789', region: 'us-east-1', bucket: 'transcripts' };
 
 async function standIn(control = createS3SandboxControl()): Promise<{ server: FastifyInstance; endpoint: string; control: typeof control }> {
   const server = Fastify();
