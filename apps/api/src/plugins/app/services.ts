@@ -106,7 +106,7 @@ export default fp(
       new SystemHealth({ db, clock, botId: config.discord.clientId, redis: app.redisLink, recentErrors: app.recentErrors, logThrottle: app.logThrottle }),
     );
     // Transcripts' bytes: the database's blobs table, or an S3-compatible bucket (BLOB_STORE; never the secret in a log line).
-    const warn = (fields: object, msg: string) => app.logThrottle.warn(app.log, fields, msg, msg);
+    const warn = (fields: object, msg: string) => app.logThrottle.warn(app.log, fields, msg, String((fields as { cause?: unknown }).cause ?? ''));
     const blobStore = createBlobStore(config.blobStore, db, warn);
     app.log.info(config.blobStore.kind === 's3' ? { blobStore: 's3', endpoint: config.blobStore.endpoint, bucket: config.blobStore.bucket } : { blobStore: 'database' }, 'transcript storage');
     app.addHook('onClose', async () => blobStore.close());
