@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { ApiError, type TranscriptV2 } from '@tickety/api-contract';
 import { createS3SandboxControl, DEMO_GUILDS, DEMO_LEGACY_TRANSCRIPTS, DEMO_USERS, s3Sandbox, signAttachment } from '@tickety/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -109,6 +109,34 @@ describe.each(databases())('transcripts in an S3-compatible store on $name', (da
       expect(file.statusCode).toBe(200);
       expect(file.body).toBe(DEMO_LEGACY_TRANSCRIPTS[i]!.html);
     }
+  });
+
+  it('a transcript stored before the blob store (its bytes in its rows) stays readable, and is removed with nothing to delete in the bucket', async () => {
+    const body = transcript(t, 6);
+    body.messages[0]!.attachments = [];
+    const gzip = gzipSync(Buffer.from(JSON.stringify(body)));
+    const closed = at(90);
+    await t.db.query(
+      `INSERT INTO transcripts (guild_id, file_id, bot_id, ticket_id, number, panel_id, opener_id, opener_name, opened_at, closed_at, message_count, search_text, json_bytes, content, created_at)
+       VALUES ($1, 'legacy6', $2, 't6', 6, 'support', $3, 'Cleo', $4, $4, 1, '', 10, $5, $4)`,
+      [ARCADE, t.config.discord.clientId, cleo.id, closed, gzip],
+    );
+    await t.db.query(
+      `INSERT INTO transcript_attachments (guild_id, file_id, attachment_id, filename, content_type, size, content) VALUES ($1, 'legacy6', '1900000000000000606', 'old.txt', 'text/plain', 9, $2)`,
+      [ARCADE, Buffer.from('old bytes')],
+    );
+    const objects = s3.control.objects().length;
+    const cleo_ = await as(cleo.id);
+    const whole = await cleo_.get(`/api/transcripts/v2/${ARCADE}/legacy6`, { headers: FROM_DASHBOARD });
+    expect(whole.statusCode, whole.body).toBe(200);
+    expect((whole.json() as TranscriptV2).messages[0]!.content).toBe('ticket 6: the logs');
+    // Its head is made from the whole one and kept in its row, as before.
+    expect((await cleo_.get(`/api/transcripts/v2/${ARCADE}/legacy6?part=head`, { headers: FROM_DASHBOARD })).json()).toMatchObject({ totalMessages: 1 });
+    expect(await rows("SELECT 1 FROM transcripts WHERE file_id = 'legacy6' AND head IS NOT NULL")).toHaveLength(1);
+    expect((await cleo_.get(`/api/transcripts/v2/${ARCADE}/legacy6/attachments/1900000000000000606`)).body).toBe('old bytes');
+    expect(s3.control.objects()).toHaveLength(objects);
+    expect(await t.app.transcripts.remove(ARCADE, 'legacy6')).toBe(true);
+    expect(await rows('SELECT key FROM blob_deletions')).toEqual([]);
   });
 
   it('a second upload replaces the first and its blobs; removing the transcript removes its blobs', async () => {
