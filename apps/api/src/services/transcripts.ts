@@ -58,7 +58,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
     while (next < items.length) await work(items[next++]!);
   };
   const lanes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, lane));
-  const failed = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
+  const failed = lanes.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) throw failed.reason;
 }
 
