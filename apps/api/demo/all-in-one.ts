@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createSandboxControl, startDemoBot } from '@tickety/sandbox';
 import { loadConfig } from '../src/config';
 import { serve } from '../src/serve';
@@ -14,6 +15,17 @@ import { chooseLogging, launcherEnv, launcherLogOptions, startBanner } from './t
  * production server with the site.
  */
 const sandbox = createSandboxControl();
+
+/**
+ * DEMO_S3=1 in demo mode: transcripts in the sandbox's S3 stand-in on this server (mounted by
+ * demo.ts at /sandbox/s3) instead of the database, with demo keys made at each start; its objects
+ * are in memory (docs/operations.md, "Transcript storage").
+ */
+function demoS3Env(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (!['1', 'true', 'yes', 'on'].includes((env.DEMO_S3 ?? '').trim().toLowerCase()) || env.DISCORD_CLIENT_ID) return env;
+  const origin = (env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/+$/, '');
+  return { ...env, BLOB_STORE: 's3', S3_ENDPOINT: `${origin}/sandbox/s3`, S3_BUCKET: 'transcripts', S3_ACCESS_KEY_ID: 'tickety-demo', S3_SECRET_ACCESS_KEY: randomBytes(24).toString('hex') };
+}
 // In a terminal, readable warnings and errors after a banner; JSON lines otherwise (terminal-log.ts).
 let logging: ReturnType<typeof chooseLogging>;
 try {
@@ -23,7 +35,7 @@ try {
   process.exit(78); // EX_CONFIG, as an invalid variable of the API's
 }
 serve(
-  () => loadConfig(launcherEnv(process.env, logging), DEMO_DISCORD),
+  () => loadConfig(launcherEnv(demoS3Env(process.env), logging), DEMO_DISCORD),
   {
     extensions: [async (app) => (app.config.demo ? mountSandbox(sandbox)(app) : undefined)],
     ...launcherLogOptions(logging, process.stdout),

@@ -26,6 +26,7 @@ import {analyticsSandbox,
   type MonetizationOptions,
   type PaddleSandboxControl,
   paddleSandbox,
+  s3Sandbox,
   type SandboxControl,
   SKU_FLAGS
 } from '@tickety/sandbox';
@@ -183,6 +184,17 @@ export function mountSandbox(control?: SandboxControl, controls: StandInControls
         ...(control ? { control } : {}),
       });
     });
+    // Transcript storage with DEMO_S3=1 (demo/all-in-one.ts): the S3 stand-in at /sandbox/s3, where the
+    // launcher pointed BLOB_STORE=s3, with the configured bucket and keys (docs/operations.md, "Transcript storage").
+    const store = config.blobStore;
+    if (store.kind === 's3' && store.endpoint === `${config.publicUrl}/sandbox/s3`) {
+      await app.register(async function s3Context(scope) {
+        scope.addHook('onRoute', (route) => {
+          route.config = { ...(route.config ?? {}), ...CSRF_EXEMPT };
+        });
+        await scope.register(s3Sandbox, { prefix: '/sandbox/s3', accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey, region: store.region, buckets: [store.bucket] });
+      });
+    }
     // Paddle: the stand-in at /sandbox/paddle, where demo mode's configuration points (API, Paddle.js),
     // its notifications signed with the API's webhook secret and delivered to /api/webhooks/paddle in
     // this process (retried, duplicated and reordered like Paddle's when its controls say so).

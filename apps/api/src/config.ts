@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { BOT_KEY_OVERLAP_DEFAULT_S, BOT_KEY_PATTERN, isSnowflake, type Plan, PlanCatalogue, REMOTE_IDS, type RemoteId } from '@tickety/api-contract';
 import { z } from 'zod';
 import { deriveKey } from './lib/crypto';
+import type { S3Settings } from './lib/blob-store/s3';
 import { DEFAULT_GRACE_DAYS } from './services/premium';
 
 /**
@@ -181,6 +182,11 @@ export interface AppConfig {
     /** How often each instance re-reads the providers' subscriptions to heal lost webhooks (0: never on its own). */
     reconcileIntervalMs: number;
   };
+  /**
+   * Where transcripts and their attachments keep their bytes (src/lib/blob-store): the database (the
+   * default), or an S3-compatible bucket. The secret access key is only ever given to the S3 client.
+   */
+  blobStore: { kind: 'database' } | ({ kind: 's3' } & S3Settings);
   trustProxy: boolean | string;
   logLevel: string;
 }
@@ -335,7 +341,48 @@ const EnvSchema = z.object({
   BILLING_RECONCILE_INTERVAL_MS: int(0, 7 * 24 * 3_600_000),
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  BLOB_STORE: z.enum(['database', 's3'], { error: 'must be database or s3' }).optional(),
+  S3_ENDPOINT: url('S3_ENDPOINT'),
+  S3_REGION: optionalString.refine((v) => v === undefined || /^[a-z0-9-]{1,40}$/.test(v), 'must be a region name such as us-east-1 or auto'),
+  S3_BUCKET: optionalString.refine(
+    (v) => v === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v),
+    'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
+  ),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: optionalString.refine(
+    (v) => v === undefined || ['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off'].includes(v.toLowerCase()),
+    'must be 1/true/yes/on or 0/false/no/off',
+  ),
+  S3_TIMEOUT_MS: int(100, 600_000),
 });
+
+const S3_VARIABLES = ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_TIMEOUT_MS'] as const;
+
+/** BLOB_STORE and the S3_* variables as the store's settings; a missing or stray one fails the start, naming it (never a secret's value). */
+function blobStoreConfig(settings: z.infer<typeof EnvSchema>): AppConfig['blobStore'] {
+  const given = S3_VARIABLES.filter((name) => settings[name] !== undefined);
+  if (settings.BLOB_STORE !== 's3') {
+    if (given.length > 0) throw new ConfigError(`${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set but BLOB_STORE is not s3 (transcripts stay in the database): set BLOB_STORE=s3, or unset ${given.length === 1 ? 'it' : 'them'}.`);
+    return { kind: 'database' };
+  }
+  const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => settings[name] === undefined);
+  if (missing.length > 0) throw new ConfigError(`BLOB_STORE=s3 needs ${missing.join(', ')} (docs/operations.md, "Transcript storage").`);
+  const endpoint = settings.S3_ENDPOINT === undefined ? null : trimSlash(settings.S3_ENDPOINT);
+  if (endpoint !== null && (new URL(endpoint).search !== '' || new URL(endpoint).hash !== '')) throw new ConfigError('S3_ENDPOINT must be an origin (with a path at most), without ?query or #fragment.');
+  const pathStyle = settings.S3_FORCE_PATH_STYLE;
+  return {
+    kind: 's3',
+    endpoint,
+    region: settings.S3_REGION ?? 'us-east-1',
+    bucket: settings.S3_BUCKET!,
+    accessKeyId: settings.S3_ACCESS_KEY_ID!,
+    secretAccessKey: settings.S3_SECRET_ACCESS_KEY!,
+    // Path-style unless told otherwise when an endpoint is given (MinIO, stand-ins); AWS's own: virtual-hosted.
+    forcePathStyle: pathStyle === undefined ? endpoint !== null : ['1', 'true', 'yes', 'on'].includes(pathStyle.toLowerCase()),
+    timeoutMs: settings.S3_TIMEOUT_MS ?? 15_000,
+  };
+}
 
 /** Demo mode's Paddle client-side token (public by nature, like Paddle's own `test_…` tokens); its API key is derived (demoProviderSecrets). */
 const DEMO_PADDLE_CLIENT_TOKEN = 'test_tickety_demo';
@@ -766,6 +813,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       slotCooldownHours: settings.PREMIUM_SLOT_COOLDOWN_HOURS ?? 24,
       reconcileIntervalMs: settings.BILLING_RECONCILE_INTERVAL_MS ?? 3_600_000,
     },
+    blobStore: blobStoreConfig(settings),
     trustProxy,
     logLevel: settings.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
   };

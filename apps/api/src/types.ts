@@ -35,6 +35,7 @@ import type { Statistics } from './services/statistics';
 import type { SystemHealth } from './services/system-health';
 import type { Tickets } from './services/tickets';
 import type { Transcripts } from './services/transcripts';
+import type { BlobStore } from './lib/blob-store';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,6 +65,8 @@ declare module 'fastify' {
     botKeys: BotKeys;
     tickets: Tickets;
     transcripts: Transcripts;
+    /** Where transcripts and their attachments keep their bytes (BLOB_STORE: the database, or an S3-compatible bucket). */
+    blobStore: BlobStore;
     /** Billing webhooks: the durable inbox of verified provider events, and this instance's worker draining it. */
     webhookInbox: WebhookInbox;
     inboxWorker: InboxWorker;

@@ -362,3 +362,40 @@ describe('payment providers over the network', () => {
     }
   });
 });
+
+describe('transcript storage (BLOB_STORE, S3_*)', () => {
+  const S3 = { BLOB_STORE: 's3', S3_BUCKET: 'tickety-transcripts', S3_ACCESS_KEY_ID: 'AKIDEXAMPLE', S3_SECRET_ACCESS_KEY: 'very-secret-value' };
+
+  it('keeps transcripts in the database unless BLOB_STORE=s3', () => {
+    expect(loadConfig({ DATA_DIR: 'memory://' }).blobStore).toEqual({ kind: 'database' });
+    expect(loadConfig({ DATA_DIR: 'memory://', BLOB_STORE: 'database' }).blobStore).toEqual({ kind: 'database' });
+  });
+
+  it('reads the bucket, its endpoint (path-style with one, unless told) and credentials', () => {
+    expect(loadConfig({ DATA_DIR: 'memory://', ...S3, S3_ENDPOINT: 'http://127.0.0.1:9000/' }).blobStore).toEqual({
+      kind: 's3',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      bucket: 'tickety-transcripts',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'very-secret-value',
+      forcePathStyle: true,
+      timeoutMs: 15_000,
+    });
+    const r2 = loadConfig({ DATA_DIR: 'memory://', ...S3, S3_ENDPOINT: 'https://acc.r2.cloudflarestorage.com', S3_REGION: 'auto', S3_FORCE_PATH_STYLE: 'false', S3_TIMEOUT_MS: '5000' }).blobStore;
+    expect(r2).toMatchObject({ region: 'auto', forcePathStyle: false, timeoutMs: 5000 });
+    expect(loadConfig({ DATA_DIR: 'memory://', ...S3 }).blobStore).toMatchObject({ endpoint: null, forcePathStyle: false });
+  });
+
+  it('refuses what is missing, malformed or set without BLOB_STORE=s3, naming it and never the secret', () => {
+    expect(configError({ BLOB_STORE: 's3', S3_BUCKET: 'b-1' })).toMatch(/BLOB_STORE=s3 needs S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY/);
+    expect(configError({ BLOB_STORE: 'disk' })).toMatch(/BLOB_STORE: must be database or s3/);
+    expect(configError({ ...S3, S3_BUCKET: 'Not_A_Bucket' })).toMatch(/S3_BUCKET: must be a bucket name/);
+    expect(configError({ ...S3, S3_ENDPOINT: 'minio:9000' })).toMatch(/S3_ENDPOINT must be an http\(s\) URL/);
+    expect(configError({ ...S3, S3_ENDPOINT: 'http://127.0.0.1:9000/?x=1' })).toMatch(/S3_ENDPOINT must be an origin/);
+    expect(configError({ ...S3, S3_FORCE_PATH_STYLE: 'maybe' })).toMatch(/S3_FORCE_PATH_STYLE/);
+    const stray = configError({ S3_BUCKET: 'b-1', S3_SECRET_ACCESS_KEY: 'very-secret-value' });
+    expect(stray).toMatch(/S3_BUCKET, S3_SECRET_ACCESS_KEY are set but BLOB_STORE is not s3/);
+    expect(stray).not.toContain('very-secret-value');
+  });
+});

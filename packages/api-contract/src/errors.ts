@@ -162,6 +162,11 @@ export const ERROR_CODES = {
     httpStatus: 401,
     message: 'Staff pages need a recent sign-in: log in with Discord again (after 30 minutes without staff activity, or 12 hours after signing in).',
   },
+  STORAGE_UNAVAILABLE: {
+    code: 1031,
+    httpStatus: 503,
+    message: 'Transcript storage is not answering right now: nothing was changed. Try again shortly.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

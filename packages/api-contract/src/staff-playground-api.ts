@@ -50,11 +50,12 @@ export const PlaygroundIndex = z.object({
 });
 export type PlaygroundIndex = z.infer<typeof PlaygroundIndex>;
 
-/** The Retry-After the API sends with a code (rate limit, database, Discord, load), mirrored by the error route. */
+/** The Retry-After the API sends with a code (rate limit, database, storage, Discord, load), mirrored by the error route. */
 const RETRY_AFTER: Partial<Record<ErrorCodeName, number>> = {
   RATE_LIMITED: 5,
   DISCORD_UNAVAILABLE: 5,
   DATABASE_UNAVAILABLE: 5,
+  STORAGE_UNAVAILABLE: 5,
   OVERLOADED: 5,
 };
 /** Codes the API's server routes answer with `selector: true` (choosing another server is a way out). */

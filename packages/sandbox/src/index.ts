@@ -31,3 +31,4 @@ export * from './providers/analytics';
 export * from './providers/chargebee';
 export * from './providers/fastspring';
 export * from './providers/paddle';
+export * from './providers/s3';

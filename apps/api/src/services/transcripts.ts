@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import {
@@ -12,7 +13,8 @@ import {
   type TranscriptSummary,
   type TranscriptV2,
 } from '@tickety/api-contract';
-import type { Db } from '../db/driver';
+import type { Db, Queryable } from '../db/driver';
+import { type BlobStore, BlobStoreError } from '../lib/blob-store';
 import { type Clock, iso, toMs } from '../lib/clock';
 import type { FetchLike } from '../lib/discord';
 import type { TranscriptDraft } from '../lib/body-worker';
@@ -27,8 +29,38 @@ function inProcessDraft(transcript: TranscriptV2): TranscriptDraft {
 const gzip = promisify(gzipCb);
 const gunzip = promisify(gunzipCb);
 
-/** Attachments copied at once during an upload. */
+/** Attachments copied (and blobs written) at once during an upload. */
 const COPY_CONCURRENCY = 4;
+
+/** Blob deletions left from earlier (the store was down) retried after each change. */
+const SWEEP_BATCH = 200;
+
+/** The blob keys of a transcript stored under `prefix` (`transcripts/<server>/<file id>/<upload id>`). */
+export const blobKeys = {
+  content: (prefix: string) => `${prefix}/content.json.gz`,
+  head: (prefix: string) => `${prefix}/head.json.gz`,
+  attachment: (prefix: string, attachmentId: string) => `${prefix}/attachments/${attachmentId}`,
+};
+
+function keysOf(prefix: string, attachmentIds: readonly string[]): string[] {
+  return [blobKeys.content(prefix), blobKeys.head(prefix), ...attachmentIds.map((id) => blobKeys.attachment(prefix, id))];
+}
+
+/** A blob store that failed as the API's answer (503 code 1031); anything else (the database) as it is. */
+function storageError(error: unknown, message: string): unknown {
+  return error instanceof BlobStoreError ? new ApiHttpError('STORAGE_UNAVAILABLE', { retryAfter: 5, message, cause: error }) : error;
+}
+
+/** Runs `work` on every item, at most `limit` at once; the first failure fails it (after the running ones end). */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, lane));
+  const failed = lanes.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}
 
 /** A stored transcript's row as the access check needs it. */
 export interface TranscriptRow {
@@ -137,13 +169,22 @@ const LIST_FROM = `transcripts t
   LEFT JOIN guilds g ON g.id = t.guild_id
   LEFT JOIN tickets k ON k.bot_id = t.bot_id AND k.guild_id = t.guild_id AND k.ticket_id = t.ticket_id`;
 
-/** Transcripts (v2): stored compressed with their attachments copied; read, listed, and every view logged. */
+type Warn = (fields: object, msg: string) => void;
+
+/**
+ * Transcripts (v2): stored compressed with their attachments copied; read, listed, and every view
+ * logged. The rows (what lists and access checks read) are in the database; the bytes (the gzip, its
+ * head, the attachments) in the blob store under the row's `blob_prefix`. Rows stored before the blob
+ * store keep their bytes in their own columns and are read from there.
+ */
 export class Transcripts {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly cdnBase: string,
     private readonly fetchCdn: FetchLike,
+    private readonly blobs: BlobStore,
+    private readonly warn: Warn = () => undefined,
   ) {}
 
   /**
@@ -180,6 +221,22 @@ export class Transcripts {
     const copies = await this.copyAttachments(outline.attachments);
     const stored = await draft.finish(new Map([...copies].map(([id, a]) => [id, { path: attachmentPath(guildId, fileId, id), size: a.size }])));
     const ticket = stored.ticket;
+    // The bytes first, under a prefix of this upload's own: a failed upload never touches the blobs
+    // of the transcript it would replace, and what it wrote is removed again.
+    const prefix = `transcripts/${guildId}/${fileId}/${randomUUID()}`;
+    const written: string[] = [];
+    const put = async (key: string, bytes: Uint8Array, contentType: string) => {
+      await this.blobs.put(key, bytes, contentType);
+      written.push(key);
+    };
+    try {
+      await put(blobKeys.content(prefix), stored.content, 'application/gzip');
+      await put(blobKeys.head(prefix), stored.head, 'application/gzip');
+      await eachLimited([...copies], COPY_CONCURRENCY, ([id, a]) => put(blobKeys.attachment(prefix, id), a.content, a.contentType));
+    } catch (error) {
+      await this.#forget(written);
+      throw storageError(error, 'Transcript storage is not answering, so the transcript was not stored (nothing was changed). Send it again shortly.');
+    }
     const row = [
       guildId,
       fileId,
@@ -196,29 +253,36 @@ export class Transcripts {
       stored.messageCount,
       stored.searchText,
       stored.jsonBytes,
-      Buffer.from(stored.content.buffer, stored.content.byteOffset, stored.content.byteLength),
       iso(this.clock()),
-      Buffer.from(stored.head.buffer, stored.head.byteOffset, stored.head.byteLength),
+      prefix,
     ];
-    await this.db.transaction(async (tx) => {
-      // Only this bot's own earlier upload is replaced; another bot's (stored meanwhile) stays, and
-      // the insert then meets its key: 409, nothing written.
-      await tx.query('DELETE FROM transcripts WHERE guild_id = $1 AND file_id = $2 AND bot_id = $3', [guildId, fileId, botId]);
-      const inserted = await tx.query(
-        `INSERT INTO transcripts (guild_id, file_id, bot_id, ticket_id, number, panel_id, opener_id, opener_name, closed_by, closer_name,
-           opened_at, closed_at, message_count, search_text, json_bytes, content, created_at, head)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-         ON CONFLICT (guild_id, file_id) DO NOTHING RETURNING file_id`,
-        row,
-      );
-      if (inserted.rows.length === 0) throw new ApiHttpError('TRANSCRIPT_CONFLICT');
-      for (const [id, a] of copies) {
-        await tx.query(
-          'INSERT INTO transcript_attachments (guild_id, file_id, attachment_id, filename, content_type, size, content) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-          [guildId, fileId, id, asText(a.filename), a.contentType === null ? null : asText(a.contentType), a.size, a.content],
+    let replaced: string[];
+    try {
+      replaced = await this.db.transaction(async (tx) => {
+        // Only this bot's own earlier upload is replaced; another bot's (stored meanwhile) stays, and
+        // the insert then meets its key: 409, nothing written. The replaced blobs are queued for deletion.
+        const old = await this.#deleteRow(tx, guildId, fileId, botId);
+        const inserted = await tx.query(
+          `INSERT INTO transcripts (guild_id, file_id, bot_id, ticket_id, number, panel_id, opener_id, opener_name, closed_by, closer_name,
+             opened_at, closed_at, message_count, search_text, json_bytes, created_at, blob_prefix)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+           ON CONFLICT (guild_id, file_id) DO NOTHING RETURNING file_id`,
+          row,
         );
-      }
-    });
+        if (inserted.rows.length === 0) throw new ApiHttpError('TRANSCRIPT_CONFLICT');
+        for (const [id, a] of copies) {
+          await tx.query(
+            'INSERT INTO transcript_attachments (guild_id, file_id, attachment_id, filename, content_type, size) VALUES ($1, $2, $3, $4, $5, $6)',
+            [guildId, fileId, id, asText(a.filename), a.contentType === null ? null : asText(a.contentType), a.size],
+          );
+        }
+        return old;
+      });
+    } catch (error) {
+      await this.#forget(written);
+      throw error;
+    }
+    await this.#sweep(replaced);
     return {
       fileId,
       messages: stored.messageCount,
@@ -313,8 +377,26 @@ export class Transcripts {
 
   /** The stored gzip of the transcript's JSON. */
   async content(guildId: string, fileId: string): Promise<Buffer | null> {
-    const { rows } = await this.db.query<{ content: Uint8Array }>('SELECT content FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
-    return rows[0] ? Buffer.from(rows[0].content) : null;
+    const { rows } = await this.db.query<{ content: Uint8Array | null; blob_prefix: string | null }>(
+      'SELECT content, blob_prefix FROM transcripts WHERE guild_id = $1 AND file_id = $2',
+      [guildId, fileId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    if (row.blob_prefix === null) return row.content ? Buffer.from(row.content) : null;
+    return this.#read(blobKeys.content(row.blob_prefix), 'the transcript');
+  }
+
+  /** A blob the row names; missing (removed behind the API's back) it is logged and answered as null. */
+  async #read(key: string, what: string): Promise<Buffer | null> {
+    let bytes: Buffer | null;
+    try {
+      bytes = await this.blobs.get(key);
+    } catch (error) {
+      throw storageError(error, `Transcript storage is not answering, so ${what} could not be read. Try again shortly.`);
+    }
+    if (bytes === null) this.warn({ store: this.blobs.kind, key }, 'blob store: a stored transcript’s blob is missing');
+    return bytes;
   }
 
   /**
@@ -322,9 +404,13 @@ export class Transcripts {
    * transcript stored before heads were, made from the whole one.
    */
   async head(guildId: string, fileId: string): Promise<Buffer | null> {
-    const { rows } = await this.db.query<{ head: Uint8Array | null }>('SELECT head FROM transcripts WHERE guild_id = $1 AND file_id = $2', [guildId, fileId]);
+    const { rows } = await this.db.query<{ head: Uint8Array | null; blob_prefix: string | null }>(
+      'SELECT head, blob_prefix FROM transcripts WHERE guild_id = $1 AND file_id = $2',
+      [guildId, fileId],
+    );
     const row = rows[0];
     if (!row) return null;
+    if (row.blob_prefix !== null) return this.#read(blobKeys.head(row.blob_prefix), 'the transcript');
     if (row.head) return Buffer.from(row.head);
     const whole = await this.json(guildId, fileId);
     if (!whole) return null;
@@ -341,12 +427,73 @@ export class Transcripts {
   }
 
   async attachment(guildId: string, fileId: string, attachmentId: string): Promise<StoredAttachment | null> {
-    const { rows } = await this.db.query<{ filename: string; content_type: string; size: number; content: Uint8Array }>(
-      'SELECT filename, content_type, size, content FROM transcript_attachments WHERE guild_id = $1 AND file_id = $2 AND attachment_id = $3',
+    const { rows } = await this.db.query<{ filename: string; content_type: string; size: number; content: Uint8Array | null; blob_prefix: string | null }>(
+      `SELECT a.filename, a.content_type, a.size, a.content, t.blob_prefix FROM transcript_attachments a
+         JOIN transcripts t ON t.guild_id = a.guild_id AND t.file_id = a.file_id
+        WHERE a.guild_id = $1 AND a.file_id = $2 AND a.attachment_id = $3`,
       [guildId, fileId, attachmentId],
     );
     const row = rows[0];
-    return row ? { filename: row.filename, contentType: row.content_type, size: Number(row.size), content: Buffer.from(row.content) } : null;
+    if (!row) return null;
+    const content = row.blob_prefix === null ? (row.content ? Buffer.from(row.content) : null) : await this.#read(blobKeys.attachment(row.blob_prefix, attachmentId), `the attachment ${row.filename}`);
+    return content ? { filename: row.filename, contentType: row.content_type, size: Number(row.size), content } : null;
+  }
+
+  /**
+   * Deletes a transcript: its row and attachments' rows at once, then its blobs. Blobs the store
+   * could not delete stay queued (`blob_deletions`) and are retried after the next change.
+   */
+  async remove(guildId: string, fileId: string): Promise<boolean> {
+    const { removed, keys } = await this.db.transaction(async (tx) => {
+      const exists = await tx.query('SELECT 1 FROM transcripts WHERE guild_id = $1 AND file_id = $2 FOR UPDATE', [guildId, fileId]);
+      return { removed: exists.rows.length > 0, keys: await this.#deleteRow(tx, guildId, fileId, null) };
+    });
+    await this.#sweep(keys);
+    return removed;
+  }
+
+  /** Deletes a transcript's row (its bot's, or any when null) and queues its blobs' deletion; answers their keys. */
+  async #deleteRow(tx: Queryable, guildId: string, fileId: string, botId: string | null): Promise<string[]> {
+    const attachments = await tx.query<{ attachment_id: string }>(
+      'SELECT attachment_id FROM transcript_attachments WHERE guild_id = $1 AND file_id = $2',
+      [guildId, fileId],
+    );
+    const deleted = await tx.query<{ blob_prefix: string | null }>(
+      'DELETE FROM transcripts WHERE guild_id = $1 AND file_id = $2 AND ($3::text IS NULL OR bot_id = $3) RETURNING blob_prefix',
+      [guildId, fileId, botId],
+    );
+    const prefix = deleted.rows[0]?.blob_prefix;
+    if (!prefix) return [];
+    const keys = keysOf(prefix, attachments.rows.map((a) => a.attachment_id));
+    await tx.query('INSERT INTO blob_deletions (key, since) SELECT k, $2 FROM unnest($1::text[]) AS k ON CONFLICT (key) DO NOTHING', [keys, iso(this.clock())]);
+    return keys;
+  }
+
+  /** Deletes queued blobs (these keys, then up to SWEEP_BATCH older ones); a store that fails leaves them queued, logged. */
+  async #sweep(keys: readonly string[]): Promise<void> {
+    try {
+      const { rows } = await this.db.query<{ key: string }>('SELECT key FROM blob_deletions WHERE NOT (key = ANY($1::text[])) ORDER BY since LIMIT $2', [keys, SWEEP_BATCH]);
+      const all = [...keys, ...rows.map((r) => r.key)];
+      if (all.length === 0) return;
+      await this.blobs.delete(all);
+      await this.db.query('DELETE FROM blob_deletions WHERE key = ANY($1::text[])', [all]);
+    } catch (error) {
+      this.warn({ store: this.blobs.kind, keys: keys.length, cause: String((error as Error).message ?? error).slice(0, 300) }, 'blob store: deletion postponed (kept in blob_deletions)');
+    }
+  }
+
+  /** Deletes blobs an upload wrote but did not keep; failing that, queues them (or, the database down too, logs them). */
+  async #forget(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    try {
+      await this.blobs.delete(keys);
+    } catch {
+      try {
+        await this.db.query('INSERT INTO blob_deletions (key, since) SELECT k, $2 FROM unnest($1::text[]) AS k ON CONFLICT (key) DO NOTHING', [keys, iso(this.clock())]);
+      } catch {
+        this.warn({ store: this.blobs.kind, keys: keys.slice(0, 20) }, 'blob store: blobs of a failed upload left behind');
+      }
+    }
   }
 
   /** A server's transcripts, newest first, filtered. */

@@ -43,6 +43,8 @@ describe.each(databases())('migrations on $name', (database) => {
         'announcements',
         'billing_checkouts',
         'billing_customers',
+        'blob_deletions',
+        'blobs',
         'bot_keys',
         'bot_servers',
         'bot_shards',

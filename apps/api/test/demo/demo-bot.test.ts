@@ -96,16 +96,21 @@ describe.each(databases())('the demo bot against the API on $name', (database) =
       [3, 'ready'],
     ]);
     expect(report.transcripts).toBe(report.servers * 4);
-    const stored = await t.db.query<{ content: Uint8Array }>('SELECT content FROM transcripts LIMIT 1');
-    TranscriptV2.parse(JSON.parse(gunzipSync(Buffer.from(stored.rows[0]!.content)).toString('utf8')));
+    // The bytes sit in the blob store (BLOB_STORE=database here: the blobs table), the rows name them.
+    const stored = await t.db.query<{ guild_id: string; file_id: string }>('SELECT guild_id, file_id FROM transcripts LIMIT 1');
+    const content = await t.app.transcripts.content(stored.rows[0]!.guild_id, stored.rows[0]!.file_id);
+    TranscriptV2.parse(JSON.parse(gunzipSync(content!).toString('utf8')));
     // The files people attached were copied from the sandbox CDN: the order log and a real PNG.
-    const files = await t.db.query<{ filename: string; content_type: string; content: Uint8Array }>("SELECT DISTINCT ON (filename) filename, content_type, content FROM transcript_attachments ORDER BY filename");
+    const files = await t.db.query<{ guild_id: string; file_id: string; attachment_id: string; filename: string; content_type: string }>(
+      'SELECT DISTINCT ON (filename) guild_id, file_id, attachment_id, filename, content_type FROM transcript_attachments ORDER BY filename',
+    );
     expect(files.rows.map((f) => [f.filename, f.content_type])).toEqual([
       ['inventory.png', 'image/png'],
       ['order-log.txt', 'text/plain'],
     ]);
-    expect(Buffer.from(files.rows[0]!.content).subarray(1, 4).toString('ascii')).toBe('PNG');
-    expect(Buffer.from(files.rows[1]!.content).toString('utf8')).toContain('order AA-12345 created');
+    const bytesOf = async (f: (typeof files.rows)[number]) => (await t.app.transcripts.attachment(f.guild_id, f.file_id, f.attachment_id))!.content;
+    expect((await bytesOf(files.rows[0]!)).subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect((await bytesOf(files.rows[1]!)).toString('utf8')).toContain('order AA-12345 created');
 
     // Cleo, a member of Pixel Pals, finds her tickets there.
     const cleo = new Browser(t.app);

@@ -371,7 +371,10 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       const put = await bot('PUT', `/servers/${ARCADE}/transcripts/file7`, { body: transcript(), gzip: true });
       expect(put.statusCode, put.body).toBe(200);
       expect(put.json()).toMatchObject({ fileId: 'file7', messages: 2, url: `/transcript/v2/${ARCADE}/file7` });
-      const stored = (await t.db.query<{ content: Uint8Array; json_bytes: number }>('SELECT content, json_bytes FROM transcripts WHERE file_id = $1', ['file7'])).rows[0]!;
+      // The gzip sits in the blob store (here the database's blobs table) under the row's prefix.
+      const stored = (
+        await t.db.query<{ content: Uint8Array }>("SELECT b.content FROM transcripts t JOIN blobs b ON b.key = t.blob_prefix || '/content.json.gz' WHERE t.file_id = $1", ['file7'])
+      ).rows[0]!;
       expect(Buffer.from(stored.content).subarray(0, 2).toString('hex')).toBe('1f8b');
 
       const read = async (userId: string) => (await as(userId)).get(`/api/transcripts/v2/${ARCADE}/file7`, { headers: FROM_DASHBOARD });
@@ -423,8 +426,10 @@ describe.each(databases())('the bot API (/api/bot/v1) on $name', (database) => {
       t.clock.advance(61_000);
       await cleoBrowser.get(`/api/transcripts/v2/${ARCADE}/file8?part=head`, { headers: FROM_DASHBOARD });
       expect(await viewsOfFile8()).toBe(2);
-      // A transcript stored before heads were: made from the whole one.
-      await t.db.query("UPDATE transcripts SET head = NULL WHERE file_id = 'file8'");
+      // A transcript stored before heads were (and before the blob store: its gzip in its row): made from the whole one.
+      await t.db.query(
+        "UPDATE transcripts SET content = (SELECT content FROM blobs WHERE key = blob_prefix || '/content.json.gz'), blob_prefix = NULL, head = NULL WHERE file_id = 'file8'",
+      );
       const derived = await cleoBrowser.get(`/api/transcripts/v2/${ARCADE}/file8?part=head`, { headers: FROM_DASHBOARD });
       expect(derived.json()).toMatchObject({ totalMessages: 200 });
       expect(derived.json().messages).toHaveLength(150);

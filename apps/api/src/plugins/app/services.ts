@@ -44,6 +44,7 @@ import { Statistics, serverTimeZone } from '../../services/statistics';
 import { SystemHealth } from '../../services/system-health';
 import { Tickets } from '../../services/tickets';
 import { Transcripts } from '../../services/transcripts';
+import { createBlobStore } from '../../lib/blob-store/create';
 
 /** The services routes use: crypto, the Discord clients (OAuth/user, bot), sessions, accounts, OAuth states, server configuration, resources, posts and access. */
 export default fp(
@@ -116,7 +117,13 @@ export default fp(
       'systemHealth',
       new SystemHealth({ db, clock, botId: config.discord.clientId, redis: app.redisLink, recentErrors: app.recentErrors, logThrottle: app.logThrottle }),
     );
-    app.decorate('transcripts', new Transcripts(db, clock, config.discord.cdnBase, opts.discordFetch ?? ((input, init) => fetch(input, init))));
+    // Transcripts' bytes: the database's blobs table, or an S3-compatible bucket (BLOB_STORE; never the secret in a log line).
+    const warn = (fields: object, msg: string) => app.logThrottle.warn(app.log, fields, msg, String((fields as { cause?: unknown }).cause ?? ''));
+    const blobStore = createBlobStore(config.blobStore, db, warn);
+    app.log.info(config.blobStore.kind === 's3' ? { blobStore: 's3', endpoint: config.blobStore.endpoint, bucket: config.blobStore.bucket } : { blobStore: 'database' }, 'transcript storage');
+    app.addHook('onClose', async () => blobStore.close());
+    app.decorate('blobStore', blobStore);
+    app.decorate('transcripts', new Transcripts(db, clock, config.discord.cdnBase, opts.discordFetch ?? ((input, init) => fetch(input, init)), blobStore, warn));
 
     app.decorate(
       'statistics',

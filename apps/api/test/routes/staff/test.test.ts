@@ -99,7 +99,7 @@ describe.each(databases())('Staff: the test playground (/api/staff/playground) o
         isAuthenticated: entry.code !== 401,
         ...(selector ? { selector: true } : {}),
       });
-      const retryAfter = ['RATE_LIMITED', 'DISCORD_UNAVAILABLE', 'DATABASE_UNAVAILABLE', 'OVERLOADED'].includes(name) ? '5' : undefined;
+      const retryAfter = ['RATE_LIMITED', 'DISCORD_UNAVAILABLE', 'DATABASE_UNAVAILABLE', 'STORAGE_UNAVAILABLE', 'OVERLOADED'].includes(name) ? '5' : undefined;
       expect(res.headers['retry-after'], name).toBe(retryAfter);
     }
     // The selector can be turned on or off.
