@@ -68,3 +68,38 @@ export function median(values) {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? /** @type {number} */ (sorted[mid]) : (/** @type {number} */ (sorted[mid - 1]) + /** @type {number} */ (sorted[mid])) / 2;
 }
+
+/** The PostgreSQL the benches create their databases on (trust auth, as CI has it): BENCH_PG_URL. */
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
+
+/**
+ * A fresh PostgreSQL database for one run (`CREATE DATABASE` on BENCH_PG_URL's server, through psql):
+ * its URL, and drop() that removes it (FORCE: closes what is left connected).
+ * @param {string} label
+ */
+export async function freshDatabase(label) {
+  const { execFileSync } = await import('node:child_process');
+  const name = `tickety_bench_${label}_${process.pid}_${Date.now().toString(36)}`;
+  execFileSync('psql', [PG_ADMIN_URL, '-q', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    /** pg_database_size in bytes. */
+    size: () => Number(execFileSync('psql', [PG_ADMIN_URL, '-Atc', `SELECT pg_database_size('${name}')`]).toString().trim()),
+    drop: () => execFileSync('psql', [PG_ADMIN_URL, '-q', '-c', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`], { stdio: ['ignore', 'ignore', 'inherit'] }),
+  };
+}
+
+/**
+ * autocannon for `seconds` at `connections`; resolves to its result.
+ * @param {{ url: string, connections: number, seconds: number, headers?: Record<string, string> }} options
+ * @returns {Promise<any>}
+ */
+export async function cannon({ url, connections, seconds, headers = {} }) {
+  const { default: autocannon } = await import('autocannon');
+  return new Promise((ok, fail) => {
+    autocannon({ url, connections, duration: seconds, headers }, (error, result) => (error ? fail(error) : ok(result)));
+  });
+}
