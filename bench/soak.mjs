@@ -59,6 +59,7 @@ const latencies = new Map();
 /** @type {Map<string, number>} `kind status code` → count */
 const errors = new Map();
 let requestsDone = 0;
+let pagesDone = 0;
 
 /** The pid of the process listening on a loopback port (ss -ltnp). @param {number} port */
 function pidOnPort(port) {
@@ -275,6 +276,7 @@ try {
       await sleep(Math.random() * THINK_MS);
       while (Date.now() < deadline) {
         await openPage(session, pickPage(), api, home);
+        pagesDone++;
         await sleep(Math.min(-Math.log(1 - Math.random()) * THINK_MS, deadline - Date.now()));
       }
     }),
@@ -293,6 +295,11 @@ try {
       return [kind, sorted.length, quantile(sorted, 0.5).toFixed(1), quantile(sorted, 0.99).toFixed(1), (sorted.at(-1) ?? 0).toFixed(0)];
     }),
   );
+  const mean = (/** @type {number[]} */ list) => list.reduce((a, b) => a + b, 0) / (list.length || 1);
+  const everyLatency = [...latencies.values()].flat();
+  console.log(
+    `\n${pagesDone} pages: ${(requestsDone / (pagesDone || 1)).toFixed(2)} requests per page; a request of the mix takes ${(mean(everyLatency) / mean(latencies.get('@me') ?? [])).toFixed(2)}x an @me's mean latency (the mix cost of bench/capacity.mjs)`,
+  );
   const errorTotal = [...errors.values()].reduce((a, b) => a + b, 0);
   console.log(`\nerrors: ${errorTotal} (target 0)`);
   if (errorTotal) table(['request kind  status  code', 'count'], [...errors]);
@@ -307,6 +314,7 @@ try {
     `\nPostgreSQL: ${kb(sizeBefore)} before, ${kb(sizeAfter)} after: +${kb(sizeAfter - sizeBefore)} in ${elapsed.toFixed(0)} s (${sizes.map((sample) => `${sample.at.toFixed(0)} s ${(sample.bytes / MIB).toFixed(1)} MiB`).join(', ')})`,
   );
   console.log(`Redis (${REDIS_URL}): ${redisBefore.keys} keys, ${kb(redisBefore.bytes)} before; ${redisAfter.keys} keys, ${kb(redisAfter.bytes)} after (rate-limit windows of the last minute)`);
+  console.log(`  ${(redisAfter.keys / SESSIONS).toFixed(2)} keys per client address, ${(redisAfter.bytes / (redisAfter.keys || 1)).toFixed(0)} bytes per key`);
 } finally {
   await balancer?.close();
   for (const instance of instances) await instance.stop();

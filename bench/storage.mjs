@@ -1,0 +1,66 @@
+// @ts-check
+/**
+ * What a row costs on disk, for the capacity model (docs/operations.md, "Capacity model"): the built
+ * all-in-one server on a fresh PostgreSQL database with the demo bot on (90 days of ticket events,
+ * transcripts with attachments, the 5,000- and 50,000-message ones), then CONFIG_SAVES saves of Ava's
+ * Arcade's configuration (a version and a log entry each). Once the database stops growing, prints per
+ * table: live rows, total size (heap, TOAST and indexes: pg_total_relation_size) and bytes per row.
+ *   node bench/storage.mjs           (CONFIG_SAVES=200)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freshDatabase, kb, signIn, startServer, table } from './lib.mjs';
+
+const CONFIG_SAVES = Number(process.env.CONFIG_SAVES ?? 200);
+const AVAS_ARCADE = '1100000000000000001';
+const TABLES = ['ticket_events', 'tickets', 'transcripts', 'transcript_attachments', 'server_config_versions', 'web_logs', 'sessions', 'users', 'user_guilds', 'guilds', 'webhook_events', 'staff_audit'];
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+const database = await freshDatabase('storage');
+const psql = (/** @type {string} */ sql) => execFileSync('psql', [database.url, '-Atc', sql]).toString().trim();
+const site = mkdtempSync(join(tmpdir(), 'tickety-bench-site-'));
+const server = await startServer({ staticRoot: site, env: { DATABASE_URL: database.url, DEMO_BOT: 'on' } });
+try {
+  // The demo bot's history and transcripts: done once the database has not grown for 5 s.
+  let last = 0;
+  let steady = 0;
+  const deadline = Date.now() + 180_000;
+  while (steady < 5 && Date.now() < deadline) {
+    await sleep(1000);
+    const size = database.size();
+    steady = size === last ? steady + 1 : 0;
+    last = size;
+  }
+  const cookie = (await signIn(server.url, 'ava')).header();
+  const headers = { cookie, 'content-type': 'application/json', 'x-requested-with': 'tickety', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' };
+  for (let i = 0; i < CONFIG_SAVES; i++) {
+    const current = await (await fetch(`${server.url}/api/guilds/${AVAS_ARCADE}/config`, { headers: { cookie } })).json();
+    const saved = await fetch(`${server.url}/api/guilds/${AVAS_ARCADE}/config`, { method: 'PUT', headers, body: JSON.stringify({ expectedVersion: current.version, config: current.config }) });
+    if (!saved.ok) throw new Error(`config save ${i + 1} answered ${saved.status}: ${(await saved.text()).slice(0, 200)}`);
+  }
+  psql('ANALYZE');
+  /** @type {(string|number)[][]} */
+  const rows = [];
+  for (const name of TABLES) {
+    const [count = '0', bytes = '0'] = psql(`SELECT count(*), pg_total_relation_size('${name}') FROM ${name}`).split('|');
+    rows.push([name, Number(count), kb(Number(bytes)), Number(count) ? Math.round(Number(bytes) / Number(count)) : '']);
+  }
+  const payload = psql("SELECT coalesce(sum(size), 0), count(*) FROM transcript_attachments").split('|');
+  console.log(`PostgreSQL, the demo bot's data and ${CONFIG_SAVES} configuration saves; database ${kb(database.size())} in all\n`);
+  table(['table', 'rows', 'total size', 'bytes/row'], rows);
+  console.log(`\ntranscript attachments: ${payload[1]} files, ${kb(Number(payload[0]))} of content (stored in the table's bytea, TOAST)`);
+  const stored = 'pg_column_size(content) + pg_column_size(search_text) + coalesce(pg_column_size(head), 0)';
+  for (const [label, where] of [['under 1,000 messages', 'message_count < 1000'], ['1,000 messages or more', 'message_count >= 1000']]) {
+    const [count = '0', messages = '0', bytes = '0'] = psql(`SELECT count(*), coalesce(round(avg(message_count)), 0), coalesce(round(avg(${stored})), 0) FROM transcripts WHERE ${where}`).split('|');
+    console.log(`transcripts ${label}: ${count}, ${messages} messages and ${kb(Number(bytes))} stored (gzip JSON, head, search text) on average`);
+  }
+  console.log('bytes/row includes each table\'s indexes and its share of empty page space: small tables read high.');
+} finally {
+  await server.stop();
+  rmSync(site, { recursive: true, force: true });
+  database.drop();
+}
