@@ -5,8 +5,9 @@
  * demo users browsing the dashboard like people (pages and weights in PAGES, a think time between
  * pages), for a while. Prints errors by request kind, status and code; p50/p99 per request kind;
  * throughput; each instance's RSS before, at its peak and after; Redis keys; PostgreSQL's growth.
- *   node bench/soak.mjs [--duration 300] [--instances 2] [--sessions 200] [--think 1500]
- * Not in run-all (5 minutes by default). See bench/README.md for what it pins and why.
+ *   node bench/soak.mjs [--duration 300] [--instances 2] [--sessions 200] [--think 1500] [--shared-sign-in]
+ * Not in run-all (5 minutes by default). See bench/README.md for what it pins and why, and for
+ * --shared-sign-in (every instance's PUBLIC_URL is the balancer: sign-ins cross instances).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBalancer } from './balancer.mjs';
-import { deploySite, freshDatabase, kb, signIn, startServer, table } from './lib.mjs';
+import { deploySite, freePort, freshDatabase, kb, signIn, startServer, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -23,12 +24,14 @@ const { values: args } = parseArgs({
     instances: { type: 'string', default: '2' },
     sessions: { type: 'string', default: '200' },
     think: { type: 'string', default: '1500' },
+    'shared-sign-in': { type: 'boolean', default: false },
   },
 });
 const DURATION_S = Number(args.duration);
 const INSTANCES = Number(args.instances);
 const SESSIONS = Number(args.sessions);
 const THINK_MS = Number(args.think);
+const SHARED_SIGN_IN = args['shared-sign-in'];
 /** A Redis database index of the soak's own (redis://host:port/<index>), so its keys are countable. */
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/13';
 const USERS = /** @type {const} */ (['ava', 'ben', 'cleo', 'sam', 'nico']);
@@ -145,8 +148,8 @@ const saving = new Set();
 const refreshedAt = new Map();
 
 /**
- * Opens one page of the mix. `api` is the balancer; `home` the instance the session signed in on (the
- * demo's Discord stand-in that issued its tokens lives there: a guild refresh must go to it).
+ * Opens one page of the mix. `api` is the balancer; `home` where the session signed in (instance 1,
+ * whose Discord stand-in issued its tokens, so a guild refresh goes there; or the balancer).
  * @param {Session} session @param {(typeof PAGES)[number]} entry @param {string} api @param {string} home
  */
 async function openPage(session, entry, api, home) {
@@ -217,16 +220,18 @@ try {
     AUTH_RATE_LIMIT_MAX: '1000000',
     // The balancer's x-forwarded-for carries each session's own address.
     TRUST_PROXY: '127.0.0.1',
-    // Each instance's Discord stand-in knows only the tokens it issued: no access check may ask another's.
-    GUILD_ACCESS_MAX_AGE_SECONDS: '86400',
-    GUILD_WRITE_ACCESS_MAX_AGE_SECONDS: '86400',
   };
+  const balancerPort = await freePort();
+  if (SHARED_SIGN_IN) Object.assign(env, { PUBLIC_URL: `http://127.0.0.1:${balancerPort}` });
+  // Else each instance's Discord stand-in knows only the tokens it issued: no access check may ask another's.
+  else Object.assign(env, { GUILD_ACCESS_MAX_AGE_SECONDS: '86400', GUILD_WRITE_ACCESS_MAX_AGE_SECONDS: '86400' });
   // One after the other: the first migrates and seeds the demo data.
   for (let i = 0; i < INSTANCES; i++) instances.push(await startServer({ staticRoot: siteDir, env }));
   const pids = instances.map((instance) => pidOnPort(instance.port));
-  balancer = await startBalancer({ upstreams: instances.map((instance) => instance.url) });
+  balancer = await startBalancer({ upstreams: instances.map((instance) => instance.url), port: balancerPort });
   const api = balancer.url;
-  const home = /** @type {(typeof instances)[number]} */ (instances[0]).url;
+  // Where sign-ins and guild refreshes go: the balancer with --shared-sign-in, else instance 1.
+  const home = SHARED_SIGN_IN ? api : /** @type {(typeof instances)[number]} */ (instances[0]).url;
   console.log(`${INSTANCES} instances (pids ${pids.join(', ')}) behind ${api}; PostgreSQL database ${database.name}; Redis ${REDIS_URL}`);
 
   const signInStarted = performance.now();
@@ -257,7 +262,7 @@ try {
   }
   latencies.delete('setup');
   requestsDone = 0;
-  console.log(`${SESSIONS} sessions signed in on instance 1 in ${(signInMs / 1000).toFixed(1)} s; servers per user: ${[...serversOf].map(([user, list]) => `${user} ${list.length}`).join(', ')}`);
+  console.log(`${SESSIONS} sessions signed in ${SHARED_SIGN_IN ? 'through the balancer' : 'on instance 1'} in ${(signInMs / 1000).toFixed(1)} s; servers per user: ${[...serversOf].map(([user, list]) => `${user} ${list.length}`).join(', ')}`);
 
   const memoryBefore = pids.map(memoryOf);
   const sizeBefore = database.size();
