@@ -75,7 +75,7 @@ const failures = (result) => result.non2xx + result.errors + result.timeouts;
 
 /** @param {string} database */
 async function measure(database) {
-  const fresh = database === 'postgres' ? await freshDatabase('reads') : null;
+  const fresh = database === 'postgres' ? freshDatabase('reads') : null;
   const server = await startServer({ env: fresh ? { DATABASE_URL: fresh.url } : {} });
   /** @type {(string|number)[][]} */
   const rows = [];

@@ -4,6 +4,8 @@
  * own harness (@tickety/e2e: e2e/src/server.ts, chromium.ts, session.ts), loaded through tsx, so the
  * benches measure exactly what the tests drive; here only the bench's own settings and the printing.
  */
+import { execFileSync } from 'node:child_process';
+import autocannon from 'autocannon';
 import { register } from 'tsx/esm/api';
 
 register();
@@ -77,8 +79,7 @@ const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://root@127.0.0.1:5432
  * its URL, and drop() that removes it (FORCE: closes what is left connected).
  * @param {string} label
  */
-export async function freshDatabase(label) {
-  const { execFileSync } = await import('node:child_process');
+export function freshDatabase(label) {
   const name = `tickety_bench_${label}_${process.pid}_${Date.now().toString(36)}`;
   execFileSync('psql', [PG_ADMIN_URL, '-q', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = new URL(PG_ADMIN_URL);
@@ -97,8 +98,7 @@ export async function freshDatabase(label) {
  * @param {{ url: string, connections: number, seconds: number, headers?: Record<string, string> }} options
  * @returns {Promise<any>}
  */
-export async function cannon({ url, connections, seconds, headers = {} }) {
-  const { default: autocannon } = await import('autocannon');
+export function cannon({ url, connections, seconds, headers = {} }) {
   return new Promise((ok, fail) => {
     autocannon({ url, connections, duration: seconds, headers }, (error, result) => (error ? fail(error) : ok(result)));
   });

@@ -22,7 +22,7 @@ const TABLES = ['ticket_events', 'tickets', 'transcripts', 'transcript_attachmen
 /** @param {number} ms */
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
-const database = await freshDatabase('storage');
+const database = freshDatabase('storage');
 const psql = (/** @type {string} */ sql) => execFileSync('psql', [database.url, '-Atc', sql]).toString().trim();
 const site = mkdtempSync(join(tmpdir(), 'tickety-bench-site-'));
 const server = await startServer({ staticRoot: site, env: { DATABASE_URL: database.url, DEMO_BOT: 'on' } });
