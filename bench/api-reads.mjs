@@ -72,6 +72,8 @@ async function startBare(body, encoding) {
 
 /** @param {any} result */
 const failures = (result) => result.non2xx + result.errors + result.timeouts;
+/** Successful answers a second (autocannon's average counts every answer, a 503 too). @param {any} result */
+const okPerSecond = (result) => result['2xx'] / result.duration;
 
 /** @param {string} database */
 async function measure(database) {
@@ -84,21 +86,26 @@ async function measure(database) {
     const cookie = (await signIn(server.url, 'ava')).header();
     for (const read of READS) {
       const headers = { cookie, 'accept-encoding': read.accept };
-      const answer = await wireAnswer(`${server.url}${read.path}`, headers);
+      // After a run the server may still be shedding load (503, code 1011) while its backlog drains.
+      let answer = await wireAnswer(`${server.url}${read.path}`, headers);
+      for (let attempt = 0; answer.status === 503 && attempt < 30; attempt++) {
+        await new Promise((ok) => setTimeout(ok, 1000));
+        answer = await wireAnswer(`${server.url}${read.path}`, headers);
+      }
       if (answer.status !== 200) throw new Error(`${read.path} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`);
       const bare = await startBare(answer.body, answer.encoding);
       try {
         const floor = await cannon({ url: `${bare.url}${read.path}`, connections: CONNECTIONS, seconds: SECONDS, headers });
         const api = await cannon({ url: `${server.url}${read.path}`, connections: CONNECTIONS, seconds: SECONDS, headers });
-        const ratio = api.requests.average / floor.requests.average;
+        const ratio = okPerSecond(api) / okPerSecond(floor);
         const pass = read.ratio === null || (ratio >= read.ratio && (read.p99 === null || api.latency.p99 <= read.p99) && failures(api) === 0);
         if (!pass) failed++;
         const target = read.ratio === null ? 'none' : `>= ${read.ratio * 100} %${read.p99 === null ? '' : `, p99 <= ${read.p99} ms`}`;
         rows.push([
           read.name,
           `${answer.body.length} B ${answer.encoding ?? 'plain'}`,
-          Math.round(floor.requests.average),
-          Math.round(api.requests.average),
+          Math.round(okPerSecond(floor)),
+          Math.round(okPerSecond(api)),
           `${(ratio * 100).toFixed(0)} %`,
           floor.latency.p99,
           api.latency.p50,
@@ -116,10 +123,10 @@ async function measure(database) {
     fresh?.drop();
   }
   console.log(`\n${database === 'postgres' ? 'PostgreSQL (a fresh database)' : 'PGlite (embedded, in the server process)'}: ${CONNECTIONS} connections, ${SECONDS} s each, autocannon\n`);
-  table(['read', 'answer', 'bare req/s', 'API req/s', 'API/bare', 'bare p99', 'API p50', 'API p99', 'non-2xx/errors', 'target', ''], rows);
+  table(['read', 'answer', 'bare 2xx/s', 'API 2xx/s', 'API/bare', 'bare p99', 'API p50', 'API p99', 'non-2xx/errors', 'target', ''], rows);
   if (database === 'pglite') {
     console.log(
-      '\nPGlite is one connection inside the server process: every query runs on the event loop that also serves HTTP, one at a time, so 50 connections queue behind it; the targets are for PostgreSQL.',
+      '\nPGlite is one connection inside the server process: every query runs on the event loop that also serves HTTP, one at a time, so 50 connections queue behind it, and past a second of event-loop delay the server sheds requests (503, code 1011: MAX_EVENT_LOOP_DELAY_MS); the targets are for PostgreSQL.',
     );
   }
   return failed;
@@ -131,4 +138,6 @@ for (const database of DATABASES) {
   const failed = await measure(database);
   if (database === 'postgres') failedReads += failed;
 }
-console.log(`\n${failedReads === 0 ? 'every PostgreSQL read met its target' : `${failedReads} PostgreSQL read(s) missed the target`} (figures only: the exit code stays 0).`);
+if (DATABASES.includes('postgres')) {
+  console.log(`\n${failedReads === 0 ? 'every PostgreSQL read met its target' : `${failedReads} PostgreSQL read(s) missed the target`} (figures only: the exit code stays 0).`);
+}
