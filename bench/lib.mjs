@@ -4,6 +4,8 @@
  * own harness (@tickety/e2e: e2e/src/server.ts, chromium.ts, session.ts), loaded through tsx, so the
  * benches measure exactly what the tests drive; here only the bench's own settings and the printing.
  */
+import { execFileSync } from 'node:child_process';
+import autocannon from 'autocannon';
 import { register } from 'tsx/esm/api';
 
 register();
@@ -67,4 +69,37 @@ export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? /** @type {number} */ (sorted[mid]) : (/** @type {number} */ (sorted[mid - 1]) + /** @type {number} */ (sorted[mid])) / 2;
+}
+
+/** The PostgreSQL the benches create their databases on (trust auth, as CI has it): BENCH_PG_URL. */
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
+
+/**
+ * A fresh PostgreSQL database for one run (`CREATE DATABASE` on BENCH_PG_URL's server, through psql):
+ * its URL, and drop() that removes it (FORCE: closes what is left connected).
+ * @param {string} label
+ */
+export function freshDatabase(label) {
+  const name = `tickety_bench_${label}_${process.pid}_${Date.now().toString(36)}`;
+  execFileSync('psql', [PG_ADMIN_URL, '-q', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    /** pg_database_size in bytes. */
+    size: () => Number(execFileSync('psql', [PG_ADMIN_URL, '-Atc', `SELECT pg_database_size('${name}')`]).toString().trim()),
+    drop: () => execFileSync('psql', [PG_ADMIN_URL, '-q', '-c', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`], { stdio: ['ignore', 'ignore', 'inherit'] }),
+  };
+}
+
+/**
+ * autocannon for `seconds` at `connections`; resolves to its result.
+ * @param {{ url: string, connections: number, seconds: number, headers?: Record<string, string> }} options
+ * @returns {Promise<any>}
+ */
+export function cannon({ url, connections, seconds, headers = {} }) {
+  return new Promise((ok, fail) => {
+    autocannon({ url, connections, duration: seconds, headers }, (error, result) => (error ? fail(error) : ok(result)));
+  });
 }

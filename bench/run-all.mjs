@@ -2,7 +2,8 @@
 /**
  * `npm run bench` (root) → `pnpm --filter @tickety/bench run bench`: builds the apps (turbo, cached),
  * then runs every bench script one after the other (never in parallel: 2 cores) and prints figures.
- * Nothing is asserted; a script that fails is reported and the others still run.
+ * Nothing is asserted; a script that fails is reported and the others still run. The soak (soak.mjs,
+ * 5 minutes by default) and capacity.mjs (a calculation) are not among them (README.md).
  */
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { REPO_DIR } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SCRIPTS = ['bundle-size.mjs', 'panel-menu.mjs', 'singletons.mjs', 'lighthouse.mjs', 'api-me.mjs', 'bot-ingest.mjs', 'statistics.mjs', 'transcript-viewer.mjs', 'webhooks.mjs', 'support-search.mjs', 'request-bodies.mjs'];
+const SCRIPTS = ['bundle-size.mjs', 'panel-menu.mjs', 'singletons.mjs', 'lighthouse.mjs', 'api-me.mjs', 'api-reads.mjs', 'bot-ingest.mjs', 'statistics.mjs', 'transcript-viewer.mjs', 'webhooks.mjs', 'support-search.mjs', 'request-bodies.mjs', 'storage.mjs'];
 
 if (!process.env.BENCH_SKIP_BUILD) {
   console.log('▸ building the apps (turbo, cached)');
