@@ -165,14 +165,23 @@ export function toJsonSchema(schema: $ZodType, at = '$'): JsonSchema {
 
 type Serialize = (data: unknown) => string;
 
+type Compiled = { serialize: Serialize } | { reason: string };
+
+/** Compiled once per schema: the catalogue's `ApiError` answers a dozen statuses on most routes. */
+const compiledBySchema = new WeakMap<$ZodType, Compiled>();
+
 /** fast-json-stringify's function for a zod schema, or the reason it has none. */
-export function compileSerializer(schema: $ZodType): { serialize: Serialize } | { reason: string } {
+export function compileSerializer(schema: $ZodType): Compiled {
+  let compiled = compiledBySchema.get(schema);
+  if (compiled) return compiled;
   try {
-    return { serialize: fastJson(toJsonSchema(schema)) as Serialize };
+    compiled = { serialize: fastJson(toJsonSchema(schema)) as Serialize };
   } catch (error) {
-    if (error instanceof NoJsonSchemaForm) return { reason: error.message };
-    throw error;
+    if (!(error instanceof NoJsonSchemaForm)) throw error;
+    compiled = { reason: error.message };
   }
+  compiledBySchema.set(schema, compiled);
+  return compiled;
 }
 
 /** zod's encode, then JSON.stringify: fastify-type-provider-zod's serialiser, the fallback. */
