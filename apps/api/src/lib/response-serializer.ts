@@ -5,9 +5,9 @@ import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { $ZodType, safeEncode } from 'zod/v4/core';
 
 /**
- * Answers are serialised by fast-json-stringify from a JSON Schema made once per route and status
- * from its zod response schema, not by a zod pass over every answer (docs/api.md, "Response
- * serialisation"). A schema with a part JSON Schema cannot say exactly (a transform, z.custom, a
+ * Answers are serialised by fast-json-stringify from a JSON Schema made from the route's zod
+ * response schema (compiled once per schema, at start), not by a zod pass over every answer
+ * (docs/api.md, "Response serialisation"). A schema with a part JSON Schema cannot say exactly (a transform, z.custom, a
  * plain union, a loose object...) keeps the zod serialiser. With `check` on (tests), every answer
  * also goes through zod: a wrong shape is the same 500 as before, and the two outputs must agree.
  */
