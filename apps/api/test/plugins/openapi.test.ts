@@ -41,6 +41,15 @@ describe.each(databases())('route schemas and GET /api/openapi.json on $name', (
     expect(t.logs.messages(/route without a schema/)).toEqual([]);
   });
 
+  it('lists at start (debug) the answers zod serialises; the hot ones are compiled', () => {
+    const [line] = t.logs.messages(/answers serialised by zod/);
+    const routes = ((line?.routes ?? []) as Array<{ route: string; reason: string }>).map((entry) => entry.route);
+    console.log(`answers serialised by zod:\n${JSON.stringify(line?.routes ?? [], null, 1)}`);
+    for (const hot of ['GET /api/auth/@me 200', 'GET /api/guilds/:server 200', 'GET /api/guilds/:server/config 200', 'GET /api/guilds/:server/config 404']) {
+      expect(routes, hot).not.toContain(hot);
+    }
+  });
+
   it('refuses what a route schema refuses with the catalogue\'s VALIDATION_FAILED, from the one error plugin', async () => {
     const res = await new Browser(t.app).get('/api/auth/callback?state=a&state=b&code=c');
     expect(res.statusCode).toBe(400);
