@@ -20,12 +20,16 @@ export const { signInContext } = session;
 /**
  * The built all-in-one server on a free loopback port (demo mode, the built front ends deployed into
  * a temporary site, a fresh database), with the rate limits (per address, per staff member, per user
- * of a provider) raised so a load test measures the handler,
- * not the limiter.
+ * of a provider) raised so a load test measures the handler, not the limiter; and no cap on requests
+ * per connection (MAX_REQUESTS_PER_SOCKET, 1,000 by default): past it Node answers `Connection:
+ * close`, which a browser or balancer obeys and autocannon does not (it keeps sending and counts 503s).
  * @param {{ env?: Record<string, string>, staticRoot?: string }} [options]
  */
 export function startServer(options = {}) {
-  return harness.startServer({ ...options, env: { RATE_LIMIT_MAX: '1000000', STAFF_RATE_LIMIT_MAX: '1000000', PROVIDER_RATE_LIMIT_MAX: '1000000', ...options.env } });
+  return harness.startServer({
+    ...options,
+    env: { RATE_LIMIT_MAX: '1000000', STAFF_RATE_LIMIT_MAX: '1000000', PROVIDER_RATE_LIMIT_MAX: '1000000', MAX_REQUESTS_PER_SOCKET: '0', ...options.env },
+  });
 }
 
 /**

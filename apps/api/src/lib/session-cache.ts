@@ -1,6 +1,7 @@
 import type { AuthenticatedMe, Guild } from '@tickety/api-contract';
 import type { Session } from '../services/sessions';
 import type { Clock } from './clock';
+import type { EncodedAnswer } from './encoded-answer';
 import type { DataChange } from '../db/driver';
 import type { InvalidationBus } from './invalidation-bus';
 
@@ -10,6 +11,8 @@ export interface UserState {
   /** When the stored guild list was fetched from Discord (epoch ms), or null: never. */
   refreshedAt: number | null;
   guilds: ReadonlyMap<string, Guild>;
+  /** @me's answer, serialised and compressed once while this state lasts (routes/auth). */
+  answer?: EncodedAnswer;
 }
 
 interface Entry<V> {

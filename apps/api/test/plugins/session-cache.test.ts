@@ -1,7 +1,8 @@
 import { type AnonymousMe, AuthenticatedMe, MeResponse } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { createTestApp, DASHBOARD_ORIGIN, type TestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { SECOND } from '../helpers/clock';
 import { databases, openSuiteDb, type SuiteDb } from '../helpers/db';
@@ -113,6 +114,32 @@ describe.each(databases())('session cache on $name', (database) => {
         expect((await browser.get(`/api/guilds/${server}${path}`)).statusCode).toBe(200);
         expect(counter.queries - before, path).toBeLessThanOrEqual(most);
       }
+    });
+
+    it('answers a warm @me in the encoding the compression plugin would choose, from bytes encoded once', async () => {
+      const browser = new Browser(t.app);
+      await signIn(browser, ava.id);
+      const plain = await browser.get('/api/auth/@me', { headers: { 'accept-encoding': 'identity', origin: DASHBOARD_ORIGIN } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const json = AuthenticatedMe.parse(plain.json());
+      for (const [accept, encoding, decode] of [
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+        ['x-gzip;q=0.5, identity;q=0.1', 'gzip', gunzipSync],
+      ] as const) {
+        const first = await browser.get('/api/auth/@me', { headers: { 'accept-encoding': accept, origin: DASHBOARD_ORIGIN } });
+        const again = await browser.get('/api/auth/@me', { headers: { 'accept-encoding': accept, origin: DASHBOARD_ORIGIN } });
+        expect(first.headers['content-encoding'], accept).toBe(encoding);
+        expect(String(first.headers.vary).split(', ').sort()).toEqual(['Origin', 'accept-encoding']);
+        expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(JSON.parse(decode(first.rawPayload).toString())).toEqual(json);
+        expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+      }
+      // A new state (here: her refreshed guild list) is encoded anew.
+      t.clock.advance(11 * SECOND);
+      const refreshed = AuthenticatedMe.parse((await browser.post('/api/auth/guilds/refresh')).json());
+      const after = await browser.get('/api/auth/@me', { headers: { 'accept-encoding': 'br' } });
+      expect(JSON.parse(brotliDecompressSync(after.rawPayload).toString()).guildsRefreshedAt).toBe(refreshed.guildsRefreshedAt);
     });
 
     it('reads the database again once the TTL has passed, and a logout ends the session at once', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pkceChallenge } from '../../lib/crypto';
 import { DiscordError } from '../../lib/discord';
+import { EncodedAnswer } from '../../lib/encoded-answer';
 import { ApiHttpError } from '../../lib/errors';
 import { popupErrorPage, popupPage } from '../../lib/pages';
 import { clearSessionCookie, cookieNames, cookieOptions, setSessionCookie } from '../../plugins/app/auth';
@@ -49,11 +50,15 @@ export default async function authRoutes(fastify: FastifyInstance) {
     clearTimeout(timer);
   }
 
-  app.get('/@me', { schema: { response: { 200: MeResponse } } }, async (req, reply): Promise<MeResponse> => {
+  // The hottest read: a warm session's answer comes from its user's cached state, serialised (by
+  // the route's own serialiser) and compressed once while that state lasts.
+  app.get('/@me', { schema: { response: { 200: MeResponse } } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const session = await req.getSession();
-    if (!session) return ANONYMOUS;
-    return (await app.accounts.me(session.userId)) ?? ANONYMOUS;
+    const state = session ? await app.accounts.state(session.userId) : null;
+    if (!state) return ANONYMOUS;
+    state.answer ??= new EncodedAnswer(reply.serialize(state.me));
+    return state.answer.send(req, reply);
   });
 
   // The sign-in and sign-out routes change state, so no automatic HEAD twin (HEAD must be safe:

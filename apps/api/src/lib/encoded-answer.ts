@@ -1,0 +1,61 @@
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import negotiate from '@fastify/accept-negotiator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** What the compression plugin (plugins/external/compression.ts) and encoded answers agree on. */
+export const COMPRESSION = {
+  /** Preferred first. */
+  encodings: ['br', 'gzip'] as Array<'br' | 'gzip'>,
+  /** Answers shorter than this (bytes) go uncompressed. */
+  threshold: 1024,
+  brotliQuality: 4,
+};
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+/** The encoding an answer of `length` bytes goes out in for this request, as the compression plugin would choose it. */
+function encodingFor(req: FastifyRequest, length: number): Encoding {
+  const accepted = req.headers['accept-encoding'];
+  if (!accepted || length < COMPRESSION.threshold) return 'identity';
+  // The plugin reads "*" (no preference) and x-gzip as gzip too.
+  return negotiate(accepted.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), COMPRESSION.encodings) ?? 'identity';
+}
+
+/**
+ * One answer's JSON, encoded at most once per encoding, for an answer many requests repeat unchanged
+ * (a user's @me while their cached state lasts): serialised and compressed once, not per request.
+ */
+export class EncodedAnswer {
+  readonly #bytes = new Map<Encoding, Buffer>();
+  readonly #json: Buffer;
+
+  /** `json`: the route's serialiser's output (reply.serialize). */
+  constructor(json: string | Buffer | ArrayBuffer) {
+    this.#json = typeof json === 'string' ? Buffer.from(json) : Buffer.isBuffer(json) ? json : Buffer.from(json);
+    this.#bytes.set('identity', this.#json);
+  }
+
+  /** Sends the answer in the encoding this request takes (`Content-Encoding` and `Vary` as the plugin sets them). */
+  send(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const encoding = encodingFor(req, this.#json.length);
+    reply.type('application/json; charset=utf-8');
+    if (encoding !== 'identity') {
+      const vary = reply.getHeader('vary');
+      reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
+      reply.header('content-encoding', encoding);
+    }
+    return reply.send(this.#encoded(encoding));
+  }
+
+  #encoded(encoding: Encoding): Buffer {
+    let bytes = this.#bytes.get(encoding);
+    if (!bytes) {
+      bytes =
+        encoding === 'br'
+          ? brotliCompressSync(this.#json, { params: { [zlib.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality } })
+          : gzipSync(this.#json);
+      this.#bytes.set(encoding, bytes);
+    }
+    return bytes;
+  }
+}
