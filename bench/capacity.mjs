@@ -13,9 +13,9 @@ import { parseArgs } from 'node:util';
 const INPUTS = {
   servers: ['1000,100000,1000000', 'numbers of servers to model'],
   // Measured (the bench that prints it).
-  'read-rps': ['1421', 'api-reads.mjs: the lowest hot read (compressed, PostgreSQL, 50 connections), API req/s of one instance'],
-  'mix-cost': ['1.11', 'soak.mjs: a request of the page mix costs this many @me requests (mean latency ratio)'],
-  'requests-per-page': ['1.39', 'soak.mjs: requests per page of the mix'],
+  'read-rps': ['4951', 'api-reads.mjs: the lowest hot read (compressed, PostgreSQL, 50 connections), API req/s of one instance'],
+  'mix-cost': ['1.24', 'soak.mjs: a request of the page mix costs this many @me requests (mean latency ratio)'],
+  'requests-per-page': ['1.40', 'soak.mjs: requests per page of the mix'],
   'ingest-eps': ['22710', 'bot-ingest.mjs: events per second one instance ingests'],
   'events-per-ticket': ['5.79', 'storage.mjs: ticket_events rows / tickets rows (the demo bot)'],
   'bytes-event': ['352', 'storage.mjs: ticket_events bytes/row'],
