@@ -4,7 +4,7 @@
  * (each from a bench, flags below; the defaults are the figures that section quotes) and the traffic
  * assumptions give, per number of servers, the peak request rate, the instances needed, bot events
  * per second, PostgreSQL's growth and Redis's memory. Prints a Markdown table to paste into the doc.
- *   node bench/capacity.mjs [--read-rps 1421] [--mix-cost 1.11] ... (every flag: --help)
+ *   node bench/capacity.mjs [--read-rps 4951] [--mix-cost 1.24] ... (every flag: --help)
  * Measures nothing itself; re-run the benches named beside each input and pass their figures.
  */
 import { parseArgs } from 'node:util';

@@ -231,7 +231,7 @@ try {
   const pids = instances.map((instance) => pidOnPort(instance.port));
   balancer = await startBalancer({ upstreams: instances.map((instance) => instance.url), port: balancerPort });
   const api = balancer.url;
-  // Where sign-ins and guild refreshes go: the balancer with --shared-sign-in, else instance 1.
+  // Where sign-ins and guild refreshes go: the balancer, or instance 1 with --pinned-sign-in.
   const home = SHARED_SIGN_IN ? api : /** @type {(typeof instances)[number]} */ (instances[0]).url;
   console.log(`${INSTANCES} instances (pids ${pids.join(', ')}) behind ${api}; PostgreSQL database ${database.name}; Redis ${REDIS_URL}`);
 
