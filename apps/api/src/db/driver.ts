@@ -17,12 +17,15 @@ export interface Queryable {
 
 /**
  * A change that caches of other rows must hear about (lib/session-cache.ts): a session ended, every
- * session of a user ended, a user's state (what @me shows) changed, or anything may have.
+ * session of a user ended, a user's state (what @me shows) changed, a server's live configuration
+ * changed, any server's premium may have, or anything may have.
  */
 export type DataChange =
   | { kind: 'session'; id: string }
   | { kind: 'user-sessions'; id: string }
   | { kind: 'user'; id: string }
+  | { kind: 'server'; id: string }
+  | { kind: 'servers' }
   | { kind: 'all' };
 
 /**

@@ -25,7 +25,7 @@ function encodingFor(req: FastifyRequest, length: number): Encoding {
  * One answer's JSON, encoded at most once per encoding, for an answer many requests repeat unchanged
  * (a user's @me while their cached state lasts): serialised and compressed once, not per request.
  */
-export class EncodedAnswer {
+class EncodedAnswer {
   readonly #bytes = new Map<Encoding, Buffer>();
   readonly #json: Buffer;
 
@@ -58,4 +58,20 @@ export class EncodedAnswer {
     }
     return bytes;
   }
+}
+
+/** Each cached answer's encodings, for as long as the cache holds the answer object. */
+const encodings = new WeakMap<object, EncodedAnswer>();
+
+/**
+ * Sends `answer` (an object a cache holds, sent by this route only) serialised by the route's own
+ * serialiser and compressed as the compression plugin would, each at most once per answer object.
+ */
+export function sendEncoded(req: FastifyRequest, reply: FastifyReply, answer: object): FastifyReply {
+  let encoded = encodings.get(answer);
+  if (!encoded) {
+    encoded = new EncodedAnswer(reply.serialize(answer));
+    encodings.set(answer, encoded);
+  }
+  return encoded.send(req, reply);
 }

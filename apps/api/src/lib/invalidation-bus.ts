@@ -25,14 +25,15 @@ export class LocalInvalidationBus implements InvalidationBus {
   async close(): Promise<void> {}
 }
 
-const KINDS = new Set(['session', 'user-sessions', 'user', 'all']);
+const KINDS = new Set(['session', 'user-sessions', 'user', 'server', 'servers', 'all']);
+const WITHOUT_ID = new Set(['servers', 'all']);
 
 /** A message from the channel, or null when it is not one of ours (or this instance's own). */
 function parse(text: string, self: string): DataChange | null {
   try {
     const message = JSON.parse(text) as { from?: unknown; kind?: unknown; id?: unknown };
     if (message.from === self || typeof message.kind !== 'string' || !KINDS.has(message.kind)) return null;
-    if (message.kind === 'all') return { kind: 'all' };
+    if (WITHOUT_ID.has(message.kind)) return { kind: message.kind } as DataChange;
     return typeof message.id === 'string' ? ({ kind: message.kind, id: message.id } as DataChange) : null;
   } catch {
     return null;

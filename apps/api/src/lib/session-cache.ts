@@ -1,7 +1,6 @@
 import type { AuthenticatedMe, Guild } from '@tickety/api-contract';
 import type { Session } from '../services/sessions';
 import type { Clock } from './clock';
-import type { EncodedAnswer } from './encoded-answer';
 import type { DataChange } from '../db/driver';
 import type { InvalidationBus } from './invalidation-bus';
 
@@ -11,8 +10,6 @@ export interface UserState {
   /** When the stored guild list was fetched from Discord (epoch ms), or null: never. */
   refreshedAt: number | null;
   guilds: ReadonlyMap<string, Guild>;
-  /** @me's answer, serialised and compressed once while this state lasts (routes/auth). */
-  answer?: EncodedAnswer;
 }
 
 interface Entry<V> {
@@ -31,7 +28,8 @@ export interface SessionCacheLimits {
 }
 
 /**
- * This instance's memory of sessions (by token hash) and user states (by user id), each kept at most
+ * This instance's memory of sessions (by token hash), user states (by user id) and servers' live
+ * configurations as their page reads them (by server id), each kept at most
  * `ttlMs`. Whatever ends a session or changes a user's state calls `invalidate` once it has committed:
  * applied here at once and published on the bus for the other instances, which apply it as it
  * arrives. A read that began before an invalidation (its FillTicket) is never stored: it may hold
@@ -42,6 +40,7 @@ export class SessionCache {
   readonly #hashOfSession = new Map<string, string>();
   readonly #hashesOfUser = new Map<string, Set<string>>();
   readonly #users = new Map<string, Entry<UserState>>();
+  readonly #servers = new Map<string, Entry<object>>();
   #invalidations = 0;
 
   constructor(
@@ -85,6 +84,17 @@ export class SessionCache {
     this.#store(this.#users, userId, state, this.limits.maxUsers, (evicted) => this.#users.delete(evicted));
   }
 
+  /** A server's live configuration as its dashboard page reads it (services/server-config.ts). */
+  server<V extends object>(guildId: string): V | null {
+    return this.#fresh(this.#servers, guildId) as V | null;
+  }
+
+  fillServer(guildId: string, value: object, ticket: FillTicket): void {
+    if (!this.enabled || ticket !== this.#invalidations) return;
+    this.#servers.delete(guildId);
+    this.#store(this.#servers, guildId, value, this.limits.maxUsers, (evicted) => this.#servers.delete(evicted));
+  }
+
   /** Drops what changed here and tells the other instances. Call it after the change has committed. */
   invalidate(invalidation: DataChange): void {
     this.#apply(invalidation);
@@ -92,8 +102,8 @@ export class SessionCache {
   }
 
   /** Entries held now (for /api/status-like figures and tests). */
-  get size(): { sessions: number; users: number } {
-    return { sessions: this.#sessions.size, users: this.#users.size };
+  get size(): { sessions: number; users: number; servers: number } {
+    return { sessions: this.#sessions.size, users: this.#users.size, servers: this.#servers.size };
   }
 
   #apply(invalidation: DataChange): void {
@@ -110,11 +120,18 @@ export class SessionCache {
       case 'user':
         this.#users.delete(invalidation.id);
         break;
+      case 'server':
+        this.#servers.delete(invalidation.id);
+        break;
+      case 'servers':
+        this.#servers.clear();
+        break;
       case 'all':
         this.#sessions.clear();
         this.#hashOfSession.clear();
         this.#hashesOfUser.clear();
         this.#users.clear();
+        this.#servers.clear();
         break;
     }
   }

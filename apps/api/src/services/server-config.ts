@@ -8,8 +8,9 @@ import {
   serverConfigSchema,
   type WebLogEntry,
 } from '@tickety/api-contract';
-import type { Db, Queryable } from '../db/driver';
+import { announce, type Db, type Queryable } from '../db/driver';
 import type { Clock } from '../lib/clock';
+import type { SessionCache } from '../lib/session-cache';
 import { ApiHttpError } from '../lib/errors';
 import { serverHasPremium } from './premium';
 
@@ -92,6 +93,7 @@ export class ServerConfigs {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly plans: Plan[],
+    private readonly cache: SessionCache | null = null,
   ) {}
 
   /** Whether the server has premium (a subscription that grants it covers the server) and its panel limit. */
@@ -120,7 +122,21 @@ export class ServerConfigs {
    * The live configuration and the server's limits together, in one query (what `GET /config`
    * answers: the Panel Menu opens on it).
    */
-  async read(guildId: string, queryable: Queryable = this.db): Promise<LiveConfig & ServerLimits> {
+  /**
+   * The live configuration and the server's limits, as its dashboard page reads them: from the cache
+   * while it holds them (a save, or a change to any premium, drops them on every instance), else one query.
+   */
+  async read(guildId: string): Promise<LiveConfig & ServerLimits> {
+    const cached = this.cache?.server<LiveConfig & ServerLimits>(guildId);
+    if (cached) return cached;
+    const ticket = this.cache?.ticket() ?? 0;
+    const answer = await this.#read(guildId);
+    this.cache?.fillServer(guildId, answer, ticket);
+    return answer;
+  }
+
+  async #read(guildId: string): Promise<LiveConfig & ServerLimits> {
+    const queryable = this.db;
     const { rows } = await queryable.query<Partial<VersionRow> & { premium: boolean }>(
       `SELECT v.version, v.config, v.summary, v.actor_id, v.actor_name, v.actor_avatar_url, v.restored_from, v.created_at,
               ${serverHasPremium('$1', '$2::timestamptz')} AS premium
@@ -186,6 +202,7 @@ export class ServerConfigs {
         throw error;
       }
       await insertWebLog(tx, { guildId: options.guildId, at, actor: options.actor, action: options.action ?? 'config.update', target, version, changes });
+      announce(tx, { kind: 'server', id: options.guildId });
       return { version, config: next, savedAt: at, savedBy: options.actor };
     });
   }

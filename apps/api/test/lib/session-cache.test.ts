@@ -68,7 +68,7 @@ describe('SessionCache', () => {
     ]);
     // Another instance's news is applied, not published again.
     bus.deliver({ kind: 'all' });
-    expect(cache.size).toEqual({ sessions: 0, users: 0 });
+    expect(cache.size).toEqual({ sessions: 0, users: 0, servers: 0 });
     expect(bus.published).toHaveLength(3);
   });
 
@@ -78,7 +78,7 @@ describe('SessionCache', () => {
     bus.deliver({ kind: 'user', id: 'someone else' });
     cache.fillSession('h1', session('s1', 'u1'), ticket);
     cache.fillUser('u1', state('u1'), ticket);
-    expect(cache.size).toEqual({ sessions: 0, users: 0 });
+    expect(cache.size).toEqual({ sessions: 0, users: 0, servers: 0 });
     cache.fillSession('h1', session('s1', 'u1'), cache.ticket());
     expect(cache.session('h1')?.id).toBe('s1');
   });

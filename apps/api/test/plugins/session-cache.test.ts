@@ -1,4 +1,4 @@
-import { type AnonymousMe, AuthenticatedMe, MeResponse } from '@tickety/api-contract';
+import { type AnonymousMe, AuthenticatedMe, MeResponse, ServerConfigAnswer } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -226,6 +226,20 @@ describe.each(databases())('session cache on $name', (database) => {
       const refreshSeen = await within(1_000, async () => AuthenticatedMe.parse(await me(onSecond)).guilds.find((g) => g.id === server)?.botInGuild === true);
       expect(refreshSeen).not.toBeNull();
       first.sandbox.setBotInGuild(server, false);
+    });
+
+    it("a configuration save shows in the other instance's configuration read within a second", async () => {
+      const { onFirst, onSecond } = await signedInOnBoth(ava.id);
+      const path = `/api/guilds/${DEMO_GUILDS.avasArcade.id}/config`;
+      const before = ServerConfigAnswer.parse((await onSecond.get(path)).json());
+      expect(ServerConfigAnswer.parse((await onSecond.get(path)).json()).version).toBe(before.version);
+      const saved = await onFirst.request('PUT', path, {
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN },
+        payload: { expectedVersion: before.version, config: { ...(before.config as object), panels: (before.config as { panels: unknown[] }).panels.slice(0, 1) } },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const seen = await within(1_000, async () => ServerConfigAnswer.parse((await onSecond.get(path)).json()).version === before.version + 1);
+      expect(seen).not.toBeNull();
     });
 
     it('with Redis stopped, a revoked session outlives its logout on the other instance by at most the TTL', async () => {

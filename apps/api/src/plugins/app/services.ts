@@ -84,7 +84,7 @@ export default fp(
     app.decorate('oauthStates', new OAuthStates(db, box, clock));
     app.decorate('signIns', new SignIns(db, app.accounts, app.sessions));
     app.decorate('guildSync', new GuildSync(discord, clock));
-    const serverConfigs = new ServerConfigs(db, clock, config.plans);
+    const serverConfigs = new ServerConfigs(db, clock, config.plans, cache);
     app.decorate('serverConfigs', serverConfigs);
     // The bot's own client (@discordjs/rest: route buckets, the global limit, 429 Retry-After), over
     // the same injectable fetch: Discord, or the sandbox in demo mode and tests.

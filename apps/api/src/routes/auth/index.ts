@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pkceChallenge } from '../../lib/crypto';
 import { DiscordError } from '../../lib/discord';
-import { EncodedAnswer } from '../../lib/encoded-answer';
+import { sendEncoded } from '../../lib/encoded-answer';
 import { ApiHttpError } from '../../lib/errors';
 import { popupErrorPage, popupPage } from '../../lib/pages';
 import { clearSessionCookie, cookieNames, cookieOptions, setSessionCookie } from '../../plugins/app/auth';
@@ -57,8 +57,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
     const session = await req.getSession();
     const state = session ? await app.accounts.state(session.userId) : null;
     if (!state) return ANONYMOUS;
-    state.answer ??= new EncodedAnswer(reply.serialize(state.me));
-    return state.answer.send(req, reply);
+    return sendEncoded(req, reply, state.me);
   });
 
   // The sign-in and sign-out routes change state, so no automatic HEAD twin (HEAD must be safe:

@@ -14,6 +14,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../lib/actor';
+import { sendEncoded } from '../../lib/encoded-answer';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 413: ApiError, 422: ApiError, 503: ApiError };
 /** A configuration saved from the Panel Menu may weigh what a configuration file may (plus the request's envelope). */
@@ -32,7 +33,8 @@ export default async function configsRoutes(fastify: FastifyInstance) {
   // Restore Configs shows the live configuration too.
   app.get('/:server/config', { ...guarded(['panels', 'configs'], 'read'), schema: { params: GuildParams, response: { 200: ServerConfigAnswer, ...errors } } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    return app.serverConfigs.read(req.guild!.id);
+    // Cached per server (services/server-config.ts): serialised and compressed once per version.
+    return sendEncoded(req, reply, await app.serverConfigs.read(req.guild!.id));
   });
 
   app.put('/:server/config', { ...guarded('panels', 'write'), bodyLimit: CONFIG_BODY_LIMIT, schema: { params: GuildParams, body: SaveServerConfigBody, response: { 200: ServerConfigAnswer, ...errors } } }, async (req) => {

@@ -229,8 +229,10 @@ export class BillingAccounts {
          ON CONFLICT (subscription_id, slot) DO UPDATE SET guild_id = EXCLUDED.guild_id, assigned_at = EXCLUDED.assigned_at`,
         [row.id, slot, guildId, iso(now)],
       );
-      // The user's @me lists the servers their premium covers.
+      // The user's @me lists the servers their premium covers; both servers' limits change.
       announce(tx, { kind: 'user', id: userId });
+      announce(tx, { kind: 'server', id: guildId });
+      if (row.guild_id) announce(tx, { kind: 'server', id: row.guild_id });
       return { from: row.guild_id };
     });
   }

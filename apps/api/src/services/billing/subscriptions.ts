@@ -114,8 +114,9 @@ export async function storeSubscription(tx: Queryable, clock: Clock, state: Subs
     throw new NotYetError(`no user is known for ${state.provider} subscription ${state.providerSubscriptionId} (${from})`);
   }
   if (!row.id) return `stale: a newer description of ${state.providerSubscriptionId} is stored`;
-  // The owner's @me (premium, the servers it covers) may change.
+  // The owner's @me (premium, the servers it covers) and the limits of the servers it covers may change.
   announce(tx, { kind: 'user', id: row.user_id });
+  announce(tx, { kind: 'servers' });
   if (!row.changed) return `unchanged: ${state.providerSubscriptionId} is ${state.status} already`;
   return `${state.providerSubscriptionId}: ${state.status}${state.cancelAtPeriodEnd ? ', cancels at period end' : ''}`;
 }
