@@ -85,7 +85,11 @@ export interface AppConfig {
     statementTimeoutMs: number;
     /** Database calls waiting or running at once beyond which new ones fail fast (503) instead of piling up. */
     queueMax: number;
+    /** PostgreSQL: queries are not prepared as named statements (behind a proxy that pools by transaction). */
+    unnamedStatements: boolean;
   };
+  /** The Redis pub/sub channel of the session cache's invalidations: the same for every instance of one deployment. */
+  cacheChannel: string;
   redisUrl: string | null;
   /** Longest a Redis call may take before the rate limits count in memory instead. */
   redisTimeoutMs: number;
@@ -274,6 +278,8 @@ const EnvSchema = z.object({
   DATABASE_POOL_MAX: int(1, 500),
   DATABASE_STATEMENT_TIMEOUT_MS: int(100, 600_000),
   DATABASE_QUEUE_MAX: int(1, 100_000),
+  DATABASE_UNNAMED_STATEMENTS: bool,
+  CACHE_CHANNEL: optionalString.refine((v) => v === undefined || /^[A-Za-z0-9:_.-]{1,100}$/.test(v), 'letters, digits and : _ . - only (at most 100)'),
   DATA_DIR: optionalString,
   REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), 'must be a redis:// URL'),
   REDIS_TIMEOUT_MS: int(10, 10_000),
@@ -732,7 +738,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       poolMax: settings.DATABASE_POOL_MAX ?? 10,
       statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS ?? 15_000,
       queueMax: settings.DATABASE_QUEUE_MAX ?? 200,
+      unnamedStatements: settings.DATABASE_UNNAMED_STATEMENTS,
     },
+    cacheChannel: settings.CACHE_CHANNEL ?? `tickety:cache:${settings.DATABASE_SCHEMA ?? 'public'}`,
     redisUrl: settings.REDIS_URL ?? null,
     redisTimeoutMs: settings.REDIS_TIMEOUT_MS ?? 250,
     // Demo users are shared by every visitor of a demo: a small cap would have them sign each other out.

@@ -80,7 +80,11 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     });
     // Demo mode: the demo bot's key, unless BOT_API_KEY is set.
     expect(config.bot).toEqual({ apiKey: DEMO_BOT_API_KEY, keyOverlapSeconds: 86_400 });
-    expect(config.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10, statementTimeoutMs: 15_000, queueMax: 200 });
+    expect(config.database).toEqual({ url: null, schema: null, dataDir: 'memory://', poolMax: 10, statementTimeoutMs: 15_000, queueMax: 200, unnamedStatements: false });
+    expect(config.cacheChannel).toBe('tickety:cache:public');
+    expect(loadConfig({ ...REAL, DATABASE_SCHEMA: 'eu', DATABASE_UNNAMED_STATEMENTS: '1' })).toMatchObject({ cacheChannel: 'tickety:cache:eu', database: { unnamedStatements: true } });
+    expect(loadConfig({ ...REAL, CACHE_CHANNEL: 'acme:tickety' }).cacheChannel).toBe('acme:tickety');
+    expect(() => loadConfig({ ...REAL, CACHE_CHANNEL: 'a b' })).toThrow(/CACHE_CHANNEL/);
     expect(config.guildAccess).toEqual({ readMaxAgeSeconds: 300, writeMaxAgeSeconds: 60 });
     expect(config.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, connectionTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, maxRequestsPerSocket: 1000 });
     expect(config.pressure).toEqual({ maxEventLoopDelayMs: 1_000, maxHeapUsedBytes: 0, maxRssBytes: 0, maxEventLoopUtilization: 0 });

@@ -12,6 +12,8 @@ interface PostgresOptions {
   /** Per-statement limit (ms), so a stuck database never hangs requests. */
   statementTimeoutMs?: number;
   onError?: (error: Error) => void;
+  /** Queries with parameters as named prepared statements (default); off behind a proxy that pools by transaction. */
+  namedStatements?: boolean;
 }
 
 /** Named statements a pool prepares at most (each connection keeps the ones it ran); past it, queries go unnamed. */
@@ -29,7 +31,14 @@ function statementName(sql: string): string | undefined {
     name = `tickety_${createHash('sha256').update(sql).digest('base64url').slice(0, 22)}`;
     statementNames.set(sql, name);
   }
-  return name;
+  // '': this SQL's plan went stale once (see isStalePlan); it runs unprepared from then on.
+  return name || undefined;
+}
+
+/** PostgreSQL's refusal to run a prepared statement whose result type changed since it was planned. */
+function isStalePlan(error: unknown): boolean {
+  const failure = error as { code?: unknown; message?: unknown } | null;
+  return failure?.code === '0A000' && /cached plan must not change result type/.test(String(failure.message));
 }
 
 /** A `pg` pool. Connection errors become DatabaseUnavailableError (503 with Retry-After). */
@@ -57,8 +66,17 @@ export async function createPostgresDb(options: PostgresOptions): Promise<Db> {
   const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
     query: (sql, params) =>
       guard(async () => {
-        const name = params === undefined ? undefined : statementName(sql);
-        return { rows: (await client.query(name ? { name, text: sql, values: params } : { text: sql, values: params })).rows };
+        const name = params === undefined || options.namedStatements === false ? undefined : statementName(sql);
+        if (!name) return { rows: (await client.query({ text: sql, values: params })).rows };
+        try {
+          return { rows: (await client.query({ name, text: sql, values: params })).rows };
+        } catch (error) {
+          // A migration changed what the statement answers while this connection kept its plan
+          // (an instance of the previous release during a rolling deploy): run it unprepared.
+          if (!isStalePlan(error)) throw error;
+          statementNames.set(sql, '');
+          return { rows: (await client.query({ text: sql, values: params })).rows };
+        }
       }),
     exec: (sql) => guard(async () => void (await client.query(sql))),
   });

@@ -52,28 +52,57 @@ export class RedisInvalidationBus implements InvalidationBus {
   readonly #listeners: Listener[] = [];
   readonly #subscriber: Redis;
   #closing = false;
+  #retry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: Redis,
     private readonly channel: string,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.#subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false });
+    this.#subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false, autoResubscribe: false });
     this.#subscriber.on('message', (_channel: string, text: string) => {
       const change = parse(text, this.#self);
       if (change) this.#emit(change);
     });
-    // ioredis subscribes again on every reconnection; what was published while it was away is lost.
-    this.#subscriber.on('ready', () => this.#emit({ kind: 'all' }));
+    // Subscribed on every (re)connection, and only once the subscription holds is everything held
+    // dropped: what was published while it was away is lost.
+    this.#subscriber.on('ready', () => void this.#subscribe());
     this.#subscriber.on('error', (error: Error) => log.debug({ err: error.message }, 'cache change subscriber: redis error'));
-    this.#subscriber.subscribe(channel).catch((error: Error) => log.debug({ err: error.message }, 'cache change subscriber: subscribe failed'));
   }
 
   publish(change: DataChange): void {
     if (this.#closing) return;
-    this.redis
-      .publish(this.channel, JSON.stringify({ from: this.#self, ...change }))
-      .catch((error: Error) => this.log.debug({ err: error.message, kind: change.kind }, 'cache change not published'));
+    this.redis.publish(this.channel, JSON.stringify({ from: this.#self, ...change })).catch((error: Error) => {
+      // One warning per outage: the changes after it wait for the same catch-up.
+      if (!this.#retry) {
+        this.log.warn({ err: error.message, kind: change.kind }, 'cache change not published: other instances keep what they hold for at most SESSION_CACHE_SECONDS');
+      }
+      this.#tellEveryoneLater();
+    });
+  }
+
+  async #subscribe(): Promise<void> {
+    try {
+      await this.#subscriber.subscribe(this.channel);
+      this.#emit({ kind: 'all' });
+    } catch (error) {
+      this.log.debug({ err: (error as Error).message }, 'cache change subscriber: subscribe failed (tried again on reconnection)');
+    }
+  }
+
+  /** A change that did not go out: once Redis takes messages again, every instance drops everything. */
+  #tellEveryoneLater(): void {
+    if (this.#retry || this.#closing) return;
+    this.#retry = setInterval(() => {
+      this.redis
+        .publish(this.channel, JSON.stringify({ from: this.#self, kind: 'all' }))
+        .then(() => {
+          clearInterval(this.#retry);
+          this.#retry = undefined;
+        })
+        .catch(() => undefined);
+    }, 1_000);
+    this.#retry.unref();
   }
 
   subscribe(listener: Listener): void {
@@ -82,6 +111,7 @@ export class RedisInvalidationBus implements InvalidationBus {
 
   async close(): Promise<void> {
     this.#closing = true;
+    clearInterval(this.#retry);
     // A Redis that is away would hold a polite QUIT until it came back.
     if (this.#subscriber.status !== 'ready') this.#subscriber.disconnect();
     else await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());

@@ -83,6 +83,9 @@ export function describeChanges(before: ServerConfig, after: ServerConfig, chang
   return targets.length === 1 ? targets[0]! : `${targets[0]} and ${targets.length - 1} more`;
 }
 
+/** Configurations longer than this (JSON characters) are not kept in the cache (most are a few KB; the limit is 512 KB). */
+const CACHED_CONFIG_MAX_CHARS = 64 * 1024;
+
 /**
  * A server's configuration: read the live version, save a new one (validated, against the version
  * the editor started from, with its Web Logs entry, in one transaction), list and restore versions,
@@ -131,7 +134,8 @@ export class ServerConfigs {
     if (cached) return cached;
     const ticket = this.cache?.ticket() ?? 0;
     const answer = await this.#read(guildId);
-    this.cache?.fillServer(guildId, answer, ticket);
+    // A large configuration is read from the database each time: the cache's memory stays bounded by its count.
+    if (this.cache && JSON.stringify(answer.config).length <= CACHED_CONFIG_MAX_CHARS) this.cache.fillServer(guildId, answer, ticket);
     return answer;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { announce, boundedDb, DatabaseUnavailableError, type DataChange, type Db, guard, isUnavailable } from '../../src/db/driver';
 import { createPostgresDb } from '../../src/db/postgres';
-import { databases, useSuiteDb } from '../helpers/db';
+import { databases, schemaName, useSuiteDb } from '../helpers/db';
 
 /** WebAssembly's own RuntimeError (what an aborting PGlite throws); its type is not in this project's lib. */
 const WasmRuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: ErrorConstructor } }).WebAssembly.RuntimeError;
@@ -132,5 +132,37 @@ describe.each(databases())('announce on $name', (database) => {
 
     announce(db, { kind: 'session', id: 'outside' });
     expect(heard.at(-1)).toEqual({ kind: 'session', id: 'outside' });
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('prepared statements on PostgreSQL', () => {
+  it('plans a query once per connection, and runs it unprepared once a migration changed its result type', async () => {
+    const schema = schemaName();
+    const db = await createPostgresDb({ url: process.env.TEST_DATABASE_URL!, schema, max: 1 });
+    try {
+      await db.exec('CREATE TABLE prepared_probe (id int PRIMARY KEY, label int); INSERT INTO prepared_probe VALUES (1, 7)');
+      const read = 'SELECT label FROM prepared_probe WHERE id = $1';
+      expect((await db.query(read, [1])).rows).toEqual([{ label: 7 }]);
+      const prepared = await db.query<{ n: string }>('SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1', [read]);
+      expect(Number(prepared.rows[0]!.n)).toBe(1);
+      // What a rolling deploy does under an old instance's connection: the column changes type.
+      await db.exec("ALTER TABLE prepared_probe ALTER COLUMN label TYPE text USING label::text; UPDATE prepared_probe SET label = 'seven'");
+      expect((await db.query(read, [1])).rows).toEqual([{ label: 'seven' }]);
+      expect((await db.query(read, [1])).rows).toEqual([{ label: 'seven' }]);
+    } finally {
+      await db.exec(`SET search_path TO public; DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+      await db.close();
+    }
+  });
+
+  it('runs every query unnamed when asked to (a proxy that pools by transaction)', async () => {
+    const db = await createPostgresDb({ url: process.env.TEST_DATABASE_URL!, max: 1, namedStatements: false });
+    try {
+      expect((await db.query<{ one: number }>('SELECT $1::int AS one', [1])).rows).toEqual([{ one: 1 }]);
+      const prepared = await db.query<{ n: string }>('SELECT count(*) AS n FROM pg_prepared_statements');
+      expect(Number(prepared.rows[0]!.n)).toBe(0);
+    } finally {
+      await db.close();
+    }
   });
 });

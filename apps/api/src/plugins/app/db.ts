@@ -17,6 +17,7 @@ async function openDb(config: FastifyInstance['config'], onError?: (error: Error
       schema: config.database.schema,
       max: config.database.poolMax,
       statementTimeoutMs: config.database.statementTimeoutMs,
+      namedStatements: !config.database.unnamedStatements,
       ...(onError ? { onError } : {}),
     });
   }

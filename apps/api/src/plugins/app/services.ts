@@ -69,7 +69,7 @@ export default fp(
     // Sessions and user states kept in memory; what changes them is announced by the database layer
     // once committed, dropped here and told to the other instances over Redis (lib/session-cache.ts).
     const bus: InvalidationBus = app.redis
-      ? new RedisInvalidationBus(app.redis, `tickety:cache:${config.database.schema ?? 'public'}`, app.log)
+      ? new RedisInvalidationBus(app.redis, config.cacheChannel, app.log)
       : new LocalInvalidationBus();
     app.addHook('onClose', () => bus.close());
     const { cacheSeconds, cacheMax } = config.session;
