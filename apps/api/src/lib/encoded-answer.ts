@@ -66,6 +66,7 @@ const encodings = new WeakMap<object, EncodedAnswer>();
 /**
  * Sends `answer` (an object a cache holds, sent by this route only) serialised by the route's own
  * serialiser and compressed as the compression plugin would, each at most once per answer object.
+ * The route opts out of the plugin (`compress: false`): its hooks would only pass the bytes on.
  */
 export function sendEncoded(req: FastifyRequest, reply: FastifyReply, answer: object): FastifyReply {
   let encoded = encodings.get(answer);

@@ -52,7 +52,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
 
   // The hottest read: a warm session's answer comes from its user's cached state, serialised (by
   // the route's own serialiser) and compressed once while that state lasts.
-  app.get('/@me', { schema: { response: { 200: MeResponse } } }, async (req, reply) => {
+  app.get('/@me', { compress: false, schema: { response: { 200: MeResponse } } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const session = await req.getSession();
     const state = session ? await app.accounts.state(session.userId) : null;

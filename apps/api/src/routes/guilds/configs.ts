@@ -31,7 +31,7 @@ export default async function configsRoutes(fastify: FastifyInstance) {
     ({ attachValidation: true, preHandler: app.requireArea(area, level) }) as const;
 
   // Restore Configs shows the live configuration too.
-  app.get('/:server/config', { ...guarded(['panels', 'configs'], 'read'), schema: { params: GuildParams, response: { 200: ServerConfigAnswer, ...errors } } }, async (req, reply) => {
+  app.get('/:server/config', { ...guarded(['panels', 'configs'], 'read'), compress: false, schema: { params: GuildParams, response: { 200: ServerConfigAnswer, ...errors } } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     // Cached per server (services/server-config.ts): serialised and compressed once per version.
     return sendEncoded(req, reply, await app.serverConfigs.read(req.guild!.id));
