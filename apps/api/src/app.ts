@@ -19,7 +19,7 @@ import securityPlugin, { checkoutSources, decodedPathOf, htmlCsp } from './plugi
 import servicesPlugin from './plugins/app/services';
 import staticSite, { cspWithOrigins, type StaticSite } from './plugins/app/static-site';
 import compressionPlugin from './plugins/external/compression';
-import corsPlugin from './plugins/external/cors';
+import corsPlugin from './plugins/app/cors';
 import openapiPlugin from './plugins/external/openapi';
 import rateLimitPlugin from './plugins/external/rate-limit';
 import redisPlugin from './plugins/external/redis';

@@ -1,6 +1,7 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { addVary } from './vary';
 
 /** What the compression plugin (plugins/external/compression.ts) and encoded answers agree on. */
 export const COMPRESSION = {
@@ -40,8 +41,7 @@ class EncodedAnswer {
     const encoding = encodingFor(req, this.#json.length);
     reply.type('application/json; charset=utf-8');
     if (encoding !== 'identity') {
-      const vary = reply.getHeader('vary');
-      reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
+      addVary(reply, 'accept-encoding');
       reply.header('content-encoding', encoding);
     }
     return reply.send(this.#encoded(encoding));
