@@ -4,7 +4,7 @@
  * (each from a bench, flags below; the defaults are the figures that section quotes) and the traffic
  * assumptions give, per number of servers, the peak request rate, the instances needed, bot events
  * per second, PostgreSQL's growth and Redis's memory. Prints a Markdown table to paste into the doc.
- *   node bench/capacity.mjs [--read-rps 27306] [--mix-cost 1.24] ... (every flag: --help)
+ *   node bench/capacity.mjs [--read-rps 31947] [--mix-cost 1.24] ... (every flag: --help)
  * Measures nothing itself; re-run the benches named beside each input and pass their figures.
  */
 import { parseArgs } from 'node:util';
@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 const INPUTS = {
   servers: ['1000,100000,1000000', 'numbers of servers to model'],
   // Measured (the bench that prints it).
-  'read-rps': ['27306', 'api-reads.mjs: the lowest hot read as a browser gets it (PostgreSQL, 50 connections), API req/s of one instance'],
+  'read-rps': ['31947', 'api-reads.mjs: the lowest hot read as a browser gets it (PostgreSQL, 50 connections), API req/s of one instance'],
   'mix-cost': ['1.24', 'soak.mjs: a request of the page mix costs this many @me requests (mean latency ratio)'],
   'requests-per-page': ['1.40', 'soak.mjs: requests per page of the mix'],
   'ingest-eps': ['22710', 'bot-ingest.mjs: events per second one instance ingests'],
