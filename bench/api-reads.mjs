@@ -7,7 +7,8 @@
  * `GET /api/auth/@me` (the dashboard and its server list, which is @me's `guilds`), Ava's Arcade's
  * configuration and the server itself (`GET /api/guilds/:server`, what every server page opens with).
  * Requests carry a browser's Accept-Encoding, so the API compresses as it does for a user.
- * Settings: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (50), BENCH_READS_DATABASES (postgres,pglite).
+ * Settings: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (50), BENCH_READS_DATABASES (postgres,pglite),
+ * API_BENCH_LOG_LEVEL (the server's LOG_LEVEL; warn unless set: `info` is production's, `debug` logs every request).
  */
 import { fork } from 'node:child_process';
 import { request } from 'node:http';
@@ -17,6 +18,8 @@ import { cannon, freePort, freshDatabase, signIn, startServer, table } from './l
 
 const SECONDS = Number(process.env.API_BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.API_BENCH_CONNECTIONS ?? 50);
+/** The server's LOG_LEVEL (the harness's warn unless set): info is production's, debug logs every request. */
+const LOG_LEVEL = process.env.API_BENCH_LOG_LEVEL;
 const DATABASES = (process.env.BENCH_READS_DATABASES ?? 'postgres,pglite').split(',').map((name) => name.trim());
 /** What Chrome sends. */
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
@@ -78,7 +81,7 @@ const okPerSecond = (result) => result['2xx'] / result.duration;
 /** @param {string} database */
 async function measure(database) {
   const fresh = database === 'postgres' ? freshDatabase('reads') : null;
-  const server = await startServer({ env: fresh ? { DATABASE_URL: fresh.url } : {} });
+  const server = await startServer({ env: { ...(fresh ? { DATABASE_URL: fresh.url } : {}), ...(LOG_LEVEL ? { LOG_LEVEL } : {}) } });
   /** @type {(string|number)[][]} */
   const rows = [];
   let failed = 0;

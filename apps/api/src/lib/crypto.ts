@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A new opaque token: 32 random bytes, base64url (256 bits). */
 export function randomToken(bytes = 32): string {
@@ -7,7 +7,8 @@ export function randomToken(bytes = 32): string {
 
 /** sha256 of a token, hex: what the database stores instead of the token itself. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot hash (Node 20.12+) skips the Hash object createHash builds: a sixth of a warm @me's own work.
+  return hash('sha256', value, 'hex');
 }
 
 /** PKCE S256 challenge of a verifier. */

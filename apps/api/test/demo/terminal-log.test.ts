@@ -97,20 +97,30 @@ describe.each(databases())('npm start’s output, through the app, on $name', (d
     expect(banner).toContain('LOG_FORMAT=json');
   });
 
-  it('with LOG_LEVEL=info in a terminal: every request, still readable', async () => {
-    const { out } = await launch(chooseLogging({ LOG_LEVEL: 'info' }, true));
-    expect(out).toMatch(/INFO {2}request completed \[[0-9a-f]{12} GET \/api\/health\].*→ 200/);
+  it('with LOG_LEVEL=debug in a terminal: every request, still readable', async () => {
+    const { out } = await launch(chooseLogging({ LOG_LEVEL: 'debug' }, true));
+    expect(out).toMatch(/DEBUG request completed \[[0-9a-f]{12} GET \/api\/health\].*→ 200/);
+    expect(out).toMatch(/INFO {2}request completed \[[0-9a-f]{12} GET \/fails\?code=%5Bredacted%5D\].*→ 500/);
     // One line per request: no "incoming request" line before it.
     expect(out).not.toContain('incoming request');
     expect(out).not.toContain('"level"');
   });
 
-  it('not a terminal (or LOG_FORMAT=json): JSON lines, one per request, as production', async () => {
+  it('with LOG_LEVEL=info in a terminal: the failed request, not the answered ones', async () => {
+    const { out } = await launch(chooseLogging({ LOG_LEVEL: 'info' }, true));
+    expect(out).toMatch(/INFO {2}request completed \[[0-9a-f]{12} GET \/fails\?code=%5Bredacted%5D\].*→ 500/);
+    expect(out).not.toMatch(/request completed \[[0-9a-f]{12} GET \/api\/(health|plans)\]/);
+  });
+
+  it('not a terminal (or LOG_FORMAT=json): JSON lines, a failed request at info, as production', async () => {
     for (const choice of [chooseLogging({}, false), chooseLogging({ LOG_FORMAT: 'json' }, true)]) {
       const { out, json } = await launch(choice);
       expect(out).toBe('');
       expect(json.lines.length).toBe(json.entries().length);
-      expect(json.messages('request completed').map((entry) => (entry.req as { url: string }).url)).toEqual(expect.arrayContaining(['/api/health', '/api/plans']));
+      // Answered requests are logged at debug (below production's info); the failed one at info.
+      const completed = json.messages('request completed');
+      expect(completed.map((entry) => (entry.req as { url: string }).url)).toEqual(['/fails?code=%5Bredacted%5D']);
+      expect(completed[0]).toMatchObject({ level: 30, res: { statusCode: 500 } });
       expect(json.messages('incoming request')).toHaveLength(0);
       expect(json.messages('unhandled error')).toHaveLength(1);
       // No route field: production's lines are as before.

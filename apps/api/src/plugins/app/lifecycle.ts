@@ -21,8 +21,8 @@ export default fp(
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.addHook('onRequest', async (_req, reply) => {
-      if (!closing) return;
+    app.addHook('onRequest', (_req, reply, done) => {
+      if (!closing) return done();
       reply.header('connection', 'close');
       throw new ApiHttpError('OVERLOADED', { message: 'This server is restarting: try again in a moment.', retryAfter: CLOSING_RETRY_AFTER });
     });

@@ -120,9 +120,9 @@ export default fp(
   async function security(app: FastifyInstance, opts: SecurityOptions) {
     const allowed = new Set(opts.allowedOrigins);
 
-    app.addHook('onRequest', async (req) => {
+    app.addHook('onRequest', (req, _reply, done) => {
       // A request no route matched changes nothing: it gets its 404, not a CSRF refusal.
-      if (SAFE_METHODS.has(req.method) || isCsrfExempt(req) || req.is404) return;
+      if (SAFE_METHODS.has(req.method) || isCsrfExempt(req) || req.is404) return done();
       const type = req.headers['content-type'];
       if (!type || !/^application\/json\s*(;|$)/i.test(type)) throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE');
       const origin = req.headers.origin;
@@ -132,6 +132,7 @@ export default fp(
         req.log.info({ origin: origin ?? null, secFetchSite: req.headers['sec-fetch-site'] ?? null }, 'csrf check refused a request');
         throw new ApiHttpError('CSRF_REJECTED');
       }
+      done();
     });
 
     // JSON bodies: an empty body is allowed (no payload), anything else must parse (prototype
@@ -158,7 +159,7 @@ export default fp(
       });
     });
 
-    app.addHook('onSend', async (req, reply, payload) => {
+    app.addHook('onSend', (req, reply, payload, done) => {
       reply.header('x-content-type-options', 'nosniff');
       if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'strict-origin-when-cross-origin');
       if (opts.secure) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
@@ -173,7 +174,7 @@ export default fp(
           reply.header('x-frame-options', 'DENY');
         }
       }
-      return payload;
+      done(null, payload);
     });
   },
   { name: 'tickety-security' },
