@@ -4,10 +4,8 @@
  * fresh database, then the embedded PGlite) the built all-in-one server (production, demo mode) is
  * started, Ava signs in through the sandbox, and each read is measured with autocannon beside a bare
  * node:http server (bare-me-server.mjs) answering the very bytes the API sent for it, in the same run:
- * `GET /api/auth/@me` (the dashboard and its server list, which is @me's `guilds`), Ava's Arcade's
- * configuration and the server itself (`GET /api/guilds/:server`, what every server page opens with).
- * Requests carry a browser's Accept-Encoding, so the API compresses as it does for a user.
- * Settings: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (50), BENCH_READS_DATABASES (postgres,pglite),
+ * `GET /api/auth/@me` (the dashboard, its server list), Ava's Arcade's configuration and the server
+ * itself (`GET /api/guilds/:server`), with a browser's Accept-Encoding. Settings: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (50), BENCH_READS_DATABASES (postgres,pglite),
  * API_BENCH_LOG_LEVEL (the server's LOG_LEVEL; warn unless set: `info` is production's, `debug` logs every request).
  */
 import { fork } from 'node:child_process';
