@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, r
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { REMOTE_IDS } from '../packages/api-contract/src/remote-ids.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -259,14 +260,47 @@ function buildApp(app) {
   });
 }
 
+/** Files a browser fetches that compress: scripts, styles, manifests, vector images, fonts without their own compression. */
+const COMPRESSIBLE = /\.(?:js|css|json|svg|wasm|txt|xml|ico|ttf|otf|webmanifest)$/;
+
+/** Smaller files go out as they are (the server's own threshold, apps/api/src/lib/encoded-answer.ts). */
+const COMPRESS_FROM = 1024;
+
+/**
+ * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip, level 9) beside each compressible
+ * file of a version about to go live (the whole of a remote's, the shell's `assets/`), each only when
+ * smaller than the file: the server sends them by Accept-Encoding (apps/api static-site.ts), compressed
+ * once here at the best ratio instead of on every request at a fast one. Source maps are left alone.
+ */
+function precompress(dir, app) {
+  let written = 0;
+  for (const rel of listFiles(dir)) {
+    if (!COMPRESSIBLE.test(rel) || (app === 'shell' && !rel.startsWith('assets/'))) continue;
+    const data = readFileSync(join(dir, rel));
+    if (data.length < COMPRESS_FROM) continue;
+    const brotli = brotliCompressSync(data, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+    });
+    const gzip = gzipSync(data, { level: 9 });
+    for (const [suffix, body] of [['.br', brotli], ['.gz', gzip]]) {
+      if (body.length >= data.length) continue;
+      writeFileSync(join(dir, rel + suffix), body);
+      written++;
+    }
+  }
+  return written;
+}
+
 /** Copies a build into its version folder through a temporary folder and a rename (never into an existing one). */
-function copyVersion(dist, target, version) {
+function copyVersion(dist, target, version, app) {
   mkdirSync(dirname(target), { recursive: true });
   const tmp = join(dirname(target), `.${version}.${process.pid}.tmp`);
   rmSync(tmp, { recursive: true, force: true });
   try {
     cpSync(dist, tmp, { recursive: true, errorOnExist: true, force: false });
     if (hashDir(tmp) !== version) throw new DeployError(`${dist} changed while it was being copied (a build running?); nothing was deployed.`);
+    // After the check: the version is the build's own content; the compressed copies stand beside it.
+    precompress(tmp, app);
     renameSync(tmp, target);
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });
@@ -359,7 +393,7 @@ export async function deploy(app, options = {}) {
 
     const copied = !existsSync(target);
     if (copied) {
-      copyVersion(dist, target, version);
+      copyVersion(dist, target, version, app);
       print(`${app} ${version}: copied ${files.length} files to ${target}`);
     } else {
       print(`${app} ${version}: already in ${target} (same content), not copied`);

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './helpers/app';
 import { Browser } from './helpers/browser';
@@ -341,5 +342,42 @@ describe.each(databases())('the all-in-one server on a deployed site on $name', 
     expect(cfg.remotes.billing.manifest).toBe(`/remotes/billing/${version}/mf-manifest.json`);
     expect((await new Browser(t.app).get('/assets/main.33333333.js')).statusCode).toBe(200);
     expect(cfg.shell.version).toMatch(/^[0-9a-f]{12}$/);
+  });
+});
+
+describe('scripts/deploy.mjs compresses a version once', () => {
+  const precompressed = join(work, 'precompressed');
+  const chunk = `export default ${JSON.stringify('a chunk the compressors can fold; '.repeat(100))};`;
+  const css = `.a{color:red}\n${'.b{margin:0}\n'.repeat(100)}`;
+
+  it('writes brotli and gzip copies beside a remote’s and the shell assets’ larger files, and names the version by the build alone', () => {
+    const dist = remoteDist(join(work, 'precompressed-billing'), 'billing', TABLES.billing, chunk);
+    writeFile(join(dist, 'static/css/page.0123abcd.css'), css);
+    writeFile(join(dist, 'static/js/page.0123abcd.js.map'), `{"mappings":"${'A'.repeat(4000)}"}`);
+    expect(deployCli(['billing', '--dist', dist, '--site', precompressed]).status).toBe(0);
+    const version = JSON.parse(readFileSync(join(precompressed, 'config.json'), 'utf8')).remotes.billing.version;
+    const folder = join(precompressed, 'remotes/billing', version);
+    expect(deployCli(['billing', '--dist', dist, '--site', precompressed]).stdout).toContain('already live, nothing changed');
+    for (const [file, body] of [
+      ['static/js/page.0123abcd.js', chunk],
+      ['static/css/page.0123abcd.css', css],
+    ]) {
+      expect(brotliDecompressSync(readFileSync(join(folder, `${file}.br`))).toString(), file).toBe(body);
+      expect(gunzipSync(readFileSync(join(folder, `${file}.gz`))).toString(), file).toBe(body);
+      expect(statSync(join(folder, `${file}.br`)).size).toBeLessThan(statSync(join(folder, `${file}.gz`)).size);
+    }
+    // Under 1 KiB (sent as it is) and source maps: no copies.
+    for (const file of ['remoteEntry.js', 'mf-manifest.json', 'static/js/page.0123abcd.js.map']) {
+      expect(existsSync(join(folder, `${file}.br`)), file).toBe(false);
+      expect(existsSync(join(folder, `${file}.gz`)), file).toBe(false);
+    }
+    const shell = shellDist(join(work, 'precompressed-shell'), 'precompressed', 'main.44444444.js');
+    writeFile(join(shell, 'assets/main.44444444.js'), chunk);
+    writeFile(join(shell, 'big.svg'), `<svg>${'<g/>'.repeat(400)}</svg>`);
+    expect(deployCli(['shell', '--dist', shell, '--site', precompressed]).status).toBe(0);
+    expect(brotliDecompressSync(readFileSync(join(precompressed, 'assets/main.44444444.js.br'))).toString()).toBe(chunk);
+    expect(existsSync(join(precompressed, 'assets/main.44444444.js.gz'))).toBe(true);
+    // Files outside assets/ are replaced by the next shell: no copy that could go stale.
+    expect(existsSync(join(precompressed, 'big.svg.br'))).toBe(false);
   });
 });

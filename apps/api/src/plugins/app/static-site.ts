@@ -13,6 +13,8 @@ import { decodedPathOf, isDisplayPage, pathOf } from './security';
 const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
 /** A deployed version's folder (`scripts/deploy.mjs` never writes into one twice). */
 const VERSIONED = /^\/?(?:remotes\/[a-z]+|shell)\/[0-9a-f]{12}\//;
+/** A precompressed copy's suffix: the file it stands for has the same cache policy. */
+const PRECOMPRESSED = /\.(?:br|gz)$/;
 const NO_CACHE_FILES = new Set(['mf-manifest.json', 'mf-stats.json', 'remoteEntry.js', 'routes.json', 'index.html']);
 
 /**
@@ -123,8 +125,12 @@ export default fp(
         prefix: '/',
         index: false,
         cacheControl: false,
+        // The immutable assets arrive compressed once at deploy time (scripts/deploy.mjs writes
+        // `.br` at brotli 11 and `.gz` at gzip 9 beside them): served by Accept-Encoding, with Vary,
+        // falling back to the file itself (compressed on the fly) when there is none.
+        preCompressed: true,
         setHeaders(res, path) {
-          res.header('cache-control', cacheControlFor(`/${relative(opts.root, path).split(sep).join('/')}`));
+          res.header('cache-control', cacheControlFor(`/${relative(opts.root, path).split(sep).join('/')}`.replace(PRECOMPRESSED, '')));
         },
         // The server-side renderers (prerender.mjs) are for this server, not for browsers.
         // HTML is answered by sendShell, never as a file (pages a static-host deploy wrote are its own).
