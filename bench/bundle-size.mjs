@@ -6,7 +6,7 @@
  * package's share of the wire bytes is its share of the body). Pages: `/` (a visitor, as loaded and
  * after a first tap), `/dashboard` and every server page (Ava), `/billing`; with their budgets
  * (signed-in `/dashboard` <= 190 KiB, each server page <= 200 KiB): PASS or FAIL, exit 1 on FAIL.
- * BENCH_VERBOSE=1 lists every file.
+ * BENCH_VERBOSE=1 lists every file; BENCH_PAGE=<path> measures that page alone.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,7 +98,7 @@ async function measure(browser, baseURL, path, user, tap = false) {
     scripts.set(requestId, { url: response.url, encoding: headers['content-encoding'] ?? 'identity' });
   });
   cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => transfer.set(requestId, encodedDataLength));
-  await page.goto(path, { waitUntil: 'networkidle' });
+  await page.goto(path, { waitUntil: 'networkidle', timeout: 120_000 });
   if (tap) {
     // A tap on an empty spot of the page: what any first interaction starts.
     await page.mouse.click(2, 300);
@@ -142,7 +142,7 @@ const pages = [
   { path: '/dashboard', title: 'Manage Servers', user: 'ava', tap: false, budget: 190 * KIB },
   ...serverPages().map((page) => ({ ...page, user: 'ava', tap: false, budget: 200 * KIB })),
   { path: '/billing', title: 'Billing', user: 'ava', tap: false },
-];
+].filter((page) => !process.env.BENCH_PAGE || page.path === process.env.BENCH_PAGE);
 
 const server = await startServer();
 const browser = await launchChromium();
@@ -189,7 +189,7 @@ try {
       ['package', 'raw chars', 'wire (share)'],
       [...byPackage].sort(([, a], [, b]) => b.wire - a.wire).map(([name, share]) => [name, share.raw, kb(share.wire)]),
     );
-    if (process.env.BENCH_VERBOSE) for (const file of files) console.log(`  ${file.wire}\t${file.encoding}\t${file.url}`);
+    if (process.env.BENCH_VERBOSE) for (const file of files) console.log(`  ${file.wire}\t${file.code.length}\t${file.encoding}\t${file.url}`);
     console.log('');
   }
   console.log('budgets (signed-in /dashboard <= 190 KiB, each server page <= 200 KiB of script on the wire)');

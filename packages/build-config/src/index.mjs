@@ -13,6 +13,7 @@ import { rspack } from '@rspack/core';
 import { ReactRefreshRspackPlugin as ReactRefreshPlugin } from '@rspack/plugin-react-refresh';
 import { BootScriptPlugin } from './boot-script.mjs';
 import { CATALOG_FILE } from './catalog.mjs';
+import { FederationRuntimeEsm } from './federation-runtime-esm.mjs';
 import { PreloadStartupChunks } from './preload-startup.mjs';
 import { PrerenderPlugin } from './prerender.mjs';
 import { RouteTablePlugin } from './route-table.mjs';
@@ -110,6 +111,8 @@ function baseConfig({ appDir, mode, cssScope }) {
         { test: /\.(png|svg|jpe?g|webp|woff2?)$/, type: 'asset' },
       ],
     },
+    // The federation runtime as ES modules, tree-shaken (federation-runtime-esm.mjs).
+    plugins: [new FederationRuntimeEsm()],
     optimization: { minimize: !dev },
     performance: { hints: false },
     experiments: { css: true },
@@ -151,6 +154,7 @@ export function defineRemote({ name, appDir, mode = process.env.NODE_ENV === 'pr
       clean: true,
     },
     plugins: [
+      ...base.plugins,
       new ModuleFederationPlugin({
         name,
         filename: 'remoteEntry.js',
@@ -195,6 +199,7 @@ export function defineHost({ appDir, mode = process.env.NODE_ENV === 'production
       clean: true,
     },
     plugins: [
+      ...base.plugins,
       new ModuleFederationPlugin({
         name: 'shell',
         remotes: {},
