@@ -60,14 +60,15 @@ describe.each(databases())('pages with their data in the HTML on $name', (databa
     t.clock.advance(STATUS_SNAPSHOT_MAX_AGE_MS);
   });
 
-  it('serves /status with the current status rendered and embedded, starting the app to refresh it; the CSP still allows only the boot script', async () => {
+  it('serves /status with the current status rendered and embedded, the app to start after load to refresh it; the CSP still allows only the boot script', async () => {
     const res = await new Browser(t.app).get('/status', { headers: html });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<p class="status">Status: operational api=operational,database=operational</p>');
     const data = embedded(res.body);
     expect(data.status?.services.map((s) => s.name)).toEqual(['api', 'database']);
     expect(data.status?.checkedAt).toBe(new Date(t.clock.now).toISOString());
-    expect(res.body).toContain('<div id="root" data-prerendered="/status" data-start="">');
+    // The app starts once the page has loaded, to refresh it in place (apps/shell/src/boot).
+    expect(res.body).toContain('<div id="root" data-prerendered="/status" data-refresh="">');
     const csp = String(res.headers['content-security-policy']);
     expect(csp.split('; ').find((d) => d.startsWith('script-src '))).toBe(`script-src 'self' ${BOOT_HASH}`);
     // In the reader's language.
@@ -83,7 +84,7 @@ describe.each(databases())('pages with their data in the HTML on $name', (databa
     expect(res.body).toContain(`<ul>${names.map((n) => `<li>${n}</li>`).join('')}</ul>`);
     expect(embedded(res.body).plans).toEqual(JSON.parse(JSON.stringify(t.config.plans)));
     // Static data: the page waits for the visitor like any other.
-    expect(res.body).not.toContain('data-start');
+    expect(res.body).not.toMatch(/data-start|data-refresh/);
     const home = await new Browser(t.app).get('/', { headers: html });
     expect(home.body).not.toContain(PAGE_DATA_ID);
   });

@@ -203,9 +203,9 @@ export default fp(
           : null;
         const prerendered = page ? await prerenderer.page(state, path, config, locale, withData?.data) : await prerenderer.notFound(state, config, locale);
         // A request with a session cookie is (likely) a signed-in user's: the app starts at once to show
-        // them, where a visitor's page waits for a first interaction (apps/shell/src/boot). So does a
-        // page whose data changes while it is open (the status: the app refreshes it in place).
-        const startNow = req.cookies[opts.sessionCookie] !== undefined || withData?.live === true;
+        // them, where a visitor's page waits for a first interaction (apps/shell/src/boot), or, when its
+        // data changes while it is open (the status), for the page to load: the app then refreshes it.
+        const startNow = req.cookies[opts.sessionCookie] !== undefined;
         const body = pageHtml({
           shell: html,
           composition: state.composition,
@@ -215,6 +215,7 @@ export default fp(
           origin: opts.origin,
           productName: app.config.productName,
           startNow,
+          refresh: withData?.live === true,
           locale,
           ...(withData ? { data: withData.data } : {}),
         });
