@@ -123,15 +123,36 @@ describe('public pages arrive as HTML', () => {
   });
 
   test.each([
-    ['/status', /Last checked/],
+    ['/status', /All systems operational|Some systems are degraded/],
     ['/premium-display', /\$4\.99/],
     ['/premium', /\$4\.99/],
-  ] as const)('%s, prerendered while its data loads, fills in without any interaction', async (path, data) => {
+  ] as const)('%s arrives with its data in the HTML: shown before any script, nothing loading', async (path, data) => {
     const res = await harness.page.goto(path);
-    expect(await res?.text()).toContain('aria-busy="true"');
-    // Nobody touches the page: the app starts on its own (the boot script sees the loading region).
+    const html = (await res?.text()) ?? '';
+    // (The boot script itself names the selector: only the page is looked at.)
+    expect(html.slice(html.indexOf('<div id="root"'))).not.toContain('aria-busy="true"');
+    expect(html).toMatch(data);
+    expect(html).toContain('<script type="application/json" id="tk-page-data">');
     await harness.page.getByText(data).first().waitFor();
-    expect(await harness.page.locator('[aria-busy="true"]').count()).toBe(0);
+    expect(harness.errors).toEqual([]);
+  });
+
+  test('/status: the app takes it over on its own once loaded, with the status it carried (no second read), and refreshes it in place', async () => {
+    const reads: string[] = [];
+    harness.page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/status') reads.push(request.url());
+    });
+    await harness.page.goto('/status');
+    expect(await harness.page.locator('[data-refresh]').count()).toBe(1);
+    // Nobody touches the page: the boot script starts the app after load and idle.
+    await harness.page.waitForFunction(() => !document.querySelector('[data-prerendered]'), undefined, { timeout: 20_000 });
+    await harness.page.getByText(/All systems operational|Some systems are degraded/).waitFor();
+    expect(reads).toEqual([]);
+    // The app's own refresh (the 30 s poll, or the button) reads the status again, in place.
+    const refreshed = harness.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/status' && r.ok());
+    await harness.page.getByRole('button', { name: 'Refresh' }).click();
+    await refreshed;
+    await harness.page.getByText(/Last checked/).waitFor();
     expect(harness.errors).toEqual([]);
   });
 

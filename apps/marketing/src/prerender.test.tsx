@@ -1,7 +1,7 @@
 // @vitest-environment node
 // The server renders these pages in Node: no window, no document (a browser-only call would throw there).
 import { changeLocale } from '@tickety/shared';
-import { TEST_CONFIG } from '@tickety/shared/testing';
+import { TEST_CONFIG, TEST_PLANS } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import privacyPolicyDe from './features/policy/content/de/privacy-policy.md';
 import { renderPage } from './prerender';
@@ -88,6 +88,44 @@ describe('prerendered pages (dist/prerender.mjs, rendered by the server)', () =>
       expect(german).toContain('Weitere Dokumente');
       expect(german).not.toContain('This policy explains');
       expect(german).not.toContain('{product}');
+    });
+  });
+
+  describe('with the data the server gives (the status, the plans)', () => {
+    afterEach(async () => {
+      await changeLocale('en');
+    });
+    const status = {
+      status: 'degraded' as const,
+      checkedAt: new Date().toISOString(),
+      services: [
+        { name: 'api', status: 'operational' as const, latencyMs: 0 },
+        { name: 'database', status: 'down' as const, latencyMs: null, detail: 'The database is not answering.' },
+      ],
+      shards: [{ id: 0, state: 'ready', latencyMs: 42, guilds: 1234, lastHeartbeat: new Date().toISOString() }],
+    };
+
+    it('renders /status busy without it, and with it the status itself in either language, not busy (the app need not fetch it)', () => {
+      expect(renderPage('/status', TEST_CONFIG, 'en')?.html).toMatch(/aria-busy="true"/);
+      const english = renderPage('/status', TEST_CONFIG, 'en', { status })?.html ?? '';
+      expect(english).not.toContain('aria-busy');
+      expect(english).toContain('Some systems are degraded');
+      expect(english).toContain('The database is not answering.');
+      expect(english).toMatch(/#<!-- -->0|#0/);
+      const german = renderPage('/status', TEST_CONFIG, 'de', { status })?.html ?? '';
+      expect(german).toContain('Einige Systeme sind beeinträchtigt');
+      expect(german).toContain('1.234');
+      expect(german).not.toContain('aria-busy');
+    });
+
+    it('renders /premium and /premium-display with the plans, not skeletons', () => {
+      for (const path of ['/premium', '/premium-display']) {
+        expect(renderPage(path, TEST_CONFIG, 'en')?.html, path).toMatch(/aria-busy="true"/);
+        const html = renderPage(path, TEST_CONFIG, 'en', { plans: TEST_PLANS })?.html ?? '';
+        expect(html, path).not.toContain('aria-busy');
+        for (const plan of TEST_PLANS) expect(html, path).toContain(plan.name);
+      }
+      expect(renderPage('/premium', TEST_CONFIG, 'de', { plans: TEST_PLANS })?.html).toContain('Monatlich');
     });
   });
 });

@@ -3,6 +3,7 @@
  * @tickety/shared/prerender). Eager imports: the server renders without lazy chunks, so the policy
  * documents come bundled too, in every language, and each page renders in the locale it is asked for.
  */
+import { seedPlans } from '@tickety/shared';
 import { pageRenderer } from '@tickety/shared/prerender';
 import ClipboardPage from './features/clipboard/clipboard';
 import HomePage from './features/home/home';
@@ -22,6 +23,7 @@ import { type PolicySources, PolicySourcesContext } from './features/policy/docu
 import PolicyPage from './features/policy/policy';
 import PremiumPage from './features/premium/premium';
 import PremiumDisplayPage from './features/premium-display/premium-display';
+import { seedStatus } from './features/status/api';
 import StatusPage from './features/status/status';
 import SupportPage from './features/support/support';
 import de from './locales/de.json';
@@ -61,4 +63,9 @@ export const renderPage = pageRenderer(
     clipboard: ClipboardPage,
   },
   { namespace: 'marketing', messages: { en, de } },
+  // The server's status and plans, as the app puts them into its cache at the takeover (routes.tsx).
+  (dispatch, data) => {
+    if (data.plans) seedPlans(dispatch, data.plans);
+    if (data.status) seedStatus(dispatch, data.status);
+  },
 );

@@ -9,7 +9,26 @@
 import { DEFAULT_LOCALE, type Locale } from './locales';
 import { documentTitle, headTags, pageMeta, withHeadTags } from './page-meta';
 import { type Composition, isOpenPage, leafPaths, REMOTE_IDS, type RemoteId, tablePages } from './route-table';
+import type { Plan, StatusResponse } from './runtime';
 import type { RuntimeConfig } from './runtime-config';
+
+/**
+ * What a page that waits for data on arrival gets in its HTML (the status, the plans): rendered into
+ * the prerendered page, and embedded as JSON (`PAGE_DATA_ID`) so the app takes over without fetching.
+ */
+export interface PageData {
+  status?: StatusResponse;
+  plans?: Plan[];
+}
+
+/** The id of the `<script type="application/json">` element that carries a page's data. */
+export const PAGE_DATA_ID = 'tk-page-data';
+
+/** The page data as a JSON script element: never executed (CSP-free), and `<`, `>`, `&` escaped so no text in it can close it. */
+export function pageDataScript(data: PageData): string {
+  const json = JSON.stringify(data).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `<script type="application/json" id="${PAGE_DATA_ID}">${json}</script>`;
+}
 
 /** What the shell's dist/prerender.mjs exports. */
 export interface ShellRenderer {
@@ -22,7 +41,7 @@ export interface ShellRenderer {
 
 /** What a remote's dist/prerender.mjs exports. */
 export interface RemoteRenderer {
-  renderPage(path: string, config: RuntimeConfig, locale?: Locale): { html: string; layout: string } | null;
+  renderPage(path: string, config: RuntimeConfig, locale?: Locale, data?: PageData): { html: string; layout: string } | null;
 }
 
 /** A prerendered page: the content of #root, and the <link> tags its stylesheets need. */
@@ -82,9 +101,11 @@ export function renderPage(options: {
   config: RuntimeConfig;
   stylesheets: string[];
   locale?: Locale;
+  /** The data the page shows (a renderer built before there was any ignores it). */
+  data?: PageData;
 }): PrerenderedPage | null {
   const locale = options.locale ?? DEFAULT_LOCALE;
-  const rendered = options.remote.renderPage(clean(options.path), options.config, locale);
+  const rendered = options.remote.renderPage(clean(options.path), options.config, locale, options.data);
   const frame = rendered ? options.shell.renderFrame(rendered.layout, clean(options.path), options.config, locale) : null;
   if (!rendered || !frame?.includes(options.shell.PAGE_SLOT)) return null;
   return {
@@ -103,9 +124,10 @@ export function renderNotFound(shell: ShellRenderer, config: RuntimeConfig, loca
  * The shell page with `page` as the content of its #root, marked `data-prerendered` with the address
  * it was rendered for (ANY_ADDRESS for a page served at any address), so the shell's boot script and
  * takeover know what they have; its stylesheets after the shell's. `startNow` marks a signed-in
- * user's page: the app starts at once (apps/shell/src/boot).
+ * user's page: the app starts at once (apps/shell/src/boot); `refresh` a page whose data changes
+ * while it is open: the app starts once it has loaded and the browser is idle.
  */
-export function withPrerenderedRoot(shell: string, page: PrerenderedPage, options: { path: string; startNow?: boolean }): string {
+export function withPrerenderedRoot(shell: string, page: PrerenderedPage, options: { path: string; startNow?: boolean; refresh?: boolean }): string {
   // The page's stylesheets go after the shell's (the boot script stays first: it needs none).
   const headEnd = shell.indexOf('</head>');
   const links = [...shell.slice(0, headEnd === -1 ? 0 : headEnd).matchAll(/<link(?=[^>]*\brel="stylesheet")[^>]*>/g)];
@@ -117,8 +139,15 @@ export function withPrerenderedRoot(shell: string, page: PrerenderedPage, option
   const noscript = html.indexOf('<noscript>', start);
   const end = html.lastIndexOf('</div>', noscript === -1 ? html.length : noscript);
   if (end <= start) return html;
-  const marks = `data-prerendered="${escapeAttr(options.path === ANY_ADDRESS ? options.path : clean(options.path))}"${options.startNow ? ' data-start=""' : ''}`;
+  const marks = `data-prerendered="${escapeAttr(options.path === ANY_ADDRESS ? options.path : clean(options.path))}"${options.startNow ? ' data-start=""' : ''}${options.refresh ? ' data-refresh=""' : ''}`;
   return `${html.slice(0, start)}<div id="root" ${marks}>${page.body}</div>${html.slice(end + '</div>'.length)}`;
+}
+
+/** The page with its data's JSON element at the end of its body (or at its end, without one). */
+export function withPageData(html: string, data: PageData): string {
+  const end = html.lastIndexOf('</body>');
+  const script = pageDataScript(data);
+  return end === -1 ? `${html}${script}` : `${html.slice(0, end)}${script}${html.slice(end)}`;
 }
 
 /** The page with `<html lang="…">` set to `locale`. */
@@ -141,11 +170,15 @@ export function pageHtml(options: {
   origin: string;
   productName: string;
   startNow?: boolean;
+  /** The page's data changes while it is open (the status): the app starts after load and idle to refresh it. */
+  refresh?: boolean;
   /** The language the page is rendered in (`<html lang>`; the boot script compares it with the reader's). */
   locale?: Locale;
+  /** The page's data, embedded after #root for the app's takeover. */
+  data?: PageData;
 }): string {
-  const rooted = options.page ? withPrerenderedRoot(options.shell, options.page, { path: options.path, startNow: options.startNow }) : options.shell;
-  const body = withLang(rooted, options.locale ?? DEFAULT_LOCALE);
+  const rooted = options.page ? withPrerenderedRoot(options.shell, options.page, { path: options.path, startNow: options.startNow, refresh: options.refresh }) : options.shell;
+  const body = withLang(options.data ? withPageData(rooted, options.data) : rooted, options.locale ?? DEFAULT_LOCALE);
   if (options.notFound) return withHeadTags(body, notFoundHeadTags(options.productName));
   const meta = pageMeta(options.composition, options.path, options.productName);
   return meta ? withHeadTags(body, headTags(meta, { origin: options.origin, productName: options.productName })) : body;

@@ -60,7 +60,7 @@ export {
 } from './client/overlay-store';
 export { buildUrl, type RequestMethod, type RequestOptions, request } from './client/request';
 // configuration
-export { configureShared, type SharedConfiguration, useRuntimeConfig } from './config';
+export { configureShared, getDispatch, type SharedConfiguration, useRuntimeConfig } from './config';
 export { OVERLAY } from './constants';
 export * from './contracts/remotes';
 // formatters (prices, numbers, dates, relative times) and the ticking clock
@@ -84,7 +84,8 @@ export {
   } from './i18n/locales';
 
 // the plan catalogue and its price helpers
-export { type BillingInterval, isPaid, priceFor, usePlansQuery, yearlySaving } from './plans';
+export { type BillingInterval, isPaid, priceFor, seedPlans, usePlansQuery, yearlySaving } from './plans';
+export { pageData, resetPageData } from './routing/page-data';
 // routing helpers for pages
 export { botInviteUrl } from './routing/invite';
 export { usePrerendering } from './routing/prerendering';

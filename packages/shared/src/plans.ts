@@ -1,5 +1,6 @@
 import type { Plan } from '@tickety/api-contract';
 import { api } from './client/api';
+import type { AppDispatch } from './store';
 
 /**
  * The plan catalogue (`GET /api/plans`, the API's configuration), one cache for every page that shows
@@ -12,6 +13,11 @@ export const plansApi = api.injectEndpoints({
 });
 
 export const { usePlansQuery } = plansApi;
+
+/** Puts a plan catalogue the page arrived with into the cache, as if `GET /api/plans` had answered it. */
+export function seedPlans(dispatch: AppDispatch, plans: Plan[]): void {
+  dispatch(plansApi.util.upsertQueryEntries([{ endpointName: 'plans', arg: undefined, value: plans }]));
+}
 
 export type BillingInterval = 'monthly' | 'yearly';
 

@@ -3,7 +3,7 @@
  * built for the server, never loaded by a browser). The server puts the page into the shell's frame,
  * so a public page's first paint needs no JavaScript; the app takes it over in the browser.
  */
-import { isOpenPage, tablePages } from '@tickety/api-contract';
+import { isOpenPage, type PageData, tablePages } from '@tickety/api-contract';
 import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Provider } from 'react-redux';
@@ -16,11 +16,14 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from './i18n/locales';
 import sharedDe from './locales/de.json';
 import sharedEn from './locales/en.json';
 import { PrerenderingContext } from './routing/prerendering';
-import { makeStore } from './store';
+import { type AppDispatch, makeStore } from './store';
 import type { RuntimeConfig } from './types';
 
 /** A remote's renderer: the HTML of the page at `path` in `locale`, or null when it is not one it prerenders. */
-export type PageRenderer = (path: string, config: RuntimeConfig, locale?: Locale) => { html: string; layout: string } | null;
+export type PageRenderer = (path: string, config: RuntimeConfig, locale?: Locale, data?: PageData) => { html: string; layout: string } | null;
+
+/** Puts the data a page is rendered with (the server's: the status, the plans) into its store, as the app does at its takeover. */
+export type PageDataSeeder = (dispatch: AppDispatch, data: PageData) => void;
 
 /** A front end's catalogue for the server: its namespace and its messages in every locale (static imports). */
 export interface PrerenderCatalog {
@@ -47,7 +50,7 @@ export function activateForRender(locale: Locale = DEFAULT_LOCALE): void {
  * Prerenders the pages of `table` anyone may see at a fixed address (no parameter, no sign-in, no
  * staff permission), signed out, with `pages` (eager components: no lazy loading on the server).
  */
-export function pageRenderer(table: RouteTable, pages: Record<string, ComponentType>, catalog: PrerenderCatalog): PageRenderer {
+export function pageRenderer(table: RouteTable, pages: Record<string, ComponentType>, catalog: PrerenderCatalog, seed?: PageDataSeeder): PageRenderer {
   loadPrerenderCatalogs(catalog);
   const prerendered = new Map<string, { page: string; layout: string; handle: RouteHandle }>();
   for (const entry of tablePages(table)) {
@@ -56,11 +59,12 @@ export function pageRenderer(table: RouteTable, pages: Record<string, ComponentT
     const handle: RouteHandle = { remote: table.remote, page: route.page, ...(route.data ? { data: route.data } : {}), ...(route.title ? { title: route.title } : {}) };
     prerendered.set(path, { page: route.page, layout, handle });
   }
-  return (path, config, locale) => {
+  return (path, config, locale, data) => {
     const entry = prerendered.get(path.length > 1 ? path.replace(/\/+$/, '') : path);
     if (!entry) return null;
     const Page = pages[entry.page]!;
     const store = makeStore({ auth: visitorAuthState() });
+    if (data && seed) seed(store.dispatch, data);
     const router = createMemoryRouter([{ path: '*', handle: entry.handle, element: <Page /> }], { initialEntries: [path] });
     configureShared({ config, navigate: () => undefined, dispatch: store.dispatch });
     activateForRender(locale);

@@ -5,6 +5,7 @@ import {
   DEFAULT_LOCALE,
   type Locale,
   manifestStylesheets,
+  type PageData,
   type PrerenderedPage,
   pageOwner,
   type RemoteRenderer,
@@ -28,6 +29,8 @@ const SAFE_VERSION = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function createPrerenderer(opts: { root: string; log: FastifyBaseLogger }) {
   const modules = new Map<string, Promise<unknown> | null>();
   const pages = new Map<string, PrerenderedPage | null>();
+  // A page rendered with data (the status): its last rendering per page, with the data it shows.
+  const withData = new Map<string, { data: string; page: PrerenderedPage | null }>();
   const warned = new Set<string>();
 
   function load<T>(file: string): Promise<T | null> {
@@ -69,8 +72,8 @@ export function createPrerenderer(opts: { root: string; log: FastifyBaseLogger }
   }
 
   return {
-    /** The page at `path` (decoded) rendered, or null. */
-    async page(state: SiteState, address: string, config: RuntimeConfig, locale: Locale = DEFAULT_LOCALE): Promise<PrerenderedPage | null> {
+    /** The page at `path` (decoded) rendered, or null; with `data`, showing it (re-rendered when it changes). */
+    async page(state: SiteState, address: string, config: RuntimeConfig, locale: Locale = DEFAULT_LOCALE, data?: PageData): Promise<PrerenderedPage | null> {
       // One cache entry per page, however its address is written (`/premium`, `/premium//`).
       const path = address.length > 1 ? address.replace(/\/+$/, '') : address;
       const remote = pageOwner(state.composition, path);
@@ -78,15 +81,25 @@ export function createPrerenderer(opts: { root: string; log: FastifyBaseLogger }
       const version = entry?.version;
       if (!remote || !entry || !version || !SAFE_VERSION.test(version)) return null;
       const key = `${state.shell?.version}|${remote}@${version}|${locale}|${path}`;
-      if (pages.has(key)) return pages.get(key)!;
+      const dataKey = data ? JSON.stringify(data) : null;
+      if (dataKey !== null) {
+        const last = withData.get(key);
+        if (last?.data === dataKey) return last.page;
+      } else if (pages.has(key)) return pages.get(key)!;
+      const keep = (rendered: PrerenderedPage | null) => {
+        if (dataKey === null) return remember(key, rendered);
+        if (withData.size >= MAX_CACHED_PAGES) withData.delete(withData.keys().next().value!);
+        withData.set(key, { data: dataKey, page: rendered });
+        return rendered;
+      };
       const [shell, page] = await Promise.all([shellOf(state), load<RemoteRenderer>(join(opts.root, 'remotes', remote, version, 'prerender.mjs'))]);
-      if (!shell || !page) return remember(key, null);
+      if (!shell || !page) return keep(null);
       try {
         const versionDir = join(opts.root, 'remotes', remote, version);
-        return remember(key, renderPage({ shell, remote: page, remoteId: remote, path, config, locale, stylesheets: stylesheets(versionDir, entry.manifest) }));
+        return keep(renderPage({ shell, remote: page, remoteId: remote, path, config, locale, stylesheets: stylesheets(versionDir, entry.manifest), ...(data ? { data } : {}) }));
       } catch (error) {
         opts.log.warn({ path, remote, err: error }, 'a page could not be prerendered: served as the plain shell page');
-        return remember(key, null);
+        return keep(null);
       }
     },
 

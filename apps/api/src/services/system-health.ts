@@ -12,6 +12,10 @@ const DB_SLOW_MS = 1_000;
 const DB_TIMEOUT_MS = 3_000;
 /** The System page's database check waits this long. */
 const SYSTEM_DB_CHECK_MS = 2_000;
+/** How old the status a page arrives with may be (one check per instance in that time, whoever asks). */
+export const STATUS_SNAPSHOT_MAX_AGE_MS = 5_000;
+/** A page waits this long for a status check; past it, it says the status is unknown (degraded). */
+export const STATUS_SNAPSHOT_WAIT_MS = 1_000;
 /** A shard without a heartbeat for this long is not counted as healthy. */
 export const SHARD_STALE_MS = 120_000;
 
@@ -39,6 +43,58 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  */
 export class SystemHealth {
   constructor(private readonly deps: SystemHealthDeps) {}
+
+  private snapshot: { at: number; status: StatusResponse } | null = null;
+  private checking: Promise<StatusResponse> | null = null;
+
+  /**
+   * The public status for a page's HTML: the last check's if it is at most STATUS_SNAPSHOT_MAX_AGE_MS
+   * old, else a new one, shared by every request that asks meanwhile (a crowd costs one check). A
+   * check that takes longer than STATUS_SNAPSHOT_WAIT_MS (a dead database: its ping waits 3 s) is not
+   * waited for: the page says the status is unknown, and the check still fills the cache when it ends.
+   */
+  async statusSnapshot(log: FastifyBaseLogger): Promise<StatusResponse> {
+    const { clock } = this.deps;
+    if (this.snapshot && clock() - this.snapshot.at < STATUS_SNAPSHOT_MAX_AGE_MS) return this.snapshot.status;
+    if (!this.checking) {
+      const check = this.status(log).then((status) => {
+        this.snapshot = { at: clock(), status };
+        return status;
+      });
+      this.checking = check;
+      void check.then(
+        () => undefined,
+        (error: unknown) => log.warn({ err: messageOf(error) }, 'status: the check failed'),
+      );
+      void check.finally(() => {
+        if (this.checking === check) this.checking = null;
+      }).catch(() => undefined);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), STATUS_SNAPSHOT_WAIT_MS);
+    });
+    try {
+      return (await Promise.race([this.checking, late])) ?? this.unknownStatus();
+    } catch {
+      return this.unknownStatus();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** What a page says while no check has answered in time: the API is up, the rest unknown. */
+  private unknownStatus(): StatusResponse {
+    return {
+      status: 'degraded',
+      checkedAt: iso(this.deps.clock()),
+      services: [
+        { name: 'api', status: 'operational', latencyMs: 0 },
+        { name: 'database', status: 'degraded', latencyMs: null, detail: 'The status check did not finish in time: the state of the database and the bot is unknown.' },
+      ],
+      shards: [],
+    };
+  }
 
   /** One round trip to the database within `deadlineMs`: its latency in ms (unrounded), or a throw. */
   async ping(deadlineMs: number): Promise<number> {

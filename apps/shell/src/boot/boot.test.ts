@@ -158,6 +158,25 @@ describe('the boot script', () => {
     expect(boot(OPTIONS).started).toBe(true);
   });
 
+  it('starts the app after load and idle on a prerendered page whose data refreshes (data-refresh), not before', async () => {
+    serve([]);
+    document.body.innerHTML = '<div id="root" data-prerendered="" data-refresh=""><main><p>All systems operational</p></main></div>';
+    const restore = loading('interactive');
+    try {
+      const state = boot(OPTIONS);
+      expect(state.started).toBe(false);
+      restore();
+      window.dispatchEvent(new Event('load'));
+      await settled();
+      expect(state.started).toBe(false);
+      idle();
+      expect(state.started).toBe(true);
+      expect(appScripts()).toEqual(['/assets/main.1.js']);
+    } finally {
+      restore();
+    }
+  });
+
   it('keeps presses on controls for the app, lets links be, and toggles the theme itself', () => {
     document.body.innerHTML =
       '<div id="root" data-prerendered=""><a href="#features">Features</a><button data-theme-toggle=""><svg></svg></button><button><span>Login</span></button></div>';

@@ -195,6 +195,9 @@ export function boot(options: BootOptions, doc: Document = document, win: Window
     // app can fetch; or it is in another language than the reader's (the app renders theirs).
     if (root.hasAttribute('data-start') || wasSignedIn(win) || root.querySelector('[aria-busy="true"]') || inOtherLanguage(doc, win)) return start();
     for (const type of START_EVENTS) win.addEventListener(type, start, { capture: true, passive: true });
+    // A page whose data the server put in and that changes while it is open (the status: data-refresh)
+    // starts the app after its first paint, once loaded and idle, to refresh it in place.
+    if (root.hasAttribute('data-refresh')) afterLoadAndIdle(start, doc, win);
     // A notice to show starts the app (its banner), once the page is in and the browser is idle. Not
     // on a page without the site's header: the display layout, embedded in other sites, shows none.
     if (root.querySelector('header'))

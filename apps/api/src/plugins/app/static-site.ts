@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { DEFAULT_LOCALE, isLocale, isPagePath, LOCALE_STORAGE_KEY, type Locale, localeFromAcceptLanguage, pageHtml, REMOTE_IDS, robotsTxt, sitemapXml } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { pageDataFor } from '../../lib/page-data';
 import { createPrerenderer } from '../../lib/prerender';
 import { runtimeConfig } from '../../lib/runtime-config';
 import type { SiteConfig, SiteRemotes } from '../../lib/site-config';
@@ -201,10 +202,16 @@ export default fp(
         const config = runtimeConfig(app.config, state);
         // In the reader's language: the one they picked (its cookie), else their Accept-Language.
         const locale = readerLocale(req);
-        const prerendered = page ? await prerenderer.page(state, path, config, locale) : await prerenderer.notFound(state, config, locale);
+        // A page that shows data (the status, the plans) arrives with it, from this server's services
+        // (the status as cached for a few seconds: docs/architecture.md, "Page data in the HTML").
+        const withData = page
+          ? await pageDataFor(state.composition, path, { status: () => app.systemHealth.statusSnapshot(req.log), plans: () => app.config.plans })
+          : null;
+        const prerendered = page ? await prerenderer.page(state, path, config, locale, withData?.data) : await prerenderer.notFound(state, config, locale);
         // A request with a session cookie is (likely) a signed-in user's: the app starts at once to show
-        // them, where a visitor's page waits for a first interaction (apps/shell/src/boot).
-        const visitor = req.cookies[opts.sessionCookie] === undefined;
+        // them, where a visitor's page waits for a first interaction (apps/shell/src/boot), or, when its
+        // data changes while it is open (the status), for the page to load: the app then refreshes it.
+        const startNow = req.cookies[opts.sessionCookie] !== undefined;
         const body = pageHtml({
           shell: html,
           composition: state.composition,
@@ -213,8 +220,10 @@ export default fp(
           notFound: !page,
           origin: opts.origin,
           productName: app.config.productName,
-          startNow: !visitor,
+          startNow,
+          refresh: withData?.live === true,
           locale,
+          ...(withData ? { data: withData.data } : {}),
         });
         // Cut off from a cross-origin opener (the sign-in popup it opens still reports back), on every
         // page alike: a header that depended on the session cookie would tell an opener whether its

@@ -1,5 +1,5 @@
 import type { StatusResponse } from '@tickety/api-contract';
-import { api } from '@tickety/shared';
+import { type AppDispatch, api } from '@tickety/shared';
 
 /** How often the status page asks again while it is visible. */
 export const STATUS_REFRESH_MS = 30_000;
@@ -22,3 +22,8 @@ const statusApi = api.injectEndpoints({
 });
 
 export const { useMarketingStatusQuery } = statusApi;
+
+/** Puts the status the page arrived with into the cache, as if `GET /api/status` had just answered it. */
+export function seedStatus(dispatch: AppDispatch, status: StatusResponse): void {
+  dispatch(statusApi.util.upsertQueryEntries([{ endpointName: 'marketingStatus', arg: undefined, value: status }]));
+}

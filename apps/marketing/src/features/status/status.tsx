@@ -210,7 +210,8 @@ export default function StatusPage() {
   const now = useNow(1_000);
   const { data, error, isFetching, fulfilledTimeStamp, refetch } = useMarketingStatusQuery(undefined, {
     pollingInterval: visible ? STATUS_REFRESH_MS : 0,
-    refetchOnMountOrArgChange: true,
+    // A status the page arrived with (routes.tsx puts it into the cache) is not asked for again at once.
+    refetchOnMountOrArgChange: STATUS_REFRESH_MS / 1000,
   });
 
   // Coming back to the tab after a while: check at once instead of waiting for the next poll.
