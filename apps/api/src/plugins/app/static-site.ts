@@ -59,6 +59,8 @@ interface StaticSiteOptions {
   origin: string;
   /** The session cookie's name: a prerendered page asked for without one is a visitor's. */
   sessionCookie: string;
+  /** The notices active for a visitor, as `id:revision`: marked on a visitor's page (boot script). */
+  visitorNotices?: () => Promise<string[]>;
   onReady: (site: StaticSite) => void;
 }
 
@@ -199,6 +201,8 @@ export default fp(
         // A request with a session cookie is (likely) a signed-in user's: the app starts at once to show
         // them, where a visitor's page waits for a first interaction (apps/shell/src/boot).
         const visitor = req.cookies[opts.sessionCookie] === undefined;
+        // What `GET /api/announcements` would answer this visitor, so the page need not ask.
+        const notices = visitor && opts.visitorNotices ? await opts.visitorNotices().catch(() => undefined) : undefined;
         const body = pageHtml({
           shell: html,
           composition: state.composition,
@@ -208,6 +212,7 @@ export default fp(
           origin: opts.origin,
           productName: app.config.productName,
           startNow: !visitor,
+          notices,
           locale,
         });
         // Cut off from a cross-origin opener (the sign-in popup it opens still reports back), on every
