@@ -3,7 +3,8 @@
  * `npm run bench` (root) → `pnpm --filter @tickety/bench run bench`: builds the apps (turbo, cached),
  * then runs every bench script one after the other (never in parallel: 2 cores) and prints figures.
  * Nothing is asserted; a script that fails is reported and the others still run. The soak (soak.mjs,
- * 5 minutes by default) and capacity.mjs (a calculation) are not among them (README.md).
+ * 5 minutes by default), capacity.mjs (a calculation) and trace-home.mjs (a trace to read) are not
+ * among them (README.md).
  */
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';

@@ -1,5 +1,8 @@
 import { signInWithHint } from './session';
 
+/** A visitor's prerendered `/`: the notices a visitor reads marked on it (`id:revision`), no `data-start`. */
+export const VISITOR_ROOT = /<div id="root" data-prerendered="\/" data-notices="[^"]*">/;
+
 /**
  * Publishes a notice as Sam (staff, DASHBOARD_SUPPORT_SYSTEM_WRITE) through the API, as the System
  * Update page does; returns a function that withdraws it. The demo's own active notice is for

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { VISITOR_ROOT } from '../src/announcements';
 import { shot, useBrowser } from '../src/browser';
 import { main } from '../src/pages';
 import { type RunningServer, startServer } from '../src/server';
@@ -34,18 +35,22 @@ let published: string | undefined;
 const banner = (page: Page) => page.getByRole('region', { name: 'Announcements' });
 const ours = (page: Page) => banner(page).getByRole('listitem').filter({ hasText: SHOWN });
 
-/** Opens `/` as a visitor, with no notice for them: the boot script reads the notices and the page stays prerendered. */
+/** Opens `/` as a visitor, with no notice for them: the page names the notices, nothing is read, and it stays prerendered. */
 async function openHomeWithoutNotice(page: Page) {
-  // (A reload may take the notices from the HTTP cache, which reports no response: then the wait ends.)
-  const read = page.waitForResponse((r) => r.url().endsWith('/api/announcements'), { timeout: 10_000 }).catch(() => null);
-  const res = await page.goto('/');
-  expect(await res?.text()).toContain('<div id="root" data-prerendered="/">');
-  const answer = await read;
-  if (answer) {
-    const { announcements } = (await answer.json()) as { announcements: Array<{ text: string }> };
-    expect(announcements.map((n) => n.text)).not.toContainEqual(expect.stringContaining('Welcome'));
+  const reads: string[] = [];
+  const onRequest = (request: { url: () => string }) => {
+    if (/\/config\.json|\/api\/announcements/.test(request.url())) reads.push(request.url());
+  };
+  page.on('request', onRequest);
+  try {
+    const res = await page.goto('/');
+    const html = (await res?.text()) ?? '';
+    expect(html).toMatch(VISITOR_ROOT);
+    await page.waitForTimeout(1_500);
+    expect(reads).toEqual([]);
+  } finally {
+    page.off('request', onRequest);
   }
-  await page.waitForTimeout(1_000);
   expect(await page.locator('[data-prerendered]').count()).toBe(1);
   expect(await banner(page).count()).toBe(0);
 }
@@ -53,8 +58,10 @@ async function openHomeWithoutNotice(page: Page) {
 /** Opens `/` as a visitor and waits for the banner without touching the page. */
 async function openHome(page: Page) {
   const res = await page.goto('/');
-  // The page arrived prerendered: the app is not in it.
-  expect(await res?.text()).toContain('<div id="root" data-prerendered="/">');
+  // The page arrived prerendered (the app is not in it), naming the notice.
+  const html = (await res?.text()) ?? '';
+  expect(html).toMatch(VISITOR_ROOT);
+  expect(html.match(VISITOR_ROOT)?.[0]).toContain(`${published}:1`);
   await banner(page).getByRole('listitem').first().waitFor({ timeout: 20_000 });
   // Nobody reached for the page: it was the boot script that started the app.
   expect(await page.evaluate(() => (window as { __tickety?: { pressed: unknown[] } }).__tickety?.pressed.length)).toBe(0);

@@ -17,6 +17,7 @@ import errorsPlugin, { clientErrorHandler, frameworkErrors, hasOverlongSegment, 
 import lifecyclePlugin from './plugins/app/lifecycle';
 import securityPlugin, { checkoutSources, decodedPathOf, htmlCsp } from './plugins/app/security';
 import servicesPlugin from './plugins/app/services';
+import { audiencesFor } from './services/announcements';
 import staticSite, { cspWithOrigins, type StaticSite } from './plugins/app/static-site';
 import compressionPlugin from './plugins/external/compression';
 import corsPlugin from './plugins/app/cors';
@@ -231,6 +232,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       site: siteConfig,
       origin: publicOrigin,
       sessionCookie: names.session,
+      visitorNotices: async () => (await app.announcements.active(audiencesFor('visitor'))).map((notice) => `${notice.id}:${notice.revision}`),
       csp: (remoteOrigins: string[], scriptHashes: string[]) =>
         cspWithOrigins(htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [publicOrigin], scriptSources: scriptHashes, checkout: checkoutSources(config) }), remoteOrigins),
       onReady: (s: StaticSite) => {

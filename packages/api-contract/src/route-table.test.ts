@@ -156,6 +156,9 @@ describe('site pages (prerendered HTML)', () => {
       '<head><script>b()</script><link href="/m.css" rel="stylesheet"><link rel="stylesheet" href="/p.css" /></head><body><div id="root" data-prerendered="/premium"><h1>Hi</h1></div><noscript>x</noscript></body>',
     );
     expect(withPrerenderedRoot(shell, page, { path: '/a"b', startNow: true })).toContain('<div id="root" data-prerendered="/a&quot;b" data-start="">');
+    // The notices a visitor would read: none is an empty list, not an absent one (absent: unknown).
+    expect(withPrerenderedRoot(shell, page, { path: '/', notices: ['7:2', '9:1'] })).toContain('<div id="root" data-prerendered="/" data-notices="7:2 9:1">');
+    expect(withPrerenderedRoot(shell, page, { path: '/', notices: [] })).toContain('<div id="root" data-prerendered="/" data-notices="">');
   });
 });
 

@@ -125,9 +125,14 @@ export function renderNotFound(shell: ShellRenderer, config: RuntimeConfig, loca
  * it was rendered for (ANY_ADDRESS for a page served at any address), so the shell's boot script and
  * takeover know what they have; its stylesheets after the shell's. `startNow` marks a signed-in
  * user's page: the app starts at once (apps/shell/src/boot); `refresh` a page whose data changes
- * while it is open: the app starts once it has loaded and the browser is idle.
+ * while it is open: the app starts once it has loaded and the browser is idle. `notices` (`id:revision`
+ * keys) are the notices active for a visitor, so the boot script needs no request to know (`data-notices`).
  */
-export function withPrerenderedRoot(shell: string, page: PrerenderedPage, options: { path: string; startNow?: boolean; refresh?: boolean }): string {
+export function withPrerenderedRoot(
+  shell: string,
+  page: PrerenderedPage,
+  options: { path: string; startNow?: boolean; refresh?: boolean; notices?: readonly string[] },
+): string {
   // The page's stylesheets go after the shell's (the boot script stays first: it needs none).
   const headEnd = shell.indexOf('</head>');
   const links = [...shell.slice(0, headEnd === -1 ? 0 : headEnd).matchAll(/<link(?=[^>]*\brel="stylesheet")[^>]*>/g)];
@@ -139,7 +144,8 @@ export function withPrerenderedRoot(shell: string, page: PrerenderedPage, option
   const noscript = html.indexOf('<noscript>', start);
   const end = html.lastIndexOf('</div>', noscript === -1 ? html.length : noscript);
   if (end <= start) return html;
-  const marks = `data-prerendered="${escapeAttr(options.path === ANY_ADDRESS ? options.path : clean(options.path))}"${options.startNow ? ' data-start=""' : ''}${options.refresh ? ' data-refresh=""' : ''}`;
+  const notices = options.notices ? ` data-notices="${escapeAttr(options.notices.join(' '))}"` : '';
+  const marks = `data-prerendered="${escapeAttr(options.path === ANY_ADDRESS ? options.path : clean(options.path))}"${options.startNow ? ' data-start=""' : ''}${options.refresh ? ' data-refresh=""' : ''}${notices}`;
   return `${html.slice(0, start)}<div id="root" ${marks}>${page.body}</div>${html.slice(end + '</div>'.length)}`;
 }
 
@@ -172,12 +178,16 @@ export function pageHtml(options: {
   startNow?: boolean;
   /** The page's data changes while it is open (the status): the app starts after load and idle to refresh it. */
   refresh?: boolean;
+  /** The notices active for a visitor (`id:revision`), when the server knows them (withPrerenderedRoot). */
+  notices?: readonly string[];
   /** The language the page is rendered in (`<html lang>`; the boot script compares it with the reader's). */
   locale?: Locale;
   /** The page's data, embedded after #root for the app's takeover. */
   data?: PageData;
 }): string {
-  const rooted = options.page ? withPrerenderedRoot(options.shell, options.page, { path: options.path, startNow: options.startNow, refresh: options.refresh }) : options.shell;
+  const rooted = options.page
+    ? withPrerenderedRoot(options.shell, options.page, { path: options.path, startNow: options.startNow, refresh: options.refresh, notices: options.notices })
+    : options.shell;
   const body = withLang(options.data ? withPageData(rooted, options.data) : rooted, options.locale ?? DEFAULT_LOCALE);
   if (options.notFound) return withHeadTags(body, notFoundHeadTags(options.productName));
   const meta = pageMeta(options.composition, options.path, options.productName);

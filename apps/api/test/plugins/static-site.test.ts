@@ -348,7 +348,7 @@ describe.each(databases())('prerendered public pages on $name', (database) => {
   it('answers a public page rendered in the shell frame, with the remote stylesheet, marked for the takeover', async () => {
     const res = await new Browser(t.app).get('/', { headers: html });
     expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('<div id="root" data-prerendered="/"><header>Ticketo</header><main><div class="tk-remote-marketing contents"><h1>Home</h1></div></main></div>');
+    expect(res.body).toContain('<div id="root" data-prerendered="/" data-notices=""><header>Ticketo</header><main><div class="tk-remote-marketing contents"><h1>Home</h1></div></main></div>');
     // The boot script stays first; the page's stylesheet follows the shell's.
     expect(res.body).toContain(`<script>${BOOT}</script><link href="/assets/main.css" rel="stylesheet"><link rel="stylesheet" href="/remotes/marketing/aaaaaaaaaaa3/routes.1234abcd.css" /></head>`);
     expect(res.body).not.toContain('class="outline"');
@@ -379,10 +379,25 @@ describe.each(databases())('prerendered public pages on $name', (database) => {
     }
   });
 
+  it("marks a visitor's page with the notices a visitor would read (id:revision), so the boot script need not ask", async () => {
+    const notice = await t.app.announcements.create('1', { severity: 'maintenance', text: 'Down at noon', audience: 'everyone', startsAt: null, endsAt: null, publish: true });
+    const forUsers = await t.app.announcements.create('1', { severity: 'info', text: 'Hello', audience: 'signedIn', startsAt: null, endsAt: null, publish: true });
+    try {
+      const visitor = await new Browser(t.app).get('/', { headers: html });
+      expect(visitor.body).toContain(`<div id="root" data-prerendered="/" data-notices="${notice.id}:${notice.revision}">`);
+      const withSession = await new Browser(t.app).get('/', { headers: { ...html, cookie: 'tickety_session=anything' } });
+      expect(withSession.body).not.toContain('data-notices');
+    } finally {
+      await t.app.announcements.withdraw('1', notice.id);
+      await t.app.announcements.withdraw('1', forUsers.id);
+    }
+    expect((await new Browser(t.app).get('/', { headers: html })).body).toContain('data-notices=""');
+  });
+
   it('answers an unknown address with 404 and the 404 page prerendered for that address, not to be indexed', async () => {
     const res = await new Browser(t.app).get('/no-such-page/', { headers: html });
     expect(res.statusCode).toBe(404);
-    expect(res.body).toContain('<div id="root" data-prerendered="/no-such-page"><header>Ticketo</header><main><h1>Page not found</h1></main></div>');
+    expect(res.body).toContain('<div id="root" data-prerendered="/no-such-page" data-notices=""><header>Ticketo</header><main><h1>Page not found</h1></main></div>');
     expect(res.body).toContain('<title>Ticketo - Not Found</title>');
     expect(res.body).toContain('<meta name="robots" content="noindex" />');
   });

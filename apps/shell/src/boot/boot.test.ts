@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DISMISSED_KEY } from '../announcements/dismissals';
 import { THEME_STORAGE_KEY } from '../theme/theme';
-import { boot, SIGNED_IN_HINT_KEY } from './boot';
+import { boot, hasUndismissed, SIGNED_IN_HINT_KEY } from './boot';
 
 const OPTIONS = { scripts: ['/assets/main.1.js'], preload: ['/assets/react.2.js', '/assets/router.3.js'] };
 
@@ -309,6 +309,40 @@ describe('a notice to show, on a prerendered page', () => {
     await settled();
     expect(idleTasks).toHaveLength(0);
     expect(fetched).not.toHaveBeenCalled();
+  });
+
+  it('reads nothing when the server marked the notices on the page; none undismissed: nothing scheduled at all', async () => {
+    localStorage.setItem(DISMISSED_KEY, JSON.stringify(['7:2']));
+    for (const marked of ['', '7:2']) {
+      document.body.innerHTML = PRERENDERED.replace('data-prerendered=""', `data-prerendered="" data-notices="${marked}"`);
+      const state = boot(OPTIONS);
+      expect(idleTasks).toHaveLength(0);
+      await settled();
+      expect(fetched).not.toHaveBeenCalled();
+      expect(state.started).toBe(false);
+    }
+  });
+
+  it('starts the app once loaded and idle for a marked notice not dismissed here, without a request', async () => {
+    localStorage.setItem(DISMISSED_KEY, JSON.stringify(['7:1']));
+    document.body.innerHTML = PRERENDERED.replace('data-prerendered=""', 'data-prerendered="" data-notices="7:2 8:1"');
+    const restore = loading('interactive');
+    try {
+      const state = boot(OPTIONS);
+      expect(idleTasks).toHaveLength(0);
+      restore();
+      window.dispatchEvent(new Event('load'));
+      expect(state.started).toBe(false);
+      idle();
+      expect(state.started).toBe(true);
+      expect(fetched).not.toHaveBeenCalled();
+      expect(appScripts()).toEqual(['/assets/main.1.js']);
+    } finally {
+      restore();
+    }
+    expect(hasUndismissed('7:2 8:1', ['7:2', '8:1'])).toBe(false);
+    expect(hasUndismissed('7:2 8:1', ['7:2'])).toBe(true);
+    expect(hasUndismissed('', [])).toBe(false);
   });
 
   it('reads nothing on a display page (no header: embedded in other sites, where the banner is not shown)', async () => {

@@ -3,9 +3,9 @@
  * BootScriptPlugin), before any stylesheet, so it runs before the first paint. No React, no imports
  * that bring code (~1.6 KB gzip once minified). It sets the colour scheme, decides when the app
  * starts (a prerendered page waits for the visitor's first reach, a signed-in user, a busy page or
- * another language start it at once), keeps a press on Login or the menu for the app, and reads the
- * notices once idle so an undismissed one starts the app. Why each: docs/architecture.md, "The boot
- * script" and "Announcements on a prerendered page".
+ * another language start it at once), keeps a press on Login or the menu for the app, and starts it
+ * once idle for an undismissed notice (marked on the page by the server, else read). Why each:
+ * docs/architecture.md, "The boot script" and "Announcements on a prerendered page".
  */
 import { DEFAULT_LOCALE, LOCALE_STORAGE_KEY, pickLocale } from '@tickety/api-contract/locales';
 import { ANNOUNCEMENTS_IDLE_TIMEOUT_MS, dismissalKey, readDismissed, whenIdle } from '../announcements/dismissals';
@@ -122,6 +122,11 @@ export async function undismissedNotice(win: Window = window): Promise<boolean> 
   }
 }
 
+/** Whether `marked` (a page's `data-notices`: `id:revision` keys, space-separated) holds one not in `dismissed`. */
+export function hasUndismissed(marked: string, dismissed: readonly string[]): boolean {
+  return marked.split(' ').some((key) => key !== '' && !dismissed.includes(key));
+}
+
 /** Runs `task` once the page has loaded (its images too) and the browser is then idle. */
 function afterLoadAndIdle(task: () => void, doc: Document, win: Window): void {
   const idle = () => whenIdle(task, ANNOUNCEMENTS_IDLE_TIMEOUT_MS, win);
@@ -200,14 +205,21 @@ export function boot(options: BootOptions, doc: Document = document, win: Window
     if (root.hasAttribute('data-refresh')) afterLoadAndIdle(start, doc, win);
     // A notice to show starts the app (its banner), once the page is in and the browser is idle. Not
     // on a page without the site's header: the display layout, embedded in other sites, shows none.
-    if (root.querySelector('header'))
-      afterLoadAndIdle(
-        () => {
-          if (!state.started) void undismissedNotice(win).then((show) => show && start());
-        },
-        doc,
-        win,
-      );
+    if (!root.querySelector('header')) return;
+    const known = root.getAttribute('data-notices');
+    // The server marked the visitor's notices on the page: nothing to fetch, and nothing to schedule
+    // when there is none to show. A static host cannot: the notices are read once idle.
+    if (known !== null) {
+      if (hasUndismissed(known, readDismissed(win))) afterLoadAndIdle(start, doc, win);
+      return;
+    }
+    afterLoadAndIdle(
+      () => {
+        if (!state.started) void undismissedNotice(win).then((show) => show && start());
+      },
+      doc,
+      win,
+    );
   };
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', decide, { once: true });
   else decide();

@@ -62,6 +62,8 @@ interface StaticSiteOptions {
   origin: string;
   /** The session cookie's name: a prerendered page asked for without one is a visitor's. */
   sessionCookie: string;
+  /** The notices active for a visitor, as `id:revision`: marked on a visitor's page (boot script). */
+  visitorNotices?: () => Promise<string[]>;
   onReady: (site: StaticSite) => void;
 }
 
@@ -211,7 +213,9 @@ export default fp(
         // A request with a session cookie is (likely) a signed-in user's: the app starts at once to show
         // them, where a visitor's page waits for a first interaction (apps/shell/src/boot), or, when its
         // data changes while it is open (the status), for the page to load: the app then refreshes it.
-        const startNow = req.cookies[opts.sessionCookie] !== undefined;
+        const visitor = req.cookies[opts.sessionCookie] === undefined;
+        // What `GET /api/announcements` would answer this visitor, so the page need not ask.
+        const notices = visitor && opts.visitorNotices ? await opts.visitorNotices().catch(() => undefined) : undefined;
         const body = pageHtml({
           shell: html,
           composition: state.composition,
@@ -220,8 +224,9 @@ export default fp(
           notFound: !page,
           origin: opts.origin,
           productName: app.config.productName,
-          startNow,
+          startNow: !visitor,
           refresh: withData?.live === true,
+          notices,
           locale,
           ...(withData ? { data: withData.data } : {}),
         });
