@@ -206,7 +206,9 @@ async function measureInp() {
     await page.addInitScript(observeInteractions);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_THROTTLE });
-    const setPhase = (/** @type {string} */ phase) => page.evaluate((p) => void (/** @type {any} */ (window).__inp.phase = p), phase);
+    const setPhase = (/** @type {string} */ phase) => page.evaluate((p) => {
+        /** @type {any} */ (window).__inp.phase = p;
+      }, phase);
     const settle = () => page.waitForTimeout(400);
 
     const listStart = Date.now();
