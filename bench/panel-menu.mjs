@@ -169,13 +169,15 @@ async function fillPanels(context, baseURL, count) {
 
 /** In the page: every interaction's longest event (Event Timing, 16 ms threshold) and every long animation frame, by phase. */
 function observeInteractions() {
-  /** @type {{ phase: string, id: number, name: string, duration: number }[]} */
+  /** @type {{ phase: string, id: number, name: string, duration: number, target: string }[]} */
   const events = [];
+  const describe = (/** @type {Element | null} */ node) =>
+    node ? `${node.tagName.toLowerCase()} ${(node.getAttribute('aria-label') ?? node.textContent ?? '').trim().slice(0, 40)}`.trim() : '?';
   /** @type {{ phase: string, duration: number, blocking: number }[]} */
   const frames = [];
   const state = { phase: 'load', events, frames };
   new PerformanceObserver((list) => {
-    for (const entry of /** @type {any[]} */ (list.getEntries())) if (entry.interactionId > 0) events.push({ phase: state.phase, id: entry.interactionId, name: entry.name, duration: entry.duration });
+    for (const entry of /** @type {any[]} */ (list.getEntries())) if (entry.interactionId > 0) events.push({ phase: state.phase, id: entry.interactionId, name: entry.name, duration: entry.duration, target: describe(entry.target) });
   }).observe(/** @type {any} */ ({ type: 'event', durationThreshold: 16, buffered: true }));
   try {
     new PerformanceObserver((list) => {
@@ -265,7 +267,7 @@ async function measureInp() {
     }
     await page.waitForTimeout(1000);
 
-    /** @type {{ events: { phase: string, id: number, name: string, duration: number }[], frames: { phase: string, duration: number, blocking: number }[] }} */
+    /** @type {{ events: { phase: string, id: number, name: string, duration: number, target: string }[], frames: { phase: string, duration: number, blocking: number }[] }} */
     const seen = await page.evaluate(() => /** @type {any} */ (window).__inp);
     const phases = ['list', 'typing', 'toggles'];
     /** @type {Map<string, Map<number, number>>} */
@@ -293,6 +295,9 @@ async function measureInp() {
         ];
       }),
     );
+    const worst = [...seen.events].filter((e) => phases.includes(e.phase)).sort((a, b) => b.duration - a.duration).slice(0, 5);
+    console.log('\nthe slowest events:');
+    for (const event of worst) console.log(`  ${event.duration.toFixed(0).padStart(4)} ms  ${event.phase}  ${event.name} on ${event.target}`);
     const inp = inpOf(all);
     console.log(`\nINP (worst interaction, one skipped per 50): ${inp.toFixed(0)} ms; target <= ${INP_TARGET} ms: ${inp <= INP_TARGET ? 'PASS' : 'FAIL'}`);
     await context.close();
