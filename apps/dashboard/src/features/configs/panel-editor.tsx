@@ -17,7 +17,7 @@ import {
   type ServerConfig,
 } from '@tickety/api-contract';
 import { useRuntimeConfig } from '@tickety/shared';
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MessagePreview } from '../../components/discord/message-preview';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
@@ -347,22 +347,21 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
     [panel.supportHours, premium, set, t],
   );
   const productName = runtime.productName;
-  // The preview follows the draft one render behind under load (with the check), so a key press
-  // paints the field first; with a free main thread both come in the same frame.
-  const shown = useDeferredValue(panel);
+  // The preview follows every key press in the same render (the check trails it); the deferred
+  // render of the check leaves it alone.
   const preview = useMemo(() => {
-    const shownFormTitle = shown.formTitle ?? [...shown.name].slice(0, MODAL_TITLE_MAX).join('');
+    const formTitle = panel.formTitle ?? [...panel.name].slice(0, MODAL_TITLE_MAX).join('');
     return (
       <PreviewPane
         note={t('preview.note')}
         tabs={[
-          { id: 'panel', label: t('preview.tab.panel'), render: () => <MessagePreview payload={buildPanelMessage(shown)} botName={productName} /> },
-          { id: 'welcome', label: t('preview.tab.welcome'), render: () => <MessagePreview payload={welcomePayload(shown, general, t)} botName={productName} /> },
-          { id: 'form', label: t('preview.tab.form'), render: () => <FormModalPreview title={shownFormTitle} questions={shown.form} /> },
+          { id: 'panel', label: t('preview.tab.panel'), render: () => <MessagePreview payload={buildPanelMessage(panel)} botName={productName} /> },
+          { id: 'welcome', label: t('preview.tab.welcome'), render: () => <MessagePreview payload={welcomePayload(panel, general, t)} botName={productName} /> },
+          { id: 'form', label: t('preview.tab.form'), render: () => <FormModalPreview title={formTitle} questions={panel.form} /> },
         ]}
       />
     );
-  }, [shown, general, productName, t]);
+  }, [panel, general, productName, t]);
 
   if (!start) return <NotFound server={server} kind="panel" id={view.id ?? ''} />;
 
