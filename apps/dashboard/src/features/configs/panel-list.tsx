@@ -9,7 +9,7 @@ import Plus from 'lucide-react/icons/plus';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import Send from 'lucide-react/icons/send';
 import Trash2 from 'lucide-react/icons/trash-2';
-import { lazy, memo, type ReactNode, Suspense, startTransition, useEffect, useId, useMemo, useState } from 'react';
+import { lazy, memo, type ReactNode, Suspense, useId, useState } from 'react';
 import { MiniPreview } from '../../components/mini-preview';
 import { failureCode, failureDetail, failureText, isMissingRoute } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
@@ -22,23 +22,6 @@ import { offeredBy, withoutMultiPanel, withoutPanel } from './config-draft';
 const SendDialog = lazy(() => import('./send-dialog'));
 
 type Kind = 'panel' | 'multi';
-
-/** Rows a long table shows at once, and how many each background step adds. */
-const FIRST_ROWS = 20;
-const ROWS_STEP = 20;
-
-/**
- * A long table's rows, the first screenful in the first frame and the rest added a step at a time in
- * background renders (transitions: a click or key press goes first), so opening the list of 100
- * panels never holds the page for the whole table. Short tables are shown whole at once.
- */
-function useRowsInSteps<Row>(rows: readonly Row[]): readonly Row[] {
-  const [count, setCount] = useState(FIRST_ROWS);
-  useEffect(() => {
-    if (count < rows.length) startTransition(() => setCount((shown) => shown + ROWS_STEP));
-  }, [count, rows.length]);
-  return useMemo(() => (count >= rows.length ? rows : rows.slice(0, count)), [rows, count]);
-}
 
 interface PendingDelete {
   kind: Kind;
@@ -113,7 +96,6 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
     return channel ? `#${channel.name}` : t('list.posted.channelId', { id: channelId });
   };
 
-  const panelRows = useRowsInSteps(config.panels);
   const atLimit = config.panels.length >= panelLimit;
   const overLimit = config.panels.length > panelLimit;
   const postOf = (kind: 'panel' | 'multiPanel', id: string) => posts.data?.posts.find((p) => p.kind === kind && p.id === id);
@@ -373,7 +355,7 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
         <Table
           caption={t('list.panels.title')}
           columns={panelColumns}
-          rows={panelRows}
+          rows={config.panels}
           rowKey={(p) => p.id}
           empty={
             <EmptyState icon={<LayoutPanelTop aria-hidden="true" className="size-6" />} title={t('list.empty.title')} description={t('list.empty.description')}>
