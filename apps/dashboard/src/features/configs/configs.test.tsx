@@ -49,6 +49,15 @@ describe('Panel Menu: the list', () => {
     expect(screen.getByRole('link', { name: 'See premium' })).toHaveAttribute('href', '/premium');
   });
 
+  it('a long list shows its first rows at once, then every panel', async () => {
+    const many = Array.from({ length: 45 }, (_, index) => panel(`p-${index + 1}`, `Panel ${index + 1}`));
+    show('', { [`GET ${BASE}/config`]: live({ premium: true, panelLimit: 100, config: config({ panels: many }) }) });
+    const edits = () => document.querySelectorAll('a[href*="edit=panel&id="]');
+    await waitFor(() => expect(edits().length).toBeGreaterThan(0));
+    await waitFor(() => expect(edits()).toHaveLength(45), { timeout: 10_000 });
+    expect(edits()[44]).toHaveAttribute('href', expect.stringContaining('id=p-45'));
+  });
+
   it('says where panels are posted cannot be known while the route is missing', async () => {
     const page = show('', { [`GET ${BASE}/posts`]: missing(`${BASE}/posts`) });
     expect(await screen.findByText('Not known')).toBeInTheDocument();

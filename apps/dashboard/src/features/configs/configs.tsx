@@ -2,7 +2,7 @@ import { NavLink, useNavigate, useParams, useSearchParams } from '@tickety/share
 import { Alert, Button, cx, PageHeader, Skeleton } from '@tickety/ui';
 import History from 'lucide-react/icons/history';
 import LayoutPanelTop from 'lucide-react/icons/layout-panel-top';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
 import { failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
@@ -69,7 +69,9 @@ export default function ServerConfigs() {
   const serverName = useServerName();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const view = viewOf(params);
+  // The view follows the address one render behind: a click on Edit or Back paints at once, and
+  // swapping the list (100 panels) for an editor happens in a background render.
+  const view = viewOf(useDeferredValue(params));
   const key = viewKey(view);
   const config = useServerConfigQuery(server, { refetchOnMountOrArgChange: true, skip: server === '' });
   // A draft whose editor was left without the warning (the browser's Back): kept until the user decides.
@@ -88,6 +90,10 @@ export default function ServerConfigs() {
     },
     [go, key, t],
   );
+
+  const onListFlash = useCallback((text: string) => setFlash({ key: 'list', text }), []);
+  const { refetch } = config;
+  const reload = useCallback(() => void refetch(), [refetch]);
 
   const description = t('server.configs.description', { server: serverName ?? '', hasName: serverName === null ? 'no' : 'yes' });
   return (
@@ -146,7 +152,7 @@ export default function ServerConfigs() {
               {t('menu.stash.body')}
             </Alert>
           ) : null}
-          <PanelList server={server} live={config.data} onFlash={(text) => setFlash({ key: 'list', text })} onReload={() => void config.refetch()} />
+          <PanelList server={server} live={config.data} onFlash={onListFlash} onReload={reload} />
         </>
       ) : (
         <Suspense fallback={<EditorSkeleton />}>

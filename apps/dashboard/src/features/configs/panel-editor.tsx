@@ -17,7 +17,7 @@ import {
   type ServerConfig,
 } from '@tickety/api-contract';
 import { useRuntimeConfig } from '@tickety/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MessagePreview } from '../../components/discord/message-preview';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
@@ -153,53 +153,41 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
     refetch: onRefetch,
   });
 
-  if (!start) return <NotFound server={server} kind="panel" id={view.id ?? ''} />;
-
   const panel = editor.draft;
   const general = editor.base.config.general;
-  const set = <K extends keyof Panel>(key: K, value: Panel[K]) => editor.update((d) => ({ ...d, [key]: value }));
+  const premium = editor.base.premium;
+  const { update } = editor;
+  const set = useCallback(<K extends keyof Panel>(key: K, value: Panel[K]) => update((d) => ({ ...d, [key]: value })), [update]);
   const channels = resources.data?.channels;
-  const channelName = (id: string | null, empty: string) => {
-    if (id === null) return empty;
-    const channel = channels?.find((x) => x.id === id);
-    return channel ? channelLabel(channel) : t('picker.channelId', { id });
-  };
-  const listHref = href('/dashboard/:server/configs', { server });
-  const title = view.id ? t('panel.editTitle', { name: panel.name }) : t('panel.newTitle');
-  const formTitle = panel.formTitle ?? [...panel.name].slice(0, MODAL_TITLE_MAX).join('');
+  const channelName = useCallback(
+    (id: string | null, empty: string) => {
+      if (id === null) return empty;
+      const channel = channels?.find((x) => x.id === id);
+      return channel ? channelLabel(channel) : t('picker.channelId', { id });
+    },
+    [channels, t],
+  );
 
-  return (
-    <EditorFrame
-      editor={editor}
-      title={title}
-      label={panel.name}
-      backHref={listHref}
-      backLabel={t('editor.back')}
-      view={view}
-      stashKey={view.id ? `panel:${view.id}` : `panel:new${view.copy ? `:${view.copy}` : ''}`}
-      flash={flash}
-      restored={start.restored}
-      onLeftDirty={onLeftDirty}
-      fieldLabel={fieldLabel}
-      preview={
-        <PreviewPane
-          note={t('preview.note')}
-          tabs={[
-            { id: 'panel', label: t('preview.tab.panel'), render: () => <MessagePreview payload={buildPanelMessage(panel)} botName={runtime.productName} /> },
-            { id: 'welcome', label: t('preview.tab.welcome'), render: () => <MessagePreview payload={welcomePayload(panel, general, t)} botName={runtime.productName} /> },
-            { id: 'form', label: t('preview.tab.form'), render: () => <FormModalPreview title={formTitle} questions={panel.form} /> },
-          ]}
-        />
-      }
-    >
+  // Each section and the preview are built again only when the part of the draft they show changes:
+  // a key press in one field renders that field's section and the preview, not the whole form.
+  const basics = useMemo(
+    () => (
       <Section title={t('panel.section.basics')}>
         <TextInput path="name" label={t('panel.name')} value={panel.name} onChange={(v) => set('name', v)} max={CHANNEL_NAME_MAX} required hint={t('panel.nameHint')} />
       </Section>
-
+    ),
+    [panel.name, set, t],
+  );
+  const message = useMemo(
+    () => (
       <Section title={t('panel.section.message')} description={t('panel.section.messageHint')}>
         <EmbedFields path="embed" value={panel.embed} onChange={(v) => set('embed', v)} />
       </Section>
-
+    ),
+    [panel.embed, set, t],
+  );
+  const button = useMemo(
+    () => (
       <Section title={t('panel.section.button')}>
         <TextInput path="button.label" label={t('panel.buttonLabel')} value={panel.button.label} onChange={(v) => set('button', { ...panel.button, label: v })} max={BUTTON_LABEL_MAX} hint={t('panel.buttonLabelHint')} />
         <EmojiField path="button.emoji" value={panel.button.emoji} onChange={(v) => set('button', { ...panel.button, emoji: v })} />
@@ -219,20 +207,25 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
           }))}
         />
       </Section>
-
+    ),
+    [panel.button, set, t],
+  );
+  const { categoryId, namingScheme, perUserLimit, perPanelLimit, claiming, twoStepClose, transcriptChannelId } = panel;
+  const tickets = useMemo(
+    () => (
       <Section title={t('panel.section.tickets')} description={t('panel.section.ticketsHint')}>
         <ChannelPicker
           path="categoryId"
           kind="category"
           label={t('panel.category')}
-          value={panel.categoryId}
+          value={categoryId}
           onChange={(v) => set('categoryId', v)}
           emptyText={t('panel.serverDefault', { value: channelName(general.defaultCategoryId, t('panel.noCategory')) })}
         />
         <TextInput
           path="namingScheme"
           label={t('panel.namingScheme')}
-          value={panel.namingScheme ?? ''}
+          value={namingScheme ?? ''}
           onChange={(v) => set('namingScheme', v === '' ? null : v)}
           max={CHANNEL_NAME_MAX}
           placeholder={general.ticketNameScheme}
@@ -244,7 +237,7 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
           <NumberInput
             path="perUserLimit"
             label={t('panel.perUserLimit')}
-            value={panel.perUserLimit}
+            value={perUserLimit}
             onChange={(v) => set('perUserLimit', v)}
             min={1}
             max={OPEN_TICKETS_PER_USER_MAX}
@@ -255,7 +248,7 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
           <NumberInput
             path="perPanelLimit"
             label={t('panel.perPanelLimit')}
-            value={panel.perPanelLimit}
+            value={perPanelLimit}
             onChange={(v) => set('perPanelLimit', v)}
             min={1}
             max={OPEN_TICKETS_PER_PANEL_MAX}
@@ -267,7 +260,7 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
           <SelectInput<Tri>
             path="claiming"
             label={t('panel.claiming')}
-            value={toTri(panel.claiming)}
+            value={toTri(claiming)}
             onChange={(v) => set('claiming', fromTri(v))}
             hint={t('panel.claimingHint')}
             options={[
@@ -279,7 +272,7 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
           <SelectInput<Tri>
             path="twoStepClose"
             label={t('panel.twoStepClose')}
-            value={toTri(panel.twoStepClose)}
+            value={toTri(twoStepClose)}
             onChange={(v) => set('twoStepClose', fromTri(v))}
             hint={t('panel.twoStepCloseHint')}
             options={[
@@ -293,18 +286,27 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
           path="transcriptChannelId"
           kind="text"
           label={t('panel.transcriptChannel')}
-          value={panel.transcriptChannelId}
+          value={transcriptChannelId}
           onChange={(v) => set('transcriptChannelId', v)}
           emptyText={t('panel.serverDefault', { value: channelName(general.transcriptChannelId, t('panel.noTranscripts')) })}
         />
       </Section>
-
+    ),
+    [categoryId, namingScheme, perUserLimit, perPanelLimit, claiming, twoStepClose, transcriptChannelId, general, channelName, set, t],
+  );
+  const { supportRoleIds, additionalRoleIds, pingRoleIds } = panel;
+  const roles = useMemo(
+    () => (
       <Section title={t('panel.section.roles')} description={t('panel.section.rolesHint')}>
-        <RolePicker path="supportRoleIds" label={t('panel.supportRoles')} values={panel.supportRoleIds} onChange={(v) => set('supportRoleIds', v)} max={PANEL_ROLES_MAX} hint={t('panel.supportRolesHint')} />
-        <RolePicker path="additionalRoleIds" label={t('panel.additionalRoles')} values={panel.additionalRoleIds} onChange={(v) => set('additionalRoleIds', v)} max={PANEL_ROLES_MAX} hint={t('panel.additionalRolesHint')} />
-        <RolePicker path="pingRoleIds" label={t('panel.pingRoles')} values={panel.pingRoleIds} onChange={(v) => set('pingRoleIds', v)} max={PANEL_ROLES_MAX} hint={t('panel.pingRolesHint')} />
+        <RolePicker path="supportRoleIds" label={t('panel.supportRoles')} values={supportRoleIds} onChange={(v) => set('supportRoleIds', v)} max={PANEL_ROLES_MAX} hint={t('panel.supportRolesHint')} />
+        <RolePicker path="additionalRoleIds" label={t('panel.additionalRoles')} values={additionalRoleIds} onChange={(v) => set('additionalRoleIds', v)} max={PANEL_ROLES_MAX} hint={t('panel.additionalRolesHint')} />
+        <RolePicker path="pingRoleIds" label={t('panel.pingRoles')} values={pingRoleIds} onChange={(v) => set('pingRoleIds', v)} max={PANEL_ROLES_MAX} hint={t('panel.pingRolesHint')} />
       </Section>
-
+    ),
+    [supportRoleIds, additionalRoleIds, pingRoleIds, set, t],
+  );
+  const welcome = useMemo(
+    () => (
       <Section title={t('panel.section.welcome')} description={t('panel.section.welcomeHint')}>
         <Toggle
           path="welcomeMessage.custom"
@@ -316,7 +318,11 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
         />
         {panel.welcomeMessage ? <EmbedFields path="welcomeMessage" value={panel.welcomeMessage} onChange={(v) => set('welcomeMessage', v)} /> : null}
       </Section>
-
+    ),
+    [panel.welcomeMessage, set, t],
+  );
+  const form = useMemo(
+    () => (
       <Section title={t('panel.section.form')} description={t('panel.section.formHint')}>
         <TextInput
           path="formTitle"
@@ -329,10 +335,62 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
         />
         <FormQuestions path="form" value={panel.form} onChange={(v) => set('form', v)} />
       </Section>
-
+    ),
+    [panel.formTitle, panel.name, panel.form, set, t],
+  );
+  const hours = useMemo(
+    () => (
       <Section title={t('panel.section.hours')} description={t('panel.section.hoursHint')}>
-        <SupportHoursFields path="supportHours" value={panel.supportHours} onChange={(v) => set('supportHours', v)} premium={editor.base.premium} />
+        <SupportHoursFields path="supportHours" value={panel.supportHours} onChange={(v) => set('supportHours', v)} premium={premium} />
       </Section>
+    ),
+    [panel.supportHours, premium, set, t],
+  );
+  const productName = runtime.productName;
+  // The preview follows every key press in the same render (the check trails it); the deferred
+  // render of the check leaves it alone.
+  const preview = useMemo(() => {
+    const formTitle = panel.formTitle ?? [...panel.name].slice(0, MODAL_TITLE_MAX).join('');
+    return (
+      <PreviewPane
+        note={t('preview.note')}
+        tabs={[
+          { id: 'panel', label: t('preview.tab.panel'), render: () => <MessagePreview payload={buildPanelMessage(panel)} botName={productName} /> },
+          { id: 'welcome', label: t('preview.tab.welcome'), render: () => <MessagePreview payload={welcomePayload(panel, general, t)} botName={productName} /> },
+          { id: 'form', label: t('preview.tab.form'), render: () => <FormModalPreview title={formTitle} questions={panel.form} /> },
+        ]}
+      />
+    );
+  }, [panel, general, productName, t]);
+
+  if (!start) return <NotFound server={server} kind="panel" id={view.id ?? ''} />;
+
+  const listHref = href('/dashboard/:server/configs', { server });
+  const title = view.id ? t('panel.editTitle', { name: panel.name }) : t('panel.newTitle');
+
+  return (
+    <EditorFrame
+      editor={editor}
+      title={title}
+      label={panel.name}
+      backHref={listHref}
+      backLabel={t('editor.back')}
+      view={view}
+      stashKey={view.id ? `panel:${view.id}` : `panel:new${view.copy ? `:${view.copy}` : ''}`}
+      flash={flash}
+      restored={start.restored}
+      onLeftDirty={onLeftDirty}
+      fieldLabel={fieldLabel}
+      preview={preview}
+    >
+      {basics}
+      {message}
+      {button}
+      {tickets}
+      {roles}
+      {welcome}
+      {form}
+      {hours}
     </EditorFrame>
   );
 }

@@ -9,7 +9,7 @@ import Plus from 'lucide-react/icons/plus';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import Send from 'lucide-react/icons/send';
 import Trash2 from 'lucide-react/icons/trash-2';
-import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
+import { lazy, memo, type ReactNode, Suspense, useId, useState } from 'react';
 import { MiniPreview } from '../../components/mini-preview';
 import { failureCode, failureDetail, failureText, isMissingRoute } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
@@ -73,7 +73,7 @@ function ActionLink({ to, icon, children, disabledReasonId }: { to: string; icon
  * The list of panels and multi-panels: a small preview, the name, where each is posted and its
  * actions; the count against the server's panel limit; delete with a confirmation.
  */
-export function PanelList({ server, live, onFlash, onReload }: { server: string; live: LiveConfig; onFlash: (text: string) => void; onReload: () => void }) {
+export const PanelList = memo(function PanelList({ server, live, onFlash, onReload }: { server: string; live: LiveConfig; onFlash: (text: string) => void; onReload: () => void }) {
   const t = useT();
   const limitId = useId();
   const sendNoteId = useId();
@@ -435,7 +435,7 @@ export function PanelList({ server, live, onFlash, onReload }: { server: string;
       </ConfirmDialog>
     </div>
   );
-}
+});
 
 function ActionLinkPrimary({ to, children, disabledReasonId, variant = 'primary' }: { to: string; children: ReactNode; disabledReasonId?: string; variant?: 'primary' | 'secondary' }) {
   if (disabledReasonId) {

@@ -37,6 +37,11 @@ export interface Validation {
   count: number;
 }
 
+/** Whether two checks found the same issues (by field, in order, and elsewhere). */
+function sameValidation(left: Validation, right: Validation): boolean {
+  return left.count === right.count && sameJson([...left.fields], [...right.fields]) && sameJson(left.elsewhere, right.elsewhere);
+}
+
 type ReloadNotice = 'kept' | 'replaced' | 'gone' | null;
 
 export interface ConfigEditor<D> {
@@ -117,7 +122,15 @@ export function useConfigEditor<D>({ server, base: startBase, initial, pristine,
 
   // The preview follows every keystroke; the check may trail it by a render under load.
   const checked = useDeferredValue(draft);
-  const validation = useMemo(() => check(checked), [check, checked]);
+  // The same issues as before keep the same object: the fields (through the editor's context) render
+  // again only when what they say changes.
+  const lastValidation = useRef<Validation | null>(null);
+  const validation = useMemo(() => {
+    const next = check(checked);
+    const last = lastValidation.current;
+    return last && sameValidation(last, next) ? last : next;
+  }, [check, checked]);
+  lastValidation.current = validation;
 
   const update = useCallback((change: (draft: D) => D) => {
     setDraft((d) => change(d));
