@@ -68,7 +68,7 @@ describe.each(databases())('pages with their data in the HTML on $name', (databa
     expect(data.status?.services.map((s) => s.name)).toEqual(['api', 'database']);
     expect(data.status?.checkedAt).toBe(new Date(t.clock.now).toISOString());
     // The app starts once the page has loaded, to refresh it in place (apps/shell/src/boot).
-    expect(res.body).toContain('<div id="root" data-prerendered="/status" data-refresh="">');
+    expect(res.body).toContain('<div id="root" data-prerendered="/status" data-refresh="" data-notices="">');
     const csp = String(res.headers['content-security-policy']);
     expect(csp.split('; ').find((d) => d.startsWith('script-src '))).toBe(`script-src 'self' ${BOOT_HASH}`);
     // In the reader's language.
