@@ -10,17 +10,17 @@ import { ApiHttpError } from './lib/errors';
 import { injectFetch } from './lib/inject-fetch';
 import { DEFAULT_BODY_LIMIT } from './lib/json-body';
 import { redactUrl, serializeError } from './lib/log';
+import { SharedSnapshot } from './lib/shared-snapshot';
 import { createSiteConfig } from './lib/site-config';
 import authPlugin, { cookieNames } from './plugins/app/auth';
+import corsPlugin from './plugins/app/cors';
 import dbPlugin from './plugins/app/db';
 import errorsPlugin, { clientErrorHandler, frameworkErrors, hasOverlongSegment, MAX_PARAM_LENGTH } from './plugins/app/errors';
 import lifecyclePlugin from './plugins/app/lifecycle';
 import securityPlugin, { checkoutSources, decodedPathOf, htmlCsp } from './plugins/app/security';
 import servicesPlugin from './plugins/app/services';
-import { audiencesFor } from './services/announcements';
 import staticSite, { cspWithOrigins, type StaticSite } from './plugins/app/static-site';
 import compressionPlugin from './plugins/external/compression';
-import corsPlugin from './plugins/app/cors';
 import openapiPlugin from './plugins/external/openapi';
 import rateLimitPlugin from './plugins/external/rate-limit';
 import redisPlugin from './plugins/external/redis';
@@ -46,6 +46,7 @@ import statusRoutes from './routes/status/index';
 import transcriptV1Routes from './routes/transcripts/v1';
 import transcriptV2Routes, { serverTranscriptRoutes } from './routes/transcripts/v2';
 import webhookRoutes from './routes/webhooks';
+import { audiencesFor } from './services/announcements';
 
 export interface BuildOptions {
   /** The clock (tests move time). */
@@ -64,6 +65,10 @@ export interface BuildOptions {
    */
   extensions?: Array<(app: FastifyInstance) => Promise<void>>;
 }
+
+/** How old the notices named on a visitor's page may be, and how long a page waits for them (ms). */
+export const NOTICES_MAX_AGE_MS = 5_000;
+export const NOTICES_WAIT_MS = 300;
 
 /** An answer that took this long (ms) is logged at info whatever its status. */
 const SLOW_REQUEST_MS = 1_000;
@@ -227,12 +232,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let site: StaticSite | null = null;
   if (config.allInOne) {
     const publicOrigin = new URL(config.publicUrl).origin;
+    // The notices a visitor's page names (its boot script then needs no request): read once per
+    // NOTICES_MAX_AGE_MS for every visitor, and never holding a page longer than NOTICES_WAIT_MS (a
+    // page without them asks once idle, as on a static host).
+    const visitorNotices = new SharedSnapshot(
+      async () => (await app.announcements.active(audiencesFor('visitor'))).map((notice) => `${notice.id}:${notice.revision}`),
+      { maxAgeMs: NOTICES_MAX_AGE_MS, waitMs: NOTICES_WAIT_MS, clock: app.clock, onError: (error) => app.log.warn({ err: String(error) }, 'visitor notices: the read failed') },
+    );
+    // A change made here shows on this instance's next page; other instances' within NOTICES_MAX_AGE_MS.
+    app.announcements.onChange(() => visitorNotices.clear());
     await app.register(staticSite, {
       root: config.staticRoot,
       site: siteConfig,
       origin: publicOrigin,
       sessionCookie: names.session,
-      visitorNotices: async () => (await app.announcements.active(audiencesFor('visitor'))).map((notice) => `${notice.id}:${notice.revision}`),
+      visitorNotices: () => visitorNotices.get(),
       csp: (remoteOrigins: string[], scriptHashes: string[]) =>
         cspWithOrigins(htmlCsp({ imgOrigins: [cdnOrigin], connectOrigins: [publicOrigin], scriptSources: scriptHashes, checkout: checkoutSources(config) }), remoteOrigins),
       onReady: (s: StaticSite) => {

@@ -107,6 +107,19 @@ export class Announcements {
     private readonly clock: Clock,
   ) {}
 
+  #listeners = new Set<() => void>();
+
+  /** Calls `listener` after each change this instance commits (a notice created, edited, published or withdrawn). */
+  onChange(listener: () => void): void {
+    this.#listeners.add(listener);
+  }
+
+  async #changing<T>(work: Promise<T>): Promise<T> {
+    const result = await work;
+    for (const listener of this.#listeners) listener();
+    return result;
+  }
+
   #toAnnouncement(row: Row, now: number): Announcement {
     return {
       id: row.id,
@@ -160,7 +173,7 @@ export class Announcements {
     const startsAt = input.publish ? (normalTime(input.startsAt) ?? iso(now)) : normalTime(input.startsAt);
     const endsAt = normalTime(input.endsAt);
     checkWindow(startsAt, endsAt, input.publish, now);
-    return this.db.transaction(async (tx) => {
+    return this.#changing(this.db.transaction(async (tx) => {
       const { rows } = await tx.query<{ id: string }>(
         `INSERT INTO announcements (severity, body, audience, state, starts_at, ends_at, created_at, created_by, updated_at, updated_by, published_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7, $8, $9) RETURNING id::text AS id`,
@@ -170,7 +183,7 @@ export class Announcements {
       const created = await this.#one(tx, id);
       await this.#audit(tx, now, staffId, input.publish ? 'announcement.publish' : 'announcement.create', describe(created));
       return created;
-    });
+    }));
   }
 
   /**
@@ -178,7 +191,7 @@ export class Announcements {
    * version the editor started from (409 when someone changed it since); `publish` publishes a draft.
    */
   async edit(staffId: string, id: string, input: AnnouncementEdit): Promise<Announcement> {
-    return this.db.transaction(async (tx) => {
+    return this.#changing(this.db.transaction(async (tx) => {
       const now = this.clock();
       const { rows } = await tx.query<Row>(`SELECT ${COLUMNS} FROM announcements a WHERE a.id = $1 FOR UPDATE`, [id]);
       const row = rows[0];
@@ -221,12 +234,12 @@ export class Announcements {
       const what = changed.length > 0 ? `: ${changed.join(', ')}` : '';
       await this.#audit(tx, now, staffId, publishing ? 'announcement.publish' : 'announcement.edit', `${describe(updated)}${what}`);
       return updated;
-    });
+    }));
   }
 
   /** Takes a draft, scheduled or active notice down (409 when it has ended or is withdrawn already; when `version` is given and stale). */
   async withdraw(staffId: string, id: string, version?: number): Promise<Announcement> {
-    return this.db.transaction(async (tx) => {
+    return this.#changing(this.db.transaction(async (tx) => {
       const now = this.clock();
       const { rows } = await tx.query<Row>(`SELECT ${COLUMNS} FROM announcements a WHERE a.id = $1 FOR UPDATE`, [id]);
       const row = rows[0];
@@ -245,7 +258,7 @@ export class Announcements {
       const withdrawn = await this.#one(tx, id);
       await this.#audit(tx, now, staffId, 'announcement.withdraw', `${describe(withdrawn)} (was ${status})`);
       return withdrawn;
-    });
+    }));
   }
 
   /** The notices active now for these audiences: most severe first, then the newest. */

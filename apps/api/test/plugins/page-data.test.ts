@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAGE_DATA_ID, type PageData } from '@tickety/api-contract';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { NOTICES_MAX_AGE_MS, NOTICES_WAIT_MS } from '../../src/app';
 import { STATUS_SNAPSHOT_MAX_AGE_MS, STATUS_SNAPSHOT_WAIT_MS } from '../../src/services/system-health';
 import { useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
@@ -124,6 +125,31 @@ describe.each(databases())('pages with their data in the HTML on $name', (databa
     finish();
     await vi.waitFor(async () => expect((await new Browser(t.app).get('/status', { headers: html })).body).toContain('Status: operational'));
     expect(check).toHaveBeenCalledTimes(1);
+  });
+
+  it('names the visitor notices from one read for a crowd, and holds no page on a read that hangs', async () => {
+    t.clock.advance(NOTICES_MAX_AGE_MS);
+    const active = vi.spyOn(t.app.announcements, 'active');
+    const crowd = await Promise.all(Array.from({ length: 10 }, () => new Browser(t.app).get('/', { headers: html })));
+    for (const page of crowd) expect(page.body).toContain('<div id="root" data-prerendered="/" data-notices="">');
+    expect(active).toHaveBeenCalledTimes(1);
+
+    // Once the read is older than its age, a read that never answers (a hung database): pages go out
+    // within the wait without the mark (their boot script asks once idle), and share that one read.
+    t.clock.advance(NOTICES_MAX_AGE_MS);
+    let finish: () => void = () => undefined;
+    active.mockImplementation(() => new Promise((resolve) => { finish = () => resolve([]); }));
+    const started = performance.now();
+    const waiting = await Promise.all(Array.from({ length: 5 }, () => new Browser(t.app).get('/', { headers: html })));
+    expect(performance.now() - started).toBeLessThan(NOTICES_WAIT_MS + 1_500);
+    for (const page of waiting) {
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<div id="root" data-prerendered="/">');
+    }
+    expect(active).toHaveBeenCalledTimes(2);
+    finish();
+    await vi.waitFor(async () => expect((await new Browser(t.app).get('/', { headers: html })).body).toContain('data-notices=""'));
+    expect(active).toHaveBeenCalledTimes(2);
   });
 
   it('answers a clear degraded page, not an error, while the database is down', async () => {

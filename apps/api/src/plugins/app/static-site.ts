@@ -62,8 +62,8 @@ interface StaticSiteOptions {
   origin: string;
   /** The session cookie's name: a prerendered page asked for without one is a visitor's. */
   sessionCookie: string;
-  /** The notices active for a visitor, as `id:revision`: marked on a visitor's page (boot script). */
-  visitorNotices?: () => Promise<string[]>;
+  /** The notices active for a visitor, as `id:revision`: marked on a visitor's page (boot script); null when not known in time. */
+  visitorNotices?: () => Promise<string[] | null>;
   onReady: (site: StaticSite) => void;
 }
 
@@ -215,7 +215,7 @@ export default fp(
         // data changes while it is open (the status), for the page to load: the app then refreshes it.
         const visitor = req.cookies[opts.sessionCookie] === undefined;
         // What `GET /api/announcements` would answer this visitor, so the page need not ask.
-        const notices = visitor && opts.visitorNotices ? await opts.visitorNotices().catch(() => undefined) : undefined;
+        const notices = (visitor && opts.visitorNotices ? await opts.visitorNotices().catch(() => null) : null) ?? undefined;
         const body = pageHtml({
           shell: html,
           composition: state.composition,
