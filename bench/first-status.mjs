@@ -7,8 +7,7 @@
  * first 3 s (the app takes the page over with the status it carries: none). Target: the median
  * first status within 1.5x the static page's median first paint. Debian's Chromium.
  */
-import { createServer } from 'node:http';
-import { launchChromium, median, startServer, table } from './lib.mjs';
+import { launchChromium, median, serveStaticCopies, startServer, table } from './lib.mjs';
 
 const RUNS = Number(process.env.FIRST_STATUS_RUNS ?? 5);
 const TITLES = ['All systems operational', 'Some systems are degraded', 'Major outage'];
@@ -16,34 +15,6 @@ const PROFILES = [
   { name: 'unthrottled', network: null, cpu: 1 },
   { name: 'mobile', network: { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 }, cpu: 4 },
 ];
-
-/**
- * Serves `html` at `/status` and forwards everything else (stylesheets, images, fonts) to the app server.
- * @param {string} html
- * @param {string} upstream
- */
-async function serveStatic(html, upstream) {
-  const server = createServer(async (req, res) => {
-    if (req.url === '/status') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
-      res.end(html);
-      return;
-    }
-    const answer = await fetch(`${upstream}${req.url}`, { headers: { 'accept-encoding': String(req.headers['accept-encoding'] ?? '') } });
-    /** @type {Record<string, string>} */
-    const headers = {};
-    for (const name of ['content-type', 'content-encoding', 'cache-control']) {
-      const value = answer.headers.get(name);
-      if (value) headers[name] = value;
-    }
-    res.writeHead(answer.status, headers);
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(undefined)));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((ok) => server.close(() => ok(undefined))) };
-}
 
 /**
  * One visit in a fresh context: the first paint, the first frame that shows a status title, and the
@@ -96,7 +67,7 @@ const server = await startServer();
 try {
   const served = await (await fetch(`${server.url}/status`, { headers: { accept: 'text/html' } })).text();
   const stripped = served.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '').replace(/<link\b[^>]*rel="(?:modulepreload|preload)"[^>]*>/gi, '');
-  const copy = await serveStatic(stripped, server.url);
+  const copy = await serveStaticCopies(new Map([['/status', stripped]]), server.url);
   const browser = await launchChromium();
   /** @type {(string|number)[][]} */
   const rows = [];

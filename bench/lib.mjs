@@ -5,6 +5,7 @@
  * benches measure exactly what the tests drive; here only the bench's own settings and the printing.
  */
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import autocannon from 'autocannon';
 import { register } from 'tsx/esm/api';
 
@@ -106,4 +107,37 @@ export function cannon({ url, connections, seconds, headers = {} }) {
   return new Promise((ok, fail) => {
     autocannon({ url, connections, duration: seconds, headers }, (error, result) => (error ? fail(error) : ok(result)));
   });
+}
+
+/**
+ * Serves each copy at its page's path and forwards everything else (stylesheets, images, fonts) to
+ * the app server with the request's cookie, compressed as the app serves it.
+ * @param {Map<string, string>} copies path → HTML
+ * @param {string} upstream
+ * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export async function serveStaticCopies(copies, upstream) {
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const html = copies.get(path);
+    if (html !== undefined) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+      res.end(html);
+      return;
+    }
+    const forwarded = /** @type {Record<string, string>} */ ({ 'accept-encoding': String(req.headers['accept-encoding'] ?? '') });
+    if (req.headers.cookie) forwarded.cookie = req.headers.cookie;
+    const answer = await fetch(`${upstream}${req.url}`, { headers: forwarded });
+    const headers = {};
+    for (const name of ['content-type', 'content-encoding', 'cache-control']) {
+      const value = answer.headers.get(name);
+      if (value) headers[name] = value;
+    }
+    res.writeHead(answer.status, headers);
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(undefined)));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((ok) => server.close(() => ok(undefined))) };
 }

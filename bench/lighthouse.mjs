@@ -9,11 +9,10 @@
  * before Time to Interactive (gzip) and LCP against its copy's. LIGHTHOUSE_SAVE=dir keeps each report.
  */
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, kb, launchChromium, median, signIn, startServer, table } from './lib.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, kb, launchChromium, median, serveStaticCopies, signIn, startServer, table } from './lib.mjs';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 process.env.CHROME_PATH = CHROMIUM_PATH;
@@ -51,39 +50,6 @@ async function staticSnapshot(url, cookie) {
   } finally {
     await browser.close();
   }
-}
-
-/**
- * Serves each copy at its page's path and forwards everything else (stylesheets, images, fonts) to
- * the app server with the request's cookie, compressed as the app serves it.
- * @param {Map<string, string>} copies path → HTML
- * @param {string} upstream
- * @returns {Promise<{ url: string, close: () => Promise<void> }>}
- */
-async function serveStatic(copies, upstream) {
-  const server = createServer(async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const html = copies.get(path);
-    if (html !== undefined) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
-      res.end(html);
-      return;
-    }
-    const forwarded = /** @type {Record<string, string>} */ ({ 'accept-encoding': String(req.headers['accept-encoding'] ?? '') });
-    if (req.headers.cookie) forwarded.cookie = req.headers.cookie;
-    const answer = await fetch(`${upstream}${req.url}`, { headers: forwarded });
-    const headers = {};
-    for (const name of ['content-type', 'content-encoding', 'cache-control']) {
-      const value = answer.headers.get(name);
-      if (value) headers[name] = value;
-    }
-    res.writeHead(answer.status, headers);
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(undefined)));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((ok) => server.close(() => ok(undefined))) };
 }
 
 /**
@@ -146,7 +112,7 @@ try {
   for (const page of pages) cookies.set(page.name, page.user ? (await signIn(base, page.user)).header() : undefined);
   const copies = new Map();
   for (const page of pages) copies.set(page.path, await staticSnapshot(`${base}${page.path}`, cookies.get(page.name)));
-  const snapshot = await serveStatic(copies, base);
+  const snapshot = await serveStaticCopies(copies, base);
   /** @type {(string|number)[][]} */
   const rows = [];
   /** @type {Map<string, { app: Summary[], copy: Summary[] }>} */
