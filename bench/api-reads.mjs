@@ -3,7 +3,8 @@
  * The dashboard's hot reads against their floor, with targets. For each database (PostgreSQL in a
  * fresh database, then the embedded PGlite) the built all-in-one server (production, demo mode) is
  * started, Ava signs in through the sandbox, and each read is measured with autocannon beside a bare
- * node:http server (bare-me-server.mjs) answering the very bytes the API sent for it, in the same run:
+ * node:http server (bare-me-server.mjs) and a minimal Fastify server (fastify-floor-server.mjs: the
+ * cookie and an in-memory session, no more) answering the very bytes the API sent for it, in the same run:
  * `GET /api/auth/@me` (the dashboard, its server list), Ava's Arcade's configuration and the server
  * itself (`GET /api/guilds/:server`), with a browser's Accept-Encoding. Settings: API_BENCH_SECONDS (10), API_BENCH_CONNECTIONS (50), BENCH_READS_DATABASES (postgres,pglite),
  * API_BENCH_LOG_LEVEL (the server's LOG_LEVEL; warn unless set: `info` is production's, `debug` logs every request).
@@ -55,18 +56,20 @@ function wireAnswer(url, headers) {
 }
 
 /**
- * A bare node:http server in its own process answering `body` with `encoding`.
- * @param {Buffer} body @param {string | undefined} encoding
+ * A floor server in its own process answering `body` with `encoding`: `bare-me-server.mjs` (node:http)
+ * or `fastify-floor-server.mjs` (Fastify, a cookie and an in-memory session: `sessionCookie`).
+ * @param {'bare-me-server.mjs' | 'fastify-floor-server.mjs'} script @param {Buffer} body
+ * @param {string | undefined} encoding @param {string} sessionCookie
  */
-async function startBare(body, encoding) {
+async function startFloor(script, body, encoding, sessionCookie) {
   const port = await freePort();
-  const child = fork(join(dirname(fileURLToPath(import.meta.url)), 'bare-me-server.mjs'), [], {
-    env: { ...process.env, PORT: String(port), BODY_BASE64: body.toString('base64'), CONTENT_ENCODING: encoding ?? '' },
+  const child = fork(join(dirname(fileURLToPath(import.meta.url)), script), [], {
+    env: { ...process.env, PORT: String(port), BODY_BASE64: body.toString('base64'), CONTENT_ENCODING: encoding ?? '', SESSION_COOKIE: sessionCookie },
     stdio: 'inherit',
   });
   await new Promise((ok, fail) => {
     child.once('message', ok);
-    child.once('exit', (code) => fail(new Error(`bare server exited with ${code}`)));
+    child.once('exit', (code) => fail(new Error(`${script} exited with ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
@@ -85,6 +88,7 @@ async function measure(database) {
   let failed = 0;
   try {
     const cookie = (await signIn(server.url, 'ava')).header();
+    const sessionCookie = cookie.split('; ').find((pair) => pair.split('=')[0]?.includes('session')) ?? '';
     for (const read of READS) {
       const headers = { cookie, 'accept-encoding': read.accept };
       // After a run the server may still be shedding load (503, code 1011) while its backlog drains.
@@ -94,9 +98,12 @@ async function measure(database) {
         answer = await wireAnswer(`${server.url}${read.path}`, headers);
       }
       if (answer.status !== 200) throw new Error(`${read.path} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`);
-      const bare = await startBare(answer.body, answer.encoding);
+      const bare = await startFloor('bare-me-server.mjs', answer.body, answer.encoding, sessionCookie);
+      const framework = await startFloor('fastify-floor-server.mjs', answer.body, answer.encoding, sessionCookie);
       try {
         const floor = await cannon({ url: `${bare.url}${read.path}`, connections: CONNECTIONS, seconds: SECONDS, headers });
+        const fastify = await cannon({ url: `${framework.url}${read.path}`, connections: CONNECTIONS, seconds: SECONDS, headers });
+        if (fastify['2xx'] === 0) throw new Error('the Fastify floor answered no 2xx: did the session cookie reach it?');
         const api = await cannon({ url: `${server.url}${read.path}`, connections: CONNECTIONS, seconds: SECONDS, headers });
         const ratio = okPerSecond(api) / okPerSecond(floor);
         const pass = read.ratio === null || (ratio >= read.ratio && (read.p99 === null || api.latency.p99 <= read.p99) && failures(api) === 0);
@@ -106,8 +113,11 @@ async function measure(database) {
           read.name,
           `${answer.body.length} B ${answer.encoding ?? 'plain'}`,
           Math.round(okPerSecond(floor)),
+          Math.round(okPerSecond(fastify)),
+          `${((okPerSecond(fastify) / okPerSecond(floor)) * 100).toFixed(0)} %`,
           Math.round(okPerSecond(api)),
           `${(ratio * 100).toFixed(0)} %`,
+          `${((okPerSecond(api) / okPerSecond(fastify)) * 100).toFixed(0)} %`,
           floor.latency.p99,
           api.latency.p50,
           api.latency.p99,
@@ -117,6 +127,7 @@ async function measure(database) {
         ]);
       } finally {
         bare.stop();
+        framework.stop();
       }
     }
   } finally {
@@ -124,7 +135,7 @@ async function measure(database) {
     fresh?.drop();
   }
   console.log(`\n${database === 'postgres' ? 'PostgreSQL (a fresh database)' : 'PGlite (embedded, in the server process)'}: ${CONNECTIONS} connections, ${SECONDS} s each, autocannon\n`);
-  table(['read', 'answer', 'bare 2xx/s', 'API 2xx/s', 'API/bare', 'bare p99', 'API p50', 'API p99', 'non-2xx/errors', 'target', ''], rows);
+  table(['read', 'answer', 'bare 2xx/s', 'Fastify 2xx/s', 'Fastify/bare', 'API 2xx/s', 'API/bare', 'API/Fastify', 'bare p99', 'API p50', 'API p99', 'non-2xx/errors', 'target', ''], rows);
   if (database === 'pglite') {
     console.log(
       '\nPGlite is one connection inside the server process: every query runs on the event loop that also serves HTTP, one at a time, so 50 connections queue behind it, and past a second of event-loop delay the server sheds requests (503, code 1011: MAX_EVENT_LOOP_DELAY_MS); the targets are for PostgreSQL.',
