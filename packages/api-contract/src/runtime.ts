@@ -36,6 +36,14 @@ export type PlanCatalogue = z.infer<typeof PlanCatalogue>;
 export const HealthState = z.enum(['operational', 'degraded', 'down']);
 export type HealthState = z.infer<typeof HealthState>;
 
+/**
+ * Why a service is not operational, for a page to say in its reader's language (`detail` is the same
+ * in English, for API clients): the database slow or not answering, Redis not answering, shards not
+ * ready (the counts are in `shards`), or the check not finished in time (the state is unknown).
+ */
+export const StatusReason = z.enum(['database_slow', 'database_down', 'redis_down', 'shards_not_ready', 'check_timeout']);
+export type StatusReason = z.infer<typeof StatusReason>;
+
 /** `GET /api/status`. */
 export const StatusResponse = z.object({
   status: HealthState,
@@ -46,6 +54,7 @@ export const StatusResponse = z.object({
       status: HealthState,
       latencyMs: z.number().nullable(),
       detail: z.string().optional(),
+      reason: StatusReason.optional(),
     }),
   ),
   shards: z.array(

@@ -90,7 +90,7 @@ export class SystemHealth {
       checkedAt: iso(this.deps.clock()),
       services: [
         { name: 'api', status: 'operational', latencyMs: 0 },
-        { name: 'database', status: 'degraded', latencyMs: null, detail: 'The status check did not finish in time: the state of the database and the bot is unknown.' },
+        { name: 'database', status: 'degraded', latencyMs: null, reason: 'check_timeout', detail: 'The status check did not finish in time: the state of the database and the bot is unknown.' },
       ],
       shards: [],
     };
@@ -148,13 +148,13 @@ export class SystemHealth {
       const latencyMs = Math.round(await this.ping(DB_TIMEOUT_MS));
       services.push(
         latencyMs > DB_SLOW_MS
-          ? { name: 'database', status: 'degraded', latencyMs, detail: 'The database is answering slowly.' }
+          ? { name: 'database', status: 'degraded', latencyMs, reason: 'database_slow', detail: 'The database is answering slowly.' }
           : { name: 'database', status: 'operational', latencyMs },
       );
     } catch (error) {
       databaseUp = false;
       logThrottle.warn(log, { err: messageOf(error) }, 'status: database check failed', messageOf(error));
-      services.push({ name: 'database', status: 'down', latencyMs: null, detail: 'The database is not answering.' });
+      services.push({ name: 'database', status: 'down', latencyMs: null, reason: 'database_down', detail: 'The database is not answering.' });
     }
     if (databaseUp) {
       try {
@@ -169,7 +169,7 @@ export class SystemHealth {
       services.push(
         check.reachable
           ? { name: 'redis', status: 'operational', latencyMs: check.latencyMs }
-          : { name: 'redis', status: 'down', latencyMs: null, detail: 'Redis is not answering: rate limits are counted on each API instance until it is back.' },
+          : { name: 'redis', status: 'down', latencyMs: null, reason: 'redis_down', detail: 'Redis is not answering: rate limits are counted on each API instance until it is back.' },
       );
     }
     if (shards.length > 0) {
@@ -179,7 +179,7 @@ export class SystemHealth {
         name: 'bot',
         status: healthy === shards.length ? 'operational' : healthy === 0 ? 'down' : 'degraded',
         latencyMs: null,
-        ...(healthy === shards.length ? {} : { detail: `${shards.length - healthy} of ${shards.length} shards are not ready.` }),
+        ...(healthy === shards.length ? {} : { reason: 'shards_not_ready' as const, detail: `${shards.length - healthy} of ${shards.length} shards are not ready.` }),
       });
     }
     // The API answers, so the whole is at worst "degraded" when a dependency is slow or down.

@@ -118,7 +118,7 @@ describe.each(databases())('pages with their data in the HTML on $name', (databa
     for (const page of pages) {
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('Status: degraded api=operational,database=degraded');
-      expect(embedded(page.body).status?.services[1]?.detail).toMatch(/did not finish in time/);
+      expect(embedded(page.body).status?.services[1]).toMatchObject({ reason: 'check_timeout', detail: expect.stringMatching(/did not finish in time/) });
     }
     expect(check).toHaveBeenCalledTimes(1);
     // The check ends: the next visitor gets its answer from the cache.
@@ -157,6 +157,6 @@ describe.each(databases())('pages with their data in the HTML on $name', (databa
     const res = await new Browser(t.app).get('/status', { headers: html });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Status: degraded api=operational,database=down');
-    expect(embedded(res.body).status?.services.find((s) => s.name === 'database')?.detail).toBe('The database is not answering.');
+    expect(embedded(res.body).status?.services.find((s) => s.name === 'database')).toMatchObject({ reason: 'database_down', detail: 'The database is not answering.' });
   });
 });

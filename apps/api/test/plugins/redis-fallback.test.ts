@@ -99,6 +99,7 @@ describe('rate limits with a Redis that is never reachable (nothing listens at R
       name: 'redis',
       status: 'down',
       latencyMs: null,
+      reason: 'redis_down',
       detail: 'Redis is not answering: rate limits are counted on each API instance until it is back.',
     });
     expect(body.status).toBe('degraded');

@@ -10,9 +10,9 @@ export function statusFixture(now = Date.now(), over: Partial<StatusResponse> = 
     checkedAt: new Date(now).toISOString(),
     services: [
       { name: 'api', status: 'operational', latencyMs: 0 },
-      { name: 'database', status: 'degraded', latencyMs: 1250, detail: 'The database is answering slowly.' },
+      { name: 'database', status: 'degraded', latencyMs: 1250, reason: 'database_slow', detail: 'The database is answering slowly.' },
       { name: 'redis', status: 'operational', latencyMs: 1 },
-      { name: 'bot', status: 'degraded', latencyMs: null, detail: '1 of 2 shards are not ready.' },
+      { name: 'bot', status: 'degraded', latencyMs: null, reason: 'shards_not_ready', detail: '1 of 2 shards are not ready.' },
     ],
     shards: [
       { id: 0, state: 'ready', latencyMs: 42, guilds: 1520, lastHeartbeat: new Date(now - 12_000).toISOString() },

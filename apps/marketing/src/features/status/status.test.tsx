@@ -65,6 +65,21 @@ describe('StatusPage', () => {
     expect(screen.queryByText('Redis')).not.toBeInTheDocument();
   });
 
+  it('says why a service is not operational from its reason, and shows a detail without one as sent', async () => {
+    const services = [
+      { name: 'api', status: 'operational', latencyMs: 0 },
+      { name: 'database', status: 'degraded', latencyMs: null, reason: 'check_timeout', detail: 'English detail for API clients' },
+      { name: 'search', status: 'down', latencyMs: null, detail: 'The search index is rebuilding.' },
+    ] as const;
+    mockApi({ 'GET /api/status': statusFixture(Date.now(), { services: [...services] }) });
+    renderPage(<StatusPage />, { url: '/status' });
+    const region = await screen.findByRole('region', { name: 'Services' });
+    const database = within(region).getByText('Database').closest('li')!;
+    expect(database).toHaveTextContent('The status check did not finish in time: the state of the database and the bot is unknown.');
+    expect(database).not.toHaveTextContent('English detail for API clients');
+    expect(within(region).getByText('Search').closest('li')).toHaveTextContent('The search index is rebuilding.');
+  });
+
   it('shows an empty state when no shard has reported', async () => {
     mockApi({ 'GET /api/status': statusFixture(Date.now(), { status: 'operational', services: [{ name: 'api', status: 'operational', latencyMs: 0 }], shards: [] }) });
     renderPage(<StatusPage />, { url: '/status' });
@@ -131,6 +146,10 @@ describe('StatusPage in German', () => {
     const services = screen.getByRole('region', { name: 'Dienste' });
     const database = within(services).getByText('Datenbank').closest('li')!;
     expect(database).toHaveTextContent('1.250 ms');
+    // The reason in German, not the API's English detail.
+    expect(database).toHaveTextContent('Die Datenbank antwortet langsam.');
+    expect(database).not.toHaveTextContent('answering');
+    expect(within(services).getByText('Discord-Bot').closest('li')).toHaveTextContent('Einige Shards sind nicht bereit');
     expect(within(database).getByText('Beeinträchtigt')).toBeInTheDocument();
     expect(within(services).getByText('API').closest('li')).toHaveTextContent('In Betrieb');
     expect(within(services).getByText('Ratenlimits').closest('li')).toHaveTextContent('Anfragelimits, die sich die Server der API teilen');

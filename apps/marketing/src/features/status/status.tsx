@@ -1,4 +1,4 @@
-import type { HealthState, StatusResponse } from '@tickety/api-contract';
+import type { HealthState, StatusReason, StatusResponse } from '@tickety/api-contract';
 import { formatDateTime, formatNumber, formatRelative, Link, type Translate, useNow } from '@tickety/shared';
 import { Alert, Badge, Button, Card, cx, EmptyState, PageHeader, Skeleton, Table, type TableColumn, type Tone } from '@tickety/ui';
 import CircleAlert from 'lucide-react/icons/circle-alert';
@@ -46,6 +46,14 @@ const SERVICE_NAMES: Record<string, { label: MessageKey; about: MessageKey }> = 
   database: { label: 'status.service.database.name', about: 'status.service.database.about' },
   bot: { label: 'status.service.bot.name', about: 'status.service.bot.about' },
   redis: { label: 'status.service.redis.name', about: 'status.service.redis.about' },
+};
+
+const REASON: Record<StatusReason, MessageKey> = {
+  database_slow: 'status.reason.database_slow',
+  database_down: 'status.reason.database_down',
+  redis_down: 'status.reason.redis_down',
+  shards_not_ready: 'status.reason.shards_not_ready',
+  check_timeout: 'status.reason.check_timeout',
 };
 
 /** A service's name and what it does: ours translated, any other one by its id. */
@@ -113,7 +121,7 @@ function Services({ services }: { services: StatusResponse['services'] }) {
             <li key={service.name} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4">
               <div className="w-full min-w-0 sm:w-auto sm:flex-1">
                 <p className="font-medium text-surface-900 dark:text-surface-50">{label}</p>
-                <p className="text-sm text-surface-600 dark:text-surface-400">{service.detail ?? about}</p>
+                <p className="text-sm text-surface-600 dark:text-surface-400">{service.reason ? t(REASON[service.reason]) : (service.detail ?? about)}</p>
               </div>
               <span className="text-sm text-surface-600 tabular-nums dark:text-surface-400" title={t('status.responseTime')}>
                 <span className="sr-only">{t('status.latencyLabel')} </span>
