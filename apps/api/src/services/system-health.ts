@@ -14,6 +14,8 @@ const DB_TIMEOUT_MS = 3_000;
 const SYSTEM_DB_CHECK_MS = 2_000;
 /** How old the status a page arrives with may be (one check per instance in that time, whoever asks). */
 export const STATUS_SNAPSHOT_MAX_AGE_MS = 5_000;
+/** A visitor past this age still gets the cached status at once, while a check refreshes it behind them. */
+export const STATUS_SNAPSHOT_REFRESH_AFTER_MS = 2_500;
 /** A page waits this long for a status check; past it, it says the status is unknown (degraded). */
 export const STATUS_SNAPSHOT_WAIT_MS = 1_000;
 /** A shard without a heartbeat for this long is not counted as healthy. */
@@ -49,38 +51,49 @@ export class SystemHealth {
 
   /**
    * The public status for a page's HTML: the last check's if it is at most STATUS_SNAPSHOT_MAX_AGE_MS
-   * old, else a new one, shared by every request that asks meanwhile (a crowd costs one check). A
-   * check that takes longer than STATUS_SNAPSHOT_WAIT_MS (a dead database: its ping waits 3 s) is not
-   * waited for: the page says the status is unknown, and the check still fills the cache when it ends.
+   * old, else a new one, shared by every request that asks meanwhile (a crowd costs one check). Past
+   * STATUS_SNAPSHOT_REFRESH_AFTER_MS a visitor still gets the cached status at once while a check
+   * runs behind it, so under steady traffic no visitor waits for one. A check that takes longer than
+   * STATUS_SNAPSHOT_WAIT_MS (a dead database: its ping waits 3 s) is not waited for: the page says
+   * the status is unknown, and the check still fills the cache when it ends.
    */
   async statusSnapshot(log: FastifyBaseLogger): Promise<StatusResponse> {
-    const { clock } = this.deps;
-    if (this.snapshot && clock() - this.snapshot.at < STATUS_SNAPSHOT_MAX_AGE_MS) return this.snapshot.status;
-    if (!this.checking) {
-      const check = this.status(log).then((status) => {
-        this.snapshot = { at: clock(), status };
-        return status;
-      });
-      this.checking = check;
-      void check.then(
-        () => undefined,
-        (error: unknown) => log.warn({ err: messageOf(error) }, 'status: the check failed'),
-      );
-      void check.finally(() => {
-        if (this.checking === check) this.checking = null;
-      }).catch(() => undefined);
+    const age = this.snapshot ? this.deps.clock() - this.snapshot.at : Number.POSITIVE_INFINITY;
+    if (this.snapshot && age < STATUS_SNAPSHOT_MAX_AGE_MS) {
+      if (age >= STATUS_SNAPSHOT_REFRESH_AFTER_MS) void this.startCheck(log).catch(() => undefined);
+      return this.snapshot.status;
     }
+    const checking = this.startCheck(log);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), STATUS_SNAPSHOT_WAIT_MS);
     });
     try {
-      return (await Promise.race([this.checking, late])) ?? this.unknownStatus();
+      return (await Promise.race([checking, late])) ?? this.unknownStatus();
     } catch {
       return this.unknownStatus();
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The running check for the snapshot, or a new one (which fills the cache when it ends). */
+  private startCheck(log: FastifyBaseLogger): Promise<StatusResponse> {
+    if (this.checking) return this.checking;
+    const { clock } = this.deps;
+    const check = this.status(log).then((status) => {
+      this.snapshot = { at: clock(), status };
+      return status;
+    });
+    this.checking = check;
+    void check.then(
+      () => undefined,
+      (error: unknown) => log.warn({ err: messageOf(error) }, 'status: the check failed'),
+    );
+    void check.finally(() => {
+      if (this.checking === check) this.checking = null;
+    }).catch(() => undefined);
+    return check;
   }
 
   /** What a page says while no check has answered in time: the API is up, the rest unknown. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PAGE_DATA_ID, type PageData } from '@tickety/api-contract';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { NOTICES_MAX_AGE_MS, NOTICES_WAIT_MS } from '../../src/app';
-import { STATUS_SNAPSHOT_MAX_AGE_MS, STATUS_SNAPSHOT_WAIT_MS } from '../../src/services/system-health';
+import { STATUS_SNAPSHOT_MAX_AGE_MS, STATUS_SNAPSHOT_REFRESH_AFTER_MS, STATUS_SNAPSHOT_WAIT_MS } from '../../src/services/system-health';
 import { useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases } from '../helpers/db';
@@ -90,17 +90,25 @@ describe.each(databases())('pages with their data in the HTML on $name', (databa
     expect(home.body).not.toContain(PAGE_DATA_ID);
   });
 
-  it('checks the status once for a crowd of visitors, and again once the snapshot is older than its age', async () => {
+  it('checks the status once for a crowd of visitors, refreshes it behind a visitor once it is half its age, and never serves one older than its age', async () => {
     const check = vi.spyOn(t.app.systemHealth, 'status');
     const pages = await Promise.all(Array.from({ length: 25 }, () => new Browser(t.app).get('/status', { headers: html })));
     for (const page of pages) expect(page.body).toContain('Status: operational');
     expect(check).toHaveBeenCalledTimes(1);
-    t.clock.advance(STATUS_SNAPSHOT_MAX_AGE_MS - 1);
+    t.clock.advance(STATUS_SNAPSHOT_REFRESH_AFTER_MS - 1);
     await new Browser(t.app).get('/status', { headers: html });
     expect(check).toHaveBeenCalledTimes(1);
+    // Half its age: the visitors get the cached status, and one check starts behind them.
     t.clock.advance(1);
+    const before = embedded((await new Browser(t.app).get('/status', { headers: html })).body).status?.checkedAt;
     await Promise.all(Array.from({ length: 5 }, () => new Browser(t.app).get('/status', { headers: html })));
     expect(check).toHaveBeenCalledTimes(2);
+    await vi.waitFor(async () => expect(embedded((await new Browser(t.app).get('/status', { headers: html })).body).status?.checkedAt).not.toBe(before));
+    expect(check).toHaveBeenCalledTimes(2);
+    // No visitor for longer than its age: the next one waits for a new check.
+    t.clock.advance(STATUS_SNAPSHOT_MAX_AGE_MS);
+    await Promise.all(Array.from({ length: 5 }, () => new Browser(t.app).get('/status', { headers: html })));
+    expect(check).toHaveBeenCalledTimes(3);
   });
 
   it('does not keep visitors waiting on a check that hangs: the page says the status is unknown, and one check runs for all', async () => {
