@@ -34,6 +34,8 @@ import type { StaffTeam } from './services/staff-team';
 import type { Statistics } from './services/statistics';
 import type { SystemHealth } from './services/system-health';
 import type { Tickets } from './services/tickets';
+import type { BotCommands } from './services/bot-commands';
+import type { Signals } from './lib/signals';
 import type { Transcripts } from './services/transcripts';
 import type { BlobStore } from './lib/blob-store';
 
@@ -64,6 +66,10 @@ declare module 'fastify' {
     /** Bot API keys (hashed), ticket events and the tickets they make, transcripts (v2). */
     botKeys: BotKeys;
     tickets: Tickets;
+    /** What the dashboard asks bots to do in tickets: queued, taken by the bot's poll, reported (docs/api.md, "Bot commands"). */
+    botCommands: BotCommands;
+    /** "Something new under this topic" for waiters on every instance (Redis pub/sub with REDIS_URL). */
+    signals: Signals;
     transcripts: Transcripts;
     /** Where transcripts and their attachments keep their bytes (BLOB_STORE: the database, or an S3-compatible bucket). */
     blobStore: BlobStore;

@@ -167,6 +167,11 @@ export const ERROR_CODES = {
     httpStatus: 503,
     message: 'Transcript storage is not answering right now: nothing was changed. Try again shortly.',
   },
+  BOT_COMMAND_CLOSED: {
+    code: 1032,
+    httpStatus: 409,
+    message: 'This command is not waiting for a report: its outcome was already reported, or no bot took it. Nothing was changed.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

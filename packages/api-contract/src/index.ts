@@ -4,6 +4,7 @@ export * from './announcements-api';
 export * from './auth';
 export * from './billing-api';
 export * from './bot-api';
+export * from './bot-commands-api';
 export * from './canonical-json';
 export * from './config-diff';
 export * from './config-file-api';

@@ -45,6 +45,7 @@ describe.each(databases())('migrations on $name', (database) => {
         'billing_customers',
         'blob_deletions',
         'blobs',
+        'bot_commands',
         'bot_keys',
         'bot_servers',
         'bot_shards',

@@ -6,6 +6,8 @@ import { SecretBox, Signer } from '../../lib/crypto';
 import { DiscordClient, type FetchLike } from '../../lib/discord';
 import { DiscordBot } from '../../lib/discord-bot';
 import { type InvalidationBus, LocalInvalidationBus, RedisInvalidationBus } from '../../lib/invalidation-bus';
+import { LocalSignals, RedisSignals, type Signals } from '../../lib/signals';
+import { BotCommands } from '../../services/bot-commands';
 import { SessionCache } from '../../lib/session-cache';
 import { Accounts } from '../../services/accounts';
 import { Announcements } from '../../services/announcements';
@@ -113,6 +115,13 @@ export default fp(
       });
     }
     app.decorate('tickets', new Tickets(db, clock));
+    const signals: Signals = app.redis ? new RedisSignals(app.redis, `${config.cacheChannel}:signals`, app.log) : new LocalSignals();
+    app.decorate('signals', signals);
+    app.addHook('onClose', () => signals.close());
+    const botCommands = new BotCommands({ db, clock, signals });
+    app.decorate('botCommands', botCommands);
+    // Waiting polls answer (empty) at once, so the server can close their connections.
+    app.addHook('preClose', async () => botCommands.close());
     app.decorate(
       'systemHealth',
       new SystemHealth({ db, clock, botId: config.discord.clientId, redis: app.redisLink, recentErrors: app.recentErrors, logThrottle: app.logThrottle }),

@@ -4,6 +4,11 @@ import { gunzip as gunzipCb } from 'node:zlib';
 import { normalizeIP } from '@fastify/rate-limit';
 import {
   ApiError,
+  BotCommandBatch,
+  BotCommandParams,
+  BotCommandResult,
+  BotCommandResultAnswer,
+  BotCommandsQuery,
   BotIdentity,
   BotKeyRotateRequest,
   BotKeyRotateResponse,
@@ -173,6 +178,34 @@ export default async function botRoutes(fastify: FastifyInstance) {
       const result = await app.tickets.ingest(req.bot!.botId, req.body.events);
       req.log.debug({ botId: req.bot!.botId, ...result }, 'ticket events stored');
       return result;
+    },
+  );
+
+  // Commands (docs/api.md, "Bot commands"): a long poll. A bot that hangs up mid-wait takes nothing;
+  // one that hangs up as its commands are handed out gets them again once their lease runs out.
+  app.get('/commands', { schema: { querystring: BotCommandsQuery, response: { 200: BotCommandBatch, ...errors } } }, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    const hangUp = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) hangUp.abort();
+    };
+    reply.raw.once('close', onClose);
+    try {
+      const commands = await app.botCommands.poll(req.bot!.botId, req.query.max, req.query.wait * 1000, hangUp.signal);
+      if (commands.length > 0) req.log.debug({ botId: req.bot!.botId, commands: commands.map((c) => c.id) }, 'bot commands handed out');
+      return { commands };
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+  });
+
+  app.post(
+    '/commands/:id/result',
+    { ...raw, schema: { params: BotCommandParams, body: BotCommandResult, response: { 200: BotCommandResultAnswer, ...errors } } },
+    async (req) => {
+      const answer = await app.botCommands.report(req.bot!.botId, req.params.id, req.body);
+      req.log.info({ botId: req.bot!.botId, commandId: answer.id, state: answer.state }, 'bot command reported');
+      return answer;
     },
   );
 

@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto';
+import {
+  BOT_COMMAND_LEASE_SECONDS,
+  BOT_COMMAND_TTL_SECONDS,
+  type BotCommand,
+  type BotCommandPayload,
+  type BotCommandResult,
+  type CommandRequester,
+  type CommandState,
+} from '@tickety/api-contract';
+import type { Db } from '../db/driver';
+import { type Clock, iso, toMs } from '../lib/clock';
+import { ApiHttpError } from '../lib/errors';
+import type { Signals } from '../lib/signals';
+
+/** A waiting poll reads again this often even without a signal (a lapsed lease, a signal lost with Redis). */
+const RECHECK_MS = 5_000;
+/** Commands queued this long ago (long finished, expired or lost) are deleted, a few at a time, as new ones are queued. */
+const KEEP_MS = 30 * 24 * 3600 * 1000;
+const PRUNE_BATCH = 100;
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** `cmd_` and 26 base32 characters of 130 random bits. */
+function newCommandId(): string {
+  const bytes = randomBytes(26);
+  let id = 'cmd_';
+  for (const byte of bytes) id += BASE32[byte & 31];
+  return id;
+}
+
+interface CommandRow {
+  id: string;
+  bot_id: string;
+  guild_id: string;
+  ticket_id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  requested_by: CommandRequester;
+  requested_at: unknown;
+  expires_at: unknown;
+  state: string;
+  attempts: number;
+  lease_until: unknown;
+  finished_at: unknown;
+  outcome: BotCommandResult | null;
+}
+
+/** A command as the dashboard follows it. */
+export interface CommandView {
+  id: string;
+  serverId: string;
+  ticketId: string;
+  kind: BotCommandPayload['kind'];
+  state: CommandState;
+  attempts: number;
+  requestedAt: string;
+  expiresAt: string;
+  finishedAt: string | null;
+  outcome: BotCommandResult | null;
+}
+
+const topic = (botId: string) => `bot-commands:${botId}`;
+
+/**
+ * The command queue (docs/api.md, "Bot commands"): the dashboard queues, a bot takes and reports.
+ * Taking locks the rows it hands out (FOR UPDATE SKIP LOCKED), so two pollers, on one instance or
+ * many, never get the same command; a command taken and not reported within its lease is handed out
+ * again (same id, next attempt) until it expires, and a bot makes that repeat harmless by the id.
+ */
+export class BotCommands {
+  readonly #waiting = new Set<AbortController>();
+
+  constructor(private readonly deps: { db: Db; clock: Clock; signals: Signals }) {}
+
+  /** Queues a command for `botId` and wakes its polls. */
+  async enqueue(input: { botId: string; guildId: string; ticketId: string; payload: BotCommandPayload; requestedBy: CommandRequester }): Promise<CommandView> {
+    const { db, clock, signals } = this.deps;
+    const now = clock();
+    const { kind, ...payload } = input.payload;
+    const { rows } = await db.query<CommandRow>(
+      `INSERT INTO bot_commands (id, bot_id, guild_id, ticket_id, kind, payload, requested_by, requested_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+      [newCommandId(), input.botId, input.guildId, input.ticketId, kind, JSON.stringify(payload), JSON.stringify(input.requestedBy), iso(now), iso(now + BOT_COMMAND_TTL_SECONDS * 1000)],
+    );
+    signals.publish(topic(input.botId));
+    await db.query(
+      `DELETE FROM bot_commands WHERE id IN (
+         SELECT id FROM bot_commands WHERE guild_id = $1 AND requested_at <= $2 LIMIT ${PRUNE_BATCH})`,
+      [input.guildId, iso(now - KEEP_MS)],
+    );
+    return this.#view(rows[0]!, now);
+  }
+
+  /** Hands out up to `max` of the bot's commands (oldest first), each leased to this caller. */
+  async take(botId: string, max: number): Promise<BotCommand[]> {
+    const { db, clock } = this.deps;
+    const now = clock();
+    const { rows } = await db.query<CommandRow>(
+      `UPDATE bot_commands c SET state = 'taken', attempts = c.attempts + 1, lease_until = $3
+       FROM (SELECT id FROM bot_commands
+             WHERE bot_id = $1 AND expires_at > $2 AND (state = 'queued' OR (state = 'taken' AND lease_until <= $2))
+             ORDER BY requested_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS next
+       WHERE c.id = next.id RETURNING c.*`,
+      [botId, iso(now), iso(now + BOT_COMMAND_LEASE_SECONDS * 1000), max],
+    );
+    return rows
+      .sort((a, b) => (toMs(a.requested_at) ?? 0) - (toMs(b.requested_at) ?? 0) || a.id.localeCompare(b.id))
+      .map((row) => ({
+        ...(row.payload as object),
+        kind: row.kind,
+        id: row.id,
+        serverId: row.guild_id,
+        ticketId: row.ticket_id,
+        requestedBy: row.requested_by,
+        requestedAt: iso(toMs(row.requested_at) ?? 0),
+        attempt: Number(row.attempts),
+        leaseUntil: iso(toMs(row.lease_until) ?? 0),
+      })) as BotCommand[];
+  }
+
+  /**
+   * Takes the bot's commands, waiting up to `waitMs` for one to arrive when there is none: woken by
+   * a signal from any instance, and reading again every RECHECK_MS. Ends early, empty, when `abort`
+   * fires (the bot hung up) or the service closes (the instance shuts down).
+   */
+  async poll(botId: string, max: number, waitMs: number, abort: AbortSignal): Promise<BotCommand[]> {
+    const deadline = performance.now() + waitMs;
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    abort.addEventListener('abort', stop, { once: true });
+    this.#waiting.add(controller);
+    // A signal between a read and the wait must not be lost: it is remembered until the next read.
+    let signalled = false;
+    let wake: () => void = () => undefined;
+    const unsubscribe = this.deps.signals.subscribe(topic(botId), () => {
+      signalled = true;
+      wake();
+    });
+    try {
+      for (;;) {
+        if (controller.signal.aborted) return [];
+        signalled = false;
+        const commands = await this.take(botId, max);
+        const left = deadline - performance.now();
+        // Commands taken as the bot hung up are not lost: their lease runs out and they are handed out again.
+        if (commands.length > 0 || left <= 0 || controller.signal.aborted) return commands;
+        if (signalled) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, Math.min(left, RECHECK_MS));
+          function done() {
+            clearTimeout(timer);
+            controller.signal.removeEventListener('abort', done);
+            wake = () => undefined;
+            resolve();
+          }
+          wake = done;
+          controller.signal.addEventListener('abort', done, { once: true });
+        });
+      }
+    } finally {
+      unsubscribe();
+      abort.removeEventListener('abort', stop);
+      this.#waiting.delete(controller);
+    }
+  }
+
+  /** Records the bot's report on a command it took (also after its lease ran out: what happened, happened). */
+  async report(botId: string, id: string, result: BotCommandResult): Promise<{ id: string; state: CommandState }> {
+    const { db, clock } = this.deps;
+    const state = result.outcome === 'done' ? 'done' : 'failed';
+    const { rows } = await db.query<{ id: string }>(
+      `UPDATE bot_commands SET state = $3, finished_at = $4, outcome = $5 WHERE id = $1 AND bot_id = $2 AND state = 'taken' RETURNING id`,
+      [id, botId, state, iso(clock()), JSON.stringify(result)],
+    );
+    if (rows.length > 0) return { id, state };
+    const existing = await db.query<{ id: string }>('SELECT id FROM bot_commands WHERE id = $1 AND bot_id = $2', [id, botId]);
+    if (existing.rows.length === 0) throw new ApiHttpError('NOT_FOUND', { message: 'This bot has no command with this id.' });
+    throw new ApiHttpError('BOT_COMMAND_CLOSED');
+  }
+
+  /** A command of `guildId` as the dashboard follows it, or null. */
+  async get(guildId: string, id: string): Promise<CommandView | null> {
+    const { rows } = await this.deps.db.query<CommandRow>('SELECT * FROM bot_commands WHERE id = $1 AND guild_id = $2', [id, guildId]);
+    return rows[0] ? this.#view(rows[0], this.deps.clock()) : null;
+  }
+
+  /** Ends every waiting poll (empty): the instance is shutting down. */
+  close(): void {
+    for (const controller of this.#waiting) controller.abort();
+  }
+
+  #view(row: CommandRow, now: number): CommandView {
+    const expiresAt = toMs(row.expires_at) ?? 0;
+    const leaseUntil = toMs(row.lease_until);
+    const finishedAt = toMs(row.finished_at);
+    return {
+      id: row.id,
+      serverId: row.guild_id,
+      ticketId: row.ticket_id,
+      kind: row.kind as CommandView['kind'],
+      state: effectiveState(row.state, now, expiresAt, leaseUntil),
+      attempts: Number(row.attempts),
+      requestedAt: iso(toMs(row.requested_at) ?? 0),
+      expiresAt: iso(expiresAt),
+      finishedAt: finishedAt === null ? null : iso(finishedAt),
+      outcome: row.outcome,
+    };
+  }
+}
+
+/** Where a command stands at `now`: the stored state, with expiry and lost leases read from the times. */
+function effectiveState(stored: string, now: number, expiresAt: number, leaseUntil: number | null): CommandState {
+  if (stored === 'done' || stored === 'failed') return stored;
+  const leaseOver = leaseUntil === null || leaseUntil <= now;
+  if (stored === 'taken' && !leaseOver) return 'taken';
+  if (now >= expiresAt) return stored === 'taken' ? 'lost' : 'expired';
+  return 'queued';
+}

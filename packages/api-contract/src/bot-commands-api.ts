@@ -1,0 +1,109 @@
+/**
+ * The bot API's second direction: what the dashboard asks a bot to do in a ticket (docs/api.md, "Bot
+ * commands"). The API queues a command in PostgreSQL; a bot takes it with `GET
+ * /api/bot/v1/commands?wait=25` (a long poll) and reports its outcome with `POST
+ * /api/bot/v1/commands/:id/result`. A command not taken within BOT_COMMAND_TTL_SECONDS expires; one
+ * taken but not reported within BOT_COMMAND_LEASE_SECONDS is offered again, with the same id and the
+ * next `attempt`, so a bot that died mid-command does not lose it: a bot makes a repeated command
+ * harmless by its id (a reply is sent with the id as Discord's message nonce, `enforce_nonce`).
+ */
+import { z } from './zod-setup';
+import { BotTicketId, CLOSE_REASON_MAX } from './bot-api';
+import { Snowflake } from './auth';
+import { discordLength, MESSAGE_CONTENT_MAX } from './server-config/limits';
+
+/** Seconds a queued command waits for a bot to take it; then it expires (the dashboard says so). */
+export const BOT_COMMAND_TTL_SECONDS = 60;
+/** Seconds a bot has to report a command it took; then the command is offered again (while its time lasts). */
+export const BOT_COMMAND_LEASE_SECONDS = 30;
+/** The longest `wait` of a poll (seconds): under the 30 s most proxies allow an idle request. */
+export const BOT_COMMANDS_WAIT_MAX_SECONDS = 25;
+/** The most commands one poll answers (`max`). */
+export const BOT_COMMANDS_TAKE_MAX = 20;
+/** A ticket may carry at most this many labels (a server defines at most 25). */
+export const TICKET_LABELS_MAX = 25;
+
+export const BOT_COMMAND_KINDS = ['reply', 'claim', 'unclaim', 'close', 'add_member', 'set_labels'] as const;
+export const BotCommandKind = z.enum(BOT_COMMAND_KINDS);
+export type BotCommandKind = z.infer<typeof BotCommandKind>;
+
+/** A command's id: `cmd_` and 26 random base32 characters. */
+export const BotCommandId = z.string().regex(/^cmd_[a-z2-7]{26}$/, 'Must be a command id (cmd_ and 26 letters or digits).');
+
+/** Reply text as Discord counts it: 1 to 2000 code points, not only blanks. */
+export const ReplyContent = z
+  .string()
+  .refine((text) => text.trim().length > 0, 'A reply needs some text.')
+  .refine((text) => discordLength(text) <= MESSAGE_CONTENT_MAX, `A reply may be at most ${MESSAGE_CONTENT_MAX} characters as Discord counts them.`);
+
+const ReplyPayload = z.object({ kind: z.literal('reply'), content: ReplyContent }).strict();
+const ClaimPayload = z.object({ kind: z.literal('claim') }).strict();
+const UnclaimPayload = z.object({ kind: z.literal('unclaim') }).strict();
+const ClosePayload = z.object({ kind: z.literal('close'), reason: z.string().max(CLOSE_REASON_MAX).nullable() }).strict();
+const AddMemberPayload = z.object({ kind: z.literal('add_member'), userId: Snowflake }).strict();
+const SetLabelsPayload = z.object({ kind: z.literal('set_labels'), labels: z.array(z.string().min(1).max(32)).max(TICKET_LABELS_MAX) }).strict();
+
+/** What each kind of command carries besides its common fields. */
+export const BotCommandPayload = z.discriminatedUnion('kind', [ReplyPayload, ClaimPayload, UnclaimPayload, ClosePayload, AddMemberPayload, SetLabelsPayload]);
+export type BotCommandPayload = z.infer<typeof BotCommandPayload>;
+
+/** The staff member a command acts for: a reply is posted under this name and avatar. */
+export const CommandRequester = z.object({ id: Snowflake, name: z.string(), avatarUrl: z.string().nullable() });
+export type CommandRequester = z.infer<typeof CommandRequester>;
+
+/** What every command carries, whatever its kind. */
+const commandFields = {
+  id: BotCommandId,
+  serverId: Snowflake,
+  ticketId: BotTicketId,
+  requestedBy: CommandRequester,
+  requestedAt: z.string(),
+  /** 1 on first delivery; more when an earlier taker did not report within the lease. */
+  attempt: z.int().min(1),
+  /** Report the outcome before this time, or the command is offered again (or ends as lost). */
+  leaseUntil: z.string(),
+};
+
+/** A command as a bot receives it. */
+export const BotCommand = z.discriminatedUnion('kind', [
+  ReplyPayload.extend(commandFields),
+  ClaimPayload.extend(commandFields),
+  UnclaimPayload.extend(commandFields),
+  ClosePayload.extend(commandFields),
+  AddMemberPayload.extend(commandFields),
+  SetLabelsPayload.extend(commandFields),
+]);
+export type BotCommand = z.infer<typeof BotCommand>;
+
+/** `GET /api/bot/v1/commands?wait=&max=`. */
+export const BotCommandsQuery = z.object({
+  wait: z.coerce.number().int().min(0).max(BOT_COMMANDS_WAIT_MAX_SECONDS).default(0),
+  max: z.coerce.number().int().min(1).max(BOT_COMMANDS_TAKE_MAX).default(BOT_COMMANDS_TAKE_MAX),
+});
+export const BotCommandBatch = z.object({ commands: z.array(BotCommand) });
+export type BotCommandBatch = z.infer<typeof BotCommandBatch>;
+
+/** Why Discord refused a command, as the bot reports it (the dashboard explains each). */
+export const COMMAND_FAILURES = ['missing_permission', 'channel_gone', 'member_gone', 'ticket_closed', 'rate_limited', 'other'] as const;
+export const CommandFailure = z.enum(COMMAND_FAILURES);
+export type CommandFailure = z.infer<typeof CommandFailure>;
+
+/** `POST /api/bot/v1/commands/:id/result`. */
+export const BotCommandResult = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('done'), messageId: Snowflake.optional() }).strict(),
+  z.object({ outcome: z.literal('failed'), reason: CommandFailure, message: z.string().max(500).optional() }).strict(),
+]);
+export type BotCommandResult = z.infer<typeof BotCommandResult>;
+
+/**
+ * Where a command stands: `queued` (waiting for a bot), `taken` (a bot has it), `done`, `failed`
+ * (Discord refused, with the bot's reason), `expired` (no bot took it in time) or `lost` (a bot took
+ * it and never reported, and its time ran out: it may or may not have happened).
+ */
+export const COMMAND_STATES = ['queued', 'taken', 'done', 'failed', 'expired', 'lost'] as const;
+export const CommandState = z.enum(COMMAND_STATES);
+export type CommandState = z.infer<typeof CommandState>;
+
+export const BotCommandParams = z.object({ id: BotCommandId });
+export const BotCommandResultAnswer = z.object({ id: BotCommandId, state: CommandState });
+export type BotCommandResultAnswer = z.infer<typeof BotCommandResultAnswer>;
