@@ -35,6 +35,7 @@ import type { Statistics } from './services/statistics';
 import type { SystemHealth } from './services/system-health';
 import type { Tickets } from './services/tickets';
 import type { BotCommands } from './services/bot-commands';
+import type { TicketMessages } from './services/ticket-messages';
 import type { Signals } from './lib/signals';
 import type { Transcripts } from './services/transcripts';
 import type { BlobStore } from './lib/blob-store';
@@ -66,6 +67,8 @@ declare module 'fastify' {
     /** Bot API keys (hashed), ticket events and the tickets they make, transcripts (v2). */
     botKeys: BotKeys;
     tickets: Tickets;
+    /** The live messages of open tickets, from the bot (docs/api.md, `POST /api/bot/v1/messages`). */
+    ticketMessages: TicketMessages;
     /** What the dashboard asks bots to do in tickets: queued, taken by the bot's poll, reported (docs/api.md, "Bot commands"). */
     botCommands: BotCommands;
     /** "Something new under this topic" for waiters on every instance (Redis pub/sub with REDIS_URL). */

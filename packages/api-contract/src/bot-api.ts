@@ -345,3 +345,49 @@ export type TranscriptList = z.infer<typeof TranscriptList>;
 /** Why the signed-in user may read a transcript (the viewer says so); 'staff': a staff member's read-only view. */
 export const TRANSCRIPT_ACCESS_REASONS = ['opener', 'manager', 'support', 'staff'] as const;
 export type TranscriptAccessReason = (typeof TRANSCRIPT_ACCESS_REASONS)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Live messages of open tickets (`POST /api/bot/v1/messages`): what the dashboard's conversation
+// shows while the ticket is open. Deleted once the ticket's transcript is stored.
+
+const messageEventBase = { id: BotEventId, serverId: Snowflake, ticketId: BotTicketId, at: EventTime };
+
+export const TicketMessageEvent = z.discriminatedUnion('type', [
+  /** A message was posted: as a transcript has it, with its author. */
+  z.object({ ...messageEventBase, type: z.literal('message_created'), message: TranscriptMessage, author: TranscriptUser }).strict(),
+  /** A message's text, embeds or attachments changed (`at`: when; an older edit than the one stored changes nothing). */
+  z
+    .object({
+      ...messageEventBase,
+      type: z.literal('message_edited'),
+      messageId: Snowflake,
+      content: text(4000),
+      embeds: z.array(TranscriptEmbed).max(10),
+      attachments: z.array(TranscriptAttachment).max(10),
+    })
+    .strict(),
+  /** A message was deleted: it stays deleted, whatever arrives after. */
+  z.object({ ...messageEventBase, type: z.literal('message_deleted'), messageId: Snowflake }).strict(),
+]);
+export type TicketMessageEvent = z.infer<typeof TicketMessageEvent>;
+
+export const TICKET_MESSAGE_BATCH_MAX = 1000;
+export const TicketMessageBatch = z
+  .object({ messages: z.array(TicketMessageEvent).min(1).max(TICKET_MESSAGE_BATCH_MAX) })
+  .strict()
+  .superRefine((batch, ctx) => {
+    const seen = new Set<string>();
+    batch.messages.forEach((event, i) => {
+      if (seen.has(event.id)) ctx.addIssue({ code: 'custom', path: ['messages', i, 'id'], input: event.id, message: `Event ${event.id} is in the batch twice.` });
+      seen.add(event.id);
+    });
+  });
+export type TicketMessageBatch = z.infer<typeof TicketMessageBatch>;
+
+export const TicketMessageBatchResult = z.object({
+  /** Messages whose stored state changed (posted, edited to something newer, deleted). */
+  changed: z.int(),
+  /** Messages the batch left as they were: seen before, an older edit, already deleted, or of a closed ticket. */
+  unchanged: z.int(),
+});
+export type TicketMessageBatchResult = z.infer<typeof TicketMessageBatchResult>;

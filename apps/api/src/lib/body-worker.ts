@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import type { ErrorCodeName, TicketEventBatch } from '@tickety/api-contract';
+import type { ErrorCodeName, TicketEventBatch, TicketMessageBatch } from '@tickety/api-contract';
 import type { CopiedAttachments, TranscriptArtifacts, TranscriptOutline } from '../services/transcript-prep';
 import { ApiHttpError } from './errors';
 
@@ -18,6 +18,7 @@ const BODY_WORKER_QUEUE_BYTES = 256 * 1024 * 1024;
 
 export type WorkerRequest =
   | { id: number; op: 'events'; raw: Uint8Array; encoding: string; max: number }
+  | { id: number; op: 'messages'; raw: Uint8Array; encoding: string; max: number }
   | { id: number; op: 'transcript'; raw: Uint8Array; encoding: string; max: number }
   | { id: number; op: 'finish'; handle: number; copies: Array<[string, { path: string; size: number }]> }
   | { id: number; op: 'drop'; handle: number };
@@ -78,6 +79,10 @@ export class BodyWorker {
   /** An event batch, inflated, parsed and validated (TicketEventBatch). */
   events(raw: Buffer, encoding: string, max: number): Promise<TicketEventBatch> {
     return this.#call({ op: 'events', raw: new Uint8Array(raw), encoding, max }, raw.length) as Promise<TicketEventBatch>;
+  }
+
+  messages(raw: Buffer, encoding: string, max: number): Promise<TicketMessageBatch> {
+    return this.#call({ op: 'messages', raw: new Uint8Array(raw), encoding, max }, raw.length) as Promise<TicketMessageBatch>;
   }
 
   /** A transcript, inflated, parsed and validated (TranscriptV2), kept in the worker until finished. */

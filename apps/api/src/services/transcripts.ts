@@ -270,6 +270,8 @@ export class Transcripts {
           row,
         );
         if (inserted.rows.length === 0) throw new ApiHttpError('TRANSCRIPT_CONFLICT');
+        // The ticket's live messages (services/ticket-messages.ts) end here: the transcript has them now.
+        await tx.query('DELETE FROM ticket_messages WHERE bot_id = $1 AND guild_id = $2 AND ticket_id = $3', [botId, guildId, row[3]]);
         for (const [id, a] of copies) {
           await tx.query(
             'INSERT INTO transcript_attachments (guild_id, file_id, attachment_id, filename, content_type, size) VALUES ($1, $2, $3, $4, $5, $6)',

@@ -1,12 +1,12 @@
 /**
- * The body worker's thread: inflates, parses and validates the bot API's large bodies (event batches
- * up to 1 MiB, transcripts up to 64 MB of JSON) and makes a transcript's stored bytes, so that none
+ * The body worker's thread: inflates, parses and validates the bot API's large bodies (event and
+ * message batches up to 1 MiB, transcripts up to 64 MB of JSON) and makes a transcript's stored bytes, so that none
  * of it holds the API's event loop. The protocol is lib/body-worker.ts's; errors travel as the
  * catalogue's name, status and message.
  */
 import { parentPort } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
-import { TicketEventBatch, TranscriptV2 } from '@tickety/api-contract';
+import { TicketEventBatch, TicketMessageBatch, TranscriptV2 } from '@tickety/api-contract';
 import type { ZodType } from 'zod';
 import type { WorkerReply, WorkerRequest, WireError } from '../lib/body-worker';
 import { ApiHttpError } from '../lib/errors';
@@ -57,6 +57,8 @@ function handle(request: WorkerRequest): { reply: WorkerReply; transfer: ArrayBu
   switch (request.op) {
     case 'events':
       return { reply: { id: request.id, ok: true, value: read(TicketEventBatch, request.raw, request.encoding, request.max) }, transfer: [] };
+    case 'messages':
+      return { reply: { id: request.id, ok: true, value: read(TicketMessageBatch, request.raw, request.encoding, request.max) }, transfer: [] };
     case 'transcript': {
       const transcript = read(TranscriptV2, request.raw, request.encoding, request.max);
       const draft = nextHandle++;

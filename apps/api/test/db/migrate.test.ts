@@ -60,6 +60,7 @@ describe.each(databases())('migrations on $name', (database) => {
         'staff_members',
         'subscriptions',
         'ticket_events',
+        'ticket_messages',
         'ticket_slots',
         'tickets',
         'transcript_attachments',

@@ -8,6 +8,7 @@ import { DiscordBot } from '../../lib/discord-bot';
 import { type InvalidationBus, LocalInvalidationBus, RedisInvalidationBus } from '../../lib/invalidation-bus';
 import { LocalSignals, RedisSignals, type Signals } from '../../lib/signals';
 import { BotCommands } from '../../services/bot-commands';
+import { TicketMessages } from '../../services/ticket-messages';
 import { SessionCache } from '../../lib/session-cache';
 import { Accounts } from '../../services/accounts';
 import { Announcements } from '../../services/announcements';
@@ -118,6 +119,7 @@ export default fp(
     const signals: Signals = app.redis ? new RedisSignals(app.redis, `${config.cacheChannel}:signals`, app.log) : new LocalSignals();
     app.decorate('signals', signals);
     app.addHook('onClose', () => signals.close());
+    app.decorate('ticketMessages', new TicketMessages({ db, signals }));
     const botCommands = new BotCommands({ db, clock, signals });
     app.decorate('botCommands', botCommands);
     // Waiting polls answer (empty) at once, so the server can close their connections.

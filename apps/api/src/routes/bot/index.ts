@@ -19,6 +19,8 @@ import {
   Snowflake,
   TicketEventBatch,
   TicketEventBatchResult,
+  TicketMessageBatch,
+  TicketMessageBatchResult,
   TRANSCRIPT_JSON_MAX_BYTES,
   TRANSCRIPT_UPLOAD_MAX_BYTES,
   TranscriptFileId,
@@ -108,13 +110,14 @@ export default async function botRoutes(fastify: FastifyInstance) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, body: Buffer) => {
     const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-    const config = req.routeOptions.config as { inflatedMax?: number; bodyInWorker?: 'events' | 'transcript' };
+    const config = req.routeOptions.config as { inflatedMax?: number; bodyInWorker?: 'events' | 'messages' | 'transcript' };
     const max = config.inflatedMax ?? EVENTS_JSON_MAX;
     if (encoding !== 'gzip' && encoding !== 'identity') {
       throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE', { message: `content-encoding ${encoding} is not accepted: send gzip or nothing.` });
     }
     // The large bodies (a batch of events, a transcript): inflated, parsed and validated off the event loop.
     if (config.bodyInWorker === 'events') return app.bodyWorker.events(body, encoding, max);
+    if (config.bodyInWorker === 'messages') return app.bodyWorker.messages(body, encoding, max);
     if (config.bodyInWorker === 'transcript') return app.bodyWorker.transcript(body, encoding, max);
     let raw = body;
     if (encoding === 'gzip') {
@@ -177,6 +180,24 @@ export default async function botRoutes(fastify: FastifyInstance) {
       await app.botKeys.assertServes(req.bot!.botId, req.body.events.map((e) => e.serverId));
       const result = await app.tickets.ingest(req.bot!.botId, req.body.events);
       req.log.debug({ botId: req.bot!.botId, ...result }, 'ticket events stored');
+      return result;
+    },
+  );
+
+  app.post(
+    '/messages',
+    {
+      ...raw,
+      bodyLimit: EVENTS_BODY_MAX,
+      config: { inflatedMax: EVENTS_JSON_MAX, bodyInWorker: 'messages', bodyTooLarge: `A batch of messages may be at most ${EVENTS_BODY_MAX / 1024 / 1024} MB as sent (and as JSON): split it.` },
+      // Validated against TicketMessageBatch by the body worker (the schema stays for the docs and types).
+      validatorCompiler: validatedInWorker,
+      schema: { body: TicketMessageBatch, response: { 200: TicketMessageBatchResult, ...errors } },
+    },
+    async (req) => {
+      await app.botKeys.assertServes(req.bot!.botId, req.body.messages.map((m) => m.serverId));
+      const result = await app.ticketMessages.ingest(req.bot!.botId, req.body.messages);
+      req.log.debug({ botId: req.bot!.botId, ...result }, 'ticket messages stored');
       return result;
     },
   );
