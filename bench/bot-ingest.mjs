@@ -1,10 +1,12 @@
 // @ts-check
 /**
- * Ticket-event ingestion through the bot API (`POST /api/bot/v1/events`) on PostgreSQL: the built
- * all-in-one server on BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/test, as CI has it)
- * in a schema of its own (dropped afterwards), the demo bot off, a bot key from configuration. Sends
- * INGEST_EVENTS events (default 100,000; about six per ticket, the shape a ticket's life has) in
- * batches of 1,000 with a few requests in flight, and prints events per second. Target: >= 2,000/s.
+ * Ingestion through the bot API on PostgreSQL: the built all-in-one server on BENCH_DATABASE_URL
+ * (default postgres://root@127.0.0.1:5432/test, as CI has it) in a schema of its own (dropped
+ * afterwards), the demo bot off, a bot key from configuration. Ticket events (`POST
+ * /api/bot/v1/events`): INGEST_EVENTS (default 100,000; about six per ticket, the shape a ticket's
+ * life has), target >= 2,000/s. Then the messages of open tickets (`POST /api/bot/v1/messages`):
+ * INGEST_MESSAGES (default 100,000) over 500 open tickets, one in ten an edit and one in fifty a
+ * delete of an earlier message, target >= 5,000/s. Batches of 1,000, a few requests in flight.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +19,9 @@ const TOTAL = Number(process.env.INGEST_EVENTS ?? 100_000);
 const BATCH = 1000;
 const IN_FLIGHT = Number(process.env.INGEST_IN_FLIGHT ?? 4);
 const TARGET = 2000;
+const MESSAGES = Number(process.env.INGEST_MESSAGES ?? 100_000);
+const MESSAGE_TARGET = 5000;
+const OPEN_TICKETS = 500;
 const KEY = `tk_bot_benchkey_${'b'.repeat(43)}`;
 const SCHEMA = `bench_ingest_${process.pid}`;
 const SERVERS = ['1100000000000000001', '1100000000000000002', '1100000000000000007'];
@@ -40,6 +45,61 @@ function ticketEvents(/** @type {number} */ index) {
   ];
 }
 
+/** The message event `index` of the live-messages phase: mostly posts, some edits and deletes of earlier posts. */
+function messageEvent(/** @type {number} */ index) {
+  const ticket = index % OPEN_TICKETS;
+  const serverId = SERVERS[ticket % SERVERS.length];
+  const at = new Date(Date.UTC(2026, 9, 1) + index * 1000).toISOString();
+  const base = { id: `lm${index}`, serverId, ticketId: `open${ticket}`, at };
+  const earlier = String(1400000000000000000n + BigInt(Math.max(0, index - OPEN_TICKETS * 3)));
+  if (index % 50 === 49) return { ...base, type: 'message_deleted', messageId: earlier };
+  if (index % 10 === 9) return { ...base, type: 'message_edited', messageId: earlier, content: `Edited: message ${index} with a few more words.`, embeds: [], attachments: [] };
+  const authorId = index % 3 === 0 ? STAFF[ticket % STAFF.length] : OPENERS[ticket % OPENERS.length];
+  return {
+    ...base,
+    type: 'message_created',
+    message: {
+      id: String(1400000000000000000n + BigInt(index)),
+      authorId,
+      content: `Message ${index}: the printer on the second floor still shows an error after the restart you suggested.`,
+      createdAt: at,
+      editedAt: null,
+      system: null,
+      replyTo: null,
+      embeds: [],
+      attachments: [],
+      reactions: [],
+      stickers: [],
+    },
+    author: { id: authorId, username: `user${authorId.slice(-4)}`, displayName: null, avatarUrl: null, bot: false, staff: index % 3 === 0, colour: null },
+  };
+}
+
+/**
+ * Sends `bodies` to `path` with IN_FLIGHT requests at a time; the per-request latencies, the seconds
+ * it took and the sum of `counted` over the answers.
+ * @param {string} url @param {string[]} bodies @param {(answer: any) => number} counted
+ */
+async function sendAll(url, bodies, counted) {
+  const times = /** @type {number[]} */ ([]);
+  let next = 0;
+  let total = 0;
+  const send = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++];
+      const t0 = performance.now();
+      const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
+      const answer = await res.json();
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+      total += counted(answer);
+      times.push(performance.now() - t0);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: IN_FLIGHT }, send));
+  return { times, seconds: (performance.now() - started) / 1000, total };
+}
+
 function psql(/** @type {string} */ sql) {
   execFileSync('psql', [DATABASE_URL, '-q', '-c', sql], { stdio: 'ignore' });
 }
@@ -61,35 +121,37 @@ try {
     }
   }
   const bodies = batches.map((events) => JSON.stringify({ events }));
-  const times = /** @type {number[]} */ ([]);
-  let next = 0;
-  let accepted = 0;
-  const send = async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++];
-      const t0 = performance.now();
-      const res = await fetch(`${server.url}/api/bot/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
-      const answer = await res.json();
-      if (res.status !== 200) throw new Error(`events answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-      accepted += answer.accepted;
-      times.push(performance.now() - t0);
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, send));
-  const seconds = (performance.now() - started) / 1000;
-  const rate = Math.round(accepted / seconds);
-  console.log(`Bot API ingestion on PostgreSQL: ${accepted.toLocaleString('en')} events (about ${Math.round(accepted / 6).toLocaleString("en")} tickets) in batches of ${BATCH}, ${IN_FLIGHT} in flight\n`);
+  const events = await sendAll(`${server.url}/api/bot/v1/events`, bodies, (answer) => answer.accepted);
+  const rate = Math.round(events.total / events.seconds);
+  console.log(`Bot API ingestion on PostgreSQL: ${events.total.toLocaleString('en')} events (about ${Math.round(events.total / 6).toLocaleString('en')} tickets) in batches of ${BATCH}, ${IN_FLIGHT} in flight\n`);
   table(
     ['figure', 'value', 'target'],
     [
       ['events per second', rate, `>= ${TARGET}`],
-      ['total seconds', seconds.toFixed(1), ''],
-      ['batch latency median ms', Math.round(median(times)), ''],
-      ['batch latency max ms', Math.round(Math.max(...times)), ''],
+      ['total seconds', events.seconds.toFixed(1), ''],
+      ['batch latency median ms', Math.round(median(events.times)), ''],
+      ['batch latency max ms', Math.round(Math.max(...events.times)), ''],
     ],
   );
   console.log(rate >= TARGET ? '\nWithin the target.' : '\nBELOW the target.');
+
+  const messageBodies = [];
+  for (let start = 0; start < MESSAGES; start += BATCH) {
+    messageBodies.push(JSON.stringify({ messages: Array.from({ length: Math.min(BATCH, MESSAGES - start) }, (_, offset) => messageEvent(start + offset)) }));
+  }
+  const messages = await sendAll(`${server.url}/api/bot/v1/messages`, messageBodies, (answer) => answer.changed + answer.unchanged);
+  const messageRate = Math.round(MESSAGES / messages.seconds);
+  console.log(`\nLive messages of ${OPEN_TICKETS} open tickets: ${MESSAGES.toLocaleString('en')} events (posts, one in ten an edit, one in fifty a delete) in batches of ${BATCH}, ${IN_FLIGHT} in flight\n`);
+  table(
+    ['figure', 'value', 'target'],
+    [
+      ['messages per second', messageRate, `>= ${MESSAGE_TARGET}`],
+      ['total seconds', messages.seconds.toFixed(1), ''],
+      ['batch latency median ms', Math.round(median(messages.times)), ''],
+      ['batch latency max ms', Math.round(Math.max(...messages.times)), ''],
+    ],
+  );
+  console.log(messageRate >= MESSAGE_TARGET ? '\nWithin the target.' : '\nBELOW the target.');
 } finally {
   await server.stop();
   rmSync(site, { recursive: true, force: true });
