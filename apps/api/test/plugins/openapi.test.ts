@@ -28,10 +28,14 @@ describe.each(databases())('route schemas and GET /api/openapi.json on $name', (
     expect(doc.paths['/api/guilds/{server}/posts/{kind}/{id}/update']?.post?.parameters?.map((p) => p.name).sort()).toEqual(['id', 'kind', 'server']);
     // The bot API: its routes, tagged, with the bearer key scheme and the event batch's schema.
     const bot = doc.paths as unknown as Record<string, Record<string, { tags?: string[]; security?: unknown[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>>;
-    for (const [path, method] of [['/api/bot/v1/me', 'get'], ['/api/bot/v1/keys/rotate', 'post'], ['/api/bot/v1/servers/{server}/config', 'get'], ['/api/bot/v1/events', 'post'], ['/api/bot/v1/shards', 'put'], ['/api/bot/v1/servers/{server}/transcripts/{fileid}', 'put']] as const) {
+    for (const [path, method] of [['/api/bot/v1/me', 'get'], ['/api/bot/v1/keys/rotate', 'post'], ['/api/bot/v1/servers/{server}/config', 'get'], ['/api/bot/v1/events', 'post'], ['/api/bot/v1/shards', 'put'], ['/api/bot/v1/servers/{server}/transcripts/{fileid}', 'put'], ['/api/bot/v1/messages', 'post'], ['/api/bot/v1/commands', 'get'], ['/api/bot/v1/commands/{id}/result', 'post']] as const) {
       expect(bot[path]?.[method], path).toMatchObject({ tags: ['bot'], security: [{ botKey: [] }] });
     }
     expect(Object.keys(bot['/api/bot/v1/events']?.post?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(['events']);
+    expect(Object.keys(bot['/api/bot/v1/messages']?.post?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(['messages']);
+    // Both directions: the commands a bot takes are described, each kind with its fields.
+    const commands = JSON.stringify(doc.paths['/api/bot/v1/commands']?.get?.responses?.['200']);
+    for (const kind of ['reply', 'claim', 'unclaim', 'close', 'add_member', 'set_labels', 'leaseUntil', 'attempt']) expect(commands, kind).toContain(kind);
     expect((res.json() as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes.botKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const callback = doc.paths['/api/auth/callback']?.get?.parameters?.map((p) => p.name).sort();
     expect(callback).toEqual(['code', 'error', 'error_description', 'state']);
