@@ -4,8 +4,9 @@
  * /api/bot/v1/commands?wait=25` (a long poll) and reports its outcome with `POST
  * /api/bot/v1/commands/:id/result`. A command not taken within BOT_COMMAND_TTL_SECONDS expires; one
  * taken but not reported within BOT_COMMAND_LEASE_SECONDS is offered again, with the same id and the
- * next `attempt`, so a bot that died mid-command does not lose it: a bot makes a repeated command
- * harmless by its id (a reply is sent with the id as Discord's message nonce, `enforce_nonce`).
+ * next `attempt`, so a bot that died mid-command does not lose it (at-least-once): a bot makes a
+ * repeated command harmless by its id (a reply is sent with the id as Discord's message nonce,
+ * `enforce_nonce`). A ticket's commands are handed out one at a time, in the order they were queued.
  */
 import { z } from './zod-setup';
 import { BotTicketId, CLOSE_REASON_MAX } from './bot-api';
@@ -36,15 +37,22 @@ export const ReplyContent = z
   .refine((text) => text.trim().length > 0, 'A reply needs some text.')
   .refine((text) => discordLength(text) <= MESSAGE_CONTENT_MAX, `A reply may be at most ${MESSAGE_CONTENT_MAX} characters as Discord counts them.`);
 
-const ReplyPayload = z.object({ kind: z.literal('reply'), content: ReplyContent }).strict();
-const ClaimPayload = z.object({ kind: z.literal('claim') }).strict();
-const UnclaimPayload = z.object({ kind: z.literal('unclaim') }).strict();
-const ClosePayload = z.object({ kind: z.literal('close'), reason: z.string().max(CLOSE_REASON_MAX).nullable() }).strict();
-const AddMemberPayload = z.object({ kind: z.literal('add_member'), userId: Snowflake }).strict();
-const SetLabelsPayload = z.object({ kind: z.literal('set_labels'), labels: z.array(z.string().min(1).max(32)).max(TICKET_LABELS_MAX) }).strict();
+const replyShape = { kind: z.literal('reply'), content: ReplyContent };
+const claimShape = { kind: z.literal('claim') };
+const unclaimShape = { kind: z.literal('unclaim') };
+const closeShape = { kind: z.literal('close'), reason: z.string().max(CLOSE_REASON_MAX).nullable() };
+const addMemberShape = { kind: z.literal('add_member'), userId: Snowflake };
+const setLabelsShape = { kind: z.literal('set_labels'), labels: z.array(z.string().min(1).max(32)).max(TICKET_LABELS_MAX) };
 
-/** What each kind of command carries besides its common fields. */
-export const BotCommandPayload = z.discriminatedUnion('kind', [ReplyPayload, ClaimPayload, UnclaimPayload, ClosePayload, AddMemberPayload, SetLabelsPayload]);
+/** What each kind of command carries besides its common fields (as the dashboard asks: nothing else). */
+export const BotCommandPayload = z.discriminatedUnion('kind', [
+  z.object(replyShape).strict(),
+  z.object(claimShape).strict(),
+  z.object(unclaimShape).strict(),
+  z.object(closeShape).strict(),
+  z.object(addMemberShape).strict(),
+  z.object(setLabelsShape).strict(),
+]);
 export type BotCommandPayload = z.infer<typeof BotCommandPayload>;
 
 /** The staff member a command acts for: a reply is posted under this name and avatar. */
@@ -58,40 +66,43 @@ const commandFields = {
   ticketId: BotTicketId,
   requestedBy: CommandRequester,
   requestedAt: z.string(),
-  /** 1 on first delivery; more when an earlier taker did not report within the lease. */
+  /** 1 on first delivery; more when an earlier taker did not report within the lease. Send it back with the report. */
   attempt: z.int().min(1),
   /** Report the outcome before this time, or the command is offered again (or ends as lost). */
   leaseUntil: z.string(),
 };
 
-/** A command as a bot receives it. */
+/**
+ * A command as a bot receives it. Not strict: a later version may add fields (ignore them) and kinds
+ * (report them failed with the reason `unsupported`).
+ */
 export const BotCommand = z.discriminatedUnion('kind', [
-  ReplyPayload.extend(commandFields),
-  ClaimPayload.extend(commandFields),
-  UnclaimPayload.extend(commandFields),
-  ClosePayload.extend(commandFields),
-  AddMemberPayload.extend(commandFields),
-  SetLabelsPayload.extend(commandFields),
+  z.object({ ...replyShape, ...commandFields }),
+  z.object({ ...claimShape, ...commandFields }),
+  z.object({ ...unclaimShape, ...commandFields }),
+  z.object({ ...closeShape, ...commandFields }),
+  z.object({ ...addMemberShape, ...commandFields }),
+  z.object({ ...setLabelsShape, ...commandFields }),
 ]);
 export type BotCommand = z.infer<typeof BotCommand>;
 
 /** `GET /api/bot/v1/commands?wait=&max=`. */
 export const BotCommandsQuery = z.object({
-  wait: z.coerce.number().int().min(0).max(BOT_COMMANDS_WAIT_MAX_SECONDS).default(0),
+  wait: z.coerce.number().int().min(0).max(BOT_COMMANDS_WAIT_MAX_SECONDS).default(BOT_COMMANDS_WAIT_MAX_SECONDS),
   max: z.coerce.number().int().min(1).max(BOT_COMMANDS_TAKE_MAX).default(BOT_COMMANDS_TAKE_MAX),
 });
 export const BotCommandBatch = z.object({ commands: z.array(BotCommand) });
 export type BotCommandBatch = z.infer<typeof BotCommandBatch>;
 
 /** Why Discord refused a command, as the bot reports it (the dashboard explains each). */
-export const COMMAND_FAILURES = ['missing_permission', 'channel_gone', 'member_gone', 'ticket_closed', 'rate_limited', 'other'] as const;
+export const COMMAND_FAILURES = ['missing_permission', 'channel_gone', 'member_gone', 'ticket_closed', 'rate_limited', 'unsupported', 'other'] as const;
 export const CommandFailure = z.enum(COMMAND_FAILURES);
 export type CommandFailure = z.infer<typeof CommandFailure>;
 
-/** `POST /api/bot/v1/commands/:id/result`. */
+/** `POST /api/bot/v1/commands/:id/result`: the outcome, and the `attempt` the command came with. */
 export const BotCommandResult = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('done'), messageId: Snowflake.optional() }).strict(),
-  z.object({ outcome: z.literal('failed'), reason: CommandFailure, message: z.string().max(500).optional() }).strict(),
+  z.object({ outcome: z.literal('done'), attempt: z.int().min(1), messageId: Snowflake.optional() }).strict(),
+  z.object({ outcome: z.literal('failed'), attempt: z.int().min(1), reason: CommandFailure, message: z.string().max(500).optional() }).strict(),
 ]);
 export type BotCommandResult = z.infer<typeof BotCommandResult>;
 

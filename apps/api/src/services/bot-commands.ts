@@ -6,6 +6,7 @@ import {
   type BotCommandPayload,
   type BotCommandResult,
   type CommandRequester,
+  canonicalJson,
   type CommandState,
 } from '@tickety/api-contract';
 import type { Db } from '../db/driver';
@@ -13,8 +14,14 @@ import { type Clock, iso, toMs } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
 import type { Signals } from '../lib/signals';
 
-/** A waiting poll reads again this often even without a signal (a lapsed lease, a signal lost with Redis). */
+/** A waiting poll reads again about this often even without a signal (a lapsed lease, a signal lost with Redis), give or take a second. */
 const RECHECK_MS = 5_000;
+/**
+ * Polls of one bot waiting at once on one instance; more are refused (429) at once. A bot needs one
+ * poll (a few for many shards); without a cap, one key could keep hundreds waiting, each reading
+ * every few seconds and all woken by each command, and take the database pool from everyone else.
+ */
+export const WAITING_POLLS_PER_BOT = 4;
 /** Commands queued this long ago (long finished, expired or lost) are deleted, a few at a time, as new ones are queued. */
 const KEEP_MS = 30 * 24 * 3600 * 1000;
 const PRUNE_BATCH = 100;
@@ -69,7 +76,8 @@ const topic = (botId: string) => `bot-commands:${botId}`;
  * again (same id, next attempt) until it expires, and a bot makes that repeat harmless by the id.
  */
 export class BotCommands {
-  readonly #waiting = new Set<AbortController>();
+  /** The polls waiting on this instance, by bot. */
+  readonly #waiting = new Map<string, Set<AbortController>>();
 
   constructor(private readonly deps: { db: Db; clock: Clock; signals: Signals }) {}
 
@@ -78,31 +86,42 @@ export class BotCommands {
     const { db, clock, signals } = this.deps;
     const now = clock();
     const { kind, ...payload } = input.payload;
+    // Old rows go first, and a failure there only costs the tidying: the command is queued either way.
+    await db
+      .query(`DELETE FROM bot_commands WHERE id IN (SELECT id FROM bot_commands WHERE guild_id = $1 AND requested_at <= $2 LIMIT ${PRUNE_BATCH})`, [input.guildId, iso(now - KEEP_MS)])
+      .catch(() => undefined);
     const { rows } = await db.query<CommandRow>(
       `INSERT INTO bot_commands (id, bot_id, guild_id, ticket_id, kind, payload, requested_by, requested_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
       [newCommandId(), input.botId, input.guildId, input.ticketId, kind, JSON.stringify(payload), JSON.stringify(input.requestedBy), iso(now), iso(now + BOT_COMMAND_TTL_SECONDS * 1000)],
     );
     signals.publish(topic(input.botId));
-    await db.query(
-      `DELETE FROM bot_commands WHERE id IN (
-         SELECT id FROM bot_commands WHERE guild_id = $1 AND requested_at <= $2 LIMIT ${PRUNE_BATCH})`,
-      [input.guildId, iso(now - KEEP_MS)],
-    );
     return this.#view(rows[0]!, now);
   }
 
-  /** Hands out up to `max` of the bot's commands (oldest first), each leased to this caller. */
+  /**
+   * Hands out up to `max` of the bot's commands (oldest first), each leased to this caller. A ticket's
+   * commands go one at a time in the order they were queued: a command waits while an older one of
+   * its ticket is still open (queued, or taken and leased), so a repeat never lands after a newer one.
+   * The scan reads only the last TTL of the bot's open commands (`requested_at` range on the partial
+   * index): expired and lost rows, kept for 30 days, cost nothing.
+   */
   async take(botId: string, max: number): Promise<BotCommand[]> {
     const { db, clock } = this.deps;
     const now = clock();
     const { rows } = await db.query<CommandRow>(
       `UPDATE bot_commands c SET state = 'taken', attempts = c.attempts + 1, lease_until = $3
-       FROM (SELECT id FROM bot_commands
-             WHERE bot_id = $1 AND expires_at > $2 AND (state = 'queued' OR (state = 'taken' AND lease_until <= $2))
-             ORDER BY requested_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) AS next
+       FROM (SELECT id FROM bot_commands n
+             WHERE n.bot_id = $1 AND n.state IN ('queued', 'taken') AND n.requested_at > $5
+               AND (n.state = 'queued' OR n.lease_until <= $2)
+               AND NOT EXISTS (
+                 SELECT 1 FROM bot_commands o
+                 WHERE o.guild_id = n.guild_id AND o.ticket_id = n.ticket_id AND o.bot_id = n.bot_id
+                   AND (o.requested_at, o.id) < (n.requested_at, n.id)
+                   AND ((o.state = 'queued' AND o.expires_at > $2) OR (o.state = 'taken' AND (o.lease_until > $2 OR o.expires_at > $2))))
+             ORDER BY n.requested_at, n.id LIMIT $4 FOR UPDATE SKIP LOCKED) AS next
        WHERE c.id = next.id RETURNING c.*`,
-      [botId, iso(now), iso(now + BOT_COMMAND_LEASE_SECONDS * 1000), max],
+      [botId, iso(now), iso(now + BOT_COMMAND_LEASE_SECONDS * 1000), max, iso(now - BOT_COMMAND_TTL_SECONDS * 1000)],
     );
     return rows
       .sort((a, b) => (toMs(a.requested_at) ?? 0) - (toMs(b.requested_at) ?? 0) || a.id.localeCompare(b.id))
@@ -125,11 +144,16 @@ export class BotCommands {
    * fires (the bot hung up) or the service closes (the instance shuts down).
    */
   async poll(botId: string, max: number, waitMs: number, abort: AbortSignal): Promise<BotCommand[]> {
+    if (abort.aborted) return [];
+    const waiting = this.#waitingOf(botId);
+    if (waitMs > 0 && waiting.size >= WAITING_POLLS_PER_BOT) {
+      throw new ApiHttpError('RATE_LIMITED', { retryAfter: 5, message: `This bot already has ${WAITING_POLLS_PER_BOT} polls waiting here: one poll at a time is enough, commands wake it at once.` });
+    }
     const deadline = performance.now() + waitMs;
     const controller = new AbortController();
     const stop = () => controller.abort();
     abort.addEventListener('abort', stop, { once: true });
-    this.#waiting.add(controller);
+    waiting.add(controller);
     // A signal between a read and the wait must not be lost: it is remembered until the next read.
     let signalled = false;
     let wake: () => void = () => undefined;
@@ -142,12 +166,16 @@ export class BotCommands {
         if (controller.signal.aborted) return [];
         signalled = false;
         const commands = await this.take(botId, max);
+        if (controller.signal.aborted && commands.length > 0) {
+          // The bot hung up while they were being taken: they go back to the queue at once.
+          await this.#release(commands.map((c) => c.id));
+          return [];
+        }
         const left = deadline - performance.now();
-        // Commands taken as the bot hung up are not lost: their lease runs out and they are handed out again.
         if (commands.length > 0 || left <= 0 || controller.signal.aborted) return commands;
         if (signalled) continue;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, Math.min(left, RECHECK_MS));
+          const timer = setTimeout(done, Math.min(left, RECHECK_MS - 1_000 + Math.random() * 2_000));
           function done() {
             clearTimeout(timer);
             controller.signal.removeEventListener('abort', done);
@@ -161,21 +189,40 @@ export class BotCommands {
     } finally {
       unsubscribe();
       abort.removeEventListener('abort', stop);
-      this.#waiting.delete(controller);
+      waiting.delete(controller);
+      if (waiting.size === 0) this.#waiting.delete(botId);
     }
   }
 
-  /** Records the bot's report on a command it took (also after its lease ran out: what happened, happened). */
+  /**
+   * Records the bot's report on a command it took. The current attempt's report decides; an earlier
+   * attempt's counts only when it says the command was done (what happened, happened), also after the
+   * lease ran out. The first report stands: the same report again is answered as before, another
+   * one is refused (409 code 1032). Polls waiting for the bot are woken: its ticket's next command
+   * may be handed out now.
+   */
   async report(botId: string, id: string, result: BotCommandResult): Promise<{ id: string; state: CommandState }> {
-    const { db, clock } = this.deps;
+    const { db, clock, signals } = this.deps;
     const state = result.outcome === 'done' ? 'done' : 'failed';
+    const { attempt, ...outcome } = result;
     const { rows } = await db.query<{ id: string }>(
-      `UPDATE bot_commands SET state = $3, finished_at = $4, outcome = $5 WHERE id = $1 AND bot_id = $2 AND state = 'taken' RETURNING id`,
-      [id, botId, state, iso(clock()), JSON.stringify(result)],
+      `UPDATE bot_commands SET state = $3, finished_at = $4, outcome = $5
+       WHERE id = $1 AND bot_id = $2 AND state = 'taken' AND (attempts = $6 OR ($3 = 'done' AND attempts > $6))
+       RETURNING id`,
+      [id, botId, state, iso(clock()), JSON.stringify(outcome), attempt],
     );
-    if (rows.length > 0) return { id, state };
-    const existing = await db.query<{ id: string }>('SELECT id FROM bot_commands WHERE id = $1 AND bot_id = $2', [id, botId]);
-    if (existing.rows.length === 0) throw new ApiHttpError('NOT_FOUND', { message: 'This bot has no command with this id.' });
+    if (rows.length > 0) {
+      signals.publish(topic(botId));
+      return { id, state };
+    }
+    const existing = await db.query<{ state: string; attempts: number; outcome: Record<string, unknown> | null }>('SELECT state, attempts, outcome FROM bot_commands WHERE id = $1 AND bot_id = $2', [id, botId]);
+    const row = existing.rows[0];
+    if (!row) throw new ApiHttpError('NOT_FOUND', { message: 'This bot has no command with this id.' });
+    if (row.state === state && row.outcome !== null && canonicalJson(row.outcome) === canonicalJson(outcome)) return { id, state };
+    if (Number(row.attempts) > 0 && attempt > Number(row.attempts)) throw new ApiHttpError('VALIDATION_FAILED', { message: `This command was handed out ${row.attempts} time(s): attempt ${attempt} is not one of them.` });
+    if (row.state === 'taken') {
+      throw new ApiHttpError('BOT_COMMAND_CLOSED', { message: `Attempt ${row.attempts} of this command is under way: only its report, or a report that the command was done, counts. Nothing was changed.` });
+    }
     throw new ApiHttpError('BOT_COMMAND_CLOSED');
   }
 
@@ -187,7 +234,21 @@ export class BotCommands {
 
   /** Ends every waiting poll (empty): the instance is shutting down. */
   close(): void {
-    for (const controller of this.#waiting) controller.abort();
+    for (const polls of this.#waiting.values()) for (const controller of polls) controller.abort();
+  }
+
+  #waitingOf(botId: string): Set<AbortController> {
+    let polls = this.#waiting.get(botId);
+    if (!polls) {
+      polls = new Set();
+      this.#waiting.set(botId, polls);
+    }
+    return polls;
+  }
+
+  /** Commands taken for a bot that is gone before they were sent: offered again now, not after their lease. */
+  async #release(ids: string[]): Promise<void> {
+    await this.deps.db.query(`UPDATE bot_commands SET lease_until = $2 WHERE id = ANY($1::text[]) AND state = 'taken'`, [ids, iso(this.deps.clock())]).catch(() => undefined);
   }
 
   #view(row: CommandRow, now: number): CommandView {

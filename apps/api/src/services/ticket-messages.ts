@@ -1,6 +1,5 @@
 import type { TicketMessageBatchResult, TicketMessageEvent, TranscriptMessage, TranscriptUser } from '@tickety/api-contract';
 import type { Db } from '../db/driver';
-import type { Signals } from '../lib/signals';
 
 /** What one batch does to one message, its events folded in time order. */
 interface MessageChange {
@@ -15,35 +14,45 @@ interface MessageChange {
 }
 
 /**
- * Stores the changes, one row per message: the creation fills what is empty (an edit or a delete may
- * have come first), an edit replaces an older one, a delete stays (later edits change nothing). A row that would not change is
- * left alone (not returned), and nothing is stored for a ticket that is closed. Every change takes a
- * new seq, the readers' cursor.
+ * Stores the changes, one row per message, by rules that give the same row whatever order and
+ * however often the events come: the creation fills what is empty (an edit or a delete may have come
+ * first); the newest edit wins (same time: the text that sorts last, by code point); the earliest
+ * delete stays, and a deleted message keeps no edit. A row that would not change is left alone (not
+ * returned). Nothing is stored for a ticket that is closed or whose transcript is stored. Every
+ * change takes a new seq.
  */
+const NEWER_EDIT = `(EXCLUDED.edit_at, EXCLUDED.edit->>'content' COLLATE "C") > (m.edit_at, m.edit->>'content' COLLATE "C")`;
 const APPLY = `
 INSERT INTO ticket_messages AS m (bot_id, guild_id, ticket_id, message_id, author, message, created_at, edit, edit_at, deleted_at)
 SELECT $1, k.guild_id, k.ticket_id, k.message_id, k.author, k.message, (k.message->>'createdAt')::timestamptz, k.edit, k.edit_at, k.deleted_at
 FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::jsonb[], $8::timestamptz[], $9::timestamptz[])
   AS k(guild_id, ticket_id, message_id, author, message, edit, edit_at, deleted_at)
 WHERE NOT EXISTS (SELECT 1 FROM tickets t WHERE t.bot_id = $1 AND t.guild_id = k.guild_id AND t.ticket_id = k.ticket_id AND t.closed_at IS NOT NULL)
+  AND NOT EXISTS (SELECT 1 FROM transcripts r WHERE r.guild_id = k.guild_id AND r.ticket_id = k.ticket_id AND r.bot_id = $1)
 ON CONFLICT (bot_id, guild_id, ticket_id, message_id) DO UPDATE SET
   author = coalesce(m.author, EXCLUDED.author),
   message = coalesce(m.message, EXCLUDED.message),
   created_at = coalesce(m.created_at, EXCLUDED.created_at),
-  edit = CASE WHEN m.deleted_at IS NULL AND EXCLUDED.edit_at IS NOT NULL AND (m.edit_at IS NULL OR EXCLUDED.edit_at > m.edit_at) THEN EXCLUDED.edit ELSE m.edit END,
-  edit_at = CASE WHEN m.deleted_at IS NULL THEN greatest(m.edit_at, EXCLUDED.edit_at) ELSE m.edit_at END,
-  deleted_at = coalesce(m.deleted_at, EXCLUDED.deleted_at),
+  edit = CASE WHEN m.deleted_at IS NOT NULL OR EXCLUDED.deleted_at IS NOT NULL THEN NULL
+              WHEN EXCLUDED.edit_at IS NOT NULL AND (m.edit_at IS NULL OR ${NEWER_EDIT}) THEN EXCLUDED.edit ELSE m.edit END,
+  edit_at = CASE WHEN m.deleted_at IS NOT NULL OR EXCLUDED.deleted_at IS NOT NULL THEN NULL
+                 WHEN EXCLUDED.edit_at IS NOT NULL AND (m.edit_at IS NULL OR ${NEWER_EDIT}) THEN EXCLUDED.edit_at ELSE m.edit_at END,
+  deleted_at = least(m.deleted_at, EXCLUDED.deleted_at),
   seq = nextval('ticket_messages_seq')
 WHERE (m.message IS NULL AND EXCLUDED.message IS NOT NULL)
-   OR (m.deleted_at IS NULL AND EXCLUDED.edit_at IS NOT NULL AND (m.edit_at IS NULL OR EXCLUDED.edit_at > m.edit_at))
-   OR (m.deleted_at IS NULL AND EXCLUDED.deleted_at IS NOT NULL)
+   OR (m.deleted_at IS NULL AND EXCLUDED.deleted_at IS NULL AND EXCLUDED.edit_at IS NOT NULL AND (m.edit_at IS NULL OR ${NEWER_EDIT}))
+   OR (EXCLUDED.deleted_at IS NOT NULL AND (m.deleted_at IS NULL OR EXCLUDED.deleted_at < m.deleted_at))
 RETURNING guild_id, ticket_id`;
 
-/** The batch's events folded per message, in time order (ties: as sent). */
+/** Code point order (as PostgreSQL's "C" collation orders UTF-8), for ties between edits of the same time. */
+function laterText(candidate: string, current: string): boolean {
+  return Buffer.compare(Buffer.from(candidate), Buffer.from(current)) > 0;
+}
+
+/** The batch's events folded per message by the rules above, in key order (batches lock rows in one order). */
 function fold(events: readonly TicketMessageEvent[]): MessageChange[] {
   const changes = new Map<string, MessageChange>();
-  const ordered = events.map((event, index) => ({ event, index, at: Date.parse(event.at) })).sort((a, b) => a.at - b.at || a.index - b.index);
-  for (const { event, at } of ordered) {
+  for (const event of events) {
     const messageId = event.type === 'message_created' ? event.message.id : event.messageId;
     const key = `${event.serverId}\u0000${event.ticketId}\u0000${messageId}`;
     let change = changes.get(key);
@@ -51,32 +60,41 @@ function fold(events: readonly TicketMessageEvent[]): MessageChange[] {
       change = { guildId: event.serverId, ticketId: event.ticketId, messageId, author: null, message: null, edit: null, editAt: null, deletedAt: null };
       changes.set(key, change);
     }
-    const when = new Date(at).toISOString();
+    const when = new Date(event.at).toISOString();
     if (event.type === 'message_created') {
       change.message ??= event.message;
       change.author ??= event.author;
     } else if (event.type === 'message_edited') {
-      change.edit = { content: event.content, embeds: event.embeds, attachments: event.attachments, editedAt: when };
-      change.editAt = when;
-    } else {
-      change.deletedAt ??= when;
+      const newer = change.editAt === null || when > change.editAt || (when === change.editAt && laterText(event.content, change.edit!.content));
+      if (newer) {
+        change.edit = { content: event.content, embeds: event.embeds, attachments: event.attachments, editedAt: when };
+        change.editAt = when;
+      }
+    } else if (change.deletedAt === null || when < change.deletedAt) {
+      change.deletedAt = when;
     }
   }
-  return [...changes.values()];
+  for (const change of changes.values()) {
+    if (change.deletedAt !== null) {
+      change.edit = null;
+      change.editAt = null;
+    }
+  }
+  return [...changes.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, change]) => change);
 }
 
 /** The live messages of open tickets, from the bot API (docs/api.md, `POST /api/bot/v1/messages`). */
 export class TicketMessages {
-  constructor(private readonly deps: { db: Db; signals: Signals }) {}
+  constructor(private readonly db: Db) {}
 
   /**
    * Applies a batch in one statement. Events may come twice, late or out of order: the stored
-   * message is the same as if each had come once, in order. Readers of a changed ticket are told.
+   * message is the same whatever the order.
    */
   async ingest(botId: string, events: readonly TicketMessageEvent[]): Promise<TicketMessageBatchResult> {
     const changes = fold(events);
     const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-    const { rows } = await this.deps.db.query<{ guild_id: string; ticket_id: string }>(APPLY, [
+    const { rows } = await this.db.query<{ guild_id: string; ticket_id: string }>(APPLY, [
       botId,
       changes.map((c) => c.guildId),
       changes.map((c) => c.ticketId),
@@ -87,7 +105,6 @@ export class TicketMessages {
       changes.map((c) => c.editAt),
       changes.map((c) => c.deletedAt),
     ]);
-    for (const ticket of new Set(rows.map((row) => `${row.guild_id}:${row.ticket_id}`))) this.deps.signals.publish(`ticket-messages:${ticket}`);
     return { changed: rows.length, unchanged: changes.length - rows.length };
   }
 }

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { ApiError, ERROR_CODES, type TicketMessageEvent, TicketMessageBatchResult, type TranscriptMessage, type TranscriptV2 } from '@tickety/api-contract';
 import { DEMO_APP, DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app';
 import { databases } from '../helpers/db';
 
@@ -34,6 +34,10 @@ const deleted = (id: string, index: number, seconds: number): TicketMessageEvent
 describe.each(databases())('live ticket messages (POST /api/bot/v1/messages) on $name', (database) => {
   const t = useTestApp(database, { env: { BOT_API_KEY: KEY } });
 
+  const OTHER_BOT = '999000000000000001';
+  beforeAll(async () => {
+    await t.app.botKeys.ensure(OTHER_KEY, OTHER_BOT, 'other bot');
+  });
   beforeEach(async () => {
     await t.db.query('DELETE FROM ticket_messages');
     await t.db.query('DELETE FROM tickets');
@@ -85,15 +89,62 @@ describe.each(databases())('live ticket messages (POST /api/bot/v1/messages) on 
     expect((await stored()).map(({ seq: _seq, ...row }) => row)).toEqual(inOrder.map(({ seq: _seq, ...row }) => row));
     expect((await stored())[0]).toMatchObject({ content: 'v1', edited: 'v3', deleted: false });
 
-    // A delete, then edits arriving after it (one sent before it, one after): still deleted, unchanged.
+    // A delete: it drops the edit, later edits change nothing, a later delete neither; an earlier one moves it.
     expect(await ok([deleted('c1', 1, 30)])).toEqual({ changed: 1, unchanged: 0 });
     expect(await ok([edited('c2', 1, 25, 'late')])).toEqual({ changed: 0, unchanged: 1 });
     expect(await ok([edited('c3', 1, 40, 'after the delete')])).toEqual({ changed: 0, unchanged: 1 });
     expect(await ok([deleted('c4', 1, 45)])).toEqual({ changed: 0, unchanged: 1 });
-    expect((await stored())[0]).toMatchObject({ edited: 'v3', deleted: true });
+    expect((await stored())[0]).toMatchObject({ content: 'v1', edited: null, deleted: true });
     // A delete before its creation: created, deleted.
     expect(await ok([deleted('d1', 2, 5), created('d2', 2, 'gone')])).toEqual({ changed: 1, unchanged: 0 });
     expect((await stored())[1]).toMatchObject({ content: 'gone', deleted: true });
+  });
+
+  it('ends with the same row for any order and split of the same events, repeats included', async () => {
+    const events = [
+      created('p1', 1, 'first'),
+      edited('p2', 1, 10, 'second'),
+      edited('p3', 1, 20, 'third'),
+      edited('p4', 1, 20, 'third, same time'),
+      created('p5', 2, 'other'),
+      edited('p6', 2, 15, 'other, edited'),
+      deleted('p7', 2, 30),
+      edited('p8', 2, 40, 'edited after the delete'),
+      deleted('p9', 2, 35),
+    ];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    let expected: unknown = null;
+    for (let round = 0; round < 12; round++) {
+      await t.db.query('DELETE FROM ticket_messages');
+      const shuffled = [...events, ...events.filter(() => random() < 0.3)].map((event) => ({ event, key: random() })).sort((a, b) => a.key - b.key).map(({ event }) => event);
+      // Split into batches at random points; an event id appears once per batch.
+      let batch: TicketMessageEvent[] = [];
+      for (const event of shuffled) {
+        if (batch.some((other) => other.id === event.id) || random() < 0.35) {
+          if (batch.length > 0) await ok(batch);
+          batch = [];
+        }
+        batch.push(event);
+      }
+      if (batch.length > 0) await ok(batch);
+      const rows = (
+        await t.db.query(
+          `SELECT message_id, author, message, created_at::text, edit, edit_at::text, deleted_at::text FROM ticket_messages WHERE bot_id = $1 ORDER BY message_id`,
+          [BOT],
+        )
+      ).rows;
+      if (expected === null) expected = rows;
+      expect(rows, `round ${round}`).toEqual(expected);
+    }
+    expect((await stored()).map(({ seq: _seq, ...row }) => row)).toEqual([
+      { message_id: messageId(1), content: 'first', edited: 'third, same time', deleted: false },
+      { message_id: messageId(2), content: 'other', edited: null, deleted: true },
+    ]);
+    expect((expected as Array<{ deleted_at: string | null }>)[1]!.deleted_at).toBe((await t.db.query<{ at: string }>(`SELECT $1::timestamptz::text AS at`, [at(30)])).rows[0]!.at);
   });
 
   it('takes a new seq on every change, so a reader asks for what changed after the last it saw', async () => {
@@ -149,11 +200,21 @@ describe.each(databases())('live ticket messages (POST /api/bot/v1/messages) on 
     expect(gz.statusCode, gz.body).toBe(200);
   });
 
-  it("refuses a key that is not the server's bot, and no key at all", async () => {
-    const foreign = await send([created('f1', 1, 'x')], { key: OTHER_KEY });
-    expect([401, 403]).toContain(foreign.statusCode);
-    const none = await t.app.inject({ method: 'POST', url: '/api/bot/v1/messages', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ messages: [created('f2', 1, 'x')] }) });
+  it("refuses a batch naming a server the bot does not serve, and no key at all, storing nothing", async () => {
+    await t.db.query('INSERT INTO bot_servers (guild_id, bot_id, created_at) VALUES ($1, $2, now())', [ARCADE, OTHER_BOT]);
+    try {
+      // Ava's Arcade is the other bot's now: the product's bot may not post its messages...
+      const mine = await send([created('f1', 1, 'x')]);
+      expect(mine.statusCode).toBe(403);
+      expect(ApiError.parse(mine.json()).code).toBe(ERROR_CODES.BOT_SERVER_FORBIDDEN.code);
+      // ...and the other bot's messages are its own.
+      expect((await send([created('f2', 2, 'theirs')], { key: OTHER_KEY })).statusCode).toBe(200);
+    } finally {
+      await t.db.query('DELETE FROM bot_servers WHERE guild_id = $1', [ARCADE]);
+    }
+    const none = await t.app.inject({ method: 'POST', url: '/api/bot/v1/messages', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ messages: [created('f3', 1, 'x')] }) });
     expect(none.statusCode).toBe(401);
-    expect(await stored()).toEqual([]);
+    const rows = (await t.db.query<{ bot_id: string; message_id: string }>('SELECT bot_id, message_id FROM ticket_messages')).rows;
+    expect(rows).toEqual([{ bot_id: OTHER_BOT, message_id: messageId(2) }]);
   });
 });

@@ -119,7 +119,7 @@ export default fp(
     const signals: Signals = app.redis ? new RedisSignals(app.redis, `${config.cacheChannel}:signals`, app.log) : new LocalSignals();
     app.decorate('signals', signals);
     app.addHook('onClose', () => signals.close());
-    app.decorate('ticketMessages', new TicketMessages({ db, signals }));
+    app.decorate('ticketMessages', new TicketMessages(db));
     const botCommands = new BotCommands({ db, clock, signals });
     app.decorate('botCommands', botCommands);
     // Waiting polls answer (empty) at once, so the server can close their connections.

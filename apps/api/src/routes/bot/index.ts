@@ -211,6 +211,8 @@ export default async function botRoutes(fastify: FastifyInstance) {
       if (!reply.raw.writableFinished) hangUp.abort();
     };
     reply.raw.once('close', onClose);
+    // Gone already (while its key was checked): its close event has passed.
+    if (reply.raw.destroyed || req.raw.socket?.destroyed) hangUp.abort();
     try {
       const commands = await app.botCommands.poll(req.bot!.botId, req.query.max, req.query.wait * 1000, hangUp.signal);
       if (commands.length > 0) req.log.debug({ botId: req.bot!.botId, commands: commands.map((c) => c.id) }, 'bot commands handed out');

@@ -121,7 +121,7 @@ function Services({ services }: { services: StatusResponse['services'] }) {
             <li key={service.name} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4">
               <div className="w-full min-w-0 sm:w-auto sm:flex-1">
                 <p className="font-medium text-surface-900 dark:text-surface-50">{label}</p>
-                <p className="text-sm text-surface-600 dark:text-surface-400">{service.reason ? t(REASON[service.reason]) : (service.detail ?? about)}</p>
+                <p className="text-sm text-surface-600 dark:text-surface-400">{service.reason && Object.hasOwn(REASON, service.reason) ? t(REASON[service.reason]) : (service.detail ?? about)}</p>
               </div>
               <span className="text-sm text-surface-600 tabular-nums dark:text-surface-400" title={t('status.responseTime')}>
                 <span className="sr-only">{t('status.latencyLabel')} </span>
