@@ -18,6 +18,15 @@ import { useAreaWrite } from '../../lib/server-access';
 import { type LiveConfig, usePanelPostsQuery, useSaveServerConfigMutation, useServerResourcesQuery, useUpdatePostMutation } from './api';
 import { offeredBy, withoutMultiPanel, withoutPanel } from './config-draft';
 
+/**
+ * From this many rows, a table renders only the rows on screen (a server on a large plan may have a
+ * hundred panels: rendering them all makes every change of the list, and the way back from an
+ * editor, one long task).
+ */
+const WINDOW_FROM = 20;
+/** A row's height before it is measured: about a desktop row with its small preview. */
+const ROW_HEIGHT = 112;
+
 // The send dialog (with the searchable channel picker) is fetched when Send is pressed.
 const SendDialog = lazy(() => import('./send-dialog'));
 
@@ -357,6 +366,8 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
           columns={panelColumns}
           rows={config.panels}
           rowKey={(p) => p.id}
+          windowFrom={WINDOW_FROM}
+          rowHeightEstimate={ROW_HEIGHT}
           empty={
             <EmptyState icon={<LayoutPanelTop aria-hidden="true" className="size-6" />} title={t('list.empty.title')} description={t('list.empty.description')}>
               {locked ? null : (
@@ -389,6 +400,8 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
           columns={multiColumns}
           rows={config.multiPanels}
           rowKey={(m) => m.id}
+          windowFrom={WINDOW_FROM}
+          rowHeightEstimate={ROW_HEIGHT}
           empty={<p className="rounded-lg border border-dashed border-surface-300 px-4 py-6 text-center text-sm text-surface-600 dark:border-surface-700 dark:text-surface-400">{t('list.multi.empty')}</p>}
         />
       </section>
