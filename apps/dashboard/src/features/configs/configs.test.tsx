@@ -32,6 +32,19 @@ describe('Panel Menu: the list', () => {
     expect(page.unexpected).toEqual([]);
   });
 
+  it('reads the configuration, where panels are posted and the channels once each, all three as the page is entered', async () => {
+    const page = show('');
+    const reads = () => [`${BASE}/config`, `${BASE}/posts`, `${BASE}/resources`].map((path) => page.calls(path).length);
+    // The route starts them together: none waits for the page's code or for the configuration.
+    await waitFor(() => expect(reads()).toEqual([1, 1, 1]));
+    expect(await screen.findByRole('rowheader', { name: /Support/ })).toBeInTheDocument();
+    // Where it is posted is known: Send is on.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send “Support”' })).not.toHaveAttribute('aria-disabled'));
+    // The list, appearing after the reads, asks for nothing again.
+    expect(reads()).toEqual([1, 1, 1]);
+    expect(page.unexpected).toEqual([]);
+  });
+
   it('offers "Create your first panel" when there is none', async () => {
     show('', { [`GET ${BASE}/config`]: live({ version: 0, savedAt: null, savedBy: null, config: config({ panels: [] }) }) });
     expect(await screen.findByRole('heading', { name: 'No panels yet' })).toBeInTheDocument();

@@ -15,8 +15,9 @@ import { failureCode, failureDetail, failureText, isMissingRoute } from '../../l
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { useAreaWrite } from '../../lib/server-access';
-import { type LiveConfig, usePanelPostsQuery, useSaveServerConfigMutation, useServerResourcesQuery, useUpdatePostMutation } from './api';
+import { configApi, type LiveConfig, useSaveServerConfigMutation, useUpdatePostMutation } from './api';
 import { offeredBy, withoutMultiPanel, withoutPanel } from './config-draft';
+import { usePanelMenuReads } from './reads';
 
 /**
  * From this many rows, a table renders only the rows on screen (a server on a large plan may have a
@@ -43,8 +44,10 @@ function brokenByDelete(config: ServerConfig, id: string): MultiPanel[] {
   return offeredBy(config, id).filter((m) => m.panelIds.length - 1 < (m.mode === 'select' ? 2 : 1));
 }
 
+type PostsState = ReturnType<typeof configApi.endpoints.panelPosts.useQueryState>;
+
 /** Where a panel is posted: a channel, "not sent", "message deleted in Discord", or not known. */
-function PostedCell({ post, posts, resources }: { post: PanelPost | undefined; posts: ReturnType<typeof usePanelPostsQuery>; resources: ServerResources | undefined }) {
+function PostedCell({ post, posts, resources }: { post: PanelPost | undefined; posts: PostsState; resources: ServerResources | undefined }) {
   const t = useT();
   if (posts.isLoading) return <Skeleton className="h-4 w-24" />;
   if (!posts.data) return <span className="text-surface-500 dark:text-surface-400">{t('list.posted.unknown')}</span>;
@@ -91,9 +94,11 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
   const write = useAreaWrite('panels');
   const locked = write.canWrite ? undefined : readOnlyId;
   const { config, panelLimit, premium } = live;
-  // Where panels are posted changes with every save (an update may be needed): read it anew.
-  const posts = usePanelPostsQuery(server, { refetchOnMountOrArgChange: true });
-  const resources = useServerResourcesQuery(server);
+  // Where panels are posted changes with every save (an update may be needed): the route reads it as
+  // the page is entered and holds it, so a save's invalidation reads it anew.
+  const posts = configApi.endpoints.panelPosts.useQueryState(server);
+  const resources = configApi.endpoints.serverResources.useQueryState(server);
+  const { refetchPosts } = usePanelMenuReads();
   const [save, saving] = useSaveServerConfigMutation();
   const [updatePost] = useUpdatePostMutation();
   const [pending, setPending] = useState<PendingDelete | null>(null);
@@ -355,7 +360,7 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
                 ? `${t('list.send.unavailable')} ${isMissingRoute(posts.error) ? t('list.posted.unavailable') : t('list.send.failed', { message: failureText(posts.error) })}`
                 : null}
             {posts.isError && !isMissingRoute(posts.error) ? (
-              <Button size="sm" variant="ghost" className="ml-2" onClick={() => void posts.refetch()}>
+              <Button size="sm" variant="ghost" className="ml-2" onClick={refetchPosts}>
                 {t('common.retry')}
               </Button>
             ) : null}
