@@ -1,5 +1,7 @@
 import { useParams } from '@tickety/shared';
-import { lazy, useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
+import { ListSkeleton } from '../../components/list-skeleton';
+import { useT } from '../../lib/i18n';
 import { usePanelPostsQuery, useServerConfigQuery, useServerResourcesQuery } from './api';
 import { type PanelMenuReads, PanelMenuReadsContext } from './reads';
 
@@ -18,6 +20,7 @@ const nothing = () => NOTHING;
  * save's invalidation reads them again while they do.
  */
 export default function PanelMenuRoute() {
+  const t = useT();
   const { server = '' } = useParams();
   const skip = server === '';
   const config = useServerConfigQuery(server, { refetchOnMountOrArgChange: true, skip, selectFromResult: nothing });
@@ -36,7 +39,10 @@ export default function PanelMenuRoute() {
   );
   return (
     <PanelMenuReadsContext.Provider value={reads}>
-      <PanelMenuPage />
+      {/* Its own boundary: the route is on screen (and its reads started) while the page downloads. */}
+      <Suspense fallback={<ListSkeleton label={t('menu.loading')} rows={3} lead="preview" heading />}>
+        <PanelMenuPage />
+      </Suspense>
     </PanelMenuReadsContext.Provider>
   );
 }
