@@ -23,6 +23,11 @@ export interface EditorTarget<D> {
   rebase?(draft: D, config: ServerConfig): D;
   /** Where the Panel Menu goes once the draft is saved. */
   savedView(draft: D): MenuView;
+  /**
+   * Whether the configuration with `next` applied has exactly the issues it had with `previous`
+   * applied (see panelIssuesUnchanged): then the last check stands. Absent: every change is checked.
+   */
+  sameIssues?(previous: D, next: D): boolean;
 }
 
 interface ElsewhereIssue {
@@ -123,14 +128,16 @@ export function useConfigEditor<D>({ server, base: startBase, initial, pristine,
   // The preview follows every keystroke; the check may trail it by a render under load.
   const checked = useDeferredValue(draft);
   // The same issues as before keep the same object: the fields (through the editor's context) render
-  // again only when what they say changes.
-  const lastValidation = useRef<Validation | null>(null);
+  // again only when what they say changes. A change the target knows leaves the issues as they were
+  // (a keystroke in a panel that stays valid) is not checked again: the last check stands.
+  const lastCheck = useRef<{ check: typeof check; draft: D; validation: Validation } | null>(null);
   const validation = useMemo(() => {
+    const last = lastCheck.current;
+    if (last && last.check === check && targetRef.current.sameIssues?.(last.draft, checked)) return last.validation;
     const next = check(checked);
-    const last = lastValidation.current;
-    return last && sameValidation(last, next) ? last : next;
+    return last && sameValidation(last.validation, next) ? last.validation : next;
   }, [check, checked]);
-  lastValidation.current = validation;
+  lastCheck.current = { check, draft: checked, validation };
 
   const update = useCallback((change: (draft: D) => D) => {
     setDraft((d) => change(d));
