@@ -1,4 +1,4 @@
-import { type FocusEvent, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type FocusEvent, startTransition, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 /** Rows rendered beyond each edge of the screen, so a scroll or a Tab finds its next row already there. */
 const OVERSCAN = 4;
@@ -49,8 +49,10 @@ export function useRowWindow(keys: readonly string[], enabled: boolean, estimate
         changed = true;
       }
     }
+    // Which rows are rendered follows a scroll in the background (a transition): a click or a key
+    // press right after a scroll never waits for the rows to be rendered again.
     if (changed) {
-      setMeasured((count) => count + 1);
+      startTransition(() => setMeasured((count) => count + 1));
       return;
     }
     const top = section.getBoundingClientRect().top;
@@ -61,7 +63,7 @@ export function useRowWindow(keys: readonly string[], enabled: boolean, estimate
     while (last < keys.length && top + (offsets[last] ?? 0) < screen) last++;
     const start = Math.max(0, first - OVERSCAN);
     const end = Math.min(keys.length, Math.max(last, first + 1) + OVERSCAN);
-    setRange((current) => (current.start === start && current.end === end ? current : { start, end }));
+    startTransition(() => setRange((current) => (current.start === start && current.end === end ? current : { start, end })));
   }, [enabled, keys.length, offsets]);
 
   useLayoutEffect(update);
