@@ -3,16 +3,19 @@
  * A Chromium performance trace of a page's load under Lighthouse's mobile CPU throttling (4x), to
  * see what a long task is: the renderer main thread's tasks of 50 ms or more, each with the work in
  * it by kind (script with its URL, style, layout, parse, paint), and the requests made.
- * `node bench/trace-home.mjs [path] [--url base]` (default `/` on a fresh bench server);
+ * `node bench/trace-home.mjs [path] [--url base] [--user ava]` (default `/` on a fresh bench server,
+ * a visitor; `--user` signs that demo user in first, e.g. for `/dashboard/<server>/configs`);
  * TRACE_RUNS (1) repeats it; TRACE_OUT=file.json writes the last raw trace (chrome://tracing).
  */
 import { writeFileSync } from 'node:fs';
-import { launchChromium, startServer } from './lib.mjs';
+import { launchChromium, signInContext, startServer } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const urlFlag = args.indexOf('--url');
 const base = urlFlag >= 0 ? args[urlFlag + 1] : undefined;
-const path = args.find((arg, index) => !arg.startsWith('--') && args[index - 1] !== '--url') ?? '/';
+const userFlag = args.indexOf('--user');
+const user = userFlag >= 0 ? /** @type {import('@tickety/e2e/session').DemoUserKey} */ (args[userFlag + 1]) : undefined;
+const path = args.find((arg, index) => !arg.startsWith('--') && args[index - 1] !== '--url' && args[index - 1] !== '--user') ?? '/';
 const RUNS = Number(process.env.TRACE_RUNS ?? 1);
 
 /** Trace event names, by the kind of work they are. */
@@ -69,6 +72,7 @@ try {
     const browser = await launchChromium();
     try {
       const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, deviceScaleFactor: 1.75 });
+      if (user) await signInContext(context, String(origin), user);
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });

@@ -1,5 +1,6 @@
 import { defineRemoteRoutes } from '@tickety/shared';
 import { lazy } from 'react';
+import PanelMenuRoute from './features/configs/route';
 import { catalog } from './lib/i18n';
 import { routeTable } from './route-table';
 import './styles.css';
@@ -15,7 +16,8 @@ export const remoteRoutes = defineRemoteRoutes({
   catalog,
   routes: {
     manageServers: { Component: lazy(() => import('./features/manage-servers/manage-servers')) },
-    serverConfigs: { Component: lazy(() => import('./features/configs/configs')) },
+    // Not lazy itself: it starts the page's reads while the page's chunk downloads.
+    serverConfigs: { Component: PanelMenuRoute },
     serverStatistics: { Component: lazy(() => import('./features/statistics/statistics')) },
     serverPremium: { Component: lazy(() => import('./features/premium/premium')) },
     serverLogsWeb: { Component: lazy(() => import('./features/logs-web/logs-web')) },

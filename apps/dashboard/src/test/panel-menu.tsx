@@ -2,7 +2,8 @@ import type { ServerAccess } from '@tickety/api-contract';
 /** Renders the Panel Menu as the shell would, with the API's answers (tests only). */
 import { Link } from '@tickety/shared';
 import { type ApiAnswer, apiError, mockApi, renderPage, useServedServer } from '@tickety/shared/testing';
-import ServerConfigs from '../features/configs/configs';
+import { Suspense } from 'react';
+import PanelMenuRoute from '../features/configs/route';
 import { live, posts, resources } from './config-fixtures';
 import { ARCADE, avaMe } from './fixtures';
 
@@ -14,7 +15,12 @@ export const missing = (path: string) => () => apiError(404, 1002, `Nothing at G
 
 function Page({ access }: { access?: ServerAccess }) {
   useServedServer(SERVER, access);
-  return <ServerConfigs />;
+  // The shell renders pages in Suspense (the route's page is a lazy chunk).
+  return (
+    <Suspense fallback={null}>
+      <PanelMenuRoute />
+    </Suspense>
+  );
 }
 
 /** The Panel Menu of Ava's Arcade; `access`: what the shell read from `GET /api/guilds/:server` (full when left out). */

@@ -62,6 +62,24 @@ describe('Panel Menu: the panel editor', () => {
     expect(titleInput()).toHaveAccessibleDescription(/Too long: 257 of at most 256 characters/);
   });
 
+  it('typing keeps the issues exact: its own as they come and go, and those elsewhere all along', async () => {
+    const user = userEvent.setup();
+    // Another panel's title is too long: an issue elsewhere in the configuration.
+    const billing = panel('billing', 'Billing');
+    await openSupport({ [`GET ${BASE}/config`]: live({ premium: true, config: config({ panels: [panel('support', 'Support'), { ...billing, embed: { ...billing.embed, title: 'b'.repeat(257) } }] }) }) });
+    const elsewhere = await screen.findByText('Other parts of the configuration need fixing before anything can be saved');
+    await user.type(titleInput(), ' desk');
+    expect(screen.getByText('Other parts of the configuration need fixing before anything can be saved')).toBe(elsewhere);
+    expect(titleInput()).not.toHaveAttribute('aria-invalid');
+    fireEvent.change(titleInput(), { target: { value: 's'.repeat(258) } });
+    expect(await screen.findByText('Too long: 258 of at most 256 characters.')).toBeInTheDocument();
+    expect(titleInput()).toHaveAttribute('aria-invalid', 'true');
+    fireEvent.change(titleInput(), { target: { value: 's'.repeat(256) } });
+    await waitFor(() => expect(titleInput()).not.toHaveAttribute('aria-invalid'));
+    expect(screen.queryByText(/Too long: 258/)).toBeNull();
+    expect(screen.getByText('Other parts of the configuration need fixing before anything can be saved')).toBeInTheDocument();
+  });
+
   it('at exactly 256 characters there is no error', async () => {
     await openSupport();
     fireEvent.change(titleInput(), { target: { value: '漢'.repeat(256) } });

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiError, overlayStore, resetShared } from '@tickety/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,6 +32,19 @@ describe('Panel Menu: the list', () => {
     expect(page.unexpected).toEqual([]);
   });
 
+  it('reads the configuration, where panels are posted and the channels once each, all three as the page is entered', async () => {
+    const page = show('');
+    const reads = () => [`${BASE}/config`, `${BASE}/posts`, `${BASE}/resources`].map((path) => page.calls(path).length);
+    // The route starts them together: none waits for the page's code or for the configuration.
+    await waitFor(() => expect(reads()).toEqual([1, 1, 1]));
+    expect(await screen.findByRole('rowheader', { name: /Support/ })).toBeInTheDocument();
+    // Where it is posted is known: Send is on.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send “Support”' })).not.toHaveAttribute('aria-disabled'));
+    // The list, appearing after the reads, asks for nothing again.
+    expect(reads()).toEqual([1, 1, 1]);
+    expect(page.unexpected).toEqual([]);
+  });
+
   it('offers "Create your first panel" when there is none', async () => {
     show('', { [`GET ${BASE}/config`]: live({ version: 0, savedAt: null, savedBy: null, config: config({ panels: [] }) }) });
     expect(await screen.findByRole('heading', { name: 'No panels yet' })).toBeInTheDocument();
@@ -49,13 +62,26 @@ describe('Panel Menu: the list', () => {
     expect(screen.getByRole('link', { name: 'See premium' })).toHaveAttribute('href', '/premium');
   });
 
-  it('a long list shows its first rows at once, then every panel', async () => {
+  it('a long list renders the rows on screen, counts every panel, and shows the others as they are scrolled to', async () => {
     const many = Array.from({ length: 45 }, (_, index) => panel(`p-${index + 1}`, `Panel ${index + 1}`));
     show('', { [`GET ${BASE}/config`]: live({ premium: true, panelLimit: 100, config: config({ panels: many }) }) });
-    const edits = () => document.querySelectorAll('a[href*="edit=panel&id="]');
+    const edits = () => [...document.querySelectorAll('a[href*="edit=panel&id="]')];
     await waitFor(() => expect(edits().length).toBeGreaterThan(0));
-    await waitFor(() => expect(edits()).toHaveLength(45), { timeout: 10_000 });
-    expect(edits()[44]).toHaveAttribute('href', expect.stringContaining('id=p-45'));
+    const table = screen.getByRole('table', { name: 'Panels' });
+    // A screen reader hears "row 2 of 46" (the header is row 1), though only some rows are rendered.
+    expect(table).toHaveAttribute('aria-rowcount', '46');
+    expect(edits().length).toBeLessThan(20);
+    expect(screen.getByRole('link', { name: 'Edit “Panel 1”' }).closest('tr')).toHaveAttribute('aria-rowindex', '2');
+    // Scrolled to the end of the table (its body far above the top of the screen): the last panels.
+    const body = within(table).getAllByRole('rowgroup')[1]!;
+    body.getBoundingClientRect = () => ({ top: -5000, bottom: 0, left: 0, right: 400, width: 400, height: 5000, x: 0, y: -5000, toJSON: () => ({}) });
+    act(() => {
+      window.dispatchEvent(new Event('scroll'));
+    });
+    const last = await screen.findByRole('link', { name: 'Edit “Panel 45”' });
+    expect(last).toHaveAttribute('href', expect.stringContaining('id=p-45'));
+    expect(last.closest('tr')).toHaveAttribute('aria-rowindex', '46');
+    expect(screen.queryByRole('link', { name: 'Edit “Panel 1”' })).toBeNull();
   });
 
   it('says where panels are posted cannot be known while the route is missing', async () => {

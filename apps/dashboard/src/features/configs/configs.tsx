@@ -8,9 +8,10 @@ import { failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { useServerName } from '../../lib/server-access';
-import { type LiveConfig, useServerConfigQuery } from './api';
+import { configApi, type LiveConfig } from './api';
 import { type MenuView, queryOf, viewKey, viewOf } from './config-draft';
 import { PanelList } from './panel-list';
+import { usePanelMenuReads } from './reads';
 import type { DraftStash } from './stash';
 
 // The editors, the live preview, the shared schema (zod) and the markdown parser: one chunk, fetched
@@ -73,7 +74,12 @@ export default function ServerConfigs() {
   // swapping the list (100 panels) for an editor happens in a background render.
   const view = viewOf(useDeferredValue(params));
   const key = viewKey(view);
-  const config = useServerConfigQuery(server, { refetchOnMountOrArgChange: true, skip: server === '' });
+  // The route (route.tsx) started the read as the page was entered, and reads it anew each visit.
+  const config = configApi.endpoints.serverConfig.useQueryState(server, { skip: server === '' });
+  const { refetchConfig } = usePanelMenuReads();
+  // The first list (or editor) renders in the background, sliced, not in the one task the
+  // configuration's arrival runs in; later changes of the configuration show at once.
+  const loaded = useDeferredValue(config.data !== undefined);
   // A draft whose editor was left without the warning (the browser's Back): kept until the user decides.
   const [stash, setStash] = useState<DraftStash | null>(null);
   const [flash, setFlash] = useState<{ key: string; text: string } | null>(null);
@@ -92,8 +98,7 @@ export default function ServerConfigs() {
   );
 
   const onListFlash = useCallback((text: string) => setFlash({ key: 'list', text }), []);
-  const { refetch } = config;
-  const reload = useCallback(() => void refetch(), [refetch]);
+  const reload = useCallback(() => void refetchConfig().catch(() => {}), [refetchConfig]);
 
   const description = t('server.configs.description', { server: serverName ?? '', hasName: serverName === null ? 'no' : 'yes' });
   return (
@@ -109,13 +114,13 @@ export default function ServerConfigs() {
       />
       <MenuTabs server={server} view={view} />
 
-      {config.data === undefined ? (
+      {config.data === undefined || !loaded ? (
         config.isError ? (
           <Alert
             tone="danger"
             title={t('menu.loadFailed')}
             actions={
-              <Button variant="secondary" size="sm" onClick={() => void config.refetch()}>
+              <Button variant="secondary" size="sm" onClick={reload}>
                 {t('common.retry')}
               </Button>
             }
@@ -166,7 +171,7 @@ export default function ServerConfigs() {
             onRestored={() => setStash(null)}
             onLeftDirty={setStash}
             onSaved={onSaved}
-            onRefetch={() => config.refetch().unwrap()}
+            onRefetch={refetchConfig}
           />
         </Suspense>
       )}

@@ -6,22 +6,25 @@
 import { useRuntimeConfig } from '@tickety/shared';
 import { useMemo } from 'react';
 import { type DiscordNames, DiscordNamesContext } from '../../components/discord/markdown-view';
-import { useServerResourcesQuery } from './api';
+import { configApi } from './api';
 import { emojiUrl } from './discord-cdn';
 import type { EditorProps } from './editor-props';
 import { MultiPanelEditor } from './multi-panel-editor';
 import { PanelEditor } from './panel-editor';
 import { ResourcesContext, type ResourcesState } from './pickers';
+import { usePanelMenuReads } from './reads';
 import { SettingsEditor } from './settings-editor';
 
 type MenuEditorProps = Omit<EditorProps, 'view'> & { view: EditorProps['view'] | { kind: 'settings' } };
 
 export default function MenuEditor(props: MenuEditorProps) {
   const runtime = useRuntimeConfig();
-  const query = useServerResourcesQuery(props.server);
+  // The route holds the read (route.tsx): the editor reads the cache, and Retry asks the route.
+  const query = configApi.endpoints.serverResources.useQueryState(props.server);
+  const { refetchResources } = usePanelMenuReads();
   const resources = useMemo<ResourcesState>(
-    () => ({ data: query.data, loading: query.data === undefined && !query.isError, error: query.error, retry: () => void query.refetch() }),
-    [query.data, query.isError, query.error, query.refetch],
+    () => ({ data: query.data, loading: query.data === undefined && !query.isError, error: query.error, retry: refetchResources }),
+    [query.data, query.isError, query.error, refetchResources],
   );
   const names = useMemo<DiscordNames>(
     () => ({

@@ -28,6 +28,7 @@ import { EmbedFields } from './embed-fields';
 import { ChoiceGroup, NumberInput, Section, SelectInput, TextInput, Toggle } from './fields';
 import { FormQuestions } from './form-questions';
 import { NotFound } from './not-found';
+import { panelIssuesUnchanged } from './panel-issues';
 import { ChannelPicker, channelLabel, EmojiField, RolePicker, useResources } from './pickers';
 import { FormModalPreview, PreviewPane } from './preview-pane';
 import { SupportHoursFields } from './support-hours';
@@ -138,6 +139,7 @@ export function PanelEditor({ server, view, live, restored, flash, onRestored, o
         return path[0] === 'panels' && path[1] === index ? path.slice(2).join('.') : null;
       },
       rebase: (draft, config) => (originalId === null && usedIds(config).has(draft.id) ? { ...draft, id: freeId(usedIds(config), 'panel') } : draft),
+      sameIssues: panelIssuesUnchanged,
       savedView: (draft) => ({ kind: 'panel', id: draft.id, copy: null }),
     }),
     [originalId],

@@ -15,8 +15,18 @@ import { failureCode, failureDetail, failureText, isMissingRoute } from '../../l
 import { href } from '../../lib/hrefs';
 import { useT } from '../../lib/i18n';
 import { useAreaWrite } from '../../lib/server-access';
-import { type LiveConfig, usePanelPostsQuery, useSaveServerConfigMutation, useServerResourcesQuery, useUpdatePostMutation } from './api';
+import { configApi, type LiveConfig, useSaveServerConfigMutation, useUpdatePostMutation } from './api';
 import { offeredBy, withoutMultiPanel, withoutPanel } from './config-draft';
+import { usePanelMenuReads } from './reads';
+
+/**
+ * From this many rows, a table renders only the rows on screen (a server on a large plan may have a
+ * hundred panels: rendering them all makes every change of the list, and the way back from an
+ * editor, one long task).
+ */
+const WINDOW_FROM = 20;
+/** A row's height before it is measured: about a desktop row with its small preview. */
+const ROW_HEIGHT = 112;
 
 // The send dialog (with the searchable channel picker) is fetched when Send is pressed.
 const SendDialog = lazy(() => import('./send-dialog'));
@@ -34,8 +44,10 @@ function brokenByDelete(config: ServerConfig, id: string): MultiPanel[] {
   return offeredBy(config, id).filter((m) => m.panelIds.length - 1 < (m.mode === 'select' ? 2 : 1));
 }
 
+type PostsState = ReturnType<typeof configApi.endpoints.panelPosts.useQueryState>;
+
 /** Where a panel is posted: a channel, "not sent", "message deleted in Discord", or not known. */
-function PostedCell({ post, posts, resources }: { post: PanelPost | undefined; posts: ReturnType<typeof usePanelPostsQuery>; resources: ServerResources | undefined }) {
+function PostedCell({ post, posts, resources }: { post: PanelPost | undefined; posts: PostsState; resources: ServerResources | undefined }) {
   const t = useT();
   if (posts.isLoading) return <Skeleton className="h-4 w-24" />;
   if (!posts.data) return <span className="text-surface-500 dark:text-surface-400">{t('list.posted.unknown')}</span>;
@@ -82,9 +94,11 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
   const write = useAreaWrite('panels');
   const locked = write.canWrite ? undefined : readOnlyId;
   const { config, panelLimit, premium } = live;
-  // Where panels are posted changes with every save (an update may be needed): read it anew.
-  const posts = usePanelPostsQuery(server, { refetchOnMountOrArgChange: true });
-  const resources = useServerResourcesQuery(server);
+  // Where panels are posted changes with every save (an update may be needed): the route reads it as
+  // the page is entered and holds it, so a save's invalidation reads it anew.
+  const posts = configApi.endpoints.panelPosts.useQueryState(server);
+  const resources = configApi.endpoints.serverResources.useQueryState(server);
+  const { refetchPosts } = usePanelMenuReads();
   const [save, saving] = useSaveServerConfigMutation();
   const [updatePost] = useUpdatePostMutation();
   const [pending, setPending] = useState<PendingDelete | null>(null);
@@ -346,7 +360,7 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
                 ? `${t('list.send.unavailable')} ${isMissingRoute(posts.error) ? t('list.posted.unavailable') : t('list.send.failed', { message: failureText(posts.error) })}`
                 : null}
             {posts.isError && !isMissingRoute(posts.error) ? (
-              <Button size="sm" variant="ghost" className="ml-2" onClick={() => void posts.refetch()}>
+              <Button size="sm" variant="ghost" className="ml-2" onClick={refetchPosts}>
                 {t('common.retry')}
               </Button>
             ) : null}
@@ -357,6 +371,8 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
           columns={panelColumns}
           rows={config.panels}
           rowKey={(p) => p.id}
+          windowFrom={WINDOW_FROM}
+          rowHeightEstimate={ROW_HEIGHT}
           empty={
             <EmptyState icon={<LayoutPanelTop aria-hidden="true" className="size-6" />} title={t('list.empty.title')} description={t('list.empty.description')}>
               {locked ? null : (
@@ -389,6 +405,8 @@ export const PanelList = memo(function PanelList({ server, live, onFlash, onRelo
           columns={multiColumns}
           rows={config.multiPanels}
           rowKey={(m) => m.id}
+          windowFrom={WINDOW_FROM}
+          rowHeightEstimate={ROW_HEIGHT}
           empty={<p className="rounded-lg border border-dashed border-surface-300 px-4 py-6 text-center text-sm text-surface-600 dark:border-surface-700 dark:text-surface-400">{t('list.multi.empty')}</p>}
         />
       </section>

@@ -23,6 +23,11 @@ export interface EditorTarget<D> {
   rebase?(draft: D, config: ServerConfig): D;
   /** Where the Panel Menu goes once the draft is saved. */
   savedView(draft: D): MenuView;
+  /**
+   * Whether the configuration with `next` applied has exactly the issues it had with `previous`
+   * applied (see panelIssuesUnchanged): then the last check stands. Absent: every change is checked.
+   */
+  sameIssues?(previous: D, next: D): boolean;
 }
 
 interface ElsewhereIssue {
@@ -43,6 +48,10 @@ function sameValidation(left: Validation, right: Validation): boolean {
 }
 
 type ReloadNotice = 'kept' | 'replaced' | 'gone' | null;
+
+/** The draft before its first check (the editor's first render): no issue shown yet. */
+const UNCHECKED = Symbol('unchecked');
+const NOTHING_FOUND: Validation = { fields: new Map(), elsewhere: [], count: 0 };
 
 export interface ConfigEditor<D> {
   draft: D;
@@ -120,17 +129,22 @@ export function useConfigEditor<D>({ server, base: startBase, initial, pristine,
     [base.config, schema, limits, t],
   );
 
-  // The preview follows every keystroke; the check may trail it by a render under load.
-  const checked = useDeferredValue(draft);
+  // The preview follows every keystroke; the check may trail it by a render under load. The first
+  // check (a hundred panels, and the schema's emoji pattern compiled on first use: ~200 ms at 4x
+  // CPU) runs after the editor has painted, not in the click that opened it.
+  const checked = useDeferredValue<D | typeof UNCHECKED>(draft, UNCHECKED);
   // The same issues as before keep the same object: the fields (through the editor's context) render
-  // again only when what they say changes.
-  const lastValidation = useRef<Validation | null>(null);
+  // again only when what they say changes. A change the target knows leaves the issues as they were
+  // (a keystroke in a panel that stays valid) is not checked again: the last check stands.
+  const lastCheck = useRef<{ check: typeof check; draft: D; validation: Validation } | null>(null);
   const validation = useMemo(() => {
+    if (checked === UNCHECKED) return NOTHING_FOUND;
+    const last = lastCheck.current;
+    if (last && last.check === check && targetRef.current.sameIssues?.(last.draft, checked)) return last.validation;
     const next = check(checked);
-    const last = lastValidation.current;
-    return last && sameValidation(last, next) ? last : next;
+    return last && sameValidation(last.validation, next) ? last.validation : next;
   }, [check, checked]);
-  lastValidation.current = validation;
+  if (checked !== UNCHECKED) lastCheck.current = { check, draft: checked, validation };
 
   const update = useCallback((change: (draft: D) => D) => {
     setDraft((d) => change(d));
