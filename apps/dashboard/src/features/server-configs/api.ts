@@ -10,7 +10,7 @@ import type { ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
 import { CONFIG_FILE_FORMAT, CONFIG_FILE_MAX_BYTES, fileNamePart } from '@tickety/api-contract/config-file-name';
 import { ApiRequestError, type AppDispatch, api } from '@tickety/shared';
 import { type ConfigChangeInput, describeChanges } from '../../lib/config-change-text';
-import type { MessageKey } from '../../lib/i18n';
+import type { MessageKey } from './i18n';
 import { saveBlob } from '../../lib/save-file';
 import { configApi, placeLiveConfig, savedTags } from '../configs/api';
 

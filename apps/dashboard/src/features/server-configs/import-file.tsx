@@ -5,7 +5,7 @@ import FileUp from 'lucide-react/icons/file-up';
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { ConfigChanges } from '../../components/config-changes';
 import { failureCode, failureDetail, failureText } from '../../lib/failures';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { CONFIG_FILE_MAX_BYTES } from '@tickety/api-contract/config-file-name';
 import { FILE_PROBLEM, kilobytes, pathLabel, readConfigFile, useApplyImportMutation, usePreviewImportMutation } from './api';
 import { When } from './parts';

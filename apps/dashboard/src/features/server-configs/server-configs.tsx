@@ -6,7 +6,7 @@ import History from 'lucide-react/icons/history';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { Message, useT } from '../../lib/i18n';
+import { Message, useT } from './i18n';
 import { useAreaWrite, useServerName } from '../../lib/server-access';
 import { outdatedPosts, useConfigVersionsInfiniteQuery, useRestoreLiveConfigQuery, type VersionSummary } from './api';
 import { ExportLink } from './export-link';
