@@ -144,6 +144,9 @@ export function defineRemote({ name, appDir, mode = process.env.NODE_ENV === 'pr
     // what the shell loads (remoteEntry.js, ./routes and its chunks).
     entry: dev ? base.entry : {},
     name,
+    // A page is one chunk with the code it shares with other pages (not split into chunks of that
+    // code): a first visit to a page is one response instead of three or four.
+    optimization: { ...base.optimization, splitChunks: dev ? undefined : false },
     output: {
       path: join(appDir, 'dist'),
       publicPath: 'auto',
