@@ -1,6 +1,6 @@
 /**
  * The dashboard's message catalogue (src/locales/<locale>.json): what several pages show (route
- * titles, sidebar labels, config changes, access). Each feature's own messages are a part of it
+ * titles, sidebar labels, access, shared words). Each feature's own messages are a part of it
  * (`features/<name>/locales/<locale>.json`, declared in `features/<name>/i18n.ts`), loaded with the
  * feature's page, so a page downloads its own strings and not every page's.
  */

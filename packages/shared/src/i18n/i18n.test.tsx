@@ -116,6 +116,16 @@ describe('switching the language', () => {
     expect(i18n.messages['demo.other']).toBeUndefined();
   });
 
+  it('brings a part a page asks for during a switch in the new language too', async () => {
+    partLoads.length = 0;
+    const switching = changeLocale('de');
+    const asking = unusedPart.ready();
+    await act(() => Promise.all([switching, asking]));
+    expect(activeLocale()).toBe('de');
+    expect(partLoads).toContain('de');
+    expect(i18n._('demo.other', { name: 'Ava' })).toBe('nie Ava');
+  });
+
   it('puts elements into messages with markup', () => {
     // biome-ignore lint/a11y/useAnchorContent: the message gives the link its text
     render(<demo.T k="note" components={{ link: <a href="/refund-policy" /> }} />);

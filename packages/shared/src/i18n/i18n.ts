@@ -88,8 +88,13 @@ function applyToDocument(locale: Locale): void {
  * pages re-render), sets `<html lang>` and, when the reader picked it, remembers the pick.
  */
 export async function changeLocale(locale: Locale, options: { remember?: boolean } = {}): Promise<void> {
-  const wanted = [...declared].filter(([namespace, catalogue]) => !catalogue.lazy || asked.has(namespace));
-  await Promise.all(wanted.map(([namespace]) => loadNamespace(namespace, locale)));
+  // Again while a page asked for a part meanwhile (a page opened during the switch), so that part is
+  // in the new language too when it is activated.
+  for (let count = -1; count !== asked.size; ) {
+    count = asked.size;
+    const wanted = [...declared].filter(([namespace, catalogue]) => !catalogue.lazy || asked.has(namespace));
+    await Promise.all(wanted.map(([namespace]) => loadNamespace(namespace, locale)));
+  }
   if (options.remember) rememberLocale(locale);
   if (i18n.locale !== locale) i18n.activate(locale);
   applyToDocument(locale);
