@@ -1,31 +1,44 @@
-import { defineRemoteRoutes } from '@tickety/shared';
-import { lazy } from 'react';
+import { type Catalog, defineRemoteRoutes } from '@tickety/shared';
+import { type ComponentType, lazy } from 'react';
 import PanelMenuRoute from './features/configs/route';
+import { catalog as logsWeb } from './features/logs-web/i18n';
+import { catalog as manageServers } from './features/manage-servers/i18n';
+import { catalog as premium } from './features/premium/i18n';
+import { catalog as serverConfigs } from './features/server-configs/i18n';
+import { catalog as statistics } from './features/statistics/i18n';
+import { catalog as transcript } from './features/transcript/i18n';
+import { catalog as transcripts } from './features/transcripts/i18n';
 import { catalog } from './lib/i18n';
 import { routeTable } from './route-table';
 import './styles.css';
 
+/** A page's code and its feature's messages, fetched together: it renders with its strings. */
+function page(messages: Pick<Catalog, 'ready'>, code: () => Promise<{ default: ComponentType }>) {
+  return lazy(() => Promise.all([code(), messages.ready()]).then(([module]) => module));
+}
+
 /**
  * The dashboard remote's pages. Each is its own chunk (`React.lazy`): a visit downloads only the page
- * shown. The shell wraps pages in Suspense and owns their paths, layouts, titles and guards; it loads
- * the catalogue in the reader's language before showing a page.
+ * shown, and only its feature's messages. The shell wraps pages in Suspense and owns their paths,
+ * layouts, titles and guards; it loads the shared catalogue in the reader's language before showing a
+ * page.
  */
 export const remoteRoutes = defineRemoteRoutes({
   id: 'dashboard',
   table: routeTable,
   catalog,
   routes: {
-    manageServers: { Component: lazy(() => import('./features/manage-servers/manage-servers')) },
-    // Not lazy itself: it starts the page's reads while the page's chunk downloads.
+    manageServers: { Component: page(manageServers, () => import('./features/manage-servers/manage-servers')) },
+    // Not lazy itself: it starts the page's reads while the page's chunk (and its messages) download.
     serverConfigs: { Component: PanelMenuRoute },
-    serverStatistics: { Component: lazy(() => import('./features/statistics/statistics')) },
-    serverPremium: { Component: lazy(() => import('./features/premium/premium')) },
-    serverLogsWeb: { Component: lazy(() => import('./features/logs-web/logs-web')) },
-    serverRestoreConfigs: { Component: lazy(() => import('./features/server-configs/server-configs')) },
-    serverTranscripts: { Component: lazy(() => import('./features/transcripts/server-transcripts')) },
-    yourTickets: { Component: lazy(() => import('./features/transcripts/your-tickets')) },
-    transcriptV1: { Component: lazy(() => import('./features/transcript/v1')) },
-    transcriptV2: { Component: lazy(() => import('./features/transcript/v2')) },
+    serverStatistics: { Component: page(statistics, () => import('./features/statistics/statistics')) },
+    serverPremium: { Component: page(premium, () => import('./features/premium/premium')) },
+    serverLogsWeb: { Component: page(logsWeb, () => import('./features/logs-web/logs-web')) },
+    serverRestoreConfigs: { Component: page(serverConfigs, () => import('./features/server-configs/server-configs')) },
+    serverTranscripts: { Component: page(transcripts, () => import('./features/transcripts/server-transcripts')) },
+    yourTickets: { Component: page(transcripts, () => import('./features/transcripts/your-tickets')) },
+    transcriptV1: { Component: page(transcript, () => import('./features/transcript/v1')) },
+    transcriptV2: { Component: page(transcript, () => import('./features/transcript/v2')) },
   },
 });
 

@@ -16,6 +16,7 @@ export * from './page-meta';
 export * from './route-table';
 export * from './runtime';
 export * from './runtime-config';
+export * from './runtime-config-check';
 export * from './server-access';
 export * from './server-config';
 export * from './server-config-api';

@@ -1,8 +1,8 @@
 /**
  * `config.json` / `GET /config.json`: what the shell learns at run time (never a secret). The one
  * definition: the API answers it, the deploy script checks a static host's against it, and the shell
- * checks what it fetched with it. Written with `zod/mini` (same checks, a fraction of the size): the
- * shell's entry chunk runs this before anything else loads.
+ * checks what it fetched with the same rules, written without zod (runtime-config-check.ts, held
+ * equal to this by its test). Written with `zod/mini` (same checks, a fraction of the size).
  */
 import * as z from 'zod/mini';
 import { REMOTE_IDS } from './remote-ids.mjs';
@@ -52,12 +52,3 @@ export const RuntimeConfig = z.object({
   demo: z.boolean(),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfig>;
-
-/** The first problem of a config.json that does not match, as one readable line. */
-export function runtimeConfigProblem(value: unknown): string | null {
-  const parsed = RuntimeConfig.safeParse(value);
-  if (parsed.success) return null;
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? `"${issue.path.join('.')}"` : 'the file';
-  return `config.json: ${where} ${issue?.message ?? 'does not match'}.`;
-}

@@ -2,17 +2,26 @@
  * Every catalogue of every front end is complete: each locale has exactly English's keys, each message
  * is valid ICU with the same placeholders and markup tags as English, and no translation is left
  * equal to a key. A remote's route titles and sidebar labels are in its catalogue, in the same English.
+ * A catalogue's parts (a feature's `locales/` under `src/`, whose messages join the front end's) repeat
+ * none of its keys.
  */
 // @ts-check
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compileCatalog } from './catalog.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const roots = ['apps', 'packages'].flatMap((dir) => readdirSync(join(repo, dir)).map((name) => join(repo, dir, name, 'src', 'locales')));
-const catalogues = roots.filter((dir) => existsSync(join(dir, 'en.json')));
+const sources = ['apps', 'packages'].flatMap((dir) => readdirSync(join(repo, dir)).map((name) => join(repo, dir, name, 'src')));
+/** @param {string} dir @returns {string[]} every `locales` folder with an en.json under `dir` */
+function localeDirs(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules')
+    .flatMap((entry) => (entry.name === 'locales' && existsSync(join(dir, entry.name, 'en.json')) ? [join(dir, entry.name)] : localeDirs(join(dir, entry.name))));
+}
+const catalogues = sources.flatMap(localeDirs);
 /** Every locale any catalogue has (each must have them all); English and German at least. */
 const LOCALES = [...new Set(['en', 'de', ...catalogues.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)))])];
 
@@ -51,16 +60,32 @@ function shape(message) {
 
 describe('message catalogues', () => {
   it('finds the catalogues of the shell, every remote and the shared package', () => {
-    const names = catalogues.map((dir) => dir.split(/[\\/]/).at(-3));
-    for (const expected of ['shell', 'marketing', 'billing', 'dashboard', 'staff', 'shared']) expect(names).toContain(expected);
+    const names = catalogues.map((dir) => relative(repo, dir).split(/[\\/]/).slice(1, -1).join('/'));
+    for (const expected of ['shell', 'marketing', 'billing', 'dashboard', 'staff', 'shared']) expect(names).toContain(`${expected}/src`);
+    expect(names).toContain('dashboard/src/features/configs');
   });
 
+  for (const source of sources) {
+    const parts = localeDirs(source);
+    if (parts.length < 2) continue;
+    it(`${relative(repo, source)}: no key is in two of its catalogues (their messages share one namespace)`, () => {
+      /** @type {Map<string, string>} */
+      const owner = new Map();
+      for (const dir of parts) {
+        for (const key of Object.keys(read(dir, 'en'))) {
+          expect(owner.get(key), `"${key}" of ${relative(repo, dir)}`).toBeUndefined();
+          owner.set(key, relative(repo, dir));
+        }
+      }
+    });
+  }
+
   for (const dir of catalogues) {
-    const name = dir.split(/[\\/]/).slice(-4, -2).join('/');
+    const name = relative(repo, dirname(dir));
     const en = read(dir, 'en');
     for (const locale of LOCALES) {
       it(`${name}: ${locale} is complete and well-formed`, () => {
-        expect(existsSync(join(dir, `${locale}.json`)), `${name}/src/locales/${locale}.json`).toBe(true);
+        expect(existsSync(join(dir, `${locale}.json`)), `${name}/locales/${locale}.json`).toBe(true);
         const source = readFileSync(join(dir, `${locale}.json`), 'utf8');
         expect(() => compileCatalog(source, `${name}/${locale}.json`)).not.toThrow();
         const messages = read(dir, locale);

@@ -70,7 +70,7 @@ export { useNow } from './format/use-now';
 export { evaluateGuard, type GuardDecision, hasPermission } from './guards/guards';
 export { type AreaDecision, evaluateServerArea, serverAreaOf } from './guards/server-area';
 // the language layer: one @lingui/core instance, each front end's catalogue under its namespace
-export { type Catalog, type CatalogLoaders, defineCatalog, type Translate, useI18nRevision, useLocale } from './i18n/catalog';
+export { type Catalog, type CatalogLoaders, defineCatalog, defineCatalogPart, type Translate, useI18nRevision, useLocale } from './i18n/catalog';
 export { sharedCatalog } from './i18n/catalog-shared';
 export { activeLocale, type CatalogModule, changeLocale, i18n, type MessageValues, routeText, startI18n } from './i18n/i18n';
 export {

@@ -1,7 +1,7 @@
 import { cx } from '@tickety/ui';
 import { useMemo } from 'react';
 import { type ChangeView, type ConfigChangeInput, type ConfigNamesSource, describeChanges, type ValueView } from '../lib/config-change-text';
-import { useT } from '../lib/i18n';
+import { useT } from '../lib/changes/i18n';
 
 interface ConfigChangesProps {
   /** Field-level changes (`diffConfig` of @tickety/api-contract, or a Web Logs entry's `changes`). */

@@ -2,7 +2,9 @@ import { changeLocale } from '@tickety/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { config, panel, ROLE_SUPPORT } from '../test/config-fixtures';
 import { changesText, describeChanges, parsePath } from './config-change-text';
-import { t } from './i18n';
+import { catalog } from './changes/i18n';
+
+const { t } = catalog;
 
 describe('parsePath', () => {
   it('splits the ids in brackets out of the path', () => {

@@ -6,9 +6,9 @@
  * show them (components/config-changes.tsx) and the Web Logs CSV writes them as text.
  */
 import { formatNumber, LOCALE_NAMES, type Locale, type Translate } from '@tickety/shared';
-import type { MessageKey } from './i18n';
+import type { ChangesKey } from './changes/i18n';
 
-type T = Translate<MessageKey>;
+type T = Translate<ChangesKey>;
 
 /** One change as the API sends it (`before` absent: added; `after` absent: removed). */
 export interface ConfigChangeInput {
@@ -65,7 +65,7 @@ export function parsePath(path: string): PathSegment[] {
   return segments;
 }
 
-const FIELD: Record<string, MessageKey> = {
+const FIELD: Record<string, ChangesKey> = {
   defaultCategoryId: 'changes.field.defaultCategoryId',
   transcriptChannelId: 'changes.field.transcriptChannelId',
   logChannelId: 'changes.field.logChannelId',
@@ -123,7 +123,7 @@ const FIELD: Record<string, MessageKey> = {
   order: 'changes.order',
 };
 
-const WEEKDAY: Record<string, MessageKey> = {
+const WEEKDAY: Record<string, ChangesKey> = {
   monday: 'weekday.monday',
   tuesday: 'weekday.tuesday',
   wednesday: 'weekday.wednesday',
@@ -133,7 +133,7 @@ const WEEKDAY: Record<string, MessageKey> = {
   sunday: 'weekday.sunday',
 };
 
-const AREA: Record<string, MessageKey> = {
+const AREA: Record<string, ChangesKey> = {
   panels: 'settings.area.panels',
   statistics: 'settings.area.statistics',
   logs: 'settings.area.logs',
@@ -141,15 +141,15 @@ const AREA: Record<string, MessageKey> = {
   premium: 'settings.area.premium',
 };
 
-const LEVEL: Record<string, MessageKey> = { read: 'settings.level.read', write: 'settings.level.write' };
-const BUTTON_STYLE: Record<string, MessageKey> = {
+const LEVEL: Record<string, ChangesKey> = { read: 'settings.level.read', write: 'settings.level.write' };
+const BUTTON_STYLE: Record<string, ChangesKey> = {
   primary: 'panel.buttonStyle.primary',
   secondary: 'panel.buttonStyle.secondary',
   success: 'panel.buttonStyle.success',
   danger: 'panel.buttonStyle.danger',
 };
-const QUESTION_STYLE: Record<string, MessageKey> = { short: 'form.style.short', paragraph: 'form.style.paragraph' };
-const MODE: Record<string, MessageKey> = { buttons: 'multi.mode.buttons', select: 'multi.mode.select' };
+const QUESTION_STYLE: Record<string, ChangesKey> = { short: 'form.style.short', paragraph: 'form.style.paragraph' };
+const MODE: Record<string, ChangesKey> = { buttons: 'multi.mode.buttons', select: 'multi.mode.select' };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -276,7 +276,7 @@ function rangesText(t: T, ranges: unknown[]): string {
   return ranges.map((range) => (isRange(range) ? `${range.from}–${range.to}` : '?')).join(', ');
 }
 
-function enumLabel(t: T, map: Record<string, MessageKey>, value: string): ValueView {
+function enumLabel(t: T, map: Record<string, ChangesKey>, value: string): ValueView {
   const key = map[value];
   return plain(key ? t(key) : value);
 }

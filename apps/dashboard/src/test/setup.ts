@@ -2,11 +2,21 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { startI18n } from '@tickety/shared';
 import { afterEach } from 'vitest';
-import '../lib/i18n';
+import { catalog as configs } from '../features/configs/i18n';
+import { catalog as changes } from '../lib/changes/i18n';
+import { catalog as logsWeb } from '../features/logs-web/i18n';
+import { catalog as manageServers } from '../features/manage-servers/i18n';
+import { catalog as premium } from '../features/premium/i18n';
+import { catalog as serverConfigs } from '../features/server-configs/i18n';
+import { catalog as statistics } from '../features/statistics/i18n';
+import { catalog as transcript } from '../features/transcript/i18n';
+import { catalog as transcripts } from '../features/transcripts/i18n';
 import { configure } from '@testing-library/react';
 
 // Tests run in English; a German test switches with changeLocale('de') and back in its afterEach.
+// Pages render here without their route's loader, so every feature's messages are loaded up front.
 await startI18n('en');
+await Promise.all([changes, configs, logsWeb, manageServers, premium, serverConfigs, statistics, transcript, transcripts].map((feature) => feature.ready('en')));
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 // The entry chunk runs this before Module Federation has negotiated the shared singletons
-// (@tickety/shared among them): types only from there. The check itself is the contract's one
-// definition of config.json (zod/mini, bundled into the entry).
-import { RuntimeConfig as RuntimeConfigSchema, runtimeConfigProblem } from '@tickety/api-contract';
+// (@tickety/shared among them): types only from there. The check is the contract's, without zod
+// (runtime-config-check.ts: the schema's rules, held equal to it by its test).
+import { readRuntimeConfig, runtimeConfigProblem } from '@tickety/api-contract';
 import type { RemoteId, RuntimeConfig } from '@tickety/shared';
 
 /** Why config.json could not be used: the start screen says so in the reader's language (bootstrap.tsx). */
@@ -22,7 +22,7 @@ export class ConfigLoadError extends Error {
 export function parseRuntimeConfig(value: unknown, base: string = globalThis.location?.href ?? 'http://localhost/'): RuntimeConfig {
   const problem = runtimeConfigProblem(value);
   if (problem !== null) throw new ConfigLoadError(problem);
-  const config = RuntimeConfigSchema.parse(value);
+  const config = readRuntimeConfig(value as Record<string, unknown>);
   const remotes: RuntimeConfig['remotes'] = {};
   for (const [id, entry] of Object.entries(config.remotes)) {
     // A site-relative manifest URL (/remotes/<name>/<version>/mf-manifest.json) is resolved here.

@@ -99,15 +99,30 @@ function NamespaceMessage({ namespace, k, values, components }: { namespace: str
   return <Fragment>{formatElements(i18n._(`${namespace}.${k}`, marked), components, restore)}</Fragment>;
 }
 
-export function defineCatalog<C extends Record<string, string>>(namespace: string, loaders: CatalogLoaders): Catalog<Extract<keyof C, string>> {
-  type K = Extract<keyof C, string>;
-  registerCatalog(namespace, (locale) => loaders[locale]());
+function catalogOf<K extends string>(namespace: string, load: (locale: Locale) => Promise<void>): Catalog<K> {
   return {
     namespace,
-    ready: (locale = activeLocale()) => loadNamespace(namespace, locale),
+    ready: (locale = activeLocale()) => load(locale),
     t: (key, values) => i18n._(`${namespace}.${key}`, values),
     useT: () => useNamespaceT<K>(namespace),
     // biome-ignore lint/correctness/noComponentHookFactories: made once per catalogue when its module loads (never per render), so its identity is stable
     T: (props) => <NamespaceMessage namespace={namespace} {...props} />,
   };
+}
+
+export function defineCatalog<C extends Record<string, string>>(namespace: string, loaders: CatalogLoaders): Catalog<Extract<keyof C, string>> {
+  registerCatalog(namespace, (locale) => loaders[locale]());
+  return catalogOf(namespace, (locale) => loadNamespace(namespace, locale));
+}
+
+/**
+ * A part of `base` only some pages use (a page's own messages, `C`): loaded when a page asks for it
+ * (`ready()`, awaited with the page's code), not with `base`, and with every language switch once
+ * asked for. Its messages join base's namespace (a key must not be in both) and its functions take
+ * the keys of both, so a page's code uses one `t`.
+ */
+export function defineCatalogPart<C extends Record<string, string>, B extends string>(base: Catalog<B>, part: string, loaders: CatalogLoaders): Catalog<Extract<keyof C, string> | B> {
+  const id = `${base.namespace}.${part}`;
+  registerCatalog(id, (locale) => loaders[locale](), { prefix: base.namespace, lazy: true });
+  return catalogOf(base.namespace, (locale) => loadNamespace(id, locale));
 }

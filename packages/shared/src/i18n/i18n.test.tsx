@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiRequestError, errorText, toOverlayErrorView } from '../client/errors';
 import { formatDateTime, formatNumber, formatPrice } from '../format/format';
 import en from '../locales/en.json';
-import { defineCatalog, formatElements } from './catalog';
+import { defineCatalog, defineCatalogPart, formatElements } from './catalog';
 import { sharedCatalog } from './catalog-shared';
-import { activeLocale, changeLocale, i18n, routeText } from './i18n';
+import { activeLocale, type CatalogModule, changeLocale, i18n, routeText } from './i18n';
 import { LOCALE_STORAGE_KEY, localeFromAcceptLanguage, matchLocale, preferredLocale } from './locales';
 
 // A catalogue of its own, loaded from "chunks" that count their loads.
@@ -29,6 +29,20 @@ function Greeting({ count }: { count: number }) {
       {t('greeting', { name: 'Ava' })} · {t('servers', { count })} · {formatNumber(1234.5)}
     </p>
   );
+}
+
+// Two parts of it, one a page asks for, one never asked for.
+const partLoads: string[] = [];
+const part = (locale: 'en' | 'de', key: string, text: string) => async (): Promise<CatalogModule> => {
+  partLoads.push(locale);
+  return { default: { [key]: [text, ['name']] } };
+};
+const pagePart = defineCatalogPart<{ farewell: string }, 'greeting'>(demo, 'page', { en: part('en', 'farewell', 'Bye '), de: part('de', 'farewell', 'Tschüss ') });
+const unusedPart = defineCatalogPart<{ other: string }, 'greeting'>(demo, 'unused', { en: part('en', 'other', 'never '), de: part('de', 'other', 'nie ') });
+
+function Farewell() {
+  const t = pagePart.useT();
+  return <p>{`${t('greeting', { name: 'Ava' })} / ${t('farewell', { name: 'Ava' })}`}</p>;
 }
 
 afterEach(async () => {
@@ -78,6 +92,38 @@ describe('switching the language', () => {
     await act(() => changeLocale('en'));
     await act(() => changeLocale('de'));
     expect(loads).toEqual([]);
+  });
+
+  it("loads a catalogue's part only when a page asks for it, and with every switch from then on", async () => {
+    // a switch before any page asked for them leaves both parts alone
+    await act(() => changeLocale('de'));
+    await act(() => changeLocale('en'));
+    expect(partLoads).toEqual([]);
+
+    await act(() => pagePart.ready());
+    expect(partLoads).toEqual(['en']);
+    render(<Farewell />);
+    expect(screen.getByText('Hello Ava / Bye Ava')).toBeInTheDocument();
+    // its messages join the base catalogue's namespace
+    expect(pagePart.namespace).toBe('demo');
+    expect(i18n.messages['demo.farewell']).toBeDefined();
+
+    // switching language brings the part that is in use, in German, before the page re-renders
+    await act(() => changeLocale('de'));
+    expect(partLoads).toEqual(['en', 'de']);
+    expect(screen.getByText('Hallo Ava / Tschüss Ava')).toBeInTheDocument();
+    expect(unusedPart.namespace).toBe('demo');
+    expect(i18n.messages['demo.other']).toBeUndefined();
+  });
+
+  it('brings a part a page asks for during a switch in the new language too', async () => {
+    partLoads.length = 0;
+    const switching = changeLocale('de');
+    const asking = unusedPart.ready();
+    await act(() => Promise.all([switching, asking]));
+    expect(activeLocale()).toBe('de');
+    expect(partLoads).toContain('de');
+    expect(i18n._('demo.other', { name: 'Ava' })).toBe('nie Ava');
   });
 
   it('puts elements into messages with markup', () => {

@@ -6,7 +6,7 @@ import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useState } fr
 import { ListSkeleton } from '../../components/list-skeleton';
 import { failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
 import { configApi, type LiveConfig } from './api';
 import { type MenuView, queryOf, viewKey, viewOf } from './config-draft';

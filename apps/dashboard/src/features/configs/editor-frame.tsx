@@ -12,7 +12,7 @@ import Eye from 'lucide-react/icons/eye';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import Save from 'lucide-react/icons/save';
 import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useAreaWrite } from '../../lib/server-access';
 import type { MenuView } from './config-draft';
 import { fieldId } from './field-id';

@@ -10,7 +10,7 @@ import {
 import { formatNumber } from '@tickety/shared';
 import { cx, inputClasses } from '@tickety/ui';
 import { useState } from 'react';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { FieldErrors, FieldFrame, TextArea, TextInput, useField } from './fields';
 
 /** Discord's brand colours, the ones admins reach for first. */

@@ -9,7 +9,7 @@ import { formatNumber } from '@tickety/shared';
 import { cx, inputClasses } from '@tickety/ui';
 import CircleAlert from 'lucide-react/icons/circle-alert';
 import { createContext, type ReactNode, type RefObject, useContext, useId, useRef, useState } from 'react';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { fieldId } from './field-id';
 
 export interface FieldScope {

@@ -6,7 +6,7 @@ import ArrowUp from 'lucide-react/icons/arrow-up';
 import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { useId } from 'react';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { fieldId } from './field-id';
 import { ChoiceGroup, FieldErrors, NumberInput, TextInput, Toggle, useField, useFieldScope } from './fields';
 

@@ -8,7 +8,7 @@
  */
 import { discordLength, type EmbedConfig, embedConfigLength } from '@tickety/api-contract';
 import { formatNumber } from '@tickety/shared';
-import type { t as translate } from '../../lib/i18n';
+import type { t as translate } from './i18n';
 
 type Translate = typeof translate;
 

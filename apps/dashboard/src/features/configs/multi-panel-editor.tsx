@@ -18,7 +18,7 @@ import Trash2 from 'lucide-react/icons/trash-2';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { MessagePreview } from '../../components/discord/message-preview';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { copyId, copyOf, freeId, newMultiPanel, usedIds, withMultiPanel } from './config-draft';
 import { EditorFrame } from './editor-frame';
 import type { EditorProps } from './editor-props';

@@ -1,7 +1,7 @@
 import { Link } from '@tickety/shared';
 import { Alert, buttonClasses } from '@tickety/ui';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 
 /** The address names a panel or multi-panel the configuration does not have (deleted, or a typo). */
 export function NotFound({ server, kind, id }: { server: string; kind: 'panel' | 'multi'; id: string }) {

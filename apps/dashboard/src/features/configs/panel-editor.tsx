@@ -20,7 +20,7 @@ import { useRuntimeConfig } from '@tickety/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MessagePreview } from '../../components/discord/message-preview';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { copyId, copyOf, freeId, newPanel, usedIds, withPanel } from './config-draft';
 import { EditorFrame } from './editor-frame';
 import type { EditorProps } from './editor-props';

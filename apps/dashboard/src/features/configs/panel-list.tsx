@@ -13,7 +13,7 @@ import { lazy, memo, type ReactNode, Suspense, useId, useState } from 'react';
 import { MiniPreview } from '../../components/mini-preview';
 import { failureCode, failureDetail, failureText, isMissingRoute } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useAreaWrite } from '../../lib/server-access';
 import { configApi, type LiveConfig, useSaveServerConfigMutation, useUpdatePostMutation } from './api';
 import { offeredBy, withoutMultiPanel, withoutPanel } from './config-draft';

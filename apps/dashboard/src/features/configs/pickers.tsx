@@ -15,7 +15,7 @@ import AlertTriangle from 'lucide-react/icons/triangle-alert';
 import CloseIcon from 'lucide-react/icons/x';
 import { createContext, type ReactNode, useContext, useId, useMemo, useState } from 'react';
 import { failureText, isMissingRoute } from '../../lib/failures';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { emojiUrl } from './discord-cdn';
 import { ChoiceGroup, FieldFrame, TextInput, useFieldScope } from './fields';
 

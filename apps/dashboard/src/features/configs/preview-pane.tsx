@@ -4,7 +4,7 @@ import Moon from 'lucide-react/icons/moon';
 import Sun from 'lucide-react/icons/sun';
 import { type ReactNode, useId, useState } from 'react';
 import { DiscordSurface, type DiscordTheme } from '../../components/discord/message-preview';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 
 interface PreviewTab {
   id: string;

@@ -3,10 +3,11 @@ import { lazy, Suspense, useMemo } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
 import { useT } from '../../lib/i18n';
 import { usePanelPostsQuery, useServerConfigQuery, useServerResourcesQuery } from './api';
+import { catalog } from './i18n';
 import { type PanelMenuReads, PanelMenuReadsContext } from './reads';
 
-/** The page itself: its own chunk, fetched as the route renders. */
-export const PanelMenuPage = lazy(() => import('./configs'));
+/** The page itself: its own chunk and its messages, fetched together as the route renders. */
+export const PanelMenuPage = lazy(() => Promise.all([import('./configs'), catalog.ready()]).then(([page]) => page));
 
 /** The route reads the queries' data through the page, never itself: it renders once. */
 const NOTHING = {};

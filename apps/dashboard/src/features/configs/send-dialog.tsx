@@ -10,7 +10,7 @@ import { Alert, Button, ConfirmDialog } from '@tickety/ui';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { useMemo, useState } from 'react';
 import { failureDetail, failureText, type RequestFailure } from '../../lib/failures';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useRefreshServerResourcesMutation, useSendPanelMutation, useServerResourcesQuery } from './api';
 import { ChannelPicker, channelLabel, ResourcesContext, type ResourcesState } from './pickers';
 

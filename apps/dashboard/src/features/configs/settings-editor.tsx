@@ -15,7 +15,7 @@ import { Button, cx, inputClasses } from '@tickety/ui';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { EditorFrame } from './editor-frame';
 import type { EditorProps } from './editor-props';
 import { FieldErrors, NumberInput, Section, SelectInput, TextInput, Toggle, useField } from './fields';

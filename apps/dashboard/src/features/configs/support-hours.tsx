@@ -6,7 +6,7 @@ import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { useId, useMemo } from 'react';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { fieldId } from './field-id';
 import { FieldErrors, FieldFrame, TextArea, Toggle, useField, useFieldScope } from './fields';
 

@@ -6,7 +6,7 @@
 import { type ServerConfig, serverConfigSchema } from '@tickety/api-contract';
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { failureCode, failureText } from '../../lib/failures';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { type LiveConfig, useSaveServerConfigMutation } from './api';
 import { type MenuView, sameJson } from './config-draft';
 import { type IssuePath, issueText, type SchemaIssue, splitApiIssue } from './issues';

@@ -8,7 +8,7 @@ import { ApiRequestError, api, type HrefQuery, isSnowflake, request, type Transl
 import { changesText } from '../../lib/config-change-text';
 import { toCsv } from '../../lib/csv';
 import { endOfDay, isDay, startOfDay } from '../../lib/days';
-import type { MessageKey } from '../../lib/i18n';
+import type { MessageKey } from './i18n';
 
 export type WebLogAction = WebLogEntry['action'];
 

@@ -13,7 +13,7 @@ import { ListSkeleton } from '../../components/list-skeleton';
 import { downloadText } from '../../lib/csv';
 import { failedRead, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
 import { useConfigNamesQuery } from '../configs/api';
 import { ACTION_LABEL, csvFileName, fetchAllEntries, filterQuery, filtersOf, hasFilters, isEmptyRange, useWebLogActorsQuery, useWebLogInfiniteQuery, WEB_LOG_ACTIONS, type WebLogAction, type WebLogFilters, webLogCsv } from './api';

@@ -9,7 +9,7 @@ import Search from 'lucide-react/icons/search';
 import ServerOff from 'lucide-react/icons/server-off';
 import { type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { href } from '../../lib/hrefs';
-import { Message, useT } from '../../lib/i18n';
+import { Message, useT } from './i18n';
 import { byName, isServerPageSlug, matchesQuery, SERVER_PAGES, serverHref, serverPagePath } from './guilds';
 import { RefreshControl } from './refresh-control';
 import { InviteServerCard, ManagedServerCard } from './server-cards';

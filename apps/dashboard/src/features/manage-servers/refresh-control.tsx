@@ -2,7 +2,7 @@ import { errorText, formatDateTime, formatRelative, loadUser, type RefreshGuilds
 import { Button, cx } from '@tickety/ui';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import { useId, useState } from 'react';
-import { Message, useT } from '../../lib/i18n';
+import { Message, useT } from './i18n';
 
 /** The API allows one guild refresh per user every 10 s; used when a 1003 answer gives no Retry-After. */
 const DEFAULT_WAIT_SECONDS = 10;

@@ -4,7 +4,7 @@ import { Avatar, Badge, buttonClasses, type Tone } from '@tickety/ui';
 import ChevronRight from 'lucide-react/icons/chevron-right';
 import ExternalLink from 'lucide-react/icons/external-link';
 import Plus from 'lucide-react/icons/plus';
-import { type MessageKey, useT } from '../../lib/i18n';
+import { type MessageKey, useT } from './i18n';
 import { type GuildRole, guildRole } from './guilds';
 
 const ROLE: Record<GuildRole, { tone: Tone; label: MessageKey }> = {

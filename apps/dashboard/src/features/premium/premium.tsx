@@ -6,7 +6,7 @@ import Gem from 'lucide-react/icons/gem';
 import { useState } from 'react';
 import { failedRead, failureDetail, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
 import { useAssignPremiumMutation, useServerPremiumQuery } from './api';
 

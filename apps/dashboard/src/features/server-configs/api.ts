@@ -9,8 +9,8 @@
 import type { ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
 import { CONFIG_FILE_FORMAT, CONFIG_FILE_MAX_BYTES, fileNamePart } from '@tickety/api-contract/config-file-name';
 import { ApiRequestError, type AppDispatch, api } from '@tickety/shared';
-import { type ConfigChangeInput, describeChanges } from '../../lib/config-change-text';
-import type { MessageKey } from '../../lib/i18n';
+import type { ConfigChangeInput } from '../../lib/config-change-text';
+import type { MessageKey } from './i18n';
 import { saveBlob } from '../../lib/save-file';
 import { configApi, placeLiveConfig, savedTags } from '../configs/api';
 
@@ -246,7 +246,7 @@ export function kilobytes(bytes: number): number {
  * Reading a configuration.
  * ---------------------------------------------------------------------------------------------- */
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -269,12 +269,6 @@ export function idPath(path: string, config: unknown): string {
     node = isObject(node) ? node[segment] : undefined;
   }
   return out;
-}
-
-/** A field path in words ("Panel “Support” › Ticket category"), named from `config`. */
-export function pathLabel(t: Parameters<typeof describeChanges>[0], path: string, config: unknown): string {
-  const [view] = describeChanges(t, [{ path: idPath(path, config), before: null, after: null }], isObject(config) ? config : undefined);
-  return view ? view.labels.join(' › ') : path;
 }
 
 /** Panels and multi-panels of a configuration by id, with their names (for the posted items a restore leaves outdated). */

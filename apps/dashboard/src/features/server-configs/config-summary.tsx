@@ -3,7 +3,7 @@ import { LOCALE_NAMES, type Locale } from '@tickety/shared';
 import { Badge } from '@tickety/ui';
 import { type ReactNode, useId } from 'react';
 import { MiniPreview } from '../../components/mini-preview';
-import { type MessageKey, useT } from '../../lib/i18n';
+import { type MessageKey, useT } from './i18n';
 import { useServerResourcesQuery } from '../configs/api';
 
 type Loose = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { buttonClasses, cx } from '@tickety/ui';
 import Download from 'lucide-react/icons/download';
 import { type MouseEvent, useEffect, useId, useRef, useState } from 'react';
 import { failureDetail, failureText } from '../../lib/failures';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useServerName, useStaffRead } from '../../lib/server-access';
 import { downloadConfigFile, exportPath, fallbackFileName } from './api';
 

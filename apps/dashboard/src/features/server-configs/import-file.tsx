@@ -1,14 +1,16 @@
 import type { ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
 import { formatNumber } from '@tickety/shared';
-import { Alert, Badge, Button, Card, ConfirmDialog, cx } from '@tickety/ui';
+import { Alert, Badge, Button, Card, ConfirmDialog, cx, Skeleton } from '@tickety/ui';
 import FileUp from 'lucide-react/icons/file-up';
-import { type DragEvent, useId, useRef, useState } from 'react';
-import { ConfigChanges } from '../../components/config-changes';
+import { type DragEvent, lazy, Suspense, useId, useRef, useState } from 'react';
 import { failureCode, failureDetail, failureText } from '../../lib/failures';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { CONFIG_FILE_MAX_BYTES } from '@tickety/api-contract/config-file-name';
-import { FILE_PROBLEM, kilobytes, pathLabel, readConfigFile, useApplyImportMutation, usePreviewImportMutation } from './api';
+import { FILE_PROBLEM, kilobytes, readConfigFile, useApplyImportMutation, usePreviewImportMutation } from './api';
 import { When } from './parts';
+
+// What a checked file would change is shown by code fetched once a file has been checked.
+const ImportChanges = lazy(() => import('./import-changes').then((module) => ({ default: module.ImportChanges })));
 
 type Problem = { title: string; text: string; detail?: string | null; conflict?: boolean };
 
@@ -196,32 +198,9 @@ export function ImportFile({ server, canWrite, readOnlyReason, onImported }: { s
               </Alert>
             ) : null}
 
-            {shownPreview.unmapped.length > 0 ? (
-              <Alert tone="warning" title={t('restore.import.unmappedTitle', { count: shownPreview.unmapped.length })}>
-                <p>{t('restore.import.unmappedBody')}</p>
-                <ul className="mt-2 list-disc space-y-1 pl-5">
-                  {shownPreview.unmapped.map((ref) => {
-                    const places = [...new Set(ref.paths.map((path) => pathLabel(t, path, shownPreview.config)))];
-                    return (
-                      <li key={`${ref.kind}:${ref.id}`} className="break-words [overflow-wrap:anywhere]">
-                        <span className="font-medium">
-                          {ref.kind === 'channel'
-                            ? t('restore.import.unmappedChannel', { name: ref.name || ref.id, known: ref.name ? 'yes' : 'no' })
-                            : t('restore.import.unmappedRole', { name: ref.name || ref.id, known: ref.name ? 'yes' : 'no' })}
-                        </span>
-                        {places.length > 0 ? <span>{t('restore.import.usedIn', { places: places.join('; ') })}</span> : null}
-                      </li>
-                    );
-                  })}
-                </ul>
-              </Alert>
-            ) : null}
-
-            <div>
-              <h3 className="text-base font-semibold text-surface-900 dark:text-surface-50">{t('restore.import.changesTitle', { count: shownPreview.changes.length })}</h3>
-              <p className="mb-3 mt-1 text-sm text-surface-600 dark:text-surface-400">{t('restore.import.changesIntro', { current: shownPreview.liveVersion })}</p>
-              <ConfigChanges changes={shownPreview.changes} config={shownPreview.config} />
-            </div>
+            <Suspense fallback={<Skeleton className="h-24 w-full" />}>
+              <ImportChanges preview={shownPreview} />
+            </Suspense>
 
             <div aria-live="polite">
               {state.applyProblem ? (

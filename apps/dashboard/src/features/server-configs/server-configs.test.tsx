@@ -486,7 +486,7 @@ describe('Restore Configs: import', () => {
     expect(screen.getByText('Version 7')).toBeInTheDocument();
     expect(screen.getByText('This file comes from another server, Pixel Pals')).toBeInTheDocument();
 
-    const unmapped = screen.getByText('2 channels and roles have no match here').closest('[role="status"]') as HTMLElement;
+    const unmapped = (await screen.findByText('2 channels and roles have no match here')).closest('[role="status"]') as HTMLElement;
     expect(unmapped).toHaveTextContent('These will be left empty');
     const items = within(unmapped).getAllByRole('listitem');
     expect(items[0]).toHaveTextContent('Channel #old-support – used in Panel “FAQ” › Ticket category');

@@ -3,16 +3,18 @@ import { Link, useAppDispatch, useNavigate, useNow, useParams, useSearchParams }
 import { Alert, Badge, Button, buttonClasses, Card, cx, EmptyState, LoadFailed, PageHeader, Skeleton } from '@tickety/ui';
 import FileUp from 'lucide-react/icons/file-up';
 import History from 'lucide-react/icons/history';
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { Message, useT } from '../../lib/i18n';
+import { Message, useT } from './i18n';
 import { useAreaWrite, useServerName } from '../../lib/server-access';
 import { outdatedPosts, useConfigVersionsInfiniteQuery, useRestoreLiveConfigQuery, type VersionSummary } from './api';
 import { ExportLink } from './export-link';
 import { ImportFile } from './import-file';
 import { Actor, When } from './parts';
-import { VersionView } from './version-view';
+
+// A version's detail (its summary, its changes, restoring it) is fetched when a version is chosen.
+const VersionView = lazy(() => import('./version-view').then((module) => ({ default: module.VersionView })));
 
 /** What was just applied: a restore or an import, the new version, and the posted panels it left outdated. */
 type Applied = {
@@ -287,7 +289,8 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
   } else {
     detail = (
       <Card className="p-4 sm:p-5">
-        <VersionView
+        <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+          <VersionView
           key={selected}
           server={server}
           version={selected}
@@ -297,7 +300,8 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
           focusOnLoad={chosenByReader.current}
           onRestored={(answer, from) => afterApply(answer, { kind: 'restore', from: { version: from } })}
           onReload={reload}
-        />
+          />
+        </Suspense>
       </Card>
     );
   }

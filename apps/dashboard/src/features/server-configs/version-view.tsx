@@ -7,7 +7,7 @@ import { ConfigChanges } from '../../components/config-changes';
 import { changeText, describeChanges } from '../../lib/config-change-text';
 import { failedRead, failureCode, failureDetail, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useConfigVersionQuery, useRestoreConfigVersionMutation, type VersionDetail } from './api';
 import { ConfigSummary } from './config-summary';
 import { ExportLink } from './export-link';

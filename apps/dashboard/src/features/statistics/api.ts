@@ -6,7 +6,7 @@ import type { StatisticsAnswer, StatisticsRange } from '@tickety/api-contract';
 import { api, type Translate } from '@tickety/shared';
 import { toCsv } from '../../lib/csv';
 import { isDay } from '../../lib/days';
-import type { MessageKey } from '../../lib/i18n';
+import type { MessageKey } from './i18n';
 
 interface StatisticsArgs {
   server: string;

@@ -8,7 +8,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useState } f
 import { downloadText } from '../../lib/csv';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
 import { useConfigNamesQuery } from '../configs/api';
 import { change, formatDuration, rangeOf, tableCsv, useServerStatisticsQuery } from './api';

@@ -2,7 +2,7 @@ import { formatDateTime, useParams } from '@tickety/shared';
 import { Alert, Badge, Button, Skeleton } from '@tickety/ui';
 import FileText from 'lucide-react/icons/file-text';
 import { useEffect, useState } from 'react';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { v1FileUrl } from './api';
 import { decodeHexSeconds } from './cdn-signature';
 

@@ -11,7 +11,7 @@ import { type DiscordNames, DiscordNamesContext } from '../../components/discord
 import { DiscordSurface } from '../../components/discord/message-preview';
 import { downloadText } from '../../lib/csv';
 import { failureText } from '../../lib/failures';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { saveBlob } from '../../lib/save-file';
 import { readTranscript, readTranscriptHead, transcriptPath } from './api';
 import { Message, type Users } from './v2/message';

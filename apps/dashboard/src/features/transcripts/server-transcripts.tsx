@@ -9,7 +9,7 @@ import { type FormEvent, type ReactNode, useId, useMemo, useState } from 'react'
 import { ListSkeleton } from '../../components/list-skeleton';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
 import { useConfigNamesQuery } from '../configs/api';
 import { type TranscriptFilters, transcriptFilterQuery, transcriptFiltersOf, useServerTranscriptsInfiniteQuery } from './api';

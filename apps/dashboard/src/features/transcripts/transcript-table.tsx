@@ -3,7 +3,7 @@ import { formatDateTime, formatNumber, Link } from '@tickety/shared';
 import { Table, type TableColumn } from '@tickety/ui';
 import type { ReactNode } from 'react';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 
 function Rating({ value }: { value: number | null }) {
   const t = useT();

@@ -5,7 +5,7 @@ import { type ReactNode, useMemo } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
 import { failedRead, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from '../../lib/i18n';
+import { useT } from './i18n';
 import { useMyTranscriptsInfiniteQuery } from './api';
 import { TranscriptTable } from './transcript-table';
 

@@ -6,7 +6,7 @@ import Paperclip from 'lucide-react/icons/paperclip';
 import { useState } from 'react';
 import { MarkdownView } from '../../../components/discord/markdown-view';
 import { Embed } from '../../../components/discord/message-preview';
-import { useT } from '../../../lib/i18n';
+import { useT } from '../i18n';
 import { formatBytes, isOwnFile, type MessageLookup } from './model';
 
 export type Users = ReadonlyMap<string, TranscriptV2['users'][number]>;

@@ -13,7 +13,7 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { type DiscordNames, DiscordNamesContext, StaticMarkupContext } from '../../../components/discord/markdown-view';
 import { DiscordSurface } from '../../../components/discord/message-preview';
-import { t } from '../../../lib/i18n';
+import { t } from '../i18n';
 import { type FileMode, Message, type Users } from './message';
 import { isOwnFile, type MessageLookup, startsGroup } from './model';
 

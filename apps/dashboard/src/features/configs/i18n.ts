@@ -1,0 +1,6 @@
+/** The Panel Menu's own messages (./locales/<locale>.json), loaded with its page, and the dashboard's shared ones. */
+import { defineFeatureCatalog } from '../../lib/i18n';
+import type en from './locales/en.json';
+
+export const catalog = defineFeatureCatalog<typeof en>('configs', { en: () => import('./locales/en.json'), de: () => import('./locales/de.json') });
+export const { t, useT, T: Message } = catalog;

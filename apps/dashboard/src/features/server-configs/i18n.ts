@@ -1,0 +1,10 @@
+/** Restore Configs' own messages (./locales/<locale>.json), loaded with its page, and the dashboard's shared ones. */
+import { type ChangesKey, catalog as changes } from '../../lib/changes/i18n';
+import { defineFeatureCatalog } from '../../lib/i18n';
+import type en from './locales/en.json';
+
+export const catalog = defineFeatureCatalog<typeof en, ChangesKey>('server-configs', { en: () => import('./locales/en.json'), de: () => import('./locales/de.json') }, [changes]);
+export const { t, useT, T: Message } = catalog;
+
+/** A key of this page's messages or the shared ones. */
+export type MessageKey = Parameters<typeof t>[0];
