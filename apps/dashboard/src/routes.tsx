@@ -1,6 +1,5 @@
 import { type Catalog, defineRemoteRoutes } from '@tickety/shared';
 import { type ComponentType, lazy } from 'react';
-import PanelMenuRoute from './features/configs/route';
 import { catalog as logsWeb } from './features/logs-web/i18n';
 import { catalog as manageServers } from './features/manage-servers/i18n';
 import { catalog as premium } from './features/premium/i18n';
@@ -29,8 +28,9 @@ export const remoteRoutes = defineRemoteRoutes({
   catalog,
   routes: {
     manageServers: { Component: page(manageServers, () => import('./features/manage-servers/manage-servers')) },
-    // Not lazy itself: it starts the page's reads while the page's chunk (and its messages) download.
-    serverConfigs: { Component: PanelMenuRoute },
+    // A small chunk of its own, so other pages do not carry it: it starts the page's reads while the
+    // page's chunk (and its messages) download.
+    serverConfigs: { Component: lazy(() => import('./features/configs/route')) },
     serverStatistics: { Component: page(statistics, () => import('./features/statistics/statistics')) },
     serverPremium: { Component: page(premium, () => import('./features/premium/premium')) },
     serverLogsWeb: { Component: page(logsWeb, () => import('./features/logs-web/logs-web')) },

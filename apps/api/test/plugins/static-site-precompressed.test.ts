@@ -26,6 +26,10 @@ writeFile(join(root, folder, 'static/js/gzip-only.0123abcd.js.gz'), gzip);
 writeFile(join(root, folder, 'static/js/plain.0123abcd.js'), source);
 writeFile(join(root, 'assets/main.0123abcd.js'), source);
 writeFile(join(root, 'assets/main.0123abcd.js.br'), brotli);
+// A file that is revalidated (no hash in its name, outside a version folder), compressed too.
+writeFile(join(root, 'assets/service-notes.js'), source);
+writeFile(join(root, 'assets/service-notes.js.br'), brotli);
+writeFile(join(root, 'assets/service-notes.js.gz'), gzip);
 
 const entryUrl = `/${folder}/remoteEntry.js`;
 
@@ -85,20 +89,30 @@ describe.each(databases())('precompressed site files on $name', (database) => {
     expect(res.body).toBe('');
   });
 
-  it('revalidates each copy by its own ETag (304), and a Range is of the copy sent', async () => {
+  it('sends an immutable copy without validators (never revalidated), and a Range is of the copy sent', async () => {
     const first = await get(entryUrl, { 'accept-encoding': 'br' });
-    const etag = String(first.headers.etag);
-    expect(etag).toBeTruthy();
-    const again = await get(entryUrl, { 'accept-encoding': 'br', 'if-none-match': etag });
-    expect(again.statusCode).toBe(304);
-    expect(again.body).toBe('');
-    const gzipped = await get(entryUrl, { 'accept-encoding': 'gzip', 'if-none-match': etag });
-    expect(gzipped.statusCode).toBe(200);
-    expect(gzipped.headers.etag).not.toBe(etag);
+    expect(first.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(first.headers.etag).toBeUndefined();
+    expect(first.headers['last-modified']).toBeUndefined();
     const part = await get(entryUrl, { 'accept-encoding': 'br', range: 'bytes=0-9' });
     expect(part.statusCode).toBe(206);
     expect(part.headers['content-encoding']).toBe('br');
     expect(part.headers['content-range']).toBe(`bytes 0-9/${brotli.length}`);
     expect(part.rawPayload.equals(brotli.subarray(0, 10))).toBe(true);
+  });
+
+  it('revalidates each copy of a file that is not immutable by its own ETag (304)', async () => {
+    const url = '/assets/service-notes.js';
+    const first = await get(url, { 'accept-encoding': 'br' });
+    expect(first.headers['cache-control']).toBe('no-cache');
+    expect(first.headers['content-encoding']).toBe('br');
+    const etag = String(first.headers.etag);
+    expect(etag).toBeTruthy();
+    const again = await get(url, { 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const gzipped = await get(url, { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    expect(gzipped.statusCode).toBe(200);
+    expect(gzipped.headers.etag).not.toBe(etag);
   });
 });

@@ -133,7 +133,14 @@ export default fp(
         // falling back to the file itself (compressed on the fly) when there is none.
         preCompressed: true,
         setHeaders(res, path) {
-          res.header('cache-control', cacheControlFor(`/${relative(opts.root, path).split(sep).join('/')}`.replace(PRECOMPRESSED, '')));
+          const policy = cacheControlFor(`/${relative(opts.root, path).split(sep).join('/')}`.replace(PRECOMPRESSED, ''));
+          res.header('cache-control', policy);
+          // An immutable file is never revalidated (its name changes with its bytes): its validators
+          // would only add ~70 bytes to each of a page's dozen script answers.
+          if (policy.endsWith('immutable')) {
+            res.removeHeader('etag');
+            res.removeHeader('last-modified');
+          }
         },
         // The server-side renderers (prerender.mjs) are for this server, not for browsers.
         // HTML is answered by sendShell, never as a file (pages a static-host deploy wrote are its own).
