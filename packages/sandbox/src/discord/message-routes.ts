@@ -60,6 +60,9 @@ function intParam(reply: FastifyReply, name: string, raw: string | null, fallbac
   return count;
 }
 
+/** How long a nonce holds with `enforce_nonce` ("a few minutes", Discord says). */
+const NONCE_WINDOW_MS = 5 * 60_000;
+
 /**
  * Discord's message routes for the bot: create, edit, read, list and delete messages in the demo
  * channels, with Discord's body limits (message-validation.ts), permission checks and error codes.
@@ -86,6 +89,13 @@ export function messageRoutes(app: FastifyInstance, engine: SandboxEngine): void
       if (!hasPermission(channelAccess.perms, 'SEND_MESSAGES')) return missingPermissions(reply);
       if (draft.embeds.length > 0 && !hasPermission(channelAccess.perms, 'EMBED_LINKS')) return missingPermissions(reply);
       const now = engine.now();
+      // Discord's enforce_nonce: the same author's message with this nonce from the last few minutes
+      // is answered again, and no second one is posted (a bot's retry after a lost answer).
+      if (validated.enforceNonce && validated.nonce !== undefined) {
+        const nonce = String(validated.nonce);
+        const earlier = guilds.list(channelAccess.channel.id).find((m) => m.authorId === botId() && m.nonce !== null && String(m.nonce) === nonce && now - m.createdAt < NONCE_WINDOW_MS);
+        if (earlier) return answer(earlier);
+      }
       const message = guilds.add({
         id: guilds.nextId(now),
         channelId: channelAccess.channel.id,

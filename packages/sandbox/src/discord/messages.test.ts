@@ -159,6 +159,26 @@ describe('POST /channels/{id}/messages', () => {
   });
 });
 
+describe('POST with enforce_nonce', () => {
+  test('answers the message already posted with the same nonce for minutes, and posts anew without enforce_nonce or after that', async () => {
+    await start();
+    const channel = CHANNELS.avasArcade.support;
+    const first = await postMessage(sandbox.app, channel, { content: 'On it.', nonce: 'cmd_a', enforce_nonce: true });
+    expect(first.statusCode).toBe(200);
+    const again = await postMessage(sandbox.app, channel, { content: 'On it (retry).', nonce: 'cmd_a', enforce_nonce: true });
+    expect(again.json().id).toBe(first.json().id);
+    expect(again.json().content).toBe('On it.');
+    const other = await postMessage(sandbox.app, channel, { content: 'Another.', nonce: 'cmd_b', enforce_nonce: true });
+    expect(other.json().id).not.toBe(first.json().id);
+    const loose = await postMessage(sandbox.app, channel, { content: 'Without enforcing.', nonce: 'cmd_a' });
+    expect(loose.json().id).not.toBe(first.json().id);
+    sandbox.tick(5 * 60_000);
+    const later = await postMessage(sandbox.app, channel, { content: 'Much later.', nonce: 'cmd_a', enforce_nonce: true });
+    expect(later.json().id).not.toBe(first.json().id);
+    expect(error(await postMessage(sandbox.app, channel, { content: 'x', nonce: 'n', enforce_nonce: 'yes' }))[0]).toBe(400);
+  });
+});
+
 describe('PATCH /channels/{id}/messages/{id}', () => {
   test('edits content, embeds and components; sets edited_timestamp; null clears', async () => {
     await start();

@@ -54,6 +54,8 @@ export function validateMessage(body: unknown, mode: 'create' | 'edit'): Validat
         if (nonce !== undefined) value.nonce = nonce;
       }
     }
+    const enforceNonce = checker.boolean(fields.enforce_nonce, ['enforce_nonce']);
+    if (enforceNonce !== undefined) value.enforceNonce = enforceNonce;
     checker.object(fields.allowed_mentions, ['allowed_mentions']);
     checker.object(fields.message_reference, ['message_reference']);
   }

@@ -149,6 +149,8 @@ export interface MessageInput {
   flags?: number;
   tts?: boolean;
   nonce?: string | number;
+  /** With a nonce: a message of the same author and nonce from the last minutes is answered instead of a new one. */
+  enforceNonce?: boolean;
 }
 
 export type ValidationResult =
