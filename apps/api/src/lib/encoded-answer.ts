@@ -23,7 +23,7 @@ function encodingFor(req: FastifyRequest, length: number): Encoding {
 }
 
 /**
- * One answer's JSON, encoded at most once per encoding, for an answer many requests repeat unchanged
+ * One answer's bytes (JSON, or a page's HTML), encoded at most once per encoding, for an answer many requests repeat unchanged
  * (a user's @me while their cached state lasts): serialised and compressed once, not per request.
  */
 class EncodedAnswer {
@@ -37,9 +37,9 @@ class EncodedAnswer {
   }
 
   /** Sends the answer in the encoding this request takes (`Content-Encoding` and `Vary` as the plugin sets them). */
-  send(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  send(req: FastifyRequest, reply: FastifyReply, type = 'application/json; charset=utf-8'): FastifyReply {
     const encoding = encodingFor(req, this.#json.length);
-    reply.type('application/json; charset=utf-8');
+    reply.type(type);
     if (encoding !== 'identity') {
       addVary(reply, 'accept-encoding');
       reply.header('content-encoding', encoding);
@@ -75,4 +75,24 @@ export function sendEncoded(req: FastifyRequest, reply: FastifyReply, answer: ob
     encodings.set(answer, encoded);
   }
   return encoded.send(req, reply);
+}
+
+/** The pages sendEncodedText keeps encoded, newest last (a page's HTML repeats while its data lasts). */
+const texts = new Map<string, EncodedAnswer>();
+const TEXTS_MAX = 32;
+
+/**
+ * Sends `text` (a page's HTML) as `type`, compressed as the compression plugin would but at once,
+ * in this call (a 20 KB page: ~0.4 ms of brotli), instead of through the plugin's stream, which
+ * added ~4 ms to every page's first byte; and once per distinct text among the last TEXTS_MAX.
+ */
+export function sendEncodedText(req: FastifyRequest, reply: FastifyReply, text: string, type: string): FastifyReply {
+  let encoded = texts.get(text);
+  if (encoded) texts.delete(text);
+  else {
+    encoded = new EncodedAnswer(text);
+    if (texts.size >= TEXTS_MAX) texts.delete(texts.keys().next().value!);
+  }
+  texts.set(text, encoded);
+  return encoded.send(req, reply, type);
 }

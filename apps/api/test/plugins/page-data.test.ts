@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +76,21 @@ describe.each(databases())('pages with their data in the HTML on $name', (databa
     // In the reader's language.
     const german = await new Browser(t.app).get('/status', { headers: { ...html, 'accept-language': 'de' } });
     expect(german.body).toContain('<p class="status">Zustand: operational');
+  });
+
+  it('sends a page compressed as the browser accepts it, the same bytes for the same page, with Vary', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/premium', headers: { ...html, 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const first = await t.app.inject({ method: 'GET', url: '/premium', headers: { ...html, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    const second = await t.app.inject({ method: 'GET', url: '/premium', headers: { ...html, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(String(first.headers.vary)).toMatch(/accept-encoding/i);
+    expect(first.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(brotliDecompressSync(first.rawPayload).toString()).toBe(plain.body);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    const gzipped = await t.app.inject({ method: 'GET', url: '/premium', headers: { ...html, 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body);
   });
 
   it('serves /premium with the plan catalogue rendered and embedded, and a page without data with none', async () => {

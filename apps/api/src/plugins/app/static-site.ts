@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { sendEncodedText } from '../../lib/encoded-answer';
 import { DEFAULT_LOCALE, isLocale, isPagePath, LOCALE_STORAGE_KEY, type Locale, localeFromAcceptLanguage, pageHtml, REMOTE_IDS, robotsTxt, sitemapXml } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -248,10 +249,7 @@ export default fp(
         const display = isDisplayPage(pathOf(req));
         reply.header('content-security-policy', `${opts.csp(foreignOrigins(state.remotes, opts.origin), shellFile?.scriptHashes ?? [])}; frame-ancestors ${display ? '*' : "'none'"}`);
         if (!display) reply.header('x-frame-options', 'DENY');
-        return reply
-          .code(page ? 200 : 404)
-          .type('text/html; charset=utf-8')
-          .send(body);
+        return sendEncodedText(req, reply.code(page ? 200 : 404), body, 'text/html; charset=utf-8');
       },
     };
 
