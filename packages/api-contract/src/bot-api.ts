@@ -126,17 +126,22 @@ export const TicketEvent = z.discriminatedUnion('type', [
 ]);
 export type TicketEvent = z.infer<typeof TicketEvent>;
 
+/** A batch's refinement: each event id at most once in `key`'s list (a repeat is an error naming it). */
+function eachIdOnce<K extends string>(key: K) {
+  return (batch: Record<K, ReadonlyArray<{ id: string }>>, ctx: z.RefinementCtx) => {
+    const seen = new Set<string>();
+    batch[key].forEach((event, index) => {
+      if (seen.has(event.id)) ctx.addIssue({ code: 'custom', path: [key, index, 'id'], input: event.id, message: `Event ${event.id} is in the batch twice.` });
+      seen.add(event.id);
+    });
+  };
+}
+
 export const TICKET_EVENT_BATCH_MAX = 1000;
 export const TicketEventBatch = z
   .object({ events: z.array(TicketEvent).min(1).max(TICKET_EVENT_BATCH_MAX) })
   .strict()
-  .superRefine((batch, ctx) => {
-    const seen = new Set<string>();
-    batch.events.forEach((event, i) => {
-      if (seen.has(event.id)) ctx.addIssue({ code: 'custom', path: ['events', i, 'id'], input: event.id, message: `Event ${event.id} is in the batch twice.` });
-      seen.add(event.id);
-    });
-  });
+  .superRefine(eachIdOnce('events'));
 export type TicketEventBatch = z.infer<typeof TicketEventBatch>;
 
 export const TicketEventBatchResult = z.object({
@@ -375,13 +380,7 @@ export const TICKET_MESSAGE_BATCH_MAX = 1000;
 export const TicketMessageBatch = z
   .object({ messages: z.array(TicketMessageEvent).min(1).max(TICKET_MESSAGE_BATCH_MAX) })
   .strict()
-  .superRefine((batch, ctx) => {
-    const seen = new Set<string>();
-    batch.messages.forEach((event, i) => {
-      if (seen.has(event.id)) ctx.addIssue({ code: 'custom', path: ['messages', i, 'id'], input: event.id, message: `Event ${event.id} is in the batch twice.` });
-      seen.add(event.id);
-    });
-  });
+  .superRefine(eachIdOnce('messages'));
 export type TicketMessageBatch = z.infer<typeof TicketMessageBatch>;
 
 export const TicketMessageBatchResult = z.object({

@@ -165,16 +165,20 @@ export default async function botRoutes(fastify: FastifyInstance) {
     return { version: live.version, config: live.config };
   });
 
+  /**
+   * A batch route's options: its body (up to 1 MB as sent and as JSON) inflated, parsed and validated
+   * by the body worker (the schema stays for the docs and types).
+   */
+  const batchRoute = (kind: 'events' | 'messages') => ({
+    ...raw,
+    bodyLimit: EVENTS_BODY_MAX,
+    config: { inflatedMax: EVENTS_JSON_MAX, bodyInWorker: kind, bodyTooLarge: `A batch of ${kind} may be at most ${EVENTS_BODY_MAX / 1024 / 1024} MB as sent (and as JSON): split it.` },
+    validatorCompiler: validatedInWorker,
+  });
+
   app.post(
     '/events',
-    {
-      ...raw,
-      bodyLimit: EVENTS_BODY_MAX,
-      config: { inflatedMax: EVENTS_JSON_MAX, bodyInWorker: 'events', bodyTooLarge: `A batch of events may be at most ${EVENTS_BODY_MAX / 1024 / 1024} MB as sent (and as JSON): split it.` },
-      // The body was validated against TicketEventBatch by the body worker (the schema stays for the docs and types).
-      validatorCompiler: validatedInWorker,
-      schema: { body: TicketEventBatch, response: { 200: TicketEventBatchResult, ...errors } },
-    },
+    { ...batchRoute('events'), schema: { body: TicketEventBatch, response: { 200: TicketEventBatchResult, ...errors } } },
     async (req) => {
       // A batch naming a server this bot does not serve is refused whole.
       await app.botKeys.assertServes(req.bot!.botId, req.body.events.map((e) => e.serverId));
@@ -186,14 +190,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/messages',
-    {
-      ...raw,
-      bodyLimit: EVENTS_BODY_MAX,
-      config: { inflatedMax: EVENTS_JSON_MAX, bodyInWorker: 'messages', bodyTooLarge: `A batch of messages may be at most ${EVENTS_BODY_MAX / 1024 / 1024} MB as sent (and as JSON): split it.` },
-      // Validated against TicketMessageBatch by the body worker (the schema stays for the docs and types).
-      validatorCompiler: validatedInWorker,
-      schema: { body: TicketMessageBatch, response: { 200: TicketMessageBatchResult, ...errors } },
-    },
+    { ...batchRoute('messages'), schema: { body: TicketMessageBatch, response: { 200: TicketMessageBatchResult, ...errors } } },
     async (req) => {
       await app.botKeys.assertServes(req.bot!.botId, req.body.messages.map((m) => m.serverId));
       const result = await app.ticketMessages.ingest(req.bot!.botId, req.body.messages);
