@@ -15,13 +15,13 @@ describe('accessFromRules', () => {
       { roleId: '1400000000000009999', areas: { premium: 'write' } },
     ] as const;
     expect(accessFromRules(rules, [READERS, MODDERS], GUILD)).toEqual({
-      areas: { panels: 'read', statistics: null, logs: 'read', configs: 'read', premium: null },
+      areas: { panels: 'read', tickets: null, statistics: null, logs: 'read', configs: 'read', premium: null },
       grantingRoleIds: [READERS],
     });
     // Write wins over read, whichever rule comes first.
     expect(accessFromRules(rules, [WRITERS, READERS], GUILD).areas.panels).toBe('write');
     expect(accessFromRules([...rules].reverse(), [WRITERS, READERS], GUILD).areas.panels).toBe('write');
-    expect(accessFromRules(rules, [MODDERS], GUILD)).toEqual({ areas: { panels: null, statistics: null, logs: null, configs: null, premium: null }, grantingRoleIds: [] });
+    expect(accessFromRules(rules, [MODDERS], GUILD)).toEqual({ areas: { panels: null, tickets: null, statistics: null, logs: null, configs: null, premium: null }, grantingRoleIds: [] });
   });
 
   it('a rule for @everyone (the server\'s id) applies to every member', () => {
@@ -31,7 +31,7 @@ describe('accessFromRules', () => {
 
 describe('allows', () => {
   it('write includes read; null is nothing', () => {
-    const access = { areas: { panels: 'write', statistics: 'read', logs: null, configs: null, premium: null } } as const;
+    const access = { areas: { panels: 'write', tickets: null, statistics: 'read', logs: null, configs: null, premium: null } } as const;
     expect(allows(access, 'panels', 'read')).toBe(true);
     expect(allows(access, 'panels', 'write')).toBe(true);
     expect(allows(access, 'statistics', 'read')).toBe(true);
@@ -40,12 +40,12 @@ describe('allows', () => {
     expect(allowsAny(access, ['logs', 'statistics'], 'read')).toBe(true);
     expect(allowsAny(access, ['logs', 'configs'], 'read')).toBe(false);
     expect(hasAnyAccess(access)).toBe(true);
-    expect(hasAnyAccess({ areas: { panels: null, statistics: null, logs: null, configs: null, premium: null } })).toBe(false);
+    expect(hasAnyAccess({ areas: { panels: null, tickets: null, statistics: null, logs: null, configs: null, premium: null } })).toBe(false);
   });
 
   it('full access writes everywhere and passes the schema', () => {
     expect(ServerAccess.parse(FULL_ACCESS)).toEqual(FULL_ACCESS);
-    expect(describeAreas(FULL_ACCESS.areas)).toBe('Panel Menu (write), Statistics (write), Web Logs (write), Restore Configs (write), Premium (write)');
+    expect(describeAreas(FULL_ACCESS.areas)).toBe('Panel Menu (write), Tickets (write), Statistics (write), Web Logs (write), Restore Configs (write), Premium (write)');
     expect(describeAreas({})).toBe('nothing');
   });
 });

@@ -6,7 +6,7 @@
  */
 
 /** The parts of the server dashboard a role can be given. */
-export const ACCESS_AREAS = ['panels', 'statistics', 'logs', 'configs', 'premium'] as const;
+export const ACCESS_AREAS = ['panels', 'tickets', 'statistics', 'logs', 'configs', 'premium'] as const;
 export type AccessArea = (typeof ACCESS_AREAS)[number];
 export const ACCESS_LEVELS = ['read', 'write'] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
@@ -31,6 +31,7 @@ export interface ServerAccessShape {
 /** The English name of each area, as the dashboard names the pages (the API's messages use them). */
 export const ACCESS_AREA_NAMES: Record<AccessArea, string> = {
   panels: 'Panel Menu',
+  tickets: 'Tickets',
   statistics: 'Statistics',
   logs: 'Web Logs',
   configs: 'Restore Configs',

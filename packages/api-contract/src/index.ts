@@ -29,3 +29,4 @@ export * from './staff-system-api';
 export * from './staff-team-api';
 export * from './staff-webhooks-api';
 export * from './statistics-api';
+export * from './tickets-api';

@@ -175,7 +175,7 @@ describe('server page areas', () => {
     const table = structuredClone(dashboard) as unknown as { routes: Array<{ children?: Array<{ area?: string }> }> };
     table.routes[1]!.children![1]!.area = 'panels';
     expect(problemsOf(table, 'dashboard')).toEqual([]);
-    table.routes[1]!.children![1]!.area = 'tickets';
-    expect(problemsOf(table, 'dashboard').join('; ')).toMatch(/area "tickets" is not one of panels, statistics, logs, configs, premium/);
+    table.routes[1]!.children![1]!.area = 'automation';
+    expect(problemsOf(table, 'dashboard').join('; ')).toMatch(/area "automation" is not one of panels, tickets, statistics, logs, configs, premium/);
   });
 });

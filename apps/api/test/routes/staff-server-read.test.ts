@@ -26,7 +26,7 @@ const UNKNOWN = '1199999999999999999';
 
 const DASHBOARD = { 'x-requested-with': 'tickety', origin: DASHBOARD_ORIGIN };
 const mutation = { 'content-type': 'application/json', ...DASHBOARD };
-const EVERY_AREA_READ = { panels: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: 'read' };
+const EVERY_AREA_READ = { panels: 'read', tickets: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: 'read' };
 
 /** Every read of the server dashboard's pages, as the dashboard calls it. */
 const READS = [

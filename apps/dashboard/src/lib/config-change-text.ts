@@ -135,6 +135,7 @@ const WEEKDAY: Record<string, ChangesKey> = {
 
 const AREA: Record<string, ChangesKey> = {
   panels: 'settings.area.panels',
+  tickets: 'settings.area.tickets',
   statistics: 'settings.area.statistics',
   logs: 'settings.area.logs',
   configs: 'settings.area.configs',

@@ -36,6 +36,7 @@ export function config(over: Partial<ServerConfig> = {}): ServerConfig {
       }),
     ],
     multiPanels: [],
+    labels: [],
     ...over,
   };
 }

@@ -62,8 +62,8 @@ describe('access rules', () => {
     expect(issuesOf(AccessRule, { roleId: ROLE_MODS, areas: { panels: 'admin' } })).toEqual([
       { path: 'areas.panels', code: 'invalid_value', message: 'Must be read or write.' },
     ]);
-    expect(issuesOf(AccessRule, { roleId: ROLE_MODS, areas: { tickets: 'read', panels: 'read' } })).toEqual([
-      { path: 'areas', code: 'unrecognized_keys', message: 'Unknown area "tickets": the areas are panels, statistics, logs, configs, premium.' },
+    expect(issuesOf(AccessRule, { roleId: ROLE_MODS, areas: { automation: 'read', panels: 'read' } })).toEqual([
+      { path: 'areas', code: 'unrecognized_keys', message: 'Unknown area "automation": the areas are panels, tickets, statistics, logs, configs, premium.' },
     ]);
   });
 

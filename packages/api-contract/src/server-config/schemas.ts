@@ -10,6 +10,7 @@ import { Snowflake } from '../auth';
 import { LOCALES } from '../locales';
 import { forEachDuplicate } from './fields';
 import { DEFAULT_NAMING_SCHEME, NamingScheme } from './naming-scheme';
+import { TICKET_LABELS_CONFIG_MAX, TicketLabel } from './labels';
 import { MultiPanel, Panel, PerUserTicketLimit } from './panel';
 
 /** Settings of the whole server; a panel's null field falls back to the matching one here. */
@@ -101,6 +102,8 @@ const configShape = {
   access: z.array(AccessRule).max(ACCESS_RULES_MAX, `At most ${ACCESS_RULES_MAX} access rules (one per role).`),
   panels: z.array(Panel),
   multiPanels: z.array(MultiPanel).max(MULTI_PANELS_MAX, `A server can have at most ${MULTI_PANELS_MAX} multi-panels.`),
+  /** Versions saved before labels existed have none. */
+  labels: z.array(TicketLabel).max(TICKET_LABELS_CONFIG_MAX, `A server can have at most ${TICKET_LABELS_CONFIG_MAX} labels.`).default([]),
 };
 
 function panelLimitMessage(count: number, options: ServerConfigSchemaOptions): string {
@@ -162,6 +165,18 @@ export function serverConfigSchema(options: ServerConfigSchemaOptions) {
       },
     );
 
+    forEachDuplicate(
+      config.labels,
+      (label) => label.id,
+      (index) =>
+        ctx.addIssue({
+          code: 'custom',
+          path: ['labels', index, 'id'],
+          input: config.labels[index]?.id,
+          message: 'Another label already has this id: each label needs its own.',
+        }),
+    );
+
     const panelIds = new Set(panels.map((p) => p.id));
     multiPanels.forEach((multi, multiIndex) => {
       multi.panelIds.forEach((id, i) => {
@@ -210,5 +225,5 @@ export function defaultGeneralSettings(): GeneralSettings {
 
 /** The configuration of a server that has changed nothing yet. */
 export function defaultServerConfig(): ServerConfig {
-  return { schemaVersion: SERVER_CONFIG_SCHEMA_VERSION, general: defaultGeneralSettings(), access: [], panels: [], multiPanels: [] };
+  return { schemaVersion: SERVER_CONFIG_SCHEMA_VERSION, general: defaultGeneralSettings(), access: [], panels: [], multiPanels: [], labels: [] };
 }

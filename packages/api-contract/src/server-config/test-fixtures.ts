@@ -132,6 +132,10 @@ export function realisticConfig(): ServerConfig {
         selectPlaceholder: null,
       },
     ],
+    labels: [
+      { id: 'bug', name: 'Bug', colour: 0xed4245 },
+      { id: 'vip', name: 'VIP', colour: 0xfee75c },
+    ],
   };
 }
 

@@ -51,7 +51,7 @@ describe('the open server and billing record', () => {
 
   it('gives the open server the access its cached answer holds (what pages mirror), and forgets it with the server', () => {
     const testStore = store();
-    const read: ServerAccess = { via: 'roles', areas: { panels: 'read', statistics: null, logs: 'read', configs: null, premium: null }, grantedBy: ['Dashboard Readers'] };
+    const read: ServerAccess = { via: 'roles', areas: { panels: 'read', tickets: null, statistics: null, logs: 'read', configs: null, premium: null }, grantedBy: ['Dashboard Readers'] };
     const view = render(
       <Provider store={testStore}>
         <ServerFrame id={guild.id} access={read} />
@@ -77,7 +77,7 @@ describe('the open server and billing record', () => {
 
   it("a staff member's read-only view (via staff): the server as answered, though not in their list; any other access never takes it", () => {
     const testStore = store();
-    const staff: ServerAccess = { via: 'staff', areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: 'read' }, grantedBy: [] };
+    const staff: ServerAccess = { via: 'staff', areas: { panels: 'read', tickets: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: 'read' }, grantedBy: [] };
     const view = render(
       <Provider store={testStore}>
         <StaffFrame access={staff} />

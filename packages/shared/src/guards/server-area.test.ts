@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerAccess } from '../types';
 import { evaluateServerArea, serverAreaOf } from './server-area';
 
-const READER: ServerAccess = { via: 'roles', areas: { panels: 'read', statistics: 'read', logs: null, configs: 'write', premium: null }, grantedBy: ['Readers'] };
+const READER: ServerAccess = { via: 'roles', areas: { panels: 'read', tickets: null, statistics: 'read', logs: null, configs: 'write', premium: null }, grantedBy: ['Readers'] };
 
 describe('evaluateServerArea', () => {
   it('write, read or refused by the area of the page and the access the API answered', () => {

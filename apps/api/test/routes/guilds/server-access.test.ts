@@ -147,14 +147,14 @@ describe.each(databases())('server access by role, every guilds route, on $name'
       expect(res.statusCode, `${route.name}: ${res.body}`).toBe(200);
     }
     const server = GuildWithAccess.parse((await browser.get(`/api/guilds/${ARCADE}`)).json());
-    expect(server.access).toEqual({ via: 'full', areas: { panels: 'write', statistics: 'write', logs: 'write', configs: 'write', premium: 'write' }, grantedBy: [] });
+    expect(server.access).toEqual({ via: 'full', areas: { panels: 'write', tickets: 'write', statistics: 'write', logs: 'write', configs: 'write', premium: 'write' }, grantedBy: [] });
   });
 
   it('role-granted read (Ben on Retro Modders): every read answers; every write is 1017 saying what he has and who can grant more', async () => {
     const browser = await as(ben.id);
     const server = GuildWithAccess.parse((await browser.get(`/api/guilds/${MODS}`)).json());
     expect(server).toMatchObject({ id: MODS, canManage: false, roleAccess: true, botInGuild: true });
-    expect(server.access).toEqual({ via: 'roles', areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: null }, grantedBy: ['Dashboard Readers'] });
+    expect(server.access).toEqual({ via: 'roles', areas: { panels: 'read', tickets: null, statistics: 'read', logs: 'read', configs: 'read', premium: null }, grantedBy: ['Dashboard Readers'] });
 
     const ctx = await live(MODS);
     for (const route of ROUTES) {
@@ -223,7 +223,7 @@ describe.each(databases())('server access by role, every guilds route, on $name'
 
     it('the access the roles give together: write wins, both roles named', async () => {
       const server = GuildWithAccess.parse((await (await as(ben.id)).get(`/api/guilds/${MODS}`)).json());
-      expect(server.access).toEqual({ via: 'roles', areas: { panels: 'write', statistics: 'read', logs: 'read', configs: 'write', premium: null }, grantedBy: ['Dashboard Readers', 'Modder'] });
+      expect(server.access).toEqual({ via: 'roles', areas: { panels: 'write', tickets: null, statistics: 'read', logs: 'read', configs: 'write', premium: null }, grantedBy: ['Dashboard Readers', 'Modder'] });
     });
 
     it('saves panels and general settings, sends and updates a panel; each logged as Ben', async () => {

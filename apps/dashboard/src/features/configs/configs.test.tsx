@@ -193,7 +193,7 @@ describe('Panel Menu: the list', () => {
   it('with read access only (a role’s grant): View instead of Edit, every change off, saying why and who can grant more', async () => {
     const readOnly = {
       via: 'roles' as const,
-      areas: { panels: 'read' as const, statistics: null, logs: 'read' as const, configs: null, premium: null },
+      areas: { panels: 'read' as const, tickets: null, statistics: null, logs: 'read' as const, configs: null, premium: null },
       grantedBy: ['Dashboard Readers'],
     };
     show('', {}, readOnly);
@@ -213,7 +213,7 @@ describe('Panel Menu: the list', () => {
   });
 
   it("a staff member's read-only view: every change off, the note says staff, names no roles", async () => {
-    show('', {}, { via: 'staff', areas: { panels: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: 'read' }, grantedBy: [] });
+    show('', {}, { via: 'staff', areas: { panels: 'read', tickets: 'read', statistics: 'read', logs: 'read', configs: 'read', premium: 'read' }, grantedBy: [] });
     const note = await screen.findByText('You are viewing as staff: read-only.');
     const row = (await screen.findByRole('rowheader', { name: /Support/ })).closest('tr')!;
     expect(within(row).getByRole('link', { name: 'View “Support”' })).toBeInTheDocument();
@@ -226,7 +226,7 @@ describe('Panel Menu: the list', () => {
   });
 
   it('in the editor, read access shows every field disabled and no Save', async () => {
-    show('?edit=panel&id=support', {}, { via: 'roles', areas: { panels: 'read', statistics: null, logs: null, configs: null, premium: null }, grantedBy: ['Dashboard Readers'] });
+    show('?edit=panel&id=support', {}, { via: 'roles', areas: { panels: 'read', tickets: null, statistics: null, logs: null, configs: null, premium: null }, grantedBy: ['Dashboard Readers'] });
     const title = await screen.findByRole('textbox', { name: 'Title' }, { timeout: 10_000 });
     expect(title).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();

@@ -19,7 +19,7 @@ function OpenedByLayout() {
   return <ServerPremium />;
 }
 /** What the shell's server layout keeps for a staff member's read-only view: the answered server, staff access. */
-const STAFF_ACCESS = { via: 'staff' as const, areas: { panels: 'read' as const, statistics: 'read' as const, logs: 'read' as const, configs: 'read' as const, premium: 'read' as const }, grantedBy: [] };
+const STAFF_ACCESS = { via: 'staff' as const, areas: { panels: 'read' as const, tickets: 'read' as const, statistics: 'read' as const, logs: 'read' as const, configs: 'read' as const, premium: 'read' as const }, grantedBy: [] };
 const STAFF_GUILD = { ...ARCADE, owner: false, canManage: false, permissions: '0' };
 function StaffLayout() {
   useServedServer(ARCADE.id, STAFF_ACCESS, STAFF_GUILD);

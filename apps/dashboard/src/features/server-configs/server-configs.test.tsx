@@ -290,7 +290,7 @@ describe('Restore Configs: restoring', () => {
 
   it('read-only: restore and import are off with the reason; viewing and export stay', async () => {
     // What the shell read from GET /api/guilds/:server: the role "Helpers" gives Restore Configs read access.
-    show('?version=3', {}, { access: { via: 'roles', areas: { panels: null, statistics: null, logs: null, configs: 'read', premium: null }, grantedBy: ['Helpers'] } });
+    show('?version=3', {}, { access: { via: 'roles', areas: { panels: null, tickets: null, statistics: null, logs: null, configs: 'read', premium: null }, grantedBy: ['Helpers'] } });
     const restore = await screen.findByRole('button', { name: 'Restore version 3' });
     expect(restore).toHaveAttribute('aria-disabled', 'true');
     expect(restore).toHaveAccessibleDescription(/^You can look at Restore Configs but not change anything: your roles \(Helpers\) give read access only\./);
@@ -299,7 +299,7 @@ describe('Restore Configs: restoring', () => {
   });
 
   it("a staff member's read-only view: restore, import and export off, saying they are viewing as staff", async () => {
-    const staff = { via: 'staff' as const, areas: { panels: 'read' as const, statistics: 'read' as const, logs: 'read' as const, configs: 'read' as const, premium: 'read' as const }, grantedBy: [] };
+    const staff = { via: 'staff' as const, areas: { panels: 'read' as const, tickets: 'read' as const, statistics: 'read' as const, logs: 'read' as const, configs: 'read' as const, premium: 'read' as const }, grantedBy: [] };
     const page = show('?version=3', {}, { access: staff });
     const restore = await screen.findByRole('button', { name: 'Restore version 3' });
     expect(restore).toHaveAttribute('aria-disabled', 'true');
@@ -315,7 +315,7 @@ describe('Restore Configs: restoring', () => {
   });
 
   it('Restore Configs write without the Panel Menu’s: restore is on, import is off saying it needs the Panel Menu too', async () => {
-    show('?version=3', {}, { access: { via: 'roles', areas: { panels: 'read', statistics: null, logs: null, configs: 'write', premium: null }, grantedBy: ['Helpers'] } });
+    show('?version=3', {}, { access: { via: 'roles', areas: { panels: 'read', tickets: null, statistics: null, logs: null, configs: 'write', premium: null }, grantedBy: ['Helpers'] } });
     const restore = await screen.findByRole('button', { name: 'Restore version 3' });
     expect(restore).not.toHaveAttribute('aria-disabled', 'true');
     expect(screen.getByLabelText(/Choose a file/)).toBeDisabled();

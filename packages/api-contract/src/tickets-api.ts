@@ -1,0 +1,187 @@
+/**
+ * The Tickets page (`/dashboard/:server/tickets`, access area `tickets`): the queue of a server's open
+ * tickets, one ticket's live conversation, and the actions staff take from the dashboard, which
+ * become commands for the bot (bot-commands-api.ts). docs/api.md, "Tickets".
+ *
+ * Routes (all under `/api/guilds/:server`; `tickets: read` for reads, `tickets: write` for changes):
+ * - `GET  /tickets?filter=&panel=&label=&q=`           TicketQueue
+ * - `GET  /tickets/:ticket`                             TicketDetail (the conversation so far and `cursor`)
+ * - `GET  /tickets/stream?ticket=` (SSE)                TicketStreamEvent frames; `Last-Event-ID` resumes
+ * - `POST /tickets/:ticket/commands`                    TicketCommandRequest → 202 TicketCommandView
+ * - `POST /tickets/:ticket/attachments` (raw file)      → 201 ReplyAttachment (for a reply's `attachmentIds`)
+ * - `PUT  /tickets/labels`                              TicketLabelsUpdate → 200 TicketLabels (a new configuration version)
+ */
+import { z } from './zod-setup';
+import { Snowflake } from './auth';
+import { BotTicketId, TranscriptMessage, TranscriptUser } from './bot-api';
+import { BotCommandId, CommandFailure, CommandState, ReplyContent, TICKET_LABELS_MAX } from './bot-commands-api';
+import { TicketLabel, TicketLabelId, TICKET_LABELS_CONFIG_MAX } from './server-config/labels';
+
+export { TicketLabel, TicketLabelId, TICKET_LABELS_CONFIG_MAX };
+
+/** Discord's upload limit for a server without boosts (bytes): a reply's attachments together stay under it. */
+export const REPLY_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
+/** Files one reply may carry (Discord allows 10). */
+export const REPLY_ATTACHMENTS_MAX = 10;
+/** Characters of the last message a queue row shows. */
+export const TICKET_EXCERPT_MAX = 200;
+
+export const TicketParams = z.object({ server: Snowflake, ticket: BotTicketId });
+
+/** Someone in a ticket as the dashboard names them (from their messages, the guild's members, else the id). */
+export const TicketPerson = z.object({ id: Snowflake, name: z.string(), avatarUrl: z.string().nullable() });
+export type TicketPerson = z.infer<typeof TicketPerson>;
+
+export const TICKET_QUEUE_FILTERS = ['all', 'mine', 'unclaimed', 'waiting'] as const;
+export const TicketQueueFilter = z.enum(TICKET_QUEUE_FILTERS);
+export type TicketQueueFilter = z.infer<typeof TicketQueueFilter>;
+
+/** `GET /api/guilds/:server/tickets`: `mine` is claimed by the viewer; `waiting`, the member's word is the last. */
+export const TicketQueueQuery = z
+  .object({
+    filter: TicketQueueFilter.default('all'),
+    panel: z.string().min(1).max(64).optional(),
+    label: TicketLabelId.optional(),
+    /** A ticket number ("42" or "#42"), an opener's name or id, or words of the messages (case-insensitive). */
+    q: z.string().trim().min(1).max(100).optional(),
+  })
+  .strict();
+export type TicketQueueQuery = z.infer<typeof TicketQueueQuery>;
+
+/** The newest message of a ticket, as a queue row shows it. */
+export const TicketLastMessage = z.object({
+  author: TicketPerson,
+  /** At most TICKET_EXCERPT_MAX characters of its text ('' for a message of only attachments or embeds). */
+  excerpt: z.string(),
+  at: z.string(),
+  /** Whether its author is the opener (the member) rather than staff. */
+  fromMember: z.boolean(),
+});
+
+/** One open ticket in the queue. */
+export const TicketSummary = z.object({
+  id: BotTicketId,
+  number: z.int().nullable(),
+  panelId: z.string().nullable(),
+  /** The panel's name in the current configuration (null: a panel since removed, or none). */
+  panelName: z.string().nullable(),
+  opener: TicketPerson,
+  claimer: TicketPerson.nullable(),
+  /** Label ids, in the configuration's order; ids no longer configured are left out. */
+  labels: z.array(TicketLabelId),
+  openedAt: z.string(),
+  lastMessage: TicketLastMessage.nullable(),
+  /** The member spoke last (or nobody has yet): the ticket waits for staff since `waitingSince`. */
+  waitingForStaff: z.boolean(),
+  waitingSince: z.string().nullable(),
+});
+export type TicketSummary = z.infer<typeof TicketSummary>;
+
+/** Counts over all open tickets (not the filter), for the filter chips and the sidebar. */
+export const TicketCounts = z.object({ open: z.int(), mine: z.int(), unclaimed: z.int(), waiting: z.int() });
+export type TicketCounts = z.infer<typeof TicketCounts>;
+
+/** The queue: the open tickets the query matches, longest waiting first, then oldest. */
+export const TicketQueue = z.object({
+  tickets: z.array(TicketSummary),
+  counts: TicketCounts,
+  /** The server's labels (configuration), for the filters and the chips. */
+  labels: z.array(TicketLabel),
+  /** The panels tickets may come from (id and name), for the panel filter. */
+  panels: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type TicketQueue = z.infer<typeof TicketQueue>;
+
+/** A message of an open ticket as the conversation shows it (the transcript's shape, its latest state). */
+export const LiveMessage = z.object({
+  message: TranscriptMessage,
+  author: TranscriptUser,
+  /** Deleted in Discord: shown as deleted, without its content. */
+  deleted: z.boolean(),
+});
+export type LiveMessage = z.infer<typeof LiveMessage>;
+
+/** One form answer the opener gave when opening the ticket. */
+export const TicketAnswer = z.object({ question: z.string(), answer: z.string() });
+
+/** A command the dashboard asked of the bot for this ticket, as the page shows its progress. */
+export const TicketCommandView = z.object({
+  id: BotCommandId,
+  kind: z.enum(['reply', 'claim', 'unclaim', 'close', 'add_member', 'set_labels']),
+  state: CommandState,
+  requestedBy: TicketPerson,
+  requestedAt: z.string(),
+  expiresAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** For a failed command: Discord's reason, as the bot reported it. */
+  failure: z.object({ reason: CommandFailure, message: z.string().nullable() }).nullable(),
+  /** For a reply: its text (shown as "sending…" until the bot has posted it). */
+  content: z.string().nullable(),
+});
+export type TicketCommandView = z.infer<typeof TicketCommandView>;
+
+/** `GET /api/guilds/:server/tickets/:ticket`: the ticket, its form answers and its conversation so far. */
+export const TicketDetail = z.object({
+  ticket: TicketSummary,
+  answers: z.array(TicketAnswer),
+  /** Oldest first; at most the last 500 (`truncated` when there were more). */
+  messages: z.array(LiveMessage),
+  truncated: z.boolean(),
+  /** This viewer's and others' dashboard commands of the last hour, newest last. */
+  commands: z.array(TicketCommandView),
+  /** Where the stream resumes after this answer (`Last-Event-ID`). */
+  cursor: z.string(),
+  /** Closed since the queue was read: the page says so and offers Transcripts. */
+  closed: z.boolean(),
+});
+export type TicketDetail = z.infer<typeof TicketDetail>;
+
+/** `GET /api/guilds/:server/tickets/stream?ticket=`: without `ticket`, only queue events. */
+export const TicketStreamQuery = z.object({ ticket: BotTicketId.optional() }).strict();
+
+/**
+ * One SSE frame's data (`event:` is its `type`; `id:` the cursor to resume from). Messages come in
+ * order of change and may repeat after a reconnect: the page keeps one per `message.id`, the later.
+ */
+export const TicketStreamEvent = z.discriminatedUnion('type', [
+  /** Messages of the streamed ticket that are new or changed. */
+  z.object({ type: z.literal('messages'), messages: z.array(LiveMessage) }),
+  /** The streamed ticket's summary changed (claimed, labels, closed...). */
+  z.object({ type: z.literal('ticket'), ticket: TicketSummary, closed: z.boolean() }),
+  /** Commands of the streamed ticket changed state. */
+  z.object({ type: z.literal('commands'), commands: z.array(TicketCommandView) }),
+  /** Something in the queue changed: read `GET /tickets` again (the counts are here already). */
+  z.object({ type: z.literal('queue'), counts: TicketCounts }),
+]);
+export type TicketStreamEvent = z.infer<typeof TicketStreamEvent>;
+
+/** A file uploaded for a reply (`POST .../attachments`, the raw file; `x-filename` names it). */
+export const ReplyAttachment = z.object({
+  id: z.string().regex(/^att_[a-z2-7]{26}$/),
+  filename: z.string(),
+  contentType: z.string(),
+  size: z.int(),
+});
+export type ReplyAttachment = z.infer<typeof ReplyAttachment>;
+
+/** `POST /api/guilds/:server/tickets/:ticket/commands`: what staff ask of the bot. */
+export const TicketCommandRequest = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('reply'),
+      content: ReplyContent,
+      attachmentIds: z.array(ReplyAttachment.shape.id).max(REPLY_ATTACHMENTS_MAX).default([]),
+    })
+    .strict(),
+  z.object({ kind: z.literal('claim') }).strict(),
+  z.object({ kind: z.literal('unclaim') }).strict(),
+  z.object({ kind: z.literal('close'), reason: z.string().trim().max(1024).nullable() }).strict(),
+  z.object({ kind: z.literal('add_member'), userId: Snowflake }).strict(),
+  z.object({ kind: z.literal('set_labels'), labels: z.array(TicketLabelId).max(TICKET_LABELS_MAX) }).strict(),
+]);
+export type TicketCommandRequest = z.infer<typeof TicketCommandRequest>;
+
+/** `PUT /api/guilds/:server/tickets/labels`: the whole list, saved as a new configuration version. */
+export const TicketLabelsUpdate = z.object({ labels: z.array(TicketLabel).max(TICKET_LABELS_CONFIG_MAX), version: z.int().positive().nullable() }).strict();
+export type TicketLabelsUpdate = z.infer<typeof TicketLabelsUpdate>;
+export const TicketLabels = z.object({ labels: z.array(TicketLabel), version: z.int().positive() });
