@@ -1,15 +1,9 @@
 /**
- * The Tickets page (`/dashboard/:server/tickets`, access area `tickets`): the queue of a server's open
- * tickets, one ticket's live conversation, and the actions staff take from the dashboard, which
- * become commands for the bot (bot-commands-api.ts). docs/api.md, "Tickets".
- *
- * Routes (all under `/api/guilds/:server`; `tickets: read` for reads, `tickets: write` for changes):
- * - `GET  /tickets?filter=&panel=&label=&q=`           TicketQueue
- * - `GET  /tickets/:ticket`                             TicketDetail (the conversation so far and `cursor`)
- * - `GET  /tickets/stream?ticket=` (SSE)                TicketStreamEvent frames; `Last-Event-ID` resumes
- * - `POST /tickets/:ticket/commands`                    TicketCommandRequest → 202 TicketCommandView
- * - `POST /tickets/:ticket/attachments` (raw file)      → 201 ReplyAttachment (for a reply's `attachmentIds`)
- * - `PUT  /tickets/labels`                              TicketLabelsUpdate → 200 TicketLabels (a new configuration version)
+ * The Tickets page (`/dashboard/:server/tickets`, access area `tickets`): the queue of open tickets,
+ * one ticket's live conversation, and the actions staff take, which become commands for the bot
+ * (bot-commands-api.ts). docs/api.md, "Tickets", lists the routes: under `/api/guilds/:server`,
+ * `GET /tickets`, `GET /tickets/:ticket`, `GET /tickets/stream` (SSE), `POST /tickets/:ticket/commands`,
+ * `POST /tickets/:ticket/attachments` and `PUT /tickets/labels`; `tickets: read` for reads, `write` for changes.
  */
 import { z } from './zod-setup';
 import { Snowflake } from './auth';
