@@ -4,6 +4,7 @@
  * from the tickets the bot reported.
  */
 import { z } from './zod-setup';
+import { ShortId } from './server-config/fields';
 import { isTimeZone } from './server-config/support-hours';
 
 export const STATISTICS_RANGES = ['7d', '30d', '90d', 'custom'] as const;
@@ -26,6 +27,8 @@ export const StatisticsQuery = z
     to: Day.optional(),
     /** The days' time zone (IANA); default the server's (`serverTz` of the answer), else UTC. */
     tz: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
+    /** Only tickets carrying this label (a label id of the configuration; an unknown id counts nothing). */
+    label: ShortId.optional(),
   })
   .strict()
   .superRefine((query, ctx) => {
