@@ -78,7 +78,7 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
   const base = `/api/guilds/${ARCADE}/tickets`;
   const command = async (userId: string, ticket: string, body: unknown, server = ARCADE) =>
     (await as(userId)).request('POST', `/api/guilds/${server}/tickets/${ticket}/commands`, { headers: MUTATION, payload: body });
-  const queue = async (query = '', userId = ava.id) => {
+  const queue = async (query = '', userId: string = ava.id) => {
     const res = await (await as(userId)).get(`${base}${query}`);
     expect(res.statusCode, res.body).toBe(200);
     return TicketQueue.parse(res.json());
@@ -149,7 +149,7 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
   });
 
   it('filters (mine, unclaimed, waiting, panel, label) and searches numbers, openers and message text; counts stay over all', async () => {
-    const ids = async (query: string, userId = ava.id) => (await queue(query, userId)).tickets.map((ticket) => ticket.id);
+    const ids = async (query: string, userId: string = ava.id) => (await queue(query, userId)).tickets.map((ticket) => ticket.id);
     expect(await ids('?filter=mine')).toEqual(['t2']);
     expect(await ids('?filter=mine', nico.id)).toEqual([]);
     expect(await ids('?filter=unclaimed')).toEqual(['t3', 't1']);
