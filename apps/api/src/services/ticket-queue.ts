@@ -299,8 +299,8 @@ export class TicketQueueService {
    */
   async changedSince(botId: string, guildId: string, ticketId: string, cursor: string, limit: number): Promise<{ messages: LiveMessage[]; cursor: string; more: boolean }> {
     const { rows } = await this.deps.db.query<MessageRow>(
-      `SELECT message_id, author, message, edit, deleted_at, seq::text AS seq FROM ticket_messages
-       WHERE bot_id = $1 AND guild_id = $2 AND ticket_id = $3 AND seq > $4::bigint ORDER BY seq LIMIT $5`,
+      `SELECT m.message_id, m.author, m.message, m.edit, m.deleted_at, m.seq::text AS seq FROM ticket_messages m
+       WHERE m.bot_id = $1 AND m.guild_id = $2 AND m.ticket_id = $3 AND m.seq > $4::bigint ORDER BY m.seq LIMIT $5`,
       [botId, guildId, ticketId, cursor, limit + 1],
     );
     const page = rows.slice(0, limit);

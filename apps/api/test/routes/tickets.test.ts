@@ -13,13 +13,14 @@ import {
 } from '@tickety/api-contract';
 import { DEMO_APP, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../demo/seed';
-import { DASHBOARD_ORIGIN, type TestApp, useTestApp } from '../helpers/app';
+import { createTestApp, DASHBOARD_ORIGIN, type TestApp, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
-import { databases } from '../helpers/db';
+import { databases, openSuiteDb } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
 import { listen } from '../helpers/raw-http';
+import { canRunRedisServer, OwnRedis } from '../helpers/redis-server';
 import { openSse } from '../helpers/sse';
 
 const KEY = `tk_bot_testkey1_${'k'.repeat(43)}`;
@@ -440,3 +441,58 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
   });
 });
 
+
+/** A balancer sends the page's stream to one instance and the bot's messages to another. */
+describe.skipIf(!canRunRedisServer).each(databases().filter((database) => database.name === 'postgres'))('the Tickets stream across two instances on $name with Redis', (database) => {
+  let redis: OwnRedis;
+  let first: TestApp;
+  let second: TestApp;
+  let drop: () => Promise<void>;
+  let cookie: string;
+  let port: number;
+
+  beforeAll(async () => {
+    redis = await OwnRedis.start();
+    const suite = await openSuiteDb(database);
+    drop = suite.drop;
+    const env = { REDIS_URL: redis.url, BOT_API_KEY: KEY };
+    first = await createTestApp(suite.db, { env });
+    second = await createTestApp(suite.db, { env });
+    await seedDemo(first.app, first.sandbox);
+    const browser = new Browser(first.app);
+    await signIn(browser, ava.id);
+    cookie = browser.cookieHeader();
+    port = await listen(first.app);
+    await botPost(second.app, 'events', { events: [opened('two', 1, cleo.id, '09:00')] });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await drop?.();
+    await redis?.kill();
+  });
+
+  it('delivers every message posted on the other instance, concurrent batches included, each once and in cursor order', async () => {
+    const stream = await openSse(port, `/api/guilds/${ARCADE}/tickets/stream?ticket=two`, { cookie });
+    try {
+      expect(stream.status).toBe(200);
+      await stream.next((f) => f.event === 'ticket');
+      const started = performance.now();
+      await botPost(second.app, 'messages', { messages: [said('two', person(cleo.id, 'Cleo'), '09:01', 'first')] });
+      await stream.next((f) => f.event === 'messages');
+      expect(performance.now() - started).toBeLessThan(2_000);
+      // Twenty batches at once, half through each instance: the stream misses none and repeats none.
+      const batches = Array.from({ length: 20 }, (_, i) => said('two', person(cleo.id, 'Cleo'), `09:${String(10 + i).padStart(2, '0')}`, `burst ${i}`));
+      await Promise.all(batches.map((message, i) => botPost(i % 2 === 0 ? first.app : second.app, 'messages', { messages: [message] })));
+      const seen = () => stream.frames.filter((f) => f.event === 'messages').flatMap((f) => (f.data as { messages: Array<{ message: { content: string } }> }).messages.map((m) => m.message.content));
+      const deadline = Date.now() + 10_000;
+      while (seen().filter((text) => text.startsWith('burst')).length < 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const burst = seen().filter((text) => text.startsWith('burst'));
+      expect(burst.sort()).toEqual(batches.map((_, i) => `burst ${i}`).sort());
+      const ids = stream.frames.filter((f) => f.event === 'messages').map((f) => Number(f.id));
+      expect(ids).toEqual([...ids].sort((left, right) => left - right));
+    } finally {
+      stream.close();
+    }
+  });
+});
