@@ -316,6 +316,16 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
     expect(await t.app.blobStore.head(`ticket-attachments/${old.id}`)).toBeNull();
   });
 
+  it('limits one user to 30 actions a minute (429 with the catalogue)', async () => {
+    const answers: number[] = [];
+    for (let i = 0; i < 32; i++) answers.push((await command(nico.id, 't1', { kind: 'unclaim' })).statusCode);
+    expect(answers.filter((code) => code === 202).length).toBeLessThanOrEqual(30);
+    const limited = await command(nico.id, 't1', { kind: 'unclaim' });
+    expect(limited.statusCode).toBe(429);
+    expect(ApiError.parse(limited.json()).code).toBe(ERROR_CODES.RATE_LIMITED.code);
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+
   describe('who may', () => {
     const routes = [
       { name: 'GET queue', write: false, run: (b: Browser, s: string) => b.get(`/api/guilds/${s}/tickets`, { headers: DASHBOARD }) },

@@ -1,4 +1,3 @@
-import { normalizeIP } from '@fastify/rate-limit';
 import {
   ApiError,
   GuildParams,
@@ -19,22 +18,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../lib/actor';
 import { ApiHttpError } from '../../lib/errors';
+import { perUserLimit } from '../../lib/rate-limits';
 import { RAW_UPLOAD } from '../../plugins/app/security';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 413: ApiError, 415: ApiError, 429: ApiError, 503: ApiError };
-/** Actions one user may ask of tickets a minute (replies included), across their servers. */
+/** Actions one user may ask of tickets a minute (replies included), across their servers (docs/api.md#rate-limits). */
 const COMMANDS_PER_MINUTE = 30;
 /** Files one user may upload a minute. */
 const UPLOADS_PER_MINUTE = 20;
-
-/** A per-user limit (by the session's user; an anonymous request by its address, and it is refused anyway). */
-const perUser = (name: string, max: number) => ({
-  rateLimit: {
-    max,
-    timeWindow: 60_000,
-    keyGenerator: async (req: FastifyRequest) => `${name}:${(await req.getSession().catch(() => null))?.userId ?? normalizeIP(req.ip, 64)}`,
-  },
-});
 
 async function userOf(req: FastifyRequest): Promise<string> {
   const session = await req.getSession();
@@ -119,7 +110,7 @@ export default async function ticketsRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/:server/tickets/:ticket/commands',
-    { ...guarded('write'), config: perUser('ticket-commands', COMMANDS_PER_MINUTE), schema: { params: TicketParams, body: TicketCommandRequest, response: { 202: TicketCommandView, ...errors } } },
+    { ...guarded('write'), config: perUserLimit('ticket-commands', COMMANDS_PER_MINUTE), schema: { params: TicketParams, body: TicketCommandRequest, response: { 202: TicketCommandView, ...errors } } },
     async (req, reply) => {
       reply.header('cache-control', 'no-store');
       const guildId = req.guild!.id;
@@ -154,7 +145,7 @@ export default async function ticketsRoutes(fastify: FastifyInstance) {
         },
         config: {
           ...RAW_UPLOAD,
-          ...perUser('ticket-uploads', UPLOADS_PER_MINUTE),
+          ...perUserLimit('ticket-uploads', UPLOADS_PER_MINUTE),
           bodyTooLarge: `A file for a reply may be at most ${REPLY_ATTACHMENTS_MAX_BYTES / 1024 / 1024} MB (Discord's limit for a message's files).`,
         },
         schema: { params: TicketParams, response: { 200: ReplyAttachment, ...errors } },
