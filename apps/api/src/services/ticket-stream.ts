@@ -139,6 +139,11 @@ class TicketStream {
     this.#commandTimer = setTimeout(() => this.#signal('ticket'), wait).unref();
   }
 
+  /** Ends the stream unless the user may still read the server's tickets. */
+  async recheck(): Promise<void> {
+    await this.#recheck();
+  }
+
   async #recheck(): Promise<void> {
     if (this.#closed) return;
     let allowed = false;
@@ -221,6 +226,11 @@ export class TicketStreams {
   /** Streams open now (tests, health). */
   get size(): number {
     return this.#open.size;
+  }
+
+  /** Checks every stream's access now (as each does every minute). */
+  async recheckAll(): Promise<void> {
+    await Promise.all([...this.#open].map((stream) => stream.recheck()));
   }
 
   /** Ends every stream: the instance shuts down (clients reconnect to another). */

@@ -397,7 +397,7 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
 
     it('sends the first state, then a message the bot posts, a command and the queue, each with the cursor; resuming loses and doubles nothing', async () => {
       const detail = TicketDetail.parse((await (await as(ava.id)).get(`${base}/t3`)).json());
-      const stream = await open(ava.id, `?ticket=t3&cursor=${detail.cursor}`);
+      const stream = await open(ava.id, `?ticket=t3&cursor=${detail.cursor}`, { 'accept-encoding': 'gzip, br' });
       try {
         expect(stream.status).toBe(200);
         expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
@@ -428,6 +428,21 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
       } finally {
         stream.close();
       }
+    });
+
+    it('ends a stream when its access is gone (signed out), at the next check', async () => {
+      const browser = new Browser(t.app);
+      await signIn(browser, nico.id);
+      const stream = await openSse(port, `${base}/stream?ticket=t1`, { cookie: browser.cookieHeader() });
+      expect(stream.status).toBe(200);
+      await stream.next((f) => f.event === 'queue');
+      await t.app.ticketStreams.recheckAll();
+      expect(stream.ended).toBe(false);
+      expect((await browser.logout()).statusCode).toBeLessThan(400);
+      await t.app.ticketStreams.recheckAll();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(stream.ended).toBe(true);
+      expect(t.app.ticketStreams.size).toBe(0);
     });
 
     it('refuses without access (403) or a session (401), a ticket of another server (404), and a user past the cap (429); hanging up frees the slot', async () => {
