@@ -19,7 +19,7 @@ import { createTestApp, DASHBOARD_ORIGIN, type TestApp, useTestApp } from '../he
 import { Browser } from '../helpers/browser';
 import { databases, openSuiteDb } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
-import { listen } from '../helpers/raw-http';
+import { listen, rawExchange } from '../helpers/raw-http';
 import { canRunRedisServer, OwnRedis } from '../helpers/redis-server';
 import { openSse } from '../helpers/sse';
 
@@ -95,6 +95,13 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
       headers: { ...DASHBOARD, 'content-type': 'image/png', 'x-filename': 'screen%20shot.png', ...(userId ? { cookie: (await as(userId)).cookieHeader() } : {}), ...headers },
       payload: bytes,
     });
+
+  /** The app listening on a loopback port (for raw and streamed exchanges), once. */
+  let listening: Promise<number> | null = null;
+  const portOf = () => {
+    listening ??= listen(t.app);
+    return listening;
+  };
 
   let config: ServerConfig;
   beforeAll(async () => {
@@ -285,6 +292,9 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
     // Another user's upload, or this one on another server, cannot be sent.
     const notHers = await command(nico.id, 't1', { kind: 'reply', content: 'Look', attachmentIds: [file.id] });
     expect(notHers.statusCode).toBe(400);
+    await botPost(t.app, 'events', { events: [opened('elsewhere', 1, cleo.id, '09:00', MODS)] });
+    const otherServer = await command(ava.id, 'elsewhere', { kind: 'reply', content: 'Look', attachmentIds: [file.id] }, MODS);
+    expect(otherServer.statusCode, otherServer.body).toBe(400);
     const sent = await command(ava.id, 't1', { kind: 'reply', content: 'See attached', attachmentIds: [file.id] });
     expect(sent.statusCode, sent.body).toBe(202);
     expect(TicketCommandView.parse(sent.json())).toMatchObject({ kind: 'reply', content: 'See attached' });
@@ -305,6 +315,24 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
     expect(ApiError.parse(big.json()).code).toBe(ERROR_CODES.PAYLOAD_TOO_LARGE.code);
     const anonymous = await upload(null, 't1', Buffer.from('x'));
     expect(anonymous.statusCode).toBe(401);
+    // Refused before the body is read: the answer comes though the announced 5 MB never do.
+    const port = await portOf();
+    for (const [cookie, status] of [
+      ['', '401'],
+      [(await as(ben.id)).cookieHeader(), '403'],
+    ] as const) {
+      const answer = await rawExchange(
+        port,
+        (socket) =>
+          socket.write(
+            `POST ${base}/t1/attachments HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/png\r\nContent-Length: 5000000\r\nX-Requested-With: tickety\r\nOrigin: ${DASHBOARD_ORIGIN}\r\n${cookie ? `Cookie: ${cookie}\r\n` : ''}\r\nabc`,
+          ),
+        3_000,
+        (text) => text.includes('\r\n\r\n'),
+      );
+      expect(answer.text.slice(0, 12), answer.text).toBe(`HTTP/1.1 ${status}`);
+      expect(answer.ms).toBeLessThan(2_000);
+    }
     const closed = await upload(ava.id, 't4', Buffer.from('x'));
     expect(closed.statusCode).toBe(409);
     const noHeader = await t.app.inject({ method: 'POST', url: `${base}/t1/attachments`, headers: { cookie: (await as(ava.id)).cookieHeader(), 'content-type': 'image/png' }, payload: Buffer.from('x') });
@@ -390,7 +418,7 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
   describe('the live stream (SSE)', () => {
     let port: number;
     beforeAll(async () => {
-      port = await listen(t.app);
+      port = await portOf();
     });
     const open = async (userId: string, query: string, headers: Record<string, string> = {}) =>
       openSse(port, `${base}/stream${query}`, { cookie: (await as(userId)).cookieHeader(), ...headers });
