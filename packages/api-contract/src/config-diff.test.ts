@@ -40,8 +40,8 @@ describe('diffConfig', () => {
     const billing = { id: 'billing', name: 'Billing', colour: 0x00ff00 };
     const vip = { id: 'vip', name: 'VIP', colour: 0x0000ff };
     expect(diffConfig({ labels: [urgent, billing] }, { labels: [{ ...billing, name: 'Money' }, { ...urgent, colour: 0 }, vip] })).toEqual([
-      { path: 'labels[urgent].colour', before: 0xff0000, after: 0 },
       { path: 'labels[billing].name', before: 'Billing', after: 'Money' },
+      { path: 'labels[urgent].colour', before: 0xff0000, after: 0 },
       { path: 'labels[vip]', after: vip },
       { path: 'labels.order', before: ['urgent', 'billing'], after: ['billing', 'urgent'] },
     ]);
