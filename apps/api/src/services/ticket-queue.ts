@@ -38,6 +38,21 @@ const MEMBER_MESSAGE = `(m.author->>'id' = t.opener_id AND m.message->>'system' 
 const AUTHOR_OF = (id: string) => `(SELECT m.author FROM ticket_messages m WHERE m.bot_id = t.bot_id AND m.guild_id = t.guild_id AND m.ticket_id = t.ticket_id
   AND m.author->>'id' = ${id} ORDER BY m.created_at DESC NULLS LAST LIMIT 1)`;
 
+/** Staff's last message (`staff_at`) and the member's first after it (`member_after`) of ticket `t`. */
+const WAITING = `LEFT JOIN LATERAL (
+  SELECT s.staff_at, (SELECT min(m.created_at) FROM ticket_messages m WHERE m.bot_id = t.bot_id AND m.guild_id = t.guild_id AND m.ticket_id = t.ticket_id
+      AND m.message IS NOT NULL AND ${MEMBER_MESSAGE} AND (s.staff_at IS NULL OR m.created_at > s.staff_at)) AS member_after
+  FROM (SELECT max(m.created_at) AS staff_at FROM ticket_messages m WHERE m.bot_id = t.bot_id AND m.guild_id = t.guild_id AND m.ticket_id = t.ticket_id
+      AND m.message IS NOT NULL AND ${STAFF_MESSAGE}) s) w ON true`;
+
+/** The counts alone (the stream's `queue` frames): no names, no last message. `$3` is the viewer. */
+const COUNTS = `
+SELECT count(*)::int AS open, (count(*) FILTER (WHERE t.claimed_by = $3))::int AS mine, (count(*) FILTER (WHERE t.claimed_by IS NULL))::int AS unclaimed,
+  (count(*) FILTER (WHERE w.staff_at IS NULL OR w.member_after IS NOT NULL))::int AS waiting
+FROM tickets t
+${WAITING}
+WHERE t.bot_id = $1 AND t.guild_id = $2 AND t.opened_at IS NOT NULL AND t.closed_at IS NULL`;
+
 /**
  * The server's open tickets (or one ticket, open or not: `$3`) with what a queue row shows: the last
  * message, since when the ticket waits for staff (the member's first message after staff's last; the
@@ -60,11 +75,7 @@ LEFT JOIN LATERAL (
   SELECT m.author, coalesce(m.edit->>'content', m.message->>'content') AS content, m.created_at FROM ticket_messages m
   WHERE m.bot_id = t.bot_id AND m.guild_id = t.guild_id AND m.ticket_id = t.ticket_id AND m.message IS NOT NULL AND m.deleted_at IS NULL
   ORDER BY m.created_at DESC LIMIT 1) lm ON true
-LEFT JOIN LATERAL (
-  SELECT s.staff_at, (SELECT min(m.created_at) FROM ticket_messages m WHERE m.bot_id = t.bot_id AND m.guild_id = t.guild_id AND m.ticket_id = t.ticket_id
-      AND m.message IS NOT NULL AND ${MEMBER_MESSAGE} AND (s.staff_at IS NULL OR m.created_at > s.staff_at)) AS member_after
-  FROM (SELECT max(m.created_at) AS staff_at FROM ticket_messages m WHERE m.bot_id = t.bot_id AND m.guild_id = t.guild_id AND m.ticket_id = t.ticket_id
-      AND m.message IS NOT NULL AND ${STAFF_MESSAGE}) s) w ON true
+${WAITING}
 LEFT JOIN users ou ON ou.id = t.opener_id
 LEFT JOIN users cu ON cu.id = t.claimed_by
 WHERE t.bot_id = $1 AND t.guild_id = $2 AND t.opened_at IS NOT NULL
@@ -269,10 +280,11 @@ export class TicketQueueService {
     };
   }
 
-  /** The counts alone (the stream's `queue` frame). */
-  async counts(guild: Guild, config: ServerConfig, viewerId: string): Promise<TicketCounts> {
-    const rows = await this.#rows(await this.botOf(guild.id), guild, config, null, null);
-    return this.#counts(rows, viewerId);
+  /** The counts alone (the stream's `queue` frame), in one aggregate. */
+  async counts(guildId: string, viewerId: string): Promise<TicketCounts> {
+    const { rows } = await this.deps.db.query<TicketCounts>(COUNTS, [await this.botOf(guildId), guildId, viewerId]);
+    const row = rows[0];
+    return { open: Number(row?.open ?? 0), mine: Number(row?.mine ?? 0), unclaimed: Number(row?.unclaimed ?? 0), waiting: Number(row?.waiting ?? 0) };
   }
 
   /** One ticket of the server (open or closed), or null when the server has none by this id. */

@@ -105,7 +105,6 @@ class TicketStream {
 
   async #read(dirty: { queue: boolean; ticket: boolean }): Promise<void> {
     const { botId, guild, ticketId, userId } = this.options;
-    const config = await this.options.config();
     if (ticketId && dirty.ticket) {
       for (;;) {
         const page = await this.queue.changedSince(botId, guild.id, ticketId, this.#cursor, MESSAGES_PER_FRAME);
@@ -113,7 +112,7 @@ class TicketStream {
         if (page.messages.length > 0) await this.#send({ type: 'messages', messages: page.messages });
         if (!page.more || this.#closed) break;
       }
-      const found = await this.queue.summary(guild, config, ticketId);
+      const found = await this.queue.summary(guild, await this.options.config(), ticketId);
       if (found) {
         const json = JSON.stringify(found);
         if (json !== this.#sentTicket) {
@@ -127,7 +126,7 @@ class TicketStream {
       if (changed.length > 0) await this.#send({ type: 'commands', commands: changed });
       this.#scheduleCommands(commands.filter((c) => c.state === 'queued' || c.state === 'taken').map((c) => Date.parse(c.expiresAt)));
     }
-    if (dirty.queue) await this.#send({ type: 'queue', counts: await this.queue.counts(guild, config, userId) });
+    if (dirty.queue) await this.#send({ type: 'queue', counts: await this.queue.counts(guild.id, userId) });
   }
 
   /** Reads the commands again when the first of those under way may change by time alone. */

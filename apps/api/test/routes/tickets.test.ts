@@ -431,7 +431,8 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
         expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
         expect(stream.headers['content-encoding']).toBeUndefined();
         await stream.next((f) => f.event === 'ticket');
-        await stream.next((f) => f.event === 'queue');
+        const counts = await stream.next((f) => f.event === 'queue');
+        expect(counts.data).toEqual({ type: 'queue', counts: (await queue()).counts });
         const first = stream.frames.length;
         await botPost(t.app, 'messages', { messages: [said('t3', person(cleo.id, 'Cleo'), '09:10', 'live one')] });
         const live = await stream.next((f) => f.event === 'messages', 5_000, first);
