@@ -76,7 +76,10 @@ export default async function ticketsRoutes(fastify: FastifyInstance) {
         ...(reply.getHeaders() as Record<string, string>),
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
+        // What the security plugin's onSend adds to every answer (a hijacked answer skips onSend).
         'x-content-type-options': 'nosniff',
+        'referrer-policy': 'strict-origin-when-cross-origin',
+        ...(app.config.secureCookies ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
         // Proxies (nginx) pass the frames on as they come.
         'x-accel-buffering': 'no',
         connection: 'keep-alive',
