@@ -425,9 +425,13 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
 
     it('sends the first state, then a message the bot posts, a command and the queue, each with the cursor; resuming loses and doubles nothing', async () => {
       const detail = TicketDetail.parse((await (await as(ava.id)).get(`${base}/t3`)).json());
-      const stream = await open(ava.id, `?ticket=t3&cursor=${detail.cursor}`, { 'accept-encoding': 'gzip, br' });
+      const stream = await open(ava.id, `?ticket=t3&cursor=${detail.cursor}`, { 'accept-encoding': 'gzip, br', origin: DASHBOARD_ORIGIN });
       try {
         expect(stream.status).toBe(200);
+        // The dashboard on its own origin reads it (EventSource withCredentials).
+        expect(stream.headers['access-control-allow-origin']).toBe(DASHBOARD_ORIGIN);
+        expect(stream.headers['access-control-allow-credentials']).toBe('true');
+        expect(stream.headers['x-content-type-options']).toBe('nosniff');
         expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
         expect(stream.headers['content-encoding']).toBeUndefined();
         await stream.next((f) => f.event === 'ticket');
