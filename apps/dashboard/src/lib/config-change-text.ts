@@ -115,6 +115,9 @@ const FIELD: Record<string, ChangesKey> = {
   channel: 'changes.field.channel',
   version: 'changes.field.version',
   to: 'changes.field.to',
+  // Web Logs of the Tickets page's actions: a close's reason, the member added to a ticket.
+  reason: 'changes.field.reason',
+  member: 'changes.field.member',
   general: 'changes.general',
   access: 'changes.access',
   panels: 'changes.panels',
