@@ -62,6 +62,7 @@ class TicketStream {
     this.#timers.push(setInterval(() => this.#write(': keep-alive\n\n'), HEARTBEAT_MS).unref());
     this.#timers.push(setInterval(() => void this.#recheck(), ACCESS_RECHECK_MS).unref());
     res.on('close', () => this.end());
+    res.on('error', () => this.end());
   }
 
   /** Sends the first frames: the client's state as of now. */
