@@ -277,6 +277,12 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
     expect((await t.app.serverConfigs.live(ARCADE)).config.labels).toEqual(withVip);
     const exported = (await owner.get(`/api/guilds/${ARCADE}/config/export`)).json() as { config: ServerConfig };
     expect(exported.config.labels).toEqual(withVip);
+    // Imported elsewhere in time: the labels come back with the file.
+    const cleared = await owner.request('PUT', `${base}/labels`, { headers: MUTATION, payload: { labels: [], version: (await t.app.serverConfigs.live(ARCADE)).version } });
+    expect(cleared.json()).toMatchObject({ labels: [] });
+    const imported = await owner.request('POST', `/api/guilds/${ARCADE}/config/import`, { headers: MUTATION, payload: { file: exported, expectedVersion: (await t.app.serverConfigs.live(ARCADE)).version } });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect((await t.app.serverConfigs.live(ARCADE)).config.labels).toEqual(withVip);
     // A version saved before labels existed reads as none (no change to describe).
     const versionOne = (await owner.get(`/api/guilds/${ARCADE}/config/versions/1`)).json() as { config: ServerConfig; changes: Array<{ path: string }> };
     expect(versionOne.config.labels).toEqual([]);
