@@ -408,6 +408,9 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
           expect(ApiError.parse(res.json()).code).toBe(ERROR_CODES.AREA_ACCESS_REQUIRED.code);
         }
       }
+      const stream = await openSse(await portOf(), `/api/guilds/${MODS}/tickets/stream?ticket=t2`, { cookie: (await as(ben.id)).cookieHeader() });
+      expect(stream.status).toBe(200);
+      stream.close();
     });
 
     it('staff read (Sam, no access of his own): reads from the dashboard, never writes', async () => {
@@ -418,6 +421,9 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
         else expect(res.statusCode, route.name).toBeGreaterThanOrEqual(400);
       }
       expect(await commandsNow()).toBe(before);
+      const stream = await openSse(await portOf(), `${base}/stream`, { cookie: (await as(sam.id)).cookieHeader(), ...DASHBOARD });
+      expect(stream.status).toBe(200);
+      stream.close();
     });
   });
 
