@@ -495,6 +495,15 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
       expect(t.app.ticketStreams.size).toBe(0);
     });
 
+    it('ends every stream when the instance shuts down (preClose), so its connections can close', async () => {
+      const stream = await open(nico.id, '');
+      await stream.next((f) => f.event === 'queue');
+      t.app.ticketStreams.close();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(stream.ended).toBe(true);
+      expect(t.app.ticketStreams.size).toBe(0);
+    });
+
     it('refuses without access (403) or a session (401), a ticket of another server (404), and a user past the cap (429); hanging up frees the slot', async () => {
       const denied = await open(ben.id, '');
       expect(denied.status).toBe(403);
