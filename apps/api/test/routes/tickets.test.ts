@@ -470,7 +470,7 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
           // The bot closes the ticket: the page hears it.
           const before = again.frames.length;
           await botPost(t.app, 'events', { events: [{ id: 'close-t3', serverId: ARCADE, ticketId: 't3', at: at('09:20'), type: 'closed', closedBy: nico.id, reason: null }] });
-          const closed = await again.next((f) => f.event === 'ticket', 5_000, before);
+          const closed = await again.next((f) => f.event === 'ticket' && (f.data as { closed: boolean }).closed, 5_000, before);
           expect(closed.data).toMatchObject({ type: 'ticket', closed: true, ticket: { id: 't3' } });
         } finally {
           again.close();
