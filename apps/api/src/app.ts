@@ -34,6 +34,7 @@ import logsWebRoutes from './routes/guilds/logs-web';
 import premiumRoutes from './routes/guilds/premium';
 import serverConfigsRoutes from './routes/guilds/server-configs';
 import statisticsRoutes from './routes/guilds/statistics';
+import ticketsRoutes from './routes/guilds/tickets';
 import healthRoutes from './routes/health/index';
 import planRoutes from './routes/plans/index';
 import runtimeConfigRoutes from './routes/runtime-config/index';
@@ -210,6 +211,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(logsWebRoutes, { prefix: '/api/guilds' });
   await app.register(serverTranscriptRoutes, { prefix: '/api/guilds' });
   await app.register(statisticsRoutes, { prefix: '/api/guilds' });
+  await app.register(ticketsRoutes, { prefix: '/api/guilds' });
   await app.register(premiumRoutes, { prefix: '/api/guilds' });
   await app.register(billingRoutes, { prefix: '/api/billing' });
   await app.register(staffSystemRoutes, { prefix: '/api/staff' });

@@ -1,3 +1,6 @@
+import type { TicketActions } from './services/ticket-actions';
+import type { TicketQueueService } from './services/ticket-queue';
+import type { TicketStreams } from './services/ticket-stream';
 import type { AccessArea, AccessLevel, Guild, ServerAccess, StaffPermission } from '@tickety/api-contract';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { AppConfig } from './config';
@@ -71,6 +74,9 @@ declare module 'fastify' {
     ticketMessages: TicketMessages;
     /** What the dashboard asks bots to do in tickets: queued, taken by the bot's poll, reported (docs/api.md, "Bot commands"). */
     botCommands: BotCommands;
+    ticketQueue: TicketQueueService;
+    ticketActions: TicketActions;
+    ticketStreams: TicketStreams;
     /** "Something new under this topic" for waiters on every instance (Redis pub/sub with REDIS_URL). */
     signals: Signals;
     transcripts: Transcripts;

@@ -37,7 +37,13 @@ export const ReplyContent = z
   .refine((text) => text.trim().length > 0, 'A reply needs some text.')
   .refine((text) => discordLength(text) <= MESSAGE_CONTENT_MAX, `A reply may be at most ${MESSAGE_CONTENT_MAX} characters as Discord counts them.`);
 
-const replyShape = { kind: z.literal('reply'), content: ReplyContent };
+/** A file staff attached to a reply: the bot downloads it from `url` (`GET /api/bot/v1/attachments/:id`, with its key) and posts it with the text. */
+export const ReplyFile = z.object({ filename: z.string().min(1).max(255), contentType: z.string().min(1).max(255), size: z.int().min(0), url: z.string().min(1) }).strict();
+export type ReplyFile = z.infer<typeof ReplyFile>;
+/** The most files one reply carries (Discord allows 10 a message). */
+const REPLY_FILES_MAX = 10;
+
+const replyShape = { kind: z.literal('reply'), content: ReplyContent, attachments: z.array(ReplyFile).max(REPLY_FILES_MAX).optional() };
 const claimShape = { kind: z.literal('claim') };
 const unclaimShape = { kind: z.literal('unclaim') };
 const closeShape = { kind: z.literal('close'), reason: z.string().max(CLOSE_REASON_MAX).nullable() };

@@ -34,4 +34,17 @@ describe('diffConfig', () => {
     expect(diffConfig(saved, stored)).toEqual([]);
     expect(diffConfig(saved, { ...stored, hours: [{ to: '18:00', from: '09:00' }] })).toEqual([{ path: 'hours', before: saved.hours, after: [{ to: '18:00', from: '09:00' }] }]);
   });
+
+  it('describes ticket labels by id: added, renamed, recoloured, removed, reordered', () => {
+    const urgent = { id: 'urgent', name: 'Urgent', colour: 0xff0000 };
+    const billing = { id: 'billing', name: 'Billing', colour: 0x00ff00 };
+    const vip = { id: 'vip', name: 'VIP', colour: 0x0000ff };
+    expect(diffConfig({ labels: [urgent, billing] }, { labels: [{ ...billing, name: 'Money' }, { ...urgent, colour: 0 }, vip] })).toEqual([
+      { path: 'labels[billing].name', before: 'Billing', after: 'Money' },
+      { path: 'labels[urgent].colour', before: 0xff0000, after: 0 },
+      { path: 'labels[vip]', after: vip },
+      { path: 'labels.order', before: ['urgent', 'billing'], after: ['billing', 'urgent'] },
+    ]);
+    expect(diffConfig({ labels: [urgent] }, { labels: [] })).toEqual([{ path: 'labels[urgent]', before: urgent }]);
+  });
 });

@@ -172,6 +172,11 @@ export const ERROR_CODES = {
     httpStatus: 409,
     message: 'This command is not waiting for a report: its outcome was already reported, or no bot took it. Nothing was changed.',
   },
+  TICKET_CLOSED: {
+    code: 1033,
+    httpStatus: 409,
+    message: 'This ticket is closed: nothing was sent to it. Its transcript is in Transcripts once the bot has stored it.',
+  },
   INTERNAL: { code: 1500, httpStatus: 500, message: 'Something went wrong on our side. Try again shortly.' },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: string }>;
 

@@ -62,6 +62,13 @@ export const WEB_LOG_ACTIONS = [
   'ticket.reopened',
   'ticket.rated',
   'transcript.view',
+  // What staff asked of the bot in a ticket from the Tickets page (the labels are stored at once).
+  'ticket.reply',
+  'ticket.claim',
+  'ticket.unclaim',
+  'ticket.close',
+  'ticket.add_member',
+  'ticket.labels',
   // Premium slots: put on this server, or moved from it to another.
   'premium.assigned',
   'premium.removed',

@@ -130,8 +130,13 @@ export const TicketDetail = z.object({
 });
 export type TicketDetail = z.infer<typeof TicketDetail>;
 
-/** `GET /api/guilds/:server/tickets/stream?ticket=`: without `ticket`, only queue events. */
-export const TicketStreamQuery = z.object({ ticket: BotTicketId.optional() }).strict();
+/**
+ * `GET /api/guilds/:server/tickets/stream?ticket=&cursor=`: without `ticket`, only queue events.
+ * `cursor` is where the first connection starts (the detail's `cursor`: EventSource cannot send
+ * `Last-Event-ID` on its first request); a reconnection's `Last-Event-ID` takes precedence.
+ */
+export const StreamCursor = z.string().regex(/^\d{1,19}$/, 'Must be a stream cursor (digits).');
+export const TicketStreamQuery = z.object({ ticket: BotTicketId.optional(), cursor: StreamCursor.optional() }).strict();
 
 /**
  * One SSE frame's data (`event:` is its `type`; `id:` the cursor to resume from). Messages come in

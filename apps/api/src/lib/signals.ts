@@ -106,3 +106,18 @@ export class RedisSignals implements Signals {
     else await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
   }
 }
+
+/** The Tickets page's topics: a server's queue (any ticket opened, changed, closed or written in). */
+export const queueTopic = (guildId: string) => `tickets:${guildId}`;
+/** One ticket: its messages, its row, its commands. */
+export const ticketTopic = (guildId: string, ticketId: string) => `ticket:${guildId}:${ticketId}`;
+
+/** Tells the Tickets page's streams that these tickets changed (each once; `queue`: their server's queue too). */
+export function publishTickets(signals: Signals, tickets: Iterable<{ guild_id: string; ticket_id: string }>, queue: boolean): void {
+  const topics = new Set<string>();
+  for (const { guild_id, ticket_id } of tickets) {
+    topics.add(ticketTopic(guild_id, ticket_id));
+    if (queue) topics.add(queueTopic(guild_id));
+  }
+  for (const topic of topics) signals.publish(topic);
+}

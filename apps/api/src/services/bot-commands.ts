@@ -9,10 +9,10 @@ import {
   canonicalJson,
   type CommandState,
 } from '@tickety/api-contract';
-import type { Db } from '../db/driver';
+import type { Db, Queryable } from '../db/driver';
 import { type Clock, iso, toMs } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
-import type { Signals } from '../lib/signals';
+import { publishTickets, type Signals } from '../lib/signals';
 
 /** A waiting poll reads again about this often even without a signal (a lapsed lease, a signal lost with Redis), give or take a second. */
 const RECHECK_MS = 5_000;
@@ -29,7 +29,7 @@ const PRUNE_BATCH = 100;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** `cmd_` and 26 base32 characters of 130 random bits. */
-function newCommandId(): string {
+export function newCommandId(): string {
   const bytes = randomBytes(26);
   let id = 'cmd_';
   for (const byte of bytes) id += BASE32[byte & 31];
@@ -65,6 +65,9 @@ export interface CommandView {
   expiresAt: string;
   finishedAt: string | null;
   outcome: BotCommandResult | null;
+  requestedBy: CommandRequester;
+  /** What the command carries besides its kind (a reply's content and files, a close's reason...). */
+  payload: Record<string, unknown>;
 }
 
 const topic = (botId: string) => `bot-commands:${botId}`;
@@ -81,9 +84,16 @@ export class BotCommands {
 
   constructor(private readonly deps: { db: Db; clock: Clock; signals: Signals }) {}
 
-  /** Queues a command for `botId` and wakes its polls. */
-  async enqueue(input: { botId: string; guildId: string; ticketId: string; payload: BotCommandPayload; requestedBy: CommandRequester }): Promise<CommandView> {
-    const { db, clock, signals } = this.deps;
+  /**
+   * Queues a command for `botId` and wakes its polls. Inside the caller's transaction (`tx`), nothing
+   * is woken: the caller calls wake() once it has committed.
+   */
+  async enqueue(
+    input: { botId: string; guildId: string; ticketId: string; payload: BotCommandPayload; requestedBy: CommandRequester; id?: string },
+    tx?: Queryable,
+  ): Promise<CommandView> {
+    const { clock } = this.deps;
+    const db = tx ?? this.deps.db;
     const now = clock();
     const { kind, ...payload } = input.payload;
     // Old rows go first, and a failure there only costs the tidying: the command is queued either way.
@@ -93,10 +103,26 @@ export class BotCommands {
     const { rows } = await db.query<CommandRow>(
       `INSERT INTO bot_commands (id, bot_id, guild_id, ticket_id, kind, payload, requested_by, requested_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-      [newCommandId(), input.botId, input.guildId, input.ticketId, kind, JSON.stringify(payload), JSON.stringify(input.requestedBy), iso(now), iso(now + BOT_COMMAND_TTL_SECONDS * 1000)],
+      [input.id ?? newCommandId(), input.botId, input.guildId, input.ticketId, kind, JSON.stringify(payload), JSON.stringify(input.requestedBy), iso(now), iso(now + BOT_COMMAND_TTL_SECONDS * 1000)],
     );
-    signals.publish(topic(input.botId));
+    if (!tx) this.wake(input.botId, input.guildId, input.ticketId);
     return this.#view(rows[0]!, now);
+  }
+
+  /** Wakes the bot's polls and the ticket's streams: a command of the ticket was queued. */
+  wake(botId: string, guildId: string, ticketId: string): void {
+    this.deps.signals.publish(topic(botId));
+    publishTickets(this.deps.signals, [{ guild_id: guildId, ticket_id: ticketId }], false);
+  }
+
+  /** The ticket's commands queued since `since` (epoch ms), oldest first, as the dashboard follows them. */
+  async ofTicket(guildId: string, ticketId: string, since: number): Promise<CommandView[]> {
+    const { rows } = await this.deps.db.query<CommandRow>(
+      'SELECT * FROM bot_commands WHERE guild_id = $1 AND ticket_id = $2 AND requested_at > $3 ORDER BY requested_at, id',
+      [guildId, ticketId, iso(since)],
+    );
+    const now = this.deps.clock();
+    return rows.map((row) => this.#view(row, now));
   }
 
   /**
@@ -123,6 +149,7 @@ export class BotCommands {
        WHERE c.id = next.id RETURNING c.*`,
       [botId, iso(now), iso(now + BOT_COMMAND_LEASE_SECONDS * 1000), max, iso(now - BOT_COMMAND_TTL_SECONDS * 1000)],
     );
+    if (rows.length > 0) publishTickets(this.deps.signals, rows, false);
     return rows
       .sort((a, b) => (toMs(a.requested_at) ?? 0) - (toMs(b.requested_at) ?? 0) || a.id.localeCompare(b.id))
       .map((row) => ({
@@ -205,14 +232,15 @@ export class BotCommands {
     const { db, clock, signals } = this.deps;
     const state = result.outcome === 'done' ? 'done' : 'failed';
     const { attempt, ...outcome } = result;
-    const { rows } = await db.query<{ id: string }>(
+    const { rows } = await db.query<{ id: string; guild_id: string; ticket_id: string }>(
       `UPDATE bot_commands SET state = $3, finished_at = $4, outcome = $5
        WHERE id = $1 AND bot_id = $2 AND state = 'taken' AND (attempts = $6 OR ($3 = 'done' AND attempts > $6))
-       RETURNING id`,
+       RETURNING id, guild_id, ticket_id`,
       [id, botId, state, iso(clock()), JSON.stringify(outcome), attempt],
     );
     if (rows.length > 0) {
       signals.publish(topic(botId));
+      publishTickets(signals, rows, false);
       return { id, state };
     }
     const existing = await db.query<{ state: string; attempts: number; outcome: Record<string, unknown> | null }>('SELECT state, attempts, outcome FROM bot_commands WHERE id = $1 AND bot_id = $2', [id, botId]);
@@ -266,6 +294,8 @@ export class BotCommands {
       expiresAt: iso(expiresAt),
       finishedAt: finishedAt === null ? null : iso(finishedAt),
       outcome: row.outcome,
+      requestedBy: row.requested_by,
+      payload: row.payload,
     };
   }
 }

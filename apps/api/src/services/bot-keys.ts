@@ -57,6 +57,12 @@ export class BotKeys {
     return unique.filter((g) => (owner.get(g) ?? this.primaryBotId) !== botId);
   }
 
+  /** The bot that serves `guildId` (its listed application, else the product's own). Read fresh. */
+  async botOf(guildId: string): Promise<string> {
+    const { rows } = await this.db.query<{ bot_id: string }>('SELECT bot_id FROM bot_servers WHERE guild_id = $1', [guildId]);
+    return rows[0]?.bot_id ?? this.primaryBotId;
+  }
+
   /** Throws BOT_SERVER_FORBIDDEN (403 1020) unless `botId` serves every one of `guildIds`. */
   async assertServes(botId: string, guildIds: readonly string[]): Promise<void> {
     const refused = await this.notServed(botId, guildIds);

@@ -75,12 +75,18 @@ export function describeChanges(before: ServerConfig, after: ServerConfig, chang
         if (change.path.startsWith('panels.order') || change.path.startsWith('multiPanels.order')) return 'Panel order';
         if (change.path.startsWith('general')) return 'General settings';
         if (change.path.startsWith('access')) return 'Dashboard access';
+        if (change.path.startsWith('labels')) return 'Ticket labels';
         return 'Configuration';
       }),
     ),
   ];
   if (targets.length === 0) return 'No changes';
   return targets.length === 1 ? targets[0]! : `${targets[0]} and ${targets.length - 1} more`;
+}
+
+/** A stored configuration as it reads today: versions saved before labels existed have none (not a missing key, which a diff would call a change). */
+export function withLabels(config: ServerConfig): ServerConfig {
+  return Array.isArray(config.labels) ? config : { ...config, labels: [] };
 }
 
 /** Configurations longer than this (JSON characters) are not kept in the cache (most are a few KB; the limit is 512 KB). */
@@ -154,7 +160,7 @@ export class ServerConfigs {
     const limits = this.limitsFor(row?.premium === true);
     if (!row || row.version === null || row.version === undefined) return { version: 0, config: defaultServerConfig(), savedAt: null, savedBy: null, ...limits };
     const saved = row as VersionRow;
-    return { version: saved.version, config: saved.config, savedAt: iso(saved.created_at), savedBy: actorOf(saved), ...limits };
+    return { version: saved.version, config: withLabels(saved.config), savedAt: iso(saved.created_at), savedBy: actorOf(saved), ...limits };
   }
 
   async live(guildId: string, queryable: Queryable = this.db): Promise<LiveConfig> {
@@ -164,7 +170,7 @@ export class ServerConfigs {
     );
     const row = rows[0];
     if (!row) return { version: 0, config: defaultServerConfig(), savedAt: null, savedBy: null };
-    return { version: row.version, config: row.config, savedAt: iso(row.created_at), savedBy: actorOf(row) };
+    return { version: row.version, config: withLabels(row.config), savedAt: iso(row.created_at), savedBy: actorOf(row) };
   }
 
   /**
@@ -221,7 +227,7 @@ export class ServerConfigs {
   }
 
   /** 1013, naming who saved the live version and what the newer versions changed. */
-  private conflict(live: LiveConfig | null, changed: string[] = []): ApiHttpError {
+  conflict(live: LiveConfig | null, changed: string[] = []): ApiHttpError {
     const who = live?.savedBy ? `${live.savedBy.name} saved version ${live.version}` : 'Someone saved a newer version';
     const what = changed.length > 0 ? ` (changed: ${changed.join('; ')})` : '';
     return new ApiHttpError('CONFIG_CONFLICT', {
@@ -258,8 +264,8 @@ export class ServerConfigs {
       savedBy: actorOf(row),
       summary: row.summary,
       restoredFrom: row.restored_from,
-      config: row.config,
-      changes: diffConfig(live.config, row.config),
+      config: withLabels(row.config),
+      changes: diffConfig(live.config, withLabels(row.config)),
     };
   }
 

@@ -53,12 +53,20 @@ const RANGE_END = midnight('$3::date + 1', '$4');
 const ON_SLOTS = `(SELECT bool_and(mod(extract(epoch FROM ${midnight('g.d', '$4')}), 900) = 0) FROM generate_series($2::date, $3::date + 1, interval '1 day') AS g(d))`;
 
 /**
+ * Only tickets carrying the label `$5` (null: all). The roll-up (ticket_slots) has no labels: with a
+ * label, days and hours are counted from the tickets, as for zones off the quarter hours.
+ */
+const LABEL = '($5::text IS NULL OR t.labels @> ARRAY[$5::text])';
+const SLOTS_USABLE = `${ON_SLOTS} AND $5::text IS NULL`;
+const FROM_TICKETS = `(NOT ${ON_SLOTS} OR $5::text IS NOT NULL) AND ${LABEL}`;
+
+/**
  * The server's tickets matching `where`, in the order a percentile needs (`orderBy`): migration 010's
  * indexes hold the durations in that order, so over a long range PostgreSQL reads them sorted and
  * the percentile's own sort finds its input in order; over a short one it reads the range by date
  * and sorts its few rows. The planner picks by the range's size.
  */
-const ordered = (columns: string, where: string, orderBy: string) => `SELECT ${columns} FROM tickets t WHERE t.guild_id = $1 AND ${where} ORDER BY ${orderBy}`;
+const ordered = (columns: string, where: string, orderBy: string) => `SELECT ${columns} FROM tickets t WHERE t.guild_id = $1 AND ${LABEL} AND ${where} ORDER BY ${orderBy}`;
 
 /** A duration in whole seconds, or an average to two decimals; null stays null. */
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
@@ -122,6 +130,7 @@ export class Statistics {
     const limits = await this.limits(guildId);
     const serverTz = await this.serverTimeZone(guildId);
     const tz = query.tz ?? serverTz ?? 'UTC';
+    const label = query.label ?? null;
     const today = dayIn(this.clock(), tz);
     const length = query.range === 'custom' ? daysBetween(query.from!, query.to!) : Number.parseInt(query.range, 10);
     const to = query.range === 'custom' ? query.to! : today;
@@ -143,12 +152,12 @@ export class Statistics {
     };
     // Six queries at once (the rating distribution comes with the totals).
     const [{ ratings, ...totals }, { ratings: _, ...previous }, days, panels, staff, hours] = await Promise.all([
-      timed('totals', this.totals(guildId, from, to, tz)),
-      timed('previous', this.totals(guildId, previousFrom, previousTo, tz)),
-      timed('daily', this.daily(guildId, from, to, tz)),
-      timed('panels', this.panels(guildId, from, to, tz)),
-      timed('staff', this.staff(guildId, from, to, tz)),
-      timed('hours', this.hours(guildId, from, to, tz)),
+      timed('totals', this.totals(guildId, from, to, tz, label)),
+      timed('previous', this.totals(guildId, previousFrom, previousTo, tz, label)),
+      timed('daily', this.daily(guildId, from, to, tz, label)),
+      timed('panels', this.panels(guildId, from, to, tz, label)),
+      timed('staff', this.staff(guildId, from, to, tz, label)),
+      timed('hours', this.hours(guildId, from, to, tz, label)),
     ]);
     // The backlog at the range's start, from the one at its end: every ticket opened in the range
     // added one, every one closed in it took one away (no scan of the tickets open before it).
@@ -166,7 +175,7 @@ export class Statistics {
    * its end as those opened before the end and closed after it or not yet (never a scan of the
    * server's whole history). Median and p90 come from one sort (`percentile_cont` of an array).
    */
-  private async totals(guildId: string, from: string, to: string, tz: string): Promise<StatisticsTotals & { ratings: number[] }> {
+  private async totals(guildId: string, from: string, to: string, tz: string, label: string | null): Promise<StatisticsTotals & { ratings: number[] }> {
     const { rows } = await this.query<Record<string, unknown>>(
       `WITH o AS (SELECT count(*) AS opened,
                percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY s.fr) FILTER (WHERE s.fr IS NOT NULL) AS fr
@@ -177,10 +186,10 @@ export class Statistics {
                ARRAY[count(*) FILTER (WHERE s.rating = 1), count(*) FILTER (WHERE s.rating = 2), count(*) FILTER (WHERE s.rating = 3),
                      count(*) FILTER (WHERE s.rating = 4), count(*) FILTER (WHERE s.rating = 5)] AS ratings
              FROM (${ordered('t.resolution_s AS res, t.rating', `t.closed_at >= ${RANGE_START} AND t.closed_at < ${RANGE_END} AND t.opened_at IS NOT NULL`, 't.resolution_s')}) s),
-       b AS (SELECT (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND t.closed_at >= ${RANGE_END} AND t.opened_at < ${RANGE_END})
-                  + (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND t.closed_at IS NULL AND t.opened_at < ${RANGE_END}) AS backlog)
+       b AS (SELECT (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND ${LABEL} AND t.closed_at >= ${RANGE_END} AND t.opened_at < ${RANGE_END})
+                  + (SELECT count(*) FROM tickets t WHERE t.guild_id = $1 AND ${LABEL} AND t.closed_at IS NULL AND t.opened_at < ${RANGE_END}) AS backlog)
        SELECT o.opened, o.fr[1] AS fr_median, o.fr[2] AS fr_p90, c.closed, c.res[1] AS res_median, c.res[2] AS res_p90, c.rating_avg, c.rated, c.ratings, b.backlog FROM o, c, b`,
-      [guildId, from, to, tz],
+      [guildId, from, to, tz, label],
     );
     const row = rows[0] ?? {};
     return {
@@ -204,43 +213,43 @@ export class Statistics {
    * range's local midnights (`width_bucket`, a binary search over at most 367 instants). When the
    * range's midnights are not on slots (ON_SLOTS), the tickets are counted the same way instead.
    */
-  private async daily(guildId: string, from: string, to: string, tz: string): Promise<Array<{ date: string; opened: number; closed: number }>> {
+  private async daily(guildId: string, from: string, to: string, tz: string, label: string | null): Promise<Array<{ date: string; opened: number; closed: number }>> {
     const { rows } = await this.query<{ day: string; opened: string; closed: string }>(
       `WITH days AS (SELECT d::date AS day, i FROM generate_series($2::date, $3::date, interval '1 day') WITH ORDINALITY AS g(d, i)),
        b AS (SELECT array_agg(${midnight('days.day', '$4')} ORDER BY days.i) AS starts FROM days),
        n AS (SELECT width_bucket(s.slot, b.starts) AS i, sum(s.opened) AS opened, sum(s.closed) AS closed FROM ticket_slots s, b
-             WHERE ${ON_SLOTS} AND s.guild_id = $1 AND s.slot >= ${RANGE_START} AND s.slot < ${RANGE_END} GROUP BY 1
+             WHERE ${SLOTS_USABLE} AND s.guild_id = $1 AND s.slot >= ${RANGE_START} AND s.slot < ${RANGE_END} GROUP BY 1
              UNION ALL
              SELECT width_bucket(t.opened_at, b.starts), count(*), 0 FROM tickets t, b
-             WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at >= ${RANGE_START} AND t.opened_at < ${RANGE_END} GROUP BY 1
+             WHERE ${FROM_TICKETS} AND t.guild_id = $1 AND t.opened_at >= ${RANGE_START} AND t.opened_at < ${RANGE_END} GROUP BY 1
              UNION ALL
              SELECT width_bucket(t.closed_at, b.starts), 0, count(*) FROM tickets t, b
-             WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.closed_at >= ${RANGE_START} AND t.closed_at < ${RANGE_END} GROUP BY 1)
+             WHERE ${FROM_TICKETS} AND t.guild_id = $1 AND t.opened_at IS NOT NULL AND t.closed_at >= ${RANGE_START} AND t.closed_at < ${RANGE_END} GROUP BY 1)
        SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(sum(n.opened), 0) AS opened, coalesce(sum(n.closed), 0) AS closed
        FROM days LEFT JOIN n ON n.i = days.i GROUP BY days.day, days.i ORDER BY days.i`,
-      [guildId, from, to, tz],
+      [guildId, from, to, tz, label],
     );
     return rows.map((r) => ({ date: r.day, opened: Number(r.opened), closed: Number(r.closed) }));
   }
 
   /** Tickets opened per hour of the day: each slot's (or ticket's) hour found among the range's hour starts (their local hour), as for days. */
-  private async hours(guildId: string, from: string, to: string, tz: string): Promise<number[]> {
+  private async hours(guildId: string, from: string, to: string, tz: string, label: string | null): Promise<number[]> {
     const { rows } = await this.query<{ h: number; n: string }>(
       `WITH b AS (SELECT array_agg(h ORDER BY h) AS starts, array_agg(extract(hour FROM h AT TIME ZONE $4)::int ORDER BY h) AS labels
              FROM generate_series(${RANGE_START}, ${RANGE_END} - interval '1 hour', interval '1 hour') AS h)
        SELECT b.labels[width_bucket(s.slot, b.starts)] AS h, sum(s.opened) AS n FROM ticket_slots s, b
-       WHERE ${ON_SLOTS} AND s.guild_id = $1 AND s.slot >= ${RANGE_START} AND s.slot < ${RANGE_END} AND s.opened <> 0 GROUP BY 1
+       WHERE ${SLOTS_USABLE} AND s.guild_id = $1 AND s.slot >= ${RANGE_START} AND s.slot < ${RANGE_END} AND s.opened <> 0 GROUP BY 1
        UNION ALL
        SELECT b.labels[width_bucket(t.opened_at, b.starts)], count(*) FROM tickets t, b
-       WHERE NOT ${ON_SLOTS} AND t.guild_id = $1 AND t.opened_at >= ${RANGE_START} AND t.opened_at < ${RANGE_END} GROUP BY 1`,
-      [guildId, from, to, tz],
+       WHERE ${FROM_TICKETS} AND t.guild_id = $1 AND t.opened_at >= ${RANGE_START} AND t.opened_at < ${RANGE_END} GROUP BY 1`,
+      [guildId, from, to, tz, label],
     );
     const counts = Array.from({ length: 24 }, () => 0);
     for (const r of rows) counts[Number(r.h)] = (counts[Number(r.h)] ?? 0) + Number(r.n);
     return counts;
   }
 
-  private async panels(guildId: string, from: string, to: string, tz: string): Promise<StatisticsAnswer['panels']> {
+  private async panels(guildId: string, from: string, to: string, tz: string, label: string | null): Promise<StatisticsAnswer['panels']> {
     const { rows } = await this.query<Record<string, unknown>>(
       `SELECT coalesce(s.panel_id, '') AS panel_id, count(*) AS opened, count(s.closed_at) AS closed,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY s.fr) FILTER (WHERE s.fr IS NOT NULL) AS fr,
@@ -248,12 +257,12 @@ export class Statistics {
          avg(s.rating) AS rating
        FROM (${ordered('t.panel_id, t.closed_at, t.rating, t.first_response_s AS fr, t.resolution_s AS res', `t.opened_at >= ${RANGE_START} AND t.opened_at < ${RANGE_END}`, 't.panel_id, t.first_response_s')}) s
        GROUP BY s.panel_id ORDER BY opened DESC, 1`,
-      [guildId, from, to, tz],
+      [guildId, from, to, tz, label],
     );
     return rows.map((r) => ({ panelId: String(r.panel_id), opened: Number(r.opened), closed: Number(r.closed), firstResponseMedian: secs(r.fr), resolutionMedian: secs(r.res), ratingAverage: num(r.rating) }));
   }
 
-  private async staff(guildId: string, from: string, to: string, tz: string): Promise<StatisticsAnswer['staff']> {
+  private async staff(guildId: string, from: string, to: string, tz: string, label: string | null): Promise<StatisticsAnswer['staff']> {
     const { rows } = await this.query<Record<string, unknown>>(
       `WITH h AS (SELECT s.handled_by AS user_id, count(*) AS handled,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY s.fr) FILTER (WHERE s.fr IS NOT NULL) AS fr,
@@ -263,7 +272,7 @@ export class Statistics {
              GROUP BY s.handled_by)
        SELECT h.user_id, coalesce(u.global_name, u.username) AS name, h.handled, h.fr, h.res, h.rating
        FROM h LEFT JOIN users u ON u.id = h.user_id ORDER BY h.handled DESC, h.user_id`,
-      [guildId, from, to, tz],
+      [guildId, from, to, tz, label],
     );
     return rows.map((row) => ({
       userId: String(row.user_id),

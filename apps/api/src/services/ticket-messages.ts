@@ -1,5 +1,6 @@
 import type { TicketMessageBatchResult, TicketMessageEvent, TranscriptMessage, TranscriptUser } from '@tickety/api-contract';
 import type { Db } from '../db/driver';
+import { publishTickets, type Signals } from '../lib/signals';
 
 /** What one batch does to one message, its events folded in time order. */
 interface MessageChange {
@@ -85,16 +86,31 @@ function fold(events: readonly TicketMessageEvent[]): MessageChange[] {
 
 /** The live messages of open tickets, from the bot API (docs/api.md, `POST /api/bot/v1/messages`). */
 export class TicketMessages {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly signals: Signals | null = null,
+  ) {}
 
   /**
    * Applies a batch in one statement. Events may come twice, late or out of order: the stored
    * message is the same whatever the order.
+   *
+   * A ticket's changes commit in the order of their seqs: the statement runs after every other batch
+   * of the same tickets has committed (an advisory lock per ticket, taken in key order, held to the
+   * commit), so its seqs, taken after the lock, are above every committed seq of those tickets. A
+   * reader of one ticket that resumes "after seq N" (the Tickets page's stream) therefore misses
+   * nothing: no row of that ticket can still commit below N. Batches of other tickets do not wait.
    */
   async ingest(botId: string, events: readonly TicketMessageEvent[]): Promise<TicketMessageBatchResult> {
     const changes = fold(events);
     const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-    const { rows } = await this.db.query<{ guild_id: string; ticket_id: string }>(APPLY, [
+    const { rows } = await this.db.transaction(async (tx) => {
+      await tx.query(
+        `SELECT pg_advisory_xact_lock(s.k) FROM (SELECT DISTINCT hashtextextended('tickety-ticket-messages:' || $1 || ':' || u.g || ':' || u.t, 0) AS k
+           FROM unnest($2::text[], $3::text[]) AS u(g, t) ORDER BY 1) s`,
+        [botId, changes.map((c) => c.guildId), changes.map((c) => c.ticketId)],
+      );
+      return tx.query<{ guild_id: string; ticket_id: string }>(APPLY, [
       botId,
       changes.map((c) => c.guildId),
       changes.map((c) => c.ticketId),
@@ -104,7 +120,9 @@ export class TicketMessages {
       changes.map((c) => json(c.edit)),
       changes.map((c) => c.editAt),
       changes.map((c) => c.deletedAt),
-    ]);
+      ]);
+    });
+    if (this.signals && rows.length > 0) publishTickets(this.signals, rows, true);
     return { changed: rows.length, unchanged: changes.length - rows.length };
   }
 }

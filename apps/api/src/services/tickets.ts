@@ -1,6 +1,7 @@
 import type { TicketEvent, TicketEventBatchResult } from '@tickety/api-contract';
 import type { Db, Queryable } from '../db/driver';
 import { type Clock, iso } from '../lib/clock';
+import { publishTickets, type Signals } from '../lib/signals';
 
 /** The data an event carries besides id, server, ticket, type and time (stored as jsonb). */
 function dataOf(event: TicketEvent): Record<string, unknown> {
@@ -77,6 +78,7 @@ export class Tickets {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly signals: Signals | null = null,
   ) {}
 
   /**
@@ -86,7 +88,7 @@ export class Tickets {
    */
   async ingest(botId: string, events: readonly TicketEvent[]): Promise<TicketEventBatchResult> {
     const now = iso(this.clock());
-    return this.db.transaction(async (tx) => {
+    const result = await this.db.transaction(async (tx) => {
       // One batch at a time per ticket: a batch recomputes its tickets from the events it can see,
       // so two at once (one with the opening, one with the close) would each miss the other's
       // events and the later would overwrite the ticket with half of them. Locks in key order, so
@@ -115,8 +117,10 @@ export class Tickets {
       );
       const tickets = await recompute(tx, botId, rows, now);
       if (rows.length > 0) await tx.query(LOG_EVENTS, [botId, rows.map((r) => r.event_id)]);
-      return { accepted: rows.length, duplicates: events.length - rows.length, tickets };
+      return { stored: rows, answer: { accepted: rows.length, duplicates: events.length - rows.length, tickets } };
     });
+    if (this.signals && result.stored.length > 0) publishTickets(this.signals, result.stored, true);
+    return result.answer;
   }
 }
 

@@ -12,7 +12,7 @@ describe.each(databases())('route schemas and GET /api/openapi.json on $name', (
     const doc = res.json() as { openapi: string; info: { title: string }; paths: Record<string, Record<string, { responses?: Record<string, unknown>; parameters?: Array<{ name: string; in: string; schema?: { pattern?: string } }> }>> };
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.title).toBe('Tickety API');
-    for (const path of ['/api/auth/@me', '/api/auth/logout', '/api/auth/login', '/api/auth/callback', '/api/auth/guilds/refresh', '/api/guilds/{server}', '/api/guilds/{server}/resources', '/api/guilds/{server}/posts', '/api/guilds/{server}/posts/{kind}/{id}/update', '/api/plans/', '/api/status/', '/api/health/', '/api/health/ready', '/config.json']) {
+    for (const path of ['/api/auth/@me', '/api/auth/logout', '/api/auth/login', '/api/auth/callback', '/api/auth/guilds/refresh', '/api/guilds/{server}', '/api/guilds/{server}/resources', '/api/guilds/{server}/posts', '/api/guilds/{server}/posts/{kind}/{id}/update', '/api/guilds/{server}/tickets', '/api/guilds/{server}/tickets/stream', '/api/guilds/{server}/tickets/{ticket}', '/api/guilds/{server}/tickets/{ticket}/commands', '/api/guilds/{server}/tickets/{ticket}/attachments', '/api/guilds/{server}/tickets/labels', '/api/bot/v1/attachments/{id}', '/api/plans/', '/api/status/', '/api/health/', '/api/health/ready', '/config.json']) {
       expect(Object.keys(doc.paths), path).toContain(path);
     }
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/sandbox') || p === '/api/openapi.json')).toEqual([]);
@@ -25,6 +25,8 @@ describe.each(databases())('route schemas and GET /api/openapi.json on $name', (
     expect(doc.paths['/api/guilds/{server}/resources']?.get?.responses?.['422']).toBeDefined();
     expect(doc.paths['/api/guilds/{server}/resources']?.get?.parameters?.map((p) => p.name).sort()).toEqual(['refresh', 'server']);
     expect(doc.paths['/api/guilds/{server}/posts']?.post?.responses?.['200']).toBeDefined();
+    expect(doc.paths['/api/guilds/{server}/tickets/{ticket}/commands']?.post?.responses?.['202']).toBeDefined();
+    expect(doc.paths['/api/guilds/{server}/tickets']?.get?.parameters?.map((p) => p.name).sort()).toEqual(['filter', 'label', 'panel', 'q', 'server']);
     expect(doc.paths['/api/guilds/{server}/posts/{kind}/{id}/update']?.post?.parameters?.map((p) => p.name).sort()).toEqual(['id', 'kind', 'server']);
     // The bot API: its routes, tagged, with the bearer key scheme and the event batch's schema.
     const bot = doc.paths as unknown as Record<string, Record<string, { tags?: string[]; security?: unknown[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>>;

@@ -41,6 +41,7 @@ const READS = [
   '/statistics',
   '/premium',
   '/transcripts',
+  '/tickets',
 ];
 
 interface Ctx {

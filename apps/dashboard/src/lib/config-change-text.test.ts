@@ -97,3 +97,18 @@ describe('describeChanges', () => {
     ]);
   });
 });
+
+describe('ticket labels', () => {
+  it('names a label from the configuration or from the change, its fields translated', () => {
+    const urgent = { id: 'urgent', name: 'Urgent', colour: 0xff0000 };
+    const views = describeChanges(t, [
+      { path: 'labels[urgent]', after: urgent },
+      { path: 'labels[vip].name', before: 'VIP', after: 'Very important' },
+    ]);
+    expect(views.map((view) => [view.labels.join(' › '), view.kind])).toEqual([
+      ['Label “Urgent”', 'added'],
+      ['Label “Very important” › Name', 'changed'],
+    ]);
+    expect(describeChanges(t, [{ path: 'labels.order', before: ['a', 'b'], after: ['b', 'a'] }])[0]!.labels[0]).toBe('Ticket labels');
+  });
+});

@@ -115,10 +115,14 @@ const FIELD: Record<string, ChangesKey> = {
   channel: 'changes.field.channel',
   version: 'changes.field.version',
   to: 'changes.field.to',
+  // Web Logs of the Tickets page's actions: a close's reason, the member added to a ticket.
+  reason: 'changes.field.reason',
+  member: 'changes.field.member',
   general: 'changes.general',
   access: 'changes.access',
   panels: 'changes.panels',
   multiPanels: 'changes.multiPanels',
+  labels: 'changes.labels',
   schemaVersion: 'changes.schemaVersion',
   order: 'changes.order',
 };
@@ -168,6 +172,7 @@ interface Names {
   multiPanels: Map<string, string>;
   /** `${panelId}/${questionId}`. */
   questions: Map<string, string>;
+  labels: Map<string, string>;
 }
 
 function addItems(names: Names, config: unknown): void {
@@ -177,6 +182,7 @@ function addItems(names: Names, config: unknown): void {
     for (const q of namedItems(item.form, 'label')) if (!names.questions.has(`${id}/${q.id}`)) names.questions.set(`${id}/${q.id}`, q.name);
   }
   for (const { id, name } of namedItems(config.multiPanels)) if (!names.multiPanels.has(id)) names.multiPanels.set(id, name);
+  for (const { id, name } of namedItems(config.labels)) if (!names.labels.has(id)) names.labels.set(id, name);
 }
 
 /**
@@ -184,7 +190,7 @@ function addItems(names: Names, config: unknown): void {
  * removed whole, a renamed panel's new then old name), so a deleted panel is still named.
  */
 function collectNames(changes: readonly ConfigChangeInput[], config: ConfigNamesSource): Names {
-  const names: Names = { panels: new Map(), multiPanels: new Map(), questions: new Map() };
+  const names: Names = { panels: new Map(), multiPanels: new Map(), questions: new Map(), labels: new Map() };
   addItems(names, config);
   for (const side of ['after', 'before'] as const) {
     for (const change of changes) {
@@ -193,11 +199,11 @@ function collectNames(changes: readonly ConfigChangeInput[], config: ConfigNames
       const [first, second, third] = segments;
       if (!first?.id) {
         // A whole list replaced (`panels`, `(all)`): the items inside it.
-        if (first?.key === 'panels' || first?.key === 'multiPanels') addItems(names, { [first.key]: value });
+        if (first?.key === 'panels' || first?.key === 'multiPanels' || first?.key === 'labels') addItems(names, { [first.key]: value });
         else if (first?.key === '(all)') addItems(names, value);
         continue;
       }
-      const map = first.key === 'panels' ? names.panels : first.key === 'multiPanels' ? names.multiPanels : null;
+      const map = first.key === 'panels' ? names.panels : first.key === 'multiPanels' ? names.multiPanels : first.key === 'labels' ? names.labels : null;
       if (!map) continue;
       if (segments.length === 1 && isObject(value)) {
         if (typeof value.name === 'string' && !map.has(first.id)) map.set(first.id, value.name);
@@ -235,6 +241,7 @@ function segmentLabel(t: T, names: Names, segments: PathSegment[], index: number
   if (index === 0 && segment.key === 'panels') return t('changes.panel', { name: names.panels.get(id) ?? id });
   if (index === 0 && segment.key === 'multiPanels') return t('changes.multiPanel', { name: names.multiPanels.get(id) ?? id });
   if (index === 0 && segment.key === 'access') return t('changes.role', { id });
+  if (index === 0 && segment.key === 'labels') return t('changes.label', { name: names.labels.get(id) ?? id });
   if (segment.key === 'form' && parent?.key === 'panels' && parent.id !== undefined) {
     return t('changes.question', { name: names.questions.get(`${parent.id}/${id}`) ?? id });
   }
@@ -331,6 +338,7 @@ function itemKey(list: string): string {
   if (list === 'multiPanels') return 'multiPanel';
   if (list === 'form') return 'question';
   if (list === 'access') return 'rule';
+  if (list === 'labels') return 'label';
   return list;
 }
 

@@ -75,6 +75,10 @@ export const STAFF_READ_ROUTES: ReadonlySet<string> = new Set([
   '/api/guilds/:server/statistics',
   '/api/guilds/:server/premium',
   '/api/guilds/:server/transcripts',
+  // The Tickets page's reads (its live stream too): what transcripts show, while the ticket is open.
+  '/api/guilds/:server/tickets',
+  '/api/guilds/:server/tickets/:ticket',
+  '/api/guilds/:server/tickets/stream',
   // The transcript viewer (routes/transcripts/v2.ts decides with requireGuildAccess: reason 'staff').
   '/api/transcripts/v2/:server/:fileid',
   STAFF_READ_MEDIA_ROUTE,

@@ -20,6 +20,8 @@ declare module 'fastify' {
     bodyMaxDepth?: number;
     /** What a body nested deeper than that is told, instead of the generic 1001. */
     bodyTooDeep?: () => ApiHttpError;
+    /** The body is a file's raw bytes, of any content type (plugins/app/security.ts, RAW_UPLOAD). */
+    rawUpload?: boolean;
   }
 }
 

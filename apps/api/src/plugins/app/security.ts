@@ -12,6 +12,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export const CSRF_EXEMPT = { csrf: false } as const;
 
+/**
+ * The route option of an upload whose body is a file's raw bytes (any content type, not JSON): the
+ * Origin and `x-requested-with` rules still hold.
+ */
+export const RAW_UPLOAD = { rawUpload: true } as const;
+
+function isRawUpload(req: FastifyRequest): boolean {
+  return (req.routeOptions.config as { rawUpload?: unknown } | undefined)?.rawUpload === true;
+}
+
 function isCsrfExempt(req: FastifyRequest): boolean {
   return (req.routeOptions.config as { csrf?: unknown } | undefined)?.csrf === false;
 }
@@ -124,7 +134,7 @@ export default fp(
       // A request no route matched changes nothing: it gets its 404, not a CSRF refusal.
       if (SAFE_METHODS.has(req.method) || isCsrfExempt(req) || req.is404) return done();
       const type = req.headers['content-type'];
-      if (!type || !/^application\/json\s*(;|$)/i.test(type)) throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE');
+      if (!isRawUpload(req) && (!type || !/^application\/json\s*(;|$)/i.test(type))) throw new ApiHttpError('UNSUPPORTED_MEDIA_TYPE');
       const origin = req.headers.origin;
       const sameOrigin = req.headers['sec-fetch-site'] === 'same-origin';
       const originOk = origin ? allowed.has(origin) || sameOrigin : sameOrigin;

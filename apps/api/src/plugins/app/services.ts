@@ -47,6 +47,9 @@ import { Statistics, serverTimeZone } from '../../services/statistics';
 import { SystemHealth } from '../../services/system-health';
 import { Tickets } from '../../services/tickets';
 import { Transcripts } from '../../services/transcripts';
+import { TicketActions } from '../../services/ticket-actions';
+import { TicketQueueService } from '../../services/ticket-queue';
+import { TicketStreams } from '../../services/ticket-stream';
 import { createBlobStore } from '../../lib/blob-store/create';
 
 /** The services routes use: crypto, the Discord clients (OAuth/user, bot), sessions, accounts, OAuth states, server configuration, resources, posts and access. */
@@ -115,11 +118,11 @@ export default fp(
         await botKeys.ensure(key, config.discord.clientId, config.demo ? 'demo bot (configuration)' : 'BOT_API_KEY (configuration)');
       });
     }
-    app.decorate('tickets', new Tickets(db, clock));
     const signals: Signals = app.redis ? new RedisSignals(app.redis, `${config.cacheChannel}:signals`, app.log) : new LocalSignals();
     app.decorate('signals', signals);
     app.addHook('onClose', () => signals.close());
-    app.decorate('ticketMessages', new TicketMessages(db));
+    app.decorate('tickets', new Tickets(db, clock, signals));
+    app.decorate('ticketMessages', new TicketMessages(db, signals));
     const botCommands = new BotCommands({ db, clock, signals });
     app.decorate('botCommands', botCommands);
     // Waiting polls answer (empty) at once, so the server can close their connections.
@@ -136,16 +139,19 @@ export default fp(
     app.decorate('blobStore', blobStore);
     app.decorate('transcripts', new Transcripts(db, clock, config.discord.cdnBase, opts.discordFetch ?? ((input, init) => fetch(input, init)), blobStore, warn));
 
+    const staffNames = new StaffNames(bot, botKeys, config.discord.clientId, clock);
     app.decorate(
       'statistics',
-      new Statistics(
-        db,
-        clock,
-        config.plans,
-        async (guildId) => serverTimeZone((await serverConfigs.live(guildId)).config as ServerConfig),
-        new StaffNames(bot, botKeys, config.discord.clientId, clock),
-      ),
+      new Statistics(db, clock, config.plans, async (guildId) => serverTimeZone((await serverConfigs.live(guildId)).config as ServerConfig), staffNames),
     );
+    // The Tickets page: the queue and a ticket's reads, the actions (commands, labels, reply files), the live streams.
+    const ticketQueue = new TicketQueueService({ db, clock, botKeys, botCommands, staffNames, cdnBase: config.discord.cdnBase });
+    app.decorate('ticketQueue', ticketQueue);
+    app.decorate('ticketActions', new TicketActions({ db, clock, signals, botCommands, serverConfigs, blobStore, publicUrl: config.publicUrl }));
+    const ticketStreams = new TicketStreams({ signals, queue: ticketQueue });
+    app.decorate('ticketStreams', ticketStreams);
+    // Streams end at once, so the server can close their connections (clients reconnect elsewhere).
+    app.addHook('preClose', async () => ticketStreams.close());
     const configFiles = new ConfigFiles(config.configFiles.keys, serverConfigs, serverResources, clock);
     // Key ids only, never a secret.
     app.log.info(

@@ -229,6 +229,19 @@ export default async function botRoutes(fastify: FastifyInstance) {
     },
   );
 
+  // A reply's files (services/ticket-actions.ts): the bot that serves the file's server downloads them to post the reply.
+  const AttachmentParams = z.object({ id: z.string().regex(/^att_[a-z2-7]{26}$/, 'Must be a reply file id (att_ and 26 letters or digits).') });
+  app.get('/attachments/:id', { schema: { params: AttachmentParams, response: { 200: z.any(), ...errors } } }, async (req, reply) => {
+    const file = await app.ticketActions.file(req.params.id);
+    if (!file) throw new ApiHttpError('NOT_FOUND', { message: 'There is no reply file with this id (files not sent within a day are deleted).' });
+    await app.botKeys.assertServes(req.bot!.botId, [file.guildId]);
+    return reply
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
+      .type(file.contentType)
+      .send(file.bytes);
+  });
+
   app.put('/shards', { ...raw, schema: { body: ShardHeartbeatBatch, response: { 204: z.null(), ...errors } } }, async (req, reply) => {
     await app.systemHealth.recordShards(req.bot!.botId, req.body.shards);
     return reply.code(204).send(null);

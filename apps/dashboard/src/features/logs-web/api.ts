@@ -41,6 +41,12 @@ export const ACTION_LABEL: Record<WebLogAction, MessageKey> = {
   'ticket.reopened': 'logs.action.ticket.reopened',
   'ticket.rated': 'logs.action.ticket.rated',
   'transcript.view': 'logs.action.transcript.view',
+  'ticket.reply': 'logs.action.ticket.reply',
+  'ticket.claim': 'logs.action.ticket.claim',
+  'ticket.unclaim': 'logs.action.ticket.unclaim',
+  'ticket.close': 'logs.action.ticket.close',
+  'ticket.add_member': 'logs.action.ticket.add_member',
+  'ticket.labels': 'logs.action.ticket.labels',
   'premium.assigned': 'logs.action.premium.assigned',
   'premium.removed': 'logs.action.premium.removed',
 };

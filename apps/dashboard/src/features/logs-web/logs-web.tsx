@@ -30,6 +30,12 @@ const ACTION_TONE: Record<WebLogAction, Tone> = {
   'ticket.reopened': 'warning',
   'ticket.rated': 'primary',
   'transcript.view': 'neutral',
+  'ticket.reply': 'info',
+  'ticket.claim': 'neutral',
+  'ticket.unclaim': 'neutral',
+  'ticket.close': 'neutral',
+  'ticket.add_member': 'info',
+  'ticket.labels': 'neutral',
   'premium.assigned': 'primary',
   'premium.removed': 'warning',
 };
