@@ -141,3 +141,11 @@ export async function serveStaticCopies(copies, upstream) {
   const port = typeof address === 'object' && address ? address.port : 0;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((ok) => server.close(() => ok(undefined))) };
 }
+
+/** The pid of the process listening on a loopback port (ss -ltnp). @param {number} port */
+export function pidOnPort(port) {
+  const line = execFileSync('ss', ['-Hltnp', `sport = :${port}`]).toString();
+  const match = line.match(/pid=(\d+)/);
+  if (!match) throw new Error(`no process found listening on port ${port}: ${line}`);
+  return Number(match[1]);
+}

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBalancer } from './balancer.mjs';
-import { deploySite, freePort, freshDatabase, kb, signIn, startServer, table } from './lib.mjs';
+import { deploySite, freePort, freshDatabase, kb, pidOnPort, signIn, startServer, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -63,14 +63,6 @@ const latencies = new Map();
 const errors = new Map();
 let requestsDone = 0;
 let pagesDone = 0;
-
-/** The pid of the process listening on a loopback port (ss -ltnp). @param {number} port */
-function pidOnPort(port) {
-  const line = execFileSync('ss', ['-Hltnp', `sport = :${port}`]).toString();
-  const match = line.match(/pid=(\d+)/);
-  if (!match) throw new Error(`no process found listening on port ${port}: ${line}`);
-  return Number(match[1]);
-}
 
 /** VmRSS and VmHWM (peak) of a process, in bytes. @param {number} pid */
 function memoryOf(pid) {

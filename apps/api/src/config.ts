@@ -137,6 +137,8 @@ export interface AppConfig {
     authMax: number;
     sandboxMax: number;
     botMax: number;
+    /** Live Tickets streams one user may hold open on one instance (TICKET_STREAMS_PER_USER). */
+    ticketStreamsPerUser: number;
     botKeyFailuresMax: number;
     webhookMax: number;
     /** Per session and minute: billing routes that call a payment provider's API (where a checkout stands: three times as many). */
@@ -311,6 +313,7 @@ const EnvSchema = z.object({
   AUTH_RATE_LIMIT_MAX: int(1, 1_000_000),
   SANDBOX_RATE_LIMIT_MAX: int(1, 1_000_000),
   BOT_RATE_LIMIT_MAX: int(1, 1_000_000),
+  TICKET_STREAMS_PER_USER: int(1, 100_000),
   BOT_KEY_FAILURES_MAX: int(1, 1_000_000),
   BOT_API_KEY: z
     .string()
@@ -772,6 +775,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, demoDiscord?: D
       authMax: settings.AUTH_RATE_LIMIT_MAX ?? 30,
       sandboxMax: settings.SANDBOX_RATE_LIMIT_MAX ?? 600,
       botMax: settings.BOT_RATE_LIMIT_MAX ?? 1200,
+      ticketStreamsPerUser: settings.TICKET_STREAMS_PER_USER ?? 10,
       botKeyFailuresMax: settings.BOT_KEY_FAILURES_MAX ?? 30,
       webhookMax: settings.WEBHOOK_RATE_LIMIT_MAX ?? 6000,
       providerMax: settings.PROVIDER_RATE_LIMIT_MAX ?? 30,

@@ -5,8 +5,6 @@ import { ApiHttpError } from '../lib/errors';
 import { queueTopic, type Signals, ticketTopic } from '../lib/signals';
 import type { TicketQueueService } from './ticket-queue';
 
-/** Streams one user may hold open on one instance (a page and a few tabs); more are refused (429). */
-export const STREAMS_PER_USER = 10;
 const HEARTBEAT_MS = 15_000;
 const ACCESS_RECHECK_MS = 60_000;
 /** Messages one `messages` frame carries (a longer backlog comes in several). */
@@ -194,13 +192,14 @@ export class TicketStreams {
   readonly #perUser = new Map<string, number>();
   readonly #open = new Set<TicketStream>();
 
-  constructor(private readonly deps: { signals: Signals; queue: TicketQueueService }) {}
+  /** `perUser`: streams one user may hold open on this instance (a page and a few tabs); more are refused (429). */
+  constructor(private readonly deps: { signals: Signals; queue: TicketQueueService; perUser: number }) {}
 
-  /** Takes one of the user's slots, or refuses (429) when they hold STREAMS_PER_USER. */
+  /** Takes one of the user's slots, or refuses (429) when they hold `perUser`. */
   reserve(userId: string): () => void {
     const count = this.#perUser.get(userId) ?? 0;
-    if (count >= STREAMS_PER_USER) {
-      throw new ApiHttpError('RATE_LIMITED', { retryAfter: 30, message: `You have ${STREAMS_PER_USER} live ticket pages open already: close one, then try again.` });
+    if (count >= this.deps.perUser) {
+      throw new ApiHttpError('RATE_LIMITED', { retryAfter: 30, message: `You have ${this.deps.perUser} live ticket pages open already: close one, then try again.` });
     }
     this.#perUser.set(userId, count + 1);
     let released = false;
