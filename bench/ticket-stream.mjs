@@ -32,9 +32,9 @@ function rssOf(/** @type {number} */ pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-/** @param {number[]} sorted @param {number} q */
-function quantile(sorted, q) {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+/** @param {number[]} sorted @param {number} share */
+function quantile(sorted, share) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
 }
 
 async function bot(/** @type {string} */ base, /** @type {string} */ path, /** @type {unknown} */ body) {
