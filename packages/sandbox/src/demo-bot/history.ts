@@ -67,11 +67,24 @@ export interface DemoTicket {
   answer: string;
 }
 
+/** A panel as the demo bot reads it from the server's configuration (the desk's fields optional). */
+export interface DemoPanel {
+  id: string;
+  name: string;
+  supportRoleIds: string[];
+  question: string | null;
+  /** Where its tickets' channels go (the panel's category, else the server's default), and how they are named. */
+  categoryId?: string | null;
+  namingScheme?: string;
+  /** The form's questions, in order. */
+  questions?: string[];
+}
+
 /** What the bot knows of a server: its panels (from the bot API) and who works there. */
 export interface DemoServer {
   id: string;
   name: string;
-  panels: Array<{ id: string; name: string; supportRoleIds: string[]; question: string | null }>;
+  panels: DemoPanel[];
   staff: string[];
   openers: string[];
   /** Tickets a day on an average weekday. */

@@ -4,11 +4,13 @@
  * What it does and when: docs/sandbox.md#demo-bot.
  */
 import { gzipSync } from 'node:zlib';
-import { DEMO_GUILDS } from '../discord/demo-data';
+import { DEMO_APP, DEMO_GUILDS } from '../discord/demo-data';
 import { type DemoEvent, type DemoServer, type DemoTicket, dayOf, demoServer, dueEvents, history, ticketsOfDay } from './history';
+import { type LiveDesk, type LiveDeskOptions, startLiveDesk } from './live';
 import { demoTranscript, transcriptFileId } from './transcripts';
 
 export { demoServer, dueEvents, history } from './history';
+export { type LiveDesk, type LiveTicketInfo, runningDesk } from './live';
 export { demoTranscript } from './transcripts';
 
 /** The demo bot's key to the bot API (demo mode only: public, like every demo credential). */
@@ -33,7 +35,22 @@ export interface DemoBotOptions {
   transcriptsPerServer?: number;
   longTranscripts?: boolean;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /**
+   * The live desk (tickets in the sandbox's Discord) and the command loop, started `startAfterMs`
+   * after the history is in (default: one live interval). Discord defaults to the sandbox mounted on
+   * the API's origin (`<apiBase>/sandbox/discord`, as the all-in-one server does) with the demo
+   * application's bot token. false: left out. docs/sandbox.md, "The demo bot's desk".
+   */
+  desk?: false | DeskSettings;
 }
+
+/** The desk's settings as `startDemoBot` takes them (everything else comes from the bot's own options). */
+export type DeskSettings = Partial<Pick<LiveDeskOptions, 'discordApiBase' | 'sandboxBase' | 'botToken' | 'startTickets' | 'every' | 'maxOpen' | 'random' | 'commands' | 'waitSeconds' | 'backoffMs'>> & {
+  startAfterMs?: number;
+};
+
+/** Between two things happening at the desk on its own: 2 to 4 minutes. */
+const DESK_EVERY = { minMs: 120_000, maxMs: 240_000 };
 
 export interface SeedReport {
   servers: number;
@@ -49,6 +66,8 @@ export interface DemoBot {
   ready: Promise<SeedReport>;
   /** Resolves when the long transcripts are in too. */
   done: Promise<void>;
+  /** The live desk once it started (null: left out, or the bot stopped first). */
+  live: Promise<LiveDesk | null>;
   stop(): Promise<void>;
 }
 
@@ -60,6 +79,12 @@ const SHARDS = [
 ] as const;
 
 const BATCH = 1000;
+
+/** What the demo bot reads of a server's configuration (`GET /api/bot/v1/servers/:server/config`). */
+interface ConfigForBot {
+  general?: { defaultCategoryId?: string | null; ticketNameScheme?: string };
+  panels?: Array<{ id: string; name: string; supportRoleIds?: string[]; categoryId?: string | null; namingScheme?: string | null; form?: Array<{ label: string }> }>;
+}
 
 /** Starts the demo bot. */
 export function startDemoBot(options: DemoBotOptions): DemoBot {
@@ -120,8 +145,17 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     for (const guild of Object.values(DEMO_GUILDS).filter((g) => g.botInGuild)) {
       const res = await call('GET', `/servers/${guild.id}/config`);
       if (res.status !== 200) continue;
-      const { config } = (await res.json()) as { config: { panels?: Array<{ id: string; name: string; supportRoleIds?: string[]; form?: Array<{ label: string }> }> } };
-      const panels = (config.panels ?? []).map((p) => ({ id: p.id, name: p.name, supportRoleIds: p.supportRoleIds ?? [], question: p.form?.[0]?.label ?? null }));
+      const { config } = (await res.json()) as { config: ConfigForBot };
+      const general = config.general ?? {};
+      const panels = (config.panels ?? []).map((p) => ({
+        id: p.id,
+        name: p.name,
+        supportRoleIds: p.supportRoleIds ?? [],
+        question: p.form?.[0]?.label ?? null,
+        categoryId: p.categoryId ?? general.defaultCategoryId ?? null,
+        namingScheme: p.namingScheme ?? general.ticketNameScheme ?? 'ticket-{count}',
+        questions: (p.form ?? []).map((q) => q.label),
+      }));
       if (panels.length > 0) found.push(demoServer(guild.id, guild.name, panels));
     }
     return found;
@@ -225,12 +259,52 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     () => undefined,
   );
 
+  let desk: LiveDesk | null = null;
+  let deskTimer: NodeJS.Timeout | null = null;
+  const liveDesk = new Promise<LiveDesk | null>((resolve) => {
+    if (options.desk === false) return resolve(null);
+    const settings = options.desk ?? {};
+    ready.then(
+      () => {
+        if (stopped) return resolve(null);
+        deskTimer = setTimeout(() => {
+          deskTimer = null;
+          if (stopped) return resolve(null);
+          const sandboxBase = settings.sandboxBase ?? `${options.apiBase}/sandbox/discord`;
+          desk = startLiveDesk(
+            {
+              ...settings,
+              apiBase: options.apiBase,
+              key: options.key,
+              cdnBase: options.cdnBase,
+              sandboxBase,
+              discordApiBase: settings.discordApiBase ?? `${sandboxBase}/api/v10`,
+              botToken: settings.botToken ?? DEMO_APP.botToken,
+              servers,
+              clock,
+              every: settings.every === undefined ? DESK_EVERY : settings.every,
+              log,
+              ...(options.fetch ? { fetch: options.fetch } : {}),
+            },
+            call,
+          );
+          resolve(desk);
+        }, settings.startAfterMs ?? options.liveIntervalMs ?? 5000);
+        deskTimer.unref();
+      },
+      () => resolve(null),
+    );
+  });
+
   return {
     ready,
     done,
+    live: liveDesk,
     async stop() {
       stopped = true;
       for (const timeout of timers) clearInterval(timeout);
+      if (deskTimer) clearTimeout(deskTimer);
+      await (desk as LiveDesk | null)?.stop();
       await done.catch(() => undefined);
     },
   };

@@ -6,6 +6,7 @@ import { sha256 } from '../kit/crypto';
 import { pathBelow } from '../kit/http';
 import { AttachmentStore, attachmentRoutes } from './attachments';
 import { cdnRoutes } from './cdn';
+import { channelRoutes } from './channel-routes';
 import { createSandboxControl, type FaultOptions, internalsOf, type SandboxControl, type SandboxRequestRecord } from './control';
 import { controlRoutes } from './control-routes';
 import { DEMO_APP } from './demo-data';
@@ -295,6 +296,7 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
   restRoutes(app, engine);
   guildRoutes(app, engine);
   messageRoutes(app, engine);
+  channelRoutes(app, engine);
   sandboxPages(app, engine);
   cdnRoutes(app);
   // Signed attachment links (the demo's legacy transcripts) and the bot's refresh of them.

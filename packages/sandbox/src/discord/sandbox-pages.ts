@@ -183,13 +183,13 @@ function botPerms(view: View, channel: DemoChannel): bigint | null {
 function displayName(view: View, userId: string): string {
   if (userId === view.engine.options.clientId) return view.engine.options.appName;
   const member = memberOf(view.engine, view.ctx, userId);
-  const person = personOf(userId);
+  const person = personOf(userId) ?? view.engine.guilds.visitor(userId);
   return member?.nick ?? person?.globalName ?? person?.username ?? 'Deleted User';
 }
 
 function markdownContext(view: View): MarkdownContext {
   return {
-    user: (id) => (id === view.engine.options.clientId || personOf(id) ? displayName(view, id) : null),
+    user: (id) => (id === view.engine.options.clientId || personOf(id) || view.engine.guilds.visitor(id) ? displayName(view, id) : null),
     role: (id) => {
       const role = view.ctx.data.roles.find((r) => r.id === id);
       return role ? { name: role.name, color: role.color } : null;
@@ -295,7 +295,7 @@ function embedHtml(embedOut: EmbedOut, md: MarkdownContext): string {
 
 function messageHtml(view: View, message: StoredMessage, md: MarkdownContext): string {
   const isBot = message.authorId === view.engine.options.clientId;
-  const person = personOf(message.authorId);
+  const person = personOf(message.authorId) ?? view.engine.guilds.visitor(message.authorId);
   const avatar = avatarSrc('../', message.authorId, isBot ? null : (person?.avatar ?? null));
   const suppress = (message.flags & (1 << 2)) !== 0;
   return `<li class="msg" id="m-${escapeHtml(message.id)}">
@@ -331,7 +331,7 @@ function channelPage(view: View, channel: DemoChannel): Page {
       : `<p class="empty">No messages in #${escapeHtml(channel.name)} yet. What the bot posts here (POST /api/v10/channels/${escapeHtml(channel.id)}/messages) shows up on this page.</p>`;
     main = `<p class="notice ${status.level === 'ok' ? '' : status.level}" role="status">${escapeHtml(status.text)}</p>
 ${list}
-<p class="composer">This is the sandbox's view of #${escapeHtml(channel.name)}: it shows what the bot posted, and sends nothing.</p>`;
+<p class="composer">This is the sandbox's view of #${escapeHtml(channel.name)}: it shows what the bot and the members posted, and sends nothing.</p>`;
   }
   const body = `<div class="app">
 ${sidebar(view, channel.id)}

@@ -1,0 +1,244 @@
+/**
+ * The demo bot's side of the bot commands (docs/api.md, "Bot commands"): one long poll at a time
+ * (`GET /api/bot/v1/commands?wait=25`), each command carried out in the sandbox's Discord, then
+ * reported with the `attempt` it came with. The API is down or refuses: it waits (1 s doubling to
+ * 30 s, or the Retry-After) and polls again. How each kind is done: docs/sandbox.md, "The demo bot's desk".
+ */
+import { type DeskTicket, type Desk } from './desk';
+import { DiscordError, type DiscordChannel, type DiscordMessage, type FetchLike, failureOf } from './discord';
+
+/** A command as the bot receives it (the bot API's `BotCommand`; unknown fields ignored). */
+export interface ReceivedCommand {
+  id: string;
+  kind: string;
+  serverId: string;
+  ticketId: string;
+  attempt: number;
+  requestedBy: { id: string; name: string; avatarUrl: string | null };
+  content?: string;
+  reason?: string | null;
+  userId?: string;
+  labels?: string[];
+  attachments?: unknown[];
+}
+
+export type CommandOutcome = { outcome: 'done'; messageId?: string } | { outcome: 'failed'; reason: string; message?: string };
+
+export interface CommandLoopOptions {
+  apiBase: string;
+  key: string;
+  fetch?: FetchLike;
+  /** Seconds a poll waits (default 25, the most the API allows). */
+  waitSeconds?: number;
+  /** The first and the longest pause after a failed poll (default 1 s and 30 s). */
+  backoffMs?: { first: number; max: number };
+}
+
+export interface CommandLoop {
+  /** Commands carried out so far (reported or not). */
+  readonly handled: number;
+  stop(): Promise<void>;
+}
+
+const VIEW_SEND_HISTORY = String((1n << 10n) | (1n << 11n) | (1n << 16n));
+
+/** The message nonce of a reply: Discord takes at most 25 characters, so the id without `cmd_`, cut to 25. */
+export function replyNonce(commandId: string): string {
+  return commandId.replace(/^cmd_/, '').slice(0, 25);
+}
+
+const failed = (reason: string, message?: string): CommandOutcome => ({ outcome: 'failed', reason, ...(message ? { message: message.slice(0, 500) } : {}) });
+const done = (messageId?: string): CommandOutcome => ({ outcome: 'done', ...(messageId ? { messageId } : {}) });
+
+/** Carries out one command in Discord and answers its outcome (never throws). */
+export async function execute(desk: Desk, command: ReceivedCommand): Promise<CommandOutcome> {
+  const ticket = desk.tickets.get(command.ticketId);
+  try {
+    if (!ticket || ticket.server.id !== command.serverId) return await withoutChannel(desk, command);
+    switch (command.kind) {
+      case 'reply':
+        return await reply(desk, ticket, command);
+      case 'claim':
+        if (ticket.closed) return failed('ticket_closed');
+        if (ticket.claimedBy !== command.requestedBy.id) await desk.claim(ticket, command.requestedBy.id);
+        return done();
+      case 'unclaim':
+        return await unclaim(desk, ticket, command);
+      case 'close':
+        return await close(desk, ticket, command);
+      case 'add_member':
+        return await addMember(desk, ticket, command);
+      case 'set_labels':
+        return await setLabels(desk, ticket, command);
+      default:
+        return failed('unsupported', `The demo bot does not know the command kind "${command.kind}".`);
+    }
+  } catch (error) {
+    const failure = failureOf(error);
+    desk.log.warn({ command: command.id, kind: command.kind, reason: failure.reason, err: failure.message }, 'demo bot: a command failed');
+    return failed(failure.reason, failure.message);
+  }
+}
+
+/**
+ * A ticket the desk has no channel for: one of the generated history's (they never had one) or one
+ * opened before the bot restarted. What needs the channel fails as `channel_gone`; the rest is the
+ * ticket's events only, so the dashboard's actions still work on the demo's history.
+ */
+async function withoutChannel(desk: Desk, command: ReceivedCommand): Promise<CommandOutcome> {
+  const at = new Date(desk.clock()).toISOString();
+  const server = desk.options.servers.find((s) => s.id === command.serverId);
+  const ticket = { server, ticketId: command.ticketId } as DeskTicket;
+  if (!server || ['reply', 'add_member'].includes(command.kind)) {
+    return failed('channel_gone', 'The demo bot has no channel for this ticket (a generated history ticket, or one opened before the bot restarted).');
+  }
+  const staffId = command.requestedBy.id;
+  const id = `${server.id}:${command.ticketId}:${command.id}`.slice(0, 64);
+  if (command.kind === 'claim') await desk.events(ticket, [{ id, type: 'claimed', at, staffId }]);
+  else if (command.kind === 'unclaim') await desk.events(ticket, [{ id, type: 'unclaimed', at, staffId }]);
+  else if (command.kind === 'close') await desk.events(ticket, [{ id, type: 'closed', at, closedBy: staffId, reason: command.reason ?? null }]);
+  else if (command.kind !== 'set_labels') return failed('unsupported', `The demo bot does not know the command kind "${command.kind}".`);
+  return done();
+}
+
+/**
+ * A staff member's reply, posted by the bot with their name and avatar as the embed's author (why
+ * not a webhook: docs/sandbox.md, "The demo bot's desk"). The nonce with `enforce_nonce` makes a
+ * repeated delivery answer the message posted the first time instead of posting it again.
+ */
+async function reply(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {
+  if (ticket.closed) return failed('ticket_closed');
+  if (typeof command.content !== 'string' || command.content.trim() === '') return failed('other', 'The reply has no text.');
+  if (Array.isArray(command.attachments) && command.attachments.length > 0) {
+    return failed('unsupported', 'The sandbox’s Discord takes no file uploads, so the demo bot cannot post attachments.');
+  }
+  const avatar = command.requestedBy.avatarUrl;
+  const message = await desk.discord.call<DiscordMessage>('POST', `/channels/${ticket.channelId}/messages`, {
+    embeds: [
+      {
+        author: { name: command.requestedBy.name.slice(0, 256) || 'Support', ...(avatar && /^https?:\/\//.test(avatar) ? { icon_url: avatar } : {}) },
+        description: command.content,
+        color: 0x10b981,
+        footer: { text: `${ticket.server.name} · support team`.slice(0, 2048) },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+    nonce: replyNonce(command.id),
+    enforce_nonce: true,
+  });
+  await desk.record(ticket, message, command.requestedBy.id);
+  return done(message.id);
+}
+
+async function unclaim(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {
+  if (ticket.closed) return failed('ticket_closed');
+  const staffId = ticket.claimedBy;
+  if (staffId === null) return done();
+  const message = await desk.botSays(ticket, `↩️ <@${staffId}> released this ticket${staffId === command.requestedBy.id ? '' : ` (by <@${command.requestedBy.id}>)`}: anyone on the team may take it.`);
+  ticket.claimedBy = null;
+  await desk.events(ticket, [{ id: desk.eventId(ticket, `u:${message.id}`), type: 'unclaimed', at: new Date(desk.clock()).toISOString(), staffId }]);
+  return done();
+}
+
+/** The closing line, `closed`, the transcript and `transcript_stored`, then the channel goes: each step once, a repeat finishes what is left. */
+async function close(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {
+  if (!ticket.closed) {
+    const reason = command.reason ?? null;
+    await desk.botSays(ticket, `🔒 <@${command.requestedBy.id}> closed this ticket${reason ? `: ${reason}` : '.'} The conversation is kept as a transcript.`);
+    const at = desk.clock();
+    ticket.closed = { by: command.requestedBy.id, reason, at, transcript: false, channelDeleted: false };
+    await desk.events(ticket, [{ id: desk.eventId(ticket, 'x'), type: 'closed', at: new Date(at).toISOString(), closedBy: command.requestedBy.id, reason }]);
+  }
+  if (!ticket.closed.transcript) {
+    if (!(await desk.uploadTranscript(ticket))) return failed('other', 'The API refused the transcript (see the demo bot’s log).');
+    ticket.closed.transcript = true;
+  }
+  if (!ticket.closed.channelDeleted) {
+    try {
+      await desk.discord.call('DELETE', `/channels/${ticket.channelId}`);
+    } catch (error) {
+      if (!(error instanceof DiscordError && error.code === 10003)) throw error;
+    }
+    ticket.closed.channelDeleted = true;
+  }
+  return done();
+}
+
+async function addMember(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {
+  if (ticket.closed) return failed('ticket_closed');
+  const userId = command.userId ?? '';
+  await desk.discord.call('GET', `/guilds/${ticket.server.id}/members/${userId}`);
+  const channel = await desk.discord.call<DiscordChannel & { permission_overwrites: Array<{ id: string; allow: string }> }>('GET', `/channels/${ticket.channelId}`);
+  const present = channel.permission_overwrites.some((o) => o.id === userId && (BigInt(o.allow) & (1n << 10n)) !== 0n);
+  if (present) return done();
+  await desk.discord.call('PUT', `/channels/${ticket.channelId}/permissions/${userId}`, { type: 1, allow: VIEW_SEND_HISTORY, deny: '0' });
+  await desk.botSays(ticket, `👋 <@${userId}> was added to this ticket by <@${command.requestedBy.id}>.`);
+  return done();
+}
+
+async function setLabels(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {
+  ticket.labels = [...(command.labels ?? [])];
+  if (ticket.closed) return done();
+  const labels = ticket.labels.length > 0 ? ` · labels: ${ticket.labels.join(', ')}` : '';
+  await desk.discord.call('PATCH', `/channels/${ticket.channelId}`, { topic: `Ticket #${ticket.number} · ${ticket.panel.name}${labels}`.slice(0, 1024) });
+  return done();
+}
+
+/** Starts the poll loop: one poll at a time, commands carried out in order, each reported. */
+export function startCommandLoop(desk: Desk, options: CommandLoopOptions): CommandLoop {
+  const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const controller = new AbortController();
+  const stopped = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('stopped'))));
+  stopped.catch(() => undefined);
+  const first = options.backoffMs?.first ?? 1000;
+  const max = options.backoffMs?.max ?? 30_000;
+  let handled = 0;
+
+  // A fetch that ignores the signal (a test's in-process one) still ends the loop at once.
+  const untilStopped = <T>(work: Promise<T>): Promise<T> => Promise.race([work, stopped]);
+  const pause = (ms: number) => untilStopped(new Promise<void>((ok) => setTimeout(ok, ms).unref()));
+
+  async function report(command: ReceivedCommand, outcome: CommandOutcome): Promise<void> {
+    const res = await desk.botApi('POST', `/commands/${command.id}/result`, { ...outcome, attempt: command.attempt });
+    if (res.status !== 200) desk.log.warn({ command: command.id, status: res.status, body: (await res.text()).slice(0, 300) }, 'demo bot: a command report was refused');
+  }
+
+  const loop = (async () => {
+    let delay = first;
+    while (!controller.signal.aborted) {
+      try {
+        const res = await untilStopped(
+          doFetch(`${options.apiBase}/api/bot/v1/commands?wait=${options.waitSeconds ?? 25}`, { headers: { authorization: `Bearer ${options.key}` }, signal: controller.signal }),
+        );
+        if (res.status === 200) {
+          const { commands } = (await untilStopped(res.json())) as { commands: ReceivedCommand[] };
+          delay = first;
+          for (const command of commands) {
+            const outcome = await untilStopped(desk.serial(() => execute(desk, command)));
+            handled++;
+            await untilStopped(report(command, outcome));
+          }
+          continue;
+        }
+        const retryAfter = Number(res.headers.get('retry-after') ?? '0') * 1000;
+        desk.log.warn({ status: res.status }, 'demo bot: the command poll was refused (polling again later)');
+        await pause(Math.max(retryAfter, delay));
+      } catch (error) {
+        if (controller.signal.aborted) break;
+        desk.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'demo bot: the command poll failed (polling again later)');
+        await pause(delay).catch(() => undefined);
+      }
+      delay = Math.min(max, delay * 2);
+    }
+  })().catch(() => undefined);
+
+  return {
+    get handled() {
+      return handled;
+    },
+    async stop() {
+      controller.abort();
+      await loop;
+    },
+  };
+}
