@@ -4,7 +4,7 @@
  * reported with the `attempt` it came with. The API is down or refuses: it waits (1 s doubling to
  * 30 s, or the Retry-After) and polls again. How each kind is done: docs/sandbox.md, "The demo bot's desk".
  */
-import { type DeskTicket, type Desk } from './desk';
+import type { Desk, DeskTicket } from './desk';
 import { DiscordError, type DiscordChannel, type DiscordMessage, type FetchLike, failureOf } from './discord';
 
 /** A command as the bot receives it (the bot API's `BotCommand`; unknown fields ignored). */
@@ -220,6 +220,7 @@ export function startCommandLoop(desk: Desk, options: CommandLoopOptions): Comma
           }
           continue;
         }
+        await untilStopped(res.text()).catch(() => undefined);
         const retryAfter = Number(res.headers.get('retry-after') ?? '0') * 1000;
         desk.log.warn({ status: res.status }, 'demo bot: the command poll was refused (polling again later)');
         await pause(Math.max(retryAfter, delay));

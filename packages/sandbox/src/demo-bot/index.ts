@@ -10,7 +10,6 @@ import { type LiveDesk, type LiveDeskOptions, startLiveDesk } from './live';
 import { demoTranscript, transcriptFileId } from './transcripts';
 
 export { demoServer, dueEvents, history } from './history';
-export { type LiveDesk, type LiveTicketInfo, runningDesk } from './live';
 export { demoTranscript } from './transcripts';
 
 /** The demo bot's key to the bot API (demo mode only: public, like every demo credential). */
@@ -147,14 +146,14 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
       if (res.status !== 200) continue;
       const { config } = (await res.json()) as { config: ConfigForBot };
       const general = config.general ?? {};
-      const panels = (config.panels ?? []).map((p) => ({
-        id: p.id,
-        name: p.name,
-        supportRoleIds: p.supportRoleIds ?? [],
-        question: p.form?.[0]?.label ?? null,
-        categoryId: p.categoryId ?? general.defaultCategoryId ?? null,
-        namingScheme: p.namingScheme ?? general.ticketNameScheme ?? 'ticket-{count}',
-        questions: (p.form ?? []).map((q) => q.label),
+      const panels = (config.panels ?? []).map((panel) => ({
+        id: panel.id,
+        name: panel.name,
+        supportRoleIds: panel.supportRoleIds ?? [],
+        question: panel.form?.[0]?.label ?? null,
+        categoryId: panel.categoryId ?? general.defaultCategoryId ?? null,
+        namingScheme: panel.namingScheme ?? general.ticketNameScheme ?? 'ticket-{count}',
+        questions: (panel.form ?? []).map((q) => q.label),
       }));
       if (panels.length > 0) found.push(demoServer(guild.id, guild.name, panels));
     }

@@ -1,0 +1,330 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createSandboxControl, type SandboxControl } from '../discord/control';
+import { DEMO_APP, DEMO_CHANNELS, DEMO_GUILDS, DEMO_PEOPLE, DEMO_ROLES } from '../discord/demo-data';
+import { discordSandbox } from '../discord/plugin';
+import { replyNonce } from './commands';
+import { demoServer, prng } from './history';
+import { type LiveDesk, runningDesk, startLiveDesk } from './live';
+
+const ARCADE = DEMO_GUILDS.avasArcade.id;
+const KEY = 'tk_bot_testbot01_test-key-of-the-fake-bot-api-000000001';
+const JULES = { id: DEMO_PEOPLE.jules.id, name: 'Jules', avatarUrl: 'http://127.0.0.1/cdn/avatars/jules.png' };
+
+// biome-ignore lint/suspicious/noExplicitAny: test payloads are read freely
+type Json = Record<string, any>;
+
+/**
+ * A small fake of the product's bot API over HTTP (the real one is apps/api's; its tests drive the
+ * demo bot against it): events, live messages, transcripts, and a command queue handing out each
+ * command again (same id, next attempt) when a test asks, as the API does once a lease runs out.
+ */
+class FakeBotApi {
+  events: Json[] = [];
+  messages: Json[] = [];
+  transcripts = new Map<string, Json>();
+  reports: Array<{ id: string; body: Json }> = [];
+  queue: Json[] = [];
+  /** Answer the next polls with this status (the API being down). */
+  failPolls = 0;
+  polls = 0;
+
+  #count = 0;
+
+  /** Mounts the fake's routes in a scope of their own (its JSON parser takes gzip bodies). */
+  async mount(root: FastifyInstance): Promise<void> {
+    await root.register(async (app) => {
+    const authed = (req: { headers: Record<string, unknown> }) => req.headers.authorization === `Bearer ${KEY}`;
+    app.post('/api/bot/v1/events', async (req, reply) => {
+      if (!authed(req)) return reply.code(401).send({});
+      const batch = (req.body as { events: Json[] }).events;
+      for (const event of batch) expect(event).toMatchObject({ id: expect.stringMatching(/^[A-Za-z0-9_.:-]{1,64}$/), serverId: ARCADE, ticketId: expect.any(String), at: expect.any(String), type: expect.any(String) });
+      const fresh = batch.filter((e) => !this.events.some((x) => x.id === e.id));
+      this.events.push(...fresh);
+      return { accepted: fresh.length, duplicates: batch.length - fresh.length, tickets: 1 };
+    });
+    app.post('/api/bot/v1/messages', async (req, reply) => {
+      if (!authed(req)) return reply.code(401).send({});
+      const batch = (req.body as { messages: Json[] }).messages;
+      const fresh = batch.filter((e) => !this.messages.some((x) => x.id === e.id));
+      this.messages.push(...fresh);
+      return { changed: fresh.length, unchanged: batch.length - fresh.length };
+    });
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+      try {
+        done(null, JSON.parse((req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8')));
+      } catch (error) {
+        done(error as Error);
+      }
+    });
+    app.put('/api/bot/v1/servers/:server/transcripts/:fileId', async (req) => {
+      const { fileId } = req.params as { fileId: string };
+      this.transcripts.set(fileId, req.body as Json);
+      return { fileId, messages: (req.body as Json).messages.length, attachmentsCopied: 0, bytes: 1, storedBytes: 1, url: `/transcript/v2/${ARCADE}/${fileId}` };
+    });
+    app.get('/api/bot/v1/commands', async (req, reply) => {
+      if (!authed(req)) return reply.code(401).send({});
+      this.polls++;
+      if (this.failPolls > 0) {
+        this.failPolls--;
+        return reply.code(503).header('retry-after', '0').send({ code: 1030, message: 'down' });
+      }
+      for (let waited = 0; this.queue.length === 0 && waited < 300; waited += 20) await new Promise((ok) => setTimeout(ok, 20));
+      const commands = this.queue.splice(0, this.queue.length);
+      return { commands };
+    });
+    app.post('/api/bot/v1/commands/:id/result', async (req) => {
+      const { id } = req.params as { id: string };
+      this.reports.push({ id, body: req.body as Json });
+      return { id, state: (req.body as Json).outcome };
+    });
+    });
+  }
+
+  /** Queues a command (`attempt` 1 unless given). */
+  command(kind: string, ticketId: string, fields: Json = {}, attempt = 1): Json {
+    // Real ids are random; here the part that differs comes first (the reply nonce keeps 25 of the 26).
+    const id = fields.id ?? `cmd_${String(++this.#count).padStart(6, 'a')}${'q'.repeat(20)}`;
+    const command = { id, kind, serverId: ARCADE, ticketId, requestedBy: JULES, requestedAt: new Date().toISOString(), attempt, leaseUntil: new Date(Date.now() + 30_000).toISOString(), ...fields };
+    this.queue.push(command);
+    return command;
+  }
+
+  async reportOf(id: string, count = 1): Promise<Json> {
+    await until(() => this.reports.filter((r) => r.id === id).length >= count);
+    return this.reports.filter((r) => r.id === id)[count - 1]!.body;
+  }
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((ok) => setTimeout(ok, 10));
+  }
+}
+
+interface World {
+  app: FastifyInstance;
+  api: FakeBotApi;
+  control: SandboxControl;
+  base: string;
+  desk: LiveDesk;
+  /** A channel's messages as the bot reads them (oldest first). */
+  read(channelId: string): Promise<Json[]>;
+}
+
+let world: World | null = null;
+afterEach(async () => {
+  await world?.desk.stop();
+  await world?.app.close();
+  world = null;
+});
+
+const server = () =>
+  demoServer(ARCADE, "Ava's Arcade", [
+    { id: 'support', name: 'General support', supportRoleIds: [DEMO_ROLES.avasArcade.supportTeam], question: 'What do you need help with?', categoryId: DEMO_CHANNELS.avasArcade.supportCategory, namingScheme: 'ticket-{count}', questions: ['What do you need help with?'] },
+  ]);
+
+async function start(options: { startTickets?: number; failPolls?: number } = {}): Promise<World> {
+  // Keep-alive connections of the bot's fetch are closed with the server.
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const control = createSandboxControl();
+  await app.register(discordSandbox, { prefix: '/sandbox/discord', control, controlRoutes: true });
+  const api = new FakeBotApi();
+  await api.mount(app);
+  api.failPolls = options.failPolls ?? 0;
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const botApi = (method: string, path: string, body?: unknown, gzip = false) =>
+    fetch(`${base}/api/bot/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(gzip ? { 'content-encoding': 'gzip' } : {}) },
+      ...(body !== undefined ? { body: gzip ? gzipSync(JSON.stringify(body)) : JSON.stringify(body) } : {}),
+    });
+  const desk = startLiveDesk(
+    {
+      apiBase: base,
+      key: KEY,
+      sandboxBase: `${base}/sandbox/discord`,
+      discordApiBase: `${base}/sandbox/discord/api/v10`,
+      botToken: DEMO_APP.botToken,
+      cdnBase: `${base}/sandbox/discord/cdn`,
+      servers: [server()],
+      startTickets: options.startTickets ?? 3,
+      every: null,
+      random: prng(7),
+      waitSeconds: 1,
+      backoffMs: { first: 20, max: 100 },
+    },
+    botApi,
+  );
+  await desk.started;
+  const read = async (channelId: string) => {
+    const res = await fetch(`${base}/sandbox/discord/api/v10/channels/${channelId}/messages?limit=100`, { headers: { authorization: `Bot ${DEMO_APP.botToken}` } });
+    return ((await res.json()) as Json[]).reverse();
+  };
+  world = { app, api, control, base, desk, read };
+  return world;
+}
+
+describe('the desk opens tickets in the sandbox’s Discord and tells the bot API', () => {
+  test('at start: channels in the panel’s category with the welcome embed, the opener’s words, one answered by staff', async () => {
+    const { api, desk, read, base } = await start();
+    const tickets = desk.tickets();
+    expect(tickets).toHaveLength(3);
+    const channels = (await (await fetch(`${base}/sandbox/discord/api/v10/guilds/${ARCADE}/channels`, { headers: { authorization: `Bot ${DEMO_APP.botToken}` } })).json()) as Json[];
+    for (const ticket of tickets) {
+      const channel = channels.find((c) => c.id === ticket.channelId)!;
+      expect(channel).toMatchObject({ parent_id: DEMO_CHANNELS.avasArcade.supportCategory, name: expect.stringMatching(/^ticket-\d{4,}$/) });
+      // Hidden from @everyone, open to the opener, the support team and the bot.
+      expect(channel.permission_overwrites.map((o: Json) => o.id).sort()).toEqual([ARCADE, ticket.openerId, DEMO_ROLES.avasArcade.supportTeam, DEMO_APP.clientId].sort());
+      const [welcome, first] = await read(ticket.channelId);
+      expect(welcome!.author.id).toBe(DEMO_APP.clientId);
+      expect(welcome!.embeds[0]).toMatchObject({ title: 'General support', fields: [{ name: 'What do you need help with?', value: first!.content }] });
+      expect(first!.author.id).toBe(ticket.openerId);
+      const opened = api.events.find((e) => e.ticketId === ticket.ticketId && e.type === 'opened')!;
+      expect(opened).toMatchObject({ panelId: 'support', openerId: ticket.openerId, number: ticket.number, answers: [{ question: 'What do you need help with?', answer: first!.content }] });
+    }
+    // Every message went to the API as message_created, with its author.
+    const created = api.messages.filter((m) => m.type === 'message_created');
+    expect(created).toHaveLength(tickets.reduce((n, t) => n + t.messages, 0));
+    expect(created.every((m) => m.author.id === m.message.authorId)).toBe(true);
+    // The second ticket was answered by a support member: staff wrote last, first_response sent.
+    const answered = tickets[1]!;
+    const last = (await read(answered.channelId)).at(-1)!;
+    expect(last.author.id).toBe(DEMO_PEOPLE.jules.id);
+    expect(api.events.filter((e) => e.ticketId === answered.ticketId).map((e) => e.type)).toContain('first_response');
+    const counts = api.events.filter((e) => e.ticketId === answered.ticketId && e.type === 'messages').at(-1)!;
+    expect(counts).toMatchObject({ total: answered.messages, staff: 1 });
+  });
+
+  test('controls: a ticket opens now, a member writes now; the sandbox’s control routes do the same', async () => {
+    const { api, desk, read, base } = await start({ startTickets: 0 });
+    expect(runningDesk()).toBe(desk);
+    const opened = await desk.openTicket(ARCADE);
+    const wrote = await desk.memberWrites(opened.ticketId);
+    const messages = await read(opened.channelId);
+    expect(messages.at(-1)).toMatchObject({ id: wrote.messageId, author: { id: opened.openerId } });
+    expect(api.messages.some((m) => m.message.id === wrote.messageId)).toBe(true);
+    const control = (name: string, body: Json) => fetch(`${base}/sandbox/discord/_control/demo-bot/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const viaHttp = (await (await control('open-ticket', {})).json()) as { ticket: Json };
+    expect(viaHttp.ticket.serverId).toBe(ARCADE);
+    expect((await control('member-writes', { ticketId: viaHttp.ticket.ticketId })).status).toBe(200);
+    expect(((await (await control('tickets', {})).json()) as { tickets: Json[] }).tickets).toHaveLength(2);
+    const unknown = await control('member-writes', { ticketId: 'nope' });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as Json).message).toBe('No open ticket nope.');
+  });
+});
+
+describe('the desk carries out the dashboard’s commands', () => {
+  test('a reply is posted once under the staff member’s name and avatar, even when delivered twice', async () => {
+    const { api, desk, read } = await start({ startTickets: 1 });
+    const ticket = desk.tickets()[0]!;
+    const command = api.command('reply', ticket.ticketId, { content: 'Hi! I am **on it**.' });
+    const first = await api.reportOf(command.id);
+    expect(first).toMatchObject({ outcome: 'done', attempt: 1, messageId: expect.any(String) });
+    // The lease ran out before the report arrived (say): the API hands it out again, attempt 2.
+    api.queue.push({ ...command, attempt: 2 });
+    const second = await api.reportOf(command.id, 2);
+    expect(second).toEqual({ outcome: 'done', attempt: 2, messageId: first.messageId });
+    const replies = (await read(ticket.channelId)).filter((m) => m.embeds[0]?.description === 'Hi! I am **on it**.');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({ id: first.messageId, nonce: replyNonce(command.id), author: { id: DEMO_APP.clientId } });
+    expect(replies[0]!.embeds[0].author).toEqual({ name: 'Jules', icon_url: JULES.avatarUrl });
+    expect(replyNonce(command.id)).toHaveLength(25);
+    // message_created once, and it counts as the staff's first response.
+    expect(api.messages.filter((m) => m.message.id === first.messageId)).toHaveLength(1);
+    expect(api.events.find((e) => e.ticketId === ticket.ticketId && e.type === 'first_response')).toMatchObject({ staffId: JULES.id });
+  });
+
+  test('claim, unclaim, add_member and set_labels change the channel and send the events', async () => {
+    const { api, desk, read, base } = await start({ startTickets: 1 });
+    const ticket = desk.tickets()[0]!;
+    const claim = api.command('claim', ticket.ticketId);
+    expect(await api.reportOf(claim.id)).toEqual({ outcome: 'done', attempt: 1 });
+    expect(api.events.find((e) => e.type === 'claimed')).toMatchObject({ staffId: JULES.id });
+    expect((await read(ticket.channelId)).at(-1)!.content).toContain('claimed this ticket');
+    const unclaim = api.command('unclaim', ticket.ticketId);
+    expect(await api.reportOf(unclaim.id)).toEqual({ outcome: 'done', attempt: 1 });
+    expect(api.events.find((e) => e.type === 'unclaimed')).toMatchObject({ staffId: JULES.id });
+    const add = api.command('add_member', ticket.ticketId, { userId: DEMO_PEOPLE.mika.id });
+    expect(await api.reportOf(add.id)).toEqual({ outcome: 'done', attempt: 1 });
+    const channel = (await (await fetch(`${base}/sandbox/discord/api/v10/channels/${ticket.channelId}`, { headers: { authorization: `Bot ${DEMO_APP.botToken}` } })).json()) as Json;
+    expect(channel.permission_overwrites.find((o: Json) => o.id === DEMO_PEOPLE.mika.id)).toMatchObject({ type: 1 });
+    const labels = api.command('set_labels', ticket.ticketId, { labels: ['billing', 'urgent'] });
+    expect(await api.reportOf(labels.id)).toEqual({ outcome: 'done', attempt: 1 });
+    expect(desk.tickets()[0]!.labels).toEqual(['billing', 'urgent']);
+    const topic = ((await (await fetch(`${base}/sandbox/discord/api/v10/channels/${ticket.channelId}`, { headers: { authorization: `Bot ${DEMO_APP.botToken}` } })).json()) as Json).topic;
+    expect(topic).toContain('labels: billing, urgent');
+  });
+
+  test('close: the closing line, closed, the transcript with every message, transcript_stored, the channel gone', async () => {
+    const { api, desk, read, base } = await start({ startTickets: 1 });
+    const ticket = desk.tickets()[0]!;
+    const reply = api.command('reply', ticket.ticketId, { content: 'Sorted, enjoy!' });
+    await api.reportOf(reply.id);
+    const before = await read(ticket.channelId);
+    const close = api.command('close', ticket.ticketId, { reason: 'Resolved' });
+    expect(await api.reportOf(close.id)).toEqual({ outcome: 'done', attempt: 1 });
+    const types = api.events.filter((e) => e.ticketId === ticket.ticketId).map((e) => e.type);
+    expect(types.indexOf('closed')).toBeLessThan(types.indexOf('transcript_stored'));
+    expect(api.events.find((e) => e.type === 'closed')).toMatchObject({ closedBy: JULES.id, reason: 'Resolved' });
+    const transcript = api.transcripts.get(`t-${ticket.ticketId}`)!;
+    expect(api.events.find((e) => e.type === 'transcript_stored')).toMatchObject({ fileId: `t-${ticket.ticketId}` });
+    expect(transcript).toMatchObject({ version: 2, channel: { id: ticket.channelId }, ticket: { id: ticket.ticketId, number: ticket.number, openerId: ticket.openerId, closedBy: JULES.id, reason: 'Resolved' } });
+    // Every message the channel had, and the closing line, each author among the users.
+    expect(transcript.messages.map((m: Json) => m.id)).toEqual(expect.arrayContaining(before.map((m) => m.id)));
+    expect(transcript.messages).toHaveLength(before.length + 1);
+    const users = new Set(transcript.users.map((u: Json) => u.id));
+    expect(transcript.messages.every((m: Json) => users.has(m.authorId))).toBe(true);
+    const gone = await fetch(`${base}/sandbox/discord/api/v10/channels/${ticket.channelId}`, { headers: { authorization: `Bot ${DEMO_APP.botToken}` } });
+    expect(((await gone.json()) as Json).code).toBe(10003);
+    // Delivered again: nothing more happens, and it is done.
+    api.queue.push({ ...close, attempt: 2 });
+    expect(await api.reportOf(close.id, 2)).toEqual({ outcome: 'done', attempt: 2 });
+    expect(api.events.filter((e) => e.type === 'closed')).toHaveLength(1);
+    // A reply to the closed ticket.
+    const late = api.command('reply', ticket.ticketId, { content: 'one more thing' });
+    expect(await api.reportOf(late.id)).toMatchObject({ outcome: 'failed', reason: 'ticket_closed' });
+  });
+
+  test('failures name the contract’s reasons', async () => {
+    const { api, desk, control } = await start({ startTickets: 2 });
+    const [one, two] = desk.tickets();
+    const unknownKind = api.command('pin_message', one!.ticketId);
+    expect(await api.reportOf(unknownKind.id)).toMatchObject({ outcome: 'failed', reason: 'unsupported' });
+    const noChannel = api.command('reply', 'd20000n1', { content: 'hello' });
+    expect(await api.reportOf(noChannel.id)).toMatchObject({ outcome: 'failed', reason: 'channel_gone' });
+    const stranger = api.command('add_member', one!.ticketId, { userId: '1000000000000199999' });
+    expect(await api.reportOf(stranger.id)).toMatchObject({ outcome: 'failed', reason: 'member_gone' });
+    // Someone took Send Messages from the bot in the channel.
+    control.setChannelOverwrites(one!.channelId, [{ id: DEMO_APP.clientId, type: 1, allow: String(1n << 10n), deny: String(1n << 11n) }]);
+    const denied = api.command('reply', one!.ticketId, { content: 'hello' });
+    expect(await api.reportOf(denied.id)).toMatchObject({ outcome: 'failed', reason: 'missing_permission', message: expect.stringContaining('50013') });
+    // Someone deleted the channel in Discord.
+    await fetch(`${world!.base}/sandbox/discord/api/v10/channels/${two!.channelId}`, { method: 'DELETE', headers: { authorization: `Bot ${DEMO_APP.botToken}` } });
+    const gone = api.command('reply', two!.ticketId, { content: 'hello' });
+    expect(await api.reportOf(gone.id)).toMatchObject({ outcome: 'failed', reason: 'channel_gone', message: expect.stringContaining('10003') });
+    const files = api.command('reply', one!.ticketId, { content: 'see file', attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 1, url: 'http://x/a.txt' }] });
+    expect(await api.reportOf(files.id)).toMatchObject({ outcome: 'failed', reason: 'unsupported' });
+  });
+
+  test('the poll loop waits out an API that is down, then carries on; stop ends it at once', async () => {
+    const { api, desk } = await start({ startTickets: 1, failPolls: 3 });
+    const ticket = desk.tickets()[0]!;
+    const claim = api.command('claim', ticket.ticketId);
+    expect(await api.reportOf(claim.id)).toEqual({ outcome: 'done', attempt: 1 });
+    expect(api.polls).toBeGreaterThanOrEqual(4);
+    const started = Date.now();
+    await desk.stop();
+    expect(Date.now() - started).toBeLessThan(250);
+    // A poll sent just before may still land; none after it.
+    await new Promise((ok) => setTimeout(ok, 50));
+    const polls = api.polls;
+    await new Promise((ok) => setTimeout(ok, 200));
+    expect(api.polls).toBe(polls);
+  });
+});
