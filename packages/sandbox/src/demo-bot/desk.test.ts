@@ -235,6 +235,10 @@ describe('the desk carries out the dashboard’s commands', () => {
     expect(replies[0]).toMatchObject({ id: first.messageId, nonce: replyNonce(command.id), author: { id: DEMO_APP.clientId } });
     expect(replies[0]!.embeds[0].author).toEqual({ name: 'Jules', icon_url: JULES.avatarUrl });
     expect(replyNonce(command.id)).toHaveLength(25);
+    // The sandbox's page of the channel shows it under Jules's name (the embed's author).
+    const page = await (await fetch(`${world!.base}/sandbox/discord/channels/${ticket.channelId}`)).text();
+    expect(page).toMatch(/class="embed-author"><img src="http:\/\/127\.0\.0\.1\/cdn\/avatars\/jules\.png" alt="">Jules<\/div>/);
+    expect(page).toContain('Hi! I am <strong>on it</strong>.');
     // message_created once, and it counts as the staff's first response.
     expect(api.messages.filter((m) => m.message.id === first.messageId)).toHaveLength(1);
     expect(api.events.find((e) => e.ticketId === ticket.ticketId && e.type === 'first_response')).toMatchObject({ staffId: JULES.id });

@@ -114,7 +114,8 @@ export class Desk {
   readonly log: Log;
   readonly random: () => number;
   readonly botUser: DeskUser;
-  #nextNumber = 0;
+  /** The next ticket number per server. */
+  readonly #numbers = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
   #stopped = false;
   #queue: Promise<unknown> = Promise.resolve();
@@ -129,8 +130,13 @@ export class Desk {
     const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
     this.discord = new DiscordClient(options.discordApiBase, options.sandboxBase, options.botToken, doFetch);
     this.botUser = { id: DEMO_APP.clientId, username: 'Tickety', displayName: null, avatarUrl: null, bot: true, staff: false, colour: null };
-    // Above the numbers the day's generated history uses (at most 40 a day), so the two do not meet.
-    this.#nextNumber = Math.round(dayOf(this.clock()) / DAY_MS - 20454) * 40 + 31;
+  }
+
+  /** A server's next ticket number: above those the day's generated history uses (at most 40 a day). */
+  #nextNumber(serverId: string): number {
+    const number = this.#numbers.get(serverId) ?? Math.round(dayOf(this.clock()) / DAY_MS - 20454) * 40 + 31;
+    this.#numbers.set(serverId, number + 1);
+    return number;
   }
 
   /** One thing at a time: the timer, the controls and the commands never interleave in one ticket. */
@@ -206,7 +212,7 @@ export class Desk {
     const pool = openers.length > 0 ? openers : server.openers;
     const openerId = pool[Math.floor(this.random() * pool.length)]!;
     const opener = demoUserName(openerId);
-    const number = this.#nextNumber++;
+    const number = this.#nextNumber(server.id);
     const name = channelName(panel.namingScheme ?? 'ticket-{count}', number, opener.username, openerId);
     const bits = (value: bigint) => String(value);
     const channel = await this.discord.call<DiscordChannel>('POST', `/guilds/${server.id}/channels`, {
@@ -239,6 +245,9 @@ export class Desk {
       closed: null,
     };
     this.tickets.set(ticket.ticketId, ticket);
+    // Closed tickets are forgotten, oldest first, beyond the last 100 (memory stays bounded).
+    const closed = [...this.tickets.values()].filter((t) => t.closed !== null);
+    for (const old of closed.slice(0, Math.max(0, closed.length - 100))) this.tickets.delete(old.ticketId);
     const random = prng(hash(`desk:${channel.id}`));
     const answer = ANSWERS[Math.floor(random() * ANSWERS.length)]!;
     const questions = panel.questions?.length ? panel.questions : [panel.question ?? 'What do you need help with?'];
