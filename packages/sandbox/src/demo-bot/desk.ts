@@ -251,7 +251,12 @@ export class Desk {
     const random = prng(hash(`desk:${channel.id}`));
     const answer = ANSWERS[Math.floor(random() * ANSWERS.length)]!;
     const questions = panel.questions?.length ? panel.questions : [panel.question ?? 'What do you need help with?'];
-    const answers = questions.map((question, index) => ({ question: question.slice(0, 45), answer: index === 0 ? answer : `${opener.username} (${['PC', 'Switch', 'Mobile'][index % 3]})` }));
+    // The form's answers: an order number where one is asked for, the problem in the first other one.
+    const formAnswer = (question: string, index: number) => {
+      if (/order/i.test(question)) return `AA-${10_000 + Math.floor(random() * 90_000)}`;
+      return index === 0 ? answer : `${opener.username} (${['PC', 'Switch', 'Mobile'][index % 3]})`;
+    };
+    const answers = questions.map((question, index) => ({ question: question.slice(0, 45), answer: formAnswer(question, index) }));
     await this.events(ticket, [{ id: this.eventId(ticket, 'o'), type: 'opened', at: new Date(now).toISOString(), panelId: panel.id, openerId, number, answers }]);
     const role = panel.supportRoleIds[0];
     const welcome = await this.discord.call<DiscordMessage>('POST', `/channels/${channel.id}/messages`, {
