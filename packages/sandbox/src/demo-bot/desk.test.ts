@@ -5,6 +5,7 @@ import { createSandboxControl, type SandboxControl } from '../discord/control';
 import { DEMO_APP, DEMO_CHANNELS, DEMO_GUILDS, DEMO_PEOPLE, DEMO_ROLES } from '../discord/demo-data';
 import { discordSandbox } from '../discord/plugin';
 import { replyNonce } from './commands';
+import { startDemoBot } from './index';
 import { demoServer, prng } from './history';
 import { type LiveDesk, runningDesk, startLiveDesk } from './live';
 
@@ -63,6 +64,12 @@ class FakeBotApi {
       const { fileId } = req.params as { fileId: string };
       this.transcripts.set(fileId, req.body as Json);
       return { fileId, messages: (req.body as Json).messages.length, attachmentsCopied: 0, bytes: 1, storedBytes: 1, url: `/transcript/v2/${ARCADE}/${fileId}` };
+    });
+    app.put('/api/bot/v1/shards', async (_req, reply) => reply.code(204).send());
+    app.get('/api/bot/v1/servers/:server/config', async (req, reply) => {
+      if ((req.params as { server: string }).server !== ARCADE) return reply.code(404).send({ code: 1002, message: 'Not found' });
+      const general = { defaultCategoryId: DEMO_CHANNELS.avasArcade.supportCategory, ticketNameScheme: 'help-{count}' };
+      return { config: { general, panels: [{ id: 'support', name: 'General support', supportRoleIds: [DEMO_ROLES.avasArcade.supportTeam], categoryId: null, namingScheme: null, form: [{ label: 'What do you need help with?' }] }] } };
     });
     app.get('/api/bot/v1/commands', async (req, reply) => {
       if (!authed(req)) return reply.code(401).send({});
@@ -330,5 +337,39 @@ describe('the desk carries out the dashboard’s commands', () => {
     const polls = api.polls;
     await new Promise((ok) => setTimeout(ok, 200));
     expect(api.polls).toBe(polls);
+  });
+});
+
+describe('startDemoBot opens the desk', () => {
+  test('after the history, in the sandbox on its own origin, with the panels of the configuration it read', async () => {
+    const app = Fastify({ logger: false, forceCloseConnections: true });
+    await app.register(discordSandbox, { prefix: '/sandbox/discord' });
+    const api = new FakeBotApi();
+    await api.mount(app);
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const bot = startDemoBot({ apiBase: base, key: KEY, cdnBase: `${base}/sandbox/discord/cdn`, days: 1, transcriptsPerServer: 0, longTranscripts: false, liveIntervalMs: 3_600_000, desk: { startAfterMs: 0, startTickets: 2, every: null, waitSeconds: 1 } });
+    try {
+      const report = await bot.ready;
+      expect(report.servers).toBe(1);
+      const live = (await bot.live)!;
+      await live.started;
+      const tickets = live.tickets();
+      expect(tickets.map((t) => t.channelName)).toEqual([expect.stringMatching(/^help-\d{4,}$/), expect.stringMatching(/^help-\d{4,}$/)]);
+      // The server's default category, as the panel names none.
+      const res = await fetch(`${base}/sandbox/discord/api/v10/channels/${tickets[0]!.channelId}`, { headers: { authorization: `Bot ${DEMO_APP.botToken}` } });
+      expect(((await res.json()) as Json).parent_id).toBe(DEMO_CHANNELS.avasArcade.supportCategory);
+      const claim = api.command('claim', tickets[0]!.ticketId);
+      expect(await api.reportOf(claim.id)).toEqual({ outcome: 'done', attempt: 1 });
+    } finally {
+      await bot.stop();
+      await app.close();
+    }
+    expect(await bot.live.then((live) => live?.tickets().length)).toBe(2);
+  });
+
+  test('desk: false leaves it out', async () => {
+    const bot = startDemoBot({ apiBase: 'http://127.0.0.1:9', key: KEY, cdnBase: 'http://127.0.0.1:9/cdn', desk: false, fetch: async () => new Response(null, { status: 204 }) });
+    expect(await bot.live).toBeNull();
+    await bot.stop();
   });
 });
