@@ -65,8 +65,8 @@ describe('POST /guilds/{id}/channels', () => {
   test('needs the bot token, a server the bot is in, and cannot grant what the bot does not hold', async () => {
     expect((await send(sandbox.app, 'POST', `/guilds/${ARCADE}/channels`, ticketChannel(), null)).statusCode).toBe(401);
     expect((await send(sandbox.app, 'POST', `/guilds/${DEMO_GUILDS.studyHall.id}/channels`, ticketChannel())).json()).toEqual({ message: 'Unknown Guild', code: 10004 });
-    // ATTACH_FILES (1 << 15) is not the bot's: Discord refuses to hand it out.
-    const beyond = ticketChannel({ permission_overwrites: [{ id: DEMO_USERS.ben.id, type: 1, allow: String(1n << 15n), deny: '0' }] });
+    // MANAGE_MESSAGES (1 << 13) is not the bot's: Discord refuses to hand it out.
+    const beyond = ticketChannel({ permission_overwrites: [{ id: DEMO_USERS.ben.id, type: 1, allow: String(1n << 13n), deny: '0' }] });
     const res = await send(sandbox.app, 'POST', `/guilds/${ARCADE}/channels`, beyond);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe(50013);

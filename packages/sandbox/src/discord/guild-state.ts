@@ -14,6 +14,16 @@ import type { PermissionChannel, PermissionGuild, PermissionOverwrite } from './
 import { snowflakeAt, timestampOf } from './snowflake';
 import { compareIds, demoUsers } from './util';
 
+/** A file of a message, as the sandbox keeps it. */
+export interface StoredAttachment {
+  id: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+}
+
 /** A message as the sandbox keeps it. */
 export interface StoredMessage {
   id: string;
@@ -26,6 +36,8 @@ export interface StoredMessage {
   flags: number;
   tts: boolean;
   nonce: string | number | null;
+  /** Files uploaded with it (their bytes in the CDN's attachment store). */
+  attachments?: StoredAttachment[];
   /** Epoch ms. */
   createdAt: number;
   editedAt: number | null;

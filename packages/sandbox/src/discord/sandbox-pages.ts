@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { escapeHtml, htmlDocument, styleHash } from '../kit/html';
+import { signAttachment } from './attachments';
 import { DEMO_GUILDS, type DemoChannel, type DemoRole } from './demo-data';
 import type { SandboxEngine } from './engine';
 import { type GuildContext, guildContext, memberOf } from './guild-routes';
@@ -79,6 +80,7 @@ blockquote{margin:2px 0;padding:0 8px 0 12px;border-left:4px solid var(--grey)}
 .field{grid-column:1/-1;font-size:14px;min-width:0;overflow-wrap:anywhere}
 .field.inline{grid-column:auto}
 .field-name{font-weight:600;color:var(--head);margin-bottom:2px}
+.files{margin:4px 0}.files img{display:block;max-width:min(400px,100%);max-height:300px;border-radius:4px}
 .embed-image{grid-column:1/-1;margin-top:16px;min-width:0}
 .embed-image img{display:block;max-width:100%;max-height:300px;border-radius:4px}
 .thumb{grid-column:2;grid-row:1/span 6;margin-top:8px;width:80px;height:80px;overflow:hidden;border-radius:4px;font-size:11px;color:var(--muted);overflow-wrap:anywhere}
@@ -293,6 +295,25 @@ function embedHtml(embedOut: EmbedOut, md: MarkdownContext): string {
   return `<article class="embed${colour}" aria-label="Embed${embedOut.title ? `: ${escapeHtml(embedOut.title)}` : ''}">${main}${thumb}${image}${footer}</article>`;
 }
 
+/** A message's files: images shown, the rest as links (signed links of the sandbox's CDN, fresh for the page). */
+function filesHtml(view: View, message: StoredMessage): string {
+  const files = message.attachments ?? [];
+  if (files.length === 0) return '';
+  const items = files.map((file) => {
+    const { ex, is, hm } = signAttachment(message.channelId, file.id, file.filename, view.engine.now());
+    const href = `../cdn/attachments/${message.channelId}/${file.id}/${encodeURIComponent(file.filename)}?ex=${ex}&is=${is}&hm=${hm}&`;
+    const link = `<a href="${escapeHtml(href)}" rel="noopener noreferrer" target="_blank">${escapeHtml(file.filename)}</a> <span class="time">${escapeHtml(sizeText(file.size))}</span>`;
+    return file.contentType.startsWith('image/') ? `<li><img src="${escapeHtml(href)}" alt="${escapeHtml(file.filename)}"><br>${link}</li>` : `<li>📎 ${link}</li>`;
+  });
+  return `<ul class="files plain" aria-label="Files">${items.join('')}</ul>`;
+}
+
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 function messageHtml(view: View, message: StoredMessage, md: MarkdownContext): string {
   const isBot = message.authorId === view.engine.options.clientId;
   const person = personOf(message.authorId) ?? view.engine.guilds.visitor(message.authorId);
@@ -306,6 +327,7 @@ function messageHtml(view: View, message: StoredMessage, md: MarkdownContext): s
   }</div>
 ${message.content ? `<div class="content">${renderMarkdown(message.content, md)}</div>` : ''}
 ${suppress ? '' : message.embeds.map((e) => embedHtml(e, md)).join('')}
+${filesHtml(view, message)}
 ${componentsHtml(message.components)}
 </div>
 </li>`;
