@@ -19,7 +19,8 @@ export interface ReceivedCommand {
   reason?: string | null;
   userId?: string;
   labels?: string[];
-  attachments?: unknown[];
+  /** Files staff attached to a reply (`{ filename, contentType, size, url }`, `url` on the API). */
+  attachments?: Array<{ filename?: unknown; contentType?: unknown; size?: unknown; url?: unknown }>;
 }
 
 export type CommandOutcome = { outcome: 'done'; messageId?: string } | { outcome: 'failed'; reason: string; message?: string };
@@ -109,11 +110,16 @@ async function withoutChannel(desk: Desk, command: ReceivedCommand): Promise<Com
 async function reply(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {
   if (ticket.closed) return failed('ticket_closed');
   if (typeof command.content !== 'string' || command.content.trim() === '') return failed('other', 'The reply has no text.');
-  if (Array.isArray(command.attachments) && command.attachments.length > 0) {
-    return failed('unsupported', 'The sandbox’s Discord takes no file uploads, so the demo bot cannot post attachments.');
+  const files = Array.isArray(command.attachments) ? command.attachments : [];
+  if (files.length > 10) return failed('other', 'A message carries at most 10 files on Discord.');
+  const downloads: Array<{ filename: string; contentType: string; bytes: Buffer }> = [];
+  for (const file of files) {
+    const download = await downloadFile(desk, file);
+    if ('reason' in download) return failed(download.reason, download.message);
+    downloads.push(download);
   }
   const avatar = command.requestedBy.avatarUrl;
-  const message = await desk.discord.call<DiscordMessage>('POST', `/channels/${ticket.channelId}/messages`, {
+  const payload = {
     embeds: [
       {
         author: { name: command.requestedBy.name.slice(0, 256) || 'Support', ...(avatar && /^https?:\/\//.test(avatar) ? { icon_url: avatar } : {}) },
@@ -125,9 +131,42 @@ async function reply(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): 
     allowed_mentions: { parse: [] },
     nonce: replyNonce(command.id),
     enforce_nonce: true,
-  });
+  };
+  let body: unknown = payload;
+  if (downloads.length > 0) {
+    // An upload: the JSON as payload_json, each file as files[n] (Discord's multipart form).
+    const form = new FormData();
+    form.append('payload_json', JSON.stringify({ ...payload, attachments: downloads.map((file, index) => ({ id: index, filename: file.filename })) }));
+    for (const [index, file] of downloads.entries()) form.append(`files[${index}]`, new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
+    body = form;
+  }
+  const message = await desk.discord.call<DiscordMessage>('POST', `/channels/${ticket.channelId}/messages`, body);
   await desk.record(ticket, message, command.requestedBy.id);
   return done(message.id);
+}
+
+/**
+ * A reply's file, downloaded from the API with the bot's key (`GET /api/bot/v1/attachments/:id`,
+ * docs/api.md). The key is sent to the API's own origin only: a file anywhere else is refused.
+ */
+async function downloadFile(desk: Desk, file: NonNullable<ReceivedCommand['attachments']>[number]): Promise<{ filename: string; contentType: string; bytes: Buffer } | { reason: string; message: string }> {
+  const api = new URL(desk.options.apiBase);
+  let url: URL;
+  try {
+    url = new URL(String(file.url ?? ''), api);
+  } catch {
+    return { reason: 'other', message: 'A reply file has no address the bot can read.' };
+  }
+  if (url.origin !== api.origin) return { reason: 'other', message: 'A reply file is not on the API: the bot fetches files from the API only.' };
+  const res = await desk.fetch(url.href, { headers: { authorization: `Bearer ${desk.options.key}` } });
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    return { reason: 'other', message: `The reply file could not be downloaded from the API (${res.status}${res.status === 404 ? ': deleted, or never sent' : ''}).` };
+  }
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const filename = typeof file.filename === 'string' && file.filename !== '' ? file.filename : 'file';
+  const contentType = typeof file.contentType === 'string' && file.contentType !== '' ? file.contentType : (res.headers.get('content-type') ?? 'application/octet-stream');
+  return { filename, contentType, bytes };
 }
 
 async function unclaim(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -30,6 +31,9 @@ class FakeBotApi {
   /** Answer the next polls with this status (the API being down). */
   failPolls = 0;
   polls = 0;
+  /** Reply files staff uploaded (`GET /api/bot/v1/attachments/:id`), and how often the bot fetched one. */
+  files = new Map<string, { type: string; data: Buffer }>();
+  downloads = 0;
 
   #count = 0;
 
@@ -64,6 +68,13 @@ class FakeBotApi {
       const { fileId } = req.params as { fileId: string };
       this.transcripts.set(fileId, req.body as Json);
       return { fileId, messages: (req.body as Json).messages.length, attachmentsCopied: 0, bytes: 1, storedBytes: 1, url: `/transcript/v2/${ARCADE}/${fileId}` };
+    });
+    app.get('/api/bot/v1/attachments/:id', async (req, reply) => {
+      if (!authed(req)) return reply.code(401).send({});
+      this.downloads++;
+      const file = this.files.get((req.params as { id: string }).id);
+      if (!file) return reply.code(404).send({ code: 1002, message: 'Not found' });
+      return reply.type(file.type).header('content-disposition', 'attachment').send(file.data);
     });
     app.put('/api/bot/v1/shards', async (_req, reply) => reply.code(204).send());
     app.get('/api/bot/v1/servers/:server/config', async (req, reply) => {
@@ -135,15 +146,25 @@ const server = () =>
     { id: 'support', name: 'General support', supportRoleIds: [DEMO_ROLES.avasArcade.supportTeam], question: 'What do you need help with?', categoryId: DEMO_CHANNELS.avasArcade.supportCategory, namingScheme: 'ticket-{count}', questions: ['What do you need help with?'] },
   ]);
 
+/** A free port (the sandbox's links are absolute: its base must be known before it listens). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as { port: number };
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
 async function start(options: { startTickets?: number; failPolls?: number } = {}): Promise<World> {
   // Keep-alive connections of the bot's fetch are closed with the server.
   const app = Fastify({ logger: false, forceCloseConnections: true });
   const control = createSandboxControl();
-  await app.register(discordSandbox, { prefix: '/sandbox/discord', control, controlRoutes: true });
+  const port = await freePort();
+  await app.register(discordSandbox, { prefix: '/sandbox/discord', control, controlRoutes: true, baseUrl: `http://127.0.0.1:${port}/sandbox/discord` });
   const api = new FakeBotApi();
   await api.mount(app);
   api.failPolls = options.failPolls ?? 0;
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = await app.listen({ host: '127.0.0.1', port });
   const botApi = (method: string, path: string, body?: unknown, gzip = false) =>
     fetch(`${base}/api/bot/v1${path}`, {
       method,
@@ -319,8 +340,35 @@ describe('the desk carries out the dashboard’s commands', () => {
     await fetch(`${world!.base}/sandbox/discord/api/v10/channels/${two!.channelId}`, { method: 'DELETE', headers: { authorization: `Bot ${DEMO_APP.botToken}` } });
     const gone = api.command('reply', two!.ticketId, { content: 'hello' });
     expect(await api.reportOf(gone.id)).toMatchObject({ outcome: 'failed', reason: 'channel_gone', message: expect.stringContaining('10003') });
-    const files = api.command('reply', one!.ticketId, { content: 'see file', attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 1, url: 'http://x/a.txt' }] });
-    expect(await api.reportOf(files.id)).toMatchObject({ outcome: 'failed', reason: 'unsupported' });
+    // A file elsewhere than the API is not fetched (the key goes to the API only); one the API lost fails.
+    const foreign = api.command('reply', one!.ticketId, { content: 'see file', attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 1, url: 'http://example.test/a.txt' }] });
+    expect(await api.reportOf(foreign.id)).toMatchObject({ outcome: 'failed', reason: 'other', message: expect.stringContaining('from the API only') });
+    const lost = api.command('reply', one!.ticketId, { content: 'see file', attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 1, url: '/api/bot/v1/attachments/att_gone' }] });
+    expect(await api.reportOf(lost.id)).toMatchObject({ outcome: 'failed', reason: 'other', message: expect.stringContaining('404') });
+    expect(api.downloads).toBe(1);
+  });
+
+  test('a reply’s files are downloaded from the API with the key, uploaded with it, and kept in the transcript', async () => {
+    const { api, desk, read, base } = await start({ startTickets: 1 });
+    const ticket = desk.tickets()[0]!;
+    api.files.set('att_log', { type: 'text/plain', data: Buffer.from('order AA-12345 refunded') });
+    const command = api.command('reply', ticket.ticketId, { content: 'Refund done, here is the log.', attachments: [{ filename: 'refund.txt', contentType: 'text/plain', size: 23, url: `${base}/api/bot/v1/attachments/att_log` }] });
+    const report = await api.reportOf(command.id);
+    expect(report).toMatchObject({ outcome: 'done', messageId: expect.any(String) });
+    const posted = (await read(ticket.channelId)).find((m) => m.id === report.messageId)!;
+    expect(posted.attachments).toEqual([expect.objectContaining({ filename: 'refund.txt', size: 23, content_type: 'text/plain' })]);
+    const file = await fetch(posted.attachments[0].url);
+    expect(await file.text()).toBe('order AA-12345 refunded');
+    // Delivered again: one message, one file.
+    api.queue.push({ ...command, attempt: 2 });
+    expect(await api.reportOf(command.id, 2)).toEqual({ outcome: 'done', attempt: 2, messageId: report.messageId });
+    expect((await read(ticket.channelId)).filter((m) => m.attachments.length > 0)).toHaveLength(1);
+    const created = api.messages.find((m) => m.message.id === report.messageId)!;
+    expect(created.message.attachments).toEqual([{ id: posted.attachments[0].id, filename: 'refund.txt', contentType: 'text/plain', size: 23, url: posted.attachments[0].url, width: null, height: null }]);
+    const close = api.command('close', ticket.ticketId, { reason: null });
+    await api.reportOf(close.id);
+    const kept = api.transcripts.get(`t-${ticket.ticketId}`)!.messages.find((m: Json) => m.id === report.messageId);
+    expect(kept.attachments[0]).toMatchObject({ filename: 'refund.txt', url: expect.stringMatching(/\/sandbox\/discord\/cdn\/attachments\/\d+\/\d+\/refund\.txt\?ex=/) });
   });
 
   test('the poll loop waits out an API that is down, then carries on; stop ends it at once', async () => {

@@ -46,9 +46,20 @@ export interface DeskMessage {
   system: string | null;
   replyTo: string | null;
   embeds: Array<Record<string, unknown>>;
-  attachments: never[];
+  attachments: DeskAttachment[];
   reactions: never[];
   stickers: never[];
+}
+
+/** A transcript attachment (the bot API's `TranscriptAttachment`): `url` the Discord CDN's link. */
+export interface DeskAttachment {
+  id: string;
+  filename: string;
+  contentType: string | null;
+  size: number;
+  url: string;
+  width: number | null;
+  height: number | null;
 }
 
 /** A transcript user (the bot API's `TranscriptUser`). */
@@ -110,6 +121,7 @@ export function channelName(scheme: string, number: number, username: string, us
 export class Desk {
   readonly tickets = new Map<string, DeskTicket>();
   readonly discord: DiscordClient;
+  readonly fetch: FetchLike;
   readonly clock: () => number;
   readonly log: Log;
   readonly random: () => number;
@@ -127,8 +139,8 @@ export class Desk {
     this.clock = options.clock ?? Date.now;
     this.log = options.log ?? { info: () => undefined, warn: () => undefined };
     this.random = options.random ?? prng(hash(`desk:${this.clock()}`));
-    const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
-    this.discord = new DiscordClient(options.discordApiBase, options.sandboxBase, options.botToken, doFetch);
+    this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.discord = new DiscordClient(options.discordApiBase, options.sandboxBase, options.botToken, this.fetch);
     this.botUser = { id: DEMO_APP.clientId, username: 'Tickety', displayName: null, avatarUrl: null, bot: true, staff: false, colour: null };
   }
 
@@ -338,7 +350,7 @@ export class Desk {
       system: null,
       replyTo: null,
       embeds: message.embeds.map(transcriptEmbed),
-      attachments: [],
+      attachments: (message.attachments ?? []).map((file) => ({ id: file.id, filename: file.filename, contentType: file.content_type ?? null, size: file.size, url: file.url, width: file.width ?? null, height: file.height ?? null })),
       reactions: [],
       stickers: [],
     };
@@ -410,10 +422,27 @@ export class Desk {
     };
   }
 
+  /**
+   * The messages with their files' CDN links signed anew (`POST /attachments/refresh-urls`, 50 a
+   * call), as a bot does before it uploads a transcript: Discord's links expire a day after they are
+   * handed out, and the API copies the files at upload.
+   */
+  async freshLinks(messages: DeskMessage[]): Promise<DeskMessage[]> {
+    const urls = [...new Set(messages.flatMap((m) => m.attachments.map((file) => file.url)))];
+    const fresh = new Map<string, string>();
+    for (let index = 0; index < urls.length; index += 50) {
+      const answer = await this.discord.call<{ refreshed_urls: Array<{ original: string; refreshed: string }> }>('POST', '/attachments/refresh-urls', { attachment_urls: urls.slice(index, index + 50) });
+      for (const link of answer.refreshed_urls) fresh.set(link.original, link.refreshed);
+    }
+    return messages.map((m) => (m.attachments.length === 0 ? m : { ...m, attachments: m.attachments.map((file) => ({ ...file, url: fresh.get(file.url) ?? file.url })) }));
+  }
+
   /** Uploads the transcript (gzipped) and sends `transcript_stored`; false when the API refused it. */
   async uploadTranscript(ticket: DeskTicket): Promise<boolean> {
     const fileId = `t-${ticket.ticketId}`;
-    const res = await this.botApi('PUT', `/servers/${ticket.server.id}/transcripts/${fileId}`, this.transcript(ticket), true);
+    const transcript = this.transcript(ticket);
+    transcript.messages = await this.freshLinks(transcript.messages);
+    const res = await this.botApi('PUT', `/servers/${ticket.server.id}/transcripts/${fileId}`, transcript, true);
     if (res.status !== 200) {
       this.log.warn({ ticket: ticket.ticketId, status: res.status, body: (await res.text()).slice(0, 300) }, 'demo bot: a transcript was refused');
       return false;

@@ -36,6 +36,7 @@ export interface DiscordMessage {
   timestamp: string;
   edited_timestamp: string | null;
   author: { id: string; username: string; global_name?: string | null; avatar: string | null; bot?: boolean };
+  attachments?: Array<{ id: string; filename: string; size: number; url: string; content_type?: string; width?: number; height?: number }>;
 }
 
 export interface DiscordChannel {
@@ -55,12 +56,14 @@ export class DiscordClient {
     private readonly doFetch: FetchLike,
   ) {}
 
+  /** A REST call; a FormData body goes as `multipart/form-data` (an upload), anything else as JSON. */
   async call<T>(method: string, path: string, body?: unknown, base = this.apiBase): Promise<T> {
+    const form = body instanceof FormData;
     for (let attempt = 0; ; attempt++) {
       const res = await this.doFetch(`${base}${path}`, {
         method,
-        headers: { authorization: `Bot ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        headers: { authorization: `Bot ${this.token}`, ...(body !== undefined && !form ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: form ? body : JSON.stringify(body) } : {}),
       });
       if (res.status === 204) return undefined as T;
       const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>;
