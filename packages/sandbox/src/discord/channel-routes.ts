@@ -12,7 +12,7 @@ import { channelObject, messageObject } from './discord-objects';
 import type { SandboxEngine } from './engine';
 import { discordError, missingAccess, missingPermissions, refuseBody, unauthorized, unknownChannel, unknownGuild } from './errors';
 import { botGuildContext, botPermissionsIn, type GuildContext, memberOf, userObjectOf } from './guild-routes';
-import { botMember, personOf } from './guild-state';
+import { botMember, MAX_CREATED_CHANNELS, personOf } from './guild-state';
 import { isEmptyMessage, validateMessage } from './message-validation';
 import { computeBasePermissions, computeChannelPermissions, hasPermission, type PermissionOverwrite, parsePermissions } from './permissions';
 import { callerOf } from './rest';
@@ -197,6 +197,8 @@ export function channelRoutes(app: FastifyInstance, engine: SandboxEngine): void
     const held = parent ? botPermissionsIn(engine, ctx, parent, guilds.overwritesOf(parent)) : botGuildPermissions(engine, ctx);
     if (grantsBeyond(held, overwrites)) return missingPermissions(reply);
     if (ctx.data.channels.length >= GUILD_CHANNELS_MAX) return discordError(reply, 400, 30013, `Maximum number of guild channels reached (${GUILD_CHANNELS_MAX})`);
+    // The sandbox's own bound on what it holds, across servers (synthetic ones included).
+    if (guilds.createdChannels >= MAX_CREATED_CHANNELS) return discordError(reply, 400, 30013, `The sandbox holds at most ${MAX_CREATED_CHANNELS} channels made at run time: delete some, or reset it.`);
     const siblings = ctx.data.channels.filter((c) => (type === 4 ? c.type === 4 : c.parentId === (parent?.id ?? null) && c.type !== 4));
     const channel: DemoChannel = {
       id: guilds.nextId(engine.now()),

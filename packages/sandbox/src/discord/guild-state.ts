@@ -46,6 +46,9 @@ export interface StoredMessage {
 /** Messages kept per channel (the oldest go first) and in all (the oldest of the fullest channel go first). */
 export const MAX_MESSAGES_PER_CHANNEL = 100;
 const MAX_MESSAGES = 1000;
+/** People the world route met who are not demo people, and channels made at run time, at most. */
+const MAX_VISITORS = 1000;
+export const MAX_CREATED_CHANNELS = 2000;
 
 interface ChannelEntry {
   guildId: string;
@@ -142,6 +145,11 @@ export class GuildState {
     return { ...entry, overwrites: this.overwritesOf(entry.channel) };
   }
 
+  /** Channels made at run time, in all servers (the sandbox's memory bound, below Discord's own limits). */
+  get createdChannels(): number {
+    return this.#created.size;
+  }
+
   /** A channel made at run time (its id from `nextId`). */
   createChannel(guildId: string, channel: DemoChannel): DemoChannel {
     this.#created.set(channel.id, { guildId, channel });
@@ -179,7 +187,14 @@ export class GuildState {
 
   /** Someone the demo bot made up, writing in a channel (known to the sandbox from then on). */
   addVisitor(person: DemoPerson): void {
-    if (!personOf(person.id)) this.#visitors.set(person.id, person);
+    if (personOf(person.id)) return;
+    this.#visitors.delete(person.id);
+    this.#visitors.set(person.id, person);
+    // The least recently seen go first beyond MAX_VISITORS (their messages then show a deleted user).
+    for (const id of this.#visitors.keys()) {
+      if (this.#visitors.size <= MAX_VISITORS) break;
+      this.#visitors.delete(id);
+    }
   }
 
   visitor(userId: string): DemoPerson | undefined {
