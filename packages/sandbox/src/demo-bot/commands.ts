@@ -4,7 +4,7 @@
  * reported with the `attempt` it came with. The API is down or refuses: it waits (1 s doubling to
  * 30 s, or the Retry-After) and polls again. How each kind is done: docs/sandbox.md, "The demo bot's desk".
  */
-import type { Desk, DeskTicket } from './desk';
+import { type Desk, type DeskTicket, deskKey } from './desk';
 import { DiscordError, type DiscordChannel, type DiscordMessage, type FetchLike, failureOf } from './discord';
 
 /** A command as the bot receives it (the bot API's `BotCommand`; unknown fields ignored). */
@@ -51,11 +51,22 @@ export function replyNonce(commandId: string): string {
 const failed = (reason: string, message?: string): CommandOutcome => ({ outcome: 'failed', reason, ...(message ? { message: message.slice(0, 500) } : {}) });
 const done = (messageId?: string): CommandOutcome => ({ outcome: 'done', ...(messageId ? { messageId } : {}) });
 
-/** Carries out one command in Discord and answers its outcome (never throws). */
+const KINDS = new Set(['reply', 'claim', 'unclaim', 'close', 'add_member', 'set_labels']);
+
+/**
+ * Carries out one command in Discord and answers its outcome (never throws). A ticket the desk does
+ * not know (the generated history's, or one opened before a restart) is adopted first: it gets a
+ * channel (`Desk.adopt`). One it knows whose channel was deleted fails as `channel_gone`.
+ */
 export async function execute(desk: Desk, command: ReceivedCommand): Promise<CommandOutcome> {
-  const ticket = desk.tickets.get(command.ticketId);
   try {
-    if (!ticket || ticket.server.id !== command.serverId) return await withoutChannel(desk, command);
+    if (!KINDS.has(command.kind)) return failed('unsupported', `The demo bot does not know the command kind "${command.kind}".`);
+    let ticket = desk.tickets.get(deskKey(command.serverId, command.ticketId));
+    if (!ticket) {
+      const server = desk.options.servers.find((s) => s.id === command.serverId);
+      if (!server) return failed('other', 'The demo bot read no configuration of this server, so it works in no ticket there.');
+      ticket = await desk.adopt(server, command.ticketId);
+    }
     switch (command.kind) {
       case 'reply':
         return await reply(desk, ticket, command);
@@ -71,35 +82,13 @@ export async function execute(desk: Desk, command: ReceivedCommand): Promise<Com
         return await addMember(desk, ticket, command);
       case 'set_labels':
         return await setLabels(desk, ticket, command);
-      default:
-        return failed('unsupported', `The demo bot does not know the command kind "${command.kind}".`);
     }
+    return failed('unsupported', `The demo bot does not know the command kind "${command.kind}".`);
   } catch (error) {
     const failure = failureOf(error);
     desk.log.warn({ command: command.id, kind: command.kind, reason: failure.reason, err: failure.message }, 'demo bot: a command failed');
     return failed(failure.reason, failure.message);
   }
-}
-
-/**
- * A ticket the desk has no channel for: one of the generated history's (they never had one) or one
- * opened before the bot restarted. What needs the channel fails as `channel_gone`; the rest is the
- * ticket's events only, so the dashboard's actions still work on the demo's history.
- */
-async function withoutChannel(desk: Desk, command: ReceivedCommand): Promise<CommandOutcome> {
-  const at = new Date(desk.clock()).toISOString();
-  const server = desk.options.servers.find((s) => s.id === command.serverId);
-  const ticket = { server, ticketId: command.ticketId } as DeskTicket;
-  if (!server || ['reply', 'add_member'].includes(command.kind)) {
-    return failed('channel_gone', 'The demo bot has no channel for this ticket (a generated history ticket, or one opened before the bot restarted).');
-  }
-  const staffId = command.requestedBy.id;
-  const id = `${server.id}:${command.ticketId}:${command.id}`.slice(0, 64);
-  if (command.kind === 'claim') await desk.events(ticket, [{ id, type: 'claimed', at, staffId }]);
-  else if (command.kind === 'unclaim') await desk.events(ticket, [{ id, type: 'unclaimed', at, staffId }]);
-  else if (command.kind === 'close') await desk.events(ticket, [{ id, type: 'closed', at, closedBy: staffId, reason: command.reason ?? null }]);
-  else if (command.kind !== 'set_labels') return failed('unsupported', `The demo bot does not know the command kind "${command.kind}".`);
-  return done();
 }
 
 /**
@@ -189,7 +178,9 @@ async function close(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): 
     await desk.events(ticket, [{ id: desk.eventId(ticket, 'x'), type: 'closed', at: new Date(at).toISOString(), closedBy: command.requestedBy.id, reason }]);
   }
   if (!ticket.closed.transcript) {
-    if (!(await desk.uploadTranscript(ticket))) return failed('other', 'The API refused the transcript (see the demo bot’s log).');
+    // An adopted ticket the desk cannot place has no transcript: it needs the opener and the number.
+    const placed = ticket.openerId !== null && ticket.number !== null;
+    if (placed && !(await desk.uploadTranscript(ticket))) return failed('other', 'The API refused the transcript (see the demo bot’s log).');
     ticket.closed.transcript = true;
   }
   if (!ticket.closed.channelDeleted) {
@@ -219,7 +210,8 @@ async function setLabels(desk: Desk, ticket: DeskTicket, command: ReceivedComman
   ticket.labels = [...(command.labels ?? [])];
   if (ticket.closed) return done();
   const labels = ticket.labels.length > 0 ? ` · labels: ${ticket.labels.join(', ')}` : '';
-  await desk.discord.call('PATCH', `/channels/${ticket.channelId}`, { topic: `Ticket #${ticket.number} · ${ticket.panel.name}${labels}`.slice(0, 1024) });
+  const name = ticket.number === null ? `Ticket ${ticket.ticketId}` : `Ticket #${ticket.number}`;
+  await desk.discord.call('PATCH', `/channels/${ticket.channelId}`, { topic: `${name} · ${ticket.panel.name}${labels}`.slice(0, 1024) });
   return done();
 }
 

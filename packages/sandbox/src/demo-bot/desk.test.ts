@@ -7,7 +7,7 @@ import { DEMO_APP, DEMO_CHANNELS, DEMO_GUILDS, DEMO_PEOPLE, DEMO_ROLES } from '.
 import { discordSandbox } from '../discord/plugin';
 import { replyNonce } from './commands';
 import { startDemoBot } from './index';
-import { demoServer, prng } from './history';
+import { demoServer, history, prng } from './history';
 import { type LiveDesk, runningDesk, startLiveDesk } from './live';
 
 const ARCADE = DEMO_GUILDS.avasArcade.id;
@@ -328,8 +328,6 @@ describe('the desk carries out the dashboard’s commands', () => {
     const [one, two] = desk.tickets();
     const unknownKind = api.command('pin_message', one!.ticketId);
     expect(await api.reportOf(unknownKind.id)).toMatchObject({ outcome: 'failed', reason: 'unsupported' });
-    const noChannel = api.command('reply', 'd20000n1', { content: 'hello' });
-    expect(await api.reportOf(noChannel.id)).toMatchObject({ outcome: 'failed', reason: 'channel_gone' });
     const stranger = api.command('add_member', one!.ticketId, { userId: '1000000000000199999' });
     expect(await api.reportOf(stranger.id)).toMatchObject({ outcome: 'failed', reason: 'member_gone' });
     // Someone took Send Messages from the bot in the channel.
@@ -346,6 +344,65 @@ describe('the desk carries out the dashboard’s commands', () => {
     const lost = api.command('reply', one!.ticketId, { content: 'see file', attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 1, url: '/api/bot/v1/attachments/att_gone' }] });
     expect(await api.reportOf(lost.id)).toMatchObject({ outcome: 'failed', reason: 'other', message: expect.stringContaining('404') });
     expect(api.downloads).toBe(1);
+  });
+
+  test('a ticket of the history it has no channel for is adopted: a channel, the line saying so, then the reply and the close', async () => {
+    const { api, desk, read, base } = await start({ startTickets: 1 });
+    const past = history(server(), Date.now(), 2).at(-1)!;
+    const reply = api.command('reply', past.ticketId, { content: 'Sorry for the wait, looking now.' });
+    const report = await api.reportOf(reply.id);
+    expect(report).toMatchObject({ outcome: 'done', messageId: expect.any(String) });
+    const adopted = desk.tickets().find((t) => t.ticketId === past.ticketId)!;
+    // Named by the panel's scheme with the history's number; open to the opener the history gave it.
+    expect(adopted).toMatchObject({ adopted: true, number: past.number, openerId: past.openerId, channelName: `ticket-${String(past.number).padStart(4, '0')}`, closed: false });
+    const channel = (await (await fetch(`${base}/sandbox/discord/api/v10/channels/${adopted.channelId}`, { headers: { authorization: `Bot ${DEMO_APP.botToken}` } })).json()) as Json;
+    expect(channel).toMatchObject({ parent_id: DEMO_CHANNELS.avasArcade.supportCategory, name: adopted.channelName });
+    expect(channel.permission_overwrites.map((o: Json) => o.id).sort()).toEqual([ARCADE, past.openerId, DEMO_ROLES.avasArcade.supportTeam, DEMO_APP.clientId].sort());
+    const [line, posted] = await read(adopted.channelId);
+    expect(line).toMatchObject({ author: { id: DEMO_APP.clientId }, content: expect.stringContaining('recreated this ticket’s channel') });
+    expect(posted).toMatchObject({ id: report.messageId, embeds: [expect.objectContaining({ description: 'Sorry for the wait, looking now.' })] });
+    // The API hears of both messages, but no `opened` (it has the ticket) and no counts (it saw more).
+    expect(api.messages.filter((m) => m.ticketId === past.ticketId).map((m) => m.message.id)).toEqual([line!.id, posted!.id]);
+    expect(api.events.filter((e) => e.ticketId === past.ticketId && ['opened', 'messages'].includes(e.type))).toEqual([]);
+    const close = api.command('close', past.ticketId, { reason: 'Resolved' });
+    expect(await api.reportOf(close.id)).toEqual({ outcome: 'done', attempt: 1 });
+    expect(api.events.find((e) => e.ticketId === past.ticketId && e.type === 'closed')).toMatchObject({ closedBy: JULES.id, reason: 'Resolved' });
+    const transcript = api.transcripts.get(`t-${past.ticketId}`)!;
+    expect(transcript).toMatchObject({ channel: { id: adopted.channelId }, ticket: { id: past.ticketId, number: past.number, openerId: past.openerId, panelId: 'support', closedBy: JULES.id } });
+    expect(transcript.messages.map((m: Json) => m.id)).toEqual(expect.arrayContaining([line!.id, posted!.id]));
+    expect(transcript.messages).toHaveLength(3);
+    const gone = await fetch(`${base}/sandbox/discord/api/v10/channels/${adopted.channelId}`, { headers: { authorization: `Bot ${DEMO_APP.botToken}` } });
+    expect(((await gone.json()) as Json).code).toBe(10003);
+    // Adopted once: closed now, not adopted again.
+    const late = api.command('reply', past.ticketId, { content: 'one more thing' });
+    expect(await api.reportOf(late.id)).toMatchObject({ outcome: 'failed', reason: 'ticket_closed' });
+    expect(desk.tickets().filter((t) => t.ticketId === past.ticketId)).toHaveLength(1);
+  });
+
+  test('a ticket from before a restart is adopted under its id; its deleted channel is then channel_gone, not adopted again', async () => {
+    const { api, desk, read, base } = await start({ startTickets: 1 });
+    const before = '1000000000000999999';
+    const claim = api.command('claim', before);
+    expect(await api.reportOf(claim.id)).toEqual({ outcome: 'done', attempt: 1 });
+    const adopted = desk.tickets().find((t) => t.ticketId === before)!;
+    expect(adopted).toMatchObject({ adopted: true, number: null, openerId: null, channelName: `ticket-${before}`, claimedBy: JULES.id });
+    expect((await read(adopted.channelId)).map((m) => m.content)).toEqual([expect.stringContaining('recreated'), expect.stringContaining(`<@${JULES.id}> claimed`)]);
+    expect(api.events.find((e) => e.ticketId === before && e.type === 'claimed')).toMatchObject({ staffId: JULES.id });
+    // Someone deletes the channel it made: the ticket is known now, so a reply fails as channel_gone.
+    await fetch(`${base}/sandbox/discord/api/v10/channels/${adopted.channelId}`, { method: 'DELETE', headers: { authorization: `Bot ${DEMO_APP.botToken}` } });
+    const reply = api.command('reply', before, { content: 'hello?' });
+    expect(await api.reportOf(reply.id)).toMatchObject({ outcome: 'failed', reason: 'channel_gone', message: expect.stringContaining('10003') });
+    expect(desk.tickets().filter((t) => t.ticketId === before)).toHaveLength(1);
+  });
+
+  test('closing an adopted ticket it cannot place sends closed without a transcript (it knows no opener or number)', async () => {
+    const { api, desk } = await start({ startTickets: 1 });
+    const before = '1000000000000999998';
+    const close = api.command('close', before, { reason: null });
+    expect(await api.reportOf(close.id)).toEqual({ outcome: 'done', attempt: 1 });
+    expect(desk.tickets().find((t) => t.ticketId === before)).toMatchObject({ adopted: true, closed: true });
+    expect(api.events.filter((e) => e.ticketId === before).map((e) => e.type)).toEqual(['closed']);
+    expect(api.transcripts.has(`t-${before}`)).toBe(false);
   });
 
   test('a reply’s files are downloaded from the API with the key, uploaded with it, and kept in the transcript', async () => {

@@ -8,7 +8,7 @@
  */
 import { DEMO_APP, DEMO_GUILD_DATA } from '../discord/demo-data';
 import { type DiscordChannel, DiscordClient, type DiscordMessage, type FetchLike } from './discord';
-import { type DemoPanel, type DemoServer, dayOf, DAY_MS, demoUserName, hash, prng } from './history';
+import { type DemoPanel, type DemoServer, dayOf, DAY_MS, demoUserName, hash, historyTicket, prng } from './history';
 
 type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 
@@ -80,8 +80,11 @@ export interface DeskTicket {
   ticketId: string;
   channelId: string;
   channelName: string;
-  number: number;
-  openerId: string;
+  /** Null for an adopted ticket the desk cannot place (opened before a restart): it knows neither. */
+  number: number | null;
+  openerId: string | null;
+  /** Adopted: a ticket the desk did not open, given a channel when a command for it came (`adopt`). */
+  adopted: boolean;
   openedAt: number;
   claimedBy: string | null;
   labels: string[];
@@ -118,7 +121,13 @@ export function channelName(scheme: string, number: number, username: string, us
   return name.toLowerCase().replace(/\s+/g, '-').slice(0, 100);
 }
 
+/** The desk's key of a ticket: ticket ids are the bot's own per server (the history's repeat across servers). */
+export function deskKey(serverId: string, ticketId: string): string {
+  return `${serverId}:${ticketId}`;
+}
+
 export class Desk {
+  /** By `deskKey(serverId, ticketId)`. */
   readonly tickets = new Map<string, DeskTicket>();
   readonly discord: DiscordClient;
   readonly fetch: FetchLike;
@@ -205,7 +214,7 @@ export class Desk {
     const servers = this.deskServers();
     if (servers.length === 0) return;
     const server = servers[Math.floor(this.random() * servers.length)]!;
-    const open = this.openTickets(server.id);
+    const open = this.openTickets(server.id).filter((t) => t.openerId !== null);
     if (open.length === 0 || (open.length < (this.options.maxOpen ?? 8) && this.random() < 0.4)) await this.openTicket(server, 'waiting');
     else await this.memberWrites(open[Math.floor(this.random() * open.length)]!);
   }
@@ -226,19 +235,7 @@ export class Desk {
     const opener = demoUserName(openerId);
     const number = this.#nextNumber(server.id);
     const name = channelName(panel.namingScheme ?? 'ticket-{count}', number, opener.username, openerId);
-    const bits = (value: bigint) => String(value);
-    const channel = await this.discord.call<DiscordChannel>('POST', `/guilds/${server.id}/channels`, {
-      name,
-      type: 0,
-      parent_id: this.categoryOf(server, panel),
-      topic: `Ticket #${number} · ${panel.name} · opened by ${opener.displayName ?? opener.username}`,
-      permission_overwrites: [
-        { id: server.id, type: 0, allow: '0', deny: bits(VIEW) },
-        { id: openerId, type: 1, allow: bits(VIEW | SEND | HISTORY), deny: '0' },
-        ...panel.supportRoleIds.map((roleId) => ({ id: roleId, type: 0, allow: bits(VIEW | SEND | HISTORY), deny: '0' })),
-        { id: DEMO_APP.clientId, type: 1, allow: bits(VIEW | SEND | EMBED | HISTORY), deny: '0' },
-      ],
-    });
+    const channel = await this.#createChannel(server, panel, name, `Ticket #${number} · ${panel.name} · opened by ${opener.displayName ?? opener.username}`, openerId);
     const now = this.clock();
     const ticket: DeskTicket = {
       server,
@@ -248,6 +245,7 @@ export class Desk {
       channelName: channel.name,
       number,
       openerId,
+      adopted: false,
       openedAt: now,
       claimedBy: null,
       labels: [],
@@ -256,10 +254,7 @@ export class Desk {
       staffMessages: 0,
       closed: null,
     };
-    this.tickets.set(ticket.ticketId, ticket);
-    // Closed tickets are forgotten, oldest first, beyond the last 100 (memory stays bounded).
-    const closed = [...this.tickets.values()].filter((t) => t.closed !== null);
-    for (const old of closed.slice(0, Math.max(0, closed.length - 100))) this.tickets.delete(old.ticketId);
+    this.#keep(ticket);
     const random = prng(hash(`desk:${channel.id}`));
     const answer = ANSWERS[Math.floor(random() * ANSWERS.length)]!;
     const questions = panel.questions?.length ? panel.questions : [panel.question ?? 'What do you need help with?'];
@@ -295,6 +290,70 @@ export class Desk {
     return ticket;
   }
 
+  /** A ticket channel: hidden from @everyone, open to the opener (when known), the panel's support roles and the bot. */
+  #createChannel(server: DemoServer, panel: DemoPanel, name: string, topic: string, openerId: string | null): Promise<DiscordChannel> {
+    const bits = (value: bigint) => String(value);
+    return this.discord.call<DiscordChannel>('POST', `/guilds/${server.id}/channels`, {
+      name,
+      type: 0,
+      parent_id: this.categoryOf(server, panel),
+      topic: topic.slice(0, 1024),
+      permission_overwrites: [
+        { id: server.id, type: 0, allow: '0', deny: bits(VIEW) },
+        ...(openerId ? [{ id: openerId, type: 1, allow: bits(VIEW | SEND | HISTORY), deny: '0' }] : []),
+        ...panel.supportRoleIds.map((roleId) => ({ id: roleId, type: 0, allow: bits(VIEW | SEND | HISTORY), deny: '0' })),
+        { id: DEMO_APP.clientId, type: 1, allow: bits(VIEW | SEND | EMBED | HISTORY), deny: '0' },
+      ],
+    });
+  }
+
+  /** Keeps a ticket; closed ones are forgotten, oldest first, beyond the last 100 (memory stays bounded). */
+  #keep(ticket: DeskTicket): void {
+    this.tickets.set(deskKey(ticket.server.id, ticket.ticketId), ticket);
+    const closed = [...this.tickets.entries()].filter(([, t]) => t.closed !== null);
+    for (const [key] of closed.slice(0, Math.max(0, closed.length - 100))) this.tickets.delete(key);
+  }
+
+  /**
+   * A ticket the desk has no channel for, adopted when a command for it comes: the generated
+   * history's (the desk regenerates it from its id: number, panel, opener, claim) or one opened
+   * before a restart (nothing known: named by its id, no opener). A channel as for its own tickets
+   * and a line saying the demo bot recreated it; the API is not told `opened` (it has the ticket).
+   */
+  async adopt(server: DemoServer, ticketId: string): Promise<DeskTicket> {
+    const now = this.clock();
+    const known = historyTicket(server, ticketId);
+    const placed = known !== null && known.openedAt <= now ? known : null;
+    const panel = server.panels.find((p) => p.id === placed?.panelId) ?? server.panels.find((p) => this.categoryOf(server, p) !== null) ?? server.panels[0];
+    if (!panel) throw new Error(`the demo bot has no panel in ${server.name}`);
+    const opener = placed ? demoUserName(placed.openerId) : null;
+    const name = placed && opener ? channelName(panel.namingScheme ?? 'ticket-{count}', placed.number, opener.username, placed.openerId) : `ticket-${ticketId.toLowerCase()}`;
+    const topic = placed && opener ? `Ticket #${placed.number} · ${panel.name} · opened by ${opener.displayName ?? opener.username}` : `Ticket ${ticketId} · ${panel.name}`;
+    const channel = await this.#createChannel(server, panel, name, topic, placed?.openerId ?? null);
+    const answered = placed?.firstResponseAt != null && placed.firstResponseAt <= now;
+    const ticket: DeskTicket = {
+      server,
+      panel,
+      ticketId,
+      channelId: channel.id,
+      channelName: channel.name,
+      number: placed?.number ?? null,
+      openerId: placed?.openerId ?? null,
+      adopted: true,
+      openedAt: placed?.openedAt ?? now,
+      // The history claims a ticket a minute before its first answer.
+      claimedBy: answered ? placed.staffId : null,
+      labels: [],
+      messages: [],
+      users: new Map(),
+      staffMessages: answered ? 1 : 0,
+      closed: null,
+    };
+    this.#keep(ticket);
+    await this.botSays(ticket, '♻️ The demo bot recreated this ticket’s channel: the conversation before it is not here (the demo’s history, or a ticket from before the bot restarted).');
+    return ticket;
+  }
+
   staffFor(ticket: DeskTicket): string {
     const staff = ticket.server.staff;
     return staff[hash(ticket.ticketId) % staff.length]!;
@@ -302,6 +361,7 @@ export class Desk {
 
   /** The opener (or someone added to the ticket) writes: in the channel, then as `message_created`. */
   async memberWrites(ticket: DeskTicket, text?: string): Promise<DiscordMessage> {
+    if (ticket.openerId === null) throw new Error(`the demo bot does not know who opened ticket ${ticket.ticketId}`);
     const opener = demoUserName(ticket.openerId);
     const line = text ?? MEMBER_LINES[Math.floor(this.random() * MEMBER_LINES.length)]!.replaceAll('{name}', opener.username);
     const message = await this.discord.memberWrites(ticket.channelId, { id: ticket.openerId, username: opener.username, global_name: opener.displayName }, line);
@@ -312,7 +372,7 @@ export class Desk {
   /** A support member writes in the channel themselves (in Discord's client). */
   async staffWrites(ticket: DeskTicket, staffId: string): Promise<DiscordMessage> {
     const staff = demoUserName(staffId);
-    const opener = demoUserName(ticket.openerId);
+    const opener = ticket.openerId ? demoUserName(ticket.openerId) : { username: 'there', displayName: null };
     const line = STAFF_LINES[ticket.staffMessages % STAFF_LINES.length]!.replaceAll('{name}', opener.displayName ?? opener.username);
     const message = await this.discord.memberWrites(ticket.channelId, { id: staffId, username: staff.username, global_name: staff.displayName }, line);
     await this.record(ticket, message, staffId);
@@ -362,8 +422,9 @@ export class Desk {
       if (ticket.staffMessages === 0) events.push({ id: this.eventId(ticket, 'f'), type: 'first_response', at: createdAt, staffId });
       ticket.staffMessages++;
     }
-    events.push({ id: this.eventId(ticket, `n:${ticket.messages.length}`), type: 'messages', at: createdAt, total: ticket.messages.length, staff: ticket.staffMessages });
-    await this.events(ticket, events);
+    // An adopted ticket's counts stay the API's: the desk did not see the messages before it.
+    if (!ticket.adopted) events.push({ id: this.eventId(ticket, `n:${ticket.messages.length}`), type: 'messages', at: createdAt, total: ticket.messages.length, staff: ticket.staffMessages });
+    if (events.length > 0) await this.events(ticket, events);
   }
 
   userOf(ticket: DeskTicket, author: DiscordMessage['author']): DeskUser {
@@ -395,11 +456,13 @@ export class Desk {
   /** The ticket's transcript (v2) from the messages the bot saw, for its close. */
   transcript(ticket: DeskTicket) {
     const closed = ticket.closed!;
+    const { openerId, number } = ticket;
+    if (openerId === null || number === null) throw new Error(`the demo bot does not know the opener and number of ticket ${ticket.ticketId}`);
     const data = DEMO_GUILD_DATA[ticket.server.id];
     const users = [...ticket.users.values()];
-    if (!ticket.users.has(ticket.openerId)) {
-      const name = demoUserName(ticket.openerId);
-      users.push({ id: ticket.openerId, username: name.username, displayName: name.displayName, avatarUrl: this.avatarOf(ticket.openerId), bot: false, staff: false, colour: null });
+    if (!ticket.users.has(openerId)) {
+      const name = demoUserName(openerId);
+      users.push({ id: openerId, username: name.username, displayName: name.displayName, avatarUrl: this.avatarOf(openerId), bot: false, staff: false, colour: null });
     }
     return {
       version: 2 as const,
@@ -407,9 +470,9 @@ export class Desk {
       channel: { id: ticket.channelId, name: ticket.channelName },
       ticket: {
         id: ticket.ticketId,
-        number: ticket.number,
+        number,
         panelId: ticket.panel.id,
-        openerId: ticket.openerId,
+        openerId,
         openedAt: new Date(ticket.openedAt).toISOString(),
         closedAt: new Date(closed.at).toISOString(),
         closedBy: closed.by,

@@ -205,6 +205,13 @@ export function ticketsOfDay(server: DemoServer, day: number): DemoTicket[] {
   return tickets;
 }
 
+/** A generated ticket by its id (`d<day>n<index>`, as ticketsOfDay names them); null for any other id. */
+export function historyTicket(server: DemoServer, ticketId: string): DemoTicket | null {
+  const match = /^d(\d{1,6})n(\d{1,4})$/.exec(ticketId);
+  if (!match) return null;
+  return ticketsOfDay(server, Number(match[1]) * DAY_MS)[Number(match[2])] ?? null;
+}
+
 /** A ticket's events (all of them; the caller drops those not due yet). */
 export function eventsOf(ticket: DemoTicket): DemoEvent[] {
   const base = (kind: string, at: number) => ({ id: `${ticket.serverId}:${ticket.ticketId}:${kind}`, serverId: ticket.serverId, ticketId: ticket.ticketId, at: new Date(at).toISOString() });

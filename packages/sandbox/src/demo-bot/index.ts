@@ -95,6 +95,7 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
   let stopped = false;
   let servers: DemoServer[] = [];
   let lastLive = 0;
+  let desk: LiveDesk | null = null;
 
   async function call(method: string, path: string, body?: unknown, gzip = false): Promise<Response> {
     const json = body === undefined ? undefined : JSON.stringify(body);
@@ -185,8 +186,11 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     const now = clock();
     const events: DemoEvent[] = [];
     const tick = Math.floor(now / (options.liveIntervalMs ?? 5000));
+    // A ticket the desk adopted is the desk's from then on: the history no longer scripts it.
+    const adopted = new Set((desk?.tickets() ?? []).map((t) => `${t.serverId}:${t.ticketId}`));
     for (const server of servers) {
-      const today = [...ticketsOfDay(server, dayOf(now) - 86_400_000), ...ticketsOfDay(server, dayOf(now))];
+      const all = [...ticketsOfDay(server, dayOf(now) - 86_400_000), ...ticketsOfDay(server, dayOf(now))];
+      const today = all.filter((t) => !adopted.has(`${server.id}:${t.ticketId}`));
       events.push(...dueEvents(today, now).filter((e) => Date.parse(e.at) > lastLive));
       // The message counts of open tickets move while people talk.
       for (const ticket of today.filter((x) => x.openedAt <= now && (x.closedAt === null || x.closedAt > now)).slice(0, 5)) {
@@ -258,7 +262,6 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     () => undefined,
   );
 
-  let desk: LiveDesk | null = null;
   let deskTimer: NodeJS.Timeout | null = null;
   const liveDesk = new Promise<LiveDesk | null>((resolve) => {
     if (options.desk === false) return resolve(null);

@@ -11,8 +11,10 @@ export interface LiveTicketInfo {
   ticketId: string;
   channelId: string;
   channelName: string;
-  number: number;
-  openerId: string;
+  /** Null for an adopted ticket the desk cannot place (docs/sandbox.md, "The demo bot's desk"). */
+  number: number | null;
+  openerId: string | null;
+  adopted: boolean;
   claimedBy: string | null;
   labels: string[];
   closed: boolean;
@@ -58,6 +60,7 @@ function infoOf(ticket: DeskTicket): LiveTicketInfo {
     channelName: ticket.channelName,
     number: ticket.number,
     openerId: ticket.openerId,
+    adopted: ticket.adopted,
     claimedBy: ticket.claimedBy,
     labels: [...ticket.labels],
     closed: ticket.closed !== null,
@@ -78,7 +81,7 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
       return infoOf(await desk.serial(() => desk.openTicket(server)));
     },
     async memberWrites(ticketId) {
-      const open = desk.openTickets();
+      const open = desk.openTickets().filter((t) => t.openerId !== null);
       const ticket = ticketId === undefined ? open[Math.floor(desk.random() * open.length)] : open.find((t) => t.ticketId === ticketId);
       if (!ticket) throw new LiveDeskInputError(ticketId === undefined ? 'No ticket is open.' : `No open ticket ${ticketId}.`);
       const message = await desk.serial(() => desk.memberWrites(ticket));
