@@ -7,7 +7,7 @@ import { DEMO_APP, DEMO_CHANNELS, DEMO_GUILDS, DEMO_PEOPLE, DEMO_ROLES } from '.
 import { discordSandbox } from '../discord/plugin';
 import { replyNonce } from './commands';
 import { startDemoBot } from './index';
-import { demoServer, history, prng } from './history';
+import { DAY_MS, demoServer, dueEvents, history, prng, ticketsOfDay } from './history';
 import { type LiveDesk, runningDesk, startLiveDesk } from './live';
 
 const ARCADE = DEMO_GUILDS.avasArcade.id;
@@ -470,6 +470,40 @@ describe('startDemoBot opens the desk', () => {
       await app.close();
     }
     expect(await bot.live.then((live) => live?.tickets().length)).toBe(2);
+  });
+
+  test('a history ticket the desk adopted is the desk’s: the history sends no more of its events', async () => {
+    const arcade = demoServer(ARCADE, DEMO_GUILDS.avasArcade.name, [{ id: 'support', name: 'General support', supportRoleIds: [DEMO_ROLES.avasArcade.supportTeam], question: 'What do you need help with?' }]);
+    // A day with a ticket that closes (once) within 12 hours of opening, and other events meanwhile.
+    const day = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS;
+    const tickets = ticketsOfDay(arcade, day);
+    const ticket = tickets.find((t) => t.closedAt !== null && t.reopenedAt === null && t.closedAt - t.openedAt < 12 * 3_600_000)!;
+    const before = ticket.openedAt + 1;
+    const after = ticket.closedAt! + 60_000;
+    const others = dueEvents(tickets.filter((t) => t !== ticket), after).filter((e) => Date.parse(e.at) > before);
+    expect(others.length).toBeGreaterThan(0);
+    let now = before;
+    const app = Fastify({ logger: false, forceCloseConnections: true });
+    await app.register(discordSandbox, { prefix: '/sandbox/discord' });
+    const api = new FakeBotApi();
+    await api.mount(app);
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const bot = startDemoBot({ apiBase: base, key: KEY, cdnBase: `${base}/sandbox/discord/cdn`, clock: () => now, days: 1, transcriptsPerServer: 0, longTranscripts: false, liveIntervalMs: 50, desk: { startAfterMs: 0, startTickets: 0, every: null, waitSeconds: 1 } });
+    try {
+      await bot.ready;
+      await (await bot.live)!.started;
+      expect(api.events.filter((e) => e.ticketId === ticket.ticketId).map((e) => e.type)).toEqual(['opened']);
+      const claim = api.command('claim', ticket.ticketId);
+      expect(await api.reportOf(claim.id)).toEqual({ outcome: 'done', attempt: 1 });
+      now = after;
+      await until(() => others.every((e) => api.events.some((x) => x.id === e.id)));
+      // Its scripted claim, answer, count and close never came: only the desk's claim.
+      expect(api.events.filter((e) => e.ticketId === ticket.ticketId).map((e) => e.type)).toEqual(['opened', 'claimed']);
+      expect(api.events.find((e) => e.ticketId === ticket.ticketId && e.type === 'claimed')).toMatchObject({ staffId: JULES.id });
+    } finally {
+      await bot.stop();
+      await app.close();
+    }
   });
 
   test('desk: false leaves it out', async () => {
