@@ -4,8 +4,8 @@
  * /api/bot/v1/commands?wait=25` (a long poll) and reports its outcome with `POST
  * /api/bot/v1/commands/:id/result`. A command not taken within BOT_COMMAND_TTL_SECONDS expires; one
  * taken but not reported within BOT_COMMAND_LEASE_SECONDS is offered again, with the same id and the
- * next `attempt`, so a bot that died mid-command does not lose it (at-least-once): a bot makes a
- * repeated command harmless by its id (a reply is sent with the id as Discord's message nonce,
+ * next `attempt`, so a bot that died mid-command does not lose it (at-least-once): a bot makes it
+ * harmless by its id (a reply's nonce: the id without `cmd_`, cut to Discord's 25 characters, with
  * `enforce_nonce`). A ticket's commands are handed out one at a time, in the order they were queued.
  */
 import { z } from './zod-setup';

@@ -67,11 +67,24 @@ export interface DemoTicket {
   answer: string;
 }
 
+/** A panel as the demo bot reads it from the server's configuration (the desk's fields optional). */
+export interface DemoPanel {
+  id: string;
+  name: string;
+  supportRoleIds: string[];
+  question: string | null;
+  /** Where its tickets' channels go (the panel's category, else the server's default), and how they are named. */
+  categoryId?: string | null;
+  namingScheme?: string;
+  /** The form's questions, in order. */
+  questions?: string[];
+}
+
 /** What the bot knows of a server: its panels (from the bot API) and who works there. */
 export interface DemoServer {
   id: string;
   name: string;
-  panels: Array<{ id: string; name: string; supportRoleIds: string[]; question: string | null }>;
+  panels: DemoPanel[];
   staff: string[];
   openers: string[];
   /** Tickets a day on an average weekday. */
@@ -190,6 +203,13 @@ export function ticketsOfDay(server: DemoServer, day: number): DemoTicket[] {
     });
   }
   return tickets;
+}
+
+/** A generated ticket by its id (`d<day>n<index>`, as ticketsOfDay names them); null for any other id. */
+export function historyTicket(server: DemoServer, ticketId: string): DemoTicket | null {
+  const match = /^d(\d{1,6})n(\d{1,4})$/.exec(ticketId);
+  if (!match) return null;
+  return ticketsOfDay(server, Number(match[1]) * DAY_MS)[Number(match[2])] ?? null;
 }
 
 /** A ticket's events (all of them; the caller drops those not due yet). */

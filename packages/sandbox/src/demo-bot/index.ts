@@ -4,8 +4,9 @@
  * What it does and when: docs/sandbox.md#demo-bot.
  */
 import { gzipSync } from 'node:zlib';
-import { DEMO_GUILDS } from '../discord/demo-data';
+import { DEMO_APP, DEMO_GUILDS } from '../discord/demo-data';
 import { type DemoEvent, type DemoServer, type DemoTicket, dayOf, demoServer, dueEvents, history, ticketsOfDay } from './history';
+import { type LiveDesk, type LiveDeskOptions, startLiveDesk } from './live';
 import { demoTranscript, transcriptFileId } from './transcripts';
 
 export { demoServer, dueEvents, history } from './history';
@@ -33,7 +34,22 @@ export interface DemoBotOptions {
   transcriptsPerServer?: number;
   longTranscripts?: boolean;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /**
+   * The live desk (tickets in the sandbox's Discord) and the command loop, started `startAfterMs`
+   * after the history is in (default: one live interval). Discord defaults to the sandbox mounted on
+   * the API's origin (`<apiBase>/sandbox/discord`, as the all-in-one server does) with the demo
+   * application's bot token. false: left out. docs/sandbox.md, "The demo bot's desk".
+   */
+  desk?: false | DeskSettings;
 }
+
+/** The desk's settings as `startDemoBot` takes them (everything else comes from the bot's own options). */
+export type DeskSettings = Partial<Pick<LiveDeskOptions, 'discordApiBase' | 'sandboxBase' | 'botToken' | 'startTickets' | 'every' | 'maxOpen' | 'random' | 'commands' | 'waitSeconds' | 'backoffMs'>> & {
+  startAfterMs?: number;
+};
+
+/** Between two things happening at the desk on its own: 2 to 4 minutes. */
+const DESK_EVERY = { minMs: 120_000, maxMs: 240_000 };
 
 export interface SeedReport {
   servers: number;
@@ -49,6 +65,8 @@ export interface DemoBot {
   ready: Promise<SeedReport>;
   /** Resolves when the long transcripts are in too. */
   done: Promise<void>;
+  /** The live desk once it started (null: left out, or the bot stopped first). */
+  live: Promise<LiveDesk | null>;
   stop(): Promise<void>;
 }
 
@@ -61,6 +79,12 @@ const SHARDS = [
 
 const BATCH = 1000;
 
+/** What the demo bot reads of a server's configuration (`GET /api/bot/v1/servers/:server/config`). */
+interface ConfigForBot {
+  general?: { defaultCategoryId?: string | null; ticketNameScheme?: string };
+  panels?: Array<{ id: string; name: string; supportRoleIds?: string[]; categoryId?: string | null; namingScheme?: string | null; form?: Array<{ label: string }> }>;
+}
+
 /** Starts the demo bot. */
 export function startDemoBot(options: DemoBotOptions): DemoBot {
   const clock = options.clock ?? Date.now;
@@ -71,6 +95,7 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
   let stopped = false;
   let servers: DemoServer[] = [];
   let lastLive = 0;
+  let desk: LiveDesk | null = null;
 
   async function call(method: string, path: string, body?: unknown, gzip = false): Promise<Response> {
     const json = body === undefined ? undefined : JSON.stringify(body);
@@ -120,8 +145,17 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     for (const guild of Object.values(DEMO_GUILDS).filter((g) => g.botInGuild)) {
       const res = await call('GET', `/servers/${guild.id}/config`);
       if (res.status !== 200) continue;
-      const { config } = (await res.json()) as { config: { panels?: Array<{ id: string; name: string; supportRoleIds?: string[]; form?: Array<{ label: string }> }> } };
-      const panels = (config.panels ?? []).map((p) => ({ id: p.id, name: p.name, supportRoleIds: p.supportRoleIds ?? [], question: p.form?.[0]?.label ?? null }));
+      const { config } = (await res.json()) as { config: ConfigForBot };
+      const general = config.general ?? {};
+      const panels = (config.panels ?? []).map((panel) => ({
+        id: panel.id,
+        name: panel.name,
+        supportRoleIds: panel.supportRoleIds ?? [],
+        question: panel.form?.[0]?.label ?? null,
+        categoryId: panel.categoryId ?? general.defaultCategoryId ?? null,
+        namingScheme: panel.namingScheme ?? general.ticketNameScheme ?? 'ticket-{count}',
+        questions: (panel.form ?? []).map((q) => q.label),
+      }));
       if (panels.length > 0) found.push(demoServer(guild.id, guild.name, panels));
     }
     return found;
@@ -152,8 +186,11 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     const now = clock();
     const events: DemoEvent[] = [];
     const tick = Math.floor(now / (options.liveIntervalMs ?? 5000));
+    // A ticket the desk adopted is the desk's from then on: the history no longer scripts it.
+    const adopted = new Set((desk?.tickets() ?? []).map((t) => `${t.serverId}:${t.ticketId}`));
     for (const server of servers) {
-      const today = [...ticketsOfDay(server, dayOf(now) - 86_400_000), ...ticketsOfDay(server, dayOf(now))];
+      const all = [...ticketsOfDay(server, dayOf(now) - 86_400_000), ...ticketsOfDay(server, dayOf(now))];
+      const today = all.filter((t) => !adopted.has(`${server.id}:${t.ticketId}`));
       events.push(...dueEvents(today, now).filter((e) => Date.parse(e.at) > lastLive));
       // The message counts of open tickets move while people talk.
       for (const ticket of today.filter((x) => x.openedAt <= now && (x.closedAt === null || x.closedAt > now)).slice(0, 5)) {
@@ -225,12 +262,51 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     () => undefined,
   );
 
+  let deskTimer: NodeJS.Timeout | null = null;
+  const liveDesk = new Promise<LiveDesk | null>((resolve) => {
+    if (options.desk === false) return resolve(null);
+    const settings = options.desk ?? {};
+    ready.then(
+      () => {
+        if (stopped) return resolve(null);
+        deskTimer = setTimeout(() => {
+          deskTimer = null;
+          if (stopped) return resolve(null);
+          const sandboxBase = settings.sandboxBase ?? `${options.apiBase}/sandbox/discord`;
+          desk = startLiveDesk(
+            {
+              ...settings,
+              apiBase: options.apiBase,
+              key: options.key,
+              cdnBase: options.cdnBase,
+              sandboxBase,
+              discordApiBase: settings.discordApiBase ?? `${sandboxBase}/api/v10`,
+              botToken: settings.botToken ?? DEMO_APP.botToken,
+              servers,
+              clock,
+              every: settings.every === undefined ? DESK_EVERY : settings.every,
+              log,
+              ...(options.fetch ? { fetch: options.fetch } : {}),
+            },
+            call,
+          );
+          resolve(desk);
+        }, settings.startAfterMs ?? options.liveIntervalMs ?? 5000);
+        deskTimer.unref();
+      },
+      () => resolve(null),
+    );
+  });
+
   return {
     ready,
     done,
+    live: liveDesk,
     async stop() {
       stopped = true;
       for (const timeout of timers) clearInterval(timeout);
+      if (deskTimer) clearTimeout(deskTimer);
+      await (desk as LiveDesk | null)?.stop();
       await done.catch(() => undefined);
     },
   };

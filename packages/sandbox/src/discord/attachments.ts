@@ -100,6 +100,9 @@ export function legacyTranscriptPath(index: number): string {
   return `/transcript/v1/${transaction.channelId}/${transaction.id}/${transaction.filename}/${ex}/${is}/${hm}`;
 }
 
+/** Bytes of uploaded files the sandbox keeps (memory stays bounded; an evicted file's link answers 404). */
+export const UPLOADS_MAX_BYTES = 64 * 1024 * 1024;
+
 /** The sandbox's attachments: the demo's legacy transcripts, and whatever `put` adds. */
 export class AttachmentStore {
   readonly #files = new Map<string, SandboxAttachment>();
@@ -110,6 +113,23 @@ export class AttachmentStore {
 
   put(file: SandboxAttachment): void {
     this.#files.set(`${file.channelId}/${file.id}`, file);
+  }
+
+  /** Files the bot uploaded, oldest first, and their bytes: at most UPLOADS_MAX_BYTES are kept. */
+  readonly #uploads: string[] = [];
+  #uploadBytes = 0;
+
+  /** A file the bot uploaded with a message; the oldest uploads go once they hold more than UPLOADS_MAX_BYTES. */
+  upload(file: SandboxAttachment): void {
+    const key = `${file.channelId}/${file.id}`;
+    this.put(file);
+    this.#uploads.push(key);
+    this.#uploadBytes += file.body.length;
+    while (this.#uploadBytes > UPLOADS_MAX_BYTES && this.#uploads.length > 1) {
+      const oldest = this.#uploads.shift()!;
+      this.#uploadBytes -= this.#files.get(oldest)?.body.length ?? 0;
+      this.#files.delete(oldest);
+    }
   }
 
   get(channelId: string, id: string): SandboxAttachment | undefined {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { LiveDeskInputError, runningDesk } from '../demo-bot/live';
 import { sha256 } from '../kit/crypto';
 import type { FaultOptions, RouteMatcher, SandboxTokenInfo } from './control';
 import type { SandboxEngine } from './engine';
@@ -68,7 +69,7 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
       try {
         return (await handler(objectBody(req.body))) ?? { ok: true };
       } catch (error) {
-        if (error instanceof ControlInputError || error instanceof RangeError || (error instanceof Error && /not a demo user|unknown scope/.test(error.message))) {
+        if (error instanceof ControlInputError || error instanceof LiveDeskInputError || error instanceof RangeError || (error instanceof Error && /not a demo user|unknown scope/.test(error.message))) {
           return reply.code(400).send({ error: 'invalid_request', message: error.message });
         }
         throw error;
@@ -187,6 +188,16 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
   });
 
   route('revoke-user', (options) => ({ ok: true, revoked: control.revokeUser(str(options, 'user', true)!) }));
+
+  // The demo bot's desk (docs/sandbox.md, "The demo bot's desk"): make things happen now.
+  const desk = () => {
+    const found = runningDesk();
+    if (!found) throw new ControlInputError("The demo bot's desk is not running (DEMO_BOT=off, or it has not started yet).");
+    return found;
+  };
+  route('demo-bot/tickets', () => ({ tickets: desk().tickets() }));
+  route('demo-bot/open-ticket', async (options) => ({ ticket: await desk().openTicket(str(options, 'serverId', false)) }));
+  route('demo-bot/member-writes', async (options) => ({ ticket: await desk().memberWrites(str(options, 'ticketId', false)) }));
 
   route('bot-guild', (options) => {
     const guildId = str(options, 'guildId', true)!;

@@ -4,7 +4,7 @@
  */
 import type { DemoChannel, DemoEmoji, DemoMember, DemoPerson, DemoRole } from './demo-data';
 import type { ResolvedOptions } from './engine';
-import type { StoredMessage } from './guild-state';
+import type { StoredAttachment, StoredMessage } from './guild-state';
 import type { PermissionOverwrite } from './permissions';
 import { discordTimestamp } from './snowflake';
 
@@ -112,12 +112,21 @@ export function memberObject(member: DemoMember, user: object) {
   };
 }
 
-export function messageObject(message: StoredMessage, author: object) {
+/** A message as Discord answers it; `fileUrl` gives an attachment's signed CDN link. */
+export function messageObject(message: StoredMessage, author: object, fileUrl?: (attachment: StoredAttachment) => string) {
   return {
     type: 0,
     channel_id: message.channelId,
     content: message.content,
-    attachments: [],
+    attachments: (message.attachments ?? []).map((file) => ({
+      id: file.id,
+      filename: file.filename,
+      size: file.size,
+      url: fileUrl?.(file) ?? '',
+      proxy_url: fileUrl?.(file) ?? '',
+      content_type: file.contentType,
+      ...(file.width !== null && file.height !== null ? { width: file.width, height: file.height } : {}),
+    })),
     embeds: message.embeds,
     timestamp: discordTimestamp(message.createdAt),
     edited_timestamp: message.editedAt === null ? null : discordTimestamp(message.editedAt),

@@ -53,7 +53,7 @@ export function memberOf(engine: SandboxEngine, ctx: GuildContext, userId: strin
 /** The user object of a member or message author: the bot, a demo user or a demo person. */
 export function userObjectOf(engine: SandboxEngine, userId: string): object {
   if (userId === engine.options.clientId) return botUserObject(engine.options);
-  const person = personOf(userId);
+  const person = personOf(userId) ?? engine.guilds.visitor(userId);
   if (person) return personObject(person);
   return { id: userId, username: 'deleted-user', discriminator: '0', global_name: 'Deleted User', avatar: null, public_flags: 0, flags: 0 };
 }

@@ -14,6 +14,16 @@ import type { PermissionChannel, PermissionGuild, PermissionOverwrite } from './
 import { snowflakeAt, timestampOf } from './snowflake';
 import { compareIds, demoUsers } from './util';
 
+/** A file of a message, as the sandbox keeps it. */
+export interface StoredAttachment {
+  id: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+}
+
 /** A message as the sandbox keeps it. */
 export interface StoredMessage {
   id: string;
@@ -26,6 +36,8 @@ export interface StoredMessage {
   flags: number;
   tts: boolean;
   nonce: string | number | null;
+  /** Files uploaded with it (their bytes in the CDN's attachment store). */
+  attachments?: StoredAttachment[];
   /** Epoch ms. */
   createdAt: number;
   editedAt: number | null;
@@ -34,6 +46,9 @@ export interface StoredMessage {
 /** Messages kept per channel (the oldest go first) and in all (the oldest of the fullest channel go first). */
 export const MAX_MESSAGES_PER_CHANNEL = 100;
 const MAX_MESSAGES = 1000;
+/** People the world route met who are not demo people, and channels made at run time, at most. */
+const MAX_VISITORS = 1000;
+export const MAX_CREATED_CHANNELS = 2000;
 
 interface ChannelEntry {
   guildId: string;
@@ -73,6 +88,11 @@ export class GuildState {
   readonly #messages = new Map<string, StoredMessage[]>();
   readonly #byId = new Map<string, StoredMessage>();
   readonly #overwrites = new Map<string, PermissionOverwrite[]>();
+  /** Channels made through `POST /guilds/{id}/channels`, and demo channels deleted (`DELETE /channels/{id}`). */
+  readonly #created = new Map<string, ChannelEntry>();
+  readonly #deleted = new Set<string>();
+  /** People who wrote through the world route without being demo people (the demo bot's made-up players). */
+  readonly #visitors = new Map<string, DemoPerson>();
   #lastId = 0n;
   #total = 0;
 
@@ -85,6 +105,9 @@ export class GuildState {
     this.#messages.clear();
     this.#byId.clear();
     this.#overwrites.clear();
+    this.#created.clear();
+    this.#deleted.clear();
+    this.#visitors.clear();
     this.#total = 0;
     this.#lastId = 0n;
     for (const message of DEMO_MESSAGES) {
@@ -110,13 +133,72 @@ export class GuildState {
 
   /** A server's data (a synthetic server's is generated), or undefined for an unknown id. */
   data(guildId: string, known: boolean): DemoGuildData | undefined {
-    return DEMO_GUILD_DATA[guildId] ?? (known ? syntheticData(guildId) : undefined);
+    const base = DEMO_GUILD_DATA[guildId] ?? (known ? syntheticData(guildId) : undefined);
+    if (!base || (this.#created.size === 0 && this.#deleted.size === 0)) return base;
+    const created = [...this.#created.values()].filter((e) => e.guildId === guildId).map((e) => e.channel);
+    return { ...base, channels: [...base.channels.filter((c) => !this.#deleted.has(c.id)), ...created] };
   }
 
   channel(channelId: string): { guildId: string; channel: DemoChannel; overwrites: PermissionOverwrite[] } | undefined {
-    const entry = CHANNELS.get(channelId);
+    const entry = this.#created.get(channelId) ?? (this.#deleted.has(channelId) ? undefined : CHANNELS.get(channelId));
     if (!entry) return undefined;
     return { ...entry, overwrites: this.overwritesOf(entry.channel) };
+  }
+
+  /** Channels made at run time, in all servers (the sandbox's memory bound, below Discord's own limits). */
+  get createdChannels(): number {
+    return this.#created.size;
+  }
+
+  /** A channel made at run time (its id from `nextId`). */
+  createChannel(guildId: string, channel: DemoChannel): DemoChannel {
+    this.#created.set(channel.id, { guildId, channel });
+    return channel;
+  }
+
+  /** Renames a channel or changes its topic (a demo channel's change is kept beside the demo data). */
+  updateChannel(channelId: string, change: { name?: string; topic?: string | null }): DemoChannel | undefined {
+    const found = this.channel(channelId);
+    if (!found) return undefined;
+    const { topic: _old, ...rest } = found.channel;
+    const topic = change.topic === undefined ? found.channel.topic : change.topic;
+    const next: DemoChannel = { ...rest, name: change.name ?? found.channel.name, ...(topic ? { topic } : {}) };
+    if (CHANNELS.has(channelId)) this.#deleted.add(channelId);
+    this.#created.set(channelId, { guildId: found.guildId, channel: next });
+    return next;
+  }
+
+  /** Deletes a channel and its messages (and, for a category, leaves its channels without a parent, as Discord does). */
+  deleteChannel(channelId: string): void {
+    const found = this.channel(channelId);
+    if (!found) return;
+    this.#created.delete(channelId);
+    if (CHANNELS.has(channelId)) this.#deleted.add(channelId);
+    for (const message of [...this.list(channelId)]) this.delete(message);
+    this.#messages.delete(channelId);
+    this.#overwrites.delete(channelId);
+    if (found.channel.type === 4) {
+      for (const child of this.data(found.guildId, true)?.channels.filter((c) => c.parentId === channelId) ?? []) {
+        this.#deleted.add(child.id);
+        this.#created.set(child.id, { guildId: found.guildId, channel: { ...child, parentId: null } });
+      }
+    }
+  }
+
+  /** Someone the demo bot made up, writing in a channel (known to the sandbox from then on). */
+  addVisitor(person: DemoPerson): void {
+    if (personOf(person.id)) return;
+    this.#visitors.delete(person.id);
+    this.#visitors.set(person.id, person);
+    // The least recently seen go first beyond MAX_VISITORS (their messages then show a deleted user).
+    for (const id of this.#visitors.keys()) {
+      if (this.#visitors.size <= MAX_VISITORS) break;
+      this.#visitors.delete(id);
+    }
+  }
+
+  visitor(userId: string): DemoPerson | undefined {
+    return this.#visitors.get(userId);
   }
 
   overwritesOf(channel: DemoChannel): PermissionOverwrite[] {
@@ -125,7 +207,7 @@ export class GuildState {
 
   /** Replaces a channel's overwrites (null: back to the demo data's). */
   setOverwrites(channelId: string, overwrites: PermissionOverwrite[] | null): void {
-    if (!CHANNELS.has(channelId)) throw new Error(`setChannelOverwrites: ${channelId} is not a demo channel`);
+    if (!this.channel(channelId)) throw new Error(`setChannelOverwrites: ${channelId} is not a demo channel`);
     if (overwrites === null) this.#overwrites.delete(channelId);
     else this.#overwrites.set(channelId, overwrites.map((o) => ({ ...o })));
   }

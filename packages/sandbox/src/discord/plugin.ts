@@ -6,6 +6,7 @@ import { sha256 } from '../kit/crypto';
 import { pathBelow } from '../kit/http';
 import { AttachmentStore, attachmentRoutes } from './attachments';
 import { cdnRoutes } from './cdn';
+import { channelRoutes } from './channel-routes';
 import { createSandboxControl, type FaultOptions, internalsOf, type SandboxControl, type SandboxRequestRecord } from './control';
 import { controlRoutes } from './control-routes';
 import { DEMO_APP } from './demo-data';
@@ -294,12 +295,13 @@ export const discordSandbox: FastifyPluginAsync<DiscordSandboxOptions> = async f
   oauthRoutes(app, engine);
   restRoutes(app, engine);
   guildRoutes(app, engine);
-  messageRoutes(app, engine);
-  sandboxPages(app, engine);
-  cdnRoutes(app);
-  // Signed attachment links (the demo's legacy transcripts) and the bot's refresh of them.
+  // Signed attachment links (the demo's legacy transcripts, files the bot uploads) and the bot's refresh of them.
   const attachments = new AttachmentStore();
   for (const file of DEMO_TICKET_FILES) attachments.put(file);
+  messageRoutes(app, engine, attachments);
+  channelRoutes(app, engine);
+  sandboxPages(app, engine);
+  cdnRoutes(app);
   attachmentRoutes(app, engine, attachments, `${engine.options.baseUrl ?? ''}/cdn`);
   if (options.controlRoutes) controlRoutes(app, engine);
   if (opts.monetization) registerMonetization(app, engine, opts.monetization);

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { escapeHtml, htmlDocument, styleHash } from '../kit/html';
+import { signAttachment } from './attachments';
 import { DEMO_GUILDS, type DemoChannel, type DemoRole } from './demo-data';
 import type { SandboxEngine } from './engine';
 import { type GuildContext, guildContext, memberOf } from './guild-routes';
@@ -79,6 +80,7 @@ blockquote{margin:2px 0;padding:0 8px 0 12px;border-left:4px solid var(--grey)}
 .field{grid-column:1/-1;font-size:14px;min-width:0;overflow-wrap:anywhere}
 .field.inline{grid-column:auto}
 .field-name{font-weight:600;color:var(--head);margin-bottom:2px}
+.files{margin:4px 0}.files img{display:block;max-width:min(400px,100%);max-height:300px;border-radius:4px}
 .embed-image{grid-column:1/-1;margin-top:16px;min-width:0}
 .embed-image img{display:block;max-width:100%;max-height:300px;border-radius:4px}
 .thumb{grid-column:2;grid-row:1/span 6;margin-top:8px;width:80px;height:80px;overflow:hidden;border-radius:4px;font-size:11px;color:var(--muted);overflow-wrap:anywhere}
@@ -183,13 +185,13 @@ function botPerms(view: View, channel: DemoChannel): bigint | null {
 function displayName(view: View, userId: string): string {
   if (userId === view.engine.options.clientId) return view.engine.options.appName;
   const member = memberOf(view.engine, view.ctx, userId);
-  const person = personOf(userId);
+  const person = personOf(userId) ?? view.engine.guilds.visitor(userId);
   return member?.nick ?? person?.globalName ?? person?.username ?? 'Deleted User';
 }
 
 function markdownContext(view: View): MarkdownContext {
   return {
-    user: (id) => (id === view.engine.options.clientId || personOf(id) ? displayName(view, id) : null),
+    user: (id) => (id === view.engine.options.clientId || personOf(id) || view.engine.guilds.visitor(id) ? displayName(view, id) : null),
     role: (id) => {
       const role = view.ctx.data.roles.find((r) => r.id === id);
       return role ? { name: role.name, color: role.color } : null;
@@ -293,9 +295,28 @@ function embedHtml(embedOut: EmbedOut, md: MarkdownContext): string {
   return `<article class="embed${colour}" aria-label="Embed${embedOut.title ? `: ${escapeHtml(embedOut.title)}` : ''}">${main}${thumb}${image}${footer}</article>`;
 }
 
+/** A message's files: images shown, the rest as links (signed links of the sandbox's CDN, fresh for the page). */
+function filesHtml(view: View, message: StoredMessage): string {
+  const files = message.attachments ?? [];
+  if (files.length === 0) return '';
+  const items = files.map((file) => {
+    const { ex, is, hm } = signAttachment(message.channelId, file.id, file.filename, view.engine.now());
+    const href = `../cdn/attachments/${message.channelId}/${file.id}/${encodeURIComponent(file.filename)}?ex=${ex}&is=${is}&hm=${hm}&`;
+    const link = `<a href="${escapeHtml(href)}" rel="noopener noreferrer" target="_blank">${escapeHtml(file.filename)}</a> <span class="time">${escapeHtml(sizeText(file.size))}</span>`;
+    return file.contentType.startsWith('image/') ? `<li><img src="${escapeHtml(href)}" alt="${escapeHtml(file.filename)}"><br>${link}</li>` : `<li>📎 ${link}</li>`;
+  });
+  return `<ul class="files plain" aria-label="Files">${items.join('')}</ul>`;
+}
+
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 function messageHtml(view: View, message: StoredMessage, md: MarkdownContext): string {
   const isBot = message.authorId === view.engine.options.clientId;
-  const person = personOf(message.authorId);
+  const person = personOf(message.authorId) ?? view.engine.guilds.visitor(message.authorId);
   const avatar = avatarSrc('../', message.authorId, isBot ? null : (person?.avatar ?? null));
   const suppress = (message.flags & (1 << 2)) !== 0;
   return `<li class="msg" id="m-${escapeHtml(message.id)}">
@@ -306,6 +327,7 @@ function messageHtml(view: View, message: StoredMessage, md: MarkdownContext): s
   }</div>
 ${message.content ? `<div class="content">${renderMarkdown(message.content, md)}</div>` : ''}
 ${suppress ? '' : message.embeds.map((e) => embedHtml(e, md)).join('')}
+${filesHtml(view, message)}
 ${componentsHtml(message.components)}
 </div>
 </li>`;
@@ -331,7 +353,7 @@ function channelPage(view: View, channel: DemoChannel): Page {
       : `<p class="empty">No messages in #${escapeHtml(channel.name)} yet. What the bot posts here (POST /api/v10/channels/${escapeHtml(channel.id)}/messages) shows up on this page.</p>`;
     main = `<p class="notice ${status.level === 'ok' ? '' : status.level}" role="status">${escapeHtml(status.text)}</p>
 ${list}
-<p class="composer">This is the sandbox's view of #${escapeHtml(channel.name)}: it shows what the bot posted, and sends nothing.</p>`;
+<p class="composer">This is the sandbox's view of #${escapeHtml(channel.name)}: it shows what the bot and the members posted, and sends nothing.</p>`;
   }
   const body = `<div class="app">
 ${sidebar(view, channel.id)}

@@ -1,0 +1,104 @@
+/**
+ * The demo bot's live half, started once its history is in: the desk (live tickets in the sandbox's
+ * Discord) and the command loop, with the controls tests and the sandbox's `/_control/demo-bot/*`
+ * routes use to make things happen now (docs/sandbox.md, "The demo bot's desk").
+ */
+import { type CommandLoop, startCommandLoop } from './commands';
+import { Desk, type DeskOptions, type DeskTicket } from './desk';
+
+export interface LiveTicketInfo {
+  serverId: string;
+  ticketId: string;
+  channelId: string;
+  channelName: string;
+  /** Null for an adopted ticket the desk cannot place (docs/sandbox.md, "The demo bot's desk"). */
+  number: number | null;
+  openerId: string | null;
+  adopted: boolean;
+  claimedBy: string | null;
+  labels: string[];
+  closed: boolean;
+  messages: number;
+}
+
+/** What tests (and the sandbox's control routes) can ask of the running desk. */
+export interface LiveDesk {
+  /** Resolves once the start tickets are open (rejects if opening them failed). */
+  readonly started: Promise<void>;
+  /** Opens a ticket now (in `serverId`, else the first server the desk works in). */
+  openTicket(serverId?: string): Promise<LiveTicketInfo>;
+  /** The opener writes now in `ticketId` (else in a random open ticket). */
+  memberWrites(ticketId?: string): Promise<LiveTicketInfo & { messageId: string }>;
+  tickets(): LiveTicketInfo[];
+  /** Commands carried out so far. */
+  readonly commandsHandled: number;
+  stop(): Promise<void>;
+}
+
+export interface LiveDeskOptions extends DeskOptions {
+  /** Poll and carry out the dashboard's commands (default true). */
+  commands?: boolean;
+  waitSeconds?: number;
+  backoffMs?: { first: number; max: number };
+}
+
+/** Refused input of a control (an unknown server or ticket): the control route answers 400. */
+export class LiveDeskInputError extends Error {}
+
+const running: LiveDesk[] = [];
+
+/** The desk started last and still running (the sandbox's control routes act on it), if any. */
+export function runningDesk(): LiveDesk | undefined {
+  return running.at(-1);
+}
+
+function infoOf(ticket: DeskTicket): LiveTicketInfo {
+  return {
+    serverId: ticket.server.id,
+    ticketId: ticket.ticketId,
+    channelId: ticket.channelId,
+    channelName: ticket.channelName,
+    number: ticket.number,
+    openerId: ticket.openerId,
+    adopted: ticket.adopted,
+    claimedBy: ticket.claimedBy,
+    labels: [...ticket.labels],
+    closed: ticket.closed !== null,
+    messages: ticket.messages.length,
+  };
+}
+
+export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParameters<typeof Desk>[1]): LiveDesk {
+  const desk = new Desk(options, botApi);
+  const started = desk.start();
+  started.catch((error: unknown) => desk.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'demo bot: the desk could not open its tickets'));
+  const loop: CommandLoop | null = options.commands === false ? null : startCommandLoop(desk, { apiBase: options.apiBase, key: options.key, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.waitSeconds !== undefined ? { waitSeconds: options.waitSeconds } : {}), ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}) });
+  const live: LiveDesk = {
+    started,
+    async openTicket(serverId) {
+      const server = serverId === undefined ? desk.deskServers()[0] : desk.deskServers().find((s) => s.id === serverId);
+      if (!server) throw new LiveDeskInputError(serverId === undefined ? 'The demo bot works in no server with a ticket category.' : `The demo bot opens no tickets in server ${serverId}.`);
+      return infoOf(await desk.serial(() => desk.openTicket(server)));
+    },
+    async memberWrites(ticketId) {
+      const open = desk.openTickets().filter((t) => t.openerId !== null);
+      const ticket = ticketId === undefined ? open[Math.floor(desk.random() * open.length)] : open.find((t) => t.ticketId === ticketId);
+      if (!ticket) throw new LiveDeskInputError(ticketId === undefined ? 'No ticket is open.' : `No open ticket ${ticketId}.`);
+      const message = await desk.serial(() => desk.memberWrites(ticket));
+      return { ...infoOf(ticket), messageId: message.id };
+    },
+    tickets: () => [...desk.tickets.values()].map(infoOf),
+    get commandsHandled() {
+      return loop?.handled ?? 0;
+    },
+    async stop() {
+      desk.stop();
+      const index = running.indexOf(live);
+      if (index !== -1) running.splice(index, 1);
+      await loop?.stop();
+      await started.catch(() => undefined);
+    },
+  };
+  running.push(live);
+  return live;
+}
