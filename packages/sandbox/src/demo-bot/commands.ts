@@ -134,28 +134,53 @@ async function reply(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): 
   return done(message.id);
 }
 
+/** A reply file the bot downloads is at most this large (the API's limit for one) and takes at most this long. */
+const DOWNLOAD_MAX_BYTES = 10 * 1024 * 1024;
+const DOWNLOAD_TIMEOUT_MS = 30_000;
+
 /**
  * A reply's file, downloaded from the API with the bot's key (`GET /api/bot/v1/attachments/:id`,
- * docs/api.md). The key is sent to the API's own origin only: a file anywhere else is refused.
+ * docs/api.md). The key is sent to that path of the API only (no redirects followed): a file anywhere
+ * else is refused, as is one larger than DOWNLOAD_MAX_BYTES or slower than DOWNLOAD_TIMEOUT_MS.
  */
 async function downloadFile(desk: Desk, file: NonNullable<ReceivedCommand['attachments']>[number]): Promise<{ filename: string; contentType: string; bytes: Buffer } | { reason: string; message: string }> {
-  const api = new URL(desk.options.apiBase);
+  const files = new URL(`${desk.options.apiBase.replace(/\/+$/, '')}/api/bot/v1/attachments/`);
   let url: URL;
   try {
-    url = new URL(String(file.url ?? ''), api);
+    url = new URL(String(file.url ?? ''), files);
   } catch {
     return { reason: 'other', message: 'A reply file has no address the bot can read.' };
   }
-  if (url.origin !== api.origin) return { reason: 'other', message: 'A reply file is not on the API: the bot fetches files from the API only.' };
-  const res = await desk.fetch(url.href, { headers: { authorization: `Bearer ${desk.options.key}` } });
-  if (!res.ok) {
-    await res.body?.cancel().catch(() => undefined);
-    return { reason: 'other', message: `The reply file could not be downloaded from the API (${res.status}${res.status === 404 ? ': deleted, or never sent' : ''}).` };
+  const id = url.pathname.slice(files.pathname.length);
+  if (url.origin !== files.origin || !url.pathname.startsWith(files.pathname) || !/^[A-Za-z0-9_-]+$/.test(id)) {
+    return { reason: 'other', message: 'A reply file is not on the API: the bot fetches files from the API only (its /api/bot/v1/attachments/).' };
   }
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const filename = typeof file.filename === 'string' && file.filename !== '' ? file.filename : 'file';
-  const contentType = typeof file.contentType === 'string' && file.contentType !== '' ? file.contentType : (res.headers.get('content-type') ?? 'application/octet-stream');
-  return { filename, contentType, bytes };
+  const tooLarge = { reason: 'other', message: `A reply file is larger than ${DOWNLOAD_MAX_BYTES / 1024 / 1024} MB: the bot does not download it.` };
+  try {
+    const res = await desk.fetch(url.href, { headers: { authorization: `Bearer ${desk.options.key}` }, redirect: 'error', signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => undefined);
+      return { reason: 'other', message: `The reply file could not be downloaded from the API (${res.status}${res.status === 404 ? ': deleted, or never sent' : ''}).` };
+    }
+    if (Number(res.headers.get('content-length') ?? 0) > DOWNLOAD_MAX_BYTES) {
+      await res.body?.cancel().catch(() => undefined);
+      return tooLarge;
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of res.body ?? []) {
+      size += chunk.byteLength;
+      // Leaving the loop cancels the rest of the body.
+      if (size > DOWNLOAD_MAX_BYTES) return tooLarge;
+      chunks.push(chunk);
+    }
+    const filename = typeof file.filename === 'string' && file.filename !== '' ? file.filename : 'file';
+    const contentType = typeof file.contentType === 'string' && file.contentType !== '' ? file.contentType : 'application/octet-stream';
+    return { filename, contentType, bytes: Buffer.concat(chunks) };
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    return { reason: 'other', message: timedOut ? 'The reply file took too long to download from the API.' : 'The reply file could not be downloaded from the API (no answer).' };
+  }
 }
 
 async function unclaim(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {

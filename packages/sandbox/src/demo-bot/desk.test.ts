@@ -72,7 +72,10 @@ class FakeBotApi {
     app.get('/api/bot/v1/attachments/:id', async (req, reply) => {
       if (!authed(req)) return reply.code(401).send({});
       this.downloads++;
-      const file = this.files.get((req.params as { id: string }).id);
+      const id = (req.params as { id: string }).id;
+      if (id === 'att_moved') return reply.code(302).header('location', '/api/bot/v1/attachments/att_log').send();
+      if (id === 'att_huge') return reply.type('application/octet-stream').send(Buffer.alloc(10 * 1024 * 1024 + 1));
+      const file = this.files.get(id);
       if (!file) return reply.code(404).send({ code: 1002, message: 'Not found' });
       return reply.type(file.type).header('content-disposition', 'attachment').send(file.data);
     });
@@ -344,6 +347,15 @@ describe('the desk carries out the dashboard’s commands', () => {
     const lost = api.command('reply', one!.ticketId, { content: 'see file', attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 1, url: '/api/bot/v1/attachments/att_gone' }] });
     expect(await api.reportOf(lost.id)).toMatchObject({ outcome: 'failed', reason: 'other', message: expect.stringContaining('404') });
     expect(api.downloads).toBe(1);
+    // Elsewhere on the API (the key only goes to reply files), a redirect, a file past 10 MB: refused.
+    const notAFile = api.command('reply', one!.ticketId, { content: 'see file', attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 1, url: '/api/bot/v1/commands' }] });
+    expect(await api.reportOf(notAFile.id)).toMatchObject({ outcome: 'failed', reason: 'other', message: expect.stringContaining('from the API only') });
+    expect(api.downloads).toBe(1);
+    const moved = api.command('reply', one!.ticketId, { content: 'see file', attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 1, url: '/api/bot/v1/attachments/att_moved' }] });
+    expect(await api.reportOf(moved.id)).toMatchObject({ outcome: 'failed', reason: 'other', message: expect.stringContaining('could not be downloaded') });
+    expect(api.downloads).toBe(2);
+    const huge = api.command('reply', one!.ticketId, { content: 'see file', attachments: [{ filename: 'a.bin', contentType: 'application/octet-stream', size: 1, url: '/api/bot/v1/attachments/att_huge' }] });
+    expect(await api.reportOf(huge.id)).toMatchObject({ outcome: 'failed', reason: 'other', message: expect.stringContaining('larger than 10 MB') });
   });
 
   test('a ticket of the history it has no channel for is adopted: a channel, the line saying so, then the reply and the close', async () => {

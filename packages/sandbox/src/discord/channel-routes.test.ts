@@ -154,6 +154,17 @@ describe('the world route (a member writing in Discord)', () => {
     expect(page.body).toContain('me too');
   });
 
+  test('counts against the sandbox’s rate limit, per channel, like the REST routes', async () => {
+    const channel = (await send(sandbox.app, 'POST', `/guilds/${ARCADE}/channels`, ticketChannel())).json() as { id: string };
+    sandbox.h.control.setRateLimit({ limit: 2, windowSeconds: 60 });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await world(channel.id, { author: { id: DEMO_USERS.ben.id }, content: `hi ${i}` }));
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 429]);
+    expect(answers[0]!.headers['x-ratelimit-bucket']).toMatch(/^[0-9a-f]{32}$/);
+    expect(answers[2]!.json()).toMatchObject({ message: 'You are being rate limited.', global: false });
+    sandbox.h.control.setRateLimit(null);
+  });
+
   test('needs the bot token and a person, never the bot', async () => {
     expect((await world(CHANNELS.support, { author: { id: DEMO_USERS.ben.id }, content: 'x' }, null)).statusCode).toBe(401);
     expect((await world(CHANNELS.support, { author: { id: DEMO_APP.clientId }, content: 'x' })).statusCode).toBe(400);

@@ -264,7 +264,7 @@ export function channelRoutes(app: FastifyInstance, engine: SandboxEngine): void
 
   // The world: a member writing in a channel, as they would in Discord's client. The demo bot's
   // simulated members use it (with the bot's token: no one else can make the demo's people speak).
-  app.post('/_world/channels/:channelId/messages', async (req, reply) => {
+  app.post('/_world/channels/:channelId/messages', { config: { sandboxBucket: 'POST /_world/channels/{channel.id}/messages', sandboxMajor: 'channelId' } }, async (req, reply) => {
     if (callerOf(req, engine).kind !== 'bot') return unauthorized(reply);
     const { channelId } = req.params as { channelId: string };
     const found = SNOWFLAKE.test(channelId) ? guilds.channel(channelId) : undefined;
