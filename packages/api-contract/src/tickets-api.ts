@@ -83,6 +83,8 @@ export const TicketQueue = z.object({
   labels: z.array(TicketLabel),
   /** The panels tickets may come from (id and name), for the panel filter. */
   panels: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** More open tickets than the queue reads (the 500 opened first are listed and filtered); the counts are over all. */
+  truncated: z.boolean().optional(),
 });
 export type TicketQueue = z.infer<typeof TicketQueue>;
 

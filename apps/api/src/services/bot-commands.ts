@@ -115,11 +115,11 @@ export class BotCommands {
     publishTickets(this.deps.signals, [{ guild_id: guildId, ticket_id: ticketId }], false);
   }
 
-  /** The ticket's commands queued since `since` (epoch ms), oldest first, as the dashboard follows them. */
-  async ofTicket(guildId: string, ticketId: string, since: number): Promise<CommandView[]> {
+  /** The ticket's commands for `botId` queued since `since` (epoch ms), oldest first, as the dashboard follows them. */
+  async ofTicket(botId: string, guildId: string, ticketId: string, since: number): Promise<CommandView[]> {
     const { rows } = await this.deps.db.query<CommandRow>(
-      'SELECT * FROM bot_commands WHERE guild_id = $1 AND ticket_id = $2 AND requested_at > $3 ORDER BY requested_at, id',
-      [guildId, ticketId, iso(since)],
+      'SELECT * FROM bot_commands WHERE bot_id = $1 AND guild_id = $2 AND ticket_id = $3 AND requested_at > $4 ORDER BY requested_at, id',
+      [botId, guildId, ticketId, iso(since)],
     );
     const now = this.deps.clock();
     return rows.map((row) => this.#view(row, now));

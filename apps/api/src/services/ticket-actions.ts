@@ -12,6 +12,7 @@ import {
   type TicketLabel,
   type WebLogEntry,
 } from '@tickety/api-contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/driver';
 import type { BlobStore } from '../lib/blob-store';
 import { type Clock, iso } from '../lib/clock';
@@ -25,6 +26,11 @@ import { commandView } from './ticket-queue';
 const UNUSED_KEEP_MS = 24 * 3600 * 1000;
 const USED_KEEP_MS = 30 * 24 * 3600 * 1000;
 const PRUNE_BATCH = 50;
+/** How often each instance prunes reply files on its own (besides at each upload). */
+const PRUNE_EVERY_MS = 15 * 60 * 1000;
+/** Unsent reply files (of the last day) one user may keep, and one server. */
+export const UNSENT_MAX_BYTES_PER_USER = 50 * 1024 * 1024;
+export const UNSENT_MAX_BYTES_PER_SERVER = 200 * 1024 * 1024;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 function newAttachmentId(): string {
@@ -39,7 +45,10 @@ function safeContentType(value: string | undefined): string {
   return /^[a-z0-9][a-z0-9.+-]{0,63}\/[a-z0-9][a-z0-9.+-]{0,63}$/.test(type) ? type : 'application/octet-stream';
 }
 
-/** A file name as Discord shows it: no path, no control characters, at most 255 characters; `file` when nothing is left. */
+/**
+ * A file name as Discord shows it: no path, no control characters (C0, C1), no bidirectional overrides
+ * or line/paragraph separators, at most 255 characters; `file` when nothing (or only `.`/`..`) is left.
+ */
 export function safeFilename(value: string | undefined): string {
   let name = value ?? '';
   try {
@@ -48,8 +57,9 @@ export function safeFilename(value: string | undefined): string {
     // Taken as sent.
   }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
-  name = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f"]/g, '').trim();
-  return [...name].slice(0, 255).join('') || 'file';
+  name = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f"\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  name = [...name].slice(0, 255).join('');
+  return name === '' || name === '.' || name === '..' ? 'file' : name;
 }
 
 const blobKey = (id: string) => `ticket-attachments/${id}`;
@@ -77,8 +87,28 @@ export class TicketActions {
       blobStore: BlobStore;
       /** The API's public address: the bot downloads reply files from it. */
       publicUrl: string;
+      log: FastifyBaseLogger;
     },
   ) {}
+
+  #timer: NodeJS.Timeout | null = null;
+  #pruning: Promise<number> | null = null;
+
+  /** Prunes reply files every PRUNE_EVERY_MS on this instance (besides at each upload), until stop(). */
+  start(): void {
+    this.#timer = setInterval(() => void this.prune().catch((error: unknown) => this.#warn(error, 'reply files: pruning failed (tried again later)')), PRUNE_EVERY_MS);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#pruning?.catch(() => undefined);
+  }
+
+  #warn(error: unknown, message: string): void {
+    this.deps.log.warn({ cause: String((error as Error)?.message ?? error).slice(0, 300) }, message);
+  }
 
   async #ticket(queryable: Queryable, botId: string, guildId: string, ticketId: string, lock: boolean): Promise<TicketRow> {
     const { rows } = await queryable.query<TicketRow>(
@@ -89,6 +119,11 @@ export class TicketActions {
     if (!row) throw new ApiHttpError('NOT_FOUND', { message: 'This server has no ticket with this id.' });
     if (row.closed_at !== null && row.closed_at !== undefined) throw new ApiHttpError('TICKET_CLOSED');
     return row;
+  }
+
+  /** Refuses a ticket this server has not (404) or that is closed (409 1033). */
+  async assertOpen(botId: string, guildId: string, ticketId: string): Promise<void> {
+    await this.#ticket(this.deps.db, botId, guildId, ticketId, false);
   }
 
   /** Label ids in the configuration's order, each once; an id not configured is refused (400). */
@@ -117,7 +152,7 @@ export class TicketActions {
       let payload: BotCommandPayload;
       const changes: ConfigFieldChange[] = [];
       if (request.kind === 'reply') {
-        const attachments = await this.#claimFiles(tx, guildId, actor.id, request.attachmentIds, id);
+        const attachments = await this.#claimFiles(tx, guildId, ticketId, actor.id, request.attachmentIds, id);
         payload = { kind: 'reply', content: request.content, ...(attachments.length > 0 ? { attachments } : {}) };
       } else if (request.kind === 'set_labels') {
         const labels = TicketActions.labelsOf(config, request.labels);
@@ -144,18 +179,18 @@ export class TicketActions {
     return commandView(result);
   }
 
-  /** The uploads a reply sends: all of them this user's, of this server, not sent yet, together within Discord's limit. */
-  async #claimFiles(tx: Queryable, guildId: string, userId: string, ids: readonly string[], commandId: string): Promise<ReplyFile[]> {
+  /** The uploads a reply sends: all of them this user's, for this ticket, not sent yet, together within Discord's limit. */
+  async #claimFiles(tx: Queryable, guildId: string, ticketId: string, userId: string, ids: readonly string[], commandId: string): Promise<ReplyFile[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
     const { rows } = await tx.query<{ id: string; filename: string; content_type: string; size: number }>(
-      `UPDATE ticket_attachments SET command_id = $4 WHERE id = ANY($1::text[]) AND guild_id = $2 AND user_id = $3 AND command_id IS NULL AND created_at > $5
+      `UPDATE ticket_attachments SET command_id = $4 WHERE id = ANY($1::text[]) AND guild_id = $2 AND user_id = $3 AND command_id IS NULL AND created_at > $5 AND ticket_id = $6
        RETURNING id, filename, content_type, size`,
-      [unique, guildId, userId, commandId, iso(this.deps.clock() - UNUSED_KEEP_MS)],
+      [unique, guildId, userId, commandId, iso(this.deps.clock() - UNUSED_KEEP_MS), ticketId],
     );
     if (rows.length !== unique.length) {
       throw new ApiHttpError('VALIDATION_FAILED', {
-        message: 'attachmentIds: a file is not one you uploaded on this server for a reply, or it was sent already or deleted (files not sent within a day are). Nothing was sent: upload it again.',
+        message: 'attachmentIds: a file is not one you uploaded for a reply in this ticket, or it was sent already or deleted (files not sent within a day are). Nothing was sent: upload it again.',
       });
     }
     const total = rows.reduce((sum, row) => sum + Number(row.size), 0);
@@ -168,42 +203,112 @@ export class TicketActions {
       .map((row) => ({ filename: row.filename, contentType: row.content_type, size: Number(row.size), url: `${this.deps.publicUrl}/api/bot/v1/attachments/${row.id}` }));
   }
 
-  /** Stores a file for a reply in the ticket (open, of this server) and answers its id. Old uploads are tidied first. */
+  /**
+   * Stores a file for a reply in the ticket (open, of this server) and answers its id. Old uploads are
+   * tidied first; refused (429) when the user's, or the server's, files not sent yet of the last day
+   * would pass UNSENT_MAX_BYTES_PER_USER or UNSENT_MAX_BYTES_PER_SERVER.
+   */
   async upload(input: { botId: string; guildId: string; ticketId: string; userId: string; filename: string | undefined; contentType: string | undefined; bytes: Buffer }): Promise<ReplyAttachment> {
     await this.#ticket(this.deps.db, input.botId, input.guildId, input.ticketId, false);
     if (input.bytes.length === 0) throw new ApiHttpError('VALIDATION_FAILED', { message: 'The file is empty: send its bytes as the body.' });
-    await this.prune().catch(() => undefined);
+    await this.prune().catch((error: unknown) => this.#warn(error, 'reply files: pruning failed (tried again later)'));
+    await this.#assertRoom(input.guildId, input.userId, input.bytes.length);
     const id = newAttachmentId();
     const filename = safeFilename(input.filename);
     const contentType = safeContentType(input.contentType);
     await this.deps.blobStore.put(blobKey(id), input.bytes, contentType);
     await this.deps.db.query(
-      `INSERT INTO ticket_attachments (id, guild_id, user_id, filename, content_type, size, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, input.guildId, input.userId, filename, contentType, input.bytes.length, iso(this.deps.clock())],
+      `INSERT INTO ticket_attachments (id, guild_id, ticket_id, user_id, filename, content_type, size, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [id, input.guildId, input.ticketId, input.userId, filename, contentType, input.bytes.length, iso(this.deps.clock())],
     );
     return { id, filename, contentType, size: input.bytes.length };
   }
 
-  /** A reply file for the bot that serves its server, or null. */
-  async file(id: string): Promise<{ guildId: string; filename: string; contentType: string; bytes: Buffer } | null> {
-    const { rows } = await this.deps.db.query<{ guild_id: string; filename: string; content_type: string }>('SELECT guild_id, filename, content_type FROM ticket_attachments WHERE id = $1', [id]);
-    const row = rows[0];
-    if (!row) return null;
-    const bytes = await this.deps.blobStore.get(blobKey(id));
-    return bytes ? { guildId: row.guild_id, filename: row.filename, contentType: row.content_type, bytes } : null;
+  /** Refuses (429) an upload of `size` bytes that would pass the user's or the server's room for files not sent yet. */
+  async #assertRoom(guildId: string, userId: string, size: number): Promise<void> {
+    const { rows } = await this.deps.db.query<{ mine: string; server: string }>(
+      `SELECT (SELECT coalesce(sum(size), 0) FROM ticket_attachments WHERE user_id = $1 AND command_id IS NULL AND created_at > $3)::text AS mine,
+              (SELECT coalesce(sum(size), 0) FROM ticket_attachments WHERE guild_id = $2 AND command_id IS NULL AND created_at > $3)::text AS server`,
+      [userId, guildId, iso(this.deps.clock() - UNUSED_KEEP_MS)],
+    );
+    const mine = Number(rows[0]?.mine ?? 0);
+    const server = Number(rows[0]?.server ?? 0);
+    const mb = (bytes: number) => bytes / 1024 / 1024;
+    if (mine + size > UNSENT_MAX_BYTES_PER_USER) {
+      throw new ApiHttpError('RATE_LIMITED', {
+        message: `Your files not sent yet would pass ${mb(UNSENT_MAX_BYTES_PER_USER)} MB: send them with a reply, or wait (files not sent within a day are deleted), then upload this one again.`,
+      });
+    }
+    if (server + size > UNSENT_MAX_BYTES_PER_SERVER) {
+      throw new ApiHttpError('RATE_LIMITED', {
+        message: `This server's files not sent yet would pass ${mb(UNSENT_MAX_BYTES_PER_SERVER)} MB: send them with replies, or wait (files not sent within a day are deleted), then upload this one again.`,
+      });
+    }
   }
 
-  /** Deletes uploads never sent within a day, and sent ones after 30 days (a few at a time). */
-  async prune(): Promise<number> {
-    const now = this.deps.clock();
-    const { rows } = await this.deps.db.query<{ id: string }>(
-      `DELETE FROM ticket_attachments WHERE id IN (
-         SELECT id FROM ticket_attachments WHERE (command_id IS NULL AND created_at <= $1) OR created_at <= $2 ORDER BY created_at LIMIT ${PRUNE_BATCH})
-       RETURNING id`,
-      [iso(now - UNUSED_KEEP_MS), iso(now - USED_KEEP_MS)],
+  /**
+   * A sent reply file's server, name and type, when `botId` is the bot its reply was queued for; else
+   * null. The caller checks the bot still serves the server before reading its bytes (`bytes`).
+   */
+  async sentFile(id: string, botId: string): Promise<{ guildId: string; filename: string; contentType: string } | null> {
+    const { rows } = await this.deps.db.query<{ guild_id: string; filename: string; content_type: string }>(
+      `SELECT a.guild_id, a.filename, a.content_type FROM ticket_attachments a JOIN bot_commands c ON c.id = a.command_id
+        WHERE a.id = $1 AND c.bot_id = $2 AND c.guild_id = a.guild_id`,
+      [id, botId],
     );
-    if (rows.length > 0) await this.deps.blobStore.delete(rows.map((row) => blobKey(row.id)));
-    return rows.length;
+    const row = rows[0];
+    return row ? { guildId: row.guild_id, filename: row.filename, contentType: row.content_type } : null;
+  }
+
+  /** A reply file's bytes, or null when the store has none. */
+  bytes(id: string): Promise<Buffer | null> {
+    return this.deps.blobStore.get(blobKey(id));
+  }
+
+  /**
+   * Deletes uploads never sent within a day, and sent ones after 30 days (a few at a time, each
+   * through its index), queueing their blobs in `blob_deletions` with the rows' deletion; then deletes
+   * queued reply-file blobs, a store that fails leaving them queued for the next pass.
+   */
+  prune(): Promise<number> {
+    this.#pruning ??= this.#prune().finally(() => {
+      this.#pruning = null;
+    });
+    return this.#pruning;
+  }
+
+  async #prune(): Promise<number> {
+    const now = this.deps.clock();
+    const count = await this.deps.db.transaction(async (tx) => {
+      const unsent = await tx.query<{ id: string }>(
+        `DELETE FROM ticket_attachments WHERE id IN (
+           SELECT id FROM ticket_attachments WHERE command_id IS NULL AND created_at <= $1 ORDER BY created_at LIMIT ${PRUNE_BATCH})
+         RETURNING id`,
+        [iso(now - UNUSED_KEEP_MS)],
+      );
+      const sent = await tx.query<{ id: string }>(
+        `DELETE FROM ticket_attachments WHERE id IN (SELECT id FROM ticket_attachments WHERE created_at <= $1 ORDER BY created_at LIMIT ${PRUNE_BATCH}) RETURNING id`,
+        [iso(now - USED_KEEP_MS)],
+      );
+      const keys = [...unsent.rows, ...sent.rows].map((row) => blobKey(row.id));
+      if (keys.length > 0) await tx.query('INSERT INTO blob_deletions (key, since) SELECT k, $2 FROM unnest($1::text[]) AS k ON CONFLICT (key) DO NOTHING', [keys, iso(now)]);
+      return keys.length;
+    });
+    await this.#sweep();
+    return count;
+  }
+
+  /** Deletes queued reply-file blobs (the oldest first); a store that fails leaves them queued, logged. */
+  async #sweep(): Promise<void> {
+    try {
+      const { rows } = await this.deps.db.query<{ key: string }>(`SELECT key FROM blob_deletions WHERE key LIKE 'ticket-attachments/%' ORDER BY since LIMIT ${PRUNE_BATCH * 2}`);
+      const keys = rows.map((row) => row.key);
+      if (keys.length === 0) return;
+      await this.deps.blobStore.delete(keys);
+      await this.deps.db.query('DELETE FROM blob_deletions WHERE key = ANY($1::text[])', [keys]);
+    } catch (error) {
+      this.#warn(error, 'reply files: blob deletion postponed (kept in blob_deletions)');
+    }
   }
 
   /** `PUT /tickets/labels`: the server's labels as a new configuration version (1013 when `version` is not the live one). */

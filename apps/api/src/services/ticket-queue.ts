@@ -23,6 +23,8 @@ import type { StaffNames } from './staff-names';
 
 /** Live messages a ticket's page opens with (the newest; older ones are in the transcript once it closes). */
 const DETAIL_MESSAGES_MAX = 500;
+/** Open tickets the queue reads at most (the oldest opened first); past it the answer says `truncated`. */
+export const QUEUE_TICKETS_MAX = 500;
 /** A page reads the commands of this last while. */
 const COMMANDS_WINDOW_MS = 3_600_000;
 
@@ -31,7 +33,7 @@ const COMMANDS_WINDOW_MS = 3_600_000;
  * unless it is a dashboard reply the bot posted (its id is a done reply command's message id).
  */
 const STAFF_MESSAGE = `(m.author->>'id' IS DISTINCT FROM t.opener_id AND m.message->>'system' IS NULL
-  AND (m.author->>'bot' = 'false' OR EXISTS (SELECT 1 FROM bot_commands c WHERE c.guild_id = m.guild_id AND c.ticket_id = m.ticket_id
+  AND (m.author->>'bot' = 'false' OR EXISTS (SELECT 1 FROM bot_commands c WHERE c.bot_id = m.bot_id AND c.guild_id = m.guild_id AND c.ticket_id = m.ticket_id
     AND c.kind = 'reply' AND c.outcome->>'messageId' = m.message_id)))`;
 const MEMBER_MESSAGE = `(m.author->>'id' = t.opener_id AND m.message->>'system' IS NULL)`;
 /** A person's name and avatar from their latest message in the ticket. */
@@ -79,7 +81,9 @@ ${WAITING}
 LEFT JOIN users ou ON ou.id = t.opener_id
 LEFT JOIN users cu ON cu.id = t.claimed_by
 WHERE t.bot_id = $1 AND t.guild_id = $2 AND t.opened_at IS NOT NULL
-  AND ($3::text IS NULL AND t.closed_at IS NULL OR t.ticket_id = $3)`;
+  AND ($3::text IS NULL AND t.closed_at IS NULL OR t.ticket_id = $3)
+ORDER BY t.opened_at, t.ticket_id
+LIMIT $5`;
 
 interface TicketRow {
   ticket_id: string;
@@ -173,8 +177,8 @@ export class TicketQueueService {
     return this.deps.botKeys.botOf(guildId);
   }
 
-  async #rows(botId: string, guild: Guild, config: ServerConfig, ticketId: string | null, search: string | null): Promise<Row[]> {
-    const { rows } = await this.deps.db.query<TicketRow>(TICKETS, [botId, guild.id, ticketId, search === null ? null : containsPattern(search)]);
+  async #rows(botId: string, guild: Guild, config: ServerConfig, ticketId: string | null, search: string | null, limit: number): Promise<Row[]> {
+    const { rows } = await this.deps.db.query<TicketRow>(TICKETS, [botId, guild.id, ticketId, search === null ? null : containsPattern(search), limit]);
     const panels = new Map(config.panels.map((panel) => [panel.id, panel.name]));
     const labelOrder = new Map(config.labels.map((label, index) => [label.id, index]));
     const people = rows.map((row) => this.#people(row));
@@ -248,7 +252,9 @@ export class TicketQueueService {
   async queue(guild: Guild, config: ServerConfig, viewerId: string, query: TicketQueueQuery): Promise<TicketQueue> {
     const botId = await this.botOf(guild.id);
     const search = query.q?.trim() ?? null;
-    const rows = await this.#rows(botId, guild, config, null, search);
+    const read = await this.#rows(botId, guild, config, null, search, QUEUE_TICKETS_MAX + 1);
+    const truncated = read.length > QUEUE_TICKETS_MAX;
+    const rows = read.slice(0, QUEUE_TICKETS_MAX);
     const number = search !== null && /^#?\d{1,10}$/.test(search) ? Number(search.replace('#', '')) : null;
     const needle = search?.toLowerCase() ?? null;
     const matches = (row: Row) => {
@@ -274,9 +280,10 @@ export class TicketQueueService {
       );
     return {
       tickets,
-      counts: this.#counts(rows, viewerId),
+      counts: truncated ? await this.counts(guild.id, viewerId) : this.#counts(rows, viewerId),
       labels: config.labels,
       panels: config.panels.map((panel) => ({ id: panel.id, name: panel.name })),
+      truncated,
     };
   }
 
@@ -289,7 +296,7 @@ export class TicketQueueService {
 
   /** One ticket of the server (open or closed), or null when the server has none by this id. */
   async summary(guild: Guild, config: ServerConfig, ticketId: string): Promise<{ ticket: TicketSummary; closed: boolean } | null> {
-    const [row] = await this.#rows(await this.botOf(guild.id), guild, config, ticketId, null);
+    const [row] = await this.#rows(await this.botOf(guild.id), guild, config, ticketId, null, 1);
     return row ? { ticket: row.summary, closed: row.closed } : null;
   }
 
@@ -320,9 +327,9 @@ export class TicketQueueService {
     return { messages: shown.map(liveMessage), cursor: page.at(-1)?.seq ?? cursor, more: rows.length > limit };
   }
 
-  /** The ticket's dashboard commands of the last hour, oldest first. */
+  /** The ticket's dashboard commands (for the bot that serves the server) of the last hour, oldest first. */
   async commands(guildId: string, ticketId: string): Promise<TicketCommandView[]> {
-    return (await this.deps.botCommands.ofTicket(guildId, ticketId, this.deps.clock() - COMMANDS_WINDOW_MS)).map(commandView);
+    return (await this.deps.botCommands.ofTicket(await this.botOf(guildId), guildId, ticketId, this.deps.clock() - COMMANDS_WINDOW_MS)).map(commandView);
   }
 
   /** `GET /tickets/:ticket`, or null when the server has no such ticket. */

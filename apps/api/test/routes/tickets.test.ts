@@ -15,6 +15,8 @@ import { DEMO_APP, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox'
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../demo/seed';
+import { safeFilename, UNSENT_MAX_BYTES_PER_SERVER, UNSENT_MAX_BYTES_PER_USER } from '../../src/services/ticket-actions';
+import { QUEUE_TICKETS_MAX } from '../../src/services/ticket-queue';
 import { createTestApp, DASHBOARD_ORIGIN, type TestApp, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases, openSuiteDb } from '../helpers/db';
@@ -350,6 +352,163 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
     expect(await t.app.blobStore.head(`ticket-attachments/${old.id}`)).toBeNull();
   });
 
+  it('sends a file only with a reply in the ticket it was uploaded in', async () => {
+    const file = (await upload(ava.id, 't1', Buffer.from('for t1'))).json() as { id: string };
+    const elsewhere = await command(ava.id, 't3', { kind: 'reply', content: 'Look', attachmentIds: [file.id] });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(400);
+    expect(ApiError.parse(elsewhere.json()).message).toContain('in this ticket');
+    expect((await t.db.query('SELECT command_id FROM ticket_attachments WHERE id = $1', [file.id])).rows).toEqual([{ command_id: null }]);
+    expect((await command(ava.id, 't1', { kind: 'reply', content: 'Look', attachmentIds: [file.id] })).statusCode).toBe(202);
+  });
+
+  it('serves a reply file to the bot only once sent, only to the bot it was queued for, always as bytes to save', async () => {
+    const name = encodeURIComponent("it's (1)*.html");
+    const file = (await upload(ava.id, 't1', Buffer.from('<script>alert(1)</script>'), ARCADE, { 'content-type': 'text/html', 'x-filename': name })).json() as { id: string; filename: string };
+    expect(file.filename).toBe("it's (1)*.html");
+    const download = () => t.app.inject({ method: 'GET', url: `/api/bot/v1/attachments/${file.id}`, headers: { authorization: `Bearer ${KEY}` } });
+    // Not sent yet: the bot has no business with it.
+    const unsent = await download();
+    expect(unsent.statusCode).toBe(404);
+    expect(ApiError.parse(unsent.json()).code).toBe(ERROR_CODES.NOT_FOUND.code);
+    const sent = await command(ava.id, 't1', { kind: 'reply', content: 'Here', attachmentIds: [file.id] });
+    expect(sent.statusCode, sent.body).toBe(202);
+    const fetched = await download();
+    expect(fetched.statusCode).toBe(200);
+    expect(fetched.headers['content-type']).toBe('application/octet-stream');
+    expect(fetched.headers['content-security-policy']).toBe('sandbox');
+    expect(fetched.headers['x-content-type-options']).toBe('nosniff');
+    expect(fetched.headers['content-disposition']).toBe(`attachment; filename="it's (1)*.html"; filename*=UTF-8''it%27s%20%281%29%2A.html`);
+    // The command queued for another bot (the server moved to it): not this bot's file.
+    const { id } = sent.json() as { id: string };
+    await t.db.query(`UPDATE bot_commands SET bot_id = 'another-bot' WHERE id = $1`, [id]);
+    expect((await download()).statusCode).toBe(404);
+    await t.db.query('UPDATE bot_commands SET bot_id = $2 WHERE id = $1', [id, BOT]);
+  });
+
+  it('names files safely: no C1 controls, bidirectional overrides or separators; `.` and `..` become `file`', async () => {
+    expect(safeFilename('a\u0085b\u009f.txt')).toBe('ab.txt');
+    expect(safeFilename('invoice\u202Egnp.exe')).toBe('invoicegnp.exe');
+    expect(safeFilename('\u2066x\u2069\u202Ay\u2028z\u2029.png')).toBe('xyz.png');
+    expect(safeFilename('..')).toBe('file');
+    expect(safeFilename('.')).toBe('file');
+    expect(safeFilename('%2E%2E')).toBe('file');
+    expect(safeFilename('a/..')).toBe('file');
+    expect(safeFilename('')).toBe('file');
+    const res = await upload(nico.id, 't1', Buffer.from('x'), ARCADE, { 'x-filename': encodeURIComponent('\u202Etxt.exe') });
+    expect(res.json()).toMatchObject({ filename: 'txt.exe' });
+    expect((await upload(nico.id, 't1', Buffer.from('x'), ARCADE, { 'x-filename': '..' })).json()).toMatchObject({ filename: 'file' });
+  });
+
+  it('refuses an upload past the room for files not sent (50 MB a user, 200 MB a server, of the last day), storing nothing', async () => {
+    const now = new Date(t.clock()).toISOString();
+    const filler = (id: string, userId: string, size: number) =>
+      t.db.query(`INSERT INTO ticket_attachments (id, guild_id, ticket_id, user_id, filename, content_type, size, created_at) VALUES ($1, $2, 't1', $3, 'f', 'text/plain', $4, $5)`, [id, ARCADE, userId, size, now]);
+    const rows = async () => Number((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ticket_attachments')).rows[0]!.n);
+    try {
+      const unsent = async (column: 'user_id' | 'guild_id', value: string) =>
+        Number((await t.db.query<{ n: string }>(`SELECT coalesce(sum(size), 0)::text AS n FROM ticket_attachments WHERE ${column} = $1 AND command_id IS NULL AND created_at > $2::timestamptz - interval '1 day'`, [value, now])).rows[0]!.n);
+      await filler('att_filleruser', nico.id, UNSENT_MAX_BYTES_PER_USER - (await unsent('user_id', nico.id)) - 2);
+      expect((await upload(nico.id, 't1', Buffer.from('ok'))).statusCode).toBe(200);
+      const before = await rows();
+      const mine = await upload(nico.id, 't1', Buffer.from('x'));
+      expect(mine.statusCode, mine.body).toBe(429);
+      expect(ApiError.parse(mine.json())).toMatchObject({ code: ERROR_CODES.RATE_LIMITED.code, message: expect.stringContaining('50 MB') });
+      expect(await rows()).toBe(before);
+      // Sent files do not count.
+      await t.db.query(`UPDATE ticket_attachments SET command_id = 'sent' WHERE id = 'att_filleruser'`);
+      expect((await upload(nico.id, 't1', Buffer.from('x'))).statusCode).toBe(200);
+      // Others' unsent files on the server count towards its room.
+      await filler('att_fillerserver', '10000000000009001', UNSENT_MAX_BYTES_PER_SERVER - (await unsent('guild_id', ARCADE)));
+      const server = await upload(nico.id, 't1', Buffer.from('x'));
+      expect(server.statusCode, server.body).toBe(429);
+      expect(ApiError.parse(server.json()).message).toContain('200 MB');
+    } finally {
+      await t.db.query(`DELETE FROM ticket_attachments WHERE id LIKE 'att_filler%'`);
+    }
+  });
+
+  it('checks the ticket of an upload before its body: a bad id (400) or an unknown ticket (404) is answered though the bytes never come', async () => {
+    const port = await portOf();
+    const cookie = (await as(ava.id)).cookieHeader();
+    for (const [ticket, status] of [
+      ['bad.id', '400'],
+      ['nope', '404'],
+      ['t4', '409'],
+    ] as const) {
+      const answer = await rawExchange(
+        port,
+        (socket) =>
+          socket.write(
+            `POST ${base}/${ticket}/attachments HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/png\r\nContent-Length: 5000000\r\nX-Requested-With: tickety\r\nOrigin: ${DASHBOARD_ORIGIN}\r\nCookie: ${cookie}\r\n\r\nabc`,
+          ),
+        3_000,
+        (text) => text.includes('\r\n\r\n'),
+      );
+      expect(answer.text.slice(0, 12), answer.text).toBe(`HTTP/1.1 ${status}`);
+      expect(answer.ms).toBeLessThan(2_000);
+    }
+  });
+
+  it('prunes through the deferred deletions: a blob store that fails keeps the keys queued until a later pass', async () => {
+    const old = (await upload(ava.id, 't1', Buffer.from('old'))).json() as { id: string };
+    const key = `ticket-attachments/${old.id}`;
+    await t.db.query(`UPDATE ticket_attachments SET created_at = created_at - interval '1 day 1 second' WHERE id = $1`, [old.id]);
+    const store = t.app.blobStore;
+    const original = store.delete.bind(store);
+    store.delete = async () => {
+      throw new Error('store down');
+    };
+    try {
+      expect(await t.app.ticketActions.prune()).toBeGreaterThanOrEqual(1);
+    } finally {
+      store.delete = original;
+    }
+    expect((await t.db.query('SELECT 1 FROM ticket_attachments WHERE id = $1', [old.id])).rows).toEqual([]);
+    expect((await t.db.query('SELECT key FROM blob_deletions WHERE key = $1', [key])).rows).toEqual([{ key }]);
+    expect(await store.head(key)).not.toBeNull();
+    await t.app.ticketActions.prune();
+    expect((await t.db.query('SELECT key FROM blob_deletions WHERE key = $1', [key])).rows).toEqual([]);
+    expect(await store.head(key)).toBeNull();
+  });
+
+  it('reads at most 500 open tickets for the queue and says so (truncated); the counts stay over all', async () => {
+    const before = (await queue()).counts.open;
+    await t.db.query(
+      `INSERT INTO tickets (bot_id, guild_id, ticket_id, number, panel_id, opener_id, opened_at, updated_at)
+       SELECT $1, $2, 'bulk' || n, 1000 + n, 'support', $3, $4::timestamptz + n * interval '1 second', $4::timestamptz FROM generate_series(1, $5::int) AS n`,
+      [BOT, ARCADE, cleo.id, at('09:30'), QUEUE_TICKETS_MAX],
+    );
+    try {
+      const full = await queue();
+      expect(full.counts.open).toBe(before + QUEUE_TICKETS_MAX);
+      expect(full.truncated).toBe(true);
+      expect(full.tickets.length).toBe(QUEUE_TICKETS_MAX);
+    } finally {
+      await t.db.query(`DELETE FROM tickets WHERE ticket_id LIKE 'bulk%'`);
+    }
+    expect((await queue()).truncated).toBe(false);
+  });
+
+  it('counts commands and staff answers of the bot that serves the server only', async () => {
+    // tb: opened, and the bot's line last; another bot's reply command names that line as its message.
+    await botPost(t.app, 'events', { events: [opened('tb', 90, cleo.id, '09:10')] });
+    await botPost(t.app, 'messages', { messages: [said('tb', person(cleo.id, 'Cleo'), '09:11', 'Hi'), said('tb', person(BOT, 'Tickety', true), '09:12', 'Posted for staff')] });
+    const line = (await t.db.query<{ message_id: string }>(`SELECT message_id FROM ticket_messages WHERE ticket_id = 'tb' AND author->>'bot' = 'true'`)).rows[0]!.message_id;
+    await t.db.query(
+      `INSERT INTO bot_commands (id, bot_id, guild_id, ticket_id, kind, payload, requested_by, requested_at, expires_at, state, outcome)
+       VALUES ('cmd_otherbot', 'another-bot', $1, 'tb', 'reply', '{"kind":"reply","content":"x"}', '{"id":"1","name":"x","avatarUrl":null}', $2, $2, 'done', $3)`,
+      [ARCADE, new Date(t.clock()).toISOString(), JSON.stringify({ messageId: line })],
+    );
+    try {
+      const detail = TicketDetail.parse((await (await as(ava.id)).get(`${base}/tb`)).json());
+      expect(detail.commands.map((c) => c.id)).not.toContain('cmd_otherbot');
+      expect(detail.ticket.waitingForStaff).toBe(true);
+    } finally {
+      await t.db.query(`DELETE FROM bot_commands WHERE id = 'cmd_otherbot'`);
+      await botPost(t.app, 'events', { events: [{ id: 'xb', serverId: ARCADE, ticketId: 'tb', at: at('09:20'), type: 'closed', closedBy: ava.id, reason: 'Done' }] });
+    }
+  });
+
   it('limits one user to 30 actions a minute (429 with the catalogue)', async () => {
     const answers: number[] = [];
     for (let i = 0; i < 32; i++) answers.push((await command(nico.id, 't1', { kind: 'unclaim' })).statusCode);
@@ -522,6 +681,16 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
       expect(later.status).toBe(200);
       later.close();
     });
+  });
+
+  it('limits one user to 120 queue reads (searches included) a minute (429 with the catalogue)', async () => {
+    const browser = await as(nico.id);
+    const answers: number[] = [];
+    for (let i = 0; i < 122; i++) answers.push((await browser.get(`${base}?q=printer${i}`)).statusCode);
+    expect(answers.filter((code) => code === 200).length).toBeLessThanOrEqual(120);
+    const limited = await browser.get(`${base}?q=printer`);
+    expect(limited.statusCode).toBe(429);
+    expect(ApiError.parse(limited.json()).code).toBe(ERROR_CODES.RATE_LIMITED.code);
   });
 });
 

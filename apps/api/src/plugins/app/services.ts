@@ -147,7 +147,10 @@ export default fp(
     // The Tickets page: the queue and a ticket's reads, the actions (commands, labels, reply files), the live streams.
     const ticketQueue = new TicketQueueService({ db, clock, botKeys, botCommands, staffNames, cdnBase: config.discord.cdnBase });
     app.decorate('ticketQueue', ticketQueue);
-    app.decorate('ticketActions', new TicketActions({ db, clock, signals, botCommands, serverConfigs, blobStore, publicUrl: config.publicUrl }));
+    const ticketActions = new TicketActions({ db, clock, signals, botCommands, serverConfigs, blobStore, publicUrl: config.publicUrl, log: app.log });
+    app.decorate('ticketActions', ticketActions);
+    app.addHook('onReady', async () => ticketActions.start());
+    app.addHook('preClose', async () => ticketActions.stop());
     const ticketStreams = new TicketStreams({ signals, queue: ticketQueue, perUser: app.config.rateLimit.ticketStreamsPerUser });
     app.decorate('ticketStreams', ticketStreams);
     // Streams end at once, so the server can close their connections (clients reconnect elsewhere).

@@ -229,17 +229,24 @@ export default async function botRoutes(fastify: FastifyInstance) {
     },
   );
 
-  // A reply's files (services/ticket-actions.ts): the bot that serves the file's server downloads them to post the reply.
+  // A reply's files (services/ticket-actions.ts): the bot a sent reply was queued for downloads them to
+  // post it, while it serves the file's server (checked before the bytes are read). Always served as
+  // bytes to save, never as something a browser would show or run.
   const AttachmentParams = z.object({ id: z.string().regex(/^att_[a-z2-7]{26}$/, 'Must be a reply file id (att_ and 26 letters or digits).') });
   app.get('/attachments/:id', { schema: { params: AttachmentParams, response: { 200: z.any(), ...errors } } }, async (req, reply) => {
-    const file = await app.ticketActions.file(req.params.id);
-    if (!file) throw new ApiHttpError('NOT_FOUND', { message: 'There is no reply file with this id (files not sent within a day are deleted).' });
+    const gone = () => new ApiHttpError('NOT_FOUND', { message: 'There is no reply file with this id sent by your bot (files not sent within a day are deleted, sent ones after 30 days).' });
+    const file = await app.ticketActions.sentFile(req.params.id, req.bot!.botId);
+    if (!file) throw gone();
     await app.botKeys.assertServes(req.bot!.botId, [file.guildId]);
+    const bytes = await app.ticketActions.bytes(req.params.id);
+    if (!bytes) throw gone();
     return reply
       .header('cache-control', 'private, no-store')
-      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
-      .type(file.contentType)
-      .send(file.bytes);
+      .header('content-disposition', contentDisposition(file.filename))
+      .header('content-security-policy', 'sandbox')
+      .header('x-content-type-options', 'nosniff')
+      .type('application/octet-stream')
+      .send(bytes);
   });
 
   app.put('/shards', { ...raw, schema: { body: ShardHeartbeatBatch, response: { 204: z.null(), ...errors } } }, async (req, reply) => {
@@ -268,4 +275,11 @@ export default async function botRoutes(fastify: FastifyInstance) {
       return stored;
     },
   );
+}
+
+/** `attachment` with an ASCII `filename` (others as `_`) and the UTF-8 `filename*` (RFC 8187: `'()*` percent-encoded too). */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -24,6 +24,8 @@ import { RAW_UPLOAD } from '../../plugins/app/security';
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 413: ApiError, 415: ApiError, 429: ApiError, 503: ApiError };
 /** Actions one user may ask of tickets a minute (replies included), across their servers (docs/api.md#rate-limits). */
 const COMMANDS_PER_MINUTE = 30;
+/** Queue reads (searches included) one user may make a minute, across their servers. */
+const QUEUE_READS_PER_MINUTE = 120;
 /** Files one user may upload a minute. */
 const UPLOADS_PER_MINUTE = 20;
 
@@ -50,7 +52,7 @@ export default async function ticketsRoutes(fastify: FastifyInstance) {
   const read = app.requireArea('tickets', 'read');
   const guarded = (level: 'read' | 'write') => ({ attachValidation: true, preHandler: level === 'read' ? read : app.requireArea('tickets', 'write') }) as const;
 
-  app.get('/:server/tickets', { ...guarded('read'), schema: { params: GuildParams, querystring: TicketQueueQuery, response: { 200: TicketQueue, ...errors } } }, async (req, reply) => {
+  app.get('/:server/tickets', { ...guarded('read'), config: perUserLimit('ticket-queue', QUEUE_READS_PER_MINUTE), schema: { params: GuildParams, querystring: TicketQueueQuery, response: { 200: TicketQueue, ...errors } } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const { config } = await app.serverConfigs.read(req.guild!.id);
     return app.ticketQueue.queue(req.guild!, config, await userOf(req), req.query);
@@ -130,7 +132,7 @@ export default async function ticketsRoutes(fastify: FastifyInstance) {
   });
 
   // Reply files: the raw bytes as the body (any content type; `x-filename` names the file), read only
-  // after the session and the server's `tickets: write` have been checked (preParsing).
+  // after the session, the server's `tickets: write` and the ticket have been checked (preParsing).
   await app.register(async (scope) => {
     const uploads = scope.withTypeProvider<ZodTypeProvider>();
     const write = app.requireArea('tickets', 'write');
@@ -142,8 +144,13 @@ export default async function ticketsRoutes(fastify: FastifyInstance) {
         attachValidation: true,
         bodyLimit: REPLY_ATTACHMENTS_MAX_BYTES,
         decompress: false,
+        // Access, then the address (a ticket id, an open ticket of this server), before the body is read.
         preParsing: async (req: FastifyRequest, reply: FastifyReply, payload) => {
           await write.call(app, req, reply);
+          const params = TicketParams.safeParse(req.params);
+          if (!params.success) throw new ApiHttpError('VALIDATION_FAILED', { message: `The request is not valid: ${params.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}.` });
+          const guildId = req.guild!.id;
+          await app.ticketActions.assertOpen(await app.ticketQueue.botOf(guildId), guildId, params.data.ticket);
           return payload;
         },
         config: {
