@@ -13,7 +13,7 @@ import {
 } from '@tickety/api-contract';
 import { DEMO_APP, DEMO_GUILDS, DEMO_ROLES, DEMO_USERS } from '@tickety/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { seedDemo } from '../../demo/seed';
 import { safeFilename, UNSENT_MAX_BYTES_PER_SERVER, UNSENT_MAX_BYTES_PER_USER } from '../../src/services/ticket-actions';
 import { QUEUE_TICKETS_MAX } from '../../src/services/ticket-queue';
@@ -469,6 +469,27 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
     await t.app.ticketActions.prune();
     expect((await t.db.query('SELECT key FROM blob_deletions WHERE key = $1', [key])).rows).toEqual([]);
     expect(await store.head(key)).toBeNull();
+  });
+
+  it('prunes every 15 minutes on its own, until the instance stops it', async () => {
+    const actions = t.app.ticketActions;
+    await actions.stop();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const prune = vi.spyOn(actions, 'prune').mockResolvedValue(0);
+    try {
+      actions.start();
+      vi.advanceTimersByTime(15 * 60_000 - 1);
+      expect(prune).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(prune).toHaveBeenCalledTimes(1);
+      await actions.stop();
+      vi.advanceTimersByTime(60 * 60_000);
+      expect(prune).toHaveBeenCalledTimes(1);
+    } finally {
+      prune.mockRestore();
+      vi.useRealTimers();
+      actions.start();
+    }
   });
 
   it('reads at most 500 open tickets for the queue and says so (truncated); the counts stay over all', async () => {
