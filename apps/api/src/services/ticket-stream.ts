@@ -452,9 +452,10 @@ export class TicketStreams {
 
   /**
    * `perUser`: streams one user may hold open on this instance (a page and a few tabs); more are
-   * refused (429). `maxBuffered`: bytes a stream may hold unsent before it is ended (1 MiB).
+   * refused (429). `maxBuffered`: bytes a stream may hold unsent before it is ended (1 MiB). `log`:
+   * the feeds' (they outlive the request that set them up).
    */
-  constructor(private readonly deps: { signals: Signals; queue: TicketQueueService; perUser: number; maxBuffered?: number }) {}
+  constructor(private readonly deps: { signals: Signals; queue: TicketQueueService; log: FastifyBaseLogger; perUser: number; maxBuffered?: number }) {}
 
   /** Takes one of the user's slots, or refuses (429) when they hold `perUser`. */
   reserve(userId: string): () => void {
@@ -501,7 +502,7 @@ export class TicketStreams {
     const key = `${options.botId}:${options.guild.id}:${ticketId}`;
     let feed = this.#ticketFeeds.get(key);
     if (!feed) {
-      const made: TicketFeed = new TicketFeed({ botId: options.botId, guild: options.guild, ticketId, config: options.config }, this.deps.queue, this.deps.signals, options.log, () => {
+      const made: TicketFeed = new TicketFeed({ botId: options.botId, guild: options.guild, ticketId, config: options.config }, this.deps.queue, this.deps.signals, this.deps.log, () => {
         if (this.#ticketFeeds.get(key) === made) this.#ticketFeeds.delete(key);
       });
       feed = made;
@@ -514,7 +515,7 @@ export class TicketStreams {
     const key = `${options.botId}:${options.guild.id}`;
     let feed = this.#serverFeeds.get(key);
     if (!feed) {
-      const made: ServerFeed = new ServerFeed({ botId: options.botId, guildId: options.guild.id }, this.deps.queue, this.deps.signals, options.log, () => {
+      const made: ServerFeed = new ServerFeed({ botId: options.botId, guildId: options.guild.id }, this.deps.queue, this.deps.signals, this.deps.log, () => {
         if (this.#serverFeeds.get(key) === made) this.#serverFeeds.delete(key);
       });
       feed = made;

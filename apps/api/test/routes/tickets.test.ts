@@ -535,8 +535,45 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
       expect(t.app.ticketStreams.feeds).toBe(0);
     });
 
+    it('a stream resumed past its feed (the feed still reading, or behind another instance) skips the messages it has', async () => {
+      const first = await open(ava.id, '?ticket=t2');
+      await first.next((f) => f.event === 'queue');
+      const realRead = t.app.ticketQueue.changedSince.bind(t.app.ticketQueue);
+      let letGo: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        letGo = resolve;
+      });
+      // The feed's reads (no upper bound) wait; a joining stream's own catch-up (bounded) does not.
+      const reads = vi.spyOn(t.app.ticketQueue, 'changedSince').mockImplementation(async (...args) => {
+        if (args[5] === undefined || args[5] === null) await held;
+        return realRead(...args);
+      });
+      let resumed: Awaited<ReturnType<typeof open>> | null = null;
+      try {
+        await botPost(t.app, 'messages', { messages: [said('t2', person(ben.id, 'Ben'), '09:50', 'seen elsewhere')] });
+        const seen = TicketDetail.parse((await (await as(ava.id)).get(`${base}/t2`)).json()).cursor;
+        resumed = await open(ava.id, '?ticket=t2', { 'last-event-id': seen });
+        await resumed.next((f) => f.event === 'queue');
+        await botPost(t.app, 'messages', { messages: [said('t2', person(ben.id, 'Ben'), '09:51', 'new to both')] });
+        letGo();
+        const texts = (stream: Awaited<ReturnType<typeof open>>) =>
+          stream.frames.filter((f) => f.event === 'messages').flatMap((f) => (f.data as { messages: Array<{ message: { content: string } }> }).messages.map((m) => m.message.content));
+        await first.next((f) => f.event === 'messages' && JSON.stringify(f.data).includes('new to both'));
+        await resumed.next((f) => f.event === 'messages' && JSON.stringify(f.data).includes('new to both'));
+        expect(texts(first)).toEqual(['seen elsewhere', 'new to both']);
+        expect(texts(resumed)).toEqual(['new to both']);
+        const ids = resumed.frames.filter((f) => f.id !== undefined).map((f) => BigInt(f.id!));
+        expect(ids.every((id) => id >= BigInt(seen))).toBe(true);
+      } finally {
+        letGo();
+        reads.mockRestore();
+        first.close();
+        resumed?.close();
+      }
+    });
+
     it('ends a stream whose client reads nothing once more than its bound waits unsent, releasing its slot and feeds', async () => {
-      const streams = new TicketStreams({ signals: t.app.signals, queue: t.app.ticketQueue, perUser: 10, maxBuffered: 64 * 1024 });
+      const streams = new TicketStreams({ signals: t.app.signals, queue: t.app.ticketQueue, log: t.app.log, perUser: 10, maxBuffered: 64 * 1024 });
       // A socket that never drains: every byte written stays buffered.
       const stuck = new Writable({ highWaterMark: 1024, write() {} });
       let released = false;
