@@ -148,7 +148,7 @@ export default fp(
     const ticketQueue = new TicketQueueService({ db, clock, botKeys, botCommands, staffNames, cdnBase: config.discord.cdnBase });
     app.decorate('ticketQueue', ticketQueue);
     app.decorate('ticketActions', new TicketActions({ db, clock, signals, botCommands, serverConfigs, blobStore, publicUrl: config.publicUrl }));
-    const ticketStreams = new TicketStreams({ signals, queue: ticketQueue, perUser: app.config.rateLimit.ticketStreamsPerUser });
+    const ticketStreams = new TicketStreams({ signals, queue: ticketQueue, log: app.log, perUser: app.config.rateLimit.ticketStreamsPerUser });
     app.decorate('ticketStreams', ticketStreams);
     // Streams end at once, so the server can close their connections (clients reconnect elsewhere).
     app.addHook('preClose', async () => ticketStreams.close());
