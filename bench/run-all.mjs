@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { REPO_DIR } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SCRIPTS = ['bundle-size.mjs', 'panel-menu.mjs', 'singletons.mjs', 'lighthouse.mjs', 'first-status.mjs', 'api-me.mjs', 'api-reads.mjs', 'bot-ingest.mjs', 'statistics.mjs', 'transcript-viewer.mjs', 'webhooks.mjs', 'support-search.mjs', 'request-bodies.mjs', 'storage.mjs'];
+const SCRIPTS = ['bundle-size.mjs', 'panel-menu.mjs', 'singletons.mjs', 'lighthouse.mjs', 'first-status.mjs', 'api-me.mjs', 'api-reads.mjs', 'bot-ingest.mjs', 'ticket-stream.mjs', 'statistics.mjs', 'transcript-viewer.mjs', 'webhooks.mjs', 'support-search.mjs', 'request-bodies.mjs', 'storage.mjs'];
 
 if (!process.env.BENCH_SKIP_BUILD) {
   console.log('▸ building the apps (turbo, cached)');

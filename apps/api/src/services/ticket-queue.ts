@@ -47,13 +47,16 @@ const WAITING = `LEFT JOIN LATERAL (
   FROM (SELECT max(m.created_at) AS staff_at FROM ticket_messages m WHERE m.bot_id = t.bot_id AND m.guild_id = t.guild_id AND m.ticket_id = t.ticket_id
       AND m.message IS NOT NULL AND ${STAFF_MESSAGE}) s) w ON true`;
 
-/** The counts alone (the stream's `queue` frames): no names, no last message. `$3` is the viewer. */
+/**
+ * The counts of every viewer at once (the stream's `queue` frames, one read per server): the open
+ * tickets by claimer (null: unclaimed) and how many of them wait for staff. No names, no last message.
+ */
 const COUNTS = `
-SELECT count(*)::int AS open, (count(*) FILTER (WHERE t.claimed_by = $3))::int AS mine, (count(*) FILTER (WHERE t.claimed_by IS NULL))::int AS unclaimed,
-  (count(*) FILTER (WHERE w.staff_at IS NULL OR w.member_after IS NOT NULL))::int AS waiting
+SELECT t.claimed_by, count(*)::int AS open, (count(*) FILTER (WHERE w.staff_at IS NULL OR w.member_after IS NOT NULL))::int AS waiting
 FROM tickets t
 ${WAITING}
-WHERE t.bot_id = $1 AND t.guild_id = $2 AND t.opened_at IS NOT NULL AND t.closed_at IS NULL`;
+WHERE t.bot_id = $1 AND t.guild_id = $2 AND t.opened_at IS NOT NULL AND t.closed_at IS NULL
+GROUP BY t.claimed_by`;
 
 /**
  * The server's open tickets (or one ticket, open or not: `$3`) with what a queue row shows: the last
@@ -160,6 +163,11 @@ export function commandView(view: CommandView): TicketCommandView {
     failure: view.state === 'failed' && outcome?.reason ? { reason: outcome.reason, message: outcome.message ?? null } : null,
     content: view.kind === 'reply' && typeof view.payload.content === 'string' ? view.payload.content : null,
   };
+}
+
+/** A server's queue counts as each viewer sees them (`mine` is the viewer's). */
+export interface ServerCounts {
+  of(viewerId: string): TicketCounts;
 }
 
 /**
@@ -280,18 +288,27 @@ export class TicketQueueService {
       );
     return {
       tickets,
-      counts: truncated ? await this.counts(guild.id, viewerId) : this.#counts(rows, viewerId),
+      counts: truncated ? (await this.countsOfAll(botId, guild.id)).of(viewerId) : this.#counts(rows, viewerId),
       labels: config.labels,
       panels: config.panels.map((panel) => ({ id: panel.id, name: panel.name })),
       truncated,
     };
   }
 
-  /** The counts alone (the stream's `queue` frame), in one aggregate. */
-  async counts(guildId: string, viewerId: string): Promise<TicketCounts> {
-    const { rows } = await this.deps.db.query<TicketCounts>(COUNTS, [await this.botOf(guildId), guildId, viewerId]);
-    const row = rows[0];
-    return { open: Number(row?.open ?? 0), mine: Number(row?.mine ?? 0), unclaimed: Number(row?.unclaimed ?? 0), waiting: Number(row?.waiting ?? 0) };
+  /** The counts of every viewer (the stream's `queue` frames) in one aggregate: `of(viewer)` gives one's. */
+  async countsOfAll(botId: string, guildId: string): Promise<ServerCounts> {
+    const { rows } = await this.deps.db.query<{ claimed_by: string | null; open: number; waiting: number }>(COUNTS, [botId, guildId]);
+    const mine = new Map<string, number>();
+    let open = 0;
+    let unclaimed = 0;
+    let waiting = 0;
+    for (const row of rows) {
+      open += Number(row.open);
+      waiting += Number(row.waiting);
+      if (row.claimed_by === null) unclaimed += Number(row.open);
+      else mine.set(row.claimed_by, Number(row.open));
+    }
+    return { of: (viewerId) => ({ open, mine: mine.get(viewerId) ?? 0, unclaimed, waiting }) };
   }
 
   /** One ticket of the server (open or closed), or null when the server has none by this id. */
@@ -314,17 +331,26 @@ export class TicketQueueService {
 
   /**
    * The ticket's messages changed after `cursor` (a seq), in order of change, at most `limit`;
-   * `cursor` is the last one's seq. A ticket's changes commit in seq order (services/ticket-messages.ts).
+   * `cursor` is the last one's seq; `upTo` (a seq) bounds them (a stream's catch-up to its feed). A
+   * ticket's changes commit in seq order (services/ticket-messages.ts); `seqs` are the messages'.
    */
-  async changedSince(botId: string, guildId: string, ticketId: string, cursor: string, limit: number): Promise<{ messages: LiveMessage[]; cursor: string; more: boolean }> {
+  async changedSince(
+    botId: string,
+    guildId: string,
+    ticketId: string,
+    cursor: string,
+    limit: number,
+    upTo: string | null = null,
+  ): Promise<{ messages: LiveMessage[]; seqs: string[]; cursor: string; more: boolean }> {
     const { rows } = await this.deps.db.query<MessageRow>(
       `SELECT m.message_id, m.author, m.message, m.edit, m.deleted_at, m.seq::text AS seq FROM ticket_messages m
-       WHERE m.bot_id = $1 AND m.guild_id = $2 AND m.ticket_id = $3 AND m.seq > $4::bigint ORDER BY m.seq LIMIT $5`,
-      [botId, guildId, ticketId, cursor, limit + 1],
+       WHERE m.bot_id = $1 AND m.guild_id = $2 AND m.ticket_id = $3 AND m.seq > $4::bigint AND ($6::bigint IS NULL OR m.seq <= $6::bigint)
+       ORDER BY m.seq LIMIT $5`,
+      [botId, guildId, ticketId, cursor, limit + 1, upTo],
     );
     const page = rows.slice(0, limit);
     const shown = page.filter((row) => row.message !== null && row.author !== null);
-    return { messages: shown.map(liveMessage), cursor: page.at(-1)?.seq ?? cursor, more: rows.length > limit };
+    return { messages: shown.map(liveMessage), seqs: shown.map((row) => row.seq), cursor: page.at(-1)?.seq ?? cursor, more: rows.length > limit };
   }
 
   /** The ticket's dashboard commands (for the bot that serves the server) of the last hour, oldest first. */

@@ -1,5 +1,8 @@
+import type { ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
 import {
   ApiError,
+  type Guild,
   BotCommandBatch,
   ERROR_CODES,
   type ServerConfig,
@@ -17,6 +20,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { seedDemo } from '../../demo/seed';
 import { safeFilename, UNSENT_MAX_BYTES_PER_SERVER, UNSENT_MAX_BYTES_PER_USER } from '../../src/services/ticket-actions';
 import { QUEUE_TICKETS_MAX } from '../../src/services/ticket-queue';
+import { TicketStreams } from '../../src/services/ticket-stream';
 import { createTestApp, DASHBOARD_ORIGIN, type TestApp, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
 import { databases, openSuiteDb } from '../helpers/db';
@@ -658,6 +662,128 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
       } finally {
         stream.close();
       }
+    });
+
+    it('shares one read per signal among the streams of a ticket; a stream joining while messages arrive misses and doubles none; an empty feed is dropped', async () => {
+      const detail = TicketDetail.parse((await (await as(ava.id)).get(`${base}/t1`)).json());
+      const streams = await Promise.all(Array.from({ length: 6 }, () => open(ava.id, `?ticket=t1&cursor=${detail.cursor}`)));
+      const contents = (stream: (typeof streams)[number]) =>
+        stream.frames.filter((f) => f.event === 'messages').flatMap((f) => (f.data as { messages: Array<{ message: { content: string } }> }).messages.map((m) => m.message.content));
+      try {
+        for (const stream of streams) await stream.next((f) => f.event === 'queue');
+        expect(t.app.ticketStreams.feeds).toBe(2);
+        const reads = vi.spyOn(t.app.ticketQueue, 'changedSince');
+        const summaries = vi.spyOn(t.app.ticketQueue, 'summary');
+        const counts = vi.spyOn(t.app.ticketQueue, 'countsOfAll');
+        try {
+          const marks = streams.map((stream) => stream.frames.length);
+          await botPost(t.app, 'messages', { messages: [said('t1', person(cleo.id, 'Cleo'), '09:30', 'shared one')] });
+          const got = await Promise.all(streams.map((stream, i) => stream.next((f) => f.event === 'messages', 5_000, marks[i])));
+          await Promise.all(streams.map((stream, i) => stream.next((f) => f.event === 'queue', 5_000, marks[i])));
+          // Six streams, one feed: the same frame for all, read once (a second signal of the same post may add one read).
+          expect(new Set(got.map((frame) => JSON.stringify(frame))).size).toBe(1);
+          expect(reads.mock.calls.length).toBeGreaterThanOrEqual(1);
+          expect(reads.mock.calls.length).toBeLessThanOrEqual(2);
+          expect(summaries.mock.calls.length).toBeLessThanOrEqual(2);
+          expect(counts.mock.calls.length).toBeLessThanOrEqual(2);
+        } finally {
+          reads.mockRestore();
+          summaries.mockRestore();
+          counts.mockRestore();
+        }
+
+        // A seventh stream joins from the detail's cursor while ten batches arrive: its own catch-up, then the feed.
+        const posts = Array.from({ length: 10 }, (_, i) => botPost(t.app, 'messages', { messages: [said('t1', person(cleo.id, 'Cleo'), '09:31', `join ${i}`)] }));
+        const joiner = await open(ava.id, `?ticket=t1&cursor=${detail.cursor}`);
+        streams.push(joiner);
+        await Promise.all(posts);
+        const expected = ['shared one', ...Array.from({ length: 10 }, (_, i) => `join ${i}`)];
+        const deadline = Date.now() + 10_000;
+        const complete = (stream: (typeof streams)[number]) => expected.every((text) => contents(stream).includes(text));
+        while (!streams.every(complete) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        for (const stream of streams) {
+          const seen = contents(stream).filter((text) => expected.includes(text));
+          expect(seen.sort()).toEqual([...expected].sort());
+          const ids = stream.frames.filter((f) => f.event === 'messages').map((f) => Number(f.id));
+          expect(ids).toEqual([...ids].sort((left, right) => left - right));
+        }
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(t.app.ticketStreams.size).toBe(0);
+      expect(t.app.ticketStreams.feeds).toBe(0);
+    });
+
+    it('a stream resumed past its feed (the feed still reading, or behind another instance) skips the messages it has', async () => {
+      const first = await open(ava.id, '?ticket=t2');
+      await first.next((f) => f.event === 'queue');
+      const realRead = t.app.ticketQueue.changedSince.bind(t.app.ticketQueue);
+      let letGo: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        letGo = resolve;
+      });
+      // The feed's reads (no upper bound) wait; a joining stream's own catch-up (bounded) does not.
+      const reads = vi.spyOn(t.app.ticketQueue, 'changedSince').mockImplementation(async (...args) => {
+        if (args[5] === undefined || args[5] === null) await held;
+        return realRead(...args);
+      });
+      let resumed: Awaited<ReturnType<typeof open>> | null = null;
+      try {
+        await botPost(t.app, 'messages', { messages: [said('t2', person(ben.id, 'Ben'), '09:50', 'seen elsewhere')] });
+        const seen = TicketDetail.parse((await (await as(ava.id)).get(`${base}/t2`)).json()).cursor;
+        resumed = await open(ava.id, '?ticket=t2', { 'last-event-id': seen });
+        await resumed.next((f) => f.event === 'queue');
+        await botPost(t.app, 'messages', { messages: [said('t2', person(ben.id, 'Ben'), '09:51', 'new to both')] });
+        letGo();
+        const texts = (stream: Awaited<ReturnType<typeof open>>) =>
+          stream.frames.filter((f) => f.event === 'messages').flatMap((f) => (f.data as { messages: Array<{ message: { content: string } }> }).messages.map((m) => m.message.content));
+        await first.next((f) => f.event === 'messages' && JSON.stringify(f.data).includes('new to both'));
+        await resumed.next((f) => f.event === 'messages' && JSON.stringify(f.data).includes('new to both'));
+        expect(texts(first)).toEqual(['seen elsewhere', 'new to both']);
+        expect(texts(resumed)).toEqual(['new to both']);
+        const ids = resumed.frames.filter((f) => f.id !== undefined).map((f) => BigInt(f.id!));
+        expect(ids.every((id) => id >= BigInt(seen))).toBe(true);
+      } finally {
+        letGo();
+        reads.mockRestore();
+        first.close();
+        resumed?.close();
+      }
+    });
+
+    it('ends a stream whose client reads nothing once more than its bound waits unsent, releasing its slot and feeds', async () => {
+      const streams = new TicketStreams({ signals: t.app.signals, queue: t.app.ticketQueue, log: t.app.log, perUser: 10, maxBuffered: 64 * 1024 });
+      // A socket that never drains: every byte written stays buffered.
+      const stuck = new Writable({ highWaterMark: 1024, write() {} });
+      let released = false;
+      const guild = { id: ARCADE, name: 'Ava’s Arcade', icon: null, iconUrl: null, owner: true, permissions: '8' } as unknown as Guild;
+      await streams.open(
+        {
+          res: stuck as unknown as ServerResponse,
+          userId: ava.id,
+          guild,
+          botId: await t.app.ticketQueue.botOf(ARCADE),
+          ticketId: 't1',
+          cursor: null,
+          config: async () => (await t.app.serverConfigs.read(ARCADE)).config,
+          stillAllowed: async () => true,
+          log: t.app.log,
+        },
+        () => {
+          released = true;
+        },
+      );
+      expect(streams.size).toBe(1);
+      const long = 'x'.repeat(1_900);
+      for (let i = 0; i < 60 && streams.size > 0; i++) {
+        await botPost(t.app, 'messages', { messages: [said('t1', person(cleo.id, 'Cleo'), '09:40', `${long} ${i}`)] });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(streams.size).toBe(0);
+      expect(streams.feeds).toBe(0);
+      expect(released).toBe(true);
+      expect(stuck.destroyed).toBe(true);
     });
 
     it('ends a stream when its access is gone (signed out), at the next check', async () => {

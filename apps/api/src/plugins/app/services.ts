@@ -151,7 +151,7 @@ export default fp(
     app.decorate('ticketActions', ticketActions);
     app.addHook('onReady', async () => ticketActions.start());
     app.addHook('preClose', async () => ticketActions.stop());
-    const ticketStreams = new TicketStreams({ signals, queue: ticketQueue, perUser: app.config.rateLimit.ticketStreamsPerUser });
+    const ticketStreams = new TicketStreams({ signals, queue: ticketQueue, log: app.log, perUser: app.config.rateLimit.ticketStreamsPerUser });
     app.decorate('ticketStreams', ticketStreams);
     // Streams end at once, so the server can close their connections (clients reconnect elsewhere).
     app.addHook('preClose', async () => ticketStreams.close());
