@@ -156,5 +156,7 @@ declare module 'fastify' {
     guild: Guild | null;
     /** What the user may do on `req.guild`, set with it. */
     serverAccess: ServerAccess | null;
+    /** A long-lived answer checking its access again (the Tickets stream): not staff activity (auth.ts). */
+    accessRecheck: boolean;
   }
 }

@@ -137,7 +137,12 @@ export type TicketDetail = z.infer<typeof TicketDetail>;
  * `cursor` is where the first connection starts (the detail's `cursor`: EventSource cannot send
  * `Last-Event-ID` on its first request); a reconnection's `Last-Event-ID` takes precedence.
  */
-export const StreamCursor = z.string().regex(/^\d{1,19}$/, 'Must be a stream cursor (digits).');
+/** The largest message seq (PostgreSQL `bigint`): a cursor above it could never be read. */
+const MAX_STREAM_CURSOR = 9223372036854775807n;
+export const StreamCursor = z
+  .string()
+  .regex(/^\d{1,19}$/, 'Must be a stream cursor (digits).')
+  .refine((value) => BigInt(value) <= MAX_STREAM_CURSOR, `Must be a stream cursor (at most ${MAX_STREAM_CURSOR}).`);
 export const TicketStreamQuery = z.object({ ticket: BotTicketId.optional(), cursor: StreamCursor.optional() }).strict();
 
 /**

@@ -289,6 +289,9 @@ class TicketStream {
     this.#cursor = options.cursor ?? (options.ticketId ? null : '0');
     options.res.on('close', () => this.end());
     options.res.on('error', () => this.end());
+    // A client that hung up before this (while the route read the ticket): its 'close' has passed and
+    // never comes again, and writes to it fail silently. Ended once the caller has registered it.
+    if (this.#gone()) queueMicrotask(() => this.end());
     // Each stream's first check comes at a random point of the first minute, so streams opened together check apart.
     this.#scheduleRecheck(Math.random() * ACCESS_RECHECK_MS);
   }
@@ -411,9 +414,20 @@ class TicketStream {
     });
   }
 
+  /** Whether the client's connection is gone (the answer or its socket destroyed). */
+  #gone(): boolean {
+    const { res } = this.options;
+    return res.destroyed || (res.socket?.destroyed ?? false);
+  }
+
+  /** Writes to the client; false when it should drain first. A connection found gone ends the stream. */
   #write(text: string): boolean {
     const { res } = this.options;
-    if (this.#closed || res.destroyed || res.writableEnded) return true;
+    if (this.#closed || res.writableEnded) return true;
+    if (this.#gone()) {
+      this.end();
+      return true;
+    }
     const ok = res.write(text);
     if (!ok && res.writableLength > this.maxBuffered) this.#overflow();
     return ok;

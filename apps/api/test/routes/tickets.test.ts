@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import {
   ApiError,
@@ -23,6 +24,7 @@ import { QUEUE_TICKETS_MAX } from '../../src/services/ticket-queue';
 import { TicketStreams } from '../../src/services/ticket-stream';
 import { createTestApp, DASHBOARD_ORIGIN, type TestApp, useTestApp } from '../helpers/app';
 import { Browser } from '../helpers/browser';
+import { DAY, MINUTE } from '../helpers/clock';
 import { databases, openSuiteDb } from '../helpers/db';
 import { signIn } from '../helpers/oauth';
 import { listen, rawExchange } from '../helpers/raw-http';
@@ -827,6 +829,131 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
       const later = await open(nico.id, '');
       expect(later.status).toBe(200);
       later.close();
+    });
+
+    it('a client that hangs up before the stream starts leaves nothing behind: no stream, no feed, no slot held', async () => {
+      const cookie = (await as(ava.id)).cookieHeader();
+      const realBotOf = t.app.ticketQueue.botOf.bind(t.app.ticketQueue);
+      let reached: () => void = () => {};
+      const inRoute = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      let letGo: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        letGo = resolve;
+      });
+      // The route waits (reading the ticket's bot) while the client connects, asks and hangs up.
+      const botOf = vi.spyOn(t.app.ticketQueue, 'botOf').mockImplementation(async (...args) => {
+        reached();
+        await gate;
+        return realBotOf(...args);
+      });
+      try {
+        const socket = connect(port, '127.0.0.1');
+        let answered = '';
+        socket.on('data', (chunk) => {
+          answered += chunk.toString('latin1');
+        });
+        const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+        await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+        socket.write(`GET ${base}/stream?ticket=t2 HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\ncookie: ${cookie}\r\n\r\n`);
+        await inRoute;
+        socket.destroy();
+        await closed;
+        // The server sees the hang-up before the route goes on.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(answered).toBe('');
+        letGo();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(t.app.ticketStreams.size).toBe(0);
+        expect(t.app.ticketStreams.feeds).toBe(0);
+        // All ten of the user's slots are free.
+        const slots = Array.from({ length: 10 }, () => t.app.ticketStreams.reserve(ava.id));
+        for (const release of slots) release();
+      } finally {
+        letGo();
+        botOf.mockRestore();
+      }
+    });
+
+    it('a stream that fails to start (its first read fails) is ended and dropped with its feeds', async () => {
+      const cursor = vi.spyOn(t.app.ticketQueue, 'cursor').mockRejectedValueOnce(new Error('the database is away'));
+      try {
+        const stream = await open(ava.id, '?ticket=t2');
+        expect(stream.status).toBe(200);
+        const deadline = Date.now() + 2_000;
+        while (!stream.ended && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(stream.ended).toBe(true);
+        expect(t.app.ticketStreams.size).toBe(0);
+        expect(t.app.ticketStreams.feeds).toBe(0);
+      } finally {
+        cursor.mockRestore();
+      }
+    });
+
+    it('refuses a cursor above the largest seq (400 from the catalogue); such a Last-Event-ID counts as absent', async () => {
+      const browser = await as(ava.id);
+      const refused = await open(ava.id, '?ticket=t1&cursor=9223372036854775808');
+      refused.close();
+      expect(refused.status).toBe(400);
+      const tooLarge = await browser.get(`${base}/stream?ticket=t1&cursor=9223372036854775808`);
+      expect(tooLarge.statusCode).toBe(400);
+      expect(ApiError.parse(tooLarge.json()).code).toBe(ERROR_CODES.VALIDATION_FAILED.code);
+      const largest = await open(ava.id, '?ticket=t1&cursor=9223372036854775807');
+      expect(largest.status).toBe(200);
+      largest.close();
+
+      // The header past the largest seq is ignored: the stream resumes from the query's cursor and hears what comes.
+      const detail = TicketDetail.parse((await browser.get(`${base}/t1`)).json());
+      const stream = await open(ava.id, `?ticket=t1&cursor=${detail.cursor}`, { 'last-event-id': '9999999999999999999' });
+      try {
+        expect(stream.status).toBe(200);
+        await stream.next((f) => f.event === 'queue');
+        const ids = stream.frames.map((f) => f.id);
+        expect(ids.every((id) => id === detail.cursor)).toBe(true);
+        await botPost(t.app, 'messages', { messages: [said('t1', person(cleo.id, 'Cleo'), '09:45', 'after a bad header')] });
+        const live = await stream.next((f) => f.event === 'messages' && JSON.stringify(f.data).includes('after a bad header'));
+        expect(BigInt(live.id!)).toBeGreaterThan(BigInt(detail.cursor));
+      } finally {
+        stream.close();
+      }
+    });
+
+    it('checking a staff read again is not staff activity (an open tab does not keep the session fresh); a lapsed one ends the stream', async () => {
+      const staffSeen = async () =>
+        (await t.db.query<{ staff_seen_at: unknown }>('SELECT staff_seen_at FROM sessions WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1', [sam.id])).rows[0]
+          ?.staff_seen_at;
+      const started = t.clock.now;
+      const stream = await openSse(port, `${base}/stream`, { cookie: (await as(sam.id)).cookieHeader(), ...DASHBOARD });
+      try {
+        expect(stream.status).toBe(200);
+        await stream.next((f) => f.event === 'queue');
+        const before = await staffSeen();
+        expect(before).toBeTruthy();
+        t.clock.advance(2 * MINUTE);
+        await t.app.ticketStreams.recheckAll();
+        expect(stream.ended).toBe(false);
+        expect(t.app.ticketStreams.size).toBe(1);
+        expect(await staffSeen()).toEqual(before);
+
+        // Half a day on the stream stays open (its checks keep the session itself alive, not its staff powers);
+        // past the staff idle limit (a day in these tests) the check refuses (1030) and the stream ends.
+        t.clock.advance(DAY / 2);
+        await t.app.ticketStreams.recheckAll();
+        expect(stream.ended).toBe(false);
+        expect(await staffSeen()).toEqual(before);
+        t.clock.advance(DAY / 2);
+        await t.app.ticketStreams.recheckAll();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(stream.ended).toBe(true);
+        expect(t.app.ticketStreams.size).toBe(0);
+        const refused = await (await as(sam.id)).request('GET', `${base}/stream`, { headers: DASHBOARD });
+        expect(refused.statusCode).toBe(401);
+        expect(ApiError.parse(refused.json()).code).toBe(ERROR_CODES.STAFF_SIGN_IN_AGAIN.code);
+      } finally {
+        stream.close();
+        t.clock.set(started);
+      }
     });
   });
 

@@ -113,6 +113,7 @@ export default fp(
     app.decorateRequest('sessionPromise', null);
     app.decorateRequest('guild', null);
     app.decorateRequest('serverAccess', null);
+    app.decorateRequest('accessRecheck', false);
     app.decorateRequest('getSession', function getSession(this: FastifyRequest): Promise<Session | null> {
       if (!this.sessionPromise) {
         const token = this.cookies?.[names.session];
@@ -172,7 +173,7 @@ export default fp(
      * sessions"): a session signed in more than STAFF_SESSION_MAX_AGE_SECONDS ago (12 h), or whose last
      * staff request (the sign-in, before the first) is STAFF_SESSION_IDLE_SECONDS old (30 min), gets
      * 401 code 1030 on staff routes and staff reads until the user signs in again. Everything else the
-     * session does is unaffected. Otherwise this request is the session's latest staff activity.
+     * session does is unaffected. Otherwise this request (not an access recheck) is the session's latest staff activity.
      */
     async function requireRecentStaffSession(req: FastifyRequest, cached: Session): Promise<void> {
       const now = app.clock();
@@ -188,8 +189,9 @@ export default fp(
       }
       if (lapsed) throw new ApiHttpError('STAFF_SIGN_IN_AGAIN', { message: lapsed });
       // Only the dashboard's own requests are staff activity: another page's link or image (the Lax
-      // cookie goes along on same-site requests and top-level navigations) must not keep it alive.
-      if (notDashboardFetch(req, dashboardOrigins) === null) await app.sessions.touchStaff(session, now);
+      // cookie goes along on same-site requests and top-level navigations) must not keep it alive; nor
+      // an open stream checking its access again (req.accessRecheck).
+      if (!req.accessRecheck && notDashboardFetch(req, dashboardOrigins) === null) await app.sessions.touchStaff(session, now);
     }
 
     /** Why a session is past the staff lifetimes (the 1030 message), or null while it is within them. */

@@ -3,6 +3,7 @@ import {
   GuildParams,
   REPLY_ATTACHMENTS_MAX_BYTES,
   ReplyAttachment,
+  StreamCursor,
   TicketCommandRequest,
   TicketCommandView,
   TicketDetail,
@@ -35,10 +36,12 @@ async function userOf(req: FastifyRequest): Promise<string> {
   return session.userId;
 }
 
-/** `Last-Event-ID` when it is a cursor (a reconnection), else null. */
+/** `Last-Event-ID` when it is a cursor (a reconnection), else null: one that is not (any other value, or above the largest seq) counts as absent. */
 function lastEventId(req: FastifyRequest): string | null {
   const value = req.headers['last-event-id'];
-  return typeof value === 'string' && /^\d{1,19}$/.test(value.trim()) ? value.trim() : null;
+  if (typeof value !== 'string') return null;
+  const parsed = StreamCursor.safeParse(value.trim());
+  return parsed.success ? parsed.data : null;
 }
 
 /**
@@ -89,6 +92,8 @@ export default async function ticketsRoutes(fastify: FastifyInstance) {
       res.flushHeaders();
       const stillAllowed = async () => {
         req.sessionPromise = null;
+        // Not staff activity: an open tab must not keep a staff session's idle limit from lapsing (a lapsed one still ends it).
+        req.accessRecheck = true;
         await read.call(app, req, reply as FastifyReply);
         return req.guild?.id === guild.id;
       };
