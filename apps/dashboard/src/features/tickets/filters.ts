@@ -17,10 +17,10 @@ export function viewOf(params: URLSearchParams): QueueView {
   const view: QueueView = { filter: (TICKET_QUEUE_FILTERS as readonly string[]).includes(filter ?? '') ? (filter as TicketQueueFilter) : 'all' };
   const panel = params.get('panel');
   const label = params.get('label');
-  const q = params.get('q')?.trim().slice(0, 100);
+  const search = params.get('q')?.trim().slice(0, 100);
   if (panel && PANEL_OR_LABEL.test(panel)) view.panel = panel;
   if (label && PANEL_OR_LABEL.test(label)) view.label = label;
-  if (q) view.q = q;
+  if (search) view.q = search;
   return view;
 }
 

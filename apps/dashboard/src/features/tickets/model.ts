@@ -15,11 +15,11 @@ export interface Conversation {
   commands: TicketCommandView[];
 }
 
-const byTime = (a: LiveMessage, b: LiveMessage) => a.message.createdAt.localeCompare(b.message.createdAt) || compareIds(a.message.id, b.message.id);
+const byTime = (one: LiveMessage, other: LiveMessage) => one.message.createdAt.localeCompare(other.message.createdAt) || compareIds(one.message.id, other.message.id);
 
 /** Snowflakes compare as numbers: a longer id is a later one. */
-function compareIds(a: string, b: string): number {
-  return a.length - b.length || a.localeCompare(b);
+function compareIds(one: string, other: string): number {
+  return one.length - other.length || one.localeCompare(other);
 }
 
 /** `messages` with `fresh` merged in: one per id, the later one wins, in Discord's order. */
@@ -37,7 +37,7 @@ export function mergeCommands(commands: readonly TicketCommandView[], fresh: rea
   const byId = new Map<string, TicketCommandView>();
   for (const item of commands) byId.set(item.id, item);
   for (const item of fresh) byId.set(item.id, item);
-  return [...byId.values()].sort((a, b) => a.requestedAt.localeCompare(b.requestedAt) || a.id.localeCompare(b.id));
+  return [...byId.values()].sort((one, other) => one.requestedAt.localeCompare(other.requestedAt) || one.id.localeCompare(other.id));
 }
 
 /** The conversation as the ticket's read gives it. */

@@ -15,7 +15,7 @@ import { LabelChips } from './label-chip';
 const COUNT_OF: Record<TicketQueueFilter, keyof TicketCounts> = { all: 'open', mine: 'mine', unclaimed: 'unclaimed', waiting: 'waiting' };
 
 /** The search box: what is typed reaches the filters a moment after the typing stops. */
-function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
+function SearchBox({ value, onChange }: { value: string; onChange: (search: string) => void }) {
   const t = useT();
   const id = useId();
   const [text, setText] = useState(value);
@@ -65,7 +65,7 @@ export function QueueFilters({ view, queue, onChange }: { view: QueueView; queue
         })}
       </div>
       <div className="flex flex-wrap gap-2">
-        <SearchBox value={view.q ?? ''} onChange={(q) => onChange({ ...view, q: q || undefined })} />
+        <SearchBox value={view.q ?? ''} onChange={(search) => onChange({ ...view, q: search || undefined })} />
         <label htmlFor={`${id}-panel`} className="sr-only">
           {t('tickets.filter.panel')}
         </label>

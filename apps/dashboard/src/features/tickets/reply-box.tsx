@@ -3,7 +3,7 @@ import { errorText } from '@tickety/shared';
 import { Button, cx, inputClasses } from '@tickety/ui';
 import Paperclip from 'lucide-react/icons/paperclip';
 import Send from 'lucide-react/icons/send';
-import X from 'lucide-react/icons/x';
+import CloseIcon from 'lucide-react/icons/x';
 import { type DragEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { MarkdownView } from '../../components/discord/markdown-view';
 import { DiscordSurface } from '../../components/discord/message-preview';
@@ -183,7 +183,7 @@ export function ReplyBox({ server, ticket, dark, restore, onSend }: { server: st
               </span>
               {upload.attachment || upload.error ? null : <progress className="h-1.5 w-16" max={upload.file.size || 1} value={upload.sent} aria-label={upload.file.name} />}
               <button type="button" onClick={() => remove(upload.key)} aria-label={t('tickets.reply.remove', { name: upload.file.name })} className="rounded p-0.5 hover:bg-surface-100 dark:hover:bg-surface-800">
-                <X aria-hidden="true" className="size-4" />
+                <CloseIcon aria-hidden="true" className="size-4" />
               </button>
             </li>
           ))}

@@ -375,9 +375,9 @@ describe('Tickets: the reply', () => {
   });
 
   it('uploads a file with progress, sends with Ctrl+Enter, shows "Sending…" until done, and a failure keeps the text to retry', async () => {
-    const requests: Array<{ headers: Record<string, string>; body: unknown; fake: { upload: { onprogress: ((e: { loaded: number }) => void) | null }; onload: (() => void) | null } & Record<string, unknown> }> = [];
+    const requests: Array<{ headers: Record<string, string>; body: unknown; fake: { upload: { onprogress: ((event: { loaded: number }) => void) | null }; onload: (() => void) | null } & Record<string, unknown> }> = [];
     class FakeXhr {
-      upload = { onprogress: null as ((e: { loaded: number }) => void) | null };
+      upload = { onprogress: null as ((event: { loaded: number }) => void) | null };
       onload: (() => void) | null = null;
       onerror: (() => void) | null = null;
       onabort: (() => void) | null = null;
