@@ -16,6 +16,7 @@ import { resetClientState } from './client/request';
 import { configureShared, resetSharedConfiguration } from './config';
 import { type AnyRemoteRoutesModule, leafPaths, parseRouteTable, type RouteHandle } from './contracts/remotes';
 import { changeLocale, i18n } from './i18n/i18n';
+import { clearSidebarBadges } from './sidebar/badges';
 import type { Locale } from './i18n/locales';
 import { type AppStore, makeStore, type RootState, useAppDispatch } from './store';
 import type { ApiError, Guild, MeResponse, RuntimeConfig, ServerAccess } from './types';
@@ -230,6 +231,7 @@ export function resetShared(store?: AppStore): void {
   resetClientState();
   resetLoginPopup();
   resetSharedConfiguration();
+  clearSidebarBadges();
   vi.restoreAllMocks();
 }
 

@@ -1,5 +1,5 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
-import { clearSidebarBadges, setSidebarBadge } from '@tickety/shared';
+import { setSidebarBadge } from '@tickety/shared';
 import { mockApi, resetShared, signedInMe, testGuild } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registry } from '../test/registry-mock';
@@ -19,7 +19,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
-  clearSidebarBadges();
   resetShared(current?.store);
   current = undefined;
 });
