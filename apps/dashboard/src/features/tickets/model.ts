@@ -45,14 +45,40 @@ export function fromDetail(detail: TicketDetail): Conversation {
   return { ticket: detail.ticket, closed: detail.closed, messages: mergeMessages([], detail.messages), commands: mergeCommands([], detail.commands) };
 }
 
-/** A read of the ticket (again: after a reconnect) joined with what the page has: what it holds replaces, the rest stays. */
+/** How far a message has come: deleted last, then by its last edit. */
+function messageAge(item: LiveMessage): string {
+  return `${item.deleted ? 1 : 0}${item.message.editedAt ?? ''}`;
+}
+
+const STATE_RANK: Record<CommandState, number> = { queued: 0, taken: 1, done: 2, failed: 2, expired: 2, lost: 2 };
+
+/**
+ * A read of the ticket (again: after the stream was reopened) joined with what the page has. The
+ * read may have been answered before frames the page already applied, so it replaces a message
+ * only when it is not older (edited earlier, or not yet deleted) and a command only when it is not
+ * behind (queued after taken).
+ */
 export function withDetail(current: Conversation | null, detail: TicketDetail): Conversation {
   if (!current || current.ticket.id !== detail.ticket.id) return fromDetail(detail);
+  const messages = new Map(current.messages.map((item) => [item.message.id, item]));
+  const commands = new Map(current.commands.map((item) => [item.id, item]));
   return {
     ticket: detail.ticket,
     closed: current.closed || detail.closed,
-    messages: mergeMessages(current.messages, detail.messages),
-    commands: mergeCommands(current.commands, detail.commands),
+    messages: mergeMessages(
+      current.messages,
+      detail.messages.filter((item) => {
+        const known = messages.get(item.message.id);
+        return !known || messageAge(item) >= messageAge(known);
+      }),
+    ),
+    commands: mergeCommands(
+      current.commands,
+      detail.commands.filter((item) => {
+        const known = commands.get(item.id);
+        return !known || STATE_RANK[item.state] >= STATE_RANK[known.state];
+      }),
+    ),
   };
 }
 

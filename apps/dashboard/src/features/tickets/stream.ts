@@ -2,8 +2,9 @@
  * The Tickets page's live updates: `GET /api/guilds/:server/tickets/stream` (server-sent events; with
  * `?ticket=` that ticket's frames too). The browser's EventSource reconnects by itself and sends
  * `Last-Event-ID`, so the server resumes after the last frame; when the server ends the stream for
- * good (an error answer), a new one is opened after a growing wait and the page reads again what it
- * may have missed (`onResume`).
+ * good (an error answer), a new one is opened after a growing wait. A new stream starts from now:
+ * `onOpened(at)` lets the page read again what it read before that moment (what changed in between
+ * would otherwise be missed; the contract's stream takes no cursor).
  */
 import type { TicketStreamEvent } from '@tickety/api-contract';
 import { useEffect, useRef, useState } from 'react';
@@ -30,8 +31,8 @@ function parseFrame(type: TicketStreamEvent['type'], data: string): TicketStream
 
 interface StreamHandlers {
   onEvent: (event: TicketStreamEvent) => void;
-  /** A new stream opened after the last one was closed: frames may have been missed. */
-  onResume: () => void;
+  /** A new stream is open (not the browser's own reconnection): what was read before `at` may have missed changes. */
+  onOpened: (at: number) => void;
 }
 
 /** Subscribes to the stream while mounted (a new one when the server or ticket changes); the status says whether it is live. */
@@ -54,11 +55,12 @@ export function useTicketStream(server: string, ticket: string | null, handlers:
       const current = new EventSource(streamUrl(server, ticket), { withCredentials: true });
       source = current;
       setStatus(resumed ? 'reconnecting' : 'connecting');
+      let first = true;
       current.onopen = () => {
         attempt = 0;
         setStatus('live');
-        if (resumed) latest.current.onResume();
-        resumed = false;
+        if (first) latest.current.onOpened(Date.now());
+        first = false;
       };
       current.onerror = () => {
         if (stopped) return;

@@ -6,7 +6,7 @@ import { apiError, json, mockApi, renderPage, resetShared, useServedServer } fro
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import { labelProblems } from './labels-dialog';
-import { mergeMessages } from './model';
+import { mergeMessages, withDetail } from './model';
 import TicketsPage from './tickets';
 
 const SERVER = ARCADE.id;
@@ -231,7 +231,7 @@ describe('Tickets: the queue', () => {
 
 describe('Tickets: one ticket', () => {
   it('shows the header, the form answers and the conversation, streamed with ?ticket=', async () => {
-    show('tickets/t12');
+    const { calls } = show('tickets/t12');
     expect(await screen.findByRole('heading', { level: 2, name: 'Ticket #12' })).toBeInTheDocument();
     expect(screen.getByText('Order number?')).toBeInTheDocument();
     expect(screen.getByText('A-1001')).toBeInTheDocument();
@@ -240,6 +240,24 @@ describe('Tickets: one ticket', () => {
     expect(within(log).getByText('It was order A-1001')).toBeInTheDocument();
     expect(FakeEventSource.last().url).toBe(`http://api.test${BASE}/stream?ticket=t12`);
     expect(screen.getByRole('button', { name: 'Claim' })).toBeInTheDocument();
+    // The stream starts from now: what was read before it opened is read again.
+    const reads = calls(`${BASE}/t12`).length;
+    FakeEventSource.last().open();
+    await waitFor(() => expect(calls(`${BASE}/t12`).length).toBe(reads + 1));
+    // The browser's own reconnection resumes with Last-Event-ID: nothing is read again.
+    FakeEventSource.last().drop(false);
+    expect(screen.getByText('Reconnecting…')).toBeInTheDocument();
+    FakeEventSource.last().open();
+    expect(FakeEventSource.all).toHaveLength(1);
+    // A stream the server ended is opened anew after a wait, and reads again.
+    vi.useFakeTimers();
+    FakeEventSource.last().drop(true);
+    act(() => vi.advanceTimersByTime(1000));
+    vi.useRealTimers();
+    expect(FakeEventSource.all).toHaveLength(2);
+    FakeEventSource.last().open();
+    await waitFor(() => expect(calls(`${BASE}/t12`).length).toBe(reads + 2));
+    expect(screen.getByText('Live')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Reply' })).toBeInTheDocument();
   });
 
@@ -485,6 +503,18 @@ describe('Tickets: read-only members and labels', () => {
       [1, 'nameLong'],
       [3, 'duplicate'],
     ]);
+  });
+
+  it('does not let a read answered before newer frames undo an edit, a deletion or a command state', () => {
+    const edited = live('1300000000000000002', 'It was order A-1002', { editedAt: '2026-03-01T10:05:00.000Z' });
+    const current = withDetail(null, detail({ commands: [command('claim', { state: 'done' })] }));
+    const streamed = { ...current, messages: mergeMessages(current.messages, [edited, live('1300000000000000001', 'x', {}, true)]) };
+    const reread = withDetail(streamed, detail({ commands: [command('claim', { state: 'queued' })] }));
+    expect(reread.messages.map((item) => [item.message.content, item.deleted])).toEqual([
+      ['x', true],
+      ['It was order A-1002', false],
+    ]);
+    expect(reread.commands.map((item) => item.state)).toEqual(['done']);
   });
 
   it('merges messages by id, the later winning, in order', () => {

@@ -74,11 +74,18 @@ export default function TicketsPage() {
     },
     [apply, dispatch, publishBadge, server],
   );
-  const onResume = useCallback(() => {
-    dispatch(refetchQueue(server));
-    if (ticket) void detail.refetch();
-  }, [detail, dispatch, server, ticket]);
-  const status = useTicketStream(server, ticket, { onEvent, onResume });
+  // Reads answered before the stream opened are read again (whatever changed in between would be
+  // missed); a read still under way when it opens is most likely answered after it.
+  const queueRead = queue.fulfilledTimeStamp;
+  const detailRead = detail.fulfilledTimeStamp;
+  const onOpened = useCallback(
+    (at: number) => {
+      if (queueRead !== undefined && queueRead < at) dispatch(refetchQueue(server));
+      if (ticket && detailRead !== undefined && detailRead < at) void detail.refetch();
+    },
+    [queueRead, detailRead, detail, dispatch, server, ticket],
+  );
+  const status = useTicketStream(server, ticket, { onEvent, onOpened });
 
   const setView = (next: QueueView) => navigate(ticket ? href('/dashboard/:server/tickets/:ticket', { server, ticket }, queueQuery(next)) : href('/dashboard/:server/tickets', { server }, queueQuery(next)));
   const backTo = href('/dashboard/:server/tickets', { server }, queueQuery(view));
