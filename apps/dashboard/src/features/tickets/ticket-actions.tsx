@@ -25,6 +25,16 @@ function LabelsPopover({ ticket, labels, busy, onApply }: { ticket: TicketSummar
     setOpen(false);
     button.current?.focus();
   };
+  // A press outside closes it, as a popover does (without moving focus back: the press put it elsewhere).
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!panel.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [open]);
   return (
     <div className="relative">
       <Button ref={button} variant="secondary" size="sm" aria-expanded={open} aria-controls={`${id}-panel`} onClick={() => (open ? close() : setOpen(true))} loading={busy}>

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LiveMessage, ServerAccess, TicketCommandView, TicketDetail, TicketQueue, TicketStreamEvent, TicketSummary } from '@tickety/api-contract';
-import { getSidebarBadge } from '@tickety/shared';
+import { changeLocale, getSidebarBadge } from '@tickety/shared';
 import { apiError, json, mockApi, renderPage, resetShared, useServedServer } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
@@ -524,5 +524,24 @@ describe('Tickets: read-only members and labels', () => {
       ['1300000000000000001', false],
       ['1300000000000000002', true],
     ]);
+  });
+});
+
+describe('Tickets in German', () => {
+  afterEach(async () => {
+    await changeLocale('en');
+  });
+
+  it('says everything in German', async () => {
+    await changeLocale('de');
+    show('tickets/t12');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Ticket #12' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Übernehmen' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Ticket schließen' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Antwort' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Antwort senden' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Wartend (1)' })).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Offene Tickets' })).toBeInTheDocument();
+    expect(screen.getAllByText('Wartet auf das Team').length).toBeGreaterThan(0);
   });
 });
