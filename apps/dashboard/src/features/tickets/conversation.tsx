@@ -1,3 +1,8 @@
+/**
+ * One ticket's pane (header, form answers, conversation, actions, reply): its own chunk, fetched
+ * when a ticket is opened (or a row of the queue is pointed at or focused), so the queue alone stays
+ * light.
+ */
 import type { LiveMessage, TicketCommandRequest, TicketCommandView, TicketDetail, TicketLabel, TicketStreamEvent, TranscriptUser } from '@tickety/api-contract';
 import { formatRelative, Link, useNow } from '@tickety/shared';
 import { Alert, Avatar, Button, cx, LoadFailed, Skeleton } from '@tickety/ui';
@@ -10,33 +15,15 @@ import { DiscordSurface } from '../../components/discord/message-preview';
 import { type MessageLookup, startsGroup } from '../../components/discord/message-model';
 import { failedRead, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useTicketCommandMutation, useTicketDetailQuery } from './api';
+import { useTicketCommandMutation } from './api';
 import { CommandProgress, commandText, type SendFailure } from './command-status';
 import { useT } from './i18n';
 import { LabelChips } from './label-chip';
-import { applyEvent, type Conversation, isPending, withDetail } from './model';
+import { type Conversation, isPending } from './model';
 import { useTicketName, WaitingBadge } from './queue';
 import { ReplyBox, type ReplyDraft, type Restore } from './reply-box';
 import { TicketActions } from './ticket-actions';
-
-/**
- * One ticket's conversation as the page keeps it: its read (again after the stream was lost) joined
- * with the stream's frames, one message and one command per id, the later winning.
- */
-export function useConversation(server: string, ticket: string | null) {
-  const detail = useTicketDetailQuery({ server, ticket: ticket ?? '' }, { skip: server === '' || ticket === null, refetchOnMountOrArgChange: true });
-  const [conversation, setConversation] = useState<Conversation | null>(null);
-  const data = detail.currentData;
-  useEffect(() => {
-    if (data) setConversation((current) => withDetail(current, data));
-  }, [data]);
-  useEffect(() => {
-    if (ticket === null) setConversation(null);
-  }, [ticket]);
-  const apply = useCallback((event: TicketStreamEvent) => setConversation((current) => (current ? applyEvent(current, event) : current)), []);
-  const shown = conversation && ticket !== null && conversation.ticket.id === ticket ? conversation : null;
-  return { conversation: shown, detail, apply };
-}
+import type { TicketRead } from './use-conversation';
 
 /** A reply sent from this page, shown in the conversation until its command is done (then the bot's message is there). */
 interface PendingReply {
@@ -156,7 +143,7 @@ function Messages({ messages, dark, children }: { messages: readonly LiveMessage
 interface TicketPaneProps {
   server: string;
   conversation: Conversation | null;
-  detail: ReturnType<typeof useConversation>['detail'];
+  detail: TicketRead;
   apply: (event: TicketStreamEvent) => void;
   labels: readonly TicketLabel[];
   canWrite: boolean;
@@ -165,7 +152,7 @@ interface TicketPaneProps {
 }
 
 /** One ticket: its header, form answers, live conversation, actions with their progress, and the reply box. */
-export function TicketPane({ server, conversation, detail, apply, labels, canWrite, dark, backTo }: TicketPaneProps) {
+export default function TicketPane({ server, conversation, detail, apply, labels, canWrite, dark, backTo }: TicketPaneProps) {
   const t = useT();
   const name = useTicketName();
   const now = useNow(30_000);

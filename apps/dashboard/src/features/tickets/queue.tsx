@@ -11,6 +11,7 @@ import { href } from '../../lib/hrefs';
 import { type QueueView, queueQuery } from './filters';
 import { useT } from './i18n';
 import { LabelChips } from './label-chip';
+import { loadConversation } from './lazy-parts';
 
 const COUNT_OF: Record<TicketQueueFilter, keyof TicketCounts> = { all: 'open', mine: 'mine', unclaimed: 'unclaimed', waiting: 'waiting' };
 
@@ -123,6 +124,8 @@ function Row({ ticket, queue, server, view, current, now }: { ticket: TicketSumm
         to={href('/dashboard/:server/tickets/:ticket', { server, ticket: ticket.id }, queueQuery(view))}
         aria-current={current ? 'page' : undefined}
         data-ticket-row=""
+        onPointerEnter={() => void loadConversation()}
+        onFocus={() => void loadConversation()}
         className={cx(
           'block px-4 py-3 outline-none hover:bg-surface-50 focus-visible:ring-2 focus-visible:ring-primary-500 focus-visible:ring-inset dark:hover:bg-surface-800/60',
           current && 'bg-primary-50 dark:bg-primary-950/60',

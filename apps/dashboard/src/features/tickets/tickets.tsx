@@ -1,6 +1,6 @@
 import type { TicketStreamEvent } from '@tickety/api-contract';
 import { setSidebarBadge, useAppDispatch, useNavigate, useParams, useSearchParams } from '@tickety/shared';
-import { Alert, Button, cx, EmptyState, PageHeader } from '@tickety/ui';
+import { Alert, Button, cx, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
 import MessagesSquare from 'lucide-react/icons/messages-square';
 import Tags from 'lucide-react/icons/tags';
 import Ticket from 'lucide-react/icons/ticket';
@@ -8,13 +8,15 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { href } from '../../lib/hrefs';
 import { useAreaWrite } from '../../lib/server-access';
 import { refetchQueue, useTicketQueueQuery } from './api';
-import { TicketPane, useConversation } from './conversation';
+import { loadConversation } from './lazy-parts';
 import { type QueueView, queueQuery, viewOf } from './filters';
 import { useT } from './i18n';
 import { QueueFilters, QueueList } from './queue';
 import { type StreamStatus, useTicketStream } from './stream';
+import { useConversation } from './use-conversation';
 
 const LabelsDialog = lazy(() => import('./labels-dialog'));
+const TicketPane = lazy(loadConversation);
 
 /** Whether the site is in dark mode (the Discord-like conversation follows it). */
 function useDark(): boolean {
@@ -25,6 +27,20 @@ function useDark(): boolean {
     return () => observer.disconnect();
   }, []);
   return dark;
+}
+
+/** The ticket pane while its code arrives. */
+function PaneLoading() {
+  const t = useT();
+  return (
+    <div aria-busy="true" className="space-y-3">
+      <span role="status" className="sr-only">
+        {t('tickets.ticket.loading')}
+      </span>
+      <Skeleton className="h-8 w-1/2" />
+      <Skeleton className="h-64" />
+    </div>
+  );
 }
 
 /** The stream's state in a word, with a dot that is not the only sign. */
@@ -134,7 +150,9 @@ export default function TicketsPage() {
         </section>
         <div className={cx('min-w-0', !ticket && 'hidden lg:block')}>
           {ticket ? (
-            <TicketPane key={ticket} server={server} conversation={conversation} detail={detail} apply={apply} labels={labels} canWrite={canWrite} dark={dark} backTo={backTo} />
+            <Suspense fallback={<PaneLoading />}>
+              <TicketPane key={ticket} server={server} conversation={conversation} detail={detail} apply={apply} labels={labels} canWrite={canWrite} dark={dark} backTo={backTo} />
+            </Suspense>
           ) : (
             <EmptyState icon={<MessagesSquare aria-hidden="true" className="size-6" />} title={t('tickets.pick.title')} description={t('tickets.pick.body')} />
           )}
