@@ -67,7 +67,7 @@ export * from './contracts/remotes';
 export { formatDate, formatDateTime, formatNumber, formatPrice, formatRelative, type Instant } from './format/format';
 export { useNow } from './format/use-now';
 // badges on the server sidebar's entries (a remote publishes, the shell's sidebar shows)
-export { clearSidebarBadges, getSidebarBadge, type SidebarBadge, setSidebarBadge, useSidebarBadge } from './sidebar/badges';
+export { type SidebarBadge, setSidebarBadge, useSidebarBadge } from './sidebar/badges';
 // guards
 export { evaluateGuard, type GuardDecision, hasPermission } from './guards/guards';
 export { type AreaDecision, evaluateServerArea, serverAreaOf } from './guards/server-area';

@@ -21,6 +21,9 @@ import type { Locale } from './i18n/locales';
 import { type AppStore, makeStore, type RootState, useAppDispatch } from './store';
 import type { ApiError, Guild, MeResponse, RuntimeConfig, ServerAccess } from './types';
 
+/** The badge a page published for a sidebar entry (what the shell's sidebar would show), or null. */
+export { getSidebarBadge } from './sidebar/badges';
+
 export const TEST_API_ORIGIN = 'http://api.test';
 
 export const TEST_CONFIG: RuntimeConfig = {

@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LiveMessage, ServerAccess, TicketCommandView, TicketDetail, TicketQueue, TicketStreamEvent, TicketSummary } from '@tickety/api-contract';
-import { changeLocale, getSidebarBadge } from '@tickety/shared';
-import { apiError, json, mockApi, renderPage, resetShared, useServedServer } from '@tickety/shared/testing';
+import { changeLocale } from '@tickety/shared';
+import { apiError, getSidebarBadge, json, mockApi, renderPage, resetShared, useServedServer } from '@tickety/shared/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import { labelProblems } from './labels-dialog';
