@@ -27,7 +27,7 @@ function SearchBox({ value, onChange }: { value: string; onChange: (search: stri
     return () => clearTimeout(timer);
   }, [text, value, onChange]);
   return (
-    <div className="min-w-0 flex-1">
+    <div className="min-w-0 basis-full">
       <label htmlFor={id} className="sr-only">
         {t('tickets.search')}
       </label>
@@ -70,7 +70,7 @@ export function QueueFilters({ view, queue, onChange }: { view: QueueView; queue
         <label htmlFor={`${id}-panel`} className="sr-only">
           {t('tickets.filter.panel')}
         </label>
-        <select id={`${id}-panel`} className={cx(inputClasses, 'w-auto max-w-[12rem]')} value={view.panel ?? ''} onChange={(e) => onChange({ ...view, panel: e.target.value || undefined })}>
+        <select id={`${id}-panel`} className={cx(inputClasses, 'w-auto min-w-0 flex-1')} value={view.panel ?? ''} onChange={(e) => onChange({ ...view, panel: e.target.value || undefined })}>
           <option value="">{t('tickets.filter.anyPanel')}</option>
           {(queue?.panels ?? []).map((panel) => (
             <option key={panel.id} value={panel.id}>
@@ -81,7 +81,7 @@ export function QueueFilters({ view, queue, onChange }: { view: QueueView; queue
         <label htmlFor={`${id}-label`} className="sr-only">
           {t('tickets.filter.label')}
         </label>
-        <select id={`${id}-label`} className={cx(inputClasses, 'w-auto max-w-[12rem]')} value={view.label ?? ''} onChange={(e) => onChange({ ...view, label: e.target.value || undefined })}>
+        <select id={`${id}-label`} className={cx(inputClasses, 'w-auto min-w-0 flex-1')} value={view.label ?? ''} onChange={(e) => onChange({ ...view, label: e.target.value || undefined })}>
           <option value="">{t('tickets.filter.anyLabel')}</option>
           {(queue?.labels ?? []).map((label) => (
             <option key={label.id} value={label.id}>

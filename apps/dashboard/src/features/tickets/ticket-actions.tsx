@@ -14,7 +14,7 @@ function LabelsPopover({ ticket, labels, busy, onApply }: { ticket: TicketSummar
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<string[]>(ticket.labels);
   const button = useRef<HTMLButtonElement>(null);
-  const panel = useRef<HTMLFieldSetElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (open) {
       setChosen(ticket.labels);
@@ -42,7 +42,8 @@ function LabelsPopover({ ticket, labels, busy, onApply }: { ticket: TicketSummar
         {t('tickets.action.labels')}
       </Button>
       {open ? (
-        <fieldset
+        // biome-ignore lint/a11y/noStaticElementInteractions: Escape closes the popover from any of its controls
+        <div
           ref={panel}
           id={`${id}-panel`}
           onKeyDown={(event) => {
@@ -53,7 +54,8 @@ function LabelsPopover({ ticket, labels, busy, onApply }: { ticket: TicketSummar
           }}
           className="absolute right-0 z-20 mt-1 w-64 rounded-lg border border-surface-200 bg-white p-3 shadow-lg dark:border-surface-700 dark:bg-surface-900"
         >
-          <legend className="float-left mb-2 w-full text-sm font-semibold text-surface-900 dark:text-surface-50">{t('tickets.labels.title')}</legend>
+          <fieldset className="min-w-0">
+          <legend className="mb-2 text-sm font-semibold text-surface-900 dark:text-surface-50">{t('tickets.labels.title')}</legend>
           {labels.length === 0 ? (
             <p className="text-sm text-surface-600 dark:text-surface-400">{t('tickets.labels.none')}</p>
           ) : (
@@ -73,6 +75,7 @@ function LabelsPopover({ ticket, labels, busy, onApply }: { ticket: TicketSummar
               ))}
             </ul>
           )}
+          </fieldset>
           <div className="mt-3 flex justify-end gap-2">
             <Button variant="ghost" size="sm" onClick={close}>
               {t('common.cancel')}
@@ -90,7 +93,7 @@ function LabelsPopover({ ticket, labels, busy, onApply }: { ticket: TicketSummar
               </Button>
             ) : null}
           </div>
-        </fieldset>
+        </div>
       ) : null}
     </div>
   );
