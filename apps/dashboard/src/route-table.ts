@@ -19,6 +19,9 @@ export const routeTable = {
       children: [
         { index: true, redirect: 'configs' },
         { path: 'configs', page: 'serverConfigs', title: 'Panel Menu', requiresAuth: true, sidebar: { label: 'Panel Menu', icon: 'panels' }, area: 'panels' },
+        { path: 'tickets', page: 'serverTickets', title: 'Tickets', requiresAuth: true, sidebar: { label: 'Tickets', icon: 'tickets' }, area: 'tickets' },
+        // One ticket, beside the queue (a deep link; on a phone, its own screen).
+        { path: 'tickets/:ticket', page: 'serverTickets', title: 'Tickets', requiresAuth: true, area: 'tickets' },
         { path: 'statistics', page: 'serverStatistics', title: 'Statistics', requiresAuth: true, sidebar: { label: 'Statistics', icon: 'statistics' }, area: 'statistics' },
         { path: 'premium', page: 'serverPremium', title: 'Server Premium', requiresAuth: true, sidebar: { label: 'Premium', icon: 'premium' }, area: 'premium' },
         { path: 'logs-web', page: 'serverLogsWeb', title: 'Web Logs', requiresAuth: true, sidebar: { label: 'Web Logs', icon: 'logs' }, area: 'logs' },

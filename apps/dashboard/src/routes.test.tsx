@@ -28,8 +28,10 @@ describe('the dashboard remote routes module', () => {
     ['manageServers', '/dashboard', '/dashboard', 'Manage Servers'],
     ['serverConfigs', '/dashboard/1100000000000000001/configs', '/dashboard/:server/configs', 'Panel Menu'],
     ['transcriptV2', '/transcript/v2/1100000000000000001/abc', '/transcript/v2/:server/:fileid', 'Ticket #1 · #ticket-0001'],
+    ['serverTickets', '/dashboard/1100000000000000001/tickets', '/dashboard/:server/tickets', 'Tickets'],
   ] as const)('%s loads and renders inside Suspense', async (id, url, path, heading) => {
     mockApi({
+      'GET /api/guilds/1100000000000000001/tickets': { tickets: [], counts: { open: 0, mine: 0, unclaimed: 0, waiting: 0 }, labels: [], panels: [] },
       'GET /api/transcripts/v2/1100000000000000001/abc': {
         version: 2,
         server: { id: '1100000000000000001', name: "Ava's Arcade", iconUrl: null },

@@ -5,6 +5,7 @@ import { catalog as manageServers } from './features/manage-servers/i18n';
 import { catalog as premium } from './features/premium/i18n';
 import { catalog as serverConfigs } from './features/server-configs/i18n';
 import { catalog as statistics } from './features/statistics/i18n';
+import { catalog as tickets } from './features/tickets/i18n';
 import { catalog as transcript } from './features/transcript/i18n';
 import { catalog as transcripts } from './features/transcripts/i18n';
 import { catalog } from './lib/i18n';
@@ -31,6 +32,7 @@ export const remoteRoutes = defineRemoteRoutes({
     // A small chunk of its own, so other pages do not carry it: it starts the page's reads while the
     // page's chunk (and its messages) download.
     serverConfigs: { Component: lazy(() => import('./features/configs/route')) },
+    serverTickets: { Component: page(tickets, () => import('./features/tickets/tickets')) },
     serverStatistics: { Component: page(statistics, () => import('./features/statistics/statistics')) },
     serverPremium: { Component: page(premium, () => import('./features/premium/premium')) },
     serverLogsWeb: { Component: page(logsWeb, () => import('./features/logs-web/logs-web')) },

@@ -10,15 +10,11 @@ import { Snowflake } from './auth';
 import { BotTicketId, TranscriptMessage, TranscriptUser } from './bot-api';
 import { BotCommandId, CommandFailure, CommandState, ReplyContent, TICKET_LABELS_MAX } from './bot-commands-api';
 import { TicketLabel, TicketLabelId, TICKET_LABELS_CONFIG_MAX } from './server-config/labels';
+import { REPLY_ATTACHMENTS_MAX, REPLY_ATTACHMENTS_MAX_BYTES, TICKET_EXCERPT_MAX, TICKET_QUEUE_FILTERS } from './tickets-limits';
 
 export { TicketLabel, TicketLabelId, TICKET_LABELS_CONFIG_MAX };
 
-/** Discord's upload limit for a server without boosts (bytes): a reply's attachments together stay under it. */
-export const REPLY_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
-/** Files one reply may carry (Discord allows 10). */
-export const REPLY_ATTACHMENTS_MAX = 10;
-/** Characters of the last message a queue row shows. */
-export const TICKET_EXCERPT_MAX = 200;
+export { REPLY_ATTACHMENTS_MAX, REPLY_ATTACHMENTS_MAX_BYTES, TICKET_EXCERPT_MAX, TICKET_QUEUE_FILTERS };
 
 export const TicketParams = z.object({ server: Snowflake, ticket: BotTicketId });
 
@@ -26,7 +22,6 @@ export const TicketParams = z.object({ server: Snowflake, ticket: BotTicketId })
 export const TicketPerson = z.object({ id: Snowflake, name: z.string(), avatarUrl: z.string().nullable() });
 export type TicketPerson = z.infer<typeof TicketPerson>;
 
-export const TICKET_QUEUE_FILTERS = ['all', 'mine', 'unclaimed', 'waiting'] as const;
 export const TicketQueueFilter = z.enum(TICKET_QUEUE_FILTERS);
 export type TicketQueueFilter = z.infer<typeof TicketQueueFilter>;
 

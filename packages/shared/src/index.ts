@@ -66,6 +66,8 @@ export * from './contracts/remotes';
 // formatters (prices, numbers, dates, relative times) and the ticking clock
 export { formatDate, formatDateTime, formatNumber, formatPrice, formatRelative, type Instant } from './format/format';
 export { useNow } from './format/use-now';
+// badges on the server sidebar's entries (a remote publishes, the shell's sidebar shows)
+export { type SidebarBadge, setSidebarBadge, useSidebarBadge } from './sidebar/badges';
 // guards
 export { evaluateGuard, type GuardDecision, hasPermission } from './guards/guards';
 export { type AreaDecision, evaluateServerArea, serverAreaOf } from './guards/server-area';

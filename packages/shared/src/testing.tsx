@@ -16,9 +16,13 @@ import { resetClientState } from './client/request';
 import { configureShared, resetSharedConfiguration } from './config';
 import { type AnyRemoteRoutesModule, leafPaths, parseRouteTable, type RouteHandle } from './contracts/remotes';
 import { changeLocale, i18n } from './i18n/i18n';
+import { clearSidebarBadges } from './sidebar/badges';
 import type { Locale } from './i18n/locales';
 import { type AppStore, makeStore, type RootState, useAppDispatch } from './store';
 import type { ApiError, Guild, MeResponse, RuntimeConfig, ServerAccess } from './types';
+
+/** The badge a page published for a sidebar entry (what the shell's sidebar would show), or null. */
+export { getSidebarBadge } from './sidebar/badges';
 
 export const TEST_API_ORIGIN = 'http://api.test';
 
@@ -230,6 +234,7 @@ export function resetShared(store?: AppStore): void {
   resetClientState();
   resetLoginPopup();
   resetSharedConfiguration();
+  clearSidebarBadges();
   vi.restoreAllMocks();
 }
 

@@ -23,6 +23,7 @@ import {
   useI18nRevision,
   useOpenServer,
   useRuntimeConfig,
+  useSidebarBadge,
 } from '@tickety/shared';
 import { Avatar, Button, buttonClasses, cx, EmptyState, Skeleton } from '@tickety/ui';
 import { ArrowLeftRight, BarChart3, Bot, Eye, FileText, Gem, History, LayoutPanelTop, Lock, ScrollText, Settings, ShieldX, Ticket } from 'lucide-react';
@@ -104,6 +105,7 @@ export function Sidebar({ server }: { server: string }) {
                 >
                   <span className="flex shrink-0">{ICONS[item.icon]}</span>
                   <span>{itemLabel(remote, item)}</span>
+                  <EntryBadge server={server} segment={item.segment} />
                   {level === 'write' ? null : (
                     <span className="ml-auto flex shrink-0 items-center pl-1" title={t(level === 'read' ? 'server.sidebar.readOnly' : 'server.sidebar.noAccess')}>
                       {level === 'read' ? <Eye aria-hidden="true" className="size-3.5" /> : <Lock aria-hidden="true" className="size-3.5" />}
@@ -117,6 +119,22 @@ export function Sidebar({ server }: { server: string }) {
         </ul>
       </nav>
     </aside>
+  );
+}
+
+/** The count a page published for its entry (setSidebarBadge of @tickety/shared), with what it counts for screen readers. */
+function EntryBadge({ server, segment }: { server: string; segment: string }) {
+  const badge = useSidebarBadge(server, segment);
+  if (!badge || badge.count <= 0) return null;
+  return (
+    <span
+      data-sidebar-badge=""
+      title={badge.label}
+      className="ml-auto inline-flex min-w-5 shrink-0 items-center justify-center rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+    >
+      <span aria-hidden="true">{badge.count > 99 ? '99+' : badge.count}</span>
+      <span className="sr-only">{` (${badge.label})`}</span>
+    </span>
   );
 }
 

@@ -15,9 +15,17 @@ interface StatisticsArgs {
   to?: string;
   /** Omitted: the server's time zone. */
   tz?: string;
+  /** Only tickets carrying this label (an id of the configuration's labels). */
+  label?: string;
 }
 
 const RANGES: readonly StatisticsRange[] = ['7d', '30d', '90d', 'custom'];
+
+/** The label filter in an address (`?label=<id>`), or undefined. */
+export function labelOf(params: URLSearchParams): string | undefined {
+  const label = params.get('label');
+  return label && /^[A-Za-z0-9_-]{1,32}$/.test(label) ? label : undefined;
+}
 
 /** The range in an address (`?range=30d`, `?range=custom&from=…&to=…`); anything else is 7 days. */
 export function rangeOf(params: URLSearchParams): Pick<StatisticsArgs, 'range' | 'from' | 'to'> {
@@ -35,9 +43,9 @@ const statisticsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Not through the overlay: the page shows a failure (and the plan's limits) in place. */
     serverStatistics: build.query<StatisticsAnswer, StatisticsArgs>({
-      query: ({ server, range, from, to, tz }) => ({
+      query: ({ server, range, from, to, tz, label }) => ({
         path: `/api/guilds/${encodeURIComponent(server)}/statistics`,
-        query: { range, from, to, tz },
+        query: { range, from, to, tz, label },
         overlay: false,
       }),
       keepUnusedDataFor: 60,

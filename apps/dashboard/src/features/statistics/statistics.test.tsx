@@ -57,14 +57,14 @@ function Page() {
 let store: ReturnType<typeof renderPage>['store'] | undefined;
 afterEach(() => resetShared(store));
 
-function show(query: string, handler: (url: URL) => Response) {
+function show(query: string, handler: (url: URL) => Response, configAnswer: unknown = live()) {
   const asked: URLSearchParams[] = [];
   mockApi({
     [`GET /api/guilds/${SERVER}/statistics`]: (url: URL) => {
       asked.push(url.searchParams);
       return handler(url);
     },
-    [`GET /api/guilds/${SERVER}/config`]: live(),
+    [`GET /api/guilds/${SERVER}/config`]: configAnswer,
   });
   const page = renderPage(<Page />, { url: `/dashboard/${SERVER}/statistics${query}`, path: '/dashboard/:server/statistics', me: avaMe() });
   store = page.store;
@@ -103,6 +103,23 @@ describe('Statistics', () => {
     await waitFor(() => expect(asked.at(-1)?.get('tz')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone));
     expect(router.state.location.search).toBe('?range=30d&zone=mine');
     expect(asked.at(-1)?.get('range')).toBe('30d');
+  });
+
+  it('filters by a ticket label of the configuration (label=), kept in the address with the range', async () => {
+    const withLabels = live();
+    const configured = { ...withLabels, config: { ...withLabels.config, labels: [{ id: 'bug', name: 'Bug', colour: 0xed4245 }] } };
+    const { asked, router } = show('?range=30d', () => json(answer()), configured);
+    await screen.findByText('40');
+    expect(asked[0]!.get('label')).toBeNull();
+    const select = await screen.findByRole('combobox', { name: 'Label' });
+    expect(select).toHaveDisplayValue('All labels');
+    await userEvent.selectOptions(select, 'bug');
+    await waitFor(() => expect(asked.at(-1)?.get('label')).toBe('bug'));
+    expect(asked.at(-1)?.get('range')).toBe('30d');
+    expect(router.state.location.search).toBe('?range=30d&label=bug');
+    await userEvent.click(screen.getByRole('button', { name: '7 days' }));
+    await waitFor(() => expect(asked.at(-1)?.get('range')).toBe('7d'));
+    expect(asked.at(-1)?.get('label')).toBe('bug');
   });
 
   it('on a free plan, offers only what the plan allows, and no export', async () => {

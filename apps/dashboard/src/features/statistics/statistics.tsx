@@ -11,7 +11,7 @@ import { href } from '../../lib/hrefs';
 import { useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
 import { useConfigNamesQuery } from '../configs/api';
-import { change, formatDuration, rangeOf, tableCsv, useServerStatisticsQuery } from './api';
+import { change, formatDuration, labelOf, rangeOf, tableCsv, useServerStatisticsQuery } from './api';
 import { SERIES_COLOURS } from './colours';
 
 const DailyChart = lazy(() => import('./daily-chart'));
@@ -147,12 +147,15 @@ export default function ServerStatistics() {
   // The days are the server's (its panels' support hours) unless the viewer picks their own zone.
   const viewerTz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const mine = params.get('zone') === 'mine';
-  const stats = useServerStatisticsQuery({ server, ...current, ...(mine ? { tz: viewerTz } : {}) }, { skip: server === '' });
-  const config = useConfigNamesQuery(server, { skip: server === '' }).data?.config as { panels?: Array<{ id: string; name: string }> } | undefined;
+  const label = labelOf(params);
+  const stats = useServerStatisticsQuery({ server, ...current, ...(mine ? { tz: viewerTz } : {}), ...(label ? { label } : {}) }, { skip: server === '' });
+  const config = useConfigNamesQuery(server, { skip: server === '' }).data?.config as { panels?: Array<{ id: string; name: string }>; labels?: Array<{ id: string; name: string }> } | undefined;
   const panelName = (id: string) => config?.panels?.find((p) => p.id === id)?.name ?? (id || t('statistics.noPanel'));
   const dark = useDark();
   const data = stats.currentData;
-  const setRange = (next: ReturnType<typeof rangeOf>, zone: 'mine' | undefined = mine ? 'mine' : undefined) => navigate(href('/dashboard/:server/statistics', { server }, { ...next, zone }));
+  const setRange = (next: ReturnType<typeof rangeOf>, zone: 'mine' | undefined = mine ? 'mine' : undefined, nextLabel: string | undefined = label) =>
+    navigate(href('/dashboard/:server/statistics', { server }, { ...next, zone, label: nextLabel }));
+  const labels = config?.labels ?? [];
 
   const panelColumns: Array<TableColumn<StatisticsAnswer['panels'][number]>> = [
     { key: 'panel', header: t('statistics.col.panel'), label: t('statistics.col.panel'), rowHeader: true, sortValue: (r) => panelName(r.panelId), cell: (r) => panelName(r.panelId) },
@@ -286,7 +289,21 @@ export default function ServerStatistics() {
         }
         description={t('server.statistics.description', { server: serverName ?? '', hasName: serverName === null ? 'no' : 'yes' })}
       />
-      <RangePicker key={params.toString()} current={current} limits={data?.limits} onChange={setRange} />
+      <RangePicker key={params.toString()} current={current} limits={data?.limits} onChange={(next) => setRange(next)} />
+      {labels.length > 0 || label ? (
+        <label className="mb-4 flex items-center gap-2 text-sm text-surface-700 dark:text-surface-300">
+          {t('statistics.label')}
+          <select className={cx(inputClasses, 'w-auto py-1')} value={label ?? ''} onChange={(e) => setRange(current, mine ? 'mine' : undefined, e.target.value || undefined)}>
+            <option value="">{t('statistics.anyLabel')}</option>
+            {labels.map((item) => (
+              <option key={item.id} value={item.id}>
+                {item.name}
+              </option>
+            ))}
+            {label && !labels.some((item) => item.id === label) ? <option value={label}>{label}</option> : null}
+          </select>
+        </label>
+      ) : null}
       {content}
       {data ? (
         <p className="mt-6">

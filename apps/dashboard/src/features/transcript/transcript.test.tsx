@@ -7,8 +7,9 @@ import { type DiscordNames, DiscordNamesContext } from '../../components/discord
 import { DiscordSurface, embedLink, fieldSpans } from '../../components/discord/message-preview';
 import { ARCADE, avaMe } from '../../test/fixtures';
 import TranscriptV2Page from './v2';
-import { Message } from './v2/message';
-import { buildIndex, isOwnFile, MessageIndex, search } from './v2/model';
+import { Message } from '../../components/discord/message';
+import { isOwnFile } from '../../components/discord/message-model';
+import { buildIndex, MessageIndex, search } from './v2/model';
 import { FILE_CSP, standaloneHtml } from './v2/standalone';
 
 let store: ReturnType<typeof renderPage>['store'] | undefined;

@@ -14,8 +14,9 @@ import { failureText } from '../../lib/failures';
 import { useT } from './i18n';
 import { saveBlob } from '../../lib/save-file';
 import { readTranscript, readTranscriptHead, transcriptPath } from './api';
-import { Message, type Users } from './v2/message';
-import { buildIndex, highlightMatches, MessageIndex, search, startsGroup } from './v2/model';
+import { Message, type Users } from '../../components/discord/message';
+import { startsGroup } from '../../components/discord/message-model';
+import { buildIndex, highlightMatches, MessageIndex, search } from './v2/model';
 
 /**
  * A transcript stored by this service (/transcript/v2/:server/:fileid), rendered like Discord from

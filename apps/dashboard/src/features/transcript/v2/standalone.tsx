@@ -14,8 +14,8 @@ import { createRoot } from 'react-dom/client';
 import { type DiscordNames, DiscordNamesContext, StaticMarkupContext } from '../../../components/discord/markdown-view';
 import { DiscordSurface } from '../../../components/discord/message-preview';
 import { t } from '../i18n';
-import { type FileMode, Message, type Users } from './message';
-import { isOwnFile, type MessageLookup, startsGroup } from './model';
+import { type FileMode, Message, type Users } from '../../../components/discord/message';
+import { isOwnFile, type MessageLookup, startsGroup } from '../../../components/discord/message-model';
 
 /** The file's policy: no script, no frame, no form, no request; inline styles and embedded pictures only. */
 export const FILE_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -4,10 +4,10 @@ import { cx } from '@tickety/ui';
 import LinkIcon from 'lucide-react/icons/link';
 import Paperclip from 'lucide-react/icons/paperclip';
 import { useState } from 'react';
-import { MarkdownView } from '../../../components/discord/markdown-view';
-import { Embed } from '../../../components/discord/message-preview';
-import { useT } from '../i18n';
-import { formatBytes, isOwnFile, type MessageLookup } from './model';
+import { useT } from './i18n';
+import { MarkdownView } from './markdown-view';
+import { Embed } from './message-preview';
+import { formatBytes, isOwnFile, type MessageLookup } from './message-model';
 
 export type Users = ReadonlyMap<string, TranscriptV2['users'][number]>;
 
@@ -51,7 +51,19 @@ export function Message({
   hit = false,
   onJump,
   file,
-}: { message: TranscriptMessage; grouped: boolean; users: Users; byId: MessageLookup; current?: boolean; hit?: boolean; onJump?: (id: string) => void; file?: FileMode }) {
+  deleted = false,
+}: {
+  message: TranscriptMessage;
+  grouped: boolean;
+  users: Users;
+  byId: MessageLookup;
+  current?: boolean;
+  hit?: boolean;
+  onJump?: (id: string) => void;
+  file?: FileMode;
+  /** Deleted in Discord (a live ticket): the author and time, and a note instead of the content. */
+  deleted?: boolean;
+}) {
   const t = useT();
   const author = users.get(message.authorId);
   const name = author?.displayName ?? author?.username ?? message.authorId;
@@ -60,7 +72,7 @@ export function Message({
     return (
       <div id={`m-${message.id}`} className="flex items-center gap-2 px-4 py-1 text-sm text-(--d-muted)">
         <span aria-hidden="true">→</span>
-        <span>{t(`transcript.v2.system.${message.system}`, { name })}</span>
+        <span>{t(`discordMessage.system.${message.system}`, { name })}</span>
         <time dateTime={message.createdAt} className="text-xs">
           {when}
         </time>
@@ -79,7 +91,7 @@ export function Message({
   return (
     <article
       id={`m-${message.id}`}
-      aria-label={t('transcript.v2.messageBy', { name, when })}
+      aria-label={t('discordMessage.messageBy', { name, when })}
       className={cx('group relative px-4', grouped ? 'py-0.5' : 'pt-3 pb-0.5', hit && 'shadow-[inset_3px_0_0_#fbbf24]', current && 'ring-2 ring-amber-400 ring-inset')}
     >
       {reply && file ? (
@@ -101,20 +113,23 @@ export function Message({
               <span className="font-medium" style={{ color: colourOf(author?.colour ?? null) ?? 'var(--d-header)' }}>
                 {name}
               </span>
-              {author?.bot ? <span className="rounded bg-[#5865f2] px-1 text-[10px] font-semibold text-white">{t('transcript.v2.bot')}</span> : null}
-              {author?.staff ? <span className="rounded bg-emerald-700 px-1 text-[10px] font-semibold text-white">{t('transcript.v2.staff')}</span> : null}
+              {author?.bot ? <span className="rounded bg-[#5865f2] px-1 text-[10px] font-semibold text-white">{t('discordMessage.bot')}</span> : null}
+              {author?.staff ? <span className="rounded bg-emerald-700 px-1 text-[10px] font-semibold text-white">{t('discordMessage.staff')}</span> : null}
               <time dateTime={message.createdAt} className="text-xs text-(--d-muted)">
                 {when}
               </time>
             </div>
           )}
-          {message.content ? (
+          {deleted ? (
+            <p className="text-sm italic text-(--d-muted)">{t('discordMessage.deleted')}</p>
+          ) : null}
+          {!deleted && message.content ? (
             <div className="break-words">
               <MarkdownView text={message.content} />
-              {message.editedAt ? <span className="ml-1 text-[10px] text-(--d-muted)">{t('transcript.v2.edited')}</span> : null}
+              {message.editedAt ? <span className="ml-1 text-[10px] text-(--d-muted)">{t('discordMessage.edited')}</span> : null}
             </div>
           ) : null}
-          {message.embeds.map((embed, i) => (
+          {(deleted ? [] : message.embeds).map((embed, i) => (
             <Embed
               // biome-ignore lint/suspicious/noArrayIndexKey: embeds have no id; their order is fixed
               key={i}
@@ -136,7 +151,7 @@ export function Message({
               }}
             />
           ))}
-          {message.attachments.map((attachment) =>
+          {(deleted ? [] : message.attachments).map((attachment) =>
             isOwnFile(attachment.url) && attachment.contentType?.startsWith('image/') && (!file || file.images.has(attachment.url)) ? (
               <img key={attachment.id} src={file ? file.images.get(attachment.url) : buildUrl(attachment.url)} alt={attachment.filename} loading="lazy" className="mt-1 max-h-80 max-w-full rounded" />
             ) : (
@@ -153,9 +168,9 @@ export function Message({
               </a>
             ),
           )}
-          {message.stickers.length ? <div className="mt-1 text-sm text-(--d-muted)">{message.stickers.map((s) => t('transcript.v2.sticker', { name: s.name })).join(' · ')}</div> : null}
+          {message.stickers.length ? <div className="mt-1 text-sm text-(--d-muted)">{message.stickers.map((s) => t('discordMessage.sticker', { name: s.name })).join(' · ')}</div> : null}
           {message.reactions.length ? (
-            <ul className="mt-1 flex flex-wrap gap-1" aria-label={t('transcript.v2.reactions')}>
+            <ul className="mt-1 flex flex-wrap gap-1" aria-label={t('discordMessage.reactions')}>
               {message.reactions.map((reaction) => (
                 <li key={'id' in reaction.emoji ? reaction.emoji.id : reaction.emoji.name} className="rounded-md border border-(--d-embed-border) bg-(--d-embed) px-1.5 text-xs">
                   {'id' in reaction.emoji ? `:${reaction.emoji.name}:` : reaction.emoji.name} {reaction.count}
@@ -167,8 +182,8 @@ export function Message({
         {file ? null : (
         <button
           type="button"
-          title={t('transcript.v2.copyLink')}
-          aria-label={t('transcript.v2.copyLink')}
+          title={t('discordMessage.copyLink')}
+          aria-label={t('discordMessage.copyLink')}
           onClick={() => void navigator.clipboard?.writeText(`${location.origin}${location.pathname}#m-${message.id}`)}
           className="invisible self-start rounded p-1 text-(--d-muted) group-hover:visible focus-visible:visible"
         >
