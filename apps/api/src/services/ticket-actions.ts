@@ -314,7 +314,8 @@ export class TicketActions {
   /** `PUT /tickets/labels`: the server's labels as a new configuration version (1013 when `version` is not the live one). */
   async saveLabels(input: { guildId: string; labels: TicketLabel[]; version: number | null; actor: ConfigActor }): Promise<{ labels: TicketLabel[]; version: number }> {
     const live = await this.deps.serverConfigs.live(input.guildId);
-    const expectedVersion = input.version ?? 0;
+    // No version (a member with only the Tickets area cannot read the configuration's): over the live one.
+    const expectedVersion = input.version ?? live.version;
     // Saved over the version read here: if the client names a newer one than this read saw (a save in
     // between), it is refused rather than written over a configuration older than the client's.
     if (expectedVersion > live.version) throw this.deps.serverConfigs.conflict(null);

@@ -297,6 +297,15 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
     expect(versionOne.changes.filter((c) => c.path.startsWith('labels')).map((c) => c.path)).toEqual(['labels[urgent]', 'labels[billing]', 'labels[vip]']);
   });
 
+  it('saves labels without a version (a member who cannot read the configuration) over the live one', async () => {
+    const owner = await as(ava.id);
+    const live = await t.app.serverConfigs.live(ARCADE);
+    const saved = await owner.request('PUT', `${base}/labels`, { headers: MUTATION, payload: { labels: LABELS, version: null } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toEqual({ labels: LABELS, version: live.version + 1 });
+    expect((await t.app.serverConfigs.live(ARCADE)).config.panels).toEqual(live.config.panels);
+  });
+
   it('takes a reply file (raw body), sends it with a reply as a download link the bot fetches with its key', async () => {
     const bytes = Buffer.from('\x89PNG fake image bytes');
     const res = await upload(ava.id, 't1', bytes);

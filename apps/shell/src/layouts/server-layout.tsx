@@ -1,33 +1,23 @@
-/*
- * The server dashboard's sidebar and access decision, in their own chunk: fetched only when a server
- * page (/dashboard/:server/*) is opened, or about to be (server-frame.tsx), never for Manage Servers
- * or a public page. The frame around them (header, main region) is in server-frame.tsx.
- */
-import { ACCESS_AREAS, type AccessArea } from '@tickety/api-contract';
+
 import {
   type ServerAccess as Access,
-  botInviteUrl,
-  errorText,
   evaluateServerArea,
   type RemoteId,
   type RouteHandle,
-  refreshGuilds,
   routeText,
   type SidebarIcon,
   selectGuilds,
   serverAreaOf,
   siteHref,
-  useAppDispatch,
   useAppSelector,
   useGetServerQuery,
   useI18nRevision,
   useOpenServer,
-  useRuntimeConfig,
   useSidebarBadge,
 } from '@tickety/shared';
-import { Avatar, Button, buttonClasses, cx, EmptyState, Skeleton } from '@tickety/ui';
-import { ArrowLeftRight, BarChart3, Bot, Eye, FileText, Gem, History, LayoutPanelTop, Lock, ScrollText, Settings, ShieldX, Ticket } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { Avatar, cx, Skeleton } from '@tickety/ui';
+import { ArrowLeftRight, BarChart3, Eye, FileText, Gem, History, LayoutPanelTop, Lock, ScrollText, Settings, Ticket } from 'lucide-react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Link, NavLink, Outlet, useMatches } from 'react-router-dom';
 import { useHandles } from '../guards/guarded-outlet';
 import { useT } from '../lib/i18n';
@@ -47,14 +37,14 @@ const ICONS: Record<SidebarIcon, ReactNode> = {
 };
 
 /** The sidebar's pages, in the route table's order: the server layout route's children with a sidebar entry. */
-function useSidebar(): { remote: RemoteId | undefined; items: SidebarItem[] } {
+export function useSidebar(): { remote: RemoteId | undefined; items: SidebarItem[] } {
   const matches = useMatches();
   const handle = matches.map((m) => m.handle as RouteHandle | undefined).find((h) => h?.sidebarItems);
   return { remote: handle?.remote, items: handle?.sidebarItems ?? [] };
 }
 
 /** A sidebar entry's label: the remote's translation of its page's name (the table's English until it has loaded). */
-function itemLabel(remote: RemoteId | undefined, item: SidebarItem): string {
+export function itemLabel(remote: RemoteId | undefined, item: SidebarItem): string {
   return remote && item.page ? routeText(remote, 'sidebar', item.page, item.label) : item.label;
 }
 
@@ -138,71 +128,33 @@ function EntryBadge({ server, segment }: { server: string; segment: string }) {
   );
 }
 
-function InviteTheBot({ server, name, recheck }: { server: string; name: string; recheck: () => Promise<boolean> }) {
-  const config = useRuntimeConfig();
-  const dispatch = useAppDispatch();
-  const t = useT();
-  // What the last refresh found: kept as what to say, so it is said in the language shown.
-  const [problem, setProblem] = useState<null | { notYet: true } | { failed: string | undefined }>(null);
-  const [busy, setBusy] = useState(false);
-  return (
-    <EmptyState
-      icon={<Bot aria-hidden="true" className="size-6" />}
-      title={t('server.invite.title', { product: config.productName, server: name })}
-      description={t('server.invite.description', { server: name })}
-    >
-      <a href={botInviteUrl(config, server)} target="_blank" rel="noopener noreferrer" className={buttonClasses({ variant: 'discord' })}>
-        {t('server.invite.button')}
-      </a>
-      <Button
-        variant="secondary"
-        loading={busy}
-        onClick={async () => {
-          setBusy(true);
-          const result = await dispatch(refreshGuilds());
-          if (refreshGuilds.rejected.match(result)) {
-            setBusy(false);
-            setProblem({ failed: result.payload ? errorText(result.payload) : undefined });
-            return;
-          }
-          const added = await recheck();
-          setBusy(false);
-          setProblem(added ? null : { notYet: true });
-        }}
-      >
-        {t('server.invite.refresh')}
-      </Button>
-      {problem ? (
-        <p role="status" className="w-full text-sm text-amber-700 dark:text-amber-400">
-          {'notYet' in problem ? t('server.invite.notYet', { product: config.productName, server: name }) : (problem.failed ?? t('server.invite.refreshFailed'))}
-        </p>
-      ) : null}
-    </EmptyState>
-  );
-}
+/**
+ * The refusals (no access, the bot not on the server, an area the roles do not open): rare, so their
+ * own chunk, fetched when one is shown, not with every server page.
+ */
+const NoAccess = lazy(() => import('./server-refusals').then((m) => ({ default: m.NoAccess })));
+const InviteTheBot = lazy(() => import('./server-refusals').then((m) => ({ default: m.InviteTheBot })));
+const AreaRefused = lazy(() => import('./server-refusals').then((m) => ({ default: m.AreaRefused })));
 
 /** Access to one server, decided by the API (`GET /api/guilds/:server`); 403/405 show the docs/behaviour.md#request-overlay-and-error-catalogue overlay. */
 export function ServerAccess({ server }: { server: string }) {
   const { data, error, isLoading, refetch } = useGetServerQuery(server);
-  const t = useT();
   if (isLoading) return <AccessPending />;
   if (error || !data) {
     // The API's reason (why, and who can grant access) when it gave one; the overlay shows it too.
     return (
-      <EmptyState
-        icon={<ShieldX aria-hidden="true" className="size-6" />}
-        title={t('server.noAccess.title')}
-        description={error ? errorText(error) : t('server.noAccess.description')}
-      >
-        <Link to={siteHref('/dashboard')} className={buttonClasses({ variant: 'secondary' })}>
-          {t('actions.selectServer')}
-        </Link>
-      </EmptyState>
+      <Suspense fallback={<AccessPending />}>
+        <NoAccess error={error} />
+      </Suspense>
     );
   }
   if (!data.botInGuild) {
     const recheck = async () => (await refetch()).data?.botInGuild === true;
-    return <InviteTheBot server={server} name={data.name} recheck={recheck} />;
+    return (
+      <Suspense fallback={<AccessPending />}>
+        <InviteTheBot server={server} name={data.name} recheck={recheck} />
+      </Suspense>
+    );
   }
   // An answer without `access` (an API older than role access) decided on managers only: full access.
   return <OpenServer server={server} name={data.name} access={data.access ?? null} />;
@@ -218,49 +170,18 @@ export function ServerAccess({ server }: { server: string }) {
 function OpenServer({ server, name, access }: { server: string; name: string; access: Access | null }) {
   useOpenServer(server);
   const decision = evaluateServerArea(serverAreaOf(useHandles()), access);
-  if (decision.level === 'refused' && access) return <AreaRefused server={server} name={name} area={decision.area} access={access} />;
+  if (decision.level === 'refused' && access) {
+    return (
+      <Suspense fallback={<AccessPending />}>
+        <AreaRefused server={server} name={name} area={decision.area} access={access} />
+      </Suspense>
+    );
+  }
   if (access?.via !== 'staff') return <Outlet />;
   return (
     <>
       <StaffReadBanner serverName={name} />
       <Outlet />
     </>
-  );
-}
-
-/** The refusal of a server page the user's roles do not open (see OpenServer). */
-export function AreaRefused({ server, name, area, access }: { server: string; name: string; area: AccessArea; access: Access }) {
-  const t = useT();
-  const { remote, items } = useSidebar();
-  useI18nRevision();
-  const areaName = t(`server.area.${area}`);
-  const granted = ACCESS_AREAS.flatMap((area) => {
-    const level = access.areas[area];
-    return level ? [t(`server.areaLevel.${level}`, { area: t(`server.area.${area}`) })] : [];
-  }).join(', ');
-  // Where to go instead: the first page of the sidebar the user can open.
-  const open = items.find((item) => evaluateServerArea(item.area, access).level !== 'refused');
-  return (
-    <EmptyState
-      icon={<ShieldX aria-hidden="true" className="size-6" />}
-      title={t('server.areaRefused.title', { area: areaName })}
-      description={
-        <>
-          {access.grantedBy.length > 0 ? (
-            <span className="block">{t('server.areaRefused.granted', { server: name, count: access.grantedBy.length, roles: access.grantedBy.join(', '), granted })}</span>
-          ) : null}
-          <span className="mt-2 block">{t('server.areaRefused.who', { area: areaName })}</span>
-        </>
-      }
-    >
-      {open ? (
-        <Link to={`${siteHref('/dashboard/:server', { server })}/${open.segment}`} className={buttonClasses()}>
-          {t('server.areaRefused.open', { page: itemLabel(remote, open) })}
-        </Link>
-      ) : null}
-      <Link to={siteHref('/dashboard')} className={buttonClasses({ variant: 'secondary' })}>
-        {t('actions.selectServer')}
-      </Link>
-    </EmptyState>
   );
 }

@@ -168,11 +168,14 @@ async function downloadFile(desk: Desk, file: NonNullable<ReceivedCommand['attac
     }
     const chunks: Uint8Array[] = [];
     let size = 0;
-    for await (const chunk of res.body ?? []) {
-      size += chunk.byteLength;
-      // Leaving the loop cancels the rest of the body.
-      if (size > DOWNLOAD_MAX_BYTES) return tooLarge;
-      chunks.push(chunk);
+    const reader = res.body?.getReader();
+    for (let read = await reader?.read(); reader && read && !read.done; read = await reader.read()) {
+      size += read.value.byteLength;
+      if (size > DOWNLOAD_MAX_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        return tooLarge;
+      }
+      chunks.push(read.value);
     }
     const filename = typeof file.filename === 'string' && file.filename !== '' ? file.filename : 'file';
     const contentType = typeof file.contentType === 'string' && file.contentType !== '' ? file.contentType : 'application/octet-stream';
