@@ -69,10 +69,18 @@ describe('working a ticket from the dashboard', () => {
     const words = `Thanks for waiting, we are on it (${Date.now().toString(36)}).`;
     await content.getByRole('textbox', { name: 'Reply' }).fill(words);
     await expect.poll(() => content.getByText(`${words.length} / 2000`).count()).toBe(1);
+    // With a file: uploaded at once, sent with the reply, posted by the bot in the channel.
+    await content.locator('input[type="file"]').setInputFiles({ name: 'steps-to-reproduce.txt', mimeType: 'text/plain', buffer: Buffer.from('1. Open the shop\n2. Buy the pass\n') });
+    await content.getByText('Uploaded').waitFor({ timeout: 20_000 });
     await content.getByRole('button', { name: 'Send reply' }).click();
     await content.getByRole('log').getByText(words).or(content.getByText(words)).first().waitFor({ timeout: 20_000 });
-    const channel = await fetch(`${server!.url}/sandbox/discord/channels/${ticket.channelId}`).then((res) => res.text());
-    expect(channel).toContain(words);
+    const channelPage = () => fetch(`${server!.url}/sandbox/discord/channels/${ticket.channelId}`).then((res) => res.text());
+    await expect.poll(async () => (await channelPage()).includes(words), { timeout: 30_000, interval: 500 }).toBe(true);
+    const channel = await channelPage();
+    // In the conversation once: the bot's message replaces the pending reply.
+    await expect.poll(() => content.getByText(words).count(), { timeout: 20_000 }).toBe(1);
+    await content.getByText('Sending…').waitFor({ state: 'detached', timeout: 20_000 });
+    expect(channel).toContain('steps-to-reproduce.txt');
     expect(channel).toContain('Ava');
     await shot(page, 'ticket-replied');
 
