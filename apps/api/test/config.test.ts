@@ -70,7 +70,7 @@ describe('loadConfig defaults (demo mode, all-in-one on localhost)', () => {
     expect(() => loadConfig({ ...REAL, STAFF_SESSION_IDLE_SECONDS: '7200', STAFF_SESSION_MAX_AGE_SECONDS: '3600' })).toThrow(/STAFF_SESSION_IDLE_SECONDS must not exceed/);
     // With a real Discord application, 20 sessions per user.
     expect(loadConfig({ ...REAL }).session.maxPerUser).toBe(20);
-    expect(config.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, botKeyFailuresMax: 30, webhookMax: 6000, providerMax: 30, staffMax: 120, windowMs: 60_000 });
+    expect(config.rateLimit).toEqual({ max: 300, authMax: 30, sandboxMax: 600, botMax: 1200, ticketStreamsPerUser: 10, botKeyFailuresMax: 30, webhookMax: 6000, providerMax: 30, staffMax: 120, windowMs: 60_000 });
     // Billing: 3 days of grace, the inbox drained every second; in demo mode a Paddle secret derived from the token key.
     expect(config.billing).toMatchObject({ graceDays: 3, workIntervalMs: 1000, reconcileIntervalMs: 3_600_000, paddle: { toleranceSeconds: 5, webhookSecrets: [expect.stringMatching(/^pdl_ntfset_demo_[0-9a-f]{32}$/)] } });
     expect(loadConfig({ ...REAL }).billing.paddle.webhookSecrets).toEqual([]);
