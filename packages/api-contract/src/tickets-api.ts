@@ -18,8 +18,14 @@ export { REPLY_ATTACHMENTS_MAX, REPLY_ATTACHMENTS_MAX_BYTES, TICKET_EXCERPT_MAX,
 
 export const TicketParams = z.object({ server: Snowflake, ticket: BotTicketId });
 
-/** Someone in a ticket as the dashboard names them (from their messages, the guild's members, else the id). */
-export const TicketPerson = z.object({ id: Snowflake, name: z.string(), avatarUrl: z.string().nullable() });
+/** Someone in a ticket as the dashboard names them (from their messages, their sign-in, the guild's members, else the id). */
+export const TicketPerson = z.object({
+  id: Snowflake,
+  name: z.string(),
+  avatarUrl: z.string().nullable(),
+  /** Nothing named them (no message, no sign-in, not found among the server's members): `name` is their id, the page says "Unknown member". */
+  unknown: z.literal(true).optional(),
+});
 export type TicketPerson = z.infer<typeof TicketPerson>;
 
 export const TicketQueueFilter = z.enum(TICKET_QUEUE_FILTERS);
@@ -118,6 +124,12 @@ export const TicketDetail = z.object({
   /** Oldest first; at most the last 500 (`truncated` when there were more). */
   messages: z.array(LiveMessage),
   truncated: z.boolean(),
+  /**
+   * The people the conversation names: the messages' authors, the opener, the claimer and those the
+   * messages mention (`<@id>`, at most 100 looked up), for the mentions' names. Stream frames add none:
+   * the page also knows the authors and the opener and claimer of `ticket` frames.
+   */
+  users: z.array(TicketPerson),
   /** This viewer's and others' dashboard commands of the last hour, newest last. */
   commands: z.array(TicketCommandView),
   /** Where the stream resumes after this answer (`Last-Event-ID`). */

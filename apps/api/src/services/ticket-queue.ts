@@ -27,6 +27,9 @@ const DETAIL_MESSAGES_MAX = 500;
 export const QUEUE_TICKETS_MAX = 500;
 /** A page reads the commands of this last while. */
 const COMMANDS_WINDOW_MS = 3_600_000;
+/** Mentioned people a ticket's read names at most (the rest show as the page's fallback). */
+const MENTIONS_MAX = 100;
+const USER_MENTION = /<@!?(\d{17,20})>/g;
 
 /**
  * Whether a message counts as staff's answer: not the opener's, not a system line, and not a bot's,
@@ -190,15 +193,7 @@ export class TicketQueueService {
     const panels = new Map(config.panels.map((panel) => [panel.id, panel.name]));
     const labelOrder = new Map(config.labels.map((label, index) => [label.id, index]));
     const people = rows.map((row) => this.#people(row));
-    // Names Discord knows (the bot's view of the member), for those neither a message nor a sign-in named.
-    const unnamed = people.flatMap(({ opener, claimer }) => [opener, claimer].filter((p): p is TicketPerson => p !== null && p.name === ''));
-    if (unnamed.length > 0 && this.deps.staffNames) {
-      const ask = [...new Map(unnamed.map((p) => [p.id, { userId: p.id, name: null as string | null }])).values()];
-      await this.deps.staffNames.fill(guild, ask);
-      const found = new Map(ask.map((a) => [a.userId, a.name]));
-      for (const person of unnamed) person.name = found.get(person.id) ?? '';
-    }
-    for (const person of unnamed) if (person.name === '') person.name = person.id;
+    await this.#nameUnnamed(guild, people.flatMap(({ opener, claimer }) => (claimer ? [opener, claimer] : [opener])));
     return rows.map((row, index) => {
       const { opener, claimer } = people[index]!;
       const staffAt = toMs(row.staff_at);
@@ -232,6 +227,51 @@ export class TicketQueueService {
         },
       };
     });
+  }
+
+  /**
+   * Names Discord knows (the bot's member lookup), for those neither a message nor a sign-in named
+   * (`name` ''); whoever is still unnamed is `unknown`, named by their id.
+   */
+  async #nameUnnamed(guild: Guild, people: TicketPerson[]): Promise<void> {
+    const unnamed = people.filter((person) => person.name === '');
+    if (unnamed.length > 0 && this.deps.staffNames) {
+      const ask = [...new Map(unnamed.map((p) => [p.id, { userId: p.id, name: null as string | null }])).values()];
+      await this.deps.staffNames.fill(guild, ask);
+      const found = new Map(ask.map((a) => [a.userId, a.name]));
+      for (const person of unnamed) person.name = found.get(person.id) ?? '';
+    }
+    for (const person of unnamed) if (person.name === '') Object.assign(person, { name: person.id, unknown: true });
+  }
+
+  /**
+   * The people a ticket's conversation names: the messages' authors (their latest message), the
+   * opener, the claimer and everyone a message mentions (`<@id>`), named as the queue names them.
+   */
+  async #users(guild: Guild, ticket: TicketSummary, messages: readonly LiveMessage[]): Promise<TicketPerson[]> {
+    const people = new Map<string, TicketPerson>();
+    for (const { author } of messages) people.set(author.id, this.#person(author.id, author, null));
+    for (const person of ticket.claimer ? [ticket.opener, ticket.claimer] : [ticket.opener]) if (!people.has(person.id)) people.set(person.id, { ...person });
+    const mentioned = new Set<string>();
+    for (const { message } of messages) {
+      const texts = [message.content, ...message.embeds.flatMap((embed) => [embed.description ?? '', ...embed.fields.map((field) => field.value)])];
+      for (const text of texts) for (const match of text.matchAll(USER_MENTION)) if (!people.has(match[1]!)) mentioned.add(match[1]!);
+    }
+    const asked = [...mentioned].slice(0, MENTIONS_MAX);
+    if (asked.length > 0) {
+      const { rows } = await this.deps.db.query<{ id: string; username: string | null; global_name: string | null; avatar: string | null }>(
+        'SELECT id, username, global_name, avatar FROM users WHERE id = ANY($1::text[])',
+        [asked],
+      );
+      const signedIn = new Map(rows.map((row) => [row.id, row]));
+      const found = asked.map((id) => {
+        const user = signedIn.get(id);
+        return this.#person(id, null, user ? { username: user.username, globalName: user.global_name, avatar: user.avatar } : null);
+      });
+      await this.#nameUnnamed(guild, found);
+      for (const person of found) people.set(person.id, person);
+    }
+    return [...people.values()];
   }
 
   #people(row: TicketRow): { opener: TicketPerson; claimer: TicketPerson | null } {
@@ -380,10 +420,12 @@ export class TicketQueueService {
     ]);
     const form = config.panels.find((panel) => panel.id === found.ticket.panelId)?.form ?? [];
     const questions = new Map(form.map((question) => [question.id, question.label]));
+    const messages = rows.slice(0, DETAIL_MESSAGES_MAX).reverse().map(liveMessage);
     return {
       ticket: found.ticket,
       answers: (answers.rows[0]?.answers ?? []).map((a) => ({ question: questions.get(a.question) ?? a.question, answer: a.answer })),
-      messages: rows.slice(0, DETAIL_MESSAGES_MAX).reverse().map(liveMessage),
+      messages,
+      users: await this.#users(guild, found.ticket, messages),
       truncated: rows.length > DETAIL_MESSAGES_MAX,
       commands,
       cursor,

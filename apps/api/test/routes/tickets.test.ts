@@ -205,6 +205,34 @@ describe.each(databases())('the Tickets page (/api/guilds/:server/tickets) on $n
     }
   });
 
+  it('names the conversation’s people: authors, the opener, the claimer and those mentioned; an opener nobody knows is unknown', async () => {
+    const stranger = '1999999999999999001';
+    const opener = '1999999999999999002';
+    await botPost(t.app, 'events', {
+      events: [opened('mt', 7, opener, '09:20', MODS), { id: 'mt-c', serverId: MODS, ticketId: 'mt', at: at('09:21'), type: 'claimed', staffId: ava.id }],
+    });
+    await botPost(t.app, 'messages', {
+      messages: [
+        said('mt', person(BOT, 'Tickety', true), '09:21', `🙋 <@${ava.id}> claimed this ticket and will help you.`, MODS),
+        said('mt', person(nico.id, 'Nico'), '09:22', `Looping in <@!${stranger}> and <@${nico.id}>`, MODS),
+      ],
+    });
+    const res = await (await as(ava.id)).get(`/api/guilds/${MODS}/tickets/mt`);
+    expect(res.statusCode, res.body).toBe(200);
+    const detail = TicketDetail.parse(res.json());
+    expect(detail.ticket.opener).toEqual({ id: opener, name: opener, avatarUrl: null, unknown: true });
+    const users = new Map(detail.users.map((user) => [user.id, user]));
+    expect([...users.keys()].sort()).toEqual([BOT, nico.id, ava.id, opener, stranger].sort());
+    // Ava never wrote here: named by her sign-in; Nico by his message; the stranger by nothing.
+    expect(users.get(ava.id)).toMatchObject({ name: ava.globalName, avatarUrl: expect.stringContaining(ava.avatar) });
+    expect(users.get(ava.id)!.unknown).toBeUndefined();
+    expect(users.get(nico.id)).toEqual({ id: nico.id, name: 'Nico', avatarUrl: null });
+    expect(users.get(stranger)).toEqual({ id: stranger, name: stranger, avatarUrl: null, unknown: true });
+    expect(users.get(opener)).toEqual({ id: opener, name: opener, avatarUrl: null, unknown: true });
+    const queued = TicketQueue.parse((await (await as(ava.id)).get(`/api/guilds/${MODS}/tickets`)).json());
+    expect(queued.tickets.find((ticket) => ticket.id === 'mt')!.opener).toEqual({ id: opener, name: opener, avatarUrl: null, unknown: true });
+  });
+
   it('shows a deleted message as deleted, without its content, and an edit as its newest text', async () => {
     const message = said('t1', person(cleo.id, 'Cleo'), '09:02', 'secret oops');
     const messageId = (message as { message: { id: string } }).message.id;

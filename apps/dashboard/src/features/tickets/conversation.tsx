@@ -3,7 +3,7 @@
  * when a ticket is opened (or a row of the queue is pointed at or focused), so the queue alone stays
  * light.
  */
-import type { LiveMessage, TicketCommandRequest, TicketCommandView, TicketDetail, TicketLabel, TicketStreamEvent, TranscriptUser } from '@tickety/api-contract';
+import type { LiveMessage, TicketCommandRequest, TicketCommandView, TicketDetail, TicketLabel, TicketPerson, TicketStreamEvent, TranscriptUser } from '@tickety/api-contract';
 import { formatRelative, Link, useNow } from '@tickety/shared';
 import { Alert, Avatar, Button, cx, LoadFailed, Skeleton } from '@tickety/ui';
 import ArrowDown from 'lucide-react/icons/arrow-down';
@@ -20,7 +20,7 @@ import { CommandProgress, commandText, type SendFailure } from './command-status
 import { useT } from './i18n';
 import { LabelChips } from './label-chip';
 import { type Conversation, isPending } from './model';
-import { useTicketName, WaitingBadge } from './queue';
+import { PersonName, usePersonName, useTicketName, WaitingBadge } from './queue';
 import { ReplyBox, type ReplyDraft, type Restore } from './reply-box';
 import { TicketActions } from './ticket-actions';
 import type { TicketRead } from './use-conversation';
@@ -71,9 +71,14 @@ function atBottom(element: HTMLElement): boolean {
   return element.scrollHeight - element.scrollTop - element.clientHeight < 48;
 }
 
-/** The messages, Discord-like; follows new ones while the reader is at the end, else offers a "new messages" pill. */
-function Messages({ messages, dark, children }: { messages: readonly LiveMessage[]; dark: boolean; children?: ReactNode }) {
+/**
+ * The messages, Discord-like; follows new ones while the reader is at the end, else offers a "new
+ * messages" pill. Mentions are named by `people` (the read's users, the ticket's opener and claimer)
+ * and the messages' authors; anyone else shows as the transcript viewer shows an unknown user.
+ */
+function Messages({ messages, people, dark, children }: { messages: readonly LiveMessage[]; people: ReadonlyMap<string, TicketPerson>; dark: boolean; children?: ReactNode }) {
   const t = useT();
+  const personName = usePersonName();
   const list = useRef<HTMLDivElement>(null);
   const following = useRef(true);
   const seen = useRef(messages.length);
@@ -85,8 +90,14 @@ function Messages({ messages, dark, children }: { messages: readonly LiveMessage
     return { get: (id) => map.get(id) };
   }, [plain]);
   const names = useMemo<DiscordNames>(
-    () => ({ loaded: false, roles: new Map(), channels: new Map(), emojiUrl: () => '', users: new Map([...users.values()].map((user) => [user.id, user.displayName ?? user.username])) }),
-    [users],
+    () => ({
+      loaded: false,
+      roles: new Map(),
+      channels: new Map(),
+      emojiUrl: () => '',
+      users: new Map([...[...people.values()].map((person) => [person.id, personName(person)] as const), ...[...users.values()].map((user) => [user.id, user.displayName ?? user.username] as const)]),
+    }),
+    [users, people, personName],
   );
 
   const toEnd = useCallback(() => {
@@ -155,6 +166,7 @@ interface TicketPaneProps {
 export default function TicketPane({ server, conversation, detail, apply, labels, canWrite, dark, backTo }: TicketPaneProps) {
   const t = useT();
   const name = useTicketName();
+  const personName = usePersonName();
   const now = useNow(30_000);
   const [send] = useTicketCommandMutation();
   const [mine, setMine] = useState<string[]>([]);
@@ -208,7 +220,7 @@ export default function TicketPane({ server, conversation, detail, apply, labels
     );
   }
 
-  const { ticket, closed, messages, commands } = conversation;
+  const { ticket, closed, messages, commands, users } = conversation;
   const byId = new Map(commands.map((item) => [item.id, item]));
   const myCommands = mine.map((id) => byId.get(id)).filter((item): item is TicketCommandView => item !== undefined && item.kind !== 'reply');
   // The latest of each kind.
@@ -234,14 +246,14 @@ export default function TicketPane({ server, conversation, detail, apply, labels
         <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="text-surface-500 dark:text-surface-400">{t('tickets.openedBy')}</dt>
           <dd className="flex items-center gap-2">
-            <Avatar src={ticket.opener.avatarUrl} name={ticket.opener.name} size="xs" />
-            <span className="font-medium text-surface-900 dark:text-surface-100">{ticket.opener.name}</span>
+            <Avatar src={ticket.opener.avatarUrl} name={personName(ticket.opener)} size="xs" />
+            <PersonName person={ticket.opener} showId className="font-medium text-surface-900 dark:text-surface-100" />
             <time dateTime={ticket.openedAt} className="text-surface-500 dark:text-surface-400">
               {t('tickets.opened', { when: formatRelative(ticket.openedAt, now, { precision: 'minutes' }) })}
             </time>
           </dd>
           <dt className="text-surface-500 dark:text-surface-400">{t('tickets.claimer')}</dt>
-          <dd>{ticket.claimer ? ticket.claimer.name : t('tickets.unclaimed')}</dd>
+          <dd>{ticket.claimer ? <PersonName person={ticket.claimer} showId /> : t('tickets.unclaimed')}</dd>
           <dt className="text-surface-500 dark:text-surface-400">{t('tickets.labels')}</dt>
           <dd>{ticket.labels.length ? <LabelChips ids={ticket.labels} labels={labels} /> : '—'}</dd>
         </dl>
@@ -277,7 +289,7 @@ export default function TicketPane({ server, conversation, detail, apply, labels
       ) : null}
 
       {data?.truncated ? <p className="text-xs text-surface-500 dark:text-surface-400">{t('tickets.truncated')}</p> : null}
-      <Messages messages={messages} dark={dark}>
+      <Messages messages={messages} people={users} dark={dark}>
         {shownPending.map((item) => (
           <PendingBubble
             key={item.key}

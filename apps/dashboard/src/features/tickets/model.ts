@@ -3,7 +3,7 @@
  * stream's frames (one message per id, the later wins; commands likewise), label colours, and what
  * a reply may carry. Pure functions, tested without a browser.
  */
-import type { CommandState, LiveMessage, TicketCommandView, TicketDetail, TicketStreamEvent, TicketSummary } from '@tickety/api-contract';
+import type { CommandState, LiveMessage, TicketCommandView, TicketDetail, TicketPerson, TicketStreamEvent, TicketSummary } from '@tickety/api-contract';
 
 /** What the conversation shows: the ticket's latest summary, its messages in order, its commands. */
 export interface Conversation {
@@ -13,6 +13,15 @@ export interface Conversation {
   messages: LiveMessage[];
   /** Newest last, one per command id. */
   commands: TicketCommandView[];
+  /** The people mentions are named by: the read's `users`, then the opener and claimer of each `ticket` frame. */
+  users: ReadonlyMap<string, TicketPerson>;
+}
+
+/** `users` with `people` added (the later names win). */
+export function withPeople(users: ReadonlyMap<string, TicketPerson>, people: ReadonlyArray<TicketPerson | null>): ReadonlyMap<string, TicketPerson> {
+  const known = people.filter((person): person is TicketPerson => person !== null);
+  if (known.length === 0) return users;
+  return new Map([...users, ...known.map((person) => [person.id, person] as const)]);
 }
 
 const byTime = (one: LiveMessage, other: LiveMessage) => one.message.createdAt.localeCompare(other.message.createdAt) || compareIds(one.message.id, other.message.id);
@@ -42,7 +51,13 @@ export function mergeCommands(commands: readonly TicketCommandView[], fresh: rea
 
 /** The conversation as the ticket's read gives it. */
 export function fromDetail(detail: TicketDetail): Conversation {
-  return { ticket: detail.ticket, closed: detail.closed, messages: mergeMessages([], detail.messages), commands: mergeCommands([], detail.commands) };
+  return {
+    ticket: detail.ticket,
+    closed: detail.closed,
+    messages: mergeMessages([], detail.messages),
+    commands: mergeCommands([], detail.commands),
+    users: withPeople(new Map(), [...detail.users, detail.ticket.opener, detail.ticket.claimer]),
+  };
 }
 
 /** How far a message has come: deleted last, then by its last edit. */
@@ -65,6 +80,7 @@ export function withDetail(current: Conversation | null, detail: TicketDetail): 
   return {
     ticket: detail.ticket,
     closed: current.closed || detail.closed,
+    users: withPeople(current.users, [...detail.users, detail.ticket.opener, detail.ticket.claimer]),
     messages: mergeMessages(
       current.messages,
       detail.messages.filter((item) => {
@@ -90,7 +106,9 @@ export function applyEvent(current: Conversation, event: TicketStreamEvent): Con
     case 'commands':
       return { ...current, commands: mergeCommands(current.commands, event.commands) };
     case 'ticket':
-      return event.ticket.id === current.ticket.id ? { ...current, ticket: event.ticket, closed: current.closed || event.closed } : current;
+      return event.ticket.id === current.ticket.id
+        ? { ...current, ticket: event.ticket, closed: current.closed || event.closed, users: withPeople(current.users, [event.ticket.opener, event.ticket.claimer]) }
+        : current;
     default:
       return current;
   }

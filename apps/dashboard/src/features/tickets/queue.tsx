@@ -1,10 +1,10 @@
-import { TICKET_QUEUE_FILTERS, type TicketCounts, type TicketQueue, type TicketQueueFilter, type TicketSummary } from '@tickety/api-contract';
+import { TICKET_QUEUE_FILTERS, type TicketCounts, type TicketPerson, type TicketQueue, type TicketQueueFilter, type TicketSummary } from '@tickety/api-contract';
 import { formatRelative, Link, useNow } from '@tickety/shared';
 import { Avatar, Badge, Button, cx, EmptyState, inputClasses, LoadFailed } from '@tickety/ui';
 import Hourglass from 'lucide-react/icons/hourglass';
 import Inbox from 'lucide-react/icons/inbox';
 import SearchX from 'lucide-react/icons/search-x';
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { ListSkeleton } from '../../components/list-skeleton';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
@@ -100,6 +100,23 @@ export function useTicketName(): (ticket: Pick<TicketSummary, 'number'>) => stri
   return (ticket) => (ticket.number === null ? t('tickets.noNumber') : t('tickets.number', { number: ticket.number }));
 }
 
+/** A person's name as the page shows it: "Unknown member" for someone nothing named (the API's `unknown`). */
+export function usePersonName(): (person: TicketPerson) => string {
+  const t = useT();
+  return useCallback((person: TicketPerson) => (person.unknown ? t('tickets.unknownMember') : person.name), [t]);
+}
+
+/** A person's name; an unknown one's id as its tooltip (and, with `showId`, as text beside it). */
+export function PersonName({ person, className, showId = false }: { person: TicketPerson; className?: string; showId?: boolean }) {
+  const personName = usePersonName();
+  return (
+    <span className={className} title={person.unknown ? person.id : undefined}>
+      {personName(person)}
+      {person.unknown && showId ? <span className="ml-1 font-mono text-xs font-normal text-surface-500 dark:text-surface-400">{person.id}</span> : null}
+    </span>
+  );
+}
+
 /** Whether the ticket waits for staff: an icon and words, not a colour alone. */
 export function WaitingBadge({ ticket, now }: { ticket: TicketSummary; now: number }) {
   const t = useT();
@@ -117,6 +134,7 @@ export function WaitingBadge({ ticket, now }: { ticket: TicketSummary; now: numb
 function Row({ ticket, queue, server, view, current, now }: { ticket: TicketSummary; queue: TicketQueue; server: string; view: QueueView; current: boolean; now: number }) {
   const t = useT();
   const name = useTicketName();
+  const personName = usePersonName();
   const last = ticket.lastMessage;
   return (
     <li>
@@ -141,15 +159,15 @@ function Row({ ticket, queue, server, view, current, now }: { ticket: TicketSumm
         </div>
         <div className="mt-1 flex flex-wrap items-center gap-2">
           <span className="flex min-w-0 items-center gap-2">
-            <Avatar src={ticket.opener.avatarUrl} name={ticket.opener.name} size="sm" />
-            <span className="min-w-0 truncate text-sm font-medium text-surface-800 dark:text-surface-100">{ticket.opener.name}</span>
+            <Avatar src={ticket.opener.avatarUrl} name={personName(ticket.opener)} size="sm" />
+            <PersonName person={ticket.opener} className="min-w-0 truncate text-sm font-medium text-surface-800 dark:text-surface-100" />
           </span>
           <WaitingBadge ticket={ticket} now={now} />
-          <span className="text-xs text-surface-600 dark:text-surface-400">{ticket.claimer ? t('tickets.claimedBy', { name: ticket.claimer.name }) : t('tickets.unclaimed')}</span>
+          <span className="text-xs text-surface-600 dark:text-surface-400">{ticket.claimer ? t('tickets.claimedBy', { name: personName(ticket.claimer) }) : t('tickets.unclaimed')}</span>
         </div>
         <LabelChips ids={ticket.labels} labels={queue.labels} className="mt-1 flex flex-wrap gap-1" />
         <p className="mt-1 line-clamp-2 break-words text-sm text-surface-600 [overflow-wrap:anywhere] dark:text-surface-400">
-          {last ? t('tickets.lastMessage', { name: last.author.name, excerpt: last.excerpt || t('tickets.attachmentsOnly') }) : t('tickets.noMessages')}
+          {last ? t('tickets.lastMessage', { name: personName(last.author), excerpt: last.excerpt || t('tickets.attachmentsOnly') }) : t('tickets.noMessages')}
         </p>
       </Link>
     </li>

@@ -56,6 +56,7 @@ function detail(over: Partial<TicketDetail> = {}): TicketDetail {
     answers: [{ question: 'Order number?', answer: 'A-1001' }],
     messages: [live('1300000000000000001', 'Hello, my order never arrived'), live('1300000000000000002', 'It was order A-1001')],
     truncated: false,
+    users: [MIA],
     commands: [],
     cursor: 'c1',
     closed: false,
@@ -259,6 +260,31 @@ describe('Tickets: one ticket', () => {
     await waitFor(() => expect(calls(`${BASE}/t12`).length).toBe(reads + 2));
     expect(screen.getByText('Live')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Reply' })).toBeInTheDocument();
+  });
+
+  it('names mentions by the read’s users and a claim frame’s claimer; an unknown opener is "Unknown member" with the id', async () => {
+    const STRANGER = { id: '1999999999999999002', name: '1999999999999999002', avatarUrl: null, unknown: true as const };
+    const BOT = { id: '1000000000000000099', name: 'Tickety', avatarUrl: null };
+    const NICO = { id: '1000000000000000005', name: 'Nico', avatarUrl: null };
+    const opened = summary('t12', 12, { opener: STRANGER, lastMessage: null });
+    const read = detail({ ticket: opened, messages: [live('1300000000000000001', `Welcome <@${STRANGER.id}>! <@${NICO.id}> may help.`, {}, false, BOT)], users: [BOT, NICO, STRANGER] });
+    show('tickets/t12', { [`GET ${BASE}`]: queue([opened]), [`GET ${BASE}/t12`]: read });
+    const log = await screen.findByRole('log', { name: 'Conversation' });
+    expect(within(log).getByText('@Nico')).toHaveAttribute('title', NICO.id);
+    expect(within(log).getByText('@Unknown member')).toHaveAttribute('title', STRANGER.id);
+    // The queue row and the header: "Unknown member", the id as the tooltip (and beside it in the header).
+    const row = within(screen.getByRole('list', { name: 'Open tickets' })).getByRole('link');
+    expect(within(row).getByText('Unknown member')).toHaveAttribute('title', STRANGER.id);
+    expect(within(row).queryByText(STRANGER.id)).toBeNull();
+    const header = screen.getByRole('heading', { level: 2, name: 'Ticket #12' }).closest('header')!;
+    expect(within(header).getByText('Unknown member')).toHaveAttribute('title', STRANGER.id);
+    expect(within(header).getByText(STRANGER.id)).toBeInTheDocument();
+    // The bot's claim line arrives with the ticket frame naming the claimer: Ava, who never wrote here.
+    FakeEventSource.last().open();
+    FakeEventSource.last().send({ type: 'ticket', ticket: { ...opened, claimer: AVA }, closed: false });
+    FakeEventSource.last().send({ type: 'messages', messages: [live('1300000000000000003', `🙋 <@${AVA.id}> claimed this ticket and will help you.`, {}, false, BOT)] });
+    expect(await within(log).findByText('@Ava')).toHaveAttribute('title', AVA.id);
+    expect(within(log).queryByText('@user')).toBeNull();
   });
 
   it('keeps one message per id when frames repeat (the later wins), and shows a deleted one as deleted', async () => {
