@@ -560,7 +560,8 @@ describe('Tickets in German', () => {
 
   it('says everything in German', async () => {
     await changeLocale('de');
-    show('tickets/t12');
+    const STRANGER = { id: '1999999999999999002', name: '1999999999999999002', avatarUrl: null, unknown: true as const };
+    show('tickets/t12', { [`GET ${BASE}/t12`]: detail({ ticket: summary('t12', 12, { opener: STRANGER }) }) });
     expect(await screen.findByRole('heading', { level: 2, name: 'Ticket #12' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Übernehmen' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Ticket schließen' })).toBeInTheDocument();
@@ -569,5 +570,6 @@ describe('Tickets in German', () => {
     expect(screen.getByRole('button', { name: 'Wartend (1)' })).toBeInTheDocument();
     expect(screen.getByRole('list', { name: 'Offene Tickets' })).toBeInTheDocument();
     expect(screen.getAllByText('Wartet auf das Team').length).toBeGreaterThan(0);
+    expect(screen.getByText('Unbekanntes Mitglied')).toHaveAttribute('title', STRANGER.id);
   });
 });
