@@ -225,7 +225,7 @@ export class ServerConfigs {
   }
 
   /**
-   * Resets the configuration to the defaults (issue 28 §6): saved as a new version (logged
+   * Resets the configuration to the defaults (Restore Configs › Reset to defaults): saved as a new version (logged
    * `config.reset`, restorable like any other), once `confirmName` is the server's name (trimmed,
    * case-sensitive); else 1001 and nothing is written. A stale `expectedVersion` is 1013.
    */

@@ -255,7 +255,7 @@ describe('Restore Configs: restoring', () => {
     expect(bodiesOf(page.fetchMock, 'POST', `${BASE}/config/versions/3/restore`)).toEqual([]);
 
     await user.click(within(dialog).getByRole('button', { name: 'Restore version 3' }));
-    await screen.findByText('Version 3 was restored as version 5, now the current configuration.');
+    const notice = await screen.findByText('Version 3 was restored as version 5, now the current configuration.');
     expect(bodiesOf(page.fetchMock, 'POST', `${BASE}/config/versions/3/restore`)).toEqual([{ expectedVersion: 4 }]);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // The new version is shown, and the list asked again.
