@@ -67,6 +67,8 @@ describe.each(databases())('POST /config/reset on $name', (database) => {
   });
 
   it('refuses a visitor (401), a member without access (403), another server’s member and a read-only role (1017)', async () => {
+    // Ben is a member of Ava's Arcade without any access yet.
+    expectError(await reset({ expectedVersion: 0, confirmName: ARCADE.name }, await as(ben.id)), 403, ERROR_CODES.NO_SERVER_ACCESS.code);
     const version = await save(arcadeConfig([
       { roleId: DEMO_ROLES.avasArcade.member, areas: { configs: 'read', panels: 'write' } },
     ]));
