@@ -5,6 +5,7 @@
  */
 import { z } from './zod-setup';
 import { Snowflake } from './auth';
+import { PanelPost } from './server-resources-api';
 
 /** Who made a change, as Web Logs and the version list show them. */
 export const ConfigActor = z.object({ id: Snowflake, name: z.string(), avatarUrl: z.string().nullable() });
@@ -49,10 +50,18 @@ export const ConfigVersionAnswer = ConfigVersionSummary.extend({ config: z.recor
 
 export const RestoreConfigBody = z.object({ expectedVersion: z.number().int().nonnegative() });
 
+/** `POST /config/reset`: the defaults as a new version, confirmed with the server's name as Discord shows it. */
+export const ResetConfigBody = z.strictObject({ expectedVersion: z.number().int().nonnegative(), confirmName: z.string().max(200) });
+/** A posted panel or multi-panel whose message no longer shows the configuration, with its name (as typed) in the version it was posted from. */
+export const ResetPanelPost = PanelPost.extend({ name: z.string() });
+export const ResetConfigAnswer = ServerConfigAnswer.extend({ postedPanels: z.array(ResetPanelPost) });
+export type ResetConfigAnswer = z.infer<typeof ResetConfigAnswer>;
+
 export const WEB_LOG_ACTIONS = [
   'config.update',
   'config.restore',
   'config.import',
+  'config.reset',
   'panel.send',
   'panel.update',
   // From the bot's ticket events (what members did in tickets) and transcript reads.

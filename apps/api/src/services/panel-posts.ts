@@ -51,6 +51,12 @@ export function itemMessage(config: ServerConfig, kind: PostKind, id: string): {
   }
 }
 
+/** The name of a configuration's panel or multi-panel (as typed in the Panel Menu), or null. */
+function itemName(config: ServerConfig | undefined, kind: PostKind, id: string): string | null {
+  const items: Array<{ id: string; name: string }> = kind === 'panel' ? (config?.panels ?? []) : (config?.multiPanels ?? []);
+  return items.find((item) => item.id === id)?.name ?? null;
+}
+
 const KIND_WORDS: Record<ServerChannel['kind'], string> = {
   category: 'a category',
   text: 'a text channel',
@@ -111,6 +117,34 @@ export class PanelPosts {
         if (!then || canonicalJson(then.payload) !== canonicalJson(now.payload)) state = 'outdated';
       }
       out.push(this.#answer(row, state));
+    }
+    return out;
+  }
+
+  /**
+   * The posted panels and multi-panels (not deleted in Discord) whose message the live configuration
+   * no longer builds: changed, or gone from it (after a reset). Named (as typed) as in the version
+   * they were posted from. The Panel Menu shows the ones still in the configuration as needing an update.
+   */
+  async notMatching(guildId: string): Promise<Array<PanelPost & { name: string }>> {
+    const { rows } = await this.db.query<PostRow>(
+      'SELECT kind, item_id, channel_id, message_id, posted_version, posted_at, deleted_at FROM panel_posts WHERE guild_id = $1 AND deleted_at IS NULL ORDER BY kind, item_id',
+      [guildId],
+    );
+    if (rows.length === 0) return [];
+    const live = await this.configs.live(guildId);
+    const { rows: posted } = await this.db.query<{ version: number; config: ServerConfig }>(
+      'SELECT version, config FROM server_config_versions WHERE guild_id = $1 AND version = ANY($2::integer[])',
+      [guildId, [...new Set(rows.map((r) => r.posted_version))]],
+    );
+    const configs = new Map(posted.map((r) => [r.version, r.config]));
+    const out: Array<PanelPost & { name: string }> = [];
+    for (const row of rows) {
+      const now = itemMessage(live.config, row.kind, row.item_id);
+      const config = configs.get(row.posted_version);
+      const then = config ? itemMessage(config, row.kind, row.item_id) : null;
+      if (now && then && canonicalJson(then.payload) === canonicalJson(now.payload)) continue;
+      out.push({ ...this.#answer(row, 'outdated'), name: itemName(config, row.kind, row.item_id) ?? itemName(live.config, row.kind, row.item_id) ?? row.item_id });
     }
     return out;
   }

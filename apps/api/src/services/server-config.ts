@@ -89,6 +89,13 @@ export function withLabels(config: ServerConfig): ServerConfig {
   return Array.isArray(config.labels) ? config : { ...config, labels: [] };
 }
 
+/** A reset is confirmed by typing the server's name (both trimmed, case-sensitive): else 1001. */
+export function assertResetConfirmed(guildName: string, confirmName: string): void {
+  const name = guildName.trim();
+  if (confirmName.trim() === name) return;
+  throw new ApiHttpError('VALIDATION_FAILED', { message: `confirmName: Type the server's name, “${name}”, exactly as Discord shows it, to confirm. Nothing was reset.` });
+}
+
 /** Configurations longer than this (JSON characters) are not kept in the cache (most are a few KB; the limit is 512 KB). */
 const CACHED_CONFIG_MAX_CHARS = 64 * 1024;
 
@@ -215,6 +222,16 @@ export class ServerConfigs {
       announce(tx, { kind: 'server', id: options.guildId });
       return { version, config: next, savedAt: at, savedBy: options.actor };
     });
+  }
+
+  /**
+   * Resets the configuration to the defaults (Restore Configs › Reset to defaults): saved as a new version (logged
+   * `config.reset`, restorable like any other), once `confirmName` is the server's name (trimmed,
+   * case-sensitive); else 1001 and nothing is written. A stale `expectedVersion` is 1013.
+   */
+  async reset(options: { guildId: string; guildName: string; expectedVersion: number; confirmName: string; actor: ConfigActor }): Promise<LiveConfig> {
+    assertResetConfirmed(options.guildName, options.confirmName);
+    return this.save({ guildId: options.guildId, expectedVersion: options.expectedVersion, config: defaultServerConfig(), actor: options.actor, action: 'config.reset' });
   }
 
   /** What the versions after `version` were about ("Panel “Support”"), oldest first, at most five. */

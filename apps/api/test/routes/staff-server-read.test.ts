@@ -54,6 +54,7 @@ const WRITES: Array<{ name: string; run: (browser: Browser, server: string, ctx:
   { name: 'PUT /config', run: (b, s, c) => b.request('PUT', `/api/guilds/${s}/config`, { headers: mutation, payload: { expectedVersion: c.version, config: c.config } }) },
   { name: 'POST restore', run: (b, s, c) => b.request('POST', `/api/guilds/${s}/config/versions/1/restore`, { headers: mutation, payload: { expectedVersion: c.version } }) },
   { name: 'POST import/preview', run: (b, s) => b.request('POST', `/api/guilds/${s}/config/import/preview`, { headers: mutation, payload: { file: {} } }) },
+  { name: 'POST reset', run: (b, s, c) => b.request('POST', `/api/guilds/${s}/config/reset`, { headers: mutation, payload: { expectedVersion: c.version, confirmName: 'x' } }) },
   { name: 'POST import', run: (b, s, c) => b.request('POST', `/api/guilds/${s}/config/import`, { headers: mutation, payload: { file: {}, expectedVersion: c.version } }) },
   {
     name: 'POST /posts',

@@ -27,7 +27,7 @@ function Value({ value }: { value: ValueView }) {
         </span>
       );
     case 'muted':
-      return <span className="italic text-surface-500 dark:text-surface-400">{value.text}</span>;
+      return <span className="italic text-surface-600 dark:text-surface-400">{value.text}</span>;
     case 'colour':
       return (
         <span className="inline-flex items-center gap-1.5">

@@ -9,9 +9,12 @@ import {
   ConfigVersionList,
   ConfigVersionListQuery,
   ConfigVersionParams,
+  defaultServerConfig,
   GuildParams,
   ImportConfigBody,
   ImportPreview,
+  ResetConfigAnswer,
+  ResetConfigBody,
   RestoreConfigBody,
   ServerConfigAnswer,
 } from '@tickety/api-contract';
@@ -20,6 +23,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../lib/actor';
 import { ApiHttpError } from '../../lib/errors';
 import { CONFIG_FILE_MAX_DEPTH, fileTooDeep } from '../../services/config-files';
+import { assertResetConfirmed } from '../../services/server-config';
 
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError, 413: ApiError, 422: ApiError, 502: ApiError, 503: ApiError };
 
@@ -29,17 +33,19 @@ const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409
  */
 const IMPORT_BODY_LIMIT = CONFIG_FILE_MAX_BYTES + 1024;
 const IMPORT_CONFLICT = 'since you checked this file. Nothing was imported: check the file again, then import it.';
+const RESET_CONFLICT = 'since you opened this page. Nothing was reset: reload to see the new version, then reset again if you still want to.';
 const RESTORE_CONFLICT = 'while you were editing. Your changes were not saved: reload to see theirs, then make yours again.';
 
 /**
- * An import replaces the panels and settings as well: with a role's grant it needs the Panel Menu's
+ * An import (or a reset) replaces the panels and settings as well: with a role's grant it needs the Panel Menu's
  * write access too, not only Restore Configs' (restoring this server's own versions needs only that).
  */
-function assertMayImport(req: FastifyRequest): void {
+function assertMayReplace(req: FastifyRequest, what: 'import' | 'reset'): void {
   const access = req.serverAccess!;
   if (access.via === 'full' || allows(access, 'panels', 'write')) return;
+  const doing = what === 'import' ? 'Importing a file replaces' : 'Resetting the configuration removes';
   throw new ApiHttpError('AREA_ACCESS_REQUIRED', {
-    message: `Importing a file replaces ${req.guild!.name}'s panels and settings, so it needs write access to the Panel Menu as well as to Restore Configs; your roles (${access.grantedBy.join(', ') || 'none'}) do not give the Panel Menu's. The server's owner and members with the Administrator or Manage Server permission can give it under Panel Menu › Settings and access.`,
+    message: `${doing} ${req.guild!.name}'s panels and settings, so it needs write access to the Panel Menu as well as to Restore Configs; your roles (${access.grantedBy.join(', ') || 'none'}) do not give the Panel Menu's. The server's owner and members with the Administrator or Manage Server permission can give it under Panel Menu › Settings and access.`,
   });
 }
 
@@ -118,7 +124,7 @@ export default async function serverConfigsRoutes(fastify: FastifyInstance) {
       if (req.validationError) throw req.validationError;
       reply.header('cache-control', 'no-store');
       const prepared = await app.configFiles.prepare(req.guild!, req.body.file);
-      assertMayImport(req);
+      assertMayReplace(req, 'import');
       await app.serverAccess.assertMayChangeRules(req.guild!, req.serverAccess!, prepared.config, undefined, IMPORT_CONFLICT);
       return prepared.preview;
     },
@@ -132,10 +138,27 @@ export default async function serverConfigsRoutes(fastify: FastifyInstance) {
       const guild = req.guild!;
       const { expectedVersion } = req.body;
       const prepared = await app.configFiles.prepare(guild, req.body.file);
-      assertMayImport(req);
+      assertMayReplace(req, 'import');
       await app.serverAccess.assertMayChangeRules(guild, req.serverAccess!, prepared.config, expectedVersion, IMPORT_CONFLICT);
       const saved = await app.serverConfigs.save({ guildId: guild.id, expectedVersion, config: prepared.config, actor: await actorOf(req), action: 'config.import' });
       return { ...saved, ...(await app.serverConfigs.limits(guild.id)) };
+    },
+  );
+
+  app.post(
+    '/:server/config/reset',
+    { ...write, schema: { params: GuildParams, body: ResetConfigBody, response: { 200: ResetConfigAnswer, ...errors } } },
+    async (req) => {
+      if (req.validationError) throw req.validationError;
+      const guild = req.guild!;
+      const { expectedVersion, confirmName } = req.body;
+      assertMayReplace(req, 'reset');
+      const actor = await actorOf(req);
+      const defaults = defaultServerConfig();
+      assertResetConfirmed(guild.name, confirmName);
+      await app.serverAccess.assertMayChangeRules(guild, req.serverAccess!, defaults, expectedVersion, RESET_CONFLICT);
+      const saved = await app.serverConfigs.reset({ guildId: guild.id, guildName: guild.name, expectedVersion, confirmName, actor });
+      return { ...saved, ...(await app.serverConfigs.limits(guild.id)), postedPanels: await app.panelPosts.notMatching(guild.id) };
     },
   );
 }

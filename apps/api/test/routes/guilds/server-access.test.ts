@@ -55,6 +55,11 @@ const ROUTES: Call[] = [
   },
   { name: 'POST /posts', kind: 'write', run: (b, s, c) => post(b, `/api/guilds/${s}/posts`, { kind: 'panel', id: c.config.panels[0]?.id ?? 'x', channelId: DEMO_CHANNELS.avasArcade.support }) },
   { name: 'POST /posts/panel/x/update', kind: 'write', run: (b, s, c) => post(b, `/api/guilds/${s}/posts/panel/${c.config.panels[0]?.id ?? 'x'}/update`) },
+  {
+    name: 'POST /config/reset',
+    kind: 'write',
+    run: async (b, s, c) => post(b, `/api/guilds/${s}/config/reset`, { expectedVersion: c.version, confirmName: ((await b.get(`/api/guilds/${s}`)).json() as { name?: string }).name ?? 'x' }),
+  },
 ];
 
 describe.each(databases())('server access by role, every guilds route, on $name', (database) => {
@@ -166,7 +171,7 @@ describe.each(databases())('server access by role, every guilds route, on $name'
       expect(res.statusCode, route.name).toBe(403);
       const body = ApiError.parse(res.json());
       expect(body.code, route.name).toBe(ERROR_CODES.AREA_ACCESS_REQUIRED.code);
-      const area = /restore|import/.test(route.name) ? 'Restore Configs' : 'Panel Menu';
+      const area = /restore|import|reset/.test(route.name) ? 'Restore Configs' : 'Panel Menu';
       expect(body.message, route.name).toBe(
         `You can see ${area} on Retro Modders but not change it: this needs write access to ${area}. Your role “Dashboard Readers” gives you Panel Menu (read), Statistics (read), Web Logs (read), Restore Configs (read). The server's owner and members with the Administrator or Manage Server permission can give a role access under Panel Menu › Settings and access.`,
       );

@@ -33,6 +33,7 @@ export const ACTION_LABEL: Record<WebLogAction, MessageKey> = {
   'config.update': 'logs.action.config.update',
   'config.restore': 'logs.action.config.restore',
   'config.import': 'logs.action.config.import',
+  'config.reset': 'logs.action.config.reset',
   'panel.send': 'logs.action.panel.send',
   'panel.update': 'logs.action.panel.update',
   'ticket.opened': 'logs.action.ticket.opened',

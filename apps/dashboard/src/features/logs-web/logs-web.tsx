@@ -22,6 +22,7 @@ const ACTION_TONE: Record<WebLogAction, Tone> = {
   'config.update': 'primary',
   'config.restore': 'warning',
   'config.import': 'info',
+  'config.reset': 'danger',
   'panel.send': 'neutral',
   'panel.update': 'neutral',
   'ticket.opened': 'info',

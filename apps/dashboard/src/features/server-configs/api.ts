@@ -3,10 +3,11 @@
  * configuration files, and the helpers the page uses around them.
  * - `GET /config/versions` (paged), `GET /config/versions/:version`, `POST …/restore`;
  * - `GET /config/export[?version=N]` (a download: fetched as a blob, named from Content-Disposition);
- * - `POST /config/import/preview {file}` and `POST /config/import {file, expectedVersion}`.
+ * - `POST /config/import/preview {file}` and `POST /config/import {file, expectedVersion}`;
+ * - `POST /config/reset {expectedVersion, confirmName}` (the defaults as a new version).
  * None goes through the overlay: the page shows each failure in place, with its own Retry.
  */
-import type { ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
+import type { ImportPreview, ResetConfigAnswer, ServerConfigAnswer } from '@tickety/api-contract';
 import { CONFIG_FILE_FORMAT, CONFIG_FILE_MAX_BYTES, fileNamePart } from '@tickety/api-contract/config-file-name';
 import { ApiRequestError, type AppDispatch, api } from '@tickety/shared';
 import type { ConfigChangeInput } from '../../lib/config-change-text';
@@ -111,6 +112,19 @@ const configVersionsApi = api.injectEndpoints({
       },
       invalidatesTags: (result, _error, { server }) => (result ? savedTags(server) : []),
     }),
+    /** Saves the defaults as a new version, confirmed with the server's name (1013 when the live one is not `expectedVersion`). */
+    resetConfig: build.mutation<ResetConfigAnswer, { server: string; expectedVersion: number; confirmName: string }>({
+      query: ({ server, expectedVersion, confirmName }) => ({ path: `${base(server)}/reset`, method: 'POST', body: { expectedVersion, confirmName }, overlay: false }),
+      async onQueryStarted({ server }, { dispatch, queryFulfilled }) {
+        try {
+          const { postedPanels: _postedPanels, ...live } = (await queryFulfilled).data;
+          rememberLive(server, dispatch as AppDispatch, live);
+        } catch {
+          // The dialog shows the failure.
+        }
+      },
+      invalidatesTags: (result, _error, { server }) => (result ? savedTags(server) : []),
+    }),
   }),
 });
 
@@ -121,6 +135,7 @@ export const {
   useRestoreConfigVersionMutation,
   usePreviewImportMutation,
   useApplyImportMutation,
+  useResetConfigMutation,
 } = configVersionsApi;
 
 /* ------------------------------------------------------------------------------------------------

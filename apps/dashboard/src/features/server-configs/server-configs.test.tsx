@@ -576,3 +576,84 @@ describe('Restore Configs in German', () => {
     expect(alert).toHaveTextContent('This file was signed with the key "old"');
   });
 });
+
+describe('Restore Configs: reset to defaults', () => {
+  const DEFAULTS = { schemaVersion: 1, general: {}, access: [], panels: [], multiPanels: [], labels: [] };
+  const resetAnswer = {
+    ...live({ version: 5, config: configOf(4) }),
+    version: 5,
+    savedAt: '2026-03-02T12:00:00.000Z',
+    savedBy: AVA,
+    postedPanels: [
+      { kind: 'panel', id: 'support', channelId: '1200000000000001003', messageId: '1500000000000000001', postedVersion: 4, postedAt: '2026-03-01T12:00:00.000Z', state: 'outdated', name: 'Support' },
+    ],
+  };
+
+  it('asks for the server’s name: the button stays off until it matches (trimmed, case-sensitive), then shows the new version and the posted panels', async () => {
+    const user = userEvent.setup();
+    const { fetchMock, router } = show('', { [`POST ${BASE}/config/reset`]: { ...resetAnswer, config: { ...resetAnswer.config, ...DEFAULTS } } });
+    const section = await screen.findByRole('region', { name: 'Reset to defaults' });
+    await user.click(await within(section).findByRole('button', { name: 'Reset to defaults…' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset Ava\'s Arcade’s configuration to the defaults?' });
+    expect(dialog).toHaveTextContent('The defaults are saved as a new version, 5. The current version 4 stays in the list: restore it to go back.');
+    expect(dialog).toHaveTextContent('listed as needing an update');
+    const field = within(dialog).getByLabelText('Type the server’s name to confirm');
+    const confirm = within(dialog).getByRole('button', { name: 'Reset to defaults' });
+    expect(confirm).toBeDisabled();
+    await user.type(field, "ava's arcade");
+    expect(confirm).toBeDisabled();
+    await user.keyboard('{Enter}');
+    expect(bodiesOf(fetchMock, 'POST', `${BASE}/config/reset`)).toEqual([]);
+    await user.clear(field);
+    await user.type(field, "Ava's Arcade ");
+    expect(confirm).toBeEnabled();
+    // Keyboard: Enter in the field resets.
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(bodiesOf(fetchMock, 'POST', `${BASE}/config/reset`)).toEqual([{ expectedVersion: 4, confirmName: "Ava's Arcade " }]));
+    await screen.findByText('The configuration was reset to the defaults as version 5. Restore version 4 to go back.');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    const list = screen.getByRole('list', { name: 'Posted panels needing an update' });
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Panel “Support”']);
+    expect(screen.getByRole('link', { name: 'Panel Menu' })).toHaveAttribute('href', `/dashboard/${SERVER}/configs`);
+    expect(search(router)).toEqual({ version: '5' });
+  });
+
+  it('shows the API’s refusal in the dialog, which stays open', async () => {
+    const user = userEvent.setup();
+    show('', { [`POST ${BASE}/config/reset`]: () => apiError(409, 1013, 'Ben saved version 5 since you opened this page. Nothing was reset.') });
+    await user.click(await screen.findByRole('button', { name: 'Reset to defaults…' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await user.type(within(dialog).getByLabelText('Type the server’s name to confirm'), "Ava's Arcade");
+    await user.click(within(dialog).getByRole('button', { name: 'Reset to defaults' }));
+    expect(await within(dialog).findByText(/Ben saved version 5 since you opened this page/)).toBeInTheDocument();
+    expect(within(dialog).getByText('The configuration was not reset')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('gives read-only members no button, with the reason', async () => {
+    show('', {}, { access: { via: 'roles', areas: { panels: 'read', tickets: null, statistics: null, logs: null, configs: 'write', premium: null }, grantedBy: ['Helpers'] } });
+    const section = await screen.findByRole('region', { name: 'Reset to defaults' });
+    expect(within(section).queryByRole('button')).not.toBeInTheDocument();
+    expect(section).toHaveTextContent('it needs write access to the Panel Menu as well as to Restore Configs');
+  });
+
+  describe('in German', () => {
+    inLocale('de');
+
+    it('the section and the dialog, the button off until the name matches', async () => {
+      const user = userEvent.setup();
+      show();
+      const section = await screen.findByRole('region', { name: 'Auf Standardwerte zurücksetzen' });
+      await user.click(await within(section).findByRole('button', { name: 'Auf Standardwerte zurücksetzen…' }));
+      const dialog = await screen.findByRole('alertdialog', { name: 'Konfiguration von Ava\'s Arcade auf die Standardwerte zurücksetzen?' });
+      expect(dialog).toHaveTextContent('Die Standardwerte werden als neue Version 5 gespeichert.');
+      const confirm = within(dialog).getByRole('button', { name: 'Auf Standardwerte zurücksetzen' });
+      expect(confirm).toBeDisabled();
+      await user.type(within(dialog).getByLabelText('Gib zur Bestätigung den Namen des Servers ein'), "Ava's Arcade");
+      expect(confirm).toBeEnabled();
+      await user.click(within(dialog).getByRole('button', { name: 'Abbrechen' }));
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    });
+  });
+});

@@ -1,8 +1,9 @@
-import type { ImportPreview, ServerConfigAnswer } from '@tickety/api-contract';
+import type { ImportPreview, ResetConfigAnswer, ServerConfigAnswer } from '@tickety/api-contract';
 import { Link, useAppDispatch, useNavigate, useNow, useParams, useSearchParams } from '@tickety/shared';
 import { Alert, Badge, Button, buttonClasses, Card, cx, EmptyState, LoadFailed, PageHeader, Skeleton } from '@tickety/ui';
 import FileUp from 'lucide-react/icons/file-up';
 import History from 'lucide-react/icons/history';
+import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
@@ -15,16 +16,107 @@ import { Actor, When } from './parts';
 
 // A version's detail (its summary, its changes, restoring it) is fetched when a version is chosen.
 const VersionView = lazy(() => import('./version-view').then((module) => ({ default: module.VersionView })));
+// "Reset to defaults" asks in a dialog fetched when it is opened.
+const ResetDialog = lazy(() => import('./reset-dialog').then((module) => ({ default: module.ResetDialog })));
 
 /** What was just applied: a restore or an import, the new version, and the posted panels it left outdated. */
 type Applied = {
-  kind: 'restore' | 'import';
+  kind: 'restore' | 'import' | 'reset';
   version: number;
   /** The version restored, or the file's origin. */
   from: { version: number; server?: string };
   /** Names of posted panels and multi-panels that need an update; null: not known; undefined: still asking. */
   outdated?: string[] | null;
 };
+
+/** After a reset: the new version, the one it replaced, and the posted panels that no longer match. */
+function ResetNotice({ server, answer, from, onClose }: { server: string; answer: ResetConfigAnswer; from: number; onClose: () => void }) {
+  const t = useT();
+  const menu = href('/dashboard/:server/configs', { server });
+  const link = <Link to={menu} className="font-semibold underline underline-offset-2" />;
+  const posts = answer.postedPanels;
+  return (
+    <Alert
+      tone="primary"
+      className="mb-6"
+      title={t('restore.applied.reset', { version: answer.version, from })}
+      actions={
+        <Button variant="ghost" size="sm" onClick={onClose}>
+          {t('common.close')}
+        </Button>
+      }
+    >
+      {posts.length === 0 ? (
+        <p className="mt-1">{t('restore.applied.resetPostsNone')}</p>
+      ) : (
+        <>
+          <p className="mt-1">{t('restore.applied.resetPosts', { count: posts.length })}</p>
+          <ul aria-label={t('restore.applied.resetPostsList')} className="mt-1 list-disc space-y-0.5 pl-5 break-words [overflow-wrap:anywhere]">
+            {posts.map((post) => (
+              <li key={`${post.kind}:${post.id}`}>{t(post.kind === 'panel' ? 'restore.reset.post.panel' : 'restore.reset.post.multiPanel', { name: post.name })}</li>
+            ))}
+          </ul>
+          <p className="mt-1">
+            <Message k="restore.applied.resetPostsWhat" values={{ from }} components={{ link }} />
+          </p>
+        </>
+      )}
+    </Alert>
+  );
+}
+
+/** "Reset to defaults": the danger zone below the versions and the import; the dialog is loaded when opened. */
+function ResetSection({
+  server,
+  serverName,
+  live,
+  canReset,
+  reason,
+  onReset,
+  onConflict,
+}: {
+  server: string;
+  serverName: string | null;
+  live: ServerConfigAnswer | undefined;
+  canReset: boolean;
+  reason: string | null;
+  onReset: (answer: ResetConfigAnswer, from: number) => void;
+  onConflict: () => void;
+}) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  return (
+    <section aria-labelledby="restore-reset-title" className="mt-8 rounded-xl border border-red-300 bg-red-50/60 p-4 sm:p-5 dark:border-red-900 dark:bg-red-950/30">
+      <h2 id="restore-reset-title" className="text-lg font-semibold text-red-800 dark:text-red-300">
+        {t('restore.reset.title')}
+      </h2>
+      <p className="mt-1 text-sm text-surface-800 dark:text-surface-200">{t('restore.reset.intro')}</p>
+      {canReset ? (
+        <Button variant="danger" className="mt-3" disabled={!live || serverName === null} onClick={() => setOpen(true)}>
+          <RotateCcw aria-hidden="true" className="size-4" />
+          {t('restore.reset.open')}
+        </Button>
+      ) : (
+        <p className="mt-3 text-sm text-surface-700 dark:text-surface-300">{reason}</p>
+      )}
+      {open && live && serverName !== null ? (
+        <Suspense fallback={<span role="status" className="sr-only">{t('restore.loading')}</span>}>
+          <ResetDialog
+            server={server}
+            serverName={serverName}
+            version={live.version}
+            onClose={() => setOpen(false)}
+            onConflict={onConflict}
+            onReset={(answer, from) => {
+              setOpen(false);
+              onReset(answer, from);
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </section>
+  );
+}
 
 function ListSkeleton() {
   const t = useT();
@@ -170,6 +262,8 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
   const panelsWrite = useAreaWrite('panels');
   const canImport = canWrite && panelsWrite.canWrite;
   const importReason = canWrite ? (panelsWrite.canWrite ? null : t('restore.import.needsPanels')) : readOnlyReason;
+  // A reset removes the panels too: the same two write accesses as an import.
+  const resetReason = canWrite ? (panelsWrite.canWrite ? null : t('restore.reset.needsPanels')) : readOnlyReason;
   const { server = '' } = useParams();
   const serverName = useServerName();
   const [params] = useSearchParams();
@@ -179,6 +273,7 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
   const live = useRestoreLiveConfigQuery(server, { skip: server === '', refetchOnMountOrArgChange: true });
   const versions = useConfigVersionsInfiniteQuery(server, { skip: server === '', refetchOnMountOrArgChange: true });
   const [applied, setApplied] = useState<Applied | null>(null);
+  const [wasReset, setWasReset] = useState<{ answer: ResetConfigAnswer; from: number } | null>(null);
   const chosenByReader = useRef(false);
   const importRef = useRef<HTMLDivElement>(null);
 
@@ -211,6 +306,7 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
 
   /** A restore or import made a new live version: show it, and find the posted panels it left outdated. */
   const afterApply = (answer: ServerConfigAnswer, made: Omit<Applied, 'version' | 'outdated'>) => {
+    setWasReset(null);
     setApplied({ ...made, version: answer.version });
     chosenByReader.current = false;
     navigate(href('/dashboard/:server/server-configs', { server }, { version: answer.version }));
@@ -219,7 +315,10 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
 
   // Another server: nothing applied there.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the server changes
-  useEffect(() => setApplied(null), [server]);
+  useEffect(() => {
+    setApplied(null);
+    setWasReset(null);
+  }, [server]);
 
   const description = t('server.restore.description', { server: serverName ?? '', hasName: serverName === null ? 'no' : 'yes' });
   const liveData = live.currentData ?? live.data;
@@ -338,7 +437,10 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
       />
       <p className="-mt-4 mb-4 text-xs text-surface-500 dark:text-surface-400">{t('restore.timeZone', { zone: Intl.DateTimeFormat().resolvedOptions().timeZone })}</p>
 
-      <div aria-live="polite">{applied ? <AppliedNotice server={server} applied={applied} onClose={() => setApplied(null)} /> : null}</div>
+      <div aria-live="polite">
+        {applied ? <AppliedNotice server={server} applied={applied} onClose={() => setApplied(null)} /> : null}
+        {wasReset ? <ResetNotice server={server} answer={wasReset.answer} from={wasReset.from} onClose={() => setWasReset(null)} /> : null}
+      </div>
 
       <div className={cx('grid gap-6', !empty && 'lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]')}>
         <section aria-labelledby="restore-versions-title" className="min-w-0">
@@ -358,6 +460,21 @@ export default function ServerRestoreConfigs(props: RestoreConfigsProps = {}) {
           onImported={(answer: ServerConfigAnswer, preview: ImportPreview) => afterApply(answer, { kind: 'import', from: { version: preview.from.version, server: preview.from.serverName } })}
         />
       </div>
+
+      <ResetSection
+        server={server}
+        serverName={serverName}
+        live={liveData}
+        canReset={canWrite && panelsWrite.canWrite}
+        reason={resetReason}
+        onConflict={reload}
+        onReset={(answer, from) => {
+          setApplied(null);
+          setWasReset({ answer, from });
+          chosenByReader.current = false;
+          navigate(href('/dashboard/:server/server-configs', { server }, { version: answer.version }));
+        }}
+      />
     </div>
   );
 }
