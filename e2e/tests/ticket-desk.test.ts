@@ -91,15 +91,19 @@ describe('working a ticket from the dashboard', () => {
     await dialog.getByRole('button', { name: 'Close ticket' }).click();
     await content.getByText('This ticket is closed').waitFor({ timeout: 30_000 });
     await content.getByRole('link', { name: 'Open Transcripts' }).click();
+    // The list renders after the page's load event: wait for its rows after each reload, then look.
     await expect
       .poll(
         async () => {
           await page.reload();
-          return main(page).getByText(`#${ticket.number}`, { exact: false }).count();
+          await main(page).getByRole('link', { name: /^Ticket #\d+$/ }).first().waitFor({ timeout: 20_000 });
+          return main(page).getByRole('link', { name: `Ticket #${ticket.number}` }).count();
         },
-        { timeout: 40_000, interval: 2000 },
+        { timeout: 90_000, interval: 2000 },
       )
-      .toBeGreaterThan(0);
+      .toBe(1);
+    // Closed by Ava, by name: the bot's transcript names whoever acted from the dashboard.
+    await expect.poll(() => main(page).getByRole('row').filter({ hasText: `Ticket #${ticket.number}` }).getByText('Ava', { exact: true }).count()).toBe(1);
     await shot(page, 'ticket-transcript-listed');
   });
 });

@@ -67,6 +67,8 @@ export async function execute(desk: Desk, command: ReceivedCommand): Promise<Com
       if (!server) return failed('other', 'The demo bot read no configuration of this server, so it works in no ticket there.');
       ticket = await desk.adopt(server, command.ticketId);
     }
+    // Whoever acted from the dashboard is named in the transcript (who closed it, their mentions).
+    desk.knowStaff(ticket, command.requestedBy);
     switch (command.kind) {
       case 'reply':
         return await reply(desk, ticket, command);

@@ -439,6 +439,13 @@ export class Desk {
     return user;
   }
 
+  /** A staff member who acted from the dashboard, as the transcript names them (a sign-in's name and avatar). */
+  knowStaff(ticket: DeskTicket, person: { id: string; name: string; avatarUrl: string | null }): void {
+    if (ticket.users.has(person.id)) return;
+    const avatarUrl = person.avatarUrl && /^https?:\/\//.test(person.avatarUrl) ? person.avatarUrl : this.avatarOf(person.id);
+    ticket.users.set(person.id, { id: person.id, username: (person.name || 'Support').slice(0, 64), displayName: null, avatarUrl, bot: false, staff: true, colour: 0x10b981 });
+  }
+
   avatarOf(userId: string): string {
     return `${this.options.cdnBase}/embed/avatars/${Number(BigInt(userId) % 6n)}.png`;
   }
