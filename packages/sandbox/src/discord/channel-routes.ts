@@ -5,7 +5,7 @@
  * with Discord's validation (50035 naming the field), permission checks (50013) and limits. Also the
  * world route: what a member types in Discord's client (docs/sandbox.md, "The demo bot's desk").
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { jsonBody } from '../kit/body';
 import type { DemoChannel } from './demo-data';
 import { channelObject, messageObject } from './discord-objects';
@@ -13,6 +13,7 @@ import type { SandboxEngine } from './engine';
 import { discordError, missingAccess, missingPermissions, refuseBody, unauthorized, unknownChannel, unknownGuild } from './errors';
 import { botGuildContext, botPermissionsIn, type GuildContext, memberOf, userObjectOf } from './guild-routes';
 import { botMember, MAX_CREATED_CHANNELS, personOf } from './guild-state';
+import { access } from './message-routes';
 import { isEmptyMessage, validateMessage } from './message-validation';
 import { computeBasePermissions, computeChannelPermissions, hasPermission, type PermissionOverwrite, parsePermissions } from './permissions';
 import { callerOf } from './rest';
@@ -118,34 +119,6 @@ function grantsBeyond(held: bigint, overwrites: readonly PermissionOverwrite[]):
   return overwrites.some((o) => (parsePermissions(o.allow) | parsePermissions(o.deny)) & ~held);
 }
 
-interface ChannelTarget {
-  ctx: GuildContext;
-  channel: DemoChannel;
-  overwrites: PermissionOverwrite[];
-  perms: bigint;
-}
-
-/** The bot token, a known channel in a server the bot is in, one it sees. Null when answered. */
-function target(engine: SandboxEngine, req: FastifyRequest, reply: FastifyReply): ChannelTarget | null {
-  if (callerOf(req, engine).kind !== 'bot') {
-    unauthorized(reply);
-    return null;
-  }
-  const { channelId } = req.params as { channelId: string };
-  const found = SNOWFLAKE.test(channelId) ? engine.guilds.channel(channelId) : undefined;
-  if (!found) {
-    unknownChannel(reply);
-    return null;
-  }
-  const ctx = botGuildContext(engine, found.guildId);
-  const perms = ctx ? botPermissionsIn(engine, ctx, found.channel, found.overwrites) : 0n;
-  if (!ctx || !hasPermission(perms, 'VIEW_CHANNEL')) {
-    missingAccess(reply);
-    return null;
-  }
-  return { ctx, channel: found.channel, overwrites: found.overwrites, perms };
-}
-
 const refuse = (reply: FastifyReply) => refuseBody(reply, 'The sandbox takes JSON bodies only.');
 
 export function channelRoutes(app: FastifyInstance, engine: SandboxEngine): void {
@@ -214,7 +187,7 @@ export function channelRoutes(app: FastifyInstance, engine: SandboxEngine): void
   });
 
   app.patch('/api/v10/channels/:channelId', { config: { sandboxBucket: 'PATCH /channels/{channel.id}', sandboxMajor: 'channelId' } }, async (req, reply) => {
-    const found = target(engine, req, reply);
+    const found = access(engine, req, reply);
     if (!found) return reply;
     const parsed = jsonBody(req, refuse(reply));
     if (!parsed.ok) return reply;
@@ -230,7 +203,7 @@ export function channelRoutes(app: FastifyInstance, engine: SandboxEngine): void
   });
 
   app.delete('/api/v10/channels/:channelId', { config: { sandboxBucket: 'DELETE /channels/{channel.id}', sandboxMajor: 'channelId' } }, async (req, reply) => {
-    const found = target(engine, req, reply);
+    const found = access(engine, req, reply);
     if (!found) return reply;
     if (!hasPermission(found.perms, 'MANAGE_CHANNELS')) return missingPermissions(reply);
     const gone = answer(found.channel, found.ctx.guild.id);
@@ -242,7 +215,7 @@ export function channelRoutes(app: FastifyInstance, engine: SandboxEngine): void
     '/api/v10/channels/:channelId/permissions/:overwriteId',
     { config: { sandboxBucket: 'PUT /channels/{channel.id}/permissions/{overwrite.id}', sandboxMajor: 'channelId' } },
     async (req, reply) => {
-      const found = target(engine, req, reply);
+      const found = access(engine, req, reply);
       if (!found) return reply;
       const { overwriteId } = req.params as { overwriteId: string };
       if (!SNOWFLAKE.test(overwriteId)) return unknownChannel(reply);

@@ -14,7 +14,7 @@ import { hasPermission, type PermissionOverwrite } from './permissions';
 import { callerOf } from './rest';
 import { compareIds, SNOWFLAKE } from './util';
 
-interface ChannelAccess {
+export interface ChannelAccess {
   ctx: GuildContext;
   channel: DemoChannel;
   overwrites: PermissionOverwrite[];
@@ -29,7 +29,7 @@ const emptyMessage = (reply: FastifyReply) => discordError(reply, 400, 50006, 'C
  * The checks every message route starts with: the bot token (401), a known channel (404 10003), a
  * server the bot is in and a channel it can see (403 50001 Missing Access). Null when answered.
  */
-function access(engine: SandboxEngine, req: FastifyRequest, reply: FastifyReply): ChannelAccess | null {
+export function access(engine: SandboxEngine, req: FastifyRequest, reply: FastifyReply): ChannelAccess | null {
   if (callerOf(req, engine).kind !== 'bot') {
     unauthorized(reply);
     return null;

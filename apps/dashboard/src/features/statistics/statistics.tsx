@@ -4,28 +4,18 @@ import { Button, buttonClasses, Card, cx, EmptyState, inputClasses, LoadFailed, 
 import ChartColumn from 'lucide-react/icons/chart-column';
 import Download from 'lucide-react/icons/download';
 import Inbox from 'lucide-react/icons/inbox';
-import { lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useId, useMemo, useState } from 'react';
 import { downloadText } from '../../lib/csv';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
+import { useDark } from '../../lib/use-dark';
 import { useConfigNamesQuery } from '../configs/api';
 import { change, formatDuration, labelOf, rangeOf, tableCsv, useServerStatisticsQuery } from './api';
 import { SERIES_COLOURS } from './colours';
+import { useT } from './i18n';
 
 const DailyChart = lazy(() => import('./daily-chart'));
-
-/** Whether the shell's dark class is on (it can change while the page is open). */
-function useDark(): boolean {
-  const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
-  useEffect(() => {
-    const observer = new MutationObserver(() => setDark(document.documentElement.classList.contains('dark')));
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
-    return () => observer.disconnect();
-  }, []);
-  return dark;
-}
 
 function Delta({ now, before, lowerIsBetter = false }: { now: number | null; before: number | null; lowerIsBetter?: boolean }) {
   const t = useT();

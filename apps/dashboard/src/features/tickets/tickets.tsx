@@ -7,27 +7,17 @@ import Ticket from 'lucide-react/icons/ticket';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { href } from '../../lib/hrefs';
 import { useAreaWrite } from '../../lib/server-access';
+import { useDark } from '../../lib/use-dark';
 import { refetchQueue, useTicketQueueQuery } from './api';
-import { loadConversation } from './lazy-parts';
 import { type QueueView, queueQuery, viewOf } from './filters';
 import { useT } from './i18n';
+import { loadConversation } from './lazy-parts';
 import { QueueFilters, QueueList } from './queue';
 import { type StreamStatus, useTicketStream } from './stream';
 import { useConversation } from './use-conversation';
 
 const LabelsDialog = lazy(() => import('./labels-dialog'));
 const TicketPane = lazy(loadConversation);
-
-/** Whether the site is in dark mode (the Discord-like conversation follows it). */
-function useDark(): boolean {
-  const [dark, setDark] = useState(() => document.documentElement.classList.contains('dark'));
-  useEffect(() => {
-    const observer = new MutationObserver(() => setDark(document.documentElement.classList.contains('dark')));
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
-    return () => observer.disconnect();
-  }, []);
-  return dark;
-}
 
 /** The ticket pane while its code arrives. */
 function PaneLoading() {
