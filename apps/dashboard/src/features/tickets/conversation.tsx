@@ -5,14 +5,14 @@
  */
 import type { LiveMessage, TicketCommandRequest, TicketCommandView, TicketDetail, TicketLabel, TicketPerson, TicketStreamEvent, TranscriptUser } from '@tickety/api-contract';
 import { formatRelative, Link, useNow } from '@tickety/shared';
-import { Alert, Avatar, Button, cx, LoadFailed, Skeleton } from '@tickety/ui';
+import { Alert, Avatar, Button, cx, LoadFailed, } from '@tickety/ui';
 import ArrowDown from 'lucide-react/icons/arrow-down';
 import ArrowLeft from 'lucide-react/icons/arrow-left';
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type DiscordNames, DiscordNamesContext } from '../../components/discord/markdown-view';
 import { Message } from '../../components/discord/message';
-import { DiscordSurface } from '../../components/discord/message-preview';
 import { type MessageLookup, startsGroup } from '../../components/discord/message-model';
+import { DiscordSurface } from '../../components/discord/message-preview';
 import { failedRead, failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { useTicketCommandMutation } from './api';
@@ -20,6 +20,7 @@ import { CommandProgress, commandText, type SendFailure } from './command-status
 import { useT } from './i18n';
 import { LabelChips } from './label-chip';
 import { type Conversation, isPending } from './model';
+import { PaneLoading } from './pane-loading';
 import { PersonName, usePersonName, useTicketName, WaitingBadge } from './queue';
 import { ReplyBox, type ReplyDraft, type Restore } from './reply-box';
 import { TicketActions } from './ticket-actions';
@@ -209,15 +210,7 @@ export default function TicketPane({ server, conversation, detail, apply, labels
 
   if (!conversation) {
     if (detail.isError) return <LoadFailed title={t('tickets.ticket.loadFailed')} {...failedRead(t, detail.error)} onRetry={() => void detail.refetch()} />;
-    return (
-      <div aria-busy="true" className="space-y-3">
-        <span role="status" className="sr-only">
-          {t('tickets.ticket.loading')}
-        </span>
-        <Skeleton className="h-8 w-1/2" />
-        <Skeleton className="h-64" />
-      </div>
-    );
+    return <PaneLoading />;
   }
 
   const { ticket, closed, messages, commands, users } = conversation;

@@ -1,6 +1,6 @@
 import type { TicketStreamEvent } from '@tickety/api-contract';
 import { setSidebarBadge, useAppDispatch, useNavigate, useParams, useSearchParams } from '@tickety/shared';
-import { Alert, Button, cx, EmptyState, PageHeader, Skeleton } from '@tickety/ui';
+import { Alert, Button, cx, EmptyState, PageHeader, } from '@tickety/ui';
 import MessagesSquare from 'lucide-react/icons/messages-square';
 import Tags from 'lucide-react/icons/tags';
 import Ticket from 'lucide-react/icons/ticket';
@@ -12,26 +12,13 @@ import { refetchQueue, useTicketQueueQuery } from './api';
 import { type QueueView, queueQuery, viewOf } from './filters';
 import { useT } from './i18n';
 import { loadConversation } from './lazy-parts';
+import { PaneLoading } from './pane-loading';
 import { QueueFilters, QueueList } from './queue';
 import { type StreamStatus, useTicketStream } from './stream';
 import { useConversation } from './use-conversation';
 
 const LabelsDialog = lazy(() => import('./labels-dialog'));
 const TicketPane = lazy(loadConversation);
-
-/** The ticket pane while its code arrives. */
-function PaneLoading() {
-  const t = useT();
-  return (
-    <div aria-busy="true" className="space-y-3">
-      <span role="status" className="sr-only">
-        {t('tickets.ticket.loading')}
-      </span>
-      <Skeleton className="h-8 w-1/2" />
-      <Skeleton className="h-64" />
-    </div>
-  );
-}
 
 /** The stream's state in a word, with a dot that is not the only sign. */
 function LiveIndicator({ status }: { status: StreamStatus }) {
