@@ -16,6 +16,10 @@ export const Plan = z.object({
     statisticsDays: z.number().int().min(1).max(366).default(7),
     /** Whether Statistics offers custom ranges and CSV export. */
     statisticsExport: z.boolean().default(false),
+    /** Tags (canned replies) a server may have (a plan without it: 50). */
+    tags: z.number().int().min(1).max(500).default(50),
+    /** Blocklist entries a server may have (a plan without it: 100). */
+    blocklist: z.number().int().min(1).max(1000).default(100),
   }),
   /**
    * The providers' price, product or SKU ids that sell this plan (webhooks name them; billing maps

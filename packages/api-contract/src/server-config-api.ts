@@ -22,6 +22,9 @@ export const ServerConfigAnswer = z.object({
   savedBy: ConfigActor.nullable(),
   premium: z.boolean(),
   panelLimit: z.number().int().positive(),
+  /** The plan's `limits.tags` and `limits.blocklist` (the Automation page's counters). */
+  tagLimit: z.number().int().positive(),
+  blocklistLimit: z.number().int().positive(),
 });
 export type ServerConfigAnswer = z.infer<typeof ServerConfigAnswer>;
 

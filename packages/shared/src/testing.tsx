@@ -79,7 +79,7 @@ export const TEST_PLANS: Plan[] = [
     currency: 'USD',
     highlight: false,
     features: ['3 ticket panels', 'HTML transcripts'],
-    limits: { panels: 3, servers: 1, statisticsDays: 7, statisticsExport: false },
+    limits: { panels: 3, servers: 1, statisticsDays: 7, statisticsExport: false, tags: 50, blocklist: 100 },
     providerPrices: [],
   },
   {
@@ -90,7 +90,7 @@ export const TEST_PLANS: Plan[] = [
     currency: 'USD',
     highlight: true,
     features: ['Everything in Free', '50 ticket panels and multi-panels', 'Support hours with time zones', 'Priority support'],
-    limits: { panels: 50, servers: 1, statisticsDays: 366, statisticsExport: true },
+    limits: { panels: 50, servers: 1, statisticsDays: 366, statisticsExport: true, tags: 200, blocklist: 1000 },
     providerPrices: [
       { provider: 'paddle', id: 'pri_premium_monthly', interval: 'month' },
       { provider: 'paddle', id: 'pri_premium_yearly', interval: 'year' },

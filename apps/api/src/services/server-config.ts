@@ -1,6 +1,11 @@
 import {
   type ConfigActor,
   type ConfigFieldChange,
+  FREE_BLOCKLIST_LIMIT,
+  FREE_PANEL_LIMIT,
+  FREE_TAG_LIMIT,
+  defaultAutoCloseRules,
+  defaultFeedbackSettings,
   defaultServerConfig,
   diffConfig,
   type Plan,
@@ -14,10 +19,12 @@ import type { SessionCache } from '../lib/session-cache';
 import { ApiHttpError } from '../lib/errors';
 import { serverHasPremium } from './premium';
 
-/** What a server may have: whether it has premium and how many panels that allows. */
+/** What a server may have: whether it has premium and how many panels, tags and blocklist entries that allows. */
 export interface ServerLimits {
   premium: boolean;
   panelLimit: number;
+  tagLimit: number;
+  blocklistLimit: number;
 }
 
 export interface LiveConfig {
@@ -84,9 +91,32 @@ export function describeChanges(before: ServerConfig, after: ServerConfig, chang
   return targets.length === 1 ? targets[0]! : `${targets[0]} and ${targets.length - 1} more`;
 }
 
-/** A stored configuration as it reads today: versions saved before labels existed have none (not a missing key, which a diff would call a change). */
-export function withLabels(config: ServerConfig): ServerConfig {
-  return Array.isArray(config.labels) ? config : { ...config, labels: [] };
+/**
+ * A stored configuration as it reads today: versions saved before labels and the automation settings
+ * existed get their defaults (not a missing key, which a diff would call a change).
+ */
+export function asToday(config: ServerConfig): ServerConfig {
+  const stored = config as Partial<ServerConfig> & ServerConfig;
+  const panelsCurrent = stored.panels.every((panel) => 'autoClose' in panel && 'feedback' in panel);
+  if (
+    Array.isArray(stored.labels) &&
+    stored.autoClose !== undefined &&
+    Array.isArray(stored.tags) &&
+    Array.isArray(stored.blocklist) &&
+    stored.feedback !== undefined &&
+    panelsCurrent
+  ) {
+    return config;
+  }
+  return {
+    ...config,
+    panels: panelsCurrent ? config.panels : config.panels.map((panel) => ({ ...panel, autoClose: panel.autoClose ?? null, feedback: panel.feedback ?? null })),
+    labels: stored.labels ?? [],
+    autoClose: stored.autoClose ?? defaultAutoCloseRules(),
+    tags: stored.tags ?? [],
+    blocklist: stored.blocklist ?? [],
+    feedback: stored.feedback ?? defaultFeedbackSettings(),
+  };
 }
 
 /** A reset is confirmed by typing the server's name (both trimmed, case-sensitive): else 1001. */
@@ -120,7 +150,12 @@ export class ServerConfigs {
 
   private limitsFor(premium: boolean): ServerLimits {
     const plan = this.plans.find((p) => p.id === (premium ? 'premium' : 'free')) ?? this.plans.find((p) => !premium || p.limits.panels > 3);
-    return { premium, panelLimit: plan?.limits.panels ?? 3 };
+    return {
+      premium,
+      panelLimit: plan?.limits.panels ?? FREE_PANEL_LIMIT,
+      tagLimit: plan?.limits.tags ?? FREE_TAG_LIMIT,
+      blocklistLimit: plan?.limits.blocklist ?? FREE_BLOCKLIST_LIMIT,
+    };
   }
 
   /** The schema a save must pass on this server. */
@@ -129,8 +164,12 @@ export class ServerConfigs {
     return serverConfigSchema({
       panelLimit: limits.panelLimit,
       premium: limits.premium,
+      tagLimit: limits.tagLimit,
+      blocklistLimit: limits.blocklistLimit,
       ...(savedPanels === undefined ? {} : { savedPanels }),
-      ...(premiumPlan ? { premiumPanelLimit: premiumPlan.limits.panels } : {}),
+      ...(premiumPlan
+        ? { premiumPanelLimit: premiumPlan.limits.panels, premiumTagLimit: premiumPlan.limits.tags, premiumBlocklistLimit: premiumPlan.limits.blocklist }
+        : {}),
     });
   }
 
@@ -167,7 +206,7 @@ export class ServerConfigs {
     const limits = this.limitsFor(row?.premium === true);
     if (!row || row.version === null || row.version === undefined) return { version: 0, config: defaultServerConfig(), savedAt: null, savedBy: null, ...limits };
     const saved = row as VersionRow;
-    return { version: saved.version, config: withLabels(saved.config), savedAt: iso(saved.created_at), savedBy: actorOf(saved), ...limits };
+    return { version: saved.version, config: asToday(saved.config), savedAt: iso(saved.created_at), savedBy: actorOf(saved), ...limits };
   }
 
   async live(guildId: string, queryable: Queryable = this.db): Promise<LiveConfig> {
@@ -177,7 +216,7 @@ export class ServerConfigs {
     );
     const row = rows[0];
     if (!row) return { version: 0, config: defaultServerConfig(), savedAt: null, savedBy: null };
-    return { version: row.version, config: withLabels(row.config), savedAt: iso(row.created_at), savedBy: actorOf(row) };
+    return { version: row.version, config: asToday(row.config), savedAt: iso(row.created_at), savedBy: actorOf(row) };
   }
 
   /**
@@ -281,8 +320,8 @@ export class ServerConfigs {
       savedBy: actorOf(row),
       summary: row.summary,
       restoredFrom: row.restored_from,
-      config: withLabels(row.config),
-      changes: diffConfig(live.config, withLabels(row.config)),
+      config: asToday(row.config),
+      changes: diffConfig(live.config, asToday(row.config)),
     };
   }
 

@@ -1,5 +1,5 @@
 /** Server configurations, resources and posts as the API answers them, for the Panel Menu's tests. */
-import { newPanel, type Panel, type PanelPost, type ServerConfig, type ServerResources } from '@tickety/api-contract';
+import { defaultAutoCloseRules, defaultFeedbackSettings, newPanel, type Panel, type PanelPost, type ServerConfig, type ServerResources } from '@tickety/api-contract';
 import type { LiveConfig } from '../features/configs/api';
 
 export const ROLE_SUPPORT = '112233445566778899';
@@ -37,6 +37,10 @@ export function config(over: Partial<ServerConfig> = {}): ServerConfig {
     ],
     multiPanels: [],
     labels: [],
+    autoClose: defaultAutoCloseRules(),
+    tags: [],
+    blocklist: [],
+    feedback: defaultFeedbackSettings(),
     ...over,
   };
 }
@@ -49,6 +53,8 @@ export function live(over: Partial<LiveConfig> = {}): LiveConfig {
     savedBy: { id: '1000000000000000002', name: 'Ben', avatarUrl: null },
     premium: false,
     panelLimit: 3,
+    tagLimit: 50,
+    blocklistLimit: 100,
     ...over,
   };
 }

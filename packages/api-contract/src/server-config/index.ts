@@ -1,5 +1,6 @@
 /** A server's configuration: Discord's limits, the schemas, and the messages panels post. */
 
+export * from './automation';
 export * from './embed';
 // The field builders a form may reuse; the duplicate and role-list helpers stay inside.
 export { COLOUR_MAX, Colour, discordText, HttpUrl, SHORT_ID_MAX, SHORT_ID_PATTERN, ShortId, URL_MAX } from './fields';

@@ -1,6 +1,7 @@
 /** Panels (the message with the button that opens a ticket) and multi-panels (one message, several panels). */
 import { z } from '../zod-setup';
 import { Snowflake } from '../auth';
+import { AutoCloseRules } from './automation';
 import { EmbedConfig, PanelButton } from './embed';
 import { discordText, forEachDuplicate, formatCount, roleIdList, ShortId } from './fields';
 import { FormQuestions, FormTitle } from './form';
@@ -64,6 +65,10 @@ export const Panel = z.object({
   transcriptChannelId: Snowflake.nullable(),
   /** Premium. Null: tickets can be opened at any time. */
   supportHours: SupportHours.nullable(),
+  /** This panel's own auto-close rules; null: the server's (versions saved before them: null). */
+  autoClose: AutoCloseRules.nullable().default(null),
+  /** Whether the bot asks for feedback when this panel's tickets close; null: the server's setting. */
+  feedback: z.boolean().nullable().default(null),
 });
 export type Panel = z.infer<typeof Panel>;
 
@@ -137,5 +142,7 @@ export function newPanel(id: string, texts: { name: string; title: string; descr
     twoStepClose: null,
     transcriptChannelId: null,
     supportHours: null,
+    autoClose: null,
+    feedback: null,
   };
 }

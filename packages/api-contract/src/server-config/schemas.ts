@@ -8,6 +8,7 @@ import { z } from '../zod-setup';
 import { ACCESS_AREAS, ACCESS_LEVELS } from '../access-areas';
 import { Snowflake } from '../auth';
 import { LOCALES } from '../locales';
+import { automationShape, checkAutomation, defaultAutoCloseRules, defaultFeedbackSettings } from './automation';
 import { forEachDuplicate } from './fields';
 import { DEFAULT_NAMING_SCHEME, NamingScheme } from './naming-scheme';
 import { TICKET_LABELS_CONFIG_MAX, TicketLabel } from './labels';
@@ -92,6 +93,12 @@ export interface ServerConfigSchemaOptions {
   premium?: boolean;
   /** The premium plan's panel limit, named in a free server's panel-limit error ("premium raises it to 50"). */
   premiumPanelLimit?: number;
+  /** Most tags the plan allows (`limits.tags`); left out: only the stored bound (`TAGS_MAX`). */
+  tagLimit?: number;
+  /** Most blocklist entries the plan allows (`limits.blocklist`); left out: only `BLOCKLIST_MAX`. */
+  blocklistLimit?: number;
+  premiumTagLimit?: number;
+  premiumBlocklistLimit?: number;
 }
 
 const configShape = {
@@ -104,6 +111,8 @@ const configShape = {
   multiPanels: z.array(MultiPanel).max(MULTI_PANELS_MAX, `A server can have at most ${MULTI_PANELS_MAX} multi-panels.`),
   /** Versions saved before labels existed have none. */
   labels: z.array(TicketLabel).max(TICKET_LABELS_CONFIG_MAX, `A server can have at most ${TICKET_LABELS_CONFIG_MAX} labels.`).default([]),
+  /** Auto-close, tags, blocklist, feedback (`./automation.ts`); versions saved before them have the defaults. */
+  ...automationShape,
 };
 
 function panelLimitMessage(count: number, options: ServerConfigSchemaOptions): string {
@@ -191,6 +200,8 @@ export function serverConfigSchema(options: ServerConfigSchemaOptions) {
       });
     });
 
+    checkAutomation(config, options, ctx);
+
     if (options.premium === false) {
       panels.forEach((panel, index) => {
         if (panel.supportHours !== null) {
@@ -225,5 +236,16 @@ export function defaultGeneralSettings(): GeneralSettings {
 
 /** The configuration of a server that has changed nothing yet. */
 export function defaultServerConfig(): ServerConfig {
-  return { schemaVersion: SERVER_CONFIG_SCHEMA_VERSION, general: defaultGeneralSettings(), access: [], panels: [], multiPanels: [], labels: [] };
+  return {
+    schemaVersion: SERVER_CONFIG_SCHEMA_VERSION,
+    general: defaultGeneralSettings(),
+    access: [],
+    panels: [],
+    multiPanels: [],
+    labels: [],
+    autoClose: defaultAutoCloseRules(),
+    tags: [],
+    blocklist: [],
+    feedback: defaultFeedbackSettings(),
+  };
 }

@@ -71,6 +71,8 @@ export function realisticConfig(): ServerConfig {
       },
       outOfHoursMessage: 'Our team is offline right now 🌙 — we will answer on the next working day.',
     },
+    autoClose: { memberSilentHours: 24, staffSilentHours: 72, onOpenerLeave: true, warningHours: 6, warningMessage: '' },
+    feedback: true,
   };
   const billing: Panel = {
     ...structuredClone(general),
@@ -92,6 +94,8 @@ export function realisticConfig(): ServerConfig {
     twoStepClose: true,
     transcriptChannelId: CHANNEL_TRANSCRIPTS,
     supportHours: null,
+    autoClose: null,
+    feedback: null,
   };
   const report: Panel = {
     ...minimalPanel('report', 'Report a player'),
@@ -136,6 +140,22 @@ export function realisticConfig(): ServerConfig {
       { id: 'bug', name: 'Bug', colour: 0xed4245 },
       { id: 'vip', name: 'VIP', colour: 0xfee75c },
     ],
+    autoClose: { memberSilentHours: 48, staffSilentHours: null, onOpenerLeave: true, warningHours: 12, warningMessage: '{user}, this ticket closes {time} unless you answer.' },
+    tags: [
+      { id: 'refund', name: 'refund', content: 'Refunds take **3 to 5 days**.', embed: null, keywords: ['money', 'erstattung'] },
+      {
+        id: 'rules',
+        name: 'rules',
+        content: '',
+        embed: { title: 'Server rules', description: 'Read <#123456789012345678>.', colour: 0x5865f2, imageUrl: null, thumbnailUrl: null, footer: '' },
+        keywords: [],
+      },
+    ],
+    blocklist: [
+      { kind: 'user', id: '998877665544332211', reason: 'Spam tickets', addedBy: '887766554433221100', addedAt: '2026-11-01T10:00:00Z', expiresAt: null },
+      { kind: 'role', id: '998877665544332200', reason: 'Muted members', addedBy: '887766554433221100', addedAt: '2026-11-02T10:00:00Z', expiresAt: '2027-01-01T00:00:00Z' },
+    ],
+    feedback: { enabled: true, question: 'Wie zufrieden warst du mit unserer Hilfe?' },
   };
 }
 
