@@ -6,6 +6,7 @@
 import { z } from './zod-setup';
 import { Snowflake } from './auth';
 import { ShortId } from './server-config/fields';
+import { Tag } from './server-config/automation';
 
 // ---------------------------------------------------------------------------------------------
 // Keys
@@ -94,7 +95,7 @@ export const FEEDBACK_MAX = 1024;
 
 const eventBase = { id: BotEventId, serverId: Snowflake, ticketId: BotTicketId, at: EventTime };
 
-export const TICKET_EVENT_TYPES = ['opened', 'claimed', 'unclaimed', 'first_response', 'messages', 'closed', 'reopened', 'rated', 'transcript_stored'] as const;
+export const TICKET_EVENT_TYPES = ['opened', 'claimed', 'unclaimed', 'first_response', 'messages', 'closed', 'reopened', 'rated', 'transcript_stored', 'tag_used'] as const;
 
 export const TicketEvent = z.discriminatedUnion('type', [
   z
@@ -123,6 +124,8 @@ export const TicketEvent = z.discriminatedUnion('type', [
     .object({ ...eventBase, type: z.literal('rated'), rating: z.int().min(1).max(5), feedback: z.string().max(FEEDBACK_MAX).nullable() })
     .strict(),
   z.object({ ...eventBase, type: z.literal('transcript_stored'), fileId: TranscriptFileId }).strict(),
+  /** A support member posted a tag with the bot's `/tag` command (Statistics counts its uses). */
+  z.object({ ...eventBase, type: z.literal('tag_used'), tagId: ShortId, staffId: Snowflake }).strict(),
 ]);
 export type TicketEvent = z.infer<typeof TicketEvent>;
 
@@ -390,3 +393,18 @@ export const TicketMessageBatchResult = z.object({
   unchanged: z.int(),
 });
 export type TicketMessageBatchResult = z.infer<typeof TicketMessageBatchResult>;
+
+// ---------------------------------------------------------------------------------------------
+// Tags (canned replies): what the bot's `/tag` command offers and posts
+
+/** Discord's autocomplete shows at most 25 choices: the most a search answers. */
+export const BOT_TAGS_MAX = 25;
+/** `GET /api/bot/v1/servers/:server/tags?q=`: `q` matches names and keywords (case-insensitive); empty: all, by name. */
+export const BotTagsQuery = z.object({ q: z.string().max(100, 'q may be at most 100 characters.').default('') });
+export type BotTagsQuery = z.infer<typeof BotTagsQuery>;
+export const BotTagList = z.object({
+  /** The configuration version the tags are from. */
+  version: z.int(),
+  tags: z.array(Tag),
+});
+export type BotTagList = z.infer<typeof BotTagList>;

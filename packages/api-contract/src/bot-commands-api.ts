@@ -12,6 +12,7 @@ import { z } from './zod-setup';
 import { BotTicketId, CLOSE_REASON_MAX } from './bot-api';
 import { Snowflake } from './auth';
 import { discordLength, MESSAGE_CONTENT_MAX } from './server-config/limits';
+import { TagId } from './server-config/automation';
 
 /** Seconds a queued command waits for a bot to take it; then it expires (the dashboard says so). */
 export const BOT_COMMAND_TTL_SECONDS = 60;
@@ -43,7 +44,29 @@ export type ReplyFile = z.infer<typeof ReplyFile>;
 /** The most files one reply carries (Discord allows 10 a message). */
 const REPLY_FILES_MAX = 10;
 
-const replyShape = { kind: z.literal('reply'), content: ReplyContent, attachments: z.array(ReplyFile).max(REPLY_FILES_MAX).optional() };
+/** A tag's embed as Discord takes it (`embedPayload` of the tag's `EmbedConfig`). */
+export const ReplyEmbed = z
+  .object({
+    title: z.string().optional(),
+    description: z.string().optional(),
+    color: z.int().min(0).max(0xffffff).optional(),
+    image: z.object({ url: z.string() }).optional(),
+    thumbnail: z.object({ url: z.string() }).optional(),
+    footer: z.object({ text: z.string() }).optional(),
+  })
+  .strict();
+export type ReplyEmbed = z.infer<typeof ReplyEmbed>;
+
+const replyShape = {
+  kind: z.literal('reply'),
+  /** Empty only for a reply from a tag with an embed and no text (then `embed` is the message). */
+  content: z.string().refine((text) => discordLength(text) <= MESSAGE_CONTENT_MAX, `A reply may be at most ${MESSAGE_CONTENT_MAX} characters as Discord counts them.`),
+  attachments: z.array(ReplyFile).max(REPLY_FILES_MAX).optional(),
+  /** The tag the reply was written from (Statistics counts it once the bot reports the reply done). */
+  tagId: TagId.optional(),
+  /** That tag's embed, posted with the text. */
+  embed: ReplyEmbed.optional(),
+};
 const claimShape = { kind: z.literal('claim') };
 const unclaimShape = { kind: z.literal('unclaim') };
 const closeShape = { kind: z.literal('close'), reason: z.string().max(CLOSE_REASON_MAX).nullable() };

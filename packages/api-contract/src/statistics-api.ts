@@ -89,6 +89,8 @@ export const StatisticsAnswer = z.object({
   ratings: z.array(z.int()).length(5),
   /** Tickets opened in the range by hour of day (0-23, in the time zone). */
   hours: z.array(z.int()).length(24),
+  /** Tags used in the range (`/tag` in Discord, and dashboard replies from a tag that the bot posted), most used first. */
+  tags: z.array(z.object({ tagId: z.string(), uses: z.int() })),
   /** What the server's plan allows (the plan catalogue). */
   limits: z.object({ days: z.int(), export: z.boolean(), premium: z.boolean() }),
 });

@@ -9,6 +9,7 @@ import { z } from './zod-setup';
 import { Snowflake } from './auth';
 import { BotTicketId, TranscriptMessage, TranscriptUser } from './bot-api';
 import { BotCommandId, CommandFailure, CommandState, ReplyContent, TICKET_LABELS_MAX } from './bot-commands-api';
+import { Tag, TagId } from './server-config/automation';
 import { TicketLabel, TicketLabelId, TICKET_LABELS_CONFIG_MAX } from './server-config/labels';
 import { REPLY_ATTACHMENTS_MAX, REPLY_ATTACHMENTS_MAX_BYTES, TICKET_EXCERPT_MAX, TICKET_QUEUE_FILTERS } from './tickets-limits';
 
@@ -182,10 +183,18 @@ export const TicketCommandRequest = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('reply'),
-      content: ReplyContent,
+      /** May be empty only with a `tagId` whose tag has an embed (the embed is then the message). */
+      content: z.string(),
       attachmentIds: z.array(ReplyAttachment.shape.id).max(REPLY_ATTACHMENTS_MAX).default([]),
+      /** The tag chosen in the reply box (`/`): its embed is posted with the text, and Statistics counts the use. */
+      tagId: TagId.optional(),
     })
-    .strict(),
+    .strict()
+    .superRefine((reply, ctx) => {
+      if (reply.tagId !== undefined && reply.content === '') return;
+      const checked = ReplyContent.safeParse(reply.content);
+      for (const issue of checked.success ? [] : checked.error.issues) ctx.addIssue({ code: 'custom', path: ['content'], input: reply.content, message: issue.message });
+    }),
   z.object({ kind: z.literal('claim') }).strict(),
   z.object({ kind: z.literal('unclaim') }).strict(),
   z.object({ kind: z.literal('close'), reason: z.string().trim().max(1024).nullable() }).strict(),
@@ -198,3 +207,7 @@ export type TicketCommandRequest = z.infer<typeof TicketCommandRequest>;
 export const TicketLabelsUpdate = z.object({ labels: z.array(TicketLabel).max(TICKET_LABELS_CONFIG_MAX), version: z.int().positive().nullable() }).strict();
 export type TicketLabelsUpdate = z.infer<typeof TicketLabelsUpdate>;
 export const TicketLabels = z.object({ labels: z.array(TicketLabel), version: z.int().positive() });
+
+/** `GET /api/guilds/:server/tickets/tags`: the server's tags, for the reply box's `/` list (`tickets: read`). */
+export const TicketTags = z.object({ tags: z.array(Tag) });
+export type TicketTags = z.infer<typeof TicketTags>;

@@ -232,10 +232,15 @@ export class BotCommands {
     const { db, clock, signals } = this.deps;
     const state = result.outcome === 'done' ? 'done' : 'failed';
     const { attempt, ...outcome } = result;
+    // A reply written from a tag counts as the tag's use once it is done (tag_uses, migration 027).
     const { rows } = await db.query<{ id: string; guild_id: string; ticket_id: string }>(
-      `UPDATE bot_commands SET state = $3, finished_at = $4, outcome = $5
-       WHERE id = $1 AND bot_id = $2 AND state = 'taken' AND (attempts = $6 OR ($3 = 'done' AND attempts > $6))
-       RETURNING id, guild_id, ticket_id`,
+      `WITH changed AS (UPDATE bot_commands SET state = $3, finished_at = $4, outcome = $5
+         WHERE id = $1 AND bot_id = $2 AND state = 'taken' AND (attempts = $6 OR ($3 = 'done' AND attempts > $6))
+         RETURNING id, bot_id, guild_id, ticket_id, kind, payload, requested_by, finished_at),
+       used AS (INSERT INTO tag_uses (bot_id, source, ref, guild_id, ticket_id, tag_id, staff_id, at)
+         SELECT bot_id, 'dashboard', id, guild_id, ticket_id, payload->>'tagId', requested_by->>'id', finished_at FROM changed
+         WHERE $3 = 'done' AND kind = 'reply' AND payload->>'tagId' IS NOT NULL ON CONFLICT DO NOTHING)
+       SELECT id, guild_id, ticket_id FROM changed`,
       [id, botId, state, iso(clock()), JSON.stringify(outcome), attempt],
     );
     if (rows.length > 0) {

@@ -150,14 +150,15 @@ export class Statistics {
       timing?.(name, performance.now() - started);
       return result;
     };
-    // Six queries at once (the rating distribution comes with the totals).
-    const [{ ratings, ...totals }, { ratings: _, ...previous }, days, panels, staff, hours] = await Promise.all([
+    // Seven queries at once (the rating distribution comes with the totals).
+    const [{ ratings, ...totals }, { ratings: _, ...previous }, days, panels, staff, hours, tags] = await Promise.all([
       timed('totals', this.totals(guildId, from, to, tz, label)),
       timed('previous', this.totals(guildId, previousFrom, previousTo, tz, label)),
       timed('daily', this.daily(guildId, from, to, tz, label)),
       timed('panels', this.panels(guildId, from, to, tz, label)),
       timed('staff', this.staff(guildId, from, to, tz, label)),
       timed('hours', this.hours(guildId, from, to, tz, label)),
+      timed('tags', this.tags(guildId, from, to, tz, label)),
     ]);
     // The backlog at the range's start, from the one at its end: every ticket opened in the range
     // added one, every one closed in it took one away (no scan of the tickets open before it).
@@ -166,7 +167,7 @@ export class Statistics {
       backlog += day.opened - day.closed;
       return { ...day, backlog };
     });
-    return { range: query.range, tz, serverTz, from, to, previousFrom, previousTo, totals, previous, daily, panels, staff, ratings, hours, limits };
+    return { range: query.range, tz, serverTz, from, to, previousFrom, previousTo, totals, previous, daily, panels, staff, ratings, hours, tags, limits };
   }
 
   /**
@@ -260,6 +261,21 @@ export class Statistics {
       [guildId, from, to, tz, label],
     );
     return rows.map((r) => ({ panelId: String(r.panel_id), opened: Number(r.opened), closed: Number(r.closed), firstResponseMedian: secs(r.fr), resolutionMedian: secs(r.res), ratingAverage: num(r.rating) }));
+  }
+
+  /**
+   * Uses of each tag in the range (tag_uses, migration 027: `/tag` in Discord and dashboard replies
+   * from a tag the bot posted), most used first; with a label, only uses in tickets carrying it.
+   */
+  private async tags(guildId: string, from: string, to: string, tz: string, label: string | null): Promise<StatisticsAnswer['tags']> {
+    const { rows } = await this.query<{ tag_id: string; uses: string }>(
+      `SELECT u.tag_id, count(*) AS uses FROM tag_uses u
+       WHERE u.guild_id = $1 AND u.at >= ${RANGE_START} AND u.at < ${RANGE_END}
+         AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM tickets t WHERE t.bot_id = u.bot_id AND t.guild_id = u.guild_id AND t.ticket_id = u.ticket_id AND ${LABEL}))
+       GROUP BY u.tag_id ORDER BY uses DESC, u.tag_id`,
+      [guildId, from, to, tz, label],
+    );
+    return rows.map((row) => ({ tagId: row.tag_id, uses: Number(row.uses) }));
   }
 
   private async staff(guildId: string, from: string, to: string, tz: string, label: string | null): Promise<StatisticsAnswer['staff']> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   type BotCommandPayload,
+  embedPayload,
   type ConfigActor,
   type ConfigFieldChange,
   REPLY_ATTACHMENTS_MAX_BYTES,
@@ -126,6 +127,17 @@ export class TicketActions {
     await this.#ticket(this.deps.db, botId, guildId, ticketId, false);
   }
 
+  /**
+   * The tag a reply was written from: refused (400) when the configuration has no tag with the id, or
+   * when the reply has no text and the tag no embed (a reply needs one or the other).
+   */
+  static tagOf(config: ServerConfig, tagId: string, content = ''): ServerConfig['tags'][number] {
+    const tag = config.tags.find((candidate) => candidate.id === tagId);
+    if (!tag) throw new ApiHttpError('VALIDATION_FAILED', { message: `tagId: “${tagId}” is not a tag of this server (it may have been deleted). Nothing was sent: choose the tag again.` });
+    if (content === '' && tag.embed === null) throw new ApiHttpError('VALIDATION_FAILED', { message: 'content: A reply needs some text.' });
+    return tag;
+  }
+
   /** Label ids in the configuration's order, each once; an id not configured is refused (400). */
   static labelsOf(config: ServerConfig, ids: readonly string[]): string[] {
     const configured = new Map(config.labels.map((label: TicketLabel, index) => [label.id, index]));
@@ -153,7 +165,14 @@ export class TicketActions {
       const changes: ConfigFieldChange[] = [];
       if (request.kind === 'reply') {
         const attachments = await this.#claimFiles(tx, guildId, ticketId, actor.id, request.attachmentIds, id);
-        payload = { kind: 'reply', content: request.content, ...(attachments.length > 0 ? { attachments } : {}) };
+        const tag = request.tagId === undefined ? null : TicketActions.tagOf(config, request.tagId, request.content);
+        if (tag) changes.push({ path: 'tag', after: tag.name });
+        payload = {
+          kind: 'reply',
+          content: request.content,
+          ...(attachments.length > 0 ? { attachments } : {}),
+          ...(tag ? { tagId: tag.id, ...(tag.embed ? { embed: embedPayload(tag.embed) } : {}) } : {}),
+        };
       } else if (request.kind === 'set_labels') {
         const labels = TicketActions.labelsOf(config, request.labels);
         await tx.query('UPDATE tickets SET labels = $4 WHERE bot_id = $1 AND guild_id = $2 AND ticket_id = $3', [botId, guildId, ticketId, labels]);

@@ -116,6 +116,7 @@ export class Tickets {
         ],
       );
       const tickets = await recompute(tx, botId, rows, now);
+      await recordTagUses(tx, botId, events, rows);
       if (rows.length > 0) await tx.query(LOG_EVENTS, [botId, rows.map((r) => r.event_id)]);
       return { stored: rows, answer: { accepted: rows.length, duplicates: events.length - rows.length, tickets } };
     });
@@ -132,4 +133,18 @@ async function recompute(tx: Queryable, botId: string, events: ReadonlyArray<{ g
   const list = [...keys.values()];
   await tx.query(RECOMPUTE, [botId, list.map((k) => k.guild), list.map((k) => k.ticket), now]);
   return list.length;
+}
+
+/** The `tag_used` events just stored (not repeats) as uses of their tags, for Statistics (migration 027). */
+async function recordTagUses(tx: Queryable, botId: string, events: readonly TicketEvent[], stored: ReadonlyArray<{ event_id: string }>): Promise<void> {
+  const fresh = new Set(stored.map((row) => row.event_id));
+  const uses = events.filter((e): e is Extract<TicketEvent, { type: 'tag_used' }> => e.type === 'tag_used' && fresh.has(e.id));
+  if (uses.length === 0) return;
+  await tx.query(
+    `INSERT INTO tag_uses (bot_id, source, ref, guild_id, ticket_id, tag_id, staff_id, at)
+     SELECT $1, 'bot', u.ref, u.guild_id, u.ticket_id, u.tag_id, u.staff_id, u.at
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[]) AS u(ref, guild_id, ticket_id, tag_id, staff_id, at)
+     ON CONFLICT DO NOTHING`,
+    [botId, uses.map((e) => e.id), uses.map((e) => e.serverId), uses.map((e) => e.ticketId), uses.map((e) => e.tagId), uses.map((e) => e.staffId), uses.map((e) => new Date(e.at).toISOString())],
+  );
 }

@@ -30,7 +30,7 @@ describe.each(databases())('route schemas and GET /api/openapi.json on $name', (
     expect(doc.paths['/api/guilds/{server}/posts/{kind}/{id}/update']?.post?.parameters?.map((p) => p.name).sort()).toEqual(['id', 'kind', 'server']);
     // The bot API: its routes, tagged, with the bearer key scheme and the event batch's schema.
     const bot = doc.paths as unknown as Record<string, Record<string, { tags?: string[]; security?: unknown[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>>;
-    for (const [path, method] of [['/api/bot/v1/me', 'get'], ['/api/bot/v1/keys/rotate', 'post'], ['/api/bot/v1/servers/{server}/config', 'get'], ['/api/bot/v1/events', 'post'], ['/api/bot/v1/shards', 'put'], ['/api/bot/v1/servers/{server}/transcripts/{fileid}', 'put'], ['/api/bot/v1/messages', 'post'], ['/api/bot/v1/commands', 'get'], ['/api/bot/v1/commands/{id}/result', 'post']] as const) {
+    for (const [path, method] of [['/api/bot/v1/me', 'get'], ['/api/bot/v1/keys/rotate', 'post'], ['/api/bot/v1/servers/{server}/config', 'get'], ['/api/bot/v1/events', 'post'], ['/api/bot/v1/shards', 'put'], ['/api/bot/v1/servers/{server}/transcripts/{fileid}', 'put'], ['/api/bot/v1/messages', 'post'], ['/api/bot/v1/commands', 'get'], ['/api/bot/v1/commands/{id}/result', 'post'], ['/api/bot/v1/servers/{server}/tags', 'get']] as const) {
       expect(bot[path]?.[method], path).toMatchObject({ tags: ['bot'], security: [{ botKey: [] }] });
     }
     expect(Object.keys(bot['/api/bot/v1/events']?.post?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(['events']);

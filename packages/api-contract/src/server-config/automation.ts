@@ -105,6 +105,32 @@ export const Tag = z
   });
 export type Tag = z.infer<typeof Tag>;
 
+/**
+ * The tags a search finds, best first: `query` (case-insensitive, trimmed; a leading `/` ignored)
+ * matched against the name, then the keywords: a name equal to it, a name starting with it, a keyword
+ * starting with it, a name containing it, a keyword containing it; ties by name. An empty query finds
+ * every tag, by name. The bot API's `/tag` search and the reply box's `/` list both use it.
+ */
+export function searchTags<T extends Pick<Tag, 'name' | 'keywords'>>(tags: readonly T[], query: string, max = Number.POSITIVE_INFINITY): T[] {
+  const needle = query.trim().replace(/^\//, '').toLowerCase();
+  const rank = (tag: T): number => {
+    if (needle === '') return 0;
+    const keywords = tag.keywords.map((keyword) => keyword.toLowerCase());
+    if (tag.name === needle) return 0;
+    if (tag.name.startsWith(needle)) return 1;
+    if (keywords.some((keyword) => keyword.startsWith(needle))) return 2;
+    if (tag.name.includes(needle)) return 3;
+    if (keywords.some((keyword) => keyword.includes(needle))) return 4;
+    return -1;
+  };
+  return tags
+    .map((tag) => ({ tag, rank: rank(tag) }))
+    .filter((entry) => entry.rank >= 0)
+    .sort((a, b) => a.rank - b.rank || (a.tag.name < b.tag.name ? -1 : a.tag.name > b.tag.name ? 1 : 0))
+    .slice(0, max)
+    .map((entry) => entry.tag);
+}
+
 // ---- Blocklist ----
 
 /** Entries one server may store (a bound on the stored size; the plan's `limits.blocklist` is lower). */

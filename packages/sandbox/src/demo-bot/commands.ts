@@ -6,6 +6,7 @@
  */
 import { type Desk, type DeskTicket, deskKey } from './desk';
 import { DiscordError, type DiscordChannel, type DiscordMessage, type FetchLike, failureOf } from './discord';
+import { replyEmbeds } from './tags';
 
 /** A command as the bot receives it (the bot API's `BotCommand`; unknown fields ignored). */
 export interface ReceivedCommand {
@@ -21,6 +22,9 @@ export interface ReceivedCommand {
   labels?: string[];
   /** Files staff attached to a reply (`{ filename, contentType, size, url }`, `url` on the API). */
   attachments?: Array<{ filename?: unknown; contentType?: unknown; size?: unknown; url?: unknown }>;
+  /** A reply written from a tag: its id, and its embed (posted with the text; tags.ts). */
+  tagId?: string;
+  embed?: Record<string, unknown>;
 }
 
 export type CommandOutcome = { outcome: 'done'; messageId?: string } | { outcome: 'failed'; reason: string; message?: string };
@@ -100,7 +104,7 @@ export async function execute(desk: Desk, command: ReceivedCommand): Promise<Com
  */
 async function reply(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {
   if (ticket.closed) return failed('ticket_closed');
-  if (typeof command.content !== 'string' || command.content.trim() === '') return failed('other', 'The reply has no text.');
+  if (typeof command.content !== 'string' || (command.content.trim() === '' && !command.embed)) return failed('other', 'The reply has no text.');
   const files = Array.isArray(command.attachments) ? command.attachments : [];
   if (files.length > 10) return failed('other', 'A message carries at most 10 files on Discord.');
   const downloads: Array<{ filename: string; contentType: string; bytes: Buffer }> = [];
@@ -111,14 +115,16 @@ async function reply(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): 
   }
   const avatar = command.requestedBy.avatarUrl;
   const payload = {
-    embeds: [
+    embeds: replyEmbeds(
       {
         author: { name: command.requestedBy.name.slice(0, 256) || 'Support', ...(avatar && /^https?:\/\//.test(avatar) ? { icon_url: avatar } : {}) },
         description: command.content,
         color: 0x10b981,
         footer: { text: `${ticket.server.name} · support team`.slice(0, 2048) },
       },
-    ],
+      command.content,
+      command.embed,
+    ),
     allowed_mentions: { parse: [] },
     nonce: replyNonce(command.id),
     enforce_nonce: true,

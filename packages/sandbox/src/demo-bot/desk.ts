@@ -370,10 +370,10 @@ export class Desk {
   }
 
   /** A support member writes in the channel themselves (in Discord's client). */
-  async staffWrites(ticket: DeskTicket, staffId: string): Promise<DiscordMessage> {
+  async staffWrites(ticket: DeskTicket, staffId: string, text?: string): Promise<DiscordMessage> {
     const staff = demoUserName(staffId);
     const opener = ticket.openerId ? demoUserName(ticket.openerId) : { username: 'there', displayName: null };
-    const line = STAFF_LINES[ticket.staffMessages % STAFF_LINES.length]!.replaceAll('{name}', opener.displayName ?? opener.username);
+    const line = text ?? STAFF_LINES[ticket.staffMessages % STAFF_LINES.length]!.replaceAll('{name}', opener.displayName ?? opener.username);
     const message = await this.discord.memberWrites(ticket.channelId, { id: staffId, username: staff.username, global_name: staff.displayName }, line);
     await this.record(ticket, message, staffId);
     return message;

@@ -5,6 +5,7 @@
  */
 import { type CommandLoop, startCommandLoop } from './commands';
 import { Desk, type DeskOptions, type DeskTicket } from './desk';
+import { staffWrites } from './tags';
 
 export interface LiveTicketInfo {
   serverId: string;
@@ -30,6 +31,8 @@ export interface LiveDesk {
   /** The opener writes now in `ticketId` (else in a random open ticket). */
   memberWrites(ticketId?: string): Promise<LiveTicketInfo & { messageId: string }>;
   tickets(): LiveTicketInfo[];
+  /** A support member (`staffId`, else the ticket's) writes `content` now; `/tag <name>` uses a tag (tags.ts). */
+  staffWrites(ticketId: string, content: string, staffId?: string): Promise<LiveTicketInfo & { messageId: string; tagId: string | null }>;
   /** Commands carried out so far. */
   readonly commandsHandled: number;
   stop(): Promise<void>;
@@ -88,6 +91,12 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
       return { ...infoOf(ticket), messageId: message.id };
     },
     tickets: () => [...desk.tickets.values()].map(infoOf),
+    async staffWrites(ticketId, content, staffId) {
+      const ticket = desk.openTickets().find((t) => t.ticketId === ticketId);
+      if (!ticket) throw new LiveDeskInputError(`No open ticket ${ticketId}.`);
+      const wrote = await desk.serial(() => staffWrites(desk, ticket, content, staffId));
+      return { ...infoOf(ticket), ...wrote };
+    },
     get commandsHandled() {
       return loop?.handled ?? 0;
     },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { LiveDeskInputError, runningDesk } from '../demo-bot/live';
+import { TagCommandError } from '../demo-bot/tags';
 import { sha256 } from '../kit/crypto';
 import type { FaultOptions, RouteMatcher, SandboxTokenInfo } from './control';
 import type { SandboxEngine } from './engine';
@@ -69,7 +70,7 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
       try {
         return (await handler(objectBody(req.body))) ?? { ok: true };
       } catch (error) {
-        if (error instanceof ControlInputError || error instanceof LiveDeskInputError || error instanceof RangeError || (error instanceof Error && /not a demo user|unknown scope/.test(error.message))) {
+        if (error instanceof ControlInputError || error instanceof LiveDeskInputError || error instanceof TagCommandError || error instanceof RangeError || (error instanceof Error && /not a demo user|unknown scope/.test(error.message))) {
           return reply.code(400).send({ error: 'invalid_request', message: error.message });
         }
         throw error;
@@ -198,6 +199,7 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
   route('demo-bot/tickets', () => ({ tickets: desk().tickets() }));
   route('demo-bot/open-ticket', async (options) => ({ ticket: await desk().openTicket(str(options, 'serverId', false)) }));
   route('demo-bot/member-writes', async (options) => ({ ticket: await desk().memberWrites(str(options, 'ticketId', false)) }));
+  route('demo-bot/staff-writes', async (options) => ({ ticket: await desk().staffWrites(str(options, 'ticketId', true)!, str(options, 'content', true)!, str(options, 'staffId', false)) }));
 
   route('bot-guild', (options) => {
     const guildId = str(options, 'guildId', true)!;

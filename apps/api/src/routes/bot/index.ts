@@ -12,8 +12,12 @@ import {
   BotIdentity,
   BotKeyRotateRequest,
   BotKeyRotateResponse,
+  BOT_TAGS_MAX,
+  BotTagList,
+  BotTagsQuery,
   canonicalJson,
   GuildParams,
+  searchTags,
   ServerConfigAnswer,
   ShardHeartbeatBatch,
   Snowflake,
@@ -163,6 +167,15 @@ export default async function botRoutes(fastify: FastifyInstance) {
     const match = req.headers['if-none-match'];
     if (typeof match === 'string' && match.split(',').some((m) => m.trim() === etag)) return reply.code(304).send(null);
     return { version: live.version, config: live.config };
+  });
+
+  // The server's tags for the bot's `/tag` command: a search by name and keywords, at most the 25
+  // choices Discord's autocomplete shows (docs/api.md, "Bot API").
+  app.get('/servers/:server/tags', { schema: { params: GuildParams, querystring: BotTagsQuery, response: { 200: BotTagList, ...errors } } }, async (req, reply) => {
+    await app.botKeys.assertServes(req.bot!.botId, [req.params.server]);
+    const live = await app.serverConfigs.live(req.params.server);
+    reply.header('cache-control', 'no-cache');
+    return { version: live.version, tags: searchTags(live.config.tags, req.query.q, BOT_TAGS_MAX) };
   });
 
   /**

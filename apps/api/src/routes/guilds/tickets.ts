@@ -13,6 +13,7 @@ import {
   TicketQueue,
   TicketQueueQuery,
   TicketStreamQuery,
+  TicketTags,
 } from '@tickety/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -109,6 +110,14 @@ export default async function ticketsRoutes(fastify: FastifyInstance) {
       }
     },
   );
+
+  // The server's tags (canned replies) for the reply box's `/` list: `tickets: read`, as the page's
+  // members may not read the configuration itself.
+  app.get('/:server/tickets/tags', { ...guarded('read'), schema: { params: GuildParams, response: { 200: TicketTags, ...errors } } }, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    const { config } = await app.serverConfigs.read(req.guild!.id);
+    return { tags: config.tags };
+  });
 
   app.get('/:server/tickets/:ticket', { ...guarded('read'), schema: { params: TicketParams, response: { 200: TicketDetail, ...errors } } }, async (req, reply) => {
     reply.header('cache-control', 'no-store');

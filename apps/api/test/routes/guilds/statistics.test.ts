@@ -53,7 +53,7 @@ describe.each(databases())('Statistics (/api/guilds/:server/statistics) on $name
     const res = await browser.get(`/api/guilds/${ARCADE}/statistics${query}`);
     expect(res.statusCode, res.body).toBe(200);
     // Each of the seven queries' time, for devtools and bench/statistics.mjs.
-    expect(String(res.headers['server-timing']).split(', ').map((t) => t.split(';')[0]).sort()).toEqual(['daily', 'hours', 'panels', 'previous', 'staff', 'totals']);
+    expect(String(res.headers['server-timing']).split(', ').map((t) => t.split(';')[0]).sort()).toEqual(['daily', 'hours', 'panels', 'previous', 'staff', 'tags', 'totals']);
     return StatisticsAnswer.parse(res.json());
   };
 
