@@ -44,6 +44,10 @@ function answer(over: Partial<StatisticsAnswer> = {}): StatisticsAnswer {
     ],
     ratings: [1, 1, 2, 6, 10],
     hours: Array.from({ length: 24 }, (_, h) => (h === 20 ? 9 : 1)),
+    tags: [
+      { tagId: 'refund', uses: 7 },
+      { tagId: 'gone', uses: 2 },
+    ],
     limits: { premium: true, days: 366, export: true },
     ...over,
   };
@@ -103,6 +107,22 @@ describe('Statistics', () => {
     await waitFor(() => expect(asked.at(-1)?.get('tz')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone));
     expect(router.state.location.search).toBe('?range=30d&zone=mine');
     expect(asked.at(-1)?.get('range')).toBe('30d');
+  });
+
+  it('lists the uses per tag in the range, named from the configuration (a deleted tag by its id)', async () => {
+    const base = live();
+    const configured = { ...base, config: { ...base.config, tags: [{ id: 'refund', name: 'refund', content: 'Refunds take 5 days.', embed: null, keywords: [] }] } };
+    show('', () => json(answer()), configured);
+    const tags = await screen.findByRole('table', { name: 'Tags used' });
+    await waitFor(() => expect(within(tags).getByRole('rowheader', { name: 'refund' })).toBeInTheDocument());
+    expect(within(tags).getByRole('row', { name: /refund 7/ })).toBeInTheDocument();
+    expect(within(tags).getByRole('rowheader', { name: 'Deleted tag (gone)' })).toBeInTheDocument();
+  });
+
+  it('says when no tag was used', async () => {
+    show('', () => json(answer({ tags: [] })));
+    await screen.findByText('40');
+    expect(screen.getByText('No tag was used in this range.')).toBeInTheDocument();
   });
 
   it('filters by a ticket label of the configuration (label=), kept in the address with the range', async () => {

@@ -139,7 +139,7 @@ export default function ServerStatistics() {
   const mine = params.get('zone') === 'mine';
   const label = labelOf(params);
   const stats = useServerStatisticsQuery({ server, ...current, ...(mine ? { tz: viewerTz } : {}), ...(label ? { label } : {}) }, { skip: server === '' });
-  const config = useConfigNamesQuery(server, { skip: server === '' }).data?.config as { panels?: Array<{ id: string; name: string }>; labels?: Array<{ id: string; name: string }> } | undefined;
+  const config = useConfigNamesQuery(server, { skip: server === '' }).data?.config as { panels?: Array<{ id: string; name: string }>; labels?: Array<{ id: string; name: string }>; tags?: Array<{ id: string; name: string }> } | undefined;
   const panelName = (id: string) => config?.panels?.find((p) => p.id === id)?.name ?? (id || t('statistics.noPanel'));
   const dark = useDark();
   const data = stats.currentData;
@@ -162,6 +162,11 @@ export default function ServerStatistics() {
     { key: 'fr', header: t('statistics.col.firstResponse'), label: t('statistics.col.firstResponse'), align: 'end', sortValue: (r) => r.firstResponseMedian ?? 0, cell: (r) => formatDuration(t, r.firstResponseMedian) },
     { key: 'res', header: t('statistics.col.resolution'), label: t('statistics.col.resolution'), align: 'end', sortValue: (r) => r.resolutionMedian ?? 0, cell: (r) => formatDuration(t, r.resolutionMedian) },
     { key: 'rating', header: t('statistics.col.rating'), label: t('statistics.col.rating'), align: 'end', sortValue: (r) => r.ratingAverage ?? 0, cell: (r) => (r.ratingAverage === null ? '—' : r.ratingAverage.toFixed(1)) },
+  ];
+  const tagName = (r: StatisticsAnswer['tags'][number]) => config?.tags?.find((tag) => tag.id === r.tagId)?.name ?? t('statistics.deletedTag', { id: r.tagId });
+  const tagColumns: Array<TableColumn<StatisticsAnswer['tags'][number]>> = [
+    { key: 'tag', header: t('statistics.col.tag'), label: t('statistics.col.tag'), rowHeader: true, sortValue: tagName, cell: (r) => <span className="font-mono">{tagName(r)}</span> },
+    { key: 'uses', header: t('statistics.col.uses'), label: t('statistics.col.uses'), align: 'end', sortValue: (r) => r.uses, cell: (r) => formatNumber(r.uses) },
   ];
   const exportTable = (name: string, head: string[], rows: Array<Array<string | number | null>>) => downloadText(`${name}-${server}-${data?.from}-${data?.to}.csv`, tableCsv(head, rows));
 
@@ -250,6 +255,8 @@ export default function ServerStatistics() {
             () => exportTable('statistics-panels', panelColumns.map((c) => c.label), data.panels.map((r) => [panelName(r.panelId), r.opened, r.closed, r.firstResponseMedian, r.resolutionMedian, r.ratingAverage]))],
           ['staff', t('statistics.staff.title'), <Table key="s" caption={t('statistics.staff.title')} columns={staffColumns} rows={data.staff} rowKey={(r) => r.userId} empty={<p className="text-sm text-surface-500">{t('statistics.none')}</p>} />,
             () => exportTable('statistics-staff', [...staffColumns.map((c) => c.label), 'ID'], data.staff.map((r) => [staffName(r), r.handled, r.firstResponseMedian, r.resolutionMedian, r.ratingAverage, r.userId]))],
+          ['tags', t('statistics.tags.title'), <Table key="g" caption={t('statistics.tags.title')} columns={tagColumns} rows={data.tags} rowKey={(r) => r.tagId} empty={<p className="text-sm text-surface-500">{t('statistics.tags.none')}</p>} />,
+            () => exportTable('statistics-tags', [...tagColumns.map((c) => c.label), 'ID'], data.tags.map((r) => [tagName(r), r.uses, r.tagId]))],
         ] as const).map(([key, title, table, csv]) => (
           <section key={key} aria-label={title}>
             <div className="mb-2 flex flex-wrap items-center justify-between gap-2">

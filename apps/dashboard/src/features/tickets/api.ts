@@ -3,7 +3,7 @@
  * commands staff send the bot, the labels' save, and a reply's file uploads (tickets-api.ts of the
  * contract). Not through the overlay: the page shows each failure in place, with its own Retry.
  */
-import type { ReplyAttachment, TicketCommandRequest, TicketCommandView, TicketDetail, TicketLabel, TicketQueue, TicketQueueFilter } from '@tickety/api-contract';
+import type { ReplyAttachment, TicketCommandRequest, TicketCommandView, TicketDetail, TicketLabel, TicketQueue, TicketQueueFilter, TicketTags } from '@tickety/api-contract';
 import { ApiRequestError, api, buildUrl } from '@tickety/shared';
 
 export interface QueueArgs {
@@ -43,6 +43,11 @@ const ticketsApi = api.enhanceEndpoints({ addTagTypes: ['TicketQueue', 'Ticket']
     ticketCommand: build.mutation<TicketCommandView, TicketArgs & { command: TicketCommandRequest }>({
       query: ({ server, ticket, command }) => ({ path: `${ticketPath(server, ticket)}/commands`, method: 'POST', body: command, overlay: false }),
     }),
+    /** The server's tags (canned replies), for the reply box's `/` list. */
+    ticketTags: build.query<TicketTags, { server: string }>({
+      query: ({ server }) => ({ path: `${base(server)}/tags`, overlay: false }),
+      keepUnusedDataFor: 60,
+    }),
     /** The whole list of labels, saved as a new configuration version (`version`: the one it was read at). */
     saveTicketLabels: build.mutation<{ labels: TicketLabel[]; version: number }, { server: string; labels: TicketLabel[]; version: number | null }>({
       query: ({ server, labels, version }) => ({ path: `${base(server)}/labels`, method: 'PUT', body: { labels, version }, overlay: false }),
@@ -54,7 +59,7 @@ const ticketsApi = api.enhanceEndpoints({ addTagTypes: ['TicketQueue', 'Ticket']
   }),
 });
 
-export const { useTicketQueueQuery, useTicketDetailQuery, useTicketCommandMutation, useSaveTicketLabelsMutation } = ticketsApi;
+export const { useTicketQueueQuery, useTicketDetailQuery, useTicketCommandMutation, useSaveTicketLabelsMutation, useTicketTagsQuery } = ticketsApi;
 
 /** Re-reads the queue (a `queue` frame of the stream says it changed). */
 export const refetchQueue = (server: string) => ticketsApi.util.invalidateTags([{ type: 'TicketQueue', id: server }]);

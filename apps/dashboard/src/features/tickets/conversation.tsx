@@ -204,7 +204,7 @@ export default function TicketPane({ server, conversation, detail, apply, labels
 
   const reply = async (draft: ReplyDraft, key = ++pendingKey) => {
     setPending((list) => [...list.filter((item) => item.key !== key), { key, draft, commandId: null, error: null }]);
-    const result = await command({ kind: 'reply', content: draft.content, attachmentIds: draft.attachmentIds });
+    const result = await command({ kind: 'reply', content: draft.content, attachmentIds: draft.attachmentIds, ...(draft.tagId ? { tagId: draft.tagId } : {}) });
     setPending((list) => list.map((item) => (item.key === key ? { ...item, commandId: 'id' in result ? result.id : null, error: 'error' in result ? result.error : null } : item)));
   };
 

@@ -1,4 +1,4 @@
-import { discordLength, MESSAGE_CONTENT_MAX, REPLY_ATTACHMENTS_MAX, REPLY_ATTACHMENTS_MAX_BYTES, type ReplyAttachment } from '@tickety/api-contract';
+import { discordLength, embedPayload, MESSAGE_CONTENT_MAX, REPLY_ATTACHMENTS_MAX, REPLY_ATTACHMENTS_MAX_BYTES, type ReplyAttachment, type Tag } from '@tickety/api-contract';
 import { errorText } from '@tickety/shared';
 import { Button, cx, inputClasses } from '@tickety/ui';
 import Paperclip from 'lucide-react/icons/paperclip';
@@ -6,11 +6,12 @@ import Send from 'lucide-react/icons/send';
 import CloseIcon from 'lucide-react/icons/x';
 import { type DragEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { MarkdownView } from '../../components/discord/markdown-view';
-import { DiscordSurface } from '../../components/discord/message-preview';
+import { DiscordSurface, Embed } from '../../components/discord/message-preview';
 import { formatBytes } from '../../components/discord/message-model';
 import { uploadAttachment } from './api';
 import { useT } from './i18n';
 import { attachmentsProblem } from './model';
+import { optionId, TagList, tagQuery, useTagMatches } from './tag-list';
 
 /** A file of the reply being written: uploading (bytes sent so far), uploaded, or failed. */
 interface Upload {
@@ -25,6 +26,8 @@ interface Upload {
 export interface ReplyDraft {
   content: string;
   attachmentIds: string[];
+  /** The tag chosen from the `/` list: its embed is posted with the text, and Statistics counts the use. */
+  tagId?: string;
 }
 
 /** The text to put back into the box (a failed reply's "Edit the text"), with a change of `key` each time. */
@@ -48,6 +51,10 @@ export function ReplyBox({ server, ticket, dark, restore, onSend }: { server: st
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [tag, setTag] = useState<Tag | null>(null);
+  const [active, setActive] = useState<string | null>(null);
+  /** Escape closed the `/` list: it stays closed until the text no longer starts with `/`. */
+  const [dismissed, setDismissed] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const uploadsRef = useRef(uploads);
@@ -66,7 +73,19 @@ export function ReplyBox({ server, ticket, dark, restore, onSend }: { server: st
   const length = discordLength(text);
   const over = length - MESSAGE_CONTENT_MAX;
   const busy = uploads.some((upload) => !upload.attachment);
-  const canSend = text.trim() !== '' && over <= 0 && !busy;
+  const query = dismissed ? null : tagQuery(text);
+  const { read: tagsRead, matches } = useTagMatches(server, query);
+  const listOpen = query !== null && !preview;
+  const activeTag = listOpen ? (matches.find((match) => match.id === active) ?? matches[0] ?? null) : null;
+  // A tag with an embed may be sent without text (the embed is then the message).
+  const canSend = (text.trim() !== '' || (tag?.embed != null && text === '')) && over <= 0 && !busy && !listOpen;
+
+  const choose = (chosen: Tag) => {
+    setTag(chosen);
+    setText(chosen.content);
+    setActive(null);
+    textarea.current?.focus();
+  };
 
   const update = (key: number, change: Partial<Upload>) => setUploads((list) => list.map((upload) => (upload.key === key ? { ...upload, ...change } : upload)));
 
@@ -99,14 +118,32 @@ export function ReplyBox({ server, ticket, dark, restore, onSend }: { server: st
 
   const send = () => {
     if (!canSend) return;
-    onSend({ content: text, attachmentIds: uploads.map((upload) => upload.attachment!.id) });
+    onSend({ content: text, attachmentIds: uploads.map((upload) => upload.attachment!.id), ...(tag ? { tagId: tag.id } : {}) });
     setText('');
+    setTag(null);
     setUploads([]);
     setRefusal(null);
     setPreview(false);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (listOpen && (event.key === 'ArrowDown' || event.key === 'ArrowUp') && matches.length > 0) {
+      event.preventDefault();
+      const index = activeTag ? matches.indexOf(activeTag) : -1;
+      const next = event.key === 'ArrowDown' ? (index + 1) % matches.length : (index - 1 + matches.length) % matches.length;
+      setActive(matches[next]!.id);
+      return;
+    }
+    if (listOpen && event.key === 'Enter' && !event.shiftKey && activeTag) {
+      event.preventDefault();
+      choose(activeTag);
+      return;
+    }
+    if (listOpen && event.key === 'Escape') {
+      event.preventDefault();
+      setDismissed(true);
+      return;
+    }
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       send();
@@ -148,22 +185,44 @@ export function ReplyBox({ server, ticket, dark, restore, onSend }: { server: st
           ))}
         </div>
       </div>
-      <textarea
-        ref={textarea}
-        id={`${id}-text`}
-        rows={4}
-        hidden={preview}
-        value={text}
-        placeholder={t('tickets.reply.placeholder')}
-        aria-describedby={`${id}-count ${id}-hint`}
-        aria-invalid={over > 0 || undefined}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={onKeyDown}
-        className={cx(inputClasses, 'min-h-24 resize-y')}
-      />
+      <div className="relative">
+        {listOpen ? <TagList id={`${id}-tags`} read={tagsRead} matches={matches} active={activeTag?.id ?? null} onChoose={choose} onHover={setActive} /> : null}
+        <textarea
+          ref={textarea}
+          id={`${id}-text`}
+          rows={4}
+          hidden={preview}
+          value={text}
+          placeholder={t('tickets.reply.placeholder')}
+          // A text box that is the combobox of the tag list while `/` has it open (ARIA 1.2 combobox).
+          role={listOpen ? 'combobox' : undefined}
+          aria-autocomplete={listOpen ? 'list' : undefined}
+          aria-expanded={listOpen ? true : undefined}
+          aria-controls={listOpen ? `${id}-tags` : undefined}
+          aria-activedescendant={activeTag ? optionId(`${id}-tags`, activeTag.id) : undefined}
+          aria-describedby={`${id}-count ${id}-hint`}
+          aria-invalid={over > 0 || undefined}
+          onChange={(event) => {
+            setText(event.target.value);
+            if (!event.target.value.startsWith('/')) setDismissed(false);
+          }}
+          onKeyDown={onKeyDown}
+          className={cx(inputClasses, 'min-h-24 resize-y')}
+        />
+      </div>
+      {tag ? (
+        <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+          <span className="rounded-full bg-primary-50 px-2 py-0.5 font-medium text-primary-800 dark:bg-primary-950 dark:text-primary-200">{t('tickets.tags.chosen', { name: tag.name })}</span>
+          {tag.embed ? <span className="text-xs text-surface-600 dark:text-surface-400">{t('tickets.tags.embedSent')}</span> : null}
+          <button type="button" onClick={() => setTag(null)} className="text-xs font-medium text-primary-700 underline dark:text-primary-300">
+            {t('tickets.tags.unlink')}
+          </button>
+        </div>
+      ) : null}
       {preview ? (
         <DiscordSurface theme={dark ? 'dark' : 'light'} className="min-h-24 p-3">
-          {text.trim() ? <MarkdownView text={text} /> : <p className="text-sm opacity-70">{t('tickets.reply.previewEmpty')}</p>}
+          {text.trim() ? <MarkdownView text={text} /> : tag?.embed ? null : <p className="text-sm opacity-70">{t('tickets.reply.previewEmpty')}</p>}
+          {tag?.embed ? <Embed embed={embedPayload(tag.embed)} /> : null}
         </DiscordSurface>
       ) : null}
       {dragging ? <p className="mt-1 text-sm text-primary-700 dark:text-primary-300">{t('tickets.reply.drop')}</p> : null}
@@ -202,7 +261,7 @@ export function ReplyBox({ server, ticket, dark, restore, onSend }: { server: st
           {t('tickets.reply.attach')}
         </Button>
         <span id={`${id}-hint`} className="hidden text-xs text-surface-500 sm:inline dark:text-surface-400">
-          {t('tickets.reply.hint')}
+          {t('tickets.reply.hint')} {t('tickets.tags.hint')}
         </span>
         <span id={`${id}-count`} className={cx('ml-auto text-xs tabular-nums', over > 0 ? 'font-semibold text-red-700 dark:text-red-300' : 'text-surface-500 dark:text-surface-400')}>
           <span aria-hidden="true">{t('tickets.reply.count', { count: length, max: MESSAGE_CONTENT_MAX })}</span>
