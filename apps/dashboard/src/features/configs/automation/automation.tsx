@@ -7,15 +7,16 @@ import { failureText } from '../../../lib/failures';
 import { href } from '../../../lib/hrefs';
 import { useServerName } from '../../../lib/server-access';
 import { type LiveConfig, useServerConfigQuery, useServerResourcesQuery } from '../api';
-import { ServerResourcesProvider } from '../resources-provider';
 import { useT } from './i18n';
+import { Overview } from './overview';
 import { AUTOMATION_TABS, type AutomationTab } from './section-props';
 import { SECTIONS } from './sections';
 
 const TABS = AUTOMATION_TABS.filter((tab) => SECTIONS[tab] !== undefined);
 
+/** The tab the address names; none (or one without a section): the overview. */
 function tabOf(value: string | null): AutomationTab | undefined {
-  return TABS.find((tab) => tab === value) ?? TABS[0];
+  return TABS.find((tab) => tab === value);
 }
 
 function SectionSkeleton() {
@@ -36,10 +37,11 @@ function AutomationTabs({ server, active }: { server: string; active: Automation
   const t = useT();
   return (
     <nav aria-label={t('automation.tabs')} className="mb-6 flex gap-1 overflow-x-auto border-b border-surface-200 dark:border-surface-800">
-      {TABS.map((tab) => (
+      {([undefined, ...TABS] as const).map((tab) => (
         <NavLink
-          key={tab}
-          to={href('/dashboard/:server/configs/automation', { server }, tab === TABS[0] ? {} : { tab })}
+          key={tab ?? 'overview'}
+          to={href('/dashboard/:server/configs/automation', { server }, tab === undefined ? {} : { tab })}
+          end
           aria-current={tab === active ? 'page' : undefined}
           className={() =>
             cx(
@@ -50,7 +52,7 @@ function AutomationTabs({ server, active }: { server: string; active: Automation
             )
           }
         >
-          {t(`automation.tab.${tab}`)}
+          {t(`automation.tab.${tab ?? 'overview'}`)}
         </NavLink>
       ))}
     </nav>
@@ -60,8 +62,9 @@ function AutomationTabs({ server, active }: { server: string; active: Automation
 /**
  * Automation (/dashboard/:server/configs/automation?tab=…): the settings the bot applies by itself,
  * part of the server's configuration (each save a version, in Web Logs, export and import). The page
- * holds the reads (the configuration, read anew on each visit; the channels, roles and emojis); each
- * tab is a section of its own chunk that edits its part and saves the whole configuration.
+ * holds the reads (the configuration, read anew on each visit; the channels, roles and emojis). It
+ * opens on an overview of the four settings; each tab is a section of its own chunk (its editor,
+ * the shared schema, the pickers) that edits its part and saves the whole configuration.
  */
 export default function Automation() {
   const t = useT();
@@ -111,17 +114,19 @@ export default function Automation() {
           <ListSkeleton label={t('automation.loading')} rows={3} lead="preview" heading />
         )
       ) : Section ? (
-        <ServerResourcesProvider server={server} retry={retryResources}>
+        <>
           {flash && flash.tab === tab ? (
             <Alert tone="primary" className="mb-4">
               {flash.text}
             </Alert>
           ) : null}
           <Suspense fallback={<SectionSkeleton />}>
-            <Section key={tab} server={server} live={config.data} onSaved={onSaved} onRefetch={onRefetch} />
+            <Section key={tab} server={server} live={config.data} onSaved={onSaved} onRefetch={onRefetch} retryResources={retryResources} />
           </Suspense>
-        </ServerResourcesProvider>
-      ) : null}
+        </>
+      ) : (
+        <Overview server={server} live={config.data} />
+      )}
     </div>
   );
 }
