@@ -28,7 +28,7 @@ describe('Automation: the overview', () => {
       ],
       feedback: { enabled: true, question: '' },
     });
-    const page = await show('', { [`GET ${BASE}/config`]: live({ config: busy }) });
+    const page = await show('', { [`GET ${BASE}/config`]: live({ config: busy, blocklistLimit: 1000 }) });
     expect(await screen.findByRole('heading', { level: 1, name: 'Automation' })).toBeInTheDocument();
 
     const autoClose = await card('Auto-close');
@@ -44,7 +44,7 @@ describe('Automation: the overview', () => {
     expect(within(tags).getByText('/refund')).toBeInTheDocument();
 
     const blocklist = await card('Blocklist');
-    expect(within(blocklist).getByText('2 entries of 100.')).toBeInTheDocument();
+    expect(within(blocklist).getByText('2 entries of 1,000.')).toBeInTheDocument();
     expect(within(blocklist).getByText('1 of them has expired and no longer blocks.')).toBeInTheDocument();
 
     // On by default; the billing panel turns it off.
