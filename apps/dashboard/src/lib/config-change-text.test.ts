@@ -112,3 +112,26 @@ describe('ticket labels', () => {
     expect(describeChanges(t, [{ path: 'labels.order', before: ['a', 'b'], after: ['b', 'a'] }])[0]!.labels[0]).toBe('Ticket labels');
   });
 });
+
+describe('tags', () => {
+  afterEach(() => changeLocale('en'));
+
+  it('names tags from the configuration or the change itself, and their fields, in English and German', async () => {
+    const refund = { id: 'refund', name: 'refund', content: 'Refunds take 5 days.', embed: null, keywords: ['money'] };
+    const changes = [
+      { path: 'tags[refund]', after: refund },
+      { path: 'tags[rules].content', before: 'Be kind.', after: 'Be kind, always.' },
+      { path: 'tags[rules].keywords', before: [], after: ['conduct', 'behaviour'] },
+      { path: 'tags[old]', before: { ...refund, id: 'old', name: 'old-refund' } },
+    ];
+    const lines = changesText(t, changes, config({ tags: [{ ...refund, id: 'rules', name: 'rules' }] })).split('\n');
+    expect(lines[0]).toMatch(/^Tag \/refund: added → .*Text: “Refunds take 5 days\.”.*Keywords: money/);
+    expect(lines.slice(1)).toEqual(['Tag /rules › Text: “Be kind.” → “Be kind, always.”', 'Tag /rules › Keywords: None → conduct, behaviour', expect.stringMatching(/^Tag \/old-refund: removed/)]);
+    await changeLocale('de');
+    expect(changesText(t, [changes[2]!], config({ tags: [{ ...refund, id: 'rules', name: 'rules' }] }))).toBe('Tag /rules › Stichwörter: Keine → conduct, behaviour');
+  });
+
+  it('says which tag a dashboard reply was written from (Web Logs ticket.reply)', () => {
+    expect(changesText(t, [{ path: 'tag', after: 'refund' }])).toBe('Tag: added → “refund”');
+  });
+});

@@ -118,6 +118,11 @@ const FIELD: Record<string, ChangesKey> = {
   // Web Logs of the Tickets page's actions: a close's reason, the member added to a ticket.
   reason: 'changes.field.reason',
   member: 'changes.field.member',
+  // Tags (canned replies), and the tag a dashboard reply was written from.
+  tags: 'changes.tags',
+  content: 'changes.field.content',
+  keywords: 'changes.field.keywords',
+  tag: 'changes.field.tag',
   general: 'changes.general',
   access: 'changes.access',
   panels: 'changes.panels',
@@ -173,6 +178,7 @@ interface Names {
   /** `${panelId}/${questionId}`. */
   questions: Map<string, string>;
   labels: Map<string, string>;
+  tags: Map<string, string>;
 }
 
 function addItems(names: Names, config: unknown): void {
@@ -183,6 +189,7 @@ function addItems(names: Names, config: unknown): void {
   }
   for (const { id, name } of namedItems(config.multiPanels)) if (!names.multiPanels.has(id)) names.multiPanels.set(id, name);
   for (const { id, name } of namedItems(config.labels)) if (!names.labels.has(id)) names.labels.set(id, name);
+  for (const { id, name } of namedItems(config.tags)) if (!names.tags.has(id)) names.tags.set(id, name);
 }
 
 /**
@@ -190,7 +197,7 @@ function addItems(names: Names, config: unknown): void {
  * removed whole, a renamed panel's new then old name), so a deleted panel is still named.
  */
 function collectNames(changes: readonly ConfigChangeInput[], config: ConfigNamesSource): Names {
-  const names: Names = { panels: new Map(), multiPanels: new Map(), questions: new Map(), labels: new Map() };
+  const names: Names = { panels: new Map(), multiPanels: new Map(), questions: new Map(), labels: new Map(), tags: new Map() };
   addItems(names, config);
   for (const side of ['after', 'before'] as const) {
     for (const change of changes) {
@@ -199,11 +206,11 @@ function collectNames(changes: readonly ConfigChangeInput[], config: ConfigNames
       const [first, second, third] = segments;
       if (!first?.id) {
         // A whole list replaced (`panels`, `(all)`): the items inside it.
-        if (first?.key === 'panels' || first?.key === 'multiPanels' || first?.key === 'labels') addItems(names, { [first.key]: value });
+        if (first?.key === 'panels' || first?.key === 'multiPanels' || first?.key === 'labels' || first?.key === 'tags') addItems(names, { [first.key]: value });
         else if (first?.key === '(all)') addItems(names, value);
         continue;
       }
-      const map = first.key === 'panels' ? names.panels : first.key === 'multiPanels' ? names.multiPanels : first.key === 'labels' ? names.labels : null;
+      const map = first.key === 'panels' ? names.panels : first.key === 'multiPanels' ? names.multiPanels : first.key === 'labels' ? names.labels : first.key === 'tags' ? names.tags : null;
       if (!map) continue;
       if (segments.length === 1 && isObject(value)) {
         if (typeof value.name === 'string' && !map.has(first.id)) map.set(first.id, value.name);
@@ -242,6 +249,7 @@ function segmentLabel(t: T, names: Names, segments: PathSegment[], index: number
   if (index === 0 && segment.key === 'multiPanels') return t('changes.multiPanel', { name: names.multiPanels.get(id) ?? id });
   if (index === 0 && segment.key === 'access') return t('changes.role', { id });
   if (index === 0 && segment.key === 'labels') return t('changes.label', { name: names.labels.get(id) ?? id });
+  if (index === 0 && segment.key === 'tags') return t('changes.tag', { name: names.tags.get(id) ?? id });
   if (segment.key === 'form' && parent?.key === 'panels' && parent.id !== undefined) {
     return t('changes.question', { name: names.questions.get(`${parent.id}/${id}`) ?? id });
   }

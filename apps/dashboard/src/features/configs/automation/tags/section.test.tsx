@@ -26,7 +26,7 @@ afterEach(() => {
 
 function Page({ start, onSaved }: { start: LiveConfig; onSaved(live: LiveConfig): void }) {
   useServedServer(SERVER);
-  return <Section server={SERVER} live={start} onSaved={onSaved} onRefetch={async () => start} />;
+  return <Section server={SERVER} live={start} onSaved={onSaved} onRefetch={async () => start} retryResources={() => undefined} />;
 }
 
 function show(start: LiveConfig = live({ config: config({ tags: TAGS }) }), answers: Record<string, unknown> = {}, query = '?tab=tags') {
