@@ -187,6 +187,8 @@ export function ReplyBox({ server, ticket, dark, restore, onSend }: { server: st
       </div>
       <div className="relative">
         {listOpen ? <TagList id={`${id}-tags`} read={tagsRead} matches={matches} active={activeTag?.id ?? null} onChoose={choose} onHover={setActive} /> : null}
+        {/* A text box that is the combobox of the tag list while `/` has it open (ARIA 1.2 combobox). */}
+        {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-expanded and aria-controls are set only while the role is combobox */}
         <textarea
           ref={textarea}
           id={`${id}-text`}
@@ -194,7 +196,6 @@ export function ReplyBox({ server, ticket, dark, restore, onSend }: { server: st
           hidden={preview}
           value={text}
           placeholder={t('tickets.reply.placeholder')}
-          // A text box that is the combobox of the tag list while `/` has it open (ARIA 1.2 combobox).
           role={listOpen ? 'combobox' : undefined}
           aria-autocomplete={listOpen ? 'list' : undefined}
           aria-expanded={listOpen ? true : undefined}

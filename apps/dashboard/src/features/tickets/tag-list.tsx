@@ -42,7 +42,7 @@ export function TagList({
   onHover: (tagId: string) => void;
 }) {
   const t = useT();
-  const list = useRef<HTMLUListElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (active) list.current?.querySelector(`[id="${optionId(id, active)}"]`)?.scrollIntoView?.({ block: 'nearest' });
   }, [active, id]);
@@ -65,13 +65,14 @@ export function TagList({
   else if (matches.length === 0) note = status(t('tickets.tags.noMatch'));
   return (
     <div className="absolute inset-x-0 bottom-full z-20 mb-1 max-h-64 overflow-auto rounded-lg border border-surface-200 bg-white shadow-lg dark:border-surface-700 dark:bg-surface-900">
-      <ul ref={list} id={id} role="listbox" aria-label={t('tickets.tags.label')} hidden={matches.length === 0}>
+      <div ref={list} id={id} role="listbox" aria-label={t('tickets.tags.label')} hidden={matches.length === 0}>
         {matches.map((tag) => (
           // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard reaches options through the combobox (arrows and Enter)
-          <li
+          <div
             key={tag.id}
             id={optionId(id, tag.id)}
             role="option"
+            tabIndex={-1}
             aria-selected={tag.id === active}
             onMouseDown={(event) => event.preventDefault()}
             onMouseEnter={() => onHover(tag.id)}
@@ -81,9 +82,9 @@ export function TagList({
             <span className="font-mono font-medium text-surface-900 dark:text-surface-50">/{tag.name}</span>
             {tag.embed ? <span className="ml-2 rounded bg-surface-100 px-1 text-xs text-surface-600 dark:bg-surface-800 dark:text-surface-300">{t('tickets.tags.embed')}</span> : null}
             <span className="block truncate text-xs text-surface-600 dark:text-surface-400">{tag.content.trim() || tag.embed?.title || tag.embed?.description || ''}</span>
-          </li>
+          </div>
         ))}
-      </ul>
+      </div>
       {note}
     </div>
   );
