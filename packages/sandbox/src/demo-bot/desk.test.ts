@@ -34,6 +34,8 @@ class FakeBotApi {
   /** Reply files staff uploaded (`GET /api/bot/v1/attachments/:id`), and how often the bot fetched one. */
   files = new Map<string, { type: string; data: Buffer }>();
   downloads = 0;
+  /** The server's tags (`GET .../tags?q=`: those whose name contains `q`). */
+  tags: Json[] = [];
 
   #count = 0;
 
@@ -79,6 +81,7 @@ class FakeBotApi {
       if (!file) return reply.code(404).send({ code: 1002, message: 'Not found' });
       return reply.type(file.type).header('content-disposition', 'attachment').send(file.data);
     });
+    app.get('/api/bot/v1/servers/:server/tags', async (req) => ({ version: 1, tags: this.tags.filter((tag) => tag.name.includes((req.query as { q?: string }).q ?? '')) }));
     app.put('/api/bot/v1/shards', async (_req, reply) => reply.code(204).send());
     app.get('/api/bot/v1/servers/:server/config', async (req, reply) => {
       if ((req.params as { server: string }).server !== ARCADE) return reply.code(404).send({ code: 1002, message: 'Not found' });
@@ -199,6 +202,27 @@ async function start(options: { startTickets?: number; failPolls?: number } = {}
   world = { app, api, control, base, desk, read };
   return world;
 }
+
+describe('tags at the desk', () => {
+  test('/tag posts the tag as the bot and reports tag_used; refused for a member or an unknown name; a reply from a tag carries its embed', async () => {
+    const { api, desk, read } = await start({ startTickets: 1 });
+    api.tags = [{ id: 'refund', name: 'refund', content: 'Refunds take 5 days.', embed: { title: 'Refunds', description: '', colour: 0x10b981, imageUrl: null, thumbnailUrl: null, footer: '' }, keywords: [] }];
+    const ticket = desk.tickets()[0]!;
+    const wrote = await desk.staffWrites(ticket.ticketId, '/tag Refund', DEMO_PEOPLE.jules.id);
+    expect(wrote.tagId).toBe('refund');
+    const posted = (await read(ticket.channelId)).at(-1)!;
+    expect(posted).toMatchObject({ content: 'Refunds take 5 days.', embeds: [{ title: 'Refunds', color: 0x10b981 }], author: { id: DEMO_APP.clientId } });
+    expect(api.events.find((event) => event.type === 'tag_used')).toMatchObject({ tagId: 'refund', staffId: DEMO_PEOPLE.jules.id, ticketId: ticket.ticketId });
+    await expect(desk.staffWrites(ticket.ticketId, '/tag nope', DEMO_PEOPLE.jules.id)).rejects.toThrow(/no tag called "nope"/);
+    await expect(desk.staffWrites(ticket.ticketId, '/tag refund', ticket.openerId!)).rejects.toThrow(/Only the support team/);
+    expect(api.events.filter((event) => event.type === 'tag_used')).toHaveLength(1);
+    // A dashboard reply from a tag of an embed alone: that embed, with the staff member as its author.
+    const command = api.command('reply', ticket.ticketId, { content: '', tagId: 'refund', embed: { title: 'Refunds', color: 0x10b981 } });
+    expect(await api.reportOf(command.id)).toMatchObject({ outcome: 'done' });
+    const reply = (await read(ticket.channelId)).at(-1)!;
+    expect(reply.embeds).toEqual([expect.objectContaining({ title: 'Refunds', author: expect.objectContaining({ name: 'Jules' }) })]);
+  });
+});
 
 describe('the desk opens tickets in the sandbox’s Discord and tells the bot API', () => {
   test('at start: channels in the panel’s category with the welcome embed, the opener’s words, one answered by staff', async () => {
