@@ -121,7 +121,7 @@ export default function Section({ server, live, onSaved, onRefetch }: SectionPro
       {editing ? (
         <>
           <TagFields key={editing.id} tag={editing} index={index} onChange={(next) => change(index, next)} />
-          <Button variant="secondary" onClick={() => open(null)}>
+          <Button variant="secondary" size="sm" onClick={() => open(null)}>
             {t('tags.done')}
           </Button>
         </>
