@@ -74,7 +74,7 @@ describe('Automation: the Tags tab', () => {
     await userEvent.type(name, 'shipping');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     // Neither text nor embed: the schema says so before anything is sent.
-    expect(await screen.findByText(/needs a message/, { selector: 'li span' })).toBeInTheDocument();
+    expect(await screen.findByText("Write the tag's text or add an embed.", { selector: 'li span' })).toBeInTheDocument();
     expect(bodies(fetchMock, 'PUT', `${BASE}/config`)).toHaveLength(0);
     await userEvent.type(screen.getByRole('textbox', { name: /^Message/ }), 'Ships in **2 days**.');
     const preview = screen.getByRole('complementary', { name: 'Live preview' });
@@ -121,5 +121,10 @@ describe('Automation: the Tags tab', () => {
     expect(await screen.findByText('2 von 50 Tags')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Tag hinzufügen' })).toBeInTheDocument();
     expect(screen.getByRole('searchbox', { name: 'Tags durchsuchen' })).toBeInTheDocument();
+    // The shared schema's problems in German too.
+    await userEvent.click(screen.getByRole('button', { name: 'refund bearbeiten' }));
+    const name = await screen.findByRole('textbox', { name: /^Name/ });
+    await userEvent.type(name, 'X');
+    expect(await screen.findByText(/^1 bis 32 Kleinbuchstaben/, { selector: 'li span' })).toBeInTheDocument();
   });
 });
