@@ -94,7 +94,7 @@ export const FEEDBACK_MAX = 1024;
 
 const eventBase = { id: BotEventId, serverId: Snowflake, ticketId: BotTicketId, at: EventTime };
 
-export const TICKET_EVENT_TYPES = ['opened', 'claimed', 'unclaimed', 'first_response', 'messages', 'closed', 'reopened', 'rated', 'transcript_stored'] as const;
+export const TICKET_EVENT_TYPES = ['opened', 'claimed', 'unclaimed', 'first_response', 'messages', 'closed', 'reopened', 'rated', 'transcript_stored', 'kept_open'] as const;
 
 export const TicketEvent = z.discriminatedUnion('type', [
   z
@@ -123,6 +123,8 @@ export const TicketEvent = z.discriminatedUnion('type', [
     .object({ ...eventBase, type: z.literal('rated'), rating: z.int().min(1).max(5), feedback: z.string().max(FEEDBACK_MAX).nullable() })
     .strict(),
   z.object({ ...eventBase, type: z.literal('transcript_stored'), fileId: TranscriptFileId }).strict(),
+  /** The opener asked to keep the ticket open (the auto-close warning's button): the inactivity count starts again. */
+  z.object({ ...eventBase, type: z.literal('kept_open'), by: Snowflake }).strict(),
 ]);
 export type TicketEvent = z.infer<typeof TicketEvent>;
 

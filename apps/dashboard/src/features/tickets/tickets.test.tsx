@@ -31,6 +31,7 @@ function summary(id: string, number: number, over: Partial<TicketSummary> = {}):
     lastMessage: { author: MIA, excerpt: 'My order never arrived', at: new Date(Date.now() - 5 * 60_000).toISOString(), fromMember: true },
     waitingForStaff: true,
     waitingSince: new Date(Date.now() - 5 * 60_000).toISOString(),
+    autoClose: null,
     ...over,
   };
 }
