@@ -44,7 +44,7 @@ export interface DemoBotOptions {
 }
 
 /** The desk's settings as `startDemoBot` takes them (everything else comes from the bot's own options). */
-export type DeskSettings = Partial<Pick<LiveDeskOptions, 'discordApiBase' | 'sandboxBase' | 'botToken' | 'startTickets' | 'every' | 'maxOpen' | 'random' | 'commands' | 'waitSeconds' | 'backoffMs'>> & {
+export type DeskSettings = Partial<Pick<LiveDeskOptions, 'discordApiBase' | 'sandboxBase' | 'botToken' | 'startTickets' | 'every' | 'maxOpen' | 'random' | 'commands' | 'waitSeconds' | 'backoffMs' | 'autoCloseHourMs'>> & {
   startAfterMs?: number;
 };
 

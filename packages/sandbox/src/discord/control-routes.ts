@@ -198,6 +198,10 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
   route('demo-bot/tickets', () => ({ tickets: desk().tickets() }));
   route('demo-bot/open-ticket', async (options) => ({ ticket: await desk().openTicket(str(options, 'serverId', false)) }));
   route('demo-bot/member-writes', async (options) => ({ ticket: await desk().memberWrites(str(options, 'ticketId', false)) }));
+  // Auto-close (docs/sandbox.md, "Auto-close"): Keep open, the opener leaving, and the demo's clock.
+  route('demo-bot/keep-open', async (options) => ({ ticket: await desk().keepOpen(str(options, 'ticketId', true)!) }));
+  route('demo-bot/member-leaves', async (options) => ({ ticket: await desk().openerLeaves(str(options, 'ticketId', true)!) }));
+  route('demo-bot/clock', (options) => ({ hourMs: desk().hourMs(num(options, 'hourMs', false)) }));
 
   route('bot-guild', (options) => {
     const guildId = str(options, 'guildId', true)!;
