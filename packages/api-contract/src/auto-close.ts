@@ -72,3 +72,21 @@ export function autoCloseReason(rule: AutoCloseRule, hours: number | null): stri
   const span = `${hours} hour${hours === 1 ? '' : 's'}`;
   return rule === 'member_silent' ? `Auto-close (member_silent): no answer from the member for ${span}.` : `Auto-close (staff_silent): no answer from staff for ${span}.`;
 }
+
+/**
+ * The bot's own warning when `warningMessage` is empty, in the server's language (`general.language`),
+ * and its button's label. `{user}` is the member's mention, `{time}` a Discord timestamp of the close.
+ */
+export const AUTO_CLOSE_DEFAULT_WARNING = {
+  en: '⏳ {user}, this ticket closes {time} because it has been quiet. Press **Keep open** or write here to keep it open.',
+  de: '⏳ {user}, dieses Ticket wird {time} geschlossen, weil es ruhig geworden ist. Drücke **Offen lassen** oder schreib hier, damit es offen bleibt.',
+} as const;
+export const AUTO_CLOSE_KEEP_OPEN_LABEL = { en: 'Keep open', de: 'Offen lassen' } as const;
+/** The custom id of the warning's button (the bot routes the press by it). */
+export const AUTO_CLOSE_KEEP_OPEN_ID = 'autoclose:keep-open';
+
+/** The warning as the bot posts it: the text with `{user}` and `{time}` filled in. */
+export function autoCloseWarning(rules: Pick<AutoCloseRules, 'warningMessage'>, language: 'en' | 'de', userId: string, closesAt: number): string {
+  const text = rules.warningMessage.trim() === '' ? AUTO_CLOSE_DEFAULT_WARNING[language] : rules.warningMessage;
+  return text.replaceAll('{user}', `<@${userId}>`).replaceAll('{time}', `<t:${Math.floor(closesAt / 1000)}:R>`);
+}
