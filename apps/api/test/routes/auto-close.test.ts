@@ -90,6 +90,10 @@ describe.each(databases())('auto-close: the rules in the configuration and the q
   it('computes each open ticket’s due time from the server’s rules: the member’s silence after staff, staff’s after the member, Keep open', async () => {
     const saved = await save((config) => ({ ...config, autoClose: { memberSilentHours: 24, staffSilentHours: 48, onOpenerLeave: true, warningHours: 2, warningMessage: '{user}, this closes {time}.' } }));
     expect(saved.statusCode, saved.body).toBe(200);
+    // Web Logs name what changed.
+    const logs = await browser.get(`${base}/logs?limit=1`);
+    expect(logs.json().entries[0]).toMatchObject({ action: 'config.update', target: 'Auto-close' });
+    expect(logs.json().entries[0].changes).toContainEqual({ path: 'autoClose.memberSilentHours', before: null, after: 24 });
     const dues = await queue();
     expect(dues.get('a1')).toEqual({ rule: 'member_silent', at: later('08:10', 24), warnAt: later('08:10', 22) });
     expect(dues.get('a2')).toEqual({ rule: 'staff_silent', at: later('09:01', 48), warnAt: later('09:01', 46) });
