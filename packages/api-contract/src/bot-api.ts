@@ -124,7 +124,10 @@ export const TicketEvent = z.discriminatedUnion('type', [
     .strict(),
   z.object({ ...eventBase, type: z.literal('transcript_stored'), fileId: TranscriptFileId }).strict(),
   /** The opener asked to keep the ticket open (the auto-close warning's button): the inactivity count starts again. */
-  z.object({ ...eventBase, type: z.literal('kept_open'), by: Snowflake }).strict(),
+  z
+    .object({ ...eventBase, type: z.literal('kept_open'), by: Snowflake })
+    .strict()
+    .describe('The opener pressed the auto-close warning\'s Keep open: the inactivity count starts again (docs/api.md, "Auto-close").'),
 ]);
 export type TicketEvent = z.infer<typeof TicketEvent>;
 
