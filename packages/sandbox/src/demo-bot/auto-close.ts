@@ -29,8 +29,9 @@ interface Activity {
   memberAt: number | null;
   staffAt: number | null;
   keptOpenAt: number | null;
-  /** The due time the warning was posted for (a new due time warns again). */
+  /** The due time the warning was posted for (a new due time warns again), and when it said the ticket closes. */
   warnedFor: number | null;
+  closesAt?: number;
 }
 
 export const HOUR_MS = 3_600_000;
@@ -51,7 +52,7 @@ const WORDS = {
 } as const;
 
 /** The rule's due time: docs/api.md, "Auto-close" (the same steps as the API's `autoCloseDue`). */
-export function dueOf(rules: AutoCloseRulesRead, openedAt: number, activity: Omit<Activity, 'warnedFor'>, hourMs: number) {
+export function dueOf(rules: AutoCloseRulesRead, openedAt: number, activity: Pick<Activity, 'memberAt' | 'staffAt' | 'keptOpenAt'>, hourMs: number) {
   const { staffAt, memberAt, keptOpenAt } = activity;
   const staffLast = staffAt !== null && (memberAt === null || staffAt > memberAt);
   const hours = staffLast ? rules.memberSilentHours : rules.staffSilentHours;
@@ -169,13 +170,19 @@ export class AutoCloser {
       const activity = this.#of(ticket);
       const due = dueOf(rules, ticket.openedAt, activity, this.hourMs);
       if (!due) continue;
-      if (now >= due.at) {
+      // The member always gets the warning and its hours: one not posted yet (the bot was away, the
+      // rules or the clock just changed) is posted now, and the close waits its hours from now.
+      if (due.warnAt !== null && activity.warnedFor !== due.at) {
+        if (now < due.warnAt) continue;
+        activity.warnedFor = due.at;
+        activity.closesAt = Math.max(due.at, now + rules.warningHours * this.hourMs);
+        await this.#warn(ticket, rules, activity.closesAt);
+        continue;
+      }
+      if (now >= (due.warnAt === null ? due.at : Math.max(due.at, activity.closesAt ?? due.at))) {
         const reason = closeReason(due.rule, due.hours);
         const why = due.rule === 'member_silent' ? `no answer from <@${ticket.openerId}> for ${plural(due.hours)}` : `no answer from the support team for ${plural(due.hours)}`;
         await this.closeAsBot(ticket, reason, `🔒 This ticket was closed automatically: ${why}. The conversation is kept as a transcript.`);
-      } else if (due.warnAt !== null && now >= due.warnAt && activity.warnedFor !== due.at) {
-        activity.warnedFor = due.at;
-        await this.#warn(ticket, rules, due.at);
       }
     }
   }

@@ -556,6 +556,21 @@ describe('auto-close (auto-close.ts)', () => {
     expect(desk.tickets().find((t) => t.ticketId === ticket.ticketId)?.closed).toBe(true);
   });
 
+  test('a close that came due before its warning (the clock or the rules changed) warns first and closes the warning’s hours later', async () => {
+    const { api, desk } = await start({ startTickets: 0, extraConfig: {} });
+    api.extraConfig = { autoClose: rules({ staffSilentHours: 2, warningHours: 1, warningMessage: 'Closing {time}.' }) };
+    const ticket = await desk.openTicket();
+    await new Promise((ok) => setTimeout(ok, 700));
+    const switched = Date.now();
+    desk.hourMs(300);
+    await until(() => api.events.some((e) => e.type === 'closed' && e.ticketId === ticket.ticketId), 5000);
+    expect(Date.now() - switched).toBeGreaterThanOrEqual(280);
+    await until(() => api.transcripts.has(`t-${ticket.ticketId}`));
+    const lines = api.transcripts.get(`t-${ticket.ticketId}`)!.messages.map((m: Json) => m.content as string);
+    expect(lines.at(-2)).toMatch(/^Closing <t:\d+:R>\.\n-# Demo clock: one hour lasts 300 ms\.$/);
+    expect(lines.at(-1)).toMatch(/closed automatically: no answer from the support team for 2 hours/);
+  });
+
   test('a panel’s own rules win; the opener leaving closes only when the rules say so', async () => {
     const { api, desk, base } = await start({ startTickets: 0, extraConfig: { autoClose: rules({ onOpenerLeave: false }) } });
     const first = await desk.openTicket();
