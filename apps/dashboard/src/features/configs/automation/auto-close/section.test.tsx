@@ -7,6 +7,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { config, live, panel } from '../../../../test/config-fixtures';
 import { ARCADE, avaMe } from '../../../../test/fixtures';
 import type { LiveConfig } from '../../api';
+import { showAutomation } from '../../../../test/automation';
 import { catalog } from './i18n';
 import Section from './section';
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
 
 function Wrapper(props: { start: LiveConfig; onSaved(live: LiveConfig): void }) {
   useServedServer(SERVER);
-  return <Section server={SERVER} live={props.start} onSaved={props.onSaved} onRefetch={async () => props.start} />;
+  return <Section server={SERVER} live={props.start} onSaved={props.onSaved} onRefetch={async () => props.start} retryResources={() => undefined} />;
 }
 
 const saveOk = (_url: URL, init?: RequestInit) => new Response(JSON.stringify(live({ version: 5, config: JSON.parse(String(init?.body)).config })), { headers: { 'content-type': 'application/json' } });
@@ -117,5 +118,19 @@ describe('Automation: the Auto-close tab', () => {
     } finally {
       await changeLocale('en');
     }
+  });
+});
+
+describe('Automation page: the Auto-close tab', () => {
+  it('opens from the page’s tab with the server’s saved rules', async () => {
+    const page = await showAutomation('?tab=auto-close', {
+      [`GET ${BASE}/config`]: live({ config: config({ autoClose: { memberSilentHours: 48, staffSilentHours: null, onOpenerLeave: true, warningHours: 0, warningMessage: '' } }) }),
+    });
+    store = page.store;
+    expect(await screen.findByRole('heading', { level: 2, name: 'Auto-close' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Auto-close', current: 'page' })).toBeInTheDocument();
+    expect(screen.getByRole('spinbutton', { name: 'Hours to wait for the member' })).toHaveValue(48);
+    expect(screen.getByRole('checkbox', { name: 'Close when the member who opened it leaves the server' })).toBeChecked();
+    expect(page.unexpected).toEqual([]);
   });
 });
