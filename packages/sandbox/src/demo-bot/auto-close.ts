@@ -8,6 +8,7 @@
 import { DEMO_APP } from '../discord/demo-data';
 import type { Desk, DeskTicket } from './desk';
 import { deskKey } from './desk';
+import { DAY_MS, dayOf, ticketsOfDay } from './history';
 
 /** What the bot reads of the rules (`config.autoClose`, `panels[].autoClose`; null: the server's). */
 export interface AutoCloseRulesRead {
@@ -35,6 +36,8 @@ interface Activity {
 }
 
 export const HOUR_MS = 3_600_000;
+/** The bot's id as the `closed` event names it when a rule closed the ticket. */
+export const AUTO_CLOSER_ID = DEMO_APP.clientId;
 /** The shortest hour the demo's clock takes (tests), and the longest (a real one). */
 export const HOUR_MS_MIN = 100;
 const RULES_REFRESH_MS = 5_000;
@@ -77,6 +80,9 @@ export class AutoCloser {
   readonly #rules = new Map<string, RulesOfServer>();
   readonly #activity = new Map<string, Activity>();
   #readAt = 0;
+  #historyAt = 0;
+  /** The generated history's open tickets the bot closed by a rule (`deskKey`): the history scripts them no more. */
+  readonly closedHistory = new Set<string>();
   #timer: NodeJS.Timeout | null = null;
   #checking = false;
 
@@ -139,7 +145,7 @@ export class AutoCloser {
     const now = Date.now();
     if (!force && now - this.#readAt < RULES_REFRESH_MS) return;
     this.#readAt = now;
-    for (const server of this.desk.deskServers()) {
+    for (const server of this.desk.options.servers) {
       const res = await this.desk.botApi('GET', `/servers/${server.id}/config`);
       if (res.status !== 200) {
         await res.text().catch(() => undefined);
@@ -154,17 +160,46 @@ export class AutoCloser {
     }
   }
 
-  rulesOf(ticket: DeskTicket): AutoCloseRulesRead | null {
+  rulesOf(ticket: Pick<DeskTicket, 'server' | 'panel'>): AutoCloseRulesRead | null {
     const rules = this.#rules.get(ticket.server.id);
     return rules?.panels.get(ticket.panel.id) ?? rules?.server ?? null;
   }
 
-  /** Warns and closes what is due in the desk's own tickets (an adopted one: the bot did not see its messages). */
+  /**
+   * The generated history's open tickets (of today and yesterday, as the history scripts them): no
+   * channel and no messages, so, as the API counts, `staffSilentHours` from the opening; closed by
+   * the `closed` event alone (no warning: there is no channel to post it in). At most once a second.
+   */
+  async #closeHistory(now: number): Promise<void> {
+    if (Date.now() - this.#historyAt < 1000) return;
+    this.#historyAt = Date.now();
+    for (const server of this.desk.options.servers) {
+      for (const ticket of [...ticketsOfDay(server, dayOf(now) - DAY_MS), ...ticketsOfDay(server, dayOf(now))]) {
+        const key = deskKey(server.id, ticket.ticketId);
+        if (ticket.openedAt > now || (ticket.closedAt !== null && ticket.closedAt <= now) || ticket.reopenedAt !== null) continue;
+        if (this.closedHistory.has(key) || this.desk.tickets.has(key)) continue;
+        const rules = this.rulesOf({ server, panel: { id: ticket.panelId } as DeskTicket['panel'] });
+        const due = rules ? dueOf(rules, ticket.openedAt, { memberAt: null, staffAt: null, keptOpenAt: null }, this.hourMs) : null;
+        if (!due || now < due.at) continue;
+        this.closedHistory.add(key);
+        const event = { id: `${server.id}:${ticket.ticketId}:auto-close`, serverId: server.id, ticketId: ticket.ticketId, at: new Date(now).toISOString(), type: 'closed', closedBy: AUTO_CLOSER_ID, reason: closeReason(due.rule, due.hours) };
+        const res = await this.desk.botApi('POST', '/events', { events: [event] });
+        if (res.status !== 200) this.desk.log.warn({ ticket: ticket.ticketId, status: res.status }, 'demo bot: an auto-close of a history ticket was refused');
+        await res.text().catch(() => undefined);
+      }
+    }
+  }
+
+  /**
+   * Warns and closes what is due: the desk's tickets (an adopted one counts from the messages since it
+   * was adopted, as the API does: it has no others), then the history's open ones.
+   */
   async check(): Promise<void> {
     await this.readRules();
     const now = this.desk.clock();
+    await this.#closeHistory(now);
     for (const ticket of this.desk.openTickets()) {
-      if (ticket.adopted || ticket.openerId === null) continue;
+      if (ticket.openerId === null) continue;
       const rules = this.rulesOf(ticket);
       if (!rules) continue;
       const activity = this.#of(ticket);
@@ -236,6 +271,3 @@ function plural(hours: number): string {
 function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
-
-/** The bot's id as the `closed` event names it when a rule closed the ticket. */
-export const AUTO_CLOSER_ID = DEMO_APP.clientId;

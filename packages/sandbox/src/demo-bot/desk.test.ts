@@ -7,7 +7,7 @@ import { DEMO_APP, DEMO_CHANNELS, DEMO_GUILDS, DEMO_PEOPLE, DEMO_ROLES } from '.
 import { discordSandbox } from '../discord/plugin';
 import { replyNonce } from './commands';
 import { startDemoBot } from './index';
-import { DAY_MS, demoServer, dueEvents, history, prng, ticketsOfDay } from './history';
+import { DAY_MS, dayOf, demoServer, dueEvents, history, prng, ticketsOfDay } from './history';
 import { type LiveDesk, runningDesk, startLiveDesk } from './live';
 
 const ARCADE = DEMO_GUILDS.avasArcade.id;
@@ -548,7 +548,14 @@ describe('auto-close (auto-close.ts)', () => {
     await until(() => api.events.some((e) => e.type === 'closed' && e.ticketId === ticket.ticketId), 5000);
     // 4 hours of 250 ms from the press, not from the member's message.
     expect(Date.now() - kept).toBeGreaterThanOrEqual(900);
-    expect(api.events.find((e) => e.type === 'closed')).toMatchObject({ closedBy: DEMO_APP.clientId, reason: 'Auto-close (staff_silent): no answer from staff for 4 hours.' });
+    expect(api.events.find((e) => e.type === 'closed' && e.ticketId === ticket.ticketId)).toMatchObject({ closedBy: DEMO_APP.clientId, reason: 'Auto-close (staff_silent): no answer from staff for 4 hours.' });
+    // The history's open tickets (no channel, no messages) close by the same rule from their opening, by the event alone.
+    const history = api.events.filter((e) => e.type === 'closed' && String(e.id).endsWith(':auto-close'));
+    const now = Date.now();
+    const open = [...ticketsOfDay(server(), dayOf(now) - DAY_MS), ...ticketsOfDay(server(), dayOf(now))].filter((t) => t.openedAt < now - 5000 && (t.closedAt === null || t.closedAt > now) && t.reopenedAt === null);
+    expect(history.map((e) => e.ticketId)).toEqual(expect.arrayContaining(open.map((t) => t.ticketId)));
+    for (const event of history) expect(event).toMatchObject({ ticketId: expect.stringMatching(/^d\d+n\d+$/), closedBy: DEMO_APP.clientId, reason: 'Auto-close (staff_silent): no answer from staff for 4 hours.' });
+    expect(desk.autoClosedHistory()).toEqual(history.map((e) => `${ARCADE}:${e.ticketId}`));
     await until(() => api.transcripts.has(`t-${ticket.ticketId}`));
     const lines = api.transcripts.get(`t-${ticket.ticketId}`)!.messages.map((m: Json) => m.content);
     expect(lines.filter((line: string) => line.includes('this closes'))).toHaveLength(2);
@@ -582,7 +589,7 @@ describe('auto-close (auto-close.ts)', () => {
     };
     const closed = await desk.openerLeaves(first.ticketId);
     expect(closed).toMatchObject({ closed: true, autoClosed: true });
-    expect(api.events.find((e) => e.type === 'closed')).toMatchObject({ reason: 'Auto-close (opener_left): the member who opened this ticket left the server.' });
+    expect(api.events.find((e) => e.type === 'closed' && e.ticketId === first.ticketId)).toMatchObject({ reason: 'Auto-close (opener_left): the member who opened this ticket left the server.' });
     const unknown = await fetch(`${base}/sandbox/discord/_control/demo-bot/keep-open`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticketId: 'nope' }) });
     expect(unknown.status).toBe(400);
     const clock = await fetch(`${base}/sandbox/discord/_control/demo-bot/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hourMs: 1000 }) });

@@ -35,6 +35,8 @@ export interface LiveDesk {
   keepOpen(ticketId: string): Promise<LiveTicketInfo>;
   /** The opener of `ticketId` leaves the server: closed when the rules say so. */
   openerLeaves(ticketId: string): Promise<LiveTicketInfo & { autoClosed: boolean }>;
+  /** History tickets auto-close closed (`serverId:ticketId`): the history scripts them no more. */
+  autoClosedHistory(): string[];
   /** How long an hour lasts for auto-close (ms); sets it when given. */
   hourMs(set?: number): number;
   /** Commands carried out so far. */
@@ -122,6 +124,7 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
       const autoClosed = await desk.serial(() => closer.openerLeft(ticket));
       return { ...infoOf(ticket), autoClosed };
     },
+    autoClosedHistory: () => [...closer.closedHistory],
     hourMs(set) {
       if (set !== undefined) {
         if (!Number.isFinite(set) || set < HOUR_MS_MIN || set > HOUR_MS) throw new LiveDeskInputError(`An hour lasts ${HOUR_MS_MIN} to ${HOUR_MS} ms.`);
