@@ -33,7 +33,7 @@ interface AutoCloseDraft {
 
 /** Hours a rule starts with when it is switched on. */
 const START_HOURS = { memberSilentHours: 24, staffSilentHours: 72 } as const;
-/** The preview's example member and its close, 6 hours from when the page opened. */
+/** The preview's example member. */
 const EXAMPLE_MEMBER = '1000000000000000002';
 
 /** The draft's own path of an issue in the applied configuration: `autoClose.x` or `panels.<id>.autoClose.x`. */
@@ -115,7 +115,7 @@ function RulesSummary({ rules }: { rules: AutoCloseRules }) {
 }
 
 /** The warning as Discord shows it, for the server's rules or a panel's own. */
-function WarningPreview({ draft, config, closesAt }: { draft: AutoCloseDraft; config: ServerConfig; closesAt: number }) {
+function WarningPreview({ draft, config, now }: { draft: AutoCloseDraft; config: ServerConfig; now: number }) {
   const t = useT();
   const id = useId();
   const own = config.panels.filter((panel) => draft.panels[panel.id]);
@@ -123,6 +123,8 @@ function WarningPreview({ draft, config, closesAt }: { draft: AutoCloseDraft; co
   const rules = (which !== '' ? draft.panels[which] : null) ?? draft.server;
   const language = config.general.language === 'de' ? 'de' : 'en';
   const warns = rules.warningHours > 0 && (rules.memberSilentHours !== null || rules.staffSilentHours !== null);
+  // As the member reads it when it is posted: the close `warningHours` away.
+  const closesAt = now + rules.warningHours * 3_600_000;
   return (
     <div className="space-y-2 p-3">
       {own.length > 0 ? (
@@ -157,7 +159,7 @@ function WarningPreview({ draft, config, closesAt }: { draft: AutoCloseDraft; co
 
 export default function Section({ server, live, onSaved, onRefetch }: SectionProps) {
   const t = useT();
-  const [closesAt] = useState(() => Date.now() + 6 * 3_600_000);
+  const [now] = useState(() => Date.now());
   const pristine = useMemo(() => TARGET.from(live.config)!, [live.config]);
   const editor = useConfigEditor<AutoCloseDraft>({ server, base: live, initial: pristine, pristine, target: TARGET, onSaved: (saved) => onSaved(saved), refetch: onRefetch });
   const { draft } = editor;
@@ -174,8 +176,8 @@ export default function Section({ server, live, onSaved, onRefetch }: SectionPro
       editor={editor}
       title={t('autoClose.title')}
       label={t('autoClose.title')}
-      backHref={href('/dashboard/:server/configs', { server })}
-      backLabel={t('editor.back')}
+      backHref={href('/dashboard/:server/configs/automation', { server })}
+      backLabel={t('autoClose.back')}
       view={{ kind: 'settings' }}
       stashKey="automation:auto-close"
       flash={null}
@@ -184,7 +186,7 @@ export default function Section({ server, live, onSaved, onRefetch }: SectionPro
       fieldLabel={fieldLabel}
       preview={
         <PreviewPane
-          tabs={[{ id: 'warning', label: t('autoClose.preview.warning'), render: () => <WarningPreview draft={draft} config={editor.base.config} closesAt={closesAt} /> }]}
+          tabs={[{ id: 'warning', label: t('autoClose.preview.warning'), render: () => <WarningPreview draft={draft} config={editor.base.config} now={now} /> }]}
           note={t('autoClose.preview.note', { timeVar: '{time}' })}
         />
       }
