@@ -46,26 +46,28 @@ describe('auto-close', () => {
   test('the queue shows when a waiting ticket closes; the bot warns with Keep open, then closes it naming the rule', async () => {
     const page = harness.page;
     await signInContext(harness.context, harness.baseURL, 'ava');
-    await page.goto(`/dashboard/${ARCADE.id}/tickets`);
-    // The server's rules: close 3 hours after the member's unanswered message, warn 2 hours before.
-    const saved = await page.evaluate(async (serverId) => {
-      const live = (await (await fetch(`/api/guilds/${serverId}/config`)).json()) as { version: number; config: Record<string, unknown> };
-      const autoClose = { memberSilentHours: null, staffSilentHours: 3, onOpenerLeave: true, warningHours: 2, warningMessage: '{user}, nobody has answered yet: this ticket closes {time}.' };
-      const res = await fetch(`/api/guilds/${serverId}/config`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json', 'x-requested-with': 'tickety' },
-        body: JSON.stringify({ expectedVersion: live.version, config: { ...live.config, autoClose } }),
-      });
-      return res.status;
-    }, ARCADE.id);
-    expect(saved).toBe(200);
+    // The server's rules on the Automation page: close 3 hours after the member's unanswered message, warn 2 hours before.
+    await page.goto(`/dashboard/${ARCADE.id}/configs/automation?tab=auto-close`);
+    const content = main(page);
+    await content.getByRole('heading', { level: 2, name: 'Auto-close' }).waitFor({ timeout: 30_000 });
+    const serverRules = content.getByRole('region', { name: 'Server rules' });
+    await serverRules.getByRole('checkbox', { name: 'Close when staff do not answer' }).check();
+    await serverRules.getByRole('spinbutton', { name: 'Hours to wait for staff' }).fill('3');
+    await serverRules.getByRole('spinbutton', { name: 'Warn this many hours before' }).fill('2');
+    await serverRules.getByRole('textbox', { name: 'Warning text' }).fill('{user}, nobody has answered yet: this ticket closes {time}.');
+    const preview = page.getByRole('complementary', { name: 'Live preview' });
+    await preview.getByText(/nobody has answered yet: this ticket closes/).waitFor();
+    await preview.getByText('Keep open', { exact: true }).last().waitFor();
+    await shot(page, 'auto-close-tab');
+    await content.getByRole('button', { name: 'Save', exact: true }).click();
+    await content.getByText(/^Saved: this is version \d+ of the configuration\.$/).first().waitFor({ timeout: 20_000 });
 
     const opened = await control<{ ticket: LiveTicket }>('open-ticket', { serverId: ARCADE.id });
     expect(opened.status).toBe(200);
     const ticket = opened.body.ticket;
 
     // The queue: "Closes in 3 hours", the exact time as its tooltip.
-    await page.reload();
+    await page.goto(`/dashboard/${ARCADE.id}/tickets`);
     const row = main(page).getByRole('link', { name: new RegExp(`#${ticket.number}\\b`) });
     const due = row.getByText('Closes in 3 hours');
     await due.waitFor({ timeout: 20_000 });
