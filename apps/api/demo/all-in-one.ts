@@ -15,6 +15,23 @@ import { chooseLogging, launcherEnv, launcherLogOptions, startBanner } from './t
  * production server with the site.
  */
 const sandbox = createSandboxControl();
+/** How long an hour lasts for the demo bot's auto-close (DEMO_BOT_HOUR_MS; docs/sandbox.md, "Auto-close"). */
+const hourMs = demoHourMs(process.env.DEMO_BOT_HOUR_MS);
+
+function demoHourMs(value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 100 || ms > 3_600_000) {
+    console.error(`DEMO_BOT_HOUR_MS must be a whole number of milliseconds from 100 to 3600000 (got "${value}"): auto-close counts real hours.`);
+    return null;
+  }
+  return ms;
+}
+
+function demoClockLine(ms: number | null): string {
+  if (ms === null) return '  Auto-close: the demo bot counts real hours (DEMO_BOT_HOUR_MS=60000 makes its hour a minute).';
+  return `  Auto-close: one hour of the demo bot lasts ${ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`} (DEMO_BOT_HOUR_MS).`;
+}
 
 /**
  * DEMO_S3=1 in demo mode: transcripts in the sandbox's S3 stand-in on this server (mounted by
@@ -53,6 +70,7 @@ serve(
     afterListen: (app, address) => {
       if (logging.format === 'text') {
         process.stdout.write(startBanner(app.config, logging));
+        if (app.config.demo) process.stdout.write(`${demoClockLine(hourMs)}\n\n`);
         // The shutdown itself logs at info, below what a terminal shows: say it here.
         for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.stdout.write('\n  Stopping Tickety…\n'));
       }
@@ -62,7 +80,7 @@ serve(
       const url = new URL(address);
       if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
       // Its timers do not keep the process alive; a shutdown simply ends it.
-      startDemoBot({ apiBase: url.origin, key, cdnBase: app.config.discord.cdnBase, log: app.log });
+      startDemoBot({ apiBase: url.origin, key, cdnBase: app.config.discord.cdnBase, log: app.log, ...(hourMs ? { desk: { autoCloseHourMs: hourMs } } : {}) });
     },
   },
 ).catch((error: unknown) => {

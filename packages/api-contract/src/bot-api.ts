@@ -95,7 +95,7 @@ export const FEEDBACK_MAX = 1024;
 
 const eventBase = { id: BotEventId, serverId: Snowflake, ticketId: BotTicketId, at: EventTime };
 
-export const TICKET_EVENT_TYPES = ['opened', 'claimed', 'unclaimed', 'first_response', 'messages', 'closed', 'reopened', 'rated', 'transcript_stored', 'tag_used'] as const;
+export const TICKET_EVENT_TYPES = ['opened', 'claimed', 'unclaimed', 'first_response', 'messages', 'closed', 'reopened', 'rated', 'transcript_stored', 'tag_used', 'kept_open'] as const;
 
 export const TicketEvent = z.discriminatedUnion('type', [
   z
@@ -126,6 +126,11 @@ export const TicketEvent = z.discriminatedUnion('type', [
   z.object({ ...eventBase, type: z.literal('transcript_stored'), fileId: TranscriptFileId }).strict(),
   /** A support member posted a tag with the bot's `/tag` command (Statistics counts its uses). */
   z.object({ ...eventBase, type: z.literal('tag_used'), tagId: ShortId, staffId: Snowflake }).strict(),
+  /** The opener asked to keep the ticket open (the auto-close warning's button): the inactivity count starts again. */
+  z
+    .object({ ...eventBase, type: z.literal('kept_open'), by: Snowflake })
+    .strict()
+    .describe('The opener pressed the auto-close warning\'s Keep open: the inactivity count starts again (docs/api.md, "Auto-close").'),
 ]);
 export type TicketEvent = z.infer<typeof TicketEvent>;
 

@@ -2,6 +2,7 @@ export * from './access-areas';
 export * from './announcement-text';
 export * from './announcements-api';
 export * from './auth';
+export * from './auto-close';
 export * from './billing-api';
 export * from './bot-api';
 export * from './bot-commands-api';

@@ -7,6 +7,7 @@
  */
 import { z } from './zod-setup';
 import { Snowflake } from './auth';
+import { TicketAutoClose } from './auto-close';
 import { BotTicketId, TranscriptMessage, TranscriptUser } from './bot-api';
 import { BotCommandId, CommandFailure, CommandState, ReplyContent, TICKET_LABELS_MAX } from './bot-commands-api';
 import { Tag, TagId } from './server-config/automation';
@@ -70,6 +71,8 @@ export const TicketSummary = z.object({
   /** The member spoke last (or nobody has yet): the ticket waits for staff since `waitingSince`. */
   waitingForStaff: z.boolean(),
   waitingSince: z.string().nullable(),
+  /** When the bot will close it by the auto-close rules (docs/api.md, "Auto-close"); null: no rule applies. */
+  autoClose: TicketAutoClose.nullable(),
 });
 export type TicketSummary = z.infer<typeof TicketSummary>;
 

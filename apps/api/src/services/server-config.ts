@@ -83,6 +83,7 @@ export function describeChanges(before: ServerConfig, after: ServerConfig, chang
         if (change.path.startsWith('general')) return 'General settings';
         if (change.path.startsWith('access')) return 'Dashboard access';
         if (change.path.startsWith('labels')) return 'Ticket labels';
+        if (change.path.startsWith('autoClose')) return 'Auto-close';
         return 'Configuration';
       }),
     ),

@@ -1,9 +1,13 @@
 import {
+  autoCloseDue,
   type CommandFailure,
+  effectiveAutoClose,
   type Guild,
   type LiveMessage,
   type ServerConfig,
   TICKET_EXCERPT_MAX,
+  type TicketActivity,
+  type TicketAutoClose,
   type TicketCommandView,
   type TicketCounts,
   type TicketDetail,
@@ -72,6 +76,9 @@ const TICKETS = `
 SELECT t.ticket_id, t.number, t.panel_id, t.opener_id, t.claimed_by, t.labels, t.opened_at, t.closed_at,
   lm.author AS last_author, lm.content AS last_content, lm.created_at AS last_at,
   w.staff_at, w.member_after,
+  (SELECT m.created_at FROM ticket_messages m WHERE m.bot_id = t.bot_id AND m.guild_id = t.guild_id AND m.ticket_id = t.ticket_id
+    AND m.message IS NOT NULL AND ${MEMBER_MESSAGE} ORDER BY m.created_at DESC LIMIT 1) AS member_at,
+  (SELECT max(e.at) FROM ticket_events e WHERE e.bot_id = t.bot_id AND e.guild_id = t.guild_id AND e.ticket_id = t.ticket_id AND e.type = 'kept_open') AS kept_open_at,
   ${AUTHOR_OF('t.opener_id')} AS opener_author,
   CASE WHEN t.claimed_by IS NULL THEN NULL ELSE ${AUTHOR_OF('t.claimed_by')} END AS claimer_author,
   ou.username AS opener_username, ou.global_name AS opener_global_name, ou.avatar AS opener_avatar,
@@ -105,6 +112,8 @@ interface TicketRow {
   last_at: unknown;
   staff_at: unknown;
   member_after: unknown;
+  member_at: unknown;
+  kept_open_at: unknown;
   opener_author: TranscriptUser | null;
   claimer_author: TranscriptUser | null;
   opener_username: string | null;
@@ -131,6 +140,12 @@ interface Row {
   closed: boolean;
   textMatch: boolean;
   openerName: string;
+}
+
+/** When the ticket closes by the rules its panel follows (docs/api.md, "Auto-close"). */
+function autoCloseOf(config: ServerConfig, panelId: string | null, activity: TicketActivity): TicketAutoClose | null {
+  const due = autoCloseDue(effectiveAutoClose(config, panelId), activity);
+  return due === null ? null : { rule: due.rule, at: iso(due.at), warnAt: due.warnAt === null ? null : iso(due.warnAt) };
 }
 
 /** `%words%` for ILIKE, its wildcards taken literally. */
@@ -200,9 +215,10 @@ export class TicketQueueService {
       const memberAfter = toMs(row.member_after);
       const openedAt = isoOrNull(row.opened_at)!;
       const waiting = staffAt === null || memberAfter !== null;
+      const closed = row.closed_at !== null && row.closed_at !== undefined;
       const last = row.last_author && row.last_at !== null ? row.last_author : null;
       return {
-        closed: row.closed_at !== null && row.closed_at !== undefined,
+        closed,
         textMatch: row.text_match === true,
         openerName: opener.name,
         summary: {
@@ -224,6 +240,7 @@ export class TicketQueueService {
             : null,
           waitingForStaff: waiting,
           waitingSince: !waiting ? null : staffAt === null ? openedAt : iso(memberAfter!),
+          autoClose: closed ? null : autoCloseOf(config, row.panel_id, { openedAt: Date.parse(openedAt), memberAt: toMs(row.member_at), staffAt, keptOpenAt: toMs(row.kept_open_at) }),
         },
       };
     });

@@ -135,3 +135,27 @@ describe('tags', () => {
     expect(changesText(t, [{ path: 'tag', after: 'refund' }])).toBe('Tag: added → “refund”');
   });
 });
+
+describe('auto-close', () => {
+  afterEach(() => changeLocale('en'));
+  const changes = [
+    { path: 'autoClose.memberSilentHours', before: null, after: 24 },
+    { path: 'autoClose.warningMessage', before: '', after: 'Closing {time}' },
+    { path: 'panels[support].autoClose', before: null, after: { memberSilentHours: null, staffSilentHours: 6, onOpenerLeave: true, warningHours: 0, warningMessage: '' } },
+    { path: 'panels[support].autoClose.staffSilentHours', before: 6, after: null },
+  ];
+
+  it('names the rules and says what null means (off; a panel following the server’s)', () => {
+    const lines = changesText(t, changes, config()).split('\n');
+    expect(lines[0]).toBe('Auto-close › Hours to wait for the member: Off → 24');
+    expect(lines[1]).toMatch(/^Auto-close › Warning text: .* → “Closing \{time\}”$/);
+    expect(lines[2]).toMatch(/^Panel “Support” › Auto-close: Server default → /);
+    expect(lines[2]).toContain('Close when the opener leaves');
+    expect(lines[3]).toBe('Panel “Support” › Auto-close › Hours to wait for staff: 6 → Off');
+  });
+
+  it('speaks German', async () => {
+    await changeLocale('de');
+    expect(changesText(t, changes.slice(0, 1), config())).toBe('Automatisch schließen › Stunden Warten auf das Mitglied: Aus → 24');
+  });
+});

@@ -130,6 +130,13 @@ const FIELD: Record<string, ChangesKey> = {
   labels: 'changes.labels',
   schemaVersion: 'changes.schemaVersion',
   order: 'changes.order',
+  // Auto-close (the Automation page).
+  autoClose: 'changes.autoClose',
+  memberSilentHours: 'changes.field.memberSilentHours',
+  staffSilentHours: 'changes.field.staffSilentHours',
+  onOpenerLeave: 'changes.field.onOpenerLeave',
+  warningHours: 'changes.field.warningHours',
+  warningMessage: 'changes.field.warningMessage',
 };
 
 const WEEKDAY: Record<string, ChangesKey> = {
@@ -260,6 +267,8 @@ function segmentLabel(t: T, names: Names, segments: PathSegment[], index: number
 const PANEL_DEFAULTS = new Set(['categoryId', 'namingScheme', 'perUserLimit', 'claiming', 'twoStepClose', 'transcriptChannelId']);
 function nullMeaning(t: T, key: string, first: PathSegment | undefined): string {
   if (first?.key === 'panels' && PANEL_DEFAULTS.has(key)) return t('changes.value.serverDefault');
+  if (first?.key === 'panels' && key === 'autoClose') return t('changes.value.serverDefault');
+  if (key === 'memberSilentHours' || key === 'staffSilentHours') return t('changes.value.off');
   if (key === 'perPanelLimit') return t('changes.value.noLimit');
   if (key === 'supportHours') return t('changes.value.off');
   if (key === 'welcomeMessage') return t('changes.value.botDefault');

@@ -56,7 +56,10 @@ export const AutoCloseRules = z
         message: `The warning must come before the close: less than ${formatCount(shortest)} hours.`,
       });
     }
-  });
+  })
+  .describe(
+    'When the bot closes a ticket by itself (config.autoClose; a panel\'s autoClose, null: the server\'s). The due time: docs/api.md, "Auto-close"; the bot reports the close as a closed event whose reason names the rule.',
+  );
 export type AutoCloseRules = z.infer<typeof AutoCloseRules>;
 
 export function defaultAutoCloseRules(): AutoCloseRules {

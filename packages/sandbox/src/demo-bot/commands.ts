@@ -204,11 +204,14 @@ async function unclaim(desk: Desk, ticket: DeskTicket, command: ReceivedCommand)
   return done();
 }
 
-/** The closing line, `closed`, the transcript and `transcript_stored`, then the channel goes: each step once, a repeat finishes what is left. */
-async function close(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): Promise<CommandOutcome> {
+/**
+ * The closing line (`line`: auto-close's own), `closed`, the transcript and `transcript_stored`, then
+ * the channel goes: each step once, a repeat finishes what is left.
+ */
+export async function close(desk: Desk, ticket: DeskTicket, command: Pick<ReceivedCommand, 'requestedBy' | 'reason'>, line?: string): Promise<CommandOutcome> {
   if (!ticket.closed) {
     const reason = command.reason ?? null;
-    await desk.botSays(ticket, `🔒 <@${command.requestedBy.id}> closed this ticket${reason ? `: ${reason}` : '.'} The conversation is kept as a transcript.`);
+    await desk.botSays(ticket, line ?? `🔒 <@${command.requestedBy.id}> closed this ticket${reason ? `: ${reason}` : '.'} The conversation is kept as a transcript.`);
     const at = desk.clock();
     ticket.closed = { by: command.requestedBy.id, reason, at, transcript: false, channelDeleted: false };
     await desk.events(ticket, [{ id: desk.eventId(ticket, 'x'), type: 'closed', at: new Date(at).toISOString(), closedBy: command.requestedBy.id, reason }]);

@@ -7,7 +7,7 @@ import { DEMO_APP, DEMO_CHANNELS, DEMO_GUILDS, DEMO_PEOPLE, DEMO_ROLES } from '.
 import { discordSandbox } from '../discord/plugin';
 import { replyNonce } from './commands';
 import { startDemoBot } from './index';
-import { DAY_MS, demoServer, dueEvents, history, prng, ticketsOfDay } from './history';
+import { DAY_MS, dayOf, demoServer, dueEvents, history, prng, ticketsOfDay } from './history';
 import { type LiveDesk, runningDesk, startLiveDesk } from './live';
 
 const ARCADE = DEMO_GUILDS.avasArcade.id;
@@ -36,6 +36,8 @@ class FakeBotApi {
   downloads = 0;
   /** The server's tags (`GET .../tags?q=`: those whose name contains `q`). */
   tags: Json[] = [];
+  /** Added to the configuration the bot reads (auto-close's rules). */
+  extraConfig: Json = {};
 
   #count = 0;
 
@@ -86,7 +88,7 @@ class FakeBotApi {
     app.get('/api/bot/v1/servers/:server/config', async (req, reply) => {
       if ((req.params as { server: string }).server !== ARCADE) return reply.code(404).send({ code: 1002, message: 'Not found' });
       const general = { defaultCategoryId: DEMO_CHANNELS.avasArcade.supportCategory, ticketNameScheme: 'help-{count}' };
-      return { config: { general, panels: [{ id: 'support', name: 'General support', supportRoleIds: [DEMO_ROLES.avasArcade.supportTeam], categoryId: null, namingScheme: null, form: [{ label: 'What do you need help with?' }] }] } };
+      return { config: { general, panels: [{ id: 'support', name: 'General support', supportRoleIds: [DEMO_ROLES.avasArcade.supportTeam], categoryId: null, namingScheme: null, form: [{ label: 'What do you need help with?' }] }], ...this.extraConfig } };
     });
     app.get('/api/bot/v1/commands', async (req, reply) => {
       if (!authed(req)) return reply.code(401).send({});
@@ -161,7 +163,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function start(options: { startTickets?: number; failPolls?: number } = {}): Promise<World> {
+async function start(options: { startTickets?: number; failPolls?: number; extraConfig?: Json } = {}): Promise<World> {
   // Keep-alive connections of the bot's fetch are closed with the server.
   const app = Fastify({ logger: false, forceCloseConnections: true });
   const control = createSandboxControl();
@@ -170,6 +172,7 @@ async function start(options: { startTickets?: number; failPolls?: number } = {}
   const api = new FakeBotApi();
   await api.mount(app);
   api.failPolls = options.failPolls ?? 0;
+  api.extraConfig = options.extraConfig ?? {};
   const base = await app.listen({ host: '127.0.0.1', port });
   const botApi = (method: string, path: string, body?: unknown, gzip = false) =>
     fetch(`${base}/api/bot/v1${path}`, {
@@ -546,5 +549,74 @@ describe('startDemoBot opens the desk', () => {
     const bot = startDemoBot({ apiBase: 'http://127.0.0.1:9', key: KEY, cdnBase: 'http://127.0.0.1:9/cdn', desk: false, fetch: async () => new Response(null, { status: 204 }) });
     expect(await bot.live).toBeNull();
     await bot.stop();
+  });
+});
+
+describe('auto-close (auto-close.ts)', () => {
+  const rules = (fields: Json) => ({ memberSilentHours: null, staffSilentHours: null, onOpenerLeave: false, warningHours: 0, warningMessage: '', ...fields });
+
+  test('warns with a Keep open button, counts again after Keep open, then closes when due with the rule in the reason', async () => {
+    const { api, desk, read } = await start({ startTickets: 0, extraConfig: { autoClose: rules({ staffSilentHours: 4, warningHours: 2, warningMessage: '{user}: this closes {time}.' }) } });
+    expect(desk.hourMs()).toBe(3_600_000);
+    expect(desk.hourMs(250)).toBe(250);
+    expect(() => desk.hourMs(5)).toThrow(/100 to 3600000 ms/);
+    const ticket = await desk.openTicket();
+    await until(() => api.messages.some((m) => m.ticketId === ticket.ticketId && m.message.components === undefined && /this closes <t:\d+:R>/.test(m.message.content)), 3000);
+    const warning = (await read(ticket.channelId)).find((m) => m.content.includes('this closes'))!;
+    expect(warning.content).toContain(`<@${ticket.openerId}>: this closes <t:`);
+    expect(warning.content).toContain('Demo clock: one hour lasts 250 ms.');
+    expect(warning.components[0].components[0]).toMatchObject({ type: 2, label: 'Keep open', custom_id: 'autoclose:keep-open' });
+    const kept = Date.now();
+    await desk.keepOpen(ticket.ticketId);
+    expect(api.events.find((e) => e.type === 'kept_open')).toMatchObject({ ticketId: ticket.ticketId, by: ticket.openerId });
+    await until(() => api.events.some((e) => e.type === 'closed' && e.ticketId === ticket.ticketId), 5000);
+    // 4 hours of 250 ms from the press, not from the member's message.
+    expect(Date.now() - kept).toBeGreaterThanOrEqual(900);
+    expect(api.events.find((e) => e.type === 'closed' && e.ticketId === ticket.ticketId)).toMatchObject({ closedBy: DEMO_APP.clientId, reason: 'Auto-close (staff_silent): no answer from staff for 4 hours.' });
+    // The history's open tickets (no channel, no messages) close by the same rule from their opening, by the event alone.
+    const history = api.events.filter((e) => e.type === 'closed' && String(e.id).endsWith(':auto-close'));
+    const now = Date.now();
+    const open = [...ticketsOfDay(server(), dayOf(now) - DAY_MS), ...ticketsOfDay(server(), dayOf(now))].filter((t) => t.openedAt < now - 5000 && (t.closedAt === null || t.closedAt > now) && t.reopenedAt === null);
+    expect(history.map((e) => e.ticketId)).toEqual(expect.arrayContaining(open.map((t) => t.ticketId)));
+    for (const event of history) expect(event).toMatchObject({ ticketId: expect.stringMatching(/^d\d+n\d+$/), closedBy: DEMO_APP.clientId, reason: 'Auto-close (staff_silent): no answer from staff for 4 hours.' });
+    expect(desk.autoClosedHistory()).toEqual(history.map((e) => `${ARCADE}:${e.ticketId}`));
+    await until(() => api.transcripts.has(`t-${ticket.ticketId}`));
+    const lines = api.transcripts.get(`t-${ticket.ticketId}`)!.messages.map((m: Json) => m.content);
+    expect(lines.filter((line: string) => line.includes('this closes'))).toHaveLength(2);
+    expect(lines.at(-1)).toBe('🔒 This ticket was closed automatically: no answer from the support team for 4 hours. The conversation is kept as a transcript.');
+    expect(desk.tickets().find((t) => t.ticketId === ticket.ticketId)?.closed).toBe(true);
+  });
+
+  test('a close that came due before its warning (the clock or the rules changed) warns first and closes the warning’s hours later', async () => {
+    const { api, desk } = await start({ startTickets: 0, extraConfig: {} });
+    api.extraConfig = { autoClose: rules({ staffSilentHours: 2, warningHours: 1, warningMessage: 'Closing {time}.' }) };
+    const ticket = await desk.openTicket();
+    await new Promise((ok) => setTimeout(ok, 700));
+    const switched = Date.now();
+    desk.hourMs(300);
+    await until(() => api.events.some((e) => e.type === 'closed' && e.ticketId === ticket.ticketId), 5000);
+    expect(Date.now() - switched).toBeGreaterThanOrEqual(280);
+    await until(() => api.transcripts.has(`t-${ticket.ticketId}`));
+    const lines = api.transcripts.get(`t-${ticket.ticketId}`)!.messages.map((m: Json) => m.content as string);
+    expect(lines.at(-2)).toMatch(/^Closing <t:\d+:R>\.\n-# Demo clock: one hour lasts 300 ms\.$/);
+    expect(lines.at(-1)).toMatch(/closed automatically: no answer from the support team for 2 hours/);
+  });
+
+  test('a panel’s own rules win; the opener leaving closes only when the rules say so', async () => {
+    const { api, desk, base } = await start({ startTickets: 0, extraConfig: { autoClose: rules({ onOpenerLeave: false }) } });
+    const first = await desk.openTicket();
+    const left = await fetch(`${base}/sandbox/discord/_control/demo-bot/member-leaves`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticketId: first.ticketId }) });
+    expect(await left.json()).toMatchObject({ ticket: { ticketId: first.ticketId, closed: false, autoClosed: false } });
+    api.extraConfig = {
+      autoClose: rules({ onOpenerLeave: false }),
+      panels: [{ id: 'support', name: 'General support', supportRoleIds: [DEMO_ROLES.avasArcade.supportTeam], categoryId: null, namingScheme: null, form: [], autoClose: rules({ onOpenerLeave: true }) }],
+    };
+    const closed = await desk.openerLeaves(first.ticketId);
+    expect(closed).toMatchObject({ closed: true, autoClosed: true });
+    expect(api.events.find((e) => e.type === 'closed' && e.ticketId === first.ticketId)).toMatchObject({ reason: 'Auto-close (opener_left): the member who opened this ticket left the server.' });
+    const unknown = await fetch(`${base}/sandbox/discord/_control/demo-bot/keep-open`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticketId: 'nope' }) });
+    expect(unknown.status).toBe(400);
+    const clock = await fetch(`${base}/sandbox/discord/_control/demo-bot/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hourMs: 1000 }) });
+    expect(await clock.json()).toEqual({ hourMs: 1000 });
   });
 });

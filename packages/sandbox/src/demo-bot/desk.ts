@@ -7,6 +7,7 @@
  * What it does and when: docs/sandbox.md, "The demo bot's desk".
  */
 import { DEMO_APP, DEMO_GUILD_DATA } from '../discord/demo-data';
+import type { AutoCloser } from './auto-close';
 import { type DiscordChannel, DiscordClient, type DiscordMessage, type FetchLike } from './discord';
 import { type DemoPanel, type DemoServer, dayOf, DAY_MS, demoUserName, hash, historyTicket, prng } from './history';
 
@@ -135,6 +136,8 @@ export class Desk {
   readonly log: Log;
   readonly random: () => number;
   readonly botUser: DeskUser;
+  /** Told of every message (auto-close.ts); set by live.ts. */
+  autoClose: AutoCloser | null = null;
   /** The next ticket number per server. */
   readonly #numbers = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
@@ -415,6 +418,7 @@ export class Desk {
       stickers: [],
     };
     ticket.messages.push(entry);
+    this.autoClose?.noted(ticket, author.id, author.bot, staffId !== undefined, Date.parse(createdAt));
     const res = await this.botApi('POST', '/messages', { messages: [{ id: `m:${ticket.ticketId}:${message.id}`, serverId: ticket.server.id, ticketId: ticket.ticketId, at: createdAt, type: 'message_created', message: entry, author }] });
     if (res.status !== 200) this.log.warn({ ticket: ticket.ticketId, status: res.status, body: (await res.text()).slice(0, 300) }, 'demo bot: a live message was refused');
     const events: Array<Record<string, unknown>> = [];

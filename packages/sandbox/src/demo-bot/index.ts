@@ -44,7 +44,7 @@ export interface DemoBotOptions {
 }
 
 /** The desk's settings as `startDemoBot` takes them (everything else comes from the bot's own options). */
-export type DeskSettings = Partial<Pick<LiveDeskOptions, 'discordApiBase' | 'sandboxBase' | 'botToken' | 'startTickets' | 'every' | 'maxOpen' | 'random' | 'commands' | 'waitSeconds' | 'backoffMs'>> & {
+export type DeskSettings = Partial<Pick<LiveDeskOptions, 'discordApiBase' | 'sandboxBase' | 'botToken' | 'startTickets' | 'every' | 'maxOpen' | 'random' | 'commands' | 'waitSeconds' | 'backoffMs' | 'autoCloseHourMs'>> & {
   startAfterMs?: number;
 };
 
@@ -186,8 +186,8 @@ export function startDemoBot(options: DemoBotOptions): DemoBot {
     const now = clock();
     const events: DemoEvent[] = [];
     const tick = Math.floor(now / (options.liveIntervalMs ?? 5000));
-    // A ticket the desk adopted is the desk's from then on: the history no longer scripts it.
-    const adopted = new Set((desk?.tickets() ?? []).map((t) => `${t.serverId}:${t.ticketId}`));
+    // A ticket the desk adopted (or auto-close closed) is the desk's from then on: the history no longer scripts it.
+    const adopted = new Set([...(desk?.tickets() ?? []).map((t) => `${t.serverId}:${t.ticketId}`), ...(desk?.autoClosedHistory() ?? [])]);
     for (const server of servers) {
       const all = [...ticketsOfDay(server, dayOf(now) - 86_400_000), ...ticketsOfDay(server, dayOf(now))];
       const today = all.filter((t) => !adopted.has(`${server.id}:${t.ticketId}`));

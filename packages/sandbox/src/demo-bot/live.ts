@@ -3,7 +3,8 @@
  * Discord) and the command loop, with the controls tests and the sandbox's `/_control/demo-bot/*`
  * routes use to make things happen now (docs/sandbox.md, "The demo bot's desk").
  */
-import { type CommandLoop, startCommandLoop } from './commands';
+import { AUTO_CLOSER_ID, AutoCloser, HOUR_MS, HOUR_MS_MIN } from './auto-close';
+import { type CommandLoop, close, startCommandLoop } from './commands';
 import { Desk, type DeskOptions, type DeskTicket } from './desk';
 import { staffWrites } from './tags';
 
@@ -33,6 +34,14 @@ export interface LiveDesk {
   tickets(): LiveTicketInfo[];
   /** A support member (`staffId`, else the ticket's) writes `content` now; `/tag <name>` uses a tag (tags.ts). */
   staffWrites(ticketId: string, content: string, staffId?: string): Promise<LiveTicketInfo & { messageId: string; tagId: string | null }>;
+  /** The opener presses the auto-close warning's "Keep open" in `ticketId` (auto-close.ts). */
+  keepOpen(ticketId: string): Promise<LiveTicketInfo>;
+  /** The opener of `ticketId` leaves the server: closed when the rules say so. */
+  openerLeaves(ticketId: string): Promise<LiveTicketInfo & { autoClosed: boolean }>;
+  /** History tickets auto-close closed (`serverId:ticketId`): the history scripts them no more. */
+  autoClosedHistory(): string[];
+  /** How long an hour lasts for auto-close (ms); sets it when given. */
+  hourMs(set?: number): number;
   /** Commands carried out so far. */
   readonly commandsHandled: number;
   stop(): Promise<void>;
@@ -43,6 +52,8 @@ export interface LiveDeskOptions extends DeskOptions {
   commands?: boolean;
   waitSeconds?: number;
   backoffMs?: { first: number; max: number };
+  /** How long an hour lasts for auto-close (default a real hour; DEMO_BOT_HOUR_MS in `npm start`). */
+  autoCloseHourMs?: number;
 }
 
 /** Refused input of a control (an unknown server or ticket): the control route answers 400. */
@@ -73,9 +84,24 @@ function infoOf(ticket: DeskTicket): LiveTicketInfo {
 
 export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParameters<typeof Desk>[1]): LiveDesk {
   const desk = new Desk(options, botApi);
+  const closer = new AutoCloser(
+    desk,
+    async (ticket, reason, line) => {
+      const outcome = await close(desk, ticket, { requestedBy: { id: AUTO_CLOSER_ID, name: 'Tickety', avatarUrl: null }, reason }, line);
+      if (outcome.outcome === 'failed') throw new Error(`auto-close of ${ticket.ticketId}: ${outcome.reason}`);
+    },
+    options.autoCloseHourMs,
+  );
+  desk.autoClose = closer;
+  closer.start();
   const started = desk.start();
   started.catch((error: unknown) => desk.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'demo bot: the desk could not open its tickets'));
   const loop: CommandLoop | null = options.commands === false ? null : startCommandLoop(desk, { apiBase: options.apiBase, key: options.key, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.waitSeconds !== undefined ? { waitSeconds: options.waitSeconds } : {}), ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}) });
+  const openTicket = (ticketId: string) => {
+    const ticket = desk.openTickets().find((t) => t.ticketId === ticketId && t.openerId !== null);
+    if (!ticket) throw new LiveDeskInputError(`No open ticket ${ticketId} the demo bot knows the opener of.`);
+    return ticket;
+  };
   const live: LiveDesk = {
     started,
     async openTicket(serverId) {
@@ -97,11 +123,30 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
       const wrote = await desk.serial(() => staffWrites(desk, ticket, content, staffId));
       return { ...infoOf(ticket), ...wrote };
     },
+    async keepOpen(ticketId) {
+      const ticket = openTicket(ticketId);
+      await desk.serial(() => closer.keepOpen(ticket));
+      return infoOf(ticket);
+    },
+    async openerLeaves(ticketId) {
+      const ticket = openTicket(ticketId);
+      const autoClosed = await desk.serial(() => closer.openerLeft(ticket));
+      return { ...infoOf(ticket), autoClosed };
+    },
+    autoClosedHistory: () => [...closer.closedHistory],
+    hourMs(set) {
+      if (set !== undefined) {
+        if (!Number.isFinite(set) || set < HOUR_MS_MIN || set > HOUR_MS) throw new LiveDeskInputError(`An hour lasts ${HOUR_MS_MIN} to ${HOUR_MS} ms.`);
+        closer.setHourMs(set);
+      }
+      return closer.hourMs;
+    },
     get commandsHandled() {
       return loop?.handled ?? 0;
     },
     async stop() {
       desk.stop();
+      closer.stop();
       const index = running.indexOf(live);
       if (index !== -1) running.splice(index, 1);
       await loop?.stop();

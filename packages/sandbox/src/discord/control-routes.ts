@@ -200,6 +200,10 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
   route('demo-bot/open-ticket', async (options) => ({ ticket: await desk().openTicket(str(options, 'serverId', false)) }));
   route('demo-bot/member-writes', async (options) => ({ ticket: await desk().memberWrites(str(options, 'ticketId', false)) }));
   route('demo-bot/staff-writes', async (options) => ({ ticket: await desk().staffWrites(str(options, 'ticketId', true)!, str(options, 'content', true)!, str(options, 'staffId', false)) }));
+  // Auto-close (docs/sandbox.md, "Auto-close"): Keep open, the opener leaving, and the demo's clock.
+  route('demo-bot/keep-open', async (options) => ({ ticket: await desk().keepOpen(str(options, 'ticketId', true)!) }));
+  route('demo-bot/member-leaves', async (options) => ({ ticket: await desk().openerLeaves(str(options, 'ticketId', true)!) }));
+  route('demo-bot/clock', (options) => ({ hourMs: desk().hourMs(num(options, 'hourMs', false)) }));
 
   route('bot-guild', (options) => {
     const guildId = str(options, 'guildId', true)!;

@@ -21,6 +21,7 @@ import { useT } from './i18n';
 import { LabelChips } from './label-chip';
 import { type Conversation, isPending } from './model';
 import { PaneLoading } from './pane-loading';
+import { AutoCloseBadge } from './auto-close-badge';
 import { PersonName, usePersonName, useTicketName, WaitingBadge } from './queue';
 import { ReplyBox, type ReplyDraft, type Restore } from './reply-box';
 import { TicketActions } from './ticket-actions';
@@ -235,6 +236,7 @@ export default function TicketPane({ server, conversation, detail, apply, labels
           </h2>
           <span className="text-sm text-surface-600 dark:text-surface-400">{ticket.panelName ?? t('tickets.noPanel')}</span>
           <WaitingBadge ticket={ticket} now={now} />
+          <AutoCloseBadge ticket={ticket} now={now} />
         </div>
         <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="text-surface-500 dark:text-surface-400">{t('tickets.openedBy')}</dt>

@@ -8,6 +8,7 @@ import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useId, useS
 import { ListSkeleton } from '../../components/list-skeleton';
 import { failedRead } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
+import { AutoCloseBadge } from './auto-close-badge';
 import { type QueueView, queueQuery } from './filters';
 import { useT } from './i18n';
 import { LabelChips } from './label-chip';
@@ -163,6 +164,7 @@ function Row({ ticket, queue, server, view, current, now }: { ticket: TicketSumm
             <PersonName person={ticket.opener} className="min-w-0 truncate text-sm font-medium text-surface-800 dark:text-surface-100" />
           </span>
           <WaitingBadge ticket={ticket} now={now} />
+          <AutoCloseBadge ticket={ticket} now={now} />
           <span className="text-xs text-surface-600 dark:text-surface-400">{ticket.claimer ? t('tickets.claimedBy', { name: personName(ticket.claimer) }) : t('tickets.unclaimed')}</span>
         </div>
         <LabelChips ids={ticket.labels} labels={queue.labels} className="mt-1 flex flex-wrap gap-1" />

@@ -31,6 +31,7 @@ function summary(id: string, number: number, over: Partial<TicketSummary> = {}):
     lastMessage: { author: MIA, excerpt: 'My order never arrived', at: new Date(Date.now() - 5 * 60_000).toISOString(), fromMember: true },
     waitingForStaff: true,
     waitingSince: new Date(Date.now() - 5 * 60_000).toISOString(),
+    autoClose: null,
     ...over,
   };
 }
@@ -571,5 +572,24 @@ describe('Tickets in German', () => {
     expect(screen.getByRole('list', { name: 'Offene Tickets' })).toBeInTheDocument();
     expect(screen.getAllByText('Wartet auf das Team').length).toBeGreaterThan(0);
     expect(screen.getByText('Unbekanntes Mitglied')).toHaveAttribute('title', STRANGER.id);
+  });
+});
+
+describe('Tickets: auto-close', () => {
+  it('shows when each open ticket closes by the rules (the exact time and the rule as its tooltip), none where no rule applies, and in the ticket’s header', async () => {
+    const at = new Date(Date.now() + 3 * 3_600_000 + 60_000).toISOString();
+    const closing = summary('t12', 12, { autoClose: { rule: 'member_silent', at, warnAt: null } });
+    const overdue = summary('t14', 14, { autoClose: { rule: 'staff_silent', at: new Date(Date.now() - 60_000).toISOString(), warnAt: null } });
+    const { unexpected } = show('tickets/t12', { [`GET ${BASE}`]: queue([closing, T13, overdue]), [`GET ${BASE}/t12`]: detail({ ticket: closing }) });
+    const list = await screen.findByRole('list', { name: 'Open tickets' });
+    const [first, second, third] = within(list).getAllByRole('link') as [HTMLElement, HTMLElement, HTMLElement];
+    const badge = within(first).getByText('Closes in 3 hours');
+    expect(badge).toHaveAttribute('datetime', at);
+    expect(badge.parentElement).toHaveAttribute('title', expect.stringMatching(/^Closes automatically at .+ unless the member answers \(auto-close\)$/));
+    expect(within(second).queryByText(/^Closes/)).toBeNull();
+    expect(within(third).getByText('Closing now').parentElement).toHaveAttribute('title', expect.stringMatching(/unless staff answer/));
+    const header = await screen.findByRole('heading', { name: /Ticket #12/ });
+    expect(within(header.parentElement!).getByText('Closes in 3 hours')).toBeInTheDocument();
+    expect(unexpected).toEqual([]);
   });
 });
