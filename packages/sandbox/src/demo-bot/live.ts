@@ -3,6 +3,7 @@
  * Discord) and the command loop, with the controls tests and the sandbox's `/_control/demo-bot/*`
  * routes use to make things happen now (docs/sandbox.md, "The demo bot's desk").
  */
+import type { Refusal } from './blocklist';
 import { type CommandLoop, startCommandLoop } from './commands';
 import { Desk, type DeskOptions, type DeskTicket } from './desk';
 
@@ -25,8 +26,10 @@ export interface LiveTicketInfo {
 export interface LiveDesk {
   /** Resolves once the start tickets are open (rejects if opening them failed). */
   readonly started: Promise<void>;
-  /** Opens a ticket now (in `serverId`, else the first server the desk works in). */
-  openTicket(serverId?: string): Promise<LiveTicketInfo>;
+  /** Opens a ticket now (in `serverId`, else the first server the desk works in; for `userId`, else one of its members). A blocked member: `TicketRefused`. */
+  openTicket(serverId?: string, userId?: string): Promise<LiveTicketInfo>;
+  /** The tickets the blocklist refused so far, oldest first (blocklist.ts). */
+  refusals(): Refusal[];
   /** The opener writes now in `ticketId` (else in a random open ticket). */
   memberWrites(ticketId?: string): Promise<LiveTicketInfo & { messageId: string }>;
   tickets(): LiveTicketInfo[];
@@ -75,10 +78,11 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
   const loop: CommandLoop | null = options.commands === false ? null : startCommandLoop(desk, { apiBase: options.apiBase, key: options.key, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.waitSeconds !== undefined ? { waitSeconds: options.waitSeconds } : {}), ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}) });
   const live: LiveDesk = {
     started,
-    async openTicket(serverId) {
+    async openTicket(serverId, userId) {
+      if (userId !== undefined && !/^\d{17,20}$/.test(userId)) throw new LiveDeskInputError(`"userId" must be a Discord user id, not ${JSON.stringify(userId.slice(0, 40))}.`);
       const server = serverId === undefined ? desk.deskServers()[0] : desk.deskServers().find((s) => s.id === serverId);
       if (!server) throw new LiveDeskInputError(serverId === undefined ? 'The demo bot works in no server with a ticket category.' : `The demo bot opens no tickets in server ${serverId}.`);
-      return infoOf(await desk.serial(() => desk.openTicket(server)));
+      return infoOf(await desk.serial(() => desk.openTicket(server, 'waiting', userId)));
     },
     async memberWrites(ticketId) {
       const open = desk.openTickets().filter((t) => t.openerId !== null);
@@ -88,6 +92,7 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
       return { ...infoOf(ticket), messageId: message.id };
     },
     tickets: () => [...desk.tickets.values()].map(infoOf),
+    refusals: () => [...desk.blocklist.refusals],
     get commandsHandled() {
       return loop?.handled ?? 0;
     },

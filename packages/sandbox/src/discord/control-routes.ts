@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { openOrRefused } from '../demo-bot/blocklist';
 import { LiveDeskInputError, runningDesk } from '../demo-bot/live';
 import { sha256 } from '../kit/crypto';
 import type { FaultOptions, RouteMatcher, SandboxTokenInfo } from './control';
@@ -196,7 +197,9 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
     return found;
   };
   route('demo-bot/tickets', () => ({ tickets: desk().tickets() }));
-  route('demo-bot/open-ticket', async (options) => ({ ticket: await desk().openTicket(str(options, 'serverId', false)) }));
+  // A blocked member is refused (200, `ticket` null, `refused`: the entry and the bot's ephemeral reply).
+  route('demo-bot/open-ticket', (options) => openOrRefused(desk(), str(options, 'serverId', false), str(options, 'userId', false)));
+  route('demo-bot/refusals', () => ({ refusals: desk().refusals() }));
   route('demo-bot/member-writes', async (options) => ({ ticket: await desk().memberWrites(str(options, 'ticketId', false)) }));
 
   route('bot-guild', (options) => {
