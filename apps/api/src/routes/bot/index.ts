@@ -4,6 +4,7 @@ import { gunzip as gunzipCb } from 'node:zlib';
 import { normalizeIP } from '@fastify/rate-limit';
 import {
   ApiError,
+  BOT_CONFIG_DESCRIPTION,
   BotCommandBatch,
   BotCommandParams,
   BotCommandResult,
@@ -155,7 +156,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
     return rotated;
   });
 
-  app.get('/servers/:server/config', { schema: { params: GuildParams, response: { 200: ServerConfigAnswer.pick({ version: true, config: true }), 304: z.null(), ...errors } } }, async (req, reply) => {
+  app.get('/servers/:server/config', { schema: { description: BOT_CONFIG_DESCRIPTION, params: GuildParams, response: { 200: ServerConfigAnswer.pick({ version: true, config: true }), 304: z.null(), ...errors } } }, async (req, reply) => {
     await app.botKeys.assertServes(req.bot!.botId, [req.params.server]);
     const live = await app.serverConfigs.live(req.params.server);
     const etag = configEtag(live.version, live.config);

@@ -57,7 +57,7 @@ describe.each(databases())('the blocklist in the configuration on $name', (datab
     const live = ServerConfigAnswer.parse((await browser.get(`${url}/config`)).json());
     return put(browser, `${url}/config`, { expectedVersion: live.version, config: { ...live.config, blocklist } });
   };
-  const stored = async (guildId = ARCADE) => {
+  const stored = async (guildId: string = ARCADE) => {
     const { rows } = await t.db.query<{ config: ServerConfig }>('SELECT config FROM server_config_versions WHERE guild_id = $1 ORDER BY version DESC LIMIT 1', [guildId]);
     return rows[0]?.config.blocklist;
   };
