@@ -5,6 +5,7 @@ import { changeLocale } from '@tickety/shared';
 import { type ApiAnswer, apiError, mockApi, renderPage, resetShared, useServedServer } from '@tickety/shared/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { config, live, resources, ROLE_MODS } from '../../../../test/config-fixtures';
+import { showAutomation } from '../../../../test/automation';
 import { ARCADE, avaMe } from '../../../../test/fixtures';
 import type { LiveConfig } from '../../api';
 import { ResourcesContext } from '../../pickers';
@@ -33,7 +34,7 @@ function Page({ base, onSaved, access }: { base: LiveConfig; onSaved(live: LiveC
   useServedServer(SERVER, access);
   return (
     <ResourcesContext.Provider value={{ data: resources(), loading: false, error: null, retry: () => {} }}>
-      <Section server={SERVER} live={base} onSaved={onSaved} onRefetch={async () => base} />
+      <Section server={SERVER} live={base} onSaved={onSaved} onRefetch={async () => base} retryResources={() => {}} />
     </ResourcesContext.Provider>
   );
 }
@@ -158,6 +159,18 @@ describe('the Blocklist tab', () => {
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Remove/ })).toBeNull();
     expect(screen.getByRole('textbox', { name: "Member's user ID" })).toBeDisabled();
+  });
+
+  it('is the Automation page’s Blocklist tab, saving through the page (which says the version)', async () => {
+    const user = userEvent.setup();
+    const saved = live({ version: 5, config: config({ blocklist: [] }) });
+    const page = await showAutomation('?tab=blocklist', { [`GET ${BASE}/config`]: live({ config: config({ blocklist: [entry()] }) }), [`GET ${BASE}/logs/actors`]: { actors: [] }, [`PUT ${BASE}/config`]: saved });
+    store = page.store;
+    expect(await screen.findByRole('heading', { level: 2, name: 'Blocklist' }, { timeout: 10_000 })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Remove User 1000000000000000003 from the blocklist' }));
+    await user.click(saveButton());
+    expect(await screen.findByText('Saved: this is version 5 of the configuration.')).toBeInTheDocument();
+    expect(screen.getByText('No one is blocked. Members and roles you add appear here.')).toBeInTheDocument();
   });
 
   it('speaks German', async () => {
