@@ -41,7 +41,7 @@ export class TicketRefused extends Error {
 }
 
 /** Whether `entry` blocks at `now`: it has no end, or its end is later. */
-export function isActive(entry: Pick<BotBlockEntry, 'expiresAt'>, now: number): boolean {
+function isActive(entry: Pick<BotBlockEntry, 'expiresAt'>, now: number): boolean {
   return entry.expiresAt === null || Date.parse(entry.expiresAt) > now;
 }
 

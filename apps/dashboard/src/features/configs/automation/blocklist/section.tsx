@@ -156,7 +156,8 @@ export default function Section({ server, live, onSaved, onRefetch }: SectionPro
                       <p className="flex flex-wrap items-center gap-2">
                         <Icon aria-hidden="true" className="size-4 shrink-0 text-surface-500" />
                         <span className={cx('font-medium break-words text-surface-900 dark:text-surface-100', expired && 'line-through decoration-surface-400')}>{name}</span>
-                        <span className="font-mono text-xs text-surface-500 dark:text-surface-400">{entry.id}</span>
+                        {/* The id beside a resolved name (an unknown one is named by its id already). */}
+                        {name.includes(entry.id) ? null : <span className="font-mono text-xs text-surface-500 dark:text-surface-400">{entry.id}</span>}
                         <Badge tone="neutral">{t(entry.kind === 'role' ? 'blocklist.kind.role' : 'blocklist.kind.user')}</Badge>
                         {expired ? <Badge tone="warning">{t('blocklist.expired')}</Badge> : null}
                       </p>
