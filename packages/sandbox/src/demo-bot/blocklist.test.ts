@@ -85,11 +85,11 @@ describe('the desk honours the blocklist', () => {
       // biome-ignore lint/suspicious/noExplicitAny: the control's answers are read freely
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
-    return { control, events, desk };
+    return { control, events, desk, base };
   }
 
   test('a blocked member (by id, or by a role they have) is refused with the reason; nothing opens; others open as before', async () => {
-    const { control, events } = await start({
+    const { control, events, base } = await start({
       general: { language: 'de' },
       blocklist: [block({ reason: 'Spam in Tickets', expiresAt: at(NOW + HOUR) }), block({ kind: 'role', id: DEMO_ROLES.avasArcade.member, reason: 'Raid' }), block({ id: PLAYER, reason: 'old', expiresAt: at(NOW - HOUR) })],
     });
@@ -106,6 +106,11 @@ describe('the desk honours the blocklist', () => {
     expect(events).toEqual([]);
     expect((await control('tickets', {})).body.tickets).toEqual([]);
     expect((await control('refusals', {})).body.refusals.map((r: { userId: string }) => r.userId)).toEqual([cleo.id, ben.id]);
+    // The server's sandbox page shows the bot's ephemeral replies (newest first).
+    const guildPage = await (await fetch(`${base}/sandbox/discord/guilds/${ARCADE}`)).text();
+    expect(guildPage).toContain("The bot's ephemeral replies (only the member saw them)");
+    expect(guildPage.indexOf('Raid')).toBeLessThan(guildPage.indexOf('Spam in Tickets'));
+    expect(guildPage).toContain('Die Sperre gilt, bis ein Moderator sie aufhebt.');
 
     // The player's entry has expired; Ava has none (her Admin role is not listed).
     for (const userId of [PLAYER, DEMO_USERS.ava.id]) {
