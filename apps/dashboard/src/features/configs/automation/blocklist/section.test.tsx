@@ -173,6 +173,21 @@ describe('the Blocklist tab', () => {
     expect(screen.getByText('No one is blocked. Members and roles you add appear here.')).toBeInTheDocument();
   });
 
+  it('asks before leaving with unsaved changes (another tab of the page)', async () => {
+    const user = userEvent.setup();
+    const page = await showAutomation('?tab=blocklist', { [`GET ${BASE}/config`]: live({ config: config({ blocklist: [entry()] }) }), [`GET ${BASE}/logs/actors`]: { actors: [] } });
+    store = page.store;
+    await screen.findByRole('heading', { level: 2, name: 'Blocklist' }, { timeout: 10_000 });
+    await user.click(screen.getByRole('button', { name: 'Remove User 1000000000000000003 from the blocklist' }));
+    await user.click(screen.getByRole('link', { name: 'Overview' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Stay and keep editing' }));
+    expect(screen.getByText('No one is blocked. Members and roles you add appear here.')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Overview' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Leave without saving?' })).getByRole('button', { name: 'Leave without saving' }));
+    await waitFor(() => expect(page.router.state.location.search).toBe(''));
+  });
+
   it('speaks German', async () => {
     await changeLocale('de');
     show([entry({ expiresAt: new Date(Date.now() - HOUR).toISOString() })]);

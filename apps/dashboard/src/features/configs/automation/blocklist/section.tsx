@@ -6,8 +6,8 @@
  * `addedAt` of new entries (docs/api.md, "The server's configuration").
  */
 import type { BlockEntry, ServerConfig } from '@tickety/api-contract';
-import { formatDateTime, formatNumber, useAppSelector, useNow } from '@tickety/shared';
-import { Alert, Badge, Button, cx, inputClasses } from '@tickety/ui';
+import { formatDateTime, formatNumber, useAppSelector, useNavigate, useNow } from '@tickety/shared';
+import { Alert, Badge, Button, ConfirmDialog, cx, inputClasses } from '@tickety/ui';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import Save from 'lucide-react/icons/save';
 import Search from 'lucide-react/icons/search';
@@ -18,6 +18,7 @@ import { useCallback, useId, useMemo, useState } from 'react';
 import { useAreaWrite } from '../../../../lib/server-access';
 import { useWebLogActorsQuery } from '../../../logs-web/api';
 import type { LiveConfig } from '../../api';
+import { useLeaveGuard } from '../../leave-guard';
 import { useResources } from '../../pickers';
 import { type EditorTarget, useConfigEditor } from '../../use-config-editor';
 import type { SectionProps } from '../section-props';
@@ -42,6 +43,8 @@ export default function Section({ server, live, onSaved, onRefetch }: SectionPro
   const roles = useResources().data?.roles;
   const [query, setQuery] = useState('');
   const [said, setSaid] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const [leavingTo, setLeavingTo] = useState<string | null>(null);
   const saved = useCallback((next: LiveConfig) => onSaved(next), [onSaved]);
   const editor = useConfigEditor({ server, base: live, initial: live.config.blocklist, pristine: live.config.blocklist, target: TARGET, onSaved: saved, refetch: onRefetch });
   // Who added an entry is someone who saved the configuration: Web Logs knows their names (when the viewer may read it).
@@ -52,6 +55,8 @@ export default function Section({ server, live, onSaved, onRefetch }: SectionPro
     return names;
   }, [actors, me]);
 
+  // Leaving with unsaved changes (a link, another tab of the page, closing the browser's tab) asks first.
+  useLeaveGuard(editor.dirty, setLeavingTo);
   const entries = editor.draft;
   const limit = editor.base.blocklistLimit;
   const savedKeys = useMemo(() => new Set(editor.base.config.blocklist.map(entryKey)), [editor.base.config.blocklist]);
@@ -211,6 +216,21 @@ export default function Section({ server, live, onSaved, onRefetch }: SectionPro
           </div>
         ) : null}
       </div>
+      <ConfirmDialog
+        open={leavingTo !== null}
+        title={t('editor.leave.title')}
+        confirmLabel={t('editor.leave.confirm')}
+        cancelLabel={t('editor.leave.stay')}
+        onCancel={() => setLeavingTo(null)}
+        onConfirm={() => {
+          const to = leavingTo;
+          setLeavingTo(null);
+          editor.discard();
+          if (to) navigate(to);
+        }}
+      >
+        <p>{t('editor.leave.body', { name: t('blocklist.title') })}</p>
+      </ConfirmDialog>
     </section>
   );
 }
