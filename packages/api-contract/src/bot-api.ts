@@ -413,3 +413,8 @@ export const BotTagList = z.object({
   tags: z.array(Tag),
 });
 export type BotTagList = z.infer<typeof BotTagList>;
+/** What `GET /api/bot/v1/servers/:server/config` gives and what the bot must do with it (the OpenAPI document's words; docs/api.md says more). */
+export const BOT_CONFIG_DESCRIPTION = [
+  "The server's live configuration (`ServerConfig`, packages/api-contract/src/server-config) and its version; send the weak ETag back in If-None-Match for a 304 while nothing changed.",
+  '`config.blocklist` (`BlockEntry[]`): before opening a ticket, refuse it (open nothing) when the member, or one of their roles, is listed and the entry has no `expiresAt` or one later than now; answer the member ephemerally, in `config.general.language`, with the `reason` and until when (`expiresAt` as a Discord timestamp, or that it lasts until removed).',
+].join(' ');

@@ -25,7 +25,7 @@ import type { ZodError } from 'zod';
 import type { ConfigFileKey } from '../config';
 import type { Clock } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
-import type { LiveConfig, ServerConfigs, ServerLimits } from './server-config';
+import { type LiveConfig, type ServerConfigs, type ServerLimits, stampBlocklist } from './server-config';
 import type { ServerResourcesCache } from './server-resources';
 
 /** The fields of a file that the signature covers: all but `signature`. */
@@ -298,9 +298,10 @@ export class ConfigFiles {
   /**
    * What importing `raw` on `guild` would do, without writing anything: the file checked, its
    * configuration validated, its channels and roles mapped, then validated again with the server's
-   * limits (1001), and the changes against the live version.
+   * limits (1001), and the changes against the live version. Blocklist entries new to the server are
+   * shown added by `actorId` now, as the import will save them (the file's `addedBy` is not trusted).
    */
-  async prepare(guild: Pick<Guild, 'id'>, raw: unknown): Promise<PreparedImport> {
+  async prepare(guild: Pick<Guild, 'id'>, raw: unknown, actorId: string): Promise<PreparedImport> {
     const file = this.verify(raw);
     const shape = serverConfigSchema({ panelLimit: Number.POSITIVE_INFINITY }).safeParse(file.config);
     if (!shape.success) throw invalid(shape.error);
@@ -326,7 +327,7 @@ export class ConfigFiles {
 
     const checked = this.configs.schemaFor(live, live.config.panels.length).safeParse(mapped);
     if (!checked.success) throw invalid(checked.error);
-    const config = checked.data;
+    const config = { ...checked.data, blocklist: stampBlocklist(live.config.blocklist, checked.data.blocklist, actorId, new Date(this.clock()).toISOString()) };
     return {
       config,
       live,

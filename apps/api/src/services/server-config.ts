@@ -1,4 +1,5 @@
 import {
+  type BlockEntry,
   type ConfigActor,
   type ConfigFieldChange,
   FREE_BLOCKLIST_LIMIT,
@@ -84,6 +85,7 @@ export function describeChanges(before: ServerConfig, after: ServerConfig, chang
         if (change.path.startsWith('access')) return 'Dashboard access';
         if (change.path.startsWith('labels')) return 'Ticket labels';
         if (change.path.startsWith('autoClose')) return 'Auto-close';
+        if (change.path.startsWith('blocklist')) return 'Blocklist';
         return 'Configuration';
       }),
     ),
@@ -118,6 +120,20 @@ export function asToday(config: ServerConfig): ServerConfig {
     blocklist: stored.blocklist ?? [],
     feedback: stored.feedback ?? defaultFeedbackSettings(),
   };
+}
+
+/**
+ * The blocklist as saved: `addedBy` and `addedAt` are the server's word. An entry already in the live
+ * configuration (same kind and id) keeps its stored values, whatever the client sent; a new one gets
+ * `carried` (a restore: the version's own stamps, written by this server) or the acting user and now.
+ */
+export function stampBlocklist(live: readonly BlockEntry[], next: readonly BlockEntry[], actorId: string, at: string, carried: readonly BlockEntry[] = []): BlockEntry[] {
+  const key = (entry: BlockEntry) => `${entry.kind}:${entry.id}`;
+  const stored = new Map([...carried, ...live].map((entry) => [key(entry), entry]));
+  return next.map((entry) => {
+    const kept = stored.get(key(entry));
+    return kept ? { ...entry, addedBy: kept.addedBy, addedAt: kept.addedAt } : { ...entry, addedBy: actorId, addedAt: at };
+  });
 }
 
 /** A reset is confirmed by typing the server's name (both trimmed, case-sensitive): else 1001. */
@@ -232,6 +248,8 @@ export class ServerConfigs {
     actor: ConfigActor;
     action?: WebLogEntry['action'];
     restoredFrom?: number;
+    /** A restore: the restored version's blocklist, whose stamps its entries new to the live one keep. */
+    carriedBlocklist?: readonly BlockEntry[];
   }): Promise<LiveConfig> {
     return this.db.transaction(async (tx) => {
       const limits = await this.limits(options.guildId, tx);
@@ -242,11 +260,11 @@ export class ServerConfigs {
         throw new ApiHttpError('VALIDATION_FAILED', { message: `${issue.path.join('.') || 'config'}: ${issue.message}` });
       }
       if (live.version !== options.expectedVersion) throw this.conflict(live, await this.savedSince(options.guildId, options.expectedVersion, tx));
-      const next = parsed.data;
+      const at = new Date(this.clock()).toISOString();
+      const next = { ...parsed.data, blocklist: stampBlocklist(live.config.blocklist, parsed.data.blocklist, options.actor.id, at, options.carriedBlocklist) };
       const changes = diffConfig(live.config, next);
       const target = describeChanges(live.config, next, changes);
       const version = live.version + 1;
-      const at = new Date(this.clock()).toISOString();
       try {
         await tx.query(
           `INSERT INTO server_config_versions (guild_id, version, config, summary, actor_id, actor_name, actor_avatar_url, restored_from, created_at)

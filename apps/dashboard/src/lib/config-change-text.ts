@@ -5,7 +5,7 @@
  * quoted, booleans Yes/No, colours as hex, lists and objects summarised). Web Logs and Restore Configs
  * show them (components/config-changes.tsx) and the Web Logs CSV writes them as text.
  */
-import { formatNumber, LOCALE_NAMES, type Locale, type Translate } from '@tickety/shared';
+import { formatDateTime, formatNumber, LOCALE_NAMES, type Locale, type Translate } from '@tickety/shared';
 import type { ChangesKey } from './changes/i18n';
 
 type T = Translate<ChangesKey>;
@@ -128,6 +128,12 @@ const FIELD: Record<string, ChangesKey> = {
   panels: 'changes.panels',
   multiPanels: 'changes.multiPanels',
   labels: 'changes.labels',
+  // The blocklist: an entry's fields (`reason` is above).
+  blocklist: 'changes.blocklist',
+  kind: 'changes.field.kind',
+  expiresAt: 'changes.field.expiresAt',
+  addedBy: 'changes.field.addedBy',
+  addedAt: 'changes.field.addedAt',
   schemaVersion: 'changes.schemaVersion',
   order: 'changes.order',
   // Auto-close (the Automation page).
@@ -257,6 +263,7 @@ function segmentLabel(t: T, names: Names, segments: PathSegment[], index: number
   if (index === 0 && segment.key === 'access') return t('changes.role', { id });
   if (index === 0 && segment.key === 'labels') return t('changes.label', { name: names.labels.get(id) ?? id });
   if (index === 0 && segment.key === 'tags') return t('changes.tag', { name: names.tags.get(id) ?? id });
+  if (index === 0 && segment.key === 'blocklist') return t('changes.blockEntry', { id });
   if (segment.key === 'form' && parent?.key === 'panels' && parent.id !== undefined) {
     return t('changes.question', { name: names.questions.get(`${parent.id}/${id}`) ?? id });
   }
@@ -275,6 +282,7 @@ function nullMeaning(t: T, key: string, first: PathSegment | undefined): string 
   if (key === 'formTitle') return t('changes.value.panelName');
   if (key === 'selectPlaceholder') return t('changes.value.discordDefault');
   if (key === 'emoji') return t('changes.value.none');
+  if (key === 'expiresAt') return t('changes.value.untilRemoved');
   if (key === 'colour') return t('changes.value.discordDefault');
   if (first?.key === 'general') return t('changes.value.none');
   return t('changes.value.notSet');
@@ -327,8 +335,10 @@ function describeString(ctx: ValueContext, value: string): ValueView {
   if (key === 'style') return enumLabel(t, parent?.key === 'button' ? BUTTON_STYLE : { ...BUTTON_STYLE, ...QUESTION_STYLE }, value);
   if (key === 'mode') return enumLabel(t, MODE, value);
   if (key === 'language') return plain(LOCALE_NAMES[value as Locale] ?? value);
+  if (key === 'expiresAt' || key === 'addedAt') return plain(Number.isNaN(Date.parse(value)) ? value : formatDateTime(value));
+  if (key === 'kind' && (value === 'user' || value === 'role')) return plain(t(value === 'role' ? 'changes.value.role' : 'changes.value.user'));
   // Ids (of roles, channels, categories), emoji and times are not text someone wrote.
-  if (/Id$/.test(key) || key === 'id' || key === 'channel' || key === 'emoji' || key === 'timeZone' || key === 'from' || key === 'to') return plain(value);
+  if (/Id$/.test(key) || key === 'id' || key === 'addedBy' || key === 'channel' || key === 'emoji' || key === 'timeZone' || key === 'from' || key === 'to') return plain(value);
   return { kind: 'quoted', text: value };
 }
 
@@ -356,6 +366,7 @@ function itemKey(list: string): string {
   if (list === 'form') return 'question';
   if (list === 'access') return 'rule';
   if (list === 'labels') return 'label';
+  if (list === 'blocklist') return 'blockEntry';
   return list;
 }
 
@@ -386,6 +397,11 @@ function describeObject(ctx: ValueContext, value: Record<string, unknown>): Valu
     if (typeof value.mode === 'string') lines.push({ label: t('changes.field.mode'), value: enumLabel(t, MODE, value.mode) });
     if (Array.isArray(value.panelIds)) lines.push({ label: t('changes.field.panelIds'), value: describeArray(child(ctx, 'panelIds', key), value.panelIds) });
     return lines.length > 0 ? { kind: 'lines', lines } : { kind: 'quoted', text: value.name };
+  }
+  // A blocklist entry added or removed whole (its id is in the path's label): who, why, until when.
+  if (key === 'blockEntry' && typeof value.reason === 'string') {
+    const field = (name: string) => ({ label: fieldLabel(t, name, { key }), value: describeValue(child(ctx, name, key), value[name]) });
+    return { kind: 'lines', lines: [field('kind'), field('reason'), field('expiresAt')] };
   }
   // The opening hours of a week.
   if (key === 'hours') {

@@ -8,6 +8,7 @@
  */
 import { DEMO_APP, DEMO_GUILD_DATA } from '../discord/demo-data';
 import type { AutoCloser } from './auto-close';
+import { DeskBlocklist } from './blocklist';
 import { type DiscordChannel, DiscordClient, type DiscordMessage, type FetchLike } from './discord';
 import { type DemoPanel, type DemoServer, dayOf, DAY_MS, demoUserName, hash, historyTicket, prng } from './history';
 
@@ -138,6 +139,8 @@ export class Desk {
   readonly botUser: DeskUser;
   /** Told of every message (auto-close.ts); set by live.ts. */
   autoClose: AutoCloser | null = null;
+  /** Who may not open tickets (blocklist.ts): checked before each ticket opens. */
+  readonly blocklist = new DeskBlocklist(this);
   /** The next ticket number per server. */
   readonly #numbers = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
@@ -189,7 +192,7 @@ export class Desk {
       for (let i = 0; i < count && !this.#stopped; i++) {
         // Some waiting for staff (the member wrote last), some answered, one claimed.
         const scene = (['waiting', 'answered', 'waiting', 'claimed', 'answered'] as const)[i % 5]!;
-        await this.serial(() => this.openTicket(server, scene));
+        await this.serial(() => this.openTicket(server, scene)).catch(this.blocklist.logRefused);
       }
     }
     this.#schedule();
@@ -218,7 +221,7 @@ export class Desk {
     if (servers.length === 0) return;
     const server = servers[Math.floor(this.random() * servers.length)]!;
     const open = this.openTickets(server.id).filter((t) => t.openerId !== null);
-    if (open.length === 0 || (open.length < (this.options.maxOpen ?? 8) && this.random() < 0.4)) await this.openTicket(server, 'waiting');
+    if (open.length === 0 || (open.length < (this.options.maxOpen ?? 8) && this.random() < 0.4)) await this.openTicket(server, 'waiting').catch(this.blocklist.logRefused);
     else await this.memberWrites(open[Math.floor(this.random() * open.length)]!);
   }
 
@@ -226,15 +229,17 @@ export class Desk {
     return [...this.tickets.values()].filter((t) => t.closed === null && (serverId === undefined || t.server.id === serverId));
   }
 
-  /** A ticket opens: its channel, the welcome message, the opener's first words (and, by scene, an answer and a claim). */
-  async openTicket(server: DemoServer, scene: 'waiting' | 'answered' | 'claimed' = 'waiting'): Promise<DeskTicket> {
+  /**
+   * A ticket opens: its channel, the welcome message, the opener's first words (and, by scene, an
+   * answer and a claim). `pressedBy`: who pressed the button (else one of the server's openers); a
+   * blocked one is refused (`TicketRefused`, nothing opens).
+   */
+  async openTicket(server: DemoServer, scene: 'waiting' | 'answered' | 'claimed' = 'waiting', pressedBy?: string): Promise<DeskTicket> {
     const panels = server.panels.filter((p) => this.categoryOf(server, p) !== null);
     if (panels.length === 0) throw new Error(`the demo bot has no panel with a category in ${server.name}`);
     const panel = panels[Math.floor(this.random() * panels.length)]!;
-    const busy = new Set(this.openTickets(server.id).map((t) => t.openerId));
-    const openers = server.openers.filter((id) => !busy.has(id));
-    const pool = openers.length > 0 ? openers : server.openers;
-    const openerId = pool[Math.floor(this.random() * pool.length)]!;
+    const openerId = pressedBy ?? this.#anOpener(server);
+    await this.blocklist.check(server, openerId);
     const opener = demoUserName(openerId);
     const number = this.#nextNumber(server.id);
     const name = channelName(panel.namingScheme ?? 'ticket-{count}', number, opener.username, openerId);
@@ -291,6 +296,14 @@ export class Desk {
     await this.staffWrites(ticket, staffId);
     if (scene === 'claimed') await this.memberWrites(ticket);
     return ticket;
+  }
+
+  /** One of the server's openers, who has no open ticket if one is left. */
+  #anOpener(server: DemoServer): string {
+    const busy = new Set(this.openTickets(server.id).map((t) => t.openerId));
+    const openers = server.openers.filter((id) => !busy.has(id));
+    const pool = openers.length > 0 ? openers : server.openers;
+    return pool[Math.floor(this.random() * pool.length)]!;
   }
 
   /** A ticket channel: hidden from @everyone, open to the opener (when known), the panel's support roles and the bot. */

@@ -4,6 +4,7 @@
  * routes use to make things happen now (docs/sandbox.md, "The demo bot's desk").
  */
 import { AUTO_CLOSER_ID, AutoCloser, HOUR_MS, HOUR_MS_MIN } from './auto-close';
+import type { Refusal } from './blocklist';
 import { type CommandLoop, close, startCommandLoop } from './commands';
 import { Desk, type DeskOptions, type DeskTicket } from './desk';
 import { staffWrites } from './tags';
@@ -27,8 +28,10 @@ export interface LiveTicketInfo {
 export interface LiveDesk {
   /** Resolves once the start tickets are open (rejects if opening them failed). */
   readonly started: Promise<void>;
-  /** Opens a ticket now (in `serverId`, else the first server the desk works in). */
-  openTicket(serverId?: string): Promise<LiveTicketInfo>;
+  /** Opens a ticket now (in `serverId`, else the first server the desk works in; for `userId`, else one of its members). A blocked member: `TicketRefused`. */
+  openTicket(serverId?: string, userId?: string): Promise<LiveTicketInfo>;
+  /** The tickets the blocklist refused so far, oldest first (blocklist.ts). */
+  refusals(): Refusal[];
   /** The opener writes now in `ticketId` (else in a random open ticket). */
   memberWrites(ticketId?: string): Promise<LiveTicketInfo & { messageId: string }>;
   tickets(): LiveTicketInfo[];
@@ -104,10 +107,11 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
   };
   const live: LiveDesk = {
     started,
-    async openTicket(serverId) {
+    async openTicket(serverId, userId) {
+      if (userId !== undefined && !/^\d{17,20}$/.test(userId)) throw new LiveDeskInputError(`"userId" must be a Discord user id, not ${JSON.stringify(userId.slice(0, 40))}.`);
       const server = serverId === undefined ? desk.deskServers()[0] : desk.deskServers().find((s) => s.id === serverId);
       if (!server) throw new LiveDeskInputError(serverId === undefined ? 'The demo bot works in no server with a ticket category.' : `The demo bot opens no tickets in server ${serverId}.`);
-      return infoOf(await desk.serial(() => desk.openTicket(server)));
+      return infoOf(await desk.serial(() => desk.openTicket(server, 'waiting', userId)));
     },
     async memberWrites(ticketId) {
       const open = desk.openTickets().filter((t) => t.openerId !== null);
@@ -141,6 +145,7 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
       }
       return closer.hourMs;
     },
+    refusals: () => [...desk.blocklist.refusals],
     get commandsHandled() {
       return loop?.handled ?? 0;
     },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { openOrRefused } from '../demo-bot/blocklist';
 import { LiveDeskInputError, runningDesk } from '../demo-bot/live';
 import { TagCommandError } from '../demo-bot/tags';
 import { sha256 } from '../kit/crypto';
@@ -197,7 +198,9 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
     return found;
   };
   route('demo-bot/tickets', () => ({ tickets: desk().tickets() }));
-  route('demo-bot/open-ticket', async (options) => ({ ticket: await desk().openTicket(str(options, 'serverId', false)) }));
+  // A blocked member is refused (200, `ticket` null, `refused`: the entry and the bot's ephemeral reply).
+  route('demo-bot/open-ticket', (options) => openOrRefused(desk(), str(options, 'serverId', false), str(options, 'userId', false)));
+  route('demo-bot/refusals', () => ({ refusals: desk().refusals() }));
   route('demo-bot/member-writes', async (options) => ({ ticket: await desk().memberWrites(str(options, 'ticketId', false)) }));
   route('demo-bot/staff-writes', async (options) => ({ ticket: await desk().staffWrites(str(options, 'ticketId', true)!, str(options, 'content', true)!, str(options, 'staffId', false)) }));
   // Auto-close (docs/sandbox.md, "Auto-close"): Keep open, the opener leaving, and the demo's clock.

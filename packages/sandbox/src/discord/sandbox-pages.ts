@@ -6,6 +6,7 @@
  * allowed by its hash, and images come from the sandbox itself.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { runningDesk } from '../demo-bot/live';
 import { escapeHtml, htmlDocument, styleHash } from '../kit/html';
 import { signAttachment } from './attachments';
 import { DEMO_GUILDS, type DemoChannel, type DemoRole } from './demo-data';
@@ -412,10 +413,21 @@ ${
 }
 <h2>Members</h2>
 <table class="tbl"><thead><tr><th scope="col">Member</th><th scope="col">Roles</th></tr></thead><tbody>${members}</tbody></table>
+<h2>The bot's ephemeral replies (only the member saw them)</h2>
+${ephemeralHtml(view)}
 </div>
 </main>
 </div>`;
   return viewerPage(`${guild.name} | Discord (sandbox)`, body, data.roles.map((r) => r.color));
+}
+
+/** The demo bot's ephemeral replies in this server (a blocked member's refused ticket): only that member saw them in Discord. */
+function ephemeralHtml(view: View): string {
+  const refusals = (runningDesk()?.refusals() ?? []).filter((refusal) => refusal.serverId === view.ctx.guild.id).reverse();
+  if (refusals.length === 0) return '<p class="empty">None: the bot answers a member who may not open a ticket (the blocklist) here, visible to them only.</p>';
+  const md = markdownContext(view);
+  const rows = refusals.map((refusal) => `<tr><td>${escapeHtml(timeText(Date.parse(refusal.at)))}</td><td>${escapeHtml(displayName(view, refusal.userId))}</td><td>${renderMarkdown(refusal.message, md)}</td></tr>`);
+  return `<table class="tbl"><thead><tr><th scope="col">When</th><th scope="col">To</th><th scope="col">The bot's reply</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function indexPage(engine: SandboxEngine): Page {

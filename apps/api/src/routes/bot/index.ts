@@ -4,6 +4,7 @@ import { gunzip as gunzipCb } from 'node:zlib';
 import { normalizeIP } from '@fastify/rate-limit';
 import {
   ApiError,
+  BOT_CONFIG_DESCRIPTION,
   BotCommandBatch,
   BotCommandParams,
   BotCommandResult,
@@ -162,7 +163,7 @@ export default async function botRoutes(fastify: FastifyInstance) {
 
   // The answer's schema is the configuration's, field by field: the OpenAPI document tells a bot what it reads.
   const configAnswer = ServerConfigAnswer.pick({ version: true }).extend({ config: ServerConfigDocument });
-  app.get('/servers/:server/config', { schema: { params: GuildParams, response: { 200: configAnswer, 304: z.null(), ...errors } } }, async (req, reply) => {
+  app.get('/servers/:server/config', { schema: { description: BOT_CONFIG_DESCRIPTION, params: GuildParams, response: { 200: configAnswer, 304: z.null(), ...errors } } }, async (req, reply) => {
     await app.botKeys.assertServes(req.bot!.botId, [req.params.server]);
     const live = await app.serverConfigs.live(req.params.server);
     const etag = configEtag(live.version, live.config);

@@ -96,7 +96,7 @@ export default async function serverConfigsRoutes(fastify: FastifyInstance) {
       if (!found) throw new ApiHttpError('NOT_FOUND', { message: `This server has no configuration version ${req.params.version}.` });
       await app.serverAccess.assertMayChangeRules(req.guild!, req.serverAccess!, found.config, expectedVersion, RESTORE_CONFLICT);
       const actor = await actorOf(req);
-      const saved = await app.serverConfigs.save({ guildId, expectedVersion, config: found.config, actor, action: 'config.restore', restoredFrom: found.version });
+      const saved = await app.serverConfigs.save({ guildId, expectedVersion, config: found.config, actor, action: 'config.restore', restoredFrom: found.version, carriedBlocklist: found.config.blocklist });
       return { ...saved, ...(await app.serverConfigs.limits(guildId)) };
     },
   );
@@ -123,7 +123,7 @@ export default async function serverConfigsRoutes(fastify: FastifyInstance) {
     async (req, reply) => {
       if (req.validationError) throw req.validationError;
       reply.header('cache-control', 'no-store');
-      const prepared = await app.configFiles.prepare(req.guild!, req.body.file);
+      const prepared = await app.configFiles.prepare(req.guild!, req.body.file, (await actorOf(req)).id);
       assertMayReplace(req, 'import');
       await app.serverAccess.assertMayChangeRules(req.guild!, req.serverAccess!, prepared.config, undefined, IMPORT_CONFLICT);
       return prepared.preview;
@@ -137,10 +137,11 @@ export default async function serverConfigsRoutes(fastify: FastifyInstance) {
       if (req.validationError) throw req.validationError;
       const guild = req.guild!;
       const { expectedVersion } = req.body;
-      const prepared = await app.configFiles.prepare(guild, req.body.file);
+      const actor = await actorOf(req);
+      const prepared = await app.configFiles.prepare(guild, req.body.file, actor.id);
       assertMayReplace(req, 'import');
       await app.serverAccess.assertMayChangeRules(guild, req.serverAccess!, prepared.config, expectedVersion, IMPORT_CONFLICT);
-      const saved = await app.serverConfigs.save({ guildId: guild.id, expectedVersion, config: prepared.config, actor: await actorOf(req), action: 'config.import' });
+      const saved = await app.serverConfigs.save({ guildId: guild.id, expectedVersion, config: prepared.config, actor, action: 'config.import' });
       return { ...saved, ...(await app.serverConfigs.limits(guild.id)) };
     },
   );
