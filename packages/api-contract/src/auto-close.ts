@@ -5,8 +5,9 @@
  * Tickets queue's "closes in" with it; a bot follows the same steps (the demo bot's copy is
  * packages/sandbox/src/demo-bot/auto-close.ts, which talks to the API over HTTP only).
  */
-import { z } from './zod-setup';
+
 import type { AutoCloseRules } from './server-config/automation';
+import { z } from './zod-setup';
 
 /** An hour as the rules count it. */
 export const HOUR_MS = 3_600_000;

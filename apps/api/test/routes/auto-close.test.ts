@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ServerConfig, type TicketEvent, type TicketMessageEvent, TicketDetail, TicketQueue, type TranscriptUser } from '@tickety/api-contract';
+import { ERROR_CODES, type ServerConfig, TicketDetail, type TicketEvent, type TicketMessageEvent, TicketQueue, type TranscriptUser } from '@tickety/api-contract';
 import { DEMO_GUILDS, DEMO_USERS } from '@tickety/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';

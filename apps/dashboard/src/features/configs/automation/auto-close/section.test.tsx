@@ -4,10 +4,10 @@ import type { ServerConfig } from '@tickety/api-contract';
 import { changeLocale } from '@tickety/shared';
 import { apiError, mockApi, renderPage, resetShared, useServedServer } from '@tickety/shared/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { showAutomation } from '../../../../test/automation';
 import { config, live, panel } from '../../../../test/config-fixtures';
 import { ARCADE, avaMe } from '../../../../test/fixtures';
 import type { LiveConfig } from '../../api';
-import { showAutomation } from '../../../../test/automation';
 import { catalog } from './i18n';
 import Section from './section';
 

@@ -19,7 +19,7 @@ import { useId, useMemo, useState } from 'react';
 import { MessagePreview } from '../../../../components/discord/message-preview';
 import { href } from '../../../../lib/hrefs';
 import { EditorFrame } from '../../editor-frame';
-import { ChoiceGroup, NumberInput, Section as FieldSection, TextArea, Toggle } from '../../fields';
+import { ChoiceGroup, Section as FieldSection, NumberInput, TextArea, Toggle } from '../../fields';
 import { PreviewPane } from '../../preview-pane';
 import { type EditorTarget, useConfigEditor } from '../../use-config-editor';
 import type { SectionProps } from '../section-props';
