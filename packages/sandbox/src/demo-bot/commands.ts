@@ -6,6 +6,7 @@
  */
 import { type Desk, type DeskTicket, deskKey } from './desk';
 import { DiscordError, type DiscordChannel, type DiscordMessage, type FetchLike, failureOf } from './discord';
+import { askFeedback } from './feedback';
 
 /** A command as the bot receives it (the bot API's `BotCommand`; unknown fields ignored). */
 export interface ReceivedCommand {
@@ -221,6 +222,8 @@ async function close(desk: Desk, ticket: DeskTicket, command: ReceivedCommand): 
     }
     ticket.closed.channelDeleted = true;
   }
+  // The opener is asked for a rating when the panel wants feedback (once; never fails the close).
+  await askFeedback(desk, ticket);
   return done();
 }
 

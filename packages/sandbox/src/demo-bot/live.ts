@@ -5,6 +5,7 @@
  */
 import { type CommandLoop, startCommandLoop } from './commands';
 import { Desk, type DeskOptions, type DeskTicket } from './desk';
+import { type FeedbackQuestion, feedbackQuestions, rate, stopFeedback } from './feedback';
 
 export interface LiveTicketInfo {
   serverId: string;
@@ -30,6 +31,9 @@ export interface LiveDesk {
   /** The opener writes now in `ticketId` (else in a random open ticket). */
   memberWrites(ticketId?: string): Promise<LiveTicketInfo & { messageId: string }>;
   tickets(): LiveTicketInfo[];
+  /** The feedback questions asked after closes, newest first, and the opener's answer (feedback.ts). */
+  feedback(): FeedbackQuestion[];
+  rate(serverId: string, ticketId: string, rating: number, comment: string | null): Promise<FeedbackQuestion>;
   /** Commands carried out so far. */
   readonly commandsHandled: number;
   stop(): Promise<void>;
@@ -88,11 +92,14 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
       return { ...infoOf(ticket), messageId: message.id };
     },
     tickets: () => [...desk.tickets.values()].map(infoOf),
+    feedback: () => feedbackQuestions(desk),
+    rate: (serverId, ticketId, rating, comment) => desk.serial(() => rate(desk, serverId, ticketId, rating, comment)),
     get commandsHandled() {
       return loop?.handled ?? 0;
     },
     async stop() {
       desk.stop();
+      stopFeedback(desk);
       const index = running.indexOf(live);
       if (index !== -1) running.splice(index, 1);
       await loop?.stop();

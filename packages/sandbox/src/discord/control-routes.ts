@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { FeedbackInputError } from '../demo-bot/feedback';
 import { LiveDeskInputError, runningDesk } from '../demo-bot/live';
 import { sha256 } from '../kit/crypto';
 import type { FaultOptions, RouteMatcher, SandboxTokenInfo } from './control';
@@ -69,7 +70,7 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
       try {
         return (await handler(objectBody(req.body))) ?? { ok: true };
       } catch (error) {
-        if (error instanceof ControlInputError || error instanceof LiveDeskInputError || error instanceof RangeError || (error instanceof Error && /not a demo user|unknown scope/.test(error.message))) {
+        if (error instanceof ControlInputError || error instanceof LiveDeskInputError || error instanceof FeedbackInputError || error instanceof RangeError || (error instanceof Error && /not a demo user|unknown scope/.test(error.message))) {
           return reply.code(400).send({ error: 'invalid_request', message: error.message });
         }
         throw error;
@@ -198,6 +199,10 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
   route('demo-bot/tickets', () => ({ tickets: desk().tickets() }));
   route('demo-bot/open-ticket', async (options) => ({ ticket: await desk().openTicket(str(options, 'serverId', false)) }));
   route('demo-bot/member-writes', async (options) => ({ ticket: await desk().memberWrites(str(options, 'ticketId', false)) }));
+  route('demo-bot/feedback', () => ({ questions: desk().feedback() }));
+  route('demo-bot/rate', async (options) => ({
+    question: await desk().rate(str(options, 'serverId', true)!, str(options, 'ticketId', true)!, num(options, 'rating', true)!, str(options, 'comment', false) ?? null),
+  }));
 
   route('bot-guild', (options) => {
     const guildId = str(options, 'guildId', true)!;
