@@ -27,7 +27,7 @@ interface FeedbackDraft {
 
 type PanelChoice = 'server' | 'on' | 'off';
 const choiceOf = (value: boolean | null | undefined): PanelChoice => (value === true ? 'on' : value === false ? 'off' : 'server');
-const valueOf = (choice: PanelChoice): boolean | null => (choice === 'on' ? true : choice === 'off' ? false : null);
+const choiceValue = (choice: PanelChoice): boolean | null => (choice === 'on' ? true : choice === 'off' ? false : null);
 
 const TARGET: EditorTarget<FeedbackDraft> = {
   from: (config) => ({ feedback: config.feedback, panels: Object.fromEntries(config.panels.map((panel) => [panel.id, panel.feedback])) }),
@@ -132,7 +132,7 @@ export default function FeedbackSection({ server, live, onSaved, onRefetch }: Se
   };
   const setPanel = (id: string, choice: PanelChoice) => {
     setSavedVersion(null);
-    editor.update((d) => ({ ...d, panels: { ...d.panels, [id]: valueOf(choice) } }));
+    editor.update((d) => ({ ...d, panels: { ...d.panels, [id]: choiceValue(choice) } }));
   };
   const serverState = t(draft.feedback.enabled ? 'feedback.state.on' : 'feedback.state.off');
   const asking = config.panels.filter((panel) => feedbackWanted(draft.feedback, { feedback: draft.panels[panel.id] ?? null })).length;
