@@ -32,14 +32,14 @@ const answer: StatisticsAnswer = {
   limits: { premium: false, days: 7, export: false },
 };
 
-const comment = (n: number, over: Partial<FeedbackComment> = {}): FeedbackComment => ({
-  ticketId: `t${n}`,
-  number: 2400 + n,
+const comment = (index: number, over: Partial<FeedbackComment> = {}): FeedbackComment => ({
+  ticketId: `t${index}`,
+  number: 2400 + index,
   panelId: 'support',
-  opener: { id: '1000000000000100003', name: `Player ${n}` },
+  opener: { id: '1000000000000100003', name: `Player ${index}` },
   handledBy: { id: '1000000000000000001', name: 'Ava' },
-  rating: 1 + (n % 5),
-  comment: `Comment number ${n}`,
+  rating: 1 + (index % 5),
+  comment: `Comment number ${index}`,
   closedAt: '2026-03-01T10:00:00.000Z',
   transcriptFileId: null,
   ...over,
