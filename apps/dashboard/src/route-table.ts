@@ -19,6 +19,15 @@ export const routeTable = {
       children: [
         { index: true, redirect: 'configs' },
         { path: 'configs', page: 'serverConfigs', title: 'Panel Menu', requiresAuth: true, sidebar: { label: 'Panel Menu', icon: 'panels' }, area: 'panels' },
+        // Auto-close, tags, the blocklist and feedback: part of the configuration, a page of its own.
+        {
+          path: 'configs/automation',
+          page: 'serverAutomation',
+          title: 'Automation',
+          requiresAuth: true,
+          sidebar: { label: 'Automation', icon: 'settings' },
+          area: 'panels',
+        },
         { path: 'tickets', page: 'serverTickets', title: 'Tickets', requiresAuth: true, sidebar: { label: 'Tickets', icon: 'tickets' }, area: 'tickets' },
         // One ticket, beside the queue (a deep link; on a phone, its own screen).
         { path: 'tickets/:ticket', page: 'serverTickets', title: 'Tickets', requiresAuth: true, area: 'tickets' },

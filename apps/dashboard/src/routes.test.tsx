@@ -29,6 +29,7 @@ describe('the dashboard remote routes module', () => {
     ['serverConfigs', '/dashboard/1100000000000000001/configs', '/dashboard/:server/configs', 'Panel Menu'],
     ['transcriptV2', '/transcript/v2/1100000000000000001/abc', '/transcript/v2/:server/:fileid', 'Ticket #1 · #ticket-0001'],
     ['serverTickets', '/dashboard/1100000000000000001/tickets', '/dashboard/:server/tickets', 'Tickets'],
+    ['serverAutomation', '/dashboard/1100000000000000001/configs/automation', '/dashboard/:server/configs/automation', 'Automation'],
   ] as const)('%s loads and renders inside Suspense', async (id, url, path, heading) => {
     mockApi({
       'GET /api/guilds/1100000000000000001/tickets': { tickets: [], counts: { open: 0, mine: 0, unclaimed: 0, waiting: 0 }, labels: [], panels: [] },

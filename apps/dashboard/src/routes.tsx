@@ -1,5 +1,6 @@
 import { type Catalog, defineRemoteRoutes } from '@tickety/shared';
 import { type ComponentType, lazy } from 'react';
+import { catalog as automation } from './features/configs/automation/i18n';
 import { catalog as logsWeb } from './features/logs-web/i18n';
 import { catalog as manageServers } from './features/manage-servers/i18n';
 import { catalog as premium } from './features/premium/i18n';
@@ -32,6 +33,7 @@ export const remoteRoutes = defineRemoteRoutes({
     // A small chunk of its own, so other pages do not carry it: it starts the page's reads while the
     // page's chunk (and its messages) download.
     serverConfigs: { Component: lazy(() => import('./features/configs/route')) },
+    serverAutomation: { Component: page(automation, () => import('./features/configs/automation/automation')) },
     serverTickets: { Component: page(tickets, () => import('./features/tickets/tickets')) },
     serverStatistics: { Component: page(statistics, () => import('./features/statistics/statistics')) },
     serverPremium: { Component: page(premium, () => import('./features/premium/premium')) },

@@ -81,6 +81,8 @@ export function Sidebar({ server }: { server: string }) {
               <li key={item.segment}>
                 <NavLink
                   to={`${siteHref('/dashboard/:server', { server })}/${item.segment}`}
+                  // A page under another's address (configs/automation under configs) marks only itself.
+                  end={items.some((other) => other.segment.startsWith(`${item.segment}/`))}
                   data-access={level}
                   className={({ isActive }) =>
                     cx(

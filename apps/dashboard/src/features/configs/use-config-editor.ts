@@ -106,7 +106,10 @@ export function useConfigEditor<D>({ server, base: startBase, initial, pristine,
   targetRef.current = target;
 
   const savedPanels = base.config.panels.length;
-  const limits = useMemo(() => ({ panelLimit: base.panelLimit, premium: base.premium, savedPanels }), [base.panelLimit, base.premium, savedPanels]);
+  const limits = useMemo(
+    () => ({ panelLimit: base.panelLimit, premium: base.premium, savedPanels, tagLimit: base.tagLimit, blocklistLimit: base.blocklistLimit }),
+    [base.panelLimit, base.premium, savedPanels, base.tagLimit, base.blocklistLimit],
+  );
   const schema = useMemo(() => serverConfigSchema(limits), [limits]);
 
   const check = useCallback(

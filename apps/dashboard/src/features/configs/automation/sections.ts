@@ -1,0 +1,16 @@
+/**
+ * The Automation page's tabs and the section each one shows: its own lazy chunk (with its messages),
+ * loaded with the section host. A tab appears once its section is listed here.
+ */
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { Catalog } from '@tickety/shared';
+import type { AutomationTab, SectionProps } from './section-props';
+
+type SectionModule = { default: ComponentType<SectionProps> };
+
+/** A section's code, its messages (`ready`) and the host, fetched together. */
+export function section(code: () => Promise<SectionModule>, messages: Pick<Catalog, 'ready'>): LazyExoticComponent<ComponentType<SectionProps>> {
+  return lazy(() => Promise.all([import('./section-host'), code(), messages.ready()]).then(([host, module]) => ({ default: host.withResources(module.default) })));
+}
+
+export const SECTIONS: Partial<Record<AutomationTab, LazyExoticComponent<ComponentType<SectionProps>>>> = {};
