@@ -4,6 +4,7 @@
  */
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import type { Catalog } from '@tickety/shared';
+import { catalog as feedbackMessages } from './feedback/i18n';
 import type { AutomationTab, SectionProps } from './section-props';
 
 type SectionModule = { default: ComponentType<SectionProps> };
@@ -13,4 +14,6 @@ export function section(code: () => Promise<SectionModule>, messages: Pick<Catal
   return lazy(() => Promise.all([import('./section-host'), code(), messages.ready()]).then(([host, module]) => ({ default: host.withResources(module.default) })));
 }
 
-export const SECTIONS: Partial<Record<AutomationTab, LazyExoticComponent<ComponentType<SectionProps>>>> = {};
+export const SECTIONS: Partial<Record<AutomationTab, LazyExoticComponent<ComponentType<SectionProps>>>> = {
+  feedback: section(() => import('./feedback/section'), feedbackMessages),
+};

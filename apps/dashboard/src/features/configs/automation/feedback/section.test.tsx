@@ -7,6 +7,7 @@ import { Suspense, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { config, live, panel } from '../../../../test/config-fixtures';
 import { ARCADE, avaMe } from '../../../../test/fixtures';
+import { showAutomation } from '../../../../test/automation';
 import { bodies } from '../../../../test/panel-menu';
 import type { LiveConfig } from '../../api';
 import { catalog } from './i18n';
@@ -35,6 +36,7 @@ function Page({ start, access, onSaved }: { start: LiveConfig; access?: ServerAc
           setCurrent(saved);
           onSaved(saved);
         }}
+        retryResources={() => undefined}
         onRefetch={async () => {
           const res = await fetch(`http://localhost${BASE}/config`);
           return (await res.json()) as LiveConfig;
@@ -99,7 +101,7 @@ describe('Automation: the Feedback tab', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Feedback for “Billing”' }), 'server');
     expect(screen.getByText('Unsaved changes.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Saved: version 5.')).toBeInTheDocument();
+    await waitFor(() => expect(page.onSaved).toHaveBeenCalledWith(saved));
     const [body] = bodies(page.fetchMock, 'PUT', `${BASE}/config`) as Array<{ expectedVersion: number; config: { feedback: unknown; panels: Array<{ id: string; feedback: boolean | null }> } }>;
     expect(body!.expectedVersion).toBe(4);
     expect(body!.config.feedback).toEqual({ enabled: true, question: 'How did we do?' });
@@ -108,8 +110,7 @@ describe('Automation: the Feedback tab', () => {
       ['billing', null],
       ['bugs', false],
     ]);
-    expect(page.onSaved).toHaveBeenCalledWith(saved);
-    expect(screen.getByText('No unsaved changes.')).toBeInTheDocument();
+    expect(await screen.findByText('No unsaved changes.')).toBeInTheDocument();
   });
 
   it('a question past 200 characters: said at the field, nothing sent', async () => {
@@ -153,5 +154,18 @@ describe('Automation: the Feedback tab', () => {
     await show(live({ config: config({ panels: PANELS, general: { ...config().general, language: 'de' } }) }), {}, undefined, 'Beim Schließen eines Tickets um Feedback bitten');
     expect(within(screen.getByRole('complementary', { name: /Vorschau/ })).getByText(FEEDBACK_BOT_TEXT.de.question)).toBeInTheDocument();
     expect(screen.getByText(/Sprache des Servers \(Deutsch\)/)).toBeInTheDocument();
+  });
+});
+
+describe('Automation: the Feedback tab in its page', () => {
+  it('opens from ?tab=feedback, saves, and the page says which version was saved', async () => {
+    const user = userEvent.setup();
+    const saved = live({ version: 5, config: config({ panels: PANELS, feedback: { enabled: true, question: '' } }) });
+    const page = await showAutomation('?tab=feedback', { [`GET ${BASE}/config`]: live({ config: config({ panels: PANELS }) }), [`PUT ${BASE}/config`]: saved });
+    store = page.store;
+    await user.click(await screen.findByRole('checkbox', { name: 'Ask for feedback when a ticket closes' }, { timeout: 10_000 }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved: this is version 5 of the configuration.')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Ask for feedback when a ticket closes' })).toBeChecked();
   });
 });

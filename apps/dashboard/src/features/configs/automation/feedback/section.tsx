@@ -9,7 +9,7 @@ import { Link, useRuntimeConfig } from '@tickety/shared';
 import { Alert, Button, buttonClasses } from '@tickety/ui';
 import RotateCcw from 'lucide-react/icons/rotate-ccw';
 import Save from 'lucide-react/icons/save';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import { MessagePreview } from '../../../../components/discord/message-preview';
 import { href } from '../../../../lib/hrefs';
 import { useAreaWrite } from '../../../../lib/server-access';
@@ -92,17 +92,13 @@ export default function FeedbackSection({ server, live, onSaved, onRefetch }: Se
   const failureRef = useRef<HTMLDivElement>(null);
   const write = useAreaWrite('panels');
   const initial = useMemo(() => TARGET.from(live.config)!, [live.config]);
-  const [savedVersion, setSavedVersion] = useState<number | null>(null);
   const editor = useConfigEditor<FeedbackDraft>({
     server,
     base: live,
     initial,
     pristine: initial,
     target: TARGET,
-    onSaved: (saved) => {
-      setSavedVersion(saved.version);
-      onSaved(saved);
-    },
+    onSaved: (saved) => onSaved(saved),
     refetch: onRefetch,
   });
   const { draft, validation, serverErrors, base } = editor;
@@ -127,11 +123,9 @@ export default function FeedbackSection({ server, live, onSaved, onRefetch }: Se
   );
 
   const setFeedback = (change: Partial<FeedbackSettings>) => {
-    setSavedVersion(null);
     editor.update((d) => ({ ...d, feedback: { ...d.feedback, ...change } }));
   };
   const setPanel = (id: string, choice: PanelChoice) => {
-    setSavedVersion(null);
     editor.update((d) => ({ ...d, panels: { ...d.panels, [id]: choiceValue(choice) } }));
   };
   const serverState = t(draft.feedback.enabled ? 'feedback.state.on' : 'feedback.state.off');
@@ -152,7 +146,6 @@ export default function FeedbackSection({ server, live, onSaved, onRefetch }: Se
         </h2>
         <div className="space-y-3">
           {write.reason ? <Alert tone="info">{write.reason}</Alert> : null}
-          {savedVersion !== null && !editor.dirty ? <Alert tone="primary">{t('feedback.saved', { version: savedVersion })}</Alert> : null}
           {editor.conflict ? (
             <Alert
               tone="warning"
