@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { DEMO_GUILDS } from '../discord/demo-data';
 import type { Desk, DeskTicket } from './desk';
-import { askFeedback, DEFAULT_QUESTIONS, FeedbackInputError, feedbackQuestions, rate, stopFeedback } from './feedback';
+import { askFeedback, DEFAULT_QUESTIONS, FeedbackInputError, feedbackQuestions, leaveToControls, rate, stopFeedback } from './feedback';
 
 const ARCADE = DEMO_GUILDS.avasArcade.id;
 const OPENER = '1000000000000100003';
@@ -112,6 +112,11 @@ describe('feedback after close', () => {
     expect(events.map((e) => e.ticketId).sort()).toEqual(['t1', 't2']);
     for (const event of events) expect(event).toMatchObject({ type: 'rated', rating: expect.any(Number) });
     expect(feedbackQuestions(desk).every((q) => q.answer !== null)).toBe(true);
+    // A ticket opened through the controls is answered through them only.
+    const driven = leaveToControls(desk, ticket('t4'));
+    await askFeedback(desk, driven);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(events).toHaveLength(2);
     // Stopped: no answer comes any more.
     await askFeedback(desk, ticket('t3'));
     stopFeedback(desk);

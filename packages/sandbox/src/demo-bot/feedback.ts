@@ -67,6 +67,8 @@ interface FeedbackConfig {
 
 interface DeskFeedback {
   questions: Map<string, FeedbackQuestion>;
+  /** Tickets opened through the controls: their openers answer through the controls only. */
+  controlled: WeakSet<DeskTicket>;
   timers: Set<NodeJS.Timeout>;
   /** The simulated opener answers after this long; null: only through `rate`. */
   answerAfter: { minMs: number; maxMs: number } | null;
@@ -79,7 +81,7 @@ function stateOf(desk: Desk): DeskFeedback {
   if (!state) {
     // The opener answers on their own only while the desk runs on its own (tests ask through `rate`).
     const every = desk.options.every;
-    state = { questions: new Map(), timers: new Set(), answerAfter: every ? { minMs: 20_000, maxMs: 60_000 } : null };
+    state = { questions: new Map(), controlled: new WeakSet(), timers: new Set(), answerAfter: every ? { minMs: 20_000, maxMs: 60_000 } : null };
     byDesk.set(desk, state);
   }
   return state;
@@ -132,7 +134,7 @@ export async function askFeedback(desk: Desk, ticket: DeskTicket): Promise<void>
     const answered = [...state.questions.entries()].filter(([, q]) => q.answer !== null);
     for (const [old] of answered.slice(0, Math.max(0, state.questions.size - KEPT_MAX))) state.questions.delete(old);
     desk.log.info({ server: asked.serverId, ticket: asked.ticketId, opener: asked.openerId }, 'demo bot: asked the opener for feedback');
-    if (state.answerAfter) openerAnswersLater(desk, state, asked, state.answerAfter);
+    if (state.answerAfter && !state.controlled.has(ticket)) openerAnswersLater(desk, state, asked, state.answerAfter);
   } catch (error) {
     desk.log.warn({ ticket: ticket.ticketId, err: error instanceof Error ? error.message : String(error) }, 'demo bot: could not ask for feedback');
   }
@@ -151,6 +153,12 @@ function openerAnswersLater(desk: Desk, state: DeskFeedback, asked: FeedbackQues
   }, wait);
   timer.unref();
   state.timers.add(timer);
+}
+
+/** A ticket opened through the controls (a test drives it): its opener does not answer on their own. */
+export function leaveToControls(desk: Desk, ticket: DeskTicket): DeskTicket {
+  stateOf(desk).controlled.add(ticket);
+  return ticket;
 }
 
 /** The questions asked so far, newest first (answered or not). */

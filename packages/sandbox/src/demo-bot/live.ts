@@ -5,7 +5,7 @@
  */
 import { type CommandLoop, startCommandLoop } from './commands';
 import { Desk, type DeskOptions, type DeskTicket } from './desk';
-import { type FeedbackQuestion, feedbackQuestions, rate, stopFeedback } from './feedback';
+import { type FeedbackQuestion, feedbackQuestions, leaveToControls, rate, stopFeedback } from './feedback';
 
 export interface LiveTicketInfo {
   serverId: string;
@@ -82,7 +82,7 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
     async openTicket(serverId) {
       const server = serverId === undefined ? desk.deskServers()[0] : desk.deskServers().find((s) => s.id === serverId);
       if (!server) throw new LiveDeskInputError(serverId === undefined ? 'The demo bot works in no server with a ticket category.' : `The demo bot opens no tickets in server ${serverId}.`);
-      return infoOf(await desk.serial(() => desk.openTicket(server)));
+      return infoOf(leaveToControls(desk, await desk.serial(() => desk.openTicket(server))));
     },
     async memberWrites(ticketId) {
       const open = desk.openTickets().filter((t) => t.openerId !== null);
