@@ -91,7 +91,7 @@ describe('feedback after close', () => {
       .toBe(true);
     expect(asked!.question).toBe(FEEDBACK_BOT_TEXT.en.question);
     expect(asked!.message.embeds[0]!.title).toBe(FEEDBACK_BOT_TEXT.en.question);
-    expect(asked!.message.components[0]!.components.map((button) => button.label)).toEqual(['1', '2', '3', '4', '5']);
+    expect(asked!.message.components[0]!.components.map((button) => button.label)).toEqual(['1 ★', '2 ★', '3 ★', '4 ★', '5 ★']);
     expect(asked!.answer).toBeNull();
 
     // The opener presses 4 stars and writes a comment.

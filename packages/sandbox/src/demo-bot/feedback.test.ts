@@ -66,7 +66,7 @@ describe('feedback after close', () => {
     const [asked] = feedbackQuestions(german.desk);
     expect(asked).toMatchObject({ serverId: ARCADE, ticketId: 't1', number: 2431, openerId: OPENER, language: 'de', question: DEFAULT_QUESTIONS.de, answer: null });
     expect(asked!.message.embeds[0]).toEqual({ title: DEFAULT_QUESTIONS.de, description: "Dein Ticket #2431 auf Ava's Arcade wurde geschlossen.", color: 0x10b981 });
-    expect(asked!.message.components[0]!.components.map((b) => [b.label, b.custom_id])).toEqual([1, 2, 3, 4, 5].map((n) => [String(n), `feedback:${ARCADE}:t1:${n}`]));
+    expect(asked!.message.components[0]!.components.map((b) => [b.label, b.custom_id])).toEqual([1, 2, 3, 4, 5].map((stars) => [`${stars} ★`, `feedback:${ARCADE}:t1:${stars}`]));
     expect(asked!.message.modal.components[0]!.components[0]).toMatchObject({ type: 4, style: 2, required: false, max_length: 1000, label: 'Ein Kommentar (optional)' });
     const own = fakeDesk({ general: { language: 'de' }, feedback: { enabled: true, question: 'Wie war’s?' }, panels });
     await askFeedback(own.desk, ticket('t1'));

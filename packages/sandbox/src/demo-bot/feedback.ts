@@ -37,7 +37,7 @@ const OPENER_ANSWERS: Array<[number, string | null]> = [
 /** What the member is sent, as Discord takes a message (content, embed, the five buttons) and the comment's modal. */
 export interface FeedbackMessage {
   embeds: Array<{ title: string; description: string; color: number }>;
-  components: Array<{ type: 1; components: Array<{ type: 2; style: 2; label: string; emoji: { name: string }; custom_id: string }> }>;
+  components: Array<{ type: 1; components: Array<{ type: 2; style: 2; label: string; custom_id: string }> }>;
   modal: { custom_id: string; title: string; components: Array<{ type: 1; components: Array<{ type: 4; custom_id: string; style: 2; label: string; placeholder: string; required: false; max_length: number }> }> };
   thanks: string;
 }
@@ -92,7 +92,7 @@ export function feedbackMessage(serverId: string, ticketId: string, serverName: 
   const id = `feedback:${serverId}:${ticketId}`;
   return {
     embeds: [{ title: question, description: words.closed.replace('{number}', String(number ?? '?')).replace('{server}', serverName), color: 0x10b981 }],
-    components: [{ type: 1, components: [1, 2, 3, 4, 5].map((stars) => ({ type: 2, style: 2, label: String(stars), emoji: { name: '⭐' }, custom_id: `${id}:${stars}`.slice(0, 100) })) }],
+    components: [{ type: 1, components: [1, 2, 3, 4, 5].map((stars) => ({ type: 2, style: 2, label: `${stars} ★`, custom_id: `${id}:${stars}`.slice(0, 100) })) }],
     modal: {
       custom_id: `${id}:comment`.slice(0, 100),
       title: words.comment.slice(0, 45),

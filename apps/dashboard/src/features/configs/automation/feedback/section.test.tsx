@@ -65,7 +65,7 @@ describe('Automation: the Feedback tab', () => {
     await show();
     expect(question()).toHaveAttribute('placeholder', FEEDBACK_BOT_TEXT.en.question);
     expect(within(preview()).getByText(FEEDBACK_BOT_TEXT.en.question)).toBeInTheDocument();
-    for (const stars of ['1', '2', '3', '4', '5']) expect(within(preview()).getByText(stars)).toBeInTheDocument();
+    for (const stars of ['1 ★', '2 ★', '3 ★', '4 ★', '5 ★']) expect(within(preview()).getByText(stars)).toBeInTheDocument();
     await user.type(question(), 'How was **it**?');
     expect(within(preview()).getByText('it').tagName).toBe('STRONG');
     expect(within(preview()).queryByText(FEEDBACK_BOT_TEXT.en.question)).toBeNull();

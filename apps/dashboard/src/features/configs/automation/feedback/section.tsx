@@ -12,7 +12,7 @@ import Save from 'lucide-react/icons/save';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { MessagePreview } from '../../../../components/discord/message-preview';
 import { href } from '../../../../lib/hrefs';
-import { useAreaWrite } from '../../../../lib/server-access';
+import { useAreaWrite, useServerName } from '../../../../lib/server-access';
 import { FieldContext, type FieldScope, focusField, Section, SelectInput, TextArea, Toggle } from '../../fields';
 import { FormModalPreview, PreviewPane } from '../../preview-pane';
 import { type EditorTarget, useConfigEditor } from '../../use-config-editor';
@@ -51,14 +51,15 @@ const TARGET: EditorTarget<FeedbackDraft> = {
 function FeedbackPreview({ draft, config }: { draft: FeedbackDraft; config: ServerConfig }) {
   const t = useT();
   const runtime = useRuntimeConfig();
+  const serverName = useServerName();
   const language = isLocale(config.general.language) ? config.general.language : 'en';
   const words = FEEDBACK_BOT_TEXT[language];
   const question = draft.feedback.question.trim() || words.question;
   const number = 2431;
   const asking = config.panels.some((panel) => feedbackWanted(draft.feedback, { feedback: draft.panels[panel.id] ?? null }));
   const payload = {
-    embeds: [{ title: question, description: words.closed.replace('{number}', String(number)).replace('{server}', t('feedback.preview.server')), color: 0x10b981 }],
-    components: [{ type: 1 as const, components: [1, 2, 3, 4, 5].map((stars) => ({ type: 2 as const, style: 2 as const, label: String(stars), emoji: { name: '⭐' }, custom_id: `feedback:${stars}` })) }],
+    embeds: [{ title: question, description: words.closed.replace('{number}', String(number)).replace('{server}', serverName ?? t('feedback.preview.server')), color: 0x10b981 }],
+    components: [{ type: 1 as const, components: [1, 2, 3, 4, 5].map((stars) => ({ type: 2 as const, style: 2 as const, label: `${stars} ★`, custom_id: `feedback:${stars}` })) }],
   };
   return (
     <PreviewPane
