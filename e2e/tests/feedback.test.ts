@@ -44,7 +44,8 @@ beforeAll(async () => {
     if (Date.now() > until) throw new Error("the demo bot's desk did not start within 90 s");
     await new Promise((ok) => setTimeout(ok, 500));
   }
-});
+  // The server's start (up to 90 s) and the desk's (up to 90 s) on a busy machine.
+}, 240_000);
 afterAll(async () => {
   await server?.stop();
 });
