@@ -38,6 +38,9 @@ describe.each(databases())('route schemas and GET /api/openapi.json on $name', (
     // Both directions: the commands a bot takes are described, each kind with its fields.
     const commands = JSON.stringify(doc.paths['/api/bot/v1/commands']?.get?.responses?.['200']);
     for (const kind of ['reply', 'claim', 'unclaim', 'close', 'add_member', 'set_labels', 'leaseUntil', 'attempt']) expect(commands, kind).toContain(kind);
+    // What a bot reads: the configuration field by field, the automation settings included.
+    const config = JSON.stringify(doc.paths['/api/bot/v1/servers/{server}/config']?.get?.responses?.['200']);
+    for (const field of ['panels', 'supportRoleIds', 'autoClose', 'memberSilentHours', 'warningMessage', 'tags', 'keywords', 'blocklist', 'expiresAt', 'feedback', 'question']) expect(config, field).toContain(`"${field}"`);
     expect((res.json() as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes.botKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const callback = doc.paths['/api/auth/callback']?.get?.parameters?.map((p) => p.name).sort();
     expect(callback).toEqual(['code', 'error', 'error_description', 'state']);

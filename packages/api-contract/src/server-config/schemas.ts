@@ -115,6 +115,12 @@ const configShape = {
   ...automationShape,
 };
 
+/**
+ * The configuration's shape without the cross-field checks (ids once, panels that exist, the plan's
+ * limits): what the bot API answers and its OpenAPI document describes field by field.
+ */
+export const ServerConfigDocument = z.object(configShape);
+
 function panelLimitMessage(count: number, options: ServerConfigSchemaOptions): string {
   const kept = options.savedPanels !== undefined && options.savedPanels > options.panelLimit ? ` It already had ${options.savedPanels}: you can edit or remove those, but not add more.` : '';
   const base = `This server can have at most ${options.panelLimit} panels (this configuration has ${count}).${kept}`;

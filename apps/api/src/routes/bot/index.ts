@@ -15,6 +15,7 @@ import {
   canonicalJson,
   GuildParams,
   ServerConfigAnswer,
+  ServerConfigDocument,
   ShardHeartbeatBatch,
   Snowflake,
   TicketEventBatch,
@@ -155,7 +156,9 @@ export default async function botRoutes(fastify: FastifyInstance) {
     return rotated;
   });
 
-  app.get('/servers/:server/config', { schema: { params: GuildParams, response: { 200: ServerConfigAnswer.pick({ version: true, config: true }), 304: z.null(), ...errors } } }, async (req, reply) => {
+  // The answer's schema is the configuration's, field by field: the OpenAPI document tells a bot what it reads.
+  const configAnswer = ServerConfigAnswer.pick({ version: true }).extend({ config: ServerConfigDocument });
+  app.get('/servers/:server/config', { schema: { params: GuildParams, response: { 200: configAnswer, 304: z.null(), ...errors } } }, async (req, reply) => {
     await app.botKeys.assertServes(req.bot!.botId, [req.params.server]);
     const live = await app.serverConfigs.live(req.params.server);
     const etag = configEtag(live.version, live.config);

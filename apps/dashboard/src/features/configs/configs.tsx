@@ -1,5 +1,5 @@
 import { NavLink, useNavigate, useParams, useSearchParams } from '@tickety/shared';
-import { Alert, Button, cx, PageHeader, Skeleton } from '@tickety/ui';
+import { Alert, Button, PageHeader, Skeleton } from '@tickety/ui';
 import History from 'lucide-react/icons/history';
 import LayoutPanelTop from 'lucide-react/icons/layout-panel-top';
 import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useState } from 'react';
@@ -11,6 +11,7 @@ import { useServerName } from '../../lib/server-access';
 import { configApi, type LiveConfig } from './api';
 import { type MenuView, queryOf, viewKey, viewOf } from './config-draft';
 import { PanelList } from './panel-list';
+import { tabClasses } from './tab-classes';
 import { usePanelMenuReads } from './reads';
 import type { DraftStash } from './stash';
 
@@ -39,19 +40,12 @@ function EditorSkeleton() {
 function MenuTabs({ server, view }: { server: string; view: MenuView }) {
   const t = useT();
   const onSettings = view.kind === 'settings';
-  const tab = (active: boolean) =>
-    cx(
-      'inline-flex items-center rounded-t-lg border-b-2 px-3 py-2 text-sm font-semibold transition focus-visible:outline-2 focus-visible:outline-primary-600',
-      active
-        ? 'border-primary-600 text-primary-700 dark:border-primary-400 dark:text-primary-300'
-        : 'border-transparent text-surface-600 hover:text-surface-900 dark:text-surface-400 dark:hover:text-surface-50',
-    );
   return (
     <nav aria-label={t('menu.tabs')} className="mb-6 flex gap-1 overflow-x-auto border-b border-surface-200 dark:border-surface-800">
-      <NavLink to={href('/dashboard/:server/configs', { server })} end className={() => tab(!onSettings)} aria-current={!onSettings ? 'page' : undefined}>
+      <NavLink to={href('/dashboard/:server/configs', { server })} end className={() => tabClasses(!onSettings)} aria-current={!onSettings ? 'page' : undefined}>
         {t('menu.tab.panels')}
       </NavLink>
-      <NavLink to={href('/dashboard/:server/configs', { server }, { tab: 'settings' })} className={() => tab(onSettings)} aria-current={onSettings ? 'page' : undefined}>
+      <NavLink to={href('/dashboard/:server/configs', { server }, { tab: 'settings' })} className={() => tabClasses(onSettings)} aria-current={onSettings ? 'page' : undefined}>
         {t('menu.tab.settings')}
       </NavLink>
     </nav>

@@ -59,9 +59,37 @@ function Quoted({ value }: { value: string }) {
   );
 }
 
+/** The automation settings of a version: what the auto-close rules were, the tags, the blocklist, feedback. */
+function AutomationSummary({ id, config, heading }: { id: string; config: Loose; heading: string }) {
+  const t = useT();
+  const rules = isObject(config.autoClose) ? config.autoClose : {};
+  const hours = (value: unknown) => (typeof value === 'number' ? t('restore.summary.hours', { count: value }) : <Muted>{t('restore.summary.never')}</Muted>);
+  const tags = list(config.tags);
+  const blocklist = list(config.blocklist);
+  const feedback = isObject(config.feedback) ? config.feedback : {};
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id} className={heading}>
+        {t('restore.summary.automation')}
+      </h3>
+      <dl className="mt-2 space-y-1.5">
+        <Field label={t('restore.summary.memberSilent')}>{hours(rules.memberSilentHours)}</Field>
+        <Field label={t('restore.summary.staffSilent')}>{hours(rules.staffSilentHours)}</Field>
+        <Field label={t('restore.summary.openerLeaves')}>{t(rules.onOpenerLeave === true ? 'changes.value.yes' : 'changes.value.no')}</Field>
+        <Field label={t('restore.summary.tags', { count: tags.length })}>
+          {tags.length > 0 ? tags.map((tag) => `/${text(tag.name)}`).join(', ') : <Muted>{t('changes.value.none')}</Muted>}
+        </Field>
+        <Field label={t('restore.summary.blocklist')}>{blocklist.length > 0 ? t('restore.summary.entries', { count: blocklist.length }) : <Muted>{t('changes.value.none')}</Muted>}</Field>
+        <Field label={t('restore.summary.feedback')}>{t(feedback.enabled === true ? 'changes.value.yes' : 'changes.value.no')}</Field>
+      </dl>
+    </section>
+  );
+}
+
 /**
  * What a configuration holds, readable: the general settings, who has dashboard access, each panel
- * by name with a small preview and its key settings, and each multi-panel with the panels it offers.
+ * by name with a small preview and its key settings, the automation settings, and each multi-panel
+ * with the panels it offers.
  */
 export function ConfigSummary({ server, config }: { server: string; config: Loose }) {
   const t = useT();
@@ -168,6 +196,8 @@ export function ConfigSummary({ server, config }: { server: string; config: Loos
           </ul>
         )}
       </section>
+
+      <AutomationSummary id={`${id}-automation`} config={config} heading={heading} />
 
       {multiPanels.length > 0 ? (
         <section aria-labelledby={`${id}-multi`}>

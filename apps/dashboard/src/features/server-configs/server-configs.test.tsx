@@ -206,6 +206,11 @@ describe('Restore Configs: a version', () => {
     expect(await within(contents).findByText('@Support Team')).toBeInTheDocument();
     expect(within(contents).getAllByText('Support').length).toBeGreaterThan(1); // the default category by name
     expect(contents).not.toHaveTextContent(CATEGORY_SUPPORT);
+    // Its automation settings: none set in this version.
+    const automation = within(contents).getByRole('heading', { name: 'Automation' }).closest('section')!;
+    expect(automation).toHaveTextContent(/Close when the member is silent\s*Never/);
+    expect(automation).toHaveTextContent(/Tags\s*None/);
+    expect(automation).toHaveTextContent(/Feedback asked by default\s*No/);
     expect(unexpected).toEqual([]);
   });
 

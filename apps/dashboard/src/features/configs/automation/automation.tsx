@@ -1,5 +1,5 @@
 import { NavLink, useParams, useSearchParams } from '@tickety/shared';
-import { Alert, Button, cx, PageHeader, Skeleton } from '@tickety/ui';
+import { Alert, Button, PageHeader, Skeleton } from '@tickety/ui';
 import Settings from 'lucide-react/icons/settings';
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { ListSkeleton } from '../../../components/list-skeleton';
@@ -7,6 +7,7 @@ import { failureText } from '../../../lib/failures';
 import { href } from '../../../lib/hrefs';
 import { useServerName } from '../../../lib/server-access';
 import { type LiveConfig, useServerConfigQuery, useServerResourcesQuery } from '../api';
+import { tabClasses } from '../tab-classes';
 import { useT } from './i18n';
 import { Overview } from './overview';
 import { AUTOMATION_TABS, type AutomationTab } from './section-props';
@@ -43,14 +44,7 @@ function AutomationTabs({ server, active }: { server: string; active: Automation
           to={href('/dashboard/:server/configs/automation', { server }, tab === undefined ? {} : { tab })}
           end
           aria-current={tab === active ? 'page' : undefined}
-          className={() =>
-            cx(
-              'inline-flex items-center rounded-t-lg border-b-2 px-3 py-2 text-sm font-semibold whitespace-nowrap transition focus-visible:outline-2 focus-visible:outline-primary-600',
-              tab === active
-                ? 'border-primary-600 text-primary-700 dark:border-primary-400 dark:text-primary-300'
-                : 'border-transparent text-surface-600 hover:text-surface-900 dark:text-surface-400 dark:hover:text-surface-50',
-            )
-          }
+          className={() => tabClasses(tab === active)}
         >
           {t(`automation.tab.${tab ?? 'overview'}`)}
         </NavLink>
