@@ -19,30 +19,31 @@ function realDay(day: string): boolean {
 }
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD').refine(realDay, 'must be a day of the calendar (2026-02-30 is not)');
 
-export const StatisticsQuery = z
-  .object({
-    range: z.enum(STATISTICS_RANGES).default('7d'),
-    /** Custom ranges: the first and last day (both included). */
-    from: Day.optional(),
-    to: Day.optional(),
-    /** The days' time zone (IANA); default the server's (`serverTz` of the answer), else UTC. */
-    tz: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
-    /** Only tickets carrying this label (a label id of the configuration; an unknown id counts nothing). */
-    label: ShortId.optional(),
-  })
-  .strict()
-  .superRefine((query, ctx) => {
-    if (query.range === 'custom') {
-      if (!query.from || !query.to) ctx.addIssue({ code: 'custom', path: ['from'], input: query.from, message: 'a custom range needs from and to' });
-      else if (Number.isNaN(Date.parse(`${query.from}T00:00:00Z`)) || Number.isNaN(Date.parse(`${query.to}T00:00:00Z`))) ctx.addIssue({ code: 'custom', path: ['from'], input: query.from, message: 'from and to must be real dates' });
-      else if (query.from > query.to) ctx.addIssue({ code: 'custom', path: ['to'], input: query.to, message: 'to must not be before from' });
-      else if ((Date.parse(`${query.to}T00:00:00Z`) - Date.parse(`${query.from}T00:00:00Z`)) / 86_400_000 + 1 > STATISTICS_DAYS_MAX) {
-        ctx.addIssue({ code: 'custom', path: ['to'], input: query.to, message: `a range is at most ${STATISTICS_DAYS_MAX} days` });
-      }
-    } else if (query.from || query.to) {
-      ctx.addIssue({ code: 'custom', path: ['from'], input: query.from, message: 'from and to go with range=custom only' });
+const statisticsQueryShape = {
+  range: z.enum(STATISTICS_RANGES).default('7d'),
+  /** Custom ranges: the first and last day (both included). */
+  from: Day.optional(),
+  to: Day.optional(),
+  /** The days' time zone (IANA); default the server's (`serverTz` of the answer), else UTC. */
+  tz: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
+  /** Only tickets carrying this label (a label id of the configuration; an unknown id counts nothing). */
+  label: ShortId.optional(),
+};
+
+function checkRange(query: { range: StatisticsRange; from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (query.range === 'custom') {
+    if (!query.from || !query.to) ctx.addIssue({ code: 'custom', path: ['from'], input: query.from, message: 'a custom range needs from and to' });
+    else if (Number.isNaN(Date.parse(`${query.from}T00:00:00Z`)) || Number.isNaN(Date.parse(`${query.to}T00:00:00Z`))) ctx.addIssue({ code: 'custom', path: ['from'], input: query.from, message: 'from and to must be real dates' });
+    else if (query.from > query.to) ctx.addIssue({ code: 'custom', path: ['to'], input: query.to, message: 'to must not be before from' });
+    else if ((Date.parse(`${query.to}T00:00:00Z`) - Date.parse(`${query.from}T00:00:00Z`)) / 86_400_000 + 1 > STATISTICS_DAYS_MAX) {
+      ctx.addIssue({ code: 'custom', path: ['to'], input: query.to, message: `a range is at most ${STATISTICS_DAYS_MAX} days` });
     }
-  });
+  } else if (query.from || query.to) {
+    ctx.addIssue({ code: 'custom', path: ['from'], input: query.from, message: 'from and to go with range=custom only' });
+  }
+}
+
+export const StatisticsQuery = z.object(statisticsQueryShape).strict().superRefine(checkRange);
 export type StatisticsQuery = z.infer<typeof StatisticsQuery>;
 
 /** Durations are seconds; null where no ticket counts. */
@@ -95,3 +96,40 @@ export const StatisticsAnswer = z.object({
   limits: z.object({ days: z.int(), export: z.boolean(), premium: z.boolean() }),
 });
 export type StatisticsAnswer = z.infer<typeof StatisticsAnswer>;
+
+// ---- Feedback comments (`GET /api/guilds/:server/statistics/feedback`) ----
+
+/** Comments a page of the list holds (newest first; `nextCursor` reads on). */
+export const FEEDBACK_COMMENTS_PAGE = 20;
+
+/** The statistics' range, label and zone (the same tickets: closed in the range), and where to read on. */
+export const FeedbackCommentsQuery = z
+  .object({ ...statisticsQueryShape, cursor: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'must be a cursor this list gave out').optional() })
+  .strict()
+  .superRefine(checkRange);
+export type FeedbackCommentsQuery = z.infer<typeof FeedbackCommentsQuery>;
+
+/** A rating given with a comment (the `rated` event's `feedback`), for a ticket closed in the range. */
+export const FeedbackComment = z.object({
+  ticketId: z.string(),
+  number: z.int().nullable(),
+  panelId: z.string().nullable(),
+  /** The opener as the transcript or the dashboard knows them (name null: neither does). */
+  opener: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+  /** Who handled it (claimed, else first answered), as in the staff table. */
+  handledBy: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+  rating: z.int().min(1).max(5),
+  comment: z.string(),
+  closedAt: z.string(),
+  /** The transcript's file id (the viewer: `/transcript/v2/:server/:fileId`), null while there is none. */
+  transcriptFileId: z.string().nullable(),
+});
+export type FeedbackComment = z.infer<typeof FeedbackComment>;
+
+export const FeedbackComments = z.object({
+  /** Comments in the range (every page together). */
+  total: z.int(),
+  items: z.array(FeedbackComment),
+  nextCursor: z.string().nullable(),
+});
+export type FeedbackComments = z.infer<typeof FeedbackComments>;

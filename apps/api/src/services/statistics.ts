@@ -1,4 +1,4 @@
-import type { Guild, Plan, ServerConfig, StatisticsAnswer, StatisticsQuery, StatisticsTotals } from '@tickety/api-contract';
+import { FEEDBACK_COMMENTS_PAGE, type FeedbackComments, type FeedbackCommentsQuery, type Guild, type Plan, type ServerConfig, type StatisticsAnswer, type StatisticsQuery, type StatisticsTotals } from '@tickety/api-contract';
 import type { Db } from '../db/driver';
 import type { Clock } from '../lib/clock';
 import { ApiHttpError } from '../lib/errors';
@@ -72,6 +72,30 @@ const ordered = (columns: string, where: string, orderBy: string) => `SELECT ${c
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
 const secs = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v)));
 
+interface CommentRow {
+  bot_id: string;
+  ticket_id: string;
+  number: number | null;
+  panel_id: string | null;
+  opener_id: string | null;
+  opener_name: string | null;
+  handled_by: string | null;
+  handler_name: string | null;
+  rating: number;
+  feedback: string | null;
+  closed_at: Date | string;
+  file_id: string | null;
+}
+
+/** Where a page of comments ends: the last one's close time, bot and ticket (base64url). */
+function commentCursor(cursor: string): { at: string; botId: string; ticketId: string } {
+  const [at, botId, ticketId, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!at || !botId || !ticketId || rest.length > 0 || Number.isNaN(Date.parse(at))) {
+    throw new ApiHttpError('VALIDATION_FAILED', { message: 'cursor: not a cursor this list gave out.' });
+  }
+  return { at: new Date(at).toISOString(), botId, ticketId };
+}
+
 /**
  * Statistics of a server's tickets, in SQL over `tickets` (one row per ticket, kept by the bot API):
  * a range of calendar days in a time zone and the range before it. A ticket counts as opened on the
@@ -127,21 +151,7 @@ export class Statistics {
    * in milliseconds; the route sends them as Server-Timing, and `bench/statistics.mjs` reads them.
    */
   async read(guildId: string, query: StatisticsQuery, timing?: (name: string, ms: number) => void): Promise<StatisticsAnswer> {
-    const limits = await this.limits(guildId);
-    const serverTz = await this.serverTimeZone(guildId);
-    const tz = query.tz ?? serverTz ?? 'UTC';
-    const label = query.label ?? null;
-    const today = dayIn(this.clock(), tz);
-    const length = query.range === 'custom' ? daysBetween(query.from!, query.to!) : Number.parseInt(query.range, 10);
-    const to = query.range === 'custom' ? query.to! : today;
-    const from = query.range === 'custom' ? query.from! : addDays(today, -(length - 1));
-    if (length > limits.days || (query.range === 'custom' && !limits.export)) {
-      throw new ApiHttpError('VALIDATION_FAILED', {
-        message: limits.premium
-          ? `Statistics cover at most ${limits.days} days at a time: choose a shorter range.`
-          : `This server's plan shows statistics for the last ${limits.days} days. Longer and custom ranges, with CSV export, come with Premium.`,
-      });
-    }
+    const { limits, serverTz, tz, label, length, from, to } = await this.window(guildId, query);
     const previousTo = addDays(from, -1);
     const previousFrom = addDays(from, -length);
     const timed = async <T>(name: string, work: Promise<T>): Promise<T> => {
@@ -168,6 +178,79 @@ export class Statistics {
       return { ...day, backlog };
     });
     return { range: query.range, tz, serverTz, from, to, previousFrom, previousTo, totals, previous, daily, panels, staff, ratings, hours, tags, limits };
+  }
+
+  /** The range's days in its time zone, refused (400) beyond what the server's plan allows. */
+  private async window(guildId: string, query: StatisticsQuery) {
+    const limits = await this.limits(guildId);
+    const serverTz = await this.serverTimeZone(guildId);
+    const tz = query.tz ?? serverTz ?? 'UTC';
+    const label = query.label ?? null;
+    const today = dayIn(this.clock(), tz);
+    const length = query.range === 'custom' ? daysBetween(query.from!, query.to!) : Number.parseInt(query.range, 10);
+    const to = query.range === 'custom' ? query.to! : today;
+    const from = query.range === 'custom' ? query.from! : addDays(today, -(length - 1));
+    if (length > limits.days || (query.range === 'custom' && !limits.export)) {
+      throw new ApiHttpError('VALIDATION_FAILED', {
+        message: limits.premium
+          ? `Statistics cover at most ${limits.days} days at a time: choose a shorter range.`
+          : `This server's plan shows statistics for the last ${limits.days} days. Longer and custom ranges, with CSV export, come with Premium.`,
+      });
+    }
+    return { limits, serverTz, tz, label, length, from, to };
+  }
+
+  /**
+   * The comments given with ratings to tickets closed in the range (the same tickets as the rating
+   * distribution), newest close first, a page at a time with the total; each with its transcript
+   * when one is stored, the opener named as the transcript has them, the handler as the staff table.
+   */
+  async comments(guild: Guild, query: FeedbackCommentsQuery): Promise<FeedbackComments> {
+    const { tz, label, from, to } = await this.window(guild.id, query);
+    const position = query.cursor ? commentCursor(query.cursor) : null;
+    const params: unknown[] = [guild.id, from, to, tz, label];
+    const where = [
+      't.guild_id = $1',
+      LABEL,
+      `t.closed_at >= ${RANGE_START} AND t.closed_at < ${RANGE_END}`,
+      't.opened_at IS NOT NULL AND t.rating IS NOT NULL',
+      "btrim(coalesce(t.feedback, '')) <> ''",
+    ];
+    const { rows: counted } = await this.query<{ total: string }>(`SELECT count(*) AS total FROM tickets t WHERE ${where.join(' AND ')}`, params);
+    if (position) {
+      params.push(position.at, position.botId, position.ticketId);
+      where.push('(t.closed_at, t.bot_id, t.ticket_id) < ($6::timestamptz, $7, $8)');
+    }
+    const { rows } = await this.query<CommentRow>(
+      `SELECT t.bot_id, t.ticket_id, t.number, t.panel_id, t.opener_id, coalesce(tr.opener_name, ou.global_name, ou.username) AS opener_name,
+         t.handled_by, coalesce(hu.global_name, hu.username) AS handler_name, t.rating, t.feedback, t.closed_at, tr.file_id
+       FROM tickets t
+       LEFT JOIN transcripts tr ON tr.guild_id = t.guild_id AND tr.file_id = t.transcript_id
+       LEFT JOIN users ou ON ou.id = t.opener_id
+       LEFT JOIN users hu ON hu.id = t.handled_by
+       WHERE ${where.join(' AND ')}
+       ORDER BY t.closed_at DESC, t.bot_id DESC, t.ticket_id DESC LIMIT ${FEEDBACK_COMMENTS_PAGE + 1}`,
+      params,
+    );
+    const page = rows.slice(0, FEEDBACK_COMMENTS_PAGE);
+    const handlers = [...new Set(page.map((row) => row.handled_by).filter((id) => id !== null))].map((id) => ({ userId: id, name: page.find((row) => row.handled_by === id)?.handler_name ?? null }));
+    await this.staffNames?.fill(guild, handlers);
+    const last = page.at(-1);
+    return {
+      total: Number(counted[0]?.total ?? 0),
+      items: page.map((row) => ({
+        ticketId: row.ticket_id,
+        number: row.number === null ? null : Number(row.number),
+        panelId: row.panel_id,
+        opener: row.opener_id === null ? null : { id: row.opener_id, name: row.opener_name },
+        handledBy: row.handled_by === null ? null : { id: row.handled_by, name: handlers.find((h) => h.userId === row.handled_by)?.name ?? null },
+        rating: Number(row.rating),
+        comment: row.feedback ?? '',
+        closedAt: new Date(row.closed_at).toISOString(),
+        transcriptFileId: row.file_id,
+      })),
+      nextCursor: rows.length > FEEDBACK_COMMENTS_PAGE && last ? Buffer.from(`${new Date(last.closed_at).toISOString()}|${last.bot_id}|${last.ticket_id}`).toString('base64url') : null,
+    };
   }
 
   /**

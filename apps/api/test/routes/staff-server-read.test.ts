@@ -39,6 +39,7 @@ const READS = [
   '/resources',
   '/posts',
   '/statistics',
+  '/statistics/feedback',
   '/premium',
   '/transcripts',
   '/tickets',

@@ -159,3 +159,23 @@ describe('auto-close', () => {
     expect(changesText(t, changes.slice(0, 1), config())).toBe('Automatisch schließen › Stunden Warten auf das Mitglied: Aus → 24');
   });
 });
+
+describe('feedback after close', () => {
+  afterEach(() => changeLocale('en'));
+
+  it('names the server\'s feedback settings and a panel\'s choice, null as the server\'s and an empty question as the bot\'s own', async () => {
+    const changes = [
+      { path: 'feedback.enabled', before: false, after: true },
+      { path: 'feedback.question', before: '', after: 'How did we do?' },
+      { path: 'panels[support].feedback', before: null, after: false },
+    ];
+    expect(changesText(t, changes, config()).split('\n')).toEqual([
+      'Feedback after close › On: No → Yes',
+      'Feedback after close › Question: The bot\'s default → “How did we do?”',
+      'Panel “Support” › Feedback after close: Server default → No',
+    ]);
+    await changeLocale('de');
+    await catalog.ready('de');
+    expect(changesText(t, changes, config()).split('\n')[1]).toBe('Feedback nach dem Schließen › Frage: Standard des Bots → „How did we do?“');
+  });
+});

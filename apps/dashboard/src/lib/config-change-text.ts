@@ -115,6 +115,10 @@ const FIELD: Record<string, ChangesKey> = {
   channel: 'changes.field.channel',
   version: 'changes.field.version',
   to: 'changes.field.to',
+  // Feedback after close (the server's `feedback`, a panel's `feedback`).
+  feedback: 'changes.field.feedback',
+  enabled: 'changes.field.enabled',
+  question: 'changes.field.feedbackQuestion',
   // Web Logs of the Tickets page's actions: a close's reason, the member added to a ticket.
   reason: 'changes.field.reason',
   member: 'changes.field.member',
@@ -271,7 +275,7 @@ function segmentLabel(t: T, names: Names, segments: PathSegment[], index: number
 }
 
 // What null means in a field: a panel's empty override falls back to the server's setting.
-const PANEL_DEFAULTS = new Set(['categoryId', 'namingScheme', 'perUserLimit', 'claiming', 'twoStepClose', 'transcriptChannelId']);
+const PANEL_DEFAULTS = new Set(['categoryId', 'namingScheme', 'perUserLimit', 'claiming', 'twoStepClose', 'transcriptChannelId', 'feedback']);
 function nullMeaning(t: T, key: string, first: PathSegment | undefined): string {
   if (first?.key === 'panels' && PANEL_DEFAULTS.has(key)) return t('changes.value.serverDefault');
   if (first?.key === 'panels' && key === 'autoClose') return t('changes.value.serverDefault');
@@ -330,6 +334,7 @@ function child(ctx: ValueContext, key: string, parentKey: string): ValueContext 
 
 function describeString(ctx: ValueContext, value: string): ValueView {
   const { t, key, parent } = ctx;
+  if (value === '' && key === 'question' && ctx.first?.key === 'feedback') return muted(t('changes.value.botDefault'));
   if (value === '') return muted(t('changes.value.empty'));
   if (parent?.key === 'areas') return enumLabel(t, LEVEL, value);
   if (key === 'style') return enumLabel(t, parent?.key === 'button' ? BUTTON_STYLE : { ...BUTTON_STYLE, ...QUESTION_STYLE }, value);

@@ -10,6 +10,7 @@ import { Snowflake } from '../auth';
 import { EmbedConfig } from './embed';
 import { discordText, forEachDuplicate, formatCount, ShortId } from './fields';
 import { MESSAGE_CONTENT_MAX } from './limits';
+import type { Locale } from '../locales';
 
 // ---- Auto-close ----
 
@@ -186,6 +187,33 @@ export type FeedbackSettings = z.infer<typeof FeedbackSettings>;
 
 export function defaultFeedbackSettings(): FeedbackSettings {
   return { enabled: false, question: '' };
+}
+
+/**
+ * What the bot sends the opener (a direct message) in the server's language (`general.language`):
+ * its own question when `question` is empty, and the line under it. The dashboard's preview and the
+ * demo bot (packages/sandbox/src/demo-bot/feedback.ts, which cannot import this) say the same.
+ */
+export const FEEDBACK_BOT_TEXT: Record<Locale, { question: string; closed: string; comment: string; placeholder: string; thanks: string }> = {
+  en: {
+    question: 'How did we do? Rate your ticket from 1 to 5 stars and tell us what you think.',
+    closed: 'Your ticket #{number} in {server} was closed.',
+    comment: 'A comment (optional)',
+    placeholder: 'What went well, what could be better?',
+    thanks: 'Thanks for your feedback!',
+  },
+  de: {
+    question: 'Wie haben wir dir geholfen? Bewerte dein Ticket mit 1 bis 5 Sternen und sag uns deine Meinung.',
+    closed: 'Dein Ticket #{number} auf {server} wurde geschlossen.',
+    comment: 'Ein Kommentar (optional)',
+    placeholder: 'Was war gut, was können wir besser machen?',
+    thanks: 'Danke für dein Feedback!',
+  },
+};
+
+/** Whether the bot asks for feedback when a ticket of `panel` closes (the panel's choice, else the server's). */
+export function feedbackWanted(feedback: FeedbackSettings, panel: { feedback: boolean | null }): boolean {
+  return panel.feedback ?? feedback.enabled;
 }
 
 /** The configuration's automation fields (versions saved before they existed read as the defaults). */

@@ -6,6 +6,7 @@
  */
 import { type Desk, type DeskTicket, deskKey } from './desk';
 import { DiscordError, type DiscordChannel, type DiscordMessage, type FetchLike, failureOf } from './discord';
+import { askFeedback } from './feedback';
 import { replyEmbeds } from './tags';
 
 /** A command as the bot receives it (the bot API's `BotCommand`; unknown fields ignored). */
@@ -230,6 +231,8 @@ export async function close(desk: Desk, ticket: DeskTicket, command: Pick<Receiv
     }
     ticket.closed.channelDeleted = true;
   }
+  // The opener is asked for a rating when the panel wants feedback (once; never fails the close).
+  await askFeedback(desk, ticket);
   return done();
 }
 

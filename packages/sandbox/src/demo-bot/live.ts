@@ -7,6 +7,7 @@ import { AUTO_CLOSER_ID, AutoCloser, HOUR_MS, HOUR_MS_MIN } from './auto-close';
 import type { Refusal } from './blocklist';
 import { type CommandLoop, close, startCommandLoop } from './commands';
 import { Desk, type DeskOptions, type DeskTicket } from './desk';
+import { type FeedbackQuestion, feedbackQuestions, leaveToControls, rate, stopFeedback } from './feedback';
 import { staffWrites } from './tags';
 
 export interface LiveTicketInfo {
@@ -45,6 +46,9 @@ export interface LiveDesk {
   autoClosedHistory(): string[];
   /** How long an hour lasts for auto-close (ms); sets it when given. */
   hourMs(set?: number): number;
+  /** The feedback questions asked after closes, newest first, and the opener's answer (feedback.ts). */
+  feedback(): FeedbackQuestion[];
+  rate(serverId: string, ticketId: string, rating: number, comment: string | null): Promise<FeedbackQuestion>;
   /** Commands carried out so far. */
   readonly commandsHandled: number;
   stop(): Promise<void>;
@@ -111,7 +115,7 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
       if (userId !== undefined && !/^\d{17,20}$/.test(userId)) throw new LiveDeskInputError(`"userId" must be a Discord user id, not ${JSON.stringify(userId.slice(0, 40))}.`);
       const server = serverId === undefined ? desk.deskServers()[0] : desk.deskServers().find((s) => s.id === serverId);
       if (!server) throw new LiveDeskInputError(serverId === undefined ? 'The demo bot works in no server with a ticket category.' : `The demo bot opens no tickets in server ${serverId}.`);
-      return infoOf(await desk.serial(() => desk.openTicket(server, 'waiting', userId)));
+      return infoOf(leaveToControls(desk, await desk.serial(() => desk.openTicket(server, 'waiting', userId))));
     },
     async memberWrites(ticketId) {
       const open = desk.openTickets().filter((t) => t.openerId !== null);
@@ -146,12 +150,15 @@ export function startLiveDesk(options: LiveDeskOptions, botApi: ConstructorParam
       return closer.hourMs;
     },
     refusals: () => [...desk.blocklist.refusals],
+    feedback: () => feedbackQuestions(desk),
+    rate: (serverId, ticketId, rating, comment) => desk.serial(() => rate(desk, serverId, ticketId, rating, comment)),
     get commandsHandled() {
       return loop?.handled ?? 0;
     },
     async stop() {
       desk.stop();
       closer.stop();
+      stopFeedback(desk);
       const index = running.indexOf(live);
       if (index !== -1) running.splice(index, 1);
       await loop?.stop();

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { openOrRefused } from '../demo-bot/blocklist';
+import { FeedbackInputError } from '../demo-bot/feedback';
 import { LiveDeskInputError, runningDesk } from '../demo-bot/live';
 import { TagCommandError } from '../demo-bot/tags';
 import { sha256 } from '../kit/crypto';
@@ -71,7 +72,7 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
       try {
         return (await handler(objectBody(req.body))) ?? { ok: true };
       } catch (error) {
-        if (error instanceof ControlInputError || error instanceof LiveDeskInputError || error instanceof TagCommandError || error instanceof RangeError || (error instanceof Error && /not a demo user|unknown scope/.test(error.message))) {
+        if (error instanceof ControlInputError || error instanceof LiveDeskInputError || error instanceof TagCommandError || error instanceof FeedbackInputError || error instanceof RangeError || (error instanceof Error && /not a demo user|unknown scope/.test(error.message))) {
           return reply.code(400).send({ error: 'invalid_request', message: error.message });
         }
         throw error;
@@ -207,6 +208,10 @@ export function controlRoutes(app: FastifyInstance, engine: SandboxEngine): void
   route('demo-bot/keep-open', async (options) => ({ ticket: await desk().keepOpen(str(options, 'ticketId', true)!) }));
   route('demo-bot/member-leaves', async (options) => ({ ticket: await desk().openerLeaves(str(options, 'ticketId', true)!) }));
   route('demo-bot/clock', (options) => ({ hourMs: desk().hourMs(num(options, 'hourMs', false)) }));
+  route('demo-bot/feedback', () => ({ questions: desk().feedback() }));
+  route('demo-bot/rate', async (options) => ({
+    question: await desk().rate(str(options, 'serverId', true)!, str(options, 'ticketId', true)!, num(options, 'rating', true)!, str(options, 'comment', false) ?? null),
+  }));
 
   route('bot-guild', (options) => {
     const guildId = str(options, 'guildId', true)!;

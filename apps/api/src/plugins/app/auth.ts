@@ -73,6 +73,7 @@ export const STAFF_READ_ROUTES: ReadonlySet<string> = new Set([
   '/api/guilds/:server/resources',
   '/api/guilds/:server/posts',
   '/api/guilds/:server/statistics',
+  '/api/guilds/:server/statistics/feedback',
   '/api/guilds/:server/premium',
   '/api/guilds/:server/transcripts',
   // The Tickets page's reads (its live stream too): what transcripts show, while the ticket is open.

@@ -1,4 +1,4 @@
-import { ApiError, GuildParams, StatisticsAnswer, StatisticsQuery } from '@tickety/api-contract';
+import { ApiError, FeedbackComments, FeedbackCommentsQuery, GuildParams, StatisticsAnswer, StatisticsQuery } from '@tickety/api-contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
@@ -26,6 +26,20 @@ export default async function statisticsRoutes(fastify: FastifyInstance) {
       // Each query's time (Server-Timing: the browser's devtools show it; bench/statistics.mjs reads it).
       reply.header('server-timing', timings.join(', '));
       return answer;
+    },
+  );
+  // The comments given with ratings (the Statistics page's Feedback list), a page at a time.
+  app.get(
+    '/:server/statistics/feedback',
+    {
+      attachValidation: true,
+      preHandler: app.requireArea('statistics', 'read'),
+      schema: { params: GuildParams, querystring: FeedbackCommentsQuery, response: { 200: FeedbackComments, ...errors } },
+    },
+    async (req, reply) => {
+      if (req.validationError) throw req.validationError;
+      reply.header('cache-control', 'no-store');
+      return app.statistics.comments(req.guild!, req.query);
     },
   );
 }

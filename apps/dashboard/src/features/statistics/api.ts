@@ -2,7 +2,7 @@
  * Statistics (`/dashboard/:server/statistics`): the read of `GET /api/guilds/:server/statistics`,
  * the range as it lives in the address, durations as people read them, and the tables' CSV.
  */
-import type { StatisticsAnswer, StatisticsRange } from '@tickety/api-contract';
+import type { FeedbackComments, StatisticsAnswer, StatisticsRange } from '@tickety/api-contract';
 import { api, type Translate } from '@tickety/shared';
 import { toCsv } from '../../lib/csv';
 import { isDay } from '../../lib/days';
@@ -50,10 +50,20 @@ const statisticsApi = api.injectEndpoints({
       }),
       keepUnusedDataFor: 60,
     }),
+    /** One page of the comments given with ratings (`cursor`: where the page before ended). */
+    feedbackComments: build.query<FeedbackComments, StatisticsArgs & { cursor?: string }>({
+      query: ({ server, range, from, to, tz, label, cursor }) => ({
+        path: `/api/guilds/${encodeURIComponent(server)}/statistics/feedback`,
+        query: { range, from, to, tz, label, cursor },
+        overlay: false,
+      }),
+      keepUnusedDataFor: 60,
+    }),
   }),
 });
 
-export const { useServerStatisticsQuery } = statisticsApi;
+export const { useServerStatisticsQuery, useFeedbackCommentsQuery } = statisticsApi;
+export type { StatisticsArgs };
 
 /** A duration in seconds as people read it: "45 s", "12 min", "3 h 5 min", "2 d 4 h"; "—" for none. */
 export function formatDuration(t: Translate<MessageKey>, seconds: number | null): string {

@@ -69,6 +69,7 @@ function show(query: string, handler: (url: URL) => Response, configAnswer: unkn
       return handler(url);
     },
     [`GET /api/guilds/${SERVER}/config`]: configAnswer,
+    [`GET /api/guilds/${SERVER}/statistics/feedback`]: { total: 0, items: [], nextCursor: null },
   });
   const page = renderPage(<Page />, { url: `/dashboard/${SERVER}/statistics${query}`, path: '/dashboard/:server/statistics', me: avaMe() });
   store = page.store;

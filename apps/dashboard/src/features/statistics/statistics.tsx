@@ -13,6 +13,7 @@ import { useDark } from '../../lib/use-dark';
 import { useConfigNamesQuery } from '../configs/api';
 import { change, formatDuration, labelOf, rangeOf, tableCsv, useServerStatisticsQuery } from './api';
 import { SERIES_COLOURS } from './colours';
+import { FeedbackComments } from './feedback-comments';
 import { useT } from './i18n';
 
 const DailyChart = lazy(() => import('./daily-chart'));
@@ -138,7 +139,8 @@ export default function ServerStatistics() {
   const viewerTz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const mine = params.get('zone') === 'mine';
   const label = labelOf(params);
-  const stats = useServerStatisticsQuery({ server, ...current, ...(mine ? { tz: viewerTz } : {}), ...(label ? { label } : {}) }, { skip: server === '' });
+  const args = { server, ...current, ...(mine ? { tz: viewerTz } : {}), ...(label ? { label } : {}) };
+  const stats = useServerStatisticsQuery(args, { skip: server === '' });
   const config = useConfigNamesQuery(server, { skip: server === '' }).data?.config as { panels?: Array<{ id: string; name: string }>; labels?: Array<{ id: string; name: string }>; tags?: Array<{ id: string; name: string }> } | undefined;
   const panelName = (id: string) => config?.panels?.find((p) => p.id === id)?.name ?? (id || t('statistics.noPanel'));
   const dark = useDark();
@@ -249,6 +251,8 @@ export default function ServerStatistics() {
             <Bars values={data.hours} label={(h) => String(h).padStart(2, '0')} caption={t('statistics.hours.title', { tz: data.tz })} />
           </Card>
         </div>
+
+        <FeedbackComments key={params.toString()} args={args} panelName={panelName} />
 
         {([
           ['panels', t('statistics.panels.title'), <Table key="p" caption={t('statistics.panels.title')} columns={panelColumns} rows={data.panels} rowKey={(r) => r.panelId} empty={<p className="text-sm text-surface-500">{t('statistics.none')}</p>} />,

@@ -6,6 +6,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import type { Catalog } from '@tickety/shared';
 import { catalog as autoCloseMessages } from './auto-close/i18n';
 import { catalog as blocklistMessages } from './blocklist/i18n';
+import { catalog as feedbackMessages } from './feedback/i18n';
 import type { AutomationTab, SectionProps } from './section-props';
 import { catalog as tagsMessages } from './tags/i18n';
 
@@ -20,4 +21,5 @@ export const SECTIONS: Partial<Record<AutomationTab, LazyExoticComponent<Compone
   tags: section(() => import('./tags/section'), tagsMessages),
   'auto-close': section(() => import('./auto-close/section'), autoCloseMessages),
   blocklist: section(() => import('./blocklist/section'), blocklistMessages),
+  feedback: section(() => import('./feedback/section'), feedbackMessages),
 };
