@@ -1,6 +1,7 @@
 import { type Catalog, defineRemoteRoutes } from '@tickety/shared';
 import { type ComponentType, lazy } from 'react';
 import { catalog as logsWeb } from './features/logs-web/i18n';
+import { HealthBadge } from './features/health/badge';
 import { catalog as manageServers } from './features/manage-servers/i18n';
 import { catalog as premium } from './features/premium/i18n';
 import { catalog as serverConfigs } from './features/server-configs/i18n';
@@ -18,6 +19,21 @@ function page(messages: Pick<Catalog, 'ready'>, code: () => Promise<{ default: C
 }
 
 /**
+ * A server page with the sidebar's count of configuration problems beside it (features/health): set
+ * whichever server page is open.
+ */
+function serverPage(Page: ComponentType): ComponentType {
+  return function ServerPage() {
+    return (
+      <>
+        <HealthBadge />
+        <Page />
+      </>
+    );
+  };
+}
+
+/**
  * The dashboard remote's pages. Each is its own chunk (`React.lazy`): a visit downloads only the page
  * shown, and only its feature's messages. The shell wraps pages in Suspense and owns their paths,
  * layouts, titles and guards; it loads the shared catalogue in the reader's language before showing a
@@ -31,13 +47,13 @@ export const remoteRoutes = defineRemoteRoutes({
     manageServers: { Component: page(manageServers, () => import('./features/manage-servers/manage-servers')) },
     // A small chunk of its own, so other pages do not carry it: it starts the page's reads while the
     // page's chunk (and its messages) download.
-    serverConfigs: { Component: lazy(() => import('./features/configs/route')) },
-    serverTickets: { Component: page(tickets, () => import('./features/tickets/tickets')) },
-    serverStatistics: { Component: page(statistics, () => import('./features/statistics/statistics')) },
-    serverPremium: { Component: page(premium, () => import('./features/premium/premium')) },
-    serverLogsWeb: { Component: page(logsWeb, () => import('./features/logs-web/logs-web')) },
-    serverRestoreConfigs: { Component: page(serverConfigs, () => import('./features/server-configs/server-configs')) },
-    serverTranscripts: { Component: page(transcripts, () => import('./features/transcripts/server-transcripts')) },
+    serverConfigs: { Component: serverPage(lazy(() => import('./features/configs/route'))) },
+    serverTickets: { Component: serverPage(page(tickets, () => import('./features/tickets/tickets'))) },
+    serverStatistics: { Component: serverPage(page(statistics, () => import('./features/statistics/statistics'))) },
+    serverPremium: { Component: serverPage(page(premium, () => import('./features/premium/premium'))) },
+    serverLogsWeb: { Component: serverPage(page(logsWeb, () => import('./features/logs-web/logs-web'))) },
+    serverRestoreConfigs: { Component: serverPage(page(serverConfigs, () => import('./features/server-configs/server-configs'))) },
+    serverTranscripts: { Component: serverPage(page(transcripts, () => import('./features/transcripts/server-transcripts'))) },
     yourTickets: { Component: page(transcripts, () => import('./features/transcripts/your-tickets')) },
     transcriptV1: { Component: page(transcript, () => import('./features/transcript/v1')) },
     transcriptV2: { Component: page(transcript, () => import('./features/transcript/v2')) },

@@ -17,6 +17,8 @@ import type { DraftStash } from './stash';
 // The editors, the live preview, the shared schema (zod) and the markdown parser: one chunk, fetched
 // when an editor opens, so the list stays small.
 const MenuEditor = lazy(() => import('./editor'));
+// The configuration check's list (features/health) and its messages: their own chunk.
+const HealthList = lazy(() => import('../health/health-list').then((module) => module.load()));
 
 function EditorSkeleton() {
   const t = useT();
@@ -157,6 +159,9 @@ export default function ServerConfigs() {
               {t('menu.stash.body')}
             </Alert>
           ) : null}
+          <Suspense fallback={null}>
+            <HealthList server={server} />
+          </Suspense>
           <PanelList server={server} live={config.data} onFlash={onListFlash} onReload={reload} />
         </>
       ) : (
