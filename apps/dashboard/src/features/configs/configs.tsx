@@ -6,6 +6,7 @@ import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useState } fr
 import { ListSkeleton } from '../../components/list-skeleton';
 import { failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
+import { HealthSummary } from '../health/summary';
 import { useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
 import { configApi, type LiveConfig } from './api';
@@ -17,8 +18,6 @@ import type { DraftStash } from './stash';
 // The editors, the live preview, the shared schema (zod) and the markdown parser: one chunk, fetched
 // when an editor opens, so the list stays small.
 const MenuEditor = lazy(() => import('./editor'));
-// The configuration check's list (features/health) and its messages: their own chunk.
-const HealthList = lazy(() => import('../health/health-list').then((module) => module.load()));
 
 function EditorSkeleton() {
   const t = useT();
@@ -159,9 +158,7 @@ export default function ServerConfigs() {
               {t('menu.stash.body')}
             </Alert>
           ) : null}
-          <Suspense fallback={null}>
-            <HealthList server={server} />
-          </Suspense>
+          <HealthSummary server={server} />
           <PanelList server={server} live={config.data} onFlash={onListFlash} onReload={reload} />
         </>
       ) : (

@@ -1,11 +1,6 @@
 import type { ConfigProblem } from '@tickety/api-contract';
 import { Link } from '@tickety/shared';
-import { Alert, Button, buttonClasses, Skeleton } from '@tickety/ui';
-import CircleCheck from 'lucide-react/icons/circle-check';
-import TriangleAlert from 'lucide-react/icons/triangle-alert';
-import { useId } from 'react';
-import { failureText } from '../../lib/failures';
-import { HEALTH_READ, healthApi } from './api';
+import { buttonClasses } from '@tickety/ui';
 import { catalog, type MessageKey, useT } from './i18n';
 
 type Translate = ReturnType<typeof useT>;
@@ -63,61 +58,20 @@ function ProblemItem({ problem }: { problem: ConfigProblem }) {
 }
 
 /**
- * The configuration check at the top of the Panel Menu: each problem with its setting, what is wrong,
- * why it matters and a link that opens the setting. The same read as the sidebar's count (./badge.tsx).
+ * The configuration check's problems, opened from the Panel Menu's summary (./summary.tsx): each with
+ * its setting, what is wrong, why it matters and a link that opens the setting.
  */
-export function HealthList({ server }: { server: string }) {
+export function HealthList({ problems }: { problems: ConfigProblem[] }) {
   const t = useT();
-  const headingId = useId();
-  const health = healthApi.endpoints.configHealth.useQuery(server, { ...HEALTH_READ, skip: server === '' });
-  if (health.data === undefined) {
-    if (health.isError) {
-      return (
-        <Alert
-          tone="warning"
-          className="mb-6"
-          title={t('health.failed')}
-          actions={
-            <Button variant="secondary" size="sm" onClick={() => void health.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        >
-          {failureText(health.error)}
-        </Alert>
-      );
-    }
-    return (
-      <div aria-busy="true" className="mb-6">
-        <span role="status" className="sr-only">
-          {t('health.loading')}
-        </span>
-        <Skeleton className="h-5 w-64 max-w-full" />
-      </div>
-    );
-  }
-  const problems = health.data.problems;
-  if (problems.length === 0) {
-    return (
-      <p className="mb-6 flex items-start gap-2 text-sm text-surface-600 dark:text-surface-400">
-        <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
-        <span>{t('health.none')}</span>
-      </p>
-    );
-  }
   return (
-    <section aria-labelledby={headingId} className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950">
-      <h2 id={headingId} className="flex items-center gap-2 text-base font-semibold text-amber-900 dark:text-amber-100">
-        <TriangleAlert aria-hidden="true" className="size-4 shrink-0" />
-        {t('health.title', { count: problems.length })}
-      </h2>
-      <p className="mt-1 text-amber-900/90 dark:text-amber-100/90">{t('health.intro')}</p>
+    <div className="mt-3">
+      <p className="text-amber-900/90 dark:text-amber-100/90">{t('health.intro')}</p>
       <ul className="mt-3 divide-y divide-amber-200 rounded-md bg-white/70 px-3 py-3 dark:divide-amber-900 dark:bg-surface-950/60">
         {problems.map((problem) => (
           <ProblemItem key={`${problem.kind}:${problem.setting.scope}:${problem.setting.id ?? ''}:${problem.setting.field}:${problem.target?.id ?? ''}`} problem={problem} />
         ))}
       </ul>
-    </section>
+    </div>
   );
 }
 
