@@ -22,16 +22,14 @@ function page(messages: Pick<Catalog, 'ready'>, code: () => Promise<{ default: C
  * A server page with the sidebar's count of configuration problems beside it (features/health): set
  * whichever server page is open.
  */
-function serverPage(Page: ComponentType): ComponentType {
-  return function ServerPage() {
-    return (
-      <>
-        <HealthBadge />
-        <Page />
-      </>
-    );
-  };
-}
+const serverPage =
+  (Page: ComponentType): ComponentType =>
+  () => (
+    <>
+      <HealthBadge />
+      <Page />
+    </>
+  );
 
 /**
  * The dashboard remote's pages. Each is its own chunk (`React.lazy`): a visit downloads only the page

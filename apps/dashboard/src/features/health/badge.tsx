@@ -1,8 +1,26 @@
-import { allows } from '@tickety/api-contract';
-import { selectOpenServerAccess, setSidebarBadge, useAppSelector, useParams } from '@tickety/shared';
+import type { ConfigHealth } from '@tickety/api-contract';
+import { api, selectOpenServerAccess, setSidebarBadge, useAppSelector, useParams } from '@tickety/shared';
 import { useEffect } from 'react';
 import { useT } from '../../lib/i18n';
-import { HEALTH_READ, healthApi } from './api';
+
+/**
+ * The configuration health check (`GET /api/guilds/:server/config/health`): one read shared by the
+ * sidebar's count (every server page) and the Panel Menu's list. A background read (`overlay: false`):
+ * the Panel Menu says inline when it cannot be loaded. Read again after a save, a send or an update
+ * (each writes a Web Logs entry) and every minute.
+ */
+export const healthApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    configHealth: build.query<ConfigHealth, string>({
+      query: (server) => ({ path: `/api/guilds/${server}/config/health`, overlay: false }),
+      // Any Web Logs entry of a server (a save, a send, an update, a restore) reads it again.
+      providesTags: ['WebLog'],
+    }),
+  }),
+});
+
+/** Read every minute while a page shows it (the API's answer is at most a minute old itself). */
+export const HEALTH_READ = { pollingInterval: 60_000 };
 
 /**
  * The count of configuration problems on the Panel Menu's sidebar entry, while a server page is open
@@ -12,9 +30,13 @@ export function HealthBadge() {
   const t = useT();
   const { server = '' } = useParams();
   const access = useAppSelector(selectOpenServerAccess);
-  const skip = server === '' || (access !== null && !allows(access, 'panels', 'read'));
-  const count = healthApi.endpoints.configHealth.useQuery(server, { ...HEALTH_READ, skip, selectFromResult: ({ data }) => ({ count: data?.problems.length }) }).count;
-  useEffect(() => setSidebarBadge(server, 'configs', count === undefined || skip ? null : { count, label: t('health.badge', { count }) }), [server, count, skip, t]);
-  useEffect(() => () => setSidebarBadge(server, 'configs', null), [server]);
+  const skip = !server || access?.areas.panels === null;
+  const count = healthApi.endpoints.configHealth.useQuery(server, { ...HEALTH_READ, skip }).data?.problems.length;
+  const shown = skip ? undefined : count;
+  useEffect(() => {
+    if (shown === undefined) return;
+    setSidebarBadge(server, 'configs', { count: shown, label: t('health.badge', { count: shown }) });
+    return () => setSidebarBadge(server, 'configs', null);
+  }, [server, shown, t]);
   return null;
 }

@@ -64,8 +64,8 @@ function ProblemItem({ problem }: { problem: ConfigProblem }) {
 export function HealthList({ problems }: { problems: ConfigProblem[] }) {
   const t = useT();
   return (
-    <div className="mt-3">
-      <p className="text-amber-900/90 dark:text-amber-100/90">{t('health.intro')}</p>
+    <div>
+      <p className="opacity-90">{t('health.intro')}</p>
       <ul className="mt-3 divide-y divide-amber-200 rounded-md bg-white/70 px-3 py-3 dark:divide-amber-900 dark:bg-surface-950/60">
         {problems.map((problem) => (
           <ProblemItem key={`${problem.kind}:${problem.setting.scope}:${problem.setting.id ?? ''}:${problem.setting.field}:${problem.target?.id ?? ''}`} problem={problem} />
