@@ -24,13 +24,13 @@ export const HEALTH_READ = { pollingInterval: 60_000 };
 
 /**
  * The count of configuration problems on the Panel Menu's sidebar entry, while a server page is open
- * (each server page renders it beside itself: routes.tsx). Read only with Panel Menu access.
+ * (each server page renders it beside itself: routes.tsx). Read once the server's access is known, with Panel Menu access only.
  */
 export function HealthBadge() {
   const t = useT();
   const { server = '' } = useParams();
   const access = useAppSelector(selectOpenServerAccess);
-  const skip = !server || access?.areas.panels === null;
+  const skip = !server || !access?.areas.panels;
   const count = healthApi.endpoints.configHealth.useQuery(server, { ...HEALTH_READ, skip }).data?.problems.length;
   const shown = skip ? undefined : count;
   useEffect(() => {
