@@ -13,8 +13,8 @@ export const healthApi = api.injectEndpoints({
   endpoints: (build) => ({
     configHealth: build.query<ConfigHealth, string>({
       query: (server) => ({ path: `/api/guilds/${server}/config/health`, overlay: false }),
-      // Any Web Logs entry of a server (a save, a send, an update, a restore) reads it again.
-      providesTags: ['WebLog'],
+      // The server's next Web Logs entry (a save, a send, an update, a restore) reads it again.
+      providesTags: (_result, _error, server) => [{ type: 'WebLog', id: server }],
     }),
   }),
 });
