@@ -50,6 +50,13 @@ export interface SeedReport {
   restoredMessages: number;
 }
 
+/**
+ * A role of Ava's Arcade deleted in Discord after Nico gave it to the purchases panel ("Event Staff"):
+ * the sandbox has no such role, so the health check shows it (with the log channel the bot cannot see:
+ * the demo's two configuration problems, docs/behaviour.md#configuration-health-check).
+ */
+export const DEMO_DELETED_ROLE = '1400000000000001006';
+
 type Step = { by: 'ava' | 'nico'; ago: number; config: ServerConfig };
 
 const ARCADE = DEMO_GUILDS.avasArcade.id;
@@ -85,7 +92,7 @@ function purchasesPanel(): Panel {
     button: { label: 'Ask about a purchase', emoji: '🧾', style: 'success' },
     categoryId: ARCADE_CHANNELS.supportCategory,
     namingScheme: 'purchase-{count}',
-    supportRoleIds: [ARCADE_ROLES.supportTeam, ARCADE_ROLES.admin],
+    supportRoleIds: [ARCADE_ROLES.supportTeam, ARCADE_ROLES.admin, DEMO_DELETED_ROLE],
     form: [{ id: 'order', label: 'Order number', style: 'short', required: true, minLength: 4, maxLength: 40, placeholder: 'e.g. AA-12345' }],
     perUserLimit: 1,
   };
@@ -112,7 +119,8 @@ function arcadeHistory(): Step[] {
   const v2: ServerConfig = { ...structuredClone(v1), panels: [supportPanel(), purchasesPanel()] };
   const v3: ServerConfig = { ...structuredClone(v2), multiPanels: [helpDesk()] };
   const v4: ServerConfig = structuredClone(v3);
-  v4.general = { ...v4.general, claiming: true, twoStepClose: true, maxOpenTicketsPerUser: 2 };
+  // #mod-log is the moderators' own: the bot cannot see it (a problem the health check shows).
+  v4.general = { ...v4.general, claiming: true, twoStepClose: true, maxOpenTicketsPerUser: 2, logChannelId: ARCADE_CHANNELS.modLog };
   v4.panels[1] = {
     ...v4.panels[1]!,
     supportHours: {

@@ -22,6 +22,7 @@ import type { WebhookQueue } from './services/billing/webhook-queue';
 import type { InboxWorker } from './services/billing/worker';
 import type { BotKeys } from './services/bot-keys';
 import type { ConfigFiles } from './services/config-files';
+import type { ConfigHealthCheck } from './services/config-health';
 import type { GuildSync } from './services/guild-sync';
 import type { OAuthStates } from './services/oauth-states';
 import type { PanelPosts } from './services/panel-posts';
@@ -65,6 +66,7 @@ declare module 'fastify' {
     /** A server's channels, roles and emojis as the bot sees them, cached a minute. */
     serverResources: ServerResourcesCache;
     panelPosts: PanelPosts;
+    configHealth: ConfigHealthCheck;
     /** Who may do what on a server: full access, or the server's access rules for the member's roles. */
     serverAccess: ServerAccessService;
     /** Bot API keys (hashed), ticket events and the tickets they make, transcripts (v2). */

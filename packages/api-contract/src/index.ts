@@ -9,6 +9,7 @@ export * from './bot-commands-api';
 export * from './canonical-json';
 export * from './config-diff';
 export * from './config-file-api';
+export * from './config-health-api';
 export * from './errors';
 export * from './hrefs';
 export * from './ids';

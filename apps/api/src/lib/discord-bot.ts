@@ -252,6 +252,11 @@ export class DiscordBot {
     return answer.refreshed_urls ?? [];
   }
 
+  /** One message of a channel (the health check asks whether a posted panel is still there). */
+  message(channelId: string, messageId: string): Promise<APIMessage> {
+    return this.#call<APIMessage>('GET', Routes.channelMessage(channelId, messageId));
+  }
+
   createMessage(channelId: string, body: MessageBody): Promise<APIMessage> {
     return this.#call<APIMessage>('POST', Routes.channelMessages(channelId), body);
   }

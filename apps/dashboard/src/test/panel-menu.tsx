@@ -29,6 +29,8 @@ export function showMenu(query = '', answers: Record<string, ApiAnswer> = {}, ac
     [`GET ${BASE}/config`]: live(),
     [`GET ${BASE}/resources`]: resources(),
     [`GET ${BASE}/posts`]: posts(),
+    // The configuration check (features/health): nothing to report unless a test says otherwise.
+    [`GET ${BASE}/config/health`]: { version: 1, problems: [], checkedAt: '2026-03-01T10:00:00.000Z' },
     ...answers,
   });
   const page = renderPage(<Page access={access} />, {

@@ -68,6 +68,7 @@ export const STAFF_READ_ROUTES: ReadonlySet<string> = new Set([
   '/api/guilds/:server/config',
   '/api/guilds/:server/config/versions',
   '/api/guilds/:server/config/versions/:version',
+  '/api/guilds/:server/config/health',
   '/api/guilds/:server/logs',
   '/api/guilds/:server/logs/actors',
   '/api/guilds/:server/resources',

@@ -30,6 +30,7 @@ import { WebhookQueue } from '../../services/billing/webhook-queue';
 import { InboxWorker } from '../../services/billing/worker';
 import { BotKeys } from '../../services/bot-keys';
 import { ConfigFiles } from '../../services/config-files';
+import { ConfigHealthCheck } from '../../services/config-health';
 import { GuildSync } from '../../services/guild-sync';
 import { OAuthStates } from '../../services/oauth-states';
 import { PanelPosts } from '../../services/panel-posts';
@@ -106,6 +107,7 @@ export default fp(
     const serverResources = new ServerResourcesCache(bot, clock);
     app.decorate('serverResources', serverResources);
     app.decorate('panelPosts', new PanelPosts(db, clock, bot, serverConfigs, serverResources));
+    app.decorate('configHealth', new ConfigHealthCheck(db, clock, bot, serverConfigs, serverResources));
     app.decorate('serverAccess', new ServerAccessService(bot, serverConfigs, serverResources, app.accounts, clock));
 
     // The bot API: keys (the configured one stored at start, for the Discord application), ticket

@@ -1,6 +1,7 @@
 import {
   ApiError,
   CONFIG_FILE_MAX_BYTES,
+  ConfigHealth,
   GuildParams,
   PanelPost,
   PanelPostList,
@@ -44,6 +45,14 @@ export default async function configsRoutes(fastify: FastifyInstance) {
     await app.serverAccess.assertMayChangeRules(req.guild!, req.serverAccess!, config, expectedVersion, 'while you were editing. Your changes were not saved: reload to see theirs, then make yours again.');
     const saved = await app.serverConfigs.save({ guildId, expectedVersion, config, actor: await actorOf(req) });
     return { ...saved, ...(await app.serverConfigs.limits(guildId)) };
+  });
+
+  // The health check (services/config-health.ts): the configuration against what the bot sees in
+  // Discord now (its reads at most a minute old); the sidebar's count and the Panel Menu's list.
+  app.get('/:server/config/health', { ...guarded('panels', 'read'), schema: { params: GuildParams, response: { 200: ConfigHealth, ...errors } } }, async (req, reply) => {
+    if (req.validationError) throw req.validationError;
+    reply.header('cache-control', 'no-store');
+    return app.configHealth.check(req.guild!.id);
   });
 
   app.get('/:server/posts', { ...guarded('panels', 'read'), schema: { params: GuildParams, response: { 200: PanelPostList, ...errors } } }, async (req, reply) => {

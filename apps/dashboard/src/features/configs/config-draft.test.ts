@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { config, panel } from '../../test/config-fixtures';
-import { withMultiPanel, withoutMultiPanel, withoutPanel, withPanel } from './config-draft';
+import { withoutMultiPanel, withoutPanel } from './config-draft';
+import { withMultiPanel, withPanel } from './config-edit';
 
 describe('the Panel Menu keeps what it does not edit', () => {
   it('keeps the ticket labels through every change it saves', () => {

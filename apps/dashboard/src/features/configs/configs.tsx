@@ -6,6 +6,7 @@ import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useState } fr
 import { ListSkeleton } from '../../components/list-skeleton';
 import { failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
+import { HealthSummary } from '../health/summary';
 import { useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
 import { configApi, type LiveConfig } from './api';
@@ -151,6 +152,7 @@ export default function ServerConfigs() {
               {t('menu.stash.body')}
             </Alert>
           ) : null}
+          <HealthSummary server={server} />
           <PanelList server={server} live={config.data} onFlash={onListFlash} onReload={reload} />
         </>
       ) : (

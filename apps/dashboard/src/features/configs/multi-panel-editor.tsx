@@ -19,7 +19,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { MessagePreview } from '../../components/discord/message-preview';
 import { href } from '../../lib/hrefs';
 import { useT } from './i18n';
-import { copyId, copyOf, freeId, newMultiPanel, usedIds, withMultiPanel } from './config-draft';
+import { copyId, copyOf, freeId, newMultiPanel, usedIds, withMultiPanel } from './config-edit';
 import { EditorFrame } from './editor-frame';
 import type { EditorProps } from './editor-props';
 import { EmbedFields } from './embed-fields';

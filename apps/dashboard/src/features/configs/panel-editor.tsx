@@ -21,7 +21,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MessagePreview } from '../../components/discord/message-preview';
 import { href } from '../../lib/hrefs';
 import { useT } from './i18n';
-import { copyId, copyOf, freeId, newPanel, usedIds, withPanel } from './config-draft';
+import { copyId, copyOf, freeId, newPanel, usedIds, withPanel } from './config-edit';
 import { EditorFrame } from './editor-frame';
 import type { EditorProps } from './editor-props';
 import { EmbedFields } from './embed-fields';

@@ -8,7 +8,8 @@ import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react'
 import { failureCode, failureText } from '../../lib/failures';
 import { useT } from './i18n';
 import { type LiveConfig, useSaveServerConfigMutation } from './api';
-import { type MenuView, sameJson } from './config-draft';
+import type { MenuView } from './config-draft';
+import { sameJson } from './config-edit';
 import { type IssuePath, issueText, type SchemaIssue, splitApiIssue } from './issues';
 
 /** What an editor edits, and where it sits in the configuration. */
