@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { startI18n } from '@tickety/shared';
 import { afterEach } from 'vitest';
-import { catalog as configs } from '../features/configs/i18n';
+import { catalog as configs, editorCatalog as configsEditor } from '../features/configs/i18n';
 import { catalog as changes } from '../lib/changes/i18n';
 import { catalog as discordMessage } from '../components/discord/i18n';
 import { catalog as tickets } from '../features/tickets/i18n';
@@ -18,7 +18,7 @@ import { configure } from '@testing-library/react';
 // Tests run in English; a German test switches with changeLocale('de') and back in its afterEach.
 // Pages render here without their route's loader, so every feature's messages are loaded up front.
 await startI18n('en');
-await Promise.all([changes, discordMessage, configs, logsWeb, manageServers, premium, serverConfigs, statistics, tickets, transcript, transcripts].map((feature) => feature.ready('en')));
+await Promise.all([changes, discordMessage, configs, configsEditor, logsWeb, manageServers, premium, serverConfigs, statistics, tickets, transcript, transcripts].map((feature) => feature.ready('en')));
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(cleanup);

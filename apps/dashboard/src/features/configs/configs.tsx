@@ -7,7 +7,7 @@ import { ListSkeleton } from '../../components/list-skeleton';
 import { failureText } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
 import { HealthSummary } from '../health/summary';
-import { useT } from './i18n';
+import { editorCatalog, useT } from './i18n';
 import { useServerName } from '../../lib/server-access';
 import { configApi, type LiveConfig } from './api';
 import { type MenuView, queryOf, viewKey, viewOf } from './config-draft';
@@ -18,7 +18,7 @@ import type { DraftStash } from './stash';
 
 // The editors, the live preview, the shared schema (zod) and the markdown parser: one chunk, fetched
 // when an editor opens, so the list stays small.
-const MenuEditor = lazy(() => import('./editor'));
+const MenuEditor = lazy(() => Promise.all([import('./editor'), editorCatalog.ready()]).then(([module]) => module));
 
 function EditorSkeleton() {
   const t = useT();

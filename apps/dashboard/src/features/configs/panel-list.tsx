@@ -13,7 +13,7 @@ import { lazy, memo, type ReactNode, Suspense, useId, useState } from 'react';
 import { MiniPreview } from '../../components/mini-preview';
 import { failureCode, failureDetail, failureText, isMissingRoute } from '../../lib/failures';
 import { href } from '../../lib/hrefs';
-import { useT } from './i18n';
+import { editorCatalog, useT } from './i18n';
 import { useAreaWrite } from '../../lib/server-access';
 import { configApi, type LiveConfig, useSaveServerConfigMutation, useUpdatePostMutation } from './api';
 import { offeredBy, withoutMultiPanel, withoutPanel } from './config-draft';
@@ -29,7 +29,7 @@ const WINDOW_FROM = 20;
 const ROW_HEIGHT = 112;
 
 // The send dialog (with the searchable channel picker) is fetched when Send is pressed.
-const SendDialog = lazy(() => import('./send-dialog'));
+const SendDialog = lazy(() => Promise.all([import('./send-dialog'), editorCatalog.ready()]).then(([module]) => module));
 
 type Kind = 'panel' | 'multi';
 

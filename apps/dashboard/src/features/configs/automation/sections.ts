@@ -7,6 +7,7 @@ import type { Catalog } from '@tickety/shared';
 import { catalog as autoCloseMessages } from './auto-close/i18n';
 import { catalog as blocklistMessages } from './blocklist/i18n';
 import { catalog as feedbackMessages } from './feedback/i18n';
+import { editorCatalog } from '../i18n';
 import type { AutomationTab, SectionProps } from './section-props';
 import { catalog as tagsMessages } from './tags/i18n';
 
@@ -14,7 +15,7 @@ type SectionModule = { default: ComponentType<SectionProps> };
 
 /** A section's code, its messages (`ready`) and the host, fetched together. */
 export function section(code: () => Promise<SectionModule>, messages: Pick<Catalog, 'ready'>): LazyExoticComponent<ComponentType<SectionProps>> {
-  return lazy(() => Promise.all([import('./section-host'), code(), messages.ready()]).then(([host, module]) => ({ default: host.withResources(module.default) })));
+  return lazy(() => Promise.all([import('./section-host'), code(), messages.ready(), editorCatalog.ready()]).then(([host, module]) => ({ default: host.withResources(module.default) })));
 }
 
 export const SECTIONS: Partial<Record<AutomationTab, LazyExoticComponent<ComponentType<SectionProps>>>> = {

@@ -1,8 +1,9 @@
 /** The Automation page's Tags tab's own messages (./locales/<locale>.json), with the Panel Menu's (its editor's fields and frame). */
 import { defineFeatureCatalog } from '../../../../lib/i18n';
-import { catalog as configs } from '../../i18n';
+import { catalog as configs, editorCatalog } from '../../i18n';
 import type en from './locales/en.json';
+import type editorEn from '../../locales/editor.en.json';
 import type configsEn from '../../locales/en.json';
 
-export const catalog = defineFeatureCatalog<typeof en, Extract<keyof typeof configsEn, string>>('automation-tags', { en: () => import('./locales/en.json'), de: () => import('./locales/de.json') }, [configs]);
+export const catalog = defineFeatureCatalog<typeof en, Extract<keyof typeof configsEn | keyof typeof editorEn, string>>('automation-tags', { en: () => import('./locales/en.json'), de: () => import('./locales/de.json') }, [configs, editorCatalog]);
 export const { t, useT, T: Message } = catalog;
