@@ -2,7 +2,7 @@
 import { defineFeatureCatalog } from '../../../../lib/i18n';
 import { catalog as configs, editorCatalog } from '../../i18n';
 import type en from './locales/en.json';
-import type editorEn from '../../locales/editor.en.json';
+import type editorEn from '../../editors/locales/en.json';
 import type configsEn from '../../locales/en.json';
 
 export const catalog = defineFeatureCatalog<typeof en, Extract<keyof typeof configsEn | keyof typeof editorEn, string>>('automation-tags', { en: () => import('./locales/en.json'), de: () => import('./locales/de.json') }, [configs, editorCatalog]);
