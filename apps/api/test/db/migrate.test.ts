@@ -59,6 +59,7 @@ describe.each(databases())('migrations on $name', (database) => {
         'staff_audit',
         'staff_members',
         'subscriptions',
+        'tag_uses',
         'ticket_attachments',
         'ticket_events',
         'ticket_messages',
