@@ -147,7 +147,7 @@ export class Statistics {
   }
 
   /**
-   * The statistics of a range. `timing` (optional) hears how long each of the six queries took,
+   * The statistics of a range. `timing` (optional) hears how long each of the seven queries took,
    * in milliseconds; the route sends them as Server-Timing, and `bench/statistics.mjs` reads them.
    */
   async read(guildId: string, query: StatisticsQuery, timing?: (name: string, ms: number) => void): Promise<StatisticsAnswer> {
