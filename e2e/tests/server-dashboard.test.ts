@@ -151,7 +151,11 @@ describe('the server dashboard, end to end', () => {
       },
       { server: ARCADE.id, a: start + 1, c: start + 3 },
     );
-    expect(imported).toEqual(exported);
+    // The demo's purchases panel still names a role deleted in Discord (one of the health check's two
+    // demo problems): an import maps this server's roles by id and drops one it no longer has.
+    const deletedRole = '1400000000000001006';
+    expect(imported).toEqual(JSON.parse(JSON.stringify(exported), (_key, value: unknown) => (Array.isArray(value) ? value.filter((item) => item !== deletedRole) : value)));
+    expect(JSON.stringify(exported)).toContain(deletedRole);
   });
 
   test('Ben reads Retro Modders (his role gives read access) but cannot change anything, and is told why', async () => {
