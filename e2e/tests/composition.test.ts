@@ -29,17 +29,17 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 const deploy = (...args: string[]) => run(process.execPath, [DEPLOY_JS, ...args, '--site', site], REPO_DIR);
 const config = () => JSON.parse(readFileSync(join(site, 'config.json'), 'utf8')) as { shell?: { version: string }; remotes: Record<string, { version: string }> };
 
-/** Builds the dashboard remote with an Automation page; returns its dist folder. */
+/** Builds the dashboard remote with a Reminders page; returns its dist folder. */
 function buildVariant(): string {
   const app = join(work, 'apps', 'dashboard');
   cpSync(join(APPS_DIR, 'dashboard'), app, { recursive: true, filter: (src) => !/[\\/](node_modules|dist)$/.test(src) });
   // The copy resolves its dependencies (and the workspace packages) through the real app's.
   symlinkSync(join(APPS_DIR, 'dashboard', 'node_modules'), join(app, 'node_modules'), 'dir');
   cpSync(join(REPO_DIR, 'tsconfig.base.json'), join(work, 'tsconfig.base.json'));
-  mkdirSync(join(app, 'src', 'features', 'automation'), { recursive: true });
+  mkdirSync(join(app, 'src', 'features', 'reminders'), { recursive: true });
   writeFileSync(
-    join(app, 'src', 'features', 'automation', 'automation.tsx'),
-    `export default function AutomationPage() {\n  return <h1 className="text-2xl font-bold">Automation</h1>;\n}\n`,
+    join(app, 'src', 'features', 'reminders', 'reminders.tsx'),
+    `export default function RemindersPage() {\n  return <h1 className="text-2xl font-bold">Reminders</h1>;\n}\n`,
   );
   const tableFile = join(app, 'src', 'route-table.ts');
   const table = readFileSync(tableFile, 'utf8');
@@ -47,13 +47,13 @@ function buildVariant(): string {
   expect(table).toContain(anchor);
   writeFileSync(
     tableFile,
-    table.replace(anchor, `        { path: 'automation', page: 'serverAutomation', title: 'Automation', requiresAuth: true, sidebar: { label: 'Automation', icon: 'settings' } },\n${anchor}`),
+    table.replace(anchor, `        { path: 'reminders', page: 'serverReminders', title: 'Reminders', requiresAuth: true, sidebar: { label: 'Reminders', icon: 'settings' } },\n${anchor}`),
   );
   const routesFile = join(app, 'src', 'routes.tsx');
   const routes = readFileSync(routesFile, 'utf8');
   const routesAnchor = '  routes: {\n';
   expect(routes).toContain(routesAnchor);
-  writeFileSync(routesFile, routes.replace(routesAnchor, `${routesAnchor}    serverAutomation: { Component: lazy(() => import('./features/automation/automation')) },\n`));
+  writeFileSync(routesFile, routes.replace(routesAnchor, `${routesAnchor}    serverReminders: { Component: lazy(() => import('./features/reminders/reminders')) },\n`));
   run(join(app, 'node_modules', '.bin', 'rspack'), ['build'], app, { NODE_ENV: 'production' });
   return join(app, 'dist');
 }
@@ -76,7 +76,7 @@ describe('a remote adds a page by deploying itself', () => {
     await signInContext(harness.context, harness.baseURL, 'ava');
 
     // Not deployed yet: the address is a 404 (status and page).
-    const missing = await harness.page.goto(`/dashboard/${SERVER}/automation`);
+    const missing = await harness.page.goto(`/dashboard/${SERVER}/reminders`);
     expect(missing?.status()).toBe(404);
     await main(harness.page).getByRole('heading', { name: 'Page not found' }).waitFor();
 
@@ -88,12 +88,12 @@ describe('a remote adds a page by deploying itself', () => {
     expect(after.shell).toEqual(before.shell);
 
     // The open tab picks the new version up on its next load.
-    const page = await harness.page.goto(`/dashboard/${SERVER}/automation`);
+    const page = await harness.page.goto(`/dashboard/${SERVER}/reminders`);
     expect(page?.status()).toBe(200);
-    await main(harness.page).getByRole('heading', { name: 'Automation' }).waitFor();
-    expect(await titleOf(harness.page, 'Tickety - Automation')).toBe('Tickety - Automation');
+    await main(harness.page).getByRole('heading', { name: 'Reminders' }).waitFor();
+    expect(await titleOf(harness.page, 'Tickety - Reminders')).toBe('Tickety - Reminders');
     const sidebar = harness.page.getByRole('navigation', { name: 'Server' });
-    await sidebar.getByRole('link', { name: 'Automation' }).waitFor();
+    await sidebar.getByRole('link', { name: 'Reminders' }).waitFor();
     await shot(harness.page, 'composition-variant-page');
     // The other server pages still come from the same (new) remote version.
     await sidebar.getByRole('link', { name: 'Panel Menu' }).click();
@@ -102,9 +102,9 @@ describe('a remote adds a page by deploying itself', () => {
 
     deploy('rollback', 'dashboard');
     expect(config().remotes.dashboard!.version).toBe(before.remotes.dashboard!.version);
-    const gone = await harness.page.goto(`/dashboard/${SERVER}/automation`);
+    const gone = await harness.page.goto(`/dashboard/${SERVER}/reminders`);
     expect(gone?.status()).toBe(404);
     await main(harness.page).getByRole('heading', { name: 'Page not found' }).waitFor();
-    expect(await harness.page.getByRole('navigation', { name: 'Server' }).getByRole('link', { name: 'Automation' }).count()).toBe(0);
+    expect(await harness.page.getByRole('navigation', { name: 'Server' }).getByRole('link', { name: 'Reminders' }).count()).toBe(0);
   });
 });
